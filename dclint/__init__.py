@@ -1,0 +1,30 @@
+"""dclint: a declarative datacenter-design linter and rules engine."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+__all__ = ["__version__", "load", "load_text", "Design", "LoadError", "DclintError"]
+
+if TYPE_CHECKING:
+    from dclint.errors import DclintError, LoadError
+    from dclint.loader import load, load_text
+    from dclint.model.design import Design
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy, so that `dclint --version` and `dclint rules` do not import pint or pydantic.
+    if name in ("load", "load_text"):
+        from dclint import loader
+
+        return getattr(loader, name)
+    if name == "Design":
+        from dclint.model.design import Design
+
+        return Design
+    if name in ("LoadError", "DclintError"):
+        from dclint import errors
+
+        return getattr(errors, name)
+    raise AttributeError(name)

@@ -1,0 +1,1 @@
+"""Data files shipped with dclint: unit definitions and the hardware catalog."""

@@ -1,0 +1,141 @@
+"""Read a design file into a validated Design, or raise LoadError with every problem found."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from pydantic import ValidationError
+
+from dclint.errors import LoadError, Problem
+from dclint.loader.yamlsafe import YamlError, decode, read_yaml
+from dclint.model.design import Design
+from dclint.model.resolve import did_you_mean, resolve
+from dclint.source import Source, format_path
+
+__all__ = ["load", "load_text"]
+
+_YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "YES", "NO"}
+
+
+def load(path: str | os.PathLike[str], *, display: str | None = None) -> Design:
+    """Load and validate the design at `path`; raises LoadError (with positions) if it is not."""
+    name = display if display is not None else os.fspath(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(_limit() + 1)
+    except IsADirectoryError:
+        raise LoadError([Problem(name, 1, 1, "is a directory, not a design file")]) from None
+    except OSError as exc:
+        raise LoadError([Problem(name, 1, 1, f"cannot read file: {exc.strerror}")]) from None
+    try:
+        text = decode(name, raw)
+    except YamlError as exc:
+        raise LoadError(exc.problems) from None
+    return load_text(text, name)
+
+
+def _limit() -> int:
+    from dclint.loader import yamlsafe
+
+    return yamlsafe.MAX_BYTES
+
+
+def load_text(text: str, file: str = "<string>") -> Design:
+    """Load a design from YAML text; `file` is the name positions are reported against."""
+    try:
+        data, source = read_yaml(file, text)
+    except YamlError as exc:
+        raise LoadError(exc.problems) from None
+    if not isinstance(data, dict):
+        raise LoadError([Problem(file, 1, 1, "a design must be a YAML mapping of sections "
+                                 "(name, site, power, racks, ...)")])
+    try:
+        design = Design.model_validate(data)
+    except ValidationError as exc:
+        raise LoadError(_problems(exc, data, source)) from None
+    design._source = source
+    topology, errors = resolve(design)
+    if errors:
+        raise LoadError([
+            _at(source, e.path, e.message, key=e.key) for e in errors
+        ])
+    design._topology = topology
+    return design
+
+
+def _at(source: Source, path: Any, message: str, *, key: bool = False) -> Problem:
+    pos = source.locate(tuple(path), key=key)
+    return Problem(pos.file, pos.line, pos.column, message)
+
+
+def _problems(exc: ValidationError, data: dict[str, Any], source: Source) -> list[Problem]:
+    out: dict[tuple[int, int, str], Problem] = {}
+    for err in exc.errors(include_url=False):
+        loc = tuple(err["loc"])
+        kind, where = err["type"], format_path(loc)
+        if kind == "extra_forbidden":
+            known = _known_fields(loc[:-1])
+            msg = f"unknown key '{loc[-1]}' in {format_path(loc[:-1]) or 'the design'}"
+            msg += did_you_mean(str(loc[-1]), known)
+            problem = _at(source, loc, msg, key=True)
+        elif kind == "missing":
+            parent = format_path(loc[:-1]) or "the design"
+            problem = _at(source, loc[:-1], f"missing required key '{loc[-1]}' in {parent}",
+                          key=True)
+        else:
+            problem = _at(source, loc, f"{where}: {_message(err)}")
+        out.setdefault((problem.line, problem.column, problem.message), problem)
+    return list(out.values())
+
+
+def _message(err: Any) -> str:
+    msg = str(err["msg"])
+    value = err.get("input")
+    if err["type"] == "bool_type" and isinstance(value, str) and value in _YAML11_BOOLS:
+        return f"expected true or false, got '{value}' (YAML 1.1 booleans are not read as such)"
+    if err["type"] in ("int_type", "float_type") and isinstance(value, str):
+        hint = " (leading zeros are not read as numbers)" if value[:1] == "0" else ""
+        return f"expected a number, got '{value[:40]}'{hint}"
+    if err["type"] == "string_type":
+        return f"expected a string, got {type(value).__name__} {str(value)[:40]!r}"
+    if err["type"] in ("model_type", "dict_type"):
+        return f"expected a mapping, got {_kind(value)}"
+    if err["type"] == "list_type":
+        return f"expected a list, got {_kind(value)}"
+    return msg[0].lower() + msg[1:] if msg else "invalid value"
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}"
+    return {dict: "a mapping", list: "a list", type(None): "nothing"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _known_fields(loc: tuple[Any, ...]) -> list[str]:
+    """Field names of the model at `loc`, for did-you-mean hints."""
+    model: Any = Design
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = getattr(model, "model_fields", {}).get(part)
+        if field is None:
+            return []
+        model = _model_of(field.annotation)
+        if model is None:
+            return []
+    return list(getattr(model, "model_fields", {}))
+
+
+def _model_of(annotation: Any) -> Any:
+    from typing import get_args
+
+    if hasattr(annotation, "model_fields"):
+        return annotation
+    for arg in get_args(annotation):
+        found = _model_of(arg)
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,1 @@
+"""Design models: pydantic classes whose physical fields are pint quantities."""

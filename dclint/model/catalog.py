@@ -1,0 +1,82 @@
+"""Hardware catalog entries: GPUs, platforms (racks and nodes), switches and NICs, with sources."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from dclint.model.types import (
+    Bandwidth,
+    Compute,
+    Information,
+    Power,
+    PositiveInt,
+    Strict,
+    Temperature,
+)
+
+__all__ = ["Gpu", "Platform", "SwitchModel", "Nic", "CatalogData", "Precision"]
+
+Precision = Literal["bf16", "fp8", "fp4"]
+
+
+class Entry(Strict):
+    """Fields common to every catalog entry."""
+
+    name: str = Field(description="Display name, e.g. 'GB200 NVL72'")
+    sources: dict[str, str] = Field(
+        default_factory=dict, description="Where each figure comes from, by field name"
+    )
+
+
+class Gpu(Entry):
+    tdp: Power = Field(description="Board power")
+    dense_flops: dict[Precision, Compute] = Field(description="Dense peak per precision")
+    hbm: Information
+    hbm_bandwidth: Bandwidth
+    nvlink_bandwidth: Bandwidth | None = None
+
+
+class Platform(Entry):
+    """A rack-scale system (GB200 NVL72) or a server node (HGX H100) placed `nodes` times a rack."""
+
+    kind: Literal["rack", "node"]
+    gpu: str = Field(description="GPU catalog key")
+    gpus: PositiveInt = Field(description="GPUs per rack (kind rack) or per node (kind node)")
+    nvlink_domain: PositiveInt = Field(description="GPUs in one NVLink domain")
+    power: Power = Field(description="Design IT load of the rack or node")
+    max_power: Power | None = None
+    liquid_cooling_required: bool = False
+    liquid_fraction: float = Field(0.0, ge=0, le=1, description="Share of heat to liquid")
+    max_inlet_temperature: Temperature | None = Field(
+        None, description="Highest coolant supply temperature the platform accepts"
+    )
+    compute_nic: str | None = Field(None, description="NIC catalog key of the GPU fabric")
+    compute_nics: int = Field(0, ge=0, description="Compute-fabric NICs per rack or node")
+    cpus: int = Field(0, ge=0)
+    nvl72_class: bool = Field(False, description="Counts as an NVL72-class rack for PWR002")
+
+
+class SwitchModel(Entry):
+    ports: PositiveInt = Field(description="Ports at port_speed")
+    port_speed: Bandwidth
+    split_speeds: list[Bandwidth] = Field(
+        default_factory=list, description="Slower speeds a port may be split to (2x200G...)"
+    )
+    power: Power | None = None
+
+
+class Nic(Entry):
+    speed: Bandwidth
+    ports: PositiveInt = 1
+    power: Power | None = None
+
+
+class CatalogData(Strict):
+    """The catalog as written, in the package's data file or a design's `catalog:` section."""
+
+    gpus: dict[str, Gpu] = Field(default_factory=dict)
+    platforms: dict[str, Platform] = Field(default_factory=dict)
+    switches: dict[str, SwitchModel] = Field(default_factory=dict)
+    nics: dict[str, Nic] = Field(default_factory=dict)

@@ -1,0 +1,61 @@
+"""The design: one YAML file's content as a validated model."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field, PrivateAttr
+
+from dclint.model.cooling import Cooling
+from dclint.model.cost import CostInputs
+from dclint.model.fabric import Fabric
+from dclint.model.racks import RackGroup, RackType
+from dclint.model.site import PowerSection, Site
+from dclint.model.storage import StorageSection
+from dclint.model.types import Strict
+from dclint.model.workload import Workload
+
+if TYPE_CHECKING:
+    from dclint.model.topology import Topology
+    from dclint.source import Source
+
+__all__ = ["Design"]
+
+
+class Design(Strict):
+    """A datacenter design. `topology` gives the expanded racks, feeds and references."""
+
+    name: str = Field(max_length=200)
+    description: str | None = Field(None, max_length=5000)
+    site: Site = Field(default_factory=Site)
+    power: PowerSection = Field(default_factory=PowerSection)
+    rack_types: dict[str, RackType] = Field(default_factory=dict)
+    racks: list[RackGroup] = Field(default_factory=list)
+    cooling: Cooling = Field(default_factory=Cooling)
+    fabrics: list[Fabric] = Field(default_factory=list)
+    storage: StorageSection = Field(default_factory=StorageSection)
+    workloads: list[Workload] = Field(default_factory=list)
+    cost: CostInputs = Field(default_factory=CostInputs)
+    catalog: dict[str, dict[str, dict[str, Any]]] = Field(
+        default_factory=dict,
+        description="Catalog additions and overrides: {gpus|platforms|switches|nics: {key: {...}}}",
+    )
+    _source: Source | None = PrivateAttr(default=None)
+    _topology: Topology | None = PrivateAttr(default=None)
+
+    @property
+    def source(self) -> Source | None:
+        """Where the design was read from, with the position of every value (None if built)."""
+        return self._source
+
+    @cached_property
+    def topology(self) -> Topology:
+        if self._topology is None:
+            from dclint.model.topology import build_topology
+
+            topo, errors = build_topology(self)
+            if errors:
+                raise ValueError(errors[0].message)
+            self._topology = topo
+        return self._topology

@@ -1,0 +1,65 @@
+"""Fabrics: compute (GPU back-end), storage and front-end networks, parametric or explicit."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from dclint.model.types import Bandwidth, Duration, Id, PositiveInt, Ref, Strict
+
+__all__ = ["Tier", "Switch", "Link", "Cabling", "Fabric", "FabricKind"]
+
+FabricKind = Literal["compute", "storage", "frontend"]
+
+
+class Tier(Strict):
+    """Switches of one tier, counted: leaf, spine, core. The first tier faces the GPUs' NICs."""
+
+    name: str = Field(max_length=64)
+    switch: str = Field(description="Switch catalog key, e.g. qm9700")
+    count: PositiveInt
+    downlinks: int = Field(ge=0, le=100000, description="Ports facing down, per switch")
+    uplinks: int = Field(0, ge=0, le=100000, description="Ports facing up, per switch")
+    link_speed: Bandwidth | None = Field(None, description="Default: the switch's port speed")
+
+
+class Switch(Strict):
+    id: Id
+    model: str
+    tier: str = Field(max_length=64)
+
+
+class Link(Strict):
+    """Links between two endpoints: switch ids, or rack ids (the rack's compute NICs)."""
+
+    a: Ref
+    b: Ref
+    count: PositiveInt = 1
+    speed: Bandwidth
+    cable: Literal["dac", "acc", "aoc", "transceiver"] | None = None
+
+
+class Cabling(Strict):
+    optics: Literal["dac", "acc", "aoc", "transceiver"] | None = None
+    burn_in: Duration | None = Field(None, description="Bit-error-rate burn-in of optical links")
+    symbol_error_alert: float | None = Field(
+        None, gt=0, le=1, description="Symbol error rate that raises an alert, e.g. 1e-6"
+    )
+
+
+class Fabric(Strict):
+    id: Id
+    kind: FabricKind
+    nic: str | None = Field(None, description="NIC catalog key (default: the platform's)")
+    nics_per_gpu: float = Field(1.0, gt=0, le=16)
+    nic_speed: Bandwidth | None = None
+    rail_optimised: bool = False
+    racks: list[Ref] | None = Field(None, description="Racks on this fabric (default: all)")
+    tiers: list[Tier] = Field(default_factory=list)
+    switches: list[Switch] = Field(default_factory=list)
+    links: list[Link] = Field(default_factory=list)
+    rails: dict[str, list[Ref]] | None = Field(
+        None, description="Rail-optimised: rail name -> leaf switch ids it lands on"
+    )
+    cabling: Cabling | None = None

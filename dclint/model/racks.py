@@ -1,0 +1,44 @@
+"""Rack types (templates) and racks, written one at a time or as id ranges and counts."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from dclint.model.site import Status
+from dclint.model.types import Flow, Fraction, Id, PositiveInt, Power, Ref, Strict
+
+__all__ = ["RackFields", "RackType", "RackGroup"]
+
+
+class RackFields(Strict):
+    """Fields a rack type sets and a rack may override."""
+
+    platform: str | None = Field(None, description="Platform catalog key, e.g. gb200-nvl72")
+    nodes: PositiveInt | None = Field(None, description="Nodes per rack for node platforms")
+    it_load: Power | None = Field(
+        None, description="Design IT load (default: the platform's power x nodes)"
+    )
+    liquid_fraction: Fraction | None = Field(None, description="Share of heat to liquid")
+    liquid_cooling_capacity: Power | None = Field(
+        None, description="Liquid heat the rack's manifold/cold plates can remove"
+    )
+    coolant_flow: Flow | None = Field(None, description="Coolant flow provided to the rack")
+    extra_load: Power | None = Field(None, description="IT load besides the platform")
+
+
+class RackType(RackFields):
+    description: str | None = None
+
+
+class RackGroup(RackFields):
+    """One rack, or many: `id: r[001-128]` or `id: su1-r` with `count: 8`."""
+
+    id: Id
+    count: PositiveInt | None = Field(None, le=100000)
+    type: Ref | None = Field(None, description="Rack type key")
+    feeds: list[Ref] = Field(
+        default_factory=list,
+        description="Feed ids; `$n` stands for the rack's number within its range",
+    )
+    status: Status = "active"
+    row: str | None = None

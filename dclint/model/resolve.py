@@ -1,0 +1,225 @@
+"""Expand a design's ranges and resolve its references into a Topology, collecting errors."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from dclint.catalog import Catalog, builtin, merge_raw
+from dclint.model.catalog import CatalogData
+from dclint.model.racks import RackFields
+from dclint.model.topology import FeedItem, PanelItem, Rack, RefError, Topology
+from dclint.ranges import RangeError, counted, expand, substitute
+from dclint.source import Path
+from dclint.units import Q_
+
+if TYPE_CHECKING:
+    from dclint.model.design import Design
+
+__all__ = ["resolve", "did_you_mean"]
+
+
+def did_you_mean(name: str, known: Any) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _catalog(design: Design, errors: list[RefError]) -> Catalog:
+    if not design.catalog:
+        return builtin()
+    try:
+        return Catalog.from_data(CatalogData.model_validate(merge_raw(design.catalog), strict=False))
+    except ValidationError as exc:
+        for err in exc.errors():
+            errors.append(RefError(("catalog", *err["loc"]), f"catalog: {err['msg']}"))
+        return builtin()
+
+
+class _Resolver:
+    def __init__(self, design: Design) -> None:
+        self.design = design
+        self.errors: list[RefError] = []
+        self.topo = Topology(design, _catalog(design, self.errors))
+
+    def error(self, path: Path, message: str, key: bool = False) -> None:
+        self.errors.append(RefError(path, message, key))
+
+    def ids(self, pattern: str, path: Path) -> list[tuple[str, str]]:
+        try:
+            return expand(pattern)
+        except RangeError as exc:
+            self.error(path, str(exc))
+            return []
+
+    def run(self) -> Topology:
+        self.panels()
+        self.feeds()
+        self.racks()
+        self.cooling()
+        self.workloads()
+        return self.topo
+
+    def panels(self) -> None:
+        panels = self.topo.panels
+        for i, panel in enumerate(self.design.power.panels):
+            path: Path = ("power", "panels", i)
+            if panel.id in panels:
+                self.error((*path, "id"), f"duplicate panel id '{panel.id}'")
+                continue
+            panels[panel.id] = PanelItem(panel.id, panel, path)
+        for item in panels.values():
+            up = item.model.fed_by
+            if up is None:
+                continue
+            if up not in panels:
+                self.error((*item.path, "fed_by"), f"unknown panel '{up}'{did_you_mean(up, panels)}")
+            else:
+                panels[up].children.append(item)
+        for item in panels.values():  # a panel must not feed itself, directly or through others
+            seen, up = {item.id}, item.model.fed_by
+            while up is not None and up in panels:
+                if up in seen:
+                    self.error((*item.path, "fed_by"), f"panel '{item.id}' feeds itself through "
+                               f"'{up}' (reference cycle)")
+                    break
+                seen.add(up)
+                up = panels[up].model.fed_by
+
+    def feeds(self) -> None:
+        feeds, panels = self.topo.feeds, self.topo.panels
+        for i, feed in enumerate(self.design.power.feeds):
+            path: Path = ("power", "feeds", i)
+            for fid, _ in self.ids(feed.id, (*path, "id")):
+                if fid in feeds:
+                    self.error((*path, "id"), f"duplicate feed id '{fid}'")
+                    continue
+                item = FeedItem(fid, feed, path)
+                feeds[fid] = item
+                if feed.panel is not None:
+                    if feed.panel in panels:
+                        panels[feed.panel].feeds.append(item)
+                    else:
+                        self.error((*path, "panel"), f"unknown panel '{feed.panel}'"
+                                   f"{did_you_mean(feed.panel, panels)}")
+                        break
+
+    def racks(self) -> None:
+        topo, types = self.topo, self.design.rack_types
+        for i, group in enumerate(self.design.racks):
+            path: Path = ("racks", i)
+            rtype = None
+            if group.type is not None:
+                rtype = types.get(group.type)
+                if rtype is None:
+                    self.error((*path, "type"), f"unknown rack type '{group.type}'"
+                               f"{did_you_mean(group.type, types)}")
+                    continue
+            values, origin = _merge_fields(group, rtype, path, ("rack_types", group.type or ""))
+            pkey = values.get("platform")
+            platform = topo.catalog.platforms.get(pkey) if pkey else None
+            if pkey and platform is None:
+                self.error(origin["platform"], f"unknown platform '{pkey}'"
+                           f"{did_you_mean(pkey, topo.catalog.platforms)}")
+                continue
+            nodes = values.get("nodes") or 1
+            load = values.get("it_load")
+            if load is None:
+                if platform is None:
+                    self.error(path, f"rack '{group.id}' has neither it_load nor a platform")
+                    continue
+                load = platform.power * (nodes if platform.kind == "node" else 1)
+                origin["it_load"] = origin["platform"]
+            if values.get("extra_load") is not None:
+                load = load + values["extra_load"]
+            frac = values.get("liquid_fraction")
+            if frac is None:
+                frac = Q_(platform.liquid_fraction if platform else 0.0, "dimensionless")
+                origin["liquid_fraction"] = origin.get("platform", path)
+            names = (counted(group.id, group.count) if group.count
+                     else self.ids(group.id, (*path, "id")))
+            for rid, number in names:
+                if rid in topo.rack_by_id:
+                    self.error((*path, "id"), f"duplicate rack id '{rid}'")
+                    continue
+                rack = Rack(rid, number, path, group.type, pkey, platform, nodes, load, frac,
+                            values.get("liquid_cooling_capacity"), values.get("coolant_flow"),
+                            group.status, [substitute(f, number) for f in group.feeds], origin)
+                topo.racks.append(rack)
+                topo.rack_by_id[rid] = rack
+                for j, fid in enumerate(rack.feed_ids):
+                    feed = topo.feeds.get(fid)
+                    if feed is None:
+                        self.error((*path, "feeds", j), f"rack '{rid}' names unknown feed "
+                                   f"'{fid}'{did_you_mean(fid, topo.feeds)}")
+                        break
+                    rack.feeds.append(feed)
+                    feed.racks.append(rack)
+
+    def rack_refs(self, refs: list[str], path: Path) -> list[Rack]:
+        out = []
+        for j, pattern in enumerate(refs):
+            for rid, _ in self.ids(pattern, (*path, j)):
+                rack = self.topo.rack_by_id.get(rid)
+                if rack is None:
+                    self.error((*path, j), f"unknown rack '{rid}'"
+                               f"{did_you_mean(rid, self.topo.rack_by_id)}")
+                    break
+                out.append(rack)
+        return out
+
+    def cooling(self) -> None:
+        topo = self.topo
+        for i, cdu in enumerate(self.design.cooling.cdus):
+            path: Path = ("cooling", "cdus", i)
+            if cdu.id in topo.cdus:
+                self.error((*path, "id"), f"duplicate CDU id '{cdu.id}'")
+            topo.cdus.setdefault(cdu.id, (cdu, path))
+        for i, loop in enumerate(self.design.cooling.loops):
+            path = ("cooling", "loops", i)
+            if loop.cdu not in topo.cdus:
+                self.error((*path, "cdu"), f"unknown CDU '{loop.cdu}'"
+                           f"{did_you_mean(loop.cdu, topo.cdus)}")
+            racks = self.rack_refs(loop.racks, (*path, "racks"))
+            for rack in racks:
+                if rack.loop is not None:
+                    self.error((*path, "racks"), f"rack '{rack.id}' is on two loops "
+                               f"('{rack.loop.id}' and '{loop.id}')")
+                    break
+                rack.loop, rack.loop_path = loop, path
+            topo.loops.append((loop, path, racks))
+
+    def workloads(self) -> None:
+        seen: set[str] = set()
+        platforms = self.topo.catalog.platforms
+        for i, wl in enumerate(self.design.workloads):
+            path: Path = ("workloads", i)
+            if wl.id in seen:
+                self.error((*path, "id"), f"duplicate workload id '{wl.id}'")
+            seen.add(wl.id)
+            if wl.platform is not None and wl.platform not in platforms:
+                self.error((*path, "platform"), f"unknown platform '{wl.platform}'"
+                           f"{did_you_mean(wl.platform, platforms)}")
+
+
+def _merge_fields(
+    group: RackFields, rtype: RackFields | None, path: Path, type_path: Path
+) -> tuple[dict[str, Any], dict[str, Path]]:
+    values: dict[str, Any] = {}
+    origin: dict[str, Path] = {}
+    for name in RackFields.model_fields:
+        own = getattr(group, name)
+        if own is not None:
+            values[name], origin[name] = own, (*path, name)
+        elif rtype is not None and getattr(rtype, name) is not None:
+            values[name], origin[name] = getattr(rtype, name), (*type_path, name)
+    origin.setdefault("platform", (*path, "type") if rtype is not None else path)
+    return values, origin
+
+
+def resolve(design: Design) -> tuple[Topology, list[RefError]]:
+    resolver = _Resolver(design)
+    topo = resolver.run()
+    return topo, resolver.errors

@@ -1,0 +1,79 @@
+"""The site, and its power: utility, panels/busways and feeds."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from dclint.model.types import (
+    Current,
+    Fraction,
+    Id,
+    Money,
+    Power,
+    PricePerEnergy,
+    Ref,
+    Strict,
+    Voltage,
+)
+from dclint.units import Q_
+
+__all__ = ["Site", "Panel", "Feed", "PowerSection", "Status"]
+
+Status = Literal["active", "planned"]
+AshraeClass = Literal["W17", "W27", "W32", "W40", "W45", "W+"]
+
+
+class Site(Strict):
+    name: str | None = None
+    utility_capacity: Power | None = Field(None, description="Utility (grid) capacity")
+    pue: float = Field(1.3, ge=1.0, le=5.0, description="Power usage effectiveness")
+    electricity_price: PricePerEnergy | None = None
+    currency: str = Field(
+        "USD", pattern=r"^[A-Z]{3}$", description="Currency the report totals are given in"
+    )
+    exchange_rates: dict[str, Money] = Field(
+        default_factory=dict,
+        description="Value of one unit of a currency, e.g. {USD: '7.2 CNY'}",
+    )
+    ashrae_class: AshraeClass | None = Field(
+        None, description="Facility-water class (ASHRAE W17...W45, W+)"
+    )
+    uptime_tier: Literal["I", "II", "III", "IV"] | None = None
+
+
+class _Circuit(Strict):
+    id: Id
+    voltage: Voltage = Field(description="Line-to-line for three-phase")
+    current_rating: Current
+    phases: Literal[1, 3] = 3
+    power_factor: float = Field(0.95, gt=0, le=1)
+    max_utilisation: Fraction = Field(
+        default_factory=lambda: Q_(0.8, "dimensionless"),
+        description="Continuous-load limit of the breaker (NEC 210.20(A): 80%)",
+    )
+    path: str | None = Field(None, max_length=16, description="Power path, e.g. A or B")
+    status: Status = "active"
+
+
+class Panel(_Circuit):
+    """A panel, switchboard or busway. `fed_by` names the panel upstream (none: the utility)."""
+
+    fed_by: Ref | None = None
+    power_capped: bool = Field(False, description="Downstream load is held by power capping")
+    kind: Literal["panel", "busway", "switchboard", "ups"] = "panel"
+
+
+class Feed(_Circuit):
+    """A rack power feed (whip). `id` may be a range such as `feed-a[01-08]`."""
+
+    panel: Ref | None = None
+    phase: Literal["L1", "L2", "L3", "L1-L2", "L2-L3", "L3-L1"] | None = Field(
+        None, description="Leg of a single-phase feed, for phase balance"
+    )
+
+
+class PowerSection(Strict):
+    panels: list[Panel] = Field(default_factory=list)
+    feeds: list[Feed] = Field(default_factory=list)

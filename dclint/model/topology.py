@@ -1,0 +1,136 @@
+"""The design's objects expanded from ranges and counts, with every reference resolved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from dclint.model.catalog import Platform
+from dclint.model.cooling import Cdu, Loop
+from dclint.model.site import Feed, Panel
+from dclint.model.types import Quantity
+from dclint.source import Path
+from dclint.units import Q_
+
+if TYPE_CHECKING:
+    from dclint.catalog import Catalog
+    from dclint.model.design import Design
+
+__all__ = ["Rack", "FeedItem", "PanelItem", "Topology", "RefError", "derated_capacity"]
+
+
+@dataclass(frozen=True)
+class RefError:
+    """A reference or id problem, at a design path (its key if `key`)."""
+
+    path: Path
+    message: str
+    key: bool = False
+
+
+def derated_capacity(circuit: Feed | Panel) -> Quantity:
+    """Real power a circuit carries continuously: sqrt(3) x V(L-L) x I x PF x max utilisation
+    for three-phase, V x I x PF x max utilisation for single-phase."""
+    phase_factor = 3**0.5 if circuit.phases == 3 else 1.0
+    va = circuit.voltage * circuit.current_rating * phase_factor
+    return (va * circuit.power_factor * circuit.max_utilisation).to("kW")
+
+
+@dataclass
+class PanelItem:
+    id: str
+    model: Panel
+    path: Path
+    feeds: list[FeedItem] = field(default_factory=list)
+    children: list[PanelItem] = field(default_factory=list)
+
+    @property
+    def capacity(self) -> Quantity:
+        return derated_capacity(self.model)
+
+
+@dataclass
+class FeedItem:
+    id: str
+    model: Feed
+    path: Path
+    racks: list[Rack] = field(default_factory=list)
+
+    @property
+    def capacity(self) -> Quantity:
+        return derated_capacity(self.model)
+
+
+@dataclass
+class Rack:
+    """One physical rack. `path` is the `racks` entry that wrote it (shared by a range)."""
+
+    id: str
+    number: str
+    path: Path
+    type_key: str | None
+    platform_key: str | None
+    platform: Platform | None
+    nodes: int
+    it_load: Quantity
+    liquid_fraction: Quantity
+    liquid_cooling_capacity: Quantity | None
+    coolant_flow: Quantity | None
+    status: str
+    feed_ids: list[str]
+    origin: dict[str, Path]
+    feeds: list[FeedItem] = field(default_factory=list)
+    loop: Loop | None = None
+    loop_path: Path | None = None
+
+    @property
+    def gpus(self) -> int:
+        if self.platform is None:
+            return 0
+        return self.platform.gpus * (self.nodes if self.platform.kind == "node" else 1)
+
+    def field_path(self, name: str) -> Path:
+        """Where the value of a rack field was written (the rack, its type, or its platform)."""
+        return self.origin.get(name, self.path)
+
+    @property
+    def liquid_heat(self) -> Quantity:
+        return self.it_load * self.liquid_fraction
+
+    @property
+    def air_heat(self) -> Quantity:
+        return self.it_load * (1 - self.liquid_fraction)
+
+
+@dataclass
+class Topology:
+    design: Design
+    catalog: Catalog
+    racks: list[Rack] = field(default_factory=list)
+    rack_by_id: dict[str, Rack] = field(default_factory=dict)
+    feeds: dict[str, FeedItem] = field(default_factory=dict)
+    panels: dict[str, PanelItem] = field(default_factory=dict)
+    cdus: dict[str, tuple[Cdu, Path]] = field(default_factory=dict)
+    loops: list[tuple[Loop, Path, list[Rack]]] = field(default_factory=list)
+    _cache: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def gpus(self) -> int:
+        return sum(r.gpus for r in self.racks)
+
+    @property
+    def it_load(self) -> Quantity:
+        total = sum((r.it_load.m_as("kW") for r in self.racks), 0.0)
+        return Q_(total, "kW")
+
+    def cached(self, key: str, build: Any) -> Any:
+        """Compute derived structures (graphs, tallies) once per design."""
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+
+def build_topology(design: Design) -> tuple[Topology, list[RefError]]:
+    from dclint.model.resolve import resolve
+
+    return resolve(design)

@@ -1,0 +1,204 @@
+"""Pydantic field types for quantities: each declares its dimension and rejects bare numbers."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic_core import PydanticCustomError, core_schema
+
+from dclint.units import Q_, Quantity, QuantityError, dimension_of, parse_quantity
+
+__all__ = [
+    "Strict",
+    "Dim",
+    "Power",
+    "Voltage",
+    "Current",
+    "Energy",
+    "Flow",
+    "Temperature",
+    "TemperatureDelta",
+    "Information",
+    "Bandwidth",
+    "Compute",
+    "Duration",
+    "Money",
+    "PricePerEnergy",
+    "Fraction",
+    "Id",
+    "Ref",
+    "Count",
+    "PositiveInt",
+]
+
+_QUANTITY_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*[^\s].*$"
+# The largest magnitude a design may write, in the field's own unit: beyond it arithmetic overflows.
+_MAX_MAGNITUDE = 1e21
+
+
+class Strict(BaseModel):
+    """Base of every design model: unknown keys are errors, values are immutable once loaded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+
+
+@dataclass(frozen=True)
+class Dim:
+    """Annotated metadata for a quantity field: ``Annotated[Quantity, Dim("120 kW", "power")]``."""
+
+    example: str
+    kind: str
+    positive: bool = True  # zero and negative values are errors
+    absolute_temperature: bool = False
+    delta_temperature: bool = False
+    currency: bool = False  # any currency dimension (each currency is its own)
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(
+            self.validate,
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                _dump, when_used="json-unless-none"
+            ),
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        return {
+            "type": "string",
+            "pattern": _QUANTITY_PATTERN,
+            "description": f"{self.kind} with its unit, e.g. \"{self.example}\"",
+            "examples": [self.example],
+        }
+
+    def validate(self, value: Any) -> Quantity:
+        if isinstance(value, Quantity):
+            q = value
+        elif isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise _error(f"expected {self.kind} as a string with a unit, e.g. '{self.example}'")
+        elif isinstance(value, (int, float)):
+            raise _error(
+                f"{self.kind} needs a unit: write '{value} {self.example.split(' ', 1)[1]}'"
+                f" or similar (e.g. '{self.example}')"
+            )
+        else:
+            try:
+                q = parse_quantity(value)
+            except QuantityError as exc:
+                raise _error(f"{exc}; expected {self.kind}, e.g. '{self.example}'") from None
+        self._check_dimension(q)
+        mag = float(q.magnitude)
+        if not math.isfinite(mag) or abs(mag) > _MAX_MAGNITUDE:
+            raise _error(f"{self.kind} {value!s} is out of range")
+        if self.positive and not self.absolute_temperature and mag <= 0:
+            raise _error(f"{self.kind} must be greater than zero, got '{value}'")
+        return q
+
+    def _check_dimension(self, q: Quantity) -> None:
+        unit_name = str(q.units)
+        if self.currency:
+            money, rest = _split_currency(dict(q.dimensionality))
+            _, wanted = _split_currency(dict(dimension_of(self.example.split(" ", 1)[1])))
+            if money != 1 or rest != wanted:
+                raise _error(f"expected {self.kind} in a currency, e.g. '{self.example}'")
+            return
+        if q.dimensionality != dimension_of(self.example.split(" ", 1)[1]):
+            raise _error(
+                f"expected {self.kind}, e.g. '{self.example}', got a value in '{q.units}'"
+            )
+        if self.absolute_temperature and unit_name.startswith("delta_"):
+            raise _error(f"expected an absolute temperature, e.g. '{self.example}'")
+        if self.delta_temperature and unit_name in ("degree_Celsius", "degree_Fahrenheit"):
+            raise _error(
+                f"a temperature difference is written in K or delta_degC, e.g. '{self.example}'"
+            )
+
+
+def _split_currency(dims: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """(number of currency dimensions with power 1, the other dimensions)."""
+    money = [k for k in dims if k.startswith("[currency_")]
+    ok = 1 if len(money) == 1 and dims[money[0]] == 1 else (0 if not money else -1)
+    return ok, {k: v for k, v in dims.items() if not k.startswith("[currency_")}
+
+
+def _error(message: str) -> PydanticCustomError:
+    return PydanticCustomError("quantity", message)
+
+
+def _dump(q: Quantity) -> str:
+    return f"{q.magnitude:.12g} {q.units:~}"
+
+
+class _Fraction:
+    """A share: ``80%`` or a number from 0 to 1; stored as a dimensionless Quantity (0.8)."""
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(
+            self.validate,
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                lambda q: f"{q.m_as('percent'):.12g}%", when_used="json-unless-none"
+            ),
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        return {
+            "anyOf": [
+                {"type": "number", "minimum": 0, "maximum": 1},
+                {"type": "string", "pattern": r"^\s*\d+(\.\d*)?\s*%\s*$"},
+            ],
+            "description": "a share: '80%' or a number from 0 to 1",
+        }
+
+    def validate(self, value: Any) -> Quantity:
+        if isinstance(value, Quantity):
+            q = value.to("dimensionless")
+        elif isinstance(value, bool):
+            raise _error("expected a share such as '80%' or 0.8")
+        elif isinstance(value, (int, float)):
+            if not 0 <= value <= 1 or not math.isfinite(value):
+                raise _error(f"a share as a number is from 0 to 1; for percent write '{value}%'")
+            q = Q_(float(value), "dimensionless")
+        elif isinstance(value, str):
+            try:
+                q = parse_quantity(value)
+            except QuantityError as exc:
+                raise _error(f"{exc}; expected a share such as '80%'") from None
+            if q.dimensionality:
+                raise _error(f"expected a share such as '80%', got '{value}'")
+            q = q.to("dimensionless")
+        else:
+            raise _error("expected a share such as '80%' or 0.8")
+        if not 0 <= q.magnitude <= 1:
+            raise _error(f"a share must be between 0% and 100%, got '{value}'")
+        return q
+
+
+Power = Annotated[Quantity, Dim("120 kW", "power")]
+Voltage = Annotated[Quantity, Dim("415 V", "voltage")]
+Current = Annotated[Quantity, Dim("60 A", "current")]
+Energy = Annotated[Quantity, Dim("2622 kWh", "energy")]
+Flow = Annotated[Quantity, Dim("150 L/min", "volume flow")]
+Temperature = Annotated[Quantity, Dim("32 degC", "temperature", absolute_temperature=True)]
+TemperatureDelta = Annotated[Quantity, Dim("5 K", "temperature difference", delta_temperature=True)]
+Information = Annotated[Quantity, Dim("1 PB", "data size")]
+Bandwidth = Annotated[Quantity, Dim("400 Gb/s", "bandwidth")]
+Compute = Annotated[Quantity, Dim("989 TFLOPS", "compute rate")]
+Duration = Annotated[Quantity, Dim("3 year", "duration")]
+Money = Annotated[Quantity, Dim("30000 USD", "amount of money", currency=True)]
+PricePerEnergy = Annotated[Quantity, Dim("0.8 CNY/kWh", "electricity price", currency=True)]
+Fraction = Annotated[Quantity, _Fraction()]
+
+_ID_RE = r"^[A-Za-z0-9][A-Za-z0-9_.:$\-\[\]]*$"
+Id = Annotated[str, Field(pattern=_ID_RE, max_length=128)]
+Ref = Annotated[str, Field(pattern=_ID_RE, max_length=128)]
+PositiveInt = Annotated[int, Field(gt=0, le=10**9)]
+Count = Annotated[float, Field(gt=0, le=1e18, allow_inf_nan=False)]

@@ -1,0 +1,84 @@
+"""Training workloads: the model, its data, its parallel layout and its checkpoints."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from dclint.model.catalog import Precision
+from dclint.model.types import (
+    Bandwidth,
+    Count,
+    Duration,
+    Fraction,
+    Id,
+    Information,
+    Money,
+    PositiveInt,
+    Ref,
+    Strict,
+)
+
+__all__ = ["ModelSpec", "Parallel", "Checkpoint", "Workload"]
+
+
+class ModelSpec(Strict):
+    parameters: Count = Field(description="Total parameters, e.g. 1.7e12")
+    active_parameters: Count | None = Field(None, description="Active per token (MoE)")
+    layers: PositiveInt | None = None
+    hidden_size: PositiveInt | None = None
+    attention_heads: PositiveInt | None = None
+    query_groups: PositiveInt | None = None
+    ffn_hidden_size: PositiveInt | None = None
+    vocab_size: PositiveInt | None = None
+    experts: PositiveInt | None = None
+    top_k: PositiveInt | None = None
+    swiglu: bool = False
+
+
+class Parallel(Strict):
+    """Megatron-Core layout: world = tp x pp x cp x dp; ep is carved out of dp x cp."""
+
+    tp: PositiveInt = 1
+    pp: PositiveInt = 1
+    cp: PositiveInt = 1
+    dp: PositiveInt | None = Field(None, description="Default: GPUs / (tp x pp x cp)")
+    ep: PositiveInt = 1
+    vpp: PositiveInt = 1
+    sequence_parallel: bool = False
+    distributed_optimizer: bool = True
+    expert_tp_in_nvlink: bool = Field(
+        False, description="Require tp x ep to fit in one NVLink domain (PAR002)"
+    )
+
+
+class Checkpoint(Strict):
+    interval: Duration
+    size: Information | None = Field(None, description="Default: from parameters")
+    tier: Ref | None = Field(None, description="Storage tier id (default: the checkpoint tier)")
+    retained: PositiveInt = 1
+
+
+class Workload(Strict):
+    id: Id
+    model: ModelSpec
+    tokens: Count
+    sequence_length: PositiveInt = 4096
+    global_batch: PositiveInt | None = Field(None, description="Sequences per step")
+    micro_batch: PositiveInt = 1
+    precision: Precision = "bf16"
+    parallel: Parallel = Field(default_factory=Parallel)
+    gpus: PositiveInt
+    platform: str | None = Field(None, description="Default: the design's GPU platform")
+    data_read_rate: Bandwidth | None = None
+    bytes_per_token: Information | None = None
+    dataset_size: Information | None = None
+    checkpoint: Checkpoint | None = None
+    mfu: Fraction | None = None
+    communication_overhead: Fraction | None = None
+    recompute: Literal["none", "selective", "full"] = "selective"
+    power_basis: Literal["gpu_tdp", "rack_share"] = "rack_share"
+    concurrent: bool = Field(True, description="Runs at the same time as the other workloads")
+    budget: Money | None = None
+    deadline: Duration | None = None

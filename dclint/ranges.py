@@ -1,0 +1,49 @@
+"""Id ranges: `r[001-128]` expands to r001 ... r128; `$n` in a template takes the number."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["expand", "substitute", "RangeError", "MAX_RANGE"]
+
+_RANGE_RE = re.compile(r"\[(\d+)-(\d+)\]")
+MAX_RANGE = 100_000
+
+
+class RangeError(ValueError):
+    """An id range that is malformed, reversed or too long."""
+
+
+def expand(pattern: str) -> list[tuple[str, str]]:
+    """(id, number) for each id a pattern names; a plain id gives [(id, "")]."""
+    matches = list(_RANGE_RE.finditer(pattern))
+    if not matches:
+        if "[" in pattern or "]" in pattern:
+            raise RangeError(f"'{pattern}' is not a valid id range; write e.g. r[001-128]")
+        return [(pattern, "")]
+    if len(matches) > 1:
+        raise RangeError(f"'{pattern}' has more than one range; use one [a-b] per id")
+    m = matches[0]
+    start, stop = int(m.group(1)), int(m.group(2))
+    if stop < start:
+        raise RangeError(f"range [{m.group(1)}-{m.group(2)}] in '{pattern}' runs backwards")
+    if stop - start + 1 > MAX_RANGE:
+        raise RangeError(f"range in '{pattern}' names more than {MAX_RANGE:,} ids")
+    width = len(m.group(1)) if m.group(1).startswith("0") else 0
+    head, tail = pattern[: m.start()], pattern[m.end() :]
+    out = []
+    for i in range(start, stop + 1):
+        number = str(i).zfill(width)
+        out.append((f"{head}{number}{tail}", number))
+    return out
+
+
+def counted(prefix: str, count: int) -> list[tuple[str, str]]:
+    """`id: su1-r` with `count: 8` -> su1-r1 ... su1-r8 (zero-padded to the count's width)."""
+    width = len(str(count))
+    return [(f"{prefix}{str(i).zfill(width)}", str(i).zfill(width)) for i in range(1, count + 1)]
+
+
+def substitute(template: str, number: str) -> str:
+    """Put a rack's number into a reference template: `feed-a$n` -> `feed-a07`."""
+    return template.replace("$n", number) if "$n" in template else template

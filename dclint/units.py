@@ -1,0 +1,120 @@
+"""dclint's unit registry and the strict quantity parser every design value goes through."""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import pint
+
+__all__ = [
+    "ureg",
+    "Q_",
+    "Quantity",
+    "QuantityError",
+    "parse_quantity",
+    "parse_unit",
+    "dimension_of",
+    "fmt",
+]
+
+
+def _build_registry() -> pint.UnitRegistry:
+    # Built from dclint's own definitions rather than by patching pint's defaults, which leaves
+    # `bit` dimensionless, `Gb` a gilbert, `b` a barn and `U` an enzyme unit.
+    path = resources.files("dclint") / "data" / "units.txt"
+    with resources.as_file(path) as real_path:
+        registry = pint.UnitRegistry(
+            str(real_path),
+            autoconvert_offset_to_baseunit=False,  # it silently gives wrong heat loads
+            cache_folder=None,
+        )
+    registry.formatter.default_format = "~"
+    # Quantities unpickled in another process must land on this registry, not pint's default.
+    pint.set_application_registry(registry)
+    return registry
+
+
+ureg: pint.UnitRegistry = _build_registry()
+Q_ = ureg.Quantity
+Quantity = pint.Quantity
+
+
+class QuantityError(ValueError):
+    """A quantity string that does not parse, or has the wrong dimension."""
+
+
+# number, then a unit expression of names, `*`, `/`, `^`/`**` small integer powers and brackets.
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?"
+_NAME = r"(?:[A-Za-zµμ°Ω_][A-Za-z0-9_µμΩ]*|%)"
+_POWER = r"(?:\s*(?:\^|\*\*)\s*-?[1-4])?"
+_FACTOR = rf"(?:{_NAME}{_POWER})"
+_UNIT = rf"(?:[\s(]*{_FACTOR}[\s)]*(?:[\s*/()]+{_FACTOR}[\s)]*)*)"
+_QUANTITY_RE = re.compile(rf"^\s*({_NUMBER})\s*({_UNIT})?\s*$")
+_UNIT_RE = re.compile(rf"^\s*{_UNIT}\s*$")
+MAX_LENGTH = 64
+
+
+@lru_cache(maxsize=4096)
+def parse_unit(text: str) -> pint.Unit:
+    """Parse a unit expression (``kW``, ``L/min``, ``CNY/kWh``) once; raises QuantityError."""
+    if len(text) > MAX_LENGTH or not _UNIT_RE.match(text):
+        raise QuantityError(f"'{_clip(text)}' is not a unit expression")
+    if text.count("(") != text.count(")"):
+        raise QuantityError(f"unbalanced brackets in unit '{_clip(text)}'")
+    try:
+        unit = ureg.parse_units(text.strip().replace("^", "**"))
+    except (pint.errors.UndefinedUnitError, pint.errors.DefinitionSyntaxError) as exc:
+        raise QuantityError(f"unknown unit in '{_clip(text)}'") from exc
+    except Exception as exc:  # pint's parser raises assorted errors on odd input
+        raise QuantityError(f"cannot read unit '{_clip(text)}'") from exc
+    return unit
+
+
+@lru_cache(maxsize=65536)
+def parse_quantity(text: str) -> pint.Quantity:
+    """Parse ``"120 kW"`` into a Quantity. Nothing is evaluated: number and unit are split by a
+    strict grammar, the unit is parsed once and cached, and the Quantity built from a float."""
+    if len(text) > MAX_LENGTH:
+        raise QuantityError(f"quantity string longer than {MAX_LENGTH} characters")
+    match = _QUANTITY_RE.match(text)
+    if not match:
+        raise QuantityError(f"'{_clip(text)}' is not a number followed by a unit")
+    number = float(match.group(1))
+    if not math.isfinite(number):
+        raise QuantityError(f"'{_clip(text)}' is not a finite number")
+    unit_text = match.group(2)
+    if not unit_text or not unit_text.strip():
+        return Q_(number, ureg.dimensionless)
+    return Q_(number, parse_unit(unit_text))
+
+
+@lru_cache(maxsize=256)
+def dimension_of(example: str) -> Any:
+    """The dimensionality of an example unit expression, e.g. ``dimension_of("kW")``."""
+    return parse_unit(example).dimensionality
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def fmt(q: pint.Quantity, unit: str | None = None, digits: int = 4) -> str:
+    """Format compactly, e.g. ``132 kW``, ``171.9 L/min``; ``unit`` converts first."""
+    if unit is not None:
+        q = q.to(unit)
+    mag = float(q.magnitude)
+    if abs(mag) < 10**digits or abs(mag) >= 1e15:
+        text = f"{mag:.{digits}g}"
+    else:
+        text = f"{mag:,.0f}"
+    units = f"{q.units:~}".replace(" ", "").replace("**", "^")
+    if units in ("", "dimensionless"):
+        return text
+    if units == "%":
+        return f"{text}%"
+    units = units.replace("Δ°C", "K").replace("°C", "degC").replace("°F", "degF")
+    return f"{text} {units}"
