@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, PrivateAttr
@@ -15,6 +14,7 @@ from dclint.model.site import PowerSection, Site
 from dclint.model.storage import StorageSection
 from dclint.model.types import Strict
 from dclint.model.workload import Workload
+from dclint.source import format_path
 
 if TYPE_CHECKING:
     from dclint.model.topology import Topology
@@ -49,13 +49,14 @@ class Design(Strict):
         """Where the design was read from, with the position of every value (None if built)."""
         return self._source
 
-    @cached_property
+    @property
     def topology(self) -> Topology:
+        """Racks, feeds, panels and loops expanded and cross-referenced (built once)."""
         if self._topology is None:
-            from dclint.model.topology import build_topology
+            from dclint.model.resolve import resolve
 
-            topo, errors = build_topology(self)
+            topo, errors = resolve(self)
             if errors:
-                raise ValueError(errors[0].message)
+                raise ValueError(f"{format_path(errors[0].path)}: {errors[0].message}")
             self._topology = topo
         return self._topology

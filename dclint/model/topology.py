@@ -129,8 +129,3 @@ class Topology:
             self._cache[key] = build()
         return self._cache[key]
 
-
-def build_topology(design: Design) -> tuple[Topology, list[RefError]]:
-    from dclint.model.resolve import resolve
-
-    return resolve(design)

@@ -1,0 +1,60 @@
+"""The `dclint` command line: parses arguments and hands over to dclint.commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from dclint import __version__
+
+__all__ = ["main", "build_parser"]
+
+FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "html")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dclint", description="Lint datacenter designs for AI training clusters."
+    )
+    parser.add_argument("--version", action="version", version=f"dclint {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = sub.add_parser("check", help="check design files or directories")
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("--select", help="comma-separated rule ids or prefixes to run")
+    check.add_argument("--ignore", help="comma-separated rule ids or prefixes to skip")
+    check.add_argument("--config", help="config file (pyproject.toml or .dclint.yaml)")
+    check.add_argument("--rules-dir", action="append", default=[], help="extra rule modules")
+    check.add_argument("--format", default="text", choices=FORMAT_NAMES)
+    check.add_argument("--output", "-o", help="write the report to FILE (atomically)")
+    check.add_argument("--fail-on", choices=("error", "warning", "info"))
+    check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
+    check.add_argument("--statistics", action="store_true", help="count findings by rule")
+    check.add_argument("--today", help=argparse.SUPPRESS)  # fixed date for suppression tests
+
+    sub.add_parser("rules", help="list every rule").add_argument("--rules-dir", action="append",
+                                                                 default=[])
+    explain = sub.add_parser("explain", help="print a rule's documentation")
+    explain.add_argument("rule_id")
+    explain.add_argument("--config")
+    explain.add_argument("--rules-dir", action="append", default=[])
+    sub.add_parser("schema", help="print the design JSON Schema")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    from dclint import commands
+
+    try:
+        return commands.dispatch(args)
+    except KeyboardInterrupt:
+        print("dclint: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,114 @@
+"""What each `dclint` command does: builds an Engine or loads designs, then presents results."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from dclint.errors import ConfigError, DclintError
+
+__all__ = ["dispatch", "write_atomic"]
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    handler = {"check": check, "rules": rules, "explain": explain, "schema": schema}
+    try:
+        return handler[args.command](args)
+    except DclintError as exc:
+        print(f"dclint: error: {exc}", file=sys.stderr)
+        for problem in getattr(exc, "problems", [])[1:]:
+            print(f"dclint: error: {problem}", file=sys.stderr)
+        return 2
+
+
+def _split(value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(v.strip() for v in value.split(",") if v.strip())
+
+
+def _engine(args: argparse.Namespace) -> Any:
+    from dclint.engine.config import load_config
+    from dclint.engine.runner import Engine
+
+    config = load_config(Path(args.config)) if getattr(args, "config", None) else None
+    cli = {"select": _split(getattr(args, "select", None)),
+           "ignore": _split(getattr(args, "ignore", None)),
+           "fail_on": getattr(args, "fail_on", None)}
+    today = date.fromisoformat(args.today) if getattr(args, "today", None) else date.today()
+    return Engine(config=config, rules_dirs=tuple(args.rules_dir), cli=cli, today=today)
+
+
+def check(args: argparse.Namespace) -> int:
+    from dclint.engine.runner import run
+    from dclint.report import formatter
+
+    engine = _engine(args)
+    result = run(args.paths, engine)
+    fail_on = args.fail_on or (engine.config.fail_on if engine.config else "error")
+    if engine.config is None and result.designs and not args.fail_on:
+        fail_on = engine.config_for(result.designs[0].file).fail_on
+    settings = {"quiet": args.quiet, "statistics": args.statistics, "rules": engine.rules}
+    text = formatter(args.format)(result, settings)
+    if args.output:
+        write_atomic(args.output, text)
+    elif text:
+        sys.stdout.write(text)
+    return result.exit_code(fail_on)
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write `text` to `path` through a temporary file and a rename: never a partial file."""
+    target = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    except OSError as exc:
+        raise ConfigError(f"--output {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def rules(args: argparse.Namespace) -> int:
+    from dclint.engine.registry import discover
+
+    for rule_id, cls in discover(tuple(args.rules_dir)).items():
+        print(f"{rule_id}  {cls.name:<40} {cls.severity:<8} {cls.summary()}")
+    return 0
+
+
+def explain(args: argparse.Namespace) -> int:
+    from dclint.engine.config import Config, load_config
+    from dclint.engine.registry import discover
+
+    found = discover(tuple(args.rules_dir))
+    cls = found.get(args.rule_id.upper())
+    if cls is None:
+        raise ConfigError(f"unknown rule id '{args.rule_id}' (see `dclint rules`)")
+    config = load_config(Path(args.config)) if args.config else Config()
+    settings = config.rule_settings.get(cls.id, {})
+    print(f"{cls.id} {cls.name} [{settings.get('severity', cls.severity)}]"
+          f"  tags: {', '.join(cls.tags) or '-'}\n")
+    print(cls.doc())
+    if cls.options:
+        print("\n## Options (value in effect, default)")
+        for name, opt in cls.options.items():
+            value = settings.get(name, opt.default)
+            print(f"- {name} = {value!r} (default {opt.default!r}; {opt.kind}): {opt.help}")
+    return 0
+
+
+def schema(args: argparse.Namespace) -> int:
+    from dclint.schema import schema_text
+
+    sys.stdout.write(schema_text())
+    return 0

@@ -1,0 +1,57 @@
+"""Which files a `dclint check PATH ...` looks at.
+
+A file given by name is always checked. A directory is searched recursively for `*.yaml` and
+`*.yml` files, skipping hidden directories and files (`.github/`, `.dclint.yaml`), virtual
+environments, `node_modules`, and anything matching the config's `exclude` globs. Directory
+symlinks are not followed, so symlink loops cannot trap the search.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from pathlib import Path
+
+from dclint.errors import Problem
+
+__all__ = ["collect"]
+
+_SKIP_DIRS = {"node_modules", "venv", ".venv", "__pycache__", "build", "dist", "site-packages"}
+_SUFFIXES = (".yaml", ".yml")
+
+
+def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str], list[Problem]]:
+    """Design files under `paths` in a stable order, and problems for paths that do not exist."""
+    files: list[str] = []
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = _walk(path, exclude)
+        elif path.exists() or path.is_symlink():
+            found = [raw]
+        else:
+            problems.append(Problem(raw, 1, 1, "no such file or directory"))
+            continue
+        for file in found:
+            key = os.path.normpath(file)
+            if key not in seen:
+                seen.add(key)
+                files.append(file)
+    return files, problems
+
+
+def _walk(root: Path, exclude: tuple[str, ...]) -> list[str]:
+    out = []
+    for directory, dirs, names in os.walk(root, followlinks=False, onerror=lambda e: None):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(names):
+            if name.startswith(".") or not name.endswith(_SUFFIXES):
+                continue
+            full = os.path.join(directory, name)
+            rel = os.path.relpath(full, root).replace(os.sep, "/")
+            if any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in exclude):
+                continue
+            out.append(full)
+    return out

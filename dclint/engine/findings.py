@@ -1,0 +1,85 @@
+"""The records a run produces: findings, per-design results, and the run summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dclint.engine.rule import Severity
+from dclint.errors import Problem
+
+__all__ = ["Finding", "DesignResult", "RunResult", "SEVERITY_RANK"]
+
+SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One violation, located. Sorts by file, line, column, rule id.
+
+    `measured` and `limit` are the formatted quantities ("132 kW"), `path` the design path
+    (``racks[0].it_load``), `subject` the object at fault (a rack id, a feed id).
+    """
+
+    file: str
+    line: int
+    column: int
+    rule: str
+    name: str = field(compare=False)
+    severity: Severity = field(compare=False)
+    message: str = field(compare=False)
+    path: str = field(compare=True)
+    subject: str = field(compare=True)
+    measured: str | None = field(default=None, compare=False)
+    limit: str | None = field(default=None, compare=False)
+    fix: str = field(default="", compare=False)
+    tags: tuple[str, ...] = field(default=(), compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "path": self.path,
+            "subject": self.subject,
+            "measured": self.measured,
+            "limit": self.limit,
+            "fix": self.fix,
+        }
+
+
+@dataclass
+class DesignResult:
+    """Everything a run learnt about one design file."""
+
+    file: str
+    name: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)
+    design: Any = None  # the loaded Design, for reports and projections
+    suppressed: int = 0
+
+
+@dataclass
+class RunResult:
+    designs: list[DesignResult] = field(default_factory=list)
+    rule_failures: int = 0
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for d in self.designs for f in d.findings]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [e for d in self.designs for e in d.errors]
+
+    def exit_code(self, fail_on: Severity) -> int:
+        """0 clean, 1 findings at or above `fail_on`, 2 load/config errors or rule failures."""
+        if self.errors or self.rule_failures:
+            return 2
+        floor = SEVERITY_RANK[fail_on]
+        return 1 if any(SEVERITY_RANK[f.severity] >= floor for f in self.findings) else 0

@@ -1,0 +1,129 @@
+"""Rule discovery: the built-in pack, installed packs (entry points) and `--rules-dir`."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from dclint.engine.rule import SEVERITIES, Rule
+from dclint.errors import ConfigError
+
+__all__ = ["discover", "ENTRY_POINT_GROUP"]
+
+ENTRY_POINT_GROUP = "dclint.rules"
+BUILTIN = "dclint.rules"
+_ID_RE = re.compile(r"^[A-Z]{2,5}\d{3}$")
+_NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def _rules_in(module: ModuleType) -> list[type[Rule]]:
+    found = []
+    for value in vars(module).values():
+        if (
+            isinstance(value, type)
+            and issubclass(value, Rule)
+            and value is not Rule
+            and value.__module__ == module.__name__
+            and "id" in vars(value)
+        ):
+            found.append(value)
+    return found
+
+
+def _modules_of(package: ModuleType) -> list[ModuleType]:
+    if not hasattr(package, "__path__"):
+        return [package]
+    names = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if not m.ispkg)
+    return [importlib.import_module(f"{package.__name__}.{n}") for n in names if n[0] != "_"]
+
+
+def _from_dir(directory: str) -> list[ModuleType]:
+    root = Path(directory)
+    if not root.is_dir():
+        raise ConfigError(f"--rules-dir {directory}: not a directory")
+    modules = []
+    for file in sorted(root.glob("*.py")):
+        if file.name.startswith("_"):
+            continue
+        name = f"dclint_local_rules.{file.stem}"
+        spec = importlib.util.spec_from_file_location(name, file)
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            raise ConfigError(f"{file}: cannot import rule module: {type(exc).__name__}: {exc}")
+        modules.append(module)
+    return modules
+
+
+def _builtin() -> ModuleType:
+    try:
+        return importlib.import_module(BUILTIN)
+    except ModuleNotFoundError:
+        # A source checkout imported from its own directory (python -m pytest): the pack sits
+        # in rules/ beside the package, where the wheel's package-dir mapping would put it.
+        folder = Path(__file__).resolve().parents[2] / "rules"
+        spec = importlib.util.spec_from_file_location(
+            BUILTIN, folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
+        if spec is None or spec.loader is None:
+            raise
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[BUILTIN] = module
+        spec.loader.exec_module(module)
+        return module
+
+
+def _entry_point_packages() -> list[tuple[str, ModuleType]]:
+    from importlib.metadata import entry_points
+
+    out = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.value == BUILTIN:
+            continue
+        try:
+            out.append((f"entry point '{ep.name}' ({ep.value})", ep.load()))
+        except Exception as exc:
+            raise ConfigError(f"rule pack '{ep.name}' ({ep.value}) failed to load: {exc}")
+    return out
+
+
+def discover(rules_dirs: tuple[str, ...] = (), *, plugins: bool = True) -> dict[str, type[Rule]]:
+    """Every rule by id. Duplicate ids, and rules missing their metadata, are ConfigErrors."""
+    sources: list[tuple[str, list[ModuleType]]] = [
+        ("built-in pack", _modules_of(_builtin()))
+    ]
+    if plugins:
+        sources += [(label, _modules_of(pkg)) for label, pkg in _entry_point_packages()]
+    sources += [(f"--rules-dir {d}", _from_dir(d)) for d in rules_dirs]
+    rules: dict[str, type[Rule]] = {}
+    for label, modules in sources:
+        for module in modules:
+            for cls in _rules_in(module):
+                origin = f"{label}: {module.__name__}"
+                _check_metadata(cls, origin)
+                if cls.id in rules:
+                    raise ConfigError(
+                        f"duplicate rule id {cls.id}: defined by {rules[cls.id].origin} "
+                        f"and by {origin}"
+                    )
+                cls.origin = origin
+                rules[cls.id] = cls
+    return dict(sorted(rules.items()))
+
+
+def _check_metadata(cls: type[Rule], origin: str) -> None:
+    if not _ID_RE.match(cls.id):
+        raise ConfigError(f"{origin}: rule id '{cls.id}' must look like PWR001")
+    if not _NAME_RE.match(getattr(cls, "name", "")):
+        raise ConfigError(f"{origin}: rule {cls.id} needs a kebab-case name")
+    if cls.severity not in SEVERITIES:
+        raise ConfigError(f"{origin}: rule {cls.id} has unknown severity '{cls.severity}'")

@@ -1,0 +1,102 @@
+"""The rule API: what a rule declares (id, name, severity, tags, options) and what it yields."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:
+    from dclint.model.design import Design
+    from dclint.model.topology import Topology
+    from dclint.source import Path
+    from dclint.units import Quantity
+
+__all__ = ["Rule", "Option", "Violation", "Context", "Severity", "SEVERITIES"]
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option: its default as written in config (``"120 kW"``) and its type.
+
+    `kind` names the type: ``power``, ``bandwidth``, ``duration``, ``temperature``, ``share``,
+    ``float``, ``int``, ``bool``, ``str``, or ``dict:<kind>`` for a mapping of names to values
+    (e.g. per-platform limits).
+    """
+
+    default: Any
+    kind: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Violation:
+    """What a rule reports: the design path at fault, in the rule's words, with numbers.
+
+    `measured` and `limit` are Quantities (or plain numbers for ratios and counts); the engine
+    adds the file, line, column, rule id and severity. `severity` overrides the rule's default
+    where one rule has two levels (PWR005: warning over 10%, error over 20%).
+    """
+
+    path: Path
+    message: str
+    subject: str = ""
+    measured: Quantity | float | None = None
+    limit: Quantity | float | None = None
+    fix: str = ""
+    severity: Severity | None = None
+    key: bool = False
+
+
+@dataclass
+class Context:
+    """What a rule may read besides the design: its options (parsed) and the run's date."""
+
+    options: dict[str, Any]
+    today: date = field(default_factory=date.today)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.options[name]
+
+
+class Rule:
+    """Base class of every rule. Subclass it in a module whose docstring is the rule's doc.
+
+    The docstring has the sections ``What it does``, ``Why it matters``, ``Example``, ``Fix``.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity] = "error"
+    tags: ClassVar[tuple[str, ...]] = ()
+    options: ClassVar[dict[str, Option]] = {}
+    origin: ClassVar[str] = ""  # where it was discovered, filled by the registry
+
+    def check(self, design: Design, ctx: Context) -> Iterable[Violation]:
+        raise NotImplementedError
+
+    @classmethod
+    def doc(cls) -> str:
+        module = inspect.getmodule(cls)
+        text = (module.__doc__ if module is not None else None) or cls.__doc__ or ""
+        return inspect.cleandoc(text)
+
+    @classmethod
+    def summary(cls) -> str:
+        return cls.doc().strip().splitlines()[0] if cls.doc().strip() else cls.name
+
+
+def topology(design: Design) -> Topology:
+    """The design's expanded topology (racks, feeds, panels, loops) built once by the loader."""
+    return design.topology
+
+
+def each(items: Iterable[Violation | None]) -> Iterator[Violation]:
+    for item in items:
+        if item is not None:
+            yield item

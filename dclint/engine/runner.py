@@ -1,0 +1,175 @@
+"""Run the selected rules over designs and return findings; never prints, never exits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from dclint.engine.config import Config, config_for, selected, validate_config
+from dclint.engine.files import collect
+from dclint.engine.findings import DesignResult, Finding, RunResult
+from dclint.engine.registry import discover
+from dclint.engine.rule import Context, Rule, Violation
+from dclint.engine.suppress import Suppression, scan
+from dclint.errors import ConfigError, LoadError, Problem
+from dclint.source import Source, format_path
+
+__all__ = ["Engine", "run"]
+
+UNUSED, NO_REASON, UNKNOWN, EXPIRED = "DCL001", "DCL002", "DCL003", "DCL004"
+
+
+@dataclass
+class Engine:
+    """Rules discovered once, configs resolved per directory, then `check()` per file."""
+
+    config: Config | None = None  # an explicit --config (or CLI-built) config for every file
+    rules_dirs: tuple[str, ...] = ()
+    cli: dict[str, Any] = field(default_factory=dict)  # select/ignore/fail_on from the CLI
+    today: date = field(default_factory=date.today)
+    rules: dict[str, type[Rule]] = field(init=False)
+    _configs: dict[Path, Config] = field(default_factory=dict, init=False)
+    _typed: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        dirs = self.rules_dirs + (self.config.rules_dirs if self.config else ())
+        self.rules = discover(dirs)
+
+    def config_for(self, file: str) -> Config:
+        base = self.config if self.config is not None else config_for(Path(file), self._configs)
+        return base.with_cli(**self.cli)
+
+    def options(self, config: Config) -> dict[str, dict[str, Any]]:
+        key = id(config)
+        if key not in self._typed:
+            self._typed[key] = validate_config(config, self.rules)
+        return self._typed[key]
+
+    def check_file(self, file: str) -> DesignResult:
+        from dclint.loader import load
+
+        result = DesignResult(file)
+        config = self.config_for(file)
+        typed = self.options(config)
+        try:
+            design = load(file)
+        except LoadError as exc:
+            result.errors = exc.problems
+            return result
+        result.name, result.design = design.name, design
+        source = design.source
+        assert source is not None
+        active = [cls for rid, cls in self.rules.items() if selected(rid, config, file)]
+        raw: list[Finding] = []
+        for cls in active:
+            raw.extend(self._run_rule(cls, design, source, config, typed[cls.id]))
+        result.findings, result.suppressed = self._suppress(raw, source, config, file)
+        return result
+
+    def _run_rule(self, cls: type[Rule], design: Any, source: Source, config: Config,
+                  options: dict[str, Any]) -> list[Finding]:
+        severity = config.rule_settings.get(cls.id, {}).get("severity", cls.severity)
+        try:
+            return [_locate(cls, v, source, v.severity or severity)
+                    for v in cls().check(design, Context(options, self.today))]
+        except Exception as exc:  # a broken rule becomes a finding, not a crash
+            pos = source.locate(())
+            return [Finding(pos.file, pos.line, pos.column, cls.id, cls.name, "error",
+                            f"rule {cls.id} failed on {design.name}: "
+                            f"{type(exc).__name__}: {exc}", "", "", fix="report this rule's bug",
+                            tags=("rule-failure",))]
+
+    def _suppress(self, raw: list[Finding], source: Source, config: Config,
+                  file: str) -> tuple[list[Finding], int]:
+        comments = scan(source.text)
+        if not comments:
+            return sorted(raw), 0
+        kept: list[Finding] = []
+        suppressed = 0
+        by_line: dict[int, list[Suppression]] = {}
+        for s in comments:
+            for line in s.applies_to:
+                by_line.setdefault(line, []).append(s)
+        for finding in raw:
+            hit = next((s for s in by_line.get(finding.line, ())
+                        if s.reason and s.covers(finding.rule, finding.line, self.today)), None)
+            if hit is None:
+                kept.append(finding)
+            else:
+                hit.used.add(finding.rule)
+                suppressed += 1
+        kept.extend(self._meta(comments, source, config, file))
+        return sorted(kept), suppressed
+
+    def _meta(self, comments: list[Suppression], source: Source, config: Config,
+              file: str) -> list[Finding]:
+        out = []
+        for s in comments:
+            unknown = [i for i in s.ids if not any(r.startswith(i) for r in self.rules)]
+            if unknown or not s.ids:
+                out.append((UNKNOWN, s, f"suppression names unknown rule id "
+                            f"{', '.join(unknown) or '(none)'}"))
+            elif s.bad_until is not None:
+                out.append((UNKNOWN, s, f"suppression has an invalid date until={s.bad_until} "
+                            "(write until=YYYY-MM-DD)"))
+            elif not s.reason:
+                out.append((NO_REASON, s, f"suppression of {', '.join(s.ids)} gives no reason"))
+            elif s.expired(self.today):
+                out.append((EXPIRED, s, f"suppression of {', '.join(s.ids)} expired on "
+                            f"{s.until}; its findings are reported again"))
+            elif not s.used:
+                out.append((UNUSED, s, f"suppression of {', '.join(s.ids)} suppresses nothing"))
+        findings = []
+        for rid, s, message in out:
+            cls = self.rules.get(rid)
+            if cls is None or not selected(rid, config, file):
+                continue
+            severity = config.rule_settings.get(rid, {}).get("severity", cls.severity)
+            findings.append(Finding(source.file, s.line, s.column, rid, cls.name, severity,
+                                    message, "", f"line {s.line}",
+                                    fix="remove or correct the suppression comment"))
+        return findings
+
+
+def _fmt(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return f"{value:.4g}"
+    from dclint.units import fmt
+
+    return fmt(value)
+
+
+def _locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Finding:
+    pos = source.locate(v.path, key=v.key)
+    return Finding(pos.file, pos.line, pos.column, cls.id, cls.name, severity, v.message,
+                   format_path(v.path), v.subject, _fmt(v.measured), _fmt(v.limit), v.fix,
+                   cls.tags)
+
+
+def run(paths: list[str], engine: Engine | None = None) -> RunResult:
+    """Check every design under `paths`. Raises ConfigError for bad rules or config."""
+    engine = engine or Engine()
+    exclude = engine.config.exclude if engine.config else ()
+    files, missing = collect(paths, exclude)
+    result = RunResult()
+    for problem in missing:
+        result.designs.append(DesignResult(problem.file, errors=[problem]))
+    for file in files:
+        try:
+            design_result = engine.check_file(file)
+        except ConfigError:
+            raise
+        except RecursionError:
+            design_result = DesignResult(file, errors=[Problem(file, 1, 1, "design too deeply "
+                                                               "nested to check")])
+        result.designs.append(design_result)
+        result.rule_failures += sum("rule-failure" in f.tags for f in design_result.findings)
+    if not files and not missing:
+        raise ConfigError("no design files found in " + ", ".join(paths))
+    return result

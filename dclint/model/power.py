@@ -1,0 +1,58 @@
+"""Derived power figures: load allocated to each feed per path, and to each panel."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from dclint.model.topology import FeedItem, PanelItem, Rack, Topology
+from dclint.units import Q_, Quantity
+
+__all__ = ["feed_allocation", "panel_allocation", "rack_paths", "NO_PATH"]
+
+NO_PATH = "-"
+
+
+def rack_paths(rack: Rack) -> dict[str, list[FeedItem]]:
+    """A rack's feeds grouped by power path (feeds without a path form one group)."""
+    paths: dict[str, list[FeedItem]] = defaultdict(list)
+    for feed in rack.feeds:
+        paths[feed.model.path or NO_PATH].append(feed)
+    return dict(paths)
+
+
+def feed_allocation(topo: Topology) -> dict[str, Quantity]:
+    """Load each feed must carry, per path: a rack's whole load is shared by the feeds of each
+    of its paths, because with the other path lost those feeds carry it all (2N). Summing over
+    all feeds together, as DCIM tools do, would halve a 2N rack's apparent load."""
+
+    def build() -> dict[str, Quantity]:
+        kw: dict[str, float] = defaultdict(float)
+        for rack in topo.racks:
+            load = rack.it_load.m_as("kW")
+            for feeds in rack_paths(rack).values():
+                for feed in feeds:
+                    kw[feed.id] += load / len(feeds)
+        return {fid: Q_(kw.get(fid, 0.0), "kW") for fid in topo.feeds}
+
+    result: dict[str, Quantity] = topo.cached("power.feed_allocation", build)
+    return result
+
+
+def panel_allocation(topo: Topology, panel: PanelItem, statuses: tuple[str, ...] = ("active",
+                     "planned")) -> Quantity:
+    """Load allocated to a panel: its feeds' allocations plus those of panels below it."""
+    kw = 0.0
+    stack, seen = [panel], set()
+    while stack:
+        item = stack.pop()
+        if item.id in seen:
+            continue
+        seen.add(item.id)
+        for feed in item.feeds:
+            for rack in feed.racks:
+                if rack.status not in statuses:
+                    continue
+                same_path = [f for f in rack.feeds if f.model.path == feed.model.path]
+                kw += rack.it_load.m_as("kW") / len(same_path)
+        stack.extend(item.children)
+    return Q_(kw, "kW")

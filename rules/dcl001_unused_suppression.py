@@ -1,0 +1,32 @@
+"""Suppression comment that suppresses nothing.
+
+## What it does
+Reports a `# dclint: ignore[...]` comment when no finding of the rules it names occurs on its
+line (or, for a comment on a line of its own, the line below). Reported by the engine.
+
+## Why it matters
+Stale suppressions pile up and hide the next real problem on that line (ruff's RUF100 does the
+same for `# noqa`).
+
+## Example
+```yaml
+    it_load: 100 kW  # dclint: ignore[PWR001] vendor-approved 130 kW rack
+```
+
+## Fix
+Delete the comment, or move it to the line whose finding it means.
+"""
+
+from __future__ import annotations
+
+from dclint.engine.rule import Rule
+
+
+class UnusedSuppression(Rule):
+    id = "DCL001"
+    name = "unused-suppression"
+    severity = "warning"
+    tags = ("meta",)
+
+    def check(self, design: object, ctx: object) -> tuple[()]:
+        return ()

@@ -1,0 +1,31 @@
+"""Suppression comment naming a rule that does not exist, or with an invalid date.
+
+## What it does
+Reports a `# dclint: ignore[...]` comment whose ids match no known rule, or whose
+`until=` is not a date written YYYY-MM-DD. Reported by the engine.
+
+## Why it matters
+A typo in a suppression (`ignore[PRW001]`) silently suppresses nothing while looking deliberate.
+
+## Example
+```yaml
+    it_load: 130 kW  # dclint: ignore[PRW001] approved
+```
+
+## Fix
+Correct the rule id (`dclint rules` lists them) or the date.
+"""
+
+from __future__ import annotations
+
+from dclint.engine.rule import Rule
+
+
+class SuppressionUnknownRule(Rule):
+    id = "DCL003"
+    name = "suppression-unknown-rule"
+    severity = "error"
+    tags = ("meta",)
+
+    def check(self, design: object, ctx: object) -> tuple[()]:
+        return ()

@@ -1,0 +1,32 @@
+"""Suppression comment past its expiry date.
+
+## What it does
+Reports a `# dclint: ignore[...] until=YYYY-MM-DD reason` comment after its date; the findings
+it used to suppress are reported again. Reported by the engine.
+
+## Why it matters
+Waivers are granted for a time ("until the second busway is installed"); an expiry date makes
+the design come back for review instead of carrying the waiver forever.
+
+## Example
+```yaml
+    it_load: 130 kW  # dclint: ignore[PWR001] until=2026-01-31 temporary until busway B
+```
+
+## Fix
+Fix the finding, or renew the waiver with a new date and reason.
+"""
+
+from __future__ import annotations
+
+from dclint.engine.rule import Rule
+
+
+class SuppressionExpired(Rule):
+    id = "DCL004"
+    name = "suppression-expired"
+    severity = "warning"
+    tags = ("meta",)
+
+    def check(self, design: object, ctx: object) -> tuple[()]:
+        return ()

@@ -1,0 +1,59 @@
+"""Rack design IT load above the rack power limit.
+
+## What it does
+Flags a rack whose design IT load (declared, or the platform's power x nodes) exceeds the rack
+power limit: 120 kW by default, or a per-platform limit (GB300 NVL72 racks run to ~142 kW).
+
+## Why it matters
+A GB200 NVL72 rack is designed at ~120 kW sustained thermal design power, not a peak (founding
+article; NVIDIA GB200 NVL72 rack guide). Racks planned above the limit exceed what the rack's
+power shelves, busway tap-offs and cooling were sized for. Legacy racks are 6-12 kW.
+
+## Example
+```yaml
+racks:
+  - id: r01
+    platform: gb200-nvl72
+    it_load: 130 kW     # PWR001: over 120 kW
+```
+
+## Fix
+Lower the rack's load (fewer nodes per rack, power capping), or, where the rack really is built
+for more (GB300 NVL72: 142 kW), raise the limit for its platform in config:
+`PWR001 = { platform_limits = { gb300-nvl72 = "142 kW" } }`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.design import Design
+from dclint.units import fmt
+
+
+class RackPowerOverLimit(Rule):
+    id = "PWR001"
+    name = "rack-power-over-limit"
+    severity = "error"
+    tags = ("power",)
+    options = {
+        "limit": Option("120 kW", "power", "Highest design IT load of one rack"),
+        "platform_limits": Option({}, "dict:power", "Limits by platform key, e.g. gb300-nvl72"),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        default, per_platform = ctx["limit"], ctx["platform_limits"]
+        for rack in design.topology.racks:
+            limit = per_platform.get(rack.platform_key or "", default)
+            if rack.it_load.m_as("kW") > limit.m_as("kW"):
+                yield Violation(
+                    rack.field_path("it_load"),
+                    f"rack {rack.id} design IT load {fmt(rack.it_load, 'kW')} exceeds the "
+                    f"rack power limit {fmt(limit, 'kW')}",
+                    subject=rack.id,
+                    measured=rack.it_load.to("kW"),
+                    limit=limit.to("kW"),
+                    fix="reduce the rack's load or spread it over more racks; raise the limit "
+                    "per platform only if the rack is built for it",
+                )

@@ -1,0 +1,88 @@
+"""Three-phase power domain serving NVL72-class racks without 80 kW of headroom.
+
+## What it does
+For each three-phase panel or busway that serves NVL72-class racks (directly or through panels
+below it), compares its derated capacity, sqrt(3) x V(line-line) x I x PF x maximum
+utilisation, with the load allocated to it (per path, active and planned racks). Flags the panel
+when less than `headroom` (default 80 kW) stays unallocated. With `per_rack = true` the
+requirement is `headroom` for each planned NVL72-class rack it serves (at least one), and the
+planned racks are not counted as allocated.
+
+## Why it matters
+"For every NVL72 added, reserve at least 80 kW of three-phase headroom, together with a CDU"
+(founding article): its author tripped over-current protection by adding one high-power server
+beside a full H100 cluster. Continuous load is held to 80% of the breaker rating (NEC 210.20(A)).
+
+## Example
+```yaml
+power:
+  panels:
+    - id: busway-a
+      voltage: 415 V
+      current_rating: 1600 A   # PWR002: 874 kW derated, 840 kW allocated, 34 kW left
+```
+
+## Fix
+Feed fewer racks from the domain, or give it a larger rating (e.g. 2000 A at 415 V).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.design import Design
+from dclint.model.power import panel_allocation
+from dclint.model.topology import PanelItem, Rack
+from dclint.units import fmt
+
+
+def _racks_below(panel: PanelItem) -> list[Rack]:
+    out: dict[str, Rack] = {}
+    stack = [panel]
+    while stack:
+        item = stack.pop()
+        for feed in item.feeds:
+            for rack in feed.racks:
+                out[rack.id] = rack
+        stack.extend(item.children)
+    return list(out.values())
+
+
+class PowerHeadroomTooSmall(Rule):
+    id = "PWR002"
+    name = "power-headroom-too-small"
+    severity = "error"
+    tags = ("power",)
+    options = {
+        "headroom": Option("80 kW", "power", "Unallocated capacity to keep per domain"),
+        "per_rack": Option(False, "bool", "Require the headroom per planned NVL72-class rack"),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        topo = design.topology
+        for panel in topo.panels.values():
+            if panel.model.phases != 3 or panel.model.status != "active":
+                continue
+            racks = [r for r in _racks_below(panel) if r.platform and r.platform.nvl72_class]
+            if not racks:
+                continue
+            need = ctx["headroom"].to("kW")
+            statuses: tuple[str, ...] = ("active", "planned")
+            if ctx["per_rack"]:
+                planned = sum(r.status == "planned" for r in racks)
+                need = need * max(planned, 1)
+                statuses = ("active",)
+            allocated = panel_allocation(topo, panel, statuses)
+            left = (panel.capacity - allocated).to("kW")
+            if left.m_as("kW") < need.m_as("kW"):
+                yield Violation(
+                    (*panel.path, "current_rating"),
+                    f"power domain {panel.id} keeps {fmt(left)} unallocated "
+                    f"({fmt(panel.capacity)} derated capacity, {fmt(allocated)} allocated); "
+                    f"needs at least {fmt(need)} of headroom",
+                    subject=panel.id,
+                    measured=left,
+                    limit=need,
+                    fix="move racks to another domain or raise the domain's rating",
+                )

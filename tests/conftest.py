@@ -1,0 +1,44 @@
+"""Shared test helpers: run the engine on a file or text and get (rule, line) pairs."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from dclint.engine.runner import Engine, run
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "rules" / "examples"
+SAMPLES = ROOT / "sample_designs"
+EXPECT_RE = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
+TODAY = date(2026, 12, 2)
+
+
+def expected_marks(path: Path) -> set[tuple[str, int]]:
+    """(rule, line) for every `# expect: ID[, ID]` comment in a file."""
+    out = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = EXPECT_RE.search(line)
+        if match:
+            out.update((rid.strip(), number) for rid in match.group(1).split(",") if rid.strip())
+    return out
+
+
+def findings_of(path: Path | str, **engine_kwargs: object) -> set[tuple[str, int]]:
+    engine = Engine(today=TODAY, **engine_kwargs)  # type: ignore[arg-type]
+    result = run([str(path)], engine)
+    assert not result.errors, [str(e) for e in result.errors]
+    return {(f.rule, f.line) for f in result.findings}
+
+
+@pytest.fixture
+def write(tmp_path: Path):  # type: ignore[no-untyped-def]
+    def _write(text: str, name: str = "design.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return _write

@@ -1,0 +1,56 @@
+"""Every discovered rule, walked through its own good and bad example designs.
+
+Examples live in rules/examples/<rule id, lower case>/: `good*.yaml` must give no finding of
+that rule; `bad*.yaml` must give exactly the (rule, line) pairs its `# expect: ID` comments mark
+(for every rule, so a bad example cannot trigger unrelated rules by accident).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import EXAMPLES, expected_marks, findings_of
+from dclint.engine.registry import discover
+
+RULES = discover()
+SECTIONS = ("## What it does", "## Why it matters", "## Example", "## Fix")
+
+
+@pytest.mark.parametrize("rule_id", sorted(RULES))
+def test_rule_has_doc_sections(rule_id: str) -> None:
+    doc = RULES[rule_id].doc()
+    missing = [s for s in SECTIONS if s not in doc]
+    assert not missing, f"{rule_id} doc lacks {missing}"
+
+
+@pytest.mark.parametrize("rule_id", sorted(RULES))
+def test_rule_has_examples(rule_id: str) -> None:
+    folder = EXAMPLES / rule_id.lower()
+    assert sorted(folder.glob("good*.yaml")), f"{rule_id}: no good example in {folder}"
+    assert sorted(folder.glob("bad*.yaml")), f"{rule_id}: no bad example in {folder}"
+
+
+def _cases() -> list[tuple[str, str]]:
+    return [(rid, p.name) for rid in sorted(RULES)
+            for p in sorted((EXAMPLES / rid.lower()).glob("*.yaml"))]
+
+
+@pytest.mark.parametrize(("rule_id", "name"), _cases())
+def test_example(rule_id: str, name: str) -> None:
+    path = EXAMPLES / rule_id.lower() / name
+    found = findings_of(path)
+    if name.startswith("good"):
+        assert {f for f in found if f[0] == rule_id} == set()
+        assert found == expected_marks(path)
+    else:
+        expected = expected_marks(path)
+        assert any(rule == rule_id for rule, _ in expected), f"{name} marks no {rule_id}"
+        assert found == expected
+
+
+def test_rule_ids_and_names_are_unique_and_well_formed() -> None:
+    names = [cls.name for cls in RULES.values()]
+    assert len(names) == len(set(names))
+    assert all(re.fullmatch(r"[A-Z]{3}\d{3}", rid) for rid in RULES)
