@@ -76,9 +76,10 @@ class PowerHeadroomTooSmall(Rule):
             allocated = panel_allocation(topo, panel, statuses)
             left = (panel.capacity - allocated).to("kW")
             if left.m_as("kW") < need.m_as("kW"):
+                kept = f"keeps {fmt(left)}" if left.magnitude >= 0 else f"is short by {fmt(-left)}"
                 yield Violation(
                     (*panel.path, "current_rating"),
-                    f"power domain {panel.id} keeps {fmt(left)} unallocated "
+                    f"power domain {panel.id} {kept} unallocated "
                     f"({fmt(panel.capacity)} derated capacity, {fmt(allocated)} allocated); "
                     f"needs at least {fmt(need)} of headroom",
                     subject=panel.id,

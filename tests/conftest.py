@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "rules" / "examples"
 SAMPLES = ROOT / "sample_designs"
 EXPECT_RE = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
+EXPECT_AT_RE = re.compile(r"#\s*expect-at:\s*(\d+)\s+([A-Z0-9, ]+)")
 TODAY = date(2026, 12, 2)
 
 
@@ -24,6 +25,10 @@ def expected_marks(path: Path) -> set[tuple[str, int]]:
         match = EXPECT_RE.search(line)
         if match:
             out.update((rid.strip(), number) for rid in match.group(1).split(",") if rid.strip())
+        at = EXPECT_AT_RE.search(line)
+        if at:
+            ids = at.group(2).split(",")
+            out.update((rid.strip(), int(at.group(1))) for rid in ids if rid.strip())
     return out
 
 

@@ -94,7 +94,8 @@ class Engine:
                 by_line.setdefault(line, []).append(s)
         for finding in raw:
             hit = next((s for s in by_line.get(finding.line, ())
-                        if s.reason and s.covers(finding.rule, finding.line, self.today)), None)
+                        if s.reason and s.bad_until is None
+                        and s.covers(finding.rule, finding.line, self.today)), None)
             if hit is None:
                 kept.append(finding)
             else:

@@ -79,13 +79,14 @@ class _Resolver:
             else:
                 panels[up].children.append(item)
         for item in panels.values():  # a panel must not feed itself, directly or through others
-            seen, up = {item.id}, item.model.fed_by
+            chain, up = [item.id], item.model.fed_by
             while up is not None and up in panels:
-                if up in seen:
-                    self.error((*item.path, "fed_by"), f"panel '{item.id}' feeds itself through "
-                               f"'{up}' (reference cycle)")
+                chain.append(up)
+                if up in chain[:-1]:
+                    if up == item.id:
+                        self.error((*item.path, "fed_by"), "reference cycle: panel "
+                                   f"{' -> '.join(chain)} feeds itself")
                     break
-                seen.add(up)
                 up = panels[up].model.fed_by
 
     def feeds(self) -> None:

@@ -100,7 +100,7 @@ class Dim:
         return q
 
     def _check_dimension(self, q: Quantity) -> None:
-        unit_name = str(q.units)
+        unit_name = "*".join(name for name, _ in q.unit_items())
         if self.currency:
             money, rest = _split_currency(dict(q.dimensionality))
             _, wanted = _split_currency(dict(dimension_of(self.example.split(" ", 1)[1])))

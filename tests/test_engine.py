@@ -1,0 +1,184 @@
+"""The engine: configuration, selection, suppressions, plugin rules, failures and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import TODAY
+from dclint.cli import main
+from dclint.engine.config import Config, load_config
+from dclint.engine.runner import Engine, run
+from dclint.errors import ConfigError
+
+HOT = "name: hot\nracks:\n  - id: r01\n    platform: gb200-nvl72\n    it_load: 130 kW\n"
+
+
+def findings(path: Path, **kwargs: object) -> list[tuple[str, int, str]]:
+    result = run([str(path)], Engine(today=TODAY, **kwargs))  # type: ignore[arg-type]
+    return [(f.rule, f.line, f.severity) for f in result.findings]
+
+
+def test_pyproject_config_sets_option_and_severity(write) -> None:  # type: ignore[no-untyped-def]
+    design = write(HOT)
+    write('[tool.dclint]\nPWR001 = { limit = "132 kW" }\n', "pyproject.toml")
+    assert findings(design) == []
+    write('[tool.dclint]\nPWR001.severity = "warning"\n', "pyproject.toml")
+    assert findings(design) == [("PWR001", 5, "warning")]
+
+
+def test_dclint_yaml_found_from_a_parent_directory(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".dclint.yaml").write_text("ignore: [PWR]\n")
+    design = tmp_path / "sub" / "d.yaml"
+    design.write_text(HOT)
+    assert findings(design) == []
+
+
+def test_select_ignore_most_specific_wins(write) -> None:  # type: ignore[no-untyped-def]
+    design = write(HOT)
+    assert findings(design, cli={"ignore": ("PWR",)}) == []
+    assert findings(design, cli={"ignore": ("PWR",), "select": ("PWR001",)}) == [
+        ("PWR001", 5, "error")
+    ]
+    assert findings(design, cli={"select": ("NET",)}) == []
+
+
+def test_per_file_ignores(write) -> None:  # type: ignore[no-untyped-def]
+    design = write(HOT, "partial.yaml")
+    write("per-file-ignores:\n  'partial*.yaml': [PWR001]\n", ".dclint.yaml")
+    assert findings(design) == []
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("PWR999 = { limit = 1 }", "unknown rule id 'PWR999'"),
+        ('PWR001 = { limt = "1 kW" }', "rule PWR001 has no option 'limt' (options: limit"),
+        ('PWR001 = { limit = "120 kg" }', "option PWR001.limit: expected power"),
+        ('select = ["XYZ"]', "'XYZ' matches no rule id"),
+        ('fail-on = "fatal"', "fail-on: expected one of error, warning, info"),
+        ("colour = 1", "colour: unknown config key"),
+    ],
+)
+def test_bad_config_is_an_error(write, config: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    design = write(HOT)
+    write(f"[tool.dclint]\n{config}\n", "pyproject.toml")
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        run([str(design)], Engine(today=TODAY))
+
+
+def test_rule_that_raises_becomes_a_finding_and_exit_2(write, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    rules = tmp_path / "myrules"
+    rules.mkdir()
+    (rules / "boom.py").write_text(
+        '"""Boom.\n\n## What it does\nx\n## Why it matters\nx\n## Example\nx\n## Fix\nx\n"""\n'
+        "from dclint.engine.rule import Rule\n\n"
+        "class Boom(Rule):\n    id = 'TST001'\n    name = 'always-fails'\n\n"
+        "    def check(self, design, ctx):\n        raise KeyError('racks')\n"
+    )
+    design = write(HOT)
+    result = run([str(design)], Engine(today=TODAY, rules_dirs=(str(rules),)))
+    failed = [f for f in result.findings if f.rule == "TST001"]
+    assert [(f.line, f.severity, f.message) for f in failed] == [
+        (1, "error", "rule TST001 failed on hot: KeyError: 'racks'")
+    ]
+    assert result.exit_code("error") == 2
+
+
+def test_duplicate_rule_id_names_both_sources(tmp_path: Path) -> None:
+    rules = tmp_path / "dup"
+    rules.mkdir()
+    (rules / "mine.py").write_text(
+        "from dclint.engine.rule import Rule\n\n"
+        "class Mine(Rule):\n    id = 'PWR001'\n    name = 'my-rack-rule'\n"
+    )
+    with pytest.raises(ConfigError, match=r"duplicate rule id PWR001: defined by built-in pack: "
+                       r"dclint\.rules\.pwr001_rack_power_over_limit and by --rules-dir"):
+        Engine(rules_dirs=(str(rules),))
+
+
+def test_suppression_on_line_and_above_and_reason_required(write) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "name: s\nracks:\n  - id: r01\n    platform: gb200-nvl72\n"
+        "    it_load: 130 kW  # dclint: ignore[PWR001] vendor 132 kW rack\n"
+        "  - id: r02\n    platform: gb200-nvl72\n"
+        "    # dclint: ignore[PWR001] same rack model\n"
+        "    it_load: 131 kW\n"
+    )
+    assert findings(write(text)) == []
+
+
+def test_exit_codes_and_fail_on(write) -> None:  # type: ignore[no-untyped-def]
+    hot = write(HOT)
+    clean = write("name: ok\nracks:\n  - {id: r1, platform: gb200-nvl72}\n", "ok.yaml")
+    bad = write("name: [\n", "bad.yaml")
+    assert main(["check", "-q", str(clean)]) == 0
+    assert main(["check", "-q", str(hot)]) == 1
+    assert main(["check", "-q", str(bad)]) == 2
+    assert main(["check", "-q", "--select", "PWR001", "--fail-on", "error", str(hot)]) == 1
+    write('[tool.dclint]\nPWR001.severity = "info"\n', "pyproject.toml")
+    assert main(["check", "-q", str(hot)]) == 0
+    assert main(["check", "-q", "--fail-on", "info", str(hot)]) == 1
+    assert main(["check", "--nope"]) == 2
+
+
+def test_text_output_line_and_summary(write, capsys) -> None:  # type: ignore[no-untyped-def]
+    hot = write(HOT)
+    main(["check", str(hot)])
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        f"{hot}:5:14: PWR001 [error] rack r01 design IT load 130 kW exceeds the rack power "
+        "limit 120 kW (measured 130 kW, limit 120 kW)",
+        "Found 1 error in 1 design.",
+    ]
+
+
+def test_quiet_prints_nothing_when_clean(write, capsys) -> None:  # type: ignore[no-untyped-def]
+    clean = write("name: ok\nracks:\n  - {id: r1, platform: gb200-nvl72}\n")
+    assert main(["check", "--quiet", str(clean)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_json_output_keys(write, capsys) -> None:  # type: ignore[no-untyped-def]
+    hot = write(HOT)
+    bad = write("name: t\nsite:\n  pue: high\n", "bad.yaml")
+    main(["check", "--format", "json", str(hot), str(bad)])
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= {"version", "designs"}
+    first, second = data["designs"]
+    assert first["name"] == "hot" and first["errors"] == []
+    finding = first["findings"][0]
+    assert {k: finding[k] for k in ("rule", "name", "severity", "line", "column", "path",
+                                    "subject", "measured", "limit")} == {
+        "rule": "PWR001", "name": "rack-power-over-limit", "severity": "error", "line": 5,
+        "column": 14, "path": "racks[0].it_load", "subject": "r01", "measured": "130 kW",
+        "limit": "120 kW",
+    }
+    assert second["errors"] == [{"file": str(bad), "line": 3, "column": 8,
+                                 "message": "site.pue: expected a number, got 'high'"}]
+
+
+def test_output_is_deterministic_and_sorted(write, capsys) -> None:  # type: ignore[no-untyped-def]
+    design = write(HOT + "  - {id: r00, platform: gb200-nvl72, it_load: 200 kW}\n")
+    main(["check", "--format", "json", str(design)])
+    first = capsys.readouterr().out
+    main(["check", "--format", "json", str(design)])
+    assert capsys.readouterr().out == first
+    lines = [f["line"] for f in json.loads(first)["designs"][0]["findings"]]
+    assert lines == sorted(lines)
+
+
+def test_missing_path_is_exit_2(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["check", "does/not/exist.yaml"]) == 2
+    assert "does/not/exist.yaml:1:1: error: no such file or directory" in capsys.readouterr().out
+
+
+def test_config_file_loader_rejects_non_mapping(tmp_path: Path) -> None:
+    path = tmp_path / ".dclint.yaml"
+    path.write_text("- a\n")
+    with pytest.raises(ConfigError, match="config must be a mapping"):
+        load_config(path)
+    assert Config().select == ("ALL",)

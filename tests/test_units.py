@@ -1,0 +1,102 @@
+"""dclint's unit registry: the traps of pint's defaults are fixed, and the parser is strict."""
+
+from __future__ import annotations
+
+import pickle
+import time
+
+import pint
+import pytest
+
+from dclint.units import Q_, QuantityError, fmt, parse_quantity, ureg
+
+
+def test_bits_and_bytes_with_si_and_iec_prefixes() -> None:
+    assert parse_quantity("400 Gb/s").to("GB/s").magnitude == pytest.approx(50.0)
+    assert parse_quantity("400 Gbps").to("Gb/s").magnitude == pytest.approx(400.0)
+    assert parse_quantity("1 GiB").to("B").magnitude == 2**30
+    assert parse_quantity("1 GB").to("B").magnitude == 10**9
+    assert parse_quantity("1 TB/s").to("Gb/s").magnitude == pytest.approx(8000.0)
+    assert [n for n, _ in parse_quantity("1 b").unit_items()] == ["bit"]  # not barn
+
+
+def test_gigabit_is_not_gilbert_and_bit_has_a_dimension() -> None:
+    assert dict(parse_quantity("1 Gb").dimensionality) == {"[information]": 1}
+    assert dict(parse_quantity("1 bit").dimensionality) == {"[information]": 1}
+
+
+def test_flops_with_prefixes() -> None:
+    assert parse_quantity("1 PFLOPS").to("TFLOPS").magnitude == pytest.approx(1000.0)
+    assert (parse_quantity("989 TFLOPS") * Q_(1, "s")).to("FLOP").magnitude == pytest.approx(
+        989e12
+    )
+
+
+def test_currencies_are_separate_dimensions() -> None:
+    with pytest.raises(pint.DimensionalityError):
+        parse_quantity("1 USD").to("CNY")
+    price = parse_quantity("0.8 CNY/kWh")
+    cost = (price * Q_(1.33, "MW") * Q_(24, "h")).to("CNY")
+    assert cost.magnitude == pytest.approx(25536.0)  # the memo's daily cost, not x 10^5
+
+
+def test_rack_unit_is_not_an_enzyme_unit() -> None:
+    assert parse_quantity("2 U").to("mm").magnitude == pytest.approx(88.9)
+
+
+def test_kva_and_flow_and_percent() -> None:
+    assert parse_quantity("34.5 kVA").to("W").magnitude == pytest.approx(34500.0)
+    assert parse_quantity("150 L/min").to("m**3/s").magnitude == pytest.approx(0.0025)
+    assert parse_quantity("80%").to("dimensionless").magnitude == pytest.approx(0.8)
+
+
+def test_temperatures_absolute_and_difference() -> None:
+    supply, back = parse_quantity("32 degC"), parse_quantity("42 degC")
+    delta = back - supply
+    assert [name for name, _ in delta.unit_items()] == ["delta_degree_Celsius"]
+    assert delta.to("K").magnitude == pytest.approx(10.0)
+    with pytest.raises(pint.errors.OffsetUnitCalculusError):
+        _ = supply * Q_(2.0, "kW")
+    assert not ureg.autoconvert_offset_to_baseunit
+
+
+def test_quantity_never_equals_a_bare_number_silently() -> None:
+    assert (Q_(120, "kW") == 120) is False  # why dclint never compares to bare numbers
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["9**9**9 W", "2**2**2**2**50 kW", "'abc' W", "nan W", "inf W", "1e999 W", "120 kW; rm",
+     "__import__('os') W", "W", "", "1 " + "k" * 100, "1 (W", "12 kW kW kW" * 10],
+)
+def test_strict_grammar_refuses_code_and_garbage(text: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(QuantityError):
+        parse_quantity(text)
+    assert time.perf_counter() - start < 0.5
+
+
+def test_unknown_unit() -> None:
+    with pytest.raises(QuantityError, match="unknown unit"):
+        parse_quantity("100 foo")
+
+
+def test_each_distinct_string_is_parsed_once() -> None:
+    parse_quantity.cache_clear()
+    first = parse_quantity("123.5 kW")
+    assert parse_quantity("123.5 kW") is first
+    assert parse_quantity.cache_info().hits == 1
+
+
+def test_pickled_quantities_return_to_dclints_registry() -> None:
+    q = pickle.loads(pickle.dumps(parse_quantity("400 Gb/s")))
+    assert q.to("GB/s").magnitude == pytest.approx(50.0)
+
+
+@pytest.mark.parametrize(
+    ("q", "unit", "text"),
+    [("132 kW", None, "132 kW"), ("171.93 L/min", None, "171.9 L/min"),
+     ("120000 W", "kW", "120 kW"), ("5 delta_degC", None, "5 K"), ("32 degC", None, "32 degC")],
+)
+def test_fmt_is_compact(q: str, unit: str | None, text: str) -> None:
+    assert fmt(parse_quantity(q), unit) == text
