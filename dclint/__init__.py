@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "load", "load_text", "Design", "LoadError", "DclintError"]
+__all__ = ["DclintError", "Design", "LoadError", "__version__", "load", "load_text"]
 
 if TYPE_CHECKING:
     from dclint.errors import DclintError, LoadError

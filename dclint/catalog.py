@@ -11,7 +11,7 @@ import yaml
 
 from dclint.model.catalog import CatalogData, Gpu, Nic, Platform, SwitchModel
 
-__all__ = ["Catalog", "builtin_raw", "merge_raw", "SECTIONS"]
+__all__ = ["SECTIONS", "Catalog", "builtin_raw", "merge_raw"]
 
 SECTIONS = ("gpus", "platforms", "switches", "nics")
 

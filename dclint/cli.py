@@ -7,7 +7,7 @@ import sys
 
 from dclint import __version__
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "html")
 
@@ -32,8 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--statistics", action="store_true", help="count findings by rule")
     check.add_argument("--today", help=argparse.SUPPRESS)  # fixed date for suppression tests
 
-    sub.add_parser("rules", help="list every rule").add_argument("--rules-dir", action="append",
-                                                                 default=[])
+    sub.add_parser("rules", help="list every rule").add_argument(
+        "--rules-dir", action="append", default=[]
+    )
     explain = sub.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("rule_id")
     explain.add_argument("--config")

@@ -50,9 +50,8 @@ def check(args: argparse.Namespace) -> int:
 
     engine = _engine(args)
     result = run(args.paths, engine)
-    fail_on = args.fail_on or (engine.config.fail_on if engine.config else "error")
-    if engine.config is None and result.designs and not args.fail_on:
-        fail_on = engine.config_for(result.designs[0].file).fail_on
+    # the governing config of the first design (CLI values merged in) sets the exit threshold
+    fail_on = engine.config_for(result.designs[0].file if result.designs else ".").fail_on
     settings = {"quiet": args.quiet, "statistics": args.statistics, "rules": engine.rules}
     text = formatter(args.format)(result, settings)
     if args.output:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DclintError", "Problem", "LoadError", "ConfigError"]
+__all__ = ["ConfigError", "DclintError", "LoadError", "Problem"]
 
 
 class DclintError(Exception):

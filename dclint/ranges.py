@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["expand", "substitute", "RangeError", "MAX_RANGE"]
+__all__ = ["MAX_RANGE", "RangeError", "expand", "substitute"]
 
 _RANGE_RE = re.compile(r"\[(\d+)-(\d+)\]")
 MAX_RANGE = 100_000

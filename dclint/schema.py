@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["design_schema", "schema_text", "SCHEMA_ID"]
+__all__ = ["SCHEMA_ID", "design_schema", "schema_text"]
 
 SCHEMA_ID = "https://dclint.dev/schemas/design.schema.json"
 

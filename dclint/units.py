@@ -11,14 +11,14 @@ from typing import Any
 import pint
 
 __all__ = [
-    "ureg",
     "Q_",
     "Quantity",
     "QuantityError",
-    "parse_quantity",
-    "parse_unit",
     "dimension_of",
     "fmt",
+    "parse_quantity",
+    "parse_unit",
+    "ureg",
 ]
 
 
@@ -27,14 +27,14 @@ def _build_registry() -> pint.UnitRegistry:
     # `bit` dimensionless, `Gb` a gilbert, `b` a barn and `U` an enzyme unit.
     path = resources.files("dclint") / "data" / "units.txt"
     with resources.as_file(path) as real_path:
-        registry = pint.UnitRegistry(
+        registry: pint.UnitRegistry = pint.UnitRegistry(
             str(real_path),
             autoconvert_offset_to_baseunit=False,  # it silently gives wrong heat loads
             cache_folder=None,
         )
     registry.formatter.default_format = "~"
     # Quantities unpickled in another process must land on this registry, not pint's default.
-    pint.set_application_registry(registry)
+    pint.set_application_registry(registry)  # type: ignore[no-untyped-call]
     return registry
 
 

@@ -43,8 +43,9 @@ from dclint.units import Q_, Quantity, fmt
 def training_tiers(design: Design) -> list[tuple[int, StorageTier]]:
     tiers = list(enumerate(design.storage.tiers))
     marked = [(i, t) for i, t in tiers if t.feeds_training]
-    return marked or [(i, t) for i, t in tiers if t.kind == "parallel_fs"
-                      and t.feeds_training is not False]
+    return marked or [
+        (i, t) for i, t in tiers if t.kind == "parallel_fs" and t.feeds_training is not False
+    ]
 
 
 def read_demand(design: Design, bytes_per_token: Quantity, mfu: Quantity) -> Quantity:

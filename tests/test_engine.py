@@ -95,8 +95,11 @@ def test_duplicate_rule_id_names_both_sources(tmp_path: Path) -> None:
         "from dclint.engine.rule import Rule\n\n"
         "class Mine(Rule):\n    id = 'PWR001'\n    name = 'my-rack-rule'\n"
     )
-    with pytest.raises(ConfigError, match=r"duplicate rule id PWR001: defined by built-in pack: "
-                       r"dclint\.rules\.pwr001_rack_power_over_limit and by --rules-dir"):
+    with pytest.raises(
+        ConfigError,
+        match=r"duplicate rule id PWR001: defined by built-in pack: "
+        r"dclint\.rules\.pwr001_rack_power_over_limit and by --rules-dir",
+    ):
         Engine(rules_dirs=(str(rules),))
 
 
@@ -151,14 +154,38 @@ def test_json_output_keys(write, capsys) -> None:  # type: ignore[no-untyped-def
     first, second = data["designs"]
     assert first["name"] == "hot" and first["errors"] == []
     finding = first["findings"][0]
-    assert {k: finding[k] for k in ("rule", "name", "severity", "line", "column", "path",
-                                    "subject", "measured", "limit")} == {
-        "rule": "PWR001", "name": "rack-power-over-limit", "severity": "error", "line": 5,
-        "column": 14, "path": "racks[0].it_load", "subject": "r01", "measured": "130 kW",
+    assert {
+        k: finding[k]
+        for k in (
+            "rule",
+            "name",
+            "severity",
+            "line",
+            "column",
+            "path",
+            "subject",
+            "measured",
+            "limit",
+        )
+    } == {
+        "rule": "PWR001",
+        "name": "rack-power-over-limit",
+        "severity": "error",
+        "line": 5,
+        "column": 14,
+        "path": "racks[0].it_load",
+        "subject": "r01",
+        "measured": "130 kW",
         "limit": "120 kW",
     }
-    assert second["errors"] == [{"file": str(bad), "line": 3, "column": 8,
-                                 "message": "site.pue: expected a number, got 'high'"}]
+    assert second["errors"] == [
+        {
+            "file": str(bad),
+            "line": 3,
+            "column": 8,
+            "message": "site.pue: expected a number, got 'high'",
+        }
+    ]
 
 
 def test_output_is_deterministic_and_sorted(write, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -86,7 +86,10 @@ def test_unknown_platform_with_hint() -> None:
 
 
 def test_panel_feeding_itself_directly() -> None:
-    text = "name: t\npower:\n  panels:\n    - {id: p1, voltage: 415 V, current_rating: 9 A, fed_by: p1}\n"
+    text = (
+        "name: t\npower:\n  panels:\n"
+        "    - {id: p1, voltage: 415 V, current_rating: 9 A, fed_by: p1}\n"
+    )
     assert problems(text) == ["d.yaml:4:61: reference cycle: panel p1 -> p1 feeds itself"]
 
 

@@ -20,7 +20,9 @@ GOOD = "name: ok\nracks:\n  - {id: r1, platform: gb200-nvl72, it_load: 120 kW}\n
 def test_wheel_contains_rules_examples_and_data(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path), str(ROOT)],
-        check=True, capture_output=True, cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        cwd=tmp_path,
     )
     (wheel,) = tmp_path.glob("dclint-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
@@ -37,30 +39,45 @@ def test_wheel_contains_rules_examples_and_data(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if shutil.which("pre-commit") is None and not (Path(sys.executable).parent / "pre-commit").exists():
+    if _exe() is None:
         pytest.fail("pre-commit is not installed (it is in the test extra)")
     repo = tmp_path_factory.mktemp("infra")
     (repo / "designs").mkdir()
     (repo / "designs" / "bad.yaml").write_text(BAD)
     (repo / "designs" / "good.yaml").write_text(GOOD)
     (repo / "notes.yaml").write_text(BAD)  # not a design path: the hook must skip it
-    for args in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t",
-                                                 "commit", "-qm", "init"]):
+    for args in (
+        ["init", "-q"],
+        ["add", "."],
+        ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"],
+    ):
         subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
     return repo
 
 
+def _exe() -> str | None:
+    beside = Path(sys.executable).parent / "pre-commit"
+    return str(beside) if beside.exists() else shutil.which("pre-commit")
+
+
 def _try_repo(repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("pre-commit") or str(Path(sys.executable).parent / "pre-commit")
+    exe = _exe()
+    assert exe is not None
     env = {**os.environ, "PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home")}
-    return subprocess.run([exe, "try-repo", str(ROOT), "dclint", "--files", *files],
-                          cwd=repo, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(
+        [exe, "try-repo", str(ROOT), "dclint", "--files", *files],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
 
 
 def test_pre_commit_hook_fails_on_a_broken_design(hook_repo: Path) -> None:
     proc = _try_repo(hook_repo, "designs/bad.yaml")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "designs/bad.yaml:3:5: PWR001 [error]" in proc.stdout
+    assert "designs/bad.yaml:3:46: PWR001 [error]" in proc.stdout
 
 
 def test_pre_commit_hook_passes_a_clean_design(hook_repo: Path) -> None:

@@ -33,8 +33,11 @@ def test_rule_has_examples(rule_id: str) -> None:
 
 
 def _cases() -> list[tuple[str, str]]:
-    return [(rid, p.name) for rid in sorted(RULES)
-            for p in sorted((EXAMPLES / rid.lower()).glob("*.yaml"))]
+    return [
+        (rid, p.name)
+        for rid in sorted(RULES)
+        for p in sorted((EXAMPLES / rid.lower()).glob("*.yaml"))
+    ]
 
 
 @pytest.mark.parametrize(("rule_id", "name"), _cases())

@@ -15,7 +15,7 @@ from typing import Any
 from dclint.engine.rule import SEVERITIES, Rule, Severity
 from dclint.errors import ConfigError
 
-__all__ = ["Config", "find_config", "load_config", "config_for", "selected"]
+__all__ = ["Config", "config_for", "find_config", "load_config", "selected"]
 
 CONFIG_NAMES = (".dclint.yaml", ".dclint.yml", "pyproject.toml")
 _KEYS = {"select", "ignore", "per-file-ignores", "fail-on", "rules-dir", "exclude"}
@@ -170,12 +170,14 @@ def validate_config(config: Config, rules: dict[str, type[Rule]]) -> dict[str, d
         for name, value in settings.items():
             if name == "severity":
                 if value not in SEVERITIES:
-                    raise ConfigError(f"{where}: {rule_id}.severity must be one of "
-                                      f"{', '.join(SEVERITIES)}")
+                    raise ConfigError(
+                        f"{where}: {rule_id}.severity must be one of {', '.join(SEVERITIES)}"
+                    )
             elif name not in rules[rule_id].options:
                 known = ", ".join(rules[rule_id].options) or "none"
-                raise ConfigError(f"{where}: rule {rule_id} has no option '{name}' "
-                                  f"(options: {known})")
+                raise ConfigError(
+                    f"{where}: rule {rule_id} has no option '{name}' (options: {known})"
+                )
     typed: dict[str, dict[str, Any]] = {}
     for rule_id, cls in rules.items():
         settings = config.rule_settings.get(rule_id, {})

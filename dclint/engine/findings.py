@@ -8,7 +8,7 @@ from typing import Any
 from dclint.engine.rule import Severity
 from dclint.errors import Problem
 
-__all__ = ["Finding", "DesignResult", "RunResult", "SEVERITY_RANK"]
+__all__ = ["SEVERITY_RANK", "DesignResult", "Finding", "RunResult"]
 
 SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
 

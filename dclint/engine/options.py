@@ -10,7 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 from dclint.errors import ConfigError
 from dclint.model import types as t
 
-__all__ = ["parse_option", "KINDS"]
+__all__ = ["KINDS", "parse_option"]
 
 KINDS: dict[str, Any] = {
     "power": t.Power,
@@ -31,9 +31,9 @@ KINDS: dict[str, Any] = {
 @lru_cache(maxsize=64)
 def _adapter(kind: str) -> TypeAdapter[Any]:
     if kind.startswith("dict:"):
-        return TypeAdapter(dict[str, KINDS[kind[5:]]])  # type: ignore[misc]
+        return TypeAdapter(dict[str, KINDS[kind[5:]]])  # type: ignore[misc,arg-type]
     if kind.startswith("list:"):
-        return TypeAdapter(list[KINDS[kind[5:]]])  # type: ignore[misc]
+        return TypeAdapter(list[KINDS[kind[5:]]])  # type: ignore[misc,arg-type]
     return TypeAdapter(KINDS[kind])
 
 

@@ -13,7 +13,7 @@ from types import ModuleType
 from dclint.engine.rule import SEVERITIES, Rule
 from dclint.errors import ConfigError
 
-__all__ = ["discover", "ENTRY_POINT_GROUP"]
+__all__ = ["ENTRY_POINT_GROUP", "discover"]
 
 ENTRY_POINT_GROUP = "dclint.rules"
 BUILTIN = "dclint.rules"
@@ -59,7 +59,9 @@ def _from_dir(directory: str) -> list[ModuleType]:
         try:
             spec.loader.exec_module(module)
         except Exception as exc:
-            raise ConfigError(f"{file}: cannot import rule module: {type(exc).__name__}: {exc}")
+            raise ConfigError(
+                f"{file}: cannot import rule module: {type(exc).__name__}: {exc}"
+            ) from None
         modules.append(module)
     return modules
 
@@ -92,15 +94,15 @@ def _entry_point_packages() -> list[tuple[str, ModuleType]]:
         try:
             out.append((f"entry point '{ep.name}' ({ep.value})", ep.load()))
         except Exception as exc:
-            raise ConfigError(f"rule pack '{ep.name}' ({ep.value}) failed to load: {exc}")
+            raise ConfigError(
+                f"rule pack '{ep.name}' ({ep.value}) failed to load: {exc}"
+            ) from None
     return out
 
 
 def discover(rules_dirs: tuple[str, ...] = (), *, plugins: bool = True) -> dict[str, type[Rule]]:
     """Every rule by id. Duplicate ids, and rules missing their metadata, are ConfigErrors."""
-    sources: list[tuple[str, list[ModuleType]]] = [
-        ("built-in pack", _modules_of(_builtin()))
-    ]
+    sources: list[tuple[str, list[ModuleType]]] = [("built-in pack", _modules_of(_builtin()))]
     if plugins:
         sources += [(label, _modules_of(pkg)) for label, pkg in _entry_point_packages()]
     sources += [(f"--rules-dir {d}", _from_dir(d)) for d in rules_dirs]

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from dclint.source import Path
     from dclint.units import Quantity
 
-__all__ = ["Rule", "Option", "Violation", "Context", "Severity", "SEVERITIES"]
+__all__ = ["SEVERITIES", "Context", "Option", "Rule", "Severity", "Violation"]
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -46,8 +46,8 @@ class Violation:
     path: Path
     message: str
     subject: str = ""
-    measured: Quantity | float | None = None
-    limit: Quantity | float | None = None
+    measured: Quantity | float | str | None = None
+    limit: Quantity | float | str | None = None
     fix: str = ""
     severity: Severity | None = None
     key: bool = False

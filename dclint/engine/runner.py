@@ -68,21 +68,36 @@ class Engine:
         result.findings, result.suppressed = self._suppress(raw, source, config, file)
         return result
 
-    def _run_rule(self, cls: type[Rule], design: Any, source: Source, config: Config,
-                  options: dict[str, Any]) -> list[Finding]:
+    def _run_rule(
+        self, cls: type[Rule], design: Any, source: Source, config: Config, options: dict[str, Any]
+    ) -> list[Finding]:
         severity = config.rule_settings.get(cls.id, {}).get("severity", cls.severity)
         try:
-            return [_locate(cls, v, source, v.severity or severity)
-                    for v in cls().check(design, Context(options, self.today))]
+            return [
+                _locate(cls, v, source, v.severity or severity)
+                for v in cls().check(design, Context(options, self.today))
+            ]
         except Exception as exc:  # a broken rule becomes a finding, not a crash
             pos = source.locate(())
-            return [Finding(pos.file, pos.line, pos.column, cls.id, cls.name, "error",
-                            f"rule {cls.id} failed on {design.name}: "
-                            f"{type(exc).__name__}: {exc}", "", "", fix="report this rule's bug",
-                            tags=("rule-failure",))]
+            return [
+                Finding(
+                    pos.file,
+                    pos.line,
+                    pos.column,
+                    cls.id,
+                    cls.name,
+                    "error",
+                    f"rule {cls.id} failed on {design.name}: {type(exc).__name__}: {exc}",
+                    "",
+                    "",
+                    fix="report this rule's bug",
+                    tags=("rule-failure",),
+                )
+            ]
 
-    def _suppress(self, raw: list[Finding], source: Source, config: Config,
-                  file: str) -> tuple[list[Finding], int]:
+    def _suppress(
+        self, raw: list[Finding], source: Source, config: Config, file: str
+    ) -> tuple[list[Finding], int]:
         comments = scan(source.text)
         if not comments:
             return sorted(raw), 0
@@ -93,9 +108,16 @@ class Engine:
             for line in s.applies_to:
                 by_line.setdefault(line, []).append(s)
         for finding in raw:
-            hit = next((s for s in by_line.get(finding.line, ())
-                        if s.reason and s.bad_until is None
-                        and s.covers(finding.rule, finding.line, self.today)), None)
+            hit = next(
+                (
+                    s
+                    for s in by_line.get(finding.line, ())
+                    if s.reason
+                    and s.bad_until is None
+                    and s.covers(finding.rule, finding.line, self.today)
+                ),
+                None,
+            )
             if hit is None:
                 kept.append(finding)
             else:
@@ -104,22 +126,40 @@ class Engine:
         kept.extend(self._meta(comments, source, config, file))
         return sorted(kept), suppressed
 
-    def _meta(self, comments: list[Suppression], source: Source, config: Config,
-              file: str) -> list[Finding]:
+    def _meta(
+        self, comments: list[Suppression], source: Source, config: Config, file: str
+    ) -> list[Finding]:
         out = []
         for s in comments:
             unknown = [i for i in s.ids if not any(r.startswith(i) for r in self.rules)]
             if unknown or not s.ids:
-                out.append((UNKNOWN, s, f"suppression names unknown rule id "
-                            f"{', '.join(unknown) or '(none)'}"))
+                out.append(
+                    (
+                        UNKNOWN,
+                        s,
+                        f"suppression names unknown rule id {', '.join(unknown) or '(none)'}",
+                    )
+                )
             elif s.bad_until is not None:
-                out.append((UNKNOWN, s, f"suppression has an invalid date until={s.bad_until} "
-                            "(write until=YYYY-MM-DD)"))
+                out.append(
+                    (
+                        UNKNOWN,
+                        s,
+                        f"suppression has an invalid date until={s.bad_until} "
+                        "(write until=YYYY-MM-DD)",
+                    )
+                )
             elif not s.reason:
                 out.append((NO_REASON, s, f"suppression of {', '.join(s.ids)} gives no reason"))
             elif s.expired(self.today):
-                out.append((EXPIRED, s, f"suppression of {', '.join(s.ids)} expired on "
-                            f"{s.until}; its findings are reported again"))
+                out.append(
+                    (
+                        EXPIRED,
+                        s,
+                        f"suppression of {', '.join(s.ids)} expired on "
+                        f"{s.until}; its findings are reported again",
+                    )
+                )
             elif not s.used:
                 out.append((UNUSED, s, f"suppression of {', '.join(s.ids)} suppresses nothing"))
         findings = []
@@ -128,9 +168,20 @@ class Engine:
             if cls is None or not selected(rid, config, file):
                 continue
             severity = config.rule_settings.get(rid, {}).get("severity", cls.severity)
-            findings.append(Finding(source.file, s.line, s.column, rid, cls.name, severity,
-                                    message, "", f"line {s.line}",
-                                    fix="remove or correct the suppression comment"))
+            findings.append(
+                Finding(
+                    source.file,
+                    s.line,
+                    s.column,
+                    rid,
+                    cls.name,
+                    severity,
+                    message,
+                    "",
+                    f"line {s.line}",
+                    fix="remove or correct the suppression comment",
+                )
+            )
         return findings
 
 
@@ -148,9 +199,21 @@ def _fmt(value: Any) -> str | None:
 
 def _locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Finding:
     pos = source.locate(v.path, key=v.key)
-    return Finding(pos.file, pos.line, pos.column, cls.id, cls.name, severity, v.message,
-                   format_path(v.path), v.subject, _fmt(v.measured), _fmt(v.limit), v.fix,
-                   cls.tags)
+    return Finding(
+        pos.file,
+        pos.line,
+        pos.column,
+        cls.id,
+        cls.name,
+        severity,
+        v.message,
+        format_path(v.path),
+        v.subject,
+        _fmt(v.measured),
+        _fmt(v.limit),
+        v.fix,
+        cls.tags,
+    )
 
 
 def run(paths: list[str], engine: Engine | None = None) -> RunResult:
@@ -167,8 +230,9 @@ def run(paths: list[str], engine: Engine | None = None) -> RunResult:
         except ConfigError:
             raise
         except RecursionError:
-            design_result = DesignResult(file, errors=[Problem(file, 1, 1, "design too deeply "
-                                                               "nested to check")])
+            design_result = DesignResult(
+                file, errors=[Problem(file, 1, 1, "design too deeply nested to check")]
+            )
         result.designs.append(design_result)
         result.rule_failures += sum("rule-failure" in f.tags for f in design_result.findings)
     if not files and not missing:

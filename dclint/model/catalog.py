@@ -10,13 +10,13 @@ from dclint.model.types import (
     Bandwidth,
     Compute,
     Information,
-    Power,
     PositiveInt,
+    Power,
     Strict,
     Temperature,
 )
 
-__all__ = ["Gpu", "Platform", "SwitchModel", "Nic", "CatalogData", "Precision"]
+__all__ = ["CatalogData", "Gpu", "Nic", "Platform", "Precision", "SwitchModel"]
 
 Precision = Literal["bf16", "fp8", "fp4"]
 

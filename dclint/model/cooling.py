@@ -8,7 +8,7 @@ from pydantic import Field
 
 from dclint.model.types import Flow, Id, Power, Ref, Strict, Temperature, TemperatureDelta
 
-__all__ = ["Cdu", "Loop", "Cooling", "Coolant"]
+__all__ = ["Cdu", "Coolant", "Cooling", "Loop"]
 
 Coolant = Literal["water", "pg25"]
 
@@ -27,9 +27,7 @@ class Loop(Strict):
     coolant: Coolant = "water"
     supply_temperature: Temperature
     return_temperature: Temperature
-    racks: list[Ref] = Field(
-        default_factory=list, description="Rack ids or ranges, e.g. r[01-08]"
-    )
+    racks: list[Ref] = Field(default_factory=list, description="Rack ids or ranges, e.g. r[01-08]")
 
 
 class Cooling(Strict):

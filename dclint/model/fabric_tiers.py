@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.fabric import Fabric
 
-__all__ = ["TierBandwidth", "tier_bandwidths", "switch_ids"]
+__all__ = ["TierBandwidth", "switch_ids", "tier_bandwidths"]
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,9 @@ def _compute(design: Design, fabric: Fabric, index: int) -> list[TierBandwidth]:
         down = (speed * tier.downlinks * tier.count).to("Gb/s")
         up = (speed * tier.uplinks * tier.count).to("Gb/s") if tier.uplinks else None
         field = "uplinks" if tier.uplinks else "downlinks"
-        out.append(TierBandwidth(tier.name, t + 1, tier.count, down, up, (*base, "tiers", t,
-                                                                          field)))
+        out.append(
+            TierBandwidth(tier.name, t + 1, tier.count, down, up, (*base, "tiers", t, field))
+        )
     if fabric.switches:
         out.extend(_explicit(design, fabric, base))
     return out
@@ -92,15 +94,23 @@ def _explicit(design: Design, fabric: Fabric, base: Path) -> list[TierBandwidth]
         lvl, count, first = tiers.get(tier, (level.get(sid, 99), 0, entry))
         tiers[tier] = (min(lvl, level.get(sid, 99)), count + 1, min(first, entry))
     return [
-        TierBandwidth(name, lvl, count, Q_(down[name], "Gb/s"),
-                      Q_(up[name], "Gb/s") if up[name] else None,
-                      (*base, "switches", first, "tier"))
+        TierBandwidth(
+            name,
+            lvl,
+            count,
+            Q_(down[name], "Gb/s"),
+            Q_(up[name], "Gb/s") if up[name] else None,
+            (*base, "switches", first, "tier"),
+        )
         for name, (lvl, count, first) in sorted(tiers.items(), key=lambda kv: kv[1][0])
     ]
 
 
-def _levels(racks: dict[str, object], switches: dict[str, tuple[str, str, int]],
-            links: list[tuple[str, str, float]]) -> dict[str, int]:
+def _levels(
+    racks: Mapping[str, object],
+    switches: dict[str, tuple[str, str, int]],
+    links: list[tuple[str, str, float]],
+) -> dict[str, int]:
     """Hops from the nearest rack (breadth-first): racks 0, leaves 1, spines 2, ..."""
     from collections import deque
 

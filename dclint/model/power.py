@@ -7,7 +7,7 @@ from collections import defaultdict
 from dclint.model.topology import FeedItem, PanelItem, Rack, Topology
 from dclint.units import Q_, Quantity
 
-__all__ = ["feed_allocation", "panel_allocation", "rack_paths", "NO_PATH"]
+__all__ = ["NO_PATH", "feed_allocation", "panel_allocation", "rack_paths"]
 
 NO_PATH = "-"
 
@@ -38,8 +38,9 @@ def feed_allocation(topo: Topology) -> dict[str, Quantity]:
     return result
 
 
-def panel_allocation(topo: Topology, panel: PanelItem, statuses: tuple[str, ...] = ("active",
-                     "planned")) -> Quantity:
+def panel_allocation(
+    topo: Topology, panel: PanelItem, statuses: tuple[str, ...] = ("active", "planned")
+) -> Quantity:
     """Load allocated to a panel: its feeds' allocations plus those of panels below it."""
     kw = 0.0
     stack, seen = [panel], set()

@@ -7,7 +7,7 @@ from pydantic import Field
 from dclint.model.site import Status
 from dclint.model.types import Flow, Fraction, Id, PositiveInt, Power, Ref, Strict
 
-__all__ = ["RackFields", "RackType", "RackGroup"]
+__all__ = ["RackFields", "RackGroup", "RackType"]
 
 
 class RackFields(Strict):

@@ -17,7 +17,7 @@ from dclint.units import Q_
 if TYPE_CHECKING:
     from dclint.model.design import Design
 
-__all__ = ["resolve", "did_you_mean"]
+__all__ = ["did_you_mean", "resolve"]
 
 
 def did_you_mean(name: str, known: Any) -> str:
@@ -31,7 +31,9 @@ def _catalog(design: Design, errors: list[RefError]) -> Catalog:
     if not design.catalog:
         return builtin()
     try:
-        return Catalog.from_data(CatalogData.model_validate(merge_raw(design.catalog), strict=False))
+        return Catalog.from_data(
+            CatalogData.model_validate(merge_raw(design.catalog), strict=False)
+        )
     except ValidationError as exc:
         for err in exc.errors():
             errors.append(RefError(("catalog", *err["loc"]), f"catalog: {err['msg']}"))
@@ -75,7 +77,9 @@ class _Resolver:
             if up is None:
                 continue
             if up not in panels:
-                self.error((*item.path, "fed_by"), f"unknown panel '{up}'{did_you_mean(up, panels)}")
+                self.error(
+                    (*item.path, "fed_by"), f"unknown panel '{up}'{did_you_mean(up, panels)}"
+                )
             else:
                 panels[up].children.append(item)
         for item in panels.values():  # a panel must not feed itself, directly or through others
@@ -84,8 +88,10 @@ class _Resolver:
                 chain.append(up)
                 if up in chain[:-1]:
                     if up == item.id:
-                        self.error((*item.path, "fed_by"), "reference cycle: panel "
-                                   f"{' -> '.join(chain)} feeds itself")
+                        self.error(
+                            (*item.path, "fed_by"),
+                            f"reference cycle: panel {' -> '.join(chain)} feeds itself",
+                        )
                     break
                 up = panels[up].model.fed_by
 
@@ -103,8 +109,10 @@ class _Resolver:
                     if feed.panel in panels:
                         panels[feed.panel].feeds.append(item)
                     else:
-                        self.error((*path, "panel"), f"unknown panel '{feed.panel}'"
-                                   f"{did_you_mean(feed.panel, panels)}")
+                        self.error(
+                            (*path, "panel"),
+                            f"unknown panel '{feed.panel}'{did_you_mean(feed.panel, panels)}",
+                        )
                         break
 
     def racks(self) -> None:
@@ -115,15 +123,19 @@ class _Resolver:
             if group.type is not None:
                 rtype = types.get(group.type)
                 if rtype is None:
-                    self.error((*path, "type"), f"unknown rack type '{group.type}'"
-                               f"{did_you_mean(group.type, types)}")
+                    self.error(
+                        (*path, "type"),
+                        f"unknown rack type '{group.type}'{did_you_mean(group.type, types)}",
+                    )
                     continue
             values, origin = _merge_fields(group, rtype, path, ("rack_types", group.type or ""))
             pkey = values.get("platform")
             platform = topo.catalog.platforms.get(pkey) if pkey else None
             if pkey and platform is None:
-                self.error(origin["platform"], f"unknown platform '{pkey}'"
-                           f"{did_you_mean(pkey, topo.catalog.platforms)}")
+                self.error(
+                    origin["platform"],
+                    f"unknown platform '{pkey}'{did_you_mean(pkey, topo.catalog.platforms)}",
+                )
                 continue
             nodes = values.get("nodes") or 1
             load = values.get("it_load")
@@ -139,22 +151,39 @@ class _Resolver:
             if frac is None:
                 frac = Q_(platform.liquid_fraction if platform else 0.0, "dimensionless")
                 origin["liquid_fraction"] = origin.get("platform", path)
-            names = (counted(group.id, group.count) if group.count
-                     else self.ids(group.id, (*path, "id")))
+            names = (
+                counted(group.id, group.count) if group.count else self.ids(group.id, (*path, "id"))
+            )
             for rid, number in names:
                 if rid in topo.rack_by_id:
                     self.error((*path, "id"), f"duplicate rack id '{rid}'")
                     continue
-                rack = Rack(rid, number, path, group.type, pkey, platform, nodes, load, frac,
-                            values.get("liquid_cooling_capacity"), values.get("coolant_flow"),
-                            group.status, [substitute(f, number) for f in group.feeds], origin)
+                rack = Rack(
+                    rid,
+                    number,
+                    path,
+                    group.type,
+                    pkey,
+                    platform,
+                    nodes,
+                    load,
+                    frac,
+                    values.get("liquid_cooling_capacity"),
+                    values.get("coolant_flow"),
+                    group.status,
+                    [substitute(f, number) for f in group.feeds],
+                    origin,
+                )
                 topo.racks.append(rack)
                 topo.rack_by_id[rid] = rack
                 for j, fid in enumerate(rack.feed_ids):
                     feed = topo.feeds.get(fid)
                     if feed is None:
-                        self.error((*path, "feeds", j), f"rack '{rid}' names unknown feed "
-                                   f"'{fid}'{did_you_mean(fid, topo.feeds)}")
+                        self.error(
+                            (*path, "feeds", j),
+                            f"rack '{rid}' names unknown feed "
+                            f"'{fid}'{did_you_mean(fid, topo.feeds)}",
+                        )
                         break
                     rack.feeds.append(feed)
                     feed.racks.append(rack)
@@ -165,8 +194,9 @@ class _Resolver:
             for rid, _ in self.ids(pattern, (*path, j)):
                 rack = self.topo.rack_by_id.get(rid)
                 if rack is None:
-                    self.error((*path, j), f"unknown rack '{rid}'"
-                               f"{did_you_mean(rid, self.topo.rack_by_id)}")
+                    self.error(
+                        (*path, j), f"unknown rack '{rid}'{did_you_mean(rid, self.topo.rack_by_id)}"
+                    )
                     break
                 out.append(rack)
         return out
@@ -181,13 +211,16 @@ class _Resolver:
         for i, loop in enumerate(self.design.cooling.loops):
             path = ("cooling", "loops", i)
             if loop.cdu not in topo.cdus:
-                self.error((*path, "cdu"), f"unknown CDU '{loop.cdu}'"
-                           f"{did_you_mean(loop.cdu, topo.cdus)}")
+                self.error(
+                    (*path, "cdu"), f"unknown CDU '{loop.cdu}'{did_you_mean(loop.cdu, topo.cdus)}"
+                )
             racks = self.rack_refs(loop.racks, (*path, "racks"))
             for rack in racks:
                 if rack.loop is not None:
-                    self.error((*path, "racks"), f"rack '{rack.id}' is on two loops "
-                               f"('{rack.loop.id}' and '{loop.id}')")
+                    self.error(
+                        (*path, "racks"),
+                        f"rack '{rack.id}' is on two loops ('{rack.loop.id}' and '{loop.id}')",
+                    )
                     break
                 rack.loop, rack.loop_path = loop, path
             topo.loops.append((loop, path, racks))
@@ -201,8 +234,10 @@ class _Resolver:
                 self.error((*path, "id"), f"duplicate workload id '{wl.id}'")
             seen.add(wl.id)
             if wl.platform is not None and wl.platform not in platforms:
-                self.error((*path, "platform"), f"unknown platform '{wl.platform}'"
-                           f"{did_you_mean(wl.platform, platforms)}")
+                self.error(
+                    (*path, "platform"),
+                    f"unknown platform '{wl.platform}'{did_you_mean(wl.platform, platforms)}",
+                )
 
 
 def _merge_fields(

@@ -19,7 +19,7 @@ from dclint.model.types import (
 )
 from dclint.units import Q_
 
-__all__ = ["Site", "Panel", "Feed", "PowerSection", "Status"]
+__all__ = ["Feed", "Panel", "PowerSection", "Site", "Status"]
 
 Status = Literal["active", "planned"]
 AshraeClass = Literal["W17", "W27", "W32", "W40", "W45", "W+"]

@@ -8,15 +8,14 @@ from typing import TYPE_CHECKING, Any
 from dclint.model.catalog import Platform
 from dclint.model.cooling import Cdu, Loop
 from dclint.model.site import Feed, Panel
-from dclint.model.types import Quantity
 from dclint.source import Path
-from dclint.units import Q_
+from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
     from dclint.catalog import Catalog
     from dclint.model.design import Design
 
-__all__ = ["Rack", "FeedItem", "PanelItem", "Topology", "RefError", "derated_capacity"]
+__all__ = ["FeedItem", "PanelItem", "Rack", "RefError", "Topology", "derated_capacity"]
 
 
 @dataclass(frozen=True)
@@ -128,4 +127,3 @@ class Topology:
         if key not in self._cache:
             self._cache[key] = build()
         return self._cache[key]
-

@@ -12,26 +12,26 @@ from pydantic_core import PydanticCustomError, core_schema
 from dclint.units import Q_, Quantity, QuantityError, dimension_of, parse_quantity
 
 __all__ = [
-    "Strict",
-    "Dim",
-    "Power",
-    "Voltage",
-    "Current",
-    "Energy",
-    "Flow",
-    "Temperature",
-    "TemperatureDelta",
-    "Information",
     "Bandwidth",
     "Compute",
+    "Count",
+    "Current",
+    "Dim",
     "Duration",
-    "Money",
-    "PricePerEnergy",
+    "Energy",
+    "Flow",
     "Fraction",
     "Id",
-    "Ref",
-    "Count",
+    "Information",
+    "Money",
     "PositiveInt",
+    "Power",
+    "PricePerEnergy",
+    "Ref",
+    "Strict",
+    "Temperature",
+    "TemperatureDelta",
+    "Voltage",
 ]
 
 _QUANTITY_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*[^\s].*$"
@@ -72,7 +72,7 @@ class Dim:
         return {
             "type": "string",
             "pattern": _QUANTITY_PATTERN,
-            "description": f"{self.kind} with its unit, e.g. \"{self.example}\"",
+            "description": f'{self.kind} with its unit, e.g. "{self.example}"',
             "examples": [self.example],
         }
 
@@ -108,9 +108,7 @@ class Dim:
                 raise _error(f"expected {self.kind} in a currency, e.g. '{self.example}'")
             return
         if q.dimensionality != dimension_of(self.example.split(" ", 1)[1]):
-            raise _error(
-                f"expected {self.kind}, e.g. '{self.example}', got a value in '{q.units}'"
-            )
+            raise _error(f"expected {self.kind}, e.g. '{self.example}', got a value in '{q.units}'")
         if self.absolute_temperature and unit_name.startswith("delta_"):
             raise _error(f"expected an absolute temperature, e.g. '{self.example}'")
         if self.delta_temperature and unit_name in ("degree_Celsius", "degree_Fahrenheit"):

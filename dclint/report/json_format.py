@@ -8,7 +8,7 @@ from typing import Any
 from dclint import __version__
 from dclint.engine.findings import RunResult
 
-__all__ = ["render", "as_data"]
+__all__ = ["as_data", "render"]
 
 
 def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from dclint.engine.findings import Finding, RunResult
 
-__all__ = ["render", "finding_line"]
+__all__ = ["finding_line", "render"]
 
 
 def finding_line(f: Finding) -> str:
@@ -41,8 +41,9 @@ def _summary(result: RunResult) -> str:
     if not findings and not errors:
         return f"All checks passed: {designs}, no findings."
     by = Counter(f.severity for f in findings)
-    parts = [f"{by[s]} {s}{'s' if by[s] != 1 else ''}" for s in ("error", "warning", "info")
-             if by[s]]
+    parts = [
+        f"{by[s]} {s}{'s' if by[s] != 1 else ''}" for s in ("error", "warning", "info") if by[s]
+    ]
     if errors:
         parts.append(f"{len(errors)} load error{'s' if len(errors) != 1 else ''}")
     return f"Found {', '.join(parts)} in {designs}."
