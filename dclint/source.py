@@ -26,6 +26,10 @@ class Source:
     text: str
     values: dict[Path, tuple[int, int]] = field(default_factory=dict)
     keys: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    # values that came from elsewhere (an included file, a --set override): path -> file name
+    files: dict[Path, str] = field(default_factory=dict)
+    # the text of every other file that contributed values (for their suppression comments)
+    texts: dict[str, str] = field(default_factory=dict)
 
     def locate(self, path: Path, *, key: bool = False) -> Position:
         """Position of `path` (its key if `key`), or of its nearest ancestor that was written."""
@@ -36,7 +40,7 @@ class Source:
             if hit is None and table is self.keys:
                 hit = self.values.get(probe)
             if hit is not None:
-                return Position(self.file, hit[0], hit[1])
+                return Position(self.files.get(probe, self.file), hit[0], hit[1])
             probe = probe[:-1]
         hit = self.values.get((), (1, 1))
         return Position(self.file, hit[0], hit[1])

@@ -98,20 +98,23 @@ class Engine:
     def _suppress(
         self, raw: list[Finding], source: Source, config: Config, file: str
     ) -> tuple[list[Finding], int]:
-        comments = scan(source.text)
+        # suppression comments of the design and of every file it includes, by (file, line)
+        texts = {source.file: source.text, **source.texts}
+        comments = {name: found for name, text in texts.items() if (found := scan(text))}
         if not comments:
             return sorted(raw), 0
         kept: list[Finding] = []
         suppressed = 0
-        by_line: dict[int, list[Suppression]] = {}
-        for s in comments:
-            for line in s.applies_to:
-                by_line.setdefault(line, []).append(s)
+        by_line: dict[tuple[str, int], list[Suppression]] = {}
+        for name, found in comments.items():
+            for s in found:
+                for line in s.applies_to:
+                    by_line.setdefault((name, line), []).append(s)
         for finding in raw:
             hit = next(
                 (
                     s
-                    for s in by_line.get(finding.line, ())
+                    for s in by_line.get((finding.file, finding.line), ())
                     if s.reason
                     and s.bad_until is None
                     and s.covers(finding.rule, finding.line, self.today)
@@ -123,54 +126,27 @@ class Engine:
             else:
                 hit.used.add(finding.rule)
                 suppressed += 1
-        kept.extend(self._meta(comments, source, config, file))
+        for name, found in comments.items():
+            kept.extend(self._meta(found, name, config, file))
         return sorted(kept), suppressed
 
     def _meta(
-        self, comments: list[Suppression], source: Source, config: Config, file: str
+        self, comments: list[Suppression], where: str, config: Config, file: str
     ) -> list[Finding]:
-        out = []
-        for s in comments:
-            unknown = [i for i in s.ids if not any(r.startswith(i) for r in self.rules)]
-            if unknown or not s.ids:
-                out.append(
-                    (
-                        UNKNOWN,
-                        s,
-                        f"suppression names unknown rule id {', '.join(unknown) or '(none)'}",
-                    )
-                )
-            elif s.bad_until is not None:
-                out.append(
-                    (
-                        UNKNOWN,
-                        s,
-                        f"suppression has an invalid date until={s.bad_until} "
-                        "(write until=YYYY-MM-DD)",
-                    )
-                )
-            elif not s.reason:
-                out.append((NO_REASON, s, f"suppression of {', '.join(s.ids)} gives no reason"))
-            elif s.expired(self.today):
-                out.append(
-                    (
-                        EXPIRED,
-                        s,
-                        f"suppression of {', '.join(s.ids)} expired on "
-                        f"{s.until}; its findings are reported again",
-                    )
-                )
-            elif not s.used:
-                out.append((UNUSED, s, f"suppression of {', '.join(s.ids)} suppresses nothing"))
+        """DCL001-DCL004 findings for the suppression comments of one file."""
         findings = []
-        for rid, s, message in out:
+        for s in comments:
+            verdict = self._verdict(s)
+            if verdict is None:
+                continue
+            rid, message = verdict
             cls = self.rules.get(rid)
             if cls is None or not selected(rid, config, file):
                 continue
             severity = config.rule_settings.get(rid, {}).get("severity", cls.severity)
             findings.append(
                 Finding(
-                    source.file,
+                    where,
                     s.line,
                     s.column,
                     rid,
@@ -183,6 +159,24 @@ class Engine:
                 )
             )
         return findings
+
+    def _verdict(self, s: Suppression) -> tuple[str, str] | None:
+        ids = ", ".join(s.ids)
+        unknown = [i for i in s.ids if not any(r.startswith(i) for r in self.rules)]
+        if unknown or not s.ids:
+            return UNKNOWN, f"suppression names unknown rule id {', '.join(unknown) or '(none)'}"
+        if s.bad_until is not None:
+            return (
+                UNKNOWN,
+                f"suppression has an invalid date until={s.bad_until} (write until=YYYY-MM-DD)",
+            )
+        if not s.reason:
+            return NO_REASON, f"suppression of {ids} gives no reason"
+        if s.expired(self.today):
+            return EXPIRED, f"suppression of {ids} expired on {s.until}; its findings are back"
+        if not s.used:
+            return UNUSED, f"suppression of {ids} suppresses nothing"
+        return None
 
 
 def _fmt(value: Any) -> str | None:

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from dclint.errors import LoadError, Problem
+from dclint.loader.compose import COMPOSE_KEYS, compose
 from dclint.loader.yamlsafe import YamlError, decode, read_yaml
 from dclint.model.design import Design
 from dclint.model.resolve import did_you_mean, resolve
@@ -21,6 +22,11 @@ _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "
 def load(path: str | os.PathLike[str], *, display: str | None = None) -> Design:
     """Load and validate the design at `path`; raises LoadError (with positions) if it is not."""
     name = display if display is not None else os.fspath(path)
+    return load_text(read_text(path, name), name)
+
+
+def read_text(path: str | os.PathLike[str], name: str) -> str:
+    """A design file's text, decoded and size-checked; LoadError if it cannot be read."""
     try:
         with open(path, "rb") as handle:
             raw = handle.read(_limit() + 1)
@@ -29,10 +35,17 @@ def load(path: str | os.PathLike[str], *, display: str | None = None) -> Design:
     except OSError as exc:
         raise LoadError([Problem(name, 1, 1, f"cannot read file: {exc.strerror}")]) from None
     try:
-        text = decode(name, raw)
+        return decode(name, raw)
     except YamlError as exc:
         raise LoadError(exc.problems) from None
-    return load_text(text, name)
+
+
+def _read_part(name: str) -> tuple[Any, Source]:
+    """Read an included file (for composition) into data and positions."""
+    try:
+        return read_yaml(name, read_text(name, name))
+    except YamlError as exc:
+        raise LoadError(exc.problems) from None
 
 
 def _limit() -> int:
@@ -47,9 +60,19 @@ def load_text(text: str, file: str = "<string>") -> Design:
         data, source = read_yaml(file, text)
     except YamlError as exc:
         raise LoadError(exc.problems) from None
+    if isinstance(data, dict) and any(key in data for key in COMPOSE_KEYS):
+        data, source = compose(file, data, source, _read_part)
     if not isinstance(data, dict):
-        raise LoadError([Problem(file, 1, 1, "a design must be a YAML mapping of sections "
-                                 "(name, site, power, racks, ...)")])
+        raise LoadError(
+            [
+                Problem(
+                    file,
+                    1,
+                    1,
+                    "a design must be a YAML mapping of sections (name, site, power, racks, ...)",
+                )
+            ]
+        )
     try:
         design = Design.model_validate(data)
     except ValidationError as exc:
@@ -57,9 +80,7 @@ def load_text(text: str, file: str = "<string>") -> Design:
     design._source = source
     topology, errors = resolve(design)
     if errors:
-        raise LoadError([
-            _at(source, e.path, e.message, key=e.key) for e in errors
-        ])
+        raise LoadError([_at(source, e.path, e.message, key=e.key) for e in errors])
     design._topology = topology
     return design
 
@@ -81,8 +102,9 @@ def _problems(exc: ValidationError, data: dict[str, Any], source: Source) -> lis
             problem = _at(source, loc, msg, key=True)
         elif kind == "missing":
             parent = format_path(loc[:-1]) or "the design"
-            problem = _at(source, loc[:-1], f"missing required key '{loc[-1]}' in {parent}",
-                          key=True)
+            problem = _at(
+                source, loc[:-1], f"missing required key '{loc[-1]}' in {parent}", key=True
+            )
         else:
             problem = _at(source, loc, f"{where}: {_message(err)}")
         out.setdefault((problem.line, problem.column, problem.message), problem)

@@ -26,6 +26,12 @@ __all__ = ["Design"]
 class Design(Strict):
     """A datacenter design. `topology` gives the expanded racks, feeds and references."""
 
+    extends: str | list[str] | None = Field(
+        None, description="Base design(s) this one overrides, by relative path"
+    )
+    include: list[str] | None = Field(
+        None, description="Fragments merged in (site profiles, rack type libraries)"
+    )
     name: str = Field(max_length=200)
     description: str | None = Field(None, max_length=5000)
     site: Site = Field(default_factory=Site)
