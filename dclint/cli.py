@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--fail-on", choices=("error", "warning", "info"))
     check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
     check.add_argument("--statistics", action="store_true", help="count findings by rule")
+    check.add_argument("--baseline", metavar="FILE", help="report only findings not in FILE")
+    check.add_argument("--write-baseline", metavar="FILE", help="record current findings")
     check.add_argument("--today", help=argparse.SUPPRESS)  # fixed date for suppression tests
 
     sub.add_parser("rules", help="list every rule").add_argument(
@@ -40,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--config")
     explain.add_argument("--rules-dir", action="append", default=[])
     sub.add_parser("schema", help="print the design JSON Schema")
+    cost = sub.add_parser("cost", help="project training time, energy, cost and TCO")
+    cost.add_argument("paths", nargs="+", metavar="DESIGN")
+    cost.add_argument("--format", default="text", choices=("text", "json"))
     return parser
 
 

@@ -16,7 +16,8 @@ __all__ = ["dispatch", "write_atomic"]
 
 
 def dispatch(args: argparse.Namespace) -> int:
-    handler = {"check": check, "rules": rules, "explain": explain, "schema": schema}
+    handler = {"check": check, "rules": rules, "explain": explain, "schema": schema,
+               "cost": cost}
     try:
         return handler[args.command](args)
     except DclintError as exc:
@@ -50,15 +51,50 @@ def check(args: argparse.Namespace) -> int:
 
     engine = _engine(args)
     result = run(args.paths, engine)
+    result, fixed = _baseline(args, result)
     # the governing config of the first design (CLI values merged in) sets the exit threshold
     fail_on = engine.config_for(result.designs[0].file if result.designs else ".").fail_on
-    settings = {"quiet": args.quiet, "statistics": args.statistics, "rules": engine.rules}
+    settings = {"quiet": args.quiet, "statistics": args.statistics, "rules": engine.rules,
+                "selected": lambda rid, file: _selected(rid, engine.config_for(file), file),
+                "options_for": lambda file: engine.options(engine.config_for(file)),
+                "baseline_fixed": fixed}
+    settings["design_extras"] = _design_extras()
     text = formatter(args.format)(result, settings)
     if args.output:
         write_atomic(args.output, text)
     elif text:
         sys.stdout.write(text)
     return result.exit_code(fail_on)
+
+
+def _selected(rule_id: str, config: Any, file: str) -> bool:
+    from dclint.engine.config import selected
+
+    return selected(rule_id, config, file)
+
+
+def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
+    """--write-baseline records every current finding; --baseline hides the recorded ones.
+    Entries no longer found are named on stderr so the baseline can be pruned."""
+    from dclint.engine import baseline
+
+    write, read = getattr(args, "write_baseline", None), getattr(args, "baseline", None)
+    if write:
+        entries = baseline.entries(result)
+        write_atomic(write, baseline.dumps(entries))
+        print(f"dclint: wrote {len(entries)} findings to baseline {write}", file=sys.stderr)
+        return baseline.apply(result, entries)
+    if not read:
+        return result, []
+    try:
+        text = Path(read).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"--baseline {read}: {exc.strerror}") from None
+    result, fixed = baseline.apply(result, baseline.loads(text, read))
+    for entry in fixed:
+        print(f"dclint: fixed (no longer found, prune from {read}): {entry.describe()}",
+              file=sys.stderr)
+    return result, fixed
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -111,3 +147,15 @@ def schema(args: argparse.Namespace) -> int:
 
     sys.stdout.write(schema_text())
     return 0
+
+
+def cost(args: argparse.Namespace) -> int:
+    from dclint.cost_command import cost as run_cost
+
+    return run_cost(args)
+
+
+def _design_extras() -> Any:
+    from dclint.projection import design_extras
+
+    return design_extras

@@ -76,6 +76,9 @@ class Workload(Strict):
     dataset_size: Information | None = None
     checkpoint: Checkpoint | None = None
     mfu: Fraction | None = None
+    mfu_basis: Literal["model", "hardware"] = Field(
+        "model", description="mfu counts model FLOPs, or hardware FLOPs incl. recomputation"
+    )
     communication_overhead: Fraction | None = None
     recompute: Literal["none", "selective", "full"] = "selective"
     power_basis: Literal["gpu_tdp", "rack_share"] = "rack_share"

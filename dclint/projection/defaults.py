@@ -1,0 +1,37 @@
+"""Defaults the projections fall back on, each with where it comes from; every use is reported."""
+
+from __future__ import annotations
+
+from dclint.units import Q_, Quantity
+
+__all__ = [
+    "AVERAGE_LOAD",
+    "CHECKPOINT_BYTES_PER_PARAMETER",
+    "DEPRECIATION",
+    "TCO_PERIOD",
+    "default_mfu",
+]
+
+# Model FLOPs utilisation by (GPU catalog key, precision); "*" is any GPU.
+# bf16 40%: Llama 3 405B pre-training reached 38-43% BF16 MFU on 8k-16k H100 (Llama 3 paper),
+# and STO001 assumes the same. FP8 and FP4: a lower share of their doubled peaks, because
+# attention, norms and communication do not speed up with the GEMMs (dclint assumption; declare
+# workload.mfu from a measured run instead).
+_MFU: dict[tuple[str, str], tuple[float, str]] = {
+    ("*", "bf16"): (0.40, "Llama 3 paper: 38-43% BF16 MFU on H100"),
+    ("*", "fp8"): (0.30, "dclint assumption: FP8 MFU against the FP8 peak"),
+    ("*", "fp4"): (0.25, "dclint assumption: FP4 MFU against the FP4 peak"),
+    ("a100-sxm", "bf16"): (0.45, "Narayanan et al. 2021: 140-163 of 312 TFLOPS on A100"),
+}
+
+# bf16 weights 2 B + fp32 master weights 4 B + Adam moments 8 B (gradients are not saved).
+CHECKPOINT_BYTES_PER_PARAMETER = 14.0
+DEPRECIATION: Quantity = Q_(3.0, "year")  # DOMAIN.md: straight line over 3 years
+TCO_PERIOD: Quantity = Q_(3.0, "year")  # the memo's 3-year TCO
+AVERAGE_LOAD: Quantity = Q_(0.8, "dimensionless")  # dclint assumption: 80% of design IT load
+
+
+def default_mfu(gpu_key: str, precision: str) -> tuple[Quantity, str]:
+    """The default MFU for a GPU and precision, and where it comes from."""
+    value, source = _MFU.get((gpu_key, precision)) or _MFU[("*", precision)]
+    return Q_(value, "dimensionless"), source

@@ -1,0 +1,98 @@
+"""Training FLOPs of a workload: 6ND, or the exact dense-transformer count when the model is known.
+
+Conventions (stated here once, repeated in each projection's `formula`):
+
+- Model FLOPs count the matrix multiplications of one forward and one backward pass
+  (backward = 2x forward), 2 FLOPs per multiply-add; norms, softmax and other element-wise
+  operations are not counted (Narayanan et al. 2021, Megatron-Core
+  `num_floating_point_operations`).
+- Exact count, per token: 6 x [l x (attention + MLP) + h x V] with
+  attention = h(q + 2kv) + 2qs + qh (q = h; kv = q x query_groups / heads: GQA) and
+  MLP = h x f x (3 with SwiGLU, else 2) x top_k for MoE layers. Without GQA, SwiGLU or MoE
+  and with f = 4h this is Narayanan et al.'s 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) per batch.
+- Attention is counted as NOT causal (the full s x s score matrix), as Narayanan et al. and
+  PaLM's MFU do; Megatron-Core since 2024 halves the core-attention term for a causal mask.
+  Pass `causal=True` for that convention.
+- Hardware FLOPs add recomputation: full recomputation repeats the forward pass (x 4/3,
+  Narayanan's 96 B s l h^2 ..., ~8ND); selective recomputation repeats the core attention's
+  forward (Korthikanti et al. 2022). With 6ND (no architecture), selective adds nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dclint.model.workload import Workload
+from dclint.units import Q_, Quantity
+
+__all__ = ["DEFAULT_TOP_K", "FlopsCount", "training_flops"]
+
+DEFAULT_TOP_K = 2  # Megatron-Core's --moe-router-topk default
+
+
+@dataclass(frozen=True)
+class FlopsCount:
+    """Model FLOPs (what MFU is measured against) and hardware FLOPs (with recomputation)."""
+
+    model: Quantity
+    hardware: Quantity
+    formula: str
+    exact: bool
+
+
+def _per_token_exact(wl: Workload, causal: bool) -> tuple[float, float]:
+    """(model FLOPs per token, core-attention forward FLOPs per token) from the architecture."""
+    m = wl.model
+    assert m.layers is not None and m.hidden_size is not None and m.vocab_size is not None
+    h, layers, vocab, s = m.hidden_size, m.layers, m.vocab_size, wl.sequence_length
+    heads = m.attention_heads or 1
+    groups = m.query_groups or heads
+    q = float(h)  # kv_channels x heads = h
+    kv = q * groups / heads
+    core = 2 * q * s * (0.5 if causal else 1.0)  # QK^T and (QK^T)V
+    attention = h * (q + 2 * kv) + core + q * h
+    ffn = m.ffn_hidden_size or 4 * h
+    routed = (m.top_k or DEFAULT_TOP_K) if m.experts else 1
+    mlp = h * ffn * (3 if m.swiglu else 2) * routed
+    model = 6.0 * (layers * (attention + mlp) + h * vocab)
+    return model, 2.0 * core * layers  # forward share (1/3) of the 6 x core term
+
+
+def has_architecture(wl: Workload) -> bool:
+    m = wl.model
+    return m.layers is not None and m.hidden_size is not None and m.vocab_size is not None
+
+
+def training_flops(wl: Workload, causal: bool = False) -> FlopsCount:
+    """Model and hardware FLOPs of the whole run (all of `wl.tokens`)."""
+    tokens = float(wl.tokens)
+    if has_architecture(wl):
+        per_token, core_forward = _per_token_exact(wl, causal)
+        model = per_token * tokens
+        parts = [
+            "GQA" if wl.model.query_groups else "",
+            "SwiGLU" if wl.model.swiglu else "",
+            f"MoE top-{wl.model.top_k or DEFAULT_TOP_K}" if wl.model.experts else "",
+        ]
+        extra = ", ".join(p for p in parts if p)
+        formula = (
+            f"exact transformer count (Narayanan et al. 2021{', ' + extra if extra else ''};"
+            f" {'causal' if causal else 'non-causal'} attention)"
+        )
+        exact = True
+    else:
+        n = float(wl.model.active_parameters or wl.model.parameters)
+        model = 6.0 * n * tokens
+        core_forward = 0.0
+        which = "active parameters" if wl.model.active_parameters else "parameters"
+        formula = f"6 x N x D (N = {which}, D = tokens)"
+        exact = False
+    if wl.recompute == "full":
+        hardware = model * 4.0 / 3.0
+        formula += "; full recomputation: hardware FLOPs x 4/3"
+    elif wl.recompute == "selective" and exact:
+        hardware = model + core_forward * tokens
+        formula += "; selective recomputation of core attention in hardware FLOPs"
+    else:
+        hardware = model
+    return FlopsCount(Q_(model, "FLOP"), Q_(hardware, "FLOP"), formula, exact)

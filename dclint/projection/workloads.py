@@ -1,0 +1,189 @@
+"""`project_workloads(design)`: one Projection a workload, with time, energy, cost and memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from dclint.model.workload import Workload
+from dclint.projection.defaults import DEPRECIATION
+from dclint.projection.flops import FlopsCount
+from dclint.projection.memory import MemoryEstimate
+from dclint.projection.money import CurrencyError, convert
+from dclint.projection.training import Hardware, Timing, attributable_power, hardware_of, timing
+from dclint.units import Q_, Quantity
+
+if TYPE_CHECKING:
+    from dclint.model.design import Design
+
+__all__ = ["Projection", "gpu_price", "project_workloads", "unprojected"]
+
+
+@dataclass(frozen=True)
+class Projection:
+    """A workload's projected run. Quantities carry units; `as_dict()` gives JSON values."""
+
+    design: str
+    workload: str
+    index: int  # position in design.workloads, for design paths
+    gpu: str
+    gpus: int
+    precision: str
+    timing: Timing
+    it_power: Quantity
+    facility_power: Quantity
+    energy: Quantity
+    currency: str
+    cost_breakdown: dict[str, Quantity]
+    efficiency: Quantity  # peak dense FLOPS per watt of GPU board power
+    assumptions: tuple[str, ...]
+
+    @property
+    def flops(self) -> FlopsCount:
+        return self.timing.flops
+
+    @property
+    def memory(self) -> MemoryEstimate:
+        return self.timing.memory
+
+    @property
+    def training_time(self) -> Quantity:
+        return self.timing.wall
+
+    @property
+    def gpu_hours(self) -> Quantity:
+        return (self.training_time * self.gpus).to("hour")
+
+    @property
+    def cost_total(self) -> Quantity:
+        return sum(self.cost_breakdown.values(), Q_(0.0, self.currency))
+
+    def as_dict(self) -> dict[str, Any]:
+        t = self.timing
+        return {
+            "design": self.design,
+            "workload": self.workload,
+            "flops": t.flops.model.m_as("FLOP"),
+            "hardware_flops": t.flops.hardware.m_as("FLOP"),
+            "flops_formula": t.flops.formula,
+            "gpu": self.gpu,
+            "gpus": self.gpus,
+            "precision": self.precision,
+            "peak_tflops_per_gpu": t.peak.m_as("TFLOPS"),
+            "mfu": t.mfu.m_as("dimensionless"),
+            "mfu_source": t.mfu_source,
+            "training_days": self.training_time.m_as("day"),
+            "compute_days": t.compute.m_as("day"),
+            "communication_days": t.communication.m_as("day"),
+            "checkpoint_days": t.checkpoint.m_as("day"),
+            "goodput": t.goodput.m_as("dimensionless"),
+            "gpu_hours": self.gpu_hours.m_as("hour"),
+            "it_power_kw": self.it_power.m_as("kW"),
+            "facility_power_kw": self.facility_power.m_as("kW"),
+            "energy_mwh": self.energy.m_as("MWh"),
+            "tflops_per_watt": self.efficiency.m_as("TFLOPS/W"),
+            "currency": self.currency,
+            "cost_total": self.cost_total.m_as(self.currency),
+            "cost_breakdown": {k: v.m_as(self.currency) for k, v in self.cost_breakdown.items()},
+            "memory_per_gpu_gib": {
+                **{k: v.m_as("GiB") for k, v in self.memory.breakdown().items()},
+                "total": self.memory.total.m_as("GiB"),
+            },
+            "assumptions": list(self.assumptions),
+        }
+
+
+def gpu_price(design: Design, hw: Hardware | None) -> tuple[Quantity | None, str]:
+    """Price of one GPU's share of the hardware: cost.gpu_price, or system_price over the
+    system's GPUs (a rack's for rack platforms, a node's for node platforms)."""
+    cost = design.cost
+    if cost.gpu_price is not None:
+        return cost.gpu_price, "cost.gpu_price"
+    if cost.system_price is not None and hw is not None and hw.platform is not None:
+        return cost.system_price / hw.platform.gpus, f"cost.system_price / {hw.platform.gpus} GPUs"
+    return None, ""
+
+
+def _costs(
+    design: Design, wl: Workload, hw: Hardware, wall: Quantity, energy: Quantity, notes: list[str]
+) -> dict[str, Quantity]:
+    site, currency = design.site, design.site.currency
+    out: dict[str, Quantity] = {}
+    if site.electricity_price is not None:
+        try:
+            out["electricity"] = convert(
+                (energy * site.electricity_price).to_reduced_units(), currency, site.exchange_rates
+            )
+        except CurrencyError as exc:
+            notes.append(f"electricity cost omitted: {exc}")
+    else:
+        notes.append("electricity cost omitted: site.electricity_price not declared")
+    price, source = gpu_price(design, hw)
+    life = design.cost.depreciation or DEPRECIATION
+    if price is None:
+        notes.append("hardware depreciation omitted: cost.gpu_price (or system_price) missing")
+    else:
+        try:
+            per_gpu = convert(price, currency, site.exchange_rates)
+        except CurrencyError as exc:
+            notes.append(f"hardware depreciation omitted: {exc}")
+        else:
+            share = (wall / life).to("dimensionless")
+            out["depreciation"] = (per_gpu * wl.gpus * share).to(currency)
+            notes.append(
+                f"depreciation: {source}, straight line over {life.m_as('year'):g} years"
+                + (" (default)" if design.cost.depreciation is None else "")
+            )
+    return out
+
+
+def _project(design: Design, index: int, wl: Workload) -> Projection | str:
+    hw = hardware_of(design, wl.platform)
+    if isinstance(hw, str):
+        return hw
+    t = timing(design, wl, hw)
+    if isinstance(t, str):
+        return t
+    notes = list(t.assumptions)
+    it_power, basis = attributable_power(design, wl, hw)
+    notes.append(f"power: {basis}; PUE {design.site.pue:g}")
+    facility = (it_power * design.site.pue).to("kW")
+    energy = (facility * t.wall).to("MWh")
+    costs = _costs(design, wl, hw, t.wall, energy, notes)
+    notes.extend(t.memory.notes)
+    efficiency = (t.peak / hw.gpu.tdp).to("TFLOPS/W")
+    return Projection(
+        design.name,
+        wl.id,
+        index,
+        hw.gpu_key,
+        wl.gpus,
+        wl.precision,
+        t,
+        it_power,
+        facility,
+        energy,
+        design.site.currency,
+        costs,
+        efficiency,
+        tuple(notes),
+    )
+
+
+def _all(design: Design) -> list[tuple[str, Projection | str]]:
+    # Rules, the JSON report and `dclint cost` all ask: compute once per design.
+    def build() -> list[tuple[str, Projection | str]]:
+        return [(wl.id, _project(design, i, wl)) for i, wl in enumerate(design.workloads)]
+
+    result: list[tuple[str, Projection | str]] = design.topology.cached("projections", build)
+    return result
+
+
+def project_workloads(design: Design) -> list[Projection]:
+    """Projections of every workload that can be projected (see `unprojected` for the rest)."""
+    return [p for _, p in _all(design) if isinstance(p, Projection)]
+
+
+def unprojected(design: Design) -> list[tuple[str, str]]:
+    """(workload id, reason) for the workloads `project_workloads` leaves out."""
+    return [(wid, p) for wid, p in _all(design) if isinstance(p, str)]

@@ -1,0 +1,103 @@
+"""Projected cost above the budget a workload or the design declares.
+
+## What it does
+Compares each workload's projected cost (electricity for its energy at the site's price and
+PUE, plus straight-line depreciation of its GPUs for the training period) with
+`workload.budget`, and the cluster's TCO over `cost.tco_period` with `cost.budget`. Amounts
+in other currencies are converted only through `site.exchange_rates`; a budget that cannot
+be converted is reported as unchecked.
+
+## Why it matters
+The memo's own cost script was off by 10^5 because it dropped units (MWh vs kWh, CNY vs
+10k-CNY); a projection carried in units and compared with the budget before the hardware is
+ordered catches both the arithmetic and the plan. Depreciation is straight line over
+`cost.depreciation` (3 years by default, DOMAIN.md "Training time and cost").
+
+## Example
+```yaml
+site: {electricity_price: 0.8 CNY/kWh, currency: CNY, exchange_rates: {USD: 7.2 CNY}}
+cost: {gpu_price: 30000 USD}
+workloads:
+  - id: llm-13b
+    budget: 50000 CNY   # CST001: projected ~127,000 CNY
+```
+
+## Fix
+Raise the budget, shorten the run (fewer tokens, higher MFU, lower precision), or cut the
+cost items (cheaper power, a longer depreciation life if the hardware really lasts longer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Rule, Violation
+from dclint.model.design import Design
+from dclint.projection import CurrencyError, project_workloads, tco
+from dclint.projection.money import convert
+from dclint.units import Quantity, fmt
+
+
+def _unchecked(path: tuple[str | int, ...], what: str, exc: Exception) -> Violation:
+    return Violation(
+        path,
+        f"{what} budget cannot be checked: {exc}",
+        severity="warning",
+        fix="declare the exchange rate in site.exchange_rates",
+    )
+
+
+def _money(q: Quantity, currency: str) -> str:
+    return fmt(q.to(currency), digits=4)
+
+
+class BudgetExceeded(Rule):
+    id = "CST001"
+    name = "budget-exceeded"
+    severity = "error"
+    tags = ("cost",)
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        rates, currency = design.site.exchange_rates, design.site.currency
+        for p in project_workloads(design):
+            budget = design.workloads[p.index].budget
+            if budget is None:
+                continue
+            path: tuple[str | int, ...] = ("workloads", p.index, "budget")
+            try:
+                limit = convert(budget, currency, rates)
+            except CurrencyError as exc:
+                yield _unchecked(path, f"workload {p.workload}", exc)
+                continue
+            if p.cost_total.m_as(currency) > limit.m_as(currency):
+                parts = ", ".join(f"{k} {_money(v, currency)}" for k, v in p.cost_breakdown.items())
+                yield Violation(
+                    path,
+                    f"workload {p.workload} projected cost {_money(p.cost_total, currency)} "
+                    f"({parts or 'no items'}) over {p.training_time.m_as('day'):.1f} days "
+                    f"exceeds its budget {_money(limit, currency)}",
+                    subject=p.workload,
+                    measured=p.cost_total,
+                    limit=limit,
+                    fix="raise the budget or shorten or cheapen the run",
+                )
+        if design.cost.budget is None:
+            return
+        path = ("cost", "budget")
+        try:
+            limit = convert(design.cost.budget, currency, rates)
+        except CurrencyError as exc:
+            yield _unchecked(path, "design", exc)
+            return
+        t = tco(design)
+        if t.total.m_as(currency) > limit.m_as(currency):
+            omitted = f"; not counted: {', '.join(t.omitted)}" if t.omitted else ""
+            yield Violation(
+                path,
+                f"{t.period.m_as('year'):g}-year TCO {_money(t.total, currency)} for {t.gpus} "
+                f"GPUs exceeds the budget {_money(limit, currency)}{omitted}",
+                subject=design.name,
+                measured=t.total,
+                limit=limit,
+                fix="raise the budget or reduce the cluster or its cost items",
+            )

@@ -1,0 +1,71 @@
+"""`dclint cost`: text table side by side, JSON keys, load errors, and check's projections."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dclint.cli import main
+
+KEYS = {
+    "design",
+    "workload",
+    "flops",
+    "gpus",
+    "mfu",
+    "training_days",
+    "gpu_hours",
+    "energy_mwh",
+    "currency",
+    "cost_total",
+    "cost_breakdown",
+    "memory_per_gpu_gib",
+    "assumptions",
+}
+
+
+def test_json_has_the_stable_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cost", "sample_designs/h100-40node.yaml", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (proj,) = data["projections"]
+    assert set(proj) >= KEYS
+    assert proj["workload"] == "llm-13b"
+    assert proj["training_days"] == pytest.approx(1.8444, rel=1e-3)
+    assert proj["memory_per_gpu_gib"]["total"] == pytest.approx(19.69, rel=1e-3)
+    assert data["tco"][0]["omitted"] == [
+        "network",
+        "storage",
+        "power_cooling_infrastructure",
+        "building",
+        "software",
+        "staff",
+    ]
+
+
+def test_text_puts_designs_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["cost", "sample_designs/h100-40node.yaml", "sample_designs/b200-1000gpu.yaml"]) == 0
+    )
+    out = capsys.readouterr().out
+    header = out.splitlines()[0].split()
+    assert header == ["workload", "llm-13b", "llm-300b"]
+    assert "training time   1.844 d" in out
+    assert "TCO b200-1000gpu:" in out
+
+
+def test_load_error_exits_2_with_position(
+    tmp_path: object, capsys: pytest.CaptureFixture[str], write
+) -> None:  # type: ignore[no-untyped-def]
+    path = write("name: x\nracks: 3\n")
+    assert main(["cost", str(path)]) == 2
+    assert f"{path}:2:8:" in capsys.readouterr().err
+
+
+def test_check_json_includes_projections(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "sample_designs/gb200-superpod-su.yaml", "--format", "json"])
+    design = json.loads(capsys.readouterr().out)["designs"][0]
+    (proj,) = design["projections"]
+    assert proj["workload"] == "llama-70b-pretrain"
+    assert proj["currency"] == "CNY"
+    assert design["tco"]["gpus"] == 576
