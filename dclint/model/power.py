@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from dclint.model.topology import FeedItem, PanelItem, Rack, Topology
+from dclint.model.topology import FeedItem, PanelItem, Rack, Topology, derated_capacity
 from dclint.units import Q_, Quantity
 
-__all__ = ["NO_PATH", "feed_allocation", "panel_allocation", "rack_paths"]
+__all__ = ["NO_PATH", "feed_allocation", "feed_capacity_kw", "panel_allocation", "rack_paths"]
 
 NO_PATH = "-"
 
@@ -35,6 +35,21 @@ def feed_allocation(topo: Topology) -> dict[str, Quantity]:
         return {fid: Q_(kw.get(fid, 0.0), "kW") for fid in topo.feeds}
 
     result: dict[str, Quantity] = topo.cached("power.feed_allocation", build)
+    return result
+
+
+def feed_capacity_kw(topo: Topology) -> dict[str, float]:
+    """Derated capacity of every feed in kW, computed once per feed entry: the feeds of a
+    range share one model, and pint arithmetic per feed is slow on large designs."""
+
+    def build() -> dict[str, float]:
+        by_entry: dict[int, float] = {}
+        for feed in topo.feeds.values():
+            if id(feed.model) not in by_entry:
+                by_entry[id(feed.model)] = derated_capacity(feed.model).m_as("kW")
+        return {fid: by_entry[id(f.model)] for fid, f in topo.feeds.items()}
+
+    result: dict[str, float] = topo.cached("power.feed_capacity_kw", build)
     return result
 
 

@@ -1,0 +1,58 @@
+"""CDU carrying more liquid heat than its rated capacity.
+
+## What it does
+For each CDU, adds up the liquid heat of the racks on its loops (rack IT load x liquid
+fraction: 85% for GB200/GB300 NVL72, from the catalog, unless the rack sets
+`liquid_fraction`) and flags the CDU when it exceeds the CDU's rated `capacity`. Exactly at
+the capacity passes. Active and planned racks both count.
+
+## Why it matters
+A CDU's capacity is rated at a stated approach temperature (e.g. 2000 kW at 5 degC approach;
+DOMAIN.md, cooling practice); beyond it the secondary supply temperature rises above design
+and GPUs throttle: a flow shortfall took junction temperatures from 75 to 92 degC (memo).
+Row CDUs typically serve up to 8 NVL72 racks, and every NVL72 added needs its CDU capacity
+planned with it (founding article).
+
+## Example
+```yaml
+cooling:
+  cdus:
+    - id: cdu-1
+      capacity: 800 kW     # CLG001: 8 NVL72 racks put 816 kW of liquid heat on it
+      max_flow: 2125 L/min
+```
+
+## Fix
+Move racks to another CDU's loop, add a CDU, or use a CDU rated for the load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Rule, Violation
+from dclint.model.cooling_calc import cdu_loads
+from dclint.model.design import Design
+from dclint.units import fmt
+
+
+class CduOverloaded(Rule):
+    id = "CLG001"
+    name = "cdu-overloaded"
+    severity = "error"
+    tags = ("cooling",)
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        for cid, load in cdu_loads(design.topology).items():
+            capacity = load.cdu.capacity.to("kW")
+            if load.heat.m_as("kW") <= capacity.m_as("kW") * (1 + 1e-9):
+                continue
+            yield Violation(
+                (*load.path, "capacity"),
+                f"CDU {cid} carries {fmt(load.heat, 'kW')} of liquid heat on "
+                f"{', '.join(load.loops)}, above its rated capacity {fmt(capacity)}",
+                subject=cid,
+                measured=load.heat.to("kW"),
+                limit=capacity,
+                fix="move racks to another CDU's loop, add a CDU, or use a larger one",
+            )

@@ -1,0 +1,68 @@
+"""Rack whose liquid cooling capacity is below its liquid heat load.
+
+## What it does
+Flags a rack whose declared `liquid_cooling_capacity` (what its manifold and cold plates can
+remove) is below its liquid heat, IT load x liquid fraction, and, for NVL72-class platforms,
+below `nvl72_minimum` (default 100 kW) whatever its load. Exactly at the limit passes. Racks
+that declare no capacity are not checked.
+
+## Why it matters
+Blackwell racks need direct-to-chip liquid cooling with a per-rack liquid cooling capacity of
+at least 100 kW (memo; DOMAIN.md, cooling). A GB200 NVL72 at 120 kW sends 85% of its heat,
+102 kW, to liquid (OCP GB200 rack specification); heat the rack cannot move to the loop stays
+in the GPUs, which throttle.
+
+## Example
+```yaml
+rack_types:
+  nvl72:
+    platform: gb200-nvl72            # 102 kW to liquid
+    liquid_cooling_capacity: 90 kW   # CLG006: below 102 kW
+```
+
+## Fix
+Specify a rack manifold and cold plates rated for the rack's liquid heat (>= 100 kW for an
+NVL72 rack), or lower the rack's load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.design import Design
+from dclint.units import fmt
+
+
+class RackLiquidCapacityTooSmall(Rule):
+    id = "CLG006"
+    name = "rack-liquid-capacity-too-small"
+    severity = "error"
+    tags = ("cooling",)
+    options = {
+        "nvl72_minimum": Option(
+            "100 kW", "power", "Least liquid cooling capacity of an NVL72-class rack"
+        ),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        minimum = ctx["nvl72_minimum"].to("kW")
+        for rack in design.topology.racks:
+            capacity = rack.liquid_cooling_capacity
+            if capacity is None:
+                continue
+            heat = rack.liquid_heat.to("kW")
+            need, why = heat, f"its liquid heat {fmt(heat)}"
+            nvl72 = rack.platform is not None and rack.platform.nvl72_class
+            if nvl72 and minimum.m_as("kW") > heat.m_as("kW"):
+                need, why = minimum, f"the {fmt(minimum)} an NVL72-class rack needs"
+            if capacity.m_as("kW") >= need.m_as("kW") * (1 - 1e-9):
+                continue
+            yield Violation(
+                rack.field_path("liquid_cooling_capacity"),
+                f"rack {rack.id} liquid cooling capacity {fmt(capacity, 'kW')} is below {why}",
+                subject=rack.id,
+                measured=capacity.to("kW"),
+                limit=need,
+                fix="specify a rack manifold and cold plates rated for the rack's liquid heat",
+            )

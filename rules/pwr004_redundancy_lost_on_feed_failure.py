@@ -1,0 +1,138 @@
+"""Redundantly fed rack whose surviving feeds cannot carry it when one feed or path fails.
+
+## What it does
+For every rack with two or more feeds (A/B 2N, or N+1 feeds on one path), plays each single
+failure: the loss of one of its feeds, and, where the site has two or more power paths, the
+loss of a whole path (every feed of that path across the site). A rack's load is shared
+equally by its live feeds; racks untouched by the failure keep their normal share. Flags the
+rack when, in some failure, one of its surviving feeds would carry more than its derated
+capacity (sqrt(3) x V x I x PF x max utilisation), naming the worst case. Exactly at the
+capacity passes. Racks with a single feed are not redundant and are not checked; a path whose
+loss takes all of a rack's feeds is not a failure this rack is built to ride through.
+
+## Why it matters
+"Redundant A/B feeds (2N): with one feed lost, the survivor must carry the whole rack load
+within its derated capacity" (DOMAIN.md, power). DCIM tools judge a rack over all its feeds
+together and never play the N-1 case (DOMAIN.md, power practice). With N+1 feeds on one path,
+per-path allocation (PWR003) looks fine while one lost whip overloads the others. For a 2N
+rack the loss of a path is also what PWR003 measures on each feed: an undersized A/B pair gets
+the feed findings from PWR003 and this rack finding.
+
+## Example
+```yaml
+racks:
+  - id: r01
+    it_load: 80 kW
+    feeds: [f1, f2, f3]   # 415 V / 60 A: PWR004, with f1 lost f2 carries 40 of 32.78 kW
+```
+
+## Fix
+Give the rack feeds that each carry its load shared by the survivors (a larger rating, or
+another feed), or lower the rack's load.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from dclint.engine.rule import Context, Rule, Violation
+from dclint.model.design import Design
+from dclint.model.power import feed_capacity_kw
+from dclint.model.topology import FeedItem, Rack, Topology
+from dclint.units import Q_, fmt
+
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class _Case:
+    ratio: float
+    failure: str
+    feed: FeedItem
+    load_kw: float
+
+
+def _normal(topo: Topology, rack_kw: dict[str, float]) -> dict[str, float]:
+    """Each feed's load with every feed live: each rack shared by all its feeds."""
+    kw: dict[str, float] = defaultdict(float)
+    for rack in topo.racks:
+        for feed in rack.feeds:
+            kw[feed.id] += rack_kw[rack.id] / len(rack.feeds)
+    return kw
+
+
+def _loads(
+    lost: set[str], hit: list[Rack], normal: dict[str, float], rack_kw: dict[str, float]
+) -> dict[str, float]:
+    """Loads of the surviving feeds of `hit` racks once the `lost` feeds are down."""
+    out: dict[str, float] = {}
+    for rack in hit:
+        live = [f for f in rack.feeds if f.id not in lost]
+        if not live:
+            continue
+        kw = rack_kw[rack.id]
+        for feed in live:
+            # the rack's share moves from all its feeds to its live ones
+            base = out.get(feed.id, normal[feed.id])
+            out[feed.id] = base + kw / len(live) - kw / len(rack.feeds)
+    return out
+
+
+def _failures(topo: Topology) -> Iterator[tuple[str, set[str], list[Rack]]]:
+    """Every single failure: (description, feeds lost, racks that lose a feed)."""
+    for fid, feed in topo.feeds.items():
+        yield f"feed {fid} lost", {fid}, list({r.id: r for r in feed.racks}.values())
+    paths: dict[str, set[str]] = defaultdict(set)
+    for fid, feed in topo.feeds.items():
+        if feed.model.path:
+            paths[feed.model.path].add(fid)
+    if len(paths) < 2:
+        return
+    for name, fids in sorted(paths.items()):
+        hit = {r.id: r for fid in fids for r in topo.feeds[fid].racks}
+        yield f"path {name} lost", fids, list(hit.values())
+
+
+class RedundancyLostOnFeedFailure(Rule):
+    id = "PWR004"
+    name = "redundancy-lost-on-feed-failure"
+    severity = "error"
+    tags = ("power", "redundancy")
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        topo = design.topology
+        rack_kw = {r.id: r.it_load.m_as("kW") for r in topo.racks}
+        capacity = feed_capacity_kw(topo)
+        normal = _normal(topo, rack_kw)
+        worst: dict[str, _Case] = {}
+        for failure, lost, hit in _failures(topo):
+            redundant = [r for r in hit if len(r.feeds) >= 2]
+            if not redundant:
+                continue
+            loads = _loads(lost, hit, normal, rack_kw)
+            for rack in redundant:
+                live = [f for f in rack.feeds if f.id not in lost]
+                if not live:  # a failure that takes all its feeds is not one it rides through
+                    continue
+                for feed in live:
+                    ratio = loads[feed.id] / capacity[feed.id]
+                    if ratio > 1 + _EPS and ratio > getattr(worst.get(rack.id), "ratio", 0.0):
+                        worst[rack.id] = _Case(ratio, failure, feed, loads[feed.id])
+        for rack in topo.racks:
+            case = worst.get(rack.id)
+            if case is None:
+                continue
+            load, cap = Q_(case.load_kw, "kW"), Q_(capacity[case.feed.id], "kW")
+            yield Violation(
+                (*rack.path, "feeds"),
+                f"rack {rack.id} loses its redundancy: with {case.failure}, its feed "
+                f"{case.feed.id} would carry {fmt(load)}, above its derated capacity {fmt(cap)} "
+                f"(rack load {fmt(rack.it_load, 'kW')} on {len(rack.feeds)} feeds)",
+                subject=rack.id,
+                measured=load,
+                limit=cap,
+                fix="give the rack feeds whose survivors can carry its load after one failure "
+                "(larger ratings or another feed), or lower the rack's load",
+            )

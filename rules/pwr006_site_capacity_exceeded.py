@@ -1,0 +1,82 @@
+"""Facility load above the utility capacity, or a panel feeding more capacity than it has.
+
+## What it does
+Two checks. (1) The site's total IT load (every rack, active and planned) x PUE must not exceed
+`site.utility_capacity`. (2) An upstream panel's derated capacity must be at least the sum of
+the derated capacities of the panels it feeds (`fed_by`), unless it is marked
+`power_capped: true` (the downstream load is held by power capping). Exactly at the limit
+passes; a design without `utility_capacity` skips the first check.
+
+## Why it matters
+Facility power is IT load x PUE (1.15 in a liquid-cooled build, memo; DOMAIN.md): the cooling
+and distribution losses come out of the same utility connection. A GB200 SuperPOD scalable
+unit of 8 NVL72 racks alone needs ~1.2 MW (DOMAIN.md, systems). Downstream panels rated above
+their upstream breaker trip it at full AI-training load, which is flat, with no diversity to
+rely on; NEC practice holds each breaker to 80% continuous (NEC 210.20(A)).
+
+## Example
+```yaml
+site: {utility_capacity: 1 MW, pue: 1.15}   # PWR006: 960 kW x 1.15 = 1,104 kW
+power:
+  panels:
+    - {id: main, voltage: 415 V, current_rating: 1000 A}  # PWR006: feeds 1,093 kW of panels
+    - {id: p1, fed_by: main, voltage: 415 V, current_rating: 1000 A}
+    - {id: p2, fed_by: main, voltage: 415 V, current_rating: 1000 A}
+```
+
+## Fix
+Reduce the IT load or raise the utility contract; give the upstream panel a larger rating,
+feed fewer panels from it, or mark it `power_capped: true` where capping enforces the limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Rule, Violation
+from dclint.model.design import Design
+from dclint.units import Q_, fmt
+
+_EPS = 1e-9
+
+
+class SiteCapacityExceeded(Rule):
+    id = "PWR006"
+    name = "site-capacity-exceeded"
+    severity = "error"
+    tags = ("power",)
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        topo = design.topology
+        utility = design.site.utility_capacity
+        if utility is not None and topo.racks:
+            it = topo.it_load.to("kW")
+            facility = (it * design.site.pue).to("kW")
+            if facility.m_as("kW") > utility.m_as("kW") * (1 + _EPS):
+                yield Violation(
+                    ("site", "utility_capacity"),
+                    f"site IT load {fmt(it)} x PUE {design.site.pue:g} = {fmt(facility)} "
+                    f"exceeds the utility capacity {fmt(utility)}",
+                    subject=design.site.name or design.name,
+                    measured=facility,
+                    limit=utility,
+                    fix="reduce the IT load, improve the PUE, or raise the utility capacity",
+                )
+        for panel in topo.panels.values():
+            if not panel.children or panel.model.power_capped:
+                continue
+            below = Q_(sum((c.capacity.m_as("kW") for c in panel.children), 0.0), "kW")
+            own = panel.capacity.to("kW")
+            if below.m_as("kW") <= own.m_as("kW") * (1 + _EPS):
+                continue
+            names = ", ".join(c.id for c in panel.children)
+            yield Violation(
+                (*panel.path, "current_rating"),
+                f"panel {panel.id} feeds {fmt(below)} of derated panel capacity ({names}), "
+                f"above its own derated capacity {fmt(own)}",
+                subject=panel.id,
+                measured=below,
+                limit=own,
+                fix="raise the panel's rating, feed fewer panels from it, or mark it "
+                "power_capped where capping holds the load",
+            )

@@ -1,0 +1,61 @@
+"""High-density rack fed by single-phase power.
+
+## What it does
+Flags a rack whose design IT load is above `threshold` (default 20 kW) and that has one or
+more single-phase feeds (`phases: 1`). Exactly at the threshold passes; racks without feeds
+are not checked.
+
+## Why it matters
+Single-phase whips carry little power: a 230 V / 32 A feed at PF 0.95 and 80% continuous
+(NEC 210.20(A)) delivers 5.6 kW, so a high-density rack needs many of them, and they load one
+leg of the panel (PWR005). Three-phase power is P = sqrt(3) x V(L-L) x I x PF: at the same
+current a 415 V three-phase feed carries 3.1 times a 230 V single-phase one, and a 415 V / 63 A
+feed gives 34.4 kW (DOMAIN.md, power practice). Legacy racks are 6-12 kW; an NVL72 rack is
+~120 kW (DOMAIN.md).
+
+## Example
+```yaml
+racks:
+  - id: r01
+    platform: hgx-h100
+    nodes: 3          # 25.5 kW
+    feeds: [s1, s2]   # PWR007: single-phase feeds
+```
+
+## Fix
+Feed the rack from three-phase feeds (e.g. 415 V / 63 A), or spread the load over more racks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.design import Design
+from dclint.units import fmt
+
+
+class HighDensityRackNotThreePhase(Rule):
+    id = "PWR007"
+    name = "high-density-rack-not-three-phase"
+    severity = "warning"
+    tags = ("power",)
+    options = {
+        "threshold": Option("20 kW", "power", "IT load above which a rack must be three-phase"),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        threshold = ctx["threshold"].to("kW")
+        for rack in design.topology.racks:
+            single = list(dict.fromkeys(f.id for f in rack.feeds if f.model.phases == 1))
+            if not single or rack.it_load.m_as("kW") <= threshold.m_as("kW") * (1 + 1e-9):
+                continue
+            yield Violation(
+                (*rack.path, "feeds"),
+                f"rack {rack.id} draws {fmt(rack.it_load, 'kW')}, above {fmt(threshold)}, from "
+                f"single-phase feed{'s' if len(single) > 1 else ''} {', '.join(single)}",
+                subject=rack.id,
+                measured=rack.it_load.to("kW"),
+                limit=threshold,
+                fix="feed the rack from three-phase feeds, or spread its load over more racks",
+            )
