@@ -1,0 +1,94 @@
+"""Explicit fabric whose racks do not all reach each other (the fabric is partitioned).
+
+## What it does
+Builds the graph of an explicit fabric (`switches` and `links`; racks stand for their GPUs'
+NICs) and finds its connected parts. The part with the most GPUs is taken as the fabric;
+every other part that holds racks (a rack with no link, or a group of racks on switches with
+no path to the rest) gives one finding, at its first link or, for an unlinked rack, at the
+fabric's `racks` entry that names it. Racks on the fabric are its `racks` list, else every
+rack with GPUs. Parametric fabrics are connected by construction and are not checked.
+
+## Why it matters
+Data-parallel all-reduce and pipeline sends need every GPU of a job to reach every other: a
+GPU that cannot is unusable for the job, and a missing spine link found at bring-up delays
+the whole cluster. The check is exact (graph connectivity, networkx), not a heuristic.
+
+## Example
+```yaml
+links:
+  - {a: r01, b: leaf01, count: 72, speed: 400 Gb/s}
+  - {a: r02, b: leaf02, count: 72, speed: 400 Gb/s}   # NET004: leaf02 has no spine link
+  - {a: leaf01, b: spine01, count: 72, speed: 400 Gb/s}
+```
+
+## Fix
+Add the missing links (leaf to spine, rack to leaf), or list on the fabric only the racks that
+belong to it (`racks:`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Rule, Violation
+from dclint.model.design import Design
+from dclint.model.fabric_graph import FabricGraph, fabric_graph
+from dclint.ranges import RangeError, expand
+from dclint.source import Path
+
+
+class FabricPartitioned(Rule):
+    id = "NET004"
+    name = "fabric-partitioned"
+    severity = "error"
+    tags = ("fabric",)
+    options = {}
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        for f, fabric in enumerate(design.fabrics):
+            if not (fabric.switches or fabric.links):
+                continue
+            fg = fabric_graph(design, f)
+            parts = fg.components()
+            if len(parts) < 2:
+                continue
+            gpus = {r.id: r.gpus for r in fg.racks}
+            main = sorted(n for n in parts[0] if n in gpus)
+            for part in parts[1:]:
+                racks = sorted(n for n in part if n in gpus)
+                cut = sum(gpus[r] for r in racks)
+                names = ", ".join(racks[:4]) + (
+                    f" and {len(racks) - 4} more" if len(racks) > 4 else ""
+                )
+                path, key = _where(fg, f, part, racks[0], fabric.racks)
+                yield Violation(
+                    path,
+                    f"fabric {fabric.id} is partitioned: rack{'s' if len(racks) > 1 else ''} "
+                    f"{names} ({cut} GPUs) cannot reach the {_racks(len(main))} "
+                    f"({sum(gpus[r] for r in main)} GPUs) of its largest part",
+                    subject=racks[0],
+                    measured=float(cut),
+                    limit=0.0,
+                    fix="add the missing rack-to-leaf or leaf-to-spine links",
+                    key=key,
+                )
+
+
+def _racks(n: int) -> str:
+    return f"{n} rack" if n == 1 else f"{n} racks"
+
+
+def _where(
+    fg: FabricGraph, f: int, part: set[str], rack: str, listed: list[str] | None
+) -> tuple[Path, bool]:
+    """The part's first link; else the `racks` entry naming the rack; else the `links` key."""
+    links = sorted(d["link"] for u, _, d in fg.graph.edges(part, data=True) if u in part)
+    if links:
+        return ("fabrics", f, "links", links[0]), False
+    for j, pattern in enumerate(listed or ()):
+        try:
+            if any(rid == rack for rid, _ in expand(pattern)):
+                return ("fabrics", f, "racks", j), False
+        except RangeError:
+            continue
+    return ("fabrics", f, "links" if fg.graph.number_of_edges() else "id"), True

@@ -1,0 +1,96 @@
+"""Checkpoint that takes longer than the target to write to its storage tier.
+
+## What it does
+For each workload with a `checkpoint`, divides the checkpoint size by the aggregate write
+bandwidth of its tier (`checkpoint.tier`, else the tier marked `checkpoints: true`, else the
+first parallel file system) and flags a save longer than `target` (default 90 s). The size is
+`checkpoint.size`, else parameters x `bytes_per_parameter` (default 14 B: bf16 weights 2 B +
+fp32 master weights 4 B + Adam first and second moments 8 B; the 16 B/parameter of mixed-
+precision Adam in the ZeRO paper, Rajbhandari et al. 2020, less the 2 B of bf16 gradients,
+which are not saved). The same figure is used by dclint's training-time projection.
+
+## Why it matters
+Training stops while a synchronous checkpoint is written: the memo measured ~10 min a save
+below 800 GB/s for a trillion-parameter model, costing > 15% of efficiency with frequent
+saves, and sets 1 TB in <= 90 s as the acceptable floor (founding memo; DOMAIN.md).
+
+## Example
+```yaml
+storage:
+  tiers:
+    - id: lustre
+      kind: parallel_fs
+      write_bandwidth: 10 GB/s   # STO002: a 988 GB checkpoint takes 99 s
+workloads:
+  - id: llama-70b
+    model: {parameters: 70.6e9}
+    checkpoint: {interval: 1 h, tier: lustre}
+```
+
+## Fix
+Write checkpoints to a faster tier (more storage nodes, a parallel file system instead of an
+object store), shard them over more writers, or use asynchronous checkpointing and declare the
+size that blocks training as `checkpoint.size`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.checkpoints import checkpoint_size, checkpoint_tier, count_text, size_unit
+from dclint.model.design import Design
+from dclint.projection.defaults import CHECKPOINT_BYTES_PER_PARAMETER
+from dclint.units import fmt
+
+
+class CheckpointWriteTooSlow(Rule):
+    id = "STO002"
+    name = "checkpoint-write-too-slow"
+    severity = "error"
+    tags = ("storage", "checkpoint")
+    options = {
+        "target": Option("90 s", "duration", "Longest time to write one checkpoint"),
+        "bytes_per_parameter": Option(
+            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
+            "information",
+            "Checkpoint bytes per parameter where checkpoint.size is not declared",
+        ),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        target = ctx["target"].to("s")
+        for wl in design.workloads:
+            size = checkpoint_size(wl, ctx["bytes_per_parameter"])
+            where = checkpoint_tier(design, wl)
+            if size is None or where is None:
+                continue
+            index, tier = where
+            bandwidth = tier.aggregate("write")
+            if bandwidth is None or bandwidth.magnitude <= 0:
+                continue
+            seconds = (size[0] / bandwidth).to("s")
+            if seconds.m_as("s") <= target.m_as("s") * (1 + 1e-9):
+                continue
+            per = fmt(ctx["bytes_per_parameter"])
+            basis = f" ({count_text(wl.model.parameters)} parameters x {per})" if size[1] else ""
+            field = next(
+                (
+                    n
+                    for n in ("write_bandwidth", "per_node_write_bandwidth")
+                    if getattr(tier, n) is not None
+                ),
+                "id",
+            )
+            need = (size[0] / target).to("GB/s")
+            yield Violation(
+                ("storage", "tiers", index, field),
+                f"workload {wl.id} writes a {fmt(size[0], size_unit(size[0]))} checkpoint"
+                f"{basis} to {tier.id} at {fmt(bandwidth.to('GB/s'))} in "
+                f"{fmt(seconds, 's')}, above the {fmt(target, 's')} target "
+                f"({fmt(need, digits=5)} of write bandwidth needed)",
+                subject=tier.id,
+                measured=seconds,
+                limit=target,
+                fix="checkpoint to a faster tier, add storage nodes or checkpoint asynchronously",
+            )

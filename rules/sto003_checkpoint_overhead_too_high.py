@@ -1,0 +1,78 @@
+"""Checkpoint saves that take more than 5% of the checkpoint interval.
+
+## What it does
+For each workload with a `checkpoint`, computes the time one save takes (size / aggregate
+write bandwidth of its tier, as STO002 does, 14 B/parameter where the size is not declared)
+and divides it by `checkpoint.interval`. Flags a ratio above `max_overhead` (default 5%).
+
+## Why it matters
+Synchronous saves stop training: below 800 GB/s of write bandwidth a trillion-parameter save
+takes ~10 min and frequent saves cost more than 15% of efficiency (founding memo; DOMAIN.md).
+Saving less often is no cure, because a failure then loses more work: 5% is a common
+budget for checkpoint cost in goodput planning (dclint default; set your own in config).
+
+## Example
+```yaml
+workloads:
+  - id: llama-70b
+    model: {parameters: 70.6e9}
+    checkpoint:
+      interval: 10 min   # STO003: a 49 s save is 8.2% of it at 20 GB/s
+      tier: weka
+```
+
+## Fix
+Lengthen the interval, write to a faster tier, or checkpoint asynchronously and declare the
+blocking part as `checkpoint.size`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.checkpoints import checkpoint_size, checkpoint_tier, size_unit
+from dclint.model.design import Design
+from dclint.projection.defaults import CHECKPOINT_BYTES_PER_PARAMETER
+from dclint.units import fmt
+
+
+class CheckpointOverheadTooHigh(Rule):
+    id = "STO003"
+    name = "checkpoint-overhead-too-high"
+    severity = "warning"
+    tags = ("storage", "checkpoint")
+    options = {
+        "max_overhead": Option("5%", "share", "Highest save time : checkpoint interval"),
+        "bytes_per_parameter": Option(
+            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
+            "information",
+            "Checkpoint bytes per parameter where checkpoint.size is not declared",
+        ),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        limit = ctx["max_overhead"].to("percent")
+        for i, wl in enumerate(design.workloads):
+            size = checkpoint_size(wl, ctx["bytes_per_parameter"])
+            where = checkpoint_tier(design, wl)
+            if size is None or where is None or wl.checkpoint is None:
+                continue
+            bandwidth = where[1].aggregate("write")
+            if bandwidth is None or bandwidth.magnitude <= 0:
+                continue
+            save = (size[0] / bandwidth).to("s")
+            share = (save / wl.checkpoint.interval).to("percent")
+            if share.m_as("percent") <= limit.m_as("percent") * (1 + 1e-9):
+                continue
+            yield Violation(
+                ("workloads", i, "checkpoint", "interval"),
+                f"workload {wl.id} spends {fmt(share)} of each "
+                f"{fmt(wl.checkpoint.interval)} checkpoint interval saving: a "
+                f"{fmt(size[0], size_unit(size[0]))} checkpoint takes {fmt(save, 's')} at "
+                f"{fmt(bandwidth.to('GB/s'))} to {where[1].id}; limit {fmt(limit)}",
+                subject=wl.id,
+                measured=share,
+                limit=limit,
+                fix="lengthen the interval, write to a faster tier or checkpoint asynchronously",
+            )

@@ -1,0 +1,65 @@
+"""Storage without one of the three tiers: node-local cache, parallel file system, object store.
+
+## What it does
+Looks at the kinds of the design's storage tiers and flags each of `node_local`,
+`parallel_fs` and `object` that is missing (one warning each, at `storage.tiers`). A design
+that declares no storage tiers at all is left alone: its storage is out of its scope.
+
+## Why it matters
+The memo's practice is three tiers, each for its own load: node-local NVMe RAID0 (~4 TB,
+>= 50 GB/s read per node) stages the data set and absorbs restarts; a parallel file system
+(WekaFS, VAST: 200 TB-1 PB, >= 400 GB/s) feeds training; an S3-compatible object store holds
+checkpoints and archives (founding memo; DOMAIN.md). Without the cache every epoch and every
+restart hits the shared file system; without the object store checkpoints crowd the data.
+
+## Example
+```yaml
+storage:
+  tiers:               # STO004: no node_local tier; STO004: no object tier
+    - id: lustre
+      kind: parallel_fs
+```
+
+## Fix
+Add the missing tier, or suppress the warning with a reason where the design deliberately
+does without it (e.g. a small cluster that checkpoints to the parallel file system).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Rule, Violation
+from dclint.model.design import Design
+
+_TIERS = {
+    "node_local": "a node-local NVMe cache",
+    "parallel_fs": "a parallel file system",
+    "object": "an object store",
+}
+
+
+class StorageTierMissing(Rule):
+    id = "STO004"
+    name = "storage-tier-missing"
+    severity = "warning"
+    tags = ("storage",)
+    options = {}
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        tiers = design.storage.tiers
+        if not tiers:
+            return
+        kinds = {t.kind for t in tiers}
+        have = ", ".join(f"{t.id} ({t.kind})" for t in tiers)
+        for kind, what in _TIERS.items():
+            if kind in kinds:
+                continue
+            yield Violation(
+                ("storage", "tiers"),
+                f"storage has no {kind} tier ({what}) of the three-tier practice; its "
+                f"tiers are {have}",
+                subject=kind,
+                fix=f"add {what} (kind {kind})",
+                key=True,
+            )

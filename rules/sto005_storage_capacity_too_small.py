@@ -1,0 +1,97 @@
+"""Storage tier too small for the data sets and retained checkpoints placed on it.
+
+## What it does
+Adds up, for each shared storage tier, the data sets it holds (each workload's
+`dataset_size` on every tier that feeds training: those marked `feeds_training`, else the
+parallel file systems) and the checkpoints it keeps (`checkpoint.retained` x the checkpoint
+size, on the workload's checkpoint tier; 14 B/parameter where no size is declared, as in
+STO002). Flags a tier whose total exceeds `max_fill` (default 100%) of its `capacity`.
+Node-local tiers are not checked (their capacity is per node and they hold staged copies).
+
+## Why it matters
+A checkpoint that cannot be written because the file system is full stops training, and
+the retained checkpoints are what a restart falls back on. The memo's parallel file systems
+are 200 TB-1 PB (founding memo; DOMAIN.md): a multi-TB checkpoint kept five times and a
+few hundred TB of data fill that quickly.
+
+## Example
+```yaml
+storage:
+  tiers:
+    - id: weka
+      kind: parallel_fs
+      capacity: 100 TB        # STO005: 120 TB data set + 5 x 988 GB checkpoints
+workloads:
+  - id: llama-70b
+    dataset_size: 120 TB
+    checkpoint: {interval: 1 h, tier: weka, retained: 5}
+```
+
+## Fix
+Add capacity, keep fewer checkpoints on the tier (move older ones to the object store), or
+place the data set or the checkpoints on another tier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.checkpoints import checkpoint_size, checkpoint_tier, data_tiers, size_unit
+from dclint.model.design import Design
+from dclint.projection.defaults import CHECKPOINT_BYTES_PER_PARAMETER
+from dclint.units import Q_, Quantity, fmt
+
+
+class StorageCapacityTooSmall(Rule):
+    id = "STO005"
+    name = "storage-capacity-too-small"
+    severity = "error"
+    tags = ("storage",)
+    options = {
+        "max_fill": Option("100%", "share", "Highest share of a tier's capacity in use"),
+        "bytes_per_parameter": Option(
+            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
+            "information",
+            "Checkpoint bytes per parameter where checkpoint.size is not declared",
+        ),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        parts: dict[int, list[tuple[str, Quantity]]] = {}
+        shared = data_tiers(design)
+        for wl in design.workloads:
+            if wl.dataset_size is not None:
+                for index, _ in shared:
+                    parts.setdefault(index, []).append((f"{wl.id} data set", wl.dataset_size))
+            size = checkpoint_size(wl, ctx["bytes_per_parameter"])
+            where = checkpoint_tier(design, wl)
+            if size is not None and where is not None and wl.checkpoint is not None:
+                kept = wl.checkpoint.retained
+                one = fmt(size[0], size_unit(size[0]))
+                label = f"{wl.id} {kept} x {one} checkpoints" if kept > 1 else f"{wl.id} checkpoint"
+                parts.setdefault(where[0], []).append((label, size[0] * kept))
+        for index, items in sorted(parts.items()):
+            tier = design.storage.tiers[index]
+            if tier.kind == "node_local" or tier.capacity is None:
+                continue
+            usable = (tier.capacity * ctx["max_fill"]).to("GB")
+            total = sum((q.to("GB") for _, q in items), Q_(0.0, "GB"))
+            if total.m_as("GB") <= usable.m_as("GB") * (1 + 1e-9):
+                continue
+            unit = size_unit(usable)
+            what = "; ".join(f"{label}: {fmt(q, size_unit(q))}" for label, q in items)
+            fill = (
+                ""
+                if ctx["max_fill"].m_as("percent") == 100
+                else (f" ({fmt(ctx['max_fill'].to('percent'))} of {fmt(tier.capacity, unit)})")
+            )
+            yield Violation(
+                ("storage", "tiers", index, "capacity"),
+                f"storage tier {tier.id} must hold {fmt(total, unit, digits=7)} ({what}), more "
+                f"than its {fmt(usable, unit)} capacity{fill}",
+                subject=tier.id,
+                measured=total.to(unit),
+                limit=usable.to(unit),
+                fix="add capacity, retain fewer checkpoints here or move data to another tier",
+            )
