@@ -126,6 +126,15 @@ def _levels(
             if other in switches and other not in level:
                 level[other] = level[node] + 1
                 queue.append(other)
+    # a tier sits at the lowest level any of its switches reaches: a leaf without rack links
+    # is still a leaf, not a switch above the spine
+    lowest: dict[str, int] = {}
+    for sid, (_, tier, _) in switches.items():
+        if sid in level:
+            lowest[tier] = min(lowest.get(tier, level[sid]), level[sid])
+    for sid, (_, tier, _) in switches.items():
+        if tier in lowest:
+            level[sid] = lowest[tier]
     return level
 
 
