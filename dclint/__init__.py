@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["DclintError", "Design", "LoadError", "__version__", "load", "load_text"]
+__all__ = ["DclintError", "Design", "LoadError", "__version__", "dump", "load", "load_text"]
 
 if TYPE_CHECKING:
     from dclint.errors import DclintError, LoadError
     from dclint.loader import load, load_text
+    from dclint.loader.dump import dump
     from dclint.model.design import Design
 
 
@@ -19,6 +20,10 @@ def __getattr__(name: str) -> Any:
         from dclint import loader
 
         return getattr(loader, name)
+    if name == "dump":
+        from dclint.loader.dump import dump
+
+        return dump
     if name == "Design":
         from dclint.model.design import Design
 

@@ -16,8 +16,10 @@ __all__ = ["dispatch", "write_atomic"]
 
 
 def dispatch(args: argparse.Namespace) -> int:
-    handler = {"check": check, "rules": rules, "explain": explain, "schema": schema,
-               "cost": cost}
+    handler = {"check": check, "rules": rules, "explain": explain, "schema": schema, "cost": cost}
+    from dclint.consultant_commands import HANDLERS
+
+    handler.update(HANDLERS)  # diff, capacity, init
     try:
         return handler[args.command](args)
     except DclintError as exc:
@@ -38,26 +40,44 @@ def _engine(args: argparse.Namespace) -> Any:
     from dclint.engine.runner import Engine
 
     config = load_config(Path(args.config)) if getattr(args, "config", None) else None
-    cli = {"select": _split(getattr(args, "select", None)),
-           "ignore": _split(getattr(args, "ignore", None)),
-           "fail_on": getattr(args, "fail_on", None)}
+    cli = {
+        "select": _split(getattr(args, "select", None)),
+        "ignore": _split(getattr(args, "ignore", None)),
+        "fail_on": getattr(args, "fail_on", None),
+    }
     today = date.fromisoformat(args.today) if getattr(args, "today", None) else date.today()
-    return Engine(config=config, rules_dirs=tuple(args.rules_dir), cli=cli, today=today)
+    from dclint.consultant_commands import overrides
+
+    return Engine(
+        config=config,
+        rules_dirs=tuple(args.rules_dir),
+        cli=cli,
+        today=today,
+        overrides=overrides(args),
+    )
 
 
 def check(args: argparse.Namespace) -> int:
     from dclint.engine.runner import run
     from dclint.report import formatter
 
+    if getattr(args, "sweep", None):
+        from dclint.consultant_commands import sweep
+
+        return sweep(args)
     engine = _engine(args)
     result = run(args.paths, engine)
     result, fixed = _baseline(args, result)
     # the governing config of the first design (CLI values merged in) sets the exit threshold
     fail_on = engine.config_for(result.designs[0].file if result.designs else ".").fail_on
-    settings = {"quiet": args.quiet, "statistics": args.statistics, "rules": engine.rules,
-                "selected": lambda rid, file: _selected(rid, engine.config_for(file), file),
-                "options_for": lambda file: engine.options(engine.config_for(file)),
-                "baseline_fixed": fixed}
+    settings = {
+        "quiet": args.quiet,
+        "statistics": args.statistics,
+        "rules": engine.rules,
+        "selected": lambda rid, file: _selected(rid, engine.config_for(file), file),
+        "options_for": lambda file: engine.options(engine.config_for(file)),
+        "baseline_fixed": fixed,
+    }
     settings["design_extras"] = _design_extras()
     text = formatter(args.format)(result, settings)
     if args.output:
@@ -92,8 +112,10 @@ def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
         raise ConfigError(f"--baseline {read}: {exc.strerror}") from None
     result, fixed = baseline.apply(result, baseline.loads(text, read))
     for entry in fixed:
-        print(f"dclint: fixed (no longer found, prune from {read}): {entry.describe()}",
-              file=sys.stderr)
+        print(
+            f"dclint: fixed (no longer found, prune from {read}): {entry.describe()}",
+            file=sys.stderr,
+        )
     return result, fixed
 
 
@@ -107,6 +129,9 @@ def write_atomic(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; an output file follows the umask
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -131,8 +156,10 @@ def explain(args: argparse.Namespace) -> int:
         raise ConfigError(f"unknown rule id '{args.rule_id}' (see `dclint rules`)")
     config = load_config(Path(args.config)) if args.config else Config()
     settings = config.rule_settings.get(cls.id, {})
-    print(f"{cls.id} {cls.name} [{settings.get('severity', cls.severity)}]"
-          f"  tags: {', '.join(cls.tags) or '-'}\n")
+    print(
+        f"{cls.id} {cls.name} [{settings.get('severity', cls.severity)}]"
+        f"  tags: {', '.join(cls.tags) or '-'}\n"
+    )
     print(cls.doc())
     if cls.options:
         print("\n## Options (value in effect, default)")

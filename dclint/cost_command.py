@@ -56,7 +56,11 @@ def _tco_text(t: Tco) -> str:
 
 
 def cost(args: argparse.Namespace) -> int:
-    designs = [load(path) for path in args.paths]  # LoadError -> exit 2 with file:line:col
+    from dclint.consultant_commands import overrides
+
+    sets = overrides(args)
+    # LoadError -> exit 2 with file:line:col
+    designs = [load(path, overrides=sets) for path in args.paths]
     projections = [p for d in designs for p in project_workloads(d)]
     if args.format == "json":
         data = {

@@ -77,9 +77,7 @@ def _problems(path: str) -> list[str]:
 
 def test_missing_include_is_an_error_at_its_line(tree: Path) -> None:
     plan = _write(tree / "client" / "plan.yaml", "name: p\ninclude:\n  - ../profiles/nope.yaml\n")
-    assert _problems(plan) == [
-        f"{plan}:3:5: included file '../profiles/nope.yaml' does not exist"
-    ]
+    assert _problems(plan) == [f"{plan}:3:5: included file '../profiles/nope.yaml' does not exist"]
 
 
 def test_include_cycle_is_an_error(tree: Path) -> None:

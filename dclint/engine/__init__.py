@@ -2,4 +2,4 @@
 
 from dclint.engine.rule import Context, Option, Rule, Severity, Violation
 
-__all__ = ["Rule", "Option", "Violation", "Context", "Severity"]
+__all__ = ["Context", "Option", "Rule", "Severity", "Violation"]

@@ -8,6 +8,7 @@ rule id holding `severity` and the rule's options, e.g. ``PWR001 = { limit = "13
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,15 @@ class Config:
     rule_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     file: str | None = None
     root: Path = field(default_factory=Path.cwd)
+    # "select", "PWR001", "PWR001.limit" -> (line, column) in `file`, for error messages
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
+
+    def where(self, key: str) -> str:
+        """`file:line:col` of a config key (or of its table), for a ConfigError."""
+        if self.file is None:
+            return "command line"
+        pos = self.positions.get(key) or self.positions.get(key.split(".")[0])
+        return f"{self.file}:{pos[0]}:{pos[1]}" if pos else self.file
 
     def with_cli(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -69,17 +79,53 @@ def load_config(path: Path) -> Config:
             data = tomllib.loads(text).get("tool", {}).get("dclint", {})
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        positions = _toml_positions(text)
     else:
-        from dclint.loader.yamlsafe import YamlError, read_yaml
+        from dclint.loader.yamlsafe import EmptyDocument, YamlError, read_yaml
 
         try:
-            data, _ = read_yaml(str(path), text)
+            data, source = read_yaml(str(path), text)
+            positions = {".".join(map(str, k)): v for k, v in source.keys.items() if len(k) <= 2}
+        except EmptyDocument:  # an empty or comments-only config is a valid, empty config
+            data, positions = {}, {}
         except YamlError as exc:
             raise ConfigError(str(exc.problems[0])) from None
         data = data or {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: config must be a mapping")
-    return _from_mapping(data, str(path), path.parent)
+    config = _from_mapping(data, str(path), path.parent)
+    return replace(config, positions=positions)
+
+
+def _toml_positions(text: str) -> dict[str, tuple[int, int]]:
+    """Line and column of each key in [tool.dclint] and its sub-tables (inline ones too)."""
+    import re
+
+    out: dict[str, tuple[int, int]] = {}
+    table: str | None = None
+    key_re = re.compile(r'([A-Za-z0-9_-]+|"[^"]*")\s*=')
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = re.match(r"\s*\[+\s*([^\]]+?)\s*\]+", line)
+        if header:
+            name = header.group(1).replace('"', "")
+            table = (
+                name[len("tool.dclint") :].lstrip(".") if name.startswith("tool.dclint") else None
+            )
+            if table:
+                out.setdefault(table, (number, header.start(1) + 1))
+            continue
+        if table is None:
+            continue
+        first = key_re.match(line.lstrip())
+        if not first:
+            continue
+        indent = len(line) - len(line.lstrip())
+        top = first.group(1).strip('"')
+        own = f"{table}.{top}" if table else top
+        out.setdefault(own, (number, indent + 1))
+        for inner in key_re.finditer(line, indent + first.end()):
+            out.setdefault(f"{own}.{inner.group(1).strip(chr(34))}", (number, inner.start() + 1))
+    return out
 
 
 def _strings(value: Any, where: str) -> tuple[str, ...]:
@@ -119,7 +165,7 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
 
 def config_for(design: Path, cache: dict[Path, Config]) -> Config:
     """The config that governs a design file (cached per directory)."""
-    directory = design.resolve().parent
+    directory = _resolved(design).parent
     if directory not in cache:
         found = find_config(directory)
         cache[directory] = load_config(found) if found else Config()
@@ -140,7 +186,7 @@ def _matches(rule_id: str, patterns: tuple[str, ...]) -> int:
 def selected(rule_id: str, config: Config, file: str | None = None) -> bool:
     """Whether `rule_id` runs: the most specific of select/ignore wins, as in ruff."""
     ignore = config.ignore
-    if file is not None:
+    if file is not None and config.per_file_ignores:  # resolving paths costs ~30 us a rule
         rel = _relative(file, config.root)
         for glob, ids in config.per_file_ignores.items():
             if fnmatch.fnmatch(rel, glob) or fnmatch.fnmatch(Path(file).name, glob):
@@ -149,9 +195,16 @@ def selected(rule_id: str, config: Config, file: str | None = None) -> bool:
     return sel >= 0 and sel > ign
 
 
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: the path as given
+        return path.absolute()
+
+
 def _relative(file: str, root: Path) -> str:
     try:
-        return Path(file).resolve().relative_to(root.resolve()).as_posix()
+        return _resolved(Path(file)).relative_to(_resolved(root)).as_posix()
     except ValueError:
         return Path(file).as_posix()
 
@@ -160,31 +213,39 @@ def validate_config(config: Config, rules: dict[str, type[Rule]]) -> dict[str, d
     """Check ids and options against the rules; return typed options per rule id."""
     from dclint.engine.options import parse_option
 
-    where = config.file or "command line"
-    for pattern in (*config.select, *config.ignore, *_flat(config.per_file_ignores)):
-        if pattern != "ALL" and not any(r.startswith(pattern) for r in rules):
-            raise ConfigError(f"{where}: '{pattern}' matches no rule id")
+    where = config.where
+    lists: list[tuple[str, Sequence[str]]] = [("select", config.select), ("ignore", config.ignore)]
+    lists.append(("per-file-ignores", _flat(config.per_file_ignores)))
+    for key, patterns in lists:
+        for pattern in patterns:
+            if pattern != "ALL" and not any(r.startswith(pattern) for r in rules):
+                raise ConfigError(f"{where(key)}: '{pattern}' matches no rule id")
     for rule_id, settings in config.rule_settings.items():
         if rule_id not in rules:
-            raise ConfigError(f"{where}: unknown rule id '{rule_id}'")
+            raise ConfigError(f"{where(rule_id)}: unknown rule id '{rule_id}'")
         for name, value in settings.items():
+            at = where(f"{rule_id}.{name}")
             if name == "severity":
                 if value not in SEVERITIES:
                     raise ConfigError(
-                        f"{where}: {rule_id}.severity must be one of {', '.join(SEVERITIES)}"
+                        f"{at}: {rule_id}.severity must be one of {', '.join(SEVERITIES)}"
                     )
             elif name not in rules[rule_id].options:
                 known = ", ".join(rules[rule_id].options) or "none"
-                raise ConfigError(
-                    f"{where}: rule {rule_id} has no option '{name}' (options: {known})"
-                )
+                raise ConfigError(f"{at}: rule {rule_id} has no option '{name}' (options: {known})")
     typed: dict[str, dict[str, Any]] = {}
     for rule_id, cls in rules.items():
         settings = config.rule_settings.get(rule_id, {})
-        typed[rule_id] = {
-            name: parse_option(rule_id, name, opt.kind, settings.get(name, opt.default))
-            for name, opt in cls.options.items()
-        }
+        typed[rule_id] = {}
+        for name, opt in cls.options.items():
+            try:
+                typed[rule_id][name] = parse_option(
+                    rule_id, name, opt.kind, settings.get(name, opt.default)
+                )
+            except ConfigError as exc:  # name the config file and line of a bad value
+                if name not in settings:
+                    raise
+                raise ConfigError(f"{where(f'{rule_id}.{name}')}: {exc}") from None
     return typed
 
 

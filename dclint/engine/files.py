@@ -30,6 +30,11 @@ def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str],
         if path.is_dir():
             found = _walk(path, exclude)
         elif path.exists() or path.is_symlink():
+            try:
+                path.resolve(strict=path.exists())
+            except (OSError, RuntimeError):  # a symlink loop: config lookup could not resolve it
+                problems.append(Problem(raw, 1, 1, "cannot read file: symbolic link loop"))
+                continue
             found = [raw]
         else:
             problems.append(Problem(raw, 1, 1, "no such file or directory"))

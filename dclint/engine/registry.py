@@ -94,9 +94,7 @@ def _entry_point_packages() -> list[tuple[str, ModuleType]]:
         try:
             out.append((f"entry point '{ep.name}' ({ep.value})", ep.load()))
         except Exception as exc:
-            raise ConfigError(
-                f"rule pack '{ep.name}' ({ep.value}) failed to load: {exc}"
-            ) from None
+            raise ConfigError(f"rule pack '{ep.name}' ({ep.value}) failed to load: {exc}") from None
     return out
 
 

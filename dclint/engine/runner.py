@@ -29,6 +29,7 @@ class Engine:
     rules_dirs: tuple[str, ...] = ()
     cli: dict[str, Any] = field(default_factory=dict)  # select/ignore/fail_on from the CLI
     today: date = field(default_factory=date.today)
+    overrides: tuple[Any, ...] = ()  # --set values (dclint.loader.overrides), for every file
     rules: dict[str, type[Rule]] = field(init=False)
     _configs: dict[Path, Config] = field(default_factory=dict, init=False)
     _typed: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict, init=False)
@@ -54,7 +55,7 @@ class Engine:
         config = self.config_for(file)
         typed = self.options(config)
         try:
-            design = load(file)
+            design = load(file, overrides=self.overrides)
         except LoadError as exc:
             result.errors = exc.problems
             return result

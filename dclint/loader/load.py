@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from dclint.errors import LoadError, Problem
 from dclint.loader.compose import COMPOSE_KEYS, compose
+from dclint.loader.refs import check_refs
 from dclint.loader.yamlsafe import YamlError, decode, read_yaml
 from dclint.model.design import Design
 from dclint.model.resolve import did_you_mean, resolve
@@ -19,10 +20,13 @@ __all__ = ["load", "load_text"]
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "YES", "NO"}
 
 
-def load(path: str | os.PathLike[str], *, display: str | None = None) -> Design:
-    """Load and validate the design at `path`; raises LoadError (with positions) if it is not."""
+def load(
+    path: str | os.PathLike[str], *, display: str | None = None, overrides: tuple[Any, ...] = ()
+) -> Design:
+    """Load and validate the design at `path`; raises LoadError (with positions) if it is not.
+    `overrides` (dclint.loader.overrides.Override, from --set) are applied before validation."""
     name = display if display is not None else os.fspath(path)
-    return load_text(read_text(path, name), name)
+    return load_text(read_text(path, name), name, overrides=overrides)
 
 
 def read_text(path: str | os.PathLike[str], name: str) -> str:
@@ -54,7 +58,7 @@ def _limit() -> int:
     return yamlsafe.MAX_BYTES
 
 
-def load_text(text: str, file: str = "<string>") -> Design:
+def load_text(text: str, file: str = "<string>", *, overrides: tuple[Any, ...] = ()) -> Design:
     """Load a design from YAML text; `file` is the name positions are reported against."""
     try:
         data, source = read_yaml(file, text)
@@ -73,12 +77,18 @@ def load_text(text: str, file: str = "<string>") -> Design:
                 )
             ]
         )
+    if overrides:
+        from dclint.loader.overrides import apply_overrides
+
+        data = apply_overrides(data, source, overrides)
     try:
         design = Design.model_validate(data)
     except ValidationError as exc:
         raise LoadError(_problems(exc, data, source)) from None
     design._source = source
     topology, errors = resolve(design)
+    if not errors:  # the other references, once racks and the catalog are known
+        errors = check_refs(design, topology)
     if errors:
         raise LoadError([_at(source, e.path, e.message, key=e.key) for e in errors])
     design._topology = topology
@@ -117,6 +127,8 @@ def _message(err: Any) -> str:
     if err["type"] == "bool_type" and isinstance(value, str) and value in _YAML11_BOOLS:
         return f"expected true or false, got '{value}' (YAML 1.1 booleans are not read as such)"
     if err["type"] in ("int_type", "float_type") and isinstance(value, str):
+        if value[:1] != "0" and value.lstrip("+-").isdigit():  # kept as text: too many digits
+            return f"number {value[:40]} is out of range"
         hint = " (leading zeros are not read as numbers)" if value[:1] == "0" else ""
         return f"expected a number, got '{value[:40]}'{hint}"
     if err["type"] == "string_type":

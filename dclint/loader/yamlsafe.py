@@ -2,63 +2,50 @@
 
 No tags beyond the core ones, no aliases of mappings or sequences (alias bombs), no merge keys,
 duplicate keys are errors, and plain scalars follow a strict core schema: `no`, `on`, `1:30` and
-`010` stay strings rather than turning into booleans, sexagesimal or octal numbers.
+`010` stay strings rather than turning into booleans, sexagesimal or octal numbers. Quoted
+scalars are always strings. The document is built from parser events with an explicit stack, so
+no nesting depth can exhaust Python's recursion limit.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-from yaml.resolver import BaseResolver
+from yaml import events as ev
 
 from dclint.errors import Problem
 from dclint.source import Path, Source
 
-__all__ = ["read_yaml", "MAX_BYTES", "MAX_DEPTH"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "EmptyDocument", "YamlError", "decode", "read_yaml"]
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 2_000_000
-_PLAIN = "tag:dclint:plain"
+MAX_PROBLEMS = 100  # stop collecting after this many: a hostile file must not flood the terminal
 _CORE = "tag:yaml.org,2002:"
-_ALLOWED_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq")}
+_SCALAR_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null")}
 _INT_RE = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
 _FLOAT_RE = re.compile(r"^[-+]?((0|[1-9]\d*)(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
 _NULLS = {"", "~", "null", "Null", "NULL"}
 _TRUE = {"true", "True", "TRUE"}
 _FALSE = {"false", "False", "FALSE"}
+_BAD_KEY = "\x00bad key"  # path part under which the value of an unusable key is built
 
-
-class _Resolver(BaseResolver):
-    DEFAULT_SCALAR_TAG = _PLAIN  # untagged plain scalars: resolved by _plain() below
-
-
-_Resolver.yaml_implicit_resolvers = {}
-_Resolver.yaml_path_resolvers = {}
-
-try:
-    _Parser: Any = yaml.CParser
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    from yaml.composer import Composer
+try:  # libyaml's parser (yaml.CParser is not exported: it lives in yaml.cyaml), 10x faster
+    from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
     from yaml.parser import Parser
     from yaml.reader import Reader
     from yaml.scanner import Scanner
 
-    class _Parser(Reader, Scanner, Parser, Composer):  # type: ignore[no-redef]
+    class _Parser(Reader, Scanner, Parser):  # type: ignore[no-redef]
         def __init__(self, stream: str) -> None:
             Reader.__init__(self, stream)
             Scanner.__init__(self)
             Parser.__init__(self)
-            Composer.__init__(self)
-
-
-class _Loader(_Parser, _Resolver):  # type: ignore[misc]
-    def __init__(self, stream: str) -> None:
-        _Parser.__init__(self, stream)
-        _Resolver.__init__(self)
 
 
 class YamlError(Exception):
@@ -67,11 +54,19 @@ class YamlError(Exception):
         self.problems = problems
 
 
+class EmptyDocument(YamlError):
+    """The text holds no YAML document at all (empty, or only comments)."""
+
+
+class _Stop(Exception):
+    """Raised inside the builder once reading on is pointless (node or problem limit)."""
+
+
 def decode(file: str, raw: bytes) -> str:
     """Bytes to text: UTF-8 (a BOM is dropped), no NUL bytes, within the size limit."""
     if len(raw) > MAX_BYTES:
-        raise YamlError([Problem(file, 1, 1, f"file is {len(raw):,} bytes, over the "
-                                  f"{MAX_BYTES:,}-byte limit for a design")])
+        message = f"file is over the {MAX_BYTES:,}-byte limit for a design"
+        raise YamlError([Problem(file, 1, 1, message)])
     if b"\x00" in raw:
         raise YamlError([Problem(file, 1, 1, "binary file (contains NUL bytes), not YAML")])
     try:
@@ -86,92 +81,250 @@ def decode(file: str, raw: bytes) -> str:
 def read_yaml(file: str, text: str) -> tuple[Any, Source]:
     """Parse one YAML document into plain data and the Source position table."""
     source = Source(file, text)
-    loader = _Loader(text)
+    builder = _Builder(source)
+    parser: Any = None
     try:
-        node = loader.get_single_node()
+        parser = _Parser(text)  # the reader checks every character here, before any event
+        builder.run(parser)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         message = (exc.problem or exc.context or "invalid YAML").strip()
-        raise YamlError([Problem(file, line, col, f"YAML syntax error: {message}")]) from None
+        start = exc.context_mark
+        if exc.problem and exc.context and start is not None and start is not mark:
+            # "found unexpected end of stream" says little without where the quote was opened
+            message += f" ({exc.context.strip()} at {start.line + 1}:{start.column + 1})"
+        if "maximum nesting depth" in message:  # libyaml's own limit (1000), met scanning ahead
+            message = f"document nested deeper than {MAX_DEPTH} levels"
+            builder.problems.append(Problem(file, line, col, message))
+            raise YamlError(builder.problems) from None
+        if mark is not None and text[mark.index : mark.index + 1] == "\t":
+            message = "a tab character; YAML is indented with spaces"
+        builder.problems.append(Problem(file, line, col, f"YAML syntax error: {message}"))
+    except yaml.reader.ReaderError as exc:
+        line, col = _line_col(text, exc.position)
+        builder.problems.append(
+            Problem(file, line, col, f"character #x{exc.character:04x} is not allowed in YAML")
+        )
     except yaml.YAMLError as exc:
-        raise YamlError([Problem(file, 1, 1, f"YAML error: {exc}")]) from None
+        builder.problems.append(Problem(file, 1, 1, f"YAML error: {exc}"))
+    except _Stop:
+        pass
     finally:
-        loader.dispose()
-    if node is None:
-        raise YamlError([Problem(file, 1, 1, "empty design: the file holds no YAML document")])
-    builder = _Builder(source)
-    data = builder.build(node, (), 0)
+        if parser is not None:
+            parser.dispose()
     if builder.problems:
         raise YamlError(builder.problems)
-    return data, source
+    if not builder.done:
+        raise EmptyDocument([Problem(file, 1, 1, "empty design: the file holds no YAML document")])
+    return builder.root, source
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    index = max(0, min(index, len(text)))
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+@dataclass
+class _Frame:
+    """An open mapping or sequence. For a mapping, `key` is the key whose value comes next."""
+
+    path: Path
+    value: dict[str, Any] | list[Any]
+    key: str | None = None
+    bad_key: bool = False  # the pending key was unusable: build its value, then drop it
+    key_done: bool = False
+    seen: set[str] = field(default_factory=set)
 
 
 class _Builder:
     def __init__(self, source: Source) -> None:
         self.source = source
         self.problems: list[Problem] = []
-        self.seen: set[int] = set()
+        self.stack: list[_Frame] = []
+        # anchor -> (value, text as written) of a scalar, or the _Frame of a collection
+        self.anchors: dict[str, tuple[Any, str] | _Frame] = {}
         self.count = 0
+        self.skip = 0  # > 0 while inside a collection used as a key (skipped)
+        self.root: Any = None
+        self.done = False
 
-    def fail(self, node: Node, message: str) -> None:
-        mark = node.start_mark
+    def fail(self, mark: Any, message: str) -> None:
         self.problems.append(Problem(self.source.file, mark.line + 1, mark.column + 1, message))
+        if len(self.problems) >= MAX_PROBLEMS:
+            self.problems.append(
+                Problem(
+                    self.source.file,
+                    mark.line + 1,
+                    mark.column + 1,
+                    f"too many problems; stopped after {MAX_PROBLEMS}",
+                )
+            )
+            raise _Stop
 
-    def build(self, node: Node, path: Path, depth: int) -> Any:
-        mark = node.start_mark
-        self.source.values[path] = (mark.line + 1, mark.column + 1)
+    def run(self, parser: Any) -> None:
+        while parser.check_event():
+            event = parser.get_event()
+            if isinstance(event, ev.DocumentStartEvent) and self.done:
+                self.fail(
+                    event.start_mark,
+                    "YAML syntax error: expected a single document, but found another document",
+                )
+                return
+            if isinstance(
+                event,
+                (
+                    ev.StreamStartEvent,
+                    ev.StreamEndEvent,
+                    ev.DocumentStartEvent,
+                    ev.DocumentEndEvent,
+                ),
+            ):
+                continue
+            self.event(event)
+
+    def event(self, event: Any) -> None:
+        if self.skip:
+            if isinstance(event, ev.CollectionStartEvent):
+                self.skip += 1
+            elif isinstance(event, ev.CollectionEndEvent):
+                self.skip -= 1
+                if not self.skip:
+                    self.attach(None)
+            return
+        if isinstance(event, ev.CollectionEndEvent):
+            frame = self.stack.pop()
+            self.attach(frame.value)
+            return
+        path = self.place(event)
+        if isinstance(event, ev.AliasEvent):
+            self.alias(event, path)
+        elif isinstance(event, ev.ScalarEvent):
+            self.scalar(event, path)
+        else:
+            self.collection(event, path)
+
+    def place(self, event: Any) -> Path | None:
+        """The path of the node `event` starts; None when it is a mapping key."""
         self.count += 1
         if self.count > MAX_NODES:
-            if self.count == MAX_NODES + 1:
-                self.fail(node, f"document has more than {MAX_NODES:,} nodes")
-            return None
-        if node.tag not in _ALLOWED_TAGS and node.tag != _PLAIN:
-            self.fail(node, f"tag '{node.tag}' is not allowed in a design (only plain YAML data)")
-            return None
-        if isinstance(node, ScalarNode):
-            return _plain(node.value) if node.tag == _PLAIN else self._tagged(node)
-        if id(node) in self.seen:
-            line, col = self.source.keys.get(path, (node.start_mark.line + 1, 1))
-            self.problems.append(Problem(self.source.file, line, col,
-                "aliases of mappings or sequences are not allowed (alias bomb guard)"))
-            return None
-        self.seen.add(id(node))
-        if depth >= MAX_DEPTH:
-            self.fail(node, f"document nested deeper than {MAX_DEPTH} levels")
-            return None
-        if isinstance(node, SequenceNode):
-            return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
-        assert isinstance(node, MappingNode)
-        out: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode):
-                self.fail(key_node, "mapping keys must be plain strings")
-                continue
-            key = key_node.value
-            if key == "<<" and key_node.style is None:
-                self.fail(key_node, "merge keys ('<<') are not supported; write values out")
-                continue
-            if key in out:
-                self.fail(key_node, f"duplicate key '{key}'")
-                continue
-            kmark = key_node.start_mark
-            self.source.keys[(*path, key)] = (kmark.line + 1, kmark.column + 1)
-            out[key] = self.build(value_node, (*path, key), depth + 1)
-        return out
+            self.fail(event.start_mark, f"document has more than {MAX_NODES:,} nodes")
+            raise _Stop
+        if not self.stack:
+            path: Path = ()
+        else:
+            top = self.stack[-1]
+            if isinstance(top.value, list):
+                path = (*top.path, len(top.value))
+            elif not top.key_done:
+                return None
+            else:
+                path = (*top.path, _BAD_KEY if top.bad_key else top.key or "")
+        mark = event.start_mark
+        self.source.values[path] = (mark.line + 1, mark.column + 1)
+        return path
 
-    def _tagged(self, node: ScalarNode) -> Any:
-        tag = node.tag[len(_CORE):]
-        if tag == "str":
-            return node.value
-        value = _plain(node.value)
-        wanted = {"int": int, "float": float, "bool": bool, "null": type(None)}[tag]
-        if tag == "float" and isinstance(value, int) and not isinstance(value, bool):
+    def alias(self, event: Any, path: Path | None) -> None:
+        if event.anchor not in self.anchors:
+            self.fail(
+                event.start_mark, f"YAML syntax error: found undefined alias '{event.anchor}'"
+            )
+            value, text = None, None
+        elif isinstance(self.anchors[event.anchor], _Frame):
+            self.fail(
+                event.start_mark,
+                "aliases of mappings or sequences are not allowed (alias bomb guard)",
+            )
+            value, text = None, None
+        else:
+            value, text = self.anchors[event.anchor]  # type: ignore[misc]
+        if path is None:
+            self.key(event, text)
+        else:
+            self.attach(value)
+
+    def scalar(self, event: Any, path: Path | None) -> None:
+        if path is None:  # a key: its text as written, whatever it looks like
+            if event.tag not in (None, "!", _CORE + "str"):
+                self.fail(event.start_mark, f"tag '{event.tag}' is not allowed on a key")
+            if event.anchor is not None:
+                self.anchors[event.anchor] = (event.value, event.value)
+            self.key(event, event.value)
+            return
+        value = self.convert(event)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = (value, event.value)
+        self.attach(value)
+
+    def convert(self, event: Any) -> Any:
+        tag = event.tag
+        if tag is None:
+            return _plain(event.value) if event.implicit[0] else event.value
+        if tag in ("!", _CORE + "str"):
+            return event.value
+        if tag not in _SCALAR_TAGS:
+            self.fail(
+                event.start_mark, f"tag '{tag}' is not allowed in a design (only plain YAML data)"
+            )
+            return None
+        name = tag[len(_CORE) :]
+        value = _plain(event.value)
+        wanted = {"int": int, "float": float, "bool": bool, "null": type(None)}[name]
+        if name == "float" and isinstance(value, int) and not isinstance(value, bool):
             return float(value)
-        if not isinstance(value, wanted) or (tag == "int" and isinstance(value, bool)):
-            self.fail(node, f"'{node.value}' is not a valid !!{tag}")
+        if not isinstance(value, wanted) or (name == "int" and isinstance(value, bool)):
+            self.fail(event.start_mark, f"'{event.value[:40]}' is not a valid !!{name}")
             return None
         return value
+
+    def collection(self, event: Any, path: Path | None) -> None:
+        is_map = isinstance(event, ev.MappingStartEvent)
+        tag = event.tag
+        if tag not in (None, "!", _CORE + ("map" if is_map else "seq")):
+            self.fail(
+                event.start_mark, f"tag '{tag}' is not allowed in a design (only plain YAML data)"
+            )
+        if path is None:
+            self.fail(event.start_mark, "mapping keys must be plain strings")
+            self.key(event, None)
+            self.skip = 1
+            return
+        if len(self.stack) >= MAX_DEPTH:
+            # stop here: scanning on through thousands of open brackets is quadratic in PyYAML
+            self.fail(event.start_mark, f"document nested deeper than {MAX_DEPTH} levels")
+            raise _Stop
+        frame = _Frame(path, {} if is_map else [])
+        if event.anchor is not None:
+            self.anchors[event.anchor] = frame
+        self.stack.append(frame)
+
+    def key(self, event: Any, key: str | None) -> None:
+        top = self.stack[-1]
+        top.key_done, top.bad_key, top.key = True, key is None, key
+        if key is None:
+            return
+        if key == "<<" and not getattr(event, "style", None):  # plain: None, or "" from libyaml
+            self.fail(event.start_mark, "merge keys ('<<') are not supported; write values out")
+            top.bad_key = True
+        elif key in top.seen:
+            self.fail(event.start_mark, f"duplicate key '{key[:80]}'")
+            top.bad_key = True
+        else:
+            top.seen.add(key)
+            mark = event.start_mark
+            self.source.keys[(*top.path, key)] = (mark.line + 1, mark.column + 1)
+
+    def attach(self, value: Any) -> None:
+        if not self.stack:
+            self.root, self.done = value, True
+            return
+        top = self.stack[-1]
+        if isinstance(top.value, list):
+            top.value.append(value)
+            return
+        if not top.bad_key and top.key is not None:
+            top.value[top.key] = value
+        top.key, top.key_done, top.bad_key = None, False, False
 
 
 def _plain(text: str) -> Any:

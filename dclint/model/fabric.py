@@ -8,7 +8,7 @@ from pydantic import Field
 
 from dclint.model.types import Bandwidth, Duration, Id, PositiveInt, Ref, Strict
 
-__all__ = ["Tier", "Switch", "Link", "Cabling", "Fabric", "FabricKind"]
+__all__ = ["Cabling", "Fabric", "FabricKind", "Link", "Switch", "Tier"]
 
 FabricKind = Literal["compute", "storage", "frontend"]
 

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from dclint.model.types import Bandwidth, Id, Information, PositiveInt, Strict
 
-__all__ = ["StorageTier", "StorageSection"]
+__all__ = ["StorageSection", "StorageTier"]
 
 
 class StorageTier(Strict):

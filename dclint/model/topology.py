@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from dclint.model.catalog import Platform
@@ -43,7 +44,7 @@ class PanelItem:
     feeds: list[FeedItem] = field(default_factory=list)
     children: list[PanelItem] = field(default_factory=list)
 
-    @property
+    @cached_property  # the model is frozen; rules read it once per rack and failure case
     def capacity(self) -> Quantity:
         return derated_capacity(self.model)
 
@@ -55,7 +56,7 @@ class FeedItem:
     path: Path
     racks: list[Rack] = field(default_factory=list)
 
-    @property
+    @cached_property  # the model is frozen; rules read it once per rack and failure case
     def capacity(self) -> Quantity:
         return derated_capacity(self.model)
 
@@ -92,11 +93,11 @@ class Rack:
         """Where the value of a rack field was written (the rack, its type, or its platform)."""
         return self.origin.get(name, self.path)
 
-    @property
+    @cached_property
     def liquid_heat(self) -> Quantity:
         return self.it_load * self.liquid_fraction
 
-    @property
+    @cached_property
     def air_heat(self) -> Quantity:
         return self.it_load * (1 - self.liquid_fraction)
 

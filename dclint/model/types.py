@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic_core import PydanticCustomError, core_schema
 
-from dclint.units import Q_, Quantity, QuantityError, dimension_of, parse_quantity
+from dclint.units import Q_, Quantity, QuantityError, dimension_of, parse_quantity, unit_text
 
 __all__ = [
     "Bandwidth",
@@ -95,6 +95,8 @@ class Dim:
         mag = float(q.magnitude)
         if not math.isfinite(mag) or abs(mag) > _MAX_MAGNITUDE:
             raise _error(f"{self.kind} {value!s} is out of range")
+        if self.absolute_temperature and q.to("kelvin").magnitude <= 0:
+            raise _error(f"{self.kind} '{value}' is at or below absolute zero")
         if self.positive and not self.absolute_temperature and mag <= 0:
             raise _error(f"{self.kind} must be greater than zero, got '{value}'")
         return q
@@ -129,7 +131,8 @@ def _error(message: str) -> PydanticCustomError:
 
 
 def _dump(q: Quantity) -> str:
-    return f"{q.magnitude:.12g} {q.units:~}"
+    # unit_text, not pint's `~` format: "32 °C" and "5 Δ°C" would not load back
+    return f"{q.magnitude:.12g} {unit_text(q.units)}"
 
 
 class _Fraction:

@@ -20,7 +20,7 @@ from dclint.model.types import (
     Strict,
 )
 
-__all__ = ["ModelSpec", "Parallel", "Checkpoint", "Workload"]
+__all__ = ["Checkpoint", "ModelSpec", "Parallel", "Workload"]
 
 
 class ModelSpec(Strict):

@@ -12,6 +12,11 @@ __all__ = ["FORMATS", "formatter"]
 FORMATS: dict[str, str] = {
     "text": "text",
     "json": "json_format",
+    "sarif": "sarif",
+    "junit": "junit",
+    "github": "github",
+    "markdown": "markdown",
+    "html": "html",
 }
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from dclint.engine.findings import Finding, RunResult
 
-__all__ = ["finding_line", "render"]
+__all__ = ["finding_line", "render", "summary_line"]
 
 
 def finding_line(f: Finding) -> str:
@@ -30,11 +30,11 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
     if settings.get("quiet") and not findings and not errors:
         return ""
     if not settings.get("quiet") or findings or errors:
-        lines.append(_summary(result))
+        lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 
 
-def _summary(result: RunResult) -> str:
+def summary_line(result: RunResult) -> str:
     findings, errors = result.findings, result.errors
     n = len(result.designs)
     designs = f"{n} design{'s' if n != 1 else ''}"

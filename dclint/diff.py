@@ -1,0 +1,183 @@
+"""`dclint diff A B`: design totals side by side, findings that appear or disappear, projections."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from dclint.engine.findings import DesignResult, Finding
+from dclint.report.summary import DesignSummary, summarise
+from dclint.units import Quantity, fmt
+from dclint.whatif import projections
+
+__all__ = ["Diff", "Row", "compare", "render_json", "render_markdown", "render_text", "totals"]
+
+Value = Quantity | int | float | str | None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One compared figure; `a`/`b` None where that design has no such figure."""
+
+    label: str
+    a: Value
+    b: Value
+
+    @property
+    def change(self) -> str:
+        a, b = self.a, self.b
+        if a is None or b is None or isinstance(a, str) or isinstance(b, str):
+            return "" if a == b else "changed"
+        if isinstance(a, Quantity) and isinstance(b, Quantity):
+            delta = (b - a.to(b.units)).to(b.units)
+            mag = float(delta.magnitude)
+            return "" if abs(mag) < 1e-9 else ("+" if mag > 0 else "") + fmt(delta)
+        d = float(b) - float(a)  # type: ignore[arg-type]
+        if abs(d) < 1e-9:
+            return ""
+        text = f"{d:+d}" if isinstance(a, int) and isinstance(b, int) else f"{d:+.2f}"
+        return text
+
+
+@dataclass(frozen=True)
+class Diff:
+    a: str
+    b: str
+    rows: list[Row]
+    new: list[Finding]  # in B only
+    gone: list[Finding]  # in A only
+    projections: list[Row]
+
+
+def totals(s: DesignSummary) -> dict[str, Value]:
+    """The compared figures of one design, by label."""
+    out: dict[str, Value] = {
+        "GPUs": s.gpus,
+        "racks": s.racks,
+        "IT load": s.it_load.to("kW"),
+        "PUE": float(s.pue),
+        "facility power": s.facility_power.to("kW"),
+        "utility capacity": s.utility_capacity.to("kW") if s.utility_capacity else None,
+        "cooling capacity (CDUs)": s.cooling_capacity.to("kW"),
+        "liquid heat": s.liquid_heat.to("kW"),
+    }
+    for t in s.tiers:
+        if t.ratio is not None:  # top tiers have no uplinks
+            out[f"fabric {t.fabric}.{t.tier} down:up"] = t.ratio
+    if s.storage is not None:
+        out["training storage read"] = s.storage.read_bandwidth.to("GB/s")
+        out["storage read demand"] = s.storage.demand.to("GB/s")
+    return out
+
+
+def _key(f: Finding) -> tuple[str, str, str]:
+    return f.rule, f.path, f.subject
+
+
+def compare(a: DesignResult, b: DesignResult, options: tuple[Any, Any] = ({}, {})) -> Diff:
+    """Compare two checked designs (both loaded); `options` are each one's typed rule options."""
+    ta, tb = totals(summarise(a.design, options[0])), totals(summarise(b.design, options[1]))
+    rows = [Row(label, ta.get(label), tb.get(label)) for label in dict.fromkeys([*ta, *tb])]
+    ka, kb = {_key(f) for f in a.findings}, {_key(f) for f in b.findings}
+    new = [f for f in b.findings if _key(f) not in ka]
+    gone = [f for f in a.findings if _key(f) not in kb]
+    pa, pb = projections(a.design), projections(b.design)
+    proj = []
+    for w in dict.fromkeys([*pa, *pb]):
+        (da, ca), (db, cb) = pa.get(w, (None, None)), pb.get(w, (None, None))
+        proj.append(Row(f"{w} training time", da, db))
+        proj.append(Row(f"{w} cost", ca, cb))
+    return Diff(a.file, b.file, rows, new, gone, proj)
+
+
+def _cell(v: Value) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, Quantity):
+        return fmt(v.to("day")) if v.check("[time]") else fmt(v)
+    if isinstance(v, float):
+        return f"{v:.2f}"
+    return str(v)
+
+
+def _ratio(label: str, v: Value) -> str:
+    return f"{v:.2f}:1" if "down:up" in label and isinstance(v, float) else _cell(v)
+
+
+def _lines(d: Diff) -> list[list[str]]:
+    return [
+        [r.label, _ratio(r.label, r.a), _ratio(r.label, r.b), r.change]
+        for r in [*d.rows, *d.projections]
+    ]
+
+
+def _finding(f: Finding) -> str:
+    return f"{f.rule} {f.path or '-'} ({f.subject or '-'}): {f.message}"
+
+
+def render_text(d: Diff) -> str:
+    head = ["", "A", "B", "change"]
+    body = _lines(d)
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(4)]
+    out = [f"A: {d.a}", f"B: {d.b}", ""]
+    for r in [head, *body]:
+        cells = [
+            r[0].ljust(widths[0]),
+            *(c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)),
+        ]
+        out.append("  ".join(cells).rstrip())
+    out.append("")
+    out.append(f"Findings only in B ({len(d.new)}):")
+    out.extend(f"  + {_finding(f)}" for f in d.new)
+    out.append(f"Findings only in A ({len(d.gone)}):")
+    out.extend(f"  - {_finding(f)}" for f in d.gone)
+    return "\n".join(out) + "\n"
+
+
+def _md(findings: list[Finding]) -> list[str]:
+    if not findings:
+        return ["none"]
+    return [f"- **{f.rule}** `{f.path or '-'}` ({f.subject or '-'}): {f.message}" for f in findings]
+
+
+def render_markdown(d: Diff) -> str:
+    out = [
+        f"## Design comparison\n\nA: `{d.a}`, B: `{d.b}`\n",
+        "| | A | B | change |",
+        "|---|---:|---:|---:|",
+    ]
+    out.extend(f"| {' | '.join(c.replace('|', '/') for c in r)} |" for r in _lines(d))
+    out.append(f"\n### Findings only in B ({len(d.new)})\n")
+    out.extend(_md(d.new))
+    out.append(f"\n### Findings only in A ({len(d.gone)})\n")
+    out.extend(_md(d.gone))
+    return "\n".join(out) + "\n"
+
+
+def _json(v: Value) -> Any:
+    if isinstance(v, Quantity):
+        if v.check("[time]"):
+            v = v.to("day")
+        return {"value": round(float(v.magnitude), 6), "unit": f"{v.units:~}".replace(" ", "")}
+    return round(v, 6) if isinstance(v, float) else v
+
+
+def render_json(d: Diff) -> str:
+    from dclint import __version__
+
+    def rows(items: list[Row]) -> list[dict[str, Any]]:
+        return [
+            {"label": r.label, "a": _json(r.a), "b": _json(r.b), "change": r.change} for r in items
+        ]
+
+    data = {
+        "version": __version__,
+        "a": d.a,
+        "b": d.b,
+        "totals": rows(d.rows),
+        "findings_new": [f.as_dict() for f in d.new],
+        "findings_gone": [f.as_dict() for f in d.gone],
+        "projections": rows(d.projections),
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,260 @@
+"""`--set PATH=VALUE` overrides, applied to a design's raw YAML data before validation.
+
+PATH is dotted: `site.pue`, `rack_types.nvl72.it_load`, `racks[0].it_load`, and a list item may
+be named by its `id` (`racks.su1-r8.it_load`); an id inside a range (`su1-r8` of `su1-r[1-8]`)
+splits the range so that only that item changes. VALUE is read as YAML (`130 kW`, `1.2`,
+`[a, b]`, `{pue: 1.2}`). Every value an override writes is positioned at file `--set`, line 1,
+column = the 1-based index of the flag, so findings and errors caused by it point at the flag
+(`--sweep` values are at file `--sweep`, line 1, column 1).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from dclint.errors import ConfigError, LoadError, Problem
+from dclint.loader.yamlsafe import YamlError, read_yaml
+from dclint.ranges import RangeError, counted, expand, substitute
+from dclint.source import Path, Source
+
+__all__ = ["OVERRIDE_FILE", "Override", "apply_overrides", "parse_override", "parse_overrides"]
+
+OVERRIDE_FILE = "--set"
+_INDEX_RE = re.compile(r"\[(\d+)\]$")
+_RANGE_RE = re.compile(r"\[(\d+)-(\d+)\]")
+
+
+@dataclass(frozen=True)
+class Override:
+    """One `--set` flag: its 1-based position among the flags, the path parts and the value."""
+
+    index: int
+    text: str
+    parts: tuple[str | int, ...]
+    value: Any
+    file: str = OVERRIDE_FILE  # the flag's name, reported as the file (`--set`, `--sweep`)
+
+    @property
+    def flag(self) -> str:
+        return f"{self.file} {self.text}"
+
+
+def parse_override(text: str, index: int, flag: str = "--set") -> Override:
+    """`PATH=VALUE` -> Override; ConfigError (naming the flag) when it cannot be read."""
+    path, sep, raw = text.partition("=")
+    if not sep or not path.strip():
+        raise ConfigError(f"{flag} {text}: write PATH=VALUE, e.g. {flag} site.pue=1.2")
+    if not raw.strip():
+        raise ConfigError(f"{flag} {text}: no value after '='")
+    try:
+        value, _ = read_yaml(f"{flag} {text}", raw)
+    except YamlError as exc:
+        raise ConfigError(f"{flag} {text}: value is not valid YAML: {exc}") from None
+    return Override(index, text, _parts(path.strip(), text, flag), value, flag)
+
+
+def parse_overrides(texts: list[str] | tuple[str, ...] | None) -> tuple[Override, ...]:
+    return tuple(parse_override(t, i) for i, t in enumerate(texts or (), start=1))
+
+
+def _parts(path: str, text: str, flag: str) -> tuple[str | int, ...]:
+    out: list[str | int] = []
+    for segment in path.split("."):
+        indexes: list[int] = []
+        while match := _INDEX_RE.search(segment):  # trailing [N]: list indexes
+            indexes.insert(0, int(match.group(1)))
+            segment = segment[: match.start()]
+        if segment:
+            out.append(segment)
+        elif not indexes:
+            raise ConfigError(f"{flag} {text}: empty part in path '{path}'")
+        out.extend(indexes)
+    return tuple(out)
+
+
+def apply_overrides(data: Any, source: Source, overrides: tuple[Override, ...]) -> Any:
+    """A copy of `data` with every override applied; their positions recorded in `source`."""
+    data = copy.deepcopy(data)
+    for ov in overrides:
+        data = _apply(data, source, ov)
+    return data
+
+
+def _fail(ov: Override, message: str) -> LoadError:
+    return LoadError([Problem(ov.file, 1, ov.index, f"{ov.flag}: {message}")])
+
+
+def _apply(data: Any, source: Source, ov: Override) -> Any:
+    node, parts = data, list(ov.parts)
+    path: Path = ()
+    if not isinstance(node, dict):
+        raise _fail(ov, "the design is not a mapping")
+    while parts:
+        part = parts.pop(0)
+        last = not parts
+        where = _name(path)
+        if isinstance(node, dict):
+            key = str(part)
+            if last:
+                node[key] = copy.deepcopy(ov.value)
+                _record(source, (*path, key), ov)
+                return data
+            if node.get(key) is None:  # create missing sections: validation judges them
+                node[key] = [] if isinstance(parts[0], int) else {}
+            node, path = node[key], (*path, key)
+        elif isinstance(node, list):
+            if isinstance(part, int):
+                if part >= len(node):
+                    raise _fail(ov, f"{where} has {_items(len(node))}, no index {part}")
+                index = part
+            else:
+                index, used = _find(node, source, path, [str(part), *map(str, parts)], ov)
+                del parts[: used - 1]
+                last = not parts
+            if last:
+                node[index] = copy.deepcopy(ov.value)
+                _record(source, (*path, index), ov)
+                return data
+            node, path = node[index], (*path, index)
+        else:
+            raise _fail(ov, f"{where} is {_kind(node)}, not a mapping or list; cannot set {part}")
+    return data
+
+
+def _find(
+    items: list[Any], source: Source, path: Path, rest: list[str], ov: Override
+) -> tuple[int, int]:
+    """Index of the item whose id is the longest dotted prefix of `rest` (ids may hold dots),
+    and how many parts it used. An id inside a range or count splits that item first."""
+    for used in range(len(rest), 0, -1):
+        wanted = ".".join(rest[:used])
+        for i, item in enumerate(items):
+            if isinstance(item, dict) and item.get("id") == wanted:
+                return i, used
+        for i, item in enumerate(items):
+            if isinstance(item, dict) and wanted in _members(item):
+                return _split(items, source, path, i, wanted), used
+    ids = [str(item["id"]) for item in items if isinstance(item, dict) and "id" in item]
+    if not ids:
+        raise _fail(ov, f"{_name(path)} items have no ids; use an index, e.g. {_name(path)}[0]")
+    shown = ", ".join(ids[:8]) + (", ..." if len(ids) > 8 else "")
+    raise _fail(ov, f"no item with id '{rest[0]}' in {_name(path)} (ids: {shown})")
+
+
+def _members(item: dict[str, Any]) -> dict[str, str]:
+    ident, count = item.get("id"), item.get("count")
+    if not isinstance(ident, str):
+        return {}
+    try:
+        if isinstance(count, int) and not isinstance(count, bool) and 0 < count <= 100_000:
+            return dict(counted(ident, count))
+        names = expand(ident)
+    except RangeError:
+        return {}
+    return dict(names) if len(names) > 1 or names[0][1] else {}
+
+
+def _split(items: list[Any], source: Source, path: Path, i: int, wanted: str) -> int:
+    """Replace the range item `i` by up to three: the ids before `wanted`, `wanted` alone
+    (its `$n` templates filled in), the ids after. Positions follow the items."""
+    item = items[i]
+    members = list(_members(item).items())
+    k = next(j for j, (rid, _) in enumerate(members) if rid == wanted)
+    pattern = _pattern(item)
+    parts: list[dict[str, Any]] = []
+    for chunk in (members[:k], members[k + 1 :]):
+        if chunk:
+            part = {key: copy.deepcopy(v) for key, v in item.items() if key != "count"}
+            part["id"] = _range(pattern, chunk[0][1], chunk[-1][1])
+            parts.append(part)
+    alone = {key: _fill(v, members[k][1]) for key, v in item.items() if key != "count"}
+    alone["id"] = wanted
+    parts.insert(1 if k > 0 else 0, alone)
+    items[i : i + 1] = parts
+    _shift(source, path, i, len(parts))
+    return i + (1 if k > 0 else 0)
+
+
+def _pattern(item: dict[str, Any]) -> tuple[str, str]:
+    """(head, tail) around the number of a range or counted id."""
+    ident = str(item["id"])
+    match = _RANGE_RE.search(ident)
+    if match is None:  # counted: `su1-r` with `count: 8`
+        return ident, ""
+    return ident[: match.start()], ident[match.end() :]
+
+
+def _range(pattern: tuple[str, str], first: str, last: str) -> str:
+    # numbers keep their padding, so `$n` still names the same feeds
+    return f"{pattern[0]}[{first}-{last}]{pattern[1]}"
+
+
+def _fill(value: Any, number: str) -> Any:
+    if isinstance(value, str):
+        return substitute(value, number)
+    if isinstance(value, list):
+        return [_fill(v, number) for v in value]
+    return copy.deepcopy(value)
+
+
+def _shift(source: Source, path: Path, i: int, n: int) -> None:
+    """Item `i` of the list at `path` became `n` items: copy its positions to each, and move
+    the positions of later items down by n - 1."""
+    depth = len(path)
+    for table in (source.values, source.keys, source.files):
+        moved: dict[Path, Any] = {}
+        for p, pos in table.items():
+            if len(p) > depth and p[:depth] == path and isinstance(p[depth], int):
+                j = p[depth]
+                assert isinstance(j, int)
+                if j == i:
+                    for t in range(n):
+                        moved[(*path, i + t, *p[depth + 1 :])] = pos
+                    continue
+                if j > i:
+                    moved[(*path, j + n - 1, *p[depth + 1 :])] = pos
+                    continue
+            moved[p] = pos
+        table.clear()
+        table.update(moved)
+
+
+def _record(source: Source, path: Path, ov: Override) -> None:
+    """The override's value and everything under it now come from the flag."""
+    depth = len(path)
+    for table in (source.values, source.keys, source.files):
+        for p in [p for p in table if p[:depth] == path]:
+            del table[p]
+    _walk(source, path, ov.value, ov, path)
+
+
+def _walk(source: Source, path: Path, value: Any, ov: Override, top: Path) -> None:
+    source.values[path] = (1, ov.index)
+    source.files[path] = ov.file
+    if path == top or isinstance(path[-1], str):
+        source.keys[path] = (1, ov.index)
+    if isinstance(value, dict):
+        for key, v in value.items():
+            _walk(source, (*path, key), v, ov, top)
+    elif isinstance(value, list):
+        for j, v in enumerate(value):
+            _walk(source, (*path, j), v, ov, top)
+
+
+def _name(path: Path) -> str:
+    from dclint.source import format_path
+
+    return format_path(path) or "the design"
+
+
+def _items(n: int) -> str:
+    return f"{n} item{'s' if n != 1 else ''}"
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, str):
+        return f"the string '{value[:40]}'"
+    return "nothing" if value is None else f"the {type(value).__name__} {value!r}"

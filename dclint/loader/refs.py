@@ -1,0 +1,88 @@
+"""References resolve() does not check: switch and NIC catalog keys, fabric racks and links,
+rail leaves, storage tiers named by checkpoints, and duplicate fabric or tier ids."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dclint.model.resolve import did_you_mean
+from dclint.model.topology import RefError
+from dclint.ranges import RangeError, expand
+from dclint.source import Path
+
+if TYPE_CHECKING:
+    from dclint.model.design import Design
+    from dclint.model.topology import Topology
+
+__all__ = ["check_refs"]
+
+
+def check_refs(design: Design, topo: Topology) -> list[RefError]:
+    """Every dangling reference outside power, racks and cooling, at the referencing value."""
+    errors: list[RefError] = []
+    switches, nics = topo.catalog.switches, topo.catalog.nics
+
+    def unknown(path: Path, what: str, name: str, known: object) -> None:
+        errors.append(RefError(path, f"unknown {what} '{name}'{did_you_mean(name, known)}"))
+
+    def ids(pattern: str, path: Path) -> list[str]:
+        try:
+            return [i for i, _ in expand(pattern)]
+        except RangeError as exc:
+            errors.append(RefError(path, str(exc)))
+            return []
+
+    seen_fabrics: set[str] = set()
+    for f, fabric in enumerate(design.fabrics):
+        base: Path = ("fabrics", f)
+        if fabric.id in seen_fabrics:
+            errors.append(RefError((*base, "id"), f"duplicate fabric id '{fabric.id}'"))
+        seen_fabrics.add(fabric.id)
+        if fabric.nic is not None and fabric.nic not in nics:
+            unknown((*base, "nic"), "NIC", fabric.nic, nics)
+        for t, tier in enumerate(fabric.tiers):
+            if tier.switch not in switches:
+                unknown((*base, "tiers", t, "switch"), "switch", tier.switch, switches)
+        own: set[str] = set()
+        for s, sw in enumerate(fabric.switches):
+            if sw.model not in switches:
+                unknown((*base, "switches", s, "model"), "switch", sw.model, switches)
+            for sid in ids(sw.id, (*base, "switches", s, "id")):
+                if sid in own:
+                    errors.append(
+                        RefError((*base, "switches", s, "id"), f"duplicate switch id '{sid}'")
+                    )
+                    break
+                own.add(sid)
+        for j, pattern in enumerate(fabric.racks or ()):
+            for rid in ids(pattern, (*base, "racks", j)):
+                if rid not in topo.rack_by_id:
+                    unknown((*base, "racks", j), "rack", rid, topo.rack_by_id)
+                    break
+        ends = own | set(topo.rack_by_id)
+        for k, link in enumerate(fabric.links):
+            for side in ("a", "b"):
+                for end in ids(getattr(link, side), (*base, "links", k, side)):
+                    if end not in ends:
+                        unknown((*base, "links", k, side), "switch or rack", end, ends)
+                        break
+        for rail, leaves in (fabric.rails or {}).items():
+            for j, pattern in enumerate(leaves):
+                for sid in ids(pattern, (*base, "rails", rail, j)):
+                    if sid not in own:
+                        unknown((*base, "rails", rail, j), "switch", sid, own)
+                        break
+    tiers: set[str] = set()
+    for i, storage_tier in enumerate(design.storage.tiers):
+        if storage_tier.id in tiers:
+            errors.append(
+                RefError(
+                    ("storage", "tiers", i, "id"), f"duplicate storage tier id '{storage_tier.id}'"
+                )
+            )
+        tiers.add(storage_tier.id)
+    for i, wl in enumerate(design.workloads):
+        ref = wl.checkpoint.tier if wl.checkpoint else None
+        if ref is not None and ref not in tiers:
+            unknown(("workloads", i, "checkpoint", "tier"), "storage tier", ref, tiers)
+    return errors

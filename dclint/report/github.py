@@ -1,0 +1,62 @@
+"""GitHub Actions output: one workflow command (`::error file=...::message`) per finding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dclint.engine.baseline import relative_file
+from dclint.engine.findings import RunResult
+from dclint.report.text import summary_line
+
+__all__ = ["command", "escape_data", "escape_property", "render"]
+
+LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def escape_data(text: str) -> str:
+    """The message part of a workflow command: %, CR and LF are percent-encoded."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A property value: as data, and also ':' and ',' which separate properties."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(level: str, message: str, **props: Any) -> str:
+    fields = ",".join(f"{k}={escape_property(str(v))}" for k, v in props.items())
+    return f"::{level} {fields}::{escape_data(message)}"
+
+
+def render(result: RunResult, settings: dict[str, Any]) -> str:
+    lines = []
+    for design in result.designs:
+        for e in design.errors:
+            lines.append(
+                command(
+                    "error",
+                    e.message,
+                    file=relative_file(e.file),
+                    line=e.line,
+                    col=e.column,
+                    title="dclint: design load error",
+                )
+            )
+        for f in design.findings:
+            message = f.message
+            if f.measured is not None or f.limit is not None:
+                message += f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
+            if f.fix:
+                message += f"\nFix: {f.fix}"
+            lines.append(
+                command(
+                    LEVELS[f.severity],
+                    message,
+                    file=relative_file(f.file),
+                    line=f.line,
+                    col=f.column,
+                    title=f"{f.rule} {f.name}",
+                )
+            )
+    lines.append(summary_line(result))  # a plain log line, not a command
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,90 @@
+"""JUnit XML output: a testsuite per design, a testcase per rule, failed with its findings."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from typing import Any
+
+from dclint.engine.findings import DesignResult, Finding, RunResult
+from dclint.report.text import finding_line
+
+__all__ = ["LOAD_CASE", "render"]
+
+LOAD_CASE = "load"
+# characters XML 1.0 cannot carry at all, even escaped
+_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _clean(text: str) -> str:
+    return _INVALID.sub("\ufffd", text)
+
+
+def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+    node = ET.SubElement(parent, tag, {k: _clean(v) for k, v in attrs.items()})
+    if text is not None:
+        node.text = _clean(text)
+    return node
+
+
+def _suite(
+    root: ET.Element, d: DesignResult, rules: dict[str, Any], selected: Callable[[str, str], bool]
+) -> None:
+    suite = _sub(root, "testsuite", name=d.name or d.file, file=d.file)
+    by_rule: dict[str, list[Finding]] = {}
+    for f in d.findings:
+        by_rule.setdefault(f.rule, []).append(f)
+    ids = [rid for rid in rules if selected(rid, d.file)]
+    ids += sorted(set(by_rule) - set(ids))
+    failures = errors = skipped = 0
+    classname = d.name or d.file
+    if d.errors:
+        errors = 1
+        case = _sub(suite, "testcase", name=LOAD_CASE, classname=classname, file=d.file)
+        _sub(
+            case,
+            "error",
+            "\n".join(str(e) for e in d.errors),
+            message=d.errors[0].message,
+            type="load-error",
+        )
+    for rid in ids:
+        cls = rules.get(rid)
+        name = f"{rid} {cls.name if cls else by_rule[rid][0].name}"
+        case = _sub(suite, "testcase", name=name, classname=classname, file=d.file)
+        found = by_rule.get(rid, [])
+        if d.errors:
+            skipped += 1
+            _sub(case, "skipped", message="the design did not load")
+        elif found:
+            failures += 1
+            first = found[0]
+            message = (
+                first.message
+                if len(found) == 1
+                else (f"{len(found)} findings; first: {first.message}")
+            )
+            _sub(
+                case,
+                "failure",
+                "\n".join(finding_line(f) for f in found),
+                message=message,
+                type=first.severity,
+            )
+    suite.set("tests", str(len(ids) + (1 if d.errors else 0)))
+    suite.set("failures", str(failures))
+    suite.set("errors", str(errors))
+    suite.set("skipped", str(skipped))
+
+
+def render(result: RunResult, settings: dict[str, Any]) -> str:
+    rules: dict[str, Any] = settings.get("rules", {})
+    selected: Callable[[str, str], bool] = settings.get("selected") or (lambda rid, f: True)
+    root = ET.Element("testsuites", {"name": "dclint"})
+    for design in result.designs:
+        _suite(root, design, rules, selected)
+    for key in ("tests", "failures", "errors", "skipped"):
+        root.set(key, str(sum(int(s.get(key, "0")) for s in root)))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"

@@ -1,0 +1,201 @@
+"""Design-summary figures for the review reports: pure model-layer data, no formatting."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from dclint.model.fabric_tiers import tier_bandwidths
+from dclint.model.power import feed_allocation
+from dclint.units import Q_, Quantity
+
+if TYPE_CHECKING:
+    from dclint.model.design import Design
+
+STO001_MODULE = "dclint.rules.sto001_storage_read_bandwidth_too_low"
+
+__all__ = ["DesignSummary", "RackLoad", "StorageCheck", "TierRatio", "Utilisation", "summarise"]
+
+
+@dataclass(frozen=True)
+class RackLoad:
+    id: str
+    it_load: Quantity
+    limit: Quantity
+
+
+@dataclass(frozen=True)
+class Utilisation:
+    """Load against capacity of one feed (allocated per path) or one CDU (liquid heat)."""
+
+    id: str
+    load: Quantity
+    capacity: Quantity
+
+    @property
+    def share(self) -> float:
+        cap = self.capacity.m_as(self.load.units)
+        return float(self.load.magnitude / cap) if cap else float("inf")
+
+
+@dataclass(frozen=True)
+class TierRatio:
+    fabric: str
+    kind: str
+    tier: str
+    level: int
+    switches: int
+    down: Quantity
+    up: Quantity | None
+    limit: float | None  # the NET001 limit, for compute fabrics
+
+    @property
+    def ratio(self) -> float | None:
+        if self.up is None or self.up.magnitude == 0:
+            return None
+        return float((self.down / self.up).m_as("dimensionless"))
+
+
+@dataclass(frozen=True)
+class StorageCheck:
+    tiers: tuple[str, ...]
+    read_bandwidth: Quantity
+    demand: Quantity
+    factor: float
+
+    @property
+    def needed(self) -> Quantity:
+        return (self.demand * self.factor).to("GB/s")
+
+
+@dataclass(frozen=True)
+class DesignSummary:
+    name: str
+    gpus: int
+    racks: int
+    it_load: Quantity
+    pue: float
+    facility_power: Quantity  # IT load x PUE
+    utility_capacity: Quantity | None
+    liquid_heat: Quantity
+    cooling_capacity: Quantity  # installed CDU capacity
+    rack_loads: list[RackLoad] = field(default_factory=list)
+    feeds: list[Utilisation] = field(default_factory=list)
+    cdus: list[Utilisation] = field(default_factory=list)
+    tiers: list[TierRatio] = field(default_factory=list)
+    storage: StorageCheck | None = None
+
+    @property
+    def cooling_margin(self) -> Quantity:
+        return (self.cooling_capacity - self.liquid_heat).to("kW")
+
+
+def _option(options: dict[str, dict[str, Any]], rule: str, name: str, fallback: Any) -> Any:
+    return options.get(rule, {}).get(name, fallback)
+
+
+def summarise(
+    design: Design,
+    options: dict[str, dict[str, Any]] | None = None,
+    rules: dict[str, Any] | None = None,
+) -> DesignSummary:
+    """The figures a reviewer reads first. `options` are the typed rule options in effect,
+    `rules` the rule classes by id (STO001's module gives the storage read-demand model)."""
+    opts = options or {}
+    topo = design.topology
+    limit = _option(opts, "PWR001", "limit", Q_(120, "kW"))
+    per_platform = _option(opts, "PWR001", "platform_limits", {})
+    racks = [
+        RackLoad(r.id, r.it_load.to("kW"), per_platform.get(r.platform_key or "", limit))
+        for r in topo.racks
+    ]
+    allocation = feed_allocation(topo)
+    feeds = [
+        Utilisation(fid, allocation[fid].to("kW"), item.capacity.to("kW"))
+        for fid, item in topo.feeds.items()
+    ]
+    heat: dict[str, float] = {}
+    for loop, _, loop_racks in topo.loops:
+        heat[loop.cdu] = heat.get(loop.cdu, 0.0) + sum(r.liquid_heat.m_as("kW") for r in loop_racks)
+    cdus = [
+        Utilisation(cid, Q_(heat.get(cid, 0.0), "kW"), cdu.capacity.to("kW"))
+        for cid, (cdu, _) in topo.cdus.items()
+    ]
+    capacity = sum((c.capacity.m_as("kW") for c in cdus), 0.0)
+    liquid = sum((r.liquid_heat.m_as("kW") for r in topo.racks), 0.0)
+    it_load = topo.it_load.to("kW")
+    return DesignSummary(
+        name=design.name,
+        gpus=topo.gpus,
+        racks=len(topo.racks),
+        it_load=it_load,
+        pue=design.site.pue,
+        facility_power=(it_load * design.site.pue).to("kW"),
+        utility_capacity=design.site.utility_capacity,
+        liquid_heat=Q_(liquid, "kW"),
+        cooling_capacity=Q_(capacity, "kW"),
+        rack_loads=racks,
+        feeds=feeds,
+        cdus=cdus,
+        tiers=_tiers(design, opts),
+        storage=_storage(design, opts, rules or {}),
+    )
+
+
+def _tiers(design: Design, opts: dict[str, dict[str, Any]]) -> list[TierRatio]:
+    out = []
+    default = _option(opts, "NET001", "limit", 1.0)
+    per_tier = _option(opts, "NET001", "tier_limits", {})
+    for index, fabric in enumerate(design.fabrics):
+        for t in tier_bandwidths(design, index):
+            limit = per_tier.get(f"{fabric.id}.{t.name}", default)
+            out.append(
+                TierRatio(
+                    fabric.id,
+                    fabric.kind,
+                    t.name,
+                    t.level,
+                    t.switches,
+                    t.down,
+                    t.up,
+                    float(limit) if fabric.kind == "compute" else None,
+                )
+            )
+    return out
+
+
+def _demand_model(rules: dict[str, Any]) -> Any:
+    """The module of STO001, which owns the read-demand model (None if the rule is absent)."""
+    cls = rules.get("STO001")
+    module = sys.modules.get(cls.__module__) if cls is not None else None
+    if module is None:
+        try:
+            module = importlib.import_module(STO001_MODULE)
+        except ImportError:
+            return None
+    has = hasattr(module, "read_demand") and hasattr(module, "training_tiers")
+    return module if has else None
+
+
+def _storage(
+    design: Design, opts: dict[str, dict[str, Any]], rules: dict[str, Any]
+) -> StorageCheck | None:
+    model = _demand_model(rules)
+    if model is None:
+        return None
+    read_demand, training_tiers = model.read_demand, model.training_tiers
+    bytes_per_token = _option(opts, "STO001", "bytes_per_token", Q_(4, "B"))
+    mfu = _option(opts, "STO001", "default_mfu", Q_(0.4, "dimensionless"))
+    factor = float(_option(opts, "STO001", "factor", 3.0))
+    tiers = training_tiers(design)
+    if not tiers and not design.workloads:
+        return None
+    bandwidth = Q_(0.0, "GB/s")
+    for _, tier in tiers:
+        bw = tier.aggregate("read")
+        if bw is not None:
+            bandwidth = bandwidth + bw
+    demand = read_demand(design, bytes_per_token, mfu)
+    return StorageCheck(tuple(t.id for _, t in tiers), bandwidth.to("GB/s"), demand, factor)

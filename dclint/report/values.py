@@ -1,0 +1,106 @@
+"""How the review shows values and the projection's figures: units, currencies, shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dclint.units import Quantity, fmt
+
+__all__ = [
+    "MONEY_KEYS",
+    "PROJECTION_COLUMNS",
+    "breakdown",
+    "money",
+    "projection_rows",
+    "share",
+    "show",
+    "tco_rows",
+]
+
+PROJECTION_COLUMNS = (
+    "Workload",
+    "GPUs",
+    "MFU",
+    "Training days",
+    "GPU-hours",
+    "Energy (MWh)",
+    "Memory per GPU (GiB)",
+    "Cost",
+)
+MONEY_KEYS = {"total", "per_gpu_year", "items", "cost_total", "cost_breakdown"}
+
+
+def show(value: Any) -> str:
+    """A value as a reviewer reads it: quantities with units, numbers to 4 figures."""
+    if isinstance(value, Quantity):
+        if value.dimensionless and str(value.units) in ("dimensionless", "percent"):
+            return f"{value.m_as('dimensionless') * 100:.4g}%"
+        return fmt(value)
+    if isinstance(value, bool) or value is None:
+        return {True: "yes", False: "no", None: "-"}[value]
+    if isinstance(value, (int, float)) and abs(value) >= 1e4:
+        return f"{value:,.0f}"  # 2,009,000 GPU-hours reads better than 2.009e+06
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} = {show(v)}" for k, v in value.items()) or "-"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(show(v) for v in value) or "-"
+    return str(value)
+
+
+def money(value: Any, currency: str) -> str:
+    """A cost: plain numbers are in the projection's currency, so say which."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and currency:
+        return f"{show(value)} {currency}"
+    return show(value)
+
+
+def share(value: Any) -> str:
+    if isinstance(value, float) and 0 <= value <= 1:
+        return f"{value * 100:.3g}%"
+    return show(value)
+
+
+def projection_rows(projections: list[dict[str, Any]]) -> list[list[str]]:
+    """One row per projected workload, in PROJECTION_COLUMNS order."""
+    rows = []
+    for p in projections:
+        memory = p.get("memory_per_gpu_gib")
+        if isinstance(memory, dict):
+            memory = memory.get("total")
+        rows.append(
+            [
+                show(p.get("workload")),
+                show(p.get("gpus")),
+                share(p.get("mfu")),
+                show(p.get("training_days")),
+                show(p.get("gpu_hours")),
+                show(p.get("energy_mwh")),
+                show(memory),
+                money(p.get("cost_total"), str(p.get("currency") or "")),
+            ]
+        )
+    return rows
+
+
+def breakdown(p: dict[str, Any]) -> str:
+    items = p.get("cost_breakdown") or {}
+    currency = str(p.get("currency") or "")
+    return ", ".join(f"{k} {money(v, currency)}" for k, v in items.items())
+
+
+def tco_rows(tco: dict[str, Any]) -> list[list[str]]:
+    currency = str(tco.get("currency") or "")
+    rows = []
+    for key, value in tco.items():
+        if key == "assumptions":
+            continue
+        if key in MONEY_KEYS and isinstance(value, dict):
+            text = ", ".join(f"{k} {money(v, currency)}" for k, v in value.items())
+        elif key in MONEY_KEYS:
+            text = money(value, currency)
+        else:
+            text = show(value)
+        rows.append([key.replace("_", " "), text])
+    return rows

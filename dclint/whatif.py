@@ -1,0 +1,187 @@
+"""`check --sweep PATH=V1,V2,...`: the checks (and projections) of a design for each value."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from dclint.engine.runner import Engine
+from dclint.errors import ConfigError
+from dclint.loader.overrides import Override, parse_override
+from dclint.units import Quantity, fmt
+
+__all__ = [
+    "Sweep",
+    "SweepRow",
+    "as_data",
+    "projections",
+    "render_json",
+    "render_text",
+    "run_sweep",
+    "split_values",
+]
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    """One value of the sweep: findings by rule, load errors, (days, cost) by workload."""
+
+    value: str
+    counts: dict[str, int]
+    errors: list[str] = field(default_factory=list)
+    workloads: dict[str, tuple[Quantity | None, Quantity | None]] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+@dataclass(frozen=True)
+class Sweep:
+    file: str
+    path: str
+    rows: list[SweepRow]
+
+    @property
+    def rules(self) -> list[str]:
+        return sorted({rule for row in self.rows for rule in row.counts})
+
+    @property
+    def workloads(self) -> list[str]:
+        return list(dict.fromkeys(w for row in self.rows for w in row.workloads))
+
+
+def split_values(text: str, flag: str = "--sweep") -> tuple[str, list[str]]:
+    """`PATH=V1,V2` -> (PATH, [V1, V2]); commas inside [...], {...} or quotes do not split."""
+    path, sep, raw = text.partition("=")
+    if not sep or not path.strip():
+        raise ConfigError(f"{flag} {text}: write PATH=V1,V2,..., e.g. {flag} site.pue=1.1,1.3")
+    values, depth, quote, current = [], 0, "", ""
+    for char in raw:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            values.append(current.strip())
+            current = ""
+            continue
+        current += char
+    values.append(current.strip())
+    if not all(values):
+        raise ConfigError(f"{flag} {text}: empty value in the list")
+    return path.strip(), values
+
+
+def projections(design: Any) -> dict[str, tuple[Quantity | None, Quantity | None]]:
+    """(training time, total cost) by workload id, when dclint.projection can project them."""
+    try:
+        from dclint.projection import project_workloads
+
+        found = project_workloads(design)
+    except (ImportError, AttributeError):
+        return {}
+    except Exception:  # a what-if table must not fail because a projection did
+        return {}
+    out: dict[str, tuple[Quantity | None, Quantity | None]] = {}
+    for p in found:
+        days = getattr(p, "training_time", None)
+        cost = getattr(p, "cost_total", None)
+        out[str(p.workload)] = (days.to("day") if days is not None else None, cost)
+    return out
+
+
+def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) -> Sweep:
+    """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
+    path, values = split_values(text)
+    rows = []
+    saved = engine.overrides
+    try:
+        for value in values:
+            override = parse_override(f"{path}={value}", 1, "--sweep")
+            engine.overrides = (*base, override)
+            result = engine.check_file(file)
+            counts = Counter(f.rule for f in result.findings)
+            errors = [str(e) for e in result.errors]
+            work = projections(result.design) if result.design is not None else {}
+            rows.append(SweepRow(value, dict(sorted(counts.items())), errors, work))
+    finally:
+        engine.overrides = saved
+    return Sweep(file, path, rows)
+
+
+def _q(q: Quantity | None, unit: str | None = None) -> str:
+    return "-" if q is None else fmt(q, unit)
+
+
+def _table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
+    head = [sweep.path, "findings", *sweep.rules]
+    for w in sweep.workloads:
+        head += [f"{w} days", f"{w} cost"]
+    body = []
+    for row in sweep.rows:
+        cells = [row.value, "error" if row.errors else str(row.total)]
+        cells += [str(row.counts.get(rule, 0)) for rule in sweep.rules]
+        for w in sweep.workloads:
+            days, cost = row.workloads.get(w, (None, None))
+            cells += ["-" if days is None else f"{days.m_as('day'):.1f}", _q(cost)]
+        body.append(cells)
+    return head, body
+
+
+def render_text(sweeps: list[Sweep]) -> str:
+    out = []
+    for sweep in sweeps:
+        head, body = _table(sweep)
+        widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+        out.append(f"Sweep of {sweep.path} on {sweep.file}")
+        for cells in [head, *body]:
+            first = cells[0].ljust(widths[0])
+            rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+            out.append("  ".join([first, *rest]).rstrip())
+        for row in sweep.rows:
+            out.extend(f"{sweep.path}={row.value}: error: {e}" for e in row.errors)
+        out.append("")
+    return "\n".join(out)
+
+
+def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
+    from dclint import __version__
+
+    def workload(days: Quantity | None, cost: Quantity | None) -> dict[str, Any]:
+        return {
+            "training_days": None if days is None else round(days.m_as("day"), 6),
+            "cost": None if cost is None else round(float(cost.magnitude), 2),
+            "currency": None if cost is None else f"{cost.units:~}",
+        }
+
+    return {
+        "version": __version__,
+        "sweeps": [
+            {
+                "file": s.file,
+                "path": s.path,
+                "rows": [
+                    {
+                        "value": r.value,
+                        "findings": r.total,
+                        "by_rule": r.counts,
+                        "errors": r.errors,
+                        "workloads": {w: workload(*v) for w, v in r.workloads.items()},
+                    }
+                    for r in s.rows
+                ],
+            }
+            for s in sweeps
+        ],
+    }
+
+
+def render_json(sweeps: list[Sweep]) -> str:
+    return json.dumps(as_data(sweeps), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,162 @@
+"""Baselines: record findings, report only new ones, name the ones that went away."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dclint.cli import main
+from dclint.engine import baseline
+from dclint.engine.findings import DesignResult, Finding, RunResult
+from dclint.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parent.parent
+TEXT = (ROOT / "sample_designs" / "broken-rack-130kw.yaml").read_text(encoding="utf-8")
+SELECT = ["--select", "PWR001"]
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    Path("d.yaml").write_text(TEXT, encoding="utf-8")
+    return tmp_path
+
+
+def check(*args: str) -> int:
+    return main(["check", "d.yaml", *SELECT, "--today", "2026-12-02", *args])
+
+
+def test_write_then_check_is_clean(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert check("--write-baseline", "b.json") == 0  # the findings are now accepted
+    assert capsys.readouterr().err == "dclint: wrote 1 findings to baseline b.json\n"
+    data = json.loads(Path("b.json").read_text(encoding="utf-8"))
+    assert data["version"] == 1
+    (entry,) = data["findings"]
+    assert {k: entry[k] for k in ("rule", "file", "path", "subject")} == {
+        "rule": "PWR001",
+        "file": "d.yaml",
+        "path": "racks[1].it_load",
+        "subject": "su1-r8",
+    }
+    assert check("--baseline", "b.json") == 0
+    out = capsys.readouterr()
+    assert out.out == "All checks passed: 1 design, no findings.\n"
+    assert out.err == ""
+    assert check() == 1  # without the baseline the finding is back
+
+
+def test_moved_block_keeps_fingerprint(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    check("--write-baseline", "b.json")
+    head, rest = TEXT.split("racks:\n", 1)
+    racks, tail = rest.split("\ncooling:\n", 1)
+    moved = f"{head}cooling:\n{tail.rstrip()}\n\nracks:\n{racks}"  # racks block last
+    Path("d.yaml").write_text(moved, encoding="utf-8")
+    line = moved.splitlines().index("    it_load: 130 kW  # expect: PWR001") + 1
+    assert line > 100
+    capsys.readouterr()
+    assert check() == 1
+    assert f"d.yaml:{line}:14: PWR001" in capsys.readouterr().out  # moved from line 53
+    assert check("--baseline", "b.json") == 0
+
+
+def test_only_new_findings_and_fixed_ones(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    check("--write-baseline", "b.json")
+    new = TEXT.replace("it_load: 130 kW  # expect: PWR001", "it_load: 119 kW", 1)
+    new = new.replace(
+        "    platform: gb200-nvl72\n    it_load: 120 kW",
+        "    platform: gb200-nvl72\n    it_load: 125 kW",
+        1,
+    )
+    Path("d.yaml").write_text(new, encoding="utf-8")
+    capsys.readouterr()
+    assert check("--baseline", "b.json") == 1
+    out = capsys.readouterr()
+    assert out.out.splitlines()[0] == (
+        "d.yaml:43:14: PWR001 [error] rack su1-r1 design IT load 125 kW exceeds the rack power "
+        "limit 120 kW (measured 125 kW, limit 120 kW)"
+    )
+    assert out.out.count("PWR001") == 7  # su1-r1..r7 share the type's load: all new
+    assert out.err == (
+        "dclint: fixed (no longer found, prune from b.json): d.yaml: PWR001 su1-r8\n"
+    )
+    assert check("--baseline", "b.json", "--format", "markdown") == 1
+    assert "## Baseline: 1 entries no longer occur\n\n- d.yaml: PWR001 su1-r8" in (
+        capsys.readouterr().out
+    )
+
+
+def test_path_spelling_does_not_matter(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    check("--write-baseline", "b.json")
+    code = main(["check", str(work / "d.yaml"), *SELECT, "--baseline", "b.json"])
+    assert code == 0
+    assert main(["check", "./d.yaml", *SELECT, "--baseline", "b.json"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            "{",
+            "b.json: not a dclint baseline (invalid JSON: Expecting property name enclosed in "
+            "double quotes at line 1)",
+        ),
+        ('{"version": 1}', "b.json: not a dclint baseline (no 'findings' list)"),
+        (
+            '{"version": 9, "findings": []}',
+            "b.json: baseline version 9 is not supported (expected 1)",
+        ),
+        (
+            '{"version": 1, "findings": [{"rule": 1}]}',
+            "b.json: findings[0] needs string fields fingerprint, rule, file, path, subject",
+        ),
+    ],
+)
+def test_bad_baseline_exits_2(
+    work: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    Path("b.json").write_text(content, encoding="utf-8")
+    assert check("--baseline", "b.json") == 2
+    assert capsys.readouterr().err == f"dclint: error: {message}\n"
+
+
+def test_missing_baseline_exits_2(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert check("--baseline", "nope.json") == 2
+    assert capsys.readouterr().err == (
+        "dclint: error: --baseline nope.json: No such file or directory\n"
+    )
+
+
+def _finding(subject: str, line: int) -> Finding:
+    return Finding(
+        "x.yaml",
+        line,
+        3,
+        "PWR001",
+        "rack-power-over-limit",
+        "error",
+        "m",
+        "racks[0].it_load",
+        subject,
+    )
+
+
+def test_apply_counts_duplicates() -> None:
+    old = RunResult([DesignResult("x.yaml", "x", [_finding("r1", 5), _finding("r2", 6)])])
+    entries = baseline.entries(old)
+    assert baseline.loads(baseline.dumps(entries)) == entries
+    new = RunResult(
+        [DesignResult("x.yaml", "x", [_finding("r1", 9), _finding("r1", 10)])], rule_failures=1
+    )
+    kept, fixed = baseline.apply(new, entries)
+    assert [(f.subject, f.line) for f in kept.findings] == [("r1", 10)]
+    assert [e.subject for e in fixed] == ["r2"]
+    assert kept.rule_failures == 1
+
+
+def test_fingerprint_is_line_free_and_distinct() -> None:
+    assert baseline.fingerprint(_finding("r1", 1)) == baseline.fingerprint(_finding("r1", 99))
+    assert baseline.fingerprint(_finding("r1", 1)) != baseline.fingerprint(_finding("r2", 1))
+    with pytest.raises(ConfigError):
+        baseline.loads("[]")

@@ -1,0 +1,112 @@
+"""`dclint capacity`: how many more racks fit, and which limit binds first."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import SAMPLES
+from dclint.cli import main
+
+SU = str(SAMPLES / "gb200-superpod-su.yaml")
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+    assert main(["capacity", *args, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def _racks(data: dict) -> dict[tuple[str, str], int | None]:  # type: ignore[type-arg]
+    return {(lim["limit"], lim["subject"]): lim["racks"] for lim in data["limits"]}
+
+
+def test_superpod_su_is_full(capsys: pytest.CaptureFixture[str]) -> None:
+    data = _run(capsys, SU, "--add", "gb200-nvl72")
+    # busway: sqrt(3) x 415 V x 2000 A x 0.95 x 0.8 = 1092.6 kW; 8 x 120 kW = 960 kW allocated;
+    #   1092.6 - 960 - 80 kW kept (PWR002) = 52.6 kW < 120 kW -> 0 racks on each path
+    # CDU cdu-1: liquid heat 8 x 120 x 0.85 = 816 kW; (2000 - 816) / 102 = 11.6 -> 11
+    # flow at dT 10 K: 102 kW / (997 kg/m3 x 4.18 kJ/kg/K x 10 K) = 146.9 L/min a rack;
+    #   (2125 - 8 x 146.9) / 146.9 = 6.5 -> 6
+    # leaf ports: 18 x 32 = 576 downlinks, 576 NICs used -> 0 free -> 0
+    # utility: 1500 kW / 1.15 = 1304.3 kW IT; (1304.3 - 960) / 120 = 2.87 -> 2
+    assert _racks(data) == {
+        ("rack power limit (PWR001)", "gb200-nvl72"): None,
+        ("feeds (new, like the template's)", "path A"): None,
+        ("power headroom (PWR002)", "path A"): 0,
+        ("feeds (new, like the template's)", "path B"): None,
+        ("power headroom (PWR002)", "path B"): 0,
+        ("CDU capacity", "cdu-1"): 11,
+        ("CDU flow", "cdu-1"): 6,
+        ("fabric ports", "compute.leaf"): 0,
+        ("storage bandwidth (STO001)", "workloads"): None,
+        ("utility", "site"): 2,
+    }
+    assert data["racks"] == 0
+    assert [b["subject"] for b in data["binding"]] == ["path A", "path B", "compute.leaf"]
+    assert data["rack"] == {
+        "it_load_kw": 120.0,
+        "gpus": 72,
+        "nodes": 1,
+        "liquid_heat_kw": 102.0,
+        "template": "su1-r1",
+    }
+
+
+def test_bigger_busways_and_leaves_leave_the_utility_binding(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = _run(
+        capsys,
+        SU,
+        "--add",
+        "gb200-nvl72",
+        "--set",
+        "power.panels[0].current_rating=4000 A",
+        "--set",
+        "power.panels[1].current_rating=4000 A",
+        "--set",
+        "fabrics[0].tiers[0].count=36",
+    )
+    # busway 4000 A: 2185.2 kW; (2185.2 - 960 - 80) / 120 = 9.5 -> 9
+    # leaves 36 x 32 = 1152 ports - 576 = 576 free / 72 = 8; CDU flow 6; utility 2 binds
+    racks = _racks(data)
+    assert racks[("power headroom (PWR002)", "path A")] == 9
+    assert racks[("fabric ports", "compute.leaf")] == 8
+    assert data["racks"] == 2
+    assert data["binding"] == [{"limit": "utility", "subject": "site"}]
+
+
+def test_air_cooled_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    data = _run(capsys, str(SAMPLES / "b200-1000gpu.yaml"), "--add", "dgx-b200")
+    # racks of 2 x 14.3 kW = 28.6 kW, not NVL72-class: no PWR002 reserve;
+    # switchboard 4000 A: 2185.2 kW - (62 x 28.6 + 14.3 = 1787.5 kW) = 397.7 / 28.6 = 13.9 -> 13
+    # leaves: 32 x 32 = 1024 ports - 1000 NICs = 24 free; 16 NICs a rack -> 1
+    # utility: 3000 / 1.3 = 2307.7 kW - 1787.5 = 520.2 / 28.6 = 18.2 -> 18
+    racks = _racks(data)
+    assert racks[("power headroom (PWR002)", "path A")] == 13
+    assert racks[("CDU", "-")] is None
+    assert racks[("utility", "site")] == 18
+    assert data["racks"] == 1
+    assert data["binding"] == [{"limit": "fabric ports", "subject": "compute.leaf"}]
+
+
+def test_rack_load_override_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["capacity", SU, "--add", "gb200-nvl72", "--rack-load", "150 kW"]) == 0
+    out = capsys.readouterr().out
+    # 150 kW > one 250 A feed's 136.6 kW a path, and > PWR001's 120 kW
+    assert (
+        "feeds (new, like the template's)  path A        0  1 feed(s) like tap-a1: "
+        "136.6 kW a path for 150 kW" in out
+    )
+    assert out.endswith(
+        "Result: 0 more racks (0 GPUs); binding first: rack power limit "
+        "(PWR001) gb200-nvl72, feeds (new, like the template's) path A, power "
+        "headroom (PWR002) path A, feeds (new, like the template's) path B, "
+        "power headroom (PWR002) path B, fabric ports compute.leaf\n"
+    )
+
+
+def test_unknown_platform_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["capacity", SU, "--add", "gb900"]) == 2
+    assert "--add gb900: unknown platform 'gb900'" in capsys.readouterr().err

@@ -1,0 +1,98 @@
+"""`dclint diff`: totals side by side, findings matched by rule, path and subject."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import dclint.projection
+from conftest import SAMPLES
+from dclint.cli import main
+
+SU = str(SAMPLES / "gb200-superpod-su.yaml")
+HOT = str(SAMPLES / "broken-rack-130kw.yaml")
+
+
+@pytest.fixture(autouse=True)
+def _no_projections(monkeypatch: pytest.MonkeyPatch) -> None:
+    # projections have their own tests; keep these tables to the design totals
+    monkeypatch.setattr(dclint.projection, "project_workloads", lambda design: [])
+
+
+def test_diff_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", SU, HOT, "--select", "PWR"]) == 0
+    # su1-r8 at 130 kW: IT load 960 -> 970 kW, facility x 1.15: 1104 -> 1115.5 kW,
+    # liquid heat 816 -> 816 - 102 + 130 x 0.85 = 824.5 kW
+    assert (
+        capsys.readouterr().out
+        == f"""A: {SU}
+B: {HOT}
+
+                                    A         B    change
+GPUs                              576       576
+racks                               8         8
+IT load                        960 kW    970 kW    +10 kW
+PUE                              1.15      1.15
+facility power                1104 kW   1116 kW  +11.5 kW
+utility capacity              1500 kW   1500 kW
+cooling capacity (CDUs)       4000 kW   4000 kW
+liquid heat                    816 kW  824.5 kW   +8.5 kW
+fabric compute.leaf down:up    1.00:1    1.00:1
+training storage read        400 GB/s  400 GB/s
+storage read demand           20 GB/s   20 GB/s
+
+Findings only in B (1):
+  + PWR001 racks[1].it_load (su1-r8): rack su1-r8 design IT load 130 kW exceeds the rack \
+power limit 120 kW
+Findings only in A (0):
+"""
+    )
+
+
+def test_diff_json_is_symmetric(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", HOT, SU, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    totals = {row["label"]: (row["a"], row["b"], row["change"]) for row in data["totals"]}
+    assert totals["GPUs"] == (576, 576, "")
+    assert totals["IT load"] == (
+        {"value": 970.0, "unit": "kW"},
+        {"value": 960.0, "unit": "kW"},
+        "-10 kW",
+    )
+    assert totals["training storage read"][2] == ""
+    assert data["findings_new"] == []
+    gone = {(f["rule"], f["path"], f["subject"]) for f in data["findings_gone"]}
+    assert ("PWR001", "racks[1].it_load", "su1-r8") in gone
+    assert data["projections"] == []
+
+
+def test_diff_markdown_and_set(capsys: pytest.CaptureFixture[str]) -> None:
+    # --set changes B: the same design with its busways cut to 1800 A loses PWR002's headroom
+    code = main(
+        [
+            "diff",
+            SU,
+            SU,
+            "--format",
+            "markdown",
+            "--select",
+            "PWR002",
+            "--set",
+            "power.panels[0].current_rating=1800 A",
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "| IT load | 960 kW | 960 kW |  |" in out
+    # 415 V x 1800 A x sqrt(3) x 0.95 x 0.8 = 983.3 kW; 983.3 - 960 = 23.32 kW < 80 kW
+    assert (
+        "- **PWR002** `power.panels[0].current_rating` (busway-a): power domain busway-a "
+        "keeps 23.32 kW unallocated"
+    ) in out
+    assert out.endswith("### Findings only in A (0)\n\nnone\n")
+
+
+def test_diff_load_error_exits_2(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", SU, str(SAMPLES / "missing.yaml")]) == 2
+    assert "cannot read file" in capsys.readouterr().err

@@ -1,0 +1,159 @@
+"""Markdown review: summary figures, grouped findings, projection (stubbed) and assumptions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dclint.cli import main
+from dclint.engine.registry import discover
+from dclint.loader import load
+from dclint.report.markdown import md, summary_rows
+from dclint.report.summary import summarise
+from dclint.units import Q_
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_designs"
+
+
+def test_summary_figures() -> None:
+    s = summarise(load(str(SAMPLES / "gb200-superpod-su.yaml")), None, discover(()))
+    assert summary_rows(s) == [
+        ("GPUs", "576"),
+        ("Racks", "8"),
+        ("IT load", "960 kW"),
+        ("Facility power (IT load x PUE 1.15)", "1104 kW"),
+        ("Utility capacity", "1.5 MW (margin 396 kW)"),
+        ("Cooling: liquid heat / CDU capacity", "816 kW / 4000 kW (margin 3184 kW)"),
+        ("Highest rack load", "120 kW (su1-r1; limit 120 kW)"),
+        (
+            "Fabric compute (compute) tier leaf",
+            "1.00:1 down:up (230.4 Tb/s / 230.4 Tb/s; limit 1:1)",
+        ),
+        ("Fabric compute (compute) tier spine", "top tier: 230.4 Tb/s down, no uplinks"),
+        ("Storage read (weka)", "400 GB/s against demand 20 GB/s (60 GB/s needed at 3x)"),
+    ]
+    assert s.feeds[0].share == pytest.approx(120 / 136.5722, rel=1e-5)
+    assert [(c.id, c.load.m_as("kW")) for c in s.cdus] == [("cdu-1", 816.0), ("cdu-2", 0.0)]
+
+
+def test_options_in_effect_change_the_limits() -> None:
+    design = load(str(SAMPLES / "broken-fabric-2to1.yaml"))
+    s = summarise(
+        design,
+        {
+            "NET001": {"limit": 2.5, "tier_limits": {}},
+            "PWR001": {"limit": Q_(140, "kW"), "platform_limits": {}},
+        },
+    )
+    assert {r.limit.m_as("kW") for r in s.rack_loads} == {140.0}
+    leaf = next(t for t in s.tiers if t.tier == "leaf")
+    assert (leaf.ratio, leaf.limit) == (pytest.approx(2.0), 2.5)
+
+
+def test_escape() -> None:
+    assert md("a|b *c* <d>\n_e_ [f](g) & h") == r"a\|b \*c\* \<d\> \_e\_ \[f\](g) \& h"
+
+
+def _stub(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dclint.projection
+
+    class P:
+        def as_dict(self) -> dict[str, Any]:
+            return {
+                "design": "d",
+                "workload": "llama-70b-pretrain",
+                "flops": 6.4e24,
+                "gpus": 576,
+                "mfu": 0.4,
+                "training_days": 38.25,
+                "gpu_hours": 528768.0,
+                "energy_mwh": 512.5,
+                "currency": "CNY",
+                "cost_total": 1.5e8,
+                "cost_breakdown": {"energy": 4.1e5, "hardware": Q_(1.4e8, "CNY")},
+                "memory_per_gpu_gib": {"total": 61.25},
+                "assumptions": ["MFU 40% declared (workload.mfu)"],
+            }
+
+    monkeypatch.setattr(dclint.projection, "project_workloads", lambda design: [P()])
+    monkeypatch.setattr(
+        dclint.projection,
+        "tco",
+        lambda design: {
+            "currency": "CNY",
+            "total": 2e8,
+            "items": {"hardware": 1.9e8},
+            "period_years": 3.0,
+            "assumptions": {"period": {"value": "3 years", "source": "default"}},
+        },
+    )
+    monkeypatch.setattr(
+        dclint.projection, "unprojected", lambda design: [("moe", "no GPU")], raising=False
+    )
+
+
+def test_review_sections(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stub(monkeypatch)
+    code = main(
+        [
+            "check",
+            str(SAMPLES / "broken-rack-130kw.yaml"),
+            "--format",
+            "markdown",
+            "--select",
+            "PWR001,STO001",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith("# dclint design review\n\nFound 1 error in 1 design.\n")
+    assert "#### Errors (1)\n\n**power**\n\n- " in out
+    assert ":53:14 **PWR001** rack-power-over-limit: rack su1-r8 design IT load 130 kW " in out
+    assert (
+        "| llama-70b-pretrain | 576 | 40% | 38.25 | 528,768 | 512.5 | 61.25 | 150,000,000 CNY |"
+    ) in out
+    assert (
+        "Cost breakdown of llama-70b-pretrain: energy 410,000 CNY, hardware 140,000,000 CNY" in out
+    )
+    assert "| total | 200,000,000 CNY |\n| items | hardware 190,000,000 CNY |" in out
+    assert "| period years | 3 |" in out
+    assert (
+        "| training-time and cost projection | MFU 40% declared (workload.mfu) | - | "
+        "dclint.projection |"
+    ) in out
+    assert "| projection: period | 3 years | - | default |" in out
+    assert "_workload moe not projected: no GPU_" in out
+    assert "| PWR001.limit: Highest design IT load of one rack | 120 kW | 120 kW | PWR001: " in out
+    assert "NET001.limit" not in out  # only the options of the rules that ran
+
+
+def test_projection_missing_is_noted(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import dclint.projection
+
+    monkeypatch.delattr(dclint.projection, "project_workloads", raising=False)
+    main(["check", str(SAMPLES / "gb200-superpod-su.yaml"), "--format", "markdown"])
+    out = capsys.readouterr().out
+    assert "_training-time and cost projection not available in this build_" in out
+    assert "No findings." in out
+
+
+def test_projection_failure_does_not_crash(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import dclint.projection
+
+    def boom(design: object) -> list[object]:
+        raise ZeroDivisionError("no GPUs")
+
+    monkeypatch.setattr(dclint.projection, "project_workloads", boom)
+    monkeypatch.setattr(dclint.projection, "tco", boom)
+    assert main(["check", str(SAMPLES / "gb200-superpod-su.yaml"), "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "_projection failed: ZeroDivisionError: no GPUs_" in out

@@ -1,0 +1,139 @@
+"""--set overrides (positions, errors, range splits) and the --sweep table."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+
+import dclint.projection
+from conftest import SAMPLES
+from dclint.cli import main
+from dclint.engine.runner import Engine
+from dclint.errors import ConfigError, LoadError
+from dclint.loader import load
+from dclint.loader.overrides import parse_overrides
+from dclint.units import Q_, Quantity
+from dclint.whatif import split_values
+
+SU = str(SAMPLES / "gb200-superpod-su.yaml")
+
+
+def test_finding_caused_by_override_points_at_its_flag() -> None:
+    engine = Engine(overrides=parse_overrides(["site.pue=1.2", "racks.su1-r8.it_load=130 kW"]))
+    result = engine.check_file(SU)
+    pwr = [
+        (f.file, f.line, f.column, f.path, f.subject) for f in result.findings if f.rule == "PWR001"
+    ]
+    assert pwr == [("--set", 1, 2, "racks[1].it_load", "su1-r8")]
+
+
+def test_range_member_is_split_off_with_its_feeds() -> None:
+    design = load(SU, overrides=parse_overrides(["racks.su1-r4.it_load=100 kW"]))
+    assert [g.id for g in design.racks] == ["su1-r[1-3]", "su1-r4", "su1-r[5-8]"]
+    racks = {r.id: r for r in design.topology.racks}
+    assert racks["su1-r4"].feed_ids == ["tap-a4", "tap-b4"]
+    assert racks["su1-r4"].it_load.m_as("kW") == pytest.approx(100)
+    assert racks["su1-r5"].it_load.m_as("kW") == pytest.approx(120)
+    assert racks["su1-r8"].feed_ids == ["tap-a8", "tap-b8"]
+    assert design.source is not None  # later items keep their file positions
+    assert design.source.locate(("racks", 2, "type")).line == 49
+
+
+def test_values_are_read_as_yaml() -> None:
+    design = load(SU, overrides=parse_overrides(["site.pue=1.3", "racks[0].feeds=[tap-a$n]"]))
+    assert design.site.pue == 1.3
+    assert design.topology.racks[0].feed_ids == ["tap-a1"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (
+            ["site.pue=1.2", "racks.su9.it_load=130 kW"],
+            "--set:1:2: --set racks.su9.it_load=130 kW: no item with id 'su9' in racks "
+            "(ids: su1-r[1-8])",
+        ),
+        (
+            ["site.pue.x=1"],
+            "--set:1:1: --set site.pue.x=1: site.pue is the float 1.15, not a mapping or list; "
+            "cannot set x",
+        ),
+        (
+            ["racks[3].it_load=1 kW"],
+            "--set:1:1: --set racks[3].it_load=1 kW: racks has 1 item, no index 3",
+        ),
+        (
+            ["site.name=x", "site.pue=0.5"],
+            "--set:1:2: site.pue: input should be greater than or equal to 1",
+        ),
+        (["site.bogus=1"], "--set:1:1: unknown key 'bogus' in site"),
+    ],
+)
+def test_override_errors_name_the_flag(flags: list[str], expected: str) -> None:
+    with pytest.raises(LoadError) as exc:
+        load(SU, overrides=parse_overrides(flags))
+    assert [str(p) for p in exc.value.problems] == [expected]
+
+
+def test_malformed_flags_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", SU, "--set", "site.pue"]) == 2
+    assert "--set site.pue: write PATH=VALUE" in capsys.readouterr().err
+    assert main(["check", SU, "--set", "racks.nope.it_load=1 kW"]) == 2
+    out = capsys.readouterr()
+    assert "--set:1:1: error: --set racks.nope.it_load=1 kW: no item with id 'nope'" in out.out
+
+
+def test_split_values_keeps_brackets_together() -> None:
+    assert split_values("racks[0].feeds=[a, b],[c]") == ("racks[0].feeds", ["[a, b]", "[c]"])
+    with pytest.raises(ConfigError):
+        split_values("site.pue")
+
+
+@dataclass
+class _FakeProjection:
+    workload: str
+    training_time: Quantity
+    cost_total: Quantity
+
+
+def _fake(design: object) -> list[_FakeProjection]:
+    # the cost follows the rack load, so the table shows it changing
+    load = design.topology.racks[0].it_load.m_as("kW")  # type: ignore[attr-defined]
+    return [_FakeProjection("llm", Q_(30.0, "day"), Q_(1000 * load, "CNY"))]
+
+
+def test_sweep_table(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(dclint.projection, "project_workloads", _fake)
+    code = main(
+        [
+            "check",
+            SU,
+            "--select",
+            "PWR001,PWR002",
+            "--sweep",
+            "rack_types.nvl72.it_load=110 kW,120 kW,130 kW",
+        ]
+    )
+    assert code == 0
+    # 130 kW: PWR001 on each of the 8 racks; busways 1093 - 8 x 130 = 52.6 kW < 80 kW: PWR002 x 2
+    assert capsys.readouterr().out == (
+        "Sweep of rack_types.nvl72.it_load on " + SU + "\n"
+        "rack_types.nvl72.it_load  findings  PWR001  PWR002  llm days     llm cost\n"
+        "110 kW                           0       0       0      30.0  110,000 CNY\n"
+        "120 kW                           0       0       0      30.0  120,000 CNY\n"
+        "130 kW                          10       8       2      30.0  130,000 CNY\n"
+    )
+
+
+def test_sweep_json_and_bad_value(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["check", SU, "--select", "PWR001", "--format", "json", "--sweep", "site.pue=1.2,0.5"]
+    )
+    assert code == 2  # a value the design rejects is a load error in its row
+    rows = json.loads(capsys.readouterr().out)["sweeps"][0]["rows"]
+    assert [(r["value"], r["findings"], r["errors"]) for r in rows] == [
+        ("1.2", 0, []),
+        ("0.5", 0, ["--sweep:1:1: site.pue: input should be greater than or equal to 1"]),
+    ]
