@@ -1,0 +1,258 @@
+"""dclint's benchmark: cold `dclint check` runs against public floors, and the speed targets.
+
+Every measurement is a fresh process, started from a fresh wrapper process that records its wall
+time and its peak RSS (resource.getrusage(RUSAGE_CHILDREN).ru_maxrss: the wrapper has no other
+child). A case's figure is the median over `--repeat` runs. Memory beyond the baseline is the peak
+RSS of a run minus the peak RSS of `dclint check` on the small sample design (the interpreter plus
+the libraries dclint imports), so that it counts what the design itself costs.
+
+    python bench/run.py                              # 1,000, 10,000 and 100,000 GPUs, 5 runs each
+    python bench/run.py --sizes 1000 --repeat 1      # smoke run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generate  # a sibling script, not a package
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_designs" / "gb200-superpod-su.yaml"
+SCHEMA = ROOT / "schemas" / "design.schema.json"
+PY = sys.executable
+YAML_FLOOR = "import sys, yaml; yaml.load(open(sys.argv[1]), Loader=yaml.CSafeLoader)"
+_MEASURE = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
+wall = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"wall": wall, "rss_kb": peak, "rc": rc}))
+"""
+
+
+def measure(cmd: list[str], repeat: int) -> dict[str, Any]:
+    """Run `cmd` `repeat` times, each in a fresh wrapper; median wall time and peak RSS."""
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run([PY, "-c", _MEASURE, *cmd], capture_output=True, text=True)
+        if out.returncode != 0:
+            raise SystemExit(f"wrapper failed for {cmd}: {out.stderr}")
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    rss = [r["rss_kb"] for r in runs]
+    if sys.platform == "darwin":  # ru_maxrss is in bytes there
+        rss = [r // 1024 for r in rss]
+    return {
+        "times_s": [round(r["wall"], 4) for r in runs],
+        "median_s": round(statistics.median(r["wall"] for r in runs), 4),
+        "rss_kb": rss,
+        "peak_rss_kb": int(statistics.median(rss)),
+        "rc": sorted({r["rc"] for r in runs}),
+    }
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(Path(PY).parent)) or shutil.which(name)
+    if found is None:
+        raise SystemExit(f"{name} not found: pip install {name}")
+    return found
+
+
+def prepare(sizes: list[int], many: int, out: Path) -> dict[str, Any]:
+    """Generate the designs and the small-design copies; the schema if it is missing."""
+    files: dict[str, Any] = {"sizes": {g: generate.write(g, out) for g in sizes}}
+    small = out / "small"
+    small.mkdir(parents=True, exist_ok=True)
+    files["small"] = small / SAMPLE.name
+    text = SAMPLE.read_text(encoding="utf-8")
+    files["small"].write_text(text, encoding="utf-8")
+    group = out / "many"
+    shutil.rmtree(group, ignore_errors=True)
+    group.mkdir()
+    files["many"] = []
+    for i in range(many):
+        path = group / f"su-{i:03d}.yaml"
+        path.write_text(text.replace("name: gb200-superpod-su", f"name: su-{i:03d}"), "utf-8")
+        files["many"].append(path)
+    if not SCHEMA.exists():
+        SCHEMA.parent.mkdir(exist_ok=True)
+        schema = subprocess.run([PY, "-m", "dclint", "schema"], capture_output=True, check=True)
+        SCHEMA.write_bytes(schema.stdout)
+    return files
+
+
+def cases(files: dict[str, Any]) -> list[dict[str, Any]]:
+    dclint = [PY, "-m", "dclint", "check"]
+    cjs = [_tool("check-jsonschema"), "--schemafile", str(SCHEMA)]
+    out: list[dict[str, Any]] = [
+        {"name": "python (bare interpreter)", "kind": "interpreter", "cmd": [PY, "-c", "pass"]},
+        {
+            "name": "python: import yaml, pydantic",
+            "kind": "import",
+            "cmd": [PY, "-c", "import yaml, pydantic"],
+        },
+    ]
+    for gpus, paths in files["sizes"].items():
+        for form, path in paths.items():
+            common = {"size": gpus, "form": form, "file": str(path), "bytes": path.stat().st_size}
+            out.append(
+                {
+                    "name": f"dclint {gpus} {form}",
+                    "kind": "dclint",
+                    **common,
+                    "cmd": [*dclint, str(path)],
+                }
+            )
+            out.append(
+                {
+                    "name": f"yaml C loader {gpus} {form}",
+                    "kind": "yaml",
+                    **common,
+                    "cmd": [PY, "-c", YAML_FLOOR, str(path)],
+                }
+            )
+    small = str(files["small"])
+    many = [str(p) for p in files["many"]]
+    out += [
+        {"name": "dclint small", "kind": "dclint-small", "file": small, "cmd": [*dclint, small]},
+        {
+            "name": "check-jsonschema small",
+            "kind": "cjs-small",
+            "file": small,
+            "cmd": [*cjs, small],
+        },
+        {"name": f"dclint {len(many)} small", "kind": "dclint-many", "cmd": [*dclint, *many]},
+        {"name": f"check-jsonschema {len(many)} small", "kind": "cjs-many", "cmd": [*cjs, *many]},
+    ]
+    return out
+
+
+def _find(results: list[dict[str, Any]], kind: str, **match: Any) -> dict[str, Any] | None:
+    for r in results:
+        if r["kind"] == kind and all(r.get(k) == v for k, v in match.items()):
+            return r
+    return None
+
+
+def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each target as value, limit and PASS/FAIL (SKIP when its sizes were not run)."""
+    out = []
+
+    def add(name: str, value: float | None, limit: float, unit: str) -> None:
+        status = "SKIP" if value is None else ("PASS" if value <= limit else "FAIL")
+        out.append({"name": name, "value": value, "limit": limit, "unit": unit, "status": status})
+
+    def t(kind: str, **match: Any) -> float | None:
+        found = _find(results, kind, **match)
+        return found["median_s"] if found else None
+
+    def ratio(a: float | None, b: float | None) -> float | None:
+        return round(a / b, 3) if a is not None and b else None
+
+    top = 100_000
+    add(
+        "explicit 100k: dclint / YAML C loader",
+        ratio(t("dclint", size=top, form="explicit"), t("yaml", size=top, form="explicit")),
+        3.0,
+        "x",
+    )
+    add("compact 100k: dclint wall time", t("dclint", size=top, form="compact"), 1.0, "s")
+    for form in ("explicit", "compact"):
+        add(
+            f"{form}: time at 100k / time at 10k",
+            ratio(t("dclint", size=top, form=form), t("dclint", size=10_000, form=form)),
+            11.0,
+            "x",
+        )
+    add(
+        "one small design: dclint / check-jsonschema",
+        ratio(t("dclint-small"), t("cjs-small")),
+        1.0,
+        "x",
+    )
+    add(
+        "200 small designs: dclint / check-jsonschema",
+        ratio(t("dclint-many"), t("cjs-many")),
+        0.5,
+        "x",
+    )
+    big, base = _find(results, "dclint", size=top, form="explicit"), _find(results, "dclint-small")
+    mem = None
+    if big and base:
+        mem = round((big["peak_rss_kb"] - base["peak_rss_kb"]) * 1024 / big["bytes"], 2)
+    add("explicit 100k: RSS beyond baseline / file size", mem, 10.0, "x")
+    return out
+
+
+def table(results: list[dict[str, Any]], goals: list[dict[str, Any]]) -> str:
+    lines = [f"{'case':<44} {'median':>9} {'peak RSS':>10} {'file':>11}  rc", "-" * 84]
+    for r in results:
+        size = f"{r['bytes']:,}" if "bytes" in r else ""
+        lines.append(
+            f"{r['name']:<44} {r['median_s']:>8.3f}s {r['peak_rss_kb'] / 1024:>7.1f} MB"
+            f" {size:>11}  {','.join(map(str, r['rc']))}"
+        )
+    lines += ["", f"{'target':<52} {'value':>9} {'limit':>8}  result", "-" * 80]
+    for g in goals:
+        value = "-" if g["value"] is None else f"{g['value']:.3f}{g['unit']}"
+        lines.append(f"{g['name']:<52} {value:>9} {g['limit']:>7}{g['unit']}  {g['status']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Benchmark dclint against public floors.")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="GPU counts, comma-separated")
+    parser.add_argument("--repeat", type=int, default=5, help="cold runs per case (median)")
+    parser.add_argument("--many", type=int, default=200, help="small designs in one call")
+    parser.add_argument("--out", type=Path, default=generate.OUT)
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    files = prepare(sizes, args.many, args.out)
+    subprocess.run(
+        [PY, "-m", "dclint", "check", "-q", str(files["small"])], stdout=subprocess.DEVNULL
+    )  # warm-up: byte-compile, fill the page cache
+    results = []
+    for case in cases(files):
+        started = time.perf_counter()
+        case.update(measure(case["cmd"], args.repeat))
+        print(
+            f"  {case['name']:<44} {case['median_s']:.3f}s ({time.perf_counter() - started:.1f}s)",
+            file=sys.stderr,
+        )
+        results.append(case)
+    goals = targets(results)
+    report = {
+        "meta": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "sizes": sizes,
+            "repeat": args.repeat,
+            "many": args.many,
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "memory": "peak RSS of a run minus that of `dclint check` on the small sample",
+        },
+        "results": results,
+        "targets": goals,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "results.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
+    print(table(results, goals))
+    bad = [r["name"] for r in results if r["kind"].startswith("dclint") and 2 in r["rc"]]
+    if bad:
+        print(f"dclint exited 2 (could not load) on: {', '.join(bad)}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

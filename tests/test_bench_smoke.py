@@ -1,0 +1,75 @@
+"""Smoke run of bench/run.py at the smallest size: the report's shape, and designs that load."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from dclint.engine.runner import Engine, run
+
+BENCH = ROOT / "bench" / "run.py"
+TARGETS = {
+    "explicit 100k: dclint / YAML C loader",
+    "compact 100k: dclint wall time",
+    "explicit: time at 100k / time at 10k",
+    "compact: time at 100k / time at 10k",
+    "one small design: dclint / check-jsonschema",
+    "200 small designs: dclint / check-jsonschema",
+    "explicit 100k: RSS beyond baseline / file size",
+}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
+    if not hasattr(pytest.importorskip("yaml"), "CSafeLoader"):
+        pytest.skip("the floor needs PyYAML built with libyaml")
+    out = tmp_path_factory.mktemp("bench")
+    cmd = [sys.executable, str(BENCH), "--sizes", "1000", "--repeat", "1", "--many", "3"]
+    done = subprocess.run([*cmd, "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads((out / "results.json").read_text(encoding="utf-8")), out
+
+
+def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
+    data, _ = report
+    assert set(data) == {"meta", "results", "targets"}
+    assert data["meta"]["sizes"] == [1000] and data["meta"]["repeat"] == 1
+    kinds = {r["kind"] for r in data["results"]}
+    assert kinds == {
+        "interpreter",
+        "import",
+        "dclint",
+        "yaml",
+        "dclint-small",
+        "cjs-small",
+        "dclint-many",
+        "cjs-many",
+    }
+    for r in data["results"]:
+        assert {"name", "cmd", "times_s", "median_s", "rss_kb", "peak_rss_kb", "rc"} <= set(r)
+        assert len(r["times_s"]) == 1 and r["peak_rss_kb"] > 0
+    forms = {(r["size"], r["form"]) for r in data["results"] if r["kind"] == "dclint"}
+    assert forms == {(1000, "compact"), (1000, "explicit")}
+    assert {t["name"] for t in data["targets"]} == TARGETS
+    statuses = {t["name"]: t["status"] for t in data["targets"]}
+    assert statuses["compact 100k: dclint wall time"] == "SKIP"  # 100k was not run
+    assert statuses["one small design: dclint / check-jsonschema"] in ("PASS", "FAIL")
+
+
+def test_generated_designs_load(report: tuple[dict, Path]) -> None:
+    _, out = report
+    designs = sorted(out.glob("gb200-1000-*.yaml"))
+    assert [p.name for p in designs] == ["gb200-1000-compact.yaml", "gb200-1000-explicit.yaml"]
+    result = run([str(p) for p in designs], Engine())
+    assert not result.errors, [str(e) for e in result.errors]  # exit 2 would be a load error
+    assert result.exit_code("error") in (0, 1)
+    compact, explicit = (d.design for d in result.designs)
+    assert compact is not None and explicit is not None
+    assert compact.topology.gpus == explicit.topology.gpus == 1008
+    assert len(compact.racks) == 1 and len(explicit.racks) == 14
+    assert len(explicit.fabrics[0].links) == 14 * 18 + 36 * 2 + 36 * 2
