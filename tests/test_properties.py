@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dclint
+from conftest import SAMPLES, TODAY
 from dclint.engine.runner import Engine
 from dclint.errors import LoadError
 from dclint.loader.dump import _Dumper
-from tests.conftest import SAMPLES, TODAY
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = os.environ.get("DCLINT_DEEP") == "1"
