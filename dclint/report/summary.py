@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
-import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dclint.model.fabric_tiers import tier_bandwidths
 from dclint.model.power import feed_allocation
+from dclint.model.storage_demand import read_demand, training_tiers
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
-
-STO001_MODULE = "dclint.rules.sto001_storage_read_bandwidth_too_low"
 
 __all__ = ["DesignSummary", "RackLoad", "StorageCheck", "TierRatio", "Utilisation", "summarise"]
 
@@ -166,26 +163,9 @@ def _tiers(design: Design, opts: dict[str, dict[str, Any]]) -> list[TierRatio]:
     return out
 
 
-def _demand_model(rules: dict[str, Any]) -> Any:
-    """The module of STO001, which owns the read-demand model (None if the rule is absent)."""
-    cls = rules.get("STO001")
-    module = sys.modules.get(cls.__module__) if cls is not None else None
-    if module is None:
-        try:
-            module = importlib.import_module(STO001_MODULE)
-        except ImportError:
-            return None
-    has = hasattr(module, "read_demand") and hasattr(module, "training_tiers")
-    return module if has else None
-
-
 def _storage(
     design: Design, opts: dict[str, dict[str, Any]], rules: dict[str, Any]
 ) -> StorageCheck | None:
-    model = _demand_model(rules)
-    if model is None:
-        return None
-    read_demand, training_tiers = model.read_demand, model.training_tiers
     bytes_per_token = _option(opts, "STO001", "bytes_per_token", Q_(4, "B"))
     mfu = _option(opts, "STO001", "default_mfu", Q_(0.4, "dimensionless"))
     factor = float(_option(opts, "STO001", "factor", 3.0))
