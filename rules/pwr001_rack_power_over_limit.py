@@ -49,8 +49,8 @@ class RackPowerOverLimit(Rule):
             if rack.it_load.m_as("kW") > limit.m_as("kW"):
                 yield Violation(
                     rack.field_path("it_load"),
-                    f"rack {rack.id} design IT load {fmt(rack.it_load, 'kW')} exceeds the "
-                    f"rack power limit {fmt(limit, 'kW')}",
+                    f"rack {rack.id} design IT load {fmt(rack.it_load, 'kW', digits=7)} exceeds "
+                    f"the rack power limit {fmt(limit, 'kW')}",
                     subject=rack.id,
                     measured=rack.it_load.to("kW"),
                     limit=limit.to("kW"),

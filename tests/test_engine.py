@@ -209,3 +209,12 @@ def test_config_file_loader_rejects_non_mapping(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="config must be a mapping"):
         load_config(path)
     assert Config().select == ("ALL",)
+
+
+def test_boundary_numbers_are_printed_apart(write, capsys) -> None:  # type: ignore[no-untyped-def]
+    design = write("name: b\nracks:\n  - {id: r1, platform: gb200-nvl72, it_load: 120.001 kW}\n")
+    main(["check", str(design)])
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"{design}:3:46: PWR001 [error] rack r1 design IT load 120.001 kW exceeds the rack power "
+        "limit 120 kW (measured 120.001 kW, limit 120 kW)"
+    )

@@ -180,16 +180,24 @@ class Engine:
         return None
 
 
-def _fmt(value: Any) -> str | None:
+def _fmt(value: Any, digits: int = 4) -> str | None:
     if value is None:
         return None
     if isinstance(value, str):
         return value
     if isinstance(value, (int, float)):
-        return f"{value:.4g}"
+        return f"{value:.{digits}g}"
     from dclint.units import fmt
 
-    return fmt(value)
+    return fmt(value, digits=digits)
+
+
+def _numbers(v: Violation) -> tuple[str | None, str | None]:
+    """Measured and limit as text; more digits where 4 would print them alike (120.001 kW)."""
+    measured, limit = _fmt(v.measured), _fmt(v.limit)
+    if measured is not None and measured == limit:
+        measured, limit = _fmt(v.measured, 8), _fmt(v.limit, 8)
+    return measured, limit
 
 
 def _locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Finding:
@@ -204,8 +212,7 @@ def _locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Fin
         v.message,
         format_path(v.path),
         v.subject,
-        _fmt(v.measured),
-        _fmt(v.limit),
+        *_numbers(v),
         v.fix,
         cls.tags,
     )
