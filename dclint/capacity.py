@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dclint.model.cooling_calc import cdu_loads, loop_delta, required_flow
-from dclint.model.power import panel_allocation, rack_paths
+from dclint.model.power import panel_allocation, rack_paths, racks_below
 from dclint.model.topology import PanelItem, Rack, Topology
 from dclint.ranges import RangeError, expand
 from dclint.units import Q_, Quantity, fmt
@@ -181,7 +181,7 @@ def _room(
     reserve = options.get("PWR002", {}).get("headroom", Q_(80, "kW")).m_as("kW")
     spec = topo.catalog.platforms.get(rack.platform)
     nvl = (spec is not None and spec.nvl72_class) or any(
-        r.platform is not None and r.platform.nvl72_class for r in _racks_below(item)
+        r.platform is not None and r.platform.nvl72_class for r in racks_below(item)
     )
     keep = reserve if nvl and item.model.phases == 3 and item.model.status == "active" else 0.0
     cap, used = item.capacity.m_as("kW"), panel_allocation(topo, item).m_as("kW")
@@ -190,18 +190,6 @@ def _room(
         f"{fmt(Q_(cap, 'kW'))} derated - {fmt(Q_(used, 'kW'))} allocated - "
         f"{fmt(Q_(keep, 'kW'))} kept = {fmt(Q_(room, 'kW'))}"
     )
-
-
-def _racks_below(panel: PanelItem) -> list[Rack]:
-    out: list[Rack] = []
-    stack, seen = [panel], set()
-    while stack:
-        item = stack.pop()
-        if item.id not in seen:
-            seen.add(item.id)
-            out.extend(r for f in item.feeds for r in f.racks)
-            stack.extend(item.children)
-    return out
 
 
 def _cooling(topo: Topology, rack: NewRack) -> list[Limit]:

@@ -32,21 +32,8 @@ from collections.abc import Iterator
 
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
-from dclint.model.power import panel_allocation
-from dclint.model.topology import PanelItem, Rack
+from dclint.model.power import panel_allocation, racks_below
 from dclint.units import fmt
-
-
-def _racks_below(panel: PanelItem) -> list[Rack]:
-    out: dict[str, Rack] = {}
-    stack = [panel]
-    while stack:
-        item = stack.pop()
-        for feed in item.feeds:
-            for rack in feed.racks:
-                out[rack.id] = rack
-        stack.extend(item.children)
-    return list(out.values())
 
 
 class PowerHeadroomTooSmall(Rule):
@@ -64,7 +51,7 @@ class PowerHeadroomTooSmall(Rule):
         for panel in topo.panels.values():
             if panel.model.phases != 3 or panel.model.status != "active":
                 continue
-            racks = [r for r in _racks_below(panel) if r.platform and r.platform.nvl72_class]
+            racks = [r for r in racks_below(panel) if r.platform and r.platform.nvl72_class]
             if not racks:
                 continue
             need = ctx["headroom"].to("kW")

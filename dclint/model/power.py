@@ -53,22 +53,35 @@ def feed_capacity_kw(topo: Topology) -> dict[str, float]:
     return result
 
 
+def panel_subtree(panel: PanelItem) -> list[PanelItem]:
+    """A panel and every panel fed from it, each once."""
+    out: list[PanelItem] = []
+    stack, seen = [panel], set()
+    while stack:
+        item = stack.pop()
+        if item.id not in seen:
+            seen.add(item.id)
+            out.append(item)
+            stack.extend(item.children)
+    return out
+
+
+def racks_below(panel: PanelItem) -> list[Rack]:
+    """Racks fed from a panel or from panels below it, each once, in feed order."""
+    found = {r.id: r for item in panel_subtree(panel) for f in item.feeds for r in f.racks}
+    return list(found.values())
+
+
 def panel_allocation(
     topo: Topology, panel: PanelItem, statuses: tuple[str, ...] = ("active", "planned")
 ) -> Quantity:
     """Load allocated to a panel: its feeds' allocations plus those of panels below it."""
     kw = 0.0
-    stack, seen = [panel], set()
-    while stack:
-        item = stack.pop()
-        if item.id in seen:
-            continue
-        seen.add(item.id)
+    for item in panel_subtree(panel):
         for feed in item.feeds:
             for rack in feed.racks:
                 if rack.status not in statuses:
                     continue
                 same_path = [f for f in rack.feeds if f.model.path == feed.model.path]
                 kw += rack.it_load.m_as("kW") / len(same_path)
-        stack.extend(item.children)
     return Q_(kw, "kW")
