@@ -269,12 +269,12 @@ def _links(s: Shape) -> list[str]:
         for spine in (first, first + 1):
             if spine <= s.spines:
                 out.append(_link(f"leaf-{k:05d}", f"spine-{spine:05d}", 16))
-    # four spines to two cores, fully meshed: 2 x 16 up per spine, 4 x 16 down per core
+    # spine pair j reaches cores j and j + 1 (around a ring), 16 links each: 2 x 16 up per
+    # spine, 4 x 16 down per core, and overlapping pairs join every pod into one fabric
     for k in range(1, s.spines + 1):
-        first = (k - 1) // 4 * 2 + 1
-        for core in (first, first + 1):
-            if core <= s.cores:
-                out.append(_link(f"spine-{k:05d}", f"core-{core:05d}", 16))
+        first = (k - 1) // 2
+        for core in sorted({first % s.cores + 1, (first + 1) % s.cores + 1}):
+            out.append(_link(f"spine-{k:05d}", f"core-{core:05d}", 16))
     return out
 
 

@@ -81,15 +81,15 @@ def _explicit(design: Design, f: int) -> Iterator[Violation]:
     over: dict[int, list[tuple[float, str, str]]] = {}  # entry -> (ports used, id, text)
     for sid, (key, _, entry) in fg.switches.items():
         model = models.get(key)
-        if model is None or sid not in fg.graph:
+        if model is None:
             continue
         ends = fg.incident(sid)
         # Physical ports used; a link at a speed the switch cannot run takes a whole port.
-        used = sum(d["count"] * (port_share(model, d["speed"]) or 1.0) for _, d in ends)
+        used = sum(e.count * (port_share(model, e.speed) or 1.0) for e in ends)
         if used <= model.ports + 1e-9:
             continue
-        speeds = {fmt(d["speed"], "Gb/s"): d["speed"] for _, d in ends}
-        links = sum(d["count"] for _, d in ends)
+        speeds = {fmt(e.speed, "Gb/s"): e.speed for e in ends}
+        links = sum(e.count for e in ends)
         have = ports_at(model, next(iter(speeds.values()))) if len(speeds) == 1 else None
         if have is not None:
             text = f"uses {links} links at {next(iter(speeds))} but has {have} ports at that speed"

@@ -133,20 +133,20 @@ def _explicit(design: Design, f: int, fabric: Fabric) -> Iterator[Violation]:
     racks = design.topology.rack_by_id
     fg = fabric_graph(design, f)
     problems: dict[int, list[str]] = {}
-    for a, b, data in fg.graph.edges(data=True):
-        speed = data["speed"]
+    for a, b, k in fg.edges:
+        speed = fabric.links[k].speed
         for end in {a, b}:
             if end in fg.switches:
                 key = fg.switches[end][0]
                 model = models.get(key)
                 if model is not None and port_share(model, speed) is None:
                     text = f"switch {end} ({key}) runs {_gbps(model.port_speed)}{_splits(model)}"
-                    problems.setdefault(data["link"], []).append(text)
+                    problems.setdefault(k, []).append(text)
             elif end in racks:
                 nic = nic_speed(design, fabric, racks[end])
                 if nic is not None and abs(nic[0].m_as("Gb/s") - speed.m_as("Gb/s")) > 1e-9:
                     text = f"rack {end} NICs ({nic[1]}) run {_gbps(nic[0])}"
-                    problems.setdefault(data["link"], []).append(text)
+                    problems.setdefault(k, []).append(text)
     for k, texts in sorted(problems.items()):
         unique = sorted(set(texts))
         more = f" and {len(unique) - 2} more" if len(unique) > 2 else ""

@@ -82,13 +82,13 @@ def _where(
     fg: FabricGraph, f: int, part: set[str], rack: str, listed: list[str] | None
 ) -> tuple[Path, bool]:
     """The part's first link; else the `racks` entry naming the rack; else the `links` key."""
-    links = sorted(d["link"] for u, _, d in fg.graph.edges(part, data=True) if u in part)
+    links = [end.link for node in part for end in fg.incident(node)]
     if links:
-        return ("fabrics", f, "links", links[0]), False
+        return ("fabrics", f, "links", min(links)), False
     for j, pattern in enumerate(listed or ()):
         try:
             if any(rid == rack for rid, _ in expand(pattern)):
                 return ("fabrics", f, "racks", j), False
         except RangeError:
             continue
-    return ("fabrics", f, "links" if fg.graph.number_of_edges() else "id"), True
+    return ("fabrics", f, "links" if fg.edges else "id"), True

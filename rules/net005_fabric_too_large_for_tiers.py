@@ -96,7 +96,7 @@ def _shape(design: Design, f: int, fabric: Fabric) -> tuple[int, int, str] | Non
             return None
         names.add(name)
         # Radix at the speed most of the switch's links run at (its port speed if unlinked).
-        speeds = Counter(d["speed"].m_as("Gb/s") for _, d in fg.incident(sid))
+        speeds = Counter(e.speed.m_as("Gb/s") for e in fg.incident(sid))
         speed = model.port_speed
         if speeds:
             speed = speed * (speeds.most_common(1)[0][0] / speed.m_as("Gb/s"))

@@ -117,17 +117,15 @@ def _declared(design: Design, f: int, fabric: Fabric) -> Iterator[Violation]:
     fg = fabric_graph(design, f)
     off_rail: dict[int, list[str]] = {}  # link entry -> "rack -> switch" landing on no rail
     for rack in fg.racks:
-        if rack.id not in fg.graph:
-            continue
         counts = dict.fromkeys(rails, 0)
         first: int | None = None
-        for other, data in fg.incident(rack.id):
-            first = data["link"] if first is None else min(first, data["link"])
-            on = owner.get(other)
+        for end in fg.incident(rack.id):
+            first = end.link if first is None else min(first, end.link)
+            on = owner.get(end.other)
             if on is None:
-                off_rail.setdefault(data["link"], []).append(f"{rack.id} -> {other}")
+                off_rail.setdefault(end.link, []).append(f"{rack.id} -> {end.other}")
             else:
-                counts[on] += data["count"]
+                counts[on] += end.count
         if first is not None and len(set(counts.values())) > 1:
             spread = ", ".join(f"{r}: {n}" for r, n in counts.items())
             yield Violation(

@@ -218,3 +218,12 @@ def test_boundary_numbers_are_printed_apart(write, capsys) -> None:  # type: ign
         f"{design}:3:46: PWR001 [error] rack r1 design IT load 120.001 kW exceeds the rack power "
         "limit 120 kW (measured 120.001 kW, limit 120 kW)"
     )
+
+
+def test_counts_print_whole_and_other_numbers_to_four_digits() -> None:
+    from dclint.engine.runner import _fmt
+
+    assert _fmt(100008.0) == "100,008"  # NET005's endpoints, not 1e+05
+    assert _fmt(65536) == "65,536"
+    assert _fmt(0.123456) == "0.1235"
+    assert _fmt(2.5e20) == "2.5e+20"

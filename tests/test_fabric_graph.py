@@ -79,7 +79,7 @@ def test_graph_parts_incidence_and_caching(design: Any) -> None:
         ["leaf02", "r03"],
     ]
     # leaf01: 2 x 8 rack links + 16 spine links + a self-loop counted at both of its ends.
-    assert sum(d["count"] for _, d in fg.incident("leaf01")) == 34
+    assert sum(e.count for e in fg.incident("leaf01")) == 34
 
 
 def test_rack_nic_speed_from_the_platform(design: Any) -> None:

@@ -63,38 +63,47 @@ class Engine:
         source = design.source
         assert source is not None
         active = [cls for rid, cls in self.rules.items() if selected(rid, config, file)]
-        raw: list[Finding] = []
+        located: list[Finding] = []
+        found: list[tuple[type[Rule], Violation, Any]] = []
         for cls in active:
-            raw.extend(self._run_rule(cls, design, source, config, typed[cls.id]))
-        result.findings, result.suppressed = self._suppress(raw, source, config, file)
+            failure = self._run_rule(cls, design, source, config, typed[cls.id], found)
+            if failure is not None:
+                located.append(failure)
+        source.prefetch(v.path for _, v, _ in found)  # every position in one pass over the text
+        located.extend(_locate(cls, v, source, severity) for cls, v, severity in found)
+        result.findings, result.suppressed = self._suppress(located, source, config, file)
         return result
 
     def _run_rule(
-        self, cls: type[Rule], design: Any, source: Source, config: Config, options: dict[str, Any]
-    ) -> list[Finding]:
+        self,
+        cls: type[Rule],
+        design: Any,
+        source: Source,
+        config: Config,
+        options: dict[str, Any],
+        found: list[tuple[type[Rule], Violation, Any]],
+    ) -> Finding | None:
+        """Add the rule's violations to `found`; a rule that raises becomes one error finding."""
         severity = config.rule_settings.get(cls.id, {}).get("severity", cls.severity)
         try:
-            return [
-                _locate(cls, v, source, v.severity or severity)
-                for v in cls().check(design, Context(options, self.today))
-            ]
+            violations = list(cls().check(design, Context(options, self.today)))
         except Exception as exc:  # a broken rule becomes a finding, not a crash
             pos = source.locate(())
-            return [
-                Finding(
-                    pos.file,
-                    pos.line,
-                    pos.column,
-                    cls.id,
-                    cls.name,
-                    "error",
-                    f"rule {cls.id} failed on {design.name}: {type(exc).__name__}: {exc}",
-                    "",
-                    "",
-                    fix="report this rule's bug",
-                    tags=("rule-failure",),
-                )
-            ]
+            return Finding(
+                pos.file,
+                pos.line,
+                pos.column,
+                cls.id,
+                cls.name,
+                "error",
+                f"rule {cls.id} failed on {design.name}: {type(exc).__name__}: {exc}",
+                "",
+                "",
+                fix="report this rule's bug",
+                tags=("rule-failure",),
+            )
+        found.extend((cls, v, v.severity or severity) for v in violations)
+        return None
 
     def _suppress(
         self, raw: list[Finding], source: Source, config: Config, file: str
@@ -186,6 +195,8 @@ def _fmt(value: Any, digits: int = 4) -> str | None:
     if isinstance(value, str):
         return value
     if isinstance(value, (int, float)):
+        if float(value).is_integer() and abs(value) < 10**15:  # a count: 100,008, not 1e+05
+            return f"{int(value):,}"
         return f"{value:.{digits}g}"
     from dclint.units import fmt
 

@@ -8,6 +8,7 @@ import yaml
 from pydantic import BaseModel
 
 from dclint.loader.yamlsafe import _plain
+from dclint.model.types import fields_of
 from dclint.units import Quantity, unit_text
 
 __all__ = ["dump"]
@@ -20,9 +21,10 @@ def dump(design: BaseModel) -> str:
 
 
 def _data(value: Any) -> Any:
-    if isinstance(value, BaseModel):
+    fields = fields_of(type(value))
+    if fields:  # a model or a record
         out = {}
-        for name, info in type(value).model_fields.items():
+        for name, info in fields.items():
             item = getattr(value, name)
             if item is None and info.default is None:
                 continue

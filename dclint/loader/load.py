@@ -13,6 +13,7 @@ from dclint.loader.refs import check_refs
 from dclint.loader.yamlsafe import YamlError, decode, read_yaml
 from dclint.model.design import Design
 from dclint.model.resolve import did_you_mean, resolve
+from dclint.model.types import fields_of
 from dclint.source import Source, format_path
 
 __all__ = ["load", "load_text"]
@@ -90,6 +91,7 @@ def load_text(text: str, file: str = "<string>", *, overrides: tuple[Any, ...] =
     if not errors:  # the other references, once racks and the catalog are known
         errors = check_refs(design, topology)
     if errors:
+        source.prefetch(tuple(e.path) for e in errors)
         raise LoadError([_at(source, e.path, e.message, key=e.key) for e in errors])
     design._topology = topology
     return design
@@ -102,10 +104,12 @@ def _at(source: Source, path: Any, message: str, *, key: bool = False) -> Proble
 
 def _problems(exc: ValidationError, data: dict[str, Any], source: Source) -> list[Problem]:
     out: dict[tuple[int, int, str], Problem] = {}
-    for err in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    source.prefetch(tuple(err["loc"]) for err in errors)
+    for err in errors:
         loc = tuple(err["loc"])
         kind, where = err["type"], format_path(loc)
-        if kind == "extra_forbidden":
+        if kind in ("extra_forbidden", "unexpected_keyword_argument"):  # a model; a record
             known = _known_fields(loc[:-1])
             msg = f"unknown key '{loc[-1]}' in {format_path(loc[:-1]) or 'the design'}"
             msg += did_you_mean(str(loc[-1]), known)
@@ -127,13 +131,13 @@ def _message(err: Any) -> str:
     if err["type"] == "bool_type" and isinstance(value, str) and value in _YAML11_BOOLS:
         return f"expected true or false, got '{value}' (YAML 1.1 booleans are not read as such)"
     if err["type"] in ("int_type", "float_type") and isinstance(value, str):
-        if value[:1] != "0" and value.lstrip("+-").isdigit():  # kept as text: too many digits
+        if len(value) >= 20 and value.lstrip("+-").isdigit():  # kept as text: too many digits
             return f"number {value[:40]} is out of range"
         hint = " (leading zeros are not read as numbers)" if value[:1] == "0" else ""
         return f"expected a number, got '{value[:40]}'{hint}"
     if err["type"] == "string_type":
         return f"expected a string, got {type(value).__name__} {str(value)[:40]!r}"
-    if err["type"] in ("model_type", "dict_type"):
+    if err["type"] in ("model_type", "dict_type", "dataclass_type"):
         return f"expected a mapping, got {_kind(value)}"
     if err["type"] == "list_type":
         return f"expected a list, got {_kind(value)}"
@@ -154,19 +158,19 @@ def _known_fields(loc: tuple[Any, ...]) -> list[str]:
     for part in loc:
         if isinstance(part, int):
             continue
-        field = getattr(model, "model_fields", {}).get(part)
+        field = fields_of(model).get(part)
         if field is None:
             return []
         model = _model_of(field.annotation)
         if model is None:
             return []
-    return list(getattr(model, "model_fields", {}))
+    return list(fields_of(model))
 
 
 def _model_of(annotation: Any) -> Any:
     from typing import get_args
 
-    if hasattr(annotation, "model_fields"):
+    if fields_of(annotation):
         return annotation
     for arg in get_args(annotation):
         found = _model_of(arg)

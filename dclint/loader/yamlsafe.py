@@ -79,9 +79,10 @@ def decode(file: str, raw: bytes) -> str:
 
 
 def read_yaml(file: str, text: str) -> tuple[Any, Source]:
-    """Parse one YAML document into plain data and the Source position table."""
+    """Parse one YAML document into plain data and its Source. The Source records no position
+    yet: it reads the text again for the positions it is asked for (see dclint.source)."""
     source = Source(file, text)
-    builder = _Builder(source)
+    builder = _Builder(source, set())
     parser: Any = None
     try:
         parser = _Parser(text)  # the reader checks every character here, before any event
@@ -117,7 +118,18 @@ def read_yaml(file: str, text: str) -> tuple[Any, Source]:
         raise YamlError(builder.problems)
     if not builder.done:
         raise EmptyDocument([Problem(file, 1, 1, "empty design: the file holds no YAML document")])
+    source.reread = _reread
     return builder.root, source
+
+
+def _reread(source: Source, want: set[Path] | None) -> None:
+    """Record the positions of the paths in `want` (None: of every node) from the text, which
+    has been read once without a problem."""
+    parser = _Parser(source.text)
+    try:
+        _Builder(source, want).run(parser)
+    finally:
+        parser.dispose()
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
@@ -138,8 +150,15 @@ class _Frame:
 
 
 class _Builder:
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, want: set[Path] | None) -> None:
         self.source = source
+        self.want = want  # the paths whose positions to record; None: every one
+        self.record = want is None or bool(want)
+        self.values, self.keys = source.tables()
+        # one object per distinct scalar text: an id written 18 times, and every key, is stored
+        # once (a third of an explicit design's memory); plain scalars are typed once per text
+        self.strings: dict[str, str] = {}
+        self.plain: dict[str, Any] = {}
         self.problems: list[Problem] = []
         self.stack: list[_Frame] = []
         # anchor -> (value, text as written) of a scalar, or the _Frame of a collection
@@ -220,8 +239,9 @@ class _Builder:
                 return None
             else:
                 path = (*top.path, _BAD_KEY if top.bad_key else top.key or "")
-        mark = event.start_mark
-        self.source.values[path] = (mark.line + 1, mark.column + 1)
+        if self.record and (self.want is None or path in self.want):
+            mark = event.start_mark
+            self.values[path] = (mark.line + 1, mark.column + 1)
         return path
 
     def alias(self, event: Any, path: Path | None) -> None:
@@ -249,9 +269,11 @@ class _Builder:
                 self.fail(event.start_mark, f"tag '{event.tag}' is not allowed on a key")
             if event.anchor is not None:
                 self.anchors[event.anchor] = (event.value, event.value)
-            self.key(event, event.value)
+            self.key(event, self.strings.setdefault(event.value, event.value))
             return
         value = self.convert(event)
+        if type(value) is str:
+            value = self.strings.setdefault(value, value)
         if event.anchor is not None:
             self.anchors[event.anchor] = (value, event.value)
         self.attach(value)
@@ -259,7 +281,14 @@ class _Builder:
     def convert(self, event: Any) -> Any:
         tag = event.tag
         if tag is None:
-            return _plain(event.value) if event.implicit[0] else event.value
+            if not event.implicit[0]:
+                return event.value
+            text = event.value
+            try:
+                return self.plain[text]
+            except KeyError:
+                value = self.plain[text] = _plain(text)
+                return value
         if tag in ("!", _CORE + "str"):
             return event.value
         if tag not in _SCALAR_TAGS:
@@ -311,8 +340,11 @@ class _Builder:
             top.bad_key = True
         else:
             top.seen.add(key)
-            mark = event.start_mark
-            self.source.keys[(*top.path, key)] = (mark.line + 1, mark.column + 1)
+            if self.record:
+                path = (*top.path, key)
+                if self.want is None or path in self.want:
+                    mark = event.start_mark
+                    self.keys[path] = (mark.line + 1, mark.column + 1)
 
     def attach(self, value: Any) -> None:
         if not self.stack:

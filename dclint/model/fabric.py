@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic import Strict as StrictMode
+from pydantic.dataclasses import dataclass
 
-from dclint.model.types import Bandwidth, Duration, Id, PositiveInt, Ref, Strict
+from dclint.model.types import RECORD, Bandwidth, Duration, Id, PositiveInt, Ref, Strict
 
 __all__ = ["Cabling", "Fabric", "FabricKind", "Link", "Switch", "Tier"]
 
@@ -24,20 +26,24 @@ class Tier(Strict):
     link_speed: Bandwidth | None = Field(None, description="Default: the switch's port speed")
 
 
-class Switch(Strict):
+# Records, not Strict models (see dclint.model.types.RECORD): an explicit 100,000-GPU fabric
+# holds 45,000 switches and links.
+@dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
+class Switch:
     id: Id
-    model: str
-    tier: str = Field(max_length=64)
+    model: Annotated[str, StrictMode()]
+    tier: Annotated[str, StrictMode(), Field(max_length=64)]
 
 
-class Link(Strict):
+@dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
+class Link:
     """Links between two endpoints: switch ids, or rack ids (the rack's compute NICs)."""
 
     a: Ref
     b: Ref
     count: PositiveInt = 1
     speed: Bandwidth
-    cable: Literal["dac", "acc", "aoc", "transceiver"] | None = None
+    cable: Literal["dac", "acc", "aoc", "transceiver"] | None = None  # a literal is exact
 
 
 class Cabling(Strict):

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from dclint.model.fabric_tiers import switch_ids
 from dclint.ranges import RangeError, expand
 from dclint.units import Quantity
 
 if TYPE_CHECKING:
     from dclint.model.catalog import SwitchModel
     from dclint.model.design import Design
-    from dclint.model.fabric import Fabric
+    from dclint.model.fabric import Fabric, Link
     from dclint.model.topology import Rack
 
 __all__ = [
+    "End",
     "FabricGraph",
     "fabric_graph",
     "fabric_racks",
@@ -23,7 +24,21 @@ __all__ = [
     "nic_speed",
     "port_share",
     "ports_at",
+    "switch_ids",
 ]
+
+
+def switch_ids(fabric: Fabric) -> dict[str, tuple[str, str, int]]:
+    """Explicit switches expanded: id -> (model, tier, index of its `switches` entry)."""
+    out: dict[str, tuple[str, str, int]] = {}
+    for i, sw in enumerate(fabric.switches):
+        try:
+            names = expand(sw.id)
+        except RangeError:
+            continue
+        for sid, _ in names:
+            out[sid] = (sw.model, sw.tier, i)
+    return out
 
 
 def port_share(model: SwitchModel, speed: Quantity) -> float | None:
@@ -77,14 +92,39 @@ def nic_speed(design: Design, fabric: Fabric, rack: Rack | None) -> tuple[Quanti
     return (nic.speed, key or "") if nic is not None else None
 
 
+@dataclass(frozen=True, slots=True)
+class End:
+    """One link as seen from one of its ends."""
+
+    other: str  # the id at the far end
+    count: int
+    speed: Quantity
+    link: int  # index of the fabric's `links` entry it was written in
+
+
 @dataclass(frozen=True)
 class FabricGraph:
-    """`graph` is a networkx MultiGraph: nodes are switch and rack ids (attribute `kind`),
-    one edge per expanded link with `count`, `speed` (Quantity) and `link` (entry index)."""
+    """A fabric's switches, racks and links. The links are `edges`, one (a, b, links entry) per
+    expanded link, indexed by end in `at`; networkx attribute dicts per edge would cost some
+    800 bytes a link, 30 MB for a 100,000-GPU fabric. `graph` is the networkx Graph of who
+    reaches whom, built (and networkx imported) only when asked for."""
 
-    graph: Any
     switches: dict[str, tuple[str, str, int]]  # id -> (model, tier, `switches` entry)
     racks: list[Rack]
+    links: list[Link]
+    edges: list[tuple[str, str, int]]
+    at: dict[str, list[int]]  # node -> indices into `edges`; a self-loop is listed twice
+
+    @cached_property
+    def graph(self) -> Any:
+        """networkx Graph: nodes are the switch and rack ids, an edge wherever a link runs."""
+        import networkx as nx
+
+        graph = nx.Graph()
+        graph.add_nodes_from(self.switches)
+        graph.add_nodes_from(r.id for r in self.racks)
+        graph.add_edges_from((a, b) for a, b, _ in self.edges)
+        return graph
 
     def components(self) -> list[set[str]]:
         """Connected parts that hold racks, the one with the most GPUs first."""
@@ -94,13 +134,13 @@ class FabricGraph:
         parts = [c for c in nx.connected_components(self.graph) if any(n in gpus for n in c)]
         return sorted(parts, key=lambda c: (-sum(gpus.get(n, 0) for n in c), min(c)))
 
-    def incident(self, node: str) -> list[tuple[str, dict[str, Any]]]:
-        """(other end, edge data) of each link at a node; a self-loop appears twice."""
+    def incident(self, node: str) -> list[End]:
+        """Each link at a node, seen from it; a self-loop appears twice."""
         out = []
-        for u, v, data in self.graph.edges(node, data=True):
-            out.append((v if u == node else u, data))
-            if u == v:
-                out.append((u, data))
+        for i in self.at.get(node, ()):
+            a, b, k = self.edges[i]
+            link = self.links[k]
+            out.append(End(b if a == node else a, link.count, link.speed, k))
         return out
 
 
@@ -113,27 +153,24 @@ def fabric_graph(design: Design, index: int) -> FabricGraph:
 
 
 def _build(design: Design, fabric: Fabric) -> FabricGraph:
-    import networkx as nx  # only designs with explicit fabrics pay for the import
-
-    graph = nx.MultiGraph()
     switches = switch_ids(fabric)
-    racks = fabric_racks(design, fabric)
-    for sid, (model, tier, entry) in switches.items():
-        graph.add_node(sid, kind="switch", model=model, tier=tier, entry=entry)
-    for rack in racks:
-        graph.add_node(rack.id, kind="rack", gpus=rack.gpus)
     known = set(switches) | set(design.topology.rack_by_id)
+    edges: list[tuple[str, str, int]] = []
+    at: dict[str, list[int]] = {}
     for k, link in enumerate(fabric.links):
         for a in _ids(link.a):
             for b in _ids(link.b):
                 if a in known and b in known:
-                    graph.add_edge(a, b, count=link.count, speed=link.speed, link=k)
-    for node, data in graph.nodes(data=True):
-        data.setdefault("kind", "switch" if node in switches else "rack")
-    return FabricGraph(graph, switches, racks)
+                    i = len(edges)
+                    at.setdefault(a, []).append(i)
+                    at.setdefault(b, []).append(i)
+                    edges.append((a, b, k))
+    return FabricGraph(switches, fabric_racks(design, fabric), fabric.links, edges, at)
 
 
 def _ids(pattern: str) -> list[str]:
+    if "[" not in pattern and "]" not in pattern:  # a plain id, as explicit links are
+        return [pattern]
     try:
         return [i for i, _ in expand(pattern)]
     except RangeError:

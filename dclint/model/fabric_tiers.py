@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dclint.ranges import RangeError, expand
+from dclint.model.fabric_graph import FabricGraph, fabric_graph
 from dclint.source import Path
 from dclint.units import Q_, Quantity
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.fabric import Fabric
 
-__all__ = ["TierBandwidth", "switch_ids", "tier_bandwidths"]
+__all__ = ["TierBandwidth", "tier_bandwidths"]
 
 
 @dataclass(frozen=True)
@@ -26,19 +26,6 @@ class TierBandwidth:
     down: Quantity
     up: Quantity | None
     path: Path
-
-
-def switch_ids(fabric: Fabric) -> dict[str, tuple[str, str, int]]:
-    """Explicit switches expanded: id -> (model, tier, index of its `switches` entry)."""
-    out: dict[str, tuple[str, str, int]] = {}
-    for i, sw in enumerate(fabric.switches):
-        try:
-            names = expand(sw.id)
-        except RangeError:
-            continue
-        for sid, _ in names:
-            out[sid] = (sw.model, sw.tier, i)
-    return out
 
 
 def tier_bandwidths(design: Design, fabric_index: int) -> list[TierBandwidth]:
@@ -66,23 +53,19 @@ def _compute(design: Design, fabric: Fabric, index: int) -> list[TierBandwidth]:
             TierBandwidth(tier.name, t + 1, tier.count, down, up, (*base, "tiers", t, field))
         )
     if fabric.switches:
-        out.extend(_explicit(design, fabric, base))
+        out.extend(_explicit(design, fabric, index, base))
     return out
 
 
-def _explicit(design: Design, fabric: Fabric, base: Path) -> list[TierBandwidth]:
-    switches = switch_ids(fabric)
-    racks = design.topology.rack_by_id
-    links: list[tuple[str, str, float]] = []
-    for link in fabric.links:
-        gbps = link.speed.m_as("Gb/s") * link.count
-        for a, _ in _safe(link.a):
-            for b, _ in _safe(link.b):
-                links.append((a, b, gbps))
-    level = _levels(racks, switches, links)
+def _explicit(design: Design, fabric: Fabric, index: int, base: Path) -> list[TierBandwidth]:
+    fg = fabric_graph(design, index)
+    switches = fg.switches
+    level = _levels(design.topology.rack_by_id, fg)
     down: dict[str, float] = defaultdict(float)
     up: dict[str, float] = defaultdict(float)
-    for a, b, gbps in links:
+    for a, b, k in fg.edges:
+        link = fabric.links[k]
+        gbps = link.speed.m_as("Gb/s") * link.count
         for x, y in ((a, b), (b, a)):
             if x in switches and y in level and x in level:
                 if level[y] < level[x]:
@@ -106,23 +89,17 @@ def _explicit(design: Design, fabric: Fabric, base: Path) -> list[TierBandwidth]
     ]
 
 
-def _levels(
-    racks: Mapping[str, object],
-    switches: dict[str, tuple[str, str, int]],
-    links: list[tuple[str, str, float]],
-) -> dict[str, int]:
+def _levels(racks: Mapping[str, object], fg: FabricGraph) -> dict[str, int]:
     """Hops from the nearest rack (breadth-first): racks 0, leaves 1, spines 2, ..."""
     from collections import deque
 
-    adjacent: dict[str, list[str]] = defaultdict(list)
-    for a, b, _ in links:
-        adjacent[a].append(b)
-        adjacent[b].append(a)
+    switches = fg.switches
     level = {r: 0 for r in racks}
     queue = deque(racks)
     while queue:
         node = queue.popleft()
-        for other in adjacent.get(node, ()):
+        for end in fg.incident(node):
+            other = end.other
             if other in switches and other not in level:
                 level[other] = level[node] + 1
                 queue.append(other)
@@ -136,10 +113,3 @@ def _levels(
         if tier in lowest:
             level[sid] = lowest[tier]
     return level
-
-
-def _safe(pattern: str) -> list[tuple[str, str]]:
-    try:
-        return expand(pattern)
-    except RangeError:
-        return []

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic import Strict as StrictMode
 from pydantic_core import PydanticCustomError, core_schema
 
 from dclint.units import Q_, Quantity, QuantityError, dimension_of, parse_quantity, unit_text
 
 __all__ = [
+    "RECORD",
     "Bandwidth",
     "Compute",
     "Count",
@@ -32,6 +34,7 @@ __all__ = [
     "Temperature",
     "TemperatureDelta",
     "Voltage",
+    "fields_of",
 ]
 
 _QUANTITY_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*[^\s].*$"
@@ -40,9 +43,24 @@ _MAX_MAGNITUDE = 1e21
 
 
 class Strict(BaseModel):
-    """Base of every design model: unknown keys are errors, values are immutable once loaded."""
+    """Base of every design model: unknown keys are errors, values are immutable once loaded.
+    Schemas are built on first use, not at import (a cold check imports every model)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, populate_by_name=True, defer_build=True
+    )
+
+
+# A record: a frozen, slotted pydantic dataclass for the entries a design holds by the ten
+# thousand (an explicit fabric's switches and links), at a fifth of a model's memory. Pydantic
+# reads a dataclass from a mapping only in lax mode, so each record field carries `Strict()`.
+RECORD = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+def fields_of(cls: Any) -> dict[str, Any]:
+    """Field infos of a design model or record (a Strict model or a `record` dataclass)."""
+    found = getattr(cls, "__pydantic_fields__", None)
+    return found if isinstance(found, dict) else {}
 
 
 @dataclass(frozen=True)
@@ -199,7 +217,7 @@ PricePerEnergy = Annotated[Quantity, Dim("0.8 CNY/kWh", "electricity price", cur
 Fraction = Annotated[Quantity, _Fraction()]
 
 _ID_RE = r"^[A-Za-z0-9][A-Za-z0-9_.:$\-\[\]]*$"
-Id = Annotated[str, Field(pattern=_ID_RE, max_length=128)]
-Ref = Annotated[str, Field(pattern=_ID_RE, max_length=128)]
-PositiveInt = Annotated[int, Field(gt=0, le=10**9)]
+Id = Annotated[str, StrictMode(), Field(pattern=_ID_RE, max_length=128)]
+Ref = Annotated[str, StrictMode(), Field(pattern=_ID_RE, max_length=128)]
+PositiveInt = Annotated[int, StrictMode(), Field(gt=0, le=10**9)]
 Count = Annotated[float, Field(gt=0, le=1e18, allow_inf_nan=False)]
