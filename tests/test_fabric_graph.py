@@ -88,3 +88,13 @@ def test_rack_nic_speed_from_the_platform(design: Any) -> None:
     speed, source = nic_speed(design, fabric, rack) or (None, "")
     assert source == "connectx-7"
     assert speed is not None and speed.m_as("Gb/s") == pytest.approx(400)
+
+
+def test_components_match_networkx_on_the_same_graph(design: Any) -> None:
+    import networkx as nx
+
+    fg = fabric_graph(design, 0)
+    racks = {r.id for r in fg.racks}
+    theirs = [c for c in nx.connected_components(fg.graph) if c & racks]
+    assert sorted(map(sorted, fg.components())) == sorted(map(sorted, theirs))
+    assert fg.graph.number_of_edges() == len({frozenset(e[:2]) for e in fg.edges})

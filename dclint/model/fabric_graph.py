@@ -105,9 +105,10 @@ class End:
 @dataclass(frozen=True)
 class FabricGraph:
     """A fabric's switches, racks and links. The links are `edges`, one (a, b, links entry) per
-    expanded link, indexed by end in `at`; networkx attribute dicts per edge would cost some
-    800 bytes a link, 30 MB for a 100,000-GPU fabric. `graph` is the networkx Graph of who
-    reaches whom, built (and networkx imported) only when asked for."""
+    expanded link, indexed by end in `at`: a networkx MultiGraph with attributes cost some
+    800 bytes a link, 30 MB for a 100,000-GPU fabric, and the rules only ask what is at a node
+    and what is connected. `graph` is the same fabric as a networkx Graph, for API users'
+    own analyses; it is built (and networkx imported) only when asked for."""
 
     switches: dict[str, tuple[str, str, int]]  # id -> (model, tier, `switches` entry)
     racks: list[Rack]
@@ -127,11 +128,27 @@ class FabricGraph:
         return graph
 
     def components(self) -> list[set[str]]:
-        """Connected parts that hold racks, the one with the most GPUs first."""
-        import networkx as nx
-
+        """Connected parts that hold racks, the one with the most GPUs first (a walk of the
+        edge index: linear, and no networkx graph of every link to build)."""
         gpus = {r.id: r.gpus for r in self.racks}
-        parts = [c for c in nx.connected_components(self.graph) if any(n in gpus for n in c)]
+        seen: set[str] = set()
+        parts = []
+        for start in (*self.switches, *gpus):
+            if start in seen:
+                continue
+            seen.add(start)
+            part, todo = {start}, [start]
+            while todo:
+                node = todo.pop()
+                for i in self.at.get(node, ()):
+                    a, b, _ = self.edges[i]
+                    other = b if a == node else a
+                    if other not in seen:
+                        seen.add(other)
+                        part.add(other)
+                        todo.append(other)
+            if any(n in gpus for n in part):
+                parts.append(part)
         return sorted(parts, key=lambda c: (-sum(gpus.get(n, 0) for n in c), min(c)))
 
     def incident(self, node: str) -> list[End]:

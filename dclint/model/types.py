@@ -54,7 +54,7 @@ class Strict(BaseModel):
 # A record: a frozen, slotted pydantic dataclass for the entries a design holds by the ten
 # thousand (an explicit fabric's switches and links), at a fifth of a model's memory. Pydantic
 # reads a dataclass from a mapping only in lax mode, so each record field carries `Strict()`.
-RECORD = ConfigDict(extra="forbid", populate_by_name=True)
+RECORD = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 def fields_of(cls: Any) -> dict[str, Any]:
