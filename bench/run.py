@@ -2,9 +2,10 @@
 
 Every measurement is a fresh process, started from a fresh wrapper process that records its wall
 time and its peak RSS (resource.getrusage(RUSAGE_CHILDREN).ru_maxrss: the wrapper has no other
-child). A case's figure is the median over `--repeat` runs. Memory beyond the baseline is the peak
-RSS of a run minus the peak RSS of `dclint check` on the small sample design (the interpreter plus
-the libraries dclint imports), so that it counts what the design itself costs.
+child). A case's figure is the median over `--repeat` runs, taken round-robin across the cases.
+Memory beyond the baseline is the peak RSS of a run minus the peak RSS of `dclint check` on the
+small sample design (the interpreter plus the libraries dclint imports), so that it counts what
+the design itself costs.
 
     python bench/run.py                              # 1,000, 10,000 and 100,000 GPUs, 5 runs each
     python bench/run.py --sizes 1000 --repeat 1      # smoke run
@@ -41,17 +42,20 @@ print(json.dumps({"wall": wall, "rss_kb": peak, "rc": rc}))
 """
 
 
-def measure(cmd: list[str], repeat: int) -> dict[str, Any]:
-    """Run `cmd` `repeat` times, each in a fresh wrapper; median wall time and peak RSS."""
-    runs = []
-    for _ in range(repeat):
-        out = subprocess.run([PY, "-c", _MEASURE, *cmd], capture_output=True, text=True)
-        if out.returncode != 0:
-            raise SystemExit(f"wrapper failed for {cmd}: {out.stderr}")
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    rss = [r["rss_kb"] for r in runs]
+def run_once(cmd: list[str]) -> dict[str, Any]:
+    """Run `cmd` once in a fresh wrapper: its wall time, peak RSS and exit code."""
+    out = subprocess.run([PY, "-c", _MEASURE, *cmd], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"wrapper failed for {cmd}: {out.stderr}")
+    run: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     if sys.platform == "darwin":  # ru_maxrss is in bytes there
-        rss = [r // 1024 for r in rss]
+        run["rss_kb"] //= 1024
+    return run
+
+
+def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Median wall time and peak RSS of a case's runs."""
+    rss = [r["rss_kb"] for r in runs]
     return {
         "times_s": [round(r["wall"], 4) for r in runs],
         "median_s": round(statistics.median(r["wall"] for r in runs), 4),
@@ -231,15 +235,19 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run(
         [PY, "-m", "dclint", "check", "-q", str(files["small"])], stdout=subprocess.DEVNULL
     )  # warm-up: fill the page cache
-    results = []
-    for case in cases(files):
+    # Round-robin: run r of every case, then run r + 1 of every case. A machine that speeds up
+    # or slows down during the run then moves a case and its baseline alike.
+    results = cases(files)
+    runs: list[list[dict[str, Any]]] = [[] for _ in results]
+    for r in range(args.repeat):
         started = time.perf_counter()
-        case.update(measure(case["cmd"], args.repeat))
+        for case, done in zip(results, runs, strict=True):
+            done.append(run_once(case["cmd"]))
         print(
-            f"  {case['name']:<44} {case['median_s']:.3f}s ({time.perf_counter() - started:.1f}s)",
-            file=sys.stderr,
+            f"  round {r + 1}/{args.repeat}: {time.perf_counter() - started:.1f}s", file=sys.stderr
         )
-        results.append(case)
+    for case, done in zip(results, runs, strict=True):
+        case.update(summarise(done))
     goals = targets(results)
     report = {
         "meta": {
