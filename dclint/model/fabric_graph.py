@@ -139,14 +139,11 @@ class FabricGraph:
             seen.add(start)
             part, todo = {start}, [start]
             while todo:
-                node = todo.pop()
-                for i in self.at.get(node, ()):
-                    a, b, _ = self.edges[i]
-                    other = b if a == node else a
-                    if other not in seen:
-                        seen.add(other)
-                        part.add(other)
-                        todo.append(other)
+                for end in self.incident(todo.pop()):
+                    if end.other not in seen:
+                        seen.add(end.other)
+                        part.add(end.other)
+                        todo.append(end.other)
             if any(n in gpus for n in part):
                 parts.append(part)
         return sorted(parts, key=lambda c: (-sum(gpus.get(n, 0) for n in c), min(c)))
