@@ -86,6 +86,7 @@ def load_text(text: str, file: str = "<string>", *, overrides: tuple[Any, ...] =
         design = Design.model_validate(data)
     except ValidationError as exc:
         raise LoadError(_problems(exc, data, source)) from None
+    del data  # the plain tree: the models hold what is needed, and resolving builds more
     design._source = source
     topology, errors = resolve(design)
     if not errors:  # the other references, once racks and the catalog are known

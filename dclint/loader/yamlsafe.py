@@ -127,7 +127,7 @@ def _reread(source: Source, want: set[Path] | None) -> None:
     has been read once without a problem."""
     parser = _Parser(source.text)
     try:
-        _Builder(source, want).run(parser)
+        _Builder(source, want, build=False).run(parser)
     finally:
         parser.dispose()
 
@@ -150,9 +150,10 @@ class _Frame:
 
 
 class _Builder:
-    def __init__(self, source: Source, want: set[Path] | None) -> None:
+    def __init__(self, source: Source, want: set[Path] | None, *, build: bool = True) -> None:
         self.source = source
         self.want = want  # the paths whose positions to record; None: every one
+        self.build = build  # False: positions only, the data is not kept (a list holds Nones)
         self.record = want is None or bool(want)
         self.values, self.keys = source.tables()
         # one object per distinct scalar text: an id written 18 times, and every key, is stored
@@ -271,6 +272,11 @@ class _Builder:
                 self.anchors[event.anchor] = (event.value, event.value)
             self.key(event, self.strings.setdefault(event.value, event.value))
             return
+        if not self.build:  # a re-read: the text was typed and checked the first time
+            if event.anchor is not None:  # an alias of it may be a key, which a path needs
+                self.anchors[event.anchor] = (None, event.value)
+            self.attach(None)
+            return
         value = self.convert(event)
         if type(value) is str:
             value = self.strings.setdefault(value, value)
@@ -351,6 +357,8 @@ class _Builder:
             self.root, self.done = value, True
             return
         top = self.stack[-1]
+        if not self.build:
+            value = None  # a re-read needs only each list's length, for the paths
         if isinstance(top.value, list):
             top.value.append(value)
             return
