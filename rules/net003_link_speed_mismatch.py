@@ -133,7 +133,7 @@ def _explicit(design: Design, f: int, fabric: Fabric) -> Iterator[Violation]:
     racks = design.topology.rack_by_id
     fg = fabric_graph(design, f)
     problems: dict[int, list[str]] = {}
-    for a, b, k in fg.edges:
+    for a, b, k in fg.edges():
         speed = fabric.links[k].speed
         for end in {a, b}:
             if end in fg.switches:

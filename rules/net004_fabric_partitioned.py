@@ -91,4 +91,4 @@ def _where(
                 return ("fabrics", f, "racks", j), False
         except RangeError:
             continue
-    return ("fabrics", f, "links" if fg.edges else "id"), True
+    return ("fabrics", f, "links" if fg.edge_count else "id"), True

@@ -97,4 +97,19 @@ def test_components_match_networkx_on_the_same_graph(design: Any) -> None:
     racks = {r.id for r in fg.racks}
     theirs = [c for c in nx.connected_components(fg.graph) if c & racks]
     assert sorted(map(sorted, fg.components())) == sorted(map(sorted, theirs))
-    assert fg.graph.number_of_edges() == len({frozenset(e[:2]) for e in fg.edges})
+    assert fg.graph.number_of_edges() == len({frozenset(e[:2]) for e in fg.edges()})
+
+
+def test_each_nodes_links_are_the_edges_that_end_there(design: Any) -> None:
+    from collections import Counter
+
+    fg = fabric_graph(design, 0)
+    expected: dict[str, Counter[tuple[str, int]]] = {}
+    for a, b, k in fg.edges():
+        expected.setdefault(a, Counter())[(b, k)] += 1
+        expected.setdefault(b, Counter())[(a, k)] += 1
+    assert fg.edge_count == len(list(fg.edges())) > 0
+    for node in fg.nodes:
+        got = Counter((e.other, e.link) for e in fg.incident(node))
+        assert got == expected.get(node, Counter()), node
+    assert fg.incident("no-such-node") == []

@@ -1,7 +1,9 @@
-"""A fabric's racks, switches and links as a networkx graph, with port and NIC helpers."""
+"""A fabric's racks, switches and links as a compact graph, with port and NIC helpers."""
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -104,17 +106,32 @@ class End:
 
 @dataclass(frozen=True)
 class FabricGraph:
-    """A fabric's switches, racks and links. The links are `edges`, one (a, b, links entry) per
-    expanded link, indexed by end in `at`: a networkx MultiGraph with attributes cost some
-    800 bytes a link, 30 MB for a 100,000-GPU fabric, and the rules only ask what is at a node
-    and what is connected. `graph` is the same fabric as a networkx Graph, for API users'
-    own analyses; it is built (and networkx imported) only when asked for."""
+    """A fabric's switches, racks and links. Nodes (switch and rack ids) are numbered; each
+    expanded link is an edge (a, b, its `links` entry), three ints in `ends`; `start` and
+    `adjacent` list each node's edges (compressed rows: node i's are adjacent[start[i]:
+    start[i + 1]], a self-loop twice). That is some 20 bytes a link, where a networkx MultiGraph
+    with attributes cost 800 (30 MB for a 100,000-GPU fabric) and tuples and lists 180; the rules
+    only ask what is at a node and what is connected. `graph` is the same fabric as a networkx
+    Graph, for API users' own analyses, built (and networkx imported) only when asked for."""
 
     switches: dict[str, tuple[str, str, int]]  # id -> (model, tier, `switches` entry)
     racks: list[Rack]
     links: list[Link]
-    edges: list[tuple[str, str, int]]
-    at: dict[str, list[int]]  # node -> indices into `edges`; a self-loop is listed twice
+    nodes: list[str]  # node number -> id
+    number: dict[str, int]  # id -> node number
+    ends: array[int]  # a, b, k for each edge
+    start: array[int]  # len(nodes) + 1 offsets into `adjacent`
+    adjacent: array[int]  # edge numbers, grouped by node
+
+    @property
+    def edge_count(self) -> int:
+        return len(self.ends) // 3
+
+    def edges(self) -> Iterator[tuple[str, str, int]]:
+        """(a, b, index of the `links` entry) for each expanded link, in the order written."""
+        ends, nodes = self.ends, self.nodes
+        for j in range(0, len(ends), 3):
+            yield nodes[ends[j]], nodes[ends[j + 1]], ends[j + 2]
 
     @cached_property
     def graph(self) -> Any:
@@ -124,7 +141,7 @@ class FabricGraph:
         graph = nx.Graph()
         graph.add_nodes_from(self.switches)
         graph.add_nodes_from(r.id for r in self.racks)
-        graph.add_edges_from((a, b) for a, b, _ in self.edges)
+        graph.add_edges_from((a, b) for a, b, _ in self.edges())
         return graph
 
     def components(self) -> list[set[str]]:
@@ -133,11 +150,11 @@ class FabricGraph:
         gpus = {r.id: r.gpus for r in self.racks}
         seen: set[str] = set()
         parts = []
-        for start in (*self.switches, *gpus):
-            if start in seen:
+        for first in (*self.switches, *gpus):
+            if first in seen:
                 continue
-            seen.add(start)
-            part, todo = {start}, [start]
+            seen.add(first)
+            part, todo = {first}, [first]
             while todo:
                 for end in self.incident(todo.pop()):
                     if end.other not in seen:
@@ -150,11 +167,14 @@ class FabricGraph:
 
     def incident(self, node: str) -> list[End]:
         """Each link at a node, seen from it; a self-loop appears twice."""
-        out = []
-        for i in self.at.get(node, ()):
-            a, b, k = self.edges[i]
+        i = self.number.get(node)
+        if i is None:
+            return []
+        ends, out = self.ends, []
+        for e in self.adjacent[self.start[i] : self.start[i + 1]]:
+            a, b, k = ends[3 * e], ends[3 * e + 1], ends[3 * e + 2]
             link = self.links[k]
-            out.append(End(b if a == node else a, link.count, link.speed, k))
+            out.append(End(self.nodes[b if a == i else a], link.count, link.speed, k))
         return out
 
 
@@ -168,18 +188,31 @@ def fabric_graph(design: Design, index: int) -> FabricGraph:
 
 def _build(design: Design, fabric: Fabric) -> FabricGraph:
     switches = switch_ids(fabric)
-    known = set(switches) | set(design.topology.rack_by_id)
-    edges: list[tuple[str, str, int]] = []
-    at: dict[str, list[int]] = {}
+    number: dict[str, int] = {}
+    for node in (*switches, *design.topology.rack_by_id):
+        number.setdefault(node, len(number))
+    ends = array("i")
     for k, link in enumerate(fabric.links):
         for a in _ids(link.a):
-            for b in _ids(link.b):
-                if a in known and b in known:
-                    i = len(edges)
-                    at.setdefault(a, []).append(i)
-                    at.setdefault(b, []).append(i)
-                    edges.append((a, b, k))
-    return FabricGraph(switches, fabric_racks(design, fabric), fabric.links, edges, at)
+            if (i := number.get(a)) is not None:
+                for b in _ids(link.b):
+                    if (j := number.get(b)) is not None:
+                        ends.extend((i, j, k))
+    start = array("i", bytes(4 * (len(number) + 1)))  # node i's edge count, then offsets
+    for j in range(len(ends) // 3):
+        start[ends[3 * j] + 1] += 1
+        start[ends[3 * j + 1] + 1] += 1
+    for i in range(len(number)):
+        start[i + 1] += start[i]
+    adjacent, fill = array("i", bytes(4 * start[-1])), start[:-1]
+    for j in range(len(ends) // 3):
+        for end in (ends[3 * j], ends[3 * j + 1]):
+            adjacent[fill[end]] = j
+            fill[end] += 1
+    nodes = list(number)
+    return FabricGraph(
+        switches, fabric_racks(design, fabric), fabric.links, nodes, number, ends, start, adjacent
+    )
 
 
 def _ids(pattern: str) -> list[str]:

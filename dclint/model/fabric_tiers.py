@@ -63,7 +63,7 @@ def _explicit(design: Design, fabric: Fabric, index: int, base: Path) -> list[Ti
     level = _levels(design.topology.rack_by_id, fg)
     down: dict[str, float] = defaultdict(float)
     up: dict[str, float] = defaultdict(float)
-    for a, b, k in fg.edges:
+    for a, b, k in fg.edges():
         link = fabric.links[k]
         gbps = link.speed.m_as("Gb/s") * link.count
         for x, y in ((a, b), (b, a)):
