@@ -118,6 +118,7 @@ def test_record_fields_are_strict_and_report_unknown_keys() -> None:
         "d.yaml:6:45: unknown key 'colour' in fabrics[0].switches[0]",
         "d.yaml:7:9: fabrics[0].switches[1]: expected a mapping, got a list",
         "d.yaml:9:9: missing required key 'speed' in fabrics[0].links[0]",
-        "d.yaml:9:31: fabrics[0].links[0].count: expected a number, got '4'",
+        "d.yaml:9:31: fabrics[0].links[0].count: expected a number, got '4'"
+        " (quoted, so it is text: write it without quotes)",
         "d.yaml:9:36: unknown key 'sped' in fabrics[0].links[0]; did you mean 'speed'?",
     ]

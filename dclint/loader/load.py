@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -18,6 +19,8 @@ from dclint.source import Source, format_path
 
 __all__ = ["load", "load_text"]
 
+_LEADING_ZERO = re.compile(r"^[-+]?0[0-9_]+$")  # 010, 0_1: YAML 1.1 octals, kept as text
+_NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "YES", "NO"}
 
 
@@ -134,7 +137,11 @@ def _message(err: Any) -> str:
     if err["type"] in ("int_type", "float_type") and isinstance(value, str):
         if len(value) >= 20 and value.lstrip("+-").isdigit():  # kept as text: too many digits
             return f"number {value[:40]} is out of range"
-        hint = " (leading zeros are not read as numbers)" if value[:1] == "0" else ""
+        hint = ""
+        if _LEADING_ZERO.match(value):
+            hint = " (leading zeros are not read as numbers)"
+        elif _NUMBER.match(value):
+            hint = " (quoted, so it is text: write it without quotes)"
         return f"expected a number, got '{value[:40]}'{hint}"
     if err["type"] == "string_type":
         return f"expected a string, got {type(value).__name__} {str(value)[:40]!r}"

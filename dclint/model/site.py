@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic import Strict as StrictMode
+from pydantic.dataclasses import dataclass
 
 from dclint.model.types import (
+    RECORD,
     Current,
     Fraction,
     Id,
@@ -43,34 +46,43 @@ class Site(Strict):
     uptime_tier: Literal["I", "II", "III", "IV"] | None = None
 
 
-class _Circuit(Strict):
+# Records, not Strict models (see dclint.model.types.RECORD): an explicit design lists a feed
+# for every rack and path, some 3,000 for 100,000 GPUs, each 1 KB as a model and 170 B as this.
+@dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
+class _Circuit:
     id: Id
     voltage: Voltage = Field(description="Line-to-line for three-phase")
     current_rating: Current
-    phases: Literal[1, 3] = 3
-    power_factor: float = Field(0.95, gt=0, le=1)
+    phases: Literal[1, 3] = 3  # a literal is exact
+    power_factor: Annotated[float, StrictMode()] = Field(default=0.95, gt=0, le=1)
     max_utilisation: Fraction = Field(
         default_factory=lambda: Q_(0.8, "dimensionless"),
         description="Continuous-load limit of the breaker (NEC 210.20(A): 80%)",
     )
-    path: str | None = Field(None, max_length=16, description="Power path, e.g. A or B")
+    path: Annotated[str, StrictMode()] | None = Field(
+        default=None, max_length=16, description="Power path, e.g. A or B"
+    )
     status: Status = "active"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
 class Panel(_Circuit):
     """A panel, switchboard or busway. `fed_by` names the panel upstream (none: the utility)."""
 
     fed_by: Ref | None = None
-    power_capped: bool = Field(False, description="Downstream load is held by power capping")
+    power_capped: Annotated[bool, StrictMode()] = Field(
+        default=False, description="Downstream load is held by power capping"
+    )
     kind: Literal["panel", "busway", "switchboard", "ups"] = "panel"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
 class Feed(_Circuit):
     """A rack power feed (whip). `id` may be a range such as `feed-a[01-08]`."""
 
     panel: Ref | None = None
     phase: Literal["L1", "L2", "L3", "L1-L2", "L2-L3", "L3-L1"] | None = Field(
-        None, description="Leg of a single-phase feed, for phase balance"
+        default=None, description="Leg of a single-phase feed, for phase balance"
     )
 
 
