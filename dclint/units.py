@@ -103,8 +103,26 @@ def _fast_to(self: Any, other: Any = None, *contexts: Any, **ctx_kwargs: Any) ->
     return Q_(self._magnitude * factor, ureg.parse_units_as_container(other))
 
 
+# `Q_(102.0, "kW")` builds a pint Unit from the text on every call (~20 us); the units a text
+# names never change, so each distinct text is parsed once, exactly as pint would parse it.
+_plain_new = Q_.__new__
+_UNITS: dict[str, Any] = {}
+
+
+def _fast_new(cls: Any, value: Any, units: Any = None) -> Any:
+    if type(units) is str:
+        found = _UNITS.get(units)
+        if found is None:
+            found = ureg.parse_units(units)._units
+            if len(_UNITS) < 4096:
+                _UNITS[units] = found
+        units = found
+    return _plain_new(cls, value, units)
+
+
 Q_.m_as = _fast_m_as  # type: ignore[method-assign]
 Q_.to = _fast_to  # type: ignore[method-assign]
+Q_.__new__ = staticmethod(_fast_new)  # type: ignore[assignment,method-assign]
 
 
 class QuantityError(ValueError):

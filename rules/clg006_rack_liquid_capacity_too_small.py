@@ -52,12 +52,15 @@ class RackLiquidCapacityTooSmall(Rule):
             if capacity is None:
                 continue
             heat = rack.liquid_heat.to("kW")
-            need, why = heat, f"its liquid heat {fmt(heat)}"
+            need = heat
             nvl72 = rack.platform is not None and rack.platform.nvl72_class
             if nvl72 and minimum.m_as("kW") > heat.m_as("kW"):
-                need, why = minimum, f"the {fmt(minimum)} an NVL72-class rack needs"
+                need = minimum
             if capacity.m_as("kW") >= need.m_as("kW") * (1 - 1e-9):
                 continue
+            why = f"its liquid heat {fmt(heat)}"
+            if need is minimum:
+                why = f"the {fmt(minimum)} an NVL72-class rack needs"
             yield Violation(
                 rack.field_path("liquid_cooling_capacity"),
                 f"rack {rack.id} liquid cooling capacity {fmt(capacity, 'kW')} is below {why}",

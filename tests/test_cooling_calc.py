@@ -40,6 +40,11 @@ def test_loop_delta_of_absolute_temperatures_is_a_difference() -> None:
     delta = loop_delta(loop)
     assert delta.m_as("K") == pytest.approx(10.0)
     assert delta.units == Q_(1, "K").units  # not degC: a difference
+    mixed = Loop.model_validate(
+        {"id": "l", "cdu": "c", "supply_temperature": "86 degF", "return_temperature": "313.15 K"},
+        strict=False,
+    )
+    assert loop_delta(mixed).m_as("K") == pytest.approx(10.0)  # 30 degC to 40 degC
 
 
 def test_non_positive_rise_is_refused() -> None:

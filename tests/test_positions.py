@@ -122,3 +122,26 @@ def test_record_fields_are_strict_and_report_unknown_keys() -> None:
         " (quoted, so it is text: write it without quotes)",
         "d.yaml:9:36: unknown key 'sped' in fabrics[0].links[0]; did you mean 'speed'?",
     ]
+
+
+def test_a_reread_stops_once_every_wanted_path_is_found(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from dclint.loader import yamlsafe
+
+    text = "name: t\nracks:\n" + "".join(f"  - {{id: r{i:05}, type: a}}\n" for i in range(4000))
+    read: list[int] = []
+    real = yamlsafe._Chunks.read
+
+    def counted(self, size=-1):  # type: ignore[no-untyped-def]
+        chunk = real(self, size)
+        read.append(len(chunk))
+        return chunk
+
+    monkeypatch.setattr(yamlsafe._Chunks, "read", counted)
+    _, source = read_yaml("d.yaml", text)
+    assert sum(read) == len(text)
+    read.clear()
+    assert source.locate(("racks", 2, "type")) == Position("d.yaml", 5, 24)
+    assert 0 < sum(read) <= 16384 < len(text) // 4  # one chunk of the text, not all of it
+    read.clear()
+    assert source.locate(("racks", 3999, "id"), key=True) == Position("d.yaml", 4002, 6)
+    assert sum(read) == len(text)

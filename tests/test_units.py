@@ -101,6 +101,17 @@ def test_each_distinct_string_is_parsed_once() -> None:
     assert parse_quantity.cache_info().hits == 1
 
 
+@pytest.mark.parametrize("text", ["kW", "Gb/s", "degC", "kW/K", "L/min", "CNY/kWh", "b"])
+def test_unit_texts_are_parsed_once_and_as_pint_parses_them(text: str) -> None:
+    from dclint import units
+
+    units._UNITS.pop(text, None)
+    q = Q_(2.0, text)
+    assert q.units == ureg.parse_units(text) and q.magnitude == 2.0
+    assert units._UNITS[text] is Q_(3, text)._units  # the second build reuses the first parse
+    assert Q_(2.0, ureg.parse_units(text)) == q
+
+
 def test_pickled_quantities_return_to_dclints_registry() -> None:
     q = pickle.loads(pickle.dumps(parse_quantity("400 Gb/s")))
     assert q.to("GB/s").magnitude == pytest.approx(50.0)

@@ -144,6 +144,8 @@ def _reread(source: Source, want: set[Path] | None) -> None:
     parser = _Parser(_Chunks(source.text))
     try:
         _Builder(source, want, build=False).run(parser)
+    except _Stop:  # every wanted path found: the rest of the text need not be read
+        pass
     finally:
         parser.dispose()
 
@@ -171,6 +173,7 @@ class _Builder:
         self.want = want  # the paths whose positions to record; None: every one
         self.build = build  # False: positions only, the data is not kept (a list holds Nones)
         self.record = want is None or bool(want)
+        self.left = len(want) if want else -1  # wanted paths not yet found; at 0, stop
         self.values, self.keys = source.tables()
         # one object per distinct scalar text: an id written 18 times, and every key, is stored
         # once (a third of an explicit design's memory); plain scalars are typed once per text
@@ -259,6 +262,9 @@ class _Builder:
         if self.record and (self.want is None or path in self.want):
             mark = event.start_mark
             self.values[path] = (mark.line + 1, mark.column + 1)
+            self.left -= 1
+            if not self.left:  # a key comes before its value: both are recorded
+                raise _Stop
         return path
 
     def alias(self, event: Any, path: Path | None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from dclint.model.cooling import Cdu, Loop
 from dclint.model.topology import Rack, Topology
@@ -17,6 +18,7 @@ __all__ = [
     "cdu_loads",
     "heat_carried",
     "loop_delta",
+    "lpm_per_kw_k",
     "required_flow",
 ]
 
@@ -54,15 +56,24 @@ ASHRAE_SUPPLY_LIMITS: dict[str, Quantity | None] = {
 def loop_delta(loop: Loop) -> Quantity:
     """Return minus supply temperature, as a temperature difference in K (absolute degC
     values subtract to a delta; pint refuses to add them, which is the point)."""
-    return (loop.return_temperature - loop.supply_temperature).to("K")
+    rise = loop.return_temperature.m_as("degC") - loop.supply_temperature.m_as("degC")
+    return Q_(rise, "K")  # a difference of two degC readings is a rise in K
 
 
 def required_flow(heat: Quantity, coolant: str, delta: Quantity) -> Quantity:
     """Volume flow that carries `heat` at a temperature rise `delta`: Q / (rho x cp x dT)."""
-    if delta.m_as("K") <= 0:
+    kelvin = delta.m_as("K")
+    if kelvin <= 0:
         raise ValueError(f"temperature rise must be positive, got {delta}")
+    return Q_(heat.m_as("kW") * lpm_per_kw_k(coolant) / kelvin, "L/min")
+
+
+@cache
+def lpm_per_kw_k(coolant: str) -> float:
+    """1 / (rho x cp) in L/min per (kW/K): pint works the units out once per coolant, and a
+    rule's per-rack flows are then plain arithmetic (L/min = kW x this / K)."""
     props = COOLANTS[coolant]
-    return (heat / (props.density * props.cp * delta)).to("L/min")
+    return float((Q_(1.0, "kW/K") / (props.density * props.cp)).m_as("L/min"))
 
 
 def heat_carried(flow: Quantity, coolant: str, delta: Quantity) -> Quantity:

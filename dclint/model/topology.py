@@ -32,8 +32,9 @@ def derated_capacity(circuit: Feed | Panel) -> Quantity:
     """Real power a circuit carries continuously: sqrt(3) x V(L-L) x I x PF x max utilisation
     for three-phase, V x I x PF x max utilisation for single-phase."""
     phase_factor = 3**0.5 if circuit.phases == 3 else 1.0
-    va = circuit.voltage * circuit.current_rating * phase_factor
-    return (va * circuit.power_factor * circuit.max_utilisation).to("kW")
+    volts, amps = circuit.voltage.m_as("V"), circuit.current_rating.m_as("A")
+    share = circuit.max_utilisation.m_as("")  # each factor in a fixed unit: no pint arithmetic
+    return Q_(volts * amps * phase_factor * circuit.power_factor * share / 1000.0, "kW")
 
 
 @dataclass
@@ -95,11 +96,11 @@ class Rack:
 
     @cached_property
     def liquid_heat(self) -> Quantity:
-        return self.it_load * self.liquid_fraction
+        return Q_(self.it_load.m_as("kW") * self.liquid_fraction.m_as(""), "kW")
 
     @cached_property
     def air_heat(self) -> Quantity:
-        return self.it_load * (1 - self.liquid_fraction)
+        return Q_(self.it_load.m_as("kW") * (1 - self.liquid_fraction.m_as("")), "kW")
 
 
 @dataclass
