@@ -24,12 +24,16 @@ TARGETS = {
 }
 
 
+KINDS = ("dclint-small", "cjs-small")
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
     if not hasattr(pytest.importorskip("yaml"), "CSafeLoader"):
         pytest.skip("the floor needs PyYAML built with libyaml")
     out = tmp_path_factory.mktemp("bench")
     cmd = [sys.executable, str(BENCH), "--sizes", "1000", "--repeat", "1", "--many", "3"]
+    cmd += ["--small-repeat", "2"]
     done = subprocess.run([*cmd, "--out", str(out)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads((out / "results.json").read_text(encoding="utf-8")), out
@@ -52,13 +56,19 @@ def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
     }
     for r in data["results"]:
         assert {"name", "cmd", "times_s", "median_s", "rss_kb", "peak_rss_kb", "rc"} <= set(r)
-        assert len(r["times_s"]) == 1 and r["peak_rss_kb"] > 0
+        runs = 2 if r["kind"] in ("dclint-small", "cjs-small") else 1
+        assert len(r["times_s"]) == runs and r["peak_rss_kb"] > 0
     forms = {(r["size"], r["form"]) for r in data["results"] if r["kind"] == "dclint"}
     assert forms == {(1000, "compact"), (1000, "explicit")}
     assert {t["name"] for t in data["targets"]} == TARGETS
     statuses = {t["name"]: t["status"] for t in data["targets"]}
     assert statuses["compact 100k: dclint wall time"] == "SKIP"  # 100k was not run
     assert statuses["one small design: dclint / check-jsonschema"] in ("PASS", "FAIL")
+    # the small ratio is the median of the two side-by-side pairs, not a ratio of medians
+    ours, theirs = (next(r for r in data["results"] if r["kind"] == k) for k in KINDS)
+    pairs = [a / b for a, b in zip(ours["times_s"], theirs["times_s"], strict=True)]
+    value = {t["name"]: t["value"] for t in data["targets"]}
+    assert value["one small design: dclint / check-jsonschema"] == round(sum(pairs) / 2, 3)
 
 
 def test_generated_designs_load(report: tuple[dict, Path]) -> None:
