@@ -227,3 +227,19 @@ def test_counts_print_whole_and_other_numbers_to_four_digits() -> None:
     assert _fmt(65536) == "65,536"
     assert _fmt(0.123456) == "0.1235"
     assert _fmt(2.5e20) == "2.5e+20"
+
+
+@pytest.mark.parametrize(("preset", "after"), [(None, "__all__"), ("logfire", "logfire")])
+def test_the_command_line_turns_pydantic_plugins_off_unless_told(
+    preset: str | None,
+    after: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", preset or "")  # undone after the test
+    if preset is None:
+        monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS")
+    assert main(["rules"]) == 0
+    import os
+
+    assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == after
