@@ -105,8 +105,11 @@ def _fast_to(self: Any, other: Any = None, *contexts: Any, **ctx_kwargs: Any) ->
 
 # `Q_(102.0, "kW")` builds a pint Unit from the text on every call (~20 us); the units a text
 # names never change, so each distinct text is parsed once, exactly as pint would parse it.
+# A plain number with parsed units then needs only what pint's constructor would store (it
+# also imports its application registry on every call, ~12 us).
 _plain_new = Q_.__new__
 _UNITS: dict[str, Any] = {}
+_CONTAINER = type(ureg.parse_units("kW")._units)
 
 
 def _fast_new(cls: Any, value: Any, units: Any = None) -> Any:
@@ -117,6 +120,10 @@ def _fast_new(cls: Any, value: Any, units: Any = None) -> Any:
             if len(_UNITS) < 4096:
                 _UNITS[units] = found
         units = found
+    if type(units) is _CONTAINER and type(value) in (int, float):
+        inst = object.__new__(cls)
+        inst._magnitude, inst._units = value, units
+        return inst
     return _plain_new(cls, value, units)
 
 

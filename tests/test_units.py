@@ -112,6 +112,18 @@ def test_unit_texts_are_parsed_once_and_as_pint_parses_them(text: str) -> None:
     assert Q_(2.0, ureg.parse_units(text)) == q
 
 
+@pytest.mark.parametrize("value", [2, 2.5, -0.0, 10**30])
+def test_a_quantity_built_fast_is_the_one_pint_builds(value: float) -> None:
+    from dclint import units
+
+    ours = Q_(value, "kW")
+    theirs = units._plain_new(type(ours), value, ureg.parse_units("kW")._units)
+    assert type(ours) is type(theirs) and vars(ours) == vars(theirs)
+    assert ours.to("W").magnitude == theirs.to("W").magnitude
+    with pytest.raises(TypeError):  # anything but a plain number takes pint's path
+        Q_(True, "kW")
+
+
 def test_pickled_quantities_return_to_dclints_registry() -> None:
     q = pickle.loads(pickle.dumps(parse_quantity("400 Gb/s")))
     assert q.to("GB/s").magnitude == pytest.approx(50.0)
