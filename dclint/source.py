@@ -70,8 +70,8 @@ class Source:
         """Read the positions of `paths` and their ancestors in one pass (a lazy Source)."""
         if self.reread is None:
             return
-        wanted = {p[:i] for p in map(tuple, paths) for i in range(len(p) + 1)} - self._known
-        if wanted:
+        wanted = {p[:i] for p in map(tuple, paths) for i in range(len(p) + 1)}
+        if not wanted <= self._known:  # ancestors read before stay wanted: the reader walks them
             self.reread(self, wanted)
             self._known |= wanted
 

@@ -145,3 +145,17 @@ def test_a_reread_stops_once_every_wanted_path_is_found(monkeypatch) -> None:  #
     read.clear()
     assert source.locate(("racks", 3999, "id"), key=True) == Position("d.yaml", 4002, 6)
     assert sum(read) == len(text)
+
+
+def test_a_reread_passes_over_subtrees_no_wanted_path_is_in() -> None:
+    text = "a:\n  - &k r01\n  - [1, {y: 2}]\nb:\n  *k : {x: 1}\n"
+    lazy, calls = _counting(text)
+    assert lazy.locate(("b", "r01", "x")) == Position("d.yaml", 5, 12)  # type: ignore[attr-defined]
+    assert lazy.locate(("b", "r01"), key=True) == Position("d.yaml", 5, 3)  # type: ignore[attr-defined]
+    assert lazy.tables()[0] == {
+        (): (1, 1),
+        ("b",): (5, 3),
+        ("b", "r01"): (5, 8),
+        ("b", "r01", "x"): (5, 12),
+    }  # type: ignore[attr-defined]
+    assert len(calls) == 1  # the anchor inside the passed-over list was still read

@@ -187,6 +187,7 @@ class _Builder:
         self.skip = 0  # > 0 while inside a collection used as a key (skipped)
         self.root: Any = None
         self.done = False
+        self.parser: Any = None
 
     def fail(self, mark: Any, message: str) -> None:
         self.problems.append(Problem(self.source.file, mark.line + 1, mark.column + 1, message))
@@ -202,6 +203,7 @@ class _Builder:
             raise _Stop
 
     def run(self, parser: Any) -> None:
+        self.parser = parser
         while parser.check_event():
             event = parser.get_event()
             if isinstance(event, ev.DocumentStartEvent) and self.done:
@@ -350,10 +352,27 @@ class _Builder:
             # stop here: scanning on through thousands of open brackets is quadratic in PyYAML
             self.fail(event.start_mark, f"document nested deeper than {MAX_DEPTH} levels")
             raise _Stop
+        if not self.build and self.want is not None and path not in self.want:
+            self.pass_over()  # `want` holds every ancestor of a wanted path: none is in here
+            return
         frame = _Frame(path, {} if is_map else [])
         if event.anchor is not None:
             self.anchors[event.anchor] = frame
         self.stack.append(frame)
+
+    def pass_over(self) -> None:
+        """Consume the rest of a collection on a re-read, doing nothing per node but keep the
+        anchors of scalars (an alias of one may be a key on a wanted path)."""
+        depth, parser = 1, self.parser
+        while depth:
+            event = parser.get_event()
+            if isinstance(event, ev.CollectionStartEvent):
+                depth += 1
+            elif isinstance(event, ev.CollectionEndEvent):
+                depth -= 1
+            elif isinstance(event, ev.ScalarEvent) and event.anchor is not None:
+                self.anchors[event.anchor] = (None, event.value)
+        self.attach(None)
 
     def key(self, event: Any, key: str | None) -> None:
         top = self.stack[-1]
