@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.cooling_calc import cdu_loads, loop_delta, lpm_per_kw_k, required_flow
+from dclint.model.cooling_calc import cdu_loads, loop_delta, required_flow
 from dclint.model.design import Design
 from dclint.units import fmt
 
@@ -51,14 +51,12 @@ class CoolantFlowInsufficient(Rule):
             delta = loop_delta(loop)
             if delta.m_as("K") <= 0:
                 continue
-            per_kw = lpm_per_kw_k(loop.coolant) / delta.m_as("K")  # L/min per kW of heat
             for rack in racks:
                 if rack.coolant_flow is None:
                     continue
-                lpm = rack.coolant_flow.m_as("L/min")
-                if rack.liquid_heat.m_as("kW") * per_kw <= lpm * (1 + _EPS):
-                    continue
                 need = required_flow(rack.liquid_heat, loop.coolant, delta)
+                if need.m_as("L/min") <= rack.coolant_flow.m_as("L/min") * (1 + _EPS):
+                    continue
                 given = rack.coolant_flow.to("L/min")
                 temps = (
                     f"{fmt(loop.supply_temperature, 'degC')}/{fmt(loop.return_temperature, 'degC')}"

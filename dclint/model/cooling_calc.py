@@ -18,7 +18,6 @@ __all__ = [
     "cdu_loads",
     "heat_carried",
     "loop_delta",
-    "lpm_per_kw_k",
     "required_flow",
 ]
 
@@ -65,13 +64,13 @@ def required_flow(heat: Quantity, coolant: str, delta: Quantity) -> Quantity:
     kelvin = delta.m_as("K")
     if kelvin <= 0:
         raise ValueError(f"temperature rise must be positive, got {delta}")
-    return Q_(heat.m_as("kW") * lpm_per_kw_k(coolant) / kelvin, "L/min")
+    return Q_(heat.m_as("kW") * _lpm_per_kw_k(coolant) / kelvin, "L/min")
 
 
 @cache
-def lpm_per_kw_k(coolant: str) -> float:
-    """1 / (rho x cp) in L/min per (kW/K): pint works the units out once per coolant, and a
-    rule's per-rack flows are then plain arithmetic (L/min = kW x this / K)."""
+def _lpm_per_kw_k(coolant: str) -> float:
+    """1 / (rho x cp) in L/min per (kW/K): pint works the units out once per coolant, and each
+    rack's flow is then plain arithmetic (L/min = kW x this / K)."""
     props = COOLANTS[coolant]
     return float((Q_(1.0, "kW/K") / (props.density * props.cp)).m_as("L/min"))
 
