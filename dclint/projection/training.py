@@ -158,7 +158,8 @@ def attributable_power(design: Design, wl: Workload, hw: Hardware) -> tuple[Quan
         if r.platform is not None and r.platform.gpu == hw.gpu_key and r.gpus
     ]
     if racks:
-        per_gpu = sum((r.it_load for r in racks[1:]), racks[0].it_load) / sum(r.gpus for r in racks)
+        kw = sum(r.it_load.m_as("kW") for r in racks)  # floats: a pint addition per rack is slow
+        per_gpu = Q_(kw / sum(r.gpus for r in racks), "kW")
         basis = f"rack share: {len(racks)} racks' IT load over their GPUs"
     elif hw.platform is not None:
         per_gpu = hw.platform.power / hw.platform.gpus
