@@ -33,6 +33,8 @@ _NULLS = {"", "~", "null", "Null", "NULL"}
 _TRUE = {"true", "True", "TRUE"}
 _FALSE = {"false", "False", "FALSE"}
 _BAD_KEY = "\x00bad key"  # path part under which the value of an unusable key is built
+# stream and document events: they hold no node
+_FRAMING = {ev.StreamStartEvent, ev.StreamEndEvent, ev.DocumentStartEvent, ev.DocumentEndEvent}
 
 try:  # libyaml's parser (yaml.CParser is not exported: it lives in yaml.cyaml), 10x faster
     from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]
@@ -204,25 +206,15 @@ class _Builder:
 
     def run(self, parser: Any) -> None:
         self.parser = parser
-        while parser.check_event():
-            event = parser.get_event()
-            if isinstance(event, ev.DocumentStartEvent) and self.done:
+        while (event := parser.get_event()) is not None:  # None once the stream has ended
+            if type(event) not in _FRAMING:
+                self.event(event)
+            elif type(event) is ev.DocumentStartEvent and self.done:
                 self.fail(
                     event.start_mark,
                     "YAML syntax error: expected a single document, but found another document",
                 )
                 return
-            if isinstance(
-                event,
-                (
-                    ev.StreamStartEvent,
-                    ev.StreamEndEvent,
-                    ev.DocumentStartEvent,
-                    ev.DocumentEndEvent,
-                ),
-            ):
-                continue
-            self.event(event)
 
     def event(self, event: Any) -> None:
         if self.skip:
