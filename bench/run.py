@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_designs" / "gb200-superpod-su.yaml"
 SCHEMA = ROOT / "schemas" / "design.schema.json"
 PY = sys.executable
+# pint without numpy, as dclint's command line imports it
+IMPORT_FLOOR = "import sys; sys.modules['numpy'] = None; import yaml, pydantic.main, pint"
 YAML_FLOOR = "import sys, yaml; yaml.load(open(sys.argv[1]), Loader=yaml.CSafeLoader)"
 _MEASURE = """
 import json, resource, subprocess, sys, time
@@ -104,6 +106,11 @@ def cases(files: dict[str, Any]) -> list[dict[str, Any]]:
             "name": "python: import yaml, pydantic",
             "kind": "import",
             "cmd": [PY, "-c", "import yaml, pydantic"],
+        },
+        {  # the floor of any dclint run on this machine: what it imports before reading a file
+            "name": "python: import yaml, pydantic, pint",
+            "kind": "import",
+            "cmd": [PY, "-c", IMPORT_FLOOR],
         },
     ]
     for gpus, paths in files["sizes"].items():

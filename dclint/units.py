@@ -72,18 +72,22 @@ Quantity = pint.Quantity
 # the two units, so dclint's own Quantity class (each registry builds its own) caches it.
 # Offset conversions (degC -> K) and non-string targets take pint's path.
 _plain_to = Q_.to  # pint's m_as calls self.to: both fast paths fall back to this one
-_FACTORS: dict[tuple[Any, str], float | None] = {}
+# Keyed by the id of the source units (a UnitsContainer hashes in Python, an int in C); the
+# entry holds the container itself, so that id cannot be reused by another object.
+_FACTORS: dict[tuple[int, str], tuple[Any, float | None]] = {}
 
 
 def _factor(q: Any, units: str) -> float | None:
-    key = (q._units, units)
+    source = q._units
     try:
-        return _FACTORS[key]
+        return _FACTORS[id(source), units][1]
     except KeyError:
         pass
-    one = _plain_to(Q_(1.0, q._units), units).magnitude
-    zero = _plain_to(Q_(0.0, q._units), units).magnitude
-    _FACTORS[key] = factor = float(one) if zero == 0 and len(_FACTORS) < 65536 else None
+    one = _plain_to(Q_(1.0, source), units).magnitude
+    zero = _plain_to(Q_(0.0, source), units).magnitude
+    factor = float(one) if zero == 0 else None
+    if len(_FACTORS) < 65536:  # a bound, for a long-lived process fed endless unit texts
+        _FACTORS[id(source), units] = (source, factor)
     return factor
 
 

@@ -58,6 +58,11 @@ def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
         assert {"name", "cmd", "times_s", "median_s", "rss_kb", "peak_rss_kb", "rc"} <= set(r)
         runs = 2 if r["kind"] in ("dclint-small", "cjs-small") else 1
         assert len(r["times_s"]) == runs and r["peak_rss_kb"] > 0
+    floors = {r["name"]: r["rc"] for r in data["results"] if r["kind"] == "import"}
+    assert floors == {
+        "python: import yaml, pydantic": [0],
+        "python: import yaml, pydantic, pint": [0],
+    }
     forms = {(r["size"], r["form"]) for r in data["results"] if r["kind"] == "dclint"}
     assert forms == {(1000, "compact"), (1000, "explicit")}
     assert {t["name"] for t in data["targets"]} == TARGETS

@@ -243,3 +243,27 @@ def test_the_command_line_turns_pydantic_plugins_off_unless_told(
     import os
 
     assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == after
+
+
+def test_the_command_line_collects_garbage_less_often_and_only_while_it_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    from dclint import cli, commands
+
+    seen: list[tuple[int, ...]] = []
+
+    def dispatch(args: object) -> int:
+        seen.append(gc.get_threshold())
+        return 0
+
+    monkeypatch.setattr(commands, "dispatch", dispatch)
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        assert main(["rules"]) == 0
+        assert seen == [(cli.GC_THRESHOLD, 10, 10)]
+        assert gc.get_threshold() == (700, 10, 10)  # the caller's setting is back
+    finally:
+        gc.set_threshold(*before)

@@ -124,6 +124,22 @@ def test_a_quantity_built_fast_is_the_one_pint_builds(value: float) -> None:
         Q_(True, "kW")
 
 
+@pytest.mark.parametrize(
+    ("text", "target", "expected"),
+    [("400 Gb/s", "GB/s", 50.0), ("132 kW", "W", 132000.0), ("32 degC", "K", 305.15)],
+)
+def test_cached_conversions_agree_with_pint(text: str, target: str, expected: float) -> None:
+    from dclint import units
+
+    q = parse_quantity(text)
+    first, second = q.m_as(target), q.m_as(target)  # the second uses the cached factor
+    assert first == second == pytest.approx(expected)
+    assert q.to(target).magnitude == pytest.approx(units._plain_to(q, target).magnitude)
+    source, factor = units._FACTORS[id(q._units), target]
+    assert source is q._units  # the entry keeps its key's object alive
+    assert (factor is None) == (target == "K")  # an offset conversion is never a factor
+
+
 def test_pickled_quantities_return_to_dclints_registry() -> None:
     q = pickle.loads(pickle.dumps(parse_quantity("400 Gb/s")))
     assert q.to("GB/s").magnitude == pytest.approx(50.0)
