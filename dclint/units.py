@@ -11,6 +11,8 @@ from typing import Any
 
 import pint
 
+from dclint.fastq import install as install_fast_paths
+
 __all__ = [
     "Q_",
     "Quantity",
@@ -67,73 +69,7 @@ ureg: pint.UnitRegistry = _build_registry()
 Q_ = ureg.Quantity
 Quantity = pint.Quantity
 
-# Rules convert in hot loops (`q.m_as("kW")` per rack, per link). pint's generic path costs
-# ~18 us a call; a linear conversion is one multiplication by a factor that depends only on
-# the two units, so dclint's own Quantity class (each registry builds its own) caches it.
-# Offset conversions (degC -> K) and non-string targets take pint's path.
-_plain_to = Q_.to  # pint's m_as calls self.to: both fast paths fall back to this one
-# Keyed by the id of the source units (a UnitsContainer hashes in Python, an int in C); the
-# entry holds the container itself, so that id cannot be reused by another object.
-_FACTORS: dict[tuple[int, str], tuple[Any, float | None]] = {}
-
-
-def _factor(q: Any, units: str) -> float | None:
-    source = q._units
-    try:
-        return _FACTORS[id(source), units][1]
-    except KeyError:
-        pass
-    one = _plain_to(Q_(1.0, source), units).magnitude
-    zero = _plain_to(Q_(0.0, source), units).magnitude
-    factor = float(one) if zero == 0 else None
-    if len(_FACTORS) < 65536:  # a bound, for a long-lived process fed endless unit texts
-        _FACTORS[id(source), units] = (source, factor)
-    return factor
-
-
-def _fast_m_as(self: Any, units: Any) -> Any:
-    factor = _factor(self, units) if type(units) is str else None
-    if factor is None or type(self._magnitude) not in (int, float):
-        return _plain_to(self, units).magnitude
-    return self._magnitude * factor
-
-
-def _fast_to(self: Any, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:
-    if contexts or ctx_kwargs or type(other) is not str:
-        return _plain_to(self, other, *contexts, **ctx_kwargs)
-    factor = _factor(self, other)
-    if factor is None or type(self._magnitude) not in (int, float):
-        return _plain_to(self, other)
-    return Q_(self._magnitude * factor, ureg.parse_units_as_container(other))
-
-
-# `Q_(102.0, "kW")` builds a pint Unit from the text on every call (~20 us); the units a text
-# names never change, so each distinct text is parsed once, exactly as pint would parse it.
-# A plain number with parsed units then needs only what pint's constructor would store (it
-# also imports its application registry on every call, ~12 us).
-_plain_new = Q_.__new__
-_UNITS: dict[str, Any] = {}
-_CONTAINER = type(ureg.parse_units("kW")._units)
-
-
-def _fast_new(cls: Any, value: Any, units: Any = None) -> Any:
-    if type(units) is str:
-        found = _UNITS.get(units)
-        if found is None:
-            found = ureg.parse_units(units)._units
-            if len(_UNITS) < 4096:
-                _UNITS[units] = found
-        units = found
-    if type(units) is _CONTAINER and type(value) in (int, float):
-        inst = object.__new__(cls)
-        inst._magnitude, inst._units = value, units
-        return inst
-    return _plain_new(cls, value, units)
-
-
-Q_.m_as = _fast_m_as  # type: ignore[method-assign]
-Q_.to = _fast_to  # type: ignore[method-assign]
-Q_.__new__ = staticmethod(_fast_new)  # type: ignore[assignment,method-assign]
+install_fast_paths(Q_, ureg)  # dclint.fastq: the same results as pint, without its overhead
 
 
 class QuantityError(ValueError):

@@ -40,6 +40,19 @@ __all__ = [
 _QUANTITY_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*[^\s].*$"
 # The largest magnitude a design may write, in the field's own unit: beyond it arithmetic overflows.
 _MAX_MAGNITUDE = 1e21
+_ABSOLUTE_ZERO: dict[int, tuple[Any, float]] = {}  # by id of the units, which the entry keeps
+
+
+def _absolute_zero(units: Any) -> float:
+    """0 K in `units` (-273.15 for degC), once per unit: pint's offset conversion costs ~50 us
+    and runs for every loop's supply temperature. Temperature scales all increase with heat."""
+    try:
+        return _ABSOLUTE_ZERO[id(units)][1]
+    except KeyError:
+        zero = float(Q_(0.0, "kelvin").to(Q_(1.0, units).units).magnitude)
+        if len(_ABSOLUTE_ZERO) < 256:
+            _ABSOLUTE_ZERO[id(units)] = (units, zero)
+        return zero
 
 
 class Strict(BaseModel):
@@ -113,7 +126,7 @@ class Dim:
         mag = float(q.magnitude)
         if not math.isfinite(mag) or abs(mag) > _MAX_MAGNITUDE:
             raise _error(f"{self.kind} {value!s} is out of range")
-        if self.absolute_temperature and q.to("kelvin").magnitude <= 0:
+        if self.absolute_temperature and mag <= _absolute_zero(q._units):
             raise _error(f"{self.kind} '{value}' is at or below absolute zero")
         if self.positive and not self.absolute_temperature and mag <= 0:
             raise _error(f"{self.kind} must be greater than zero, got '{value}'")

@@ -1,0 +1,144 @@
+"""Fast paths for the Quantity operations rules run in hot loops, installed on dclint's registry.
+
+Each gives exactly what pint gives (tests/test_units.py compares them) and hands every case it
+does not cover back to pint: non-string targets, offset units (degC), arrays, contexts.
+
+- Construction: `Q_(102.0, "kW")` builds a pint Unit from the text on every call (~20 us) and
+  imports pint's application registry (~12 us). The units a text names never change, so each
+  distinct text is parsed once; a plain number with parsed units then needs only what pint's
+  constructor would store.
+- Conversion: pint's `to`/`m_as` cost ~18 us a call. A linear conversion is one multiplication
+  by a factor that depends only on the two units, so the factor is cached.
+- Addition and subtraction: pint's `_add_sub` checks registries, logarithmic and offset units
+  and dimensionality (~50 us). Two plain numbers in the same multiplicative units just add.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["install"]
+
+_PLAIN = (int, float)  # by exact type: bool and numpy scalars take pint's path
+_LIMIT = 65536  # entries per cache, a bound for a long-lived process fed endless unit texts
+_pint: dict[str, Any] = {}  # pint's own methods, for the cases the fast paths hand back
+_registry: Any = None
+_UNITS: dict[str, Any] = {}  # unit text -> UnitsContainer
+# Keyed by the id of the source units (a UnitsContainer hashes in Python, an int in C); each
+# entry holds the container itself, so that id cannot be reused by another object.
+_FACTORS: dict[tuple[int, str], tuple[Any, float | None]] = {}
+_MULTIPLICATIVE: dict[int, tuple[Any, bool]] = {}
+
+
+def install(quantity: Any, registry: Any) -> None:
+    """Put the fast paths on `quantity`, the Quantity class of `registry` (each registry builds
+    its own class, so pint's default registry is untouched)."""
+    global _registry
+    _registry = registry
+    _pint.update(
+        new=quantity.__new__,
+        to=quantity.to,  # pint's m_as calls self.to: the conversions fall back to this one
+        add=quantity.__add__,
+        sub=quantity.__sub__,
+        iadd=quantity.__iadd__,
+        isub=quantity.__isub__,
+        container=type(registry.parse_units("kW")._units),
+    )
+    quantity.__new__ = staticmethod(_new)
+    quantity.to, quantity.m_as = _to, _m_as
+    quantity.__add__, quantity.__sub__ = _add, _sub
+    quantity.__iadd__, quantity.__isub__ = _iadd, _isub
+
+
+def _new(cls: Any, value: Any, units: Any = None) -> Any:
+    if type(units) is str:
+        found = _UNITS.get(units)
+        if found is None:
+            found = _registry.parse_units(units)._units
+            if len(_UNITS) < _LIMIT:
+                _UNITS[units] = found
+        units = found
+    if type(units) is _pint["container"] and type(value) in _PLAIN:
+        inst = object.__new__(cls)
+        inst._magnitude, inst._units = value, units
+        return inst
+    return _pint["new"](cls, value, units)
+
+
+def _factor(q: Any, units: str) -> float | None:
+    """The factor from q's units to `units`; None for an offset conversion."""
+    source = q._units
+    try:
+        return _FACTORS[id(source), units][1]
+    except KeyError:
+        pass
+    cls, plain_to = type(q), _pint["to"]
+    one = plain_to(cls(1.0, source), units).magnitude
+    zero = plain_to(cls(0.0, source), units).magnitude
+    factor = float(one) if zero == 0 else None
+    if len(_FACTORS) < _LIMIT:
+        _FACTORS[id(source), units] = (source, factor)
+    return factor
+
+
+def _m_as(self: Any, units: Any) -> Any:
+    factor = _factor(self, units) if type(units) is str else None
+    if factor is None or type(self._magnitude) not in _PLAIN:
+        return _pint["to"](self, units).magnitude
+    return self._magnitude * factor
+
+
+def _to(self: Any, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:
+    if contexts or ctx_kwargs or type(other) is not str:
+        return _pint["to"](self, other, *contexts, **ctx_kwargs)
+    factor = _factor(self, other)
+    if factor is None or type(self._magnitude) not in _PLAIN:
+        return _pint["to"](self, other)
+    return _new(type(self), self._magnitude * factor, _registry.parse_units_as_container(other))
+
+
+def _multiplicative(units: Any, q: Any) -> bool:
+    try:
+        return _MULTIPLICATIVE[id(units)][1]
+    except KeyError:
+        pass
+    ok = not q._get_non_multiplicative_units()  # offset (degC) and logarithmic (dB) units
+    if len(_MULTIPLICATIVE) < _LIMIT:
+        _MULTIPLICATIVE[id(units)] = (units, ok)
+    return ok
+
+
+def _same_plain(self: Any, other: Any) -> bool:
+    """Both plain numbers in the same multiplicative units: pint adds the magnitudes and keeps
+    the units, and so do the fast paths."""
+    return (
+        type(other) is type(self)
+        and type(self._magnitude) in _PLAIN
+        and type(other._magnitude) in _PLAIN
+        and (other._units is self._units or other._units == self._units)
+        and _multiplicative(self._units, self)
+    )
+
+
+def _add(self: Any, other: Any) -> Any:
+    if _same_plain(self, other):
+        return _new(type(self), self._magnitude + other._magnitude, self._units)
+    return _pint["add"](self, other)
+
+
+def _sub(self: Any, other: Any) -> Any:
+    if _same_plain(self, other):
+        return _new(type(self), self._magnitude - other._magnitude, self._units)
+    return _pint["sub"](self, other)
+
+
+def _iadd(self: Any, other: Any) -> Any:  # `a += b` on a plain number builds a new Quantity
+    if _same_plain(self, other):
+        return _new(type(self), self._magnitude + other._magnitude, self._units)
+    return _pint["iadd"](self, other)
+
+
+def _isub(self: Any, other: Any) -> Any:
+    if _same_plain(self, other):
+        return _new(type(self), self._magnitude - other._magnitude, self._units)
+    return _pint["isub"](self, other)
