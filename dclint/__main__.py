@@ -1,5 +1,5 @@
 """`python -m dclint`: the same as the `dclint` command."""
 
-from dclint.cli import main
+from dclint.cli import run
 
-raise SystemExit(main())
+run()

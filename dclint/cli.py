@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import sys
 
 from dclint import __version__
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "run"]
 
 GC_THRESHOLD = 100_000  # allocations between young collections while a command runs
 FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "html")
@@ -90,6 +91,22 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         gc.set_threshold(*threshold)
+
+
+def run() -> None:
+    """The `dclint` console script and `python -m dclint`: main(), then the process ends without
+    tearing the interpreter down (freeing every module and object: ~50 ms of a 0.45 s check of
+    a 100,000-GPU design), as mypy does. Output is flushed first; nothing else is pending, since
+    reports are written and closed (atomically) before main() returns. A reader that stops
+    early (`dclint check | head`) ends the run quietly, with exit code 1."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = 1
+    with contextlib.suppress(OSError):
+        sys.stderr.flush()
+    os._exit(code)
 
 
 def _import_pint_without_numpy() -> None:

@@ -33,7 +33,7 @@ def test_wheel_contains_rules_examples_and_data(tmp_path: Path) -> None:
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "[dclint.rules]" in text and "builtin = dclint.rules" in text
-    assert "dclint = dclint.cli:main" in text
+    assert "dclint = dclint.cli:run" in text
     assert not any(n.startswith(("tests/", "rules/", "sample_designs/")) for n in names)
 
 
