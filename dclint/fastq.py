@@ -15,6 +15,8 @@ does not cover back to pint: non-string targets, offset units (degC), arrays, co
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["install"]
@@ -120,25 +122,18 @@ def _same_plain(self: Any, other: Any) -> bool:
     )
 
 
-def _add(self: Any, other: Any) -> Any:
-    if _same_plain(self, other):
-        return _new(type(self), self._magnitude + other._magnitude, self._units)
-    return _pint["add"](self, other)
+def _arithmetic(op: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
+    """`a + b` (or -, +=, -=) on two plain numbers in the same units, else pint's method."""
+
+    def method(self: Any, other: Any) -> Any:
+        if _same_plain(self, other):
+            return _new(type(self), op(self._magnitude, other._magnitude), self._units)
+        return _pint[name](self, other)
+
+    method.__name__ = f"__{name}__"
+    return method
 
 
-def _sub(self: Any, other: Any) -> Any:
-    if _same_plain(self, other):
-        return _new(type(self), self._magnitude - other._magnitude, self._units)
-    return _pint["sub"](self, other)
-
-
-def _iadd(self: Any, other: Any) -> Any:  # `a += b` on a plain number builds a new Quantity
-    if _same_plain(self, other):
-        return _new(type(self), self._magnitude + other._magnitude, self._units)
-    return _pint["iadd"](self, other)
-
-
-def _isub(self: Any, other: Any) -> Any:
-    if _same_plain(self, other):
-        return _new(type(self), self._magnitude - other._magnitude, self._units)
-    return _pint["isub"](self, other)
+# On a plain number pint's `a += b` also builds a new Quantity, as these do.
+_add, _sub = _arithmetic(operator.add, "add"), _arithmetic(operator.sub, "sub")
+_iadd, _isub = _arithmetic(operator.add, "iadd"), _arithmetic(operator.sub, "isub")
