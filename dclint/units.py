@@ -151,9 +151,10 @@ def fmt(q: pint.Quantity, unit: str | None = None, digits: int = 4) -> str:
     if unit is not None:
         q = q.to(unit)
     mag = float(q.magnitude)
-    if abs(mag) < 10**digits or abs(mag) >= 1e15:
-        text = f"{mag:.{digits}g}"
-    else:
+    text = f"{mag:.{digits}g}"
+    # whole numbers from 10**digits, and those that round up to it (9999.5 -> "10,000", not
+    # "1e+04"), print in full with thousands separators
+    if 1 <= abs(mag) < 1e15 and (abs(mag) >= 10**digits or "e" in text):
         text = f"{mag:,.0f}"
     units = f"{q.units:~}".replace(" ", "").replace("**", "^")
     if units in ("", "dimensionless"):

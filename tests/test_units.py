@@ -115,6 +115,12 @@ def test_pickled_quantities_return_to_dclints_registry() -> None:
         ("120000 W", "kW", "120 kW"),
         ("5 delta_degC", None, "5 K"),
         ("32 degC", None, "32 degC"),
+        ("9999.4 kW", None, "9999 kW"),
+        ("9999.5 kW", None, "10,000 kW"),  # rounds up to five digits: not "1e+04 kW"
+        ("-9999.7 kW", None, "-10,000 kW"),
+        ("123456.7 kW", None, "123,457 kW"),
+        ("0.00012345 kW", None, "0.0001234 kW"),
+        ("2e15 W", None, "2e+15 W"),
     ],
 )
 def test_fmt_is_compact(q: str, unit: str | None, text: str) -> None:
