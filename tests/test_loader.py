@@ -150,3 +150,20 @@ def test_not_a_mapping() -> None:
     assert problems("- a\n- b\n") == [
         "d.yaml:1:1: a design must be a YAML mapping of sections (name, site, power, racks, ...)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("3.0", "input should be 1 or 3, got 3.0"),
+        ('"3"', "input should be 1 or 3, got '3'"),
+        ("true", "input should be 1 or 3, got True"),
+        ("2", "input should be 1 or 3"),
+    ],
+)
+def test_phases_is_exactly_1_or_3(value: str, message: str) -> None:
+    head = "name: x\npower:\n  panels:\n    - {id: p1, voltage: 415 V, current_rating: 400 A, "
+    assert problems(f"{head}phases: {value}}}\n") == [
+        f"d.yaml:4:63: power.panels[0].phases: {message}"
+    ]
+    assert dclint.load_text(f"{head}phases: 3}}\n").power.panels[0].phases == 3

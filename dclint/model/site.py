@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 from pydantic import Strict as StrictMode
 from pydantic.dataclasses import dataclass
+from pydantic_core import PydanticCustomError
 
 from dclint.model.types import (
     RECORD,
@@ -48,12 +49,21 @@ class Site(Strict):
 
 # Records, not Strict models (see dclint.model.types.RECORD): an explicit design lists a feed
 # for every rack and path, some 3,000 for 100,000 GPUs, each 1 KB as a model and 170 B as this.
+def _phase_count(value: Any) -> Any:
+    """A record reads in lax mode, where a Literal[1, 3] would take 3.0 and "3"."""
+    if type(value) is not int:
+        raise PydanticCustomError(
+            "phases", "input should be 1 or 3, got {value}", {"value": repr(value)}
+        )
+    return value
+
+
 @dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
 class _Circuit:
     id: Id
     voltage: Voltage = Field(description="Line-to-line for three-phase")
     current_rating: Current
-    phases: Literal[1, 3] = 3  # a literal is exact
+    phases: Annotated[Literal[1, 3], BeforeValidator(_phase_count)] = 3
     power_factor: Annotated[float, StrictMode()] = Field(default=0.95, gt=0, le=1)
     max_utilisation: Fraction = Field(
         default_factory=lambda: Q_(0.8, "dimensionless"),
