@@ -64,12 +64,13 @@ def test_a_batch_is_read_in_one_pass_and_matches_the_full_table() -> None:
 def test_a_reread_finds_what_the_first_read_would_have_recorded() -> None:
     """Re-reads keep no data (lists hold Nones); paths through aliased keys still match."""
     from dclint.loader import yamlsafe
+    from dclint.loader.builder import Builder
     from dclint.source import Source
 
     text = TEXT + "anchors:\n  - &k r01\n  - {*k : [1, {x: *k}], y: 2}\n"
     built = Source("d.yaml", text)
     parser = yamlsafe._Parser(text)
-    yamlsafe._Builder(built, None).run(parser)  # the data and every position, in one read
+    Builder(built, None).run(parser)  # the data and every position, in one read
     parser.dispose()
     want = set(built.tables()[0]) | set(built.tables()[1])  # type: ignore[attr-defined]
     assert ("anchors", 1, "r01", 1, "x") in want

@@ -7,7 +7,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from dclint.loader.yamlsafe import _plain
+from dclint.loader.scalars import plain
 from dclint.model.types import fields_of
 from dclint.units import Quantity, unit_text
 
@@ -50,7 +50,7 @@ class _Dumper(yaml.SafeDumper):
 def _str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
     # dclint's loader reads plain scalars by its own strict schema: quote what it would not
     # read back as this very string (`1e3`, `true`, `~`, '' ...), and what YAML 1.1 would.
-    plain_ok = _plain(text) == text and isinstance(_plain(text), str)
+    plain_ok = plain(text) == text and isinstance(plain(text), str)
     node = dumper.represent_str(text)
     if not plain_ok and node.style is None:
         node.style = "'"
