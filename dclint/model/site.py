@@ -47,8 +47,6 @@ class Site(Strict):
     uptime_tier: Literal["I", "II", "III", "IV"] | None = None
 
 
-# Records, not Strict models (see dclint.model.types.RECORD): an explicit design lists a feed
-# for every rack and path, some 3,000 for 100,000 GPUs, each 1 KB as a model and 170 B as this.
 def _phase_count(value: Any) -> Any:
     """A record reads in lax mode, where a Literal[1, 3] would take 3.0 and "3"."""
     if type(value) is not int:
@@ -58,6 +56,8 @@ def _phase_count(value: Any) -> Any:
     return value
 
 
+# Records, not Strict models (see dclint.model.types.RECORD): an explicit design lists a feed
+# for every rack and path, some 3,000 for 100,000 GPUs, each 1 KB as a model and 170 B as this.
 @dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
 class _Circuit:
     id: Id
