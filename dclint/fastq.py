@@ -1,6 +1,6 @@
 """Fast paths for the Quantity operations rules run in hot loops, installed on dclint's registry.
 
-Each gives exactly what pint gives (tests/test_units.py compares them) and hands every case it
+Each gives exactly what pint gives (tests/test_fastq.py compares them) and hands every case it
 does not cover back to pint: non-string targets, offset units (degC), arrays, contexts.
 
 - Construction: `Q_(102.0, "kW")` builds a pint Unit from the text on every call (~20 us) and
