@@ -11,6 +11,8 @@ does not cover back to pint: non-string targets, offset units (degC), arrays, co
   by a factor that depends only on the two units, so the factor is cached.
 - Addition and subtraction: pint's `_add_sub` checks registries, logarithmic and offset units
   and dimensionality (~50 us). Two plain numbers in the same multiplicative units just add.
+- Scaling by a plain number (`q * 2`, `2 * q`, `q / 2`): pint builds a new units container for
+  the same units (so every product missed the conversion cache); the fast path keeps q's.
 """
 
 from __future__ import annotations
@@ -44,12 +46,16 @@ def install(quantity: Any, registry: Any) -> None:
         sub=quantity.__sub__,
         iadd=quantity.__iadd__,
         isub=quantity.__isub__,
+        mul=quantity.__mul__,
+        rmul=quantity.__rmul__,
+        truediv=quantity.__truediv__,
         container=type(registry.parse_units("kW")._units),
     )
     quantity.__new__ = staticmethod(_new)
     quantity.to, quantity.m_as = _to, _m_as
     quantity.__add__, quantity.__sub__ = _add, _sub
     quantity.__iadd__, quantity.__isub__ = _iadd, _isub
+    quantity.__mul__, quantity.__rmul__, quantity.__truediv__ = _mul, _rmul, _truediv
 
 
 def _new(cls: Any, value: Any, units: Any = None) -> Any:
@@ -137,3 +143,24 @@ def _arithmetic(op: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any]
 # On a plain number pint's `a += b` also builds a new Quantity, as these do.
 _add, _sub = _arithmetic(operator.add, "add"), _arithmetic(operator.sub, "sub")
 _iadd, _isub = _arithmetic(operator.add, "iadd"), _arithmetic(operator.sub, "isub")
+
+
+def _scaling(op: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
+    """`q * n`, `n * q` or `q / n` for a plain number n and multiplicative units: the
+    magnitude scales and the units stay, as in pint; anything else is pint's method."""
+
+    def method(self: Any, other: Any) -> Any:
+        if (
+            type(other) in _PLAIN
+            and type(self._magnitude) in _PLAIN
+            and _multiplicative(self._units, self)
+        ):
+            return _new(type(self), op(self._magnitude, other), self._units)
+        return _pint[name](self, other)
+
+    method.__name__ = f"__{name}__"
+    return method
+
+
+_mul, _truediv = _scaling(operator.mul, "mul"), _scaling(operator.truediv, "truediv")
+_rmul = _scaling(lambda magnitude, n: n * magnitude, "rmul")

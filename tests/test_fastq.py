@@ -99,3 +99,55 @@ def test_sum_of_a_list_and_a_delta_temperature_on_an_absolute_one() -> None:
     assert sum(loads).magnitude == 238.5  # 0 + q goes through pint's __radd__
     warm = parse_quantity("32 degC") + parse_quantity("5 delta_degC")
     assert (warm.magnitude, warm._units) == (37.0, ureg.parse_units("degC")._units)
+
+
+SCALINGS = [
+    (operator.mul, "mul"),
+    (lambda q, n: n * q, "rmul"),
+    (operator.truediv, "truediv"),
+]
+
+
+@pytest.mark.parametrize(("op", "name"), SCALINGS)
+@pytest.mark.parametrize("n", [2, 2.5, -1, 1e-3])
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("400 Gb/s", "GB/s"),
+        ("120 kW", "W"),
+        ("5 K", "mK"),
+        ("5 delta_degC", "delta_degF"),
+        ("0.8 CNY/kWh", "CNY/MWh"),
+    ],
+)
+def test_scaling_by_a_number_is_pints_and_keeps_the_units(
+    op: Any, name: str, n: float, text: str, target: str
+) -> None:
+    q = parse_quantity(text)
+    ours = op(q, n)
+    theirs = fastq._pint[name](q, n)
+    assert type(ours) is type(theirs) and type(ours.magnitude) is type(theirs.magnitude)
+    assert (ours.magnitude, ours._units) == (theirs.magnitude, theirs._units)
+    assert ours._units is q._units  # so a conversion of the product hits the factor cache
+    assert ours.m_as(target) == pytest.approx(fastq._pint["to"](theirs, target).magnitude)
+
+
+def test_an_int_magnitude_scales_as_python_ints_do() -> None:
+    q = Q_(3, "kW")
+    assert (q * 2).magnitude == 6 and type((q * 2).magnitude) is int
+    assert (q / 2).magnitude == 1.5 and (q * 0.0).magnitude == 0.0
+    with pytest.raises(ZeroDivisionError):  # as pint's own division raises
+        q / 0
+
+
+def test_scalings_the_fast_paths_do_not_cover_are_pints() -> None:
+    with pytest.raises(pint.OffsetUnitCalculusError):  # 32 degC x 2 is ambiguous in pint
+        parse_quantity("32 degC") * 2
+    with pytest.raises(pint.OffsetUnitCalculusError):
+        2 * parse_quantity("32 degC")
+    assert (Q_(3, "dB") * 2).magnitude == 6  # logarithmic: pint's own method
+    assert (Q_(2, "kW") * Q_(3, "h")).to("kWh").magnitude == 6  # a quantity, not a number
+    assert (Q_(1, "kW") / Q_(4, "kW")).m_as("") == 0.25
+    with pytest.raises(TypeError):  # a bool takes pint's path, which refuses it
+        Q_(1.5, "kW") * True
+    assert (2 / Q_(4, "s")).m_as("Hz") == 0.5  # n / q changes the units: pint's path

@@ -24,7 +24,11 @@ MAX_NODES = 2_000_000
 MAX_PROBLEMS = 100  # stop collecting after this many: a hostile file must not flood the terminal
 _BAD_KEY = "\x00bad key"  # path part under which the value of an unusable key is built
 # stream and document events: they hold no node
-_FRAMING = {ev.StreamStartEvent, ev.StreamEndEvent, ev.DocumentStartEvent, ev.DocumentEndEvent}
+# the tags a key, a mapping and a sequence may carry: none, the non-specific "!", or the core one
+_STR_TAGS = (None, "!", CORE + "str")
+_MAP_TAGS = (None, "!", CORE + "map")
+_SEQ_TAGS = (None, "!", CORE + "seq")
+_UNPLACED: Path = ("\x00unplaced",)  # a scalar value whose path nobody asked for
 
 
 class Stop(Exception):
@@ -32,12 +36,13 @@ class Stop(Exception):
     or a re-read has found every position it wants."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     """An open mapping or sequence. For a mapping, `key` is the key whose value comes next."""
 
     path: Path
     value: dict[str, Any] | list[Any]
+    is_list: bool
     key: str | None = None
     bad_key: bool = False  # the pending key was unusable: build its value, then drop it
     key_done: bool = False
@@ -81,9 +86,21 @@ class Builder:
 
     def run(self, parser: Any) -> None:
         self.parser = parser
-        while (event := parser.get_event()) is not None:  # None once the stream has ended
-            if type(event) not in _FRAMING:
-                self.event(event)
+        # dispatch on the event's exact class: half a million events in an explicit design
+        handle = {
+            ev.ScalarEvent: self.scalar,
+            ev.MappingStartEvent: self.collection,
+            ev.SequenceStartEvent: self.collection,
+            ev.MappingEndEvent: self.end,
+            ev.SequenceEndEvent: self.end,
+            ev.AliasEvent: self.alias,
+        }
+        get = parser.get_event
+        while (event := get()) is not None:  # None once the stream has ended
+            if self.skip:
+                self.skipping(event)
+            elif (handler := handle.get(type(event))) is not None:
+                handler(event)
             elif type(event) is ev.DocumentStartEvent and self.done:
                 self.fail(
                     event.start_mark,
@@ -91,29 +108,21 @@ class Builder:
                 )
                 return
 
-    def event(self, event: Any) -> None:
-        if self.skip:
-            if isinstance(event, ev.CollectionStartEvent):
-                self.skip += 1
-            elif isinstance(event, ev.CollectionEndEvent):
-                self.skip -= 1
-                if not self.skip:
-                    self.attach(None)
-            return
-        if isinstance(event, ev.CollectionEndEvent):
-            frame = self.stack.pop()
-            self.attach(frame.value)
-            return
-        path = self.place(event)
-        if isinstance(event, ev.AliasEvent):
-            self.alias(event, path)
-        elif isinstance(event, ev.ScalarEvent):
-            self.scalar(event, path)
-        else:
-            self.collection(event, path)
+    def skipping(self, event: Any) -> None:
+        """Inside a collection used as a key: count its depth, and drop it at its end."""
+        if isinstance(event, ev.CollectionStartEvent):
+            self.skip += 1
+        elif isinstance(event, ev.CollectionEndEvent):
+            self.skip -= 1
+            if not self.skip:
+                self.attach(None)
 
-    def place(self, event: Any) -> Path | None:
-        """The path of the node `event` starts; None when it is a mapping key."""
+    def end(self, event: Any) -> None:
+        self.attach(self.stack.pop().value)
+
+    def place(self, event: Any, *, needed: bool = True) -> Path | None:
+        """The path of the node `event` starts; None when it is a mapping key. A scalar's path
+        is `needed` only for its position: otherwise it is _UNPLACED, and no tuple is built."""
         self.count += 1
         if self.count > MAX_NODES:
             self.fail(event.start_mark, f"document has more than {MAX_NODES:,} nodes")
@@ -122,10 +131,14 @@ class Builder:
             path: Path = ()
         else:
             top = self.stack[-1]
-            if isinstance(top.value, list):
+            if top.is_list:
+                if not needed:
+                    return _UNPLACED
                 path = (*top.path, len(top.value))
             elif not top.key_done:
                 return None
+            elif not needed:
+                return _UNPLACED
             else:
                 path = (*top.path, _BAD_KEY if top.bad_key else top.key or "")
         if self.record and (self.want is None or path in self.want):
@@ -136,7 +149,8 @@ class Builder:
                 raise Stop
         return path
 
-    def alias(self, event: Any, path: Path | None) -> None:
+    def alias(self, event: Any) -> None:
+        path = self.place(event, needed=self.record)
         if event.anchor not in self.anchors:
             self.fail(
                 event.start_mark, f"YAML syntax error: found undefined alias '{event.anchor}'"
@@ -155,9 +169,10 @@ class Builder:
         else:
             self.attach(value)
 
-    def scalar(self, event: Any, path: Path | None) -> None:
+    def scalar(self, event: Any) -> None:
+        path = self.place(event, needed=self.record)
         if path is None:  # a key: its text as written, whatever it looks like
-            if event.tag not in (None, "!", CORE + "str"):
+            if event.tag not in _STR_TAGS:
                 self.fail(event.start_mark, f"tag '{event.tag}' is not allowed on a key")
             if event.anchor is not None:
                 self.anchors[event.anchor] = (event.value, event.value)
@@ -186,7 +201,7 @@ class Builder:
             except KeyError:
                 value = self.plain[text] = plain(text)
                 return value
-        if tag in ("!", CORE + "str"):
+        if tag in _STR_TAGS:  # None was handled above
             return event.value
         if tag not in SCALAR_TAGS:
             self.fail(
@@ -198,10 +213,11 @@ class Builder:
             self.fail(event.start_mark, problem)
         return value
 
-    def collection(self, event: Any, path: Path | None) -> None:
-        is_map = isinstance(event, ev.MappingStartEvent)
+    def collection(self, event: Any) -> None:
+        path = self.place(event)
+        is_map = type(event) is ev.MappingStartEvent
         tag = event.tag
-        if tag not in (None, "!", CORE + ("map" if is_map else "seq")):
+        if tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
             self.fail(
                 event.start_mark, f"tag '{tag}' is not allowed in a design (only plain YAML data)"
             )
@@ -217,7 +233,7 @@ class Builder:
         if not self.build and self.want is not None and path not in self.want:
             self.pass_over()  # `want` holds every ancestor of a wanted path: none is in here
             return
-        frame = Frame(path, {} if is_map else [])
+        frame = Frame(path, {} if is_map else [], not is_map)
         if event.anchor is not None:
             self.anchors[event.anchor] = frame
         self.stack.append(frame)
@@ -262,9 +278,9 @@ class Builder:
         top = self.stack[-1]
         if not self.build:
             value = None  # a re-read needs only each list's length, for the paths
-        if isinstance(top.value, list):
-            top.value.append(value)
+        if top.is_list:
+            top.value.append(value)  # type: ignore[union-attr]
             return
         if not top.bad_key and top.key is not None:
-            top.value[top.key] = value
+            top.value[top.key] = value  # type: ignore[call-overload]
         top.key, top.key_done, top.bad_key = None, False, False

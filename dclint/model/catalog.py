@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field
@@ -65,6 +66,11 @@ class SwitchModel(Entry):
         default_factory=list, description="Slower speeds a port may be split to (2x200G...)"
     )
     power: Power | None = None
+
+    @cached_property
+    def speeds_gbps(self) -> tuple[float, tuple[float, ...]]:
+        """port_speed and split_speeds in Gb/s, converted once: a fabric asks for every link."""
+        return self.port_speed.m_as("Gb/s"), tuple(s.m_as("Gb/s") for s in self.split_speeds)
 
 
 class Nic(Entry):

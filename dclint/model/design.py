@@ -58,11 +58,14 @@ class Design(Strict):
     @property
     def topology(self) -> Topology:
         """Racks, feeds, panels and loops expanded and cross-referenced (built once)."""
-        if self._topology is None:
+        # read from pydantic's private-attribute dict: `self._topology` goes through
+        # BaseModel.__getattr__, and rules ask for the topology per rack
+        topo: Topology | None = self.__pydantic_private__["_topology"]  # type: ignore[index]
+        if topo is None:
             from dclint.model.resolve import resolve
 
             topo, errors = resolve(self)
             if errors:
                 raise ValueError(f"{format_path(errors[0].path)}: {errors[0].message}")
             self._topology = topo
-        return self._topology
+        return topo

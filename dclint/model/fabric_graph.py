@@ -46,11 +46,11 @@ def switch_ids(fabric: Fabric) -> dict[str, tuple[str, str, int]]:
 def port_share(model: SwitchModel, speed: Quantity) -> float | None:
     """Share of one physical port a link at `speed` takes (0.5 for 200G on a 400G port split
     in two), or None if the switch cannot run that speed."""
-    full = model.port_speed.m_as("Gb/s")
+    full, splits = model.speeds_gbps
     gbps = speed.m_as("Gb/s")
     if abs(gbps - full) <= 1e-9 * full:
         return 1.0
-    if any(abs(gbps - s.m_as("Gb/s")) <= 1e-9 * full for s in model.split_speeds):
+    if any(abs(gbps - s) <= 1e-9 * full for s in splits):
         return gbps / full
     return None
 
@@ -94,9 +94,10 @@ def nic_speed(design: Design, fabric: Fabric, rack: Rack | None) -> tuple[Quanti
     return (nic.speed, key or "") if nic is not None else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class End:
-    """One link as seen from one of its ends."""
+    """One link as seen from one of its ends. Read-only by convention, not frozen: incident()
+    builds one per link end on every call, and a frozen dataclass is 3x slower to build."""
 
     other: str  # the id at the far end
     count: int
@@ -170,11 +171,11 @@ class FabricGraph:
         i = self.number.get(node)
         if i is None:
             return []
-        ends, out = self.ends, []
+        ends, links, nodes, out = self.ends, self.links, self.nodes, []
         for e in self.adjacent[self.start[i] : self.start[i + 1]]:
-            a, b, k = ends[3 * e], ends[3 * e + 1], ends[3 * e + 2]
-            link = self.links[k]
-            out.append(End(self.nodes[b if a == i else a], link.count, link.speed, k))
+            a, b, k = ends[3 * e : 3 * e + 3]
+            link = links[k]
+            out.append(End(nodes[b if a == i else a], link.count, link.speed, k))
         return out
 
 
