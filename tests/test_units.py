@@ -181,3 +181,22 @@ def test_a_temperature_at_or_below_absolute_zero_is_refused(text: str, ok: bool)
         else:
             with pytest.raises(ValidationError, match="at or below absolute zero"):
                 adapter.validate_python(text)
+
+
+def test_a_field_kind_checks_each_distinct_valid_text_once() -> None:
+    from pydantic import TypeAdapter, ValidationError
+
+    from dclint.model.types import Power, Voltage
+
+    dim = Power.__metadata__[0]
+    dim._seen.clear()
+    adapter: TypeAdapter[Any] = TypeAdapter(Power)
+    first = adapter.validate_python("123 kW")
+    assert dim._seen == {"123 kW": first}
+    assert adapter.validate_python("123 kW") is first
+    for text, error in [("123 V", "expected power"), ("-5 kW", "greater than zero")]:
+        for _ in range(2):  # a text that failed is checked again, and fails again
+            with pytest.raises(ValidationError, match=error):
+                adapter.validate_python(text)
+    assert set(dim._seen) == {"123 kW"}
+    assert "123 kW" not in Voltage.__metadata__[0]._seen  # each kind has its own

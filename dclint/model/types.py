@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
@@ -40,6 +40,7 @@ __all__ = [
 _QUANTITY_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*[^\s].*$"
 # The largest magnitude a design may write, in the field's own unit: beyond it arithmetic overflows.
 _MAX_MAGNITUDE = 1e21
+_SEEN_LIMIT = 4096  # distinct texts each field kind remembers as valid
 _ABSOLUTE_ZERO: dict[int, tuple[Any, float]] = {}  # by id of the units, which the entry keeps
 
 
@@ -86,6 +87,11 @@ class Dim:
     absolute_temperature: bool = False
     delta_temperature: bool = False
     currency: bool = False  # any currency dimension (each currency is its own)
+    # text -> its Quantity, for texts that passed: "415 V" is written on every feed. Quantities
+    # are immutable here (no in-place operation runs on a plain number), so one can be shared.
+    _seen: dict[str, Quantity] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
@@ -108,6 +114,14 @@ class Dim:
         }
 
     def validate(self, value: Any) -> Quantity:
+        if type(value) is str and (known := self._seen.get(value)) is not None:
+            return known
+        q = self._validate(value)
+        if type(value) is str and len(self._seen) < _SEEN_LIMIT:
+            self._seen[value] = q
+        return q
+
+    def _validate(self, value: Any) -> Quantity:
         if isinstance(value, Quantity):
             q = value
         elif isinstance(value, bool) or not isinstance(value, (str, int, float)):
