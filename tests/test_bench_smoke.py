@@ -15,6 +15,7 @@ from dclint.engine.runner import Engine, run
 BENCH = ROOT / "bench" / "run.py"
 TARGETS = {
     "explicit 100k: dclint / YAML C loader",
+    "explicit 100k: dclint / C loader with GC off",
     "compact 100k: dclint wall time",
     "explicit: time at 100k / time at 10k",
     "compact: time at 100k / time at 10k",
@@ -49,6 +50,7 @@ def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
         "import",
         "dclint",
         "yaml",
+        "yaml-no-gc",
         "dclint-small",
         "cjs-small",
         "dclint-many",
@@ -63,6 +65,8 @@ def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
         "python: import yaml, pydantic": [0],
         "python: import yaml, pydantic, pint": [0],
     }
+    no_gc = [(r["form"], r["rc"]) for r in data["results"] if r["kind"] == "yaml-no-gc"]
+    assert no_gc == [("explicit", [0])]  # the stricter floor, for explicit designs only
     forms = {(r["size"], r["form"]) for r in data["results"] if r["kind"] == "dclint"}
     assert forms == {(1000, "compact"), (1000, "explicit")}
     assert {t["name"] for t in data["targets"]} == TARGETS
