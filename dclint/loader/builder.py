@@ -23,7 +23,6 @@ MAX_DEPTH = 64
 MAX_NODES = 2_000_000
 MAX_PROBLEMS = 100  # stop collecting after this many: a hostile file must not flood the terminal
 _BAD_KEY = "\x00bad key"  # path part under which the value of an unusable key is built
-# stream and document events: they hold no node
 # the tags a key, a mapping and a sequence may carry: none, the non-specific "!", or the core one
 _STR_TAGS = (None, "!", CORE + "str")
 _MAP_TAGS = (None, "!", CORE + "map")
