@@ -162,5 +162,14 @@ def _scaling(op: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], A
     return method
 
 
-_mul, _truediv = _scaling(operator.mul, "mul"), _scaling(operator.truediv, "truediv")
+def _divide(magnitude: Any, n: Any) -> Any:
+    """As pint divides: an int magnitude is cast to the registry's non-int type first, and an
+    int divisor with it (2**53 + 1 kW / 3 rounds as pint rounds it, 10**400 overflows)."""
+    if type(magnitude) is int:
+        cast = _registry.non_int_type
+        return cast(magnitude) / (cast(n) if type(n) is int else n)
+    return magnitude / n
+
+
+_mul, _truediv = _scaling(operator.mul, "mul"), _scaling(_divide, "truediv")
 _rmul = _scaling(lambda magnitude, n: n * magnitude, "rmul")

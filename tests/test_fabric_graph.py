@@ -63,6 +63,15 @@ def test_port_share_of_a_split_port() -> None:
     assert port_share(builtin().switches["qm9700"], Q_("200 Gb/s")) == pytest.approx(0.5)
 
 
+def test_a_switch_models_speeds_follow_a_copy_with_new_values() -> None:
+    model = builtin().switches["qm9700"]
+    assert model.speeds_gbps == (400.0, (200.0,))
+    faster = model.model_copy(update={"port_speed": Q_("800 Gb/s")})
+    assert faster.speeds_gbps == (800.0, (200.0,))  # not the original's converted values
+    assert port_share(faster, Q_("400 Gb/s")) is None and port_share(model, Q_("400 Gb/s")) == 1
+    assert model.speeds_gbps == (400.0, (200.0,))
+
+
 @pytest.mark.parametrize(
     ("radix", "tiers", "most"), [(64, 1, 64), (64, 2, 2048), (64, 3, 65536), (144, 2, 10368)]
 )
@@ -80,6 +89,8 @@ def test_graph_parts_incidence_and_caching(design: Any) -> None:
     ]
     # leaf01: 2 x 8 rack links + 16 spine links + a self-loop counted at both of its ends.
     assert sum(e.count for e in fg.incident("leaf01")) == 34
+    ends = fg.incident("leaf02")
+    assert len(set(ends)) == len({(e.other, e.link) for e in ends})  # ends hash by value
 
 
 def test_rack_nic_speed_from_the_platform(design: Any) -> None:

@@ -151,3 +151,14 @@ def test_scalings_the_fast_paths_do_not_cover_are_pints() -> None:
     with pytest.raises(TypeError):  # a bool takes pint's path, which refuses it
         Q_(1.5, "kW") * True
     assert (2 / Q_(4, "s")).m_as("Hz") == 0.5  # n / q changes the units: pint's path
+
+
+def test_an_int_magnitude_divides_as_pint_divides_it() -> None:
+    big = Q_(2**53 + 1, "kW")  # pint casts it to float first; Python's int / int would not
+    assert (big / 3).magnitude == fastq._pint["truediv"](big, 3).magnitude == 3002399751580330.5
+    assert (Q_(7.0, "kW") / 2**60).magnitude == fastq._pint["truediv"](Q_(7.0, "kW"), 2**60).m
+    for huge in (Q_(3, "kW"), Q_(10**400, "kW")):
+        with pytest.raises(OverflowError):  # as in pint: the int is cast to a float
+            huge / 10**399
+        with pytest.raises(OverflowError):
+            fastq._pint["truediv"](huge, 10**399)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from dclint.model.types import (
     Bandwidth,
@@ -67,10 +66,20 @@ class SwitchModel(Entry):
     )
     power: Power | None = None
 
-    @cached_property
+    # (port_speed, split_speeds, their values in Gb/s): a fabric asks per link end
+    _gbps: tuple[Any, Any, float, tuple[float, ...]] | None = PrivateAttr(default=None)
+
+    @property
     def speeds_gbps(self) -> tuple[float, tuple[float, ...]]:
-        """port_speed and split_speeds in Gb/s, converted once: a fabric asks for every link."""
-        return self.port_speed.m_as("Gb/s"), tuple(s.m_as("Gb/s") for s in self.split_speeds)
+        """port_speed and split_speeds in Gb/s, converted once per pair of values (checked by
+        identity, so a `model_copy(update=...)` converts its own)."""
+        private: dict[str, Any] = self.__pydantic_private__  # type: ignore[assignment]
+        got = private["_gbps"]
+        if got is None or got[0] is not self.port_speed or got[1] is not self.split_speeds:
+            splits = tuple(s.m_as("Gb/s") for s in self.split_speeds)
+            got = (self.port_speed, self.split_speeds, self.port_speed.m_as("Gb/s"), splits)
+            private["_gbps"] = got
+        return got[2], got[3]
 
 
 class Nic(Entry):

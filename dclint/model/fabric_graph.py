@@ -94,10 +94,11 @@ def nic_speed(design: Design, fabric: Fabric, rack: Rack | None) -> tuple[Quanti
     return (nic.speed, key or "") if nic is not None else None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class End:
-    """One link as seen from one of its ends. Read-only by convention, not frozen: incident()
-    builds one per link end on every call, and a frozen dataclass is 3x slower to build."""
+    """One link as seen from one of its ends. Read-only by convention (and hashable), not
+    frozen: incident() builds one per link end on every call, and a frozen dataclass is 3x
+    slower to build."""
 
     other: str  # the id at the far end
     count: int

@@ -87,8 +87,9 @@ class Dim:
     absolute_temperature: bool = False
     delta_temperature: bool = False
     currency: bool = False  # any currency dimension (each currency is its own)
-    # text -> its Quantity, for texts that passed: "415 V" is written on every feed. Quantities
-    # are immutable here (no in-place operation runs on a plain number), so one can be shared.
+    # text -> its Quantity, for texts that passed: "415 V" is written on every feed. Sharing
+    # one Quantity per text is not new (parse_quantity caches too); nothing in dclint changes a
+    # Quantity in place (pint's `//=` would), and rule code must not either.
     _seen: dict[str, Quantity] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
