@@ -175,7 +175,7 @@ def test_a_temperature_at_or_below_absolute_zero_is_refused(text: str, ok: bool)
     from dclint.model.types import Temperature
 
     adapter: TypeAdapter[Any] = TypeAdapter(Temperature)
-    for _ in range(2):  # the second reads absolute zero in that unit from the cache
+    for _ in range(2):  # the second of a valid text comes from the field kind's memory
         if ok:
             assert adapter.validate_python(text) == parse_quantity(text)
         else:

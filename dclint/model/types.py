@@ -41,19 +41,12 @@ _QUANTITY_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*[^\s].*$
 # The largest magnitude a design may write, in the field's own unit: beyond it arithmetic overflows.
 _MAX_MAGNITUDE = 1e21
 _SEEN_LIMIT = 4096  # distinct texts each field kind remembers as valid
-_ABSOLUTE_ZERO: dict[int, tuple[Any, float]] = {}  # by id of the units, which the entry keeps
 
 
 def _absolute_zero(units: Any) -> float:
-    """0 K in `units` (-273.15 for degC), once per unit: pint's offset conversion costs ~50 us
-    and runs for every loop's supply temperature. Temperature scales all increase with heat."""
-    try:
-        return _ABSOLUTE_ZERO[id(units)][1]
-    except KeyError:
-        zero = float(Q_(0.0, "kelvin").to(Q_(1.0, units).units).magnitude)
-        if len(_ABSOLUTE_ZERO) < 256:
-            _ABSOLUTE_ZERO[id(units)] = (units, zero)
-        return zero
+    """0 K in `units` (-273.15 for degC); compared in the value's own unit, as the scales all
+    increase with heat. It runs once per distinct text (Dim remembers the texts that passed)."""
+    return float(Q_(0.0, "kelvin").to(Q_(1.0, units).units).magnitude)
 
 
 class Strict(BaseModel):
