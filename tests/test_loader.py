@@ -56,6 +56,15 @@ def test_duplicate_keys_are_errors() -> None:
     assert problems("name: a\nname: b\n") == ["d.yaml:2:1: duplicate key 'name'"]
 
 
+def test_a_collection_key_is_an_error_and_the_keys_after_it_stay_keys() -> None:
+    # the value after `? [a, b]` is that key's value: `name` below is a key, and a duplicate
+    text = "name: x\n? [a, {b: c}]\n: 1\nname: y\n"
+    assert problems(text) == [
+        "d.yaml:2:3: mapping keys must be plain strings",
+        "d.yaml:4:1: duplicate key 'name'",
+    ]
+
+
 def test_yaml11_boolean_is_not_read_as_false() -> None:
     text = "name: t\nfabrics:\n  - id: f\n    kind: compute\n    rail_optimised: no\n"
     assert problems(text) == [

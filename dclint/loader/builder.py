@@ -108,13 +108,12 @@ class Builder:
                 return
 
     def skipping(self, event: Any) -> None:
-        """Inside a collection used as a key: count its depth, and drop it at its end."""
+        """Inside a collection used as a key: count its depth until it ends. The mapping then
+        waits for that key's value, which is built and dropped (the key is marked bad)."""
         if isinstance(event, ev.CollectionStartEvent):
             self.skip += 1
         elif isinstance(event, ev.CollectionEndEvent):
             self.skip -= 1
-            if not self.skip:
-                self.attach(None)
 
     def end(self, event: Any) -> None:
         self.attach(self.stack.pop().value)
