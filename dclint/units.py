@@ -11,7 +11,7 @@ from typing import Any
 
 import pint
 
-from dclint.fastq import install as install_fast_paths
+from dclint._fastq import install as install_fast_paths
 
 __all__ = [
     "Q_",
@@ -69,7 +69,7 @@ ureg: pint.UnitRegistry = _build_registry()
 Q_ = ureg.Quantity
 Quantity = pint.Quantity
 
-install_fast_paths(Q_, ureg)  # dclint.fastq: the same results as pint, without its overhead
+install_fast_paths(Q_, ureg)  # dclint._fastq: the same results as pint, without its overhead
 
 
 class QuantityError(ValueError):

@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from dclint.calc.cooling import CduLoad, cdu_loads
 from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.cooling_calc import CduLoad, cdu_loads
 from dclint.model.design import Design
 from dclint.units import Q_, fmt
 

@@ -36,8 +36,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.calc.cooling import ASHRAE_SUPPLY_LIMITS, loop_delta
 from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.cooling_calc import ASHRAE_SUPPLY_LIMITS, loop_delta
 from dclint.model.design import Design
 from dclint.units import fmt
 

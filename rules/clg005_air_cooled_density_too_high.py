@@ -35,8 +35,8 @@ from collections.abc import Iterator
 
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
+from dclint.model.source import Path
 from dclint.model.topology import Rack
-from dclint.source import Path
 from dclint.units import Q_, fmt
 
 

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.calc.fabric_tiers import tier_bandwidths
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
-from dclint.model.fabric_tiers import tier_bandwidths
 from dclint.units import fmt
 
 

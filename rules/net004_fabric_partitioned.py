@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.calc.fabric_graph import FabricGraph, fabric_graph
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
-from dclint.model.fabric_graph import FabricGraph, fabric_graph
-from dclint.ranges import RangeError, expand
-from dclint.source import Path
+from dclint.model.ranges import RangeError, expand
+from dclint.model.source import Path
 
 
 class FabricPartitioned(Rule):

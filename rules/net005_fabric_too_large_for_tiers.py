@@ -34,10 +34,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from dclint.calc.fabric_graph import fabric_graph, fabric_racks, fat_tree_endpoints, ports_at
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.fabric import Fabric
-from dclint.model.fabric_graph import fabric_graph, fabric_racks, fat_tree_endpoints, ports_at
 
 
 class FabricTooLargeForTiers(Rule):

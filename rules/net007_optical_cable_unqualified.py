@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.fabric import Fabric
-from dclint.source import Path
+from dclint.model.source import Path
 from dclint.units import fmt
 
 

@@ -40,8 +40,8 @@ from collections.abc import Iterator
 
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
+from dclint.model.source import Path
 from dclint.model.workload import Workload
-from dclint.source import Path
 
 
 class LayoutNotDivisible(Rule):

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.calc.power import panel_allocation, racks_below
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
-from dclint.model.power import panel_allocation, racks_below
 from dclint.units import fmt
 
 

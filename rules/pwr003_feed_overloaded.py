@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.calc.power import feed_allocation, feed_capacity_kw
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
-from dclint.model.power import feed_allocation, feed_capacity_kw
 from dclint.model.topology import FeedItem
 from dclint.units import Q_, fmt
 

@@ -37,9 +37,9 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from dclint.calc.power import feed_capacity_kw
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
-from dclint.model.power import feed_capacity_kw
 from dclint.model.topology import FeedItem, Rack, Topology
 from dclint.units import Q_, fmt
 

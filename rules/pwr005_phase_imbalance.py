@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.calc.power import feed_allocation
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
-from dclint.model.power import feed_allocation
 from dclint.model.topology import PanelItem
 from dclint.units import Q_, fmt
 

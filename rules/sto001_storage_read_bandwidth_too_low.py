@@ -34,9 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.calc.storage_demand import read_demand, training_tiers
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
-from dclint.model.storage_demand import read_demand, training_tiers
 from dclint.units import Q_, fmt
 
 

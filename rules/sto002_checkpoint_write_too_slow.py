@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.calc.checkpoints import checkpoint_size, checkpoint_tier, count_text, size_unit
 from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.checkpoints import checkpoint_size, checkpoint_tier, count_text, size_unit
 from dclint.model.design import Design
 from dclint.projection.defaults import CHECKPOINT_BYTES_PER_PARAMETER
 from dclint.units import fmt

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from dclint.calc.cooling import cdu_loads, heat_carried, loop_delta, required_flow
 from dclint.model.cooling import Loop
-from dclint.model.cooling_calc import cdu_loads, heat_carried, loop_delta, required_flow
 from dclint.model.design import Design
 from dclint.units import Q_
 

@@ -178,7 +178,7 @@ def test_output_into_a_missing_directory_is_a_clean_error(tmp_path: Path) -> Non
 def test_write_atomic_interrupted_leaves_old_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dclint import commands
+    from dclint.cli import _shared as commands
 
     out = tmp_path / "report.txt"
     out.write_text("old\n", encoding="utf-8")

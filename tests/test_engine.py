@@ -250,7 +250,7 @@ def test_the_command_line_collects_garbage_less_often_and_only_while_it_runs(
 ) -> None:
     import gc
 
-    from dclint import cli, commands
+    from dclint import cli
 
     seen: list[tuple[int, ...]] = []
 
@@ -258,7 +258,7 @@ def test_the_command_line_collects_garbage_less_often_and_only_while_it_runs(
         seen.append(gc.get_threshold())
         return 0
 
-    monkeypatch.setattr(commands, "dispatch", dispatch)
+    monkeypatch.setattr(cli, "dispatch", dispatch)
     before = gc.get_threshold()
     try:
         gc.set_threshold(700, 10, 10)

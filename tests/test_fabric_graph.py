@@ -7,9 +7,7 @@ from typing import Any
 
 import pytest
 
-from dclint.catalog import builtin
-from dclint.loader import load
-from dclint.model.fabric_graph import (
+from dclint.calc.fabric_graph import (
     fabric_graph,
     fabric_racks,
     fat_tree_endpoints,
@@ -17,6 +15,8 @@ from dclint.model.fabric_graph import (
     port_share,
     ports_at,
 )
+from dclint.loader import load
+from dclint.model.builtin_catalog import builtin
 from dclint.units import Q_
 
 DESIGN = """

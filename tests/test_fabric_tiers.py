@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dclint
-from dclint.model.fabric_tiers import tier_bandwidths
+from dclint.calc.fabric_tiers import tier_bandwidths
 
 DESIGN = """name: t
 racks:

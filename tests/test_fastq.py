@@ -1,4 +1,4 @@
-"""dclint.fastq: each fast path gives what pint's own method gives, and hands back what it
+"""dclint._fastq: each fast path gives what pint's own method gives, and hands back what it
 does not cover (offset and logarithmic units, other registries, arrays, bools)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import pint
 import pytest
 
-from dclint import fastq
+from dclint import _fastq as fastq
 from dclint.units import Q_, parse_quantity, ureg
 
 

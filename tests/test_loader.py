@@ -147,7 +147,7 @@ def test_node_platform_load_is_power_times_nodes() -> None:
 
 
 def test_every_catalog_entry_names_sources() -> None:
-    from dclint.catalog import builtin
+    from dclint.model.builtin_catalog import builtin
 
     cat = builtin()
     for section in (cat.gpus, cat.platforms, cat.switches, cat.nics):

@@ -29,7 +29,7 @@ def test_wheel_contains_rules_examples_and_data(tmp_path: Path) -> None:
     rule_modules = {p.name for p in (ROOT / "rules").glob("*.py")}
     assert {f"dclint/rules/{n}" for n in rule_modules} <= names
     assert "dclint/rules/examples/pwr001/bad.yaml" in names
-    assert {"dclint/data/catalog.yaml", "dclint/data/units.txt", "dclint/cli.py"} <= names
+    assert {"dclint/data/catalog.yaml", "dclint/data/units.txt", "dclint/cli/__init__.py"} <= names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "[dclint.rules]" in text and "builtin = dclint.rules" in text

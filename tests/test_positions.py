@@ -8,7 +8,7 @@ from pathlib import Path
 import dclint
 from dclint.engine.runner import Engine
 from dclint.loader.yamlsafe import read_yaml
-from dclint.source import Position
+from dclint.model.source import Position
 
 TEXT = """\
 name: t
@@ -65,7 +65,7 @@ def test_a_reread_finds_what_the_first_read_would_have_recorded() -> None:
     """Re-reads keep no data (lists hold Nones); paths through aliased keys still match."""
     from dclint.loader import yamlsafe
     from dclint.loader.builder import Builder
-    from dclint.source import Source
+    from dclint.model.source import Source
 
     text = TEXT + "anchors:\n  - &k r01\n  - {*k : [1, {x: *k}], y: 2}\n"
     built = Source("d.yaml", text)

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
+from dclint.analysis.summary import summarise
 from dclint.cli import main
 from dclint.engine.registry import discover
 from dclint.loader import load
 from dclint.report.markdown import md, summary_rows
-from dclint.report.summary import summarise
 from dclint.units import Q_
 
 ROOT = Path(__file__).resolve().parent.parent

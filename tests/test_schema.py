@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT, SAMPLES
 from dclint.loader.yamlsafe import read_yaml
-from dclint.schema import schema_text
+from dclint.model.schema import schema_text
 
 SCHEMA_FILE = ROOT / "schemas" / "design.schema.json"
 

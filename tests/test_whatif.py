@@ -9,13 +9,13 @@ import pytest
 
 import dclint.projection
 from conftest import SAMPLES
+from dclint.analysis.whatif import split_values
 from dclint.cli import main
 from dclint.engine.runner import Engine
 from dclint.errors import ConfigError, LoadError
 from dclint.loader import load
 from dclint.loader.overrides import parse_overrides
 from dclint.units import Q_, Quantity
-from dclint.whatif import split_values
 
 SU = str(SAMPLES / "gb200-superpod-su.yaml")
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
+    from dclint.model.source import Path
     from dclint.model.topology import Topology
-    from dclint.source import Path
     from dclint.units import Quantity
 
 __all__ = ["SEVERITIES", "Context", "Option", "Rule", "Severity", "Violation"]

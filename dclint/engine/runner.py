@@ -14,7 +14,7 @@ from dclint.engine.registry import discover
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.engine.suppress import Suppression, scan
 from dclint.errors import ConfigError, LoadError, Problem
-from dclint.source import Source, format_path
+from dclint.model.source import Source, format_path
 
 __all__ = ["Engine", "run"]
 

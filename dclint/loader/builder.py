@@ -15,7 +15,7 @@ from yaml import events as ev
 
 from dclint.errors import Problem
 from dclint.loader.scalars import CORE, SCALAR_TAGS, plain, tagged
-from dclint.source import Path, Source
+from dclint.model.source import Path, Source
 
 __all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_PROBLEMS", "Builder", "Stop"]
 

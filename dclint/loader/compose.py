@@ -19,7 +19,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from dclint.errors import LoadError, Problem
-from dclint.source import Path, Source
+from dclint.model.source import Path, Source
 
 __all__ = ["COMPOSE_KEYS", "MAX_INCLUDE_DEPTH", "compose"]
 

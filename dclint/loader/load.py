@@ -14,8 +14,8 @@ from dclint.loader.refs import check_refs
 from dclint.loader.yamlsafe import YamlError, decode, read_yaml
 from dclint.model.design import Design
 from dclint.model.resolve import did_you_mean, resolve
+from dclint.model.source import Source, format_path
 from dclint.model.types import fields_of
-from dclint.source import Source, format_path
 
 __all__ = ["load", "load_text"]
 

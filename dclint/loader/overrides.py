@@ -17,8 +17,8 @@ from typing import Any
 
 from dclint.errors import ConfigError, LoadError, Problem
 from dclint.loader.yamlsafe import YamlError, read_yaml
-from dclint.ranges import RangeError, counted, expand, substitute
-from dclint.source import Path, Source
+from dclint.model.ranges import RangeError, counted, expand, substitute
+from dclint.model.source import Path, Source
 
 __all__ = ["OVERRIDE_FILE", "Override", "apply_overrides", "parse_override", "parse_overrides"]
 
@@ -245,7 +245,7 @@ def _walk(source: Source, path: Path, value: Any, ov: Override, top: Path) -> No
 
 
 def _name(path: Path) -> str:
-    from dclint.source import format_path
+    from dclint.model.source import format_path
 
     return format_path(path) or "the design"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dclint.model.ranges import RangeError, expand
 from dclint.model.resolve import did_you_mean
+from dclint.model.source import Path
 from dclint.model.topology import RefError
-from dclint.ranges import RangeError, expand
-from dclint.source import Path
 
 if TYPE_CHECKING:
     from dclint.model.design import Design

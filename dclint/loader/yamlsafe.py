@@ -14,7 +14,7 @@ import yaml
 
 from dclint.errors import Problem
 from dclint.loader.builder import MAX_DEPTH, Builder, Stop
-from dclint.source import Path, Source
+from dclint.model.source import Path, Source
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "EmptyDocument", "YamlError", "decode", "read_yaml"]
 
@@ -78,7 +78,7 @@ def decode(file: str, raw: bytes) -> str:
 
 def read_yaml(file: str, text: str) -> tuple[Any, Source]:
     """Parse one YAML document into plain data and its Source. The Source records no position
-    yet: it reads the text again for the positions it is asked for (see dclint.source)."""
+    yet: it reads the text again for the positions it is asked for (see dclint.model.source)."""
     source = Source(file, text)
     builder = Builder(source, set())
     parser: Any = None

@@ -11,14 +11,14 @@ from dclint.model.cost import CostInputs
 from dclint.model.fabric import Fabric
 from dclint.model.racks import RackGroup, RackType
 from dclint.model.site import PowerSection, Site
+from dclint.model.source import format_path
 from dclint.model.storage import StorageSection
 from dclint.model.types import Strict
 from dclint.model.workload import Workload
-from dclint.source import format_path
 
 if TYPE_CHECKING:
+    from dclint.model.source import Source
     from dclint.model.topology import Topology
-    from dclint.source import Source
 
 __all__ = ["Design"]
 

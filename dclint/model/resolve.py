@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from dclint.catalog import Catalog, builtin, merge_raw
+from dclint.model.builtin_catalog import Catalog, builtin, merge_raw
 from dclint.model.catalog import CatalogData
 from dclint.model.racks import RackFields
+from dclint.model.ranges import RangeError, counted, expand, substitute
+from dclint.model.source import Path
 from dclint.model.topology import FeedItem, PanelItem, Rack, RefError, Topology
-from dclint.ranges import RangeError, counted, expand, substitute
-from dclint.source import Path
 from dclint.units import Q_
 
 if TYPE_CHECKING:

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 from dclint.model.catalog import Platform
 from dclint.model.cooling import Cdu, Loop
 from dclint.model.site import Feed, Panel
-from dclint.source import Path
+from dclint.model.source import Path
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
-    from dclint.catalog import Catalog
+    from dclint.model.builtin_catalog import Catalog
     from dclint.model.design import Design
 
 __all__ = ["FeedItem", "PanelItem", "Rack", "RefError", "Topology", "derated_capacity"]

@@ -7,8 +7,8 @@ import re
 import warnings
 from typing import Any
 
+from dclint.analysis.summary import DesignSummary
 from dclint.errors import ConfigError
-from dclint.report.summary import DesignSummary
 
 __all__ = ["BAR", "LIMIT", "OVER", "charts", "require_matplotlib"]
 

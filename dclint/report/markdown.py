@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from dclint.analysis.summary import DesignSummary
 from dclint.engine.findings import Finding, RunResult
 from dclint.report.review import SEVERITY_ORDER, Review, reviews
-from dclint.report.summary import DesignSummary
 from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
 from dclint.units import fmt

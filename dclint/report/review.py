@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from dclint.analysis.summary import DesignSummary, summarise
 from dclint.engine.findings import DesignResult, Finding, RunResult
 from dclint.errors import Problem
-from dclint.report.summary import DesignSummary, summarise
 from dclint.report.values import share, show
 
 __all__ = ["SEVERITY_ORDER", "Assumption", "Review", "reviews"]
@@ -147,7 +147,7 @@ def _assumptions(
             "feed load",
             "a rack's whole load on each power path",
             "2N",
-            "with one path lost the other carries the rack (dclint.model.power)",
+            "with one path lost the other carries the rack (dclint.calc.power)",
         )
     )
     out.append(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from dclint.catalog import builtin
-from dclint.model.cooling_calc import required_flow
+from dclint.calc.cooling import required_flow
+from dclint.model.builtin_catalog import builtin
 from dclint.model.site import Feed
 from dclint.model.topology import derated_capacity
 from dclint.units import Q_, fmt

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dclint.model.fabric_graph import FabricGraph, fabric_graph
-from dclint.source import Path
+from dclint.calc.fabric_graph import FabricGraph, fabric_graph
+from dclint.model.source import Path
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:

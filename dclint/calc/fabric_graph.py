@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from dclint.ranges import RangeError, expand
+from dclint.model.ranges import RangeError, expand
 from dclint.units import Quantity
 
 if TYPE_CHECKING:

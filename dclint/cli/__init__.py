@@ -1,65 +1,53 @@
-"""The `dclint` command line: parses arguments and hands over to dclint.commands."""
+"""The `dclint` command line: one parser built from the command table, then the command's run()."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import gc
+import importlib
 import os
 import sys
+from typing import Any
 
 from dclint import __version__
 
-__all__ = ["build_parser", "main", "run"]
+__all__ = ["COMMANDS", "FORMAT_NAMES", "build_parser", "dispatch", "main", "run"]
 
 GC_THRESHOLD = 100_000  # allocations between young collections while a command runs
-FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "html")
+# One table of commands: each module has add_parser(subparsers) and run(args) -> int.
+COMMANDS = ("check", "rules", "explain", "schema", "cost", "diff", "capacity", "init")
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"dclint.cli.{name}")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dclint", description="Lint datacenter designs for AI training clusters."
     )
-    parser.add_argument("--version", action="version", version=f"dclint {__version__}")
+    parser.add_argument(
+        "--version", "-V", action="version", version=f"dclint {__version__}", help="print version"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    check = sub.add_parser("check", help="check design files or directories")
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    check.add_argument("--select", help="comma-separated rule ids or prefixes to run")
-    check.add_argument("--ignore", help="comma-separated rule ids or prefixes to skip")
-    check.add_argument("--config", help="config file (pyproject.toml or .dclint.yaml)")
-    check.add_argument("--rules-dir", action="append", default=[], help="extra rule modules")
-    check.add_argument("--format", default="text", choices=FORMAT_NAMES)
-    check.add_argument("--output", "-o", help="write the report to FILE (atomically)")
-    check.add_argument("--fail-on", choices=("error", "warning", "info"))
-    check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
-    check.add_argument("--statistics", action="store_true", help="count findings by rule")
-    check.add_argument("--baseline", metavar="FILE", help="report only findings not in FILE")
-    check.add_argument("--write-baseline", metavar="FILE", help="record current findings")
-    check.add_argument("--today", help=argparse.SUPPRESS)  # fixed date for suppression tests
-
-    sub.add_parser("rules", help="list every rule").add_argument(
-        "--rules-dir", action="append", default=[]
-    )
-    explain = sub.add_parser("explain", help="print a rule's documentation")
-    explain.add_argument("rule_id")
-    explain.add_argument("--config")
-    explain.add_argument("--rules-dir", action="append", default=[])
-    sub.add_parser("schema", help="print the design JSON Schema")
-    cost = sub.add_parser("cost", help="project training time, energy, cost and TCO")
-    cost.add_argument("paths", nargs="+", metavar="DESIGN")
-    cost.add_argument("--format", default="text", choices=("text", "json"))
-    cost.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="PATH=VALUE",
-        help="override a design value (repeatable)",
-    )
-    from dclint.consultant_commands import add_arguments
-
-    add_arguments(sub, check)  # check --set/--sweep, diff, capacity, init
+    for name in COMMANDS:
+        _module(name).add_parser(sub)
     return parser
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    """Run the command; a DclintError (bad input, bad config) is one error line and exit 2."""
+    from dclint.errors import DclintError
+
+    try:
+        code: int = _module(args.command).run(args)
+        return code
+    except DclintError as exc:
+        print(f"dclint: error: {exc}", file=sys.stderr)
+        for problem in getattr(exc, "problems", [])[1:]:
+            print(f"dclint: error: {problem}", file=sys.stderr)
+        return 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,8 +64,6 @@ def main(argv: list[str] | None = None) -> int:
     # model's validator is built, some 5 ms of a cold check. The command line owns its process
     # and uses no pydantic plugin; a value the user set is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    from dclint import commands
-
     # A check allocates hundreds of thousands of objects that live until it ends (YAML nodes,
     # models, quantities) and makes almost no cyclic garbage, so the collector's young pass,
     # every 700 allocations, mostly re-scans live objects. A larger first threshold for the
@@ -85,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     threshold = gc.get_threshold()
     gc.set_threshold(GC_THRESHOLD, *threshold[1:])
     try:
-        return commands.dispatch(args)
+        return dispatch(args)
     except KeyboardInterrupt:
         print("dclint: interrupted", file=sys.stderr)
         return 130
@@ -120,3 +106,9 @@ def _import_pint_without_numpy() -> None:
         import pint  # noqa: F401
     finally:
         del sys.modules["numpy"]
+
+
+def __getattr__(name: str) -> Any:  # FORMAT_NAMES lives with `check`; read it lazily
+    if name == "FORMAT_NAMES":
+        return _module("check").FORMAT_NAMES
+    raise AttributeError(name)

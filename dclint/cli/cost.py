@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dclint.loader import load
-from dclint.projection import Projection, Tco, project_workloads, tco, unprojected
-from dclint.units import fmt
+from dclint.cli._shared import add_set, overrides
 
-__all__ = ["cost"]
+if TYPE_CHECKING:
+    from dclint.projection import Projection, Tco
+
+__all__ = ["add_parser", "run"]
 
 ROWS: tuple[tuple[str, Any], ...] = (
     ("design", lambda p: p.design),
@@ -19,18 +20,24 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("precision", lambda p: p.precision),
     ("FLOPs (model)", lambda p: f"{p.flops.model.m_as('FLOP'):.3g} FLOP"),
     ("MFU", lambda p: f"{p.timing.mfu.m_as('percent'):.4g}%"),
-    ("compute", lambda p: fmt(p.timing.compute, "day")),
-    ("communication", lambda p: fmt(p.timing.communication, "day")),
-    ("checkpoints", lambda p: fmt(p.timing.checkpoint, "day")),
-    ("training time", lambda p: fmt(p.training_time, "day")),
+    ("compute", lambda p: _fmt(p.timing.compute, "day")),
+    ("communication", lambda p: _fmt(p.timing.communication, "day")),
+    ("checkpoints", lambda p: _fmt(p.timing.checkpoint, "day")),
+    ("training time", lambda p: _fmt(p.training_time, "day")),
     ("goodput", lambda p: f"{p.timing.goodput.m_as('percent'):.1f}%"),
-    ("GPU-hours", lambda p: fmt(p.gpu_hours, "hour")),
-    ("facility power", lambda p: fmt(p.facility_power, "kW")),
-    ("energy", lambda p: fmt(p.energy, "MWh")),
+    ("GPU-hours", lambda p: _fmt(p.gpu_hours, "hour")),
+    ("facility power", lambda p: _fmt(p.facility_power, "kW")),
+    ("energy", lambda p: _fmt(p.energy, "MWh")),
     ("TFLOPS/W", lambda p: f"{p.efficiency.m_as('TFLOPS/W'):.3g}"),
-    ("cost total", lambda p: fmt(p.cost_total)),
-    ("memory/GPU", lambda p: fmt(p.memory.total, "GiB")),
+    ("cost total", lambda p: _fmt(p.cost_total)),
+    ("memory/GPU", lambda p: _fmt(p.memory.total, "GiB")),
 )
+
+
+def _fmt(q: Any, unit: str | None = None) -> str:
+    from dclint.units import fmt
+
+    return fmt(q, unit)
 
 
 def _table(projections: list[Projection]) -> str:
@@ -43,6 +50,8 @@ def _table(projections: list[Projection]) -> str:
 
 
 def _tco_text(t: Tco) -> str:
+    from dclint.units import fmt
+
     lines = [f"TCO {t.design}: {fmt(t.total)} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]
     lines += [f"  {name}: {fmt(value)}" for name, value in t.items.items()]
     per = t.per_gpu_year
@@ -55,8 +64,17 @@ def _tco_text(t: Tco) -> str:
     return "\n".join(lines)
 
 
-def cost(args: argparse.Namespace) -> int:
-    from dclint.consultant_commands import overrides
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    parser = sub.add_parser("cost", help="project training time, energy, cost and TCO")
+    parser.add_argument("paths", nargs="+", metavar="DESIGN")
+    parser.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+    add_set(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from dclint.loader import load
+    from dclint.projection import project_workloads, tco, unprojected
 
     sets = overrides(args)
     # LoadError -> exit 2 with file:line:col

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dclint.model.fabric_tiers import tier_bandwidths
-from dclint.model.power import feed_allocation
-from dclint.model.storage_demand import read_demand, training_tiers
+from dclint.calc.fabric_tiers import tier_bandwidths
+from dclint.calc.power import feed_allocation
+from dclint.calc.storage_demand import read_demand, training_tiers
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:

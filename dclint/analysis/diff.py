@@ -6,10 +6,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from dclint.analysis.summary import DesignSummary, summarise
+from dclint.analysis.whatif import projections
 from dclint.engine.findings import DesignResult, Finding
-from dclint.report.summary import DesignSummary, summarise
 from dclint.units import Quantity, fmt
-from dclint.whatif import projections
 
 __all__ = ["Diff", "Row", "compare", "render_json", "render_markdown", "render_text", "totals"]
 

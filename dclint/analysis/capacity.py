@@ -12,10 +12,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from dclint.model.cooling_calc import cdu_loads, loop_delta, required_flow
-from dclint.model.power import panel_allocation, rack_paths, racks_below
+from dclint.calc.cooling import cdu_loads, loop_delta, required_flow
+from dclint.calc.power import panel_allocation, rack_paths, racks_below
+from dclint.model.ranges import RangeError, expand
 from dclint.model.topology import PanelItem, Rack, Topology
-from dclint.ranges import RangeError, expand
 from dclint.units import Q_, Quantity, fmt
 
 __all__ = ["Capacity", "Limit", "NewRack", "capacity"]

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from dclint.model.cooling import Cdu, Loop
+from dclint.model.source import Path
 from dclint.model.topology import Rack, Topology
-from dclint.source import Path
 from dclint.units import Q_, Quantity
 
 __all__ = [

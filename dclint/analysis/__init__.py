@@ -1,0 +1,1 @@
+"""Analyses above the engine: capacity, diff, sweeps, scaffolds and the report summary."""

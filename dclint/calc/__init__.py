@@ -1,0 +1,1 @@
+"""Calculators over a resolved design: power, cooling, fabric, storage, checkpoints."""

@@ -1,0 +1,126 @@
+"""What several commands share: their common flags (defined once), the engine they build from
+those flags, and how a report reaches its output."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from dclint.errors import ConfigError
+
+__all__ = [
+    "add_config",
+    "add_format",
+    "add_output",
+    "add_rules_dir",
+    "add_selection",
+    "add_set",
+    "emit",
+    "make_engine",
+    "overrides",
+    "split",
+    "write_atomic",
+]
+
+
+def add_config(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="config file (pyproject.toml or .dclint.yaml)")
+
+
+def add_rules_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules-dir", action="append", default=[], help="extra rule modules (repeatable)"
+    )
+
+
+def add_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--select", help="comma-separated rule ids or prefixes to run")
+    parser.add_argument("--ignore", help="comma-separated rule ids or prefixes to skip")
+
+
+def add_set(parser: argparse.ArgumentParser, what: str = "a design value") -> None:
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="PATH=VALUE",
+        help=f"override {what} (repeatable)",
+    )
+
+
+def add_format(parser: argparse.ArgumentParser, choices: tuple[str, ...]) -> None:
+    parser.add_argument("--format", default=choices[0], choices=choices, help="output format")
+
+
+def add_output(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--output", "-o", metavar="FILE", help=help)
+
+
+def split(value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(v.strip() for v in value.split(",") if v.strip())
+
+
+def overrides(args: argparse.Namespace) -> tuple[Any, ...]:
+    """The --set flags, parsed; each named on stderr with the position findings give it."""
+    from dclint.loader.overrides import parse_overrides
+
+    parsed = parse_overrides(getattr(args, "set", None) or [])
+    for ov in parsed:
+        print(f"dclint: --set:1:{ov.index} is --set {ov.text}", file=sys.stderr)
+    return parsed
+
+
+def make_engine(args: argparse.Namespace) -> Any:
+    """An Engine from the flags a command has: --config, --rules-dir, --select/--ignore,
+    --fail-on, --today and --set."""
+    from dclint.engine.config import load_config
+    from dclint.engine.runner import Engine
+
+    config = load_config(Path(args.config)) if getattr(args, "config", None) else None
+    cli = {
+        "select": split(getattr(args, "select", None)),
+        "ignore": split(getattr(args, "ignore", None)),
+        "fail_on": getattr(args, "fail_on", None),
+    }
+    today = date.fromisoformat(args.today) if getattr(args, "today", None) else date.today()
+    return Engine(
+        config=config,
+        rules_dirs=tuple(getattr(args, "rules_dir", ())),
+        cli=cli,
+        today=today,
+        overrides=overrides(args),
+    )
+
+
+def emit(args: argparse.Namespace, text: str) -> None:
+    """A report to --output (atomically) if given, else to standard output."""
+    if getattr(args, "output", None):
+        write_atomic(args.output, text)
+    elif text:
+        sys.stdout.write(text)
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write `text` to `path` through a temporary file and a rename: never a partial file."""
+    target = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    except OSError as exc:
+        raise ConfigError(f"--output {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; an output file follows the umask
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,129 @@
+"""`dclint capacity DESIGN --add PLATFORM`: how many more racks of a platform fit, and which
+limit binds first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from dclint.cli._shared import (
+    add_config,
+    add_format,
+    add_rules_dir,
+    add_selection,
+    add_set,
+    make_engine,
+)
+from dclint.errors import ConfigError
+
+__all__ = ["add_parser", "run"]
+
+_CAPACITY_HELP = (
+    "New racks copy the design's first rack of the platform (else its first rack): new feeds "
+    "like its feeds on any panel of the same power path, keeping PWR002's headroom; any CDU "
+    "that serves a loop (capacity, and flow Q / (rho cp dT) at the loop's dT); free first-tier "
+    "downlinks of its compute fabrics against its NICs; utility capacity / PUE. Storage is "
+    "not bound: STO001's demand comes from the workloads, not from racks."
+)
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    cap = sub.add_parser(
+        "capacity", help="how many more racks of a platform fit", description=_CAPACITY_HELP
+    )
+    cap.add_argument("design", help="the design file")
+    cap.add_argument("--add", required=True, metavar="PLATFORM", help="platform catalog key")
+    cap.add_argument("--rack-load", help="IT load of a new rack, e.g. '130 kW'")
+    cap.add_argument("--nodes", type=int, help="nodes a rack, for node platforms")
+    add_format(cap, ("text", "json"))
+    add_config(cap)
+    add_rules_dir(cap)
+    add_selection(cap)
+    add_set(cap, "a value of the design")
+    return cap
+
+
+def run(args: argparse.Namespace) -> int:
+    from dclint.analysis.capacity import capacity as compute
+    from dclint.analysis.capacity import new_rack
+    from dclint.loader import load
+    from dclint.units import parse_quantity
+
+    engine = make_engine(args)
+    design = load(args.design, overrides=engine.overrides)
+    load_q = None
+    if args.rack_load:
+        try:
+            load_q = parse_quantity(args.rack_load)
+            load_q.to("kW")
+        except Exception:
+            raise ConfigError(
+                f"--rack-load {args.rack_load}: write a power, e.g. '130 kW'"
+            ) from None
+    try:
+        rack = new_rack(design, args.add, args.nodes, load_q)
+    except ValueError as exc:
+        raise ConfigError(f"--add {args.add}: {exc}") from None
+    result = compute(design, rack, engine.options(engine.config_for(args.design)))
+    sys.stdout.write(_capacity_json(result) if args.format == "json" else _capacity_text(result))
+    return 0
+
+
+def _capacity_text(c: Any) -> str:
+    from dclint.units import fmt
+
+    r = c.rack
+    like = f", like rack {r.template.id}" if r.template is not None else ""
+    out = [
+        f"Capacity of {c.design} for more {r.platform} racks ({fmt(r.it_load)}, {r.gpus} GPUs, "
+        f"{fmt(r.liquid_heat)} to liquid{like})",
+        "",
+    ]
+    rows = [
+        (lim.name, lim.subject, "-" if lim.racks is None else str(lim.racks), lim.detail)
+        for lim in c.limits
+    ]
+    widths = [max(len(x[i]) for x in rows) for i in range(3)]
+    for name, subject, racks, detail in rows:
+        out.append(
+            f"{name.ljust(widths[0])}  {subject.ljust(widths[1])}  "
+            f"{racks.rjust(widths[2])}  {detail}"
+        )
+    out.append("")
+    if c.racks is None:
+        out.append("Result: no limit binds (nothing to compare against).")
+    else:
+        binding = ", ".join(f"{lim.name} {lim.subject}" for lim in c.binding)
+        out.append(
+            f"Result: {c.racks} more rack{'s' if c.racks != 1 else ''} "
+            f"({c.racks * r.gpus} GPUs); binding first: {binding}"
+        )
+    return "\n".join(out) + "\n"
+
+
+def _capacity_json(c: Any) -> str:
+    from dclint import __version__
+
+    r = c.rack
+    data = {
+        "version": __version__,
+        "design": c.design,
+        "platform": r.platform,
+        "rack": {
+            "it_load_kw": round(r.it_load.m_as("kW"), 6),
+            "gpus": r.gpus,
+            "nodes": r.nodes,
+            "liquid_heat_kw": round(r.liquid_heat.m_as("kW"), 6),
+            "template": r.template.id if r.template is not None else None,
+        },
+        "racks": c.racks,
+        "gpus": None if c.racks is None else c.racks * r.gpus,
+        "binding": [{"limit": lim.name, "subject": lim.subject} for lim in c.binding],
+        "limits": [
+            {"limit": lim.name, "subject": lim.subject, "racks": lim.racks, "detail": lim.detail}
+            for lim in c.limits
+        ],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,117 @@
+"""`dclint check`: lint design files or directories and print a report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from dclint.cli._shared import (
+    add_config,
+    add_output,
+    add_rules_dir,
+    add_selection,
+    add_set,
+    emit,
+    make_engine,
+    write_atomic,
+)
+from dclint.errors import ConfigError, LoadError
+
+__all__ = ["FORMAT_NAMES", "add_parser", "run"]
+
+FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "html")
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    check = sub.add_parser("check", help="check design files or directories")
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    add_selection(check)
+    add_config(check)
+    add_rules_dir(check)
+    check.add_argument("--format", default="text", choices=FORMAT_NAMES, help="report format")
+    add_output(check, "write the report to FILE (atomically)")
+    check.add_argument("--fail-on", choices=("error", "warning", "info"))
+    check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
+    check.add_argument("--statistics", action="store_true", help="count findings by rule")
+    check.add_argument("--baseline", metavar="FILE", help="report only findings not in FILE")
+    check.add_argument("--write-baseline", metavar="FILE", help="record current findings")
+    check.add_argument("--today", help=argparse.SUPPRESS)  # fixed date for suppression tests
+    add_set(check, "a design value before checking")
+    check.add_argument(
+        "--sweep", metavar="PATH=V1,V2,...", help="check once per value and print one table"
+    )
+    return check
+
+
+def run(args: argparse.Namespace) -> int:
+    from dclint.engine.config import selected
+    from dclint.engine.runner import run as run_engine
+    from dclint.projection import design_extras
+    from dclint.report import formatter
+
+    if getattr(args, "sweep", None):
+        return sweep(args)
+    engine = make_engine(args)
+    result = run_engine(args.paths, engine)
+    result, fixed = _baseline(args, result)
+    # the governing config of the first design (CLI values merged in) sets the exit threshold
+    fail_on = engine.config_for(result.designs[0].file if result.designs else ".").fail_on
+    settings = {
+        "quiet": args.quiet,
+        "statistics": args.statistics,
+        "rules": engine.rules,
+        "selected": lambda rid, file: selected(rid, engine.config_for(file), file),
+        "options_for": lambda file: engine.options(engine.config_for(file)),
+        "baseline_fixed": fixed,
+        "design_extras": design_extras,
+    }
+    text = formatter(args.format)(result, settings)
+    emit(args, text)
+    return result.exit_code(fail_on)
+
+
+def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
+    """--write-baseline records every current finding; --baseline hides the recorded ones.
+    Entries no longer found are named on stderr so the baseline can be pruned."""
+    from dclint.engine import baseline
+
+    write, read = getattr(args, "write_baseline", None), getattr(args, "baseline", None)
+    if write:
+        entries = baseline.entries(result)
+        write_atomic(write, baseline.dumps(entries))
+        print(f"dclint: wrote {len(entries)} findings to baseline {write}", file=sys.stderr)
+        return baseline.apply(result, entries)
+    if not read:
+        return result, []
+    try:
+        text = Path(read).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"--baseline {read}: {exc.strerror}") from None
+    result, fixed = baseline.apply(result, baseline.loads(text, read))
+    for entry in fixed:
+        print(
+            f"dclint: fixed (no longer found, prune from {read}): {entry.describe()}",
+            file=sys.stderr,
+        )
+    return result, fixed
+
+
+def sweep(args: argparse.Namespace) -> int:
+    """`check --sweep PATH=V1,V2,...`: one check a value, one table."""
+    from dclint.analysis.whatif import render_json, render_text, run_sweep
+    from dclint.engine.files import collect
+
+    engine = make_engine(args)
+    files, missing = collect(args.paths, ())
+    if missing:
+        raise LoadError(list(missing))
+    if not files:
+        raise ConfigError("no design files found in " + ", ".join(args.paths))
+    if args.format not in ("text", "json"):
+        raise ConfigError("--sweep prints text or json (--format text|json)")
+    sweeps = [run_sweep(f, engine, engine.overrides, args.sweep) for f in files]
+    text = render_json(sweeps) if args.format == "json" else render_text(sweeps)
+    emit(args, text)
+    return 2 if any(r.errors for s in sweeps for r in s.rows) else 0

@@ -1,0 +1,58 @@
+"""`dclint diff A B`: compare two designs' totals, findings and projections."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from dclint.cli._shared import (
+    add_config,
+    add_format,
+    add_rules_dir,
+    add_selection,
+    add_set,
+    make_engine,
+)
+from dclint.errors import LoadError
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    parser = sub.add_parser("diff", help="compare two designs: totals, findings, projections")
+    parser.add_argument("a", metavar="A", help="the design as it is")
+    parser.add_argument("b", metavar="B", help="the design it is compared with")
+    add_format(parser, ("text", "markdown", "json"))
+    add_config(parser)
+    add_rules_dir(parser)
+    add_selection(parser)
+    add_set(parser, "a value of B")
+    return parser
+
+
+def checked(engine: Any, file: str) -> Any:
+    """A design's check result; a design that does not load is an error (exit 2)."""
+    result = engine.check_file(file)
+    if result.errors:
+        raise LoadError(result.errors)
+    return result
+
+
+def run(args: argparse.Namespace) -> int:
+    from dclint.analysis import diff as compare
+
+    engine = make_engine(args)
+    sets, engine.overrides = engine.overrides, ()
+    a = checked(engine, args.a)
+    engine.overrides = sets  # --set changes B: "the client's plan vs. the counter-proposal"
+    b = checked(engine, args.b)
+    opts = (engine.options(engine.config_for(a.file)), engine.options(engine.config_for(b.file)))
+    d = compare.compare(a, b, opts)
+    render = {
+        "text": compare.render_text,
+        "markdown": compare.render_markdown,
+        "json": compare.render_json,
+    }[args.format]
+    sys.stdout.write(render(d))
+    return 0

@@ -1,0 +1,46 @@
+"""`dclint explain ID`: a rule's documentation and the options in effect."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from dclint.cli._shared import add_config, add_rules_dir
+from dclint.errors import ConfigError
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    parser = sub.add_parser("explain", help="print a rule's documentation")
+    parser.add_argument("rule_id", metavar="RULE", help="rule id (PWR001) or name")
+    add_config(parser)
+    add_rules_dir(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from dclint.engine.config import Config, load_config
+    from dclint.engine.registry import discover
+
+    found = discover(tuple(args.rules_dir))
+    wanted = args.rule_id.strip()
+    cls = found.get(wanted.upper()) or next(
+        (c for c in found.values() if c.name == wanted.lower()), None
+    )
+    if cls is None:
+        raise ConfigError(f"unknown rule '{args.rule_id}' (see `dclint rules`)")
+    config = load_config(Path(args.config)) if args.config else Config()
+    settings = config.rule_settings.get(cls.id, {})
+    print(
+        f"{cls.id} {cls.name} [{settings.get('severity', cls.severity)}]"
+        f"  tags: {', '.join(cls.tags) or '-'}\n"
+    )
+    print(cls.doc())
+    if cls.options:
+        print("\n## Options (value in effect, default)")
+        for name, opt in cls.options.items():
+            value = settings.get(name, opt.default)
+            print(f"- {name} = {value!r} (default {opt.default!r}; {opt.kind}): {opt.help}")
+    return 0
