@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import date
 from pathlib import Path
 
@@ -30,6 +31,28 @@ def expected_marks(path: Path) -> set[tuple[str, int]]:
             ids = at.group(2).split(",")
             out.update((rid.strip(), int(at.group(1))) for rid in ids if rid.strip())
     return out
+
+
+def expected_counts(path: Path) -> Counter[tuple[str, int]]:
+    """Like expected_marks, but a multiset: `# expect: PWR001, PWR001` expects two findings."""
+    out: Counter[tuple[str, int]] = Counter()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = EXPECT_RE.search(line)
+        if match:
+            out.update((rid.strip(), number) for rid in match.group(1).split(",") if rid.strip())
+        at = EXPECT_AT_RE.search(line)
+        if at:
+            ids = at.group(2).split(",")
+            out.update((rid.strip(), int(at.group(1))) for rid in ids if rid.strip())
+    return out
+
+
+def finding_counts(path: Path | str, **engine_kwargs: object) -> Counter[tuple[str, int]]:
+    """(rule, line) of every finding, as a multiset: two findings on one line count twice."""
+    engine = Engine(today=TODAY, **engine_kwargs)  # type: ignore[arg-type]
+    result = run([str(path)], engine)
+    assert not result.errors, [str(e) for e in result.errors]
+    return Counter((f.rule, f.line) for f in result.findings)
 
 
 def findings_of(path: Path | str, **engine_kwargs: object) -> set[tuple[str, int]]:

@@ -1,7 +1,7 @@
 """Every discovered rule, walked through its own good and bad example designs.
 
 Examples live in rules/examples/<rule id, lower case>/: `good*.yaml` must give no finding of
-that rule; `bad*.yaml` must give exactly the (rule, line) pairs its `# expect: ID` comments mark
+that rule; `bad*.yaml` must give exactly the (rule, line) pairs, counted (a multiset), its `# expect: ID` comments mark
 (for every rule, so a bad example cannot trigger unrelated rules by accident).
 """
 
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import EXAMPLES, expected_marks, findings_of
+from conftest import EXAMPLES, expected_counts, finding_counts
 from dclint.engine.registry import discover
 
 RULES = discover()
@@ -43,12 +43,12 @@ def _cases() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("rule_id", "name"), _cases())
 def test_example(rule_id: str, name: str) -> None:
     path = EXAMPLES / rule_id.lower() / name
-    found = findings_of(path)
+    found = finding_counts(path)
     if name.startswith("good"):
         assert {f for f in found if f[0] == rule_id} == set()
-        assert found == expected_marks(path)
+        assert found == expected_counts(path)
     else:
-        expected = expected_marks(path)
+        expected = expected_counts(path)
         assert any(rule == rule_id for rule, _ in expected), f"{name} marks no {rule_id}"
         assert found == expected
 
