@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 import re
 from functools import lru_cache
 from importlib import resources
@@ -28,13 +27,16 @@ __all__ = [
 
 def _build_registry() -> pint.UnitRegistry:
     # Built from dclint's own definitions rather than by patching pint's defaults, which leaves
-    # `bit` dimensionless, `Gb` a gilbert, `b` a barn and `U` an enzyme unit.
+    # `bit` dimensionless, `Gb` a gilbert, `b` a barn and `U` an enzyme unit. Parsed on every run,
+    # with no disk cache: pint's cache is a pickle, and a pickle that someone else could have
+    # written runs their code when loaded; the parse costs about 13 ms of a cold check.
     path = resources.files("dclint") / "data" / "units.txt"
     with resources.as_file(path) as real_path:
-        try:
-            registry = _registry(str(real_path), _cache_folder())
-        except Exception:  # an unwritable or damaged cache: parse the definitions again
-            registry = _registry(str(real_path), None)
+        registry: pint.UnitRegistry = pint.UnitRegistry(
+            str(real_path),
+            autoconvert_offset_to_baseunit=False,  # it silently gives wrong heat loads
+            cache_folder=None,
+        )
     registry.formatter.default_format = "~"
     # pint's own parse cache never hits a prefixed symbol ("kW" is not a key of its unit table,
     # the guard of pint issue #1097), so every `q.to("kW")` parsed "kW" again (~0.2 ms each).
@@ -45,24 +47,6 @@ def _build_registry() -> pint.UnitRegistry:
     # Quantities unpickled in another process must land on this registry, not pint's default.
     pint.set_application_registry(registry)  # type: ignore[no-untyped-call]
     return registry
-
-
-def _registry(definitions: str, cache: str | None) -> pint.UnitRegistry:
-    registry: pint.UnitRegistry = pint.UnitRegistry(
-        definitions,
-        autoconvert_offset_to_baseunit=False,  # it silently gives wrong heat loads
-        cache_folder=cache,
-    )
-    return registry
-
-
-def _cache_folder() -> str | None:
-    """Where pint keeps its parse of units.txt (a third of a cold check's registry time), keyed
-    by the file's content; DCLINT_NO_CACHE=1 turns it off."""
-    if os.environ.get("DCLINT_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "dclint", f"pint-{pint.__version__}")
 
 
 ureg: pint.UnitRegistry = _build_registry()

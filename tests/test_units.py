@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import pickle
 import time
-from pathlib import Path
 from typing import Any
 
 import pint
@@ -125,36 +123,6 @@ def test_pickled_quantities_return_to_dclints_registry() -> None:
 )
 def test_fmt_is_compact(q: str, unit: str | None, text: str) -> None:
     assert fmt(parse_quantity(q), unit) == text
-
-
-def test_registry_cache_gives_the_same_units_and_survives_damage(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    probe = (
-        "from dclint.units import parse_quantity as q, ureg; "
-        "print(q('400 Gb/s').m_as('GB/s'), q('1 b').m_as('bit'), q('32 degC').m_as('K'), "
-        "ureg.parse_units('U'))"
-    )
-
-    def run(**env: str) -> str:
-        full = {k: v for k, v in os.environ.items() if k != "DCLINT_NO_CACHE"}
-        full.update(XDG_CACHE_HOME=str(tmp_path), **env)
-        done = subprocess.run(
-            [sys.executable, "-c", probe], env=full, capture_output=True, text=True, check=True
-        )
-        return done.stdout
-
-    expected = "50.0 1.0 305.15 U\n"
-    assert run(DCLINT_NO_CACHE="1") == expected
-    assert not (tmp_path / "dclint").exists()
-    assert run() == expected  # writes the cache
-    pickles = sorted((tmp_path / "dclint").rglob("*.pickle"))
-    assert len(pickles) == 2
-    assert run() == expected  # reads it
-    for p in pickles:  # a half-written cache (two processes at once) is parsed again
-        p.write_bytes(p.read_bytes()[:40])
-    assert run() == expected
 
 
 @pytest.mark.parametrize(
