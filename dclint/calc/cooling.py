@@ -114,5 +114,7 @@ def cdu_loads(topo: Topology) -> dict[str, CduLoad]:
                 load.flow = load.flow + required_flow(heat, loop.coolant, delta)
         return loads
 
-    result: dict[str, CduLoad] = topo.cached("cooling.cdu_loads", build)
+    if topo.derived.cdu_loads is None:
+        topo.derived.cdu_loads = build()
+    result = topo.derived.cdu_loads
     return result

@@ -182,10 +182,10 @@ class FabricGraph:
 
 def fabric_graph(design: Design, index: int) -> FabricGraph:
     """The explicit form of fabric `index` as a graph (built once per design)."""
-    result: FabricGraph = design.topology.cached(
-        f"fabric.graph.{index}", lambda: _build(design, design.fabrics[index])
-    )
-    return result
+    graphs = design.topology.derived.fabric_graphs
+    if index not in graphs:
+        graphs[index] = _build(design, design.fabrics[index])
+    return graphs[index]
 
 
 def _build(design: Design, fabric: Fabric) -> FabricGraph:

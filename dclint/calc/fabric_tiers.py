@@ -32,8 +32,10 @@ def tier_bandwidths(design: Design, fabric_index: int) -> list[TierBandwidth]:
     """Down/up bandwidth of each tier of one fabric, lowest tier first (computed once)."""
     fabric = design.fabrics[fabric_index]
     topo = design.topology
-    key = f"fabric.tiers.{fabric_index}"
-    result: list[TierBandwidth] = topo.cached(key, lambda: _compute(design, fabric, fabric_index))
+    cached = topo.derived.tier_bandwidths
+    if fabric_index not in cached:
+        cached[fabric_index] = _compute(design, fabric, fabric_index)
+    result = cached[fabric_index]
     return result
 
 

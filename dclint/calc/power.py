@@ -34,7 +34,9 @@ def feed_allocation(topo: Topology) -> dict[str, Quantity]:
                     kw[feed.id] += load / len(feeds)
         return {fid: Q_(kw.get(fid, 0.0), "kW") for fid in topo.feeds}
 
-    result: dict[str, Quantity] = topo.cached("power.feed_allocation", build)
+    if topo.derived.feed_allocation is None:
+        topo.derived.feed_allocation = build()
+    result = topo.derived.feed_allocation
     return result
 
 
@@ -49,7 +51,9 @@ def feed_capacity_kw(topo: Topology) -> dict[str, float]:
                 by_entry[id(feed.model)] = derated_capacity(feed.model).m_as("kW")
         return {fid: by_entry[id(f.model)] for fid, f in topo.feeds.items()}
 
-    result: dict[str, float] = topo.cached("power.feed_capacity_kw", build)
+    if topo.derived.feed_capacity_kw is None:
+        topo.derived.feed_capacity_kw = build()
+    result = topo.derived.feed_capacity_kw
     return result
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dclint.model.catalog import Platform
 from dclint.model.cooling import Cdu, Loop
@@ -13,10 +13,14 @@ from dclint.model.source import Path
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
+    from dclint.calc.cooling import CduLoad
+    from dclint.calc.fabric_graph import FabricGraph
+    from dclint.calc.fabric_tiers import TierBandwidth
     from dclint.model.builtin_catalog import Catalog
     from dclint.model.design import Design
+    from dclint.projection.workloads import Projection
 
-__all__ = ["FeedItem", "PanelItem", "Rack", "RefError", "Topology", "derated_capacity"]
+__all__ = ["Derived", "FeedItem", "PanelItem", "Rack", "RefError", "Topology", "derated_capacity"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,19 @@ class Rack:
 
 
 @dataclass
+class Derived:
+    """What dclint.calc and dclint.projection compute from a topology, once per design: rules,
+    reports and commands all ask for the same figures. None (or empty) until first asked."""
+
+    feed_allocation: dict[str, Quantity] | None = None  # calc.power.feed_allocation
+    feed_capacity_kw: dict[str, float] | None = None  # calc.power.feed_capacity_kw
+    cdu_loads: dict[str, CduLoad] | None = None  # calc.cooling.cdu_loads
+    fabric_graphs: dict[int, FabricGraph] = field(default_factory=dict)  # by fabric index
+    tier_bandwidths: dict[int, list[TierBandwidth]] = field(default_factory=dict)  # by index
+    projections: list[tuple[str, Projection | str]] | None = None  # projection.workloads
+
+
+@dataclass
 class Topology:
     design: Design
     catalog: Catalog
@@ -113,7 +130,7 @@ class Topology:
     panels: dict[str, PanelItem] = field(default_factory=dict)
     cdus: dict[str, tuple[Cdu, Path]] = field(default_factory=dict)
     loops: list[tuple[Loop, Path, list[Rack]]] = field(default_factory=list)
-    _cache: dict[str, Any] = field(default_factory=dict)
+    derived: Derived = field(default_factory=Derived)
 
     @property
     def gpus(self) -> int:
@@ -123,9 +140,3 @@ class Topology:
     def it_load(self) -> Quantity:
         total = sum((r.it_load.m_as("kW") for r in self.racks), 0.0)
         return Q_(total, "kW")
-
-    def cached(self, key: str, build: Any) -> Any:
-        """Compute derived structures (graphs, tallies) once per design."""
-        if key not in self._cache:
-            self._cache[key] = build()
-        return self._cache[key]

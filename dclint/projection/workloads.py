@@ -175,7 +175,10 @@ def _all(design: Design) -> list[tuple[str, Projection | str]]:
     def build() -> list[tuple[str, Projection | str]]:
         return [(wl.id, _project(design, i, wl)) for i, wl in enumerate(design.workloads)]
 
-    result: list[tuple[str, Projection | str]] = design.topology.cached("projections", build)
+    derived = design.topology.derived
+    if derived.projections is None:
+        derived.projections = build()
+    result = derived.projections
     return result
 
 
