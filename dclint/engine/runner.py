@@ -32,21 +32,35 @@ class Engine:
     overrides: tuple[Any, ...] = ()  # --set values (dclint.loader.overrides), for every file
     rules: dict[str, type[Rule]] = field(init=False)
     _configs: dict[Path, Config] = field(default_factory=dict, init=False)
-    _typed: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict, init=False)
+    # Resolved configs (CLI values merged in), one per base config, and their typed options.
+    # Keyed by id() of a config this dict keeps alive, so an id is never reused while cached
+    # (a key of a freed object could come back as another directory's config).
+    _resolved: dict[int, tuple[Config, Config]] = field(default_factory=dict, init=False)
+    _typed: dict[int, tuple[Config, dict[str, dict[str, Any]]]] = field(
+        default_factory=dict, init=False
+    )
 
     def __post_init__(self) -> None:
         dirs = self.rules_dirs + (self.config.rules_dirs if self.config else ())
         self.rules = discover(dirs)
 
     def config_for(self, file: str) -> Config:
+        """The config governing `file` (its directory's, or --config), CLI values merged in:
+        the same object for every file it governs."""
         base = self.config if self.config is not None else config_for(Path(file), self._configs)
-        return base.with_cli(**self.cli)
+        entry = self._resolved.get(id(base))
+        if entry is None or entry[0] is not base:
+            entry = (base, base.with_cli(**self.cli))
+            self._resolved[id(base)] = entry
+        return entry[1]
 
     def options(self, config: Config) -> dict[str, dict[str, Any]]:
-        key = id(config)
-        if key not in self._typed:
-            self._typed[key] = validate_config(config, self.rules)
-        return self._typed[key]
+        """Every rule's typed options under `config` (validated once per config object)."""
+        entry = self._typed.get(id(config))
+        if entry is None or entry[0] is not config:
+            entry = (config, validate_config(config, self.rules))
+            self._typed[id(config)] = entry
+        return entry[1]
 
     def check_file(self, file: str) -> DesignResult:
         from dclint.loader import load

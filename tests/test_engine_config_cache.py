@@ -1,0 +1,31 @@
+"""Each design is checked with its own directory's options, however many files alternate."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+from conftest import EXAMPLES, TODAY
+from dclint.engine.runner import Engine
+
+DESIGN = (EXAMPLES / "pwr001" / "bad.yaml").read_text(encoding="utf-8")
+
+
+def test_alternating_directories_keep_their_own_limits(tmp_path: Path) -> None:
+    files = {}
+    for limit in (130, 120):
+        folder = tmp_path / f"limit{limit}"
+        folder.mkdir()
+        (folder / ".dclint.yaml").write_text(f"PWR001:\n  limit: {limit} kW\n", encoding="utf-8")
+        (folder / "d.yaml").write_text(DESIGN, encoding="utf-8")
+        files[limit] = str(folder / "d.yaml")
+    engine = Engine(today=TODAY)
+    wrong = 0
+    for i in range(100):
+        limit = (130, 120)[i % 2]
+        config = engine.config_for(files[limit])
+        got = engine.options(config)["PWR001"]["limit"].m_as("kW")
+        wrong += got != limit
+        gc.collect()  # frees the previous iteration's objects, as a long run would
+    assert wrong == 0
+    assert engine.config_for(files[130]) is engine.config_for(files[130])
