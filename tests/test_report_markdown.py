@@ -41,13 +41,11 @@ def test_summary_figures() -> None:
 
 def test_options_in_effect_change_the_limits() -> None:
     design = load(str(SAMPLES / "broken-fabric-2to1.yaml"))
-    s = summarise(
-        design,
-        {
-            "NET001": {"limit": 2.5, "tier_limits": {}},
-            "PWR001": {"limit": Q_(140, "kW"), "platform_limits": {}},
-        },
-    )
+    from dclint.engine.config import Config, validate_config
+    from dclint.engine.registry import discover
+
+    settings = {"NET001": {"limit": 2.5}, "PWR001": {"limit": "140 kW"}}
+    s = summarise(design, validate_config(Config(rule_settings=settings), discover()))
     assert {r.limit.m_as("kW") for r in s.rack_loads} == {140.0}
     leaf = next(t for t in s.tiers if t.tier == "leaf")
     assert (leaf.ratio, leaf.limit) == (pytest.approx(2.0), 2.5)

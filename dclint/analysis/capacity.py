@@ -105,8 +105,8 @@ def capacity(design: Any, rack: NewRack, options: dict[str, dict[str, Any]]) -> 
 
 
 def _rack_limit(rack: NewRack, options: dict[str, dict[str, Any]]) -> Limit:
-    opts = options.get("PWR001", {})
-    limit = opts.get("platform_limits", {}).get(rack.platform, opts.get("limit", Q_(120, "kW")))
+    opts = options["PWR001"]
+    limit = opts["platform_limits"].get(rack.platform, opts["limit"])
     over = rack.it_load.m_as("kW") > limit.m_as("kW") * (1 + _EPS)
     word = "exceeds" if over else "within"
     return Limit(
@@ -178,7 +178,7 @@ def _path_power(
 def _room(
     topo: Topology, rack: NewRack, item: PanelItem, options: dict[str, dict[str, Any]]
 ) -> tuple[float, str]:
-    reserve = options.get("PWR002", {}).get("headroom", Q_(80, "kW")).m_as("kW")
+    reserve = options["PWR002"]["headroom"].m_as("kW")
     spec = topo.catalog.platforms.get(rack.platform)
     nvl = (spec is not None and spec.nvl72_class) or any(
         r.platform is not None and r.platform.nvl72_class for r in racks_below(item)

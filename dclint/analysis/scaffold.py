@@ -16,7 +16,14 @@ DEFAULT_NODE_RACK = Q_(35, "kW")  # air-cooled racks of nodes stay near 30-40 kW
 _FEED_AMPS = (32, 63, 100, 125, 160, 200, 250, 315, 400)
 _PANEL_AMPS = (400, 630, 800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5000, 6300)
 _ROW = 8  # racks a row: one busway pair and one CDU pair (row CDUs serve up to 8 NVL72 racks)
-_RESERVE = 80.0  # kW kept free per NVL72 power domain (PWR002)
+
+
+def _limits() -> tuple[float, float]:
+    """PWR001's rack limit and PWR002's headroom in kW, from the rules' own defaults."""
+    from dclint.engine.config import default_options
+
+    opts = default_options()
+    return opts["PWR001"]["limit"].m_as("kW"), opts["PWR002"]["headroom"].m_as("kW")
 
 
 def _derated(amps: int) -> float:
@@ -54,7 +61,8 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
 
     feed_amps = _amps(_FEED_AMPS, load)
     rows = [(r, min(r + _ROW - 1, racks)) for r in range(1, racks + 1, _ROW)]
-    panel_kw = max(b - a + 1 for a, b in rows) * load + (_RESERVE if nvl else 0.0)
+    rack_limit, reserve = _limits()
+    panel_kw = max(b - a + 1 for a, b in rows) * load + (reserve if nvl else 0.0)
     panel_amps = _amps(_PANEL_AMPS, panel_kw)
     pue = 1.15 if liquid else 1.4
     utility = math.ceil(load * racks * pue * 1.2 / 100) * 100
@@ -89,7 +97,7 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
             )
     add(
         f"    # {_derated(panel_amps):.0f} kW derated a panel for up to {_ROW} racks"
-        + (f", keeping {_RESERVE:.0f} kW of headroom (PWR002)" if nvl else "")
+        + (f", keeping {reserve:.0f} kW of headroom (PWR002)" if nvl else "")
     )
     add("  feeds:")
     for k, (a, b) in enumerate(rows, 1):
@@ -106,7 +114,7 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     add("rack_types:")
     add("  main:")
     add(f"    platform: {platform}")
-    if load > 120:  # PWR001's default limit; the finding lands on the platform line
+    if load > rack_limit:  # PWR001's default limit; the finding lands on the platform line
         L[-1] += (
             f"   # dclint: ignore[PWR001] {spec.name} racks are built for "
             f"{fmt(spec.max_power or spec.power)}; raise PWR001's platform limit instead"

@@ -89,8 +89,9 @@ class DesignSummary:
         return (self.cooling_capacity - self.liquid_heat).to("kW")
 
 
-def _option(options: dict[str, dict[str, Any]], rule: str, name: str, fallback: Any) -> Any:
-    return options.get(rule, {}).get(name, fallback)
+def _option(options: dict[str, dict[str, Any]], rule: str, name: str) -> Any:
+    """A rule's option in effect: the engine's typed options, never a restated default."""
+    return options[rule][name]
 
 
 def summarise(
@@ -100,10 +101,14 @@ def summarise(
 ) -> DesignSummary:
     """The figures a reviewer reads first. `options` are the typed rule options in effect,
     `rules` the rule classes by id (STO001's module gives the storage read-demand model)."""
-    opts = options or {}
+    if options is None:
+        from dclint.engine.config import default_options
+
+        options = default_options()
+    opts = options
     topo = design.topology
-    limit = _option(opts, "PWR001", "limit", Q_(120, "kW"))
-    per_platform = _option(opts, "PWR001", "platform_limits", {})
+    limit = _option(opts, "PWR001", "limit")
+    per_platform = _option(opts, "PWR001", "platform_limits")
     racks = [
         RackLoad(r.id, r.it_load.to("kW"), per_platform.get(r.platform_key or "", limit))
         for r in topo.racks
@@ -143,8 +148,8 @@ def summarise(
 
 def _tiers(design: Design, opts: dict[str, dict[str, Any]]) -> list[TierRatio]:
     out = []
-    default = _option(opts, "NET001", "limit", 1.0)
-    per_tier = _option(opts, "NET001", "tier_limits", {})
+    default = _option(opts, "NET001", "limit")
+    per_tier = _option(opts, "NET001", "tier_limits")
     for index, fabric in enumerate(design.fabrics):
         for t in tier_bandwidths(design, index):
             limit = per_tier.get(f"{fabric.id}.{t.name}", default)
@@ -166,9 +171,9 @@ def _tiers(design: Design, opts: dict[str, dict[str, Any]]) -> list[TierRatio]:
 def _storage(
     design: Design, opts: dict[str, dict[str, Any]], rules: dict[str, Any]
 ) -> StorageCheck | None:
-    bytes_per_token = _option(opts, "STO001", "bytes_per_token", Q_(4, "B"))
-    mfu = _option(opts, "STO001", "default_mfu", Q_(0.4, "dimensionless"))
-    factor = float(_option(opts, "STO001", "factor", 3.0))
+    bytes_per_token = _option(opts, "STO001", "bytes_per_token")
+    mfu = _option(opts, "STO001", "default_mfu")
+    factor = float(_option(opts, "STO001", "factor"))
     tiers = training_tiers(design)
     if not tiers and not design.workloads:
         return None

@@ -251,3 +251,11 @@ def validate_config(config: Config, rules: dict[str, type[Rule]]) -> dict[str, d
 
 def _flat(mapping: dict[str, tuple[str, ...]]) -> list[str]:
     return [i for ids in mapping.values() for i in ids]
+
+
+def default_options() -> dict[str, dict[str, Any]]:
+    """Every built-in rule's typed options at their defaults: the one home of each limit for
+    code outside the rules (capacity, scaffold, summaries) when no configuration is given."""
+    from dclint.engine.registry import discover
+
+    return validate_config(Config(), discover())
