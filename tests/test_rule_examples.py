@@ -9,13 +9,16 @@ by accident).
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
-from conftest import EXAMPLES, expected_counts, finding_counts
+from conftest import EXAMPLES, TODAY, expected_counts, finding_counts
 from dclint.engine.registry import discover
+from dclint.engine.runner import Engine, run
 
 RULES = discover()
+LOAD_ERROR = "DCL000"  # documented as a rule; reported by the loader
 SECTIONS = ("## What it does", "## Why it matters", "## Example", "## Fix")
 
 
@@ -44,6 +47,10 @@ def _cases() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("rule_id", "name"), _cases())
 def test_example(rule_id: str, name: str) -> None:
     path = EXAMPLES / rule_id.lower() / name
+    if rule_id == LOAD_ERROR and name.startswith("bad"):  # the loader's errors, not findings
+        errors = run([str(path)], Engine(today=TODAY)).errors
+        assert Counter((LOAD_ERROR, e.line) for e in errors) == expected_counts(path)
+        return
     found = finding_counts(path)
     if name.startswith("good"):
         assert {f for f in found if f[0] == rule_id} == set()

@@ -26,6 +26,9 @@ def render(rule_id: str) -> str:
     files = sorted((EXAMPLES / rule_id.lower()).glob("bad*.yaml"))
     result = run([str(f) for f in files], Engine(today=TODAY))
     lines = []
+    for e in result.errors if rule_id == "DCL000" else ():  # load errors: DCL000's findings
+        where = Path(e.file).resolve().relative_to(ROOT).as_posix()
+        lines.append(f"{where}:{e.line}:{e.column}: DCL000 [error] {e.message}")
     for f in result.findings:
         if f.rule != rule_id:
             continue
