@@ -1,4 +1,8 @@
-"""Fast paths for the Quantity operations rules run in hot loops, installed on dclint's registry.
+"""Fast paths for the Quantity operations rules run in hot loops: dclint's Quantity class.
+
+They enter through pint's own extension point: a registry subclass names its Quantity class
+(`Registry.Quantity = FastQuantity`) and pint derives the registry's bound class from it, so
+pint's default registry and its classes are untouched.
 
 Each gives exactly what pint gives (tests/test_fastq.py compares them) and hands every case it
 does not cover back to pint: non-string targets, offset units (degC), arrays, contexts.
@@ -21,12 +25,26 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["install"]
+import pint
+from pint.util import UnitsContainer
+
+__all__ = ["FastQuantity", "Registry"]
 
 _PLAIN = (int, float)  # by exact type: bool and numpy scalars take pint's path
 _LIMIT = 65536  # entries per cache, a bound for a long-lived process fed endless unit texts
-_pint: dict[str, Any] = {}  # pint's own methods, for the cases the fast paths hand back
-_registry: Any = None
+_Pint: Any = pint.UnitRegistry.Quantity  # pint's Quantity class, whose methods these extend
+# pint's own methods, for the cases the fast paths hand back (and for tests to compare with)
+_pint: dict[str, Any] = {
+    "new": _Pint.__new__,
+    "to": _Pint.to,  # pint's m_as calls self.to: the conversions fall back to this one
+    "add": _Pint.__add__,
+    "sub": _Pint.__sub__,
+    "iadd": _Pint.__iadd__,
+    "isub": _Pint.__isub__,
+    "mul": _Pint.__mul__,
+    "rmul": _Pint.__rmul__,
+    "truediv": _Pint.__truediv__,
+}
 _UNITS: dict[str, Any] = {}  # unit text -> UnitsContainer
 # Keyed by the id of the source units (a UnitsContainer hashes in Python, an int in C); each
 # entry holds the container itself, so that id cannot be reused by another object.
@@ -34,39 +52,15 @@ _FACTORS: dict[tuple[int, str], tuple[Any, float | None]] = {}
 _MULTIPLICATIVE: dict[int, tuple[Any, bool]] = {}
 
 
-def install(quantity: Any, registry: Any) -> None:
-    """Put the fast paths on `quantity`, the Quantity class of `registry` (each registry builds
-    its own class, so pint's default registry is untouched)."""
-    global _registry
-    _registry = registry
-    _pint.update(
-        new=quantity.__new__,
-        to=quantity.to,  # pint's m_as calls self.to: the conversions fall back to this one
-        add=quantity.__add__,
-        sub=quantity.__sub__,
-        iadd=quantity.__iadd__,
-        isub=quantity.__isub__,
-        mul=quantity.__mul__,
-        rmul=quantity.__rmul__,
-        truediv=quantity.__truediv__,
-        container=type(registry.parse_units("kW")._units),
-    )
-    quantity.__new__ = staticmethod(_new)
-    quantity.to, quantity.m_as = _to, _m_as
-    quantity.__add__, quantity.__sub__ = _add, _sub
-    quantity.__iadd__, quantity.__isub__ = _iadd, _isub
-    quantity.__mul__, quantity.__rmul__, quantity.__truediv__ = _mul, _rmul, _truediv
-
-
 def _new(cls: Any, value: Any, units: Any = None) -> Any:
     if type(units) is str:
         found = _UNITS.get(units)
         if found is None:
-            found = _registry.parse_units(units)._units
+            found = cls._REGISTRY.parse_units(units)._units
             if len(_UNITS) < _LIMIT:
                 _UNITS[units] = found
         units = found
-    if type(units) is _pint["container"] and type(value) in _PLAIN:
+    if type(units) is UnitsContainer and type(value) in _PLAIN:
         inst = object.__new__(cls)
         inst._magnitude, inst._units = value, units
         return inst
@@ -102,7 +96,8 @@ def _to(self: Any, other: Any = None, *contexts: Any, **ctx_kwargs: Any) -> Any:
     factor = _factor(self, other)
     if factor is None or type(self._magnitude) not in _PLAIN:
         return _pint["to"](self, other)
-    return _new(type(self), self._magnitude * factor, _registry.parse_units_as_container(other))
+    units = self._REGISTRY.parse_units_as_container(other)
+    return _new(type(self), self._magnitude * factor, units)
 
 
 def _multiplicative(units: Any, q: Any) -> bool:
@@ -166,10 +161,29 @@ def _divide(magnitude: Any, n: Any) -> Any:
     """As pint divides: an int magnitude is cast to the registry's non-int type first, and an
     int divisor with it (2**53 + 1 kW / 3 rounds as pint rounds it, 10**400 overflows)."""
     if type(magnitude) is int:
-        cast = _registry.non_int_type
+        cast = float  # dclint's registry keeps pint's default non_int_type
         return cast(magnitude) / (cast(n) if type(n) is int else n)
     return magnitude / n
 
 
 _mul, _truediv = _scaling(operator.mul, "mul"), _scaling(_divide, "truediv")
 _rmul = _scaling(lambda magnitude, n: n * magnitude, "rmul")
+
+
+class FastQuantity(_Pint):  # type: ignore[misc]
+    """pint's Quantity with the fast paths above; every case they do not cover is pint's."""
+
+    def __new__(cls, value: Any, units: Any = None) -> Any:
+        return _new(cls, value, units)
+
+    to = _to
+    m_as = _m_as
+    __add__, __sub__, __iadd__, __isub__ = _add, _sub, _iadd, _isub
+    __mul__, __rmul__, __truediv__ = _mul, _rmul, _truediv
+
+
+class Registry(pint.UnitRegistry):
+    """A unit registry whose Quantity class is FastQuantity (pint binds a subclass of it to
+    each registry)."""
+
+    Quantity = FastQuantity  # type: ignore[assignment]
