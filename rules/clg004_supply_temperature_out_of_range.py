@@ -1,47 +1,79 @@
-"""Loop supply temperature above what its racks or the facility class allow, or no rise.
+"""Facility or secondary water temperature outside what the plant, the CDU or the racks allow.
 
 ## What it does
-For each cooling loop, flags (1) a supply temperature above the lowest
-`max_inlet_temperature` of the platforms of its racks that take heat to liquid, (2) a supply
-temperature above the upper limit of the site's ASHRAE liquid class (`site.ashrae_class`:
-W17 = 17 degC, W27, W32, W40, W45; W+ has no limit), and (3) a return temperature not above
-the supply. Exactly at a limit passes. Air-cooled platforms on a loop (liquid fraction 0) are
-not held to their air-inlet limits.
+ASHRAE's liquid classes bound the facility (primary) water; a CDU passes the heat of its
+secondary loop (technology cooling system) to that water across a heat exchanger, so the
+secondary supply is at least the facility supply plus the CDU's approach. For each CDU and loop
+it flags:
+1. a CDU whose declared `facility_supply_temperature` is above the upper limit of the site's
+   ASHRAE class (`site.ashrae_class`: W17 = 17 degC, W27, W32, W40, W45; W+ has no limit);
+2. a loop whose supply is below facility supply + approach: the CDU cannot make it. The facility
+   supply is the CDU's `facility_supply_temperature`, else the upper limit of the site's class
+   (the warmest water a plant of that class is built to deliver); the approach is the CDU's
+   `approach`, else 0 K (no heat exchanger cools below the water that cools it). Without either
+   temperature the check is skipped;
+3. a loop whose supply is above the lowest secondary-loop liquid inlet limit (`liquid_inlet_max`
+   in the catalog, with its source) of the platforms of its racks that take heat to liquid. A
+   platform with no published liquid limit is not checked; an air inlet limit
+   (`max_inlet_temperature`) is never applied to a liquid loop;
+4. a loop whose return temperature is not above its supply.
+Exactly at a limit passes.
 
 ## Why it matters
-Blackwell racks are specified for a secondary loop at 32/42 degC supply/return (memo), and the
-GB200 rack accepts supply up to 45 degC (ASHRAE W45, OCP GB200 rack specification; catalog).
-Warmer supply than the platform accepts throttles the GPUs. ASHRAE's classes are named after
-the upper supply temperature they cover (DOMAIN.md, cooling practice); a loop designed above
-its site's class is outside what the facility plant was built to deliver. A return at or
-below the supply carries no heat: Q = rho x Vdot x cp x dT is zero.
+At W32 with a 5 K approach the secondary loop cannot be colder than 37 degC on a design day: a
+20 degC secondary loop needs 15 degC facility water, which a W32 plant (dry coolers, no
+chillers) does not promise (ASHRAE TC 9.9, Liquid Cooling Guidelines for Datacom Equipment
+Centers). CDU makers rate capacity at a stated approach, e.g. 5 K. A secondary supply warmer
+than the platform accepts throttles the GPUs: the GB200 NVL72 takes liquid up to 45 degC (OCP
+GB200 rack specification). A return at or below the supply carries no heat: Q = rho x Vdot x
+cp x dT is zero.
 
 ## Example
 ```yaml
 site: {ashrae_class: W32}
 cooling:
+  cdus:
+    - {id: cdu-1, capacity: 2000 kW, max_flow: 2125 L/min, approach: 5 K}
   loops:
     - id: loop-1
       cdu: cdu-1
-      supply_temperature: 35 degC   # CLG004: above W32's 32 degC
-      return_temperature: 45 degC
+      supply_temperature: 20 degC   # CLG004: needs 15 degC facility water; W32 gives up to 32
+      return_temperature: 30 degC
 ```
 
 ## Fix
-Lower the loop's design supply temperature, or choose a site class and platforms rated for it;
-set the return above the supply (e.g. 32/42 degC).
+Design the secondary loop at or above facility supply + approach (37/47 degC on a W32 site with
+a 5 K approach), or declare the colder facility water the plant guarantees
+(`facility_supply_temperature`, e.g. from chillers) within its class; keep the secondary supply
+at or below the platforms' liquid inlet limit; set the return above the supply.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.cooling import ASHRAE_SUPPLY_LIMITS, loop_delta
+from dclint.calc.cooling import ASHRAE_SUPPLY_LIMITS, facility_supply, loop_delta
 from dclint.engine.rule import Context, Rule, Violation
+from dclint.model.cooling import Loop
 from dclint.model.design import Design
-from dclint.units import fmt
+from dclint.model.source import Path
+from dclint.model.topology import Rack
+from dclint.units import Q_, Quantity, fmt
 
 _EPS = 1e-9
+
+
+def _inlet_limit(racks: list[Rack]) -> tuple[Quantity, Rack, str] | None:
+    """The lowest secondary liquid inlet limit of the loop's liquid-cooled racks' platforms,
+    the rack it comes from and the limit's source; None when no platform publishes one."""
+    limits = [
+        (r.platform.liquid_inlet_max, r, r.platform.sources.get("liquid_inlet_max", "catalog"))
+        for r in racks
+        if r.platform is not None
+        and r.platform.liquid_inlet_max is not None
+        and r.liquid_fraction.magnitude > 0
+    ]
+    return min(limits, key=lambda x: x[0].m_as("degC")) if limits else None
 
 
 class SupplyTemperatureOutOfRange(Rule):
@@ -52,48 +84,80 @@ class SupplyTemperatureOutOfRange(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         cls = design.site.ashrae_class
-        site_limit = ASHRAE_SUPPLY_LIMITS.get(cls) if cls else None
-        for loop, path, racks in design.topology.loops:
-            supply, ret = loop.supply_temperature, loop.return_temperature
-            at = (*path, "supply_temperature")
-            limits = [
-                (r.platform.max_inlet_temperature, r)
-                for r in racks
-                if r.platform is not None
-                and r.platform.max_inlet_temperature is not None
-                and r.liquid_fraction.magnitude > 0
-            ]
-            if limits:
-                limit, rack = min(limits, key=lambda lr: lr[0].m_as("degC"))
-                if supply.m_as("degC") > limit.m_as("degC") + _EPS:
-                    yield Violation(
-                        at,
-                        f"loop {loop.id} supplies {fmt(supply, 'degC')}, above the "
-                        f"{fmt(limit, 'degC')} maximum inlet of {rack.platform_key} (rack "
-                        f"{rack.id})",
-                        subject=loop.id,
-                        measured=supply.to("degC"),
-                        limit=limit.to("degC"),
-                        fix="lower the loop's supply temperature to what its platforms accept",
-                    )
-            if site_limit is not None and supply.m_as("degC") > site_limit.m_as("degC") + _EPS:
+        class_limit = ASHRAE_SUPPLY_LIMITS.get(cls) if cls else None
+        topo = design.topology
+        for cdu, path in topo.cdus.values():
+            given = cdu.facility_supply_temperature
+            if given is None or class_limit is None:
+                continue
+            if given.m_as("degC") > class_limit.m_as("degC") + _EPS:
+                yield Violation(
+                    (*path, "facility_supply_temperature"),
+                    f"CDU {cdu.id} receives facility water at {fmt(given, 'degC')}, above the "
+                    f"{fmt(class_limit, 'degC')} upper limit of the site's ASHRAE class {cls}",
+                    subject=cdu.id,
+                    measured=given.to("degC"),
+                    limit=class_limit.to("degC"),
+                    fix="design the site for a warmer ASHRAE class or the plant for colder water",
+                )
+        for loop, path, racks in topo.loops:
+            yield from self._loop(design, loop, path, racks)
+
+    def _loop(
+        self, design: Design, loop: Loop, path: Path, racks: list[Rack]
+    ) -> Iterator[Violation]:
+        supply, ret = loop.supply_temperature, loop.return_temperature
+        at = (*path, "supply_temperature")
+        found = design.topology.cdus.get(loop.cdu)
+        facility, origin = (
+            facility_supply(found[0], design.site.ashrae_class) if found else (None, "")
+        )
+        if found is not None and facility is not None:
+            cdu = found[0]
+            approach = cdu.approach.to("K") if cdu.approach is not None else Q_(0.0, "K")
+            least = Q_(facility.m_as("degC") + approach.m_as("K"), "degC")
+            if supply.m_as("degC") < least.m_as("degC") - _EPS:
+                needs = Q_(supply.m_as("degC") - approach.m_as("K"), "degC")
+                how = (
+                    f"its {fmt(approach)} approach"
+                    if cdu.approach is not None
+                    else "0 K approach (none declared; no heat exchanger cools below the water "
+                    "that cools it)"
+                )
+                yield Violation(
+                    at,
+                    f"loop {loop.id} supplies {fmt(supply, 'degC')}, below the "
+                    f"{fmt(least, 'degC')} CDU {cdu.id} can deliver: {origin} + {how}; "
+                    f"{fmt(supply, 'degC')} needs facility water at {fmt(needs, 'degC')}",
+                    subject=loop.id,
+                    measured=supply.to("degC"),
+                    limit=least,
+                    fix="raise the loop's supply to at least facility supply + approach, or "
+                    "declare the colder facility water the plant guarantees "
+                    "(facility_supply_temperature)",
+                )
+        inlet = _inlet_limit(racks)
+        if inlet is not None:
+            limit, rack, source = inlet
+            limit = limit.to("degC")
+            if supply.m_as("degC") > limit.m_as("degC") + _EPS:
                 yield Violation(
                     at,
                     f"loop {loop.id} supplies {fmt(supply, 'degC')}, above the "
-                    f"{fmt(site_limit, 'degC')} upper limit of the site's ASHRAE class {cls}",
+                    f"{fmt(limit, 'degC')} liquid inlet limit of {rack.platform_key} (rack "
+                    f"{rack.id}; {source})",
                     subject=loop.id,
                     measured=supply.to("degC"),
-                    limit=site_limit.to("degC"),
-                    fix="lower the loop's supply temperature or design the site for a "
-                    "warmer ASHRAE class",
+                    limit=limit,
+                    fix="lower the loop's supply temperature to what its platforms accept",
                 )
-            if loop_delta(loop).m_as("K") <= 0:
-                yield Violation(
-                    (*path, "return_temperature"),
-                    f"loop {loop.id} returns at {fmt(ret, 'degC')}, not above its supply "
-                    f"{fmt(supply, 'degC')}: the coolant carries no heat",
-                    subject=loop.id,
-                    measured=ret.to("degC"),
-                    limit=supply.to("degC"),
-                    fix="set the return temperature above the supply (e.g. 32/42 degC)",
-                )
+        if loop_delta(loop).m_as("K") <= 0:
+            yield Violation(
+                (*path, "return_temperature"),
+                f"loop {loop.id} returns at {fmt(ret, 'degC')}, not above its supply "
+                f"{fmt(supply, 'degC')}: the coolant carries no heat",
+                subject=loop.id,
+                measured=ret.to("degC"),
+                limit=supply.to("degC"),
+                fix="set the return temperature above the supply (e.g. 32/42 degC)",
+            )

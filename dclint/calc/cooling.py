@@ -1,4 +1,5 @@
-"""Coolant properties and heat-flow arithmetic: Vdot = Q / (rho x cp x dT), CDU loads."""
+"""Coolant properties and heat-flow arithmetic: Vdot = Q / (rho x cp x dT), CDU loads, and the
+facility-to-secondary water temperatures of a CDU."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from functools import cache
 from dclint.model.cooling import Cdu, Loop
 from dclint.model.source import Path
 from dclint.model.topology import Rack, Topology
-from dclint.units import Q_, Quantity
+from dclint.units import Q_, Quantity, fmt
 
 __all__ = [
     "ASHRAE_SUPPLY_LIMITS",
@@ -16,6 +17,7 @@ __all__ = [
     "CduLoad",
     "CoolantProperties",
     "cdu_loads",
+    "facility_supply",
     "heat_carried",
     "loop_delta",
     "required_flow",
@@ -34,14 +36,22 @@ class CoolantProperties:
 
 COOLANTS: dict[str, CoolantProperties] = {
     "water": CoolantProperties(
-        "water", Q_(4.18, "kJ/(kg*K)"), Q_(997.0, "kg/m^3"), "DOMAIN.md: water at 25 degC"
+        "water",
+        Q_(4.18, "kJ/(kg*K)"),
+        Q_(997.0, "kg/m^3"),
+        "water at 25 degC (NIST Chemistry WebBook, fluid properties of water)",
     ),
     "pg25": CoolantProperties(
-        "PG25", Q_(3.92, "kJ/(kg*K)"), Q_(1021.5, "kg/m^3"), "DOMAIN.md: PG25 at 25 degC"
+        "PG25",
+        Q_(3.92, "kJ/(kg*K)"),
+        Q_(1021.5, "kg/m^3"),
+        "25% propylene glycol at 25 degC (glycol makers' engineering tables, e.g. Dow DOWFROST)",
     ),
 }
 
-# Upper facility-water supply temperature of each ASHRAE liquid class; W+ has none.
+# Upper facility-water supply temperature of each ASHRAE liquid class (ASHRAE TC 9.9, Liquid
+# Cooling Guidelines for Datacom Equipment Centers; classes W17...W45 and W+, which has none).
+# They bound the facility (primary) water, not a CDU's secondary loop.
 ASHRAE_SUPPLY_LIMITS: dict[str, Quantity | None] = {
     "W17": Q_(17.0, "degC"),
     "W27": Q_(27.0, "degC"),
@@ -81,20 +91,48 @@ def heat_carried(flow: Quantity, coolant: str, delta: Quantity) -> Quantity:
     return (props.density * flow * props.cp * delta.to("K")).to("kW")
 
 
+def facility_supply(cdu: Cdu, ashrae_class: str | None) -> tuple[Quantity | None, str]:
+    """The facility water a CDU is designed to receive, and a phrase saying where the figure
+    comes from: its declared `facility_supply_temperature`, else the upper limit of the site's
+    ASHRAE class (the warmest water a plant of that class is built to deliver); None when
+    neither is known."""
+    if cdu.facility_supply_temperature is not None:
+        temp = cdu.facility_supply_temperature
+        return temp, f"facility water at {fmt(temp, 'degC')} (declared on the CDU)"
+    limit = ASHRAE_SUPPLY_LIMITS.get(ashrae_class) if ashrae_class else None
+    if limit is None:
+        return None, ""
+    return limit, f"facility water up to {fmt(limit, 'degC')} (ASHRAE {ashrae_class})"
+
+
 @dataclass
 class CduLoad:
-    """Liquid heat on one CDU's loops, and the flow they need (loops with dT <= 0 excluded)."""
+    """Liquid heat on one CDU's loops; the flow they need (loops with dT <= 0 excluded) and the
+    flow the racks are given (`coolant_flow`, or what a rack needs where it declares none)."""
 
     cdu: Cdu
     path: Path
     heat: Quantity = field(default_factory=lambda: Q_(0.0, "kW"))
     flow: Quantity = field(default_factory=lambda: Q_(0.0, "L/min"))
+    given: Quantity = field(default_factory=lambda: Q_(0.0, "L/min"))
     loops: list[str] = field(default_factory=list)
 
 
 def _heat(racks: list[Rack]) -> Quantity:
     kw = sum((r.it_load.m_as("kW") * r.liquid_fraction.m_as("") for r in racks), 0.0)
     return Q_(kw, "kW")
+
+
+def _given(racks: list[Rack], loop: Loop, delta: Quantity) -> Quantity:
+    """Flow the racks of a loop are given: each rack's `coolant_flow`, or what it needs where it
+    declares none (nothing on a loop with no temperature rise, where no need can be computed)."""
+    lpm = 0.0
+    for rack in racks:
+        if rack.coolant_flow is not None:
+            lpm += rack.coolant_flow.m_as("L/min")
+        elif delta.m_as("K") > 0:
+            lpm += required_flow(rack.liquid_heat, loop.coolant, delta).m_as("L/min")
+    return Q_(lpm, "L/min")
 
 
 def cdu_loads(topo: Topology) -> dict[str, CduLoad]:
@@ -112,6 +150,7 @@ def cdu_loads(topo: Topology) -> dict[str, CduLoad]:
             delta = loop_delta(loop)
             if delta.m_as("K") > 0:
                 load.flow = load.flow + required_flow(heat, loop.coolant, delta)
+            load.given = load.given + _given(racks, loop, delta)
         return loads
 
     if topo.derived.cdu_loads is None:

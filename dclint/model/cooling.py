@@ -17,7 +17,14 @@ class Cdu(Strict):
     id: Id
     capacity: Power = Field(description="Rated heat capacity at the stated approach")
     max_flow: Flow
-    approach: TemperatureDelta | None = None
+    approach: TemperatureDelta | None = Field(
+        None, description="Secondary supply minus facility supply at rated load (e.g. 5 K)"
+    )
+    facility_supply_temperature: Temperature | None = Field(
+        None,
+        description="Facility (primary) water supply temperature at the CDU; unset: the upper "
+        "limit of the site's ASHRAE class",
+    )
     redundancy_group: str | None = Field(None, description="CDUs that back each other up (N+1)")
 
 
