@@ -1,0 +1,203 @@
+"""`predict(design, workload, hardware)`: the step-time model fed from a design, in quantities.
+
+Reads the workload's architecture and layout, the GPU's peaks, the platform's NVLink domain and
+the compute fabric's NIC rate and tiers, runs `dclint.projection.step.step`, and returns the
+step, its parts, MFU, HFU and tokens/s as pint quantities with the assumptions it made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from dclint.projection.collectives import Links
+from dclint.projection.efficiency import efficiency_for
+from dclint.projection.memory import expert_parameters
+from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
+from dclint.units import Q_, Quantity
+
+if TYPE_CHECKING:
+    from dclint.model.design import Design
+    from dclint.model.fabric import Fabric
+    from dclint.model.workload import Workload
+    from dclint.projection.training import Hardware
+
+__all__ = ["DEFAULT_MICRO_BATCHES_PER_STAGE", "Prediction", "inputs", "predict"]
+
+DEFAULT_MICRO_BATCHES_PER_STAGE = 4  # dclint's own default when global_batch is not declared
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One step of a workload as the model predicts it."""
+
+    step: Step
+    step_time: Quantity
+    breakdown: dict[str, Quantity]
+    mfu: Quantity
+    hfu: Quantity
+    tokens_per_second: Quantity
+    assumptions: tuple[str, ...]
+
+
+def _arch(wl: Workload) -> Arch | None:
+    m = wl.model
+    if m.layers is None or m.hidden_size is None or m.vocab_size is None:
+        return None
+    heads = m.attention_heads or max(1, m.hidden_size // 128)
+    experts = expert_parameters(wl)
+    return Arch(
+        m.layers,
+        m.hidden_size,
+        heads,
+        m.query_groups or heads,
+        m.ffn_hidden_size or 4 * m.hidden_size,
+        m.vocab_size,
+        wl.sequence_length,
+        m.swiglu,
+        m.experts or 0,
+        m.top_k or 2,
+        float(m.parameters) - experts,
+        experts,
+    )
+
+
+def _compute_fabric(design: Design) -> tuple[int, Fabric] | None:
+    for i, fabric in enumerate(design.fabrics):
+        if fabric.kind == "compute":
+            return i, fabric
+    return None
+
+
+def _links(design: Design, hw: Hardware, eff_nvl: float, eff_net: float, notes: list[str]) -> Links:
+    from dclint.calc.fabric_graph import nic_speed
+
+    domain = hw.platform.nvlink_domain if hw.platform is not None else 1
+    nvl = hw.gpu.nvlink_bandwidth
+    nvlink = nvl.m_as("B/s") / 2 * eff_nvl if nvl is not None else 0.0  # per direction
+    found = _compute_fabric(design)
+    rack = next((r for r in design.topology.racks if r.platform is hw.platform), None)
+    speed = nic_speed(design, found[1], rack) if found else None
+    if found is None or speed is None:
+        nic_gbps = 400.0
+        notes.append("no compute fabric NIC speed: 400 Gb/s per GPU assumed")
+        tiers: tuple[tuple[int, float], ...] = ()
+    else:
+        index, fabric = found
+        nic_gbps = speed[0].m_as("Gb/s") * fabric.nics_per_gpu
+        tiers = _tiers(design, index, fabric, speed[0].m_as("Gb/s"), domain)
+    if nvlink <= 0:
+        nvlink = nic_gbps / 8 * 1e9 * eff_net
+    return Links(max(1, domain), nvlink, nic_gbps / 8 * 1e9 * eff_net, tiers)
+
+
+def _tiers(
+    design: Design, index: int, fabric: Fabric, nic_gbps: float, domain: int
+) -> tuple[tuple[int, float], ...]:
+    """(GPUs under one switch group, down:up ratio) for each tier with uplinks, lowest first."""
+    from dclint.calc.fabric_tiers import tier_bandwidths
+
+    total = max(1, design.topology.gpus)
+    out: list[tuple[int, float]] = []
+    span = 0
+    for tier in tier_bandwidths(design, index):
+        ports = tier.down.m_as("Gb/s") / max(1, tier.switches) / nic_gbps
+        if span == 0:
+            span = int(ports / fabric.nics_per_gpu * (domain if fabric.rail_optimised else 1))
+        else:
+            span = int(span * ports)
+        span = max(1, min(total, span))
+        if tier.up is not None and tier.up.magnitude > 0:
+            out.append((span, tier.down.m_as("Gb/s") / tier.up.m_as("Gb/s")))
+    return tuple(out)
+
+
+def inputs(
+    design: Design, wl: Workload, hw: Hardware, notes: list[str]
+) -> tuple[Arch, Layout, Machine, Software] | str:
+    """The model's inputs for a workload, or why it cannot be predicted."""
+    arch = _arch(wl)
+    if arch is None:
+        return "model.layers, hidden_size and vocab_size are needed to predict a step"
+    eff = efficiency_for(hw.gpu_key, wl.precision)
+    if eff is None:
+        return f"no efficiency constants for GPU '{hw.gpu_key}' at {wl.precision}"
+    peak = hw.gpu.dense_flops.get(wl.precision)
+    if peak is None:
+        return f"GPU '{hw.gpu_key}' has no dense {wl.precision} FLOPS in the catalog"
+    p = wl.parallel
+    dp = p.dp or max(1, wl.gpus // (p.tp * p.pp * p.cp))
+    batch = wl.global_batch
+    if batch is None:
+        batch = dp * wl.micro_batch * DEFAULT_MICRO_BATCHES_PER_STAGE * p.pp
+        notes.append(
+            f"global_batch not declared: {batch} sequences assumed "
+            f"({DEFAULT_MICRO_BATCHES_PER_STAGE} x pp micro-batches a step, dclint's own default)"
+        )
+    layout = Layout(
+        p.tp,
+        p.pp,
+        p.cp,
+        dp,
+        p.ep,
+        p.vpp,
+        wl.micro_batch,
+        batch,
+        p.tp > 1 and p.sequence_parallel is not False,  # Megatron-Core recipes run it with tp
+        p.distributed_optimizer,
+        wl.recompute,
+    )
+    links = _links(design, hw, eff.nvlink, eff.network, notes)
+    machine = Machine(
+        peak.m_as("FLOP/s"),
+        eff.matmul,
+        eff.attention,
+        hw.gpu.hbm_bandwidth.m_as("B/s"),
+        eff.hbm,
+        links,
+    )
+    notes.append(
+        "step model: Megatron-Core software (flash attention; TP, DP and PP communication "
+        "overlapped); efficiencies " + "; ".join(f"{k} {v}" for k, v in eff.sources)
+    )
+    return arch, layout, machine, Software()
+
+
+def run(
+    arch: Arch,
+    layout: Layout,
+    machine: Machine,
+    sw: Software,
+    gpus: int,
+    causal: bool,
+    notes: list[str],
+) -> Prediction:
+    """The step's quantities from the model's inputs."""
+    st = step(arch, layout, machine, sw, causal)
+    seconds = st.time
+    denominator = seconds * gpus * machine.peak
+    tokens = layout.global_batch * arch.seq
+    return Prediction(
+        st,
+        Q_(seconds, "s"),
+        {k: Q_(v, "s") for k, v in st.parts().items()},
+        Q_(st.model_flops / denominator, "dimensionless"),
+        Q_(st.hardware_flops / denominator, "dimensionless"),
+        Q_(tokens / seconds, "1/s"),
+        tuple(notes),
+    )
+
+
+def predict(
+    design: Design, wl: Workload, hw: Hardware, causal: bool = False, nonblocking: bool = False
+) -> Prediction | str:
+    """The predicted step of `wl`, or why it cannot be predicted. `nonblocking` re-runs the
+    same design with every fabric tier at 1:1 (what NET001's limit asks for)."""
+    notes: list[str] = []
+    got = inputs(design, wl, hw, notes)
+    if isinstance(got, str):
+        return got
+    arch, layout, machine, sw = got
+    if nonblocking:
+        machine = replace(machine, links=replace(machine.links, tiers=()))
+    return run(arch, layout, machine, sw, wl.gpus, causal, notes)

@@ -1,0 +1,238 @@
+"""The step-time model: one training step of a Megatron-style layout, part by part, in seconds.
+
+Plain floats and slotted records inside (a layout search evaluates thousands of layouts);
+`dclint.projection.predict` converts to and from pint quantities at the boundary. The equations
+and each constant's source are in docs/performance-model.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dclint.projection.collectives import Links, group_time
+
+__all__ = ["Arch", "Layout", "Machine", "Software", "Step", "bubble_fraction", "step"]
+
+ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 copy written
+ACT = 2.0  # bytes per activation element (bf16)
+
+
+@dataclass(frozen=True, slots=True)
+class Arch:
+    """A decoder-only transformer; `experts` 0 for a dense model (every layer MoE otherwise)."""
+
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    ffn: int
+    vocab: int
+    seq: int
+    swiglu: bool = False
+    experts: int = 0
+    top_k: int = 1
+    dense_params: float = 0.0  # parameters outside expert MLPs
+    expert_params: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    tp: int = 1
+    pp: int = 1
+    cp: int = 1
+    dp: int = 1
+    ep: int = 1
+    vpp: int = 1
+    micro_batch: int = 1
+    global_batch: int = 1
+    sequence_parallel: bool = False
+    distributed_optimizer: bool = True
+    recompute: str = "selective"  # none | selective | full
+
+
+@dataclass(frozen=True, slots=True)
+class Software:
+    """What the training software overlaps and fuses (Megatron-Core defaults when on)."""
+
+    flash_attention: bool = True  # scores never reach HBM; causal blocks skipped
+    overlap_tp: bool = True  # --tp-comm-overlap
+    overlap_dp: bool = True  # --overlap-grad-reduce --overlap-param-gather
+    overlap_pp: bool = True  # async p2p
+    overlap_cp: bool = True  # ring attention p2p under the attention blocks
+    grad_bytes: float = 4.0  # fp32 gradient reduction (Megatron-LM's default with bf16)
+
+
+@dataclass(frozen=True, slots=True)
+class Machine:
+    peak: float  # dense FLOP/s at the precision
+    matmul_eff: float
+    attention_eff: float  # core attention (flash kernels or batched GEMMs) over the peak
+    hbm: float  # B/s
+    hbm_eff: float
+    links: Links
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Seconds per step by part; `time` is their sum."""
+
+    compute: float
+    recompute: float
+    tp: float
+    pp_bubble: float
+    pp_p2p: float
+    dp: float
+    cp: float
+    ep: float
+    optimizer: float
+    model_flops: float  # per step, whole job (MFU numerator)
+    hardware_flops: float  # per step, whole job, with recomputation
+
+    @property
+    def time(self) -> float:
+        return (
+            self.compute
+            + self.recompute
+            + self.tp
+            + self.pp_bubble
+            + self.pp_p2p
+            + self.dp
+            + self.cp
+            + self.ep
+            + self.optimizer
+        )
+
+    def parts(self) -> dict[str, float]:
+        return {
+            "compute": self.compute,
+            "recompute": self.recompute,
+            "tp": self.tp,
+            "pp_bubble": self.pp_bubble,
+            "pp_p2p": self.pp_p2p,
+            "dp": self.dp,
+            "cp": self.cp,
+            "ep": self.ep,
+            "optimizer": self.optimizer,
+        }
+
+
+def bubble_fraction(pp: int, vpp: int, micro_batches: int) -> float:
+    """Pipeline bubble over the ideal time: (p - 1) / (v m) (Narayanan et al. 2021, eq. 1-2)."""
+    return (pp - 1) / (vpp * micro_batches)
+
+
+def model_flops_per_token(a: Arch, causal: bool = False) -> float:
+    """Model FLOPs per token, as dclint.projection.flops counts them."""
+    h, q = a.hidden, float(a.hidden)
+    kv = q * a.kv_heads / a.heads
+    core = 2 * q * a.seq * (0.5 if causal else 1.0)
+    mlp = h * a.ffn * (3 if a.swiglu else 2) * (a.top_k if a.experts else 1)
+    return 6.0 * (a.layers * (h * (q + 2 * kv) + core + q * h + mlp) + h * a.vocab)
+
+
+def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False) -> Step:
+    """Time of one step on the busiest (last) pipeline stage, and the FLOPs it does."""
+    t, p, c, d, e, v = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep, lay.vpp
+    h, s, f = float(a.hidden), float(a.seq), float(a.ffn)
+    q = h
+    kv = q * a.kv_heads / a.heads
+    routed = a.top_k if a.experts else 1
+    n = lay.micro_batch * s / c  # tokens a GPU holds per micro-batch
+    m = max(1, lay.global_batch // (d * lay.micro_batch))
+    flops_rate = mac.peak * mac.matmul_eff
+    bytes_rate = mac.hbm * mac.hbm_eff
+    sp = t if lay.sequence_parallel else 1
+
+    # one layer, one micro-batch, forward
+    gemm = 2 * n * (h * (q + 2 * kv) + q * h + h * f * (3 if a.swiglu else 2) * routed) / t
+    attn = 4 * n * s * q / t * (0.5 if sw.flash_attention else 1.0)
+    scores = 0.0 if sw.flash_attention else 9 * a.heads * s * n / t  # softmax, dropout, mask
+    elementwise = n * (20 * h / sp + ACT * f * (3 if a.swiglu else 2) * routed / t)
+    if a.experts:
+        elementwise += n * 8 * h * routed / t  # permute and unpermute tokens
+    # GEMM operands read and results written (not hidden under the math: additive roofline)
+    w_mlp = h * f * (3 if a.swiglu else 2) / t * (a.experts / e if a.experts else 1)
+    weights = (h * (q + 2 * kv) + q * h) / t + w_mlp
+    acts = n * (2 * h + (q + 2 * kv) / t + q / t + f * (3 if a.swiglu else 2) * routed / t)
+    elementwise += ACT * (weights + 2 * acts)
+    attn_rate = mac.peak * mac.attention_eff
+    fwd = gemm / flops_rate + attn / attn_rate + (elementwise + scores) / bytes_rate
+    # flash attention's backward recomputes the scores: 2.5x its forward FLOPs (Dao 2023)
+    bwd = 2 * fwd + (0.5 * attn / attn_rate if sw.flash_attention else 0.0)
+    if lay.recompute == "full":
+        rec = fwd
+    elif lay.recompute == "selective" and not sw.flash_attention:
+        rec = attn / attn_rate + scores / bytes_rate
+    else:
+        rec = 0.0
+    logits = 2 * n * h * a.vocab / t
+    head = 3 * logits / flops_rate + 3 * n * a.vocab * 4 / t / bytes_rate  # fp32 cross-entropy
+    per_layer = a.layers / p
+    # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
+    accumulate = 8 * (a.dense_params + a.expert_params / e) / (t * p) / bytes_rate
+    mb = (
+        per_layer * (fwd + bwd) + head + accumulate
+    )  # one micro-batch through the last stage, no recompute
+    mb_rec = per_layer * rec
+    compute, recompute = m * mb, m * mb_rec
+    bubble = (p - 1) / v * (mb + mb_rec) if p > 1 else 0.0
+
+    links = mac.links
+    # tensor parallel: 4 collectives of (t-1)/t x n h bytes a pass (2 AG + 2 RS with sequence
+    # parallelism, 2 all-reduces of twice that without), forward, backward and recomputation
+    tp = 0.0
+    if t > 1:
+        passes = 3 + (1 if lay.recompute == "full" else 0)
+        one = group_time(links, 4 * passes * (t - 1) / t * n * h * ACT, t, 1)
+        hidden_under = 3 * gemm / flops_rate if sw.overlap_tp else 0.0
+        tp = m * per_layer * max(0.0, one - hidden_under)
+    # pipeline point-to-point: n h bytes each way per stage boundary and micro-batch
+    p2p = 0.0
+    if p > 1:
+        x = n * h * ACT / sp
+        one = group_time(links, x, 2, t * c * d)
+        p2p = 2 * (p - 1) * one + (0.0 if sw.overlap_pp else 2 * v * m * one)
+    # context parallel: ring exchange of K and V chunks, forward once, backward twice
+    cp = 0.0
+    if c > 1:
+        chunk = n * 2 * kv * ACT / t
+        one = group_time(links, 3 * (c - 1) * chunk, c, t)
+        hidden_under = 3.5 * attn / attn_rate if sw.overlap_cp else 0.0
+        cp = m * per_layer * max(0.0, one - hidden_under)
+    # expert parallel: dispatch and combine all-to-alls, forward and backward (and recompute)
+    ep = 0.0
+    if a.experts and e > 1:
+        passes = 2 + (1 if lay.recompute == "full" else 0)
+        vol = 2 * passes * n * routed * h * ACT / t * (e - 1) / e
+        ep = m * per_layer * group_time(links, vol, e, t * c, all_to_all=True)
+    # data parallel: gradients over dp x cp (experts over dp x cp / ep), parameters gathered
+    dense_local = a.dense_params / (t * p)
+    expert_local = a.expert_params / (e * t * p)
+    dp = 0.0
+    optimizer = 0.0
+    for local, ranks in ((dense_local, d * c), (expert_local, d * c // e)):
+        if local <= 0:
+            continue
+        shard = local / ranks if lay.distributed_optimizer else local
+        optimizer += ADAM_BYTES * shard / bytes_rate
+        if ranks <= 1:
+            continue
+        share = (ranks - 1) / ranks
+        grads = group_time(links, share * local * sw.grad_bytes, ranks, t)
+        if lay.distributed_optimizer:
+            params = group_time(links, share * local * ACT, ranks, t)
+        else:
+            grads, params = 2 * grads, 0.0
+        if sw.overlap_dp:  # under the last micro-batch's backward / first one's forward
+            grads = max(0.0, grads - per_layer * bwd)
+            params = max(0.0, params - per_layer * fwd)
+        dp += grads + params
+
+    tokens = lay.global_batch * s
+    model = model_flops_per_token(a, causal) * tokens
+    extra = 0.0
+    if lay.recompute == "full":
+        extra = (model - 6 * h * a.vocab * tokens) / 3
+    elif lay.recompute == "selective":
+        extra = 4 * q * s * (0.5 if causal else 1.0) * a.layers * tokens
+    return Step(compute, recompute, tp, bubble, p2p, dp, cp, ep, optimizer, model, model + extra)

@@ -1,0 +1,148 @@
+"""Calibration of the step-time model against published Megatron runs, with one set of constants.
+
+Every run uses the efficiency constants of dclint.projection.efficiency unchanged; the software
+switches (flash attention, overlaps, gradient bytes) are what each publication states for its
+code. Micro-batch size and interleaving are not published for either table: dclint assumes
+micro-batch 1 and no interleaving (vpp 1) for every row, and says so in
+docs/performance-model.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from dclint.projection.collectives import Links
+from dclint.projection.efficiency import efficiency_for
+from dclint.projection.step import Arch, Layout, Machine, Software, step
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    source: str
+    gpu: str
+    params_b: float
+    heads: int
+    hidden: int
+    layers: int
+    tp: int
+    pp: int
+    gpus: int
+    batch: int
+    published: float  # MFU (Megatron-Core) or HFU incl. recomputation (Narayanan et al.)
+
+
+NARAYANAN = "Narayanan et al. 2021, Table 1 (A100, seq 2048, vocab 51,200, full recompute)"
+MCORE = "Megatron-LM README, Megatron-Core H100 table (seq 4096, vocab 131,072)"
+STRONG = "Megatron-LM README, 177B strong scaling, batch 1152 (r0.8.0)"
+_N = [  # params, heads, hidden, layers, tp, pp, GPUs, batch, TFLOPS per GPU
+    (1.7, 24, 2304, 24, 1, 1, 32, 512, 137),
+    (3.6, 32, 3072, 30, 2, 1, 64, 512, 138),
+    (7.5, 32, 4096, 36, 4, 1, 128, 512, 142),
+    (18.4, 48, 6144, 40, 8, 1, 256, 1024, 135),
+    (39.1, 64, 8192, 48, 8, 2, 512, 1536, 138),
+    (76.1, 80, 10240, 60, 8, 4, 1024, 1792, 140),
+    (145.6, 96, 12288, 80, 8, 8, 1536, 2304, 148),
+    (310.1, 128, 16384, 96, 8, 16, 1920, 2160, 155),
+    (529.6, 128, 20480, 105, 8, 35, 2520, 2520, 163),
+    (1008.0, 160, 25600, 128, 8, 64, 3072, 3072, 163),
+]
+_M = [  # params, heads, hidden, layers, tp, pp, GPUs, batch, MFU %
+    (1.7, 16, 2048, 24, 1, 1, 48, 192, 41),
+    (7.1, 32, 4096, 30, 2, 1, 96, 192, 47),
+    (16, 48, 6144, 32, 4, 1, 192, 192, 49),
+    (32, 56, 7168, 48, 8, 1, 384, 192, 46),
+    (70, 64, 8192, 84, 8, 2, 768, 384, 42),
+    (119, 80, 10240, 92, 8, 4, 1536, 768, 43),
+    (177, 96, 12288, 96, 8, 6, 2304, 1152, 44),
+    (314, 128, 16384, 96, 8, 8, 3072, 1536, 48),
+    (462, 144, 18432, 112, 8, 16, 6144, 3072, 47),
+]
+RUNS = (
+    [Run(f"A100 {r[0]}B", NARAYANAN, "a100-sxm", *r[:8], r[8] / 312) for r in _N]
+    + [Run(f"H100 {r[0]}B", MCORE, "h100-sxm", *r[:8], r[8] / 100) for r in _M]
+    + [
+        Run("H100 177B x96", STRONG, "h100-sxm", 177, 96, 12288, 96, 8, 6, 96, 1152, 0.47),
+        Run("H100 177B x4608", STRONG, "h100-sxm", 177, 96, 12288, 96, 8, 6, 4608, 1152, 0.42),
+    ]
+)
+# DGX A100 (Selene): NVLink 3 600 GB/s, 8 x 200 Gb/s HDR per 8 GPUs; DGX H100 (Eos): NVLink 4
+# 900 GB/s, 8 x 400 Gb/s NDR per 8 GPUs; both non-blocking fat trees.
+SYSTEMS = {
+    "a100-sxm": (312e12, 2.039e12, 600e9, 200e9 / 8),
+    "h100-sxm": (989e12, 3.35e12, 900e9, 400e9 / 8),
+}
+# Narayanan et al. 2021 predates flash attention and the overlapped Megatron-Core paths, and
+# trained in fp16 with fp16 gradient all-reduce; Megatron-Core's README states TP, DP and PP
+# overlap, and Megatron-LM reduces bf16 runs' gradients in fp32.
+SOFTWARE = {
+    NARAYANAN: Software(False, False, False, False, False, 2.0),
+    MCORE: Software(),
+    STRONG: Software(),
+}
+
+
+def predict(run: Run) -> float:
+    """Predicted MFU (Megatron-Core rows) or HFU (Narayanan rows) of a published run."""
+    peak, hbm, nvlink, nic = SYSTEMS[run.gpu]
+    eff = efficiency_for(run.gpu, "bf16")
+    assert eff is not None
+    links = Links(8, nvlink / 2 * eff.nvlink, nic * eff.network)
+    machine = Machine(peak, eff.matmul, eff.attention, hbm, eff.hbm, links)
+    narayanan = run.source == NARAYANAN
+    vocab, seq = (51200, 2048) if narayanan else (131072, 4096)
+    h, layers = run.hidden, run.layers
+    params = 12 * layers * h * h + vocab * h * (1 if narayanan else 2)  # untied in Megatron-Core
+    arch = Arch(layers, h, run.heads, run.heads, 4 * h, vocab, seq, dense_params=params)
+    dp = run.gpus // (run.tp * run.pp)
+    layout = Layout(
+        run.tp,
+        run.pp,
+        dp=dp,
+        global_batch=run.batch,
+        sequence_parallel=not narayanan and run.tp > 1,
+        distributed_optimizer=not narayanan,
+        recompute="full" if narayanan else "selective",
+    )
+    st = step(arch, layout, machine, SOFTWARE[run.source])
+    flops = st.hardware_flops if narayanan else st.model_flops
+    return flops / (st.time * run.gpus * peak)
+
+
+# Runs the model misses by more than 15%, kept visible: small H100 models and the 96-GPU end of
+# the strong-scaling curve run slower than the model's compute terms explain, and the 32B row
+# spends less time in exposed data-parallel communication than the model gives it.
+MISSES = {"H100 1.7B", "H100 32B", "H100 177B x96"}
+
+
+def _cases() -> list[object]:
+    miss = pytest.mark.xfail(strict=True, reason="known miss (docs/performance-model.md)")
+    return [pytest.param(r, id=r.name, marks=[miss] if r.name in MISSES else []) for r in RUNS]
+
+
+@pytest.mark.parametrize("run", _cases())
+def test_each_run_within_15_percent(run: Run) -> None:
+    error = predict(run) / run.published - 1
+    assert abs(error) <= 0.15, f"{run.name}: predicted {predict(run):.3f}, {error:+.1%}"
+
+
+def test_mean_absolute_error_at_most_8_percent() -> None:
+    errors = [abs(predict(r) / r.published - 1) for r in RUNS]
+    assert sum(errors) / len(errors) <= 0.08
+
+
+def test_narayanan_set_within_10_percent() -> None:
+    for run in (r for r in RUNS if r.source == NARAYANAN):
+        assert abs(predict(run) / run.published - 1) <= 0.10, run.name
+
+
+def test_strong_scaling_loses_efficiency() -> None:
+    small, large = (predict(r) for r in RUNS if r.source == STRONG)
+    assert large < small
+
+
+def table() -> list[tuple[str, str, float, float]]:
+    """(run, source, published, predicted) for docs/performance-model.md."""
+    return [(r.name, r.source, r.published, predict(r)) for r in RUNS]

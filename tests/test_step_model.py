@@ -1,0 +1,108 @@
+"""The step-time model's terms, each against a number worked by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from dclint.projection.collectives import Links, group_time, oversubscription, ring_all_reduce_bytes
+from dclint.projection.goodput import FAILURES_PER_GPU_HOUR, goodput, lost_share, optimal_interval_s
+from dclint.projection.step import Arch, Layout, Machine, Software, bubble_fraction, step
+from dclint.units import Q_
+
+GB = 1e9
+LINKS = Links(domain=8, nvlink=360 * GB, nic=40 * GB, tiers=((256, 2.0),))
+H100 = Machine(989e12, 0.8, 0.5, 3.35e12, 0.8, LINKS)
+GPT = Arch(48, 8192, 64, 64, 32768, 51200, 2048, dense_params=39.1e9)
+
+
+def test_bubble_fraction_is_p_minus_one_over_v_m() -> None:
+    assert bubble_fraction(8, 1, 64) == pytest.approx(7 / 64)
+    assert bubble_fraction(8, 4, 64) == pytest.approx(7 / 256)
+    assert bubble_fraction(1, 1, 4) == 0.0
+
+
+def test_ring_all_reduce_sends_2_n_minus_1_over_n() -> None:
+    assert ring_all_reduce_bytes(10 * GB, 8) == pytest.approx(17.5 * GB)
+    assert ring_all_reduce_bytes(10 * GB, 2) == pytest.approx(10 * GB)
+
+
+def test_group_inside_nvlink_domain_runs_at_nvlink() -> None:
+    assert group_time(LINKS, 36 * GB, 8, 1) == pytest.approx(0.1)
+
+
+def test_group_across_domains_is_hierarchical() -> None:
+    # 16 ranks, 2 per domain: intra 36 GB / 360 GB/s + 36 GB / (2 x 40 GB/s)
+    assert group_time(LINKS, 36 * GB, 16, 4) == pytest.approx(0.1 + 0.45)
+    # one rank per domain: all 36 GB through the rank's own NIC
+    assert group_time(LINKS, 36 * GB, 16, 8) == pytest.approx(0.9)
+
+
+def test_oversubscribed_tier_slows_groups_that_cross_it() -> None:
+    assert oversubscription(LINKS, 256) == 1.0
+    assert oversubscription(LINKS, 512) == 2.0
+    # 64 ranks 8 apart span 512 GPUs: crosses the 2:1 tier, half the NIC rate
+    assert group_time(LINKS, 40 * GB, 64, 8) == pytest.approx(2.0)
+    assert group_time(LINKS, 40 * GB, 32, 8) == pytest.approx(1.0)
+
+
+def test_all_to_all_splits_nvlink_and_fabric_shares() -> None:
+    # 16 ranks 1 apart: 8 in the domain (half the bytes at NVLink), half over the fabric
+    assert group_time(LINKS, 36 * GB, 16, 1, all_to_all=True) == pytest.approx(0.05 + 0.45)
+
+
+def test_oversubscription_raises_data_parallel_time() -> None:
+    lay = Layout(tp=8, pp=1, dp=64, global_batch=512, distributed_optimizer=True)
+    sw = Software(overlap_dp=False)
+    flat = step(GPT, lay, Machine(989e12, 0.8, 0.5, 3.35e12, 0.8, Links(8, 360 * GB, 40 * GB)), sw)
+    over = step(GPT, lay, H100, sw)
+    assert over.dp == pytest.approx(2 * flat.dp)
+    assert over.compute == flat.compute
+    # 39.1e9 / 8 parameters a GPU, 63/64 of fp32 gradients and bf16 parameters at 40 GB/s
+    local = 39.1e9 / 8
+    assert flat.dp == pytest.approx(63 / 64 * local * (4 + 2) / (40 * GB))
+
+
+def test_full_recompute_costs_a_forward_selective_less() -> None:
+    lay = Layout(tp=8, pp=1, dp=1, global_batch=8, recompute="full")
+    sw = Software(flash_attention=False)
+    full = step(GPT, lay, H100, sw)
+    selective = step(GPT, Layout(tp=8, dp=1, global_batch=8, recompute="selective"), H100, sw)
+    assert full.compute == pytest.approx(selective.compute)
+    assert 0 < selective.recompute < full.recompute
+    # a full recompute repeats each layer's forward: a third of forward + backward
+    n, v, t = 2048, 51200, 8
+    head = 3 * 2 * n * 8192 * v / t / (989e12 * 0.8) + 3 * n * v * 4 / t / (3.35e12 * 0.8)
+    accumulate = 8 * 39.1e9 / t / (3.35e12 * 0.8)
+    layers = full.compute - 8 * (head + accumulate)  # 8 micro-batches
+    assert full.recompute == pytest.approx(layers / 3)
+
+
+def test_model_and_hardware_flops_per_step() -> None:
+    lay = Layout(tp=8, dp=1, global_batch=1, recompute="full")
+    st = step(GPT, lay, H100, Software())
+    h, s, layers, v = 8192, 2048, 48, 51200
+    narayanan = 72 * s * layers * h * h * (1 + s / (6 * h) + v / (12 * layers * h))
+    assert st.model_flops == pytest.approx(narayanan)
+    recomputed = 96 * s * layers * h * h * (1 + s / (6 * h) + v / (16 * layers * h))
+    assert st.hardware_flops == pytest.approx(recomputed)
+
+
+def test_pipeline_bubble_in_the_step() -> None:
+    lay = Layout(tp=8, pp=4, dp=1, global_batch=32)
+    st = step(GPT, lay, H100, Software())
+    assert st.pp_bubble == pytest.approx(st.compute * 3 / 32)
+
+
+def test_young_daly_interval_and_goodput() -> None:
+    assert optimal_interval_s(60.0, 30_000.0) == pytest.approx(math.sqrt(3.6e6))
+    assert lost_share(60.0, 1800.0, 36_000.0, 600.0) == pytest.approx(60 / 1800 + 1500 / 36_000)
+    per_gpu_day = FAILURES_PER_GPU_HOUR * 24
+    assert per_gpu_day == pytest.approx(419 / 54 / 16384)
+    g = goodput(16384, Q_(60.0, "s"), None)
+    mtbf_s = 54 * 86400 / 419
+    assert g.mtbf.m_as("s") == pytest.approx(mtbf_s)
+    assert g.optimal_interval.m_as("s") == pytest.approx(math.sqrt(2 * 60 * mtbf_s))
+    assert g.fraction.m_as("") == pytest.approx(g.optimal_fraction.m_as(""))
+    assert 0.8 < g.fraction.m_as("") < 1.0
