@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, PrivateAttr
 
@@ -15,6 +15,9 @@ from dclint.model.types import (
     Strict,
     Temperature,
 )
+
+if TYPE_CHECKING:
+    from dclint.units import Quantity
 
 __all__ = ["CatalogData", "Gpu", "Nic", "Platform", "Precision", "SwitchModel"]
 
@@ -31,26 +34,49 @@ class Entry(Strict):
 
 
 class Gpu(Entry):
+    """A GPU. `hbm` is the datasheet memory (80 GB on an H100); `hbm_device` is what the device
+    reports, nvidia-smi's `memory.total` (81,559 MiB = 79.6 GiB on an H100 80GB HBM3), where a
+    public figure is known. Memory rules (PAR004) read `hbm_capacity`: the device figure, or the
+    datasheet figure where none is known. A design that overrides `hbm` of a built-in GPU should
+    set `hbm_device` too (or null it), since the device figure wins."""
+
     tdp: Power = Field(description="Board power")
     dense_flops: dict[Precision, Compute] = Field(description="Dense peak per precision")
-    hbm: Information
+    hbm: Information = Field(description="Datasheet memory (e.g. 80 GB)")
+    hbm_device: Information | None = Field(
+        None, description="Memory the device reports: nvidia-smi memory.total (e.g. 81559 MiB)"
+    )
     hbm_bandwidth: Bandwidth
     nvlink_bandwidth: Bandwidth | None = None
 
+    @property
+    def hbm_capacity(self) -> Quantity:
+        """Memory a rule should budget against: `hbm_device` if known, else `hbm`."""
+        return self.hbm_device if self.hbm_device is not None else self.hbm
+
 
 class Platform(Entry):
-    """A rack-scale system (GB200 NVL72) or a server node (HGX H100) placed `nodes` times a rack."""
+    """A rack-scale system (GB200 NVL72) or a server node (HGX H100) placed `nodes` times a rack.
+
+    `power` is the design IT load, `max_power` the most the rack or node can draw (PSU or power
+    shelf limit) where a public figure exists. `max_inlet_temperature` is the air inlet limit;
+    `liquid_inlet_max` is the highest secondary-loop (technology cooling system) liquid supply
+    temperature the platform accepts, set only where a public source gives one."""
 
     kind: Literal["rack", "node"]
     gpu: str = Field(description="GPU catalog key")
     gpus: PositiveInt = Field(description="GPUs per rack (kind rack) or per node (kind node)")
     nvlink_domain: PositiveInt = Field(description="GPUs in one NVLink domain")
     power: Power = Field(description="Design IT load of the rack or node")
-    max_power: Power | None = None
+    max_power: Power | None = Field(None, description="Most the rack or node can draw")
     liquid_cooling_required: bool = False
     liquid_fraction: float = Field(0.0, ge=0, le=1, description="Share of heat to liquid")
     max_inlet_temperature: Temperature | None = Field(
-        None, description="Highest coolant supply temperature the platform accepts"
+        None, description="Highest air inlet temperature the platform accepts"
+    )
+    liquid_inlet_max: Temperature | None = Field(
+        None,
+        description="Highest secondary-loop (TCS) liquid supply temperature the platform accepts",
     )
     compute_nic: str | None = Field(None, description="NIC catalog key of the GPU fabric")
     compute_nics: int = Field(0, ge=0, description="Compute-fabric NICs per rack or node")
