@@ -4,15 +4,21 @@
 The flow a liquid heat load Q needs is Vdot = Q / (rho x cp x dT), with the loop's coolant
 (water: cp 4.18 kJ/(kg K), rho 997 kg/m3; PG25: cp 3.92 kJ/(kg K), rho 1021.5 kg/m3) and dT =
 return - supply temperature of the loop. Flags (1) a rack on a loop whose `coolant_flow` is
-below what its liquid heat needs, and (2) a CDU whose `max_flow` is below the sum of what all
-the racks on its loops need. Exactly equal passes. Racks without `coolant_flow`, and loops
-whose return is not above their supply (CLG004), are skipped.
+below what its liquid heat needs, and (2) a CDU whose `max_flow` is below what its racks need
+or what they are given, whichever is more: the sum of the racks' `coolant_flow` (a rack
+without one counted at what it needs) is what the balancing valves draw from the CDU's pumps.
+Exactly equal passes. Racks without `coolant_flow` are not checked themselves, and loops whose
+return is not above their supply (CLG004) add no need.
 
 ## Why it matters
-Water at 150 L/min and dT = 10 K carries ~105 kW; a 120 kW rack at dT = 10 K needs ~172 L/min
-(DOMAIN.md, cooling). An undersized CDU pump left the far racks 15% short of flow: GPU
-junction temperature went from 75 to 92 degC and the GPUs throttled (memo). Glycol mixes
-carry less heat per litre than water and need ~4% more flow.
+Q = rho x Vdot x cp x dT: water at 150 L/min and dT = 10 K carries 104 kW; a 120 kW rack at
+dT = 10 K needs 173 L/min. The OCP GB200 rack specification gives up to 130 L/min for a 120 kW
+rack with 85% of its heat to liquid (102 kW, an 11.3 K rise on water), and CDU makers size flow
+at 1.2-1.5 L/min per kW. A rack short of flow returns warmer than design and its cold plates run
+hot: the GPUs throttle. A CDU is not short of flow only when its racks' need fits: eight racks
+whose valves are set to 200 L/min draw 1,600 L/min, and a 1,200 L/min CDU cannot give it, so
+the far racks get less than they were set for. Glycol mixes carry less heat per litre than water
+(PG25: rho x cp 4,004 vs 4,167 kJ/(m3 K)) and need ~4% more flow.
 
 ## Example
 ```yaml
@@ -20,6 +26,11 @@ rack_types:
   nvl72:
     platform: gb200-nvl72     # 120 kW, 85% to liquid: 102 kW
     coolant_flow: 140 L/min   # CLG003: needs 146.9 L/min of water at 32/42 degC
+cooling:
+  cdus:
+    - id: cdu-1
+      capacity: 1000 kW
+      max_flow: 1200 L/min    # CLG003: 8 racks given 200 L/min each draw 1,600 L/min
 ```
 
 ## Fix
@@ -73,15 +84,18 @@ class CoolantFlowInsufficient(Rule):
                 )
         for cid, load in cdu_loads(topo).items():
             max_flow = load.cdu.max_flow.to("L/min")
-            if load.flow.m_as("L/min") <= max_flow.m_as("L/min") * (1 + _EPS):
+            need, given = load.flow.to("L/min"), load.given.to("L/min")
+            demand = given if given.m_as("L/min") > need.m_as("L/min") else need
+            if demand.m_as("L/min") <= max_flow.m_as("L/min") * (1 + _EPS):
                 continue
             yield Violation(
                 (*load.path, "max_flow"),
-                f"CDU {cid} loops {', '.join(load.loops)} need {fmt(load.flow)} for "
-                f"{fmt(load.heat, 'kW')} of liquid heat, above its maximum flow {fmt(max_flow)}",
+                f"CDU {cid} loops {', '.join(load.loops)} need {fmt(need)} for "
+                f"{fmt(load.heat, 'kW')} of liquid heat and give their racks {fmt(given)}; "
+                f"it must pump {fmt(demand)}, above its maximum flow {fmt(max_flow)}",
                 subject=cid,
-                measured=load.flow.to("L/min"),
+                measured=demand,
                 limit=max_flow,
-                fix="give the CDU more pump capacity, widen the loops' temperature rise, or "
-                "move racks to another CDU",
+                fix="give the CDU more pump capacity, lower the racks' coolant flow to what "
+                "they need, widen the loops' temperature rise, or move racks to another CDU",
             )

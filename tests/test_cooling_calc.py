@@ -1,4 +1,5 @@
-"""Coolant flow arithmetic against the figures of DOMAIN.md, and the CDU tallies."""
+"""Coolant flow arithmetic, Q = rho x Vdot x cp x dT with water at 25 degC (4.18 kJ/(kg K),
+997 kg/m3) and PG25 (3.92 kJ/(kg K), 1021.5 kg/m3), and the CDU tallies."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dclint.units import Q_
 def test_120_kw_rack_at_10_k_on_water_needs_about_172_l_per_min() -> None:
     flow = required_flow(Q_(120, "kW"), "water", Q_(10, "K"))
     assert flow.m_as("L/min") == pytest.approx(172.8, abs=0.1)
-    assert flow.m_as("L/min") == pytest.approx(172, rel=0.01)  # DOMAIN.md's "~172 L/min"
+    assert flow.m_as("L/min") == pytest.approx(172, rel=0.01)  # the usual "~172 L/min"
 
 
 def test_150_l_per_min_of_water_at_10_k_carries_about_105_kw() -> None:
@@ -76,3 +77,34 @@ def test_cdu_loads_sum_liquid_heat_and_flow_of_their_loops() -> None:
     assert load.heat.m_as("kW") == pytest.approx(204.0)  # 2 x 120 kW x 85% to liquid
     assert load.flow.m_as("L/min") == pytest.approx(2 * 146.85, abs=0.1)
     assert load.loops == ["l1"]
+    assert load.given.m_as("L/min") == pytest.approx(2 * 146.85, abs=0.1)  # none declared
+
+
+def test_cdu_loads_count_the_flow_racks_are_given() -> None:
+    design = Design.model_validate(
+        {
+            "name": "t",
+            "racks": [
+                {"id": "r1", "platform": "gb200-nvl72", "coolant_flow": "200 L/min"},
+                {"id": "r2", "platform": "gb200-nvl72", "coolant_flow": "100 L/min"},
+                {"id": "r3", "platform": "gb200-nvl72"},
+            ],
+            "cooling": {
+                "cdus": [{"id": "c1", "capacity": "2000 kW", "max_flow": "2125 L/min"}],
+                "loops": [
+                    {
+                        "id": "l1",
+                        "cdu": "c1",
+                        "supply_temperature": "32 degC",
+                        "return_temperature": "42 degC",
+                        "racks": ["r1", "r2", "r3"],
+                    }
+                ],
+            },
+        },
+        strict=False,
+    )
+    load = cdu_loads(design.topology)["c1"]
+    assert load.flow.m_as("L/min") == pytest.approx(3 * 146.85, abs=0.1)
+    # 200 + 100 given, r3 declares none and is counted at the 146.85 L/min it needs
+    assert load.given.m_as("L/min") == pytest.approx(446.85, abs=0.1)
