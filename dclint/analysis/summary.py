@@ -135,7 +135,7 @@ def summarise(
         it_load=it_load,
         pue=design.site.pue,
         facility_power=(it_load * design.site.pue).to("kW"),
-        utility_capacity=design.site.utility_capacity,
+        utility_capacity=design.site.utility_power,  # real power: a VA capacity x site PF
         liquid_heat=Q_(liquid, "kW"),
         cooling_capacity=Q_(capacity, "kW"),
         rack_loads=racks,
@@ -171,8 +171,6 @@ def _tiers(design: Design, opts: dict[str, dict[str, Any]]) -> list[TierRatio]:
 def _storage(
     design: Design, opts: dict[str, dict[str, Any]], rules: dict[str, Any]
 ) -> StorageCheck | None:
-    bytes_per_token = _option(opts, "STO001", "bytes_per_token")
-    mfu = _option(opts, "STO001", "default_mfu")
     factor = float(_option(opts, "STO001", "factor"))
     tiers = training_tiers(design)
     if not tiers and not design.workloads:
@@ -182,5 +180,5 @@ def _storage(
         bw = tier.aggregate("read")
         if bw is not None:
             bandwidth = bandwidth + bw
-    demand = read_demand(design, bytes_per_token, mfu)
+    demand = read_demand(design, opts["STO001"])
     return StorageCheck(tuple(t.id for _, t in tiers), bandwidth.to("GB/s"), demand, factor)

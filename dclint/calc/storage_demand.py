@@ -1,16 +1,63 @@
-"""Storage read demand of a design's workloads, and the tiers that feed training."""
+"""Storage read demand of a design's workloads, and the tiers that feed training.
+
+A workload's demand is its declared `data_read_rate`, else the largest of the bases that
+apply to it, each kept with the figures it came from so a finding can show them:
+
+- data loading: tokens/s x bytes per token, or samples/s x bytes per sample, tokens/s being
+  GPUs x dense peak x MFU / (6 x active parameters);
+- image or video data: GPUs x a per-GPU read rate;
+- checkpoint restore: after a failure every rank reads its shard of the last checkpoint, so
+  the checkpoint is read once in aggregate within a restore target;
+- reference architecture: the per-node read guidance of the performance level the design
+  names (`storage.performance_level`), per node of `node_gpus` GPUs.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from dclint.calc.checkpoints import checkpoint_size, count_text, size_unit
 from dclint.model.storage import StorageTier
-from dclint.units import Q_, Quantity
+from dclint.units import Q_, Quantity, fmt
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
+    from dclint.model.workload import Workload
 
-__all__ = ["read_demand", "training_tiers"]
+__all__ = ["Basis", "WorkloadDemand", "read_demand", "training_tiers", "workload_demands"]
+
+
+@dataclass(frozen=True)
+class Basis:
+    """One way of deriving a workload's read demand: its name, rate (GB/s) and figures."""
+
+    name: str
+    rate: Quantity
+    how: str
+
+    def text(self) -> str:
+        return f"{self.name} {fmt(_readable(self.rate))} ({self.how})"
+
+
+@dataclass(frozen=True)
+class WorkloadDemand:
+    """A workload's read demand: declared, or the largest of its bases."""
+
+    index: int
+    workload: str
+    rate: Quantity
+    bases: tuple[Basis, ...]
+    declared: bool
+
+    def text(self) -> str:
+        if self.declared:
+            return f"{self.workload}: declared data_read_rate {fmt(_readable(self.rate))}"
+        if len(self.bases) == 1:
+            return f"{self.workload}: {self.bases[0].text()}"
+        return f"{self.workload}: the largest of " + ", ".join(b.text() for b in self.bases)
 
 
 def training_tiers(design: Design) -> list[tuple[int, StorageTier]]:
@@ -22,23 +69,100 @@ def training_tiers(design: Design) -> list[tuple[int, StorageTier]]:
     ]
 
 
-def read_demand(design: Design, bytes_per_token: Quantity, mfu: Quantity) -> Quantity:
-    """Concurrent workloads' declared read rates, or tokens/s (6 N FLOP a token) x bytes/token."""
+def read_demand(design: Design, options: Mapping[str, Any]) -> Quantity:
+    """Total read demand (GB/s) of the workloads that run concurrently."""
     total = Q_(0.0, "GB/s")
-    catalog = design.topology.catalog
-    platforms = [r.platform for r in design.topology.racks if r.platform is not None]
-    for wl in design.workloads:
+    for d in workload_demands(design, options):
+        total = total + d.rate
+    return total.to("GB/s")
+
+
+def workload_demands(design: Design, options: Mapping[str, Any]) -> list[WorkloadDemand]:
+    """Each concurrent workload's demand under STO001's options (`bytes_per_token`,
+    `media_read_per_gpu`, `restore_target`, `bytes_per_parameter`, `reference_read_per_node`,
+    `node_gpus`); workloads with no basis that applies are left out."""
+    out = []
+    for index, wl in enumerate(design.workloads):
         if not wl.concurrent:
             continue
         if wl.data_read_rate is not None:
-            total = total + wl.data_read_rate
+            rate = wl.data_read_rate.to("GB/s")
+            out.append(WorkloadDemand(index, wl.id, rate, (), True))
             continue
-        platform = catalog.platforms.get(wl.platform or "") or (platforms[0] if platforms else None)
-        gpu = catalog.gpus.get(platform.gpu) if platform else None
-        peak = gpu.dense_flops.get(wl.precision) if gpu else None
-        if peak is None:
-            continue
-        n = wl.model.active_parameters or wl.model.parameters
-        tokens_per_s = wl.gpus * peak * (wl.mfu or mfu) / Q_(6 * n, "FLOP")
-        total = total + (tokens_per_s * (wl.bytes_per_token or bytes_per_token)).to("GB/s")
-    return total.to("GB/s")
+        bases = _bases(design, wl, options)
+        if bases:
+            top = max(bases, key=lambda b: b.rate.m_as("GB/s"))
+            out.append(WorkloadDemand(index, wl.id, top.rate, tuple(bases), False))
+    return out
+
+
+def _bases(design: Design, wl: Workload, options: Mapping[str, Any]) -> list[Basis]:
+    bases: list[Basis] = []
+    tokens = _tokens_per_second(design, wl)
+    if tokens is not None:
+        rate, mfu_text = tokens
+        if wl.bytes_per_sample is not None:
+            samples = rate / wl.sequence_length
+            how = (
+                f"{_count(samples)} samples/s of {wl.sequence_length} tokens x "
+                f"{fmt(wl.bytes_per_sample)}; {mfu_text}"
+            )
+            load = (Q_(samples, "1/s") * wl.bytes_per_sample).to("GB/s")
+            bases.append(Basis("data loading", load, how))
+        else:
+            per = wl.bytes_per_token or options["bytes_per_token"]
+            how = f"{_count(rate)} tokens/s x {fmt(per)}; {mfu_text}"
+            bases.append(Basis("data loading", (Q_(rate, "1/s") * per).to("GB/s"), how))
+    if wl.modality != "text":
+        per_gpu = options["media_read_per_gpu"]
+        how = f"{wl.gpus:,} GPUs x {fmt(per_gpu)}"
+        bases.append(Basis(f"{wl.modality} data", (per_gpu * wl.gpus).to("GB/s"), how))
+    size = checkpoint_size(wl, options["bytes_per_parameter"])
+    if size is not None:
+        target = options["restore_target"].to("s")
+        basis = f" = {count_text(wl.model.parameters)} x {fmt(options['bytes_per_parameter'])}"
+        how = f"{fmt(size[0], size_unit(size[0]))}{basis if size[1] else ''} in {fmt(target)}"
+        bases.append(Basis("checkpoint restore", (size[0] / target).to("GB/s"), how))
+    level = design.storage.performance_level
+    if level is not None:
+        per_node = options["reference_read_per_node"][level]
+        node_gpus = int(options["node_gpus"])
+        nodes = math.ceil(wl.gpus / node_gpus)
+        how = f"{nodes:,} nodes of {node_gpus} GPUs x {fmt(per_node)}"
+        bases.append(Basis(f"reference architecture '{level}'", (per_node * nodes).to("GB/s"), how))
+    return bases
+
+
+def _tokens_per_second(design: Design, wl: Workload) -> tuple[float, str] | None:
+    """Training tokens/s at the workload's MFU (declared, else the projection's default)."""
+    from dclint.projection.defaults import default_mfu
+
+    catalog = design.topology.catalog
+    platform = catalog.platforms.get(wl.platform or "")
+    if platform is None:
+        built = [r.platform for r in design.topology.racks if r.platform is not None]
+        platform = built[0] if built else None
+    gpu = catalog.gpus.get(platform.gpu) if platform else None
+    peak = gpu.dense_flops.get(wl.precision) if gpu else None
+    if platform is None or peak is None:
+        return None
+    if wl.mfu is not None:
+        mfu, source = wl.mfu, "declared"
+    else:
+        mfu, source = default_mfu(platform.gpu, wl.precision)
+        source = f"default, {source}"
+    n = wl.model.active_parameters or wl.model.parameters
+    rate = (wl.gpus * peak * mfu / Q_(6 * n, "FLOP")).m_as("1/s")
+    return float(rate), f"{wl.precision} MFU {mfu.m_as('percent'):g}% {source}"
+
+
+def _count(n: float) -> str:
+    for exp, suffix in ((9, "G"), (6, "M"), (3, "k")):
+        if n >= 10**exp:
+            return f"{n / 10**exp:.4g}{suffix}"
+    return f"{n:.4g}"
+
+
+def _readable(rate: Quantity) -> Quantity:
+    gb = rate.m_as("GB/s")
+    return rate.to("TB/s") if gb >= 1000 else rate.to("MB/s") if gb < 1 else rate.to("GB/s")

@@ -20,12 +20,24 @@ class StorageTier(Strict):
     per_node_read_bandwidth: Bandwidth | None = None
     per_node_write_bandwidth: Bandwidth | None = None
     nodes: PositiveInt | None = None
+    nics_per_node: PositiveInt | None = Field(
+        None, description="Storage-network NICs per storage node (STO006)"
+    )
+    nic_speed: Bandwidth | None = Field(
+        None, description="Line rate of one storage NIC, e.g. 400 Gb/s (STO006)"
+    )
     feeds_training: bool | None = Field(
         None, description="Training data is read from this tier (default: the parallel FS)"
     )
     checkpoints: bool | None = Field(
         None, description="Checkpoints are written here (default: the parallel FS)"
     )
+
+    def line_rate(self) -> Bandwidth | None:
+        """nodes x NICs per node x line rate, where all three are declared."""
+        if self.nodes is None or self.nics_per_node is None or self.nic_speed is None:
+            return None
+        return self.nic_speed * (self.nodes * self.nics_per_node)
 
     def aggregate(self, direction: Literal["read", "write"]) -> Bandwidth | None:
         """Aggregate bandwidth, declared or per-node x nodes."""
@@ -42,3 +54,8 @@ class StorageTier(Strict):
 
 class StorageSection(Strict):
     tiers: list[StorageTier] = Field(default_factory=list)
+    performance_level: Literal["good", "better", "best"] | None = Field(
+        None,
+        description="Storage performance level of the NVIDIA SuperPOD reference architecture "
+        "the design targets (STO001 reads its per-node read guidance)",
+    )

@@ -46,11 +46,41 @@ class Parallel(Strict):
     dp: PositiveInt | None = Field(None, description="Default: GPUs / (tp x pp x cp)")
     ep: PositiveInt = 1
     vpp: PositiveInt = 1
-    sequence_parallel: bool = False
+    first_stage_layers: PositiveInt | None = Field(
+        None, description="Layers on the first pipeline stage (--decoder-first-pipeline-num-layers)"
+    )
+    last_stage_layers: PositiveInt | None = Field(
+        None, description="Layers on the last pipeline stage (--decoder-last-pipeline-num-layers)"
+    )
+    sequence_parallel: bool | None = Field(
+        None, description="Default: on when tp > 1, as Megatron-Core training recipes run it"
+    )
     distributed_optimizer: bool = True
+    zero_stage: Literal[0, 1, 2, 3] | None = Field(
+        None,
+        description="Data-parallel sharding: 1 optimizer states (the distributed optimizer), "
+        "2 + gradients, 3 + weights (FSDP full shard); default 1 with distributed_optimizer, "
+        "else 0",
+    )
     expert_tp_in_nvlink: bool = Field(
         False, description="Require tp x ep to fit in one NVLink domain (PAR002)"
     )
+    context_in_nvlink: bool = Field(
+        False, description="Require tp x cp to fit in one NVLink domain (PAR002)"
+    )
+
+    @property
+    def sequence_parallel_on(self) -> bool:
+        """Sequence parallelism as run: declared, else on when tp > 1; never with tp 1."""
+        declared = self.sequence_parallel
+        return self.tp > 1 and (declared if declared is not None else True)
+
+    @property
+    def sharding(self) -> int:
+        """ZeRO stage in effect: declared, else 1 with the distributed optimizer, else 0."""
+        if self.zero_stage is not None:
+            return self.zero_stage
+        return 1 if self.distributed_optimizer else 0
 
 
 class Checkpoint(Strict):
@@ -73,6 +103,12 @@ class Workload(Strict):
     platform: str | None = Field(None, description="Default: the design's GPU platform")
     data_read_rate: Bandwidth | None = None
     bytes_per_token: Information | None = None
+    bytes_per_sample: Information | None = Field(
+        None, description="Bytes read per training sample (one sequence), e.g. an image"
+    )
+    modality: Literal["text", "image", "video"] = Field(
+        "text", description="What the data loader reads; image and video set STO001's floor"
+    )
     dataset_size: Information | None = None
     checkpoint: Checkpoint | None = None
     mfu: Fraction | None = None
