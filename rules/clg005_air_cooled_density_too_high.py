@@ -2,31 +2,37 @@
 
 ## What it does
 Flags (1) a rack whose heat to air, IT load x (1 - liquid fraction), is above `limit`
-(default 40 kW; exactly at the limit passes), and (2) a rack whose platform requires liquid
+(default 50 kW; exactly at the limit passes), and (2) a rack whose platform requires liquid
 cooling (GB200/GB300 NVL72 in the catalog) that no loop serves. A rack with neither a
 platform nor a `liquid_fraction` is not judged on its air heat: how it is cooled is unknown.
 The second check applies to designs that have a `cooling` section (CDUs or loops); a design
 without one is taken as a power-only or partial design.
 
 ## Why it matters
-Direct-to-chip liquid cooling is required for Blackwell racks (memo; DOMAIN.md, cooling), and
-a GB200 NVL72 still rejects 15% of its ~120 kW to air (OCP GB200 rack specification: 85% to
-liquid). Typical legacy air-cooled racks are 6-12 kW (DOMAIN.md). The 40 kW default is
-dclint's own planning ceiling for one air-cooled rack with hot- or cold-aisle containment; it
-is not a figure from the founding articles: set your hall's figure in config.
+Air carries about 1/3,500 of the heat of the same volume of water: past a few tens of kW a rack
+needs more airflow than its fans and the aisle can move, and inlet air recirculates. The 50 kW
+default is dclint's own, set between two public NVIDIA reference designs: the DGX SuperPOD H100
+reference architecture puts four air-cooled DGX H100 in a rack (4 x 10.2 kW = 40.8 kW at
+maximum power, NVIDIA DGX H100 user guide), which passes; the DGX SuperPOD B300 reference
+architecture notes that its four-DGX B300 rack exceeds 50 kW and tells the reader to adjust the
+layout to the site's maximum power per rack. Schneider Electric's AI data center guidance also
+names 50 kW per rack as the point past which thermal management becomes critical. Set your
+hall's figure in config: `CLG005 = { limit = "30 kW" }` for a hall without containment.
+Direct-to-chip liquid cooling is required for Blackwell NVL72 racks, which still reject 15% of
+~120 kW to air (OCP GB200 rack specification: 85% to liquid).
 
 ## Example
 ```yaml
 racks:
   - id: r01
     platform: hgx-h100
-    nodes: 5        # CLG005: 42.5 kW to air, above 40 kW
+    nodes: 6        # CLG005: 51 kW to air, above 50 kW
 ```
 
 ## Fix
 Put fewer air-cooled nodes in the rack, move to liquid-cooled nodes or a rear-door heat
-exchanger (then set `liquid_fraction`), or put the liquid-cooled rack on a loop. Limit:
-`CLG005 = { limit = "30 kW" }`.
+exchanger (then set `liquid_fraction`: a rear door moves the rack's heat into water), or put
+the liquid-cooled rack on a loop.
 """
 
 from __future__ import annotations
@@ -63,7 +69,9 @@ class AirCooledDensityTooHigh(Rule):
     severity = "error"
     tags = ("cooling",)
     options = {
-        "limit": Option("40 kW", "power", "Highest heat one rack may reject to air"),
+        "limit": Option(
+            "50 kW", "power", "Highest heat one rack may reject to air (dclint's own default)"
+        ),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
