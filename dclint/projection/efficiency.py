@@ -65,7 +65,10 @@ _MATMUL: dict[tuple[str, str], tuple[float, str]] = {
 # cores; their fractions are B200's (dclint's assumption until MAMF is published for them).
 GENERATION: dict[str, str] = {
     "a100-sxm": "ampere",
+    "a100-sxm-80gb": "ampere",
+    "a100-sxm-40gb": "ampere",
     "h100-sxm": "hopper",
+    "h800-sxm": "hopper",
     "h200-sxm": "hopper",
     "b200": "blackwell",
     "gb200": "blackwell",
