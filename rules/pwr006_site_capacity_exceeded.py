@@ -2,21 +2,27 @@
 
 ## What it does
 Two checks. (1) The site's total IT load (every rack, active and planned) x PUE must not exceed
-`site.utility_capacity`. (2) An upstream panel's derated capacity must be at least the sum of
-the derated capacities of the panels it feeds (`fed_by`), unless it is marked
-`power_capped: true` (the downstream load is held by power capping). Exactly at the limit
-passes; a design without `utility_capacity` skips the first check.
+`site.utility_capacity`. A capacity written in VA (kVA, MVA) is apparent power: the facility
+load in kW is divided by the site's `power_factor` (default 0.95) and compared in kVA, and the
+message gives both. (2) An upstream panel's derated capacity must be at least the sum of the
+derated capacities of the panels it feeds (`fed_by`), unless it is marked `power_capped: true`
+(the downstream load is held by power capping). Exactly at the limit passes; a design without
+`utility_capacity` skips the first check.
 
 ## Why it matters
-Facility power is IT load x PUE (1.15 in a liquid-cooled build, memo; DOMAIN.md): the cooling
-and distribution losses come out of the same utility connection. A GB200 SuperPOD scalable
-unit of 8 NVL72 racks alone needs ~1.2 MW (DOMAIN.md, systems). Downstream panels rated above
-their upstream breaker trip it at full AI-training load, which is flat, with no diversity to
-rely on; NEC practice holds each breaker to 80% continuous (NEC 210.20(A)).
+Facility power is IT load x PUE (The Green Grid, "PUE: A Comprehensive Examination of the
+Metric", White Paper 49): the cooling and distribution losses come out of the same utility
+connection. A GB200 SuperPOD scalable unit of 8 NVL72 racks at ~120 kW each (NVIDIA GB200
+NVL72 documentation) alone needs ~1.1 MW at PUE 1.15. Utilities and transformers are rated in
+kVA: at PF 0.95, 990 kW of facility load is 1,042 kVA and overloads a 1 MVA connection that
+reads as "1,000 kW" if VA is taken for W. The default PF 0.95 is the power factor Nautobot's
+power feed model assumes; declare the measured one. Downstream panels rated above their
+upstream breaker trip it at full AI-training load, which is flat, with no diversity to rely
+on; each breaker is held to 80% continuous (NEC 210.20(A)).
 
 ## Example
 ```yaml
-site: {utility_capacity: 1 MW, pue: 1.15}   # PWR006: 960 kW x 1.15 = 1,104 kW
+site: {utility_capacity: 1 MVA, pue: 1.1}   # PWR006: 900 kW x 1.1 = 990 kW = 1,042 kVA
 power:
   panels:
     - {id: main, voltage: 415 V, current_rating: 1000 A}  # PWR006: feeds 1,093 kW of panels
@@ -25,8 +31,9 @@ power:
 ```
 
 ## Fix
-Reduce the IT load or raise the utility contract; give the upstream panel a larger rating,
-feed fewer panels from it, or mark it `power_capped: true` where capping enforces the limit.
+Reduce the IT load or raise the utility contract (or correct the power factor you measured);
+give the upstream panel a larger rating, feed fewer panels from it, or mark it
+`power_capped: true` where capping enforces the limit.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from collections.abc import Iterator
 
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
+from dclint.model.site import is_apparent
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9
@@ -48,19 +56,27 @@ class SiteCapacityExceeded(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = design.topology
-        utility = design.site.utility_capacity
+        site = design.site
+        utility = site.utility_capacity
         if utility is not None and topo.racks:
             it = topo.it_load.to("kW")
-            facility = (it * design.site.pue).to("kW")
-            if facility.m_as("kW") > utility.m_as("kW") * (1 + _EPS):
+            facility = (it * site.pue).to("kW")
+            found = f"site IT load {fmt(it)} x PUE {site.pue:g} = {fmt(facility)}"
+            if is_apparent(utility):  # VA: compare apparent power through the site's PF
+                measured = Q_(facility.m_as("kW") / site.power_factor, "kVA")
+                limit = utility.to("kVA")
+                found += f", {fmt(measured)} at PF {site.power_factor:g},"
+            else:
+                measured, limit = facility, utility.to("kW")
+            if measured.magnitude > limit.magnitude * (1 + _EPS):
                 yield Violation(
                     ("site", "utility_capacity"),
-                    f"site IT load {fmt(it)} x PUE {design.site.pue:g} = {fmt(facility)} "
-                    f"exceeds the utility capacity {fmt(utility)}",
-                    subject=design.site.name or design.name,
-                    measured=facility,
-                    limit=utility,
-                    fix="reduce the IT load, improve the PUE, or raise the utility capacity",
+                    f"{found} exceeds the utility capacity {fmt(utility)}",
+                    subject=site.name or design.name,
+                    measured=measured,
+                    limit=limit,
+                    fix="reduce the IT load, improve the PUE or the power factor, or raise the "
+                    "utility capacity",
                 )
         for panel in topo.panels.values():
             if not panel.children or panel.model.power_capped:

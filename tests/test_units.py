@@ -43,8 +43,15 @@ def test_rack_unit_is_not_an_enzyme_unit() -> None:
     assert parse_quantity("2 U").to("mm").magnitude == pytest.approx(88.9)
 
 
-def test_kva_and_flow_and_percent() -> None:
-    assert parse_quantity("34.5 kVA").to("W").magnitude == pytest.approx(34500.0)
+def test_kva_is_apparent_power_not_watts() -> None:
+    # VA converts only within apparent power; W = VA x a power factor, never VA as W
+    assert parse_quantity("34.5 kVA").to("VA").magnitude == pytest.approx(34500.0)
+    assert parse_quantity("1 MVA").to("kVA").magnitude == pytest.approx(1000.0)
+    with pytest.raises(pint.DimensionalityError):
+        parse_quantity("34.5 kVA").to("W")
+
+
+def test_flow_and_percent() -> None:
     assert parse_quantity("150 L/min").to("m**3/s").magnitude == pytest.approx(0.0025)
     assert parse_quantity("80%").to("dimensionless").magnitude == pytest.approx(0.8)
 

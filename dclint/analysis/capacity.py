@@ -277,13 +277,13 @@ def _site(design: Any, rack: NewRack) -> Limit:
     site = design.site
     if site.utility_capacity is None:
         return Limit("utility", "site", None, "site.utility_capacity not declared")
-    budget = site.utility_capacity.m_as("kW") / site.pue
+    budget = site.utility_power.m_as("kW") / site.pue  # a capacity in VA x the site's PF
     it = design.topology.it_load.m_as("kW")
     return Limit(
         "utility",
         "site",
         _fits(budget - it, rack.it_load.m_as("kW")),
-        f"{fmt(site.utility_capacity.to('kW'))} / PUE {site.pue:g} = "
+        f"{fmt(site.utility_power)} / PUE {site.pue:g} = "
         f"{fmt(Q_(budget, 'kW'))} IT - {fmt(Q_(it, 'kW'))} = "
         f"{fmt(Q_(budget - it, 'kW'))}; {fmt(rack.it_load)} a rack",
     )

@@ -4,12 +4,29 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from dclint.model.topology import FeedItem, PanelItem, Rack, Topology, derated_capacity
-from dclint.units import Q_, Quantity
+from dclint.model.site import Feed, Panel
+from dclint.model.topology import FeedItem, PanelItem, Rack, Topology, apparent_capacity_kva
+from dclint.units import Q_, Quantity, fmt
 
-__all__ = ["NO_PATH", "feed_allocation", "feed_capacity_kw", "panel_allocation", "rack_paths"]
+__all__ = [
+    "NO_PATH",
+    "feed_allocation",
+    "feed_capacity_kw",
+    "normal_feed_load_kw",
+    "panel_allocation",
+    "panel_share",
+    "rack_load_kw",
+    "rack_paths",
+    "racks_below",
+    "rating_text",
+]
 
 NO_PATH = "-"
+
+
+def rack_load_kw(rack: Rack, peak: bool = False) -> float:
+    """A rack's load in kW: its peak (catalog max_power, Rack.peak_load) or design IT load."""
+    return float((rack.peak_load if peak else rack.it_load).m_as("kW"))
 
 
 def rack_paths(rack: Rack) -> dict[str, list[FeedItem]]:
@@ -20,41 +37,50 @@ def rack_paths(rack: Rack) -> dict[str, list[FeedItem]]:
     return dict(paths)
 
 
-def feed_allocation(topo: Topology) -> dict[str, Quantity]:
+def feed_allocation(topo: Topology, peak: bool = False) -> dict[str, Quantity]:
     """Load each feed must carry, per path: a rack's whole load is shared by the feeds of each
     of its paths, because with the other path lost those feeds carry it all (2N). Summing over
-    all feeds together, as DCIM tools do, would halve a 2N rack's apparent load."""
-
-    def build() -> dict[str, Quantity]:
-        kw: dict[str, float] = defaultdict(float)
-        for rack in topo.racks:
-            load = rack.it_load.m_as("kW")
-            for feeds in rack_paths(rack).values():
-                for feed in feeds:
-                    kw[feed.id] += load / len(feeds)
-        return {fid: Q_(kw.get(fid, 0.0), "kW") for fid in topo.feeds}
-
-    if topo.derived.feed_allocation is None:
-        topo.derived.feed_allocation = build()
-    result = topo.derived.feed_allocation
+    all feeds together, as DCIM tools do, would halve a 2N rack's apparent load. `peak` loads
+    each rack with its peak (catalog max_power) instead of its design IT load."""
+    cached = topo.derived.feed_allocation.get(peak)
+    if cached is not None:
+        return cached
+    kw: dict[str, float] = defaultdict(float)
+    for rack in topo.racks:
+        load = rack_load_kw(rack, peak)
+        for feeds in rack_paths(rack).values():
+            for feed in feeds:
+                kw[feed.id] += load / len(feeds)
+    result = {fid: Q_(kw.get(fid, 0.0), "kW") for fid in topo.feeds}
+    topo.derived.feed_allocation[peak] = result
     return result
+
+
+def normal_feed_load_kw(topo: Topology) -> dict[str, float]:
+    """Each feed's design load in normal running, every feed live: a rack's IT load is shared
+    by all its feeds (a 2N rack's A and B feeds carry half each)."""
+    kw: dict[str, float] = defaultdict(float)
+    for rack in topo.racks:
+        if rack.feeds:
+            share = rack.it_load.m_as("kW") / len(rack.feeds)
+            for feed in rack.feeds:
+                kw[feed.id] += share
+    return {fid: kw.get(fid, 0.0) for fid in topo.feeds}
 
 
 def feed_capacity_kw(topo: Topology) -> dict[str, float]:
     """Derated capacity of every feed in kW, computed once per feed entry: the feeds of a
-    range share one model, and pint arithmetic per feed is slow on large designs."""
-
-    def build() -> dict[str, float]:
+    range share one model (and so one panel), and pint arithmetic per feed is slow on large
+    designs."""
+    if topo.derived.feed_capacity_kw is None:
         by_entry: dict[int, float] = {}
         for feed in topo.feeds.values():
             if id(feed.model) not in by_entry:
-                by_entry[id(feed.model)] = derated_capacity(feed.model).m_as("kW")
-        return {fid: by_entry[id(f.model)] for fid, f in topo.feeds.items()}
-
-    if topo.derived.feed_capacity_kw is None:
-        topo.derived.feed_capacity_kw = build()
-    result = topo.derived.feed_capacity_kw
-    return result
+                by_entry[id(feed.model)] = feed.capacity.m_as("kW")
+        topo.derived.feed_capacity_kw = {
+            fid: by_entry[id(f.model)] for fid, f in topo.feeds.items()
+        }
+    return topo.derived.feed_capacity_kw
 
 
 def panel_subtree(panel: PanelItem) -> list[PanelItem]:
@@ -76,16 +102,37 @@ def racks_below(panel: PanelItem) -> list[Rack]:
     return list(found.values())
 
 
+def panel_share(rack: Rack, below: set[str]) -> float:
+    """Share of a rack's load a panel carries when the feeds `below` it are fed from it: on
+    each path, the share of that path's feeds below the panel (with the other paths lost they
+    carry the whole rack); the largest over the paths. A rack whose A and B feeds both land
+    under the panel counts once, not twice: either path may carry all of it, never both."""
+    return max(
+        (sum(f.id in below for f in feeds) / len(feeds) for feeds in rack_paths(rack).values()),
+        default=0.0,
+    )
+
+
 def panel_allocation(
     topo: Topology, panel: PanelItem, statuses: tuple[str, ...] = ("active", "planned")
 ) -> Quantity:
-    """Load allocated to a panel: its feeds' allocations plus those of panels below it."""
-    kw = 0.0
-    for item in panel_subtree(panel):
-        for feed in item.feeds:
-            for rack in feed.racks:
-                if rack.status not in statuses:
-                    continue
-                same_path = [f for f in rack.feeds if f.model.path == feed.model.path]
-                kw += rack.it_load.m_as("kW") / len(same_path)
+    """Design IT load allocated to a panel from the racks fed by it or by panels below it,
+    each rack once (panel_share)."""
+    del topo  # the panel's subtree holds everything; kept for the callers' signature
+    feeds = [f for item in panel_subtree(panel) for f in item.feeds]
+    below = {f.id for f in feeds}
+    racks = {r.id: r for f in feeds for r in f.racks if r.status in statuses}
+    kw = sum((r.it_load.m_as("kW") * panel_share(r, below) for r in racks.values()), 0.0)
     return Q_(kw, "kW")
+
+
+def rating_text(circuit: Feed | Panel, volts: float | None = None) -> str:
+    """How a derated capacity was derived, apparent and real power both, e.g.
+    '415 V x 250 A three-phase at 80%: 143.8 kVA, x PF 0.95'."""
+    kind = "three-phase" if circuit.phases == 3 else "single-phase"
+    shown = circuit.voltage if volts is None else Q_(volts, "V")
+    kva = Q_(apparent_capacity_kva(circuit, volts), "kVA")
+    return (
+        f"{fmt(shown, 'V')} x {fmt(circuit.current_rating, 'A')} {kind} at "
+        f"{fmt(circuit.max_utilisation, 'percent')}: {fmt(kva)} x PF {circuit.power_factor:g}"
+    )

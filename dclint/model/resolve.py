@@ -103,7 +103,7 @@ class _Resolver:
                 if fid in feeds:
                     self.error((*path, "id"), f"duplicate feed id '{fid}'")
                     continue
-                item = FeedItem(fid, feed, path)
+                item = FeedItem(fid, feed, path, panel=panels.get(feed.panel or ""))
                 feeds[fid] = item
                 if feed.panel is not None:
                     if feed.panel in panels:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass as std_dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
@@ -12,18 +13,40 @@ from pydantic_core import PydanticCustomError
 from dclint.model.types import (
     RECORD,
     Current,
+    Dim,
     Fraction,
     Id,
     Money,
-    Power,
     PricePerEnergy,
     Ref,
     Strict,
     Voltage,
 )
-from dclint.units import Q_
+from dclint.units import Q_, Quantity, dimension_of
 
-__all__ = ["Feed", "Panel", "PowerSection", "Site", "Status"]
+__all__ = ["Feed", "Panel", "PowerRating", "PowerSection", "Site", "Status", "is_apparent"]
+
+
+def is_apparent(q: Quantity) -> bool:
+    """A power written in VA (kVA, MVA): apparent power, a dimension of its own."""
+    return bool(q.dimensionality == dimension_of("VA"))
+
+
+@std_dataclass(frozen=True)
+class _RatingDim(Dim):
+    """A rating in real power (W, kW, MW) or apparent power (VA, kVA, MVA), kept as written:
+    a kVA figure is converted to real power only through a declared power factor."""
+
+    def _check_dimension(self, q: Quantity) -> None:
+        if q.dimensionality not in (dimension_of("W"), dimension_of("VA")):
+            raise PydanticCustomError(
+                "quantity",
+                "expected {kind} in W or VA, e.g. '{example}', got a value in '{units}'",
+                {"kind": self.kind, "example": self.example, "units": str(q.units)},
+            )
+
+
+PowerRating = Annotated[Quantity, _RatingDim("1.5 MW", "power or apparent power")]
 
 Status = Literal["active", "planned"]
 AshraeClass = Literal["W17", "W27", "W32", "W40", "W45", "W+"]
@@ -31,7 +54,15 @@ AshraeClass = Literal["W17", "W27", "W32", "W40", "W45", "W+"]
 
 class Site(Strict):
     name: str | None = None
-    utility_capacity: Power | None = Field(None, description="Utility (grid) capacity")
+    utility_capacity: PowerRating | None = Field(
+        None, description="Utility (grid) capacity, in W or in VA (e.g. '2 MVA')"
+    )
+    power_factor: float = Field(
+        0.95,
+        gt=0,
+        le=1,
+        description="Facility power factor: a utility capacity in VA carries this share in W",
+    )
     pue: float = Field(1.3, ge=1.0, le=5.0, description="Power usage effectiveness")
     electricity_price: PricePerEnergy | None = None
     currency: str = Field(
@@ -45,6 +76,16 @@ class Site(Strict):
         None, description="Facility-water class (ASHRAE W17...W45, W+)"
     )
     uptime_tier: Literal["I", "II", "III", "IV"] | None = None
+
+    @property
+    def utility_power(self) -> Quantity | None:
+        """The utility capacity as real power in kW: a capacity in VA x the power factor."""
+        cap = self.utility_capacity
+        if cap is None:
+            return None
+        if is_apparent(cap):
+            return Q_(cap.m_as("kVA") * self.power_factor, "kW")
+        return cap.to("kW")
 
 
 def _phase_count(value: Any) -> Any:

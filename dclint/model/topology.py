@@ -20,7 +20,16 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.projection.workloads import Projection
 
-__all__ = ["Derived", "FeedItem", "PanelItem", "Rack", "RefError", "Topology", "derated_capacity"]
+__all__ = [
+    "Derived",
+    "FeedItem",
+    "PanelItem",
+    "Rack",
+    "RefError",
+    "Topology",
+    "apparent_capacity_kva",
+    "derated_capacity",
+]
 
 
 @dataclass(frozen=True)
@@ -32,13 +41,22 @@ class RefError:
     key: bool = False
 
 
-def derated_capacity(circuit: Feed | Panel) -> Quantity:
+def derated_capacity(circuit: Feed | Panel, volts: float | None = None) -> Quantity:
     """Real power a circuit carries continuously: sqrt(3) x V(L-L) x I x PF x max utilisation
-    for three-phase, V x I x PF x max utilisation for single-phase."""
+    for three-phase, V x I x PF x max utilisation for single-phase. `volts` replaces the
+    declared voltage (a feed's supply voltage, FeedItem.volts)."""
+    return Q_(apparent_capacity_kva(circuit, volts) * circuit.power_factor, "kW")
+
+
+def apparent_capacity_kva(circuit: Feed | Panel, volts: float | None = None) -> float:
+    """Apparent power a circuit carries continuously, in kVA: sqrt(3) x V(L-L) x I x max
+    utilisation for three-phase, V x I x max utilisation for single-phase."""
     phase_factor = 3**0.5 if circuit.phases == 3 else 1.0
-    volts, amps = circuit.voltage.m_as("V"), circuit.current_rating.m_as("A")
+    if volts is None:
+        volts = circuit.voltage.m_as("V")
+    amps = circuit.current_rating.m_as("A")
     share = circuit.max_utilisation.m_as("")  # each factor in a fixed unit: no pint arithmetic
-    return Q_(volts * amps * phase_factor * circuit.power_factor * share / 1000.0, "kW")
+    return volts * amps * phase_factor * share / 1000.0
 
 
 @dataclass
@@ -53,6 +71,12 @@ class PanelItem:
     def capacity(self) -> Quantity:
         return derated_capacity(self.model)
 
+    @property
+    def wye(self) -> bool:
+        """A three-phase panel: it has a neutral, so a single-phase feed on one leg sees the
+        line-to-neutral voltage V(L-L) / sqrt(3)."""
+        return self.model.phases == 3
+
 
 @dataclass
 class FeedItem:
@@ -60,10 +84,32 @@ class FeedItem:
     model: Feed
     path: Path
     racks: list[Rack] = field(default_factory=list)
+    panel: PanelItem | None = None
+
+    @cached_property
+    def volts(self) -> float:
+        """Voltage across the feed's load, in V. A single-phase feed on a three-phase panel is
+        wired line-to-neutral (V(L-L) / sqrt(3): 239.6 V on a 415 V panel) unless its leg is
+        line-to-line (`phase: L1-L2`); it never runs above the voltage it declares."""
+        own = float(self.model.voltage.m_as("V"))
+        if self.model.phases != 1 or self.panel is None or not self.panel.wye:
+            return own
+        line = float(self.panel.model.voltage.m_as("V"))
+        supply = line if self.model.phase and "-" in self.model.phase else line / 3**0.5
+        return min(own, supply)
+
+    @property
+    def panel_sets_voltage(self) -> bool:
+        """The feed runs below the voltage it declares: its three-phase panel sets it."""
+        return self.volts < float(self.model.voltage.m_as("V")) * (1 - 1e-9)
 
     @cached_property  # the model is frozen; rules read it once per rack and failure case
     def capacity(self) -> Quantity:
-        return derated_capacity(self.model)
+        return derated_capacity(self.model, self.volts)
+
+    @cached_property
+    def apparent_kva(self) -> float:
+        return apparent_capacity_kva(self.model, self.volts)
 
 
 @dataclass
@@ -99,6 +145,16 @@ class Rack:
         return self.origin.get(name, self.path)
 
     @cached_property
+    def peak_load(self) -> Quantity:
+        """Most the rack can draw: its platform's catalog `max_power` x nodes where the catalog
+        gives one (GB200 NVL72: 132 kW), or the design IT load where that is higher."""
+        top = self.platform.max_power if self.platform is not None else None
+        if top is None:
+            return self.it_load
+        nodes = self.nodes if self.platform is not None and self.platform.kind == "node" else 1
+        return Q_(max(self.it_load.m_as("kW"), top.m_as("kW") * nodes), "kW")
+
+    @cached_property
     def liquid_heat(self) -> Quantity:
         return Q_(self.it_load.m_as("kW") * self.liquid_fraction.m_as(""), "kW")
 
@@ -112,7 +168,8 @@ class Derived:
     """What dclint.calc and dclint.projection compute from a topology, once per design: rules,
     reports and commands all ask for the same figures. None (or empty) until first asked."""
 
-    feed_allocation: dict[str, Quantity] | None = None  # calc.power.feed_allocation
+    # calc.power.feed_allocation, by load basis (True: the racks' peak load)
+    feed_allocation: dict[bool, dict[str, Quantity]] = field(default_factory=dict)
     feed_capacity_kw: dict[str, float] | None = None  # calc.power.feed_capacity_kw
     cdu_loads: dict[str, CduLoad] | None = None  # calc.cooling.cdu_loads
     fabric_graphs: dict[int, FabricGraph] = field(default_factory=dict)  # by fabric index
