@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from dclint.cli._shared import (
@@ -85,11 +84,7 @@ def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
         return baseline.apply(result, entries)
     if not read:
         return result, []
-    try:
-        text = Path(read).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"--baseline {read}: {exc.strerror}") from None
-    result, fixed = baseline.apply(result, baseline.loads(text, read))
+    result, fixed = baseline.apply(result, baseline.load_file(read))
     for entry in fixed:
         print(
             f"dclint: fixed (no longer found, prune from {read}): {entry.describe()}",

@@ -13,9 +13,19 @@ from typing import Any
 from dclint.engine.findings import Finding, RunResult
 from dclint.errors import ConfigError
 
-__all__ = ["Entry", "apply", "dumps", "entries", "fingerprint", "loads", "relative_file"]
+__all__ = [
+    "Entry",
+    "apply",
+    "dumps",
+    "entries",
+    "fingerprint",
+    "load_file",
+    "loads",
+    "relative_file",
+]
 
 VERSION = 1
+MAX_BYTES = 64 * 1024 * 1024  # some 200,000 entries
 
 
 def relative_file(file: str, root: str | None = None) -> str:
@@ -84,6 +94,22 @@ def dumps(items: list[Entry]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def load_file(path: str) -> list[Entry]:
+    """Entries of the baseline file at `path`: a regular file within MAX_BYTES, UTF-8 JSON."""
+    from dclint._readfile import FileRejected, read_regular
+
+    try:
+        raw = read_regular(path, MAX_BYTES, "baseline")
+    except FileRejected as exc:
+        message = str(exc).removeprefix("cannot read file: ")  # the OS's reason alone
+        raise ConfigError(f"--baseline {path}: {message}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"--baseline {path}: not valid UTF-8 (byte {exc.start})") from None
+    return loads(text, path)
+
+
 def loads(text: str, where: str = "baseline") -> list[Entry]:
     """Entries of a baseline file; ConfigError if it is not one."""
     try:
@@ -92,6 +118,10 @@ def loads(text: str, where: str = "baseline") -> list[Entry]:
         raise ConfigError(
             f"{where}: not a dclint baseline (invalid JSON: {exc.msg} at line {exc.lineno})"
         ) from None
+    except RecursionError:
+        raise ConfigError(f"{where}: not a dclint baseline (JSON nested too deeply)") from None
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        raise ConfigError(f"{where}: not a dclint baseline ({str(exc)[:80]})") from None
     if not isinstance(data, dict) or not isinstance(data.get("findings"), list):
         raise ConfigError(f"{where}: not a dclint baseline (no 'findings' list)")
     if data.get("version") != VERSION:

@@ -20,6 +20,7 @@ __all__ = ["Config", "config_for", "find_config", "load_config", "selected"]
 
 CONFIG_NAMES = (".dclint.yaml", ".dclint.yml", "pyproject.toml")
 _KEYS = {"select", "ignore", "per-file-ignores", "fail-on", "rules-dir", "exclude"}
+MAX_CONFIG_BYTES = 10 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -61,17 +62,26 @@ def find_config(start: Path) -> Path | None:
 
 def _pyproject_has_section(path: Path) -> bool:
     try:
-        return "[tool.dclint" in path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return "[tool.dclint" in _read(path)
+    except ConfigError:
         return False
+
+
+def _read(path: Path) -> str:
+    """A config file's text: a regular file within MAX_CONFIG_BYTES, UTF-8."""
+    from dclint._readfile import FileRejected, read_regular
+
+    try:
+        return read_regular(path, MAX_CONFIG_BYTES, "config").decode("utf-8")
+    except FileRejected as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: cannot read config: not valid UTF-8") from None
 
 
 def load_config(path: Path) -> Config:
     """Read and check a config file; ConfigError names the file and the bad key."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read config: {exc}") from None
+    text = _read(path)
     if path.name == "pyproject.toml":
         import tomllib
 
@@ -79,7 +89,9 @@ def load_config(path: Path) -> Config:
             data = tomllib.loads(text).get("tool", {}).get("dclint", {})
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-        positions = _toml_positions(text)
+        from dclint.engine.toml_positions import toml_positions
+
+        positions = toml_positions(text)
     else:
         from dclint.loader.yamlsafe import EmptyDocument, YamlError, read_yaml
 
@@ -95,37 +107,6 @@ def load_config(path: Path) -> Config:
         raise ConfigError(f"{path}: config must be a mapping")
     config = _from_mapping(data, str(path), path.parent)
     return replace(config, positions=positions)
-
-
-def _toml_positions(text: str) -> dict[str, tuple[int, int]]:
-    """Line and column of each key in [tool.dclint] and its sub-tables (inline ones too)."""
-    import re
-
-    out: dict[str, tuple[int, int]] = {}
-    table: str | None = None
-    key_re = re.compile(r'([A-Za-z0-9_-]+|"[^"]*")\s*=')
-    for number, line in enumerate(text.splitlines(), start=1):
-        header = re.match(r"\s*\[+\s*([^\]]+?)\s*\]+", line)
-        if header:
-            name = header.group(1).replace('"', "")
-            table = (
-                name[len("tool.dclint") :].lstrip(".") if name.startswith("tool.dclint") else None
-            )
-            if table:
-                out.setdefault(table, (number, header.start(1) + 1))
-            continue
-        if table is None:
-            continue
-        first = key_re.match(line.lstrip())
-        if not first:
-            continue
-        indent = len(line) - len(line.lstrip())
-        top = first.group(1).strip('"')
-        own = f"{table}.{top}" if table else top
-        out.setdefault(own, (number, indent + 1))
-        for inner in key_re.finditer(line, indent + first.end()):
-            out.setdefault(f"{own}.{inner.group(1).strip(chr(34))}", (number, inner.start() + 1))
-    return out
 
 
 def _strings(value: Any, where: str) -> tuple[str, ...]:

@@ -98,10 +98,18 @@ class _Composer:
         self.roots = roots
         self.problems: list[Problem] = []
         self.texts: dict[str, str] = {}
+        # each file is read and resolved once, however many times it is included (a diamond of
+        # includes 16 deep would otherwise read the bottom file 3**15 times): its merged tree
+        # (never mutated by a merge) and the number of include levels below it, or None if it
+        # failed (its problems are already recorded)
+        self.done: dict[str, tuple[_Node, int] | None] = {}
 
-    def tree(self, file: str, data: Any, source: Source, chain: tuple[str, ...]) -> _Node:
+    def tree(
+        self, file: str, data: Any, source: Source, chain: tuple[str, ...]
+    ) -> tuple[_Node, int]:
+        """The merged tree of one file and its height: how many levels of includes below it."""
         self.texts[source.file] = source.text
-        parts: list[_Node] = []
+        parts: list[tuple[_Node, int]] = []
         if isinstance(data, dict):
             for key in COMPOSE_KEYS:
                 refs = data.pop(key, None)
@@ -114,13 +122,15 @@ class _Composer:
                         parts.append(part)
         own = _tree(data, source)
         if not parts:
-            return own
-        merged = parts[0]
-        for part in parts[1:]:
-            merged = _merge(merged, part)
-        return _merge(merged, own)
+            return own, 0
+        merged = parts[0][0]
+        for node, _ in parts[1:]:
+            merged = _merge(merged, node)
+        return _merge(merged, own), 1 + max(height for _, height in parts)
 
-    def part(self, file: str, ref: Any, pos: Any, chain: tuple[str, ...]) -> _Node | None:
+    def part(
+        self, file: str, ref: Any, pos: Any, chain: tuple[str, ...]
+    ) -> tuple[_Node, int] | None:
         def fail(message: str) -> None:
             self.problems.append(Problem(pos.file, pos.line, pos.column, message))
 
@@ -142,6 +152,18 @@ class _Composer:
         if len(chain) >= MAX_INCLUDE_DEPTH:
             fail(f"includes nested deeper than {MAX_INCLUDE_DEPTH} files")
             return None
+        if name not in self.done:
+            self.done[name] = self.resolve(target, ref, fail, (*chain, name))
+        done = self.done[name]
+        if done is not None and len(chain) + done[1] >= MAX_INCLUDE_DEPTH:  # resolved higher up
+            fail(f"includes nested deeper than {MAX_INCLUDE_DEPTH} files")
+            return None
+        return done
+
+    def resolve(
+        self, target: FsPath, ref: str, fail: Callable[[str], None], chain: tuple[str, ...]
+    ) -> tuple[_Node, int] | None:
+        """Read an included file and resolve its own includes, once."""
         display = _display(target)
         try:
             data, source = self.read(display)
@@ -154,7 +176,7 @@ class _Composer:
         if not isinstance(data, dict):
             fail(f"included file '{ref}' must be a YAML mapping")
             return None
-        return self.tree(display, data, source, (*chain, name))
+        return self.tree(display, data, source, chain)
 
 
 def _display(path: FsPath) -> str:
@@ -170,7 +192,7 @@ def compose(file: str, data: dict[str, Any], source: Source, read: Reader) -> tu
         return data, source
     here = FsPath(file).resolve().parent
     composer = _Composer(read, [here, FsPath.cwd().resolve()])
-    tree = composer.tree(file, data, source, (str(FsPath(file).resolve()),))
+    tree, _ = composer.tree(file, data, source, (str(FsPath(file).resolve()),))
     if composer.problems:
         raise LoadError(composer.problems)
     out = Source(source.file, source.text)

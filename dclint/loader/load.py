@@ -34,14 +34,14 @@ def load(
 
 
 def read_text(path: str | os.PathLike[str], name: str) -> str:
-    """A design file's text, decoded and size-checked; LoadError if it cannot be read."""
+    """A design file's text, decoded and size-checked; LoadError if it cannot be read (a
+    directory, FIFO or device is refused without reading it)."""
+    from dclint._readfile import FileRejected, read_regular
+
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(_limit() + 1)
-    except IsADirectoryError:
-        raise LoadError([Problem(name, 1, 1, "is a directory, not a design file")]) from None
-    except OSError as exc:
-        raise LoadError([Problem(name, 1, 1, f"cannot read file: {exc.strerror}")]) from None
+        raw = read_regular(path, _limit())
+    except FileRejected as exc:
+        raise LoadError([Problem(name, 1, 1, str(exc))]) from None
     try:
         return decode(name, raw)
     except YamlError as exc:
