@@ -195,3 +195,25 @@ def test_a_design_overrides_fields_and_keeps_the_rest() -> None:
     assert cat.switches["minipack3"].ports == 128
     # the built-in catalog itself is unchanged
     assert builtin().gpus["h100-sxm"].hbm_device == Q_(81559, "MiB")
+
+
+def test_an_overridden_figure_cites_the_design_not_the_built_in_source() -> None:
+    text = (
+        "name: t\ncatalog:\n  platforms:\n    gb200-nvl72:\n      liquid_inlet_max: 40 degC\n"
+        "      max_power: 140 kW\n      sources: {max_power: vendor quote 2026-11}\n"
+    )
+    p = dclint.load_text(text, "d.yaml").topology.catalog.platforms["gb200-nvl72"]
+    assert p.liquid_inlet_max == Q_(40, "degC")
+    assert p.sources["liquid_inlet_max"] == "the design's catalog section"
+    assert p.sources["max_power"] == "vendor quote 2026-11"
+    assert p.sources["power"] == builtin().platforms["gb200-nvl72"].sources["power"]
+
+
+def test_a_design_hbm_alone_is_not_shadowed_by_the_built_in_device_figure() -> None:
+    text = "name: t\ncatalog:\n  gpus:\n    h100-sxm: {hbm: 94 GB}\n"
+    g = dclint.load_text(text, "d.yaml").topology.catalog.gpus["h100-sxm"]
+    assert g.hbm_device is None and "hbm_device" not in g.sources
+    assert g.hbm_capacity == Q_(94, "GB")
+    both = "name: t\ncatalog:\n  gpus:\n    h100-sxm: {hbm: 94 GB, hbm_device: 95830 MiB}\n"
+    g = dclint.load_text(both, "d.yaml").topology.catalog.gpus["h100-sxm"]
+    assert g.hbm_capacity == Q_(95830, "MiB")
