@@ -10,9 +10,10 @@ precision Adam in the ZeRO paper, Rajbhandari et al. 2020, less the 2 B of bf16 
 which are not saved). The same figure is used by dclint's training-time projection.
 
 ## Why it matters
-Training stops while a synchronous checkpoint is written: the memo measured ~10 min a save
-below 800 GB/s for a trillion-parameter model, costing > 15% of efficiency with frequent
-saves, and sets 1 TB in <= 90 s as the acceptable floor (founding memo; DOMAIN.md).
+Training stops while a synchronous checkpoint is written: a trillion-parameter model's
+14 TB at 200 GB/s blocks every GPU for over a minute per save. The 90 s `target` is dclint's
+own default: hourly saves then cost at most 2.5% of training time, half of STO003's 5%
+budget, and a restore reads the same bytes back within STO001's 90 s restore target.
 
 ## Example
 ```yaml

@@ -6,11 +6,12 @@ Looks at the kinds of the design's storage tiers and flags each of `node_local`,
 that declares no storage tiers at all is left alone: its storage is out of its scope.
 
 ## Why it matters
-The memo's practice is three tiers, each for its own load: node-local NVMe RAID0 (~4 TB,
->= 50 GB/s read per node) stages the data set and absorbs restarts; a parallel file system
-(WekaFS, VAST: 200 TB-1 PB, >= 400 GB/s) feeds training; an S3-compatible object store holds
-checkpoints and archives (founding memo; DOMAIN.md). Without the cache every epoch and every
-restart hits the shared file system; without the object store checkpoints crowd the data.
+Three tiers, each for its own load, is dclint's own default practice: node-local NVMe stages
+the data set and absorbs restarts (the NVIDIA DGX SuperPOD reference architecture uses each
+DGX's local NVMe as a read cache in front of its high-performance shared storage); a
+parallel file system (WekaFS, VAST, Lustre) feeds training; an S3-compatible object store
+holds checkpoints and archives. Without the cache every epoch and every restart hits the
+shared file system; without the object store checkpoints crowd the data.
 
 ## Example
 ```yaml

@@ -10,9 +10,10 @@ Node-local tiers are not checked (their capacity is per node and they hold stage
 
 ## Why it matters
 A checkpoint that cannot be written because the file system is full stops training, and
-the retained checkpoints are what a restart falls back on. The memo's parallel file systems
-are 200 TB-1 PB (founding memo; DOMAIN.md): a multi-TB checkpoint kept five times and a
-few hundred TB of data fill that quickly.
+the retained checkpoints are what a restart falls back on. A 1 PB parallel file system is
+filled quickly by a 14 TB trillion-parameter checkpoint kept five times and a few hundred TB
+of data. The default `max_fill` of 100% is dclint's own: set a lower one in config to keep
+headroom for the file system's own performance.
 
 ## Example
 ```yaml

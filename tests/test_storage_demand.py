@@ -1,0 +1,112 @@
+"""STO001's derived read demand and STO006's hardware figures, with exact numbers; every
+STO option changes a verdict when set (a rule that ignored it would fail here)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, findings_of
+from dclint.calc.storage_demand import read_demand, workload_demands
+from dclint.engine.config import default_options
+from dclint.loader import load_text
+
+GB200_70B = """
+name: gb200-9216
+racks:
+  - {{id: "r[001-128]", platform: gb200-nvl72}}
+storage:
+  {level}
+  tiers:
+    - {{id: lustre, kind: parallel_fs, read_bandwidth: 1 TB/s}}
+workloads:
+  - id: llm-70b
+    model: {{parameters: 70e9}}
+    tokens: 15e12
+    gpus: 9216
+    parallel: {{tp: 8, pp: 4}}
+    {checkpoint}
+"""
+
+
+def _demands(text: str) -> list[tuple[str, float]]:
+    (d,) = workload_demands(load_text(text), default_options()["STO001"])
+    return [(b.name, b.rate.m_as("GB/s")) for b in d.bases]
+
+
+def test_issue_case_text_tokens_alone_are_88_mb_per_s() -> None:
+    # 9216 GB200 x 2.5 PFLOPS x 40% (bf16 default MFU) / (6 x 70e9) = 21.94M tokens/s x 4 B.
+    text = GB200_70B.format(level="", checkpoint="")
+    tokens = 9216 * 2.5e15 * 0.40 / (6 * 70e9)
+    assert _demands(text) == [("data loading", pytest.approx(tokens * 4 / 1e9, rel=1e-12))]
+    assert tokens * 4 / 1e9 == pytest.approx(0.08777, rel=1e-3)
+
+
+def test_restore_and_reference_level_raise_the_demand() -> None:
+    text = GB200_70B.format(
+        level="performance_level: good", checkpoint="checkpoint: {interval: 1 h}"
+    )
+    bases = dict(_demands(text))
+    assert bases["checkpoint restore"] == pytest.approx(70e9 * 14 / 90 / 1e9, rel=1e-12)  # 10.89
+    assert bases["reference architecture 'good'"] == pytest.approx(1152 * 4.0, rel=1e-12)
+    total = read_demand(load_text(text), default_options()["STO001"])
+    assert total.m_as("GB/s") == pytest.approx(4608.0, rel=1e-12)
+
+
+def test_fp8_uses_the_projection_default_mfu() -> None:
+    text = GB200_70B.format(level="", checkpoint="precision: fp8")
+    ((_, rate),) = _demands(text)
+    assert rate == pytest.approx(9216 * 5e15 * 0.30 / (6 * 70e9) * 4 / 1e9, rel=1e-12)
+
+
+def test_declared_rate_wins_and_non_concurrent_is_left_out() -> None:
+    d = load_text((EXAMPLES / "sto001" / "good.yaml").read_text(encoding="utf-8"))
+    (only,) = workload_demands(d, default_options()["STO001"])
+    assert (only.workload, only.declared, only.rate.m_as("GB/s")) == ("vlm", True, 200.0)
+
+
+def test_samples_and_media_figures() -> None:
+    tokens = 64 * 989e12 * 0.40 / (6 * 1e9)
+    d = load_text((EXAMPLES / "sto001" / "bad-samples.yaml").read_text(encoding="utf-8"))
+    (w,) = workload_demands(d, default_options()["STO001"])
+    assert w.rate.m_as("GB/s") == pytest.approx(tokens / 4096 * 3e6 / 1e9, rel=1e-12)
+    d = load_text((EXAMPLES / "sto001" / "bad-media.yaml").read_text(encoding="utf-8"))
+    (w,) = workload_demands(d, default_options()["STO001"])
+    assert w.rate.m_as("GB/s") == pytest.approx(256.0, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("example", "rule", "setting", "before", "after"),
+    [
+        ("sto001/bad.yaml", "STO001", "factor: 2.9", 1, 0),
+        ("sto001/good-restore.yaml", "STO001", "bytes_per_token: 1 MB", 0, 1),
+        ("sto001/bad-media.yaml", "STO001", "media_read_per_gpu: 3.5 GB/s", 1, 0),
+        ("sto001/bad-restore.yaml", "STO001", "restore_target: 100 s", 1, 0),
+        ("sto001/bad-restore.yaml", "STO001", "bytes_per_parameter: 12 B", 1, 0),
+        ("sto001/bad-level.yaml", "STO001", "reference_read_per_node: {better: 7 GB/s}", 1, 0),
+        ("sto001/bad-level.yaml", "STO001", "node_gpus: 16", 1, 0),
+        ("sto002/bad.yaml", "STO002", "target: 130 s", 3, 0),
+        ("sto002/bad.yaml", "STO002", "bytes_per_parameter: 12 B", 3, 2),
+        ("sto003/bad.yaml", "STO003", "max_overhead: 10%", 2, 0),
+        ("sto003/bad.yaml", "STO003", "bytes_per_parameter: 1 B", 2, 1),
+        ("sto005/good.yaml", "STO005", "max_fill: 99%", 0, 1),
+        ("sto005/bad.yaml", "STO005", "bytes_per_parameter: 10 B", 2, 1),
+        ("sto006/bad.yaml", "STO006", "protocol_efficiency: 100%", 3, 1),
+        ("sto006/bad.yaml", "STO006", "tolerance: 40%", 3, 2),
+    ],
+)
+def test_every_option_changes_a_verdict(
+    write: Callable[..., Path],
+    example: str,
+    rule: str,
+    setting: str,
+    before: int,
+    after: int,
+) -> None:
+    text = (EXAMPLES / example).read_text(encoding="utf-8")
+    assert sum(r == rule for r, _ in findings_of(write(text))) == before
+    path = write(text)
+    (path.parent / ".dclint.yaml").write_text(f"{rule}:\n  {setting}\n", encoding="utf-8")
+    assert sum(r == rule for r, _ in findings_of(path)) == after
