@@ -2,15 +2,31 @@
 
 ## What it does
 In each fabric of kind `compute` (the GPU back-end), computes every tier's downlink and uplink
-bandwidth: switch count x ports x link speed for the parametric form, the sum of its links for
-the explicit form. Flags a tier whose downlink:uplink ratio exceeds the limit (default 1:1,
-non-blocking). Ratios are always written down:up. Top tiers (no uplinks) are not checked.
+bandwidth and flags a tier whose downlink:uplink ratio exceeds the limit (default 1:1,
+non-blocking). Ratios are always written down:up. Each side is the capacity that binds:
+in the counted form (`tiers`) a tier's uplinks are the tier above's downlinks, so a side is
+the smaller of what the two tiers declare (16 leaves x 32 uplinks under 4 spines x 32
+downlinks is 128 links up, not 512: 4:1), and the first tier's downlinks are at most the
+ports its endpoints take (GPU NICs, and the `endpoints`: storage, management, gateways). In
+the explicit form (`switches`, `links`) each side is the sum of its links. A tier count that
+does not reconcile is NET008's finding; this rule measures what such a fabric can carry.
+Top tiers (no uplinks) are not checked.
+
+Options: `limit` (default 1.0, dclint's own default for a non-blocking fabric) and
+`tier_limits`, per-tier limits keyed `fabric-id.tier-name`. A `tier_limits` key must name a
+checked tier of the design (a compute fabric's tier that has uplinks): a key that names no
+tier, or a top tier, stops the run with a configuration error (exit code 2) listing the
+valid keys, as an unknown option does. Keys are checked against each design the config
+applies to; designs with other fabrics take their own config file.
 
 ## Why it matters
-A 2:1 oversubscribed two-tier fat tree raised gradient-sync latency by 120% and cut training
-throughput by 31% (founding article). NVIDIA's SuperPOD reference designs are 1:1 rail-optimised
-fat trees. Some designs oversubscribe deliberately between pods (Meta's Llama 3 cluster joins
-3072-GPU pods at 7:1): set a per-tier limit for those.
+Oversubscription divides the bandwidth a GPU has for traffic that leaves its leaf: at 2:1,
+when every GPU sends at once (an all-reduce across leaves), each gets half its NIC rate, and
+the step waits on the slowest link. NVIDIA's DGX SuperPOD reference architectures (H100 and
+GB200) build the compute fabric as a non-blocking (1:1) rail-optimised fat tree. Some designs
+oversubscribe deliberately between pods: Meta's Llama 3 cluster ("The Llama 3 Herd of
+Models", 2024) is full bisection within 3,072-GPU pods and 7:1 at the aggregation layer above
+them. Set a per-tier limit for such a tier.
 
 ## Example
 ```yaml
@@ -23,13 +39,15 @@ tiers:
 ```
 
 ## Fix
-Add uplinks (or spine switches) until each tier is 1:1, or accept a deliberate ratio per tier:
-`NET001 = { tier_limits = { "compute.spine" = 7.0 } }` (keys are `fabric-id.tier-name`).
+Add uplinks (or spine switches) until each tier is 1:1, or accept a deliberate ratio for a
+tier that has uplinks. In a three-tier fabric (leaf, spine, core) the spine's uplinks join
+the pods: `NET001 = { tier_limits = { "compute.spine" = 7.0 } }`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from dclint.calc.fabric_tiers import tier_bandwidths
 from dclint.engine.rule import Context, Option, Rule, Violation
@@ -57,13 +75,36 @@ class FabricOversubscribed(Rule):
                 limit = ctx["tier_limits"].get(f"{fabric.id}.{tier.name}", ctx["limit"])
                 ratio = float(tier.down / tier.up)
                 if ratio > limit * (1 + 1e-9):
+                    bound = f" ({tier.note})" if tier.note else ""
                     yield Violation(
                         tier.path,
                         f"fabric {fabric.id} tier {tier.name} is oversubscribed "
                         f"{ratio:.2f}:1 (down:up), {fmt(tier.down, 'Tb/s')} down vs "
-                        f"{fmt(tier.up, 'Tb/s')} up; limit {limit:g}:1",
+                        f"{fmt(tier.up, 'Tb/s')} up{bound}; limit {limit:g}:1",
                         subject=f"{fabric.id}.{tier.name}",
                         measured=f"{ratio:.2f}:1",
                         limit=f"{limit:g}:1",
                         fix="add uplinks or spine switches until the tier is 1:1",
                     )
+
+    @classmethod
+    def config_problems(cls, design: Design, options: dict[str, Any]) -> Iterator[tuple[str, str]]:
+        checked: list[str] = []
+        top: list[str] = []
+        for index, fabric in enumerate(design.fabrics):
+            if fabric.kind != "compute":
+                continue
+            for tier in tier_bandwidths(design, index):
+                key = f"{fabric.id}.{tier.name}"
+                (checked if tier.up is not None else top).append(key)
+        valid = f"valid keys: {', '.join(checked) or 'none'}"
+        for key in options["tier_limits"]:
+            if key in checked:
+                continue
+            if key in top:
+                yield (
+                    "tier_limits",
+                    f"'{key}' names a top tier (no uplinks, never checked); {valid}",
+                )
+            else:
+                yield "tier_limits", f"'{key}' names no tier of a compute fabric; {valid}"

@@ -1,18 +1,21 @@
 """Compute fabric with more endpoints than a non-blocking fat tree of its radix and tiers holds.
 
 ## What it does
-Counts the fabric's endpoints (GPUs on the fabric x `nics_per_gpu`) and compares them with the
-most a non-blocking fat tree of radix k and n tiers can hold: 2 (k/2)^n, that is k^2/2 for
-two tiers and k^3/4 for three. The radix is the smallest number of ports any tier's switch
+Counts the fabric's endpoints (GPUs on the fabric x `nics_per_gpu`, plus the ports of its
+`endpoints`: storage, management and gateway nodes) and compares them with the most a
+non-blocking fat tree of radix k and n tiers can hold: 2 (k/2)^n, that is k^2/2 for two
+tiers and k^3/4 for three. The radix is the smallest number of ports any tier's switch
 offers at that tier's link speed (a QM9700 is radix 64 at 400 Gb/s, 128 when split to
 200 Gb/s); n is the number of parametric tiers, or of distinct switch tiers in the explicit
 form. Only `compute` fabrics are checked.
 
 ## Why it matters
 Beyond that size the fabric cannot be both non-blocking and built from these tiers: some
-tier must be oversubscribed, or a tier is missing. NVIDIA's H100 SuperPOD is two tiers up to
-2048 GPUs (= 64^2/2) and adds a core tier from 16 scalable units (DOMAIN.md; Al-Fares et
-al., "A scalable, commodity data center network architecture", SIGCOMM 2008).
+tier must be oversubscribed, or a tier is missing. The bound is the fat tree's (Al-Fares et
+al., "A scalable, commodity data center network architecture", SIGCOMM 2008: k^2/2 hosts on
+two tiers, k^3/4 on three); NVIDIA's DGX SuperPOD H100 reference architecture builds two
+tiers of 64-port QM9700 and adds a core tier for the largest pods. Whether every endpoint
+also has a leaf port is NET009's check.
 
 ## Example
 ```yaml
@@ -34,7 +37,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from dclint.calc.fabric_graph import fabric_graph, fabric_racks, fat_tree_endpoints, ports_at
+from dclint.calc.fabric_graph import fabric_graph, fat_tree_endpoints, ports_at
+from dclint.calc.fabric_tiers import endpoint_ports
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.fabric import Fabric
@@ -55,16 +59,18 @@ class FabricTooLargeForTiers(Rule):
             if shape is None:
                 continue
             radix, tiers, field = shape
-            gpus = sum(r.gpus for r in fabric_racks(design, fabric))
-            endpoints = gpus * fabric.nics_per_gpu
+            ports = endpoint_ports(design, fabric)
+            gpus = ports.gpus
+            endpoints = gpus * fabric.nics_per_gpu + ports.other
             nics = f"{fabric.nics_per_gpu:g} NIC{'' if fabric.nics_per_gpu == 1 else 's'}"
+            other = f" + {ports.other:,} ports of other nodes" if ports.other else ""
             most = fat_tree_endpoints(radix, tiers)
             if endpoints <= most:
                 continue
             yield Violation(
                 ("fabrics", f, field),
                 f"fabric {fabric.id} has {endpoints:,.0f} endpoints ({gpus:,} GPUs x "
-                f"{nics} per GPU), more than the {most:,} a non-blocking "
+                f"{nics} per GPU{other}), more than the {most:,} a non-blocking "
                 f"{tiers}-tier fat tree of radix {radix} holds",
                 subject=fabric.id,
                 measured=float(endpoints),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from dclint.calc.fabric_graph import FabricGraph, fabric_graph
+from dclint.calc.fabric_graph import FabricGraph, fabric_graph, fabric_racks
 from dclint.model.source import Path
 from dclint.units import Q_, Quantity
 
@@ -15,17 +17,70 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.fabric import Fabric
 
-__all__ = ["TierBandwidth", "tier_bandwidths"]
+__all__ = [
+    "EndpointPorts",
+    "TierBandwidth",
+    "TierLinks",
+    "endpoint_ports",
+    "tier_bandwidths",
+    "tier_links",
+]
 
 
 @dataclass(frozen=True)
 class TierBandwidth:
+    """One tier's bandwidth down and up: the capacity that binds, not only what it declares.
+
+    In the counted form a tier's uplinks are the tier above's downlinks, so each side is the
+    smaller of the two (16 leaves x 32 uplinks under 4 spines x 32 downlinks: 128 links up, not
+    512), and the first tier's downlinks are at most the fabric's endpoint ports. `note` says
+    what bound a side, empty when the declared ports did."""
+
     name: str
     level: int  # 1 = faces the GPUs
     switches: int
     down: Quantity
     up: Quantity | None
     path: Path
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TierLinks:
+    """Links between a counted tier and the one above: what it sends up, what the next takes."""
+
+    lower: int  # index in `tiers`
+    sent: int  # lower.count x lower.uplinks
+    taken: int  # upper.count x upper.downlinks
+
+
+@dataclass(frozen=True)
+class EndpointPorts:
+    """Fabric ports the endpoints need: GPU NICs, and storage, management and gateway nodes."""
+
+    gpus: int
+    gpu_ports: int  # GPUs x nics_per_gpu, rounded up
+    other: int  # sum of endpoints' count x ports
+
+    @property
+    def total(self) -> int:
+        return self.gpu_ports + self.other
+
+
+def endpoint_ports(design: Design, fabric: Fabric) -> EndpointPorts:
+    """The ports a fabric's endpoints take at the first tier."""
+    gpus = sum(r.gpus for r in fabric_racks(design, fabric))
+    other = sum(e.count * e.ports for e in fabric.endpoints)
+    return EndpointPorts(gpus, math.ceil(gpus * fabric.nics_per_gpu - 1e-9), other)
+
+
+def tier_links(fabric: Fabric) -> list[TierLinks]:
+    """For each counted tier below the top: the links it sends up and the next tier takes."""
+    tiers = fabric.tiers
+    return [
+        TierLinks(t, low.count * low.uplinks, high.count * high.downlinks)
+        for t, (low, high) in enumerate(pairwise(tiers))
+    ]
 
 
 def tier_bandwidths(design: Design, fabric_index: int) -> list[TierBandwidth]:
@@ -40,22 +95,47 @@ def tier_bandwidths(design: Design, fabric_index: int) -> list[TierBandwidth]:
 
 
 def _compute(design: Design, fabric: Fabric, index: int) -> list[TierBandwidth]:
+    out = _counted(design, fabric, index)
+    if fabric.switches:
+        out.extend(_explicit(design, fabric, index, ("fabrics", index)))
+    return out
+
+
+def _counted(design: Design, fabric: Fabric, index: int) -> list[TierBandwidth]:
+    """Counted tiers, each side bound by its neighbour: links below, tier above, endpoints."""
     base: Path = ("fabrics", index)
-    out = []
+    tiers, out = fabric.tiers, []
     catalog = design.topology.catalog
-    for t, tier in enumerate(fabric.tiers):
+    ports = endpoint_ports(design, fabric).total if tiers else 0
+    for t, tier in enumerate(tiers):
         model = catalog.switches.get(tier.switch)
         speed = tier.link_speed or (model.port_speed if model else None)
         if speed is None:
             continue
-        down = (speed * tier.downlinks * tier.count).to("Gb/s")
-        up = (speed * tier.uplinks * tier.count).to("Gb/s") if tier.uplinks else None
+        down, up, notes = tier.count * tier.downlinks, tier.count * tier.uplinks, []
+        if t and (sent := tiers[t - 1].count * tiers[t - 1].uplinks) < down:
+            notes.append(f"{down:,} downlinks, tier {tiers[t - 1].name} sends {sent:,}")
+            down = sent
+        elif not t and 0 < ports < down:  # no endpoints known: the declared ports stand
+            notes.append(f"{down:,} downlinks, {ports:,} endpoint ports")
+            down = ports
+        if up and t + 1 < len(tiers):
+            above = tiers[t + 1].count * tiers[t + 1].downlinks
+            if above < up:
+                notes.append(f"{up:,} uplinks, tier {tiers[t + 1].name} takes {above:,}")
+                up = above
         field = "uplinks" if tier.uplinks else "downlinks"
         out.append(
-            TierBandwidth(tier.name, t + 1, tier.count, down, up, (*base, "tiers", t, field))
+            TierBandwidth(
+                tier.name,
+                t + 1,
+                tier.count,
+                (speed * down).to("Gb/s"),
+                (speed * up).to("Gb/s") if tier.uplinks else None,
+                (*base, "tiers", t, field),
+                "; ".join(notes),
+            )
         )
-    if fabric.switches:
-        out.extend(_explicit(design, fabric, index, base))
     return out
 
 

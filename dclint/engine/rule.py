@@ -81,6 +81,13 @@ class Rule:
         raise NotImplementedError
 
     @classmethod
+    def config_problems(cls, design: Design, options: dict[str, Any]) -> Iterable[tuple[str, str]]:
+        """(option name, problem) for each option value that names something the design does
+        not have (a per-tier limit for no tier). The engine raises a ConfigError at the
+        option's config line: the run stops with exit code 2, as for an unknown option."""
+        return ()
+
+    @classmethod
     def doc(cls) -> str:
         module = inspect.getmodule(cls)
         text = (module.__doc__ if module is not None else None) or cls.__doc__ or ""

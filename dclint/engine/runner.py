@@ -77,6 +77,10 @@ class Engine:
         source = design.source
         assert source is not None
         active = [cls for rid, cls in self.rules.items() if selected(rid, config, file)]
+        for cls in active:
+            for name, problem in cls.config_problems(design, typed[cls.id]):
+                key = f"{cls.id}.{name}"
+                raise ConfigError(f"{config.where(key)}: option {key}: {problem} (in {file})")
         located: list[Finding] = []
         found: list[tuple[type[Rule], Violation, Any]] = []
         for cls in active:

@@ -10,9 +10,10 @@ from pydantic.dataclasses import dataclass
 
 from dclint.model.types import RECORD, Bandwidth, Duration, Id, PositiveInt, Ref, Strict
 
-__all__ = ["Cabling", "Fabric", "FabricKind", "Link", "Switch", "Tier"]
+__all__ = ["Cable", "Cabling", "Endpoint", "Fabric", "FabricKind", "Link", "Switch", "Tier"]
 
 FabricKind = Literal["compute", "storage", "frontend"]
+Cable = Literal["dac", "acc", "aoc", "transceiver"]
 
 
 class Tier(Strict):
@@ -24,6 +25,20 @@ class Tier(Strict):
     downlinks: int = Field(ge=0, le=100000, description="Ports facing down, per switch")
     uplinks: int = Field(0, ge=0, le=100000, description="Ports facing up, per switch")
     link_speed: Bandwidth | None = Field(None, description="Default: the switch's port speed")
+    cable: Cable | None = Field(
+        None,
+        description="Cable of this tier's downlinks: dac or acc (copper) to servers, "
+        "transceiver or aoc (optical) between tiers; default: the fabric's cabling.optics",
+    )
+
+
+class Endpoint(Strict):
+    """Nodes other than the GPU servers on a fabric: each takes leaf downlink ports."""
+
+    name: str = Field(max_length=64, description="e.g. weka, ufm, gateway")
+    role: Literal["storage", "management", "gateway"]
+    count: PositiveInt = Field(description="Nodes")
+    ports: PositiveInt = Field(1, le=64, description="Fabric ports per node")
 
 
 # Records, not Strict models (see dclint.model.types.RECORD): an explicit 100,000-GPU fabric
@@ -43,11 +58,11 @@ class Link:
     b: Ref
     count: PositiveInt = 1
     speed: Bandwidth
-    cable: Literal["dac", "acc", "aoc", "transceiver"] | None = None  # a literal is exact
+    cable: Cable | None = None  # a literal is exact
 
 
 class Cabling(Strict):
-    optics: Literal["dac", "acc", "aoc", "transceiver"] | None = None
+    optics: Cable | None = Field(None, description="Cable of every tier that names none")
     burn_in: Duration | None = Field(None, description="Bit-error-rate burn-in of optical links")
     symbol_error_alert: float | None = Field(
         None, gt=0, le=1, description="Symbol error rate that raises an alert, e.g. 1e-6"
@@ -63,6 +78,10 @@ class Fabric(Strict):
     rail_optimised: bool = False
     racks: list[Ref] | None = Field(None, description="Racks on this fabric (default: all)")
     tiers: list[Tier] = Field(default_factory=list)
+    endpoints: list[Endpoint] = Field(
+        default_factory=list,
+        description="Storage, management (e.g. a subnet manager) and gateway nodes on the fabric",
+    )
     switches: list[Switch] = Field(default_factory=list)
     links: list[Link] = Field(default_factory=list)
     rails: dict[str, list[Ref]] | None = Field(
