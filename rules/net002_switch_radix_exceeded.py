@@ -11,7 +11,8 @@ QM9700 split to 200 Gb/s offers 128 ports (`split_speeds` in the catalog), so 12
 ## Why it matters
 A tier that needs more ports than its switches have cannot be cabled as drawn: the missing
 ports become missing uplinks (oversubscription) or missing GPUs. Port counts come from the
-vendors' datasheets (QM9700: 64 x 400 Gb/s NDR, 128 x 200 Gb/s split; DOMAIN.md).
+vendors' datasheets (NVIDIA Quantum-2 QM9700: 64 x 400 Gb/s NDR ports, 128 x 200 Gb/s
+split).
 
 ## Example
 ```yaml

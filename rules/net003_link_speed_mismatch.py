@@ -12,7 +12,7 @@ joins. One finding per tier or per `links` entry.
 A 400 Gb/s NIC on a port split to 200 Gb/s, or an 800 Gb/s ConnectX-8 on a 400 Gb/s
 Quantum-2 port, trains at the slower speed (or does not link up at all): the fabric delivers
 half of the bandwidth NET001 and the storage rules assumed. Speeds come from the catalog
-(ConnectX-7 400 Gb/s, ConnectX-8 800 Gb/s, QM9700 64 x 400 Gb/s; DOMAIN.md).
+(NVIDIA's datasheets: ConnectX-7 400 Gb/s, ConnectX-8 800 Gb/s, QM9700 64 x 400 Gb/s).
 
 ## Example
 ```yaml

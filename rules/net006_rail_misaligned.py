@@ -14,10 +14,11 @@ so same-rank GPUs of different nodes meet one hop apart. dclint's model of that:
   GPU reaches any of the rack's NICs over NVLink, so declare `rails` to have them checked.
 
 ## Why it matters
-NVIDIA's SuperPODs are rail-optimised (4 SU = 32 leaf + 16 spine QM9700 for 8 rails,
-DOMAIN.md): NCCL's rail-local all-reduce rings stay within a leaf. A NIC on the wrong rail,
-or a leaf shared by two rails, sends that traffic through the spines, where it competes with
-everything else and adds a hop of latency to every step.
+NVIDIA's SuperPODs are rail-optimised (NVIDIA DGX SuperPOD H100 reference architecture:
+4 SU = 32 leaf + 16 spine QM9700 for 8 rails): NCCL's rail-local all-reduce rings stay
+within a leaf. A NIC on the wrong rail, or a leaf shared by two rails, sends that traffic
+through the spines, where it competes with everything else and adds a hop of latency to
+every step.
 
 ## Example
 ```yaml

@@ -63,7 +63,7 @@ def ports_at(model: SwitchModel, speed: Quantity) -> int | None:
 
 def fat_tree_endpoints(radix: int, tiers: int) -> int:
     """Endpoints a non-blocking fat tree of `tiers` tiers of radix-k switches holds:
-    2 (k/2)^n, i.e. k, k^2/2, k^3/4 (Al-Fares et al. 2008; DOMAIN.md)."""
+    2 (k/2)^n, i.e. k, k^2/2, k^3/4 (Al-Fares et al., SIGCOMM 2008)."""
     return 2 * (radix // 2) ** tiers
 
 
