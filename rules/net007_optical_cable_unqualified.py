@@ -1,5 +1,4 @@
-"""Optical links (AOCs or transceivers) without a 48 h bit-error-rate burn-in or a
-symbol-error alert.
+"""Optical links (AOC or transceiver) without a bit-error-rate burn-in or symbol-error alert.
 
 ## What it does
 A fabric uses optical links when its `cabling.optics`, any tier's `cable` (a tier that names

@@ -1,5 +1,4 @@
-"""Counted fabric tiers whose links do not reconcile: a tier sends up more or fewer links
-than the tier above takes down.
+"""Counted fabric tier that sends up more or fewer links than the tier above takes down.
 
 ## What it does
 In the counted form (`tiers`), every link a tier sends up lands on a downlink port of the
