@@ -1,31 +1,34 @@
-"""Tensor parallelism (or tensor x expert parallelism) larger than one NVLink domain.
+"""Tensor-parallel group (or a group declared inside NVLink) that straddles NVLink domains.
 
 ## What it does
-Compares each workload's `parallel.tp` with the NVLink domain of its platform (the
+Checks each workload's `parallel.tp` against the NVLink domain of its platform (the
 workload's `platform`, else the first rack's): 8 GPUs on HGX/DGX nodes, 72 on an NVL72 rack.
-Where `parallel.expert_tp_in_nvlink` is set, tp x ep of the expert layers must fit too
-(checked only when tp alone fits).
+tp must divide the domain: tp 16 on an NVL72 is under 72 GPUs, but 72 = 4 x 16 + 8, so every
+fifth TP group of consecutive ranks spans two racks. Groups the design declares to live
+inside NVLink are held to the same test (checked only when tp alone passes):
+`expert_tp_in_nvlink` for tp x ep of the expert layers, `context_in_nvlink` for tp x cp.
 
 ## Why it matters
 Tensor parallelism exchanges activations in every layer, forward and backward: it needs
-NVLink bandwidth (1.8 TB/s per GPU on Blackwell) and fails to scale over the 50 GB/s of a
-400 Gb/s NIC. Megatron practice, and the founding articles, keep TP inside one NVLink domain
-(8 GPUs in an HGX node, 72 in an NVL72; DOMAIN.md). Expert all-to-all is as chatty when the
-experts of one layer are spread beyond the domain.
+NVLink bandwidth (900 GB/s per H100, 1.8 TB/s per Blackwell GPU, NVIDIA datasheets) and fails
+to scale over the 50 GB/s of a 400 Gb/s NIC, which is why Megatron-LM keeps tensor
+parallelism within a node (Narayanan et al. 2021). Megatron-Core numbers ranks tp first, then
+cp, ep and dp (its default order "tp-cp-ep-dp-pp"), so a group is contiguous and stays inside
+one domain only when its size divides the domain. Expert all-to-all and context-parallel
+ring exchanges are as chatty when declared to run over NVLink.
 
 ## Example
 ```yaml
-racks:
-  - {id: n01, platform: hgx-h100, nodes: 4}
 workloads:
   - id: llm
-    gpus: 32
-    parallel: {tp: 16}   # PAR002: 16 > the 8-GPU NVLink domain of an HGX H100
+    platform: gb200-nvl72
+    gpus: 576
+    parallel: {tp: 16}   # PAR002: 16 does not divide the 72-GPU NVLink domain
 ```
 
 ## Fix
-Lower tp to the NVLink domain and shard further with pp, cp or dp; or run on a platform with
-a larger NVLink domain (GB200 NVL72).
+Use a tp (or tp x ep, tp x cp) that divides the NVLink domain: 1, 2, 4 or 8 on an HGX node;
+1, 2, 3, 4, 6, 8, 9, 12, 18, 24, 36 or 72 on an NVL72; shard further with pp, cp or dp.
 """
 
 from __future__ import annotations
@@ -51,23 +54,34 @@ class TensorParallelCrossesNvlink(Rule):
                 continue
             domain, name = hw.platform.nvlink_domain, hw.platform.name
             par = wl.parallel
-            if par.tp > domain:
-                yield Violation(
-                    ("workloads", i, "parallel", "tp"),
-                    f"workload {wl.id}: tp {par.tp} spans {par.tp} GPUs, more than the "
-                    f"{domain}-GPU NVLink domain of {name}",
-                    subject=wl.id,
-                    measured=float(par.tp),
-                    limit=float(domain),
-                    fix=f"keep tp at or below {domain} and shard further with pp, cp or dp",
+            groups = [("tp", f"tp {par.tp}", par.tp, "")]
+            if par.expert_tp_in_nvlink:
+                groups.append(("ep", f"tp {par.tp} x ep {par.ep}", par.tp * par.ep, "expert_tp_in_nvlink"))
+            if par.context_in_nvlink:
+                groups.append(("cp", f"tp {par.tp} x cp {par.cp}", par.tp * par.cp, "context_in_nvlink"))
+            for field, what, size, flag in groups:
+                if domain % size == 0:
+                    continue
+                why = (
+                    f"{size} GPUs, more than"
+                    if size > domain
+                    else f"{size} GPUs, which does not divide"
                 )
-            elif par.expert_tp_in_nvlink and par.tp * par.ep > domain:
+                extra = f" (declared with {flag})" if flag else ""
+                spill = f"; {domain} = {size} x {domain // size} + {domain % size}"
                 yield Violation(
-                    ("workloads", i, "parallel", "ep"),
-                    f"workload {wl.id}: tp {par.tp} x ep {par.ep} = {par.tp * par.ep} GPUs of "
-                    f"each expert layer span more than the {domain}-GPU NVLink domain of {name}",
+                    ("workloads", i, "parallel", field),
+                    f"workload {wl.id}: each group of {what} spans {why} the {domain}-GPU "
+                    f"NVLink domain of {name}{extra}, so groups straddle domains"
+                    f"{spill if size < domain else ''}",
                     subject=wl.id,
-                    measured=float(par.tp * par.ep),
+                    measured=float(size),
                     limit=float(domain),
-                    fix=f"keep tp x ep at or below {domain}, or drop expert_tp_in_nvlink",
+                    fix=f"use a group size that divides {domain}"
+                    + (
+                        f", or drop {flag}"
+                        if flag
+                        else " and shard further with pp, cp or dp"
+                    ),
                 )
+                break
