@@ -7,11 +7,12 @@ fraction: 85% for GB200/GB300 NVL72, from the catalog, unless the rack sets
 the capacity passes. Active and planned racks both count.
 
 ## Why it matters
-A CDU's capacity is rated at a stated approach temperature (e.g. 2000 kW at 5 degC approach;
-DOMAIN.md, cooling practice); beyond it the secondary supply temperature rises above design
-and GPUs throttle: a flow shortfall took junction temperatures from 75 to 92 degC (memo).
-Row CDUs typically serve up to 8 NVL72 racks, and every NVL72 added needs its CDU capacity
-planned with it (founding article).
+CDU makers rate a CDU's heat capacity at a stated approach temperature (e.g. 5 K between
+facility and secondary supply); beyond it the secondary supply rises above design, the racks'
+cold plates run hotter and the GPUs throttle. NVIDIA's GB200 SuperPOD reference architecture
+builds a scalable unit of 8 NVL72 racks needing 1.2 MW, so every NVL72 rack added needs its CDU
+capacity planned with it: 8 x 102 kW of liquid heat (OCP GB200 rack specification, 85% of
+~120 kW) is 816 kW on a row CDU.
 
 ## Example
 ```yaml

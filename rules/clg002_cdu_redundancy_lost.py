@@ -7,10 +7,11 @@ have less capacity than that load. Exactly equal passes. A group of one CDU has 
 once it is out, and is flagged when it carries any load. CDUs without a group are not checked.
 
 ## Why it matters
-Uptime Tier III (concurrently maintainable) needs N+1 components; a GB200 SuperPOD site
-should be Tier III or equivalent (DOMAIN.md, power practice and systems). A CDU quoted at
-2000 kW may be rated 1350 kW at N+1 of its own pumps (DOMAIN.md, cooling practice): what
-counts is the capacity left when one unit is down for maintenance or failure.
+Uptime Institute Tier III (concurrently maintainable) needs N+1 capacity components, and NVIDIA's
+GB200 SuperPOD reference architecture asks for a Tier III site or equivalent (TIA-942-B Rated 3,
+EN 50600 Availability Class 3). A CDU's nameplate rating assumes all its own pumps and
+exchangers run: what counts is the capacity left when one whole unit is down for maintenance or
+failure.
 
 ## Example
 ```yaml

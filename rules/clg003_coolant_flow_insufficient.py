@@ -2,13 +2,14 @@
 
 ## What it does
 The flow a liquid heat load Q needs is Vdot = Q / (rho x cp x dT), with the loop's coolant
-(water: cp 4.18 kJ/(kg K), rho 997 kg/m3; PG25: cp 3.92 kJ/(kg K), rho 1021.5 kg/m3) and dT =
-return - supply temperature of the loop. Flags (1) a rack on a loop whose `coolant_flow` is
-below what its liquid heat needs, and (2) a CDU whose `max_flow` is below what its racks need
-or what they are given, whichever is more: the sum of the racks' `coolant_flow` (a rack
-without one counted at what it needs) is what the balancing valves draw from the CDU's pumps.
-Exactly equal passes. Racks without `coolant_flow` are not checked themselves, and loops whose
-return is not above their supply (CLG004) add no need.
+at 25 degC (water: cp 4.18 kJ/(kg K), rho 997 kg/m3, NIST Chemistry WebBook; PG25, 25%
+propylene glycol: cp 3.92 kJ/(kg K), rho 1021.5 kg/m3, glycol makers' engineering tables such
+as Dow's DOWFROST guide) and dT = return - supply temperature of the loop. Flags (1) a rack on
+a loop whose `coolant_flow` is below what its liquid heat needs, and (2) a CDU whose `max_flow`
+is below what its racks need or what they are given, whichever is more: the sum of the racks'
+`coolant_flow` (a rack without one counted at what it needs) is what the balancing valves draw
+from the CDU's pumps. Exactly equal passes. Racks without `coolant_flow` are not checked
+themselves, and loops whose return is not above their supply (CLG004) add no need.
 
 ## Why it matters
 Q = rho x Vdot x cp x dT: water at 150 L/min and dT = 10 K carries 104 kW; a 120 kW rack at

@@ -9,17 +9,17 @@ The second check applies to designs that have a `cooling` section (CDUs or loops
 without one is taken as a power-only or partial design.
 
 ## Why it matters
-Air carries about 1/3,500 of the heat of the same volume of water: past a few tens of kW a rack
-needs more airflow than its fans and the aisle can move, and inlet air recirculates. The 50 kW
-default is dclint's own, set between two public NVIDIA reference designs: the DGX SuperPOD H100
-reference architecture puts four air-cooled DGX H100 in a rack (4 x 10.2 kW = 40.8 kW at
-maximum power, NVIDIA DGX H100 user guide), which passes; the DGX SuperPOD B300 reference
-architecture notes that its four-DGX B300 rack exceeds 50 kW and tells the reader to adjust the
-layout to the site's maximum power per rack. Schneider Electric's AI data center guidance also
-names 50 kW per rack as the point past which thermal management becomes critical. Set your
-hall's figure in config: `CLG005 = { limit = "30 kW" }` for a hall without containment.
-Direct-to-chip liquid cooling is required for Blackwell NVL72 racks, which still reject 15% of
-~120 kW to air (OCP GB200 rack specification: 85% to liquid).
+Air carries about 1/3,500 of the heat of the same volume of water: past a few tens of kW a
+rack needs more airflow than its fans and the aisle can move, and hot air recirculates to the
+inlets. The 50 kW limit is dclint's own default, set between two public NVIDIA reference
+designs: the DGX SuperPOD H100 reference architecture puts four air-cooled DGX H100 in a rack
+(4 x 10.2 kW = 40.8 kW at maximum power, NVIDIA DGX H100 user guide), which passes; the DGX
+SuperPOD B300 reference architecture notes that its four-DGX B300 rack exceeds 50 kW and tells
+the reader to adjust the layout to the site's maximum power per rack. Schneider Electric's AI
+data center guidance also names 50 kW per rack as the point past which thermal management
+becomes critical. Set your hall's figure in config: `CLG005 = { limit = "30 kW" }` for a hall
+without containment. Direct-to-chip liquid cooling is required for Blackwell NVL72 racks,
+which still reject 15% of ~120 kW to air (OCP GB200 rack specification: 85% to liquid).
 
 ## Example
 ```yaml

@@ -7,10 +7,12 @@ below `nvl72_minimum` (default 100 kW) whatever its load. Exactly at the limit p
 that declare no capacity are not checked.
 
 ## Why it matters
-Blackwell racks need direct-to-chip liquid cooling with a per-rack liquid cooling capacity of
-at least 100 kW (memo; DOMAIN.md, cooling). A GB200 NVL72 at 120 kW sends 85% of its heat,
-102 kW, to liquid (OCP GB200 rack specification); heat the rack cannot move to the loop stays
-in the GPUs, which throttle.
+A GB200 NVL72 at its ~120 kW design power (NVIDIA GB200 NVL72 rack guide) sends 85% of its
+heat, 102 kW, to liquid (OCP GB200 rack specification); heat the rack cannot move to the loop
+stays in the GPUs, which throttle. The 100 kW `nvl72_minimum` is dclint's own default, that
+102 kW rounded down: an NVL72-class rack's manifold and cold plates are sized for the platform,
+so a rack whose design load is written lower (a capped or partly filled rack) still needs them,
+as its load can rise to the platform's.
 
 ## Example
 ```yaml
@@ -41,7 +43,9 @@ class RackLiquidCapacityTooSmall(Rule):
     tags = ("cooling",)
     options = {
         "nvl72_minimum": Option(
-            "100 kW", "power", "Least liquid cooling capacity of an NVL72-class rack"
+            "100 kW",
+            "power",
+            "Least liquid cooling capacity of an NVL72-class rack (dclint's own default)",
         ),
     }
 

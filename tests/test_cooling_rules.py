@@ -223,3 +223,25 @@ def test_clg006_nvl72_minimum_option_is_read() -> None:
     config = Config(rule_settings={"CLG006": {"nvl72_minimum": "110 kW"}})
     found = {f for f in finding_counts(good, config=config) if f[0] == "CLG006"}
     assert found == {("CLG006", 6), ("CLG006", 7)}  # n1 at 102 kW, n2 at 100 kW
+
+
+# --- item 12 and issue 21: the docs users read cite public sources, every default explained
+
+UNPUBLISHED = ("the article", "the memo", "(memo", "memo)", "domain.md", "founding", "the brief")
+
+
+@pytest.mark.parametrize("rule_id", sorted(r for r in RULES if r.startswith("CLG")))
+def test_clg_doc_cites_no_unpublished_document(rule_id: str) -> None:
+    doc = RULES[rule_id].doc().lower()
+    assert not [w for w in UNPUBLISHED if w in doc]
+    for name, option in RULES[rule_id].options.items():
+        assert option.default in RULES[rule_id].doc(), (rule_id, name)
+        assert "dclint's own default" in doc
+
+
+def test_init_comments_cite_no_unpublished_document() -> None:
+    from dclint.analysis.scaffold import scaffold
+
+    for platform in ("gb200-nvl72", "hgx-h100"):
+        text = scaffold(platform, 9).lower()
+        assert not [w for w in UNPUBLISHED if w in text]

@@ -12,7 +12,9 @@ from dclint.units import Q_, fmt
 
 __all__ = ["DEFAULT_NODE_RACK", "scaffold"]
 
-DEFAULT_NODE_RACK = Q_(35, "kW")  # air-cooled racks of nodes stay near 30-40 kW (DOMAIN.md)
+# Air-cooled racks of nodes: below CLG005's 50 kW air limit, and near NVIDIA's own air-cooled
+# DGX SuperPOD H100 rack (four DGX H100, 40.8 kW at maximum power).
+DEFAULT_NODE_RACK = Q_(35, "kW")
 _FEED_AMPS = (32, 63, 100, 125, 160, 200, 250, 315, 400)
 _PANEL_AMPS = (400, 630, 800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5000, 6300)
 _ROW = 8  # racks a row: one busway pair and one CDU pair (row CDUs serve up to 8 NVL72 racks)
@@ -59,7 +61,8 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     def n(i: int) -> str:  # rack numbers padded alike, so `$n` and the feed ranges agree
         return str(i).zfill(width)
 
-    feed_amps = _amps(_FEED_AMPS, load)
+    peak = max(load, ((spec.max_power or spec.power) * nodes).m_as("kW"))  # feeds trip on peaks
+    feed_amps = _amps(_FEED_AMPS, peak)
     rows = [(r, min(r + _ROW - 1, racks)) for r in range(1, racks + 1, _ROW)]
     rack_limit, reserve = _limits()
     panel_kw = max(b - a + 1 for a, b in rows) * load + (reserve if nvl else 0.0)
@@ -82,10 +85,13 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     add(f"name: {platform}-{racks}r")
     add("site:")
     add(f"  utility_capacity: {utility} kW   # IT load x PUE x 1.2 margin")
-    add(f"  pue: {pue}   # {'liquid-cooled build (memo)' if liquid else 'air-cooled hall'}")
-    add("  electricity_price: 0.8 CNY/kWh   # industrial tariff (article)")
+    hall = "a liquid-cooled" if liquid else "an air-cooled"
+    add(f"  pue: {pue}   # a planning figure for {hall} hall: replace with your site's")
+    add("  electricity_price: 0.8 CNY/kWh   # a planning figure: replace with your tariff")
     add("  currency: CNY")
     add("  exchange_rates: {USD: 7.2 CNY}")
+    if liquid:
+        add("  ashrae_class: W27   # facility water up to 27 degC (ASHRAE TC 9.9 liquid class)")
     add("")
     add("power:   # 2N: paths A and B each carry every rack's whole load")
     add("  panels:")
@@ -109,6 +115,7 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     add(
         f"    # one {feed_amps} A feed a path carries {_derated(feed_amps):.1f} kW "
         f"for a {fmt(Q_(load, 'kW'))} rack"
+        + (f" that can draw {fmt(Q_(peak, 'kW'))} (catalog max_power)" if peak > load else "")
     )
     add("")
     add("rack_types:")
@@ -136,7 +143,9 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     add("    feeds: [a$n, b$n]")
     add("")
     if liquid:
-        add("cooling:   # a CDU pair a row (N+1), 32/42 degC secondary loop (memo)")
+        add("cooling:   # a CDU pair a row (N+1); 32/42 degC secondary loop: the W27 facility")
+        add("  # water (27 degC) + the CDUs' 5 K approach = 32 degC supply, within the platform's")
+        add("  # liquid inlet limit; 10 K rise")
         add("  cdus:")
         for k, _ in enumerate(rows, 1):
             for j in (1, 2):
@@ -156,6 +165,7 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     rails = spec.compute_nics if spec.kind == "node" else 0
     if rails > 1:  # rail-optimised: every rail gets the same number of leaves (NET006)
         leaves = math.ceil(leaves / rails) * rails
+    leaves += leaves % 2  # leaves x radix/2 uplinks fill whole radix-port switches (NET008)
     add(f"fabrics:   # non-blocking rail-optimised fat tree, one {fmt(speed)} NIC a GPU")
     add("  - id: compute")
     add("    kind: compute")
