@@ -89,6 +89,8 @@ class FabricOversubscribed(Rule):
 
     @classmethod
     def config_problems(cls, design: Design, options: dict[str, Any]) -> Iterator[tuple[str, str]]:
+        if not options["tier_limits"]:
+            return
         checked: list[str] = []
         top: list[str] = []
         for index, fabric in enumerate(design.fabrics):
