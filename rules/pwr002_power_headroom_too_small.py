@@ -3,15 +3,20 @@
 ## What it does
 For each three-phase panel or busway that serves NVL72-class racks (directly or through panels
 below it), compares its derated capacity, sqrt(3) x V(line-line) x I x PF x maximum
-utilisation, with the load allocated to it (per path, active and planned racks). Flags the panel
-when less than `headroom` (default 80 kW) stays unallocated. With `per_rack = true` the
-requirement is `headroom` for each planned NVL72-class rack it serves (at least one), and the
-planned racks are not counted as allocated.
+utilisation, with the design IT load allocated to it: every rack it feeds, active and planned,
+each once (a rack whose A and B feeds both land under it counts once, as in PWR008). Flags the
+panel when less than `headroom` (default 80 kW) stays unallocated. With `per_rack = true` the
+requirement is `headroom` for each planned NVL72-class rack it serves (at least one); the
+planned racks still count at their full load: a planned rack draws power as soon as it is
+installed, and the headroom is kept beyond it.
 
 ## Why it matters
-"For every NVL72 added, reserve at least 80 kW of three-phase headroom, together with a CDU"
-(founding article): its author tripped over-current protection by adding one high-power server
-beside a full H100 cluster. Continuous load is held to 80% of the breaker rating (NEC 210.20(A)).
+The 80 kW is dclint's own default, from operators' practice of reserving at least 80 kW of
+three-phase capacity for every GB200 NVL72 rack added (about two thirds of the rack's ~120 kW
+design load, NVIDIA GB200 NVL72 documentation): a domain filled to its rating trips its
+over-current protection when one more high-power system is plugged in beside it. Continuous
+load is held to 80% of the breaker rating (NEC 210.20(A)). A domain already loaded beyond its
+rating is also an overload for PWR008, whatever racks it serves.
 
 ## Example
 ```yaml
@@ -24,6 +29,7 @@ power:
 
 ## Fix
 Feed fewer racks from the domain, or give it a larger rating (e.g. 2000 A at 415 V).
+Options: `PWR002 = { headroom = "80 kW", per_rack = true }`.
 """
 
 from __future__ import annotations
@@ -55,12 +61,9 @@ class PowerHeadroomTooSmall(Rule):
             if not racks:
                 continue
             need = ctx["headroom"].to("kW")
-            statuses: tuple[str, ...] = ("active", "planned")
             if ctx["per_rack"]:
-                planned = sum(r.status == "planned" for r in racks)
-                need = need * max(planned, 1)
-                statuses = ("active",)
-            allocated = panel_allocation(topo, panel, statuses)
+                need = need * max(sum(r.status == "planned" for r in racks), 1)
+            allocated = panel_allocation(topo, panel)
             left = (panel.capacity - allocated).to("kW")
             if left.m_as("kW") < need.m_as("kW"):
                 kept = f"keeps {fmt(left)}" if left.magnitude >= 0 else f"is short by {fmt(-left)}"

@@ -1,18 +1,28 @@
 """Rack feed whose load, evaluated per power path, exceeds its derated capacity.
 
 ## What it does
-For each feed, takes the load allocated to it per power path: every rack's whole IT load is
+For each feed, takes the load allocated to it per power path: every rack's whole load is
 shared by the rack's feeds on each of its paths, because with the other path lost those feeds
-carry all of it (2N). Flags the feed when that load exceeds its derated capacity,
-sqrt(3) x V(line-line) x I x PF x maximum utilisation for three-phase, V x I x PF x maximum
-utilisation for single-phase. Exactly at the capacity passes.
+carry all of it (2N). A rack is loaded with its peak, the catalog `max_power` of its platform
+(x nodes) where one is known and the design IT load where that is higher; with
+`design_load = true`, with its design IT load. The message says which. Flags the feed when
+that load exceeds its derated capacity, sqrt(3) x V(line-line) x I x PF x maximum
+utilisation for three-phase, V x I x PF x maximum utilisation for single-phase; a single-phase
+feed on a three-phase panel runs at the panel's line-to-neutral voltage, V(L-L) / sqrt(3)
+(239.6 V on a 415 V panel), unless its leg is line-to-line (`phase: L1-L2`). Exactly at the
+capacity passes.
 
 ## Why it matters
-Continuous load on a breaker is held to 80% of its rating (NEC 210.20(A); NetBox's power feed
-defaults max_utilization to 80%). DCIM tools (NetBox, Nautobot) compute a rack's utilisation
-over all its feeds together, which halves the apparent load of a 2N rack: the feeds look half
-full until path B fails and path A trips (DOMAIN.md, power practice). A 415 V / 250 A feed at
-PF 0.95 and 80% carries 136.6 kW; a 132 kW rack needs at least four 415 V / 60 A feeds a path.
+Breakers trip on what flows, and a rack's power shelves can draw their full rating: a GB200
+NVL72 is designed at ~120 kW (NVIDIA GB200 NVL72 documentation) but its 8 power shelves of
+6 x 5.5 kW in N+N deliver 132 kW (HPE and Supermicro GB200 NVL72 power shelf specifications),
+so a feed is sized for 132 kW. Continuous load on a breaker is held to 80% of its rating (NEC
+210.20(A); NetBox's power feed model defaults `max_utilization` to 80%, Nautobot's adds a
+power factor of 0.95). DCIM tools (NetBox, Nautobot) compute a rack's utilisation over all
+its feeds together, which halves the apparent load of a 2N rack: the feeds look half full
+until path B fails and path A trips. A 415 V / 250 A feed at PF 0.95 and 80% carries
+136.6 kW. A 415 V / 60 A feed at 80% is 34.5 kVA, 32.8 kW at PF 0.95: a 132 kW rack needs
+five such feeds a path (four would carry 131.1 kW; four suffice only at PF 1, 138 kW).
 
 ## Example
 ```yaml
@@ -20,34 +30,36 @@ power:
   feeds:
     - id: tap-a1
       voltage: 415 V
-      current_rating: 200 A   # PWR003: 109.3 kW derated, 120 kW rack on path A
+      current_rating: 200 A   # PWR003: 109.3 kW derated, a 132 kW NVL72 rack on path A
       path: A
 ```
 
 ## Fix
 Raise the feed's rating (e.g. 250 A at 415 V), add feeds to the path so the rack's load is
-shared, or move racks to other feeds.
+shared, or move racks to other feeds. `PWR003 = { design_load = true }` sizes feeds for the
+design IT load instead of the peak, where power capping holds the racks to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.power import feed_allocation, feed_capacity_kw
-from dclint.engine.rule import Context, Rule, Violation
+from dclint.calc.power import feed_allocation, feed_capacity_kw, load_basis, rating_text
+from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.topology import FeedItem
 from dclint.units import Q_, fmt
 
 
-def rating_text(feed: FeedItem) -> str:
-    """How the capacity was derived, e.g. '415 V x 250 A three-phase, PF 0.95, 80%'."""
-    m = feed.model
-    kind = "three-phase" if m.phases == 3 else "single-phase"
-    return (
-        f"{fmt(m.voltage, 'V')} x {fmt(m.current_rating, 'A')} {kind}, PF {m.power_factor:g}, "
-        f"{fmt(m.max_utilisation, 'percent')}"
-    )
+def supply_text(feed: FeedItem) -> str:
+    """The feed's rating, and where its panel sets its voltage, why."""
+    text = rating_text(feed.model, feed.volts)
+    if feed.panel_sets_voltage and feed.panel is not None:
+        text += (
+            f"; line-to-neutral of {feed.panel.id}'s {fmt(feed.panel.model.voltage, 'V')}, "
+            f"not the {fmt(feed.model.voltage, 'V')} written"
+        )
+    return text
 
 
 class FeedOverloaded(Rule):
@@ -55,10 +67,16 @@ class FeedOverloaded(Rule):
     name = "feed-overloaded"
     severity = "error"
     tags = ("power", "redundancy")
+    options = {
+        "design_load": Option(
+            False, "bool", "Load feeds with the design IT load, not the catalog max_power"
+        ),
+    }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = design.topology
-        allocation, capacities = feed_allocation(topo), feed_capacity_kw(topo)
+        peak = not ctx["design_load"]
+        allocation, capacities = feed_allocation(topo, peak), feed_capacity_kw(topo)
         for fid, feed in topo.feeds.items():
             load = allocation[fid]
             if load.m_as("kW") <= capacities[fid] * (1 + 1e-9):
@@ -67,10 +85,14 @@ class FeedOverloaded(Rule):
             where = f"on path {feed.model.path}" if feed.model.path else "(no power path)"
             names = list(dict.fromkeys(r.id for r in feed.racks))
             racks = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+            racks, whose = (
+                (f"racks {racks}", "their") if len(names) > 1 else (f"rack {racks}", "its")
+            )
             yield Violation(
                 (*feed.path, "current_rating"),
-                f"feed {fid} carries {fmt(load)} {where}, above its derated capacity "
-                f"{fmt(capacity)} ({rating_text(feed)}; racks {racks})",
+                f"feed {fid} carries {fmt(load)} {where} ({racks} at {whose} "
+                f"{load_basis(feed.racks, peak)}), above its derated capacity {fmt(capacity)} "
+                f"({supply_text(feed)})",
                 subject=fid,
                 measured=load,
                 limit=capacity,

@@ -4,19 +4,22 @@
 For every rack with two or more feeds (A/B 2N, or N+1 feeds on one path), plays each single
 failure: the loss of one of its feeds, and, where the site has two or more power paths, the
 loss of a whole path (every feed of that path across the site). A rack's load is shared
-equally by its live feeds; racks untouched by the failure keep their normal share. Flags the
-rack when, in some failure, one of its surviving feeds would carry more than its derated
-capacity (sqrt(3) x V x I x PF x max utilisation), naming the worst case. Exactly at the
-capacity passes. Racks with a single feed are not redundant and are not checked; a path whose
-loss takes all of a rack's feeds is not a failure this rack is built to ride through.
+equally by its live feeds; racks untouched by the failure keep their normal share. Racks are
+loaded with their peak (catalog `max_power` where known, as PWR003), or with their design IT
+load when `design_load = true`; the message says which. Flags the rack when, in some failure,
+one of its surviving feeds would carry more than its derated capacity (sqrt(3) x V x I x PF x
+max utilisation), naming the worst case. Exactly at the capacity passes. Racks with a single
+feed are not redundant and are not checked; a path whose loss takes all of a rack's feeds is
+not a failure this rack is built to ride through.
 
 ## Why it matters
-"Redundant A/B feeds (2N): with one feed lost, the survivor must carry the whole rack load
-within its derated capacity" (DOMAIN.md, power). DCIM tools judge a rack over all its feeds
-together and never play the N-1 case (DOMAIN.md, power practice). With N+1 feeds on one path,
-per-path allocation (PWR003) looks fine while one lost whip overloads the others. For a 2N
-rack the loss of a path is also what PWR003 measures on each feed: an undersized A/B pair gets
-the feed findings from PWR003 and this rack finding.
+A 2N or N+1 rack is only redundant if, with one feed or path lost, the survivors carry its
+whole load within their derated capacity (Uptime Institute Tier III/IV concurrent
+maintainability and fault tolerance; NEC 210.20(A) for the 80% continuous limit). DCIM tools
+(NetBox, Nautobot) judge a rack over all its feeds together and never play the N-1 case. With
+N+1 feeds on one path, per-path allocation (PWR003) looks fine while one lost whip overloads
+the others. For a 2N rack the loss of a path is also what PWR003 measures on each feed: an
+undersized A/B pair gets the feed findings from PWR003 and this rack finding.
 
 ## Example
 ```yaml
@@ -28,7 +31,8 @@ racks:
 
 ## Fix
 Give the rack feeds that each carry its load shared by the survivors (a larger rating, or
-another feed), or lower the rack's load.
+another feed), or lower the rack's load. `PWR004 = { design_load = true }` plays the failures
+at the design IT load instead of the peak, where power capping holds the racks to it.
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dclint.calc.power import feed_capacity_kw
-from dclint.engine.rule import Context, Rule, Violation
+from dclint.calc.power import feed_capacity_kw, load_basis, rack_load_kw
+from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.topology import FeedItem, Rack, Topology
 from dclint.units import Q_, fmt
@@ -100,10 +104,16 @@ class RedundancyLostOnFeedFailure(Rule):
     name = "redundancy-lost-on-feed-failure"
     severity = "error"
     tags = ("power", "redundancy")
+    options = {
+        "design_load": Option(
+            False, "bool", "Load feeds with the design IT load, not the catalog max_power"
+        ),
+    }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = design.topology
-        rack_kw = {r.id: r.it_load.m_as("kW") for r in topo.racks}
+        peak = not ctx["design_load"]
+        rack_kw = {r.id: rack_load_kw(r, peak) for r in topo.racks}
         capacity = feed_capacity_kw(topo)
         normal = _normal(topo, rack_kw)
         worst: dict[str, _Case] = {}
@@ -129,7 +139,9 @@ class RedundancyLostOnFeedFailure(Rule):
                 (*rack.path, "feeds"),
                 f"rack {rack.id} loses its redundancy: with {case.failure}, its feed "
                 f"{case.feed.id} would carry {fmt(load)}, above its derated capacity {fmt(cap)} "
-                f"(rack load {fmt(rack.it_load, 'kW')} on {len(rack.feeds)} feeds)",
+                f"(rack load {fmt(Q_(rack_kw[rack.id], 'kW'))}, "
+                f"its {load_basis([rack], peak)}, "
+                f"on {len(rack.feeds)} feeds)",
                 subject=rack.id,
                 measured=load,
                 limit=cap,

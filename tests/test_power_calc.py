@@ -103,7 +103,10 @@ def test_ten_34_kw_h100_racks_overload_a_400_a_panel() -> None:
 
 
 def test_a_1_mva_utility_is_1000_kva_not_1000_kw() -> None:
-    text = "name: s\nsite: {utility_capacity: 1 MVA, pue: 1.1}\nracks: [{id: 'r[1-9]', it_load: 100 kW}]\n"
+    text = (
+        "name: s\nsite: {utility_capacity: 1 MVA, pue: 1.1}\n"
+        "racks: [{id: 'r[1-9]', it_load: 100 kW}]\n"
+    )
     design = load_text(text)
     assert design.site.utility_power.m_as("kW") == pytest.approx(950.0)  # type: ignore[union-attr]
     (found,) = _violations("PWR006", text)
@@ -119,3 +122,62 @@ def test_a_1_mva_utility_is_1000_kva_not_1000_kw() -> None:
 def test_a_kva_value_is_refused_where_real_power_is_meant() -> None:
     with pytest.raises(LoadError, match="expected power"):
         load_text("name: x\nracks: [{id: r1, it_load: 120 kVA}]\n")
+
+
+WYE = """
+name: wye
+power:
+  panels:
+    - {id: p415, voltage: 415 V, current_rating: 400 A}
+  feeds:
+    - {id: ln, panel: p415, phases: 1, voltage: 415 V, current_rating: 32 A}
+    - {id: l1, panel: p415, phases: 1, phase: L1, voltage: 240 V, current_rating: 32 A}
+    - {id: ll, panel: p415, phases: 1, phase: L1-L2, voltage: 415 V, current_rating: 32 A}
+    - {id: free, phases: 1, voltage: 415 V, current_rating: 32 A}
+"""
+
+
+def test_a_single_phase_feed_on_a_415_v_wye_panel_runs_at_240_v() -> None:
+    feeds = _topo(WYE).feeds
+    # 415 V / sqrt(3) = 239.6 V; x 32 A x 0.95 x 80% = 5.827 kW (not 415 V: 10.09 kW)
+    assert feeds["ln"].volts == pytest.approx(239.60, abs=0.01)
+    assert feeds["ln"].capacity.m_as("kW") == pytest.approx(5.827, abs=0.001)
+    assert feeds["ln"].panel_sets_voltage
+    assert feeds["l1"].volts == pytest.approx(239.60, abs=0.01)  # never above the panel's
+    # a line-to-line leg sees 415 V; a feed without a panel keeps the voltage it declares
+    assert feeds["ll"].capacity.m_as("kW") == pytest.approx(10.09, abs=0.01)
+    assert feeds["free"].capacity.m_as("kW") == pytest.approx(10.09, abs=0.01)
+    assert not feeds["ll"].panel_sets_voltage
+
+
+def test_a_415_v_60_a_feed_carries_32_8_kw_at_pf_0_95() -> None:
+    text = """
+name: sixty
+power:
+  feeds:
+    - {id: 'a[1-4]', voltage: 415 V, current_rating: 60 A, path: A}
+    - {id: 'b[1-4]', voltage: 415 V, current_rating: 60 A, path: B, power_factor: 1}
+racks:
+  - {id: r1, platform: gb200-nvl72, feeds: [a1, a2, a3, a4, b1, b2, b3, b4]}
+"""
+    topo = _topo(text)
+    # sqrt(3) x 415 V x 60 A x 80% = 34.50 kVA; x PF 0.95 = 32.78 kW; four carry 131.1 kW
+    assert topo.feeds["a1"].apparent_kva == pytest.approx(34.50, abs=0.01)
+    assert topo.feeds["a1"].capacity.m_as("kW") == pytest.approx(32.78, abs=0.01)
+    # the rack is loaded with its catalog max_power, 132 kW: 33 kW a feed on each path
+    assert topo.racks[0].peak_load.m_as("kW") == pytest.approx(132.0)
+    assert feed_allocation(topo, peak=True)["a1"].m_as("kW") == pytest.approx(33.0)
+    assert feed_allocation(topo)["a1"].m_as("kW") == pytest.approx(30.0)  # design: 120 kW
+    found = {v.subject for v in _violations("PWR003", text)}
+    assert found == {"a1", "a2", "a3", "a4"}  # at PF 1 (34.5 kW each) four feeds suffice
+    assert _violations("PWR003", text, design_load=True) == []
+
+
+def test_peak_load_of_node_racks_is_max_power_times_nodes() -> None:
+    topo = _topo(H100_PANEL)
+    # HGX H100: 8.5 kW design, 10.2 kW max_power (catalog) a node; 4 nodes
+    assert topo.racks[0].it_load.m_as("kW") == pytest.approx(34.0)
+    assert topo.racks[0].peak_load.m_as("kW") == pytest.approx(40.8)
+    # a rack without a catalog max_power peaks at its design load
+    other = _topo("name: x\nracks: [{id: r1, it_load: 7 kW}]\n").racks[0]
+    assert other.peak_load.m_as("kW") == pytest.approx(7.0)

@@ -12,6 +12,7 @@ __all__ = [
     "NO_PATH",
     "feed_allocation",
     "feed_capacity_kw",
+    "load_basis",
     "normal_feed_load_kw",
     "panel_allocation",
     "panel_share",
@@ -135,4 +136,16 @@ def rating_text(circuit: Feed | Panel, volts: float | None = None) -> str:
     return (
         f"{fmt(shown, 'V')} x {fmt(circuit.current_rating, 'A')} {kind} at "
         f"{fmt(circuit.max_utilisation, 'percent')}: {fmt(kva)} x PF {circuit.power_factor:g}"
+    )
+
+
+def load_basis(racks: list[Rack], peak: bool) -> str:
+    """Which load a feed or rack was given, for a message."""
+    if not peak:
+        return "design IT load (design_load = true)"
+    known = [r for r in racks if r.platform is not None and r.platform.max_power is not None]
+    if not known:
+        return "design IT load: no catalog max_power known"
+    return f"peak: catalog max_power of {known[0].platform_key}" + (
+        " and others" if any(r.platform_key != known[0].platform_key for r in known) else ""
     )
