@@ -1,34 +1,41 @@
-"""Three-phase panel whose single-phase feeds load its phases unevenly.
+"""Three-phase panel whose line currents are out of balance in normal running.
 
 ## What it does
 For each three-phase panel with single-phase feeds whose leg is given (`phase: L1`, `L2`, `L3`,
-or `L1-L2`, `L2-L3`, `L3-L1` for line-to-line feeds), adds up the load on each phase: a feed's
-per-path allocation (as PWR003) goes to its leg, half to each leg of a line-to-line feed, a
-third to each phase for three-phase feeds. Imbalance = max |P(phase) - P(mean)| / P(mean).
-Above `warning` (default 10%) it is a warning, above `error` (default 20%) an error; exactly
-at a threshold stays in the lower band. A panel with a single-phase feed whose leg is not
-given is skipped: its balance cannot be known.
+or `L1-L2`, `L2-L3`, `L3-L1` for line-to-line feeds), computes each line's current in normal
+running, every feed live: a rack's design IT load is shared by all its feeds (a 2N rack's A and
+B feeds carry half each). A single-phase feed on one leg draws P / (V x PF) on that line, at
+its line-to-neutral voltage (V(L-L) / sqrt(3) of the panel, or the lower voltage it declares);
+a line-to-line feed draws P / (V(L-L) x PF) on both its lines; a three-phase feed
+P / (sqrt(3) x V(L-L) x PF) on each. Currents add as magnitudes, as DCIM tools read them from
+each line's meter. Imbalance = max |I(line) - I(mean)| / I(mean). Above `warning` (default
+10%) it is a warning, above `error` (default 20%) an error; exactly at a threshold stays in the
+lower band. A panel with a single-phase feed whose leg is not given is skipped: its balance
+cannot be known.
 
 ## Why it matters
-Phase imbalance under 10% is good, over 20% critical (common DCIM bands; DOMAIN.md, power
-practice). An unbalanced panel trips its most loaded leg long before it reaches its rated
-three-phase power, and the neutral carries the difference.
+A breaker trips on its most loaded line, not on the panel's total power: an unbalanced panel
+trips long before it reaches its rated three-phase power, and the neutral carries the
+difference. Summing kW per leg hides what a line-to-line load does: 4 kW on L1-L2 plus 1.5 kW
+on L3 of a 208Y/120 V panel is 2/2/1.5 kW a leg (18.2%), but 19.2/19.2/12.5 A a line (26.4%).
+The 10% and 20% bands are dclint's own defaults, the bands DCIM tools commonly use (under 10%
+good, over 20% critical); NEMA MG 1 defines unbalance the same way, as the largest deviation
+from the average over the average.
 
 ## Example
 ```yaml
 power:
   panels:
-    - id: pdu-1          # PWR005: racks of 4.5 kW put L1 9 kW, L2 4.5 kW, L3 4.5 kW: 50%
-      voltage: 400 V
+    - id: pdu-1          # PWR005: 4 kW L1-L2, 1.5 kW L3: 19.2/19.2/12.5 A, 26.4%
+      voltage: 208 V
       current_rating: 100 A
   feeds:
-    - {id: 'f[1-2]', panel: pdu-1, phases: 1, voltage: 230 V, current_rating: 32 A, phase: L1}
-    - {id: f3, panel: pdu-1, phases: 1, voltage: 230 V, current_rating: 32 A, phase: L2}
-    - {id: f4, panel: pdu-1, phases: 1, voltage: 230 V, current_rating: 32 A, phase: L3}
+    - {id: f1, panel: pdu-1, phases: 1, voltage: 208 V, current_rating: 30 A, phase: L1-L2}
+    - {id: f2, panel: pdu-1, phases: 1, voltage: 120 V, current_rating: 20 A, phase: L3}
 ```
 
 ## Fix
-Move single-phase feeds from the most loaded leg to the least loaded one, or feed the largest
+Move single-phase feeds from the most loaded line to the least loaded one, or feed the largest
 racks three-phase. Thresholds: `PWR005 = { warning = "10%", error = "20%" }`.
 """
 
@@ -36,33 +43,40 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.power import feed_allocation
+from dclint.calc.power import normal_feed_load_kw
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.topology import PanelItem
 from dclint.units import Q_, fmt
 
-PHASES = ("L1", "L2", "L3")
+LINES = ("L1", "L2", "L3")
 
 
-def phase_loads(panel: PanelItem, allocation: dict[str, float]) -> dict[str, float] | None:
-    """kW on each phase of a panel from its feeds, or None when a leg is unknown or there is
-    no single-phase feed (three-phase feeds alone are balanced)."""
-    kw = dict.fromkeys(PHASES, 0.0)
+def line_currents(panel: PanelItem, load_kw: dict[str, float]) -> dict[str, float] | None:
+    """Amperes on each line of a three-phase panel from its feeds' loads (kW), or None when a
+    single-phase feed's leg is unknown or there is none (three-phase feeds alone balance)."""
+    amps = dict.fromkeys(LINES, 0.0)
     single = False
+    line_volts = float(panel.model.voltage.m_as("V"))
     for feed in panel.feeds:
-        load = allocation.get(feed.id, 0.0)
+        watts = load_kw.get(feed.id, 0.0) * 1000.0
+        pf = feed.model.power_factor
         if feed.model.phases == 3:
-            for leg in PHASES:
-                kw[leg] += load / 3
+            for line in LINES:
+                amps[line] += watts / (3**0.5 * line_volts * pf)
             continue
         if feed.model.phase is None:
             return None
         single = True
-        legs = feed.model.phase.split("-")
-        for leg in legs:
-            kw[leg] += load / len(legs)
-    return kw if single else None
+        for line in feed.model.phase.split("-"):
+            amps[line] += watts / (feed.volts * pf)
+    return amps if single else None
+
+
+def imbalance(amps: dict[str, float]) -> float | None:
+    """max |I - mean| / mean, or None without current."""
+    mean = sum(amps.values()) / len(amps)
+    return max(abs(v - mean) for v in amps.values()) / mean if mean > 0 else None
 
 
 class PhaseImbalance(Rule):
@@ -77,31 +91,27 @@ class PhaseImbalance(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = design.topology
-        allocation = {k: v.m_as("kW") for k, v in feed_allocation(topo).items()}
+        load = normal_feed_load_kw(topo)
         warn, err = ctx["warning"].m_as(""), ctx["error"].m_as("")
         for panel in topo.panels.values():
             if panel.model.phases != 3:
                 continue
-            kw = phase_loads(panel, allocation)
-            if kw is None:
+            amps = line_currents(panel, load)
+            share = imbalance(amps) if amps is not None else None
+            if amps is None or share is None or share <= warn * (1 + 1e-9):
                 continue
-            mean = sum(kw.values()) / 3
-            if mean <= 0:
-                continue
-            imbalance = max(abs(v - mean) for v in kw.values()) / mean
-            if imbalance <= warn * (1 + 1e-9):
-                continue
-            over_error = imbalance > err * (1 + 1e-9)
+            over_error = share > err * (1 + 1e-9)
             limit = err if over_error else warn
-            legs = ", ".join(f"{leg} {fmt(Q_(v, 'kW'))}" for leg, v in kw.items())
+            lines = ", ".join(f"{line} {fmt(Q_(a, 'A'))}" for line, a in amps.items())
+            mean = sum(amps.values()) / 3
             yield Violation(
                 (*panel.path, "id"),
-                f"panel {panel.id} phases are {fmt(Q_(imbalance * 100, 'percent'))} out of "
-                f"balance ({legs}; mean {fmt(Q_(mean, 'kW'))}), above "
-                f"{fmt(Q_(limit * 100, 'percent'))}",
+                f"panel {panel.id} line currents are {fmt(Q_(share * 100, 'percent'))} out of "
+                f"balance in normal running, every feed live ({lines}; mean "
+                f"{fmt(Q_(mean, 'A'))}), above {fmt(Q_(limit * 100, 'percent'))}",
                 subject=panel.id,
-                measured=Q_(imbalance * 100, "percent"),
+                measured=Q_(share * 100, "percent"),
                 limit=Q_(limit * 100, "percent"),
-                fix="move single-phase feeds from the most loaded phase to the least loaded one",
+                fix="move single-phase feeds from the most loaded line to the least loaded one",
                 severity="error" if over_error else None,
             )

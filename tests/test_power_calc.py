@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from dclint.calc.power import feed_allocation, panel_allocation
+from dclint.calc.power import feed_allocation, normal_feed_load_kw, panel_allocation
 from dclint.engine.config import default_options
 from dclint.engine.registry import discover
 from dclint.engine.rule import Context, Violation
 from dclint.errors import LoadError
 from dclint.loader.load import load_text
 from dclint.model.topology import Topology
+from dclint.rules.pwr005_phase_imbalance import imbalance, line_currents
 
 
 def _topo(text: str) -> Topology:
@@ -181,3 +182,37 @@ def test_peak_load_of_node_racks_is_max_power_times_nodes() -> None:
     # a rack without a catalog max_power peaks at its design load
     other = _topo("name: x\nracks: [{id: r1, it_load: 7 kW}]\n").racks[0]
     assert other.peak_load.m_as("kW") == pytest.approx(7.0)
+
+
+def test_line_to_line_load_draws_current_on_both_lines() -> None:
+    topo = _topo(
+        """
+name: y208
+power:
+  panels:
+    - {id: p, voltage: 208 V, current_rating: 100 A}
+  feeds:
+    - {id: f1, panel: p, phase: L1-L2, phases: 1, voltage: 208 V, current_rating: 30 A,
+       power_factor: 1}
+    - {id: f2, panel: p, phase: L3, phases: 1, voltage: 120 V, current_rating: 20 A,
+       power_factor: 1}
+racks:
+  - {id: r1, it_load: 4 kW, feeds: [f1]}
+  - {id: r2, it_load: 1.5 kW, feeds: [f2]}
+"""
+    )
+    amps = line_currents(topo.panels["p"], normal_feed_load_kw(topo))
+    assert amps is not None
+    # 4,000 W / 208 V = 19.23 A on L1 and L2; 1,500 W / 120 V = 12.5 A on L3
+    assert amps["L1"] == pytest.approx(19.23, abs=0.01)
+    assert amps["L2"] == pytest.approx(19.23, abs=0.01)
+    assert amps["L3"] == pytest.approx(12.5, abs=0.01)
+    assert imbalance(amps) == pytest.approx(0.2642, abs=0.0001)  # kW a leg would say 18.2%
+
+
+def test_a_2n_rack_puts_half_its_load_on_each_feed_in_normal_running() -> None:
+    topo = _topo(FOUR_2N)
+    load = normal_feed_load_kw(topo)
+    assert load["a1"] == pytest.approx(60.0)
+    assert load["b1"] == pytest.approx(60.0)
+    assert feed_allocation(topo)["a1"].m_as("kW") == pytest.approx(120.0)  # with B lost
