@@ -5,9 +5,12 @@ Flags a rack whose design IT load (declared, or the platform's power x nodes) ex
 power limit: 120 kW by default, or a per-platform limit (GB300 NVL72 racks run to ~142 kW).
 
 ## Why it matters
-A GB200 NVL72 rack is designed at ~120 kW sustained thermal design power, not a peak (founding
-article; NVIDIA GB200 NVL72 rack guide). Racks planned above the limit exceed what the rack's
-power shelves, busway tap-offs and cooling were sized for. Legacy racks are 6-12 kW.
+A GB200 NVL72 rack is designed at ~120 kW sustained thermal design power, not a peak (NVIDIA
+GB200 NVL72 documentation); the 120 kW default is that figure. Racks planned above the limit
+exceed what the rack's power shelves, busway tap-offs and cooling were sized for. Typical
+enterprise racks draw under 10 kW (Uptime Institute Global Data Center Survey). Where a rack
+is built for more, `platform_limits` (empty by default) raises the limit for its platform:
+GB300 NVL72 racks run to 142 kW (NVIDIA GB300 NVL72 enterprise reference architecture).
 
 ## Example
 ```yaml

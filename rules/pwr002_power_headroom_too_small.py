@@ -15,7 +15,9 @@ The 80 kW is dclint's own default, from operators' practice of reserving at leas
 three-phase capacity for every GB200 NVL72 rack added (about two thirds of the rack's ~120 kW
 design load, NVIDIA GB200 NVL72 documentation): a domain filled to its rating trips its
 over-current protection when one more high-power system is plugged in beside it. Continuous
-load is held to 80% of the breaker rating (NEC 210.20(A)). A domain already loaded beyond its
+load is held to 80% of the breaker rating (NEC 210.20(A)). `per_rack` is off by default
+(dclint's own default): one headroom a domain is the reserve for the next rack; turn it on
+when several planned racks will be added one by one. A domain already loaded beyond its
 rating is also an overload for PWR008, whatever racks it serves.
 
 ## Example

@@ -19,8 +19,8 @@ trips long before it reaches its rated three-phase power, and the neutral carrie
 difference. Summing kW per leg hides what a line-to-line load does: 4 kW on L1-L2 plus 1.5 kW
 on L3 of a 208Y/120 V panel is 2/2/1.5 kW a leg (18.2%), but 19.2/19.2/12.5 A a line (26.4%).
 The 10% and 20% bands are dclint's own defaults, the bands DCIM tools commonly use (under 10%
-good, over 20% critical); NEMA MG 1 defines unbalance the same way, as the largest deviation
-from the average over the average.
+good, over 20% critical); NEMA MG 1 defines voltage unbalance the same way, as the largest
+deviation from the average over the average.
 
 ## Example
 ```yaml

@@ -8,10 +8,11 @@ are not checked.
 ## Why it matters
 Single-phase whips carry little power: a 230 V / 32 A feed at PF 0.95 and 80% continuous
 (NEC 210.20(A)) delivers 5.6 kW, so a high-density rack needs many of them, and they load one
-leg of the panel (PWR005). Three-phase power is P = sqrt(3) x V(L-L) x I x PF: at the same
+line of the panel (PWR005). Three-phase power is P = sqrt(3) x V(L-L) x I x PF: at the same
 current a 415 V three-phase feed carries 3.1 times a 230 V single-phase one, and a 415 V / 63 A
-feed gives 34.4 kW (DOMAIN.md, power practice). Legacy racks are 6-12 kW; an NVL72 rack is
-~120 kW (DOMAIN.md).
+feed gives 34.4 kW. The 20 kW threshold is dclint's own default: above it a rack needs four or
+more 230 V / 32 A whips a path, where one three-phase feed would do; a GB200 NVL72 rack is
+~120 kW (NVIDIA GB200 NVL72 documentation).
 
 ## Example
 ```yaml
