@@ -122,6 +122,10 @@ def _power(topo: Topology, rack: NewRack, options: dict[str, dict[str, Any]]) ->
     if t is None or not t.feeds:
         return [Limit("power", "-", None, "no feeds on the template rack to copy")]
     load = rack.it_load.m_as("kW")
+    spec = topo.catalog.platforms.get(rack.platform)
+    if spec is not None and spec.max_power is not None and not options["PWR003"]["design_load"]:
+        # feeds are sized for the rack's peak, as PWR003 loads them
+        load = max(load, spec.max_power.m_as("kW") * (rack.nodes if spec.kind == "node" else 1))
     out = []
     for path, feeds in rack_paths(t).items():
         cap = sum(f.capacity.m_as("kW") for f in feeds)
@@ -132,7 +136,7 @@ def _power(topo: Topology, rack: NewRack, options: dict[str, dict[str, Any]]) ->
                 f"path {path}",
                 racks,
                 f"{len(feeds)} feed(s) like {'+'.join(f.id for f in feeds)}: "
-                f"{fmt(Q_(cap, 'kW'))} a path for {fmt(rack.it_load)}",
+                f"{fmt(Q_(cap, 'kW'))} a path for {fmt(Q_(load, 'kW'))}",
             )
         )
         out.append(_path_power(topo, rack, path, feeds, options))
