@@ -8,11 +8,11 @@ Flags too a workload that uses more GPUs than the design has (its racks of the w
 `platform`, or all racks when it names none that is built).
 
 ## Why it matters
-Megatron refuses to start when the world size is not divisible by tp x pp x cp, and a
+Megatron refuses to start when the world size is not divisible by tp x pp x cp (Megatron-LM
+`megatron/training/arguments.py`: "world size is not divisible by total_model_size"), and a
 layout written for a different GPU count silently changes dp, and with it the global batch
 and the learning-rate schedule. A workload larger than the cluster cannot run at all, and
-every projection (time, cost, storage demand) built on it is wrong (DOMAIN.md: world size
-= TP x PP x CP x DP).
+every projection (time, cost, storage demand) built on it is wrong.
 
 ## Example
 ```yaml

@@ -56,9 +56,13 @@ class TensorParallelCrossesNvlink(Rule):
             par = wl.parallel
             groups = [("tp", f"tp {par.tp}", par.tp, "")]
             if par.expert_tp_in_nvlink:
-                groups.append(("ep", f"tp {par.tp} x ep {par.ep}", par.tp * par.ep, "expert_tp_in_nvlink"))
+                groups.append(
+                    ("ep", f"tp {par.tp} x ep {par.ep}", par.tp * par.ep, "expert_tp_in_nvlink")
+                )
             if par.context_in_nvlink:
-                groups.append(("cp", f"tp {par.tp} x cp {par.cp}", par.tp * par.cp, "context_in_nvlink"))
+                groups.append(
+                    ("cp", f"tp {par.tp} x cp {par.cp}", par.tp * par.cp, "context_in_nvlink")
+                )
             for field, what, size, flag in groups:
                 if domain % size == 0:
                     continue
@@ -78,10 +82,6 @@ class TensorParallelCrossesNvlink(Rule):
                     measured=float(size),
                     limit=float(domain),
                     fix=f"use a group size that divides {domain}"
-                    + (
-                        f", or drop {flag}"
-                        if flag
-                        else " and shard further with pp, cp or dp"
-                    ),
+                    + (f", or drop {flag}" if flag else " and shard further with pp, cp or dp"),
                 )
                 break

@@ -1,24 +1,34 @@
-"""Parallel layout that does not divide the model, sequence or batch evenly.
+"""Parallel layout that breaks one of Megatron-Core's start-up checks on model, sequence or batch.
 
 ## What it does
-Checks the divisibility conditions Megatron-Core asserts at start-up, one finding per broken
-condition, at the field to change:
+Checks the conditions Megatron-Core's argument checks and TransformerConfig enforce at
+start-up, one finding per broken condition, at the field to change:
 
-- layers divisible by pp, and by pp x vpp when interleaved (vpp > 1)      -> `pp` / `vpp`
-- attention heads, and query groups (GQA), divisible by tp              -> `tp`
-- sequence length divisible by 2 x cp when cp > 1 (load-balanced CP)    -> `cp`
-- global batch divisible by micro batch x dp                            -> `global_batch`
-- experts divisible by ep, and ep dividing dp x cp                      -> `ep`
+- pipeline: layers divisible by pp, and each stage's layers by vpp when interleaved; with
+  uneven stages (`first_stage_layers`, `last_stage_layers`, Megatron's
+  --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers) the remaining
+  layers split evenly over the middle stages, and each stage's layers by vpp  -> `pp`, `vpp`,
+  `first_stage_layers`
+- interleaving (vpp > 1) needs pp > 1                                          -> `vpp`
+- attention heads and query groups (GQA) divisible by tp; hidden size by heads -> `tp`
+- sequence length divisible by 2 x cp under context parallelism (load-balanced chunks), and
+  the tokens each cp rank holds (sequence / cp) by tp under sequence parallelism (on by
+  default with tp > 1)                                                         -> `cp`, `tp`
+- global batch divisible by micro batch x dp                                   -> `global_batch`
+- experts divisible by ep, ep dividing dp x cp, and sequence parallelism on when an MoE
+  model runs with tp > 1                                            -> `ep`, `sequence_parallel`
 
 dp is the declared one, else gpus / (tp x pp x cp) when that is whole (PAR001 covers the
 rest). Conditions on model fields the workload leaves out are skipped.
 
 ## Why it matters
-Each of these makes Megatron stop at initialisation, after the allocation has started: pipeline
-stages need whole layers, tensor-parallel ranks whole heads and query groups, context
-parallelism splits each sequence into 2 x cp chunks for load balance, every data-parallel
-rank takes whole micro batches, and expert-parallel groups are carved from the dp x cp ranks
-(Megatron-Core parallel-state conventions; DOMAIN.md).
+Each of these makes Megatron stop at initialisation, after the allocation has started:
+pipeline stages need whole layers and whole virtual chunks, tensor-parallel ranks whole heads
+and query groups, sequence parallelism scatters each sequence over the tp ranks, context
+parallelism splits it into 2 x cp chunks for load balance, every data-parallel rank takes
+whole micro batches, and expert-parallel groups are carved from the dp x cp ranks
+(Megatron-LM `megatron/training/arguments.py` validate_args and Megatron-Core
+TransformerConfig).
 
 ## Example
 ```yaml
@@ -31,7 +41,8 @@ workloads:
 
 ## Fix
 Pick pp, vpp, tp, cp and ep that divide the model's layers, heads, query groups, experts and
-sequence length, and a global batch that is a multiple of micro batch x dp.
+sequence length (or declare uneven first and last stages), and a global batch that is a
+multiple of micro batch x dp.
 """
 
 from __future__ import annotations
@@ -43,6 +54,9 @@ from dclint.model.design import Design
 from dclint.model.source import Path
 from dclint.model.workload import Workload
 
+# (path below the workload, measured, limit, what breaks) of one broken condition
+Broken = tuple[tuple[str, ...], float, float, str]
+
 
 class LayoutNotDivisible(Rule):
     id = "PAR003"
@@ -53,79 +67,132 @@ class LayoutNotDivisible(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for i, wl in enumerate(design.workloads):
-            for field, value, divisor, text in _conditions(wl):
-                if value % divisor == 0:
-                    continue
-                path: Path = (
-                    ("workloads", i, field)
-                    if field == "global_batch"
-                    else ("workloads", i, "parallel", field)
-                )
+            for where, measured, limit, text in _broken(wl):
+                path: Path = ("workloads", i, *where)
                 yield Violation(
                     path,
-                    f"workload {wl.id}: {text} ({value} = {divisor} x {value // divisor} + "
-                    f"{value % divisor})",
+                    f"workload {wl.id}: {text}",
                     subject=wl.id,
-                    measured=float(value),
-                    limit=float(divisor),
+                    measured=measured,
+                    limit=limit,
                     fix="choose parallel sizes that divide the model, sequence and batch",
                 )
 
 
-def _conditions(wl: Workload) -> Iterator[tuple[str, int, int, str]]:
-    """(field at fault, value, divisor, what breaks) for each condition that applies."""
-    m, p = wl.model, wl.parallel
-    if m.layers is not None:
-        if m.layers % p.pp:
-            yield "pp", m.layers, p.pp, f"{m.layers} layers do not split over pp {p.pp} stages"
-        elif p.vpp > 1:
+def _split(value: int, divisor: int) -> str:
+    return f"({value} = {divisor} x {value // divisor} + {value % divisor})"
+
+
+def _broken(wl: Workload) -> Iterator[Broken]:
+    yield from _pipeline(wl)
+    yield from _tensor_and_sequence(wl)
+    yield from _batch_and_experts(wl)
+
+
+def _pipeline(wl: Workload) -> Iterator[Broken]:
+    layers, p = wl.model.layers, wl.parallel
+    if p.vpp > 1 and p.pp == 1:
+        yield ("parallel", "vpp"), float(p.vpp), 1.0, "vpp > 1 (interleaving) needs pp > 1"
+    if layers is None:
+        return
+    ends = [(n, v) for n, v in (("first", p.first_stage_layers), ("last", p.last_stage_layers))]
+    declared = [(n, v) for n, v in ends if v is not None]
+    if not declared:
+        if layers % p.pp:
+            text = f"{layers} layers do not split over pp {p.pp} stages {_split(layers, p.pp)}"
+            yield ("parallel", "pp"), float(layers), float(p.pp), text
+        elif p.vpp > 1 and (layers // p.pp) % p.vpp:
             stages = p.pp * p.vpp
-            text = f"{m.layers} layers do not split over pp {p.pp} x vpp {p.vpp} = {stages} chunks"
-            yield "vpp", m.layers, stages, text
-    if m.attention_heads is not None:
-        yield (
-            "tp",
-            m.attention_heads,
-            p.tp,
-            (f"{m.attention_heads} attention heads do not split over tp {p.tp}"),
+            text = (
+                f"{layers} layers do not split over pp {p.pp} x vpp {p.vpp} = {stages} chunks "
+                f"{_split(layers, stages)}"
+            )
+            yield ("parallel", "vpp"), float(layers), float(stages), text
+        return
+    field = ("parallel", f"{declared[0][0]}_stage_layers")
+    middle_stages = p.pp - len(declared)
+    rest = layers - sum(v for _, v in declared if v is not None)
+    named = " and ".join(f"{v} on the {n} stage" for n, v in declared)
+    if middle_stages < 0 or rest < 0 or (middle_stages == 0 and rest != 0):
+        text = (
+            f"{named} leave {rest} of {layers} layers for {max(middle_stages, 0)} other "
+            f"stages of pp {p.pp}"
         )
-    if m.query_groups is not None:
-        yield (
-            "tp",
-            m.query_groups,
-            p.tp,
-            f"{m.query_groups} query groups do not split over tp {p.tp}",
+        yield field, float(rest), float(max(middle_stages, 0)), text
+        return
+    if middle_stages and rest % middle_stages:
+        text = (
+            f"with {named}, the other {rest} layers do not split over the {middle_stages} "
+            f"middle stages {_split(rest, middle_stages)}"
         )
-    if p.cp > 1:
-        yield (
-            "cp",
-            wl.sequence_length,
-            2 * p.cp,
-            (
-                f"sequence length {wl.sequence_length} tokens does not split into 2 x cp "
-                f"{p.cp} = {2 * p.cp} chunks"
-            ),
+        yield ("parallel", "pp"), float(rest), float(middle_stages), text
+        return
+    if p.vpp > 1:
+        counts = [(f"{n} stage", v) for n, v in declared if v is not None]
+        if middle_stages:
+            counts.append(("middle stages", rest // middle_stages))
+        for name, count in counts:
+            if count % p.vpp:
+                text = f"{count} layers of the {name} do not split into vpp {p.vpp} chunks"
+                yield ("parallel", "vpp"), float(count), float(p.vpp), text
+
+
+def _tensor_and_sequence(wl: Workload) -> Iterator[Broken]:
+    m, p = wl.model, wl.parallel
+    for name, value in (("attention heads", m.attention_heads), ("query groups", m.query_groups)):
+        if value is not None and value % p.tp:
+            text = f"{value} {name} do not split over tp {p.tp} {_split(value, p.tp)}"
+            yield ("parallel", "tp"), float(value), float(p.tp), text
+    h, a = m.hidden_size, m.attention_heads
+    if h is not None and a is not None and h % a:
+        text = f"hidden size {h} is not a multiple of {a} attention heads {_split(h, a)}"
+        yield ("model", "hidden_size"), float(h), float(a), text
+    seq = wl.sequence_length
+    if p.cp > 1 and seq % (2 * p.cp):
+        text = (
+            f"sequence length {seq} tokens does not split into 2 x cp {p.cp} = {2 * p.cp} "
+            f"chunks {_split(seq, 2 * p.cp)}"
         )
+        yield ("parallel", "cp"), float(seq), float(2 * p.cp), text
+    elif p.sequence_parallel_on and (seq // p.cp) % p.tp:
+        per_rank = seq // p.cp
+        held = (
+            f"the {per_rank} tokens of each cp rank do"
+            if p.cp > 1
+            else f"sequence length {seq} tokens does"
+        )
+        default = "" if p.sequence_parallel is not None else " (on by default with tp > 1)"
+        text = (
+            f"{held} not split over tp {p.tp} under sequence parallelism{default} "
+            f"{_split(per_rank, p.tp)}"
+        )
+        yield ("parallel", "tp"), float(per_rank), float(p.tp), text
+
+
+def _batch_and_experts(wl: Workload) -> Iterator[Broken]:
+    m, p = wl.model, wl.parallel
     base = p.tp * p.pp * p.cp
     dp = p.dp if p.dp is not None else (wl.gpus // base if wl.gpus % base == 0 else None)
     if wl.global_batch is not None and dp is not None:
         per_step = wl.micro_batch * dp
-        yield (
-            "global_batch",
-            wl.global_batch,
-            per_step,
-            (
+        if wl.global_batch % per_step:
+            text = (
                 f"global batch {wl.global_batch} sequences is not a multiple of micro batch "
-                f"{wl.micro_batch} x dp {dp} = {per_step} sequences"
-            ),
-        )
-    if p.ep > 1:
-        if m.experts is not None:
-            yield "ep", m.experts, p.ep, f"{m.experts} experts do not split over ep {p.ep}"
-        if dp is not None:
-            yield (
-                "ep",
-                dp * p.cp,
-                p.ep,
-                (f"ep {p.ep} does not divide dp {dp} x cp {p.cp} = {dp * p.cp} ranks"),
+                f"{wl.micro_batch} x dp {dp} = {per_step} sequences "
+                f"{_split(wl.global_batch, per_step)}"
             )
+            yield ("global_batch",), float(wl.global_batch), float(per_step), text
+    if m.experts and p.tp > 1 and p.sequence_parallel is False:
+        text = f"an MoE model with tp {p.tp} needs sequence parallelism, declared off"
+        yield ("parallel", "sequence_parallel"), 0.0, 1.0, text
+    if p.ep == 1:
+        return
+    if m.experts is not None and m.experts % p.ep:
+        text = f"{m.experts} experts do not split over ep {p.ep} {_split(m.experts, p.ep)}"
+        yield ("parallel", "ep"), float(m.experts), float(p.ep), text
+    if dp is not None and (dp * p.cp) % p.ep:
+        ranks = dp * p.cp
+        text = (
+            f"ep {p.ep} does not divide dp {dp} x cp {p.cp} = {ranks} ranks {_split(ranks, p.ep)}"
+        )
+        yield ("parallel", "ep"), float(ranks), float(p.ep), text

@@ -1,18 +1,25 @@
-"""Training layout whose per-GPU memory estimate exceeds the GPU's HBM less a reserve.
+"""Training layout whose per-GPU memory estimate exceeds the GPU's memory less a reserve.
 
 ## What it does
-Estimates the memory of the busiest GPU (the first pipeline stage) of each workload's
-parallel layout: bf16 weights and fp32 gradients split over tp x pp (experts over ep), the
-fp32 optimizer states sharded over dp x cp by the distributed optimizer, and the activations
-of the micro-batches in flight (Korthikanti et al. 2022, with the declared `recompute` and
-`sequence_parallel`). Flags a layout above the GPU's HBM less `reserve` (default 10%).
+Estimates the memory of the busiest GPU of each workload's parallel layout (the first
+pipeline stage, or a middle one when `first_stage_layers` / `last_stage_layers` make stages
+uneven): bf16 weights and fp32 gradients split over tp x pp (experts over ep), the fp32
+optimizer states sharded over dp x cp by the distributed optimizer (`zero_stage` 2 shards the
+gradients too, 3, FSDP's full shard, the weights as well), and the activations of the
+micro-batches in flight (Korthikanti et al. 2022, with the declared `recompute`; sequence
+parallelism on by default when tp > 1, as Megatron-Core training recipes run it, and said so
+in the finding). Flags a layout above the GPU's memory less `reserve` (default 10%). The
+memory is the figure the device reports (nvidia-smi memory.total: 81,559 MiB = 79.6 GiB on
+an H100 80GB), the datasheet figure where the catalog knows no device figure.
 
 ## Why it matters
 A layout that does not fit fails with out-of-memory at the first step, after the cluster has
-been booked; the reserve covers the CUDA context, NCCL buffers, allocator fragmentation and
-the embedding and output-layer activations the estimate leaves out. Model-state bytes follow
-Megatron-LM's distributed-optimizer table (6 + 12/d bytes a parameter for bf16 with fp32
-gradients).
+been booked. Model-state bytes follow Megatron-LM's distributed-optimizer table (6 + 12/d
+bytes a parameter for bf16 with fp32 gradients) and the ZeRO paper (Rajbhandari et al.
+2020). The 10% `reserve` is dclint's own default for what the estimate leaves out: the CUDA
+context, NCCL buffers, allocator fragmentation and the embedding and output-layer
+activations. The estimate passes the published layouts it was checked against (Narayanan et
+al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100).
 
 ## Example
 ```yaml
@@ -24,8 +31,9 @@ workloads:
 ```
 
 ## Fix
-Shard more: raise tp (within the NVLink domain) or pp, turn on `sequence_parallel` and the
-distributed optimizer, use selective or full recomputation, or lower `micro_batch`.
+Shard more: raise tp (within the NVLink domain) or pp, keep sequence parallelism and the
+distributed optimizer on (or a higher `zero_stage`), use selective or full recomputation, or
+lower `micro_batch`.
 """
 
 from __future__ import annotations
@@ -44,7 +52,7 @@ class GpuMemoryExceeded(Rule):
     severity = "error"
     tags = ("parallel", "memory")
     options = {
-        "reserve": Option("10%", "share", "Share of HBM kept free of the estimate"),
+        "reserve": Option("10%", "share", "Share of GPU memory kept free of the estimate"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
@@ -53,23 +61,26 @@ class GpuMemoryExceeded(Rule):
             gpu = catalog.gpus.get(p.gpu)
             if gpu is None:
                 continue
-            usable = (gpu.hbm * (1 - ctx["reserve"])).to("GiB")
+            memory = gpu.hbm_capacity.to("GiB")
+            usable = (memory * (1 - ctx["reserve"])).to("GiB")
             total = p.memory.total
             if total.m_as("GiB") <= usable.m_as("GiB"):
                 continue
             parts = ", ".join(f"{k} {fmt(v, 'GiB')}" for k, v in p.memory.breakdown().items())
             wl = design.workloads[p.index]
             par = wl.parallel
+            seen = "as the device reports it" if gpu.hbm_device is not None else "datasheet"
             yield Violation(
                 ("workloads", p.index, "parallel"),
                 f"workload {p.workload} needs ~{fmt(total, 'GiB')} per GPU ({parts}) with "
                 f"tp {par.tp}, pp {par.pp}, cp {par.cp}, ep {par.ep}, above the "
-                f"{fmt(usable, 'GiB')} usable of {gpu.name}'s {fmt(gpu.hbm.to('GiB'), 'GiB')} "
-                f"HBM ({ctx['reserve'].m_as('percent'):g}% reserve)",
+                f"{fmt(usable, 'GiB')} usable of {gpu.name}'s {fmt(memory, 'GiB')} "
+                f"({seen}; {ctx['reserve'].m_as('percent'):g}% reserve); assumes "
+                + "; ".join(p.memory.notes),
                 subject=p.workload,
                 measured=total,
                 limit=usable,
-                fix="raise tp or pp, enable sequence parallelism and the distributed optimizer, "
-                "recompute activations or lower micro_batch",
+                fix="raise tp or pp, keep sequence parallelism and the distributed optimizer on "
+                "(or raise zero_stage), recompute activations or lower micro_batch",
                 key=True,
             )

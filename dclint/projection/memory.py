@@ -4,7 +4,9 @@ Conventions:
 
 - Model states (Megatron-LM distributed-optimizer table): bf16 weights 2 B/parameter and
   fp32 main gradients 4 B/parameter, kept on every data-parallel rank; fp32 master weights and
-  Adam moments 12 B/parameter, sharded over dp x cp when `distributed_optimizer` is on.
+  Adam moments 12 B/parameter, sharded over dp x cp when `distributed_optimizer` is on (ZeRO
+  stage 1). `zero_stage` 2 shards the gradients too and 3 (FSDP full shard) the weights as
+  well (Rajbhandari et al. 2020); the layer being gathered under stage 3 is not counted.
   FP8 and FP4 training keep bf16 weights as well (Transformer Engine casts per GEMM), so the
   precision does not change these figures.
 - Dense parameters are split over tp x pp; expert parameters over ep x tp x pp (expert tensor
@@ -14,10 +16,12 @@ Conventions:
   b = micro-batch, h hidden, a heads, t = tp: s b h (34/t + 5 a s / (h t)) with sequence
   parallelism, s b h (10 + 24/t + 5 a s / (h t)) without; selective recomputation drops the
   5 a s / h term, full recomputation keeps only the layer input, 2 s b h (/t with sequence
-  parallelism). The first pipeline stage holds min(pp, micro-batches) micro-batches of its
-  l/pp layers, x (1 + (pp-1)/(pp x vpp)) with interleaving. Embedding and output-layer
-  activations and MoE routing buffers are not counted; flash attention makes `recompute: none`
-  behave like `selective` for the 5 a s / h term.
+  parallelism). Sequence parallelism is on by default when tp > 1, as Megatron-Core training
+  recipes run it. Pipeline stage k holds min(pp - k, micro-batches) micro-batches of its
+  layers (l/pp, or the declared first and last stage layers), x (1 + (pp-1)/(pp x vpp)) with
+  interleaving; the busiest of the first stage and, with uneven stages, a middle one counts.
+  Embedding and output-layer activations and MoE routing buffers are not counted; flash
+  attention makes `recompute: none` behave like `selective` for the 5 a s / h term.
 """
 
 from __future__ import annotations
@@ -76,16 +80,34 @@ def _data_parallel(wl: Workload) -> int:
     return p.dp or max(1, wl.gpus // (p.tp * p.pp * p.cp))
 
 
-def _activations(wl: Workload, dp: int) -> Quantity | None:
+def _stages(wl: Workload) -> list[tuple[int, float | None]]:
+    """(stage index, its layers) of the candidates for the busiest stage."""
+    p, layers = wl.parallel, wl.model.layers
+    if layers is None:
+        return [(0, None)]
+    ends = [v for v in (p.first_stage_layers, p.last_stage_layers) if v is not None]
+    middle_stages = p.pp - len(ends)
+    if not ends or p.pp == 1:
+        return [(0, layers / p.pp)]
+    middle = (layers - sum(ends)) / middle_stages if middle_stages > 0 else None
+    first = float(p.first_stage_layers) if p.first_stage_layers is not None else middle
+    out = [(0, first)]
+    if middle is not None and p.first_stage_layers is not None and middle_stages > 0:
+        out.append((1, middle))
+    return out
+
+
+def _activations(wl: Workload, dp: int, stage: int, layers: float) -> Quantity | None:
     m, p = wl.model, wl.parallel
     if not (m.layers and m.hidden_size):
         return None
     s, b, h, t = wl.sequence_length / p.cp, wl.micro_batch, m.hidden_size, p.tp
     a = m.attention_heads or max(1, h // 128)
     scores = 5 * a * s / (h * t)
-    base = 34 / t if p.sequence_parallel else 10 + 24 / t
+    sp = p.sequence_parallel_on
+    base = 34 / t if sp else 10 + 24 / t
     if wl.recompute == "full":
-        per_layer = 2 * s * b * h / (t if p.sequence_parallel else 1)
+        per_layer = 2 * s * b * h / (t if sp else 1)
     elif wl.recompute == "selective":
         per_layer = s * b * h * base
     else:
@@ -93,40 +115,51 @@ def _activations(wl: Workload, dp: int) -> Quantity | None:
     micro_batches = p.pp
     if wl.global_batch:
         micro_batches = max(1, wl.global_batch // (dp * wl.micro_batch))
-    in_flight = min(p.pp, micro_batches)
-    layers_per_stage = m.layers / p.pp
+    in_flight = max(1, min(p.pp - stage, micro_batches))
     interleave = 1 + (p.pp - 1) / (p.pp * p.vpp) if p.vpp > 1 else 1.0
-    return Q_(per_layer * layers_per_stage * in_flight * interleave, "B").to("GiB")
+    return Q_(per_layer * layers * in_flight * interleave, "B").to("GiB")
 
 
 def memory_per_gpu(wl: Workload) -> MemoryEstimate:
-    """Memory of the busiest GPU (first pipeline stage) of the workload's layout."""
+    """Memory of the busiest GPU (first pipeline stage, or a middle one with uneven stages)."""
+    estimates = [_estimate(wl, stage, layers) for stage, layers in _stages(wl)]
+    return max(estimates, key=lambda e: e.total.m_as("GiB"))
+
+
+def _estimate(wl: Workload, stage: int, layers: float | None) -> MemoryEstimate:
     p = wl.parallel
     dp = _data_parallel(wl)
+    share = layers / wl.model.layers if layers is not None and wl.model.layers else 1 / p.pp
     experts = expert_parameters(wl)
     dense = float(wl.model.parameters) - experts
-    dense_local = dense / (p.tp * p.pp)
-    expert_local = experts / (p.ep * p.tp * p.pp)
+    dense_local = dense * share / p.tp
+    expert_local = experts * share / (p.ep * p.tp)
+    dense_dp, expert_dp = dp * p.cp, max(1, dp * p.cp // p.ep)
+    sharded = dense_local / dense_dp + expert_local / expert_dp
     params = dense_local + expert_local
-    notes: list[str] = []
-    if p.distributed_optimizer:
-        expert_dp = max(1, dp * p.cp // p.ep)
-        optimizer = OPTIMIZER_BYTES * (dense_local / (dp * p.cp) + expert_local / expert_dp)
-        notes.append(f"distributed optimizer sharded over dp x cp = {dp * p.cp}")
-    else:
-        optimizer = OPTIMIZER_BYTES * params
-    activations = _activations(wl, dp)
+    zero = p.sharding
+    notes = [f"stage {stage} of pp {p.pp}: {layers:g} layers" if layers is not None else ""]
+    weights = WEIGHT_BYTES * (sharded if zero >= 3 else params)
+    gradients = GRAD_BYTES * (sharded if zero >= 2 else params)
+    optimizer = OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
+    if zero:
+        what = {1: "optimizer states", 2: "optimizer states and gradients"}.get(zero, "all states")
+        notes.append(f"ZeRO stage {zero}: {what} sharded over dp x cp = {dp * p.cp}")
+    activations = _activations(wl, dp, stage, layers) if layers is not None else None
     if activations is None:
         notes.append("activations not estimated: model layers and hidden_size not declared")
     else:
+        sp = "on" if p.sequence_parallel_on else "off"
+        if p.sequence_parallel is None and p.tp > 1:
+            sp += " (default with tp > 1)"
         notes.append(
             f"activations per Korthikanti et al. 2022, recompute {wl.recompute}, "
-            f"sequence parallel {'on' if p.sequence_parallel else 'off'}"
+            f"sequence parallel {sp}"
         )
     return MemoryEstimate(
-        Q_(WEIGHT_BYTES * params, "B").to("GiB"),
-        Q_(GRAD_BYTES * params, "B").to("GiB"),
+        Q_(weights, "B").to("GiB"),
+        Q_(gradients, "B").to("GiB"),
         Q_(optimizer, "B").to("GiB"),
         activations,
-        tuple(notes),
+        tuple(n for n in notes if n),
     )
