@@ -15,10 +15,10 @@ Metric", White Paper 49): the cooling and distribution losses come out of the sa
 connection. A GB200 SuperPOD scalable unit of 8 NVL72 racks at ~120 kW each (NVIDIA GB200
 NVL72 documentation) alone needs ~1.1 MW at PUE 1.15. Utilities and transformers are rated in
 kVA: at PF 0.95, 990 kW of facility load is 1,042 kVA and overloads a 1 MVA connection that
-reads as "1,000 kW" if VA is taken for W. The default PF 0.95 is the power factor Nautobot's
-power feed model assumes; declare the measured one. Downstream panels rated above their
-upstream breaker trip it at full AI-training load, which is flat, with no diversity to rely
-on; each breaker is held to 80% continuous (NEC 210.20(A)).
+reads as "1,000 kW" if VA is taken for W. The default PF 0.95 is the one Nautobot's power
+port model uses to turn W into VA; declare the measured one. Downstream panels rated above
+their upstream breaker trip it at full AI-training load, which is flat, with no diversity to
+rely on; each breaker is held to 80% continuous (NEC 210.20(A)).
 
 ## Example
 ```yaml
