@@ -4,8 +4,9 @@
 Adds up, for each shared storage tier, the data sets it holds (each workload's
 `dataset_size` on every tier that feeds training: those marked `feeds_training`, else the
 parallel file systems) and the checkpoints it keeps (`checkpoint.retained` x the checkpoint
-size, on the workload's checkpoint tier; 14 B/parameter where no size is declared, as in
-STO002). Flags a tier whose total exceeds `max_fill` (default 100%) of its `capacity`.
+size, on the workload's checkpoint tier; `bytes_per_parameter` 14 B where no size is
+declared, the ZeRO paper's 16 B/parameter of mixed-precision Adam less the bf16 gradients, as
+in STO002). Flags a tier whose total exceeds `max_fill` (default 100%) of its `capacity`.
 Node-local tiers are not checked (their capacity is per node and they hold staged copies).
 
 ## Why it matters
