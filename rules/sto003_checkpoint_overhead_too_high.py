@@ -4,7 +4,8 @@
 For each workload with a `checkpoint`, computes the time one save takes (size / aggregate
 write bandwidth of its tier, as STO002 does; `bytes_per_parameter` 14 B where the size is
 not declared: bf16 weights, fp32 master weights and Adam moments, the 16 B/parameter of the
-ZeRO paper, Rajbhandari et al. 2020, less the bf16 gradients) and divides it by `checkpoint.interval`. Flags a ratio above `max_overhead` (default 5%).
+ZeRO paper, Rajbhandari et al. 2020, less the bf16 gradients) and divides it by
+`checkpoint.interval`. Flags a ratio above `max_overhead` (default 5%).
 
 ## Why it matters
 Synchronous saves stop training: a trillion-parameter model's 14 TB at 200 GB/s takes 70 s
