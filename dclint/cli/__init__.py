@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # a review prints its command line
     _import_pint_without_numpy()
     # pydantic scans every installed distribution for its plugins (entry points) when the first
     # model's validator is built, some 5 ms of a cold check. The command line owns its process

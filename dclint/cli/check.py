@@ -20,7 +20,7 @@ from dclint.errors import ConfigError, LoadError
 
 __all__ = ["FORMAT_NAMES", "add_parser", "run"]
 
-FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "html")
+FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "markdown-summary", "html")
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -63,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
         "rules": engine.rules,
         "selected": lambda rid, file: selected(rid, engine.config_for(file), file),
         "options_for": lambda file: engine.options(engine.config_for(file)),
+        "config_for": engine.config_for,
+        "argv": getattr(args, "argv", None),
+        "today": getattr(args, "today", None),
         "baseline_fixed": fixed,
         "design_extras": design_extras,
     }

@@ -16,6 +16,7 @@ FORMATS: dict[str, str] = {
     "junit": "junit",
     "github": "github",
     "markdown": "markdown",
+    "markdown-summary": "markdown_summary",
     "html": "html",
 }
 

@@ -1,134 +1,147 @@
-"""Inline-SVG charts for the html review, drawn with matplotlib (the optional `html` extra)."""
+"""The html review's charts as hand-written SVG (dclint.report.svg): rack loads by group, load
+against capacity of every power, cooling and storage element, the training step, the cost, and
+the numbers of any finding no other chart shows."""
 
 from __future__ import annotations
 
-import io
-import re
-import warnings
 from typing import Any
 
-from dclint.analysis.summary import DesignSummary
-from dclint.errors import ConfigError
+from dclint.report.plant import Graph, rack_group
+from dclint.report.ranges import compact
+from dclint.report.review import Review
+from dclint.report.steps import step_parts
+from dclint.report.svg import Bar, Part, hbars, stacked
+from dclint.units import fmt, parse_quantity
 
-__all__ = ["BAR", "LIMIT", "OVER", "charts", "require_matplotlib"]
-
-_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
-BAR, OVER, LIMIT = "#2b6cb0", "#c53030", "#dd6b20"  # the pixel test looks for BAR and OVER
-
-
-def require_matplotlib() -> Any:
-    try:
-        import matplotlib
-        from matplotlib.figure import Figure  # noqa: F401
-    except ImportError:
-        raise ConfigError("the html format needs matplotlib: pip install 'dclint[html]'") from None
-    return matplotlib
+__all__ = ["charted", "charts"]
 
 
-def _svg(fig: Any, salt: str) -> str:
-    import matplotlib
-
-    buf = io.StringIO()
-    # a salt per chart keeps the SVG ids of several charts on one page apart
-    with (
-        matplotlib.rc_context({"svg.hashsalt": salt, "svg.fonttype": "none"}),
-        warnings.catch_warnings(),
-    ):
-        warnings.simplefilter("ignore")  # glyphs missing from DejaVu for some names
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    text = buf.getvalue()
-    # the RDF metadata block only names namespaces and matplotlib's site: drop it
-    return _METADATA.sub("", text[text.index("<svg") :])
-
-
-def _figure(n: int) -> tuple[Any, Any]:
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(min(11.0, 4.0 + 0.18 * n), 3.4), dpi=96)
-    return fig, fig.add_subplot()
-
-
-def _labels(ax: Any, names: list[str]) -> None:
-    step = max(1, len(names) // 40)  # keep at most ~40 legible labels
-    ax.set_xticks(range(0, len(names), step), names[::step], rotation=90, fontsize=7)
-
-
-def _bars(
-    title: str, names: list[str], values: list[float], limits: list[float], unit: str, salt: str
-) -> str:
-    fig, ax = _figure(len(names))
-    colours = [OVER if v > lim * (1 + 1e-9) else BAR for v, lim in zip(values, limits, strict=True)]
-    ax.bar(range(len(names)), values, color=colours, width=0.8)
-    ax.step(range(len(names)), limits, where="mid", color=LIMIT, linestyle="--", label="limit")
-    if len(names) == 1:
-        ax.axhline(limits[0], color=LIMIT, linestyle="--")
-    ax.set_title(title, fontsize=10)
-    ax.set_ylabel(unit)
-    ax.legend(fontsize=8, loc="lower right")
-    _labels(ax, names)
-    if len(names) < 4:  # keep a lone bar from filling the whole chart
-        ax.set_xlim(-1.5, len(names) + 0.5)
-    ax.set_ylim(0, max([x for x in (*values, *limits, 1e-9) if x == x]) * 1.15)  # skip NaN
-    return _svg(fig, salt)
+def _racks(r: Review) -> list[Bar]:
+    """One row per rack group: the span from its lightest to its heaviest rack."""
+    s, design = r.summary, r.design
+    assert s is not None
+    groups: dict[str, list[Any]] = {}
+    for rack, load in zip(design.topology.racks, s.rack_loads, strict=True):
+        groups.setdefault(rack_group(design, rack), []).append(load)
+    flagged = r.flagged
+    out = []
+    for name, loads in groups.items():
+        kw = [x.it_load.m_as("kW") for x in loads]
+        limit = max(x.limit.m_as("kW") for x in loads)
+        over = [x.id for x in loads if x.it_load.m_as("kW") > x.limit.m_as("kW") * (1 + 1e-9)]
+        ids = [x.id for x in loads]
+        spread = f"{min(kw):.4g}-{max(kw):.4g} kW" if min(kw) < max(kw) else f"{kw[0]:.4g} kW"
+        note = f"{len(loads)} racks at {spread}" if len(kw) > 1 else spread
+        note += f"; over {limit:.4g} kW: {compact(over, 3)}" if over else f" (limit {limit:.4g} kW)"
+        out.append(
+            Bar(
+                f"{compact(ids, 2)} {name.split(' @ ')[0]}",
+                max(kw) * 1e3,
+                limit * 1e3,
+                any(i in flagged for i in ids),
+                note,
+                min(kw) * 1e3 if len(kw) > 1 else None,
+                ",".join(ids) if len(ids) <= 64 else name,
+            )
+        )
+    return out
 
 
-def charts(
-    s: DesignSummary | None, cost: dict[str, float], currency: str, prefix: str
-) -> list[tuple[str, str]]:
+def _utilisation(graphs: list[tuple[str, Graph]], r: Review) -> list[Bar]:
+    """Every diagram element with a capacity, and the storage read path, as % of capacity."""
+    out = []
+    for _, g in graphs:
+        for n in g.nodes:
+            if n.share is not None and not n.key.startswith("racks:"):
+                out.append(
+                    Bar(
+                        n.title,
+                        n.share * 100,
+                        100.0,
+                        n.over,
+                        f"{n.share * 100:.0f}%: {n.detail}",
+                        key=n.key,
+                    )
+                )
+    st = r.summary.storage if r.summary else None
+    if st is not None and st.read_bandwidth.magnitude > 0:
+        used = float((st.needed / st.read_bandwidth).m_as(""))
+        flagged = any(t in r.flagged for t in st.tiers)
+        out.append(
+            Bar(
+                "storage read (demand x factor)",
+                used * 100,
+                100.0,
+                flagged,
+                f"{used * 100:.0f}%: {fmt(st.needed)} needed / {fmt(st.read_bandwidth)}",
+                key=",".join(st.tiers),
+            )
+        )
+    return out
+
+
+def charted(r: Review, graphs: list[tuple[str, Graph]]) -> set[str]:
+    """Subjects some diagram or chart already shows."""
+    ids = {"site", "utility"}
+    for _, g in graphs:
+        for n in g.nodes:
+            ids.add(n.key.split(":", 1)[-1])
+            ids.update(n.members)
+    if r.summary is not None:
+        ids.update(x.id for x in r.summary.rack_loads)
+        ids.update(f"{t.fabric}.{t.tier}" for t in r.summary.tiers)
+        if r.summary.storage is not None:
+            ids.update(r.summary.storage.tiers)
+    return ids
+
+
+def _numbers(r: Review, shown: set[str]) -> list[Bar]:
+    """Measured against limit for each finding no other chart shows (same dimension only)."""
+    out = []
+    for f in r.findings:
+        if f.subject in shown or not f.measured or not f.limit:
+            continue
+        try:
+            measured, limit = parse_quantity(f.measured), parse_quantity(f.limit)
+            value = float(measured.m_as(limit.units))
+        except Exception:  # text that is not one quantity ("2.00:1", "3 of 4"): not charted
+            continue
+        scale = float(limit.magnitude) or 1.0
+        out.append(
+            Bar(
+                f"{f.rule} {f.subject}",
+                value / scale * 100,
+                100.0,
+                True,
+                f"{f.measured} against {f.limit}",
+                key=f.subject,
+            )
+        )
+    return out
+
+
+def charts(r: Review, cost: dict[str, float], currency: str, prefix: str) -> list[tuple[str, str]]:
     """(title, svg) of each chart the data allows."""
     out: list[tuple[str, str]] = []
-    if s is None:
-        return out
-    if s.rack_loads:
-        out.append(
-            (
-                "Rack load against the rack limit",
-                _bars(
-                    "Rack IT load (kW)",
-                    [r.id for r in s.rack_loads],
-                    [r.it_load.m_as("kW") for r in s.rack_loads],
-                    [r.limit.m_as("kW") for r in s.rack_loads],
-                    "kW",
-                    f"{prefix}-racks",
-                ),
-            )
-        )
-    items = [*(("feed " + u.id, u) for u in s.feeds), *(("CDU " + u.id, u) for u in s.cdus)]
-    if items:
-        out.append(
-            (
-                "Feed and CDU utilisation against capacity",
-                _bars(
-                    "Load / capacity (%)",
-                    [n for n, _ in items],
-                    [u.share * 100 for _, u in items],
-                    [100.0] * len(items),
-                    "% of capacity",
-                    f"{prefix}-util",
-                ),
-            )
-        )
-    tiers = [t for t in s.tiers if t.ratio is not None]
-    if tiers:
-        out.append(
-            (
-                "Fabric oversubscription per tier",
-                _bars(
-                    "Downlink : uplink ratio",
-                    [f"{t.fabric}.{t.tier}" for t in tiers],
-                    [t.ratio or 0.0 for t in tiers],
-                    [t.limit if t.limit is not None else float("nan") for t in tiers],  # no limit
-                    "down:up",
-                    f"{prefix}-fabric",
-                ),
-            )
-        )
+    if r.summary is not None and r.summary.rack_loads and r.design is not None:
+        title = "Rack IT load by rack group (span lightest to heaviest) against the rack limit"
+        out.append((title, hbars(title, _racks(r), "W", f"{prefix}-racks")))
+    util = _utilisation(r.graphs, r)
+    if util:
+        title = "Load against capacity (%): power, cooling and storage"
+        out.append((title, hbars(title, util, "%", f"{prefix}-util")))
+    numbers = _numbers(r, charted(r, r.graphs))
+    if numbers:
+        title = "Other findings: measured against limit (%)"
+        out.append((title, hbars(title, numbers, "%", f"{prefix}-nums")))
+    for i, p in enumerate(r.projections):
+        parts = step_parts(p)
+        if parts:
+            title = f"Training step of {p.get('workload', '')}: where the time goes"
+            chart = stacked(title, [Part(n, v) for n, v in parts], "s", f"{prefix}-step{i}")
+            out.append((title, chart))
     if cost:
-        fig, ax = _figure(len(cost))
-        names = list(cost)
-        ax.barh(range(len(names)), [cost[n] for n in names], color=BAR)
-        ax.set_yticks(range(len(names)), names, fontsize=8)
-        ax.set_xlabel(currency)
-        ax.set_title(f"Cost breakdown ({currency})", fontsize=10)
-        out.append(("Cost breakdown", _svg(fig, f"{prefix}-cost")))
+        title = f"Cost breakdown ({currency})"
+        bars = [Bar(k, v, None, False, "") for k, v in cost.items()]
+        out.append((title, hbars(title, bars, currency, f"{prefix}-cost")))
     return out

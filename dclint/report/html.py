@@ -1,58 +1,101 @@
-"""HTML output: the design review as one self-contained page with inline-SVG charts."""
+"""HTML output: the design review as one self-contained page that prints to a clean PDF: an
+overview of every design, provenance, then per design its summary, diagrams (inline SVG),
+findings (one defect on many racks rolled up) and projection; the assumptions once."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
 
-from dclint.engine.findings import Finding, RunResult
-from dclint.report.charts import charts, require_matplotlib
+from dclint.engine.findings import RunResult
+from dclint.errors import ConfigError
+from dclint.report.charts import charts
+from dclint.report.diagrams import svg
 from dclint.report.markdown import summary_rows
-from dclint.report.review import SEVERITY_ORDER, Review, reviews
+from dclint.report.meta import metadata
+from dclint.report.review import (
+    OVERVIEW_COLUMNS,
+    SEVERITY_ORDER,
+    Review,
+    merged_assumptions,
+    reviews,
+)
+from dclint.report.rollup import Rollup
 from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
 from dclint.units import Quantity
 
-__all__ = ["render"]
+__all__ = ["render", "require_layout"]
 
 # no script, font or image may come from elsewhere: the page works offline and in mail
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 STYLE = """
-body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;color:#1a202c}
+body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;color:#1a202c;padding:0 1em}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #cbd5e0;
 padding:.25em .6em;text-align:left;vertical-align:top}th{background:#edf2f7}
 .error{color:#c53030}.warning{color:#b7791f}.info{color:#2b6cb0}code{font-size:.9em}
-figure{margin:1em 0}figure svg{max-width:100%;height:auto}section{margin-bottom:3em}
+.fails td:nth-child(2),.does-not-load td:nth-child(2){color:#c53030;font-weight:bold}
+figure{margin:1em 0;overflow-x:auto}figure svg{max-width:100%;height:auto}
+section.design{margin-bottom:3em}nav ol{columns:2}details{margin:.3em 0}
+dl.meta{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.meta dd{margin:0}
+@page{size:A4;margin:14mm}
+@media print{body{margin:0;max-width:none;font-size:10pt}nav{display:none}
+section.design{break-before:page}figure,tr,li{break-inside:avoid}h2,h3,h4{break-after:avoid}
+details::details-content{content-visibility:visible;display:block}
+a{color:inherit;text-decoration:none}}
 """
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def require_layout() -> None:
+    """The diagrams are placed by networkx's layouts, which need numpy (the `html` extra)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise ConfigError("the html format needs numpy: pip install 'dclint[html]'") from None
+
+
+def _table(header: list[str] | tuple[str, ...], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def _finding(f: Finding) -> str:
+def _rollup(r: Rollup) -> str:
+    f = r.first
     numbers = ""
     if f.measured is not None or f.limit is not None:
         numbers = f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
     fix = f" <em>Fix: {escape(f.fix)}</em>" if f.fix else ""
-    return (
-        f"<li><code>{escape(f'{f.file}:{f.line}:{f.column}')}</code> "
+    scope = f"<strong>{escape(r.scope())}</strong>, e.g.: " if r.count > 1 else ""
+    where = r.places
+    loc = escape(where[0]) + (f" and {len(where) - 1} more places" if len(where) > 1 else "")
+    text = (
+        f"<li><code>{loc}</code> "
         f'<strong class="{f.severity}">{escape(f.rule)}</strong> {escape(f.name)}: '
-        f"{escape(f.message + numbers)}.{fix}</li>"
+        f"{scope}{escape(f.message + numbers)}.{fix}"
     )
+    if r.count > 1:
+        text += (
+            f"<details><summary>All {r.count} subjects</summary><ul>"
+            + "".join(
+                f"<li><code>{escape(f'{x.file}:{x.line}:{x.column}')}</code> {escape(x.subject)}"
+                f"{': ' + escape(x.measured) if x.measured else ''}</li>"
+                for x in r.findings
+            )
+            + "</ul></details>"
+        )
+    return text + "</li>"
 
 
 def _cost(review: Review) -> tuple[dict[str, float], str]:
     """The TCO's items (the fuller picture), else the first workload's cost breakdown."""
     sources = [review.tco] if review.tco else []
     for p in [*sources, *review.projections]:
-        breakdown = p.get("items") if p is review.tco else p.get("cost_breakdown")
-        if isinstance(breakdown, dict) and breakdown:
+        items = p.get("items") if p is review.tco else p.get("cost_breakdown")
+        if isinstance(items, dict) and items:
             currency = str(p.get("currency") or "")
             out = {}
-            for k, v in breakdown.items():
+            for k, v in items.items():
                 if isinstance(v, Quantity):
                     v = v.m_as(currency) if currency else v.magnitude
                 if isinstance(v, (int, float)):
@@ -61,16 +104,8 @@ def _cost(review: Review) -> tuple[dict[str, float], str]:
     return {}, ""
 
 
-def _design(r: Review, n: int) -> str:
-    out = [f"<section><h2>{escape(r.name)}</h2><p>File: <code>{escape(r.file)}</code></p>"]
-    if r.summary is not None:
-        out.append(
-            "<h3>Summary</h3>"
-            + _table(["Figure", "Value"], [list(x) for x in summary_rows(r.summary)])
-        )
-    elif r.summary_error:
-        out.append(f"<p>Summary not available: {escape(r.summary_error)}</p>")
-    out.append(f"<h3>Findings ({len(r.findings)})</h3>")
+def _findings(r: Review) -> list[str]:
+    out = [f"<h3>Findings ({len(r.findings)})</h3>"]
     if r.errors:
         out.append(
             f'<h4 class="error">Load errors ({len(r.errors)})</h4><ul>'
@@ -84,14 +119,35 @@ def _design(r: Review, n: int) -> str:
     if not r.findings and not r.errors:
         out.append("<p>No findings.</p>")
     for severity in SEVERITY_ORDER:
-        for area, found in sorted(r.groups.get(severity, {}).items()):
+        for area, rolled in sorted(r.rolled.get(severity, {}).items()):
             out.append(
                 f'<h4 class="{severity}">{severity.capitalize()}s: {escape(area)}</h4>'
-                "<ul>" + "".join(_finding(f) for f in found) + "</ul>"
+                "<ul>" + "".join(_rollup(x) for x in rolled) + "</ul>"
             )
+    return out
+
+
+def _design(r: Review, n: int) -> str:
+    out = [
+        f'<section class="design" id="d{n}"><h2>{escape(r.name)}</h2>'
+        f"<p>File: <code>{escape(r.file)}</code>. Verdict: <strong>{escape(r.verdict)}</strong>."
+        "</p>"
+    ]
+    out += _findings(r)  # findings first: what a reader acts on
+    if r.summary is not None:
+        out.append(
+            "<h3>Summary</h3>"
+            + _table(["Figure", "Value"], [list(x) for x in summary_rows(r.summary)])
+        )
+    elif r.summary_error:
+        out.append(f"<p>Summary not available: {escape(r.summary_error)}</p>")
+    if r.graphs or r.summary is not None:
+        out.append("<h3>Diagrams and charts</h3>")
+    for i, (title, graph) in enumerate(r.graphs):
+        out.append(f'<figure class="diagram">{svg(graph, title, f"d{n}-g{i}")}</figure>')
     cost, currency = _cost(r)
-    for title, svg in charts(r.summary, cost, currency, f"d{n}"):
-        out.append(f'<figure class="chart"><figcaption>{escape(title)}</figcaption>{svg}</figure>')
+    for title, chart in charts(r, cost, currency, f"d{n}"):
+        out.append(f'<figure class="chart" aria-label="{escape(title)}">{chart}</figure>')
     if r.projections:
         out.append(
             "<h3>Projected training time and cost</h3>"
@@ -105,23 +161,47 @@ def _design(r: Review, n: int) -> str:
     if r.tco:
         out.append("<h4>TCO</h4>" + _table(["Item", "Value"], tco_rows(r.tco)))
     out += [f"<p><em>{escape(note)}</em></p>" for note in r.notes]
-    if r.assumptions:
-        out.append(
-            "<h3>Assumptions and limits</h3>"
-            + _table(
-                ["Assumption", "In effect", "Default", "Source"],
-                [[a.item, a.value, a.default, a.source] for a in r.assumptions],
-            )
-        )
     return "".join(out) + "</section>"
 
 
+def _overview(items: list[Review]) -> str:
+    rows = [r.overview() for r in items]
+    classes = [r.verdict.replace(" ", "-") for r in items]
+    head = "".join(f"<th>{escape(h)}</th>" for h in OVERVIEW_COLUMNS)
+    body = "".join(
+        f'<tr class="{c}"><td><a href="#d{n}">{escape(row[0])}</a></td>'
+        + "".join(f"<td>{escape(x)}</td>" for x in row[1:])
+        + "</tr>"
+        for n, (row, c) in enumerate(zip(rows, classes, strict=True))
+    )
+    return f'<table class="overview"><tr>{head}</tr>{body}</table>'
+
+
 def render(result: RunResult, settings: dict[str, Any]) -> str:
-    require_matplotlib()  # fail before any work, with the install hint
+    require_layout()  # fail before any work, with the install hint
     items = reviews(result, settings)
     title = "dclint design review" + (f": {items[0].name}" if len(items) == 1 else "")
-    body = [f"<h1>{escape(title)}</h1><p>{escape(summary_line(result))}</p>"]
+    body = [
+        f"<h1>{escape(title)}</h1><p>{escape(summary_line(result))}</p>",
+        "<h2>Overview</h2>" + _overview(items),
+        '<dl class="meta">'
+        + "".join(
+            f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>"
+            for k, v in metadata([r.file for r in items], settings)
+        )
+        + "</dl>",
+        "<nav><h2>Contents</h2><ol>"
+        + "".join(f'<li><a href="#d{n}">{escape(r.name)}</a></li>' for n, r in enumerate(items))
+        + '<li><a href="#assumptions">Assumptions and limits</a></li></ol></nav>',
+    ]
     body += [_design(r, n) for n, r in enumerate(items)]
+    header, rows = merged_assumptions(items)
+    if rows:
+        body.append(
+            '<section class="design" id="assumptions"><h2>Assumptions and limits</h2>'
+            + _table(header, rows)
+            + "</section>"
+        )
     fixed = settings.get("baseline_fixed") or []
     if fixed:
         body.append(
@@ -132,6 +212,7 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
         + "\n".join(body)
         + "</body></html>\n"

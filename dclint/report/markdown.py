@@ -1,4 +1,6 @@
-"""Markdown output: a design review per design (summary, findings, projection, assumptions)."""
+"""Markdown output: the design review as a pull-request comment: an overview of every design,
+then per design its findings (one defect on many racks rolled up), with the summary, Mermaid
+diagrams and projection folded in <details>; the assumptions once, folded."""
 
 from __future__ import annotations
 
@@ -6,14 +8,26 @@ import re
 from typing import Any
 
 from dclint.analysis.summary import DesignSummary
-from dclint.engine.findings import Finding, RunResult
-from dclint.report.review import SEVERITY_ORDER, Review, reviews
+from dclint.engine.findings import RunResult
+from dclint.report.diagrams import mermaid
+from dclint.report.meta import metadata
+from dclint.report.review import (
+    OVERVIEW_COLUMNS,
+    SEVERITY_ORDER,
+    Review,
+    merged_assumptions,
+    reviews,
+)
+from dclint.report.rollup import Rollup
+from dclint.report.steps import step_parts
+from dclint.report.svg import si
 from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
 from dclint.units import fmt
 
-__all__ = ["md", "render", "summary_rows"]
+__all__ = ["md", "overview", "render", "rollup_line", "slug", "summary_rows"]
 
+SUBJECTS = 100  # subjects listed under a rolled-up entry; a PR comment has a size limit
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!&])")
 
 
@@ -66,29 +80,36 @@ def summary_rows(s: DesignSummary) -> list[tuple[str, str]]:
     return rows
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def _table(header: list[str] | tuple[str, ...], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(md(c) for c in row) + " |" for row in rows]
     return [*lines, ""]
 
 
-def _finding(f: Finding) -> str:
+def _fold(summary: str, body: list[str]) -> list[str]:
+    """A folded section: GitHub renders the markdown inside once a blank line follows."""
+    return [f"<details><summary>{md(summary)}</summary>", "", *body, "</details>", ""]
+
+
+def rollup_line(r: Rollup, full: bool = True) -> str:
+    """One entry a defect: location, rule, name, how many and which, message, numbers, fix."""
+    f = r.first
     numbers = ""
-    if f.measured is not None or f.limit is not None:
+    if full and (f.measured is not None or f.limit is not None):
         numbers = f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
-    fix = f" Fix: {md(f.fix)}." if f.fix else ""
-    where = md(f"{f.file}:{f.line}:{f.column}")
-    return f"- {where} **{f.rule}** {md(f.name)}: {md(f.message + numbers)}.{fix}"
+    fix = f" Fix: {md(f.fix)}." if f.fix and full else ""
+    where = md(r.places[0]) + (f" and {len(r.places) - 1} more places" if len(r.places) > 1 else "")
+    scope = f"**{md(r.scope())}**, e.g.: " if r.count > 1 else ""
+    return f"- {where} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}.{fix}"
 
 
-def _design(r: Review) -> list[str]:
-    out = [f"## {md(r.name)}", "", f"File: {md(r.file)}", ""]
-    if r.summary is not None:
-        out += ["### Summary", ""]
-        out += _table(["Figure", "Value"], [list(row) for row in summary_rows(r.summary)])
-    elif r.summary_error:
-        out += [f"Summary not available: {md(r.summary_error)}", ""]
-    out += [f"### Findings ({len(r.findings)})", ""]
+def slug(title: str) -> str:
+    """The anchor GitHub gives a heading."""
+    return re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
+
+
+def _findings(r: Review) -> list[str]:
+    out = [f"### Findings ({len(r.findings)})", ""]
     if r.errors:
         out += [f"#### Load errors ({len(r.errors)})", ""]
         out += [f"- {md(f'{e.file}:{e.line}:{e.column}')}: {md(e.message)}" for e in r.errors]
@@ -96,15 +117,33 @@ def _design(r: Review) -> list[str]:
     if not r.findings and not r.errors:
         out += ["No findings.", ""]
     for severity in SEVERITY_ORDER:
-        areas = r.groups.get(severity)
+        areas = r.rolled.get(severity)
         if not areas:
             continue
-        count = sum(len(v) for v in areas.values())
+        count = sum(x.count for v in areas.values() for x in v)
         out += [f"#### {severity.capitalize()}s ({count})", ""]
         for area in sorted(areas):
-            out += [f"**{md(area)}**", ""] + [_finding(f) for f in areas[area]] + [""]
-    if r.projections or r.tco:
-        out += ["### Projected training time and cost", ""]
+            out += [f"**{md(area)}**", ""]
+            for x in areas[area]:
+                out.append(rollup_line(x))
+                if x.count > 1:
+                    out += [
+                        "",
+                        *_fold(
+                            f"All {x.count} subjects",
+                            [
+                                f"- {md(f'{g.file}:{g.line}:{g.column}')} {md(g.subject)}"
+                                for g in x.findings[:SUBJECTS]
+                            ]
+                            + [f"- and {x.count - SUBJECTS} more"] * (x.count > SUBJECTS),
+                        ),
+                    ]
+            out.append("")
+    return out
+
+
+def _projection(r: Review) -> list[str]:
+    out: list[str] = []
     if r.projections:
         out += _table(list(PROJECTION_COLUMNS), projection_rows(r.projections))
         out += [
@@ -112,22 +151,64 @@ def _design(r: Review) -> list[str]:
             for p in r.projections
             if p.get("cost_breakdown")
         ]
+        for p in r.projections:
+            parts = step_parts(p)
+            total = sum(v for _, v in parts) or 1.0
+            if parts:
+                out += [f"Training step of {md(p.get('workload', ''))}:", ""]
+                out += _table(
+                    ["Part", "Time", "Share"],
+                    [[n, si(v, "s"), f"{100 * v / total:.0f}%"] for n, v in parts],
+                )
     if r.tco:
         out += ["TCO:", "", *_table(["Item", "Value"], tco_rows(r.tco))]
-    out += [f"_{md(n)}_" for n in r.notes] + ([""] if r.notes else [])
-    if r.assumptions:
-        out += ["### Assumptions and limits", ""]
-        out += _table(
-            ["Assumption", "In effect", "Default", "Source"],
-            [[a.item, a.value, a.default, a.source] for a in r.assumptions],
-        )
     return out
 
 
+def _design(r: Review) -> list[str]:
+    out = [f"## {md(r.name)}", "", f"File: {md(r.file)}. Verdict: **{md(r.verdict)}**.", ""]
+    out += _findings(r)  # findings first: what a reader acts on
+    if r.summary is not None:
+        rows = [list(row) for row in summary_rows(r.summary)]
+        out += _fold("Summary figures", _table(["Figure", "Value"], rows))
+    elif r.summary_error:
+        out += [f"Summary not available: {md(r.summary_error)}", ""]
+    if r.graphs:
+        body = []
+        for title, graph in r.graphs:
+            body += [f"**{md(title)}**", "", mermaid(graph), ""]
+        out += _fold("Diagrams: " + ", ".join(t.split(":")[0].lower() for t, _ in r.graphs), body)
+    projection = _projection(r)
+    if projection:
+        out += _fold("Projected training time and cost", projection)
+    out += [f"_{md(n)}_" for n in r.notes] + ([""] if r.notes else [])
+    return out
+
+
+def overview(items: list[Review], links: bool = True) -> list[str]:
+    """The overview table, a row a design; `links` to each design's section."""
+    rows = [r.overview() for r in items]
+    for row, r in zip(rows, items, strict=True):
+        row[0] = f"[{md(r.name)}](#{slug(md(r.name))})" if links else md(r.name)
+    lines = ["| " + " | ".join(OVERVIEW_COLUMNS) + " |", "|" + "---|" * len(OVERVIEW_COLUMNS)]
+    lines += ["| " + " | ".join([row[0], *(md(c) for c in row[1:])]) + " |" for row in rows]
+    return [*lines, ""]
+
+
 def render(result: RunResult, settings: dict[str, Any]) -> str:
-    out = ["# dclint design review", "", md(summary_line(result)), ""]
-    for review in reviews(result, settings):
+    items = reviews(result, settings)
+    out = ["# dclint design review", "", md(summary_line(result)), "", "## Overview", ""]
+    out += overview(items)
+    out += _fold(
+        "Run details: date, version, configuration, commit, command line",
+        _table(["Item", "Value"], [list(x) for x in metadata([r.file for r in items], settings)]),
+    )
+    for review in items:
         out += _design(review)
+    header, rows = merged_assumptions(items)
+    if rows:
+        out += ["## Assumptions and limits", ""]
+        out += _fold(f"{len(rows)} assumptions and limits in effect", _table(header, rows))
     fixed = settings.get("baseline_fixed") or []
     if fixed:
         out += [f"## Baseline: {len(fixed)} entries no longer occur", ""]

@@ -1,4 +1,6 @@
-"""What a design review (markdown, html) shows: summary, findings, projection, assumptions."""
+"""What a design review (markdown, html) shows: an overview of every design, then per design its
+summary, diagrams, findings (one defect on many racks rolled up) and projection; the
+assumptions once for the whole review."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ from typing import Any
 from dclint.analysis.summary import DesignSummary, summarise
 from dclint.engine.findings import DesignResult, Finding, RunResult
 from dclint.errors import Problem
-from dclint.report.values import share, show
+from dclint.report.plant import Graph, cooling_graph, fabric_graph, power_graph
+from dclint.report.rollup import Rollup, roll_up
+from dclint.report.values import money, share, show
 
-__all__ = ["SEVERITY_ORDER", "Assumption", "Review", "reviews"]
+__all__ = ["SEVERITY_ORDER", "Assumption", "Review", "merged_assumptions", "public", "reviews"]
 
 SEVERITY_ORDER = ("error", "warning", "info")
 
@@ -40,17 +44,103 @@ class Review:
     tco: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
     assumptions: list[Assumption] = field(default_factory=list)
+    rolled: dict[str, dict[str, list[Rollup]]] = field(default_factory=dict)
+    graphs: list[tuple[str, Graph]] = field(default_factory=list)
+    design: Any = None
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {s: sum(f.severity == s for f in self.findings) for s in SEVERITY_ORDER}
+
+    @property
+    def verdict(self) -> str:
+        if self.errors:
+            return "does not load"
+        counts = self.counts
+        return (
+            "fails"
+            if counts["error"]
+            else ("passes with warnings" if counts["warning"] else "passes")
+        )
+
+    @property
+    def flagged(self) -> dict[str, list[str]]:
+        """Finding subjects -> the rules that name them, for marking diagram elements."""
+        out: dict[str, list[str]] = {}
+        for f in self.findings:
+            if f.subject and f.rule not in out.setdefault(f.subject, []):
+                out[f.subject].append(f.rule)
+        return out
+
+    def overview(self) -> list[str]:
+        """Design, verdict, errors, warnings, infos, GPUs, IT load, training days, cost."""
+        c = self.counts
+        s = self.summary
+        days = [p["training_days"] for p in self.projections if p.get("training_days")]
+        costs: list[Any] = [p["cost_total"] for p in self.projections if p.get("cost_total")]
+        currency = str(next((p.get("currency") for p in self.projections), "") or "")
+        total = sum((float(getattr(x, "magnitude", x)) for x in costs), 0.0) if costs else None
+        return [
+            self.name,
+            self.verdict + (f" ({_plural(len(self.errors), 'load error')})" if self.errors else ""),
+            str(c["error"]),
+            str(c["warning"]),
+            str(c["info"]),
+            str(s.gpus) if s else "-",
+            show(s.it_load) if s else "-",
+            f"{max(days):.1f}" if days else "-",
+            money(round(total), currency) if total is not None else "-",
+        ]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+OVERVIEW_COLUMNS = (
+    "Design",
+    "Verdict",
+    "Errors",
+    "Warnings",
+    "Infos",
+    "GPUs",
+    "IT load",
+    "Training days (longest workload)",
+    "Training cost (all workloads)",
+)
 
 
 def reviews(result: RunResult, settings: dict[str, Any]) -> list[Review]:
     return [_review(d, settings) for d in result.designs]
 
 
+def _kind_of(design: Any) -> Callable[[str], str]:
+    racks = design.topology.rack_by_id if design is not None else {}
+
+    def kind(subject: str) -> str:
+        rack = racks.get(subject)
+        if rack is None:
+            return ""
+        return f"racks of type {rack.type_key or rack.platform_key or '-'}"
+
+    return kind
+
+
 def _review(d: DesignResult, settings: dict[str, Any]) -> Review:
-    review = Review(d.file, d.name or d.file, list(d.errors), list(d.findings))
+    review = Review(d.file, d.name or d.file, list(d.errors), list(d.findings), design=d.design)
+    areas: dict[str, dict[str, list[Finding]]] = {}
     for f in d.findings:
         area = f.tags[0] if f.tags else "other"
-        review.groups.setdefault(f.severity, {}).setdefault(area, []).append(f)
+        areas.setdefault(f.severity, {}).setdefault(area, []).append(f)
+    review.groups = areas
+    try:
+        kind = _kind_of(d.design)
+    except Exception:  # a design whose topology cannot be resolved: no kinds
+        kind = lambda subject: ""  # noqa: E731
+    review.rolled = {
+        sev: {area: roll_up(found, kind) for area, found in by_area.items()}
+        for sev, by_area in areas.items()
+    }
     if d.design is None:
         return review
     options = _options(d.file, settings)
@@ -59,11 +149,36 @@ def _review(d: DesignResult, settings: dict[str, Any]) -> Review:
     except Exception as exc:  # a design the rules could check but the summary cannot
         review.summary_error = f"{type(exc).__name__}: {exc}"
     _project(review, d.design)
+    if review.summary is not None:
+        review.graphs = _graphs(d.design, review.summary, review.flagged, review.notes)
     review.assumptions = _assumptions(d, settings, options)
     review.assumptions += _projection_assumptions(
         [*review.projections, *([review.tco] if review.tco else [])]
     )
     return review
+
+
+def _graphs(
+    design: Any, s: DesignSummary, flagged: dict[str, list[str]], notes: list[str]
+) -> list[tuple[str, Graph]]:
+    builders: tuple[tuple[str, Callable[[], Graph | None]], ...] = (
+        ("Power one-line: load against derated capacity", lambda: power_graph(design, s, flagged)),
+        (
+            "Cooling loops: CDU heat and flow against capacity",
+            lambda: cooling_graph(design, s, flagged),
+        ),
+        ("Fabric tiers: downlink to uplink ratio", lambda: fabric_graph(s, flagged)),
+    )
+    out = []
+    for title, build in builders:
+        try:
+            graph = build()
+        except Exception as exc:  # a diagram must not take the review down with it
+            notes.append(f"{title.split(':')[0]} diagram failed: {type(exc).__name__}: {exc}")
+            continue
+        if graph is not None and graph.nodes:
+            out.append((title, graph))
+    return out
 
 
 def _options(file: str, settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -110,13 +225,37 @@ def _project(review: Review, design: Any) -> None:
 
 
 _WHY = re.compile(r"## Why it matters\s*\n(.*?)(?:\n\s*\n|\n##|$)", re.S)
+# working notes a rule doc may still cite; a review handed to a client names public sources only
+_PRIVATE = re.compile(
+    r"\b(?:the\s+)?(?:founding\s+(?:articles?|memo)|memo(?:'s)?|DOMAIN\.md|the\s+article|the\s+brief)"
+    r"(?:,\s*[\w\s-]*)?",
+    re.I,
+)
+_PAREN = re.compile(r"\(((?:[^()]|\([^()]*\))*)\)")
+
+
+def public(text: str, fallback: str = "dclint's own default") -> str:
+    """Text with citations of private working notes taken out: '(founding article; NVIDIA GB200
+    NVL72 rack guide)' -> '(NVIDIA GB200 NVL72 rack guide)', a parenthesis citing nothing else
+    goes, and a sentence still resting on such notes is left out (`fallback` if none is left)."""
+
+    def clean(match: re.Match[str]) -> str:
+        parts = [p.strip() for p in match.group(1).split(";")]
+        kept = [p for p in parts if not _PRIVATE.search(p)]
+        return f"({'; '.join(kept)})" if kept else ""
+
+    text = _PAREN.sub(clean, " ".join(text.split()))
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z\"])", text)
+    kept = [re.sub(r"\s+([.,;:])", r"\1", x) for x in sentences if not _PRIVATE.search(x)]
+    return " ".join(kept).strip() or fallback
 
 
 def _source(cls: Any) -> str:
+    """The first sentence of a rule's "Why it matters" that rests on public sources."""
     match = _WHY.search(cls.doc())
-    text = " ".join(match.group(1).split()) if match else cls.summary()
+    text = public(" ".join(match.group(1).split()) if match else cls.summary(), "")
     first = re.split(r"(?<=[.)])\s+(?=[A-Z])", text, maxsplit=1)[0]
-    return f"{cls.id}: {first}"
+    return f"{cls.id}: {first or 'dclint' + chr(39) + 's own default'}"
 
 
 def _assumptions(
@@ -163,7 +302,8 @@ def _assumptions(
             continue
         for name, opt in cls.options.items():
             value = options.get(rid, {}).get(name, opt.default)
-            shown = share(value) if opt.kind == "share" else show(value)
+            percent = opt.kind == "share" or str(opt.default).strip().endswith("%")
+            shown = share(value) if percent else show(value)
             out.append(
                 Assumption(f"{rid}.{name}: {opt.help}", shown, show(opt.default), _source(cls))
             )
@@ -183,13 +323,34 @@ def _projection_assumptions(projections: list[dict[str, Any]]) -> list[Assumptio
                     f"projection: {name}",
                     show(value.get("value", "")),
                     show(value.get("default", "-")),
-                    str(value.get("source", "dclint.projection")),
+                    public(str(value.get("source", "dclint.projection"))),
                 )
             elif isinstance(key, int):
                 a = Assumption(
-                    "training-time and cost projection", str(value), "-", "dclint.projection"
+                    "training-time and cost projection",
+                    public(str(value)),
+                    "-",
+                    "dclint.projection",
                 )
             else:
                 a = Assumption(f"projection: {key}", show(value), "-", "dclint.projection")
             out.setdefault(a.item + a.value, a)
     return list(out.values())
+
+
+def merged_assumptions(items: list[Review]) -> tuple[list[str], list[list[str]]]:
+    """One assumptions table for the whole review: a row per assumption; where the designs
+    differ, the value in effect is given per design."""
+    order: dict[tuple[str, str, str], dict[str, str]] = {}
+    for r in items:
+        for a in r.assumptions:
+            order.setdefault((a.item, a.default, a.source), {})[r.name] = a.value
+    rows = []
+    for (item, default, source), values in order.items():
+        distinct = set(values.values())
+        if len(distinct) == 1 and len(values) == len([r for r in items if r.assumptions]):
+            value = distinct.pop()
+        else:
+            value = "; ".join(f"{name}: {v}" for name, v in values.items())
+        rows.append([item, value, default, source])
+    return ["Assumption", "In effect", "Default", "Source"], rows

@@ -1,0 +1,169 @@
+"""Layered diagrams (power one-line, cooling, fabric tiers) drawn as inline SVG, placed by
+networkx's multipartite layout, and as Mermaid flowcharts for Markdown (GitHub draws those)."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from dclint.report.plant import Graph, Node
+from dclint.report.svg import BAR, FONT, OVER, PALE
+
+__all__ = ["mermaid", "svg"]
+
+BOX_W, BOX_H, COL_GAP, ROW_GAP = 270, 58, 50, 14
+
+
+def _positions(g: Graph) -> dict[str, tuple[float, float]]:
+    """Top-left corner of each box: layers as columns left to right, placed by networkx."""
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    layer_of = {n.key: n.layer for n in g.nodes}
+    for key in _ordered(g):
+        graph.add_node(key, layer=layer_of[key])
+    graph.add_edges_from((a, b) for a, b, _ in g.edges if a in graph and b in graph)
+    layout = nx.multipartite_layout(graph, subset_key="layer", align="vertical", scale=1.0)
+    layers = sorted({n.layer for n in g.nodes})
+    column = {layer: i for i, layer in enumerate(layers)}
+    counts = {layer: sum(1 for n in g.nodes if n.layer == layer) for layer in layers}
+    tallest = max(counts.values())
+    height = tallest * (BOX_H + ROW_GAP)
+    ys = [float(p[1]) for p in layout.values()]
+    low, high = min(ys), max(ys)
+    span = (high - low) or 1.0
+    out: dict[str, tuple[float, float]] = {}
+    for node in g.nodes:
+        # networkx spreads each layer over the same span; rescale so boxes keep their size
+        count = counts[node.layer]
+        y = float(layout[node.key][1])
+        used = (count - 1) * (BOX_H + ROW_GAP)
+        top = (height - used - BOX_H) / 2
+        rel = (y - low) / span if count > 1 else 0.0
+        out[node.key] = (column[node.layer] * (BOX_W + COL_GAP), top + rel * used)
+    return out
+
+
+def _ordered(g: Graph) -> list[str]:
+    """Node keys layer by layer, each layer sorted by the mean rank of its parents (the
+    barycentre heuristic of layered drawing), so edges cross as little as they can."""
+    parents: dict[str, list[str]] = {}
+    for a, b, _ in g.edges:
+        parents.setdefault(b, []).append(a)
+    rank: dict[str, float] = {}
+    out: list[str] = []
+    for layer in sorted({n.layer for n in g.nodes}):
+        keys = [n.key for n in g.nodes if n.layer == layer]
+        found = [rank[p] for k in keys for p in parents.get(k, []) if p in rank]
+        default = sum(found) / len(found) if found else 0.0
+
+        def centre(key: str, default: float = default) -> float:
+            ranks = [rank[p] for p in parents.get(key, []) if p in rank]
+            return sum(ranks) / len(ranks) if ranks else default
+
+        keys.sort(key=centre)  # stable: ties keep the design's order
+        # ranks about the layer's middle, as _positions centres each column
+        rank.update({k: i - (len(keys) - 1) / 2 for i, k in enumerate(keys)})
+        out += keys
+    return out
+
+
+def _box(node: Node, x: float, y: float) -> str:
+    colour = OVER if node.over else BAR
+    width = 4 if node.binding or node.over else 1.5
+    cls = "node over" if node.over else ("node binding" if node.binding else "node")
+    fill = "#fff5f5" if node.over else ("#ebf8ff" if node.binding else "#ffffff")
+    out = [
+        f'<g class="{cls}" data-id="{escape(node.key)}">',
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{BOX_W}" height="{BOX_H}" rx="4" fill="{fill}" '
+        f'stroke="{colour}" stroke-width="{width}"/>',
+    ]
+    title = node.title + (" [binding]" if node.binding else "")
+    if node.rules:
+        title += " \u2014 " + ", ".join(node.rules)
+    out.append(
+        f'<text x="{x + 6:.1f}" y="{y + 16:.1f}" font-weight="bold" '
+        f'fill="{OVER if node.over else "#1a202c"}">{escape(_clip(title, 42))}</text>'
+    )
+    for i, line in enumerate(_wrap(node.detail, 46)[:2]):
+        out.append(f'<text x="{x + 6:.1f}" y="{y + 31 + 13 * i:.1f}">{escape(line)}</text>')
+    if node.share is not None:  # load against capacity as a gauge along the box's foot
+        w = min(node.share, 1.0) * (BOX_W - 12)
+        out.append(
+            f'<rect x="{x + 6:.1f}" y="{y + BOX_H - 7:.1f}" width="{BOX_W - 12}" height="4" '
+            f'fill="{PALE}"/><rect x="{x + 6:.1f}" y="{y + BOX_H - 7:.1f}" width="{w:.1f}" '
+            f'height="4" fill="{colour}"/>'
+        )
+    out.append(f"<title>{escape(node.title)}: {escape(node.detail)}</title></g>")
+    return "".join(out)
+
+
+def svg(g: Graph, title: str, chart_id: str) -> str:
+    """The graph as one SVG: boxes in layered columns, edges as elbow connectors."""
+    pos = _positions(g)
+    width = max(x for x, _ in pos.values()) + BOX_W + 4
+    height = max(y for _, y in pos.values()) + BOX_H + 32
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'width="{width:.0f}" height="{height:.0f}" role="img" class="diagram {g.name}" '
+        f'aria-labelledby="{chart_id}-t" font-size="11" {FONT.split(" ")[0]}>',
+        f'<title id="{chart_id}-t">{escape(title)}</title><g transform="translate(2,26)">',
+    ]
+    for a, b, _ in g.edges:
+        if a not in pos or b not in pos:
+            continue
+        x1, y1 = pos[a][0] + BOX_W, pos[a][1] + BOX_H / 2
+        x2, y2 = pos[b][0], pos[b][1] + BOX_H / 2
+        mid = (x1 + x2) / 2
+        out.append(
+            f'<path d="M{x1:.1f},{y1:.1f} H{mid:.1f} V{y2:.1f} H{x2:.1f}" fill="none" '
+            'stroke="#a0aec0" stroke-width="1.2"/>'
+        )
+    out += [_box(n, *pos[n.key]) for n in g.nodes]
+    out.append(f'</g><text x="2" y="16" font-weight="bold" font-size="13">{escape(title)}</text>')
+    return "".join(out) + "</svg>"
+
+
+_UNSAFE = re.compile(r'["<>`]')  # inside a quoted Mermaid label the rest is text
+
+
+def _label(text: str) -> str:
+    return _UNSAFE.sub("'", text).strip()
+
+
+def mermaid(g: Graph) -> str:
+    """A Mermaid flowchart (left to right); over-limit elements in red, the binding tier bold."""
+    ids = {n.key: f"n{i}" for i, n in enumerate(g.nodes)}
+    lines = ["```mermaid", "flowchart LR"]
+    for n in g.nodes:
+        title = n.title + (" binding" if n.binding else "")
+        if n.rules:
+            title += " - " + ", ".join(n.rules)
+        lines.append(f'  {ids[n.key]}["{_label(title)}<br/>{_label(n.detail)}"]')
+    for a, b, label in g.edges:
+        if a in ids and b in ids:
+            lines.append(f"  {ids[a]} -->{f'|{_label(label)}|' if label else ''} {ids[b]}")
+    over = [ids[n.key] for n in g.nodes if n.over]
+    binding = [ids[n.key] for n in g.nodes if n.binding and not n.over]
+    lines.append("  classDef over fill:#fed7d7,stroke:#c53030,stroke-width:3px,color:#742a2a")
+    lines.append("  classDef binding stroke:#2b6cb0,stroke-width:3px")
+    if over:
+        lines.append(f"  class {','.join(over)} over")
+    if binding:
+        lines.append(f"  class {','.join(binding)} binding")
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return [_clip(x, width) for x in lines]
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "\u2026"

@@ -1,0 +1,94 @@
+"""The review's provenance: date, dclint version, configuration in effect, the design files'
+git commit and the command line, so a printed review can be traced to what produced it."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from dclint import __version__
+from dclint.report.values import share, show
+
+__all__ = ["metadata"]
+
+
+def _git(file: str) -> str:
+    """'<commit> (<repo-relative path>[, modified])' of a design file's repository; '' when
+    the file is not in a git work tree or git is not installed."""
+    folder = str(Path(file).resolve().parent)
+
+    def run(*args: str) -> str:
+        done = subprocess.run(
+            ["git", "-C", folder, *args], capture_output=True, text=True, timeout=10, check=True
+        )
+        return done.stdout.strip()
+
+    try:
+        commit = run("rev-parse", "HEAD")
+        dirty = run("status", "--porcelain", "--", str(Path(file).resolve()))
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return commit[:12] + (" (file modified since)" if dirty else "")
+
+
+def _changed_options(
+    file: str, settings: dict[str, Any], defaults: dict[str, dict[str, Any]]
+) -> list[str]:
+    options_for: Callable[[str], dict[str, dict[str, Any]]] | None = settings.get("options_for")
+    if options_for is None:
+        return []
+    rules = settings.get("rules", {})
+    out = []
+    for rid, values in sorted(options_for(file).items()):
+        for name, value in values.items():
+            default = defaults.get(rid, {}).get(name)
+            if show(value) != show(default):
+                opt = getattr(rules.get(rid), "options", {}).get(name)
+                text = share(value) if opt is not None and opt.kind == "share" else show(value)
+                out.append(f"{rid}.{name} = {text} (default {show(default)})")
+    return out
+
+
+def _config(file: str, settings: dict[str, Any]) -> str:
+    config_for = settings.get("config_for")
+    config = config_for(file) if config_for is not None else None
+    if config is None or config.file is None:
+        return "no config file (dclint defaults)"
+    out = config.file
+    if tuple(config.select) != ("ALL",):
+        out += f"; select {','.join(config.select)}"
+    if config.ignore:
+        out += f"; ignore {','.join(config.ignore)}"
+    return str(out)
+
+
+def metadata(files: list[str], settings: dict[str, Any]) -> list[tuple[str, str]]:
+    """(item, value) rows: one a run, and one a design file where configs or commits differ."""
+    from dclint.engine.config import default_options
+
+    today = settings.get("today") or date.today().isoformat()
+    argv = settings.get("argv")
+    command = "dclint " + shlex.join(argv if argv is not None else sys.argv[1:])
+    rows = [("Date", str(today)), ("dclint version", __version__), ("Command line", command)]
+    defaults = default_options() if settings.get("options_for") else {}
+    configs = {f: _config(f, settings) for f in files}
+    changed = {f: "; ".join(_changed_options(f, settings, defaults)) or "none" for f in files}
+    commits = {f: _git(f) for f in files}
+    for label, per_file in (
+        ("Configuration", configs),
+        ("Options differing from defaults", changed),
+        ("Git commit", commits),
+    ):
+        values = set(per_file.values())
+        if values == {""}:
+            continue  # not in a repository: say nothing
+        if len(values) == 1:
+            rows.append((label, values.pop()))
+        else:
+            rows += [(f"{label} ({f})", v or "-") for f, v in per_file.items()]
+    return rows

@@ -1,0 +1,292 @@
+"""The review's diagrams as data: the power one-line, the cooling loops and the fabric tiers, as
+layered graphs whose nodes carry each element's load against its capacity. Racks are grouped by
+type and row (or by the `racks` entry that wrote them), feeds by panel: a 1,000-rack hall draws
+as a few dozen boxes, not a thousand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from dclint.analysis.summary import DesignSummary
+from dclint.report.ranges import compact
+from dclint.units import fmt
+
+if TYPE_CHECKING:
+    from dclint.model.design import Design
+    from dclint.model.topology import Rack, Topology
+
+__all__ = ["Graph", "Node", "cooling_graph", "fabric_graph", "power_graph"]
+
+
+@dataclass(frozen=True)
+class Node:
+    """One box: `title` names it, `detail` gives load against capacity; `over` when the load
+    exceeds the capacity or a finding names it (`rules`); `binding` marks the limiting tier."""
+
+    key: str
+    title: str
+    detail: str
+    layer: int
+    share: float | None = None
+    over: bool = False
+    rules: tuple[str, ...] = ()
+    binding: bool = False
+    members: tuple[str, ...] = ()  # the ids a group box stands for
+
+
+@dataclass
+class Graph:
+    name: str
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[tuple[str, str, str]] = field(default_factory=list)  # (from, to, label)
+
+    def add(self, node: Node) -> None:
+        self.nodes.append(node)
+
+    def link(self, a: str, b: str, label: str = "") -> None:
+        if (a, b, label) not in self.edges:
+            self.edges.append((a, b, label))
+
+
+def _share(load: float, capacity: float) -> float | None:
+    return load / capacity if capacity > 0 else None
+
+
+def _flags(ids: Iterable[str], flagged: dict[str, list[str]]) -> tuple[str, ...]:
+    return tuple(sorted({r for i in ids for r in flagged.get(i, [])}))
+
+
+def rack_group(design: Design, rack: Rack) -> str:
+    """Group key of a rack: its type (or platform) and its row (or the `racks` entry)."""
+    entry = design.racks[int(rack.path[1])] if len(rack.path) > 1 else None
+    kind = rack.type_key or rack.platform_key or "rack"
+    where = (entry.row if entry is not None and entry.row else None) or (
+        entry.id if entry is not None else rack.id
+    )
+    return f"{kind} @ {where}"
+
+
+def _rack_nodes(
+    design: Design, s: DesignSummary, topo: Topology, flagged: dict[str, list[str]], layer: int
+) -> tuple[list[Node], dict[str, str]]:
+    limits = {r.id: r.limit.m_as("kW") for r in s.rack_loads}
+    groups: dict[str, list[Rack]] = {}
+    for rack in topo.racks:
+        groups.setdefault(rack_group(design, rack), []).append(rack)
+    nodes, where = [], {}
+    for key, racks in groups.items():
+        loads = [r.it_load.m_as("kW") for r in racks]
+        over = [r.id for r in racks if r.it_load.m_as("kW") > limits.get(r.id, 1e300) * (1 + 1e-9)]
+        limit = max(limits.get(r.id, 0.0) for r in racks)
+        ids = [r.id for r in racks]
+        spread = (
+            f"{min(loads):.4g}-{max(loads):.4g} kW"
+            if min(loads) != max(loads)
+            else (f"{loads[0]:.4g} kW")
+        )
+        detail = f"{len(racks)} x {spread} / {limit:.4g} kW limit"
+        if over:
+            detail += f"; over: {compact(over)}"
+        rules = _flags(ids, flagged)
+        node_key = f"racks:{key}"
+        nodes.append(
+            Node(
+                node_key,
+                f"{compact(ids)} ({key.split(' @ ')[0]})",
+                detail,
+                layer,
+                _share(max(loads), limit),
+                bool(over or rules),
+                rules,
+                members=tuple(ids),
+            )
+        )
+        where.update(dict.fromkeys(ids, node_key))
+    return nodes, where
+
+
+def power_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | None:
+    """Utility -> panels and busways (by depth) -> feeds (grouped by panel) -> rack groups."""
+    from dclint.calc.power import feed_allocation, feed_capacity_kw, panel_allocation
+
+    topo = design.topology
+    if not topo.panels and not topo.feeds:
+        return None
+    g = Graph("power")
+    facility = s.facility_power.m_as("kW")
+    cap = design.site.utility_power
+    capacity = cap.m_as("kW") if cap is not None else 0.0
+    g.add(
+        Node(
+            "utility",
+            "utility",
+            f"{fmt(s.facility_power)} facility"
+            + (f" / {fmt(cap)}" if cap is not None else " (capacity not given)"),
+            0,
+            _share(facility, capacity),
+            cap is not None and facility > capacity,
+            _flags(["site", "utility"], flagged),
+        )
+    )
+    depth: dict[str, int] = {}
+
+    def level(pid: str, seen: tuple[str, ...] = ()) -> int:
+        if pid not in depth:
+            parent = topo.panels[pid].model.fed_by
+            ok = parent in topo.panels and parent not in seen
+            depth[pid] = level(parent, (*seen, pid)) + 1 if ok and parent else 0
+        return depth[pid]
+
+    deepest = max((level(p) for p in topo.panels), default=-1)
+    for pid, panel in topo.panels.items():
+        load = panel_allocation(topo, panel).m_as("kW")
+        pcap = panel.capacity.m_as("kW")
+        rules = _flags([pid], flagged)
+        g.add(
+            Node(
+                f"panel:{pid}",
+                f"{pid} ({panel.model.kind})",
+                f"{load:.4g} kW / {pcap:.4g} kW derated ({pcap - load:.4g} kW free)",
+                level(pid) + 1,
+                _share(load, pcap),
+                load > pcap or bool(rules),
+                rules,
+            )
+        )
+        parent = panel.model.fed_by
+        g.link(f"panel:{parent}" if parent in topo.panels else "utility", f"panel:{pid}")
+    alloc, caps = feed_allocation(topo), feed_capacity_kw(topo)
+    by_panel: dict[str, list[str]] = {}
+    for fid, feed in topo.feeds.items():
+        by_panel.setdefault(feed.panel.id if feed.panel else "", []).append(fid)
+    racks, where = _rack_nodes(design, s, topo, flagged, deepest + 3)
+    for pid, fids in by_panel.items():
+        shares = {f: alloc[f].m_as("kW") / caps[f] if caps[f] else float("inf") for f in fids}
+        worst = max(fids, key=lambda f: shares[f])
+        over = [f for f in fids if shares[f] > 1 + 1e-9]
+        rules = _flags(fids, flagged)
+        detail = f"peak {alloc[worst].m_as('kW'):.4g} kW / {caps[worst]:.4g} kW derated"
+        if over:
+            detail += f"; over: {compact(over)}"
+        key = f"feeds:{pid}"
+        g.add(
+            Node(
+                key,
+                f"{len(fids)} feed{'s' * (len(fids) > 1)} {compact(fids)}",
+                detail,
+                deepest + 2,
+                shares[worst],
+                bool(over or rules),
+                rules,
+                members=tuple(fids),
+            )
+        )
+        g.link(f"panel:{pid}" if pid else "utility", key)
+        for fid in fids:
+            for rack in topo.feeds[fid].racks:
+                g.link(key, where[rack.id])
+    for node in racks:
+        g.add(node)
+    return g
+
+
+def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | None:
+    """CDUs (heat and flow against capacity) -> loops -> rack groups."""
+    from dclint.calc.cooling import cdu_loads
+
+    topo = design.topology
+    if not topo.cdus:
+        return None
+    g = Graph("cooling")
+    for cid, load in cdu_loads(topo).items():
+        heat, cap = load.heat.m_as("kW"), load.cdu.capacity.m_as("kW")
+        flow, top = load.flow.m_as("L/min"), load.cdu.max_flow.m_as("L/min")
+        rules = _flags([cid], flagged)
+        share = max(heat / cap if cap else 0.0, flow / top if top else 0.0)
+        g.add(
+            Node(
+                f"cdu:{cid}",
+                f"CDU {cid}",
+                f"heat {heat:.4g} / {cap:.4g} kW; flow {flow:.4g} / {top:.4g} L/min",
+                0,
+                share,
+                share > 1 + 1e-9 or bool(rules),
+                rules,
+            )
+        )
+    racks, where = _rack_nodes(design, s, topo, flagged, 2)
+    for loop, _, loop_racks in topo.loops:
+        rules = _flags([loop.id], flagged)
+        key = f"loop:{loop.id}"
+        g.add(
+            Node(
+                key,
+                f"loop {loop.id} ({loop.coolant})",
+                f"{fmt(loop.supply_temperature)} supply, {fmt(loop.return_temperature)} "
+                f"return; {len(loop_racks)} racks",
+                1,
+                None,
+                bool(rules),
+                rules,
+            )
+        )
+        if loop.cdu in topo.cdus:
+            g.link(f"cdu:{loop.cdu}", key)
+        for rack in loop_racks:
+            g.link(key, where[rack.id])
+    used = {b for _, b, _ in g.edges}
+    for node in racks:
+        if node.key in used:
+            g.add(node)
+    return g
+
+
+def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | None:
+    """Each fabric's tiers from the GPUs up, with down:up ratios; the binding tier (highest
+    ratio against its limit) marked."""
+    if not s.tiers:
+        return None
+    g = Graph("fabric")
+    fabrics: dict[str, list[int]] = {}
+    for i, t in enumerate(s.tiers):
+        fabrics.setdefault(t.fabric, []).append(i)
+    for fabric, idx in fabrics.items():
+        tiers = [s.tiers[i] for i in idx]
+
+        def weight(t: object) -> float:
+            ratio = getattr(t, "ratio", None)
+            limit = getattr(t, "limit", None)
+            return -1.0 if ratio is None else ratio / (limit or 1.0)
+
+        binding = max(tiers, key=weight)
+        g.add(Node(f"ep:{fabric}", f"fabric {fabric} ({tiers[0].kind})", "endpoints", 0))
+        below = f"ep:{fabric}"
+        for t in sorted(tiers, key=lambda t: t.level):
+            key = f"tier:{fabric}.{t.tier}"
+            rules = _flags([f"{fabric}.{t.tier}", fabric], flagged)
+            if t.ratio is None:
+                detail = f"{fmt(t.down.to('Tb/s'))} down, top tier"
+            else:
+                limit = f" (limit {t.limit:g}:1)" if t.limit is not None else ""
+                detail = (
+                    f"{fmt(t.down.to('Tb/s'))} down / {fmt(t.up.to('Tb/s'))} up"  # type: ignore[union-attr]
+                    f" = {t.ratio:.2f}:1{limit}"
+                )
+            over = t.ratio is not None and t.limit is not None and t.ratio > t.limit * (1 + 1e-9)
+            g.add(
+                Node(
+                    key,
+                    f"{t.tier}: {t.switches} switches",
+                    detail,
+                    t.level,
+                    None,
+                    over or bool(rules),
+                    rules,
+                    binding=t is binding and t.ratio is not None,
+                )
+            )
+            g.link(below, key)
+            below = key
+    return g

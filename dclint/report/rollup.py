@@ -1,0 +1,68 @@
+"""Findings that are one defect on many objects of one kind, rolled up into one entry."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from dclint.engine.findings import Finding
+from dclint.report.ranges import compact
+
+__all__ = ["Rollup", "roll_up"]
+
+
+@dataclass(frozen=True)
+class Rollup:
+    """One defect: the first finding speaks for all; `findings` keeps every subject and place."""
+
+    findings: tuple[Finding, ...]
+    kind: str  # "racks of type nvl72", or "" for subjects that are not racks
+
+    @property
+    def first(self) -> Finding:
+        return self.findings[0]
+
+    @property
+    def count(self) -> int:
+        return len(self.findings)
+
+    @property
+    def subjects(self) -> list[str]:
+        return [f.subject for f in self.findings]
+
+    @property
+    def ids(self) -> str:
+        return compact(self.subjects, most=6)
+
+    @property
+    def places(self) -> list[str]:
+        """Distinct file:line:col, in order (a range entry puts many racks on one line)."""
+        return list(dict.fromkeys(f"{f.file}:{f.line}:{f.column}" for f in self.findings))
+
+    def scope(self) -> str:
+        """'' for one finding; else how many of what, and which: '8 racks of type nvl72: r[1-8]'."""
+        if self.count == 1:
+            return ""
+        return f"{self.count} {self.kind or 'subjects'}: {self.ids}"
+
+
+def _shape(f: Finding) -> tuple[str, ...]:
+    """What must match for two findings to be one defect: rule, severity, message with the
+    subject taken out, measured value, limit and fix."""
+
+    def cut(text: str | None) -> str:
+        if not text or not f.subject:
+            return text or ""
+        return re.sub(rf"(?<![\w-]){re.escape(f.subject)}(?![\w-])", "{id}", text)
+
+    return (f.rule, f.severity, cut(f.message), f.measured or "", f.limit or "", cut(f.fix))
+
+
+def roll_up(findings: Sequence[Finding], kind_of: Callable[[str], str]) -> list[Rollup]:
+    """Group findings by shape and by the kind (rack type) of their subject, in order of first
+    appearance. `kind_of` names a subject's kind ("" when it has none)."""
+    groups: dict[tuple[str, ...], list[Finding]] = {}
+    for f in findings:
+        groups.setdefault((*_shape(f), kind_of(f.subject)), []).append(f)
+    return [Rollup(tuple(fs), key[-1]) for key, fs in groups.items()]

@@ -1,0 +1,162 @@
+"""Hand-written SVG for the html review: bar charts with SI-prefixed axes, no plotting library."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+__all__ = ["BAR", "LIMIT", "OVER", "Bar", "Part", "hbars", "nice_ticks", "si", "stacked"]
+
+BAR, OVER, LIMIT, PALE = "#2b6cb0", "#c53030", "#dd6b20", "#bee3f8"
+PALETTE = ("#2b6cb0", "#dd6b20", "#38a169", "#805ad5", "#d69e2e", "#319795", "#e53e3e", "#718096")
+_PREFIXES = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+FONT = 'font-family="system-ui,sans-serif" font-size="12"'
+
+
+def si(value: float, unit: str = "", digits: int = 3) -> str:
+    """A number with an SI prefix, never an exponent: 1.5e8 -> '150 M', 0.25 -> '0.25'."""
+    if value != value:  # NaN
+        return "-"
+    money = len(unit) == 3 and unit.isalpha() and unit.isupper()  # "150 M CNY", not "MCNY"
+    for scale, prefix in _PREFIXES:
+        if abs(value) >= scale:
+            text = f"{value / scale:.{digits}g}"
+            return f"{text} {prefix} {unit}".rstrip() if money else f"{text} {prefix}{unit}"
+    text = f"{value:.{digits}g}" if value else "0"
+    if "e" in text:  # tiny numbers: plain decimals
+        text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return f"{text} {unit}".rstrip()
+
+
+def nice_ticks(top: float, count: int = 5) -> list[float]:
+    """Round tick values from 0 to at least `top` (1, 2, 2.5 or 5 x a power of ten apart)."""
+    if top <= 0 or not math.isfinite(top):
+        return [0.0, 1.0]
+    raw = top / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    n = math.ceil(top / step - 1e-9)
+    return [i * step for i in range(n + 1)]
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One row of a horizontal bar chart: a value against an optional limit. `low` draws the
+    span from the smallest to the largest of a group (a distribution, not one bar a rack)."""
+
+    label: str
+    value: float
+    limit: float | None = None
+    flagged: bool = False
+    note: str = ""
+    low: float | None = None
+    key: str = ""  # the element's id, kept in the SVG (data-id) for readers and tests
+
+    @property
+    def over(self) -> bool:
+        return self.flagged or (self.limit is not None and self.value > self.limit * (1 + 1e-9))
+
+
+def _text(x: float, y: float, text: str, anchor: str = "start", extra: str = "") -> str:
+    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>{escape(text)}</text>'
+
+
+def hbars(title: str, bars: Sequence[Bar], unit: str, chart_id: str) -> str:
+    """Horizontal bars with the limit drawn as a tick on each row and the notes to the right of
+    the plot (never over the data); red where a value is over its limit or flagged."""
+    label_w, plot_w, note_w, row_h = 230, 420, 330, 24
+    top = max([b.value for b in bars] + [b.limit or 0.0 for b in bars] + [1e-12])
+    ticks = nice_ticks(top)
+    scale = plot_w / ticks[-1]
+    height = 40 + row_h * len(bars) + 24
+    width = label_w + plot_w + note_w
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-labelledby="{chart_id}-t" {FONT}>',
+        f'<title id="{chart_id}-t">{escape(title)}</title>',
+        _text(0, 16, title, extra=' font-weight="bold"'),
+    ]
+    base = 30
+    for t in ticks:
+        x = label_w + t * scale
+        out.append(
+            f'<line x1="{x:.1f}" y1="{base}" x2="{x:.1f}" y2="{base + row_h * len(bars)}" '
+            'stroke="#e2e8f0"/>'
+        )
+        tick = f"{si(t)}%" if unit == "%" else si(t, unit)
+        out.append(_text(x, base + row_h * len(bars) + 16, tick, "middle", ' fill="#4a5568"'))
+    for i, b in enumerate(bars):
+        y = base + i * row_h
+        colour = OVER if b.over else BAR
+        cls = "bar over" if b.over else "bar"
+        out.append(_text(label_w - 6, y + 16, _clip(b.label, 34), "end"))
+        if b.low is not None and b.low < b.value:
+            out.append(
+                f'<rect x="{label_w}" y="{y + 5}" width="{b.low * scale:.1f}" height="14" '
+                f'fill="{PALE}"/>'
+            )
+        start = label_w + (b.low * scale if b.low is not None and b.low < b.value else 0.0)
+        end = label_w + max(b.value, 0.0) * scale
+        out.append(
+            f'<rect class="{cls}" data-id="{escape(b.key or b.label)}" x="{start:.1f}" '
+            f'y="{y + 5}" width="{max(end - start, 1.0):.1f}" height="14" fill="{colour}"/>'
+        )
+        if b.limit is not None:
+            lx = label_w + b.limit * scale
+            out.append(
+                f'<line class="limit" x1="{lx:.1f}" y1="{y + 1}" x2="{lx:.1f}" y2="{y + 23}" '
+                f'stroke="{LIMIT}" stroke-width="2" stroke-dasharray="4 2"/>'
+            )
+        note = b.note or si(b.value, unit)
+        out.append(
+            _text(
+                label_w + plot_w + 8, y + 16, note, extra=f' fill="{OVER if b.over else "#1a202c"}"'
+            )
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str
+    value: float
+
+
+def stacked(title: str, parts: Sequence[Part], unit: str, chart_id: str) -> str:
+    """One horizontal bar split into parts, each named in a key below the bar (not over it)."""
+    plot_w, width = 720, 920
+    total = sum(max(p.value, 0.0) for p in parts) or 1e-12
+    rows = math.ceil(len(parts) / 3)
+    height = 84 + 20 * rows
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-labelledby="{chart_id}-t" {FONT}>',
+        f'<title id="{chart_id}-t">{escape(title)}</title>',
+        _text(0, 16, title, extra=' font-weight="bold"'),
+    ]
+    x = 0.0
+    for i, p in enumerate(parts):
+        w = max(p.value, 0.0) / total * plot_w
+        out.append(
+            f'<rect class="part" data-id="{escape(p.name)}" x="{x:.1f}" y="26" '
+            f'width="{w:.1f}" height="22" fill="{PALETTE[i % len(PALETTE)]}"/>'
+        )
+        x += w
+    out.append(_text(plot_w + 8, 42, f"{si(total, unit)} in all"))
+    for i, p in enumerate(parts):
+        kx, ky = (i % 3) * 300, 70 + (i // 3) * 20
+        out.append(
+            f'<rect x="{kx}" y="{ky - 10}" width="12" height="12" '
+            f'fill="{PALETTE[i % len(PALETTE)]}"/>'
+        )
+        share = 100 * max(p.value, 0.0) / total
+        out.append(_text(kx + 18, ky, f"{p.name}: {si(p.value, unit)} ({share:.0f}%)"))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "\u2026"
