@@ -15,43 +15,40 @@ BOX_W, BOX_H, COL_GAP, ROW_GAP = 270, 58, 50, 14
 
 
 def _positions(g: Graph) -> dict[str, tuple[float, float]]:
-    """Top-left corner of each box: layers as columns left to right, placed by networkx."""
+    """Top-left corner of each box: layers as columns left to right, each centred, placed by
+    networkx's multipartite layout in the order `_ordered` gives."""
     import networkx as nx
 
     graph = nx.DiGraph()
-    layer_of = {n.key: n.layer for n in g.nodes}
-    for key in _ordered(g):
-        graph.add_node(key, layer=layer_of[key])
+    layers: dict[int, list[str]] = {}
+    for key, layer in _ordered(g):
+        layers.setdefault(layer, []).append(key)
+        graph.add_node(key)
     graph.add_edges_from((a, b) for a, b, _ in g.edges if a in graph and b in graph)
-    layout = nx.multipartite_layout(graph, subset_key="layer", align="vertical", scale=1.0)
-    layers = sorted({n.layer for n in g.nodes})
-    column = {layer: i for i, layer in enumerate(layers)}
-    counts = {layer: sum(1 for n in g.nodes if n.layer == layer) for layer in layers}
-    tallest = max(counts.values())
-    height = tallest * (BOX_H + ROW_GAP)
+    # a mapping keeps each layer's order (a node attribute would be grouped into sets)
+    layout = nx.multipartite_layout(graph, subset_key=layers, align="vertical", scale=1.0)
+    xs = sorted({round(float(p[0]), 9) for p in layout.values()})
     ys = [float(p[1]) for p in layout.values()]
-    low, high = min(ys), max(ys)
-    span = (high - low) or 1.0
-    out: dict[str, tuple[float, float]] = {}
-    for node in g.nodes:
-        # networkx spreads each layer over the same span; rescale so boxes keep their size
-        count = counts[node.layer]
-        y = float(layout[node.key][1])
-        used = (count - 1) * (BOX_H + ROW_GAP)
-        top = (height - used - BOX_H) / 2
-        rel = (y - low) / span if count > 1 else 0.0
-        out[node.key] = (column[node.layer] * (BOX_W + COL_GAP), top + rel * used)
-    return out
+    tallest = max(len(v) for v in layers.values())
+    # networkx spaces neighbours one unit apart, then scales the whole drawing: undo the scale
+    unit = (max(ys) - min(ys)) / (tallest - 1) if tallest > 1 else 1.0
+    return {
+        key: (
+            xs.index(round(float(p[0]), 9)) * (BOX_W + COL_GAP),
+            (float(p[1]) - min(ys)) / unit * (BOX_H + ROW_GAP),
+        )
+        for key, p in layout.items()
+    }
 
 
-def _ordered(g: Graph) -> list[str]:
+def _ordered(g: Graph) -> list[tuple[str, int]]:
     """Node keys layer by layer, each layer sorted by the mean rank of its parents (the
     barycentre heuristic of layered drawing), so edges cross as little as they can."""
     parents: dict[str, list[str]] = {}
     for a, b, _ in g.edges:
         parents.setdefault(b, []).append(a)
     rank: dict[str, float] = {}
-    out: list[str] = []
+    out: list[tuple[str, int]] = []
     for layer in sorted({n.layer for n in g.nodes}):
         keys = [n.key for n in g.nodes if n.layer == layer]
         found = [rank[p] for k in keys for p in parents.get(k, []) if p in rank]
@@ -64,7 +61,7 @@ def _ordered(g: Graph) -> list[str]:
         keys.sort(key=centre)  # stable: ties keep the design's order
         # ranks about the layer's middle, as _positions centres each column
         rank.update({k: i - (len(keys) - 1) / 2 for i, k in enumerate(keys)})
-        out += keys
+        out += [(k, layer) for k in keys]
     return out
 
 

@@ -47,16 +47,30 @@ class Rollup:
         return f"{self.count} {self.kind or 'subjects'}: {self.ids}"
 
 
+_NUMBERED = re.compile(r"(?<![\w.])([\w.-]*[A-Za-z_][\w.-]*)")
+_DIGITS = re.compile(r"\d+")
+
+
+def _skeleton(text: str | None) -> str:
+    """Text with the numbers inside ids made '#': rack r7-098's 'feed f7a098' and rack
+    r3-001's 'feed f3a001' read alike; plain numbers ('40 kW') stay."""
+    if not text:
+        return ""
+    return _NUMBERED.sub(lambda m: _DIGITS.sub("#", m.group(1)), text)
+
+
 def _shape(f: Finding) -> tuple[str, ...]:
-    """What must match for two findings to be one defect: rule, severity, message with the
-    subject taken out, measured value, limit and fix."""
-
-    def cut(text: str | None) -> str:
-        if not text or not f.subject:
-            return text or ""
-        return re.sub(rf"(?<![\w-]){re.escape(f.subject)}(?![\w-])", "{id}", text)
-
-    return (f.rule, f.severity, cut(f.message), f.measured or "", f.limit or "", cut(f.fix))
+    """What must match for two findings to be one defect: rule, severity, the message and fix
+    with ids' numbers taken out (they differ from rack to rack while the defect does not), the
+    measured value and the limit."""
+    return (
+        f.rule,
+        f.severity,
+        _skeleton(f.message),
+        f.measured or "",
+        f.limit or "",
+        _skeleton(f.fix),
+    )
 
 
 def roll_up(findings: Sequence[Finding], kind_of: Callable[[str], str]) -> list[Rollup]:

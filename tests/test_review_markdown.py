@@ -1,0 +1,93 @@
+"""Markdown review as a pull-request comment: size, folding, Mermaid, the summary format."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import SAMPLES
+from dclint.cli import main
+from dclint.report.markdown_summary import MARKER
+
+ALL = sorted(str(p) for p in SAMPLES.glob("*.yaml"))
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    main(["check", *args])
+    return capsys.readouterr().out
+
+
+def test_samples_fit_a_pull_request_comment(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run(capsys, *ALL, "--format", "markdown")
+    assert len(out) < 60_000, len(out)  # GitHub refuses comments over 65,536 characters
+    headings = re.findall(r"^(#+ .*)$", out, re.M)
+    assert headings[:2] == ["# dclint design review", "## Overview"]
+    assert headings.count("## Assumptions and limits") == 1
+    assert headings[-1] == "## Assumptions and limits"
+    # the overview: a row a design, linked to its section
+    assert (
+        "| [broken-feed-headroom](#broken-feed-headroom) | fails | 1 | 0 | 0 | 576 | 960 kW |"
+    ) in out
+    assert out.count("](#") == len(ALL)
+    # details folded: run details, per design summary, diagrams and projection, assumptions
+    assert out.count("<details>") == out.count("</details>")
+    assert out.count("<details><summary>Summary figures</summary>") == len(ALL)
+    assert out.count("<details><summary>Diagrams: power one-line") == len(ALL)
+    assert out.count("```mermaid\nflowchart LR\n") >= 2 * len(ALL)
+    assert "| Options differing from defaults | none |" in out
+    assert re.search(r"\b(?:founding|memo|DOMAIN\.md)\b", out, re.I) is None
+
+
+def _node(out: str, title: str) -> str:
+    match = re.search(rf'^  (n\d+)\["{re.escape(title)}', out, re.M)
+    assert match is not None, title
+    return match.group(1)
+
+
+def test_mermaid_marks_the_element_at_fault(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run(capsys, str(SAMPLES / "broken-feed-headroom.yaml"), "--format", "markdown")
+    power = out[out.index("**Power one-line") : out.index("**Cooling loops")]
+    node = _node(power, "busway-a (busway) - PWR002<br/>960 kW / 983.3 kW derated")
+    assert f"  class {node} over\n" in power
+    assert _node(power, "busway-b (busway)<br/>960 kW / 1093 kW derated") not in re.findall(
+        r"class (\S+) over", power
+    )
+    out = _run(capsys, str(SAMPLES / "broken-fabric-2to1.yaml"), "--format", "markdown")
+    fabric = out[out.index("**Fabric tiers") :]
+    leaf = _node(fabric, "leaf: 18 switches binding - NET001<br/>230.4 Tb/s down / 115.2 Tb/s up")
+    assert f"  class {leaf} over\n" in fabric
+
+
+def test_step_drawn_when_the_projection_has_one(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run(capsys, str(SAMPLES / "gb200-superpod-su.yaml"), "--format", "markdown")
+    assert "Training step of llama-70b-pretrain:\n\n| Part | Time | Share |\n" in out
+    assert re.search(r"^\| compute \| [\d.]+ m?s \| \d+% \|$", out, re.M)
+
+
+def test_markdown_summary_for_a_comment_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run(capsys, *ALL, "--format", "markdown-summary")
+    lines = out.splitlines()
+    assert lines[:2] == [MARKER, "### dclint: Found 4 errors in 8 designs."]
+    assert "| broken-rack-130kw | fails | 1 | 0 | 0 | 576 | 970 kW |" in out
+    assert "](#" not in out  # the sections it would link to are not in this comment
+    findings = [line for line in lines if line.startswith("- ")]
+    assert [re.search(r"\*\*(\w+)\*\*", f).group(1) for f in findings] == [  # type: ignore[union-attr]
+        "NET001",
+        "PWR002",
+        "PWR001",
+        "STO001",
+    ]
+    assert "<details>" not in out and "mermaid" not in out
+    assert len(out) < 4_000
+
+
+def test_clean_run_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run(capsys, str(SAMPLES / "gb200-superpod-su.yaml"), "--format", "markdown-summary")
+    assert out.splitlines()[1].startswith("### dclint: All checks passed")
+    assert [line for line in out.splitlines() if line.startswith("- ")] == []
+    row = (
+        r"\| gb200-superpod-su \| passes \| 0 \| 0 \| 0 \| 576 \| 960 kW \| [\d.]+ \| [\d,]+ CNY \|"
+    )
+    row += "\n$"
+    assert re.search(row, out)  # the table ends the comment
