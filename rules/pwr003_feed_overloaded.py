@@ -18,9 +18,10 @@ NVL72 is designed at ~120 kW (NVIDIA GB200 NVL72 documentation) but its 8 power 
 6 x 5.5 kW in N+N deliver 132 kW (HPE and Supermicro GB200 NVL72 power shelf specifications),
 so a feed is sized for 132 kW. Continuous load on a breaker is held to 80% of its rating (NEC
 210.20(A); NetBox's power feed model defaults `max_utilization` to 80%), and a feed's
-default power factor, 0.95, is the one Nautobot's power port model uses to turn W into VA. DCIM tools (NetBox, Nautobot) compute a rack's utilisation over all
-its feeds together, which halves the apparent load of a 2N rack: the feeds look half full
-until path B fails and path A trips. A 415 V / 250 A feed at PF 0.95 and 80% carries
+default power factor, 0.95, is the one Nautobot's power port model uses to turn W into VA.
+DCIM tools (NetBox, Nautobot) compute a rack's utilisation over all its feeds together, which
+halves the apparent load of a 2N rack: the feeds look half full until path B fails and path A
+trips. A 415 V / 250 A feed at PF 0.95 and 80% carries
 136.6 kW. A 415 V / 60 A feed at 80% is 34.5 kVA, 32.8 kW at PF 0.95: a 132 kW rack needs
 five such feeds a path (four would carry 131.1 kW; four suffice only at PF 1, 138 kW).
 
