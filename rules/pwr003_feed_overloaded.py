@@ -9,8 +9,8 @@ carry all of it (2N). A rack is loaded with its peak, the catalog `max_power` of
 that load exceeds its derated capacity, sqrt(3) x V(line-line) x I x PF x maximum
 utilisation for three-phase, V x I x PF x maximum utilisation for single-phase; a single-phase
 feed on a three-phase panel runs at the panel's line-to-neutral voltage, V(L-L) / sqrt(3)
-(239.6 V on a 415 V panel), unless its leg is line-to-line (`phase: L1-L2`). Exactly at the
-capacity passes.
+(239.6 V on a 415 V panel), unless its leg is line-to-line (`phase: L1-L2`), and never above
+the voltage it declares. Exactly at the capacity passes.
 
 ## Why it matters
 Breakers trip on what flows, and a rack's power shelves can draw their full rating: a GB200
