@@ -7,11 +7,12 @@ running, every feed live: a rack's design IT load is shared by all its feeds (a 
 B feeds carry half each). A single-phase feed on one leg draws P / (V x PF) on that line, at
 its line-to-neutral voltage (V(L-L) / sqrt(3) of the panel, or the lower voltage it declares);
 a line-to-line feed draws P / (V(L-L) x PF) on both its lines; a three-phase feed
-P / (sqrt(3) x V(L-L) x PF) on each. Currents add as magnitudes, as DCIM tools read them from
-each line's meter. Imbalance = max |I(line) - I(mean)| / I(mean). Above `warning` (default
-10%) it is a warning, above `error` (default 20%) an error; exactly at a threshold stays in the
-lower band. A panel with a single-phase feed whose leg is not given is skipped: its balance
-cannot be known.
+P / (sqrt(3) x V(L-L) x PF) on each. Currents on a line add as magnitudes: where
+line-to-line and line-to-neutral loads share a line their phasors are 30 degrees apart and the
+true sum is up to 3.4% lower, so the figure errs on the safe side. Imbalance =
+max |I(line) - I(mean)| / I(mean). Above `warning` (default 10%) it is a warning, above
+`error` (default 20%) an error; exactly at a threshold stays in the lower band. A panel with
+a single-phase feed whose leg is not given is skipped: its balance cannot be known.
 
 ## Why it matters
 A breaker trips on its most loaded line, not on the panel's total power: an unbalanced panel
