@@ -112,7 +112,7 @@ def _pipeline(wl: Workload) -> Iterator[Broken]:
     field = ("parallel", f"{declared[0][0]}_stage_layers")
     middle_stages = p.pp - len(declared)
     rest = layers - sum(v for _, v in declared if v is not None)
-    named = " and ".join(f"{v} on the {n} stage" for n, v in declared)
+    named = " and ".join(f"{v} layers on the {n} stage" for n, v in declared)
     if middle_stages < 0 or rest < 0 or (middle_stages == 0 and rest != 0):
         text = (
             f"{named} leave {rest} of {layers} layers for {max(middle_stages, 0)} other "

@@ -75,7 +75,7 @@ class GpuMemoryExceeded(Rule):
                 f"workload {p.workload} needs ~{fmt(total, 'GiB')} per GPU ({parts}) with "
                 f"tp {par.tp}, pp {par.pp}, cp {par.cp}, ep {par.ep}, above the "
                 f"{fmt(usable, 'GiB')} usable of {gpu.name}'s {fmt(memory, 'GiB')} "
-                f"({seen}; {ctx['reserve'].m_as('percent'):g}% reserve); assumes "
+                f"({seen}; {ctx['reserve'].m_as('percent'):g}% reserve); estimate: "
                 + "; ".join(p.memory.notes),
                 subject=p.workload,
                 measured=total,

@@ -138,13 +138,15 @@ def _estimate(wl: Workload, stage: int, layers: float | None) -> MemoryEstimate:
     sharded = dense_local / dense_dp + expert_local / expert_dp
     params = dense_local + expert_local
     zero = p.sharding
-    notes = [f"stage {stage} of pp {p.pp}: {layers:g} layers" if layers is not None else ""]
+    notes = [f"stage {stage} of pp {p.pp}: {layers:g} layers" if layers and p.pp > 1 else ""]
     weights = WEIGHT_BYTES * (sharded if zero >= 3 else params)
     gradients = GRAD_BYTES * (sharded if zero >= 2 else params)
     optimizer = OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
     if zero:
         what = {1: "optimizer states", 2: "optimizer states and gradients"}.get(zero, "all states")
         notes.append(f"ZeRO stage {zero}: {what} sharded over dp x cp = {dp * p.cp}")
+    else:
+        notes.append("no data-parallel sharding (distributed optimizer off)")
     activations = _activations(wl, dp, stage, layers) if layers is not None else None
     if activations is None:
         notes.append("activations not estimated: model layers and hidden_size not declared")
