@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from dclint.model.catalog import Precision
 from dclint.model.types import (
     Bandwidth,
+    Compute,
     Count,
+    Dim,
     Duration,
     Fraction,
     Id,
@@ -19,8 +21,11 @@ from dclint.model.types import (
     Ref,
     Strict,
 )
+from dclint.units import Quantity
 
-__all__ = ["Checkpoint", "ModelSpec", "Parallel", "Workload"]
+__all__ = ["Checkpoint", "ModelSpec", "Parallel", "TokenRate", "Workload"]
+
+TokenRate = Annotated[Quantity, Dim("2.5e6 token/s", "token rate")]
 
 
 class ModelSpec(Strict):
@@ -116,6 +121,21 @@ class Workload(Strict):
         "model", description="mfu counts model FLOPs, or hardware FLOPs incl. recomputation"
     )
     communication_overhead: Fraction | None = None
+    step_time: Duration | None = Field(
+        None, description="Measured time of one step; decides the projected time"
+    )
+    tokens_per_second: TokenRate | None = Field(
+        None, description="Measured throughput of the whole job, e.g. '2.5e6 token/s'"
+    )
+    achieved_flops: Compute | None = Field(
+        None, description="Measured FLOPS per GPU on mfu_basis FLOPs, e.g. '400 TFLOPS'"
+    )
+    flops_convention: Literal["exact", "6nd"] = Field(
+        "exact", description="Model FLOPs: the exact transformer count, or 6 x N x D"
+    )
+    causal_attention: bool = Field(
+        False, description="Count core attention under a causal mask (half), as Megatron-Core 2024+"
+    )
     recompute: Literal["none", "selective", "full"] = "selective"
     power_basis: Literal["gpu_tdp", "rack_share"] = "rack_share"
     concurrent: bool = Field(True, description="Runs at the same time as the other workloads")

@@ -63,10 +63,11 @@ def has_architecture(wl: Workload) -> bool:
     return m.layers is not None and m.hidden_size is not None and m.vocab_size is not None
 
 
-def training_flops(wl: Workload, causal: bool = False) -> FlopsCount:
-    """Model and hardware FLOPs of the whole run (all of `wl.tokens`)."""
+def training_flops(wl: Workload, causal: bool = False, convention: str = "exact") -> FlopsCount:
+    """Model and hardware FLOPs of the whole run (all of `wl.tokens`); `convention` "6nd"
+    counts 6 x N x D even when the architecture is known (a paper's accounting)."""
     tokens = float(wl.tokens)
-    if has_architecture(wl):
+    if has_architecture(wl) and convention == "exact":
         per_token, core_forward = _per_token_exact(wl, causal)
         model = per_token * tokens
         parts = [

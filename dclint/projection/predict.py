@@ -37,6 +37,7 @@ class Prediction:
     mfu: Quantity
     hfu: Quantity
     tokens_per_second: Quantity
+    tokens_per_step: float
     assumptions: tuple[str, ...]
 
 
@@ -183,7 +184,8 @@ def run(
         {k: Q_(v, "s") for k, v in st.parts().items()},
         Q_(st.model_flops / denominator, "dimensionless"),
         Q_(st.hardware_flops / denominator, "dimensionless"),
-        Q_(tokens / seconds, "1/s"),
+        Q_(tokens / seconds, "token/s"),
+        float(tokens),
         tuple(notes),
     )
 

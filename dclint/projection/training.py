@@ -15,15 +15,20 @@ from typing import TYPE_CHECKING
 from dclint.model.catalog import Gpu, Platform
 from dclint.model.storage import StorageTier
 from dclint.model.workload import Workload
+from dclint.projection.declared import declared_mfu
 from dclint.projection.defaults import CHECKPOINT_BYTES_PER_PARAMETER, default_mfu
 from dclint.projection.flops import FlopsCount, training_flops
+from dclint.projection.goodput import RESTART, Goodput, goodput
 from dclint.projection.memory import MemoryEstimate, memory_per_gpu
+from dclint.projection.predict import Prediction, predict
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
 
-__all__ = ["Hardware", "Timing", "attributable_power", "hardware_of", "timing"]
+__all__ = ["COMMUNICATION", "Hardware", "Timing", "attributable_power", "hardware_of", "timing"]
+
+COMMUNICATION = ("tp", "pp_p2p", "dp", "cp", "ep")  # step parts that are communication
 
 
 @dataclass(frozen=True)
@@ -36,7 +41,11 @@ class Hardware:
 
 @dataclass(frozen=True)
 class Timing:
-    """Compute, communication and checkpoint time of one run, and what they rest on."""
+    """Compute, communication, checkpoint and failure time of one run, and what they rest on.
+
+    `prediction` is the step-time model's step (None when the architecture is not declared,
+    `prediction_note` says why); `mfu` is the MFU the time was computed with, `mfu_predicted`
+    the model's on the same FLOP basis."""
 
     flops: FlopsCount
     peak: Quantity
@@ -47,14 +56,29 @@ class Timing:
     checkpoint: Quantity
     memory: MemoryEstimate
     assumptions: list[str] = field(default_factory=list)
+    failures: Quantity = field(default_factory=lambda: Q_(0.0, "day"))
+    prediction: Prediction | None = None
+    prediction_note: str = ""
+    mfu_predicted: Quantity | None = None
+    steps: float | None = None  # optimizer steps in the run (tokens / tokens a step)
+    reliability: Goodput | None = None
 
     @property
     def wall(self) -> Quantity:
-        return (self.compute + self.communication + self.checkpoint).to("day")
+        return (self.compute + self.communication + self.checkpoint + self.failures).to("day")
 
     @property
     def goodput(self) -> Quantity:
-        return (self.compute / self.wall).to("dimensionless")
+        """Share of wall time spent in training steps (not checkpoint stalls, restarts or
+        work redone after a failure)."""
+        return ((self.compute + self.communication) / self.wall).to("dimensionless")
+
+    @property
+    def step_time(self) -> Quantity | None:
+        """Time of one step at the MFU used (declared or predicted)."""
+        if not self.steps:
+            return None
+        return ((self.compute + self.communication) / self.steps).to("s")
 
 
 def hardware_of(design: Design, key: str | None) -> Hardware | str:
@@ -87,15 +111,18 @@ def _checkpoint_tier(design: Design, wl: Workload) -> StorageTier | None:
     )
 
 
-def _checkpoint_time(design: Design, wl: Workload, running: Quantity, notes: list[str]) -> Quantity:
+def _checkpoint_time(
+    design: Design, wl: Workload, running: Quantity, notes: list[str]
+) -> tuple[Quantity, Quantity | None]:
+    """Total synchronous checkpoint stall of the run, and one save's time (None if unknown)."""
     ckpt = wl.checkpoint
     if ckpt is None:
-        return Q_(0.0, "day")
+        return Q_(0.0, "day"), None
     tier = _checkpoint_tier(design, wl)
     bandwidth = tier.aggregate("write") if tier is not None else None
     if bandwidth is None:
         notes.append("checkpoint overhead not estimated: no write bandwidth for its tier")
-        return Q_(0.0, "day")
+        return Q_(0.0, "day"), None
     size = ckpt.size
     if size is None:
         size = Q_(float(wl.model.parameters) * CHECKPOINT_BYTES_PER_PARAMETER, "B")
@@ -109,7 +136,7 @@ def _checkpoint_time(design: Design, wl: Workload, running: Quantity, notes: lis
         f"synchronous checkpoint saves: {save.m_as('s'):.0f} s each, "
         f"{saves:.0f} saves to {tier.id if tier else '?'}"
     )
-    return (save * saves).to("day")
+    return (save * saves).to("day"), save
 
 
 def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
@@ -117,34 +144,92 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
     peak = hw.gpu.dense_flops.get(wl.precision)
     if peak is None:
         return f"GPU '{hw.gpu_key}' has no dense {wl.precision} FLOPS in the catalog"
-    flops = training_flops(wl)
+    flops = training_flops(wl, wl.causal_attention, wl.flops_convention)
     notes: list[str] = [f"FLOPs: {flops.formula}"]
-    if wl.mfu is not None:
-        mfu, source = wl.mfu, "declared (workload.mfu)"
+    work = flops.hardware if wl.mfu_basis == "hardware" else flops.model
+    capacity = (wl.gpus * peak).to("FLOP/s")
+    predicted = predict(design, wl, hw, causal=wl.causal_attention)
+    pred = predicted if isinstance(predicted, Prediction) else None
+    steps = None
+    mfu_predicted = None
+    if pred is not None:
+        steps = float(wl.tokens) / pred.tokens_per_step
+        mfu_predicted = (work / (capacity * pred.step_time * steps)).to("dimensionless")
+    declared = declared_mfu(wl, work, peak)
+    if isinstance(declared, str):
+        return declared
+    if declared is not None:
+        mfu, source = declared
+    elif pred is not None and mfu_predicted is not None:
+        mfu, source = mfu_predicted, "predicted (step model, docs/performance-model.md)"
     else:
         mfu, source = default_mfu(hw.gpu_key, wl.precision)
         source = f"default for {hw.gpu_key} {wl.precision}: {source}"
     notes.append(f"MFU {mfu.m_as('percent'):.4g}% {source}, on {wl.mfu_basis} FLOPs")
     if mfu.magnitude <= 0:
         return "MFU is 0%"
-    work = flops.hardware if wl.mfu_basis == "hardware" else flops.model
-    compute = (work / (wl.gpus * peak * mfu)).to("day")
     comm_share = wl.communication_overhead
-    communication = Q_(0.0, "day")
-    if comm_share is not None:
-        if comm_share.magnitude >= 1:
-            return "communication_overhead is 100%"
-        communication = (compute * comm_share / (1 - comm_share)).to("day")
-        notes.append(
-            f"communication {comm_share.m_as('percent'):.4g}% of each step "
-            "(time / (1 - share), the memo's estimator)"
-        )
+    if declared is None and pred is not None and steps is not None:
+        parts = pred.step.parts()
+        busy = sum(v for k, v in parts.items() if k not in COMMUNICATION)
+        compute = Q_(busy * steps, "s").to("day")
+        communication = Q_((pred.step.time - busy) * steps, "s").to("day")
+        if comm_share is not None:
+            notes.append(
+                f"declared communication_overhead {comm_share.m_as('percent'):.4g}% not used: "
+                f"the step model gives {(pred.step.time - busy) / pred.step.time:.1%}"
+            )
     else:
-        notes.append("no communication overhead declared (workload.communication_overhead)")
-    checkpoint = _checkpoint_time(design, wl, compute + communication, notes)
+        compute = (work / (capacity * mfu)).to("day")
+        communication = Q_(0.0, "day")
+        if comm_share is not None:
+            if comm_share.magnitude >= 1:
+                return "communication_overhead is 100%"
+            communication = (compute * comm_share / (1 - comm_share)).to("day")
+            notes.append(
+                f"communication {comm_share.m_as('percent'):.4g}% of each step "
+                "(time / (1 - share), the memo's estimator)"
+            )
+        elif pred is None:
+            notes.append("no communication overhead declared (workload.communication_overhead)")
+    if pred is None:
+        notes.append(f"step model not run: {predicted}")
+    else:
+        notes.extend(pred.assumptions)
+    running = compute + communication
+    checkpoint, save = _checkpoint_time(design, wl, running, notes)
+    interval = wl.checkpoint.interval if wl.checkpoint is not None else None
+    reliability = goodput(wl.gpus, save if save is not None else Q_(0.0, "s"), interval)
+    mtbf = reliability.mtbf.m_as("s")
+    if save is not None and interval is not None:
+        # each failure redoes half an interval of work and waits a restart (Young/Daly)
+        lost = (interval.m_as("s") / 2 + RESTART.m_as("s")) / mtbf
+    else:
+        lost = RESTART.m_as("s") / mtbf
+        notes.append("failures: restarts only (no checkpoint save time to bound the lost work)")
+    failures = ((running + checkpoint) * lost).to("day")
+    notes.append(
+        f"failures: {reliability.source}; job MTBF {reliability.mtbf.m_as('hour'):.3g} h, "
+        f"restart {RESTART.m_as('minute'):g} min, Young/Daly interval "
+        f"{reliability.optimal_interval.m_as('minute'):.3g} min"
+    )
     memory = memory_per_gpu(wl)
     return Timing(
-        flops, peak.to("TFLOPS"), mfu, source, compute, communication, checkpoint, memory, notes
+        flops,
+        peak.to("TFLOPS"),
+        mfu,
+        source,
+        compute,
+        communication,
+        checkpoint,
+        memory,
+        notes,
+        failures,
+        pred,
+        predicted if isinstance(predicted, str) else "",
+        mfu_predicted,
+        steps,
+        reliability,
     )
 
 

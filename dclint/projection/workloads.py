@@ -76,7 +76,9 @@ class Projection:
             "compute_days": t.compute.m_as("day"),
             "communication_days": t.communication.m_as("day"),
             "checkpoint_days": t.checkpoint.m_as("day"),
+            "failure_days": t.failures.m_as("day"),
             "goodput": t.goodput.m_as("dimensionless"),
+            **_step_dict(t),
             "gpu_hours": self.gpu_hours.m_as("hour"),
             "it_power_kw": self.it_power.m_as("kW"),
             "facility_power_kw": self.facility_power.m_as("kW"),
@@ -91,6 +93,36 @@ class Projection:
             },
             "assumptions": list(self.assumptions),
         }
+
+
+def _step_dict(t: Timing) -> dict[str, Any]:
+    """The step model's keys of a projection (None where the model could not run)."""
+    pred = t.prediction
+    step = t.step_time
+    rel = t.reliability
+    out: dict[str, Any] = {
+        "step_time_s": step.m_as("s") if step is not None else None,
+        "step_breakdown": (
+            {k: v.m_as("s") for k, v in pred.breakdown.items()} if pred is not None else None
+        ),
+        "step_time_predicted_s": pred.step_time.m_as("s") if pred is not None else None,
+        "mfu_predicted": t.mfu_predicted.m_as("") if t.mfu_predicted is not None else None,
+        "mfu_gap": None,
+        "hfu": pred.hfu.m_as("") if pred is not None else None,
+        "tokens_per_second": None,
+        "prediction_unavailable": t.prediction_note or None,
+        "mtbf_hours": rel.mtbf.m_as("hour") if rel is not None else None,
+        "checkpoint_interval_optimal_min": (
+            rel.optimal_interval.m_as("minute") if rel is not None and rel.save.magnitude else None
+        ),
+    }
+    if step is not None and pred is not None:
+        out["tokens_per_second"] = pred.tokens_per_step / step.m_as("s")
+        if pred is not None and step.m_as("s") > 0:
+            out["hfu"] = pred.hfu.m_as("") * pred.step_time.m_as("s") / step.m_as("s")
+    if t.mfu_predicted is not None and not t.mfu_source.startswith("predicted"):
+        out["mfu_gap"] = t.mfu.m_as("") / t.mfu_predicted.m_as("") - 1
+    return out
 
 
 def gpu_price(design: Design, hw: Hardware | None) -> tuple[Quantity | None, str]:
