@@ -91,6 +91,7 @@ workloads:
 
 def test_memo_example_days_and_daily_electricity() -> None:
     h100, b200 = project_workloads(_design(MEMO))
+
     # the memo's estimator, plus a 10-minute restart per failure at the Llama 3 rate
     # (no checkpoint declared, so no redone work is counted)
     def restarts(gpus: int) -> float:
