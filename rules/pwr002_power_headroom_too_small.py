@@ -70,7 +70,7 @@ class PowerHeadroomTooSmall(Rule):
             if left.m_as("kW") < need.m_as("kW"):
                 kept = f"keeps {fmt(left)}" if left.magnitude >= 0 else f"is short by {fmt(-left)}"
                 yield Violation(
-                    (*panel.path, "current_rating"),
+                    (*panel.path, panel.capacity_field),
                     f"power domain {panel.id} {kept} unallocated "
                     f"({fmt(panel.capacity)} derated capacity, {fmt(allocated)} allocated); "
                     f"needs at least {fmt(need)} of headroom",

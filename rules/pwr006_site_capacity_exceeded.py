@@ -87,7 +87,7 @@ class SiteCapacityExceeded(Rule):
                 continue
             names = ", ".join(c.id for c in panel.children)
             yield Violation(
-                (*panel.path, "current_rating"),
+                (*panel.path, panel.capacity_field),
                 f"panel {panel.id} feeds {fmt(below)} of derated panel capacity ({names}), "
                 f"above its own derated capacity {fmt(own)}",
                 subject=panel.id,

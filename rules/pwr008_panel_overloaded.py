@@ -7,8 +7,9 @@ a panel carries, for each rack, the share of the rack's feeds on one path that l
 the largest over the rack's paths, because with the other path lost those feeds carry the
 whole rack; a rack whose A and B feeds both land under the panel counts once, never twice.
 Flags the panel when that load exceeds its derated capacity, sqrt(3) x V(line-line) x I x PF
-x maximum utilisation (V x I x PF x maximum utilisation single-phase). Exactly at the capacity
-passes.
+x maximum utilisation (V x I x PF x maximum utilisation single-phase), or its nameplate
+`rating` where that is lower: a UPS rated "500 kVA" delivers 500 kVA x its power factor, 475 kW
+at PF 0.95, never 500 kW. Exactly at the capacity passes.
 
 ## Why it matters
 Continuous load on a breaker is held to 80% of its rating (NEC 210.20(A); NetBox's and
@@ -60,7 +61,7 @@ class PanelOverloaded(Rule):
                 continue
             racks = racks_below(panel)
             yield Violation(
-                (*panel.path, "current_rating"),
+                (*panel.path, panel.capacity_field),
                 f"{panel.model.kind} {panel.id} carries {fmt(load)} of rack design IT load "
                 f"({len(racks)} rack{'s' if len(racks) != 1 else ''}, active and planned, each "
                 f"once), above its derated capacity {fmt(capacity)} "

@@ -216,3 +216,21 @@ def test_a_2n_rack_puts_half_its_load_on_each_feed_in_normal_running() -> None:
     assert load["a1"] == pytest.approx(60.0)
     assert load["b1"] == pytest.approx(60.0)
     assert feed_allocation(topo)["a1"].m_as("kW") == pytest.approx(120.0)  # with B lost
+
+
+def test_a_500_kva_ups_carries_475_kw_at_pf_0_95() -> None:
+    text = """
+name: ups
+power:
+  panels:
+    - {id: u1, kind: ups, voltage: 415 V, current_rating: 1600 A, rating: 500 kVA}
+    - {id: u2, kind: ups, voltage: 415 V, current_rating: 1600 A, rating: 500 kW}
+    - {id: u3, kind: ups, voltage: 415 V, current_rating: 400 A, rating: 500 kVA}
+"""
+    panels = _topo(text).panels
+    assert panels["u1"].capacity.m_as("kW") == pytest.approx(475.0)  # 500 kVA x 0.95
+    assert panels["u1"].capacity_field == "rating"
+    assert panels["u2"].capacity.m_as("kW") == pytest.approx(500.0)
+    # the breaker binds below the nameplate: 415 V x 400 A x sqrt(3) x 0.95 x 0.8 = 218.5 kW
+    assert panels["u3"].capacity.m_as("kW") == pytest.approx(218.51, abs=0.01)
+    assert panels["u3"].capacity_field == "current_rating"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from dclint.model.site import Feed, Panel
+from dclint.model.site import Feed, Panel, is_apparent
 from dclint.model.topology import FeedItem, PanelItem, Rack, Topology, apparent_capacity_kva
 from dclint.units import Q_, Quantity, fmt
 
@@ -132,11 +132,19 @@ def rating_text(circuit: Feed | Panel, volts: float | None = None) -> str:
     '415 V x 250 A three-phase at 80%: 143.8 kVA, x PF 0.95'."""
     kind = "three-phase" if circuit.phases == 3 else "single-phase"
     shown = circuit.voltage if volts is None else Q_(volts, "V")
-    kva = Q_(apparent_capacity_kva(circuit, volts), "kVA")
-    return (
+    kva = apparent_capacity_kva(circuit, volts)
+    text = (
         f"{fmt(shown, 'V')} x {fmt(circuit.current_rating, 'A')} {kind} at "
-        f"{fmt(circuit.max_utilisation, 'percent')}: {fmt(kva)} x PF {circuit.power_factor:g}"
+        f"{fmt(circuit.max_utilisation, 'percent')}: {fmt(Q_(kva, 'kVA'))} x PF "
+        f"{circuit.power_factor:g}"
     )
+    rating = circuit.rating if isinstance(circuit, Panel) else None
+    if isinstance(circuit, Panel) and rating is not None:
+        rating_kw = circuit.rating_kw or 0.0
+        if rating_kw < kva * circuit.power_factor:
+            pf = f" x PF {circuit.power_factor:g}" if is_apparent(rating) else ""
+            text = f"nameplate {fmt(rating)}{pf} = {fmt(Q_(rating_kw, 'kW'))}, below {text}"
+    return text
 
 
 def load_basis(racks: list[Rack], peak: bool) -> str:

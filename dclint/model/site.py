@@ -125,6 +125,20 @@ class Panel(_Circuit):
         default=False, description="Downstream load is held by power capping"
     )
     kind: Literal["panel", "busway", "switchboard", "ups"] = "panel"
+    rating: PowerRating | None = Field(
+        default=None,
+        description="Nameplate output of a UPS or transformer, in W or VA ('500 kVA'): the "
+        "panel carries no more than it (a VA rating x the panel's power factor)",
+    )
+
+    @property
+    def rating_kw(self) -> float | None:
+        """The nameplate rating as real power in kW, or None."""
+        if self.rating is None:
+            return None
+        if is_apparent(self.rating):
+            return float(self.rating.m_as("kVA")) * self.power_factor
+        return float(self.rating.m_as("kW"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)

@@ -69,7 +69,17 @@ class PanelItem:
 
     @cached_property  # the model is frozen; rules read it once per rack and failure case
     def capacity(self) -> Quantity:
-        return derated_capacity(self.model)
+        """The breaker's derated capacity, or the nameplate rating where that is lower."""
+        breaker = derated_capacity(self.model)
+        rating = self.model.rating_kw
+        return breaker if rating is None or rating >= breaker.m_as("kW") else Q_(rating, "kW")
+
+    @property
+    def capacity_field(self) -> str:
+        """The field that sets the capacity: `rating` where the nameplate binds."""
+        rating = self.model.rating_kw
+        breaker = derated_capacity(self.model).m_as("kW")
+        return "rating" if rating is not None and rating < breaker else "current_rating"
 
     @property
     def wye(self) -> bool:
