@@ -41,3 +41,79 @@ def test_schema_rejects_unknown_keys_and_bare_numbers() -> None:
         "120 is not valid under any of the given schemas",
         "Additional properties are not allowed ('colour' was unexpected)",
     ]
+
+
+def _properties(schema: dict[str, object]) -> list[tuple[str, dict[str, object]]]:
+    defs = schema["$defs"]
+    assert isinstance(defs, dict)
+    out = []
+    for model, node in [("Design", schema), *defs.items()]:
+        for name, prop in node.get("properties", {}).items():
+            out.append((f"{model}.{name}", prop))
+    return out
+
+
+def test_every_property_is_described_quantities_with_their_units() -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    props = _properties(schema)
+    assert len(props) > 150
+    assert [name for name, prop in props if not prop.get("description")] == []
+    by_name = dict(_properties(schema))
+    assert by_name["RackGroup.it_load"]["description"] == (
+        "Design IT load (default: the platform's power x nodes); power with its unit "
+        '(W, kW, MW), e.g. "120 kW"'
+    )
+    assert "volume flow with its unit (L/min" in str(by_name["Cdu.max_flow"]["description"])
+    assert "a whole number (no unit)" in str(by_name["Tier.count"]["description"])
+    # every quantity names its unit: each property holding a quantity pattern says "unit"
+    for name, prop in props:
+        if "examples" in json.dumps(prop):
+            assert "unit" in str(prop["description"]), name
+
+
+def test_schema_id_is_not_a_placeholder_domain() -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert schema["$id"] == "urn:dclint:schema:design:1"
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [
+        ("130 kW", True),
+        ("1.5 MW", True),
+        ("130000 W", True),
+        ("130 bananas", False),
+        ("130 V", False),  # a unit, of the wrong dimension
+        ("130 kVA", False),  # apparent power is not a rack's IT load
+        ("130 kWh", False),
+        ("130", False),
+    ],
+)
+def test_quantity_patterns_accept_only_their_dimension(value: str, ok: bool) -> None:
+    doc = {"name": "x", "racks": [{"id": "r1", "it_load": value}]}
+    assert (list(_validator().iter_errors(doc)) == []) is ok
+
+
+def test_each_kind_of_quantity_checks_its_dimension() -> None:
+    good = {
+        "site": {"utility_capacity": "2 MVA", "electricity_price": "0.8 CNY/kWh"},
+        "cooling": {
+            "cdus": [{"id": "c", "capacity": "2 MW", "max_flow": "120 m^3/h", "approach": "5 K"}],
+            "loops": [
+                {
+                    "id": "l",
+                    "cdu": "c",
+                    "supply_temperature": "32 degC",
+                    "return_temperature": "104 degF",
+                }
+            ],
+        },
+    }
+    assert list(_validator().iter_errors({"name": "x", **good})) == []
+    bad = json.loads(json.dumps(good))
+    bad["site"]["electricity_price"] = "0.8 CNY/kW"  # a price per power, not per energy
+    bad["cooling"]["cdus"][0]["max_flow"] = "120 m^3"  # a volume, not a flow
+    bad["cooling"]["cdus"][0]["approach"] = "5 degC"  # a temperature, not a difference
+    bad["cooling"]["loops"][0]["supply_temperature"] = "32 K/s"
+    errors = list(_validator().iter_errors({"name": "x", **bad}))
+    assert sorted(e.instance for e in errors) == ["0.8 CNY/kW", "120 m^3", "32 K/s", "5 degC"]
