@@ -106,3 +106,43 @@ def test_young_daly_interval_and_goodput() -> None:
     assert g.optimal_interval.m_as("s") == pytest.approx(math.sqrt(2 * 60 * mtbf_s))
     assert g.fraction.m_as("") == pytest.approx(g.optimal_fraction.m_as(""))
     assert 0.8 < g.fraction.m_as("") < 1.0
+
+
+def test_cost_text_shows_the_predicted_step(capsys: pytest.CaptureFixture[str]) -> None:
+    from dclint.cli import main
+
+    assert main(["cost", "sample_designs/h100-40node.yaml"]) == 0
+    out = capsys.readouterr().out
+    assert "MFU             45% (declared)" in out
+    assert "predicted step  2.126 s" in out
+    assert "  DP comm.      0.161 s (8%)" in out
+
+
+def test_json_projection_keys_from_the_step_model() -> None:
+    from dclint.loader import load
+    from dclint.projection import project_workloads
+
+    (p,) = project_workloads(load("sample_designs/moe-1.7t-nvl72.yaml"))
+    d = p.as_dict()
+    assert d["mfu"] == pytest.approx(0.30)
+    assert d["mfu_source"] == "declared (workload.mfu)"
+    assert d["mfu_predicted"] == pytest.approx(0.2919, rel=1e-3)
+    assert d["mfu_gap"] == pytest.approx(0.30 / d["mfu_predicted"] - 1)
+    parts = d["step_breakdown"]
+    assert set(parts) == {
+        "compute",
+        "recompute",
+        "tp",
+        "pp_bubble",
+        "pp_p2p",
+        "dp",
+        "cp",
+        "ep",
+        "optimizer",
+    }
+    assert sum(parts.values()) == pytest.approx(d["step_time_predicted_s"])
+    # the declared MFU decides the step: predicted step x predicted MFU / declared MFU
+    assert d["step_time_s"] == pytest.approx(d["step_time_predicted_s"] * d["mfu_predicted"] / 0.30)
+    assert d["tokens_per_second"] == pytest.approx(2048 * 8192 / d["step_time_s"])
+    # 8192 GPUs at 419 interruptions per 54 days per 16,384 GPUs: MTBF 6.19 h
+    assert d["mtbf_hours"] == pytest.approx(54 * 24 * 16384 / 419 / 8192)

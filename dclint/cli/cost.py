@@ -14,15 +14,72 @@ if TYPE_CHECKING:
 
 __all__ = ["add_parser", "run"]
 
+
+def _source(p: Projection) -> str:
+    return p.timing.mfu_source.split(" ", 1)[0]
+
+
+def _pct(q: Any) -> str:
+    return "-" if q is None else f"{q.m_as('percent'):.3g}%"
+
+
+def _predicted(p: Projection) -> str:
+    t = p.timing
+    if t.mfu_predicted is None:
+        return "-"
+    text = _pct(t.mfu_predicted)
+    if not t.mfu_source.startswith("predicted"):
+        gap = t.mfu.m_as("") / t.mfu_predicted.m_as("") - 1
+        text += f" (declared {gap:+.0%})"
+    return text
+
+
+def _predicted_step(p: Projection) -> str:
+    pred = p.timing.prediction
+    return _fmt(pred.step_time, "s") if pred is not None else "-"
+
+
+def _part_row(key: str) -> Any:
+    return lambda p: _part(p, key)
+
+
+def _part(p: Projection, key: str) -> str:
+    """A part of the predicted step: its seconds and share."""
+    pred = p.timing.prediction
+    if pred is None:
+        return "-"
+    seconds = pred.breakdown[key].m_as("s")
+    return f"{seconds:.3g} s ({seconds / pred.step_time.m_as('s'):.0%})"
+
+
 ROWS: tuple[tuple[str, Any], ...] = (
     ("design", lambda p: p.design),
     ("GPUs", lambda p: f"{p.gpus} x {p.gpu}"),
     ("precision", lambda p: p.precision),
     ("FLOPs (model)", lambda p: f"{p.flops.model.m_as('FLOP'):.3g} FLOP"),
-    ("MFU", lambda p: f"{p.timing.mfu.m_as('percent'):.4g}%"),
+    ("MFU", lambda p: f"{p.timing.mfu.m_as('percent'):.4g}% ({_source(p)})"),
+    ("MFU predicted", lambda p: _predicted(p)),
+    ("HFU predicted", lambda p: _pct(p.timing.prediction.hfu if p.timing.prediction else None)),
+    ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),
+    ("predicted step", lambda p: _predicted_step(p)),
+    *(
+        (f"  {label}", _part_row(key))
+        for key, label in (
+            ("compute", "compute"),
+            ("recompute", "recompute"),
+            ("tp", "TP comm."),
+            ("pp_bubble", "PP bubble"),
+            ("pp_p2p", "PP p2p"),
+            ("dp", "DP comm."),
+            ("cp", "CP comm."),
+            ("ep", "EP comm."),
+            ("optimizer", "optimizer"),
+        )
+    ),
     ("compute", lambda p: _fmt(p.timing.compute, "day")),
     ("communication", lambda p: _fmt(p.timing.communication, "day")),
     ("checkpoints", lambda p: _fmt(p.timing.checkpoint, "day")),
+    ("failures", lambda p: _fmt(p.timing.failures, "day")),
     ("training time", lambda p: _fmt(p.training_time, "day")),
     ("goodput", lambda p: f"{p.timing.goodput.m_as('percent'):.1f}%"),
     ("GPU-hours", lambda p: _fmt(p.gpu_hours, "hour")),
