@@ -1,8 +1,9 @@
 """Configuration: `[tool.dclint]` in pyproject.toml or `.dclint.yaml`, found upward from a design.
 
 Keys: `select`, `ignore` (rule ids or prefixes, like ruff), `per-file-ignores` (glob -> ids),
-`fail-on`, `rules-dir`, `exclude` (globs skipped when searching directories), and one table per
-rule id holding `severity` and the rule's options, e.g. ``PWR001 = { limit = "132 kW" }``.
+`fail-on`, `rules-dir`, `exclude` (globs skipped when searching directories), `max-ids` (ids a
+design may name through ranges and counts, dclint.model.budget), and one table per rule id
+holding `severity` and the rule's options, e.g. ``PWR001 = { limit = "132 kW" }``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dclint.errors import ConfigError
 __all__ = ["Config", "config_for", "find_config", "load_config", "selected"]
 
 CONFIG_NAMES = (".dclint.yaml", ".dclint.yml", "pyproject.toml")
-_KEYS = {"select", "ignore", "per-file-ignores", "fail-on", "rules-dir", "exclude"}
+_KEYS = {"select", "ignore", "per-file-ignores", "fail-on", "rules-dir", "exclude", "max-ids"}
 MAX_CONFIG_BYTES = 10 * 1024 * 1024
 
 
@@ -31,6 +32,7 @@ class Config:
     fail_on: Severity = "error"
     rules_dirs: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    max_ids: int | None = None  # None: dclint.model.budget.MAX_IDS
     rule_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     file: str | None = None
     root: Path = field(default_factory=Path.cwd)
@@ -127,6 +129,10 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
         elif key == "rules-dir":
             dirs = _strings(value, where)
             kwargs["rules_dirs"] = tuple(str((root / d).resolve()) for d in dirs)
+        elif key == "max-ids":
+            if type(value) is not int or not 1 <= value <= 10**9:
+                raise ConfigError(f"{where}: expected a whole number from 1 to 1,000,000,000")
+            kwargs["max_ids"] = value
         elif key == "fail-on":
             if value not in SEVERITIES:
                 raise ConfigError(f"{where}: expected one of {', '.join(SEVERITIES)}")

@@ -3,7 +3,8 @@
 A file given by name is always checked. A directory is searched recursively for `*.yaml` and
 `*.yml` files, skipping hidden directories and files (`.github/`, `.dclint.yaml`), virtual
 environments, `node_modules`, and anything matching the config's `exclude` globs. Directory
-symlinks are not followed, so symlink loops cannot trap the search.
+symlinks are not followed, so symlink loops cannot trap the search. A directory in the tree that
+cannot be listed is an error, not a silent gap in the search.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str],
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = _walk(path, exclude)
+            found = _walk(path, exclude, problems)
         elif path.exists() or path.is_symlink():
             try:
                 path.resolve(strict=path.exists())
@@ -47,9 +48,15 @@ def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str],
     return files, problems
 
 
-def _walk(root: Path, exclude: tuple[str, ...]) -> list[str]:
+def _walk(root: Path, exclude: tuple[str, ...], problems: list[Problem]) -> list[str]:
     out = []
-    for directory, dirs, names in os.walk(root, followlinks=False, onerror=lambda e: None):
+
+    def unreadable(exc: OSError) -> None:  # a directory that cannot be listed is not skipped
+        where = exc.filename if exc.filename is not None else str(root)
+        reason = exc.strerror or str(exc)
+        problems.append(Problem(os.fspath(where), 1, 1, f"cannot read directory: {reason}"))
+
+    for directory, dirs, names in os.walk(root, followlinks=False, onerror=unreadable):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
         for name in sorted(names):
             if name.startswith(".") or not name.endswith(_SUFFIXES):

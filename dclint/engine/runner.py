@@ -69,7 +69,7 @@ class Engine:
         config = self.config_for(file)
         typed = self.options(config)
         try:
-            design = load(file, overrides=self.overrides)
+            design = load(file, overrides=self.overrides, max_ids=config.max_ids)
         except LoadError as exc:
             result.errors = exc.problems
             return result

@@ -12,8 +12,10 @@ from dclint.errors import LoadError, Problem
 from dclint.loader.compose import COMPOSE_KEYS, compose
 from dclint.loader.refs import check_refs
 from dclint.loader.yamlsafe import YamlError, decode, read_yaml
+from dclint.model.budget import MAX_IDS, over_budget, too_many_items
 from dclint.model.design import Design
-from dclint.model.resolve import did_you_mean, resolve
+from dclint.model.hints import did_you_mean
+from dclint.model.resolve import resolve
 from dclint.model.source import Source, format_path
 from dclint.model.types import fields_of
 
@@ -21,16 +23,22 @@ __all__ = ["load", "load_text"]
 
 _LEADING_ZERO = re.compile(r"^[-+]?0[0-9_]+$")  # 010, 0_1: YAML 1.1 octals, kept as text
 _NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
+MAX_ERRORS = 100  # errors reported a design, as compilers stop after a screenful
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "YES", "NO"}
 
 
 def load(
-    path: str | os.PathLike[str], *, display: str | None = None, overrides: tuple[Any, ...] = ()
+    path: str | os.PathLike[str],
+    *,
+    display: str | None = None,
+    overrides: tuple[Any, ...] = (),
+    max_ids: int | None = None,
 ) -> Design:
     """Load and validate the design at `path`; raises LoadError (with positions) if it is not.
-    `overrides` (dclint.loader.overrides.Override, from --set) are applied before validation."""
+    `overrides` (dclint.loader.overrides.Override, from --set) are applied before validation;
+    `max_ids` bounds the ids it may name (dclint.model.budget; None: the default)."""
     name = display if display is not None else os.fspath(path)
-    return load_text(read_text(path, name), name, overrides=overrides)
+    return load_text(read_text(path, name), name, overrides=overrides, max_ids=max_ids)
 
 
 def read_text(path: str | os.PathLike[str], name: str) -> str:
@@ -62,7 +70,13 @@ def _limit() -> int:
     return yamlsafe.MAX_BYTES
 
 
-def load_text(text: str, file: str = "<string>", *, overrides: tuple[Any, ...] = ()) -> Design:
+def load_text(
+    text: str,
+    file: str = "<string>",
+    *,
+    overrides: tuple[Any, ...] = (),
+    max_ids: int | None = None,
+) -> Design:
     """Load a design from YAML text; `file` is the name positions are reported against."""
     try:
         data, source = read_yaml(file, text)
@@ -85,18 +99,27 @@ def load_text(text: str, file: str = "<string>", *, overrides: tuple[Any, ...] =
         from dclint.loader.overrides import apply_overrides
 
         data = apply_overrides(data, source, overrides)
+    limit = MAX_IDS if max_ids is None else max_ids
+    crowded = too_many_items(data, limit)
+    if crowded is not None:
+        raise LoadError([_at(source, crowded.path, crowded.message)])
     try:
         design = Design.model_validate(data)
     except ValidationError as exc:
         raise LoadError(_problems(exc, data, source)) from None
     del data  # the plain tree: the models hold what is needed, and resolving builds more
     design._source = source
+    over = over_budget(design, limit)
+    if over is not None:
+        raise LoadError([_at(source, over.path, over.message)])
     topology, errors = resolve(design)
     if not errors:  # the other references, once racks and the catalog are known
         errors = check_refs(design, topology)
     if errors:
-        source.prefetch(tuple(e.path) for e in errors)
-        raise LoadError([_at(source, e.path, e.message, key=e.key) for e in errors])
+        shown = errors[: MAX_ERRORS + 1]
+        source.prefetch(tuple(e.path) for e in shown)
+        problems = [_at(source, e.path, e.message, key=e.key) for e in shown]
+        raise LoadError(_capped(problems, len(errors)))
     design._topology = topology
     return design
 
@@ -106,9 +129,23 @@ def _at(source: Source, path: Any, message: str, *, key: bool = False) -> Proble
     return Problem(pos.file, pos.line, pos.column, message)
 
 
+def _capped(problems: list[Problem], total: int) -> list[Problem]:
+    """The first MAX_ERRORS problems (in file order) of a design with `total`, and, if there
+    are more, one line counting the rest, at the first of them."""
+    problems = sorted(problems)
+    kept = problems[:MAX_ERRORS]
+    rest = total - len(kept)
+    if rest <= 0:
+        return kept
+    at = problems[len(kept)] if len(problems) > len(kept) else kept[-1]
+    message = f"... and {rest:,} more errors (dclint reports the first {MAX_ERRORS} of a design)"
+    return [*kept, Problem(at.file, at.line, at.column, message)]
+
+
 def _problems(exc: ValidationError, data: dict[str, Any], source: Source) -> list[Problem]:
     out: dict[tuple[int, int, str], Problem] = {}
-    errors = exc.errors(include_url=False)
+    every = exc.errors(include_url=False)
+    errors = every[: MAX_ERRORS + 1]  # locating an error costs; the rest are only counted
     source.prefetch(tuple(err["loc"]) for err in errors)
     for err in errors:
         loc = tuple(err["loc"])
@@ -126,7 +163,7 @@ def _problems(exc: ValidationError, data: dict[str, Any], source: Source) -> lis
         else:
             problem = _at(source, loc, f"{where}: {_message(err)}")
         out.setdefault((problem.line, problem.column, problem.message), problem)
-    return list(out.values())
+    return _capped(list(out.values()), len(out) + len(every) - len(errors))
 
 
 def _message(err: Any) -> str:

@@ -3,10 +3,11 @@ rail leaves, storage tiers named by checkpoints, and duplicate fabric or tier id
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from dclint.model.hints import Hints
 from dclint.model.ranges import RangeError, expand
-from dclint.model.resolve import did_you_mean
 from dclint.model.source import Path
 from dclint.model.topology import RefError
 
@@ -21,9 +22,10 @@ def check_refs(design: Design, topo: Topology) -> list[RefError]:
     """Every dangling reference outside power, racks and cooling, at the referencing value."""
     errors: list[RefError] = []
     switches, nics = topo.catalog.switches, topo.catalog.nics
+    hint = Hints()
 
-    def unknown(path: Path, what: str, name: str, known: object) -> None:
-        errors.append(RefError(path, f"unknown {what} '{name}'{did_you_mean(name, known)}"))
+    def unknown(path: Path, what: str, name: str, known: Iterable[str]) -> None:
+        errors.append(RefError(path, f"unknown {what} '{name}'{hint(name, known)}"))
 
     def ids(pattern: str, path: Path) -> list[str]:
         try:

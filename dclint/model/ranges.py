@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_RANGE", "RangeError", "expand", "substitute"]
+__all__ = ["MAX_RANGE", "RangeError", "counted", "expand", "size", "substitute"]
 
 _RANGE_RE = re.compile(r"\[(\d+)-(\d+)\]")
 MAX_RANGE = 100_000
@@ -14,21 +14,38 @@ class RangeError(ValueError):
     """An id range that is malformed, reversed or too long."""
 
 
-def expand(pattern: str) -> list[tuple[str, str]]:
-    """(id, number) for each id a pattern names; a plain id gives [(id, "")]."""
+def _range(pattern: str) -> tuple[re.Match[str], int, int] | None:
+    """The one range in a pattern and its bounds (None for a plain id); RangeError if bad."""
     matches = list(_RANGE_RE.finditer(pattern))
     if not matches:
         if "[" in pattern or "]" in pattern:
             raise RangeError(f"'{pattern}' is not a valid id range; write e.g. r[001-128]")
-        return [(pattern, "")]
+        return None
     if len(matches) > 1:
         raise RangeError(f"'{pattern}' has more than one range; use one [a-b] per id")
     m = matches[0]
+    if max(len(m.group(1)), len(m.group(2))) > 20:  # int() refuses past 4,300 digits
+        raise RangeError(f"range in '{pattern[:40]}' has a bound of more than 20 digits")
     start, stop = int(m.group(1)), int(m.group(2))
     if stop < start:
         raise RangeError(f"range [{m.group(1)}-{m.group(2)}] in '{pattern}' runs backwards")
     if stop - start + 1 > MAX_RANGE:
         raise RangeError(f"range in '{pattern}' names more than {MAX_RANGE:,} ids")
+    return m, start, stop
+
+
+def size(pattern: str) -> int:
+    """How many ids `pattern` names, without naming them; RangeError as expand() raises it."""
+    found = _range(pattern)
+    return 1 if found is None else found[2] - found[1] + 1
+
+
+def expand(pattern: str) -> list[tuple[str, str]]:
+    """(id, number) for each id a pattern names; a plain id gives [(id, "")]."""
+    found = _range(pattern)
+    if found is None:
+        return [(pattern, "")]
+    m, start, stop = found
     width = len(m.group(1)) if m.group(1).startswith("0") else 0
     head, tail = pattern[: m.start()], pattern[m.end() :]
     out = []

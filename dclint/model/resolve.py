@@ -8,6 +8,8 @@ from pydantic import ValidationError
 
 from dclint.model.builtin_catalog import Catalog, builtin, merge_raw
 from dclint.model.catalog import CatalogData
+from dclint.model.hints import Hints, did_you_mean
+from dclint.model.panel_cycles import panel_cycles
 from dclint.model.racks import RackFields
 from dclint.model.ranges import RangeError, counted, expand, substitute
 from dclint.model.source import Path
@@ -18,13 +20,6 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
 
 __all__ = ["did_you_mean", "resolve"]
-
-
-def did_you_mean(name: str, known: Any) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def _catalog(design: Design, errors: list[RefError]) -> Catalog:
@@ -45,9 +40,21 @@ class _Resolver:
         self.design = design
         self.errors: list[RefError] = []
         self.topo = Topology(design, _catalog(design, self.errors))
+        self.hint = Hints()
 
     def error(self, path: Path, message: str, key: bool = False) -> None:
         self.errors.append(RefError(path, message, key))
+
+    def duplicates(self, path: Path, what: str, dups: list[str]) -> None:
+        """One error for all the ids of one entry that were already taken."""
+        if len(dups) == 1:
+            self.error(path, f"duplicate {what} id '{dups[0]}'")
+        elif dups:
+            self.error(
+                path,
+                f"duplicate {what} ids: {len(dups):,} of the ids here are already taken "
+                f"('{dups[0]}' to '{dups[-1]}')",
+            )
 
     def ids(self, pattern: str, path: Path) -> list[tuple[str, str]]:
         try:
@@ -77,31 +84,19 @@ class _Resolver:
             if up is None:
                 continue
             if up not in panels:
-                self.error(
-                    (*item.path, "fed_by"), f"unknown panel '{up}'{did_you_mean(up, panels)}"
-                )
+                self.error((*item.path, "fed_by"), f"unknown panel '{up}'{self.hint(up, panels)}")
             else:
                 panels[up].children.append(item)
-        for item in panels.values():  # a panel must not feed itself, directly or through others
-            chain, up = [item.id], item.model.fed_by
-            while up is not None and up in panels:
-                chain.append(up)
-                if up in chain[:-1]:
-                    if up == item.id:
-                        self.error(
-                            (*item.path, "fed_by"),
-                            f"reference cycle: panel {' -> '.join(chain)} feeds itself",
-                        )
-                    break
-                up = panels[up].model.fed_by
+        self.errors.extend(panel_cycles(panels))
 
     def feeds(self) -> None:
         feeds, panels = self.topo.feeds, self.topo.panels
         for i, feed in enumerate(self.design.power.feeds):
             path: Path = ("power", "feeds", i)
+            dups: list[str] = []
             for fid, _ in self.ids(feed.id, (*path, "id")):
                 if fid in feeds:
-                    self.error((*path, "id"), f"duplicate feed id '{fid}'")
+                    dups.append(fid)
                     continue
                 item = FeedItem(fid, feed, path, panel=panels.get(feed.panel or ""))
                 feeds[fid] = item
@@ -111,9 +106,10 @@ class _Resolver:
                     else:
                         self.error(
                             (*path, "panel"),
-                            f"unknown panel '{feed.panel}'{did_you_mean(feed.panel, panels)}",
+                            f"unknown panel '{feed.panel}'{self.hint(feed.panel, panels)}",
                         )
                         break
+            self.duplicates((*path, "id"), "feed", dups)
 
     def racks(self) -> None:
         topo, types = self.topo, self.design.rack_types
@@ -125,7 +121,7 @@ class _Resolver:
                 if rtype is None:
                     self.error(
                         (*path, "type"),
-                        f"unknown rack type '{group.type}'{did_you_mean(group.type, types)}",
+                        f"unknown rack type '{group.type}'{self.hint(group.type, types)}",
                     )
                     continue
             values, origin = _merge_fields(group, rtype, path, ("rack_types", group.type or ""))
@@ -134,7 +130,7 @@ class _Resolver:
             if pkey and platform is None:
                 self.error(
                     origin["platform"],
-                    f"unknown platform '{pkey}'{did_you_mean(pkey, topo.catalog.platforms)}",
+                    f"unknown platform '{pkey}'{self.hint(pkey, topo.catalog.platforms)}",
                 )
                 continue
             nodes = values.get("nodes") or 1
@@ -154,9 +150,10 @@ class _Resolver:
             names = (
                 counted(group.id, group.count) if group.count else self.ids(group.id, (*path, "id"))
             )
+            dups: list[str] = []
             for rid, number in names:
                 if rid in topo.rack_by_id:
-                    self.error((*path, "id"), f"duplicate rack id '{rid}'")
+                    dups.append(rid)
                     continue
                 rack = Rack(
                     rid,
@@ -181,12 +178,12 @@ class _Resolver:
                     if feed is None:
                         self.error(
                             (*path, "feeds", j),
-                            f"rack '{rid}' names unknown feed "
-                            f"'{fid}'{did_you_mean(fid, topo.feeds)}",
+                            f"rack '{rid}' names unknown feed '{fid}'{self.hint(fid, topo.feeds)}",
                         )
                         break
                     rack.feeds.append(feed)
                     feed.racks.append(rack)
+            self.duplicates((*path, "id"), "rack", dups)
 
     def rack_refs(self, refs: list[str], path: Path) -> list[Rack]:
         out = []
@@ -195,7 +192,7 @@ class _Resolver:
                 rack = self.topo.rack_by_id.get(rid)
                 if rack is None:
                     self.error(
-                        (*path, j), f"unknown rack '{rid}'{did_you_mean(rid, self.topo.rack_by_id)}"
+                        (*path, j), f"unknown rack '{rid}'{self.hint(rid, self.topo.rack_by_id)}"
                     )
                     break
                 out.append(rack)
@@ -212,7 +209,7 @@ class _Resolver:
             path = ("cooling", "loops", i)
             if loop.cdu not in topo.cdus:
                 self.error(
-                    (*path, "cdu"), f"unknown CDU '{loop.cdu}'{did_you_mean(loop.cdu, topo.cdus)}"
+                    (*path, "cdu"), f"unknown CDU '{loop.cdu}'{self.hint(loop.cdu, topo.cdus)}"
                 )
             racks = self.rack_refs(loop.racks, (*path, "racks"))
             for rack in racks:
@@ -236,7 +233,7 @@ class _Resolver:
             if wl.platform is not None and wl.platform not in platforms:
                 self.error(
                     (*path, "platform"),
-                    f"unknown platform '{wl.platform}'{did_you_mean(wl.platform, platforms)}",
+                    f"unknown platform '{wl.platform}'{self.hint(wl.platform, platforms)}",
                 )
 
 
