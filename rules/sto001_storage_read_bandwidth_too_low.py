@@ -18,8 +18,12 @@ these, each printed in the finding:
 - checkpoint restore (workloads with a `checkpoint`): after a failure every rank reads its
   shard of the last checkpoint, so the checkpoint (declared size, else parameters x
   `bytes_per_parameter`, 14 B as in STO002) must be read within `restore_target` (90 s);
-- reference architecture: where `storage.performance_level` names good, better or best,
-  `reference_read_per_node` of that level (4 / 8 / 40 GB/s) per node of `node_gpus` (8) GPUs.
+- reference architecture: where `storage.performance_level` names good, better or best, the
+  aggregate read of that level per scalable unit (`reference_read_per_su`, 15 / 40 / 125 GB/s
+  per SU of `su_nodes`, 32, nodes) scaled to the workload's nodes of `node_gpus` (8) GPUs,
+  and at least the single-node figure (`reference_read_per_node`, 4 / 8 / 40 GB/s). This is
+  bandwidth to provide, not a steady demand, so it is held as is: it enters the demand
+  divided by `factor`.
 
 ## Why it matters
 Data loading, restarts that read checkpoints and many jobs starting at once all hit the
@@ -28,10 +32,12 @@ what keeps the GPUs fed through those bursts. The defaults and their sources:
 
 - `bytes_per_token` 4 B: Megatron-Core's indexed dataset stores token ids as int32 when the
   vocabulary exceeds 65,500 (Llama 3's 128k), uint16 below.
-- `media_read_per_gpu` 4 GB/s and `reference_read_per_node` good 4, better 8, best 40 GB/s
-  single-node read: NVIDIA DGX SuperPOD reference architecture (DGX H100), storage
-  performance guidance; `node_gpus` 8 is the DGX H100 node that guidance is written for
-  (dclint scales it per 8 GPUs on other platforms).
+- `media_read_per_gpu` 4 GB/s, `reference_read_per_node` (single node read: good 4, better
+  8, best 40 GB/s) and `reference_read_per_su` (1 SU aggregate read: 15, 40, 125 GB/s; its
+  4 SU row is four times that): NVIDIA DGX SuperPOD reference architecture (DGX H100),
+  storage performance guidance; `su_nodes` 32 and `node_gpus` 8 are the DGX H100 scalable
+  unit and node that guidance is written for (dclint scales it per 8 GPUs on other
+  platforms).
 - `restore_target` 90 s: dclint's own default. The Llama 3 paper reports 419 unexpected
   interruptions in 54 days on 16,384 H100 (one every ~3 h); a 90 s restore then costs under
   1% of training time.
@@ -86,8 +92,14 @@ class StorageReadBandwidthTooLow(Rule):
         "reference_read_per_node": Option(
             {"good": "4 GB/s", "better": "8 GB/s", "best": "40 GB/s"},
             "dict:bandwidth",
-            "Per-node read guidance by storage.performance_level",
+            "Single-node read guidance by storage.performance_level",
         ),
+        "reference_read_per_su": Option(
+            {"good": "15 GB/s", "better": "40 GB/s", "best": "125 GB/s"},
+            "dict:bandwidth",
+            "Aggregate read guidance per scalable unit by storage.performance_level",
+        ),
+        "su_nodes": Option(32, "int", "Nodes of the scalable unit the guidance is written for"),
         "node_gpus": Option(8, "int", "GPUs of the node the per-node guidance is written for"),
     }
 

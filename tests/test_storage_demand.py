@@ -50,9 +50,10 @@ def test_restore_and_reference_level_raise_the_demand() -> None:
     )
     bases = dict(_demands(text))
     assert bases["checkpoint restore"] == pytest.approx(70e9 * 14 / 90 / 1e9, rel=1e-12)  # 10.89
-    assert bases["reference architecture 'good'"] == pytest.approx(1152 * 4.0, rel=1e-12)
+    # 9216 GPUs = 1152 nodes of 8 = 36 SU x 15 GB/s = 540 GB/s to provide: 180 GB/s at 3x.
+    assert bases["reference architecture 'good'"] == pytest.approx(540.0 / 3, rel=1e-12)
     total = read_demand(load_text(text), default_options()["STO001"])
-    assert total.m_as("GB/s") == pytest.approx(4608.0, rel=1e-12)
+    assert total.m_as("GB/s") == pytest.approx(180.0, rel=1e-12)
 
 
 def test_fp8_uses_the_projection_default_mfu() -> None:
@@ -77,6 +78,37 @@ def test_samples_and_media_figures() -> None:
     assert w.rate.m_as("GB/s") == pytest.approx(256.0, rel=1e-12)
 
 
+SUPERPOD_4SU = """
+name: dgx-superpod-h100-4su
+racks:
+  - {{id: "r[001-127]", platform: dgx-h100, nodes: 1}}
+storage:
+  performance_level: {level}
+  tiers:
+    - {{id: nvme, kind: node_local}}
+    - {{id: hps, kind: parallel_fs, read_bandwidth: {read} GB/s}}
+    - {{id: s3, kind: object}}
+workloads:
+  - id: llm
+    model: {{parameters: 70e9}}
+    tokens: 1e12
+    gpus: 1016
+    parallel: {{tp: 8}}
+"""
+
+
+@pytest.mark.parametrize(("level", "read"), [("good", 60), ("better", 160), ("best", 500)])
+def test_reference_architecture_4su_storage_passes(
+    write: Callable[..., Path], level: str, read: int
+) -> None:
+    # NVIDIA DGX SuperPOD H100 reference architecture: 4 SU (127 DGX H100, one node's place
+    # taken by the fabric manager) with the 4 SU aggregate read of each level.
+    text = SUPERPOD_4SU.format(level=level, read=read)
+    assert not any(r == "STO001" for r, _ in findings_of(write(text)))
+    short = SUPERPOD_4SU.format(level=level, read=read * 0.9)
+    assert any(r == "STO001" for r, _ in findings_of(write(short)))
+
+
 @pytest.mark.parametrize(
     ("example", "rule", "setting", "before", "after"),
     [
@@ -85,8 +117,10 @@ def test_samples_and_media_figures() -> None:
         ("sto001/bad-media.yaml", "STO001", "media_read_per_gpu: 3.5 GB/s", 1, 0),
         ("sto001/bad-restore.yaml", "STO001", "restore_target: 100 s", 1, 0),
         ("sto001/bad-restore.yaml", "STO001", "bytes_per_parameter: 12 B", 1, 0),
-        ("sto001/bad-level.yaml", "STO001", "reference_read_per_node: {better: 7 GB/s}", 1, 0),
-        ("sto001/bad-level.yaml", "STO001", "node_gpus: 16", 1, 0),
+        ("sto001/bad-level-node.yaml", "STO001", "reference_read_per_node: {best: 38 GB/s}", 1, 0),
+        ("sto001/bad-level.yaml", "STO001", "reference_read_per_su: {best: 124 GB/s}", 1, 0),
+        ("sto001/bad-level.yaml", "STO001", "su_nodes: 33", 1, 0),
+        ("sto001/bad-level.yaml", "STO001", "node_gpus: 9", 1, 0),
         ("sto002/bad.yaml", "STO002", "target: 130 s", 3, 0),
         ("sto002/bad.yaml", "STO002", "bytes_per_parameter: 12 B", 3, 2),
         ("sto003/bad.yaml", "STO003", "max_overhead: 10%", 2, 0),

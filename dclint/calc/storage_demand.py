@@ -8,8 +8,11 @@ apply to it, each kept with the figures it came from so a finding can show them:
 - image or video data: GPUs x a per-GPU read rate;
 - checkpoint restore: after a failure every rank reads its shard of the last checkpoint, so
   the checkpoint is read once in aggregate within a restore target;
-- reference architecture: the per-node read guidance of the performance level the design
-  names (`storage.performance_level`), per node of `node_gpus` GPUs.
+- reference architecture: the read bandwidth NVIDIA's SuperPOD reference architecture asks of
+  the performance level the design names (`storage.performance_level`) for the workload's
+  nodes of `node_gpus` GPUs: its aggregate per scalable unit of `su_nodes` nodes, scaled by
+  the nodes, and at least its single-node figure. That guidance is what to provision (the
+  reference architecture's own margin), so it enters the demand divided by STO001's factor.
 """
 
 from __future__ import annotations
@@ -125,12 +128,25 @@ def _bases(design: Design, wl: Workload, options: Mapping[str, Any]) -> list[Bas
         bases.append(Basis("checkpoint restore", (size[0] / target).to("GB/s"), how))
     level = design.storage.performance_level
     if level is not None:
-        per_node = options["reference_read_per_node"][level]
-        node_gpus = int(options["node_gpus"])
-        nodes = math.ceil(wl.gpus / node_gpus)
-        how = f"{nodes:,} nodes of {node_gpus} GPUs x {fmt(per_node)}"
-        bases.append(Basis(f"reference architecture '{level}'", (per_node * nodes).to("GB/s"), how))
+        bases.append(_reference(wl, level, options))
     return bases
+
+
+def _reference(wl: Workload, level: str, options: Mapping[str, Any]) -> Basis:
+    """The reference architecture's read guidance for the workload's nodes, as a demand."""
+    per_node = options["reference_read_per_node"][level].to("GB/s")
+    per_su = options["reference_read_per_su"][level].to("GB/s")
+    node_gpus, su_nodes = int(options["node_gpus"]), int(options["su_nodes"])
+    factor = float(options["factor"])
+    nodes = math.ceil(wl.gpus / node_gpus)
+    scaled = (per_su * nodes / su_nodes).to("GB/s")
+    guidance = max(scaled, per_node, key=lambda q: q.m_as("GB/s"))
+    how = (
+        f"{nodes:,} nodes of {node_gpus} GPUs: the larger of {fmt(per_su)} per "
+        f"{su_nodes}-node SU x {nodes / su_nodes:.4g} SU = {fmt(scaled)} and {fmt(per_node)} "
+        f"for one node; {fmt(guidance)} to provide, so {factor:g}x {fmt(guidance / factor)}"
+    )
+    return Basis(f"reference architecture '{level}'", (guidance / factor).to("GB/s"), how)
 
 
 def _tokens_per_second(design: Design, wl: Workload) -> tuple[float, str] | None:
