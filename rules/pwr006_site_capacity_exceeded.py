@@ -4,9 +4,11 @@
 Two checks. (1) The site's total IT load (every rack, active and planned) x PUE must not exceed
 `site.utility_capacity`. A capacity written in VA (kVA, MVA) is apparent power: the facility
 load in kW is divided by the site's `power_factor` (default 0.95) and compared in kVA, and the
-message gives both. (2) An upstream panel's derated capacity must be at least the sum of the
-derated capacities of the panels it feeds (`fed_by`), unless it is marked `power_capped: true`
-(the downstream load is held by power capping). Exactly at the limit passes; a design without
+message gives both. (2) An upstream panel's derated capacity must be at least the derated
+capacity of the panels it feeds (`fed_by`): those without a power path, plus the largest sum
+over one path (the A and B panels of 2N racks are never both full), unless it is marked
+`power_capped: true` (the downstream load is held by power capping). The load actually on
+each panel, each rack once, is checked by PWR008. Exactly at the limit passes; a design without
 `utility_capacity` skips the first check.
 
 ## Why it matters
@@ -38,14 +40,30 @@ give the upstream panel a larger rating, feed fewer panels from it, or mark it
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
 
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.site import is_apparent
+from dclint.model.topology import PanelItem
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9
+
+
+def children_capacity_kw(panel: PanelItem) -> float:
+    """Derated capacity of the panels a panel feeds, in kW: those without a power path, plus
+    the largest sum over one path. The A and B panels of 2N racks are never both full: either
+    carries a rack's whole load only while the other is lost."""
+    by_path: dict[str, float] = defaultdict(float)
+    common = 0.0
+    for child in panel.children:
+        if child.model.path is None:
+            common += child.capacity.m_as("kW")
+        else:
+            by_path[child.model.path] += child.capacity.m_as("kW")
+    return common + max(by_path.values(), default=0.0)
 
 
 class SiteCapacityExceeded(Rule):
@@ -81,7 +99,7 @@ class SiteCapacityExceeded(Rule):
         for panel in topo.panels.values():
             if not panel.children or panel.model.power_capped:
                 continue
-            below = Q_(sum((c.capacity.m_as("kW") for c in panel.children), 0.0), "kW")
+            below = Q_(children_capacity_kw(panel), "kW")
             own = panel.capacity.to("kW")
             if below.m_as("kW") <= own.m_as("kW") * (1 + _EPS):
                 continue

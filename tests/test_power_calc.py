@@ -22,7 +22,7 @@ FOUR_2N = """
 name: four-2n
 power:
   panels:
-    - {id: main, voltage: 415 V, current_rating: 1200 A, power_capped: true}
+    - {id: main, voltage: 415 V, current_rating: 1200 A}
     - {id: pa, fed_by: main, voltage: 415 V, current_rating: 1200 A, path: A}
     - {id: pb, fed_by: main, voltage: 415 V, current_rating: 1200 A, path: B}
   feeds:
@@ -42,6 +42,10 @@ def test_a_rack_counts_once_on_the_panel_above_its_a_and_b_panels() -> None:
     assert panel_allocation(topo, topo.panels["main"]).m_as("kW") == pytest.approx(480.0)
     # 415 V x 1200 A x sqrt(3) x 0.95 x 0.8 = 655.5 kW
     assert topo.panels["main"].capacity.m_as("kW") == pytest.approx(655.54, abs=0.01)
+    # 480 kW leaves 175.5 kW of headroom on the main; its A and B panels need one path's
+    # 655.5 kW of it, not both
+    for rule in ("PWR002", "PWR006", "PWR008"):
+        assert _violations(rule, FOUR_2N) == [], rule
 
 
 def test_a_rack_counts_once_when_both_feeds_land_on_one_panel() -> None:
