@@ -1,0 +1,138 @@
+"""The pre-commit hook (`python -m dclint.cli.precommit [OPTIONS] FILES`): check the designs
+among the changed files, and for a changed fragment (a file other designs `include:` or
+`extends:`, such as a rack-type library or a site profile) the designs built on it instead.
+
+A file without a top-level `name` is a fragment (every design has one), never checked on its
+own; a base design with a name is checked itself, and so are the designs extending it. Designs are found among the
+repository's YAML files (`git ls-files`, or the files under the working directory), reading only
+those that mention `include` or `extends`.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["affected", "main", "references"]
+
+SUFFIXES = (".yaml", ".yml")
+CONFIG_NAMES = {".dclint.yaml", ".dclint.yml", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml"}
+# check's options that take a value: the word after them is not a file
+_VALUED = {"--config", "--select", "--ignore", "--extend-select", "--format", "-o", "--output"}
+_VALUED |= {"--fail-on", "--rules-dir", "--set", "--baseline", "--write-baseline", "--today"}
+MAX_BYTES = 10 * 1024 * 1024  # as a design: a larger file is not read here
+
+
+def _read(path: Path) -> Any:
+    from dclint.loader.yamlsafe import read_yaml
+
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        data, _ = read_yaml(str(path), path.read_text(encoding="utf-8"))
+    except Exception:  # unreadable or not YAML: dclint check reports it if it is a design
+        return None
+    return data
+
+
+def references(path: Path) -> list[Path]:
+    """The files a YAML file includes or extends, resolved against its directory."""
+    try:
+        if "include" not in (text := path.read_text(encoding="utf-8", errors="replace")) and (
+            "extends" not in text
+        ):
+            return []
+    except OSError:
+        return []
+    data = _read(path)
+    if not isinstance(data, dict):
+        return []
+    out = []
+    for key in ("extends", "include"):
+        refs = data.get(key)
+        for ref in refs if isinstance(refs, list) else [refs]:
+            if isinstance(ref, str) and ref.endswith(SUFFIXES):
+                out.append((path.parent / ref).resolve())
+    return out
+
+
+def _repository_yaml(root: Path) -> list[Path]:
+    try:
+        listed = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(root),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                "--",
+                "*.yaml",
+                "*.yml",
+            ],
+            capture_output=True,
+            check=True,
+            timeout=30,
+        ).stdout.decode("utf-8", "replace")
+        files = [root / p for p in listed.split("\0") if p]
+    except (OSError, subprocess.SubprocessError):
+        files = [p for s in SUFFIXES for p in root.rglob(f"*{s}") if ".git" not in p.parts]
+    return [p for p in files if p.name not in CONFIG_NAMES and p.is_file()]
+
+
+def _is_design(path: Path) -> bool:
+    data = _read(path)
+    return isinstance(data, dict) and "name" in data
+
+
+def affected(changed: Iterable[Path], candidates: Iterable[Path]) -> list[Path]:
+    """The designs to check for `changed` files: each changed design, and every design that
+    includes or extends a changed file, directly or through other fragments. A file without a
+    top-level `name` is a fragment (a design must have one): never checked on its own."""
+    users: dict[Path, list[Path]] = {}
+    for file in candidates:
+        for ref in references(file):
+            users.setdefault(ref, []).append(file.resolve())
+    out: dict[Path, None] = {}
+    seen: set[Path] = set()
+    stack = [p.resolve() for p in changed]
+    while stack:
+        path = stack.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        if _is_design(path):
+            out[path] = None
+        stack.extend(users.get(path, []))
+    return sorted(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from dclint.cli import main as dclint
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    options: list[str] = []
+    files: list[Path] = []
+    for i, arg in enumerate(args):
+        valued = i > 0 and args[i - 1] in _VALUED
+        if not valued and not arg.startswith("-") and arg.endswith(SUFFIXES):
+            files.append(Path(arg))
+        else:
+            options.append(arg)
+    if not files:
+        return 0
+    cwd = Path.cwd()
+    designs = affected(files, _repository_yaml(cwd))
+    if not designs:
+        return 0  # only fragments, and no design uses them yet
+    shown = [str(p.relative_to(cwd)) if p.is_relative_to(cwd) else str(p) for p in designs]
+    return dclint(["check", "--quiet", *options, *shown])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

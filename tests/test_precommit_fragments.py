@@ -1,0 +1,71 @@
+"""The pre-commit hook: fragments (rack-type libraries, site profiles) are not checked as designs
+on their own, and a change to one checks the designs that include or extend it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from dclint.cli.precommit import affected, main
+
+RACKS = "rack_types:\n  nvl72: {platform: gb200-nvl72, it_load: 120 kW}\n"
+HOT = "rack_types:\n  nvl72: {platform: gb200-nvl72, it_load: 130 kW}\n"
+SITE = "site: {pue: 1.2}\n"
+RACK = "racks:\n  - {id: r1, type: nvl72}\n"
+
+
+def _tree(root: Path) -> dict[str, Path]:
+    files = {
+        "libs/racks.yaml": RACKS,
+        "libs/all.yaml": "include: [racks.yaml]\n",  # a fragment of fragments
+        "profiles/site.yaml": SITE,
+        "hall-1.yaml": "name: hall-1\nextends: profiles/site.yaml\ninclude: [libs/racks.yaml]\n"
+        + RACK,
+        "hall-2.yaml": "name: hall-2\ninclude: [libs/all.yaml]\n" + RACK,
+        "base.yaml": "name: base\ninclude: [libs/racks.yaml]\n" + RACK,  # a design, and a base
+        "hall-3.yaml": "name: hall-3\nextends: base.yaml\n",
+        "notes.yaml": "todo: [cabling]\n",
+    }
+    out = {}
+    for name, text in files.items():
+        path = root / "designs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        out[name] = path.resolve()
+    return out
+
+
+@pytest.mark.parametrize(
+    ("changed", "checked"),
+    [
+        (["libs/racks.yaml"], ["base.yaml", "hall-1.yaml", "hall-2.yaml", "hall-3.yaml"]),
+        (["libs/all.yaml"], ["hall-2.yaml"]),
+        (["profiles/site.yaml"], ["hall-1.yaml"]),
+        (["base.yaml"], ["base.yaml", "hall-3.yaml"]),
+        (["hall-2.yaml", "notes.yaml"], ["hall-2.yaml"]),  # notes: no name, used by none
+    ],
+)
+def test_fragments_check_the_designs_built_on_them(
+    tmp_path: Path, changed: list[str], checked: list[str]
+) -> None:
+    files = _tree(tmp_path)
+    found = affected([files[c] for c in changed], files.values())
+    assert found == sorted(files[c] for c in checked)
+
+
+def test_hook_reports_a_fragments_defect_through_its_designs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _tree(tmp_path)
+    files["libs/racks.yaml"].write_text(HOT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # not a git repository: the hook walks the working directory
+    assert main(["--select", "PWR001", "designs/libs/racks.yaml"]) == 1
+    out = capsys.readouterr().out
+    # one finding a design, each at the fragment's line that set the load
+    lines = sorted(line.split(": ", 1)[0] for line in out.splitlines() if "PWR001" in line)
+    assert lines == [os.path.join("designs", "libs", "racks.yaml") + ":2:43"] * 4
+    files["libs/racks.yaml"].write_text(RACKS, encoding="utf-8")
+    assert main(["designs/profiles/site.yaml", "--select", "PWR001"]) == 0  # hall-1 is fine
+    assert main(["--select", "PWR001", "designs/notes.yaml"]) == 0  # nothing to check
