@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -25,13 +26,35 @@ FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "markdow
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check design files or directories")
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="design files or directories"
+    )
     add_selection(check)
     add_config(check)
     add_rules_dir(check)
     check.add_argument("--format", default="text", choices=FORMAT_NAMES, help="report format")
     add_output(check, "write the report to FILE (atomically)")
-    check.add_argument("--fail-on", choices=("error", "warning", "info"))
+    check.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        help="lowest severity that makes the exit code 1 (default: from config, else info)",
+    )
+    check.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when findings are reported (broken input still exits 2)",
+    )
+    check.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour text output (auto: on a terminal, unless NO_COLOR is set)",
+    )
+    check.add_argument(
+        "--show-source",
+        action="store_true",
+        help="print the offending YAML line under each finding, with a caret",
+    )
     check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
     check.add_argument("--statistics", action="store_true", help="count findings by rule")
     check.add_argument("--baseline", metavar="FILE", help="report only findings not in FILE")
@@ -55,9 +78,14 @@ def run(args: argparse.Namespace) -> int:
     engine = make_engine(args)
     result = run_engine(args.paths, engine)
     result, fixed = _baseline(args, result)
+    _price(result, engine)
     # the governing config of the first design (CLI values merged in) sets the exit threshold
     fail_on = engine.config_for(result.designs[0].file if result.designs else ".").fail_on
+    if getattr(args, "write_baseline", None):  # says what it recorded instead of a report
+        return 2 if result.errors or result.rule_failures else 0
     settings = {
+        "color": _color(args),
+        "show_source": args.show_source,
         "quiet": args.quiet,
         "statistics": args.statistics,
         "rules": engine.rules,
@@ -71,7 +99,26 @@ def run(args: argparse.Namespace) -> int:
     }
     text = formatter(args.format)(result, settings)
     emit(args, text)
-    return result.exit_code(fail_on)
+    code = result.exit_code(fail_on)
+    return 0 if code == 1 and args.exit_zero else code
+
+
+def _color(args: argparse.Namespace) -> bool:
+    """Colour for text on a terminal; never into a file, a pipe, or with NO_COLOR set."""
+    if args.color != "auto":
+        return bool(args.color == "always")
+    if getattr(args, "output", None) or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+def _price(result: Any, engine: Any) -> None:
+    """Findings whose fix changes the projection gain their impact in days and money."""
+    from dclint.projection.impact import PRICED, price
+
+    for d in result.designs:
+        if d.design is not None and any(f.rule in PRICED for f in d.findings):
+            d.findings = price(d.design, d.findings, engine.options(engine.config_for(d.file)))
 
 
 def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
@@ -82,8 +129,9 @@ def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
     write, read = getattr(args, "write_baseline", None), getattr(args, "baseline", None)
     if write:
         entries = baseline.entries(result)
-        write_atomic(write, baseline.dumps(entries))
-        print(f"dclint: wrote {len(entries)} findings to baseline {write}", file=sys.stderr)
+        write_atomic(write, baseline.dumps(entries), "--write-baseline")
+        n = len(entries)
+        print(f"dclint: recorded {n} finding{'s' if n != 1 else ''} in {write}", file=sys.stderr)
         return baseline.apply(result, entries)
     if not read:
         return result, []

@@ -123,7 +123,7 @@ def _tco_text(t: Tco) -> str:
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser = sub.add_parser("cost", help="project training time, energy, cost and TCO")
-    parser.add_argument("paths", nargs="+", metavar="DESIGN")
+    parser.add_argument("paths", nargs="+", metavar="DESIGN", help="design files")
     parser.add_argument("--format", default="text", choices=("text", "json"), help="output format")
     add_set(parser)
     return parser

@@ -1,27 +1,76 @@
-"""Text output: one line per finding or error, then a one-line summary."""
+"""Text output: one line per finding or error, then a one-line summary.
+
+With `color` the rule id and severity are coloured (ANSI), as ruff colours its diagnostics;
+with `show_source` each finding is followed by its YAML line and a caret under the column.
+Control characters from the design (a key holding ESC or a newline) are escaped, so a
+design cannot write terminal escape sequences or CI workflow commands into a log.
+"""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
 from dclint.engine.findings import Finding, RunResult
 
-__all__ = ["finding_line", "render", "summary_line"]
+__all__ = ["clean", "finding_line", "render", "summary_line"]
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}  # red, yellow, cyan
 
 
-def finding_line(f: Finding) -> str:
+def clean(text: str) -> str:
+    """`text` with every control character written as an escape (`\\x1b`, `\\n`)."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _paint(text: str, code: str, on: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if on else text
+
+
+def finding_line(f: Finding, color: bool = False) -> str:
     numbers = ""
     if f.measured is not None or f.limit is not None:
         numbers = f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
-    return f"{f.file}:{f.line}:{f.column}: {f.rule} [{f.severity}] {f.message}{numbers}"
+    if f.impact is not None:
+        numbers += f" [{f.impact.text()}]"
+    hue = _SEVERITY_COLOR.get(f.severity, "0")
+    where = _paint(f"{clean(f.file)}:{f.line}:{f.column}:", "1", color)
+    rule = _paint(f.rule, f"1;{hue}", color)
+    severity = _paint(f"[{f.severity}]", hue, color)
+    return f"{where} {rule} {severity} {clean(f.message + numbers)}"
+
+
+def _source_lines(f: Finding, texts: dict[str, list[str] | None]) -> list[str]:
+    """The finding's YAML line with a caret under its column (nothing if unreadable)."""
+    if f.file not in texts:
+        try:
+            with open(f.file, encoding="utf-8") as handle:
+                texts[f.file] = handle.read(4_000_000).splitlines()
+        except (OSError, UnicodeDecodeError, ValueError):
+            texts[f.file] = None
+    lines = texts[f.file]
+    if lines is None or not 1 <= f.line <= len(lines):
+        return []
+    number = str(f.line)
+    pad = " " * len(number)
+    text = clean(lines[f.line - 1].expandtabs(1))
+    return [f"{pad} |", f"{number} | {text}", f"{pad} | {' ' * (f.column - 1)}^", ""]
 
 
 def render(result: RunResult, settings: dict[str, Any]) -> str:
+    color, show = bool(settings.get("color")), bool(settings.get("show_source"))
+    texts: dict[str, list[str] | None] = {}
     lines: list[str] = []
     for design in result.designs:
-        lines.extend(f"{e.file}:{e.line}:{e.column}: error: {e.message}" for e in design.errors)
-        lines.extend(finding_line(f) for f in design.findings)
+        for e in design.errors:
+            where = _paint(f"{clean(e.file)}:{e.line}:{e.column}:", "1", color)
+            lines.append(f"{where} {_paint('error:', '1;31', color)} {clean(e.message)}")
+        for f in design.findings:
+            lines.append(finding_line(f, color))
+            if show:
+                lines.extend(_source_lines(f, texts))
     findings, errors = result.findings, result.errors
     if settings.get("statistics") and findings:
         counts = Counter((f.rule, f.name) for f in findings)

@@ -1,0 +1,103 @@
+"""What a ruff user expects of the command line: --exit-zero, colour, --show-source, -V,
+explain by name, and help text on every flag."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLES
+from dclint import __version__
+from dclint.cli import build_parser, main
+
+BROKEN = str(SAMPLES / "broken-rack-130kw.yaml")
+ESC = "\x1b["
+
+
+def test_exit_zero_reports_findings_but_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", BROKEN, "--exit-zero"]) == 0
+    assert "PWR001 [error]" in capsys.readouterr().out
+    assert main(["check", BROKEN]) == 1
+
+
+def test_exit_zero_still_exits_2_on_broken_input(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nracks: [\n", encoding="utf-8")
+    assert main(["check", str(bad), "--exit-zero"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("flags", "env", "coloured"),
+    [
+        (["--color", "always"], {}, True),
+        (["--color", "never"], {}, False),
+        ([], {}, False),  # auto, and captured output is not a terminal
+        (["--color", "always"], {"NO_COLOR": "1"}, True),  # an explicit flag wins
+    ],
+)
+def test_colour(
+    flags: list[str],
+    env: dict[str, str],
+    coloured: bool,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    main(["check", BROKEN, *flags])
+    out = capsys.readouterr().out
+    assert (ESC in out) is coloured
+    if coloured:
+        assert f"{ESC}1;31mPWR001{ESC}0m" in out
+
+
+def test_auto_colour_is_off_with_no_color_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    main(["check", BROKEN])
+    assert ESC not in capsys.readouterr().out
+    monkeypatch.delenv("NO_COLOR")
+    main(["check", BROKEN])
+    assert ESC in capsys.readouterr().out
+
+
+def test_show_source_prints_the_line_and_a_caret(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", BROKEN, "--show-source"])
+    lines = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(lines) if "PWR001" in line)
+    line, column = (int(x) for x in lines[at].split(":")[1:3])
+    source = Path(BROKEN).read_text(encoding="utf-8").splitlines()[line - 1]
+    assert lines[at + 2] == f"{line} | {source}"
+    caret = lines[at + 3]
+    assert caret.index("^") - caret.index("|") - 2 == column - 1
+    assert source[column - 1 :].startswith("130 kW")
+
+
+def test_version_short_and_long(capsys: pytest.CaptureFixture[str]) -> None:
+    for flag in ("-V", "--version"):
+        assert main([flag]) == 0
+        assert capsys.readouterr().out == f"dclint {__version__}\n"
+
+
+def test_explain_takes_a_name_or_an_id(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "rack-power-over-limit"]) == 0
+    by_name = capsys.readouterr().out
+    assert main(["explain", "pwr001"]) == 0
+    assert capsys.readouterr().out == by_name
+    assert by_name.startswith("PWR001 rack-power-over-limit")
+    assert main(["explain", "no-such-rule"]) == 2
+
+
+def test_every_flag_of_every_command_has_help() -> None:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = []
+    for name, command in sub.choices.items():
+        for action in command._actions:
+            if action.help is None and not isinstance(action, argparse._HelpAction):
+                missing.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
+    assert missing == []
