@@ -3,14 +3,37 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dclint.engine.rule import Severity
 from dclint.errors import Problem
 
-__all__ = ["SEVERITY_RANK", "DesignResult", "Finding", "RunResult"]
+if TYPE_CHECKING:
+    from dclint.units import Quantity
+
+__all__ = ["SEVERITY_RANK", "DesignResult", "Finding", "Impact", "RunResult"]
 
 SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
+
+
+@dataclass(frozen=True)
+class Impact:
+    """What a finding costs: training days and money of the design as it is minus the same
+    design with the finding's limit met (dclint.projection.impact sets it)."""
+
+    days: Quantity
+    cost: Quantity | None
+    currency: str
+
+    def as_dict(self) -> dict[str, Any]:
+        cost = self.cost.m_as(self.currency) if self.cost is not None else None
+        return {"days": self.days.m_as("day"), "cost": cost, "currency": self.currency}
+
+    def text(self) -> str:
+        from dclint.units import fmt
+
+        money = f", {fmt(self.cost)}" if self.cost is not None else ""
+        return f"meeting the limit saves {fmt(self.days, 'day')}{money}"
 
 
 @dataclass(frozen=True, order=True)
@@ -34,6 +57,7 @@ class Finding:
     limit: str | None = field(default=None, compare=False)
     fix: str = field(default="", compare=False)
     tags: tuple[str, ...] = field(default=(), compare=False)
+    impact: Impact | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -49,6 +73,7 @@ class Finding:
             "measured": self.measured,
             "limit": self.limit,
             "fix": self.fix,
+            **({"impact": self.impact.as_dict()} if self.impact is not None else {}),
         }
 
 

@@ -103,8 +103,9 @@ def _tiers(
     span = 0
     for tier in tier_bandwidths(design, index):
         ports = tier.down.m_as("Gb/s") / max(1, tier.switches) / nic_gbps
-        if span == 0:
-            span = int(ports / fabric.nics_per_gpu * (domain if fabric.rail_optimised else 1))
+        if span == 0:  # rail-optimised: one leaf per rail, reached over NVLink (PXN)
+            rails = min(domain, tier.switches) if fabric.rail_optimised else 1
+            span = int(ports / fabric.nics_per_gpu * rails)
         else:
             span = int(span * ports)
         span = max(1, min(total, span))
@@ -191,10 +192,16 @@ def run(
 
 
 def predict(
-    design: Design, wl: Workload, hw: Hardware, causal: bool = False, nonblocking: bool = False
+    design: Design,
+    wl: Workload,
+    hw: Hardware,
+    causal: bool = False,
+    nonblocking: bool = False,
+    domain: int | None = None,
 ) -> Prediction | str:
     """The predicted step of `wl`, or why it cannot be predicted. `nonblocking` re-runs the
-    same design with every fabric tier at 1:1 (what NET001's limit asks for)."""
+    same design with every fabric tier at 1:1 (what NET001's limit asks for); `domain` with
+    NVLink domains of at least that many GPUs (what PAR002's asks for)."""
     notes: list[str] = []
     got = inputs(design, wl, hw, notes)
     if isinstance(got, str):
@@ -202,4 +209,6 @@ def predict(
     arch, layout, machine, sw = got
     if nonblocking:
         machine = replace(machine, links=replace(machine.links, tiers=()))
+    if domain is not None and domain > machine.links.domain:
+        machine = replace(machine, links=replace(machine.links, domain=domain))
     return run(arch, layout, machine, sw, wl.gpus, causal, notes)

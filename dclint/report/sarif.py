@@ -88,7 +88,7 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
                 "kind": "object",
             }
         ]
-    props = {
+    props: dict[str, Any] = {
         k: v
         for k, v in (
             ("path", f.path),
@@ -99,6 +99,8 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
         )
         if v
     }
+    if f.impact is not None:
+        props["impact"] = f.impact.as_dict()
     return {
         "ruleId": f.rule,
         "ruleIndex": index,

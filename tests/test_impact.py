@@ -1,0 +1,85 @@
+"""Priced findings: days and money of the design as it is minus the design with the limit met."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dclint.cli import main
+
+H100 = "sample_designs/h100-40node.yaml"
+SLOW_LUSTRE = ["--set", "storage.tiers[1].write_bandwidth=1 GB/s"]
+FABRIC = "sample_designs/broken-fabric-2to1.yaml"
+NOT_RAILS = ["--set", "fabrics[0].rail_optimised=false"]
+
+
+def _check(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    main(["check", *args, "--format", "json"])
+    design: dict[str, object] = json.loads(capsys.readouterr().out)["designs"][0]
+    return design
+
+
+def test_slow_checkpoint_is_priced_at_the_target(capsys: pytest.CaptureFixture[str]) -> None:
+    d = _check(capsys, H100, *SLOW_LUSTRE)
+    (f,) = [f for f in d["findings"] if f["rule"] == "STO002"]  # type: ignore[attr-defined]
+    (p,) = d["projections"]  # type: ignore[misc]
+    running = p["compute_days"] + p["communication_days"]
+    ckpt = p["checkpoint_days"]
+    lost = p["failure_days"] / (running + ckpt)
+    # 182 GB at 1 GB/s is 182 s a save; at the 90 s target the saves take 90/182 of that
+    assert f["impact"]["days"] == pytest.approx(ckpt * (1 - 90 / 182) * (1 + lost), rel=1e-6)
+    assert f["impact"]["currency"] == "CNY"
+    share = f["impact"]["days"] / p["training_days"]
+    assert f["impact"]["cost"] == pytest.approx(p["cost_total"] * share, rel=1e-6)
+
+
+def test_oversubscribed_tier_is_priced_by_the_step_model(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from dclint.loader import load
+    from dclint.loader.overrides import parse_overrides
+    from dclint.projection.predict import predict
+    from dclint.projection.training import hardware_of
+
+    d = _check(capsys, FABRIC, *NOT_RAILS)
+    (f,) = [f for f in d["findings"] if f["rule"] == "NET001"]  # type: ignore[attr-defined]
+    (p,) = d["projections"]  # type: ignore[misc]
+    design = load(FABRIC, overrides=parse_overrides(["fabrics[0].rail_optimised=false"]))
+    wl = design.workloads[0]
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    asis, flat = predict(design, wl, hw), predict(design, wl, hw, nonblocking=True)
+    assert not isinstance(asis, str) and not isinstance(flat, str)
+    # 18-way DP, 8 apart, spans 144 GPUs: past a 32-GPU leaf, so the 2:1 tier halves its rate
+    assert asis.breakdown["dp"] > flat.breakdown["dp"]
+    ratio = flat.step_time.m_as("s") / asis.step_time.m_as("s")
+    running = p["compute_days"] + p["communication_days"]
+    lost = p["failure_days"] / (running + p["checkpoint_days"])
+    assert f["impact"]["days"] == pytest.approx(running * (1 - ratio) * (1 + lost), rel=1e-6)
+    assert f["impact"]["days"] > 0
+
+
+def test_rail_optimised_fabric_keeps_traffic_under_the_leaves(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    d = _check(capsys, FABRIC)
+    (f,) = [f for f in d["findings"] if f["rule"] == "NET001"]  # type: ignore[attr-defined]
+    assert f["impact"]["days"] == 0.0
+
+
+def test_impact_in_sarif_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", H100, *SLOW_LUSTRE, "--format", "sarif"])
+    sarif = json.loads(capsys.readouterr().out)
+    (result,) = sarif["runs"][0]["results"]
+    assert result["properties"]["impact"]["currency"] == "CNY"
+    assert result["properties"]["impact"]["days"] > 0
+    main(["check", H100, *SLOW_LUSTRE])
+    assert "[meeting the limit saves 0.02371 d, 1638 CNY]" in capsys.readouterr().out
+
+
+def test_findings_without_a_projection_carry_no_impact(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    d = _check(capsys, "rules/examples/par002/bad.yaml")
+    assert all("impact" not in f for f in d["findings"])  # type: ignore[attr-defined]
