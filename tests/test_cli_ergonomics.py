@@ -101,3 +101,26 @@ def test_every_flag_of_every_command_has_help() -> None:
             if action.help is None and not isinstance(action, argparse._HelpAction):
                 missing.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
     assert missing == []
+
+
+def test_a_finding_caused_by_set_is_at_the_design_line_and_names_the_flag(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    design = str(SAMPLES / "gb200-superpod-su.yaml")
+    flag = "racks[0].it_load=130 kW"
+    main(["check", design, "--select", "PWR001", "--set", flag, "--format", "sarif"])
+    results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert len(results) == 8  # the eight racks of the group
+    lines = Path(design).read_text(encoding="utf-8").splitlines()
+    for r in results:
+        loc = r["locations"][0]["physicalLocation"]
+        assert loc["artifactLocation"]["uri"].endswith("sample_designs/gb200-superpod-su.yaml")
+        line = loc["region"]["startLine"]
+        assert lines[line - 1].strip() == "- id: su1-r[1-8]"  # the group the flag changed
+        assert f"(value set by --set {flag})" in r["message"]["text"]
+    main(["check", design, "--select", "PWR001", "--set", flag, "--format", "github"])
+    out = capsys.readouterr().out
+    assert "file=--set" not in out
+    assert out.count("::error file=") == 8

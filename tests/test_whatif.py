@@ -20,13 +20,15 @@ from dclint.units import Q_, Quantity
 SU = str(SAMPLES / "gb200-superpod-su.yaml")
 
 
-def test_finding_caused_by_override_points_at_its_flag() -> None:
+def test_finding_caused_by_override_is_at_the_design_line_and_names_its_flag() -> None:
     engine = Engine(overrides=parse_overrides(["site.pue=1.2", "racks.su1-r8.it_load=130 kW"]))
     result = engine.check_file(SU)
     pwr = [
         (f.file, f.line, f.column, f.path, f.subject) for f in result.findings if f.rule == "PWR001"
     ]
-    assert pwr == [("--set", 1, 2, "racks[1].it_load", "su1-r8")]
+    assert pwr == [(SU, 48, 5, "racks[1].it_load", "su1-r8")]  # the group su1-r8 was split from
+    (finding,) = [f for f in result.findings if f.rule == "PWR001"]
+    assert finding.message.endswith("(value set by --set racks.su1-r8.it_load=130 kW)")
 
 
 def test_range_member_is_split_off_with_its_feeds() -> None:

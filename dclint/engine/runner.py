@@ -231,6 +231,11 @@ def _numbers(v: Violation) -> tuple[str | None, str | None]:
 
 def _locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Finding:
     pos = source.locate(v.path, key=v.key)
+    message = v.message
+    origin = source.override_origin(v.path, pos)
+    if origin is not None:  # a value a flag set: at the design's line, naming the flag
+        pos, flag = origin
+        message = f"{message} (value set by {flag})"
     return Finding(
         pos.file,
         pos.line,
@@ -238,7 +243,7 @@ def _locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Fin
         cls.id,
         cls.name,
         severity,
-        v.message,
+        message,
         format_path(v.path),
         v.subject,
         *_numbers(v),

@@ -224,6 +224,9 @@ def _shift(source: Source, path: Path, i: int, n: int) -> None:
 
 def _record(source: Source, path: Path, ov: Override) -> None:
     """The override's value and everything under it now come from the flag."""
+    before = source.locate(path)
+    if before.file == source.file:  # a finding about it also lands on the design's own line
+        source.origins[path] = (before, ov.flag)
     depth = len(path)
     for table in (source.values, source.keys, source.files):
         for p in [p for p in table if p[:depth] == path]:

@@ -37,6 +37,9 @@ class Source:
     files: dict[Path, str] = field(default_factory=dict)
     # the text of every other file that contributed values (for their suppression comments)
     texts: dict[str, str] = field(default_factory=dict)
+    # values a flag (--set, --sweep) replaced: path -> (where the design wrote that value or its
+    # nearest ancestor, the flag as typed), so a finding about it lands on the design's line
+    origins: dict[Path, tuple[Position, str]] = field(default_factory=dict)
     reread: Reread | None = field(default=None, repr=False, compare=False)
     _values: dict[Path, tuple[int, int]] = field(default_factory=dict, repr=False)
     _keys: dict[Path, tuple[int, int]] = field(default_factory=dict, repr=False)
@@ -89,6 +92,19 @@ class Source:
             probe = probe[:-1]
         hit = self._values.get((), (1, 1))
         return Position(self.file, hit[0], hit[1])
+
+    def override_origin(self, path: Path, at: Position) -> tuple[Position, str] | None:
+        """If `at` (the position of `path`) is a flag's value, the design position the flag
+        replaced and the flag as typed; else None."""
+        if not self.origins or at.file == self.file:
+            return None
+        probe = tuple(path)
+        while probe:
+            hit = self.origins.get(probe)
+            if hit is not None:
+                return hit
+            probe = probe[:-1]
+        return None
 
 
 def format_path(path: Path) -> str:
