@@ -26,8 +26,8 @@ def test_superpod_su_is_full(capsys: pytest.CaptureFixture[str]) -> None:
     # busway: sqrt(3) x 415 V x 2000 A x 0.95 x 0.8 = 1092.6 kW; 8 x 120 kW = 960 kW allocated;
     #   1092.6 - 960 - 80 kW kept (PWR002) = 52.6 kW < 120 kW -> 0 racks on each path
     # CDU cdu-1: liquid heat 8 x 120 x 0.85 = 816 kW; (2000 - 816) / 102 = 11.6 -> 11
-    # flow at dT 10 K: 102 kW / (997 kg/m3 x 4.18 kJ/kg/K x 10 K) = 146.9 L/min a rack;
-    #   (2125 - 8 x 146.9) / 146.9 = 6.5 -> 6
+    # flow at dT 10 K: 102 kW / (997 kg/m3 x 4.18 kJ/kg/K x 10 K) = 146.9 L/min a rack, but
+    #   each rack is given 150 L/min (CLG003 counts the larger): (2125 - 8 x 150) / 150 = 6.2 -> 6
     # leaf ports: 18 x 32 = 576 downlinks, 576 NICs used -> 0 free -> 0
     # utility: 1500 kW / 1.15 = 1304.3 kW IT; (1304.3 - 960) / 120 = 2.87 -> 2
     assert _racks(data) == {
@@ -110,3 +110,11 @@ def test_rack_load_override_and_text(capsys: pytest.CaptureFixture[str]) -> None
 def test_unknown_platform_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["capacity", SU, "--add", "gb900"]) == 2
     assert "--add gb900: unknown platform 'gb900'" in capsys.readouterr().err
+
+
+def test_cdu_flow_counts_what_racks_are_given(capsys: pytest.CaptureFixture[str]) -> None:
+    # racks given 200 L/min (above the 146.9 L/min they need): 8 x 200 = 1600 L/min used,
+    # a new rack like them takes 200: (2125 - 1600) / 200 = 2.6 -> 2 (needs alone: 6)
+    flow = "rack_types.nvl72.coolant_flow=200 L/min"
+    data = _run(capsys, SU, "--add", "gb200-nvl72", "--set", flow)
+    assert _racks(data)[("CDU flow", "cdu-1")] == 2

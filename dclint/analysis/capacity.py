@@ -216,12 +216,17 @@ def _cooling(topo: Topology, rack: NewRack) -> list[Limit]:
         )
         delta = loop_delta(loops[cid])
         if delta.m_as("K") > 0:
+            # as CLG003 checks a CDU: the larger of what its racks need and what they are given
             flow = required_flow(heat, loops[cid].coolant, delta)
-            free = (load.cdu.max_flow - load.flow).m_as("L/min")
+            given = rack.template.coolant_flow if rack.template is not None else None
+            if given is not None and given.m_as("L/min") > flow.m_as("L/min"):
+                flow = given.to("L/min")
+            used = max(load.flow.to("L/min"), load.given.to("L/min"), key=lambda q: q.magnitude)
+            free = (load.cdu.max_flow - used).m_as("L/min")
             flow_parts.append(
                 (
                     _fits(free, flow.m_as("L/min")),
-                    f"{cid}: {fmt(load.cdu.max_flow)} - {fmt(load.flow)} = "
+                    f"{cid}: {fmt(load.cdu.max_flow)} - {fmt(used)} = "
                     f"{fmt(Q_(free, 'L/min'))}, {fmt(flow)} a rack at dT {fmt(delta)}",
                 )
             )
