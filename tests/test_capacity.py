@@ -118,3 +118,27 @@ def test_cdu_flow_counts_what_racks_are_given(capsys: pytest.CaptureFixture[str]
     flow = "rack_types.nvl72.coolant_flow=200 L/min"
     data = _run(capsys, SU, "--add", "gb200-nvl72", "--set", flow)
     assert _racks(data)[("CDU flow", "cdu-1")] == 2
+
+
+def test_fabric_ports_count_storage_and_management_endpoints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 18 leaves x 32 downlinks = 576, all taken by 576 GPU NICs; with the leaf doubled to 64
+    # downlinks 576 are free, less 8 storage nodes x 2 ports + 2 UFM = 558, 72 NICs a rack -> 7
+    sets = ["fabrics[0].tiers[0].downlinks=64"]
+    data = _run(capsys, SU, "--add", "gb200-nvl72", *(f"--set={s}" for s in sets))
+    before = _racks(data)[("fabric ports", "compute.leaf")]
+    ends = (
+        "[{name: weka, role: storage, count: 8, ports: 2}, {name: ufm, role: management, count: 2}]"
+    )
+    data = _run(
+        capsys,
+        SU,
+        "--add",
+        "gb200-nvl72",
+        "--set",
+        sets[0],
+        "--set",
+        f"fabrics[0].endpoints={ends}",
+    )
+    assert (before, _racks(data)[("fabric ports", "compute.leaf")]) == (8, 7)

@@ -269,14 +269,17 @@ def _fabric(design: Any, rack: NewRack) -> list[Limit]:
         leaf = fabric.tiers[0]
         ports = leaf.count * leaf.downlinks
         used = sum(math.ceil(r.gpus * fabric.nics_per_gpu - _EPS) for r in on)
+        others = sum(e.count * e.ports for e in fabric.endpoints)  # storage, UFM, gateways
         per_rack = math.ceil(rack.gpus * fabric.nics_per_gpu - _EPS)
+        free = ports - used - others
+        taken = f"{used} NICs" + (f" - {others} other endpoint ports" if others else "")
         out.append(
             Limit(
                 "fabric ports",
                 f"{fabric.id}.{leaf.name}",
-                _fits(ports - used, per_rack),
-                f"{leaf.count} x {leaf.downlinks} downlinks - {used} NICs = "
-                f"{ports - used} free; {per_rack} NICs a rack",
+                _fits(free, per_rack),
+                f"{leaf.count} x {leaf.downlinks} downlinks - {taken} = "
+                f"{free} free; {per_rack} NICs a rack",
             )
         )
     return out
