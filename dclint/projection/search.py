@@ -1,0 +1,261 @@
+"""Layout search: every parallel layout of one workload on its GPUs, checked and ranked.
+
+The grid, dimension by dimension (each set is fixed before the checks):
+
+- tp: divisors of the world size up to the NVLink domain; pp: divisors of world / tp up to the
+  layers; cp: divisors of world / (tp pp) up to half the sequence; dp = world / (tp pp cp);
+- ep: divisors of the experts (1 for a dense model); vpp: 1, and with pp > 1 every divisor of
+  layers // pp; micro-batch: MICRO_BATCHES; sequence parallelism off, and on with tp > 1;
+  recomputation none, selective, full; optimizer replicated, distributed (ZeRO stage 1), ZeRO
+  stage 2, ZeRO stage 3.
+
+A candidate is rejected for the first condition it breaks, in REASONS order: Megatron-Core's
+start-up checks as PAR002 and PAR003 state them, then PAR004's memory estimate (memory.py's
+equations on floats, `memory_bytes`). The rest are timed with `dclint.projection.step.step`
+(ZeRO stage 2 moves what stage 1 moves; stage 3 gathers the parameters again for the backward,
+Rajbhandari et al. 2020, counted unhidden, dclint's own approximation). Ranking is by step time
+(or GPU-seconds a step with `by="cost"`), ties broken by the smaller tp, pp, cp, ep, vpp,
+micro-batch, the lighter recomputation, sequence parallelism off, the lower optimizer stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from dclint.projection.collectives import group_time
+from dclint.projection.step import ACT, Arch, Layout, Machine, Software, Step, step
+
+__all__ = [
+    "MICRO_BATCHES",
+    "OPTIMIZERS",
+    "REASONS",
+    "RECOMPUTE",
+    "Candidate",
+    "Search",
+    "Space",
+    "memory_bytes",
+    "search",
+]
+
+MICRO_BATCHES = (1, 2, 4, 8)  # dclint's own range: Megatron recipes run 1 or 2, rarely 8
+RECOMPUTE = ("none", "selective", "full")
+OPTIMIZERS = ("replicated", "distributed", "zero2", "zero3")  # index = ZeRO stage
+REASONS = (
+    "PAR002: tp does not divide the NVLink domain",
+    "PAR003: heads or query groups not divisible by tp",
+    "PAR003: layers not divisible by pp",
+    "PAR003: sequence not divisible by 2 x cp",
+    "PAR003: ep does not divide dp x cp",
+    "PAR003: global batch not a multiple of micro-batch x dp",
+    "PAR003: MoE with tp > 1 needs sequence parallelism",
+    "PAR003: sequence per cp rank not divisible by tp",
+    "PAR004: does not fit in GPU memory",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """What is searched: the model, the machine, the GPU counts and the memory budget."""
+
+    arch: Arch
+    machine: Machine
+    software: Software
+    worlds: tuple[int, ...]
+    global_batch: int
+    usable_bytes: float  # GPU memory less the reserve
+    causal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    tp: int
+    pp: int
+    vpp: int
+    cp: int
+    ep: int
+    dp: int
+    micro_batch: int
+    recompute: str
+    sequence_parallel: bool
+    optimizer: str
+    world: int
+    step: Step
+    step_time: float  # s, with the ZeRO-3 gathers
+    memory: float  # B per GPU
+
+    @property
+    def key(self) -> tuple[int, int, int, int, int, int, int, bool, int, int]:
+        """Identity and tie-break order (see the module docstring)."""
+        return (
+            self.tp,
+            self.pp,
+            self.cp,
+            self.ep,
+            self.vpp,
+            self.micro_batch,
+            RECOMPUTE.index(self.recompute),
+            self.sequence_parallel,
+            OPTIMIZERS.index(self.optimizer),
+            self.world,
+        )
+
+
+@dataclass(frozen=True)
+class Search:
+    candidates: int
+    valid: list[Candidate]  # best first
+    rejected: dict[str, int]  # in REASONS order, reasons that rejected none left out
+
+    def rank(self, step_time: float, world: int, by: str = "time") -> int:
+        """1-based place of a layout of that step time among the valid ones (ties: after)."""
+        mine = _metric(step_time, world, by)
+        return 1 + sum(1 for c in self.valid if _metric(c.step_time, c.world, by) < mine)
+
+
+def _metric(step_time: float, world: int, by: str) -> float:
+    return step_time * world if by == "cost" else step_time
+
+
+def _divisors(n: int, most: int) -> list[int]:
+    return [d for d in range(1, min(n, most) + 1) if n % d == 0]
+
+
+def memory_bytes(
+    a: Arch, lay: Layout, zero: int, layers: float | None = None, stage: int = 0
+) -> float:
+    """Bytes on a GPU of pipeline stage `stage` holding `layers` layers (default an even
+    split): dclint.projection.memory's model states and activations, on floats."""
+    t, p, c, d, e = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep
+    share = (layers if layers is not None else a.layers / p) / a.layers
+    dense_local = a.dense_params * share / t
+    expert_local = a.expert_params * share / (e * t)
+    sharded = dense_local / (d * c) + expert_local / max(1, d * c // e)
+    params = dense_local + expert_local
+    states = 2.0 * (sharded if zero >= 3 else params)
+    states += 4.0 * (sharded if zero >= 2 else params) + 12.0 * (sharded if zero >= 1 else params)
+    s, b, h = a.seq / c, lay.micro_batch, a.hidden
+    sp = lay.sequence_parallel and t > 1
+    base = 34 / t if sp else 10 + 24 / t
+    if lay.recompute == "full":
+        per_layer = 2 * s * b * h / (t if sp else 1)
+    elif lay.recompute == "selective":
+        per_layer = s * b * h * base
+    else:
+        per_layer = s * b * h * (base + 5 * a.heads * s / (h * t))
+    in_flight = max(1, min(p - stage, max(1, lay.global_batch // (d * b))))
+    interleave = 1 + (p - 1) / (p * lay.vpp) if lay.vpp > 1 else 1.0
+    return states + per_layer * share * a.layers * in_flight * interleave
+
+
+def zero3_gather(a: Arch, lay: Layout, mac: Machine) -> float:
+    """Seconds of ZeRO stage 3's second parameter all-gather (for the backward), unhidden."""
+    t, p, c, d, e = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep
+    out = 0.0
+    for local, ranks in (
+        (a.dense_params / (t * p), d * c),
+        (a.expert_params / (e * t * p), d * c // e),
+    ):
+        if local > 0 and ranks > 1:
+            out += group_time(mac.links, (ranks - 1) / ranks * local * ACT, ranks, t)
+    return out
+
+
+def search(space: Space, by: str = "time") -> Search:
+    """Every candidate of the grid: the valid ones timed and ranked, the others counted."""
+    a = space.arch
+    rejected = dict.fromkeys(REASONS, 0)
+    valid: list[Candidate] = []
+    total = 0
+    experts = _divisors(a.experts, a.experts) if a.experts else [1]
+    for world in space.worlds:
+        for tp in _divisors(world, space.machine.links.domain):
+            sps = (False, True) if tp > 1 else (False,)
+            for pp in _divisors(world // tp, a.layers):
+                vpps = [1] + (_divisors(a.layers // pp, a.layers)[1:] if pp > 1 else [])
+                below_ep = len(MICRO_BATCHES) * len(sps) * len(vpps) * 12
+                for cp in _divisors(world // (tp * pp), max(1, a.seq // 2)):
+                    dp = world // (tp * pp * cp)
+                    for ep in experts:
+                        total += below_ep
+                        reason = _outer(space, world, tp, pp, cp, dp, ep)
+                        if reason is not None:
+                            rejected[REASONS[reason]] += below_ep
+                            continue
+                        lay = Layout(tp, pp, cp, dp, ep, 1, 1, space.global_batch)
+                        _inner(space, lay, sps, vpps, world, rejected, valid)
+    valid.sort(key=lambda c: (_metric(c.step_time, c.world, by), c.key))
+    return Search(total, valid, {k: v for k, v in rejected.items() if v})
+
+
+def _outer(space: Space, world: int, tp: int, pp: int, cp: int, dp: int, ep: int) -> int | None:
+    a = space.arch
+    if space.machine.links.domain % tp:
+        return 0
+    if a.heads % tp or a.kv_heads % tp:
+        return 1
+    if a.layers % pp:
+        return 2
+    if cp > 1 and a.seq % (2 * cp):
+        return 3
+    if ep > 1 and (dp * cp) % ep:
+        return 4
+    return None
+
+
+def _inner(
+    space: Space,
+    base: Layout,
+    sps: tuple[bool, ...],
+    vpps: list[int],
+    world: int,
+    rejected: dict[str, int],
+    valid: list[Candidate],
+) -> None:
+    a, mac, sw = space.arch, space.machine, space.software
+    tp, dp, cp = base.tp, base.dp, base.cp
+    for mb in MICRO_BATCHES:
+        if space.global_batch % (mb * dp):
+            rejected[REASONS[5]] += len(sps) * len(vpps) * 12
+            continue
+        for sp in sps:
+            if a.experts and tp > 1 and not sp:
+                rejected[REASONS[6]] += len(vpps) * 12
+                continue
+            if sp and (a.seq // cp) % tp:
+                rejected[REASONS[7]] += len(vpps) * 12
+                continue
+            for vpp in vpps:
+                for rec in RECOMPUTE:
+                    lay = replace(
+                        base, vpp=vpp, micro_batch=mb, sequence_parallel=sp, recompute=rec
+                    )
+                    timed: dict[bool, Step] = {}
+                    for zero, opt in enumerate(OPTIMIZERS):
+                        memory = memory_bytes(a, lay, zero)
+                        if memory > space.usable_bytes:
+                            rejected[REASONS[8]] += 1
+                            continue
+                        dist = zero >= 1
+                        if dist not in timed:
+                            run = replace(lay, distributed_optimizer=dist)
+                            timed[dist] = step(a, run, mac, sw, space.causal)
+                        st = timed[dist]
+                        seconds = st.time + (zero3_gather(a, lay, mac) if zero == 3 else 0.0)
+                        valid.append(
+                            Candidate(
+                                tp,
+                                base.pp,
+                                vpp,
+                                cp,
+                                base.ep,
+                                dp,
+                                mb,
+                                rec,
+                                sp,
+                                opt,
+                                world,
+                                st,
+                                seconds,
+                                memory,
+                            )
+                        )

@@ -1,0 +1,187 @@
+"""`plan_layouts(design, workload)`: the layout search fed from a design, and its figures in units.
+
+Days and cost of a layout scale its step time by what `project_workloads` gives the declared
+run: days = steps x step time x (wall time / time in steps), the checkpoint and failure share
+being the same whatever the layout; cost = GPU-days x the run's cost per GPU-day (energy and
+depreciation, as `dclint cost` prices them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from dclint.projection.memory import memory_per_gpu
+from dclint.projection.predict import inputs
+from dclint.projection.search import (
+    OPTIMIZERS,
+    REASONS,
+    Candidate,
+    Search,
+    Space,
+    search,
+    zero3_gather,
+)
+from dclint.projection.step import step
+from dclint.projection.training import hardware_of
+from dclint.units import Q_, Quantity
+
+if TYPE_CHECKING:
+    from dclint.model.design import Design
+    from dclint.model.workload import Workload
+
+__all__ = ["MEMORY_RESERVE", "Plan", "loses_on", "plan_layouts", "set_line"]
+
+MEMORY_RESERVE = 0.10  # PAR004's default reserve (dclint's own default, see its rule doc)
+PART_NAMES = {
+    "compute": "compute",
+    "recompute": "recomputation",
+    "tp": "tensor-parallel communication",
+    "pp_bubble": "the PP bubble",
+    "pp_p2p": "pipeline point-to-point transfers",
+    "dp": "data-parallel communication",
+    "cp": "context-parallel communication",
+    "ep": "expert all-to-alls",
+    "optimizer": "the optimizer step",
+}
+
+
+@dataclass(frozen=True)
+class Plan:
+    design: str
+    workload: str
+    index: int  # position in design.workloads
+    gpus: int
+    space: Space
+    result: Search
+    declared: Candidate  # the declared layout, timed (even when the search rejects it)
+    declared_reason: str | None  # why the search would reject it
+    declared_rank: int
+    steps: float  # optimizer steps of the run
+    overhead: float  # wall time / time in steps, from the declared run's projection
+    cost_per_gpu_day: Quantity | None
+    peak: float  # FLOP/s per GPU
+
+    def days(self, c: Candidate) -> Quantity:
+        return Q_(self.steps * c.step_time * self.overhead / 86400, "day")
+
+    def cost(self, c: Candidate) -> Quantity | None:
+        if self.cost_per_gpu_day is None:
+            return None
+        return self.cost_per_gpu_day * c.world * self.days(c).m_as("day")
+
+    def mfu(self, c: Candidate) -> float:
+        return c.step.model_flops / (c.step_time * c.world * self.peak)
+
+    def gap(self) -> float:
+        """Declared step time over the best valid one's, less 1 (0 with no valid layout)."""
+        best = self.result.valid[0].step_time if self.result.valid else self.declared.step_time
+        return self.declared.step_time / best - 1
+
+
+def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
+    """Why the search's checks reject the declared layout (None: they pass it)."""
+    a, c = space.arch, lay_step
+    uneven = wl.parallel.first_stage_layers or wl.parallel.last_stage_layers
+    checks = (
+        (space.machine.links.domain % c.tp != 0, 0),
+        (a.heads % c.tp != 0 or a.kv_heads % c.tp != 0, 1),
+        (not uneven and (a.layers % c.pp != 0 or (a.layers // c.pp) % c.vpp != 0), 2),
+        (c.cp > 1 and a.seq % (2 * c.cp) != 0, 3),
+        (c.ep > 1 and (c.dp * c.cp) % c.ep != 0, 4),
+        (space.global_batch % (c.micro_batch * c.dp) != 0, 5),
+        (bool(a.experts) and c.tp > 1 and not c.sequence_parallel, 6),
+        (c.sequence_parallel and (a.seq // c.cp) % c.tp != 0, 7),
+        (c.memory > space.usable_bytes, 8),
+    )
+    if c.tp * c.pp * c.cp * c.dp != c.world:
+        return "PAR001: tp x pp x cp x dp is not the workload's GPUs"
+    return next((REASONS[i] for broken, i in checks if broken), None)
+
+
+def plan_layouts(
+    design: Design,
+    wl: Workload,
+    by: str = "time",
+    worlds: tuple[int, ...] | None = None,
+    reserve: float = MEMORY_RESERVE,
+) -> Plan | str:
+    """The search for workload `wl` of `design`, or why it cannot run."""
+    hw = hardware_of(design, wl.platform)
+    if isinstance(hw, str):
+        return hw
+    notes: list[str] = []
+    got = inputs(design, wl, hw, notes)
+    if isinstance(got, str):
+        return got
+    arch, layout, machine, sw = got
+    usable = hw.gpu.hbm_capacity.m_as("B") * (1 - reserve)
+    space = Space(
+        arch, machine, sw, worlds or (wl.gpus,), layout.global_batch, usable, wl.causal_attention
+    )
+    zero = wl.parallel.sharding
+    st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
+    seconds = st.time + (zero3_gather(arch, layout, machine) if zero == 3 else 0.0)
+    memory = memory_per_gpu(wl).total.m_as("B")
+    declared = Candidate(
+        layout.tp, layout.pp, layout.vpp, layout.cp, layout.ep, layout.dp, layout.micro_batch,
+        layout.recompute, layout.sequence_parallel, OPTIMIZERS[zero], wl.gpus, st, seconds, memory,
+    )  # fmt: skip
+    result = search(space, by)
+    reason = _declared(space, wl, declared)
+    rank = next((i + 1 for i, c in enumerate(result.valid) if c.key == declared.key), None)
+    if rank is None:
+        rank = result.rank(seconds, wl.gpus, by)
+    return Plan(
+        design.name,
+        wl.id,
+        design.workloads.index(wl),
+        wl.gpus,
+        space,
+        result,
+        declared,
+        reason,
+        rank,
+        float(wl.tokens) / (layout.global_batch * arch.seq),
+        *_overhead_and_rate(design, wl.id),
+        machine.peak,
+    )
+
+
+def _overhead_and_rate(design: Design, wid: str) -> tuple[float, Quantity | None]:
+    from dclint.projection import project_workloads
+
+    found = next((p for p in project_workloads(design) if p.workload == wid), None)
+    if found is None:
+        return 1.0, None
+    t = found.timing
+    running = (t.compute + t.communication).m_as("day")
+    wall = t.wall.m_as("day")
+    overhead = wall / running if running > 0 else 1.0
+    rate = found.cost_total / (found.gpus * wall) if found.cost_breakdown and wall > 0 else None
+    return overhead, rate
+
+
+def loses_on(declared: Candidate, best: Candidate) -> str:
+    """The part of the step where the declared layout loses most time against the best."""
+    mine, theirs = declared.step.parts(), best.step.parts()
+    part = max(mine, key=lambda k: (mine[k] - theirs[k], k))
+    return PART_NAMES[part]
+
+
+def set_line(wl_id: str, c: Candidate, gpus: int) -> str:
+    """`--set` flags that make workload `wl_id` run layout `c`."""
+    zero = OPTIMIZERS.index(c.optimizer)
+    parallel = (
+        f"{{tp: {c.tp}, pp: {c.pp}, vpp: {c.vpp}, cp: {c.cp}, ep: {c.ep}, "
+        f"sequence_parallel: {str(c.sequence_parallel).lower()}, "
+        f"distributed_optimizer: {str(zero >= 1).lower()}, zero_stage: {zero}}}"
+    )
+    flags = [
+        f"--set 'workloads.{wl_id}.parallel={parallel}'",
+        f"--set workloads.{wl_id}.micro_batch={c.micro_batch}",
+        f"--set workloads.{wl_id}.recompute={c.recompute}",
+    ]
+    if c.world != gpus:
+        flags.append(f"--set workloads.{wl_id}.gpus={c.world}")
+    return " ".join(flags)
