@@ -3,6 +3,7 @@ type is one entry with the count and the ids."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -61,7 +62,17 @@ def test_one_defect_on_many_racks_is_one_entry(
     assert len(out) < 60_000
     # JSON keeps every finding: the roll-up is the review's, not the data's
     main(["check", str(hall), "--format", "json"])
-    assert capsys.readouterr().out.count('"rule": "PWR004"') == 100
+    design = json.loads(capsys.readouterr().out)["designs"][0]
+    assert len(design["findings"]) == 303
+    rolled = [(r["rule"], r["count"], r["ids"], r["kind"]) for r in design["rollups"]]
+    assert rolled == [
+        ("PWR003", 100, "f7a[001-100]", ""),
+        ("PWR003", 100, "f7b[001-100]", ""),
+        ("PWR004", 100, "r7-[001-100]", "racks of type hgx"),
+    ]
+    pwr004 = design["rollups"][2]
+    assert pwr004["subjects"] == [f"r7-{n:03d}" for n in range(1, 101)]
+    assert [design["findings"][i]["subject"] for i in pwr004["findings"]] == pwr004["subjects"]
 
 
 def test_charts_stay_readable_at_1000_racks(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from dclint import __version__
 from dclint.engine.findings import RunResult
+from dclint.report.rollup import as_data as rollup_data
 
 __all__ = ["as_data", "render"]
 
@@ -18,6 +19,8 @@ def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:
             "file": d.file,
             "name": d.name,
             "findings": [f.as_dict() for f in d.findings],
+            # one defect on many racks of a type: each keeps its subjects and finding indices
+            "rollups": rollup_data(d.findings, d.design),
             "errors": [
                 {"file": e.file, "line": e.line, "column": e.column, "message": e.message}
                 for e in d.errors

@@ -13,7 +13,7 @@ from dclint.analysis.summary import DesignSummary, summarise
 from dclint.engine.findings import DesignResult, Finding, RunResult
 from dclint.errors import Problem
 from dclint.report.plant import Graph, cooling_graph, fabric_graph, power_graph
-from dclint.report.rollup import Rollup, roll_up
+from dclint.report.rollup import Rollup, kinds, roll_up
 from dclint.report.values import money, share, show
 
 __all__ = ["SEVERITY_ORDER", "Assumption", "Review", "merged_assumptions", "public", "reviews"]
@@ -114,18 +114,6 @@ def reviews(result: RunResult, settings: dict[str, Any]) -> list[Review]:
     return [_review(d, settings) for d in result.designs]
 
 
-def _kind_of(design: Any) -> Callable[[str], str]:
-    racks = design.topology.rack_by_id if design is not None else {}
-
-    def kind(subject: str) -> str:
-        rack = racks.get(subject)
-        if rack is None:
-            return ""
-        return f"racks of type {rack.type_key or rack.platform_key or '-'}"
-
-    return kind
-
-
 def _review(d: DesignResult, settings: dict[str, Any]) -> Review:
     review = Review(d.file, d.name or d.file, list(d.errors), list(d.findings), design=d.design)
     areas: dict[str, dict[str, list[Finding]]] = {}
@@ -133,10 +121,7 @@ def _review(d: DesignResult, settings: dict[str, Any]) -> Review:
         area = f.tags[0] if f.tags else "other"
         areas.setdefault(f.severity, {}).setdefault(area, []).append(f)
     review.groups = areas
-    try:
-        kind = _kind_of(d.design)
-    except Exception:  # a design whose topology cannot be resolved: no kinds
-        kind = lambda subject: ""  # noqa: E731
+    kind = kinds(d.design)
     review.rolled = {
         sev: {area: roll_up(found, kind) for area, found in by_area.items()}
         for sev, by_area in areas.items()

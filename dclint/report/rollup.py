@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from dclint.engine.findings import Finding
 from dclint.report.ranges import compact
 
-__all__ = ["Rollup", "roll_up"]
+__all__ = ["Rollup", "as_data", "kinds", "roll_up"]
 
 
 @dataclass(frozen=True)
@@ -80,3 +81,38 @@ def roll_up(findings: Sequence[Finding], kind_of: Callable[[str], str]) -> list[
     for f in findings:
         groups.setdefault((*_shape(f), kind_of(f.subject)), []).append(f)
     return [Rollup(tuple(fs), key[-1]) for key, fs in groups.items()]
+
+
+def kinds(design: Any) -> Callable[[str], str]:
+    """A subject's kind for rolling up: 'racks of type nvl72' for a rack, '' otherwise."""
+    try:
+        racks = design.topology.rack_by_id if design is not None else {}
+    except Exception:  # a design whose topology cannot be resolved: no kinds
+        racks = {}
+
+    def kind(subject: str) -> str:
+        rack = racks.get(subject)
+        if rack is None:
+            return ""
+        return f"racks of type {rack.type_key or rack.platform_key or '-'}"
+
+    return kind
+
+
+def as_data(findings: Sequence[Finding], design: Any) -> list[dict[str, Any]]:
+    """The roll-ups of more than one finding, for JSON: each keeps every subject and the
+    index of each of its findings in the design's `findings` list."""
+    index = {id(f): i for i, f in enumerate(findings)}
+    return [
+        {
+            "rule": r.first.rule,
+            "severity": r.first.severity,
+            "count": r.count,
+            "kind": r.kind,
+            "ids": r.ids,
+            "subjects": r.subjects,
+            "findings": [index[id(f)] for f in r.findings],
+        }
+        for r in roll_up(findings, kinds(design))
+        if r.count > 1
+    ]
