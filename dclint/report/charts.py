@@ -101,10 +101,13 @@ def _numbers(r: Review, shown: set[str]) -> list[Bar]:
     for f in r.findings:
         if f.subject in shown or not f.measured or not f.limit:
             continue
-        try:
-            measured, limit = parse_quantity(f.measured), parse_quantity(f.limit)
+        try:  # "107,090,934 CNY": thousands separators are for reading
+            measured = parse_quantity(f.measured.replace(",", ""))
+            limit = parse_quantity(f.limit.replace(",", ""))
             value = float(measured.m_as(limit.units))
         except Exception:  # text that is not one quantity ("2.00:1", "3 of 4"): not charted
+            continue
+        if limit.dimensionless:  # a count or a divisor (PAR003's 4,098 by 4) is no bar to fill
             continue
         scale = float(limit.magnitude) or 1.0
         out.append(

@@ -39,7 +39,7 @@ figure{margin:1em 0;overflow-x:auto}figure svg{max-width:100%;height:auto}
 section.design{margin-bottom:3em}nav ol{columns:2}details{margin:.3em 0}
 dl.meta{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.meta dd{margin:0}
 @page{size:A4;margin:14mm}
-@media print{body{margin:0;max-width:none;font-size:10pt}nav{display:none}
+@media print{body{margin:0;max-width:none;font-size:10pt}
 section.design{break-before:page}figure,tr,li{break-inside:avoid}h2,h3,h4{break-after:avoid}
 details::details-content{content-visibility:visible;display:block}
 a{color:inherit;text-decoration:none}}

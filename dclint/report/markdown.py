@@ -199,6 +199,11 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
     items = reviews(result, settings)
     out = ["# dclint design review", "", md(summary_line(result)), "", "## Overview", ""]
     out += overview(items)
+    contents = [f"[{md(r.name)}](#{slug(md(r.name))})" for r in items]
+    out += [
+        "Contents: " + " · ".join([*contents, "[Assumptions and limits](#assumptions-and-limits)"]),
+        "",
+    ]
     out += _fold(
         "Run details: date, version, configuration, commit, command line",
         _table(["Item", "Value"], [list(x) for x in metadata([r.file for r in items], settings)]),
