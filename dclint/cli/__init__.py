@@ -16,7 +16,7 @@ __all__ = ["COMMANDS", "FORMAT_NAMES", "build_parser", "dispatch", "main", "run"
 
 GC_THRESHOLD = 100_000  # allocations between young collections while a command runs
 # One table of commands: each module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = ("check", "rules", "explain", "schema", "cost", "diff", "capacity", "init")
+COMMANDS = ("check", "rules", "explain", "schema", "cost", "diff", "capacity", "init", "plan")
 
 
 def _module(name: str) -> Any:
@@ -38,9 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def dispatch(args: argparse.Namespace) -> int:
     """Run the command; a DclintError (bad input, bad config) is one error line and exit 2."""
+    from dclint.cli._output import refuse_clobbering
     from dclint.errors import DclintError
 
     try:
+        refuse_clobbering(args)  # before any work: an output must not overwrite an input
         code: int = _module(args.command).run(args)
         return code
     except DclintError as exc:

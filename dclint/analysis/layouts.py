@@ -1,0 +1,114 @@
+"""`dclint plan DESIGN --workload W`: the layout search's result as text, JSON or Markdown."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from dclint.projection.search import Candidate
+from dclint.projection.search_design import Plan, loses_on, set_line
+from dclint.units import Q_, fmt
+
+__all__ = ["as_data", "declared_sentence", "render"]
+
+HEAD = (
+    "rank", "tp", "pp", "vpp", "cp", "ep", "dp", "mb", "recompute", "SP", "optimizer",
+    "step", "MFU", "memory/GPU", "days", "cost",
+)  # fmt: skip
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"
+
+
+def _row(plan: Plan, rank: int, c: Candidate) -> list[str]:
+    cost = plan.cost(c)
+    return [
+        str(rank), str(c.tp), str(c.pp), str(c.vpp), str(c.cp), str(c.ep), str(c.dp),
+        str(c.micro_batch), c.recompute, "on" if c.sequence_parallel else "off", c.optimizer,
+        fmt(Q_(c.step_time, "s"), "s"), f"{plan.mfu(c):.1%}",
+        fmt(Q_(c.memory, "B").to("GiB"), "GiB"), f"{plan.days(c).m_as('day'):,.2f}",
+        "-" if cost is None else fmt(cost),
+    ]  # fmt: skip
+
+
+def declared_sentence(plan: Plan) -> str:
+    """ "your layout is 19th, 23% slower than the best; it loses on the PP bubble"."""
+    d, valid = plan.declared, plan.result.valid
+    where = f"tp {d.tp}, pp {d.pp}, vpp {d.vpp}, cp {d.cp}, ep {d.ep}, dp {d.dp}"
+    text = f"your layout ({where}) "
+    if plan.declared_reason is not None:
+        text += f"is not among the valid ones ({plan.declared_reason}); it would rank "
+    else:
+        text += "is "
+    text += f"{_ordinal(plan.declared_rank)} of {len(valid):,}"
+    if not valid or plan.gap() <= 0:
+        return text + ", as fast as the best"
+    return f"{text}, {plan.gap():.0%} slower than the best; it loses on {loses_on(d, valid[0])}"
+
+
+def as_data(plan: Plan, top: int) -> dict[str, Any]:
+    def layout(c: Candidate) -> dict[str, Any]:
+        cost = plan.cost(c)
+        return {
+            "tp": c.tp, "pp": c.pp, "vpp": c.vpp, "cp": c.cp, "ep": c.ep, "dp": c.dp,
+            "gpus": c.world, "micro_batch": c.micro_batch, "recompute": c.recompute,
+            "sequence_parallel": c.sequence_parallel, "optimizer": c.optimizer,
+            "step_time_s": c.step_time, "mfu": plan.mfu(c),
+            "memory_per_gpu_gib": Q_(c.memory, "B").m_as("GiB"),
+            "days": plan.days(c).m_as("day"),
+            "cost": None if cost is None else float(cost.magnitude),
+            "currency": None if cost is None else f"{cost.units:~}",
+            "breakdown_s": c.step.parts(),
+        }  # fmt: skip
+
+    valid = plan.result.valid
+    return {
+        "design": plan.design,
+        "workload": plan.workload,
+        "candidates": plan.result.candidates,
+        "valid": len(valid),
+        "layouts": [layout(c) for c in valid[:top]],
+        "declared": {
+            **layout(plan.declared),
+            "rank": plan.declared_rank,
+            "gap": plan.gap(),
+            "valid": plan.declared_reason is None,
+            "reason": plan.declared_reason,
+            "loses_on": loses_on(plan.declared, valid[0]) if valid else None,
+        },
+        "rejected": plan.result.rejected,
+        "set": set_line(plan.workload, valid[0], plan.gpus) if valid else None,
+    }
+
+
+def _table(head: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        return lines + ["| " + " | ".join(r) + " |" for r in rows]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    return ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in [head, *rows]]
+
+
+def render(plan: Plan, top: int, fmt_name: str) -> str:
+    if fmt_name == "json":
+        return json.dumps(as_data(plan, top), indent=2, ensure_ascii=False) + "\n"
+    md = fmt_name == "markdown"
+    valid = plan.result.valid
+    title = (
+        f"Layouts for workload {plan.workload} of {plan.design} on {plan.gpus:,} GPUs: "
+        f"{plan.result.candidates:,} candidates, {len(valid):,} valid"
+    )
+    out = [f"## {title}" if md else title, ""]
+    rows = [_row(plan, i + 1, c) for i, c in enumerate(valid[:top])]
+    out += _table(list(HEAD), rows, md)
+    out += ["", declared_sentence(plan) + "."]
+    if plan.result.rejected:
+        out += ["", "rejected:" if not md else "Rejected:"]
+        out += [f"{'-' if md else ' '} {r}: {n:,}" for r, n in plan.result.rejected.items()]
+    if valid:
+        line = set_line(plan.workload, valid[0], plan.gpus)
+        out += ["", "best layout as flags:", f"{'    ' if md else '  '}{line}"]
+    out += ["", "days and cost scale the declared run's projection (`dclint cost`) by step time"]
+    return "\n".join(out) + "\n"

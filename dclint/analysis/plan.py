@@ -1,0 +1,203 @@
+"""`dclint plan DESIGN --vary PATH=V1,V2,...`: the facility what-if grid and its Pareto front.
+
+Each point of the grid (every combination of the --vary values, the last --vary varying
+fastest) is the design with those values applied after any --set: its findings, the fastest
+valid layout of the workload (`dclint.projection.search_design`) with its days and run cost
+(energy and depreciation), and the design's TCO (`dclint.projection.tco`: the declared and
+priced capital items and running costs over the period). The Pareto front is the points no
+other point beats on both cost (TCO, or the run cost where no TCO item is priced) and days.
+Points run in parallel processes; the output keeps the grid's order.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dclint.errors import ConfigError
+
+__all__ = ["GridPoint", "Setup", "pareto", "render", "run_grid"]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every point needs to rebuild the engine in its own process (all picklable)."""
+
+    file: str
+    workload: str | None
+    sets: tuple[str, ...] = ()  # --set texts
+    config: str | None = None
+    rules_dirs: tuple[str, ...] = ()
+    cli: dict[str, Any] = field(default_factory=dict)
+    today: str | None = None
+    by: str = "time"
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    values: tuple[str, ...]
+    counts: dict[str, int]
+    errors: list[str]
+    best: dict[str, Any] | None  # the fastest layout, as `dclint plan --format json` gives it
+    days: float | None
+    run_cost: float | None
+    tco: float | None
+    currency: str | None
+    note: str = ""
+    pareto: bool = False
+
+    @property
+    def cost(self) -> float | None:
+        return self.tco if self.tco is not None else self.run_cost
+
+
+def _engine(setup: Setup, texts: tuple[str, ...], paths: list[str]) -> Any:
+    from datetime import date
+    from pathlib import Path
+
+    from dclint.engine.config import load_config
+    from dclint.engine.runner import Engine
+    from dclint.loader.overrides import parse_override
+
+    overrides = [parse_override(t, i) for i, t in enumerate(setup.sets, start=1)]
+    overrides += [parse_override(t, i, "--vary") for i, t in enumerate(texts, start=1)]
+    return Engine(
+        config=load_config(Path(setup.config)) if setup.config else None,
+        rules_dirs=setup.rules_dirs,
+        cli=setup.cli,
+        today=date.fromisoformat(setup.today) if setup.today else date.today(),
+        overrides=tuple(overrides),
+    )
+
+
+def evaluate(setup: Setup, paths: list[str], values: tuple[str, ...]) -> GridPoint:
+    """One point: check the design with the values applied, then search its layouts."""
+    from dclint.analysis.layouts import as_data
+    from dclint.projection import tco
+    from dclint.projection.search_design import plan_layouts
+
+    texts = tuple(f"{p}={v}" for p, v in zip(paths, values, strict=True))
+    result = _engine(setup, texts, paths).check_file(setup.file)
+    counts = dict(sorted(Counter(f.rule for f in result.findings).items()))
+    errors = [str(e) for e in result.errors]
+    design = result.design
+    if design is None:
+        return GridPoint(values, counts, errors, None, None, None, None, None, "not loaded")
+    wl = pick_workload(design, setup.workload)
+    t = tco(design)
+    total = float(t.total.magnitude) if t.items else None
+    found = plan_layouts(design, wl, setup.by)
+    if isinstance(found, str) or not found.result.valid:
+        note = found if isinstance(found, str) else "no layout fits"
+        return GridPoint(values, counts, errors, None, None, None, total, t.currency, note)
+    best = as_data(found, 1)["layouts"][0]
+    return GridPoint(values, counts, errors, best, best["days"], best["cost"], total, t.currency)
+
+
+def pick_workload(design: Any, name: str | None) -> Any:
+    """The workload called `name`, or the design's only one; ConfigError otherwise."""
+    ids = [w.id for w in design.workloads]
+    if name is None:
+        if len(ids) == 1:
+            return design.workloads[0]
+        raise ConfigError(
+            f"{design.name}: name the workload with --workload (one of: {', '.join(ids)})"
+            if ids
+            else f"{design.name}: the design declares no workloads"
+        )
+    if name not in ids:
+        raise ConfigError(
+            f"{design.name}: unknown workload '{name}' (workloads: {', '.join(ids) or 'none'})"
+        )
+    return design.workloads[ids.index(name)]
+
+
+def pareto(points: list[GridPoint]) -> list[GridPoint]:
+    """The points marked: those no other point beats on cost and days (both known)."""
+    known = [(p.cost, p.days) for p in points if p.cost is not None and p.days is not None]
+
+    def beaten(cost: float, days: float) -> bool:
+        return any(c <= cost and d <= days and (c < cost or d < days) for c, d in known)
+
+    return [
+        replace(p, pareto=p.cost is not None and p.days is not None and not beaten(p.cost, p.days))
+        for p in points
+    ]
+
+
+def run_grid(setup: Setup, varies: list[tuple[str, list[str]]], jobs: int) -> list[GridPoint]:
+    paths = [p for p, _ in varies]
+    grid = list(itertools.product(*(values for _, values in varies)))
+    if jobs <= 1 or len(grid) == 1:
+        points = [evaluate(setup, paths, values) for values in grid]
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(grid))) as pool:
+            points = list(pool.map(evaluate, [setup] * len(grid), [paths] * len(grid), grid))
+    return pareto(points)
+
+
+def as_data(setup: Setup, paths: list[str], points: list[GridPoint]) -> dict[str, Any]:
+    return {
+        "design": setup.file,
+        "workload": setup.workload,
+        "vary": paths,
+        "points": [
+            {
+                "values": dict(zip(paths, p.values, strict=True)),
+                "findings": sum(p.counts.values()),
+                "by_rule": p.counts,
+                "errors": p.errors,
+                "best": p.best,
+                "days": p.days,
+                "run_cost": p.run_cost,
+                "tco": p.tco,
+                "currency": p.currency,
+                "note": p.note or None,
+                "pareto": p.pareto,
+            }
+            for p in points
+        ],
+    }
+
+
+def _money(value: float | None, currency: str | None) -> str:
+    return "-" if value is None else f"{value:,.0f} {currency or ''}".rstrip()
+
+
+def render(setup: Setup, paths: list[str], points: list[GridPoint], fmt_name: str) -> str:
+    if fmt_name == "json":
+        return json.dumps(as_data(setup, paths, points), indent=2, ensure_ascii=False) + "\n"
+    head = [*paths, "findings", "rules", "best layout", "days", "run cost", "TCO", "front"]
+    rows = []
+    for p in points:
+        b = p.best
+        layout = (
+            f"tp{b['tp']} pp{b['pp']} vpp{b['vpp']} cp{b['cp']} ep{b['ep']} mb{b['micro_batch']}"
+            if b
+            else p.note or "-"
+        )
+        rules = ",".join(f"{r}x{n}" for r, n in p.counts.items()) or "-"
+        found = "error" if p.errors else str(sum(p.counts.values()))
+        days = "-" if p.days is None else f"{p.days:,.2f}"
+        rows.append(
+            [*p.values, found, rules, layout, days, _money(p.run_cost, p.currency),
+             _money(p.tco, p.currency), "*" if p.pareto else ""]
+        )  # fmt: skip
+    md = fmt_name == "markdown"
+    if md:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+    else:
+        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                 for r in [head, *rows]]  # fmt: skip
+    title = f"What-if grid of {setup.file}" + (
+        f", workload {setup.workload}" if setup.workload else ""
+    )
+    errors = [f"{', '.join(p.values)}: error: {e}" for p in points for e in p.errors]
+    foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
+    return "\n".join([title, "", *lines, "", *errors, foot]) + "\n"

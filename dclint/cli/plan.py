@@ -1,0 +1,119 @@
+"""`dclint plan`: the fastest parallel layouts of a workload, or a facility what-if grid."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from dclint.cli._shared import (
+    add_config,
+    add_output,
+    add_rules_dir,
+    add_selection,
+    add_set,
+    emit,
+    overrides,
+    split,
+)
+from dclint.errors import ConfigError
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    parser = sub.add_parser(
+        "plan", help="search the parallel layouts of a workload, or vary the facility"
+    )
+    parser.add_argument("path", metavar="DESIGN")
+    parser.add_argument("--workload", metavar="NAME", help="workload id (default: the only one)")
+    parser.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
+    parser.add_argument(
+        "--by", default="time", choices=("time", "cost"), help="rank by step time or by cost"
+    )
+    parser.add_argument(
+        "--gpus",
+        metavar="N[,N...]",
+        help="GPU counts to search (default: the workload's gpus); cost ranks differ from "
+        "time ranks only across GPU counts",
+    )
+    parser.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="PATH=V1,V2,...",
+        help="what-if grid over design values (repeatable: every combination)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="processes for --vary points"
+    )
+    parser.add_argument(
+        "--format", default="text", choices=("text", "json", "markdown"), help="output format"
+    )
+    add_set(parser)
+    add_config(parser)
+    add_rules_dir(parser)
+    add_selection(parser)
+    parser.add_argument("--today", help="date for expiring suppressions (YYYY-MM-DD)")
+    add_output(parser, "write the report to FILE")
+    return parser
+
+
+def _worlds(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    try:
+        worlds = tuple(sorted({int(v) for v in text.split(",") if v.strip()}))
+    except ValueError:
+        raise ConfigError(f"--gpus {text}: write whole GPU counts, e.g. --gpus 256,512") from None
+    if not worlds or min(worlds) < 1:
+        raise ConfigError(f"--gpus {text}: GPU counts must be 1 or more")
+    return worlds
+
+
+def run(args: argparse.Namespace) -> int:
+    from dclint.analysis.plan import pick_workload
+    from dclint.loader import load
+
+    if args.top < 1:
+        raise ConfigError(f"--top {args.top}: print at least one layout")
+    design = load(args.path, overrides=overrides(args))  # LoadError: exit 2 with position
+    wl = pick_workload(design, args.workload)
+    if args.vary:
+        return _grid(args, wl.id)
+    from dclint.analysis.layouts import render
+    from dclint.projection.search_design import plan_layouts
+
+    found = plan_layouts(design, wl, args.by, _worlds(args.gpus))
+    if isinstance(found, str):
+        raise ConfigError(f"{args.path}: workload {wl.id}: {found}")
+    if not found.result.valid:
+        why = ", ".join(f"{r} ({n:,})" for r, n in found.result.rejected.items())
+        raise ConfigError(
+            f"{args.path}: workload {wl.id}: no layout of its {found.result.candidates:,} "
+            f"candidates is valid: {why}"
+        )
+    emit(args, render(found, args.top, args.format))
+    return 0
+
+
+def _grid(args: argparse.Namespace, workload: str) -> int:
+    from dclint.analysis.plan import Setup, render, run_grid
+    from dclint.analysis.whatif import split_values
+
+    if args.gpus:
+        raise ConfigError("--gpus applies to the layout search, not to a --vary grid")
+    varies = [split_values(text, "--vary") for text in args.vary]
+    setup = Setup(
+        args.path,
+        workload,
+        tuple(args.set),
+        args.config,
+        tuple(args.rules_dir),
+        {"select": split(args.select), "ignore": split(args.ignore)},
+        args.today,
+        args.by,
+    )
+    points = run_grid(setup, varies, args.jobs)
+    emit(args, render(setup, [p for p, _ in varies], points, args.format))
+    return 2 if any(p.errors for p in points) else 0
