@@ -1,0 +1,111 @@
+"""The published layouts of the calibration runs rank within the top few of the layout search on
+their own cluster (the runs and systems of tests/test_calibration.py, written as designs).
+
+A publication fixes tp and pp (micro-batch and interleaving are not published), so the test
+ranks (tp, pp) pairs, each by the fastest layout that uses it, and asks the published pair to be
+among the best TOP_FEW. Megatron-Core rows search with dclint's default software (Megatron-Core's,
+as the rows ran). Narayanan et al. 2021 ran Megatron-LM of 2021: full recomputation, no sequence
+or context parallelism, no distributed optimizer, nothing overlapped, fp16 gradients; its rows
+keep only those settings and use that software.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from test_calibration import _M, _N, NARAYANAN, SOFTWARE
+
+from dclint.loader.load import load_text
+from dclint.projection.search import Candidate, search
+from dclint.projection.search_design import plan_layouts
+
+TOP_FEW = 3
+
+CLUSTER = """
+name: {name}
+racks:
+  - {{id: "r[0001-{nodes:04d}]", platform: {platform}, nodes: 1}}
+fabrics:
+  - id: compute
+    kind: compute
+    rail_optimised: true
+    tiers:
+      - {{name: leaf, switch: qm9700, count: 2, downlinks: 32, uplinks: 32}}
+workloads:
+  - id: gpt
+    model: {{parameters: {params}, layers: {layers}, hidden_size: {hidden},
+            attention_heads: {heads}, vocab_size: {vocab}}}
+    tokens: 300e9
+    sequence_length: {seq}
+    global_batch: {batch}
+    gpus: {gpus}
+    parallel: {{tp: {tp}, pp: {pp}}}
+"""
+
+
+def _pairs(valid: list[Candidate]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for c in valid:
+        if (c.tp, c.pp) not in out:
+            out.append((c.tp, c.pp))
+    return out
+
+
+def _plan(row: tuple[float, ...], narayanan: bool) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+    params, heads, hidden, layers, tp, pp, gpus, batch = row[:8]
+    vocab, seq = (51200, 2048) if narayanan else (131072, 4096)
+    untied = 1 if narayanan else 2  # as tests/test_calibration.py counts the parameters
+    design = load_text(
+        CLUSTER.format(
+            name=f"cal-{params}",
+            nodes=int(gpus) // 8,
+            platform="dgx-a100" if narayanan else "dgx-h100",
+            params=12 * layers * hidden * hidden + vocab * hidden * untied,
+            layers=int(layers),
+            hidden=int(hidden),
+            heads=int(heads),
+            vocab=vocab,
+            seq=seq,
+            batch=int(batch),
+            gpus=int(gpus),
+            tp=int(tp),
+            pp=int(pp),
+        )
+    )
+    plan = plan_layouts(design, design.workloads[0])
+    assert not isinstance(plan, str), plan
+    if not narayanan:
+        return _pairs(plan.result.valid), (int(tp), int(pp))
+    result = search(replace(plan.space, software=SOFTWARE[NARAYANAN]))
+    kept = [
+        c
+        for c in result.valid
+        if c.recompute == "full" and not c.sequence_parallel and c.cp == 1
+        and c.optimizer == "replicated"
+    ]  # fmt: skip
+    return _pairs(kept), (int(tp), int(pp))
+
+
+# The model prefers less tensor and more pipeline parallelism than Narayanan et al. chose for
+# their mid-sized models (7.5B-39.1B) and at 310.1B. The paper recommends tensor parallelism up
+# to the GPUs of a server, then pipeline parallelism; the model prices that code's exposed
+# (not overlapped) tensor-parallel all-reduces higher than its measurements. Kept visible.
+MISSES = {7.5, 18.4, 39.1, 310.1}
+
+
+def _cases() -> list[object]:
+    miss = pytest.mark.xfail(strict=True, reason="model prefers another (tp, pp); see MISSES")
+    out: list[object] = [pytest.param(r, False, id=f"mcore-{r[0]}B") for r in _M]
+    out += [
+        pytest.param(r, True, id=f"narayanan-{r[0]}B", marks=[miss] if r[0] in MISSES else [])
+        for r in _N
+    ]
+    return out
+
+
+@pytest.mark.parametrize(("row", "narayanan"), _cases())
+def test_published_layout_ranks_in_the_top_few(row: tuple[float, ...], narayanan: bool) -> None:
+    pairs, published = _plan(row, narayanan)
+    assert published in pairs, f"{published} not valid"
+    assert pairs.index(published) < TOP_FEW, f"{published} is #{pairs.index(published) + 1}"

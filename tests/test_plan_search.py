@@ -1,0 +1,174 @@
+"""The layout search (dclint.projection.search): the grid it enumerates, the reasons it rejects
+for, agreement with PAR002-PAR004 on every candidate, determinism, and the published layouts."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import pytest
+
+from dclint.loader.load import load_text
+from dclint.model.workload import Parallel, Workload
+from dclint.projection.memory import memory_per_gpu
+from dclint.projection.search import MICRO_BATCHES, OPTIMIZERS, RECOMPUTE, search
+from dclint.projection.search_design import Plan, plan_layouts
+from dclint.rules.par003_layout_not_divisible import _broken
+
+DESIGN = """
+name: tiny
+racks:
+  - {{id: r1, platform: hgx-h100, nodes: {nodes}}}
+workloads:
+  - id: llm
+    model: {{parameters: {params}, layers: {layers}, hidden_size: {hidden},
+            attention_heads: {heads}, vocab_size: 32000{extra}}}
+    tokens: 1e9
+    sequence_length: {seq}
+    global_batch: {batch}
+    gpus: {gpus}
+    parallel: {par}
+"""
+
+
+def plan_of(**kw: object) -> Plan:
+    values: dict[str, object] = dict(
+        nodes=1,
+        params=10e6,
+        layers=2,
+        hidden=256,
+        heads=2,
+        seq=12,
+        batch=4,
+        gpus=4,
+        extra="",
+        par="{tp: 1}",
+    )
+    values.update(kw)
+    design = load_text(DESIGN.format(**values))
+    found = plan_layouts(design, design.workloads[0])
+    assert not isinstance(found, str), found
+    return found
+
+
+def test_hand_checked_grid_counts_and_reasons() -> None:
+    # 4 GPUs, 2 layers, 2 heads, sequence 12, global batch 4, 12 = 3 recompute x 4 optimizer
+    # settings below each micro-batch and SP choice. tp in {1, 2, 4} (divisors of 4 up to the
+    # 8-GPU domain); pp divides 4 / tp up to 2 layers; cp divides 4 / (tp pp) up to 12 / 2.
+    #   tp 1: pp 1 x cp {1, 2, 4} + pp 2 x cp {1, 2}: 5 x 4 micro-batches x 12 = 240
+    #   tp 2 (SP off/on): pp 1 x cp {1, 2} + pp 2 x cp 1: 3 x 4 x 2 x 12 = 288
+    #   tp 4: pp 1 x cp 1: 4 x 2 x 12 = 96, all rejected: 2 heads over tp 4
+    # cp 4 (tp 1, pp 1): 12 tokens do not split into 8 chunks: 48 rejected.
+    # global batch 4 over micro-batch x dp: dp 4 keeps mb 1 (36 rejected), dp 2 mb 1-2 (24 for
+    # tp 1 pp 1 cp 2, 24 for tp 1 pp 2 cp 1, 2 x 24 for tp 2 pp 1 cp 1), dp 1 mb 1-4 (12 for
+    # tp 1 pp 2 cp 2, 24 each for tp 2 pp 1 cp 2 and tp 2 pp 2 cp 1): 192. Memory: a 10M model
+    # fits everywhere. Valid: 624 - 96 - 48 - 192 = 288.
+    plan = plan_of()
+    assert plan.result.candidates == 624
+    assert plan.result.rejected == {
+        "PAR003: heads or query groups not divisible by tp": 96,
+        "PAR003: sequence not divisible by 2 x cp": 48,
+        "PAR003: global batch not a multiple of micro-batch x dp": 192,
+    }
+    assert len(plan.result.valid) == 288
+    assert len({c.key for c in plan.result.valid}) == 288
+
+
+def test_tp_outside_the_domain_and_memory_are_rejected() -> None:
+    # 40 GPUs (5 nodes): tp 5 divides the world, not the 8-GPU NVLink domain
+    plan = plan_of(nodes=5, gpus=40, heads=10, hidden=640, batch=40)
+    assert plan.result.rejected["PAR002: tp does not divide the NVLink domain"] > 0
+    # 60e9 parameters on 4 GPUs: replicated states (18 B a parameter) never fit
+    big = plan_of(params=60e9)
+    assert all(c.optimizer in ("zero2", "zero3") for c in big.result.valid)
+    assert big.result.rejected["PAR004: does not fit in GPU memory"] > 0
+
+
+MID = dict(nodes=2, params=13e9, layers=40, hidden=5120, heads=40, seq=4096, batch=32, gpus=16)
+
+
+def _oracle(plan: Plan, wl: Workload) -> tuple[int, set[tuple[object, ...]]]:
+    """Every grid point as the module docstring defines it, judged by PAR002-PAR004's own code."""
+    a, domain = plan.space.arch, plan.space.machine.links.domain
+    usable = plan.space.usable_bytes / 2**30
+    total, valid = 0, set()
+    for tp in (d for d in range(1, 9) if 16 % d == 0):
+        for pp in (d for d in range(1, a.layers + 1) if (16 // tp) % d == 0):
+            for cp in (d for d in range(1, 16 // (tp * pp) + 1) if (16 // (tp * pp)) % d == 0):
+                vpps = [1] + [v for v in range(2, a.layers // pp + 1) if (a.layers // pp) % v == 0]
+                vpps = vpps if pp > 1 else [1]
+                sps = (False, True) if tp > 1 else (False,)
+                grid = itertools.product(vpps, MICRO_BATCHES, sps, RECOMPUTE, range(4))
+                for vpp, mb, sp, rec, zero in grid:
+                    total += 1
+                    par = Parallel(
+                        tp=tp, pp=pp, cp=cp, vpp=vpp, sequence_parallel=sp, zero_stage=zero
+                    )  # type: ignore[call-arg]
+                    trial = wl.model_copy(
+                        update={"parallel": par, "micro_batch": mb, "recompute": rec}
+                    )
+                    if domain % tp or list(_broken(trial)):
+                        continue
+                    if memory_per_gpu(trial).total.m_as("GiB") > usable:
+                        continue
+                    dp = 16 // (tp * pp * cp)
+                    valid.add((tp, pp, cp, 1, vpp, mb, RECOMPUTE.index(rec), sp, zero, 16, dp))
+    return total, valid
+
+
+def test_every_candidate_agrees_with_the_par_rules() -> None:
+    plan = plan_of(**MID)
+    wl = load_text(DESIGN.format(extra="", par="{tp: 1}", **MID)).workloads[0]
+    total, valid = _oracle(plan, wl)
+    assert plan.result.candidates == total
+    assert {(*c.key, c.dp) for c in plan.result.valid} == valid
+    assert plan.result.rejected["PAR004: does not fit in GPU memory"] > 0
+
+
+def test_memory_matches_par004_estimate() -> None:
+    plan = plan_of(**MID)
+    wl = load_text(DESIGN.format(extra="", par="{tp: 1}", **MID)).workloads[0]
+    for c in plan.result.valid[::97]:
+        zero = OPTIMIZERS.index(c.optimizer)
+        par = Parallel(
+            tp=c.tp, pp=c.pp, cp=c.cp, vpp=c.vpp, sequence_parallel=c.sequence_parallel,
+            zero_stage=zero,
+        )  # type: ignore[call-arg]  # fmt: skip
+        trial = wl.model_copy(
+            update={"parallel": par, "micro_batch": c.micro_batch, "recompute": c.recompute}
+        )
+        assert c.memory == pytest.approx(memory_per_gpu(trial).total.m_as("B"), rel=1e-9)
+
+
+def test_ranking_is_deterministic_and_ordered() -> None:
+    first, second = plan_of(**MID), plan_of(**MID)
+    assert [c.key for c in first.result.valid] == [c.key for c in second.result.valid]
+    times = [c.step_time for c in first.result.valid]
+    assert times == sorted(times)
+    for a, b in itertools.pairwise(first.result.valid):  # equal times: the stated key order
+        if a.step_time == b.step_time:
+            assert a.key < b.key
+
+
+def test_cost_ranking_over_gpu_counts_prefers_fewer_gpu_seconds() -> None:
+    plan = plan_of(**MID)
+    both = search(replace(plan.space, worlds=(8, 16)), by="cost")
+    cost = [c.step_time * c.world for c in both.valid]
+    assert cost == sorted(cost)
+    assert {c.world for c in both.valid} == {8, 16}
+
+
+def test_declared_rank_is_its_place_in_the_ranking() -> None:
+    plan = plan_of(**MID, par="{tp: 8, pp: 2}")
+    keys = [c.key for c in plan.result.valid]
+    assert plan.declared_reason is None
+    assert keys[plan.declared_rank - 1] == plan.declared.key
+    assert plan.gap() == pytest.approx(plan.declared.step_time / plan.result.valid[0].step_time - 1)
+
+
+def test_declared_layout_that_does_not_fit_is_placed_by_its_time() -> None:
+    plan = plan_of(**MID)  # tp 1: 13e9 parameters' states on each GPU
+    assert plan.declared_reason == "PAR004: does not fit in GPU memory"
+    assert plan.declared.key not in {c.key for c in plan.result.valid}
+    faster = sum(1 for c in plan.result.valid if c.step_time < plan.declared.step_time)
+    assert plan.declared_rank == faster + 1
