@@ -210,7 +210,7 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
     expert_local = a.expert_params / (e * t * p)
     dp = 0.0
     optimizer = 0.0
-    for local, ranks in ((dense_local, d * c), (expert_local, d * c // e)):
+    for local, ranks in ((dense_local, d * c), (expert_local, max(1, d * c // e))):
         if local <= 0:
             continue
         shard = local / ranks if lay.distributed_optimizer else local

@@ -148,7 +148,10 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
     notes: list[str] = [f"FLOPs: {flops.formula}"]
     work = flops.hardware if wl.mfu_basis == "hardware" else flops.model
     capacity = (wl.gpus * peak).to("FLOP/s")
-    predicted = predict(design, wl, hw, causal=wl.causal_attention)
+    try:
+        predicted: Prediction | str = predict(design, wl, hw, causal=wl.causal_attention)
+    except (ArithmeticError, ValueError) as exc:  # a layout the model cannot evaluate
+        predicted = f"step model failed: {type(exc).__name__}: {exc}"
     pred = predicted if isinstance(predicted, Prediction) else None
     steps = None
     mfu_predicted = None
