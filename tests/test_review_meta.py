@@ -12,7 +12,7 @@ import pytest
 from conftest import SAMPLES
 from dclint import __version__
 from dclint.cli import main
-from dclint.report.review import public
+from dclint.report.assumptions import public
 
 GIT = [
     "git",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dclint.report.plant import Graph, rack_group
+from dclint.report.graphs import Graph, rack_group
 from dclint.report.ranges import compact
 from dclint.report.review import Review
 from dclint.report.steps import step_parts

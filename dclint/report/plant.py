@@ -5,106 +5,17 @@ as a few dozen boxes, not a thousand."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dclint.analysis.summary import DesignSummary
+from dclint.report.graphs import Graph, Node, flags, rack_nodes, share
 from dclint.report.ranges import compact
 from dclint.units import fmt
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
-    from dclint.model.topology import Rack, Topology
 
-__all__ = ["Graph", "Node", "cooling_graph", "fabric_graph", "power_graph"]
-
-
-@dataclass(frozen=True)
-class Node:
-    """One box: `title` names it, `detail` gives load against capacity; `over` when the load
-    exceeds the capacity or a finding names it (`rules`); `binding` marks the limiting tier."""
-
-    key: str
-    title: str
-    detail: str
-    layer: int
-    share: float | None = None
-    over: bool = False
-    rules: tuple[str, ...] = ()
-    binding: bool = False
-    members: tuple[str, ...] = ()  # the ids a group box stands for
-
-
-@dataclass
-class Graph:
-    name: str
-    nodes: list[Node] = field(default_factory=list)
-    edges: list[tuple[str, str, str]] = field(default_factory=list)  # (from, to, label)
-
-    def add(self, node: Node) -> None:
-        self.nodes.append(node)
-
-    def link(self, a: str, b: str, label: str = "") -> None:
-        if (a, b, label) not in self.edges:
-            self.edges.append((a, b, label))
-
-
-def _share(load: float, capacity: float) -> float | None:
-    return load / capacity if capacity > 0 else None
-
-
-def _flags(ids: Iterable[str], flagged: dict[str, list[str]]) -> tuple[str, ...]:
-    return tuple(sorted({r for i in ids for r in flagged.get(i, [])}))
-
-
-def rack_group(design: Design, rack: Rack) -> str:
-    """Group key of a rack: its type (or platform) and its row (or the `racks` entry)."""
-    entry = design.racks[int(rack.path[1])] if len(rack.path) > 1 else None
-    kind = rack.type_key or rack.platform_key or "rack"
-    where = (entry.row if entry is not None and entry.row else None) or (
-        entry.id if entry is not None else rack.id
-    )
-    return f"{kind} @ {where}"
-
-
-def _rack_nodes(
-    design: Design, s: DesignSummary, topo: Topology, flagged: dict[str, list[str]], layer: int
-) -> tuple[list[Node], dict[str, str]]:
-    limits = {r.id: r.limit.m_as("kW") for r in s.rack_loads}
-    groups: dict[str, list[Rack]] = {}
-    for rack in topo.racks:
-        groups.setdefault(rack_group(design, rack), []).append(rack)
-    nodes, where = [], {}
-    for key, racks in groups.items():
-        loads = [r.it_load.m_as("kW") for r in racks]
-        over = [r.id for r in racks if r.it_load.m_as("kW") > limits.get(r.id, 1e300) * (1 + 1e-9)]
-        limit = max(limits.get(r.id, 0.0) for r in racks)
-        ids = [r.id for r in racks]
-        spread = (
-            f"{min(loads):.4g}-{max(loads):.4g} kW"
-            if min(loads) != max(loads)
-            else (f"{loads[0]:.4g} kW")
-        )
-        detail = f"{len(racks)} x {spread} / {limit:.4g} kW limit"
-        if over:
-            detail += f"; over: {compact(over)}"
-        rules = _flags(ids, flagged)
-        node_key = f"racks:{key}"
-        nodes.append(
-            Node(
-                node_key,
-                f"{compact(ids)} ({key.split(' @ ')[0]})",
-                detail,
-                layer,
-                _share(max(loads), limit),
-                bool(over or rules),
-                rules,
-                members=tuple(ids),
-            )
-        )
-        where.update(dict.fromkeys(ids, node_key))
-    return nodes, where
+__all__ = ["cooling_graph", "fabric_graph", "power_graph"]
 
 
 def power_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | None:
@@ -125,9 +36,9 @@ def power_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]])
             f"{fmt(s.facility_power)} facility"
             + (f" / {fmt(cap)}" if cap is not None else " (capacity not given)"),
             0,
-            _share(facility, capacity),
+            share(facility, capacity),
             cap is not None and facility > capacity,
-            _flags(["site", "utility"], flagged),
+            flags(["site", "utility"], flagged),
         )
     )
     depth: dict[str, int] = {}
@@ -143,14 +54,14 @@ def power_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]])
     for pid, panel in topo.panels.items():
         load = panel_allocation(topo, panel).m_as("kW")
         pcap = panel.capacity.m_as("kW")
-        rules = _flags([pid], flagged)
+        rules = flags([pid], flagged)
         g.add(
             Node(
                 f"panel:{pid}",
                 f"{pid} ({panel.model.kind})",
                 f"{load:.4g} kW / {pcap:.4g} kW derated ({pcap - load:.4g} kW free)",
                 level(pid) + 1,
-                _share(load, pcap),
+                share(load, pcap),
                 load > pcap or bool(rules),
                 rules,
             )
@@ -161,12 +72,12 @@ def power_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]])
     by_panel: dict[str, list[str]] = {}
     for fid, feed in topo.feeds.items():
         by_panel.setdefault(feed.panel.id if feed.panel else "", []).append(fid)
-    racks, where = _rack_nodes(design, s, topo, flagged, deepest + 3)
+    racks, where = rack_nodes(design, s, topo, flagged, deepest + 3)
     for pid, fids in by_panel.items():
         shares = {f: alloc[f].m_as("kW") / caps[f] if caps[f] else float("inf") for f in fids}
         worst = max(fids, key=lambda f: shares[f])
         over = [f for f in fids if shares[f] > 1 + 1e-9]
-        rules = _flags(fids, flagged)
+        rules = flags(fids, flagged)
         detail = f"peak {alloc[worst].m_as('kW'):.4g} kW / {caps[worst]:.4g} kW derated"
         if over:
             detail += f"; over: {compact(over)}"
@@ -203,7 +114,7 @@ def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]
     for cid, load in cdu_loads(topo).items():
         heat, cap = load.heat.m_as("kW"), load.cdu.capacity.m_as("kW")
         flow, top = load.flow.m_as("L/min"), load.cdu.max_flow.m_as("L/min")
-        rules = _flags([cid], flagged)
+        rules = flags([cid], flagged)
         share = max(heat / cap if cap else 0.0, flow / top if top else 0.0)
         g.add(
             Node(
@@ -216,9 +127,9 @@ def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]
                 rules,
             )
         )
-    racks, where = _rack_nodes(design, s, topo, flagged, 2)
+    racks, where = rack_nodes(design, s, topo, flagged, 2)
     for loop, _, loop_racks in topo.loops:
-        rules = _flags([loop.id], flagged)
+        rules = flags([loop.id], flagged)
         key = f"loop:{loop.id}"
         g.add(
             Node(
@@ -265,7 +176,7 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
         below = f"ep:{fabric}"
         for t in sorted(tiers, key=lambda t: t.level):
             key = f"tier:{fabric}.{t.tier}"
-            rules = _flags([f"{fabric}.{t.tier}", fabric], flagged)
+            rules = flags([f"{fabric}.{t.tier}", fabric], flagged)
             if t.ratio is None:
                 detail = f"{fmt(t.down.to('Tb/s'))} down, top tier"
             else:

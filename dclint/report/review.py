@@ -4,7 +4,6 @@ assumptions once for the whole review."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,21 +11,15 @@ from typing import Any
 from dclint.analysis.summary import DesignSummary, summarise
 from dclint.engine.findings import DesignResult, Finding, RunResult
 from dclint.errors import Problem
-from dclint.report.plant import Graph, cooling_graph, fabric_graph, power_graph
+from dclint.report.assumptions import Assumption, assumptions, projection_assumptions
+from dclint.report.graphs import Graph
+from dclint.report.plant import cooling_graph, fabric_graph, power_graph
 from dclint.report.rollup import Rollup, kinds, roll_up
-from dclint.report.values import money, share, show
+from dclint.report.values import money, show
 
-__all__ = ["SEVERITY_ORDER", "Assumption", "Review", "merged_assumptions", "public", "reviews"]
+__all__ = ["OVERVIEW_COLUMNS", "SEVERITY_ORDER", "Review", "merged_assumptions", "reviews"]
 
 SEVERITY_ORDER = ("error", "warning", "info")
-
-
-@dataclass(frozen=True)
-class Assumption:
-    item: str
-    value: str
-    default: str
-    source: str
 
 
 @dataclass
@@ -136,8 +129,8 @@ def _review(d: DesignResult, settings: dict[str, Any]) -> Review:
     _project(review, d.design)
     if review.summary is not None:
         review.graphs = _graphs(d.design, review.summary, review.flagged, review.notes)
-    review.assumptions = _assumptions(d, settings, options)
-    review.assumptions += _projection_assumptions(
+    review.assumptions = assumptions(d, settings, options)
+    review.assumptions += projection_assumptions(
         [*review.projections, *([review.tco] if review.tco else [])]
     )
     return review
@@ -207,120 +200,6 @@ def _project(review: Review, design: Any) -> None:
         review.notes += [f"workload {w} not projected: {why}" for w, why in unprojected(design)]
     except Exception as exc:
         review.notes.append(f"projection failed: {type(exc).__name__}: {exc}")
-
-
-_WHY = re.compile(r"## Why it matters\s*\n(.*?)(?:\n\s*\n|\n##|$)", re.S)
-# working notes a rule doc may still cite; a review handed to a client names public sources only
-_PRIVATE = re.compile(
-    r"\b(?:the\s+)?(?:founding\s+(?:articles?|memo)|memo(?:'s)?|DOMAIN\.md|the\s+article|the\s+brief)"
-    r"(?:,\s*[\w\s-]*)?",
-    re.I,
-)
-_PAREN = re.compile(r"\(((?:[^()]|\([^()]*\))*)\)")
-
-
-def public(text: str, fallback: str = "dclint's own default") -> str:
-    """Text with citations of private working notes taken out: '(founding article; NVIDIA GB200
-    NVL72 rack guide)' -> '(NVIDIA GB200 NVL72 rack guide)', a parenthesis citing nothing else
-    goes, and a sentence still resting on such notes is left out (`fallback` if none is left)."""
-
-    def clean(match: re.Match[str]) -> str:
-        parts = [p.strip() for p in match.group(1).split(";")]
-        kept = [p for p in parts if not _PRIVATE.search(p)]
-        return f"({'; '.join(kept)})" if kept else ""
-
-    text = _PAREN.sub(clean, " ".join(text.split()))
-    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z\"])", text)
-    kept = [re.sub(r"\s+([.,;:])", r"\1", x) for x in sentences if not _PRIVATE.search(x)]
-    return " ".join(kept).strip() or fallback
-
-
-def _source(cls: Any) -> str:
-    """The first sentence of a rule's "Why it matters" that rests on public sources."""
-    match = _WHY.search(cls.doc())
-    text = public(" ".join(match.group(1).split()) if match else cls.summary(), "")
-    first = re.split(r"(?<=[.)])\s+(?=[A-Z])", text, maxsplit=1)[0]
-    return f"{cls.id}: {first or 'dclint' + chr(39) + 's own default'}"
-
-
-def _assumptions(
-    d: DesignResult, settings: dict[str, Any], options: dict[str, dict[str, Any]]
-) -> list[Assumption]:
-    design = d.design
-    selected: Callable[[str, str], bool] = settings.get("selected") or (lambda rid, f: True)
-    out = []
-    pue_given = "pue" in design.site.model_fields_set
-    out.append(
-        Assumption(
-            "facility power = IT load x PUE",
-            f"PUE {design.site.pue:g}",
-            "PUE 1.3",
-            "design file (site.pue)" if pue_given else "dclint default (site.pue not given)",
-        )
-    )
-    out.append(
-        Assumption(
-            "circuit capacity = sqrt(3) x V x I x PF x max utilisation",
-            "per circuit",
-            "PF 0.95, max utilisation 80%",
-            "NEC 210.20(A) continuous-load limit; NetBox power-feed default",
-        )
-    )
-    out.append(
-        Assumption(
-            "feed load",
-            "a rack's whole load on each power path",
-            "2N",
-            "with one path lost the other carries the rack (dclint.calc.power)",
-        )
-    )
-    out.append(
-        Assumption(
-            "cooling capacity",
-            "sum of installed CDU capacity",
-            "no N+1 deduction",
-            "CDU ratings as declared (cooling.cdus[].capacity)",
-        )
-    )
-    for rid, cls in settings.get("rules", {}).items():
-        if not cls.options or not selected(rid, d.file):
-            continue
-        for name, opt in cls.options.items():
-            value = options.get(rid, {}).get(name, opt.default)
-            percent = opt.kind == "share" or str(opt.default).strip().endswith("%")
-            shown = share(value) if percent else show(value)
-            out.append(
-                Assumption(f"{rid}.{name}: {opt.help}", shown, show(opt.default), _source(cls))
-            )
-    return out
-
-
-def _projection_assumptions(projections: list[dict[str, Any]]) -> list[Assumption]:
-    """The projection's own assumptions, whatever shape it gives them (mapping or list)."""
-    out: dict[str, Assumption] = {}
-    for p in projections:
-        items = p.get("assumptions") or {}
-        pairs = list(items.items()) if isinstance(items, dict) else list(enumerate(items))
-        for key, value in pairs:
-            if isinstance(value, dict):
-                name = str(value.get("name") or value.get("item") or key)
-                a = Assumption(
-                    f"projection: {name}",
-                    show(value.get("value", "")),
-                    show(value.get("default", "-")),
-                    public(str(value.get("source", "dclint.projection"))),
-                )
-            elif isinstance(key, int):
-                a = Assumption(
-                    "training-time and cost projection",
-                    public(str(value)),
-                    "-",
-                    "dclint.projection",
-                )
-            else:
-                a = Assumption(f"projection: {key}", show(value), "-", "dclint.projection")
-            out.setdefault(a.item + a.value, a)
-    return list(out.values())
 
 
 def merged_assumptions(items: list[Review]) -> tuple[list[str], list[list[str]]]:
