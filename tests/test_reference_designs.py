@@ -1,0 +1,291 @@
+"""Public reference designs checked against their published verdicts (issues 17 and 18).
+
+Each design in tests/reference_designs/ opens with a comment naming its public source
+(NVIDIA DGX SuperPOD reference architectures and user guides, the OCP GB200 rack
+specification, NetBox's power feed model, the Llama 3 paper, Narayanan et al. 2021, NVIDIA
+NeMo recipes) and the figures it encodes. Published-sound designs must give no finding;
+known-bad variants (`bad-*.yaml`) must give exactly the findings their `# expect: ID` marks
+name; the figures the sources print are checked where dclint computes them.
+
+Cases where dclint disagrees with a published verdict or figure, and the physics and the
+source are certain, are asserted with the published value in the `test_disagreement_*`
+functions at the end: they fail until the rule is fixed, and are not skipped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import TODAY, expected_counts, finding_counts
+from dclint import load
+from dclint.calc.fabric_tiers import endpoint_ports, tier_bandwidths
+from dclint.engine.config import Config
+from dclint.engine.findings import Finding
+from dclint.engine.runner import Engine, run
+from dclint.projection import project_workloads
+
+DESIGNS = Path(__file__).resolve().parent / "reference_designs"
+PAR = ("PAR001", "PAR002", "PAR003", "PAR004")
+SQRT3 = math.sqrt(3)
+
+# Published sound: no finding at dclint's defaults.
+SOUND = [
+    "dgx-h100-superpod-4su.yaml",  # NVIDIA DGX SuperPOD H100 RA, 4 SU, 127 nodes + 4 UFM
+    "gb200-nvl72-superpod-su.yaml",  # NVIDIA DGX SuperPOD GB200 RA, one SU
+    "dgx-b200-superpod-4su.yaml",  # NVIDIA DGX SuperPOD B200 RA, 4 SU, two DGX a rack
+    "dgx-b200-superpod-fabric-8su.yaml",  # B200 RA table: 64 leaf + 32 spine, 2,048 GPUs
+    "dgx-b200-superpod-fabric-16su.yaml",  # B200 RA table: 128 leaf + 128 spine + 64 core
+    "dgx-b200-four-per-rack-rear-door.yaml",  # 57.2 kW racks with a rear-door exchanger
+    "netbox-power-feeds.yaml",  # NetBox power feed worked examples
+    "megatron-gpt3-175b-a100.yaml",  # Narayanan et al. 2021, GPT-3 175B, TP 8 PP 8
+]
+
+# Published unsound: exactly the marked (rule, line) findings, one per mark.
+KNOWN_BAD = [
+    "bad-dgx-h100-superpod-4su-leaf-2to1.yaml",  # NET001: 2:1 leaf, RA is 1:1
+    "bad-dgx-h100-superpod-4su-128-nodes.yaml",  # NET009: no leaf port left for UFM
+    "bad-dgx-h100-superpod-4su-storage-good.yaml",  # STO001: "good" storage, "better" claimed
+    "bad-gb200-nvl72-rack-130kw.yaml",  # PWR001: 130 kW above the 120 kW rack design
+    "bad-gb200-nvl72-busway-headroom.yaml",  # PWR002: 77.95 kW of headroom, 80 kW needed
+    "bad-dgx-b200-superpod-fabric-16su-two-tier.yaml",  # NET005: 4,096 GPUs on two tiers
+]
+
+META = DESIGNS / "meta-llama3-24k-roce.yaml"
+META_7_TO_1 = Config(rule_settings={"NET001": {"tier_limits": {"compute.spine": 7.0}}})
+
+
+def _findings(name: str, config: Config | None = None) -> list[Finding]:
+    result = run([str(DESIGNS / name)], Engine(config=config, today=TODAY))
+    assert not result.errors, [str(e) for e in result.errors]
+    return result.findings
+
+
+def _figures(name: str, rule: str) -> list[tuple[int, str | None, str | None]]:
+    return [(f.line, f.measured, f.limit) for f in _findings(name) if f.rule == rule]
+
+
+def _mark(name: str, rule: str) -> int:
+    """The line of the design's `# expect: RULE` mark."""
+    (line,) = {line for rid, line in expected_counts(DESIGNS / name) if rid == rule}
+    return line
+
+
+def _projection(name: str, workload: str) -> dict[str, Any]:
+    (found,) = [p.as_dict() for p in project_workloads(load(DESIGNS / name))]
+    assert found["workload"] == workload
+    return found
+
+
+def test_every_reference_design_is_listed() -> None:
+    """A design added to the folder without a verdict here would be checked by nothing."""
+    listed = set(SOUND) | set(KNOWN_BAD) | {META.name}
+    listed |= {"dgx-b200-four-per-rack-air.yaml", "dgx-b300-superpod-xdr-1su.yaml"}
+    assert {p.name for p in DESIGNS.glob("*.yaml")} == listed
+
+
+def test_every_reference_design_names_its_source() -> None:
+    for path in sorted(DESIGNS.glob("*.yaml")):
+        head = path.read_text(encoding="utf-8").split("\nname:", 1)[0].lower()
+        assert "source:" in head or "variant of" in head, path.name
+        assert "verdict" in head, path.name
+
+
+@pytest.mark.parametrize("name", SOUND)
+def test_published_sound_design_is_clean(name: str) -> None:
+    assert finding_counts(DESIGNS / name) == Counter()
+
+
+@pytest.mark.parametrize("name", KNOWN_BAD)
+def test_published_unsound_variant_fails_where_marked(name: str) -> None:
+    path = DESIGNS / name
+    expected = expected_counts(path)
+    assert expected, f"{name} marks no expected finding"
+    assert finding_counts(path) == expected
+
+
+# --- NVIDIA DGX SuperPOD, DGX H100, 4 SU -------------------------------------------------
+
+
+def test_h100_superpod_figures() -> None:
+    """127 DGX H100 = 1,016 GPUs; 40.8 kW racks (4 x 10.2 kW), the last one 30.6 kW; the
+    1,016 GPU NICs and 4 UFM ports fit 32 x 32 leaf downlinks and run 1:1 to the spines."""
+    design = load(DESIGNS / "dgx-h100-superpod-4su.yaml")
+    topo = design.topology
+    assert topo.gpus == 1016
+    loads = Counter(round(r.it_load.m_as("kW"), 6) for r in topo.racks)
+    assert loads == Counter({40.8: 31, 30.6: 1})
+    assert topo.it_load.m_as("kW") == pytest.approx(127 * 10.2)
+    # 415 V / 100 A three-phase at 80%: 57.5 kVA, 54.6 kW at PF 0.95 (>= 40.8 kW)
+    feed = topo.feeds["su1-a1"]
+    assert feed.apparent_kva == pytest.approx(SQRT3 * 415 * 100 * 0.8 / 1000)
+    assert feed.capacity.m_as("kW") == pytest.approx(54.629, abs=0.001)
+    ports = endpoint_ports(design, design.fabrics[0])
+    assert (ports.gpu_ports, ports.other, ports.total) == (1016, 4, 1020)
+    leaf, spine = tier_bandwidths(design, 0)
+    assert leaf.down.m_as("Tb/s") == pytest.approx(1020 * 0.4)  # the ports in use bind
+    assert leaf.up is not None and leaf.up.m_as("Tb/s") == pytest.approx(1024 * 0.4)
+    assert spine.down.m_as("Tb/s") == pytest.approx(1024 * 0.4)
+    assert spine.up is None
+
+
+def test_h100_superpod_2to1_leaf_verdict() -> None:
+    (finding,) = _findings("bad-dgx-h100-superpod-4su-leaf-2to1.yaml")
+    assert (finding.rule, finding.limit) == ("NET001", "1:1")
+    assert "204.8 Tb/s up" in finding.message  # 32 leaves x 16 uplinks x 400 Gb/s
+
+
+def test_h100_superpod_128th_node_leaves_ufm_without_a_port() -> None:
+    name = "bad-dgx-h100-superpod-4su-128-nodes.yaml"
+    assert _figures(name, "NET009") == [(_mark(name, "NET009"), "1,028", "1,024")]
+
+
+def test_h100_superpod_storage_read_at_the_ra_better_level() -> None:
+    """The 64-node job is 2 SU: 2 x 40 GB/s of read at the RA's 'better' level; 160 GB/s (the
+    4 SU row) passes, 60 GB/s (the 4 SU 'good' row) does not."""
+    name = "bad-dgx-h100-superpod-4su-storage-good.yaml"
+    assert _figures(name, "STO001") == [(_mark(name, "STO001"), "60 GB/s", "80 GB/s")]
+
+
+# --- NVIDIA DGX SuperPOD, GB200 NVL72, one SU --------------------------------------------
+
+
+def test_gb200_su_figures() -> None:
+    """415 V / 250 A taps carry 136.6 kW >= 132 kW peak; 2,000 A busways carry 1,092.6 kW,
+    132.6 kW above the SU's 960 kW; 102 kW of liquid heat a rack needs 146.9 L/min at 10 K."""
+    topo = load(DESIGNS / "gb200-nvl72-superpod-su.yaml").topology
+    assert topo.gpus == 576
+    assert topo.it_load.m_as("kW") == pytest.approx(960)
+    tap = SQRT3 * 415 * 250 * 0.8 * 0.95 / 1000
+    assert tap == pytest.approx(136.57, abs=0.01)
+    assert topo.feeds["tap-a1"].capacity.m_as("kW") == pytest.approx(tap)
+    busway = SQRT3 * 415 * 2000 * 0.8 * 0.95 / 1000
+    assert topo.panels["busway-a"].capacity.m_as("kW") == pytest.approx(busway)
+    assert busway - 960 == pytest.approx(132.6, abs=0.05)
+    water = 4.18 * 997 / 1000 * 10 / 60  # kW carried per L/min of water at a 10 K rise
+    assert 0.85 * 120 / water == pytest.approx(146.9, abs=0.05)
+
+
+def test_gb200_known_bad_figures() -> None:
+    name = "bad-gb200-nvl72-rack-130kw.yaml"
+    assert _figures(name, "PWR001") == [(_mark(name, "PWR001"), "130 kW", "120 kW")]
+    busway = SQRT3 * 415 * 1900 * 0.8 * 0.95 / 1000
+    assert busway - 960 == pytest.approx(77.95, abs=0.005)
+    name = "bad-gb200-nvl72-busway-headroom.yaml"
+    assert _figures(name, "PWR002") == [(_mark(name, "PWR002"), "77.95 kW", "80 kW")]
+
+
+# --- NVIDIA DGX SuperPOD, DGX B200 and B300 ----------------------------------------------
+
+
+def test_b200_four_a_rack_air_is_dclints_own_50kw_verdict() -> None:
+    """NVIDIA publishes no four-a-rack DGX B200: 57.2 kW to air fails CLG005's own 50 kW
+    default on every one of the 32 racks, and passes where the site allows 60 kW."""
+    name = "dgx-b200-four-per-rack-air.yaml"
+    line = _mark(name, "CLG005")
+    assert finding_counts(DESIGNS / name) == Counter({("CLG005", line): 32})
+    assert set(_figures(name, "CLG005")) == {(line, "57.2 kW", "50 kW")}
+    config = Config(rule_settings={"CLG005": {"limit": "60 kW"}})
+    assert _findings(name, config) == []
+
+
+def test_b200_fabric_at_the_two_tier_bound() -> None:
+    """2,048 GPUs is exactly 64^2/2: two tiers hold the 8 SU pod; 16 SU needs the core."""
+    assert load(DESIGNS / "dgx-b200-superpod-fabric-8su.yaml").topology.gpus == 64**2 // 2
+    name = "bad-dgx-b200-superpod-fabric-16su-two-tier.yaml"
+    assert _figures(name, "NET005") == [(_mark(name, "NET005"), "4,096", "2,048")]
+
+
+# --- Meta's Llama 3 cluster --------------------------------------------------------------
+
+
+def test_meta_llama3_cluster_is_oversubscribed_between_pods_only() -> None:
+    """1:1 at the ToR (16 down, 16 up); 192:28 = 6.86:1 from the cluster switches to the
+    aggregation layer, which the Llama 3 paper builds at 1:7 (up:down)."""
+    assert finding_counts(META) == expected_counts(META)
+    (finding,) = _findings(META.name)
+    assert (finding.rule, finding.measured, finding.limit) == ("NET001", "6.86:1", "1:1")
+    assert _findings(META.name, META_7_TO_1) == []
+    tighter = Config(rule_settings={"NET001": {"tier_limits": {"compute.spine": 6.5}}})
+    assert [(f.rule, f.measured) for f in _findings(META.name, tighter)] == [("NET001", "6.86:1")]
+
+
+def test_meta_llama3_cluster_counts() -> None:
+    design = load(META)
+    assert design.topology.gpus == 24576
+    tor, spine, aggregation = tier_bandwidths(design, 0)
+    assert tor.down == tor.up  # 1:1 inside the pod
+    assert tor.down.m_as("Tb/s") == pytest.approx(24576 * 0.4)
+    assert spine.up is not None
+    assert (spine.down / spine.up).m_as("") == pytest.approx(192 / 28)
+    assert aggregation.up is None
+
+
+# --- Published training layouts ----------------------------------------------------------
+
+LAYOUTS = [
+    ("megatron-gpt3-175b-a100.yaml", None),  # Narayanan et al. 2021, GPT-3 175B
+    ("meta-llama3-24k-roce.yaml", META_7_TO_1),  # Llama 3 405B, CP 1 and CP 16 stages
+    ("dgx-h100-superpod-4su.yaml", None),  # NeMo llama3_70b recipe, TP 4 PP 4 VPP 5 CP 2
+]
+
+
+@pytest.mark.parametrize(("name", "config"), LAYOUTS)
+def test_published_layout_has_no_par_finding(name: str, config: Config | None) -> None:
+    assert [f for f in _findings(name, config) if f.rule in PAR] == []
+    assert load(DESIGNS / name).workloads  # the design does carry the layout
+
+
+def test_gpt3_175b_projection_matches_narayanan_2021() -> None:
+    """Equation 3 of Narayanan et al. 2021 (recomputation included): 96 T l h^2 (1 + s/6h
+    + V/16lh) = 4.302e23 FLOPs for 300B tokens; at 140 TFLOP/s on 1,024 A100 that is the
+    paper's "about 34 days"."""
+    tokens, layers, hidden, seq, vocab = 300e9, 96, 12288, 2048, 51200
+    paper = (
+        96 * tokens * layers * hidden**2 * (1 + seq / (6 * hidden) + vocab / (16 * layers * hidden))
+    )
+    assert paper == pytest.approx(4.302e23, rel=1e-3)
+    found = _projection("megatron-gpt3-175b-a100.yaml", "gpt3-175b")
+    assert found["hardware_flops"] == pytest.approx(paper, rel=2e-3)
+    days = paper / (1024 * 140e12) / 86400
+    assert found["compute_days"] == pytest.approx(days, rel=2e-3)
+    assert 34 <= found["compute_days"] < 35
+
+
+# --- NetBox power feeds ------------------------------------------------------------------
+
+
+def test_netbox_worked_feed_capacities() -> None:
+    """NetBox: 120 V / 20 A = 1,920 VA; 208 V / 30 A three-phase = 8,646 VA (NetBox rounds
+    down); 415 V / 60 A three-phase at 80% = 34.5 kVA, 32.8 kW at PF 0.95."""
+    feeds = load(DESIGNS / "netbox-power-feeds.yaml").topology.feeds
+    assert feeds["nb-120v-20a"].apparent_kva == pytest.approx(1.920)
+    assert feeds["nb-120v-20a"].capacity.m_as("kW") == pytest.approx(1.824)
+    assert math.floor(feeds["nb-208v-30a"].apparent_kva * 1000) == 8646
+    assert feeds["eu-415v-60a"].apparent_kva == pytest.approx(34.502, abs=0.001)
+    assert round(feeds["eu-415v-60a"].apparent_kva, 1) == 34.5
+    assert feeds["eu-415v-60a"].capacity.m_as("kW") == pytest.approx(32.777, abs=0.001)
+    assert round(feeds["eu-415v-60a"].capacity.m_as("kW"), 1) == 32.8
+
+
+# --- Disagreements with published verdicts (fail until the rule is fixed) ----------------
+
+
+def test_disagreement_net001_reports_the_fully_populated_leaf() -> None:
+    """NET001 says 1.99:1 (1,020 endpoint ports over the tier's 512 uplinks), but 24 of the
+    32 leaves carry 32 DGX H100 NICs each (SU 1-3 are full: 32 nodes, one NIC per rail
+    leaf) against 16 uplinks: those leaves run 2.00:1. With endpoints spread over the leaves,
+    the busiest carries ceil(1,020 / 32) = 32 ports."""
+    name = "bad-dgx-h100-superpod-4su-leaf-2to1.yaml"
+    assert _figures(name, "NET001") == [(_mark(name, "NET001"), "2.00:1", "1:1")]
+
+
+def test_disagreement_clg005_flags_nvidias_b300_xdr_reference_rack() -> None:
+    """NVIDIA's DGX SuperPOD B300 XDR RA puts four DGX B300 (~14 kW each) in a standard
+    air-cooled rack with AC PDUs, ~56 kW, as its reference layout; CLG005's 50 kW default
+    flags all 18 racks of that published design."""
+    assert finding_counts(DESIGNS / "dgx-b300-superpod-xdr-1su.yaml") == Counter()
