@@ -38,9 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def dispatch(args: argparse.Namespace) -> int:
     """Run the command; a DclintError (bad input, bad config) is one error line and exit 2."""
+    from dclint.cli._output import refuse_clobbering
     from dclint.errors import DclintError
 
     try:
+        refuse_clobbering(args)  # before any work: an output must not overwrite an input
         code: int = _module(args.command).run(args)
         return code
     except DclintError as exc:

@@ -4,13 +4,12 @@ those flags, and how a report reaches its output."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from dclint.cli._output import write_atomic
 from dclint.errors import ConfigError
 
 __all__ = [
@@ -89,7 +88,7 @@ def make_engine(args: argparse.Namespace) -> Any:
         "ignore": split(getattr(args, "ignore", None)),
         "fail_on": getattr(args, "fail_on", None),
     }
-    today = date.fromisoformat(args.today) if getattr(args, "today", None) else date.today()
+    today = _date(args.today) if getattr(args, "today", None) else date.today()
     return Engine(
         config=config,
         rules_dirs=tuple(getattr(args, "rules_dir", ())),
@@ -99,28 +98,16 @@ def make_engine(args: argparse.Namespace) -> Any:
     )
 
 
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ConfigError(f"--today {text[:40]!r}: expected a date, e.g. 2026-12-31") from None
+
+
 def emit(args: argparse.Namespace, text: str) -> None:
     """A report to --output (atomically) if given, else to standard output."""
     if getattr(args, "output", None):
         write_atomic(args.output, text)
     elif text:
         sys.stdout.write(text)
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write `text` to `path` through a temporary file and a rename: never a partial file."""
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    except OSError as exc:
-        raise ConfigError(f"--output {path}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; an output file follows the umask
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

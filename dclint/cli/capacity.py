@@ -49,19 +49,10 @@ def run(args: argparse.Namespace) -> int:
     from dclint.analysis.capacity import capacity as compute
     from dclint.analysis.capacity import new_rack
     from dclint.loader import load
-    from dclint.units import parse_quantity
 
+    load_q = _rack_values(args)
     engine = make_engine(args)
     design = load(args.design, overrides=engine.overrides)
-    load_q = None
-    if args.rack_load:
-        try:
-            load_q = parse_quantity(args.rack_load)
-            load_q.to("kW")
-        except Exception:
-            raise ConfigError(
-                f"--rack-load {args.rack_load}: write a power, e.g. '130 kW'"
-            ) from None
     try:
         rack = new_rack(design, args.add, args.nodes, load_q)
     except ValueError as exc:
@@ -69,6 +60,33 @@ def run(args: argparse.Namespace) -> int:
     result = compute(design, rack, engine.options(engine.config_for(args.design)))
     sys.stdout.write(_capacity_json(result) if args.format == "json" else _capacity_text(result))
     return 0
+
+
+MIN_RACK_LOAD_KW = 0.1  # dclint's own floor: a rack drawing less is no AI rack; counts of
+# racks below it run to hundreds of digits (1e-300 kW)
+
+
+def _rack_values(args: argparse.Namespace) -> Any:
+    """--rack-load and --nodes checked as a rack's it_load and nodes in a design are."""
+    from pydantic import ValidationError
+
+    from dclint.model.racks import RackFields
+
+    values = {"it_load": args.rack_load, "nodes": args.nodes}
+    try:
+        rack = RackFields.model_validate({k: v for k, v in values.items() if v is not None})
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        flag = {"it_load": "--rack-load", "nodes": "--nodes"}[str(err["loc"][0])]
+        given = values[str(err["loc"][0])]
+        message = err["msg"][:1].lower() + err["msg"][1:]
+        raise ConfigError(f"{flag} {str(given)[:40]!r}: {message}") from None
+    if rack.it_load is not None and rack.it_load.m_as("kW") < MIN_RACK_LOAD_KW:
+        raise ConfigError(
+            f"--rack-load {args.rack_load!r}: a rack load under {MIN_RACK_LOAD_KW} kW is not "
+            "a rack's IT load (write e.g. '130 kW')"
+        )
+    return rack.it_load
 
 
 def _capacity_text(c: Any) -> str:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from pathlib import Path
 from typing import Any
 
 from dclint.cli._shared import add_output, write_atomic
@@ -33,8 +33,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.output:
         sys.stdout.write(text)
         return 0
-    target = Path(args.output)
-    if target.exists() and not args.force:
+    if os.path.lexists(args.output) and not args.force:  # lexists: False for a name too long
         raise ConfigError(f"--output {args.output} exists; pass --force to overwrite it")
     write_atomic(args.output, text)
     print(f"dclint: wrote {args.output} ({args.racks} racks of {args.platform})", file=sys.stderr)

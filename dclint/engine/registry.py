@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import pkgutil
 import re
 import sys
@@ -44,7 +45,7 @@ def _modules_of(package: ModuleType) -> list[ModuleType]:
 
 def _from_dir(directory: str) -> list[ModuleType]:
     root = Path(directory)
-    if not root.is_dir():
+    if not os.path.isdir(directory):  # False, not OSError, for a name too long
         raise ConfigError(f"--rules-dir {directory}: not a directory")
     modules = []
     for file in sorted(root.glob("*.py")):

@@ -65,6 +65,10 @@ def _parts(path: str, text: str, flag: str) -> tuple[str | int, ...]:
     for segment in path.split("."):
         indexes: list[int] = []
         while match := _INDEX_RE.search(segment):  # trailing [N]: list indexes
+            if len(match.group(1)) > 9:
+                raise ConfigError(
+                    f"{flag} {text[:60]}: list index {match.group(1)[:20]}... is too large"
+                )
             indexes.insert(0, int(match.group(1)))
             segment = segment[: match.start()]
         if segment:

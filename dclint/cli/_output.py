@@ -1,0 +1,101 @@
+"""Where a command's output goes: never onto one of its inputs, atomically onto a regular file
+(keeping its mode, through a symlink), directly onto a device or pipe."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import stat
+import tempfile
+
+from dclint.errors import ConfigError
+
+__all__ = ["refuse_clobbering", "write_atomic"]
+
+_OUTPUTS = (("output", "--output"), ("write_baseline", "--write-baseline"))
+_INPUTS = ("paths", "design", "a", "b", "config", "baseline")
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): compare where they would be
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _named_inputs(args: argparse.Namespace) -> list[str]:
+    out: list[str] = []
+    for dest in _INPUTS:
+        value = getattr(args, dest, None)
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(v for v in value if isinstance(v, str))
+    return out
+
+
+def refuse_clobbering(args: argparse.Namespace) -> None:
+    """Before any work: an output path that is also an input (a design given or found in a
+    directory searched, the config, the baseline) or another output is a usage error."""
+    outputs = [(flag, getattr(args, dest)) for dest, flag in _OUTPUTS if getattr(args, dest, None)]
+    inputs = _named_inputs(args)
+    for i, (flag, path) in enumerate(outputs):
+        for other_flag, other in outputs[:i]:
+            if _same(path, other):
+                raise ConfigError(f"{flag} {path} is also {other_flag}: give two files")
+        if not os.path.isfile(path):
+            continue
+        for name in inputs:
+            if _same(path, name):
+                raise ConfigError(f"{flag} {path} is also an input: write it elsewhere")
+        directories = [d for d in getattr(args, "paths", None) or () if os.path.isdir(d)]
+        if directories and path.endswith((".yaml", ".yml")):
+            from dclint.engine.files import collect
+
+            found, _ = collect(directories)
+            if any(_same(path, f) for f in found):
+                raise ConfigError(f"{flag} {path} is a design being checked: write it elsewhere")
+
+
+def write_atomic(path: str, text: str, flag: str = "--output") -> None:
+    """Write `text` to `path`. A regular file, or a new path, is written through a temporary
+    file and a rename (never a partial file), keeping an existing file's mode (a new one follows
+    the umask); a symlink is followed and its target replaced. A character device, FIFO or
+    socket (`/dev/null`, `/dev/stdout`, a pipe) is written directly. Errors are ConfigError."""
+    try:
+        info: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise ConfigError(f"{flag} {path}: {exc.strerror or exc}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise ConfigError(f"{flag} {path}: is a directory")
+    try:
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return
+        _replace(os.path.realpath(path), text, info)
+    except OSError as exc:
+        raise ConfigError(f"{flag} {path}: {exc.strerror or exc}") from None
+
+
+def _replace(real: str, text: str, info: os.stat_result | None) -> None:
+    if info is not None:
+        mode = stat.S_IMODE(info.st_mode)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    directory, name = os.path.split(real)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=directory or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(tmp, mode)  # mkstemp creates 0600
+        os.replace(tmp, real)
+    except BaseException:
+        with contextlib.suppress(OSError):  # the original error matters, not unlink's
+            os.unlink(tmp)
+        raise
