@@ -327,7 +327,7 @@ def valid_designs(draw: st.DrawFn) -> str:
                         and all(
                             isinstance(f["tiers"][0][k], int)
                             and not isinstance(f["tiers"][0][k], bool)
-                            and f["tiers"][0][k] >= 0  # a negative port count is refused
+                            and 0 <= f["tiers"][0][k] <= 100_000  # the model's bounds
                             for k in ("count", "downlinks", "uplinks")
                         )
                         and f["tiers"][0]["count"] > 0
