@@ -160,10 +160,29 @@ def test_cost_ranking_over_gpu_counts_prefers_fewer_gpu_seconds() -> None:
 
 def test_declared_rank_is_its_place_in_the_ranking() -> None:
     plan = plan_of(**MID, par="{tp: 8, pp: 2}")
-    keys = [c.key for c in plan.result.valid]
     assert plan.declared_reason is None
-    assert keys[plan.declared_rank - 1] == plan.declared.key
+    assert plan.declared.key in {c.key for c in plan.result.valid}
+    faster = [c for c in plan.result.valid if c.step_time < plan.declared.step_time]
+    assert plan.declared_rank == len(faster) + 1  # equal times place it first among them
     assert plan.gap() == pytest.approx(plan.declared.step_time / plan.result.valid[0].step_time - 1)
+
+
+@pytest.mark.parametrize(
+    "design", ["h100-40node.yaml", "gb200-superpod-su.yaml", "broken-fabric-2to1.yaml"]
+)
+def test_rank_only_search_gives_the_same_best_and_rank(design: str) -> None:
+    from conftest import SAMPLES
+    from dclint.loader import load
+
+    d = load(SAMPLES / design)
+    full = plan_layouts(d, d.workloads[0])
+    quick = plan_layouts(d, d.workloads[0], rank_only=True)
+    assert not isinstance(full, str) and not isinstance(quick, str)
+    assert quick.result.valid[0].step_time == full.result.valid[0].step_time
+    assert quick.declared_rank == full.declared_rank
+    assert quick.result.valid_count == full.result.valid_count
+    assert quick.result.rejected == full.result.rejected
+    assert len(quick.result.valid) < len(full.result.valid)
 
 
 def test_declared_layout_that_does_not_fit_is_placed_by_its_time() -> None:

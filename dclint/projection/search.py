@@ -16,6 +16,9 @@ equations on floats, `memory_bytes`). The rest are timed with `dclint.projection
 Rajbhandari et al. 2020, counted unhidden, dclint's own approximation). Ranking is by step time
 (or GPU-seconds a step with `by="cost"`), ties broken by the smaller tp, pp, cp, ep, vpp,
 micro-batch, the lighter recomputation, sequence parallelism off, the lower optimizer stage.
+To place one layout (a `limit`), layouts that cannot beat it are counted, not timed:
+recomputation only adds work, and sequence parallelism moves the same tensor-parallel bytes
+while splitting the element-wise work and the pipeline transfers (Korthikanti et al. 2022).
 """
 
 from __future__ import annotations
@@ -105,6 +108,11 @@ class Search:
     candidates: int
     valid: list[Candidate]  # best first
     rejected: dict[str, int]  # in REASONS order, reasons that rejected none left out
+    untimed: int = 0  # valid, not timed: provably no faster than the search's limit
+
+    @property
+    def valid_count(self) -> int:
+        return len(self.valid) + self.untimed
 
     def rank(self, step_time: float, world: int, by: str = "time") -> int:
         """1-based place of a layout of that step time among the valid ones (ties: after)."""
@@ -160,12 +168,17 @@ def zero3_gather(a: Arch, lay: Layout, mac: Machine) -> float:
     return out
 
 
-def search(space: Space, by: str = "time") -> Search:
-    """Every candidate of the grid: the valid ones timed and ranked, the others counted."""
+def search(space: Space, by: str = "time", limit: float | None = None) -> Search:
+    """Every candidate of the grid: the valid ones timed and ranked, the others counted.
+
+    With `limit` (seconds, ranking by time), a valid layout that cannot be faster than it (a
+    lighter recomputation, or the same layout with sequence parallelism on, is already at or
+    above it) is counted in `untimed` instead of timed: enough to place a layout of that time.
+    """
     a = space.arch
     rejected = dict.fromkeys(REASONS, 0)
     valid: list[Candidate] = []
-    total = 0
+    total = untimed = 0
     experts = _divisors(a.experts, a.experts) if a.experts else [1]
     for world in space.worlds:
         for tp in _divisors(world, space.machine.links.domain):
@@ -182,9 +195,9 @@ def search(space: Space, by: str = "time") -> Search:
                             rejected[REASONS[reason]] += below_ep
                             continue
                         lay = Layout(tp, pp, cp, dp, ep, 1, 1, space.global_batch)
-                        _inner(space, lay, sps, vpps, world, rejected, valid)
+                        untimed += _inner(space, lay, sps, vpps, world, rejected, valid, limit)
     valid.sort(key=lambda c: (_metric(c.step_time, c.world, by), c.key))
-    return Search(total, valid, {k: v for k, v in rejected.items() if v})
+    return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed)
 
 
 def _outer(space: Space, world: int, tp: int, pp: int, cp: int, dp: int, ep: int) -> int | None:
@@ -210,14 +223,18 @@ def _inner(
     world: int,
     rejected: dict[str, int],
     valid: list[Candidate],
-) -> None:
-    a, mac, sw = space.arch, space.machine, space.software
-    tp, dp, cp = base.tp, base.dp, base.cp
+    limit: float | None,
+) -> int:
+    """Check and time the layouts below one (tp, pp, cp, ep); the count left untimed."""
+    a, mac, sw, batch = space.arch, space.machine, space.software, space.global_batch
+    tp, pp, cp, dp, ep = base.tp, base.pp, base.cp, base.dp, base.ep
+    untimed = 0
     for mb in MICRO_BATCHES:
-        if space.global_batch % (mb * dp):
+        if batch % (mb * dp):
             rejected[REASONS[5]] += len(sps) * len(vpps) * 12
             continue
-        for sp in sps:
+        slow: set[tuple[int, str, bool]] = set()  # (vpp, recompute, distributed) >= limit
+        for sp in sorted(sps, reverse=True):  # on first: off is never faster (module doc)
             if a.experts and tp > 1 and not sp:
                 rejected[REASONS[6]] += len(vpps) * 12
                 continue
@@ -225,10 +242,8 @@ def _inner(
                 rejected[REASONS[7]] += len(vpps) * 12
                 continue
             for vpp in vpps:
-                for rec in RECOMPUTE:
-                    lay = replace(
-                        base, vpp=vpp, micro_batch=mb, sequence_parallel=sp, recompute=rec
-                    )
+                for i, rec in enumerate(RECOMPUTE):
+                    lay = Layout(tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec)
                     timed: dict[bool, Step] = {}
                     for zero, opt in enumerate(OPTIMIZERS):
                         memory = memory_bytes(a, lay, zero)
@@ -236,26 +251,22 @@ def _inner(
                             rejected[REASONS[8]] += 1
                             continue
                         dist = zero >= 1
+                        lighter = any((vpp, r, dist) in slow for r in RECOMPUTE[: i + 1])
+                        if limit is not None and lighter:
+                            untimed += 1
+                            continue
                         if dist not in timed:
-                            run = replace(lay, distributed_optimizer=dist)
-                            timed[dist] = step(a, run, mac, sw, space.causal)
+                            timed[dist] = step(
+                                a, replace(lay, distributed_optimizer=dist), mac, sw, space.causal
+                            )
                         st = timed[dist]
                         seconds = st.time + (zero3_gather(a, lay, mac) if zero == 3 else 0.0)
                         valid.append(
                             Candidate(
-                                tp,
-                                base.pp,
-                                vpp,
-                                cp,
-                                base.ep,
-                                dp,
-                                mb,
-                                rec,
-                                sp,
-                                opt,
-                                world,
-                                st,
-                                seconds,
+                                tp, pp, vpp, cp, ep, dp, mb, rec, sp, opt, world, st, seconds,
                                 memory,
                             )
-                        )
+                        )  # fmt: skip
+                    if limit is not None:
+                        slow.update((vpp, rec, d) for d, st in timed.items() if st.time >= limit)
+    return untimed

@@ -9,6 +9,7 @@ depreciation, as `dclint cost` prices them).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dclint.projection.memory import memory_per_gpu
@@ -29,6 +30,10 @@ from dclint.units import Q_, Quantity
 if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.workload import Workload
+
+# One search per distinct question in a process: a check of many copies of one design (or a
+# grid point that leaves the workload's inputs alone) searches once.
+cached_search = lru_cache(maxsize=4)(search)
 
 __all__ = ["MEMORY_RESERVE", "Plan", "loses_on", "plan_layouts", "set_line"]
 
@@ -105,8 +110,11 @@ def plan_layouts(
     by: str = "time",
     worlds: tuple[int, ...] | None = None,
     reserve: float = MEMORY_RESERVE,
+    rank_only: bool = False,
 ) -> Plan | str:
-    """The search for workload `wl` of `design`, or why it cannot run."""
+    """The search for workload `wl` of `design`, or why it cannot run. `rank_only` times only
+    what can be faster than the declared layout (the best and the declared rank are exact,
+    `result.valid` holds the layouts timed)."""
     hw = hardware_of(design, wl.platform)
     if isinstance(hw, str):
         return hw
@@ -127,11 +135,10 @@ def plan_layouts(
         layout.tp, layout.pp, layout.vpp, layout.cp, layout.ep, layout.dp, layout.micro_batch,
         layout.recompute, layout.sequence_parallel, OPTIMIZERS[zero], wl.gpus, st, seconds, memory,
     )  # fmt: skip
-    result = search(space, by)
+    limit = seconds if rank_only and by == "time" and len(space.worlds) == 1 else None
+    result = cached_search(space, by, limit)
     reason = _declared(space, wl, declared)
-    rank = next((i + 1 for i, c in enumerate(result.valid) if c.key == declared.key), None)
-    if rank is None:
-        rank = result.rank(seconds, wl.gpus, by)
+    rank = result.rank(seconds, wl.gpus, by)
     return Plan(
         design.name,
         wl.id,
