@@ -8,10 +8,12 @@ in other currencies are converted only through `site.exchange_rates`; a budget t
 be converted is reported as unchecked.
 
 ## Why it matters
-The memo's own cost script was off by 10^5 because it dropped units (MWh vs kWh, CNY vs
-10k-CNY); a projection carried in units and compared with the budget before the hardware is
-ordered catches both the arithmetic and the plan. Depreciation is straight line over
-`cost.depreciation` (3 years by default, DOMAIN.md "Training time and cost").
+Cost spreadsheets drop units: a daily power cost written as MW x 24 x price, labelled in
+10k-CNY, is off by 10^5 (MWh vs kWh, CNY vs 10k-CNY). A projection carried in units and
+compared with the budget before the hardware is ordered catches both the arithmetic and the
+plan. Depreciation is straight line over `cost.depreciation`: 3 years by default, dclint's own
+default, the short end of the 3-5 year useful lives cloud providers state for servers, since
+GPU generations turn over in about two years.
 
 ## Example
 ```yaml
