@@ -11,8 +11,8 @@ longest of the concurrent ones plus every non-concurrent one in turn) run past
 ## Why it matters
 A schedule written without the arithmetic is off by months: a 300B-parameter model on
 3T tokens on 800 H100 at 65% utilisation and 42% communication takes about 210 days
-(6 x N x D / (GPUs x peak x MFU x (1 - share))), not the 14 weeks a plan might promise. The MFU default where none is declared is listed in each projection's
-assumptions.
+(6 x N x D / (GPUs x peak x MFU x (1 - share))), not the 14 weeks a plan might promise.
+The MFU default where none is declared is listed in each projection's assumptions.
 
 ## Example
 ```yaml
