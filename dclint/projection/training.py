@@ -1,7 +1,7 @@
 """Per-workload projection: training time, GPU-hours, energy, cost and per-GPU memory.
 
-Time = FLOPs / (GPUs x peak dense FLOPS at the workload's precision x MFU); the memo's
-estimator then divides by (1 - communication share), and synchronous checkpoint saves
+Time = FLOPs / (GPUs x peak dense FLOPS at the workload's precision x MFU); a declared
+communication share then divides it by (1 - communication share), and synchronous checkpoint saves
 (size / write bandwidth of the checkpoint tier, once per interval) are added. With
 `mfu_basis: model` (default) the model FLOPs are used, with `hardware` the FLOPs including
 recomputation (see flops.py). Energy = IT power attributable to the workload x wall time x PUE.
@@ -191,7 +191,7 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
             communication = (compute * comm_share / (1 - comm_share)).to("day")
             notes.append(
                 f"communication {comm_share.m_as('percent'):.4g}% of each step "
-                "(time / (1 - share), the memo's estimator)"
+                "(compute time / (1 - share), as declared)"
             )
         elif pred is None:
             notes.append("no communication overhead declared (workload.communication_overhead)")
