@@ -11,12 +11,14 @@ from dclint.report.svg import BAR, FONT, OVER, PALE
 
 __all__ = ["mermaid", "svg"]
 
-BOX_W, BOX_H, COL_GAP, ROW_GAP = 270, 58, 50, 14
+BOX_W, BOX_H, COL_GAP, ROW_GAP, LAYER_GAP = 270, 58, 50, 14, 34
+DOWN_MOST = 3  # boxes a layer may have for the layers to run down the page
 
 
-def _positions(g: Graph) -> dict[str, tuple[float, float]]:
-    """Top-left corner of each box: layers as columns left to right, each centred, placed by
-    networkx's multipartite layout in the order `_ordered` gives."""
+def _positions(g: Graph) -> tuple[dict[str, tuple[float, float]], bool]:
+    """Top-left corner of each box, placed by networkx's multipartite layout in the order
+    `_ordered` gives, and whether the layers run down the page: top to bottom when no layer has
+    more than DOWN_MOST boxes (fits a printed page's width), else as columns left to right."""
     import networkx as nx
 
     graph = nx.DiGraph()
@@ -25,20 +27,25 @@ def _positions(g: Graph) -> dict[str, tuple[float, float]]:
         layers.setdefault(layer, []).append(key)
         graph.add_node(key)
     graph.add_edges_from((a, b) for a, b, _ in g.edges if a in graph and b in graph)
-    # a mapping keeps each layer's order (a node attribute would be grouped into sets)
-    layout = nx.multipartite_layout(graph, subset_key=layers, align="vertical", scale=1.0)
-    xs = sorted({round(float(p[0]), 9) for p in layout.values()})
-    ys = [float(p[1]) for p in layout.values()]
     tallest = max(len(v) for v in layers.values())
+    down = tallest <= DOWN_MOST
+    # a mapping keeps each layer's order (a node attribute would be grouped into sets)
+    align = "horizontal" if down else "vertical"
+    layout = nx.multipartite_layout(graph, subset_key=layers, align=align, scale=1.0)
+    along = 1 if down else 0  # the axis that runs from layer to layer
+    levels = sorted({round(float(p[along]), 9) for p in layout.values()})
+    across = [float(p[1 - along]) for p in layout.values()]
     # networkx spaces neighbours one unit apart, then scales the whole drawing: undo the scale
-    unit = (max(ys) - min(ys)) / (tallest - 1) if tallest > 1 else 1.0
-    return {
-        key: (
-            xs.index(round(float(p[0]), 9)) * (BOX_W + COL_GAP),
-            (float(p[1]) - min(ys)) / unit * (BOX_H + ROW_GAP),
-        )
-        for key, p in layout.items()
-    }
+    unit = (max(across) - min(across)) / (tallest - 1) if tallest > 1 else 1.0
+    out: dict[str, tuple[float, float]] = {}
+    for key, p in layout.items():
+        level = levels.index(round(float(p[along]), 9))
+        rank = (float(p[1 - along]) - min(across)) / unit
+        if down:
+            out[key] = (rank * (BOX_W + COL_GAP), level * (BOX_H + LAYER_GAP))
+        else:
+            out[key] = (level * (BOX_W + COL_GAP), rank * (BOX_H + ROW_GAP))
+    return out, down
 
 
 def _ordered(g: Graph) -> list[tuple[str, int]]:
@@ -96,8 +103,8 @@ def _box(node: Node, x: float, y: float) -> str:
 
 
 def svg(g: Graph, title: str, chart_id: str) -> str:
-    """The graph as one SVG: boxes in layered columns, edges as elbow connectors."""
-    pos = _positions(g)
+    """The graph as one SVG: boxes in layers, edges as elbow connectors."""
+    pos, down = _positions(g)
     width = max(x for x, _ in pos.values()) + BOX_W + 4
     height = max(y for _, y in pos.values()) + BOX_H + 32
     out = [
@@ -109,13 +116,17 @@ def svg(g: Graph, title: str, chart_id: str) -> str:
     for a, b, _ in g.edges:
         if a not in pos or b not in pos:
             continue
-        x1, y1 = pos[a][0] + BOX_W, pos[a][1] + BOX_H / 2
-        x2, y2 = pos[b][0], pos[b][1] + BOX_H / 2
-        mid = (x1 + x2) / 2
-        out.append(
-            f'<path d="M{x1:.1f},{y1:.1f} H{mid:.1f} V{y2:.1f} H{x2:.1f}" fill="none" '
-            'stroke="#a0aec0" stroke-width="1.2"/>'
-        )
+        if down:  # bottom of the parent to the top of the child
+            x1, y1 = pos[a][0] + BOX_W / 2, pos[a][1] + BOX_H
+            x2, y2 = pos[b][0] + BOX_W / 2, pos[b][1]
+            mid = (y1 + y2) / 2
+            path = f"M{x1:.1f},{y1:.1f} V{mid:.1f} H{x2:.1f} V{y2:.1f}"
+        else:  # right side of the parent to the left side of the child
+            x1, y1 = pos[a][0] + BOX_W, pos[a][1] + BOX_H / 2
+            x2, y2 = pos[b][0], pos[b][1] + BOX_H / 2
+            mid = (x1 + x2) / 2
+            path = f"M{x1:.1f},{y1:.1f} H{mid:.1f} V{y2:.1f} H{x2:.1f}"
+        out.append(f'<path d="{path}" fill="none" stroke="#a0aec0" stroke-width="1.2"/>')
     out += [_box(n, *pos[n.key]) for n in g.nodes]
     out.append(f'</g><text x="2" y="16" font-weight="bold" font-size="13">{escape(title)}</text>')
     return "".join(out) + "</svg>"

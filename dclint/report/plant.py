@@ -154,6 +154,9 @@ def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]
     return g
 
 
+_BASE = 64  # layer of a fabric's endpoints; tier n sits n layers above them
+
+
 def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | None:
     """Each fabric's tiers from the GPUs up, with down:up ratios; the binding tier (highest
     ratio against its limit) marked."""
@@ -172,7 +175,8 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
             return -1.0 if ratio is None else ratio / (limit or 1.0)
 
         binding = max(tiers, key=weight)
-        g.add(Node(f"ep:{fabric}", f"fabric {fabric} ({tiers[0].kind})", "endpoints", 0))
+        # the top tier first: a fabric is drawn as it is pictured, spines above leaves
+        g.add(Node(f"ep:{fabric}", f"fabric {fabric} ({tiers[0].kind})", "endpoints", _BASE))
         below = f"ep:{fabric}"
         for t in sorted(tiers, key=lambda t: t.level):
             key = f"tier:{fabric}.{t.tier}"
@@ -191,13 +195,13 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
                     key,
                     f"{t.tier}: {t.switches} switches",
                     detail,
-                    t.level,
+                    _BASE - t.level,
                     None,
                     over or bool(rules),
                     rules,
                     binding=t is binding and t.ratio is not None,
                 )
             )
-            g.link(below, key)
+            g.link(key, below)
             below = key
     return g

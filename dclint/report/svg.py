@@ -24,6 +24,10 @@ def si(value: float, unit: str = "", digits: int = 3) -> str:
         if abs(value) >= scale:
             text = f"{value / scale:.{digits}g}"
             return f"{text} {prefix} {unit}".rstrip() if money else f"{text} {prefix}{unit}"
+    if unit and unit != "%" and not money and 0 < abs(value) < 1:
+        for scale, prefix in ((1e-3, "m"), (1e-6, "\u00b5")):  # 0.000575 s -> 575 µs
+            if abs(value) >= scale:
+                return f"{value / scale:.{digits}g} {prefix}{unit}"
     text = f"{value:.{digits}g}" if value else "0"
     if "e" in text:  # tiny numbers: plain decimals
         text = f"{value:.6f}".rstrip("0").rstrip(".")

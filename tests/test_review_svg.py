@@ -1,0 +1,40 @@
+"""The review's drawing helpers: SI-prefixed numbers, round axis ticks, ids written as ranges."""
+
+from __future__ import annotations
+
+import pytest
+
+from dclint.report.ranges import compact
+from dclint.report.svg import nice_ticks, si
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "text"),
+    [
+        (1.5e8, "CNY", "150 M CNY"),  # a currency keeps its code apart from the prefix
+        (125_000.0, "W", "125 kW"),
+        (2.5e9, "B/s", "2.5 GB/s"),
+        (0.000575, "s", "575 µs"),
+        (0.247, "s", "247 ms"),
+        (5.28, "s", "5.28 s"),
+        (0.0, "W", "0 W"),
+        (0.25, "", "0.25"),
+        (40.0, "%", "40 %"),
+        (float("nan"), "W", "-"),
+    ],
+)
+def test_si_prefixes_never_exponents(value: float, unit: str, text: str) -> None:
+    assert si(value, unit) == text
+
+
+def test_nice_ticks() -> None:
+    assert nice_ticks(130.0) == [0.0, 50.0, 100.0, 150.0]
+    assert nice_ticks(120_000.0) == [0.0, 25_000.0, 50_000.0, 75_000.0, 100_000.0, 125_000.0]
+    assert nice_ticks(0.0) == [0.0, 1.0]
+
+
+def test_compact_ids() -> None:
+    assert compact(["tap-a1", "tap-a2", "tap-a3", "tap-a5"]) == "tap-a[1-3,5]"
+    assert compact(["r01", "r02", "r62"]) == "r[01-02,62]"
+    assert compact([f"x{i}" for i in range(1000)]) == "x[0-999]"
+    assert compact(["a", "b", "c", "d", "e", "f"]) == "a, b, c, d and 2 more"
