@@ -126,6 +126,7 @@ def test_review_sections(
     ) in out
     assert "| projection: period | 3 years | - | default |" in out
     assert "_workload moe not projected: no GPU_" in out
+    assert "Training step" not in out  # a projection without a step breakdown draws none
     assert "| PWR001.limit: Highest design IT load of one rack | 120 kW | 120 kW | PWR001: " in out
     assert "NET001.limit" not in out  # only the options of the rules that ran
 

@@ -140,9 +140,11 @@ def _label(text: str) -> str:
 
 
 def mermaid(g: Graph) -> str:
-    """A Mermaid flowchart (left to right); over-limit elements in red, the binding tier bold."""
+    """A Mermaid flowchart, down the page as the SVG runs (left to right for wide layers);
+    over-limit elements in red, the binding tier bold."""
     ids = {n.key: f"n{i}" for i, n in enumerate(g.nodes)}
-    lines = ["```mermaid", "flowchart LR"]
+    widest = max(sum(1 for m in g.nodes if m.layer == n.layer) for n in g.nodes)
+    lines = ["```mermaid", "flowchart TD" if widest <= DOWN_MOST else "flowchart LR"]
     for n in g.nodes:
         title = n.title + (" binding" if n.binding else "")
         if n.rules:
