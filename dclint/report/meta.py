@@ -17,23 +17,32 @@ from dclint.report.values import share, show
 __all__ = ["metadata"]
 
 
-def _git(file: str) -> str:
-    """'<commit> (<repo-relative path>[, modified])' of a design file's repository; '' when
-    the file is not in a git work tree or git is not installed."""
-    folder = str(Path(file).resolve().parent)
+def _commits(files: list[str]) -> dict[str, str]:
+    """Each design file's commit ('<sha>', with ' (file modified since)' when the file differs
+    from it); '' when it is not in a git work tree or git is not installed. Two git calls a
+    folder of designs."""
+    folders: dict[Path, list[str]] = {}
+    for file in files:
+        folders.setdefault(Path(file).resolve().parent, []).append(file)
+    out = dict.fromkeys(files, "")
+    for folder, inside in folders.items():
+        paths = [Path(f).resolve() for f in inside]
+        try:
+            top, commit = _git(folder, "rev-parse", "--show-toplevel", "HEAD").split()
+            status = _git(folder, "status", "--porcelain", "-z", "--", *map(str, paths))
+        except (OSError, subprocess.SubprocessError, ValueError):
+            continue  # not a repository (or no commit yet): say nothing
+        changed = {Path(top, entry[3:]).resolve() for entry in status.split("\0") if entry[3:]}
+        for file, path in zip(inside, paths, strict=True):
+            out[file] = commit[:12] + (" (file modified since)" if path in changed else "")
+    return out
 
-    def run(*args: str) -> str:
-        done = subprocess.run(
-            ["git", "-C", folder, *args], capture_output=True, text=True, timeout=10, check=True
-        )
-        return done.stdout.strip()
 
-    try:
-        commit = run("rev-parse", "HEAD")
-        dirty = run("status", "--porcelain", "--", str(Path(file).resolve()))
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return commit[:12] + (" (file modified since)" if dirty else "")
+def _git(folder: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=10, check=True
+    )
+    return done.stdout
 
 
 def _changed_options(
@@ -78,7 +87,7 @@ def metadata(files: list[str], settings: dict[str, Any]) -> list[tuple[str, str]
     defaults = default_options() if settings.get("options_for") else {}
     configs = {f: _config(f, settings) for f in files}
     changed = {f: "; ".join(_changed_options(f, settings, defaults)) or "none" for f in files}
-    commits = {f: _git(f) for f in files}
+    commits = _commits(files)
     for label, per_file in (
         ("Configuration", configs),
         ("Options differing from defaults", changed),
