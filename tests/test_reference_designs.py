@@ -55,6 +55,9 @@ KNOWN_BAD = [
     "bad-dgx-b200-superpod-fabric-16su-two-tier.yaml",  # NET005: 4,096 GPUs on two tiers
 ]
 
+# Published designs dclint flags today: asserted in the test_disagreement_* functions.
+DISAGREEMENT_DESIGNS = ["dgx-b300-superpod-xdr-1su.yaml", "nvidia-dgxc-llama31-405b-h100.yaml"]
+
 META = DESIGNS / "meta-llama3-24k-roce.yaml"
 META_7_TO_1 = Config(rule_settings={"NET001": {"tier_limits": {"compute.spine": 7.0}}})
 
@@ -84,7 +87,7 @@ def _projection(name: str, workload: str) -> dict[str, Any]:
 def test_every_reference_design_is_listed() -> None:
     """A design added to the folder without a verdict here would be checked by nothing."""
     listed = set(SOUND) | set(KNOWN_BAD) | {META.name}
-    listed |= {"dgx-b200-four-per-rack-air.yaml", "dgx-b300-superpod-xdr-1su.yaml"}
+    listed |= {"dgx-b200-four-per-rack-air.yaml", *DISAGREEMENT_DESIGNS}
     assert {p.name for p in DESIGNS.glob("*.yaml")} == listed
 
 
@@ -230,7 +233,7 @@ def test_meta_llama3_cluster_counts() -> None:
 LAYOUTS = [
     ("megatron-gpt3-175b-a100.yaml", None),  # Narayanan et al. 2021, GPT-3 175B
     ("meta-llama3-24k-roce.yaml", META_7_TO_1),  # Llama 3 405B, CP 1 and CP 16 stages
-    ("dgx-h100-superpod-4su.yaml", None),  # NeMo llama3_70b recipe, TP 4 PP 4 VPP 5 CP 2
+    ("dgx-h100-superpod-4su.yaml", None),  # NeMo llama3_70b and llama31_405b recipes
 ]
 
 
@@ -289,3 +292,13 @@ def test_disagreement_clg005_flags_nvidias_b300_xdr_reference_rack() -> None:
     air-cooled rack with AC PDUs, ~56 kW, as its reference layout; CLG005's 50 kW default
     flags all 18 racks of that published design."""
     assert finding_counts(DESIGNS / "dgx-b300-superpod-xdr-1su.yaml") == Counter()
+
+
+def test_disagreement_par003_refuses_nvidias_h100_llama31_405b_layout() -> None:
+    """NVIDIA's dgxc-benchmarking runs Llama 3.1 405B (126 layers) on 512 H100 at TP 8, PP 8,
+    CP 2, VP 8: Megatron-Core splits 126 layers + embedding + loss = 128 slots into 64 chunks
+    of 2 (account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split). PAR003
+    refuses it ("126 layers do not split over pp 8 stages") and dclint has no field for that
+    split. PAR004 is left out: the README does not give the run's recompute or offload."""
+    found = _findings("nvidia-dgxc-llama31-405b-h100.yaml")
+    assert [(f.rule, f.measured) for f in found if f.rule == "PAR003"] == []
