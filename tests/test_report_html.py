@@ -124,6 +124,18 @@ def _check_review(page: _Page) -> None:
         text.index("Summary Figure Value GPUs 576 Racks 8 IT load 970 kW")
     )
     assert "Load errors (1)" in text and "lots" in text
+    # designs with something to act on first, the clean one last, each kind in the order given
+    start = page.headings.index("Contents") + 1
+    sections = [h for h in page.headings[start:] if h != "Summary" and not h.startswith("Find")]
+    sections = [h for h in sections if not h.startswith(("Diagrams", "Projected"))]
+    assert sections[0].endswith("bad.yaml")
+    assert sections[1:] == [
+        NAME,
+        "broken-feed-headroom",
+        "broken-fabric-2to1",
+        "gb200-superpod-su",
+        "Assumptions and limits",
+    ]
     # diagrams for each loaded design: power, cooling, fabric
     assert page.svgs.count("diagram power") == 4
     assert page.svgs.count("diagram cooling") == 4

@@ -103,8 +103,14 @@ OVERVIEW_COLUMNS = (
 )
 
 
+_VERDICTS = ("does not load", "fails", "passes with warnings", "passes")
+
+
 def reviews(result: RunResult, settings: dict[str, Any]) -> list[Review]:
-    return [_review(d, settings) for d in result.designs]
+    """A review a design, those with something to act on first (a clean design never pushes
+    another's findings down the document); in the order given within each verdict."""
+    items = [_review(d, settings) for d in result.designs]
+    return sorted(items, key=lambda r: _VERDICTS.index(r.verdict))
 
 
 def _review(d: DesignResult, settings: dict[str, Any]) -> Review:
