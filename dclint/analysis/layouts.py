@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from dclint.projection.search import Candidate
-from dclint.projection.search_design import Plan, loses_on, set_line
+from dclint.projection.search_design import Plan, loses_on, ordinal, set_line
 from dclint.units import Q_, fmt
 
 __all__ = ["as_data", "declared_sentence", "render"]
@@ -15,11 +15,6 @@ HEAD = (
     "rank", "tp", "pp", "vpp", "cp", "ep", "dp", "mb", "recompute", "SP", "optimizer",
     "step", "MFU", "memory/GPU", "days", "cost",
 )  # fmt: skip
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n:,}{suffix}"
 
 
 def _row(plan: Plan, rank: int, c: Candidate) -> list[str]:
@@ -42,7 +37,7 @@ def declared_sentence(plan: Plan) -> str:
         text += f"is not among the valid ones ({plan.declared_reason}); it would rank "
     else:
         text += "is "
-    text += f"{_ordinal(plan.declared_rank)} of {len(valid):,}"
+    text += f"{ordinal(plan.declared_rank)} of {len(valid):,}"
     if not valid or plan.gap() <= 0:
         return text + ", as fast as the best"
     return f"{text}, {plan.gap():.0%} slower than the best; it loses on {loses_on(d, valid[0])}"

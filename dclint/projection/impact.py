@@ -5,6 +5,7 @@ finding's limit met, summed over the workloads the finding touches.
   step-time model's step with and without the oversubscription scales the run's step time.
 - PAR002 (a tensor/expert/context group leaves the NVLink domain): a domain large enough for
   the group, same scaling.
+- PAR005 (layout slower than the best): the layout search's best step, same scaling.
 - STO002 (checkpoint write slower than its target): each save takes the target.
 - STO003 (checkpoint overhead above its budget): each save takes the budget's share of the
   interval.
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PRICED", "price"]
 
-PRICED = frozenset({"NET001", "NET005", "PAR002", "STO002", "STO003"})
+PRICED = frozenset({"NET001", "NET005", "PAR002", "PAR005", "STO002", "STO003"})
 _WORKLOAD = re.compile(r"workload (\S+)")
 
 
@@ -81,8 +82,8 @@ def _fixed_wall(design: Design, f: Finding, p: Projection, options: dict[str, An
     running = (t.compute + t.communication).m_as("day")
     checkpoint = t.checkpoint.m_as("day")
     lost = t.failures.m_as("day") / (running + checkpoint) if running + checkpoint > 0 else 0.0
-    if f.rule in ("NET001", "NET005", "PAR002"):
-        ratio = _step_ratio(design, f, p)
+    if f.rule in ("NET001", "NET005", "PAR002", "PAR005"):
+        ratio = _step_ratio(design, f, p, options)
         if ratio is None:
             return None
         running *= ratio
@@ -103,7 +104,7 @@ def _fixed_wall(design: Design, f: Finding, p: Projection, options: dict[str, An
     return (running + checkpoint) * (1 + lost)
 
 
-def _step_ratio(design: Design, f: Finding, p: Projection) -> float | None:
+def _step_ratio(design: Design, f: Finding, p: Projection, options: dict[str, Any]) -> float | None:
     """Predicted step with the limit met over the step as it is."""
     from dclint.projection.predict import predict
     from dclint.projection.training import hardware_of
@@ -112,8 +113,12 @@ def _step_ratio(design: Design, f: Finding, p: Projection) -> float | None:
     if pred is None:
         return None
     wl = design.workloads[p.index]
-    if f.rule == "PAR002" and f.subject != wl.id:
+    if f.rule in ("PAR002", "PAR005") and f.subject != wl.id:
         return None
+    if f.rule == "PAR005":
+        from dclint.projection.search_design import best_ratio
+
+        return best_ratio(design, wl, options)
     hw = hardware_of(design, wl.platform)
     if isinstance(hw, str):
         return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
@@ -35,7 +35,15 @@ if TYPE_CHECKING:
 # grid point that leaves the workload's inputs alone) searches once.
 cached_search = lru_cache(maxsize=4)(search)
 
-__all__ = ["MEMORY_RESERVE", "Plan", "loses_on", "plan_layouts", "set_line"]
+__all__ = [
+    "MEMORY_RESERVE",
+    "Plan",
+    "best_ratio",
+    "loses_on",
+    "ordinal",
+    "plan_layouts",
+    "set_line",
+]
 
 MEMORY_RESERVE = 0.10  # PAR004's default reserve (dclint's own default, see its rule doc)
 PART_NAMES = {
@@ -167,6 +175,22 @@ def _overhead_and_rate(design: Design, wid: str) -> tuple[float, Quantity | None
     overhead = wall / running if running > 0 else 1.0
     rate = found.cost_total / (found.gpus * wall) if found.cost_breakdown and wall > 0 else None
     return overhead, rate
+
+
+def best_ratio(design: Design, wl: Workload, options: dict[str, Any]) -> float | None:
+    """The best valid layout's step over the declared layout's (PAR005's price)."""
+    reserve = options.get("reserve")
+    share = reserve.m_as("") if reserve is not None else MEMORY_RESERVE
+    plan = plan_layouts(design, wl, reserve=share, rank_only=True)
+    if isinstance(plan, str) or not plan.result.valid or plan.declared.step_time <= 0:
+        return None
+    return plan.result.valid[0].step_time / plan.declared.step_time
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, ..., 1,473rd."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"
 
 
 def loses_on(declared: Candidate, best: Candidate) -> str:

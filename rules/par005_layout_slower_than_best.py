@@ -1,0 +1,102 @@
+"""Declared parallel layout much slower than the best valid layout on the same GPUs.
+
+## What it does
+Runs the layout search of `dclint plan` for each workload whose architecture is declared
+(layers, hidden size, vocabulary): every tp, pp, vpp, cp, ep and dp on the workload's GPUs,
+micro-batch 1-8, recomputation none/selective/full, sequence parallelism, and the optimizer
+replicated, distributed (ZeRO stage 1) or ZeRO stage 2 or 3, keeping the layouts that pass
+PAR002-PAR004's conditions, each timed with dclint's step-time model
+(docs/performance-model.md). Flags a declared layout whose predicted step is more than
+`max_gap` (default 10%) slower than the best one's; the message gives its rank, the gap, the
+part of the step where it loses most time, and the best layout. A declared layout that breaks
+PAR001-PAR004 is left to those rules.
+
+The search costs from a tenth of a second (a 13B model on 320 GPUs) to seconds (an MoE on
+thousands of GPUs) a workload, so the rule runs only when `search` is set in the config
+(`PAR005 = { search = true }`); `dclint plan` always runs it.
+
+## Why it matters
+The layout is a lever on training time that costs nothing to pull: Narayanan et al. 2021
+(Megatron-LM, section 5) measure large throughput differences between tensor/pipeline splits
+and micro-batch sizes of one model on the same GPUs. A layout a tenth slower than the best
+wastes a tenth of the cluster for the whole run. The 10% default is dclint's own: above the
+step-time model's mean absolute error on its calibration runs (7.2%, docs/performance-
+model.md), so a gap above it is more than the model's typical error.
+
+## Example
+```yaml
+workloads:
+  - id: llm-13b
+    model: {parameters: 13e9, layers: 40, hidden_size: 5120, attention_heads: 40,
+            vocab_size: 32000}
+    global_batch: 960
+    gpus: 320
+    parallel: {tp: 8, pp: 1}   # PAR005: 23% slower than tp 4, micro-batch 4
+```
+
+## Fix
+Run `dclint plan DESIGN --workload ID`: it prints the best layouts and the best one as `--set`
+flags to paste (or to copy into the workload's `parallel`, `micro_batch` and `recompute`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.design import Design
+from dclint.units import Q_, fmt
+
+if TYPE_CHECKING:
+    from dclint.projection.search import Candidate
+
+
+class LayoutSlowerThanBest(Rule):
+    id = "PAR005"
+    name = "layout-slower-than-best"
+    severity = "warning"
+    tags = ("parallel", "performance")
+    options = {
+        "max_gap": Option("10%", "share", "How much slower than the best layout a layout may be"),
+        "reserve": Option("10%", "share", "GPU memory kept free, as PAR004's reserve"),
+        "search": Option(False, "bool", "Run the layout search during check"),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        if not ctx["search"]:
+            return
+        from dclint.projection.search_design import loses_on, ordinal, plan_layouts, set_line
+
+        max_gap = ctx["max_gap"].m_as("")
+        reserve = ctx["reserve"].m_as("")
+        for i, wl in enumerate(design.workloads):
+            plan = plan_layouts(design, wl, reserve=reserve, rank_only=True)
+            if isinstance(plan, str) or not plan.result.valid or plan.declared_reason:
+                continue
+            gap = plan.gap()
+            if gap <= max_gap:
+                continue
+            d, best = plan.declared, plan.result.valid[0]
+            limit = Q_(best.step_time * (1 + max_gap), "s")
+            yield Violation(
+                ("workloads", i, "parallel"),
+                f"workload {wl.id}: layout {_name(d)} ranks {ordinal(plan.declared_rank)} of "
+                f"{plan.result.valid_count:,} valid layouts on {wl.gpus:,} GPUs, "
+                f"{gap:.1%} slower than the best ({fmt(Q_(d.step_time, 's'), 's')} against "
+                f"{fmt(Q_(best.step_time, 's'), 's')} a step, predicted); it loses most on "
+                f"{loses_on(d, best)}; best: {_name(best)}",
+                subject=wl.id,
+                measured=Q_(d.step_time, "s"),
+                limit=limit,
+                fix=f"run the best layout ({set_line(wl.id, best, wl.gpus)}); "
+                f"`dclint plan DESIGN --workload {wl.id}` lists the others",
+            )
+
+
+def _name(c: Candidate) -> str:
+    return (
+        f"tp {c.tp}, pp {c.pp}, vpp {c.vpp}, cp {c.cp}, ep {c.ep}, dp {c.dp}, micro-batch "
+        f"{c.micro_batch}, recompute {c.recompute}, sequence parallel "
+        f"{'on' if c.sequence_parallel else 'off'}, optimizer {c.optimizer}"
+    )
