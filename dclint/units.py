@@ -66,8 +66,11 @@ _NAME = r"(?:[A-Za-zµμ°Ω_][A-Za-z0-9_µμΩ]*|%)"
 _POWER = r"(?:\s*(?:\^|\*\*)\s*-?[1-4])?"
 _FACTOR = rf"(?:{_NAME}{_POWER})"
 _UNIT = rf"(?:[\s(]*{_FACTOR}[\s)]*(?:[\s*/()]+{_FACTOR}[\s)]*)*)"
-_QUANTITY_RE = re.compile(rf"^\s*({_NUMBER})\s*({_UNIT})?\s*$")
-_UNIT_RE = re.compile(rf"^\s*{_UNIT}\s*$")
+# ASCII digits and spaces only (re.ASCII): `\d` would take Arabic-Indic or full-width digits and
+# `\s` a no-break space, which the JSON Schema's pattern refuses; the unit names' own µ, μ, °
+# and Ω are listed explicitly
+_QUANTITY_RE = re.compile(rf"^\s*({_NUMBER})\s*({_UNIT})?\s*$", re.ASCII)
+_UNIT_RE = re.compile(rf"^\s*{_UNIT}\s*$", re.ASCII)
 MAX_LENGTH = 64
 
 
@@ -75,7 +78,7 @@ MAX_LENGTH = 64
 def parse_unit(text: str) -> pint.Unit:
     """Parse a unit expression (``kW``, ``L/min``, ``CNY/kWh``) once; raises QuantityError."""
     if len(text) > MAX_LENGTH or not _UNIT_RE.match(text):
-        raise QuantityError(f"'{_clip(text)}' is not a unit expression")
+        raise QuantityError(f"'{_clip(text)}' is not a unit expression{_ascii_hint(text)}")
     if text.count("(") != text.count(")"):
         raise QuantityError(f"unbalanced brackets in unit '{_clip(text)}'")
     try:
@@ -95,7 +98,9 @@ def parse_quantity(text: str) -> pint.Quantity:
         raise QuantityError(f"quantity string longer than {MAX_LENGTH} characters")
     match = _QUANTITY_RE.match(text)
     if not match:
-        raise QuantityError(f"'{_clip(text)}' is not a number followed by a unit")
+        raise QuantityError(
+            f"'{_clip(text)}' is not a number followed by a unit{_ascii_hint(text)}"
+        )
     number = float(match.group(1))
     if not math.isfinite(number):
         raise QuantityError(f"'{_clip(text)}' is not a finite number")
@@ -122,6 +127,15 @@ def unit_text(unit: Any) -> str:
         pass
     parts = [name if exp == 1 else f"{name}**{exp:g}" for name, exp in unit._units.items()]
     return "*".join(parts) or "dimensionless"
+
+
+def _ascii_hint(text: str) -> str:
+    """A hint naming the first non-ASCII digit or space in `text`, if there is one."""
+    for char in text:
+        if not char.isascii() and (char.isdigit() or char.isspace() or char.isnumeric()):
+            kind = "space" if char.isspace() else "digit"
+            return f" (write ASCII digits and spaces: found the {kind} U+{ord(char):04X})"
+    return ""
 
 
 def _clip(text: str, width: int = 40) -> str:

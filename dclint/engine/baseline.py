@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from dclint.engine.findings import Finding, RunResult
-from dclint.errors import ConfigError
+from dclint.errors import ConfigError, printable
 
 __all__ = [
     "Entry",
@@ -61,7 +61,7 @@ class Entry:
 
     def describe(self) -> str:
         where = self.subject or self.path or "design"
-        return f"{self.file}: {self.rule} {where}"
+        return printable(f"{self.file}: {self.rule} {where}")  # a baseline is input too
 
 
 def entries(result: RunResult, root: str | None = None) -> list[Entry]:

@@ -40,6 +40,7 @@ __all__ = [
 _QUANTITY_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*[^\s].*$"
 # The largest magnitude a design may write, in the field's own unit: beyond it arithmetic overflows.
 _MAX_MAGNITUDE = 1e21
+MIN_KELVIN = 200  # -73 degC: an absolute temperature in K below it is a difference misread
 _SEEN_LIMIT = 4096  # distinct texts each field kind remembers as valid
 
 
@@ -136,6 +137,12 @@ class Dim:
             raise _error(f"{self.kind} {value!s} is out of range")
         if self.absolute_temperature and mag <= _absolute_zero(q._units):
             raise _error(f"{self.kind} '{value}' is at or below absolute zero")
+        if self.absolute_temperature and mag < MIN_KELVIN and str(q._units) == "kelvin":
+            raise _error(  # K is the documented unit of differences: '32 K' meant 32 degC
+                f"{self.kind} '{value}' is {mag - 273.15:.2f} degC, colder than any data "
+                f"hall (under {MIN_KELVIN} K, dclint's own bound); K is for temperature "
+                f"differences: write an absolute temperature in degC, e.g. '{self.example}'"
+            )
         if self.positive and not self.absolute_temperature and mag <= 0:
             raise _error(f"{self.kind} must be greater than zero, got '{value}'")
         return q

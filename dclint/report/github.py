@@ -6,6 +6,7 @@ from typing import Any
 
 from dclint.engine.baseline import relative_file
 from dclint.engine.findings import RunResult
+from dclint.errors import printable
 from dclint.report.text import summary_line
 
 __all__ = ["command", "escape_data", "escape_property", "render"]
@@ -14,8 +15,10 @@ LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
-    """The message part of a workflow command: %, CR and LF are percent-encoded."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The message part of a workflow command: %, CR and LF are percent-encoded, and every
+    other control character (ESC: terminal escapes in the log) is written as an escape."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text)
 
 
 def escape_property(text: str) -> str:

@@ -4,11 +4,11 @@ findings (one defect on many racks rolled up) and projection; the assumptions on
 
 from __future__ import annotations
 
-from html import escape
+from html import escape as _escape
 from typing import Any
 
 from dclint.engine.findings import RunResult
-from dclint.errors import ConfigError
+from dclint.errors import ConfigError, printable
 from dclint.report.charts import charts
 from dclint.report.diagrams import svg
 from dclint.report.markdown import summary_rows
@@ -44,6 +44,11 @@ section.design{break-before:page}figure,tr,li{break-inside:avoid}h2,h3,h4{break-
 details::details-content{content-visibility:visible;display:block}
 a{color:inherit;text-decoration:none}}
 """
+
+
+def escape(text: str) -> str:
+    """HTML-escaped, control characters written as escapes (dclint.errors.printable)."""
+    return _escape(printable(text))
 
 
 def require_layout() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from dclint.analysis.summary import DesignSummary
 from dclint.engine.findings import RunResult
+from dclint.errors import printable
 from dclint.report.diagrams import mermaid
 from dclint.report.meta import metadata
 from dclint.report.review import (
@@ -32,8 +33,9 @@ _SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!&])")
 
 
 def md(text: Any) -> str:
-    """Text safe in a markdown paragraph or table cell: punctuation escaped, one line."""
-    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    """Text safe in a markdown paragraph or table cell: punctuation escaped, one line, control
+    characters written as escapes (dclint.errors.printable)."""
+    return _SPECIAL.sub(r"\\\1", printable(" ".join(str(text).split())))
 
 
 def summary_rows(s: DesignSummary) -> list[tuple[str, str]]:
