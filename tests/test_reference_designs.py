@@ -87,7 +87,7 @@ def _projection(name: str, workload: str) -> dict[str, Any]:
 def test_every_reference_design_is_listed() -> None:
     """A design added to the folder without a verdict here would be checked by nothing."""
     listed = set(SOUND) | set(KNOWN_BAD) | {META.name}
-    listed |= {"dgx-b200-four-per-rack-air.yaml", *DISAGREEMENT_DESIGNS}
+    listed |= {"dgx-b200-four-per-rack-air.yaml", FEEDS_60A, *DISAGREEMENT_DESIGNS}
     assert {p.name for p in DESIGNS.glob("*.yaml")} == listed
 
 
@@ -152,6 +152,23 @@ def test_h100_superpod_storage_read_at_the_ra_better_level() -> None:
     4 SU row) passes, 60 GB/s (the 4 SU 'good' row) does not."""
     name = "bad-dgx-h100-superpod-4su-storage-good.yaml"
     assert _figures(name, "STO001") == [(_mark(name, "STO001"), "60 GB/s", "80 GB/s")]
+
+
+FEEDS_60A = "bad-dgx-h100-superpod-4su-feeds-60a.yaml"
+
+
+def test_h100_superpod_on_60a_feeds_loses_2n() -> None:
+    """415 V / 60 A at 80% and PF 0.95: 32.78 kW a feed, below a 40.8 kW rack. Each range line
+    writes eight feeds or racks, so the marks name the lines and the counts come from the
+    design: 31 racks at 40.8 kW (PWR004) and their 62 feeds (PWR003); su4-r8 (30.6 kW) fits."""
+    found = finding_counts(DESIGNS / FEEDS_60A)
+    assert set(found) == set(expected_counts(DESIGNS / FEEDS_60A))
+    per_rule = Counter()
+    for (rule, _line), n in found.items():
+        per_rule[rule] += n
+    assert per_rule == Counter({"PWR003": 62, "PWR004": 31})
+    figures = {(f.rule, f.measured, f.limit) for f in _findings(FEEDS_60A)}
+    assert figures == {("PWR003", "40.8 kW", "32.78 kW"), ("PWR004", "40.8 kW", "32.78 kW")}
 
 
 # --- NVIDIA DGX SuperPOD, GB200 NVL72, one SU --------------------------------------------
