@@ -1,0 +1,152 @@
+"""`dclint plan`: the layout search's output formats, the --set line, bad input, the --vary grid,
+and PAR005's price."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, SAMPLES
+from dclint.analysis.plan import GridPoint, pareto
+from dclint.cli import main
+
+SMALL = str(EXAMPLES / "par005" / "bad.yaml")  # 13B on 64 H100, two workloads
+H100 = str(SAMPLES / "h100-40node.yaml")
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert main(["plan", *args, "--format", "json"]) == 0
+    data: dict[str, object] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_json_has_the_issue_keys_best_first(capsys: pytest.CaptureFixture[str]) -> None:
+    d = _json(capsys, SMALL, "--workload", "tp8-mb1", "--top", "5")
+    assert set(d) >= {"design", "workload", "candidates", "valid", "layouts", "declared"}
+    assert (d["design"], d["workload"]) == ("par005-bad", "tp8-mb1")
+    layouts = d["layouts"]
+    assert isinstance(layouts, list) and len(layouts) == 5
+    keys = {"tp", "pp", "vpp", "cp", "ep", "dp", "micro_batch", "recompute", "optimizer"}
+    keys |= {"sequence_parallel", "step_time_s", "mfu", "memory_per_gpu_gib", "days", "cost"}
+    assert all(keys <= set(x) for x in layouts)
+    times = [x["step_time_s"] for x in layouts]
+    assert times == sorted(times)
+    rejected = d["rejected"]
+    assert isinstance(rejected, dict)
+    assert d["candidates"] == d["valid"] + sum(rejected.values())  # type: ignore[operator]
+    declared = d["declared"]
+    assert isinstance(declared, dict)
+    assert declared["rank"] == 1473 and declared["valid"] is True
+    assert declared["gap"] == pytest.approx(declared["step_time_s"] / times[0] - 1)
+    assert declared["loses_on"] == "compute"
+
+
+def test_set_line_makes_the_best_layout_the_declared_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    first = _json(capsys, SMALL, "--workload", "tp8-mb1")
+    flags = shlex.split(str(first["set"]))
+    again = _json(capsys, SMALL, "--workload", "tp8-mb1", *flags)
+    capsys.readouterr()
+    declared = again["declared"]
+    assert isinstance(declared, dict)
+    assert declared["rank"] == 1 and declared["gap"] == 0.0
+
+
+def test_text_and_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", SMALL, "--workload", "tp8-mb1", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Layouts for workload tp8-mb1 of par005-bad on 64 GPUs: 17,424")
+    assert (
+        "your layout (tp 8, pp 1, vpp 1, cp 1, ep 1, dp 8) is 1,473rd of 13,041, 20% slower" in out
+    )
+    assert "it loses on compute." in out
+    assert "  PAR004: does not fit in GPU memory: 3,327" in out
+    assert "--set 'workloads.tp8-mb1.parallel={tp: 2, pp: 1," in out
+    assert (
+        len([line for line in out.splitlines() if line.lstrip().startswith(("1 ", "2 ", "3 "))])
+        == 3
+    )
+    assert main(["plan", SMALL, "--workload", "tp8-mb1", "--format", "markdown"]) == 0
+    md = capsys.readouterr().out
+    assert md.startswith("## Layouts for workload tp8-mb1")
+    assert "| rank | tp | pp |" in md
+
+
+BAD_INPUT = [
+    (["--workload", "nope"], "unknown workload 'nope' (workloads: tp8-mb1, just-above)"),
+    ([], "name the workload with --workload (one of: tp8-mb1, just-above)"),
+    (["--workload", "tp8-mb1", "--gpus", "many"], "--gpus many: write whole GPU counts"),
+    (["--workload", "tp8-mb1", "--top", "0"], "--top 0: print at least one layout"),
+    (["--workload", "tp8-mb1", "--set", "workloads[0].model.parameters=3e12"], "no layout of"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_INPUT)
+def test_bad_input_is_one_error_line_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["plan", SMALL, *args]) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("dclint: e")]
+    assert len(err) == 1 and message in err[0], err
+
+
+def test_workload_without_architecture_is_an_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text = (EXAMPLES / "par005" / "good.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "d.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["plan", str(path), "--workload", "parameters-only"]) == 2
+    assert "model.layers, hidden_size and vocab_size are needed" in capsys.readouterr().err
+
+
+UPLINKS = "fabrics[0].tiers[0].uplinks=20,5"
+
+
+def test_grid_points_in_order_with_findings_and_front(capsys: pytest.CaptureFixture[str]) -> None:
+    d = _json(capsys, H100, "--vary", UPLINKS, "--vary", "workloads[0].gpus=320,256", "--jobs", "2")
+    points = d["points"]
+    assert isinstance(points, list)
+    values = [tuple(p["values"].values()) for p in points]
+    assert values == [("20", "320"), ("20", "256"), ("5", "320"), ("5", "256")]
+    assert [p["by_rule"] for p in points][2] == {"NET001": 1, "NET008": 1}
+    assert points[0]["findings"] == 0
+    # 2:1 leaf uplinks (5 of 20) slow the 320-GPU run's best layout, never speed it up
+    assert points[2]["days"] >= points[0]["days"]
+    assert points[0]["best"]["tp"] == 4 and points[0]["pareto"] is True
+    assert points[1]["pareto"] is False  # same TCO, more days than 320 GPUs
+
+
+def test_grid_is_the_same_in_one_process_and_in_two(capsys: pytest.CaptureFixture[str]) -> None:
+    one = _json(capsys, H100, "--vary", UPLINKS, "--jobs", "1")
+    two = _json(capsys, H100, "--vary", UPLINKS, "--jobs", "2")
+    assert one == two
+
+
+def test_pareto_keeps_points_nothing_beats() -> None:
+    def point(cost: float | None, days: float | None) -> GridPoint:
+        return GridPoint(("x",), {}, [], None, days, None, cost, "USD")
+
+    marked = pareto([point(10, 5), point(8, 6), point(9, 7), point(10, 5), point(None, 1)])
+    assert [p.pareto for p in marked] == [True, True, False, True, False]
+
+
+def test_par005_is_priced_by_the_best_layouts_step(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", SMALL, "--format", "json"])
+    found = json.loads(capsys.readouterr().out)["designs"][0]["findings"]
+    impact = next(f["impact"] for f in found if f["rule"] == "PAR005")
+    from dclint.loader import load
+    from dclint.projection import project_workloads
+    from dclint.projection.search_design import plan_layouts
+
+    design = load(SMALL)
+    plan = plan_layouts(design, design.workloads[0])
+    assert not isinstance(plan, str)
+    wall = project_workloads(design)[0].training_time.m_as("day")
+    ratio = plan.result.valid[0].step_time / plan.declared.step_time
+    assert impact["days"] == pytest.approx(wall * (1 - ratio), rel=1e-9)
+    assert impact["days"] > 1.0  # a fifth of a run of about 7.7 days
