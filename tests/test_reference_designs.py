@@ -56,7 +56,11 @@ KNOWN_BAD = [
 ]
 
 # Published designs dclint flags today: asserted in the test_disagreement_* functions.
-DISAGREEMENT_DESIGNS = ["dgx-b300-superpod-xdr-1su.yaml", "nvidia-dgxc-llama31-405b-h100.yaml"]
+DISAGREEMENT_DESIGNS = [
+    "dgx-b300-superpod-xdr-1su.yaml",
+    "nvidia-dgxc-llama31-405b-h100.yaml",
+    "gb300-nvl72-superpod-su.yaml",
+]
 
 META = DESIGNS / "meta-llama3-24k-roce.yaml"
 META_7_TO_1 = Config(rule_settings={"NET001": {"tier_limits": {"compute.spine": 7.0}}})
@@ -199,6 +203,19 @@ def test_gb200_known_bad_figures() -> None:
     assert _figures(name, "PWR002") == [(_mark(name, "PWR002"), "77.95 kW", "80 kW")]
 
 
+def test_gb300_su_is_clean_once_pwr001_takes_the_gb300_limit() -> None:
+    """The GB300 SU fails only PWR001's GB200-era 120 kW default (8 racks at 135 kW): with
+    the 142 kW of NVIDIA's GB300 NVL72 enterprise reference architecture it is clean, so its
+    feeds (163.9 kW), busways (1,365.8 kW), CDUs and XDR fabric pass."""
+    name = "gb300-nvl72-superpod-su.yaml"
+    assert Counter(f.rule for f in _findings(name)) == Counter({"PWR001": 8})
+    config = Config(rule_settings={"PWR001": {"platform_limits": {"gb300-nvl72": "142 kW"}}})
+    assert _findings(name, config) == []
+    topo = load(DESIGNS / name).topology
+    assert topo.feeds["tap-a1"].capacity.m_as("kW") == pytest.approx(163.887, abs=0.001)
+    assert topo.panels["busway-a"].capacity.m_as("kW") == pytest.approx(1365.722, abs=0.001)
+
+
 # --- NVIDIA DGX SuperPOD, DGX B200 and B300 ----------------------------------------------
 
 
@@ -319,3 +336,10 @@ def test_disagreement_par003_refuses_nvidias_h100_llama31_405b_layout() -> None:
     split. PAR004 is left out: the README does not give the run's recompute or offload."""
     found = _findings("nvidia-dgxc-llama31-405b-h100.yaml")
     assert [(f.rule, f.measured) for f in found if f.rule == "PAR003"] == []
+
+
+def test_disagreement_pwr001_flags_the_gb300_nvl72_at_its_design_load() -> None:
+    """A GB300 NVL72 rack at the catalog's own 135 kW (Lenovo TDP; NVIDIA's GB300 enterprise
+    RA: up to 142 kW) fails PWR001's 120 kW default, a GB200 NVL72 figure: every GB300 rack
+    written without an override is flagged. `platform_limits` ships empty."""
+    assert finding_counts(DESIGNS / "gb300-nvl72-superpod-su.yaml") == Counter()
