@@ -95,7 +95,20 @@ def make_engine(args: argparse.Namespace) -> Any:
         cli=cli,
         today=today,
         overrides=overrides(args),
+        warn=_warn_once(),
     )
+
+
+def _warn_once() -> Any:
+    """A warning printer for the engine: each message on stderr once."""
+    said: set[str] = set()
+
+    def warn(message: str) -> None:
+        if message not in said:
+            said.add(message)
+            print(f"dclint: warning: {message}", file=sys.stderr)
+
+    return warn
 
 
 def _date(text: str) -> date:

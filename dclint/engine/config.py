@@ -9,7 +9,7 @@ holding `severity` and the rule's options, e.g. ``PWR001 = { limit = "132 kW" }`
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -150,12 +150,24 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
     return Config(rule_settings=settings, file=file, root=root, **kwargs)
 
 
-def config_for(design: Path, cache: dict[Path, Config]) -> Config:
-    """The config that governs a design file (cached per directory)."""
+def config_for(
+    design: Path, cache: dict[Path, Config], warn: Callable[[str], None] | None = None
+) -> Config:
+    """The config that governs a design file (cached per directory). A config found by this
+    search loads no rule code: its `rules-dir` is dropped, and `warn` told so (a repository's
+    files could otherwise run code in CI); one given with --config keeps it."""
     directory = _resolved(design).parent
     if directory not in cache:
         found = find_config(directory)
-        cache[directory] = load_config(found) if found else Config()
+        config = load_config(found) if found else Config()
+        if config.rules_dirs:
+            if warn is not None:
+                warn(
+                    f"{config.where('rules-dir')}: rules-dir ignored in a config found by "
+                    "search (it would run code); give the file with --config to load its rules"
+                )
+            config = replace(config, rules_dirs=())
+        cache[directory] = config
     return cache[directory]
 
 

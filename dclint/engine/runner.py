@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -30,6 +31,7 @@ class Engine:
     cli: dict[str, Any] = field(default_factory=dict)  # select/ignore/fail_on from the CLI
     today: date = field(default_factory=date.today)
     overrides: tuple[Any, ...] = ()  # --set values (dclint.loader.overrides), for every file
+    warn: Callable[[str], None] | None = None  # told what a found config may not do
     rules: dict[str, type[Rule]] = field(init=False)
     _configs: dict[Path, Config] = field(default_factory=dict, init=False)
     # Resolved configs (CLI values merged in), one per base config, and their typed options.
@@ -47,7 +49,7 @@ class Engine:
     def config_for(self, file: str) -> Config:
         """The config governing `file` (its directory's, or --config), CLI values merged in:
         the same object for every file it governs."""
-        base = self.config if self.config is not None else config_for(Path(file), self._configs)
+        base = self.config or config_for(Path(file), self._configs, self.warn)
         entry = self._resolved.get(id(base))
         if entry is None or entry[0] is not base:
             entry = (base, base.with_cli(**self.cli))
