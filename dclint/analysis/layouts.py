@@ -105,5 +105,9 @@ def render(plan: Plan, top: int, fmt_name: str) -> str:
     if valid:
         line = set_line(plan.workload, valid[0], plan.gpus)
         out += ["", "best layout as flags:", f"{'    ' if md else '  '}{line}"]
-    out += ["", "days and cost scale the declared run's projection (`dclint cost`) by step time"]
+    out += [
+        "",
+        "days: steps x predicted step x the declared run's checkpoint and failure overhead "
+        "(`dclint cost`); cost: GPU-days x that run's cost a GPU-day",
+    ]
     return "\n".join(out) + "\n"
