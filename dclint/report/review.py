@@ -32,7 +32,6 @@ class Review:
     findings: list[Finding]
     summary: DesignSummary | None = None
     summary_error: str = ""
-    groups: dict[str, dict[str, list[Finding]]] = field(default_factory=dict)
     projections: list[dict[str, Any]] = field(default_factory=list)
     tco: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
@@ -119,7 +118,6 @@ def _review(d: DesignResult, settings: dict[str, Any]) -> Review:
     for f in d.findings:
         area = f.tags[0] if f.tags else "other"
         areas.setdefault(f.severity, {}).setdefault(area, []).append(f)
-    review.groups = areas
     kind = kinds(d.design)
     review.rolled = {
         sev: {area: roll_up(found, kind) for area, found in by_area.items()}
