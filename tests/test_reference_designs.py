@@ -53,6 +53,12 @@ KNOWN_BAD = [
     "bad-gb200-nvl72-rack-130kw.yaml",  # PWR001: 130 kW above the 120 kW rack design
     "bad-gb200-nvl72-busway-headroom.yaml",  # PWR002: 77.95 kW of headroom, 80 kW needed
     "bad-dgx-b200-superpod-fabric-16su-two-tier.yaml",  # NET005: 4,096 GPUs on two tiers
+    "bad-deepseek-3fs-claim-above-line-rate.yaml",  # STO006: 9.9 TB/s on 9 TB/s of NICs
+]
+
+# Published sound; dclint adds only the warnings of its own practice that the file marks.
+SOUND_WITH_PRACTICE_WARNINGS = [
+    "deepseek-3fs-storage.yaml",  # 3FS: 6.6 TiB/s from 180 x 2 x 200 Gb/s; STO004 x2
 ]
 
 # Published designs dclint flags today: asserted in the test_disagreement_* functions.
@@ -90,7 +96,7 @@ def _projection(name: str, workload: str) -> dict[str, Any]:
 
 def test_every_reference_design_is_listed() -> None:
     """A design added to the folder without a verdict here would be checked by nothing."""
-    listed = set(SOUND) | set(KNOWN_BAD) | {META.name}
+    listed = set(SOUND) | set(KNOWN_BAD) | set(SOUND_WITH_PRACTICE_WARNINGS) | {META.name}
     listed |= {"dgx-b200-four-per-rack-air.yaml", FEEDS_60A, *DISAGREEMENT_DESIGNS}
     assert {p.name for p in DESIGNS.glob("*.yaml")} == listed
 
@@ -113,6 +119,23 @@ def test_published_unsound_variant_fails_where_marked(name: str) -> None:
     expected = expected_counts(path)
     assert expected, f"{name} marks no expected finding"
     assert finding_counts(path) == expected
+
+
+@pytest.mark.parametrize("name", SOUND_WITH_PRACTICE_WARNINGS)
+def test_published_sound_design_has_only_its_marked_practice_warnings(name: str) -> None:
+    path = DESIGNS / name
+    assert finding_counts(path) == expected_counts(path)
+    assert {f.severity for f in _findings(name)} == {"warning"}
+
+
+def test_deepseek_3fs_measured_read_is_within_line_rate() -> None:
+    """180 x 2 x 200 Gb/s = 9 TB/s; 6.6 TiB/s = 7.257 TB/s = 80.6% of it (STO006 allows 90%)."""
+    line_rate = 180 * 2 * 200e9 / 8
+    measured = 6.6 * 2**40
+    assert measured / line_rate == pytest.approx(0.806, abs=0.001)
+    assert _figures("deepseek-3fs-storage.yaml", "STO006") == []
+    name = "bad-deepseek-3fs-claim-above-line-rate.yaml"
+    assert _figures(name, "STO006") == [(_mark(name, "STO006"), "9896 GB/s", "8100 GB/s")]
 
 
 # --- NVIDIA DGX SuperPOD, DGX H100, 4 SU -------------------------------------------------
