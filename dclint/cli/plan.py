@@ -25,7 +25,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser = sub.add_parser(
         "plan", help="search the parallel layouts of a workload, or vary the facility"
     )
-    parser.add_argument("path", metavar="DESIGN")
+    parser.add_argument("path", metavar="DESIGN", help="design file")
     parser.add_argument("--workload", metavar="NAME", help="workload id (default: the only one)")
     parser.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     parser.add_argument(
