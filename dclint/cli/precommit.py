@@ -3,9 +3,9 @@ among the changed files, and for a changed fragment (a file other designs `inclu
 `extends:`, such as a rack-type library or a site profile) the designs built on it instead.
 
 A file without a top-level `name` is a fragment (every design has one), never checked on its
-own; a base design with a name is checked itself, and so are the designs extending it. Designs are found among the
-repository's YAML files (`git ls-files`, or the files under the working directory), reading only
-those that mention `include` or `extends`.
+own; a base design with a name is checked itself, and so are the designs extending it. Designs
+are found among the repository's YAML files (`git ls-files`, or the files under the working
+directory), reading only those that mention `include` or `extends`.
 """
 
 from __future__ import annotations
