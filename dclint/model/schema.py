@@ -36,6 +36,16 @@ KINDS: dict[str, tuple[str, str]] = {
 }
 
 
+def _parses(token: str) -> bool:
+    from dclint.units import parse_unit
+
+    try:
+        parse_unit(token)
+    except Exception:  # QuantityError, or pint's own for a symbol it cannot read alone ('%')
+        return False
+    return True
+
+
 def _alternation(tokens: set[str]) -> str:
     return "(?:" + "|".join(re.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))) + ")"
 
@@ -49,11 +59,9 @@ def _families() -> list[tuple[str, Any]]:
     prefixes = {t for p in ureg._prefixes.values() for t in (p.name, p.symbol, *p.aliases) if t}
     by_dim: dict[Any, set[str]] = {}
     for token, definition in ureg._units.items():
-        try:
-            dim = ureg.get_dimensionality(definition.name)
-        except Exception:  # a symbol pint cannot parse on its own ('%'): not a quantity's unit
+        if not _parses(token):  # a name dclint's parser refuses ('°C': write degC)
             continue
-        by_dim.setdefault(dim, set()).add(token)
+        by_dim.setdefault(ureg.get_dimensionality(definition.name), set()).add(token)
     prefix = _alternation(prefixes) + "?"
     out = [(prefix + _alternation(tokens), dim) for dim, tokens in by_dim.items()]
     length = ureg.get_dimensionality("meter")
@@ -68,7 +76,7 @@ def unit_pattern(example_unit: str) -> str:
     from dclint.units import ureg
 
     if example_unit == "K":  # a temperature difference: kelvin, or a delta of a scale
-        deltas = {"K", "kelvin", "delta_degC", "delta_degF", "delta_degree_Celsius", "Δ°C"}
+        deltas = {"K", "kelvin", "delta_degC", "delta_degF", "delta_degree_Celsius"}
         return _NUMBER + _alternation(deltas) + r"\s*$"
     if example_unit == "MW":  # a rating: real or apparent power
         return _NUMBER + f"(?:{_unit_alternatives('W')}|{_unit_alternatives('VA')})" + r"\s*$"
