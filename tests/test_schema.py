@@ -115,5 +115,12 @@ def test_each_kind_of_quantity_checks_its_dimension() -> None:
     bad["cooling"]["cdus"][0]["max_flow"] = "120 m^3"  # a volume, not a flow
     bad["cooling"]["cdus"][0]["approach"] = "5 degC"  # a temperature, not a difference
     bad["cooling"]["loops"][0]["supply_temperature"] = "32 K/s"
+    bad["cooling"]["loops"][0]["return_temperature"] = "42 °C"  # dclint reads ASCII: 42 degC
     errors = list(_validator().iter_errors({"name": "x", **bad}))
-    assert sorted(e.instance for e in errors) == ["0.8 CNY/kW", "120 m^3", "32 K/s", "5 degC"]
+    assert sorted(e.instance for e in errors) == [
+        "0.8 CNY/kW",
+        "120 m^3",
+        "32 K/s",
+        "42 °C",
+        "5 degC",
+    ]
