@@ -3,9 +3,10 @@
 Each design in tests/reference_designs/ opens with a comment naming its public source
 (NVIDIA DGX SuperPOD reference architectures and user guides, the OCP GB200 rack
 specification, NetBox's power feed model, the Llama 3 paper, Narayanan et al. 2021, NVIDIA
-NeMo recipes) and the figures it encodes. Published-sound designs must give no finding;
-known-bad variants (`bad-*.yaml`) must give exactly the findings their `# expect: ID` marks
-name; the figures the sources print are checked where dclint computes them.
+NeMo and dgxc-benchmarking recipes, DeepSeek's 3FS) and the figures it encodes.
+Published-sound designs must give no finding; known-bad variants (`bad-*.yaml`) must give
+exactly the findings their `# expect: ID` marks name; the figures the sources print are
+checked where dclint computes them.
 
 Cases where dclint disagrees with a published verdict or figure, and the physics and the
 source are certain, are asserted with the published value in the `test_disagreement_*`
@@ -40,7 +41,7 @@ SOUND = [
     "dgx-b200-superpod-4su.yaml",  # NVIDIA DGX SuperPOD B200 RA, 4 SU, two DGX a rack
     "dgx-b200-superpod-fabric-8su.yaml",  # B200 RA table: 64 leaf + 32 spine, 2,048 GPUs
     "dgx-b200-superpod-fabric-16su.yaml",  # B200 RA table: 128 leaf + 128 spine + 64 core
-    "dgx-b200-four-per-rack-rear-door.yaml",  # 57.2 kW racks with a rear-door exchanger
+    "dgx-b200-four-per-rack-rear-door.yaml",  # 57.2 kW racks, rear doors: CLG005's own fix
     "netbox-power-feeds.yaml",  # NetBox power feed worked examples
     "megatron-gpt3-175b-a100.yaml",  # Narayanan et al. 2021, GPT-3 175B, TP 8 PP 8
 ]
