@@ -25,7 +25,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser = sub.add_parser(
         "plan", help="search the parallel layouts of a workload, or vary the facility"
     )
-    parser.add_argument("path", metavar="DESIGN", help="design file")
+    parser.add_argument("design", metavar="DESIGN", help="design file")
     parser.add_argument("--workload", metavar="NAME", help="workload id (default: the only one)")
     parser.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     parser.add_argument(
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.top < 1:
         raise ConfigError(f"--top {args.top}: print at least one layout")
-    design = load(args.path, overrides=overrides(args))  # LoadError: exit 2 with position
+    design = load(args.design, overrides=overrides(args))  # LoadError: exit 2 with position
     wl = pick_workload(design, args.workload)
     if args.vary:
         return _grid(args, wl.id)
@@ -86,11 +86,11 @@ def run(args: argparse.Namespace) -> int:
 
     found = plan_layouts(design, wl, args.by, _worlds(args.gpus))
     if isinstance(found, str):
-        raise ConfigError(f"{args.path}: workload {wl.id}: {found}")
+        raise ConfigError(f"{args.design}: workload {wl.id}: {found}")
     if not found.result.valid:
         why = ", ".join(f"{r} ({n:,})" for r, n in found.result.rejected.items())
         raise ConfigError(
-            f"{args.path}: workload {wl.id}: no layout of its {found.result.candidates:,} "
+            f"{args.design}: workload {wl.id}: no layout of its {found.result.candidates:,} "
             f"candidates is valid: {why}"
         )
     emit(args, render(found, args.top, args.format))
@@ -105,7 +105,7 @@ def _grid(args: argparse.Namespace, workload: str) -> int:
         raise ConfigError("--gpus applies to the layout search, not to a --vary grid")
     varies = [split_values(text, "--vary") for text in args.vary]
     setup = Setup(
-        args.path,
+        args.design,
         workload,
         tuple(args.set),
         args.config,
