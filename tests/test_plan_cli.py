@@ -150,3 +150,16 @@ def test_par005_is_priced_by_the_best_layouts_step(capsys: pytest.CaptureFixture
     ratio = plan.result.valid[0].step_time / plan.declared.step_time
     assert impact["days"] == pytest.approx(wall * (1 - ratio), rel=1e-9)
     assert impact["days"] > 1.0  # a fifth of a run of about 7.7 days
+
+
+def test_bench_1024_gpus_70b_within_its_target(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("plan_bench", ROOT / "bench" / "plan_bench.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--only", "1024", "--repeat", "1"]) == 0  # 10 s target
+    assert "56,064 candidates" in capsys.readouterr().out

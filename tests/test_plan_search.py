@@ -89,20 +89,21 @@ MID = dict(nodes=2, params=13e9, layers=40, hidden=5120, heads=40, seq=4096, bat
 
 def _oracle(plan: Plan, wl: Workload) -> tuple[int, set[tuple[object, ...]]]:
     """Every grid point as the module docstring defines it, judged by PAR002-PAR004's own code."""
-    a, domain = plan.space.arch, plan.space.machine.links.domain
+    a, domain, n = plan.space.arch, plan.space.machine.links.domain, wl.gpus
     usable = plan.space.usable_bytes / 2**30
+    experts = [e for e in range(1, a.experts + 1) if a.experts % e == 0] if a.experts else [1]
     total, valid = 0, set()
-    for tp in (d for d in range(1, 9) if 16 % d == 0):
-        for pp in (d for d in range(1, a.layers + 1) if (16 // tp) % d == 0):
-            for cp in (d for d in range(1, 16 // (tp * pp) + 1) if (16 // (tp * pp)) % d == 0):
+    for tp in (d for d in range(1, 9) if n % d == 0):
+        for pp in (d for d in range(1, a.layers + 1) if (n // tp) % d == 0):
+            for cp in (d for d in range(1, n // (tp * pp) + 1) if (n // (tp * pp)) % d == 0):
                 vpps = [1] + [v for v in range(2, a.layers // pp + 1) if (a.layers // pp) % v == 0]
                 vpps = vpps if pp > 1 else [1]
                 sps = (False, True) if tp > 1 else (False,)
-                grid = itertools.product(vpps, MICRO_BATCHES, sps, RECOMPUTE, range(4))
-                for vpp, mb, sp, rec, zero in grid:
+                grid = itertools.product(experts, vpps, MICRO_BATCHES, sps, RECOMPUTE, range(4))
+                for ep, vpp, mb, sp, rec, zero in grid:
                     total += 1
                     par = Parallel(
-                        tp=tp, pp=pp, cp=cp, vpp=vpp, sequence_parallel=sp, zero_stage=zero
+                        tp=tp, pp=pp, cp=cp, ep=ep, vpp=vpp, sequence_parallel=sp, zero_stage=zero
                     )  # type: ignore[call-arg]
                     trial = wl.model_copy(
                         update={"parallel": par, "micro_batch": mb, "recompute": rec}
@@ -111,18 +112,27 @@ def _oracle(plan: Plan, wl: Workload) -> tuple[int, set[tuple[object, ...]]]:
                         continue
                     if memory_per_gpu(trial).total.m_as("GiB") > usable:
                         continue
-                    dp = 16 // (tp * pp * cp)
-                    valid.add((tp, pp, cp, 1, vpp, mb, RECOMPUTE.index(rec), sp, zero, 16, dp))
+                    dp = n // (tp * pp * cp)
+                    valid.add((tp, pp, cp, ep, vpp, mb, RECOMPUTE.index(rec), sp, zero, n, dp))
     return total, valid
 
 
-def test_every_candidate_agrees_with_the_par_rules() -> None:
-    plan = plan_of(**MID)
-    wl = load_text(DESIGN.format(extra="", par="{tp: 1}", **MID)).workloads[0]
+# an MoE: 8 experts of 2048-wide MLPs (top-2) in each of 8 layers, 4.3e9 parameters
+MOE = dict(nodes=1, params=4.3e9, layers=8, hidden=4096, heads=32, seq=2048, batch=64, gpus=8)
+MOE_EXTRA = ", ffn_hidden_size: 2048, experts: 8, top_k: 2, swiglu: true"
+
+
+@pytest.mark.parametrize(("values", "extra"), [(MID, ""), (MOE, MOE_EXTRA)], ids=["dense", "moe"])
+def test_every_candidate_agrees_with_the_par_rules(values: dict[str, object], extra: str) -> None:
+    plan = plan_of(**values, extra=extra)
+    wl = load_text(DESIGN.format(extra=extra, par="{tp: 1}", **values)).workloads[0]
     total, valid = _oracle(plan, wl)
     assert plan.result.candidates == total
     assert {(*c.key, c.dp) for c in plan.result.valid} == valid
     assert plan.result.rejected["PAR004: does not fit in GPU memory"] > 0
+    if extra:
+        assert plan.result.rejected["PAR003: MoE with tp > 1 needs sequence parallelism"] > 0
+        assert {c.ep for c in plan.result.valid} == {1, 2, 4, 8}
 
 
 def test_memory_matches_par004_estimate() -> None:
