@@ -123,4 +123,5 @@ def test_a_finding_caused_by_set_is_at_the_design_line_and_names_the_flag(
     main(["check", design, "--select", "PWR001", "--set", flag, "--format", "github"])
     out = capsys.readouterr().out
     assert "file=--set" not in out
-    assert out.count("::error file=") == 8
+    assert out.count("::error file=") == 1  # one annotation for the defect on 8 racks
+    assert "[8 racks of type nvl72: su1-r[1-8]]" in out

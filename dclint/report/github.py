@@ -1,4 +1,5 @@
-"""GitHub Actions output: one workflow command (`::error file=...::message`) per finding."""
+"""GitHub Actions output: one workflow command (`::error file=...::message`) per defect (one
+defect on many racks of a type is one annotation naming them: see dclint.report.rollup)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from dclint.engine.baseline import relative_file
 from dclint.engine.findings import RunResult
 from dclint.errors import printable
+from dclint.report.rollup import kinds, roll_up
 from dclint.report.text import summary_line
 
 __all__ = ["command", "escape_data", "escape_property", "render"]
@@ -45,8 +47,9 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
                     title="dclint: design load error",
                 )
             )
-        for f in design.findings:
-            message = f.message
+        for group in roll_up(design.findings, kinds(design.design)):
+            f = group.first  # one annotation a defect: GitHub shows only the first few a step
+            message = f.message + (f" [{group.scope()}]" if group.count > 1 else "")
             if f.measured is not None or f.limit is not None:
                 message += f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
             if f.fix:

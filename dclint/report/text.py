@@ -1,35 +1,35 @@
-"""Text output: one line per finding or error, then a one-line summary.
+"""Text output: one line per defect or error, then a one-line summary.
 
-With `color` the rule id and severity are coloured (ANSI), as ruff colours its diagnostics;
-with `show_source` each finding is followed by its YAML line and a caret under the column.
-Control characters from the design (a key holding ESC or a newline) are escaped, so a
-design cannot write terminal escape sequences or CI workflow commands into a log.
+One defect on many racks of one type (the same rule, message shape, measured value and
+limit) is one line, at its first place, naming how many and which (`[8 racks of type nvl72:
+su1-r[1-8]]`); the summary still counts every finding. With `color` the rule id and severity
+are coloured (ANSI), as ruff colours its diagnostics; with `show_source` each line is followed
+by its YAML line and a caret under the column. Control characters from the design (a key
+holding ESC or a newline) are escaped, so a design cannot write terminal escape sequences or
+CI workflow commands into a log.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
 from dclint.engine.findings import Finding, RunResult
+from dclint.errors import printable
+from dclint.report.rollup import kinds, roll_up
 
 __all__ = ["clean", "finding_line", "render", "summary_line"]
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}  # red, yellow, cyan
-
-
-def clean(text: str) -> str:
-    """`text` with every control character written as an escape (`\\x1b`, `\\n`)."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+clean = printable  # control characters written as escapes (dclint.errors.printable)
 
 
 def _paint(text: str, code: str, on: bool) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if on else text
 
 
-def finding_line(f: Finding, color: bool = False) -> str:
+def finding_line(f: Finding, color: bool = False, also: str = "") -> str:
+    """One finding; `also` names the other objects with the same defect (a roll-up)."""
     numbers = ""
     if f.measured is not None or f.limit is not None:
         numbers = f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
@@ -39,7 +39,7 @@ def finding_line(f: Finding, color: bool = False) -> str:
     where = _paint(f"{clean(f.file)}:{f.line}:{f.column}:", "1", color)
     rule = _paint(f.rule, f"1;{hue}", color)
     severity = _paint(f"[{f.severity}]", hue, color)
-    return f"{where} {rule} {severity} {clean(f.message + numbers)}"
+    return f"{where} {rule} {severity} {clean(f.message + numbers + also)}"
 
 
 def _source_lines(f: Finding, texts: dict[str, list[str] | None]) -> list[str]:
@@ -67,8 +67,10 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
         for e in design.errors:
             where = _paint(f"{clean(e.file)}:{e.line}:{e.column}:", "1", color)
             lines.append(f"{where} {_paint('error:', '1;31', color)} {clean(e.message)}")
-        for f in design.findings:
-            lines.append(finding_line(f, color))
+        for group in roll_up(design.findings, kinds(design.design)):
+            f = group.first
+            also = f" [{group.scope()}]" if group.count > 1 else ""
+            lines.append(finding_line(f, color, also))
             if show:
                 lines.extend(_source_lines(f, texts))
     findings, errors = result.findings, result.errors
