@@ -12,7 +12,6 @@ import pytest
 from conftest import SAMPLES
 from dclint import __version__
 from dclint.cli import main
-from dclint.report.assumptions import public
 
 GIT = [
     "git",
@@ -69,20 +68,3 @@ def test_metadata_in_a_repository_with_a_config(
     design.write_text(design.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     main(["check", str(design), "--format", "markdown"])
     assert _details(capsys.readouterr().out)["Git commit"] == f"{head[:12]} (file modified since)"
-
-
-def test_public_sources_only() -> None:
-    assert (
-        public("A rack is ~120 kW (founding article; NVIDIA GB200 NVL72 rack guide).")
-        == "A rack is ~120 kW (NVIDIA GB200 NVL72 rack guide)."
-    )
-    assert public("Bands (common DCIM bands; DOMAIN.md, power practice).") == (
-        "Bands (common DCIM bands)."
-    )
-    assert public("Saves stop training. The memo measured 10 min (founding memo).") == (
-        "Saves stop training."
-    )
-    assert public("time / (1 - share), the memo's estimator") == "dclint's own default"
-    assert public("NEC 210.20(A) limits continuous load (NEC 210.20(A)).") == (
-        "NEC 210.20(A) limits continuous load (NEC 210.20(A))."
-    )

@@ -11,7 +11,7 @@ from typing import Any
 from dclint.engine.findings import DesignResult
 from dclint.report.values import share, show
 
-__all__ = ["Assumption", "assumptions", "projection_assumptions", "public"]
+__all__ = ["Assumption", "assumptions", "projection_assumptions"]
 
 
 @dataclass(frozen=True)
@@ -23,35 +23,12 @@ class Assumption:
 
 
 _WHY = re.compile(r"## Why it matters\s*\n(.*?)(?:\n\s*\n|\n##|$)", re.S)
-# working notes a rule doc may still cite; a review handed to a client names public sources only
-_PRIVATE = re.compile(
-    r"\b(?:the\s+)?(?:founding\s+(?:articles?|memo)|memo(?:'s)?|DOMAIN\.md|the\s+article|the\s+brief)"
-    r"(?:,\s*[\w\s-]*)?",
-    re.I,
-)
-_PAREN = re.compile(r"\(((?:[^()]|\([^()]*\))*)\)")
-
-
-def public(text: str, fallback: str = "dclint's own default") -> str:
-    """Text with citations of private working notes taken out: '(founding article; NVIDIA GB200
-    NVL72 rack guide)' -> '(NVIDIA GB200 NVL72 rack guide)', a parenthesis citing nothing else
-    goes, and a sentence still resting on such notes is left out (`fallback` if none is left)."""
-
-    def clean(match: re.Match[str]) -> str:
-        parts = [p.strip() for p in match.group(1).split(";")]
-        kept = [p for p in parts if not _PRIVATE.search(p)]
-        return f"({'; '.join(kept)})" if kept else ""
-
-    text = _PAREN.sub(clean, " ".join(text.split()))
-    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z\"])", text)
-    kept = [re.sub(r"\s+([.,;:])", r"\1", x) for x in sentences if not _PRIVATE.search(x)]
-    return " ".join(kept).strip() or fallback
 
 
 def _source(cls: Any) -> str:
     """The first sentence of a rule's "Why it matters" that rests on public sources."""
     match = _WHY.search(cls.doc())
-    text = public(" ".join(match.group(1).split()) if match else cls.summary(), "")
+    text = " ".join(match.group(1).split()) if match else cls.summary()
     first = re.split(r"(?<=[.)])\s+(?=[A-Z])", text, maxsplit=1)[0]
     return f"{cls.id}: {first or 'dclint' + chr(39) + 's own default'}"
 
@@ -121,12 +98,12 @@ def projection_assumptions(projections: list[dict[str, Any]]) -> list[Assumption
                     f"projection: {name}",
                     show(value.get("value", "")),
                     show(value.get("default", "-")),
-                    public(str(value.get("source", "dclint.projection"))),
+                    str(value.get("source", "dclint.projection")),
                 )
             elif isinstance(key, int):
                 a = Assumption(
                     "training-time and cost projection",
-                    public(str(value)),
+                    str(value),
                     "-",
                     "dclint.projection",
                 )
