@@ -38,9 +38,10 @@ def declared_sentence(plan: Plan) -> str:
     else:
         text += "is "
     text += f"{ordinal(plan.declared_rank)} of {len(valid):,}"
+    what = "dearer" if plan.by == "cost" else "slower"
     if not valid or plan.gap() <= 0:
         return text + ", as fast as the best"
-    return f"{text}, {plan.gap():.0%} slower than the best; it loses on {loses_on(d, valid[0])}"
+    return f"{text}, {plan.gap():.0%} {what} than the best; it loses on {loses_on(d, valid[0])}"
 
 
 def as_data(plan: Plan, top: int) -> dict[str, Any]:

@@ -90,7 +90,7 @@ def evaluate(setup: Setup, paths: list[str], values: tuple[str, ...]) -> GridPoi
     wl = pick_workload(design, setup.workload)
     t = tco(design)
     total = float(t.total.magnitude) if t.items else None
-    found = plan_layouts(design, wl, setup.by)
+    found = plan_layouts(design, wl, setup.by, rank_only=True)  # the best is exact
     if isinstance(found, str) or not found.result.valid:
         note = found if isinstance(found, str) else "no layout fits"
         return GridPoint(values, counts, errors, None, None, None, total, t.currency, note)

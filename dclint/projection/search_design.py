@@ -74,6 +74,7 @@ class Plan:
     overhead: float  # wall time / time in steps, from the declared run's projection
     cost_per_gpu_day: Quantity | None
     peak: float  # FLOP/s per GPU
+    by: str = "time"  # what the ranking and the gap measure: step time, or GPU-seconds a step
 
     def days(self, c: Candidate) -> Quantity:
         return Q_(self.steps * c.step_time * self.overhead / 86400, "day")
@@ -87,9 +88,13 @@ class Plan:
         return c.step.model_flops / (c.step_time * c.world * self.peak)
 
     def gap(self) -> float:
-        """Declared step time over the best valid one's, less 1 (0 with no valid layout)."""
-        best = self.result.valid[0].step_time if self.result.valid else self.declared.step_time
-        return self.declared.step_time / best - 1
+        """Declared step time (GPU-seconds with `by` cost) over the best valid layout's, less 1
+        (0 with no valid layout)."""
+        best = self.result.valid[0] if self.result.valid else self.declared
+        mine = self.declared
+        if self.by == "cost":
+            return mine.step_time * mine.world / (best.step_time * best.world) - 1
+        return mine.step_time / best.step_time - 1
 
 
 def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
@@ -160,6 +165,7 @@ def plan_layouts(
         float(wl.tokens) / (layout.global_batch * arch.seq),
         *_overhead_and_rate(design, wl.id),
         machine.peak,
+        by,
     )
 
 
