@@ -7,10 +7,13 @@ non-blocking). Ratios are always written down:up. Each side is the capacity that
 in the counted form (`tiers`) a tier's uplinks are the tier above's downlinks, so a side is
 the smaller of what the two tiers declare (16 leaves x 32 uplinks under 4 spines x 32
 downlinks is 128 links up, not 512: 4:1), and the first tier's downlinks are at most the
-ports its endpoints take (GPU NICs, and the `endpoints`: storage, management, gateways). In
-the explicit form (`switches`, `links`) each side is the sum of its links. A tier count that
-does not reconcile is NET008's finding; this rule measures what such a fabric can carry.
-Top tiers (no uplinks) are not checked.
+ports its endpoints take (GPU NICs, and the `endpoints`: storage, management, gateways).
+The first tier is measured on its fullest switch, not its average: E endpoint ports on n
+leaves of d downlinks put at least min(d, ceil(E / n)) ports on one leaf, so 1,020 ports on
+32 leaves of 32 downlinks and 16 uplinks run 32:16 = 2.00:1 on a full leaf, though the tier
+averages 1,020:512 = 1.99:1. In the explicit form (`switches`, `links`) each side is the sum
+of its links. A tier count that does not reconcile is NET008's finding; this rule measures
+what such a fabric can carry. Top tiers (no uplinks) are not checked.
 
 Options: `limit` (default 1.0, dclint's own default for a non-blocking fabric) and
 `tier_limits`, per-tier limits keyed `fabric-id.tier-name`. A `tier_limits` key must name a
@@ -49,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from dclint.calc.fabric_tiers import tier_bandwidths
+from dclint.calc.fabric_tiers import TierBandwidth, tier_bandwidths
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import fmt
@@ -73,14 +76,14 @@ class FabricOversubscribed(Rule):
                 if tier.up is None or tier.up.magnitude == 0:
                     continue
                 limit = ctx["tier_limits"].get(f"{fabric.id}.{tier.name}", ctx["limit"])
-                ratio = float(tier.down / tier.up)
+                ratio = tier.ratio or 0.0
                 if ratio > limit * (1 + 1e-9):
                     bound = f" ({tier.note})" if tier.note else ""
                     yield Violation(
                         tier.path,
                         f"fabric {fabric.id} tier {tier.name} is oversubscribed "
-                        f"{ratio:.2f}:1 (down:up), {fmt(tier.down, 'Tb/s')} down vs "
-                        f"{fmt(tier.up, 'Tb/s')} up{bound}; limit {limit:g}:1",
+                        f"{ratio:.2f}:1 (down:up){_fullest(tier)}, {fmt(tier.down, 'Tb/s')} "
+                        f"down vs {fmt(tier.up, 'Tb/s')} up{bound}; limit {limit:g}:1",
                         subject=f"{fabric.id}.{tier.name}",
                         measured=f"{ratio:.2f}:1",
                         limit=f"{limit:g}:1",
@@ -110,3 +113,14 @@ class FabricOversubscribed(Rule):
                 )
             else:
                 yield "tier_limits", f"'{key}' names no tier of a compute fabric; {valid}"
+
+
+def _fullest(tier: TierBandwidth) -> str:
+    """The fullest switch's figures, when they are worse than the tier's average."""
+    if tier.fullest is None or tier.up is None or tier.ratio == float(tier.down / tier.up):
+        return ""
+    up = tier.up / tier.switches
+    return (
+        f" on its fullest switch, {fmt(tier.fullest, 'Tb/s')} down vs {fmt(up, 'Tb/s')} up; "
+        f"the tier averages {float(tier.down / tier.up):.2f}:1"
+    )

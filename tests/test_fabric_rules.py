@@ -42,6 +42,16 @@ def test_net001_counts_storage_endpoints() -> None:
     assert _figures(EXAMPLES / "net001" / "good-spare-ports.yaml", "NET001") == []
 
 
+def test_net001_measures_the_fullest_leaf() -> None:
+    """241 endpoint ports on 8 leaves put ceil(241 / 8) = 31 on one, against its 30 uplinks:
+    31:30 = 1.03:1, though the tier averages 241:240."""
+    (finding,) = _findings(EXAMPLES / "net001" / "bad-fullest-leaf.yaml", "NET001")
+    assert (finding.line, finding.measured, finding.limit) == (20, "1.03:1", "1:1")
+    assert "fullest switch, 12.4 Tb/s down vs 12 Tb/s up; the tier averages 1.00:1, 96.4 Tb/s" in (
+        finding.message
+    )
+
+
 def test_net008_figures() -> None:
     assert _figures(EXAMPLES / "net008" / "bad.yaml", "NET008") == [
         (12, "512", "128"),

@@ -95,6 +95,26 @@ def test_first_tier_bound_by_endpoint_ports() -> None:
     assert (ports.gpus, ports.gpu_ports, ports.other, ports.total) == (240, 240, 32, 272)
 
 
+def test_first_tier_fullest_switch() -> None:
+    """E endpoint ports on n leaves of d downlinks: the fullest carries min(d, ceil(E / n))."""
+    tiers = (
+        "      - {name: leaf, switch: qm9700, count: 8, downlinks: 34, uplinks: 30}\n"
+        "      - {name: spine, switch: qm9700, count: 4, downlinks: 60}\n"
+    )
+    bare = tier_bandwidths(dclint.load_text(_counted(tiers, "r[01-10]", 3)), 0)[0]
+    assert bare.fullest is not None and bare.fullest.m_as("Gb/s") == pytest.approx(30 * 400)
+    assert bare.ratio == pytest.approx(1.0)  # 240 on 8 leaves: 30:30 on every one
+    ufm = "    endpoints:\n      - {name: ufm, role: management, count: 1, ports: 1}\n"
+    one_more = tier_bandwidths(dclint.load_text(_counted(tiers, "r[01-10]", 3, ufm)), 0)[0]
+    assert one_more.fullest is not None and one_more.fullest.m_as("Gb/s") == pytest.approx(31 * 400)
+    assert one_more.ratio == pytest.approx(31 / 30)
+    storage = "    endpoints:\n      - {name: vast, role: storage, count: 40, ports: 2}\n"
+    full = tier_bandwidths(dclint.load_text(_counted(tiers, "r[01-10]", 3, storage)), 0)[0]
+    assert full.fullest is not None and full.fullest.m_as("Gb/s") == pytest.approx(34 * 400)
+    _, spine = tier_bandwidths(dclint.load_text(_counted(tiers, "r[01-10]", 3)), 0)
+    assert spine.fullest is None  # only the first tier faces the endpoints
+
+
 def test_endpoint_ports_round_nics_up() -> None:
     """nics_per_gpu 0.125 (one front-end NIC a node of 8) on 15 GPUs needs 2 ports, not 1.875."""
     design = dclint.load_text(

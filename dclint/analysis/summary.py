@@ -47,11 +47,14 @@ class TierRatio:
     down: Quantity
     up: Quantity | None
     limit: float | None  # the NET001 limit, for compute fabrics
+    worst: float | None = None  # down:up of the fullest first-tier switch, as NET001 measures
 
     @property
     def ratio(self) -> float | None:
         if self.up is None or self.up.magnitude == 0:
             return None
+        if self.worst is not None:
+            return self.worst
         return float((self.down / self.up).m_as("dimensionless"))
 
 
@@ -163,6 +166,7 @@ def _tiers(design: Design, opts: dict[str, dict[str, Any]]) -> list[TierRatio]:
                     t.down,
                     t.up,
                     float(limit) if fabric.kind == "compute" else None,
+                    t.ratio if t.fullest is not None else None,
                 )
             )
     return out

@@ -34,7 +34,11 @@ class TierBandwidth:
     In the counted form a tier's uplinks are the tier above's downlinks, so each side is the
     smaller of the two (16 leaves x 32 uplinks under 4 spines x 32 downlinks: 128 links up, not
     512), and the first tier's downlinks are at most the fabric's endpoint ports. `note` says
-    what bound a side, empty when the declared ports did."""
+    what bound a side, empty when the declared ports did.
+
+    `fullest` is the downlink bandwidth of the tier's fullest switch, set on a counted first
+    tier whose endpoints are known: E endpoint ports on n switches of d downlinks put at least
+    min(d, ceil(E / n)) on one of them, so the tier average can hide a full switch."""
 
     name: str
     level: int  # 1 = faces the GPUs
@@ -43,6 +47,16 @@ class TierBandwidth:
     up: Quantity | None
     path: Path
     note: str = ""
+    fullest: Quantity | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        """Down:up on the worst switch (the fullest one if known, else the tier average)."""
+        if self.up is None or self.up.magnitude == 0:
+            return None
+        if self.fullest is not None and self.switches:
+            return float(self.fullest * self.switches / self.up)
+        return float(self.down / self.up)
 
 
 @dataclass(frozen=True)
@@ -113,12 +127,15 @@ def _counted(design: Design, fabric: Fabric, index: int) -> list[TierBandwidth]:
         if speed is None:
             continue
         down, up, notes = tier.count * tier.downlinks, tier.count * tier.uplinks, []
+        fullest = None
         if t and (sent := tiers[t - 1].count * tiers[t - 1].uplinks) < down:
             notes.append(f"{down:,} downlinks, tier {tiers[t - 1].name} sends {sent:,}")
             down = sent
         elif not t and 0 < ports < down:  # no endpoints known: the declared ports stand
             notes.append(f"{down:,} downlinks, {ports:,} endpoint ports")
             down = ports
+        if not t and ports and tier.count:
+            fullest = min(tier.downlinks, math.ceil(ports / tier.count))
         if up and t + 1 < len(tiers):
             above = tiers[t + 1].count * tiers[t + 1].downlinks
             if above < up:
@@ -134,6 +151,7 @@ def _counted(design: Design, fabric: Fabric, index: int) -> list[TierBandwidth]:
                 (speed * up).to("Gb/s") if tier.uplinks else None,
                 (*base, "tiers", t, field),
                 "; ".join(notes),
+                (speed * fullest).to("Gb/s") if fullest is not None else None,
             )
         )
     return out
