@@ -193,3 +193,23 @@ def test_bench_1024_gpus_70b_within_its_target(capsys: pytest.CaptureFixture[str
     spec.loader.exec_module(bench)
     assert bench.main(["--only", "1024", "--repeat", "1"]) == 0  # 10 s target
     assert "56,064 candidates" in capsys.readouterr().out
+
+
+def test_grid_html_draws_every_point_and_fills_the_front(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = [H100, "--vary", UPLINKS, "--vary", "workloads[0].gpus=320,256", "--jobs", "1"]
+    data = _json(capsys, *args)
+    points = data["points"]
+    assert isinstance(points, list)
+    assert main(["plan", *args, "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert page.startswith("<!doctype html>") and "<svg" in page
+    assert page.count("<circle") == len(points)
+    assert page.count('fill="#c33" stroke') == sum(1 for p in points if p["pareto"])
+    assert page.count("<tr>") == len(points) + 1
+
+
+def test_html_is_for_grids_only(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", SMALL, "--workload", "tp8-mb1", "--format", "html"]) == 2
+    assert "--format html draws a --vary grid" in capsys.readouterr().err

@@ -20,7 +20,7 @@ from typing import Any
 
 from dclint.errors import ConfigError
 
-__all__ = ["GridPoint", "Setup", "pareto", "render", "run_grid"]
+__all__ = ["GridPoint", "Setup", "pareto", "render", "run_grid", "table"]
 
 
 @dataclass(frozen=True)
@@ -168,9 +168,8 @@ def _money(value: float | None, currency: str | None) -> str:
     return "-" if value is None else f"{value:,.0f} {currency or ''}".rstrip()
 
 
-def render(setup: Setup, paths: list[str], points: list[GridPoint], fmt_name: str) -> str:
-    if fmt_name == "json":
-        return json.dumps(as_data(setup, paths, points), indent=2, ensure_ascii=False) + "\n"
+def table(paths: list[str], points: list[GridPoint]) -> tuple[list[str], list[list[str]]]:
+    """The grid's header and rows as text cells."""
     head = [*paths, "findings", "rules", "best layout", "days", "run cost", "TCO", "front"]
     rows = []
     for p in points:
@@ -187,6 +186,17 @@ def render(setup: Setup, paths: list[str], points: list[GridPoint], fmt_name: st
             [*p.values, found, rules, layout, days, _money(p.run_cost, p.currency),
              _money(p.tco, p.currency), "*" if p.pareto else ""]
         )  # fmt: skip
+    return head, rows
+
+
+def render(setup: Setup, paths: list[str], points: list[GridPoint], fmt_name: str) -> str:
+    if fmt_name == "json":
+        return json.dumps(as_data(setup, paths, points), indent=2, ensure_ascii=False) + "\n"
+    head, rows = table(paths, points)
+    if fmt_name == "html":
+        from dclint.analysis.plan_chart import render_html
+
+        return render_html(setup, paths, points, head, rows)
     md = fmt_name == "markdown"
     if md:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -200,4 +210,4 @@ def render(setup: Setup, paths: list[str], points: list[GridPoint], fmt_name: st
     )
     errors = [f"{', '.join(p.values)}: error: {e}" for p in points for e in p.errors]
     foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
-    return "\n".join([title, "", *lines, "", *errors, foot]) + "\n"
+    return "\n".join(["## " + title if md else title, "", *lines, "", *errors, foot]) + "\n"

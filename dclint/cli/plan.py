@@ -48,7 +48,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "--jobs", type=int, default=os.cpu_count() or 1, help="processes for --vary points"
     )
     parser.add_argument(
-        "--format", default="text", choices=("text", "json", "markdown"), help="output format"
+        "--format",
+        default="text",
+        choices=("text", "json", "markdown", "html"),
+        help="output format (html: --vary grids, with a chart of cost against days)",
     )
     add_set(parser)
     add_config(parser)
@@ -81,6 +84,10 @@ def run(args: argparse.Namespace) -> int:
     wl = pick_workload(design, args.workload)
     if args.vary:
         return _grid(args, wl.id)
+    if args.format == "html":
+        raise ConfigError(
+            "--format html draws a --vary grid; the layout search prints text, json or markdown"
+        )
     from dclint.analysis.layouts import render
     from dclint.projection.search_design import plan_layouts
 

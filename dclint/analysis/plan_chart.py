@@ -1,0 +1,99 @@
+"""`dclint plan --vary ... --format html`: the grid as a page, with cost against days drawn in SVG
+(hand-written, no plotting library): every point, the Pareto front joined and filled."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dclint.analysis.plan import GridPoint, Setup
+
+__all__ = ["render_html"]
+
+W, H, PAD = 640, 400, 72
+
+
+def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+    if high <= low:
+        return [low]
+    step = (high - low) / (count - 1)
+    return [low + i * step for i in range(count)]
+
+
+def _svg(points: list[GridPoint], paths: list[str]) -> str:
+    known = [p for p in points if p.cost is not None and p.days is not None]
+    if not known:
+        return "<p>No point has both days and a cost to draw.</p>"
+    xs = [float(p.days or 0.0) for p in known]
+    ys = [float(p.cost or 0.0) for p in known]
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(ys), max(ys)
+    x0, x1 = (x0 * 0.98, x1 * 1.02) if x1 > x0 else (x0 * 0.9, x0 * 1.1 + 1e-9)
+    y0, y1 = (y0 * 0.98, y1 * 1.02) if y1 > y0 else (y0 * 0.9, y0 * 1.1 + 1e-9)
+
+    def px(x: float) -> float:
+        return PAD + (x - x0) / (x1 - x0) * (W - 2 * PAD)
+
+    def py(y: float) -> float:
+        return H - PAD - (y - y0) / (y1 - y0) * (H - 2 * PAD)
+
+    currency = escape(known[0].currency or "")
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+        f'viewBox="0 0 {W} {H}" role="img" aria-label="cost against days">',
+        f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#333"/>',
+        f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{H - PAD}" stroke="#333"/>',
+    ]
+    for t in _ticks(x0, x1):
+        out.append(
+            f'<text x="{px(t):.1f}" y="{H - PAD + 18}" font-size="11" '
+            f'text-anchor="middle">{t:,.2f}</text>'
+        )
+    scale, unit = (1e6, " M") if y1 >= 1e6 else (1e3, " k") if y1 >= 1e4 else (1.0, "")
+    for t in _ticks(y0, y1):
+        out.append(
+            f'<text x="{PAD - 6}" y="{py(t) + 4:.1f}" font-size="11" '
+            f'text-anchor="end">{t / scale:,.4g}{unit}</text>'
+        )
+    out.append(
+        f'<text x="{W / 2}" y="{H - 16}" font-size="12" text-anchor="middle">'
+        "training days (best layout)</text>"
+    )
+    out.append(
+        f'<text x="12" y="{H / 2}" font-size="12" text-anchor="middle" '
+        f'transform="rotate(-90 12 {H / 2})">cost ({currency})</text>'
+    )
+    front = sorted((p for p in known if p.pareto), key=lambda p: float(p.days or 0.0))
+    if len(front) > 1:
+        line = " ".join(f"{px(float(p.days or 0)):.1f},{py(float(p.cost or 0)):.1f}" for p in front)
+        out.append(f'<polyline points="{line}" fill="none" stroke="#c33" stroke-width="1.5"/>')
+    for p in known:
+        x, y = px(float(p.days or 0.0)), py(float(p.cost or 0.0))
+        label = escape(", ".join(f"{k}={v}" for k, v in zip(paths, p.values, strict=True)))
+        fill = "#c33" if p.pareto else "#fff"
+        out.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{fill}" stroke="#c33">'
+            f"<title>{label}: {p.days:,.2f} days, {p.cost:,.0f} {currency}</title></circle>"
+        )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def render_html(
+    setup: Setup, paths: list[str], points: list[GridPoint], head: list[str], rows: list[list[str]]
+) -> str:
+    """A self-contained page: the chart, then the grid's table."""
+    cells = "".join(f"<th>{escape(c)}</th>" for c in head)
+    trs = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+    title = escape(f"What-if grid of {setup.file}, workload {setup.workload}")
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{title}</title><style>body{{font-family:sans-serif;margin:2em}}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}"
+        "</style></head><body>\n"
+        f"<h1>{title}</h1>\n{_svg(points, paths)}\n"
+        "<p>Filled: on the Pareto front of cost (TCO, else run cost) against days.</p>\n"
+        f"<table><thead><tr>{cells}</tr></thead><tbody>{trs}</tbody></table>\n"
+        "</body></html>\n"
+    )
