@@ -2,7 +2,7 @@
 
 ## What it does
 Flags (1) a rack whose heat to air, IT load x (1 - liquid fraction), is above `limit`
-(default 50 kW; exactly at the limit passes), and (2) a rack whose platform requires liquid
+(default 60 kW; exactly at the limit passes), and (2) a rack whose platform requires liquid
 cooling (GB200/GB300 NVL72 in the catalog) that no loop serves. A rack with neither a
 platform nor a `liquid_fraction` is not judged on its air heat: how it is cooled is unknown.
 The second check applies to designs that have a `cooling` section (CDUs or loops); a design
@@ -11,22 +11,24 @@ without one is taken as a power-only or partial design.
 ## Why it matters
 Air carries about 1/3,500 of the heat of the same volume of water: past a few tens of kW a
 rack needs more airflow than its fans and the aisle can move, and hot air recirculates to the
-inlets. The 50 kW limit is dclint's own default, set between two public NVIDIA reference
-designs: the DGX SuperPOD H100 reference architecture puts four air-cooled DGX H100 in a rack
-(4 x 10.2 kW = 40.8 kW at maximum power, NVIDIA DGX H100 user guide), which passes; the DGX
-SuperPOD B300 reference architecture notes that its four-DGX B300 rack exceeds 50 kW and tells
-the reader to adjust the layout to the site's maximum power per rack. Schneider Electric's AI
-data center guidance also names 50 kW per rack as the point past which thermal management
-becomes critical. Set your hall's figure in config: `CLG005 = { limit = "30 kW" }` for a hall
-without containment. Direct-to-chip liquid cooling is required for Blackwell NVL72 racks,
-which still reject 15% of ~120 kW to air (OCP GB200 rack specification: 85% to liquid).
+inlets. The 60 kW limit is dclint's own default, set just above the densest air-cooled rack
+in NVIDIA's published reference architectures: the NVIDIA DGX SuperPOD B300 XDR reference
+architecture puts four DGX B300 (~14 kW each) in a standard air-cooled rack with AC PDUs,
+~56 kW a rack, which passes, as does the DGX SuperPOD H100 rack of four DGX H100 (4 x 10.2 kW
+= 40.8 kW at maximum power, NVIDIA DGX H100 user guide). The same B300 architecture tells the
+reader to adjust the layout to the site's maximum power per rack, and many halls cannot air-cool
+that much: Schneider Electric's AI data center guidance names 50 kW per rack as the point past
+which thermal management becomes critical. Set your hall's figure in config:
+`CLG005 = { limit = "50 kW" }`, or `"30 kW"` for a hall without containment. Direct-to-chip
+liquid cooling is required for Blackwell NVL72 racks, which still reject 15% of ~120 kW to air
+(OCP GB200 rack specification: 85% to liquid).
 
 ## Example
 ```yaml
 racks:
   - id: r01
     platform: hgx-h100
-    nodes: 6        # CLG005: 51 kW to air, above 50 kW
+    nodes: 8        # CLG005: 68 kW to air, above 60 kW
 ```
 
 ## Fix
@@ -70,7 +72,7 @@ class AirCooledDensityTooHigh(Rule):
     tags = ("cooling",)
     options = {
         "limit": Option(
-            "50 kW", "power", "Highest heat one rack may reject to air (dclint's own default)"
+            "60 kW", "power", "Highest heat one rack may reject to air (dclint's own default)"
         ),
     }
 

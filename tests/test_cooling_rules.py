@@ -180,7 +180,7 @@ def test_a_cdu_giving_exactly_what_its_racks_are_given_passes() -> None:
     assert _check("CLG003", _given_design("150 L/min", "1200 L/min")) == []
 
 
-# --- item 11: CLG005's default passes NVIDIA's air-cooled DGX H100 reference rack
+# --- item 11: CLG005's default passes NVIDIA's air-cooled DGX H100 and DGX B300 reference racks
 
 
 def _air_rack(nodes: int) -> Design:
@@ -193,10 +193,18 @@ def test_four_dgx_h100_at_40_8_kw_pass_the_default() -> None:
     assert _check("CLG005", design) == []
 
 
-def test_five_dgx_h100_at_51_kw_fail_the_default() -> None:
-    (v,) = _check("CLG005", _air_rack(5))
-    assert _m(v.measured, "kW") == pytest.approx(51.0)
-    assert _m(v.limit, "kW") == pytest.approx(50.0)
+def test_four_dgx_b300_at_56_kw_pass_the_default() -> None:
+    """NVIDIA's DGX SuperPOD B300 XDR rack: four DGX B300 (~14 kW each), ~56 kW to air."""
+    design = _design({"racks": [{"id": "b1", "platform": "dgx-b300", "nodes": 4}]})
+    assert design.topology.racks[0].air_heat.m_as("kW") == pytest.approx(56.0)
+    assert _check("CLG005", design) == []
+
+
+def test_six_dgx_h100_at_61_2_kw_fail_the_default() -> None:
+    assert _check("CLG005", _air_rack(5)) == []  # 51 kW
+    (v,) = _check("CLG005", _air_rack(6))
+    assert _m(v.measured, "kW") == pytest.approx(61.2)
+    assert _m(v.limit, "kW") == pytest.approx(60.0)
 
 
 # --- issue 21: every option of every CLG rule changes a verdict
@@ -214,7 +222,8 @@ def test_clg005_limit_option_is_read() -> None:
     assert not {f for f in finding_counts(good) if f[0] == "CLG005"}
     config = Config(rule_settings={"CLG005": {"limit": "40 kW"}})
     found = {f for f in finding_counts(good, config=config) if f[0] == "CLG005"}
-    assert found  # the four DGX H100 (40.8 kW) and r1 (50 kW to air) fail a 40 kW limit
+    # a 40 kW limit fails b3 (56 kW), d1 (40.8 kW), h1 (59.5 kW) and r1 (60 kW to air)
+    assert found == {("CLG005", 8), ("CLG005", 9), ("CLG005", 10), ("CLG005", 11)}
 
 
 def test_clg006_nvl72_minimum_option_is_read() -> None:

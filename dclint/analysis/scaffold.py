@@ -12,7 +12,7 @@ from dclint.units import Q_, fmt
 
 __all__ = ["DEFAULT_NODE_RACK", "scaffold"]
 
-# Air-cooled racks of nodes: below CLG005's 50 kW air limit, and near NVIDIA's own air-cooled
+# Air-cooled racks of nodes: below CLG005's 60 kW air limit, and near NVIDIA's own air-cooled
 # DGX SuperPOD H100 rack (four DGX H100, 40.8 kW at maximum power).
 DEFAULT_NODE_RACK = Q_(35, "kW")
 _FEED_AMPS = (32, 63, 100, 125, 160, 200, 250, 315, 400)
