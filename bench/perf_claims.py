@@ -37,7 +37,17 @@ def machine(
         "gb200": ({"bf16": 2.5e15, "fp8": 5e15}, 8e12, 1.8e12),
     }[gpu]
     links = Links(domain, nvl / 2 * eff.nvlink, nic_gbps / 8 * 1e9 * eff.network, tiers)
-    return Machine(peak[precision], eff.matmul, eff.attention, hbm, eff.hbm, links)
+    return Machine(
+        peak[precision],
+        eff.matmul,
+        eff.attention,
+        hbm,
+        eff.hbm,
+        links,
+        eff.sms,
+        eff.nvlink_sm_share,
+        eff.network_sm_share,
+    )
 
 
 def show(name: str, st: Step, gpus: int, peak: float) -> None:

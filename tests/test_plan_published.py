@@ -88,10 +88,11 @@ def _plan(row: tuple[float, ...], narayanan: bool) -> tuple[list[tuple[int, int]
 
 
 # The model prefers less tensor and more pipeline parallelism than Narayanan et al. chose for
-# their mid-sized models (7.5B-39.1B) and at 310.1B. The paper recommends tensor parallelism up
-# to the GPUs of a server, then pipeline parallelism; the model prices that code's exposed
-# (not overlapped) tensor-parallel all-reduces higher than its measurements. Kept visible.
-MISSES = {7.5, 18.4, 39.1, 310.1}
+# their mid-sized models (7.5B-39.1B). The paper recommends tensor parallelism up to the GPUs of
+# a server, then pipeline parallelism; the model prices that code's exposed (not overlapped)
+# tensor-parallel all-reduces higher than its measurements. Kept visible. (310.1B left the list
+# when the model sent pipeline activations scattered over the tp ranks, as that code does.)
+MISSES = {7.5, 18.4, 39.1}
 
 
 def _cases() -> list[object]:

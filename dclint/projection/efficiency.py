@@ -11,8 +11,10 @@ from dataclasses import dataclass
 __all__ = [
     "BLACKWELL",
     "GENERATION",
+    "SMS",
     "Efficiency",
     "efficiency_for",
+    "tile_share",
 ]
 
 MAMF = "Bekman, Machine Learning Engineering, 'Maximum Achievable Matmul FLOPS' (MAMF) table"
@@ -27,6 +29,9 @@ class Efficiency:
     hbm: element-wise kernel bandwidth over the HBM peak.
     nvlink: collective bus bandwidth over the NVLink peak per GPU and direction.
     network: collective bus bandwidth over the NIC line rate.
+    sms: streaming multiprocessors a GEMM's tiles are scheduled on (wave quantization).
+    nvlink_sm_share, network_sm_share: share of the GPU's compute a collective over NVLink or
+    the scale-out network takes while it runs under computation (overlapped communication).
     """
 
     matmul: float
@@ -35,6 +40,9 @@ class Efficiency:
     nvlink: float
     network: float
     sources: tuple[tuple[str, str], ...]
+    sms: int = 0
+    nvlink_sm_share: float = 0.0
+    network_sm_share: float = 0.0
 
 
 # Element-wise kernels stream at best like a copy kernel; a large device copy reaches ~90% of
@@ -47,8 +55,47 @@ _NET = (0.8, "dclint's own default: collective bus bandwidth 80% of link rate (n
 
 # Flash attention reaches 50-73% of A100's peak forward (Dao 2023, FlashAttention-2) and up to
 # 75% of H100's BF16 peak forward (Shah et al. 2024, FlashAttention-3); the backward pass, 2.5x
-# the forward FLOPs, runs slower than the forward. dclint takes 50%, the low end, for all.
+# the forward FLOPs, runs slower than the forward. dclint takes 50%, the low end, for Ampere and
+# (dclint's own default, no published Blackwell figure) for Blackwell.
 _ATTENTION = (0.5, "Dao 2023 (FlashAttention-2: 50-73% of A100 peak forward); low end taken")
+# On Hopper the same FlashAttention-2-class kernels reach 35% of H100's peak (Shah et al. 2024,
+# FlashAttention-3, abstract); FlashAttention-3 reaches 75% forward but reached Megatron-Core's
+# Transformer Engine after the published H100 runs dclint calibrates against.
+_ATTENTION_HOPPER = (
+    0.35,
+    "Shah et al. 2024 (FlashAttention-3): FlashAttention-2 at 35% of H100 peak",
+)
+
+# Overlapped communication is not free: NCCL moves NVLink traffic with SM load/store loops and
+# reduces on SMs, so the GEMMs it runs under lose that share of the GPU; over InfiniBand the NIC
+# does the DMA and little is lost. Calculon's published system files (Isaev et al. SC23,
+# systems/a100_80g.json and h100_80g_nvl8.json, "processor_usage") charge 15% for NVLink
+# collectives and 2% for the network ones.
+_SM_SHARE = (0.15, 0.02, "Calculon system files: overlapped NVLink 15%, network 2% of compute")
+
+# SMs per GPU (vendor whitepapers: A100 108, H100/H200/H800 SXM 132, B200 148; GB200, B300 and
+# GB300 taken as B200). GEMM output tiles are scheduled on them in waves (NVIDIA, 'Matrix
+# Multiplication Background User's Guide': tile and wave quantization).
+SMS: dict[str, int] = {"ampere": 108, "hopper": 132, "blackwell": 148}
+# The guide's most efficient tile is 256 x 128 (either orientation); cuBLAS picks per shape.
+_TILES = ((128, 256), (256, 128))
+
+
+def tile_share(rows: float, cols: float, sms: int, groups: float = 1.0) -> float:
+    """Useful share of the tile slots a GEMM output of `rows` x `cols` (per group, `groups`
+    of them in one grouped GEMM) occupies: tiles padded to whole tiles and waves of `sms`
+    tiles (tile and wave quantization). 1.0 with `sms` 0 (quantization not modelled)."""
+    if sms <= 0 or rows <= 0 or cols <= 0:
+        return 1.0
+    best = 0.0
+    for tm, tn in _TILES:
+        tiles = groups * -(-rows // tm) * -(-cols // tn)
+        waves = -(-tiles // sms)
+        share = groups * rows * cols / (waves * sms * tm * tn)
+        if share > best:
+            best = share
+    return best
+
 
 # (generation, precision) -> (matmul efficiency, its source)
 _MATMUL: dict[tuple[str, str], tuple[float, str]] = {
@@ -86,17 +133,23 @@ def efficiency_for(gpu_key: str, precision: str) -> Efficiency | None:
     matmul = _MATMUL.get((generation, precision))
     if matmul is None:
         return None
+    attention = _ATTENTION_HOPPER if generation == "hopper" else _ATTENTION
     return Efficiency(
         matmul[0],
-        _ATTENTION[0],
+        attention[0],
         _HBM[0],
         _NET[0],
         _NET[0],
         (
             ("matmul", matmul[1]),
-            ("attention", _ATTENTION[1]),
+            ("attention", attention[1]),
             ("hbm", _HBM[1]),
             ("nvlink", _NET[1]),
             ("network", _NET[1]),
+            ("tiles", f"{SMS[generation]} SMs (vendor whitepaper), tile and wave quantization"),
+            ("overlapped communication", _SM_SHARE[2]),
         ),
+        SMS[generation],
+        _SM_SHARE[0],
+        _SM_SHARE[1],
     )

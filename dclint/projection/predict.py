@@ -157,6 +157,9 @@ def inputs(
         hw.gpu.hbm_bandwidth.m_as("B/s"),
         eff.hbm,
         links,
+        eff.sms,
+        eff.nvlink_sm_share,
+        eff.network_sm_share,
     )
     notes.append(
         "step model: Megatron-Core software (flash attention; TP, DP and PP communication "

@@ -7,113 +7,29 @@ and each constant's source are in docs/performance-model.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dclint.projection.collectives import group_time
+from dclint.projection.efficiency import tile_share
+from dclint.projection.step_records import (
+    ACT,
+    ADAM_BYTES,
+    Arch,
+    Layout,
+    Machine,
+    Software,
+    Step,
+)
 
-from dclint.projection.collectives import Links, group_time
-
-__all__ = ["Arch", "Layout", "Machine", "Software", "Step", "bubble_fraction", "step"]
-
-ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 copy written
-ACT = 2.0  # bytes per activation element (bf16)
-
-
-@dataclass(frozen=True, slots=True)
-class Arch:
-    """A decoder-only transformer; `experts` 0 for a dense model (every layer MoE otherwise)."""
-
-    layers: int
-    hidden: int
-    heads: int
-    kv_heads: int
-    ffn: int
-    vocab: int
-    seq: int
-    swiglu: bool = False
-    experts: int = 0
-    top_k: int = 1
-    dense_params: float = 0.0  # parameters outside expert MLPs
-    expert_params: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    tp: int = 1
-    pp: int = 1
-    cp: int = 1
-    dp: int = 1
-    ep: int = 1
-    vpp: int = 1
-    micro_batch: int = 1
-    global_batch: int = 1
-    sequence_parallel: bool = False
-    distributed_optimizer: bool = True
-    recompute: str = "selective"  # none | selective | full
-
-
-@dataclass(frozen=True, slots=True)
-class Software:
-    """What the training software overlaps and fuses (Megatron-Core defaults when on)."""
-
-    flash_attention: bool = True  # scores never reach HBM; causal blocks skipped
-    overlap_tp: bool = True  # --tp-comm-overlap
-    overlap_dp: bool = True  # --overlap-grad-reduce --overlap-param-gather
-    overlap_pp: bool = True  # async p2p
-    overlap_cp: bool = True  # ring attention p2p under the attention blocks
-    grad_bytes: float = 4.0  # fp32 gradient reduction (Megatron-LM's default with bf16)
-
-
-@dataclass(frozen=True, slots=True)
-class Machine:
-    peak: float  # dense FLOP/s at the precision
-    matmul_eff: float
-    attention_eff: float  # core attention (flash kernels or batched GEMMs) over the peak
-    hbm: float  # B/s
-    hbm_eff: float
-    links: Links
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """Seconds per step by part; `time` is their sum."""
-
-    compute: float
-    recompute: float
-    tp: float
-    pp_bubble: float
-    pp_p2p: float
-    dp: float
-    cp: float
-    ep: float
-    optimizer: float
-    model_flops: float  # per step, whole job (MFU numerator)
-    hardware_flops: float  # per step, whole job, with recomputation
-
-    @property
-    def time(self) -> float:
-        return (
-            self.compute
-            + self.recompute
-            + self.tp
-            + self.pp_bubble
-            + self.pp_p2p
-            + self.dp
-            + self.cp
-            + self.ep
-            + self.optimizer
-        )
-
-    def parts(self) -> dict[str, float]:
-        return {
-            "compute": self.compute,
-            "recompute": self.recompute,
-            "tp": self.tp,
-            "pp_bubble": self.pp_bubble,
-            "pp_p2p": self.pp_p2p,
-            "dp": self.dp,
-            "cp": self.cp,
-            "ep": self.ep,
-            "optimizer": self.optimizer,
-        }
+__all__ = [
+    "ACT",
+    "ADAM_BYTES",
+    "Arch",
+    "Layout",
+    "Machine",
+    "Software",
+    "Step",
+    "bubble_fraction",
+    "step",
+]
 
 
 def bubble_fraction(pp: int, vpp: int, micro_batches: int) -> float:
@@ -143,8 +59,24 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
     bytes_rate = mac.hbm * mac.hbm_eff
     sp = t if lay.sequence_parallel else 1
 
-    # one layer, one micro-batch, forward
-    gemm = 2 * n * (h * (q + 2 * kv) + q * h + h * f * (3 if a.swiglu else 2) * routed) / t
+    # one layer, one micro-batch, forward. Each GEMM (rows, columns of its output, FLOPs) runs
+    # at the matmul rate x the share of its tile slots it fills (tile and wave quantization);
+    # backward: data gradient (n x inputs) and weight gradient (inputs x outputs) per GEMM
+    mlp_in = f * (2 if a.swiglu else 1)
+    groups = max(1.0, a.experts / e) if a.experts else 1.0
+    rows = n * routed / groups  # tokens through each local expert (n without experts)
+    fwd_g = bwd_g = 0.0
+    for out, inp, r, grp in (
+        ((q + 2 * kv) / t, h, n, 1.0),
+        (h, q / t, n, 1.0),
+        (mlp_in / t, h, rows, groups),
+        (h, f / t, rows, groups),
+    ):
+        flops = 2 * r * out * inp * grp
+        fwd_g += flops / tile_share(r, out, mac.sms, grp)
+        bwd_g += flops / tile_share(r, inp, mac.sms, grp) + flops / tile_share(
+            inp, out, mac.sms, grp
+        )
     attn = 4 * n * s * q / t * (0.5 if sw.flash_attention else 1.0)
     scores = 0.0 if sw.flash_attention else 9 * a.heads * s * n / t  # softmax, dropout, mask
     elementwise = n * (20 * h / sp + ACT * f * (3 if a.swiglu else 2) * routed / t)
@@ -156,9 +88,10 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
     acts = n * (2 * h + (q + 2 * kv) / t + q / t + f * (3 if a.swiglu else 2) * routed / t)
     elementwise += ACT * (weights + 2 * acts)
     attn_rate = mac.peak * mac.attention_eff
-    fwd = gemm / flops_rate + attn / attn_rate + (elementwise + scores) / bytes_rate
+    memory = (elementwise + scores) / bytes_rate
+    fwd = fwd_g / flops_rate + attn / attn_rate + memory
     # flash attention's backward recomputes the scores: 2.5x its forward FLOPs (Dao 2023)
-    bwd = 2 * fwd + (0.5 * attn / attn_rate if sw.flash_attention else 0.0)
+    bwd = bwd_g / flops_rate + (2.5 if sw.flash_attention else 2.0) * attn / attn_rate + 2 * memory
     if lay.recompute == "full":
         rec = fwd
     elif lay.recompute == "selective" and not sw.flash_attention:
@@ -166,7 +99,12 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
     else:
         rec = 0.0
     logits = 2 * n * h * a.vocab / t
-    head = 3 * logits / flops_rate + 3 * n * a.vocab * 4 / t / bytes_rate  # fp32 cross-entropy
+    vt = a.vocab / t
+    head = (
+        logits / tile_share(n, vt, mac.sms)
+        + logits / tile_share(n, h, mac.sms)
+        + logits / tile_share(h, vt, mac.sms)
+    ) / flops_rate + 3 * n * a.vocab * 4 / t / bytes_rate  # fp32 cross-entropy
     per_layer = a.layers / p
     # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
     accumulate = 8 * (a.dense_params + a.expert_params / e) / (t * p) / bytes_rate
@@ -178,19 +116,28 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
     bubble = (p - 1) / v * (mb + mb_rec) if p > 1 else 0.0
 
     links = mac.links
+
+    def overlapped(comm: float, under: float, span: int) -> float:
+        """Exposed seconds of `comm` run under `under` seconds of compute, plus the compute
+        it slows while they run together (the SMs the collective takes)."""
+        share = mac.nvlink_sm_share if span <= links.domain else mac.network_sm_share
+        return max(0.0, comm - under) + share * min(comm, under)
+
     # tensor parallel: 4 collectives of (t-1)/t x n h bytes a pass (2 AG + 2 RS with sequence
     # parallelism, 2 all-reduces of twice that without), forward, backward and recomputation
     tp = 0.0
     if t > 1:
         passes = 3 + (1 if lay.recompute == "full" else 0)
         one = group_time(links, 4 * passes * (t - 1) / t * n * h * ACT, t, 1)
-        hidden_under = 3 * gemm / flops_rate if sw.overlap_tp else 0.0
-        tp = m * per_layer * max(0.0, one - hidden_under)
+        hidden_under = (fwd_g + bwd_g) / flops_rate if sw.overlap_tp else 0.0
+        tp = m * per_layer * overlapped(one, hidden_under, t)
     # pipeline point-to-point: n h bytes each way per stage boundary and micro-batch
     p2p = 0.0
     if p > 1:
         x = n * h * ACT / sp
         one = group_time(links, x, 2, t * c * d)
+        if sw.p2p_scatter_gather and sp == 1 and t > 1:
+            one = group_time(links, x / t, 2, t * c * d) + group_time(links, x * (t - 1) / t, t, 1)
         p2p = 2 * (p - 1) * one + (0.0 if sw.overlap_pp else 2 * v * m * one)
     # context parallel: ring exchange of K and V chunks, forward once, backward twice
     cp = 0.0
@@ -198,7 +145,7 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
         chunk = n * 2 * kv * ACT / t
         one = group_time(links, 3 * (c - 1) * chunk, c, t)
         hidden_under = 3.5 * attn / attn_rate if sw.overlap_cp else 0.0
-        cp = m * per_layer * max(0.0, one - hidden_under)
+        cp = m * per_layer * overlapped(one, hidden_under, c * t)
     # expert parallel: dispatch and combine all-to-alls, forward and backward (and recompute)
     ep = 0.0
     if a.experts and e > 1:
@@ -224,8 +171,8 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
         else:
             grads, params = 2 * grads, 0.0
         if sw.overlap_dp:  # under the last micro-batch's backward / first one's forward
-            grads = max(0.0, grads - per_layer * bwd)
-            params = max(0.0, params - per_layer * fwd)
+            grads = overlapped(grads, per_layer * bwd, ranks * t)
+            params = overlapped(params, per_layer * fwd, ranks * t)
         dp += grads + params
 
     tokens = lay.global_batch * s

@@ -1,0 +1,121 @@
+"""Inputs and result of the step-time model (dclint.projection.step): plain slotted records.
+
+Plain floats inside, since a layout search evaluates thousands of layouts; the equations and each
+constant's source are in docs/performance-model.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dclint.projection.collectives import Links
+
+__all__ = ["ACT", "ADAM_BYTES", "Arch", "Layout", "Machine", "Software", "Step"]
+
+ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 copy written
+ACT = 2.0  # bytes per activation element (bf16)
+
+
+@dataclass(frozen=True, slots=True)
+class Arch:
+    """A decoder-only transformer; `experts` 0 for a dense model (every layer MoE otherwise)."""
+
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    ffn: int
+    vocab: int
+    seq: int
+    swiglu: bool = False
+    experts: int = 0
+    top_k: int = 1
+    dense_params: float = 0.0  # parameters outside expert MLPs
+    expert_params: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    tp: int = 1
+    pp: int = 1
+    cp: int = 1
+    dp: int = 1
+    ep: int = 1
+    vpp: int = 1
+    micro_batch: int = 1
+    global_batch: int = 1
+    sequence_parallel: bool = False
+    distributed_optimizer: bool = True
+    recompute: str = "selective"  # none | selective | full
+
+
+@dataclass(frozen=True, slots=True)
+class Software:
+    """What the training software overlaps and fuses (Megatron-Core defaults when on)."""
+
+    flash_attention: bool = True  # scores never reach HBM; causal blocks skipped
+    overlap_tp: bool = True  # --tp-comm-overlap
+    overlap_dp: bool = True  # --overlap-grad-reduce --overlap-param-gather
+    overlap_pp: bool = True  # async p2p
+    overlap_cp: bool = True  # ring attention p2p under the attention blocks
+    grad_bytes: float = 4.0  # fp32 gradient reduction (Megatron-LM's default with bf16)
+    # Megatron-LM (2021) --scatter-gather-tensors-in-pipeline: each tp rank sends 1/t of a
+    # stage's activation across the fabric and the next stage all-gathers it over NVLink
+    p2p_scatter_gather: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Machine:
+    peak: float  # dense FLOP/s at the precision
+    matmul_eff: float
+    attention_eff: float  # core attention (flash kernels or batched GEMMs) over the peak
+    hbm: float  # B/s
+    hbm_eff: float
+    links: Links
+    sms: int = 0  # SMs GEMM tiles are scheduled on; 0: no tile or wave quantization
+    nvlink_sm_share: float = 0.0  # compute lost while an NVLink collective runs underneath
+    network_sm_share: float = 0.0  # the same for collectives over the scale-out network
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Seconds per step by part; `time` is their sum."""
+
+    compute: float
+    recompute: float
+    tp: float
+    pp_bubble: float
+    pp_p2p: float
+    dp: float
+    cp: float
+    ep: float
+    optimizer: float
+    model_flops: float  # per step, whole job (MFU numerator)
+    hardware_flops: float  # per step, whole job, with recomputation
+
+    @property
+    def time(self) -> float:
+        return (
+            self.compute
+            + self.recompute
+            + self.tp
+            + self.pp_bubble
+            + self.pp_p2p
+            + self.dp
+            + self.cp
+            + self.ep
+            + self.optimizer
+        )
+
+    def parts(self) -> dict[str, float]:
+        return {
+            "compute": self.compute,
+            "recompute": self.recompute,
+            "tp": self.tp,
+            "pp_bubble": self.pp_bubble,
+            "pp_p2p": self.pp_p2p,
+            "dp": self.dp,
+            "cp": self.cp,
+            "ep": self.ep,
+            "optimizer": self.optimizer,
+        }
