@@ -115,7 +115,7 @@ class Search:
         return len(self.valid) + self.untimed
 
     def rank(self, step_time: float, world: int, by: str = "time") -> int:
-        """1-based place of a layout of that step time among the valid ones (ties: after)."""
+        """1-based place of a layout of that step time: 1 + the valid layouts strictly better."""
         mine = _metric(step_time, world, by)
         return 1 + sum(1 for c in self.valid if _metric(c.step_time, c.world, by) < mine)
 
