@@ -2,15 +2,19 @@
 
 ## What it does
 Flags a rack whose design IT load (declared, or the platform's power x nodes) exceeds the rack
-power limit: 120 kW by default, or a per-platform limit (GB300 NVL72 racks run to ~142 kW).
+power limit: 120 kW by default, or its platform's limit in `platform_limits` (by default
+`gb300-nvl72` = 142 kW).
 
 ## Why it matters
 A GB200 NVL72 rack is designed at ~120 kW sustained thermal design power, not a peak (NVIDIA
 GB200 NVL72 documentation); the 120 kW default is that figure. Racks planned above the limit
 exceed what the rack's power shelves, busway tap-offs and cooling were sized for. Typical
 enterprise racks draw under 10 kW (Uptime Institute Global Data Center Survey). Where a rack
-is built for more, `platform_limits` (empty by default) raises the limit for its platform:
-GB300 NVL72 racks run to 142 kW (NVIDIA GB300 NVL72 enterprise reference architecture).
+is built for more, `platform_limits` sets the limit for its platform. It ships with GB300
+NVL72 racks at 142 kW, the rack power of the NVIDIA GB300 NVL72 enterprise reference
+architecture: a GB300 NVL72 at its 135 kW design load (Lenovo's TDP) passes without config.
+A `platform_limits` you set replaces the shipped table, as any option value replaces its
+default: keep `gb300-nvl72 = "142 kW"` in it if you still want that limit.
 
 ## Example
 ```yaml
@@ -22,8 +26,8 @@ racks:
 
 ## Fix
 Lower the rack's load (fewer nodes per rack, power capping), or, where the rack really is built
-for more (GB300 NVL72: 142 kW), raise the limit for its platform in config:
-`PWR001 = { platform_limits = { gb300-nvl72 = "142 kW" } }`.
+for more, raise the limit for its platform in config (keeping the shipped GB300 entry):
+`PWR001 = { platform_limits = { gb300-nvl72 = "142 kW", gb200-nvl72 = "132 kW" } }`.
 """
 
 from __future__ import annotations
@@ -42,7 +46,11 @@ class RackPowerOverLimit(Rule):
     tags = ("power",)
     options = {
         "limit": Option("120 kW", "power", "Highest design IT load of one rack"),
-        "platform_limits": Option({}, "dict:power", "Limits by platform key, e.g. gb300-nvl72"),
+        "platform_limits": Option(
+            {"gb300-nvl72": "142 kW"},
+            "dict:power",
+            "Limits by platform key; a value set replaces this table (NVIDIA GB300 NVL72 RA)",
+        ),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -46,12 +46,14 @@ def test_scaffold_checks_clean(
     assert len(design.topology.racks) == racks
 
 
-def test_gb300_load_is_kept_and_its_finding_suppressed_with_a_reason(tmp_path: Path) -> None:
+def test_gb300_load_is_kept_within_pwr001s_gb300_limit(tmp_path: Path) -> None:
+    """135 kW GB300 NVL72 racks pass PWR001's shipped 142 kW GB300 limit: nothing to suppress."""
     out = tmp_path / "gb300.yaml"
     assert main(["init", "--platform", "gb300-nvl72", "--racks", "2", "-o", str(out)]) == 0
     assert load(out).topology.racks[0].it_load.m_as("kW") == pytest.approx(135)
+    assert "dclint: ignore" not in out.read_text(encoding="utf-8")
     result = run([str(out)], Engine())
-    assert result.designs[0].suppressed == 2 and result.findings == []
+    assert result.designs[0].suppressed == 0 and result.findings == []
 
 
 def test_never_overwrites_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

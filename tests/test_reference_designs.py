@@ -227,14 +227,15 @@ def test_gb200_known_bad_figures() -> None:
     assert _figures(name, "PWR002") == [(_mark(name, "PWR002"), "77.95 kW", "80 kW")]
 
 
-def test_gb300_su_is_clean_once_pwr001_takes_the_gb300_limit() -> None:
-    """The GB300 SU fails only PWR001's GB200-era 120 kW default (8 racks at 135 kW): with
-    the 142 kW of NVIDIA's GB300 NVL72 enterprise reference architecture it is clean, so its
-    feeds (163.9 kW), busways (1,365.8 kW), CDUs and XDR fabric pass."""
+def test_gb300_su_is_clean_at_pwr001s_gb300_limit() -> None:
+    """The GB300 SU is clean at PWR001's shipped 142 kW GB300 NVL72 limit (NVIDIA's GB300
+    NVL72 enterprise reference architecture), so its feeds (163.9 kW), busways (1,365.8 kW),
+    CDUs and XDR fabric pass; a platform_limits table without the GB300 entry replaces the
+    shipped one and holds the 8 racks (135 kW) to the GB200-era 120 kW."""
     name = "gb300-nvl72-superpod-su.yaml"
-    assert Counter(f.rule for f in _findings(name)) == Counter({"PWR001": 8})
-    config = Config(rule_settings={"PWR001": {"platform_limits": {"gb300-nvl72": "142 kW"}}})
-    assert _findings(name, config) == []
+    assert _findings(name) == []
+    config = Config(rule_settings={"PWR001": {"platform_limits": {"gb200-nvl72": "132 kW"}}})
+    assert Counter(f.rule for f in _findings(name, config)) == Counter({"PWR001": 8})
     topo = load(DESIGNS / name).topology
     assert topo.feeds["tap-a1"].capacity.m_as("kW") == pytest.approx(163.887, abs=0.001)
     assert topo.panels["busway-a"].capacity.m_as("kW") == pytest.approx(1365.722, abs=0.001)

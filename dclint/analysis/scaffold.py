@@ -20,12 +20,15 @@ _PANEL_AMPS = (400, 630, 800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5000, 63
 _ROW = 8  # racks a row: one busway pair and one CDU pair (row CDUs serve up to 8 NVL72 racks)
 
 
-def _limits() -> tuple[float, float]:
-    """PWR001's rack limit and PWR002's headroom in kW, from the rules' own defaults."""
+def _limits(platform: str) -> tuple[float, float]:
+    """PWR001's rack limit for `platform` and PWR002's headroom in kW, from the rules' own
+    defaults (PWR001's platform_limits first)."""
     from dclint.engine.config import default_options
 
     opts = default_options()
-    return opts["PWR001"]["limit"].m_as("kW"), opts["PWR002"]["headroom"].m_as("kW")
+    pwr001 = opts["PWR001"]
+    limit = pwr001["platform_limits"].get(platform, pwr001["limit"])
+    return limit.m_as("kW"), opts["PWR002"]["headroom"].m_as("kW")
 
 
 def _derated(amps: int) -> float:
@@ -64,7 +67,7 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     peak = max(load, ((spec.max_power or spec.power) * nodes).m_as("kW"))  # feeds trip on peaks
     feed_amps = _amps(_FEED_AMPS, peak)
     rows = [(r, min(r + _ROW - 1, racks)) for r in range(1, racks + 1, _ROW)]
-    rack_limit, reserve = _limits()
+    rack_limit, reserve = _limits(platform)
     panel_kw = max(b - a + 1 for a, b in rows) * load + (reserve if nvl else 0.0)
     panel_amps = _amps(_PANEL_AMPS, panel_kw)
     pue = 1.15 if liquid else 1.4
