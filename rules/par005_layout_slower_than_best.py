@@ -20,8 +20,8 @@ The layout is a lever on training time that costs nothing to pull: Narayanan et 
 (Megatron-LM, section 5) measure large throughput differences between tensor/pipeline splits
 and micro-batch sizes of one model on the same GPUs. A layout a tenth slower than the best
 wastes a tenth of the cluster for the whole run. The 10% default is dclint's own: above the
-step-time model's mean absolute error on its calibration runs (7.2%, docs/performance-
-model.md), so a gap above it is more than the model's typical error.
+step-time model's mean absolute error on its calibration runs (under 8%,
+docs/performance-model.md), so a gap above it is more than the model's typical error.
 
 ## Example
 ```yaml
