@@ -61,6 +61,7 @@ _ATTENTION = (0.5, "Dao 2023 (FlashAttention-2: 50-73% of A100 peak forward); lo
 # On Hopper the same FlashAttention-2-class kernels reach 35% of H100's peak (Shah et al. 2024,
 # FlashAttention-3, abstract); FlashAttention-3 reaches 75% forward but reached Megatron-Core's
 # Transformer Engine after the published H100 runs dclint calibrates against.
+_ATTENTION_BLACKWELL = (0.5, "dclint's own default: no published Blackwell figure, A100's 50%")
 _ATTENTION_HOPPER = (
     0.35,
     "Shah et al. 2024 (FlashAttention-3): FlashAttention-2 at 35% of H100 peak",
@@ -133,7 +134,9 @@ def efficiency_for(gpu_key: str, precision: str) -> Efficiency | None:
     matmul = _MATMUL.get((generation, precision))
     if matmul is None:
         return None
-    attention = _ATTENTION_HOPPER if generation == "hopper" else _ATTENTION
+    attention = {"hopper": _ATTENTION_HOPPER, "blackwell": _ATTENTION_BLACKWELL}.get(
+        generation, _ATTENTION
+    )
     return Efficiency(
         matmul[0],
         attention[0],
