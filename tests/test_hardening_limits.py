@@ -201,3 +201,22 @@ def test_an_unreadable_directory_fails_the_check(tmp_path: Path) -> None:
     finally:
         locked.chmod(0o700)
     assert error_lines(proc)[0] == "locked:1:1: error: cannot read directory: Permission denied"
+
+
+def test_a_long_fed_by_chain_over_racks_checks_in_linear_panel_walks(tmp_path: Path) -> None:
+    """Every panel of a 3,000-panel chain carries the 20 racks at its bottom: each panel's
+    racks come from its child's, not from walking the chain below it again."""
+    text = _panels(3000, closed=False).replace("racks:\n  - id: r1\n" + PLATFORM, "")
+    text += "  feeds:\n    - id: f[1-20]\n      panel: p0\n      voltage: 415 V\n"  # the bottom
+    text += "      current_rating: 63 A\nracks:\n  - id: r[1-20]\n" + PLATFORM
+    text += "    feeds: [f$n]\n"
+    (tmp_path / "d.yaml").write_text(text, "utf-8")
+    proc, took = dclint("check", "d.yaml", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # 20 NVL72 racks on 63 A feeds
+    assert took < LIMIT_S
+    from dclint.calc.power import feeds_below, racks_below
+
+    design = load_text(text, "d.yaml")
+    top = design.topology.panels["p2999"]  # p<i> is fed by p<i+1>
+    assert [f.id for f in feeds_below(top)] == [f"f{i}" for i in range(1, 21)]
+    assert len(racks_below(design.topology.panels["p1500"])) == 20

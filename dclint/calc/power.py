@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import cast
 
 from dclint.model.site import Feed, Panel, is_apparent
 from dclint.model.topology import FeedItem, PanelItem, Rack, Topology, apparent_capacity_kva
@@ -12,6 +13,7 @@ __all__ = [
     "NO_PATH",
     "feed_allocation",
     "feed_capacity_kw",
+    "feeds_below",
     "load_basis",
     "normal_feed_load_kw",
     "panel_allocation",
@@ -23,6 +25,7 @@ __all__ = [
 ]
 
 NO_PATH = "-"
+_BELOW = "_feeds_below"  # feeds_below's result, kept on each PanelItem
 
 
 def rack_load_kw(rack: Rack, peak: bool = False) -> float:
@@ -97,9 +100,29 @@ def panel_subtree(panel: PanelItem) -> list[PanelItem]:
     return out
 
 
+def feeds_below(panel: PanelItem) -> list[FeedItem]:
+    """Feeds of a panel and of every panel below it, in panel_subtree's order. Computed once
+    for every panel of the subtree, children first: walking each panel's subtree again took
+    seconds for a `fed_by` chain of a few thousand panels (quadratic)."""
+    if _BELOW in panel.__dict__:
+        return cast(list[FeedItem], panel.__dict__[_BELOW])
+    order, stack = [], [panel]
+    while stack:  # pre-order; the panels are a tree (resolve refuses cycles)
+        item = stack.pop()
+        if _BELOW not in item.__dict__:
+            order.append(item)
+            stack.extend(item.children)
+    for item in reversed(order):  # children before their parent
+        feeds = list(item.feeds)
+        for child in reversed(item.children):  # panel_subtree visits the last child first
+            feeds.extend(child.__dict__[_BELOW])
+        item.__dict__[_BELOW] = feeds
+    return cast(list[FeedItem], panel.__dict__[_BELOW])
+
+
 def racks_below(panel: PanelItem) -> list[Rack]:
     """Racks fed from a panel or from panels below it, each once, in feed order."""
-    found = {r.id: r for item in panel_subtree(panel) for f in item.feeds for r in f.racks}
+    found = {r.id: r for f in feeds_below(panel) for r in f.racks}
     return list(found.values())
 
 
@@ -120,7 +143,7 @@ def panel_allocation(
     """Design IT load allocated to a panel from the racks fed by it or by panels below it,
     each rack once (panel_share)."""
     del topo  # the panel's subtree holds everything; kept for the callers' signature
-    feeds = [f for item in panel_subtree(panel) for f in item.feeds]
+    feeds = feeds_below(panel)
     below = {f.id for f in feeds}
     racks = {r.id: r for f in feeds for r in f.racks if r.status in statuses}
     kw = sum((r.it_load.m_as("kW") * panel_share(r, below) for r in racks.values()), 0.0)
