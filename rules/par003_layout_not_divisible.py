@@ -5,10 +5,13 @@ Checks the conditions Megatron-Core's argument checks and TransformerConfig enfo
 start-up, one finding per broken condition, at the field to change:
 
 - pipeline: layers divisible by pp, and each stage's layers by vpp when interleaved; with
-  uneven stages (`first_stage_layers`, `last_stage_layers`, Megatron's
-  --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers) the remaining
-  layers split evenly over the middle stages, and each stage's layers by vpp  -> `pp`, `vpp`,
-  `first_stage_layers`
+  `account_for_embedding_in_pipeline_split` / `account_for_loss_in_pipeline_split` (Megatron-
+  Core's flags of those names) the embedding and the loss count as one layer each, so 126
+  layers + embedding + loss = 128 split over pp 8 x vpp 8 (NVIDIA's Llama 3.1 405B recipe);
+  with uneven stages (`first_stage_layers`, `last_stage_layers`, Megatron's
+  --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers), which take
+  precedence over those flags in Megatron-Core's check, the remaining layers split evenly over
+  the middle stages, and each stage's layers by vpp  -> `pp`, `vpp`, `first_stage_layers`
 - interleaving (vpp > 1) needs pp > 1                                          -> `vpp`
 - attention heads and query groups (GQA) divisible by tp; hidden size by heads -> `tp`
 - sequence length divisible by 2 x cp under context parallelism (load-balanced chunks), and
@@ -98,16 +101,28 @@ def _pipeline(wl: Workload) -> Iterator[Broken]:
     ends = [(n, v) for n, v in (("first", p.first_stage_layers), ("last", p.last_stage_layers))]
     declared = [(n, v) for n, v in ends if v is not None]
     if not declared:
-        if layers % p.pp:
-            text = f"{layers} layers do not split over pp {p.pp} stages {_split(layers, p.pp)}"
-            yield ("parallel", "pp"), float(layers), float(p.pp), text
-        elif p.vpp > 1 and (layers // p.pp) % p.vpp:
+        # the embedding and the loss count as one layer each when their flags are set
+        slots = layers + p.split_extra
+        counted = f"{layers} layers" + "".join(
+            f" + {name}"
+            for name, on in (
+                ("embedding", p.account_for_embedding_in_pipeline_split),
+                ("loss", p.account_for_loss_in_pipeline_split),
+            )
+            if on
+        )
+        if p.split_extra:
+            counted += f" = {slots} slots"
+        if slots % p.pp:
+            text = f"{counted} do not split over pp {p.pp} stages {_split(slots, p.pp)}"
+            yield ("parallel", "pp"), float(slots), float(p.pp), text
+        elif p.vpp > 1 and (slots // p.pp) % p.vpp:
             stages = p.pp * p.vpp
             text = (
-                f"{layers} layers do not split over pp {p.pp} x vpp {p.vpp} = {stages} chunks "
-                f"{_split(layers, stages)}"
+                f"{counted} do not split over pp {p.pp} x vpp {p.vpp} = {stages} chunks "
+                f"{_split(slots, stages)}"
             )
-            yield ("parallel", "vpp"), float(layers), float(stages), text
+            yield ("parallel", "vpp"), float(slots), float(stages), text
         return
     field = ("parallel", f"{declared[0][0]}_stage_layers")
     middle_stages = p.pp - len(declared)

@@ -71,6 +71,30 @@ def test_uneven_pipeline_is_accepted_when_the_middle_splits() -> None:
     assert _violations("PAR003", model=model, gpus=128, parallel=uneven) == []
 
 
+EMB = "account_for_embedding_in_pipeline_split: true"
+LOSS = "account_for_loss_in_pipeline_split: true"
+
+
+def test_embedding_and_loss_count_in_the_pipeline_split() -> None:
+    """NVIDIA's Llama 3.1 405B on 512 H100: 126 layers + embedding + loss = 128 slots over
+    pp 8 x vpp 8 = 64 chunks of 2 (Megatron-Core account_for_*_in_pipeline_split)."""
+    model = ", layers: 126"
+    base = "tp: 8, pp: 8, vpp: 8, cp: 2"
+    (v,) = _violations("PAR003", model=model, gpus=512, seq=8192, parallel=base)
+    assert (v.path[-1], v.measured, v.limit) == ("pp", 126.0, 8.0)
+    both = f"{base}, {EMB}, {LOSS}"
+    assert _violations("PAR003", model=model, gpus=512, seq=8192, parallel=both) == []
+    (v,) = _violations("PAR003", model=model, gpus=512, seq=8192, parallel=f"{base}, {EMB}")
+    assert (v.path[-1], v.measured, v.limit) == ("pp", 127.0, 8.0)
+    assert "126 layers + embedding = 127 slots do not split over pp 8 stages" in v.message
+    chunks = f"tp: 8, pp: 8, vpp: 3, cp: 2, {EMB}, {LOSS}"  # 16 slots a stage, not 3 chunks
+    (v,) = _violations("PAR003", model=model, gpus=512, seq=8192, parallel=chunks)
+    assert (v.path[-1], v.measured, v.limit) == ("vpp", 128.0, 24.0)
+    assert "126 layers + embedding + loss = 128 slots do not split over pp 8 x vpp 3" in (
+        v.message
+    )
+
+
 def test_sequence_parallel_default_needs_sequence_divisible_by_tp() -> None:
     (v,) = _violations("PAR003", seq=4100)
     assert (v.path[-1], v.measured, v.limit) == ("tp", 4100.0, 8.0)

@@ -57,6 +57,16 @@ class Parallel(Strict):
     last_stage_layers: PositiveInt | None = Field(
         None, description="Layers on the last pipeline stage (--decoder-last-pipeline-num-layers)"
     )
+    account_for_embedding_in_pipeline_split: bool = Field(
+        False,
+        description="Count the embedding as one layer when splitting layers over the pipeline "
+        "stages (Megatron-Core --account-for-embedding-in-pipeline-split)",
+    )
+    account_for_loss_in_pipeline_split: bool = Field(
+        False,
+        description="Count the loss as one layer when splitting layers over the pipeline "
+        "stages (Megatron-Core --account-for-loss-in-pipeline-split)",
+    )
     sequence_parallel: bool | None = Field(
         None, description="Default: on when tp > 1, as Megatron-Core training recipes run it"
     )
@@ -73,6 +83,14 @@ class Parallel(Strict):
     context_in_nvlink: bool = Field(
         False, description="Require tp x cp to fit in one NVLink domain (PAR002)"
     )
+
+    @property
+    def split_extra(self) -> int:
+        """Slots the even pipeline split counts beyond the decoder layers: the embedding and
+        the loss, each one layer when its account_for_* flag is set (Megatron-Core)."""
+        return int(self.account_for_embedding_in_pipeline_split) + int(
+            self.account_for_loss_in_pipeline_split
+        )
 
     @property
     def sequence_parallel_on(self) -> bool:

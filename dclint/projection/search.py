@@ -67,6 +67,9 @@ class Space:
     global_batch: int
     usable_bytes: float  # GPU memory less the reserve
     causal: bool = False
+    # PAR003's pipeline split counts the embedding and the loss as one layer each when the
+    # workload's account_for_*_in_pipeline_split flags are set (Megatron-Core): 0, 1 or 2
+    split_extra: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +186,9 @@ def search(space: Space, by: str = "time", limit: float | None = None) -> Search
     for world in space.worlds:
         for tp in _divisors(world, space.machine.links.domain):
             sps = (False, True) if tp > 1 else (False,)
-            for pp in _divisors(world // tp, a.layers):
-                vpps = [1] + (_divisors(a.layers // pp, a.layers)[1:] if pp > 1 else [])
+            slots = a.layers + space.split_extra  # layers + embedding/loss slots (PAR003)
+            for pp in _divisors(world // tp, slots):
+                vpps = [1] + (_divisors(slots // pp, slots)[1:] if pp > 1 else [])
                 below_ep = len(MICRO_BATCHES) * len(sps) * len(vpps) * 12
                 for cp in _divisors(world // (tp * pp), max(1, a.seq // 2)):
                     dp = world // (tp * pp * cp)
@@ -206,7 +210,7 @@ def _outer(space: Space, world: int, tp: int, pp: int, cp: int, dp: int, ep: int
         return 0
     if a.heads % tp or a.kv_heads % tp:
         return 1
-    if a.layers % pp:
+    if (a.layers + space.split_extra) % pp:  # embedding/loss slots as PAR003 counts them
         return 2
     if cp > 1 and a.seq % (2 * cp):
         return 3

@@ -101,10 +101,11 @@ def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
     """Why the search's checks reject the declared layout (None: they pass it)."""
     a, c = space.arch, lay_step
     uneven = wl.parallel.first_stage_layers or wl.parallel.last_stage_layers
+    slots = a.layers + wl.parallel.split_extra  # embedding and loss slots, as PAR003 counts
     checks = (
         (space.machine.links.domain % c.tp != 0, 0),
         (a.heads % c.tp != 0 or a.kv_heads % c.tp != 0, 1),
-        (not uneven and (a.layers % c.pp != 0 or (a.layers // c.pp) % c.vpp != 0), 2),
+        (not uneven and (slots % c.pp != 0 or (slots // c.pp) % c.vpp != 0), 2),
         (c.cp > 1 and a.seq % (2 * c.cp) != 0, 3),
         (c.ep > 1 and (c.dp * c.cp) % c.ep != 0, 4),
         (space.global_batch % (c.micro_batch * c.dp) != 0, 5),
@@ -138,7 +139,14 @@ def plan_layouts(
     arch, layout, machine, sw = got
     usable = hw.gpu.hbm_capacity.m_as("B") * (1 - reserve)
     space = Space(
-        arch, machine, sw, worlds or (wl.gpus,), layout.global_batch, usable, wl.causal_attention
+        arch,
+        machine,
+        sw,
+        worlds or (wl.gpus,),
+        layout.global_batch,
+        usable,
+        wl.causal_attention,
+        wl.parallel.split_extra,
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
