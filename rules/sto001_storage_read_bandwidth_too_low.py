@@ -65,8 +65,8 @@ from collections.abc import Iterator
 
 from dclint.calc.storage_demand import training_tiers, workload_demands
 from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
 from dclint.model.design import Design
-from dclint.projection.defaults import CHECKPOINT_BYTES_PER_PARAMETER
 from dclint.units import Q_, fmt
 
 

@@ -40,8 +40,8 @@ from collections.abc import Iterator
 
 from dclint.calc.checkpoints import checkpoint_size, checkpoint_tier, count_text, size_unit
 from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
 from dclint.model.design import Design
-from dclint.projection.defaults import CHECKPOINT_BYTES_PER_PARAMETER
 from dclint.units import fmt
 
 

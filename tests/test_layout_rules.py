@@ -90,9 +90,7 @@ def test_embedding_and_loss_count_in_the_pipeline_split() -> None:
     chunks = f"tp: 8, pp: 8, vpp: 3, cp: 2, {EMB}, {LOSS}"  # 16 slots a stage, not 3 chunks
     (v,) = _violations("PAR003", model=model, gpus=512, seq=8192, parallel=chunks)
     assert (v.path[-1], v.measured, v.limit) == ("vpp", 128.0, 24.0)
-    assert "126 layers + embedding + loss = 128 slots do not split over pp 8 x vpp 3" in (
-        v.message
-    )
+    assert "126 layers + embedding + loss = 128 slots do not split over pp 8 x vpp 3" in (v.message)
 
 
 def test_sequence_parallel_default_needs_sequence_divisible_by_tp() -> None:

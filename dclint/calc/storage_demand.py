@@ -151,7 +151,7 @@ def _reference(wl: Workload, level: str, options: Mapping[str, Any]) -> Basis:
 
 def _tokens_per_second(design: Design, wl: Workload) -> tuple[float, str] | None:
     """Training tokens/s at the workload's MFU (declared, else the projection's default)."""
-    from dclint.projection.defaults import default_mfu
+    from dclint.model.defaults import default_mfu
 
     catalog = design.topology.catalog
     platform = catalog.platforms.get(wl.platform or "")

@@ -96,7 +96,7 @@ def dumps(items: list[Entry]) -> str:
 
 def load_file(path: str) -> list[Entry]:
     """Entries of the baseline file at `path`: a regular file within MAX_BYTES, UTF-8 JSON."""
-    from dclint._readfile import FileRejected, read_regular
+    from dclint.loader.readfile import FileRejected, read_regular
 
     try:
         raw = read_regular(path, MAX_BYTES, "baseline")

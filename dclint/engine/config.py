@@ -71,7 +71,7 @@ def _pyproject_has_section(path: Path) -> bool:
 
 def _read(path: Path) -> str:
     """A config file's text: a regular file within MAX_CONFIG_BYTES, UTF-8."""
-    from dclint._readfile import FileRejected, read_regular
+    from dclint.loader.readfile import FileRejected, read_regular
 
     try:
         return read_regular(path, MAX_CONFIG_BYTES, "config").decode("utf-8")

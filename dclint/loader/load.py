@@ -44,7 +44,7 @@ def load(
 def read_text(path: str | os.PathLike[str], name: str) -> str:
     """A design file's text, decoded and size-checked; LoadError if it cannot be read (a
     directory, FIFO or device is refused without reading it)."""
-    from dclint._readfile import FileRejected, read_regular
+    from dclint.loader.readfile import FileRejected, read_regular
 
     try:
         raw = read_regular(path, _limit())

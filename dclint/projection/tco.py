@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dclint.projection.defaults import AVERAGE_LOAD, TCO_PERIOD
+from dclint.model.defaults import AVERAGE_LOAD, TCO_PERIOD
 from dclint.projection.money import CurrencyError, convert
 from dclint.projection.training import hardware_of
 from dclint.projection.workloads import gpu_price

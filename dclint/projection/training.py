@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dclint.model.catalog import Gpu, Platform
+from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER, default_mfu
 from dclint.model.storage import StorageTier
 from dclint.model.workload import Workload
 from dclint.projection.declared import declared_mfu
-from dclint.projection.defaults import CHECKPOINT_BYTES_PER_PARAMETER, default_mfu
 from dclint.projection.flops import FlopsCount, training_flops
 from dclint.projection.goodput import RESTART, Goodput, goodput
 from dclint.projection.memory import MemoryEstimate, memory_per_gpu

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dclint.model.defaults import DEPRECIATION
 from dclint.model.workload import Workload
-from dclint.projection.defaults import DEPRECIATION
 from dclint.projection.flops import FlopsCount
 from dclint.projection.memory import MemoryEstimate
 from dclint.projection.money import CurrencyError, convert

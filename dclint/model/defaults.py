@@ -1,4 +1,5 @@
-"""Defaults the projections fall back on, each with where it comes from; every use is reported."""
+"""Defaults the projections and storage rules fall back on (MFU by GPU and precision, checkpoint
+bytes per parameter, depreciation, TCO period), each with its source; every use is reported."""
 
 from __future__ import annotations
 
