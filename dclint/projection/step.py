@@ -12,6 +12,7 @@ from dclint.projection.efficiency import tile_share
 from dclint.projection.step_records import (
     ACT,
     ADAM_BYTES,
+    CROSS_ENTROPY_BYTES,
     Arch,
     Layout,
     Machine,
@@ -104,7 +105,7 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
         logits / tile_share(n, vt, mac.sms)
         + logits / tile_share(n, h, mac.sms)
         + logits / tile_share(h, vt, mac.sms)
-    ) / flops_rate + 3 * n * a.vocab * 4 / t / bytes_rate  # fp32 cross-entropy
+    ) / flops_rate + CROSS_ENTROPY_BYTES * n * a.vocab / t / bytes_rate
     per_layer = a.layers / p
     # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
     accumulate = 8 * (a.dense_params + a.expert_params / e) / (t * p) / bytes_rate

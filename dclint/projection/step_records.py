@@ -10,10 +10,23 @@ from dataclasses import dataclass
 
 from dclint.projection.collectives import Links
 
-__all__ = ["ACT", "ADAM_BYTES", "Arch", "Layout", "Machine", "Software", "Step"]
+__all__ = [
+    "ACT",
+    "ADAM_BYTES",
+    "CROSS_ENTROPY_BYTES",
+    "Arch",
+    "Layout",
+    "Machine",
+    "Software",
+    "Step",
+]
 
 ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 copy written
 ACT = 2.0  # bytes per activation element (bf16)
+# HBM bytes a logit costs in Megatron's vocab-parallel cross-entropy (megatron/core/tensor_parallel/
+# cross_entropy.py): forward cast bf16 -> fp32 (6), max (4), subtract (8), exp (8), sum (4),
+# divide (8); backward scale by the loss gradient (8) and cast back to bf16 (6)
+CROSS_ENTROPY_BYTES = 52.0
 
 
 @dataclass(frozen=True, slots=True)
