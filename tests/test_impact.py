@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from dclint.cli import main
+from dclint.engine.findings import Finding
+from dclint.projection import project_workloads
 
 H100 = "sample_designs/h100-40node.yaml"
 SLOW_LUSTRE = ["--set", "storage.tiers[1].write_bandwidth=1 GB/s"]
@@ -63,9 +66,41 @@ def test_oversubscribed_tier_is_priced_by_the_step_model(
 def test_rail_optimised_fabric_keeps_traffic_under_the_leaves(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Rails keep the data-parallel traffic under the leaves: the 2:1 tier costs no time, so
+    the finding carries no impact (not "saves 0 d, 0 CNY")."""
     d = _check(capsys, FABRIC)
     (f,) = [f for f in d["findings"] if f["rule"] == "NET001"]  # type: ignore[attr-defined]
-    assert f["impact"]["days"] == 0.0
+    assert "impact" not in f
+    main(["check", FABRIC])
+    out = capsys.readouterr().out
+    assert "NET001" in out and "meeting the limit" not in out
+
+
+def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Float noise (1.421e-14 d) and anything under MIN_DAYS is dropped, days and cost; at
+    MIN_DAYS the impact stays, its cost the same share of the run's."""
+    from dclint.loader import load
+    from dclint.projection import impact as priced
+
+    design = load(H100)
+    projections = project_workloads(design)
+    finding = Finding("f.yaml", 1, 1, "STO002", "n", "error", "m", "p", "s")
+    saved = {"days": 0.0}
+
+    def fixed(_design: object, _f: object, p: Any, _options: object) -> float:
+        return float(p.training_time.m_as("day")) - saved["days"]
+
+    monkeypatch.setattr(priced, "_fixed_wall", fixed)
+    for days in (1.421e-14, 0.0099):
+        saved["days"] = days
+        assert priced._impact(design, finding, projections, {}) is None
+    saved["days"] = priced.MIN_DAYS
+    kept = priced._impact(design, finding, projections, {})
+    assert kept is not None and kept.days.m_as("day") == pytest.approx(0.01)
+    (p,) = projections
+    share = 0.01 / p.training_time.m_as("day")
+    assert kept.cost is not None
+    assert kept.cost.m_as("CNY") == pytest.approx(p.cost_total.m_as("CNY") * share, rel=1e-9)
 
 
 def test_impact_in_sarif_and_text(capsys: pytest.CaptureFixture[str]) -> None:

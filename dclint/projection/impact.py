@@ -11,7 +11,10 @@ finding's limit met, summed over the workloads the finding touches.
   interval.
 Failures keep their share of the run. Cost items (electricity, depreciation) scale with the
 run's wall time. A finding the projection cannot price (no prediction, nothing saved) carries
-no impact. STO001 is not priced: the projection has no data-loading term to relieve.
+no impact, and neither does one that saves under MIN_DAYS (0.01 day, about 15 minutes: dclint's
+own floor, below what a projection of days to months resolves; a fix that changes nothing
+otherwise prints float noise such as 1.421e-14 d). STO001 is not priced: the projection has no
+data-loading term to relieve.
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.projection.workloads import Projection
 
-__all__ = ["PRICED", "price"]
+__all__ = ["MIN_DAYS", "PRICED", "price"]
+
+MIN_DAYS = 0.01  # an impact under this many days (and its cost) is no impact
 
 PRICED = frozenset({"NET001", "NET005", "PAR002", "PAR005", "STO002", "STO003"})
 _WORKLOAD = re.compile(r"workload (\S+)")
@@ -70,7 +75,7 @@ def _impact(
         saved = max(0.0, wall - fixed)
         days += saved
         cost += p.cost_total.m_as(currency) * saved / wall
-    if not priced:
+    if not priced or days < MIN_DAYS:
         return None
     has_cost = any(p.cost_breakdown for p in projections)
     return Impact(Q_(days, "day"), Q_(cost, currency) if has_cost else None, currency)
