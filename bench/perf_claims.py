@@ -84,7 +84,7 @@ def main() -> None:
     moe = Arch(96, 12288, 96, 8, 32768, 128000, 8192, True, 128, 2, 0.0, 1.7e12)
     lay = Layout(4, 8, 2, 128, 128, 2, 1, 2048, True, True, "selective")
     nvl72 = machine("gb200", "fp8", 72, 400)
-    show("claim 3, 9216 GB200 (128 NVL72)", step(moe, lay, nvl72, Software()), 8192, 5e15)
+    show("claim 3, 8192 of 9216 GB200 (128 NVL72)", step(moe, lay, nvl72, Software()), 8192, 5e15)
     h100 = machine("h100-sxm", "fp8", 8, 400)
     lay_h = replace(lay, dp=32, ep=64)  # 2048 GPUs: dp x cp = 64 cannot hold EP 128
     show("claim 3, 2048 H100 (256 DGX), EP 64", step(moe, lay_h, h100, Software()), 2048, 1979e12)
