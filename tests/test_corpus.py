@@ -178,7 +178,8 @@ def test_output_into_a_missing_directory_is_a_clean_error(tmp_path: Path) -> Non
 def test_write_atomic_interrupted_leaves_old_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dclint.cli import _shared as commands
+    from dclint.cli import _output as commands
+    from dclint.errors import ConfigError
 
     out = tmp_path / "report.txt"
     out.write_text("old\n", encoding="utf-8")
@@ -187,7 +188,7 @@ def test_write_atomic_interrupted_leaves_old_file(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(commands.os, "replace", broken_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(ConfigError, match="No space left on device"):  # one error line, exit 2
         commands.write_atomic(str(out), "new report\n")
     assert out.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["report.txt"]
