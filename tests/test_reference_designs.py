@@ -62,7 +62,8 @@ SOUND_WITH_PRACTICE_WARNINGS = [
     "deepseek-3fs-storage.yaml",  # 3FS: 6.6 TiB/s from 180 x 2 x 200 Gb/s; STO004 x2
 ]
 
-# Published designs dclint flags today: asserted in the test_disagreement_* functions.
+# Published designs dclint flagged until the rule fixes the test_disagreement_* functions
+# assert (they now guard those fixes).
 DISAGREEMENT_DESIGNS = [
     "dgx-b300-superpod-xdr-1su.yaml",
     "nvidia-dgxc-llama31-405b-h100.yaml",
@@ -368,5 +369,6 @@ def test_disagreement_par003_refuses_nvidias_h100_llama31_405b_layout() -> None:
 def test_disagreement_pwr001_flags_the_gb300_nvl72_at_its_design_load() -> None:
     """A GB300 NVL72 rack at the catalog's own 135 kW (Lenovo TDP; NVIDIA's GB300 enterprise
     RA: up to 142 kW) fails PWR001's 120 kW default, a GB200 NVL72 figure: every GB300 rack
-    written without an override is flagged. `platform_limits` ships empty."""
+    written without an override was flagged while `platform_limits` shipped empty (it now
+    ships gb300-nvl72 = 142 kW)."""
     assert finding_counts(DESIGNS / "gb300-nvl72-superpod-su.yaml") == Counter()
