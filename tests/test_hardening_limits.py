@@ -220,3 +220,17 @@ def test_a_long_fed_by_chain_over_racks_checks_in_linear_panel_walks(tmp_path: P
     top = design.topology.panels["p2999"]  # p<i> is fed by p<i+1>
     assert [f.id for f in feeds_below(top)] == [f"f{i}" for i in range(1, 21)]
     assert len(racks_below(design.topology.panels["p1500"])) == 20
+
+
+@pytest.mark.parametrize(
+    "path", sorted((Path(__file__).resolve().parent.parent / "sample_designs").glob("*.yaml"))
+)
+def test_the_fast_id_count_agrees_with_the_located_one(path: Path) -> None:
+    from dclint.loader import load
+    from dclint.model.budget import _count, _patterns
+
+    try:
+        design = load(path)
+    except LoadError:
+        pytest.skip(f"{path.name} does not load")
+    assert _count(design) == sum(named for named, _ in _patterns(design)) > 0

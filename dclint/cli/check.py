@@ -114,7 +114,7 @@ def _color(args: argparse.Namespace) -> bool:
 
 def _price(result: Any, engine: Any) -> None:
     """Findings whose fix changes the projection gain their impact in days and money."""
-    from dclint.projection.impact import PRICED, price
+    from dclint.analysis.impact import PRICED, price
 
     for d in result.designs:
         if d.design is not None and any(f.rule in PRICED for f in d.findings):

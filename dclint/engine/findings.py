@@ -19,7 +19,7 @@ SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
 @dataclass(frozen=True)
 class Impact:
     """What a finding costs: training days and money of the design as it is minus the same
-    design with the finding's limit met (dclint.projection.impact sets it)."""
+    design with the finding's limit met (dclint.analysis.impact sets it)."""
 
     days: Quantity
     cost: Quantity | None

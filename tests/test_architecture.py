@@ -1,0 +1,92 @@
+"""The package's structure, measured from its imports (grimp): no import circle, every import
+runs down the layers, the root package holds only its public face, and rules import only what
+a rule may use.
+
+Imports under `if TYPE_CHECKING:` are left out: they name types for the checker and never run.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import grimp
+import networkx as nx
+
+from conftest import ROOT
+
+# Rooms from the top down; a room may import only rooms with a lower rank. Rooms of one rank
+# are independent of each other (engine and projection; loader and calc).
+RANK = {
+    "__main__": 9,
+    "cli": 8,
+    "report": 7,
+    "analysis": 6,
+    "engine": 5,
+    "projection": 5,
+    "loader": 4,
+    "calc": 4,
+    "model": 3,
+    "units": 2,
+    "_fastq": 1,
+    "errors": 1,
+    "data": 0,
+}
+ROOT_FILES = {"__init__.py", "__main__.py", "units.py", "_fastq.py", "errors.py"}
+RULE_MAY_IMPORT = ("dclint.engine", "dclint.model", "dclint.calc", "dclint.projection")
+RULE_MAY_IMPORT += ("dclint.units", "dclint.errors")
+
+
+def _graph() -> grimp.ImportGraph:
+    return grimp.build_graph("dclint", exclude_type_checking_imports=True)
+
+
+def _room(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "dclint"
+
+
+def test_no_import_circle() -> None:
+    graph = _graph()
+    edges = nx.DiGraph()
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            edges.add_edge(module, imported)
+    assert list(nx.simple_cycles(edges)) == []
+
+
+def test_every_import_runs_down_the_layers() -> None:
+    graph = _graph()
+    upward = []
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            a, b = _room(module), _room(imported)
+            if a == b or b == "dclint":  # within a room; the root's __version__ and public API
+                continue
+            if a == "dclint":  # the root's lazy public API (dclint.load) reaches down
+                continue
+            assert a in RANK and b in RANK, f"unknown room in {module} -> {imported}"
+            if RANK[a] <= RANK[b]:
+                upward.append(f"{module} -> {imported}")
+    assert upward == []
+
+
+def test_root_package_holds_only_its_public_face() -> None:
+    files = {p.name for p in (ROOT / "dclint").glob("*.py")}
+    assert files <= ROOT_FILES, sorted(files - ROOT_FILES)
+
+
+def test_rules_import_only_what_a_rule_may_use() -> None:
+    bad = []
+    for path in sorted((ROOT / "rules").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                if name.startswith("dclint") and not name.startswith(RULE_MAY_IMPORT):
+                    bad.append(f"{Path(path).name}: {name}")
+    assert bad == []
