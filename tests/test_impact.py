@@ -79,8 +79,8 @@ def test_rail_optimised_fabric_keeps_traffic_under_the_leaves(
 def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.MonkeyPatch) -> None:
     """Float noise (1.421e-14 d) and anything under MIN_DAYS is dropped, days and cost; at
     MIN_DAYS the impact stays, its cost the same share of the run's."""
-    from dclint.loader import load
     from dclint.analysis import impact as priced
+    from dclint.loader import load
 
     design = load(H100)
     projections = project_workloads(design)
