@@ -13,6 +13,7 @@ import pint
 from dclint._fastq import Registry
 
 __all__ = [
+    "DEFINED_UNITS",
     "Q_",
     "Quantity",
     "QuantityError",
@@ -50,6 +51,10 @@ def _build_registry() -> pint.UnitRegistry:
 
 
 ureg: pint.UnitRegistry = _build_registry()
+# pint adds each prefixed unit it parses (kW, GB) to its unit table: what units.txt defines is
+# recorded before anything is parsed, so what is derived from the table (the schema's unit
+# patterns) does not depend on what a process parsed before
+DEFINED_UNITS: frozenset[str] = frozenset(ureg._units)
 Q_ = ureg.Quantity
 Quantity = pint.Quantity
 

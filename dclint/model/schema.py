@@ -58,8 +58,12 @@ def _families() -> list[tuple[str, Any]]:
 
     prefixes = {t for p in ureg._prefixes.values() for t in (p.name, p.symbol, *p.aliases) if t}
     by_dim: dict[Any, set[str]] = {}
+    from dclint.units import DEFINED_UNITS as defined  # units.txt's own, not pint's additions
+
     for token, definition in ureg._units.items():
-        if not _parses(token):  # a name dclint's parser refuses ('°C': write degC)
+        if token not in defined or not _parses(
+            token
+        ):  # a name dclint's parser refuses ('°C': write degC)
             continue
         by_dim.setdefault(ureg.get_dimensionality(definition.name), set()).add(token)
     prefix = _alternation(prefixes) + "?"
@@ -103,9 +107,13 @@ def _unit_alternatives(example_unit: str) -> str:
 
 def _money_alternatives(example_unit: str) -> str:
     """A currency (optionally a multiple: 'kUSD'), or a currency per unit of what it prices."""
-    from dclint.units import ureg
+    from dclint.units import DEFINED_UNITS, ureg
 
-    currencies = {t for t, d in ureg._units.items() if d.name[:1].isupper() and len(d.name) == 3}
+    currencies = {
+        t
+        for t, d in ureg._units.items()
+        if t in DEFINED_UNITS and d.name[:1].isupper() and len(d.name) == 3
+    }
     currencies = {t for t in currencies if "[currency_" in str(ureg.get_dimensionality(t))}
     money = "(?:k|M|G)?" + _alternation(currencies)
     if "/" not in example_unit:
