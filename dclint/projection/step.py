@@ -139,7 +139,10 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
         one = group_time(links, x, 2, t * c * d)
         if sw.p2p_scatter_gather and sp == 1 and t > 1:
             one = group_time(links, x / t, 2, t * c * d) + group_time(links, x * (t - 1) / t, t, 1)
-        p2p = 2 * (p - 1) * one + (0.0 if sw.overlap_pp else 2 * v * m * one)
+        # the first micro-batch crosses every chunk boundary on the critical path: p - 1 of them
+        # without interleaving, v p - 1 with v chunks a stage ("the amount of communication
+        # also increases by v", Narayanan et al. 2021, sec. 2.2.2)
+        p2p = 2 * (v * p - 1) * one + (0.0 if sw.overlap_pp else 2 * v * m * one)
     # context parallel: ring exchange of K and V chunks, forward once, backward twice
     cp = 0.0
     if c > 1:
