@@ -118,3 +118,21 @@ def test_findings_without_a_projection_carry_no_impact(
 ) -> None:
     d = _check(capsys, "rules/examples/par002/bad.yaml")
     assert all("impact" not in f for f in d["findings"])  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_the_review_prices_a_finding(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 2:1 leaf that is not rail-optimised slows the data-parallel sync: the review says
+    what meeting the limit saves, as text and JSON do."""
+    from dclint.cli import main
+
+    flags = ["--set", "fabrics[0].rail_optimised=false", "--select", "NET001"]
+    design = "sample_designs/broken-fabric-2to1.yaml"
+    main(["check", design, *flags, "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    (finding,) = data["designs"][0]["findings"]
+    impact = finding["impact"]
+    assert impact["days"] > 0.01 and impact["currency"] == "CNY"
+    main(["check", design, *flags, "--format", fmt])
+    out = capsys.readouterr().out
+    assert f"Meeting the limit saves {impact['days']:.4g} d" in out

@@ -71,6 +71,8 @@ def _rollup(r: Rollup) -> str:
     if f.measured is not None or f.limit is not None:
         numbers = f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
     fix = f" <em>Fix: {escape(f.fix)}</em>" if f.fix else ""
+    if f.impact is not None:  # what the finding costs: days and money of the projected run
+        fix += f' <strong class="impact">{escape(_sentence(f.impact.text()))}.</strong>'
     scope = f"<strong>{escape(r.scope())}</strong>, e.g.: " if r.count > 1 else ""
     where = r.places
     loc = escape(where[0]) + (f" and {len(where) - 1} more places" if len(where) > 1 else "")
@@ -222,3 +224,7 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
         + "\n".join(body)
         + "</body></html>\n"
     )
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -100,6 +100,8 @@ def rollup_line(r: Rollup, full: bool = True) -> str:
     if full and (f.measured is not None or f.limit is not None):
         numbers = f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
     fix = f" Fix: {md(f.fix)}." if f.fix and full else ""
+    if f.impact is not None:  # what the finding costs: days and money of the projected run
+        fix += f" **{md(_sentence(f.impact.text()))}.**"
     where = md(r.places[0]) + (f" and {len(r.places) - 1} more places" if len(r.places) > 1 else "")
     scope = f"**{md(r.scope())}**, e.g.: " if r.count > 1 else ""
     return f"- {where} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}.{fix}"
@@ -221,3 +223,7 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
         out += [f"## Baseline: {len(fixed)} entries no longer occur", ""]
         out += [f"- {md(e.describe())}" for e in fixed] + [""]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
