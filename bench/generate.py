@@ -64,7 +64,7 @@ def _header(s: Shape, form: str) -> list[str]:
         "  currency: CNY",
         "  exchange_rates:",
         "    USD: 7.2 CNY",
-        "  ashrae_class: W45",
+        "  ashrae_class: W27  # facility water up to 27 degC + the 5 K approach = the 32 degC loop",
         "  uptime_tier: III",
         "rack_types:",
         "  nvl72:",
