@@ -1,0 +1,104 @@
+"""Capacity's power limits: the rack limit (PWR001), new feeds, panel headroom (PWR002)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits, summed
+from dclint.calc.power import panel_allocation, rack_paths, racks_below
+from dclint.model.topology import PanelItem, Topology
+from dclint.units import Q_, fmt
+
+__all__ = ["power_limits", "rack_limit"]
+
+
+def rack_limit(rack: NewRack, options: dict[str, dict[str, Any]]) -> Limit:
+    opts = options["PWR001"]
+    limit = opts["platform_limits"].get(rack.platform, opts["limit"])
+    over = rack.it_load.m_as("kW") > limit.m_as("kW") * (1 + EPS)
+    word = "exceeds" if over else "within"
+    return Limit(
+        "rack power limit (PWR001)",
+        rack.platform,
+        0 if over else None,
+        f"{fmt(rack.it_load)} a rack, {word} {fmt(limit.to('kW'))}",
+    )
+
+
+def power_limits(topo: Topology, rack: NewRack, options: dict[str, dict[str, Any]]) -> list[Limit]:
+    t = rack.template
+    if t is None or not t.feeds:
+        return [Limit("power", "-", None, "no feeds on the template rack to copy")]
+    load = rack.it_load.m_as("kW")
+    spec = topo.catalog.platforms.get(rack.platform)
+    if spec is not None and spec.max_power is not None and not options["PWR003"]["design_load"]:
+        # feeds are sized for the rack's peak, as PWR003 loads them
+        load = max(load, spec.max_power.m_as("kW") * (rack.nodes if spec.kind == "node" else 1))
+    out = []
+    for path, feeds in rack_paths(t).items():
+        cap = sum(f.capacity.m_as("kW") for f in feeds)
+        racks = 0 if load > cap * (1 + EPS) else None
+        out.append(
+            Limit(
+                "feeds (new, like the template's)",
+                f"path {path}",
+                racks,
+                f"{len(feeds)} feed(s) like {'+'.join(f.id for f in feeds)}: "
+                f"{fmt(Q_(cap, 'kW'))} a path for {fmt(Q_(load, 'kW'))}",
+            )
+        )
+        out.append(_path_power(topo, rack, path, feeds, options))
+    return out
+
+
+def _path_power(
+    topo: Topology, rack: NewRack, path: str, feeds: list[Any], options: dict[str, dict[str, Any]]
+) -> Limit:
+    """New racks may go on any panel of the template's path that feeds racks (each rack's
+    path load on one panel); panels upstream bound the total (conservatively)."""
+    load = rack.it_load.m_as("kW")
+    panels = {f.model.panel for f in feeds}
+    first = topo.panels.get(str(next(iter(panels))))
+    if first is None or len(panels) > 1:
+        return Limit(
+            "power headroom (PWR002)",
+            f"path {path}",
+            None,
+            "template feeds are on several or no panels: not computed",
+        )
+    same = [p for p in topo.panels.values() if p.feeds and p.model.path == first.model.path]
+    candidates = same if first.model.path is not None else [first]
+    parts, total, upstream = [], 0, set()
+    for item in candidates:
+        room, text = _room(topo, rack, item, options)
+        n = fits(room, load)
+        total += n
+        parts.append((n, f"{item.id}: {text}"))
+        up = item.model.fed_by
+        while up is not None and up in topo.panels and up not in upstream:
+            upstream.add(up)
+            up = topo.panels[up].model.fed_by
+    for pid in sorted(upstream):
+        room, text = _room(topo, rack, topo.panels[pid], options)
+        n = fits(room, load)
+        total = min(total, n)
+        parts.append((n, f"upstream {pid}: {text}"))
+    limit = summed("power headroom (PWR002)", parts, f"{fmt(rack.it_load)} a rack")
+    return Limit(limit.name, f"path {path}", total, limit.detail)
+
+
+def _room(
+    topo: Topology, rack: NewRack, item: PanelItem, options: dict[str, dict[str, Any]]
+) -> tuple[float, str]:
+    reserve = options["PWR002"]["headroom"].m_as("kW")
+    spec = topo.catalog.platforms.get(rack.platform)
+    nvl = (spec is not None and spec.nvl72_class) or any(
+        r.platform is not None and r.platform.nvl72_class for r in racks_below(item)
+    )
+    keep = reserve if nvl and item.model.phases == 3 and item.model.status == "active" else 0.0
+    cap, used = item.capacity.m_as("kW"), panel_allocation(topo, item).m_as("kW")
+    room = cap - used - keep
+    return room, (
+        f"{fmt(Q_(cap, 'kW'))} derated - {fmt(Q_(used, 'kW'))} allocated - "
+        f"{fmt(Q_(keep, 'kW'))} kept = {fmt(Q_(room, 'kW'))}"
+    )
