@@ -11,15 +11,21 @@ from typing import Any
 from dclint.engine.config import Config, config_for, selected, validate_config
 from dclint.engine.files import collect
 from dclint.engine.findings import DesignResult, Finding, RunResult
+from dclint.engine.located import fmt_value as _fmt  # noqa: F401  (tests read it here)
+from dclint.engine.located import locate, rule_failure
 from dclint.engine.registry import discover
 from dclint.engine.rule import Context, Rule, Violation
-from dclint.engine.suppress import Suppression, scan
+from dclint.engine.suppress_apply import (  # noqa: F401  (the DCL ids, re-exported)
+    EXPIRED,
+    NO_REASON,
+    UNKNOWN,
+    UNUSED,
+    apply_suppressions,
+)
 from dclint.errors import ConfigError, LoadError, Problem
-from dclint.model.source import Source, format_path
+from dclint.model.source import Source
 
 __all__ = ["Engine", "run"]
-
-UNUSED, NO_REASON, UNKNOWN, EXPIRED = "DCL001", "DCL002", "DCL003", "DCL004"
 
 
 @dataclass
@@ -90,8 +96,10 @@ class Engine:
             if failure is not None:
                 located.append(failure)
         source.prefetch(v.path for _, v, _ in found)  # every position in one pass over the text
-        located.extend(_locate(cls, v, source, severity) for cls, v, severity in found)
-        result.findings, result.suppressed = self._suppress(located, source, config, file)
+        located.extend(locate(cls, v, source, severity) for cls, v, severity in found)
+        result.findings, result.suppressed = apply_suppressions(
+            located, source, config, file, self.rules, self.today
+        )
         return result
 
     def _run_rule(
@@ -108,150 +116,9 @@ class Engine:
         try:
             violations = list(cls().check(design, Context(options, self.today)))
         except Exception as exc:  # a broken rule becomes a finding, not a crash
-            pos = source.locate(())
-            return Finding(
-                pos.file,
-                pos.line,
-                pos.column,
-                cls.id,
-                cls.name,
-                "error",
-                f"rule {cls.id} failed on {design.name}: {type(exc).__name__}: {exc}",
-                "",
-                "",
-                fix="report this rule's bug",
-                tags=("rule-failure",),
-            )
+            return rule_failure(cls, design.name, source, exc)
         found.extend((cls, v, v.severity or severity) for v in violations)
         return None
-
-    def _suppress(
-        self, raw: list[Finding], source: Source, config: Config, file: str
-    ) -> tuple[list[Finding], int]:
-        # suppression comments of the design and of every file it includes, by (file, line)
-        texts = {source.file: source.text, **source.texts}
-        comments = {name: found for name, text in texts.items() if (found := scan(text))}
-        if not comments:
-            return sorted(raw), 0
-        kept: list[Finding] = []
-        suppressed = 0
-        by_line: dict[tuple[str, int], list[Suppression]] = {}
-        for name, found in comments.items():
-            for s in found:
-                for line in s.applies_to:
-                    by_line.setdefault((name, line), []).append(s)
-        for finding in raw:
-            hit = next(
-                (
-                    s
-                    for s in by_line.get((finding.file, finding.line), ())
-                    if s.reason
-                    and s.bad_until is None
-                    and s.covers(finding.rule, finding.line, self.today)
-                ),
-                None,
-            )
-            if hit is None:
-                kept.append(finding)
-            else:
-                hit.used.add(finding.rule)
-                suppressed += 1
-        for name, found in comments.items():
-            kept.extend(self._meta(found, name, config, file))
-        return sorted(kept), suppressed
-
-    def _meta(
-        self, comments: list[Suppression], where: str, config: Config, file: str
-    ) -> list[Finding]:
-        """DCL001-DCL004 findings for the suppression comments of one file."""
-        findings = []
-        for s in comments:
-            verdict = self._verdict(s)
-            if verdict is None:
-                continue
-            rid, message = verdict
-            cls = self.rules.get(rid)
-            if cls is None or not selected(rid, config, file):
-                continue
-            severity = config.rule_settings.get(rid, {}).get("severity", cls.severity)
-            findings.append(
-                Finding(
-                    where,
-                    s.line,
-                    s.column,
-                    rid,
-                    cls.name,
-                    severity,
-                    message,
-                    "",
-                    f"line {s.line}",
-                    fix="remove or correct the suppression comment",
-                )
-            )
-        return findings
-
-    def _verdict(self, s: Suppression) -> tuple[str, str] | None:
-        ids = ", ".join(s.ids)
-        unknown = [i for i in s.ids if not any(r.startswith(i) for r in self.rules)]
-        if unknown or not s.ids:
-            return UNKNOWN, f"suppression names unknown rule id {', '.join(unknown) or '(none)'}"
-        if s.bad_until is not None:
-            return (
-                UNKNOWN,
-                f"suppression has an invalid date until={s.bad_until} (write until=YYYY-MM-DD)",
-            )
-        if not s.reason:
-            return NO_REASON, f"suppression of {ids} gives no reason"
-        if s.expired(self.today):
-            return EXPIRED, f"suppression of {ids} expired on {s.until}; its findings are back"
-        if not s.used:
-            return UNUSED, f"suppression of {ids} suppresses nothing"
-        return None
-
-
-def _fmt(value: Any, digits: int = 4) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        if float(value).is_integer() and abs(value) < 10**15:  # a count: 100,008, not 1e+05
-            return f"{int(value):,}"
-        return f"{value:.{digits}g}"
-    from dclint.units import fmt
-
-    return fmt(value, digits=digits)
-
-
-def _numbers(v: Violation) -> tuple[str | None, str | None]:
-    """Measured and limit as text; more digits where 4 would print them alike (120.001 kW)."""
-    measured, limit = _fmt(v.measured), _fmt(v.limit)
-    if measured is not None and measured == limit:
-        measured, limit = _fmt(v.measured, 8), _fmt(v.limit, 8)
-    return measured, limit
-
-
-def _locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Finding:
-    pos = source.locate(v.path, key=v.key)
-    message = v.message
-    origin = source.override_origin(v.path, pos)
-    if origin is not None:  # a value a flag set: at the design's line, naming the flag
-        pos, flag = origin
-        message = f"{message} (value set by {flag})"
-    return Finding(
-        pos.file,
-        pos.line,
-        pos.column,
-        cls.id,
-        cls.name,
-        severity,
-        message,
-        format_path(v.path),
-        v.subject,
-        *_numbers(v),
-        v.fix,
-        cls.tags,
-    )
 
 
 def run(paths: list[str], engine: Engine | None = None) -> RunResult:
