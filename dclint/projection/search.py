@@ -23,10 +23,20 @@ while splitting the element-wise work and the pipeline transfers (Korthikanti et
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from dclint.projection.collectives import group_time
-from dclint.projection.step import ACT, Arch, Layout, Machine, Software, Step, step
+from dclint.projection.search_records import (
+    MICRO_BATCHES,
+    OPTIMIZERS,
+    REASONS,
+    RECOMPUTE,
+    Candidate,
+    Search,
+    Space,
+    metric,
+)
+from dclint.projection.step import ACT, Arch, Layout, Machine, Step, step
 
 __all__ = [
     "MICRO_BATCHES",
@@ -39,92 +49,6 @@ __all__ = [
     "memory_bytes",
     "search",
 ]
-
-MICRO_BATCHES = (1, 2, 4, 8)  # dclint's own range: Megatron recipes run 1 or 2, rarely 8
-RECOMPUTE = ("none", "selective", "full")
-OPTIMIZERS = ("replicated", "distributed", "zero2", "zero3")  # index = ZeRO stage
-REASONS = (
-    "PAR002: tp does not divide the NVLink domain",
-    "PAR003: heads or query groups not divisible by tp",
-    "PAR003: layers not divisible by pp",
-    "PAR003: sequence not divisible by 2 x cp",
-    "PAR003: ep does not divide dp x cp",
-    "PAR003: global batch not a multiple of micro-batch x dp",
-    "PAR003: MoE with tp > 1 needs sequence parallelism",
-    "PAR003: sequence per cp rank not divisible by tp",
-    "PAR004: does not fit in GPU memory",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Space:
-    """What is searched: the model, the machine, the GPU counts and the memory budget."""
-
-    arch: Arch
-    machine: Machine
-    software: Software
-    worlds: tuple[int, ...]
-    global_batch: int
-    usable_bytes: float  # GPU memory less the reserve
-    causal: bool = False
-    # PAR003's pipeline split counts the embedding and the loss as one layer each when the
-    # workload's account_for_*_in_pipeline_split flags are set (Megatron-Core): 0, 1 or 2
-    split_extra: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    tp: int
-    pp: int
-    vpp: int
-    cp: int
-    ep: int
-    dp: int
-    micro_batch: int
-    recompute: str
-    sequence_parallel: bool
-    optimizer: str
-    world: int
-    step: Step
-    step_time: float  # s, with the ZeRO-3 gathers
-    memory: float  # B per GPU
-
-    @property
-    def key(self) -> tuple[int, int, int, int, int, int, int, bool, int, int]:
-        """Identity and tie-break order (see the module docstring)."""
-        return (
-            self.tp,
-            self.pp,
-            self.cp,
-            self.ep,
-            self.vpp,
-            self.micro_batch,
-            RECOMPUTE.index(self.recompute),
-            self.sequence_parallel,
-            OPTIMIZERS.index(self.optimizer),
-            self.world,
-        )
-
-
-@dataclass(frozen=True)
-class Search:
-    candidates: int
-    valid: list[Candidate]  # best first
-    rejected: dict[str, int]  # in REASONS order, reasons that rejected none left out
-    untimed: int = 0  # valid, not timed: provably no faster than the search's limit
-
-    @property
-    def valid_count(self) -> int:
-        return len(self.valid) + self.untimed
-
-    def rank(self, step_time: float, world: int, by: str = "time") -> int:
-        """1-based place of a layout of that step time: 1 + the valid layouts strictly better."""
-        mine = _metric(step_time, world, by)
-        return 1 + sum(1 for c in self.valid if _metric(c.step_time, c.world, by) < mine)
-
-
-def _metric(step_time: float, world: int, by: str) -> float:
-    return step_time * world if by == "cost" else step_time
 
 
 def _divisors(n: int, most: int) -> list[int]:
@@ -200,7 +124,7 @@ def search(space: Space, by: str = "time", limit: float | None = None) -> Search
                             continue
                         lay = Layout(tp, pp, cp, dp, ep, 1, 1, space.global_batch)
                         untimed += _inner(space, lay, sps, vpps, world, rejected, valid, limit)
-    valid.sort(key=lambda c: (_metric(c.step_time, c.world, by), c.key))
+    valid.sort(key=lambda c: (metric(c.step_time, c.world, by), c.key))
     return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed)
 
 
