@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from dclint.model.catalog import Gpu, Platform
 from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER, default_mfu
 from dclint.model.storage import StorageTier
 from dclint.model.workload import Workload
 from dclint.projection.declared import declared_mfu
 from dclint.projection.flops import FlopsCount, training_flops
 from dclint.projection.goodput import RESTART, Goodput, goodput
+from dclint.projection.hardware import Hardware, attributable_power, hardware_of
 from dclint.projection.memory import MemoryEstimate, memory_per_gpu
 from dclint.projection.predict import Prediction, predict
 from dclint.units import Q_, Quantity
@@ -29,14 +29,6 @@ if TYPE_CHECKING:
 __all__ = ["COMMUNICATION", "Hardware", "Timing", "attributable_power", "hardware_of", "timing"]
 
 COMMUNICATION = ("tp", "pp_p2p", "dp", "cp", "ep")  # step parts that are communication
-
-
-@dataclass(frozen=True)
-class Hardware:
-    gpu_key: str
-    gpu: Gpu
-    platform_key: str | None
-    platform: Platform | None
 
 
 @dataclass(frozen=True)
@@ -79,27 +71,6 @@ class Timing:
         if not self.steps:
             return None
         return ((self.compute + self.communication) / self.steps).to("s")
-
-
-def hardware_of(design: Design, key: str | None) -> Hardware | str:
-    """The GPU (and platform) of a platform or GPU catalog key, by default the first rack's;
-    or the reason it cannot be found."""
-    catalog = design.topology.catalog
-    if key is not None:
-        if key in catalog.platforms:
-            platform = catalog.platforms[key]
-            gpu = catalog.gpus.get(platform.gpu)
-            if gpu is None:
-                return f"platform '{key}' names unknown GPU '{platform.gpu}'"
-            return Hardware(platform.gpu, gpu, key, platform)
-        if key in catalog.gpus:
-            return Hardware(key, catalog.gpus[key], None, None)
-        return f"unknown platform '{key}'"
-    for rack in design.topology.racks:
-        if rack.platform is not None and rack.platform.gpu in catalog.gpus:
-            p = rack.platform
-            return Hardware(p.gpu, catalog.gpus[p.gpu], rack.platform_key, p)
-    return "no GPU platform: the design has no racks with a platform and the workload names none"
 
 
 def _checkpoint_tier(design: Design, wl: Workload) -> StorageTier | None:
@@ -233,29 +204,4 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
         mfu_predicted,
         steps,
         reliability,
-    )
-
-
-def attributable_power(design: Design, wl: Workload, hw: Hardware) -> tuple[Quantity, str]:
-    """IT power drawn for the workload (before PUE), and how it was attributed."""
-    if wl.power_basis == "gpu_tdp":
-        return (hw.gpu.tdp * wl.gpus).to("kW"), f"GPU TDP {hw.gpu.tdp.m_as('W'):g} W per GPU"
-    racks = [
-        r
-        for r in design.topology.racks
-        if r.platform is not None and r.platform.gpu == hw.gpu_key and r.gpus
-    ]
-    if racks:
-        kw = sum(r.it_load.m_as("kW") for r in racks)  # floats: a pint addition per rack is slow
-        per_gpu = Q_(kw / sum(r.gpus for r in racks), "kW")
-        basis = f"rack share: {len(racks)} racks' IT load over their GPUs"
-    elif hw.platform is not None:
-        per_gpu = hw.platform.power / hw.platform.gpus
-        basis = f"rack share: platform {hw.platform_key} power over its GPUs"
-    else:
-        return (hw.gpu.tdp * wl.gpus).to("kW"), "GPU TDP (no rack to take a share of)"
-    per_gpu = per_gpu.to("kW")
-    return (per_gpu * wl.gpus).to("kW"), (
-        f"{basis}, {per_gpu.m_as('kW'):.4g} kW per GPU incl. CPUs, NICs and in-rack "
-        "switches (fabric switches and storage outside the racks not included)"
     )
