@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dclint.projection.collectives import Links
 from dclint.projection.efficiency import efficiency_for
+from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
 
 COMM = ("tp", "pp_p2p", "dp", "cp", "ep")
@@ -37,17 +38,7 @@ def machine(
         "gb200": ({"bf16": 2.5e15, "fp8": 5e15}, 8e12, 1.8e12),
     }[gpu]
     links = Links(domain, nvl / 2 * eff.nvlink, nic_gbps / 8 * 1e9 * eff.network, tiers)
-    return Machine(
-        peak[precision],
-        eff.matmul,
-        eff.attention,
-        hbm,
-        eff.hbm,
-        links,
-        eff.sms,
-        eff.nvlink_sm_share,
-        eff.network_sm_share,
-    )
+    return gpu_machine(peak[precision], hbm, eff, links)
 
 
 def show(name: str, st: Step, gpus: int, peak: float) -> None:

@@ -17,7 +17,8 @@ import pytest
 
 from dclint.projection.collectives import Links
 from dclint.projection.efficiency import efficiency_for
-from dclint.projection.step import Arch, Layout, Machine, Software, step
+from dclint.projection.efficiency import machine as gpu_machine
+from dclint.projection.step import Arch, Layout, Software, step
 
 
 @dataclass(frozen=True)
@@ -100,17 +101,7 @@ def predict(run: Run) -> float:
     eff = efficiency_for(run.gpu, "bf16")
     assert eff is not None
     links = Links(8, nvlink / 2 * eff.nvlink, nic * eff.network)
-    machine = Machine(
-        peak,
-        eff.matmul,
-        eff.attention,
-        hbm,
-        eff.hbm,
-        links,
-        eff.sms,
-        eff.nvlink_sm_share,
-        eff.network_sm_share,
-    )
+    machine = gpu_machine(peak, hbm, eff, links)
     narayanan = run.source == NARAYANAN
     vocab, seq = (51200, 2048) if narayanan else (131072, 4096)
     h, layers = run.hidden, run.layers

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dclint.projection.collectives import Links
+from dclint.projection.step_records import Machine
+
 __all__ = [
     "BLACKWELL",
     "GENERATION",
     "SMS",
     "Efficiency",
     "efficiency_for",
+    "machine",
     "tile_share",
 ]
 
@@ -155,4 +159,20 @@ def efficiency_for(gpu_key: str, precision: str) -> Efficiency | None:
         SMS[generation],
         _SM_SHARE[0],
         _SM_SHARE[1],
+    )
+
+
+def machine(peak: float, hbm: float, eff: Efficiency, links: Links) -> Machine:
+    """The step model's GPU: dense peak (FLOP/s) and HBM bandwidth (B/s) from the datasheet at
+    `eff`'s efficiencies, on `links` (their bandwidths already scaled by `eff`)."""
+    return Machine(
+        peak,
+        eff.matmul,
+        eff.attention,
+        hbm,
+        eff.hbm,
+        links,
+        eff.sms,
+        eff.nvlink_sm_share,
+        eff.network_sm_share,
     )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from dclint.projection.collectives import Links
 from dclint.projection.efficiency import efficiency_for
+from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
 from dclint.units import Q_, Quantity
@@ -150,17 +151,7 @@ def inputs(
         wl.recompute,
     )
     links = _links(design, hw, eff.nvlink, eff.network, notes)
-    machine = Machine(
-        peak.m_as("FLOP/s"),
-        eff.matmul,
-        eff.attention,
-        hw.gpu.hbm_bandwidth.m_as("B/s"),
-        eff.hbm,
-        links,
-        eff.sms,
-        eff.nvlink_sm_share,
-        eff.network_sm_share,
-    )
+    machine = gpu_machine(peak.m_as("FLOP/s"), hw.gpu.hbm_bandwidth.m_as("B/s"), eff, links)
     notes.append(
         "step model: Megatron-Core software (flash attention; TP, DP and PP communication "
         "overlapped); efficiencies " + "; ".join(f"{k} {v}" for k, v in eff.sources)
