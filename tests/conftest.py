@@ -21,16 +21,7 @@ TODAY = date(2026, 12, 2)
 
 def expected_marks(path: Path) -> set[tuple[str, int]]:
     """(rule, line) for every `# expect: ID[, ID]` comment in a file."""
-    out = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        match = EXPECT_RE.search(line)
-        if match:
-            out.update((rid.strip(), number) for rid in match.group(1).split(",") if rid.strip())
-        at = EXPECT_AT_RE.search(line)
-        if at:
-            ids = at.group(2).split(",")
-            out.update((rid.strip(), int(at.group(1))) for rid in ids if rid.strip())
-    return out
+    return set(expected_counts(path))
 
 
 def expected_counts(path: Path) -> Counter[tuple[str, int]]:
