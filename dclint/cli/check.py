@@ -37,7 +37,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     check.add_argument(
         "--fail-on",
         choices=("error", "warning", "info"),
-        help="lowest severity that makes the exit code 1 (default: from config, else info)",
+        help="lowest severity that makes the exit code 1 (default: from config, else error)",
     )
     check.add_argument(
         "--exit-zero",
