@@ -67,6 +67,16 @@ def _text(x: float, y: float, text: str, anchor: str = "start", extra: str = "")
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>{escape(text)}</text>'
 
 
+def _head(width: float, height: float, chart_id: str, title: str) -> list[str]:
+    """A chart's opening tag, its accessible title and the title drawn in bold."""
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-labelledby="{chart_id}-t" {FONT}>',
+        f'<title id="{chart_id}-t">{escape(title)}</title>',
+        _text(0, 16, title, extra=' font-weight="bold"'),
+    ]
+
+
 def hbars(title: str, bars: Sequence[Bar], unit: str, chart_id: str) -> str:
     """Horizontal bars with the limit drawn as a tick on each row and the notes to the right of
     the plot (never over the data); red where a value is over its limit or flagged."""
@@ -76,12 +86,7 @@ def hbars(title: str, bars: Sequence[Bar], unit: str, chart_id: str) -> str:
     scale = plot_w / ticks[-1]
     height = 40 + row_h * len(bars) + 24
     width = label_w + plot_w + note_w
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" aria-labelledby="{chart_id}-t" {FONT}>',
-        f'<title id="{chart_id}-t">{escape(title)}</title>',
-        _text(0, 16, title, extra=' font-weight="bold"'),
-    ]
+    out = _head(width, height, chart_id, title)
     base = 30
     for t in ticks:
         x = label_w + t * scale
@@ -135,12 +140,7 @@ def stacked(title: str, parts: Sequence[Part], unit: str, chart_id: str) -> str:
     total = sum(max(p.value, 0.0) for p in parts) or 1e-12
     rows = math.ceil(len(parts) / 3)
     height = 84 + 20 * rows
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" aria-labelledby="{chart_id}-t" {FONT}>',
-        f'<title id="{chart_id}-t">{escape(title)}</title>',
-        _text(0, 16, title, extra=' font-weight="bold"'),
-    ]
+    out = _head(width, height, chart_id, title)
     x = 0.0
     for i, p in enumerate(parts):
         w = max(p.value, 0.0) / total * plot_w
