@@ -167,12 +167,9 @@ def _options(file: str, settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
     options_for: Callable[[str], dict[str, dict[str, Any]]] | None = settings.get("options_for")
     if options_for is not None:
         return options_for(file)
-    from dclint.engine.options import parse_option
+    from dclint.engine.config import Config, validate_config
 
-    return {
-        rid: {name: parse_option(rid, name, o.kind, o.default) for name, o in cls.options.items()}
-        for rid, cls in settings.get("rules", {}).items()
-    }
+    return validate_config(Config(), settings.get("rules", {}))  # every option at its default
 
 
 def _as_dict(value: Any) -> dict[str, Any]:
