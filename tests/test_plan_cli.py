@@ -213,3 +213,15 @@ def test_grid_html_draws_every_point_and_fills_the_front(
 def test_html_is_for_grids_only(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["plan", SMALL, "--workload", "tp8-mb1", "--format", "html"]) == 2
     assert "--format html draws a --vary grid" in capsys.readouterr().err
+
+
+def test_several_gpu_counts_get_a_gpus_column(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["plan", "sample_designs/h100-40node.yaml", "--workload", "llm-13b", "--top", "40"]
+    assert main([*args, "--gpus", "160,320"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert " on 160 or 320 GPUs: " in lines[0]
+    assert lines[2].split()[:3] == ["rank", "GPUs", "tp"]
+    rows = [line.split() for line in lines[3:43]]
+    for row in rows:  # each row's GPU count is its tp x pp x cp x dp
+        gpus, tp, pp, cp, dp = (int(row[i].replace(",", "")) for i in (1, 2, 3, 5, 7))
+        assert gpus == tp * pp * cp * dp

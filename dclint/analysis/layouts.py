@@ -92,13 +92,20 @@ def render(plan: Plan, top: int, fmt_name: str) -> str:
         return json.dumps(as_data(plan, top), indent=2, ensure_ascii=False) + "\n"
     md = fmt_name == "markdown"
     valid = plan.result.valid
+    worlds = sorted({c.world for c in valid}) or [plan.gpus]
+    on = " or ".join(f"{w:,}" for w in worlds)
     title = (
-        f"Layouts for workload {plan.workload} of {plan.design} on {plan.gpus:,} GPUs: "
+        f"Layouts for workload {plan.workload} of {plan.design} on {on} GPUs: "
         f"{plan.result.candidates:,} candidates, {len(valid):,} valid"
     )
     out = [f"## {title}" if md else title, ""]
     rows = [_row(plan, i + 1, c) for i, c in enumerate(valid[:top])]
-    out += _table(list(HEAD), rows, md)
+    head = list(HEAD)
+    if len(worlds) > 1:  # several GPU counts searched (--gpus): each row says its own
+        head.insert(1, "GPUs")
+        for row, c in zip(rows, valid[:top], strict=True):
+            row.insert(1, f"{c.world:,}")
+    out += _table(head, rows, md)
     out += ["", declared_sentence(plan) + "."]
     if plan.result.rejected:
         out += ["", "rejected:" if not md else "Rejected:"]
