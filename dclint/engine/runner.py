@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -121,11 +123,28 @@ class Engine:
         return None
 
 
+def _excluded(file: str, config: Config) -> bool:
+    """Whether a file found in a searched directory matches its config's `exclude`: a glob
+    on its path from the config's directory, or on its name. Files named on the command line
+    are always checked, as in ruff."""
+    if not config.exclude or config.file is None:
+        return False
+    try:
+        rel = Path(file).resolve().relative_to(config.root.resolve()).as_posix()
+    except (OSError, ValueError):
+        rel = Path(file).as_posix()
+    name = Path(file).name
+    return any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in config.exclude)
+
+
 def run(paths: list[str], engine: Engine | None = None) -> RunResult:
     """Check every design under `paths`. Raises ConfigError for bad rules or config."""
     engine = engine or Engine()
     exclude = engine.config.exclude if engine.config else ()
     files, missing = collect(paths, exclude)
+    if engine.config is None:  # each found file's own config may exclude it, as --config does
+        given = {os.path.normpath(p) for p in paths}
+        files = [f for f in files if f in given or not _excluded(f, engine.config_for(f))]
     result = RunResult()
     for problem in missing:
         result.designs.append(DesignResult(problem.file, errors=[problem]))
