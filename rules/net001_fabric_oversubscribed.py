@@ -12,8 +12,10 @@ The first tier is measured on its fullest switch, not its average: E endpoint po
 leaves of d downlinks put at least min(d, ceil(E / n)) ports on one leaf, so 1,020 ports on
 32 leaves of 32 downlinks and 16 uplinks run 32:16 = 2.00:1 on a full leaf, though the tier
 averages 1,020:512 = 1.99:1. In the explicit form (`switches`, `links`) each side is the sum
-of its links. A tier count that does not reconcile is NET008's finding; this rule measures
-what such a fabric can carry. Top tiers (no uplinks) are not checked.
+of its links; links to endpoint nodes (`endpoints` with an `id`: storage, management,
+gateways) are downlinks of the leaf they land on. A tier count that does not reconcile is
+NET008's finding; this rule measures what such a fabric can carry. Top tiers (no uplinks)
+are not checked.
 
 Options: `limit` (default 1.0, dclint's own default for a non-blocking fabric) and
 `tier_limits`, per-tier limits keyed `fabric-id.tier-name`. A `tier_limits` key must name a

@@ -4,9 +4,11 @@
 Counts the ports each switch uses and compares them with the ports its catalog model offers at
 the link speed. Parametric tiers use `downlinks + uplinks` per switch at the tier's
 `link_speed` (default: the switch's port speed). Explicit switches add up the links that land
-on them, each link taking the share of a physical port its speed needs: a 64 x 400 Gb/s
-QM9700 split to 200 Gb/s offers 128 ports (`split_speeds` in the catalog), so 128 links of
-200 Gb/s fit and 65 of 400 Gb/s do not. Speeds a switch cannot run at all are NET003's.
+on them (to racks, switches and endpoint nodes: storage, management and gateway nodes
+declared with an `id` in `endpoints`), each link taking the share of a physical port its
+speed needs: a 64 x 400 Gb/s QM9700 split to 200 Gb/s offers 128 ports (`split_speeds` in
+the catalog), so 128 links of 200 Gb/s fit and 65 of 400 Gb/s do not. Speeds a switch
+cannot run at all are NET003's.
 
 ## Why it matters
 A tier that needs more ports than its switches have cannot be cabled as drawn: the missing

@@ -6,12 +6,17 @@ NICs) and finds its connected parts. The part with the most GPUs is taken as the
 every other part that holds racks (a rack with no link, or a group of racks on switches with
 no path to the rest) gives one finding, at its first link or, for an unlinked rack, at the
 fabric's `racks` entry that names it. Racks on the fabric are its `racks` list, else every
-rack with GPUs. Parametric fabrics are connected by construction and are not checked.
+rack with GPUs. Endpoint nodes (`endpoints` entries with an `id`: storage, management,
+gateways) are checked the same way: a group of them that reaches no GPU rack, or one with no
+link at all, gives one finding. Parametric fabrics are connected by construction and are not
+checked.
 
 ## Why it matters
 Data-parallel all-reduce and pipeline sends need every GPU of a job to reach every other: a
 GPU that cannot is unusable for the job, and a missing spine link found at bring-up delays
-the whole cluster. The check is exact (graph connectivity, networkx), not a heuristic.
+the whole cluster. A storage node that reaches no GPU serves no checkpoint, and a subnet
+manager (NVIDIA UFM) must reach every switch it configures. The check is exact (graph
+connectivity), not a heuristic.
 
 ## Example
 ```yaml
@@ -56,15 +61,15 @@ class FabricPartitioned(Rule):
             main = sorted(n for n in parts[0] if n in gpus)
             for part in parts[1:]:
                 racks = sorted(n for n in part if n in gpus)
+                if not racks:
+                    yield _stranded(fg, f, fabric.id, part, main, gpus)
+                    continue
                 cut = sum(gpus[r] for r in racks)
-                names = ", ".join(racks[:4]) + (
-                    f" and {len(racks) - 4} more" if len(racks) > 4 else ""
-                )
                 path, key = _where(fg, f, part, racks[0], fabric.racks)
                 yield Violation(
                     path,
                     f"fabric {fabric.id} is partitioned: rack{'s' if len(racks) > 1 else ''} "
-                    f"{names} ({cut} GPUs) cannot reach the {_racks(len(main))} "
+                    f"{_names(racks)} ({cut} GPUs) cannot reach the {_racks(len(main))} "
                     f"({sum(gpus[r] for r in main)} GPUs) of its largest part",
                     subject=racks[0],
                     measured=float(cut),
@@ -72,6 +77,36 @@ class FabricPartitioned(Rule):
                     fix="add the missing rack-to-leaf or leaf-to-spine links",
                     key=key,
                 )
+
+
+def _stranded(
+    fg: FabricGraph, f: int, fabric: str, part: set[str], main: list[str], gpus: dict[str, int]
+) -> Violation:
+    """A part of endpoint nodes only (storage, management, gateways) that reaches no GPU."""
+    nodes = sorted(n for n in part if n in fg.endpoints)
+    links = [end.link for node in part for end in fg.incident(node)]
+    what = f"endpoint node{'s' if len(nodes) > 1 else ''} {_names(nodes)}"
+    if links:
+        path: Path = ("fabrics", f, "links", min(links))
+        text = (
+            f"{what} cannot reach the {_racks(len(main))} ({sum(gpus[r] for r in main)} GPUs) "
+            "of its largest part"
+        )
+    else:
+        path = ("fabrics", f, "endpoints", fg.endpoints[nodes[0]], "id")
+        text = f"{what} {'have' if len(nodes) > 1 else 'has'} no link"
+    return Violation(
+        path,
+        f"fabric {fabric} is partitioned: {text}",
+        subject=nodes[0],
+        measured=float(len(nodes)),
+        limit=0.0,
+        fix="link the endpoint nodes to the fabric's leaf switches",
+    )
+
+
+def _names(ids: list[str]) -> str:
+    return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
 
 
 def _racks(n: int) -> str:

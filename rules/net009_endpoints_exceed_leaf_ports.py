@@ -7,7 +7,8 @@ tier: GPUs on the fabric x `nics_per_gpu` (rounded up), plus each `endpoints` en
 and compares them with the first tier's `count x downlinks`. Flags the fabric when the
 endpoints need more, at the first tier's `downlinks`. Only `compute` fabrics are checked (a
 front-end fabric's `nics_per_gpu` is often left at its default). In the explicit form each
-link is listed, and NET002 counts an explicit switch's links against its ports.
+link is listed, and NET002 counts an explicit switch's links, those to endpoint nodes
+included, against its ports.
 
 ## Why it matters
 An endpoint without a port is not on the fabric: 1,024 GPUs on 512 leaf downlinks leaves

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "End",
     "FabricGraph",
+    "endpoint_ids",
     "fabric_graph",
     "fabric_racks",
     "fat_tree_endpoints",
@@ -40,6 +41,22 @@ def switch_ids(fabric: Fabric) -> dict[str, tuple[str, str, int]]:
             continue
         for sid, _ in names:
             out[sid] = (sw.model, sw.tier, i)
+    return out
+
+
+def endpoint_ids(fabric: Fabric) -> dict[str, int]:
+    """Endpoint nodes the explicit form can link: id -> index of its `endpoints` entry (only
+    entries that declare an `id`; the first entry to take an id keeps it)."""
+    out: dict[str, int] = {}
+    for i, ep in enumerate(fabric.endpoints):
+        if ep.id is None:
+            continue
+        try:
+            names = expand(ep.id)
+        except RangeError:
+            continue
+        for eid, _ in names:
+            out.setdefault(eid, i)
     return out
 
 
@@ -108,7 +125,8 @@ class End:
 
 @dataclass(frozen=True)
 class FabricGraph:
-    """A fabric's switches, racks and links. Nodes (switch and rack ids) are numbered; each
+    """A fabric's switches, racks, endpoint nodes and links. Nodes (switch, rack and endpoint
+    ids) are numbered; each
     expanded link is an edge (a, b, its `links` entry), three ints in `ends`; `start` and
     `adjacent` list each node's edges (compressed rows: node i's are adjacent[start[i]:
     start[i + 1]], a self-loop twice). That is some 20 bytes a link, where a networkx MultiGraph
@@ -119,6 +137,7 @@ class FabricGraph:
     switches: dict[str, tuple[str, str, int]]  # id -> (model, tier, `switches` entry)
     racks: list[Rack]
     links: list[Link]
+    endpoints: dict[str, int]  # endpoint node id -> `endpoints` entry (empty: none declared)
     nodes: list[str]  # node number -> id
     number: dict[str, int]  # id -> node number
     ends: array[int]  # a, b, k for each edge
@@ -143,16 +162,18 @@ class FabricGraph:
         graph = nx.Graph()
         graph.add_nodes_from(self.switches)
         graph.add_nodes_from(r.id for r in self.racks)
+        graph.add_nodes_from(self.endpoints)
         graph.add_edges_from((a, b) for a, b, _ in self.edges())
         return graph
 
     def components(self) -> list[set[str]]:
-        """Connected parts that hold racks, the one with the most GPUs first (a walk of the
-        edge index: linear, and no networkx graph of every link to build)."""
+        """Connected parts that hold racks or endpoint nodes, the one with the most GPUs first
+        (a walk of the edge index: linear, and no networkx graph of every link to build)."""
         gpus = {r.id: r.gpus for r in self.racks}
+        endpoints = self.endpoints
         seen: set[str] = set()
         parts = []
-        for first in (*self.switches, *gpus):
+        for first in (*self.switches, *gpus, *endpoints):
             if first in seen:
                 continue
             seen.add(first)
@@ -163,7 +184,7 @@ class FabricGraph:
                         seen.add(end.other)
                         part.add(end.other)
                         todo.append(end.other)
-            if any(n in gpus for n in part):
+            if any(n in gpus or n in endpoints for n in part):
                 parts.append(part)
         return sorted(parts, key=lambda c: (-sum(gpus.get(n, 0) for n in c), min(c)))
 
@@ -190,8 +211,9 @@ def fabric_graph(design: Design, index: int) -> FabricGraph:
 
 def _build(design: Design, fabric: Fabric) -> FabricGraph:
     switches = switch_ids(fabric)
+    endpoints = endpoint_ids(fabric) if fabric.endpoints else {}
     number: dict[str, int] = {}
-    for node in (*switches, *design.topology.rack_by_id):
+    for node in (*switches, *design.topology.rack_by_id, *endpoints):
         number.setdefault(node, len(number))
     ends = array("i")
     for k, link in enumerate(fabric.links):
@@ -213,7 +235,15 @@ def _build(design: Design, fabric: Fabric) -> FabricGraph:
             fill[end] += 1
     nodes = list(number)
     return FabricGraph(
-        switches, fabric_racks(design, fabric), fabric.links, nodes, number, ends, start, adjacent
+        switches,
+        fabric_racks(design, fabric),
+        fabric.links,
+        endpoints,
+        nodes,
+        number,
+        ends,
+        start,
+        adjacent,
     )
 
 

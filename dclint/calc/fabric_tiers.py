@@ -190,12 +190,16 @@ def _explicit(design: Design, fabric: Fabric, index: int, base: Path) -> list[Ti
 
 
 def _levels(racks: Mapping[str, object], fg: FabricGraph) -> dict[str, int]:
-    """Hops from the nearest rack (breadth-first): racks 0, leaves 1, spines 2, ..."""
+    """Hops from the nearest rack or endpoint node (breadth-first): racks and endpoint nodes
+    (storage, management, gateways) 0, leaves 1, spines 2, ..."""
     from collections import deque
 
     switches = fg.switches
     level = {r: 0 for r in racks}
     queue = deque(racks)
+    if fg.endpoints:  # their links count as a leaf's downlinks
+        level.update(dict.fromkeys(fg.endpoints, 0))
+        queue.extend(fg.endpoints)
     while queue:
         node = queue.popleft()
         for end in fg.incident(node):

@@ -1,9 +1,9 @@
-"""References resolve() does not check: switch and NIC catalog keys, fabric racks and links,
-rail leaves, storage tiers named by checkpoints, and duplicate fabric or tier ids."""
+"""References resolve() does not check: switch and NIC catalog keys, fabric racks, endpoint
+ids and links, rail leaves, storage tiers named by checkpoints, and duplicate fabric or tier ids."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from dclint.model.hints import Hints
@@ -13,6 +13,7 @@ from dclint.model.topology import RefError
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
+    from dclint.model.fabric import Endpoint
     from dclint.model.topology import Topology
 
 __all__ = ["check_refs"]
@@ -62,11 +63,14 @@ def check_refs(design: Design, topo: Topology) -> list[RefError]:
                     unknown((*base, "racks", j), "rack", rid, topo.rack_by_id)
                     break
         ends = own | set(topo.rack_by_id)
+        nodes = _endpoint_ids(fabric.endpoints, base, ends, ids, errors)
+        what = "switch, rack or endpoint" if nodes else "switch or rack"
+        ends |= nodes
         for k, link in enumerate(fabric.links):
             for side in ("a", "b"):
                 for end in ids(getattr(link, side), (*base, "links", k, side)):
                     if end not in ends:
-                        unknown((*base, "links", k, side), "switch or rack", end, ends)
+                        unknown((*base, "links", k, side), what, end, ends)
                         break
         for rail, leaves in (fabric.rails or {}).items():
             for j, pattern in enumerate(leaves):
@@ -88,3 +92,34 @@ def check_refs(design: Design, topo: Topology) -> list[RefError]:
         if ref is not None and ref not in tiers:
             unknown(("workloads", i, "checkpoint", "tier"), "storage tier", ref, tiers)
     return errors
+
+
+def _endpoint_ids(
+    endpoints: list[Endpoint],
+    base: Path,
+    taken: set[str],
+    ids: Callable[[str, Path], list[str]],
+    errors: list[RefError],
+) -> set[str]:
+    """Endpoint node ids: one per node (`count` of them), none a switch's or rack's id."""
+    out: set[str] = set()
+    for e, ep in enumerate(endpoints):
+        if ep.id is None:
+            continue
+        path: Path = (*base, "endpoints", e, "id")
+        names = ids(ep.id, path)
+        if names and len(names) != ep.count:
+            errors.append(
+                RefError(
+                    path,
+                    f"endpoint '{ep.name}' has {len(names):,} ids in '{ep.id}' but count "
+                    f"{ep.count:,}; give one id per node",
+                )
+            )
+        for eid in names:
+            if eid in out or eid in taken:
+                other = "another endpoint" if eid in out else "a switch or rack"
+                errors.append(RefError(path, f"endpoint id '{eid}' is already the id of {other}"))
+                break
+            out.add(eid)
+    return out

@@ -36,6 +36,11 @@ class Endpoint(Strict):
     """Nodes other than the GPU servers on a fabric: each takes leaf downlink ports."""
 
     name: str = Field(max_length=64, description="e.g. weka, ufm, gateway")
+    id: Id | None = Field(
+        None,
+        description="Explicit form: the nodes' ids, a range such as weka-[01-08] (count ids), "
+        "which `links` may name as an end",
+    )
     role: Literal["storage", "management", "gateway"]
     count: PositiveInt = Field(description="Nodes")
     ports: PositiveInt = Field(1, le=64, description="Fabric ports per node")
@@ -52,7 +57,8 @@ class Switch:
 
 @dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
 class Link:
-    """Links between two endpoints: switch ids, or rack ids (the rack's compute NICs)."""
+    """Links between two ends: switch ids, rack ids (the rack's compute NICs), or the ids of
+    `endpoints` that declare an `id` (storage, management, gateway nodes)."""
 
     a: Ref
     b: Ref
