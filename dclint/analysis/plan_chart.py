@@ -7,7 +7,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dclint.analysis.plan import GridPoint, Setup
+    from dclint.analysis.plan_records import GridPoint, Setup
 
 __all__ = ["render_html"]
 
