@@ -155,5 +155,5 @@ def cdu_loads(topo: Topology) -> dict[str, CduLoad]:
 
     if topo.derived.cdu_loads is None:
         topo.derived.cdu_loads = build()
-    result = topo.derived.cdu_loads
+    result: dict[str, CduLoad] = topo.derived.cdu_loads
     return result

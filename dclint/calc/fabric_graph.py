@@ -206,7 +206,8 @@ def fabric_graph(design: Design, index: int) -> FabricGraph:
     graphs = design.topology.derived.fabric_graphs
     if index not in graphs:
         graphs[index] = _build(design, design.fabrics[index])
-    return graphs[index]
+    graph: FabricGraph = graphs[index]
+    return graph
 
 
 def _build(design: Design, fabric: Fabric) -> FabricGraph:

@@ -104,7 +104,7 @@ def tier_bandwidths(design: Design, fabric_index: int) -> list[TierBandwidth]:
     cached = topo.derived.tier_bandwidths
     if fabric_index not in cached:
         cached[fabric_index] = _compute(design, fabric, fabric_index)
-    result = cached[fabric_index]
+    result: list[TierBandwidth] = cached[fabric_index]
     return result
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dclint.model.catalog import Platform
 from dclint.model.cooling import Cdu, Loop
@@ -13,12 +13,8 @@ from dclint.model.source import Path
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
-    from dclint.calc.cooling import CduLoad
-    from dclint.calc.fabric_graph import FabricGraph
-    from dclint.calc.fabric_tiers import TierBandwidth
     from dclint.model.builtin_catalog import Catalog
     from dclint.model.design import Design
-    from dclint.projection.workloads import Projection
 
 __all__ = [
     "Derived",
@@ -176,15 +172,17 @@ class Rack:
 @dataclass
 class Derived:
     """What dclint.calc and dclint.projection compute from a topology, once per design: rules,
-    reports and commands all ask for the same figures. None (or empty) until first asked."""
+    reports and commands all ask for the same figures. None (or empty) until first asked.
+    The values are the calculators' own records, named in each comment; the model does not
+    import the rooms above it, so each calculator states its type where it reads the field."""
 
     # calc.power.feed_allocation, by load basis (True: the racks' peak load)
     feed_allocation: dict[bool, dict[str, Quantity]] = field(default_factory=dict)
     feed_capacity_kw: dict[str, float] | None = None  # calc.power.feed_capacity_kw
-    cdu_loads: dict[str, CduLoad] | None = None  # calc.cooling.cdu_loads
-    fabric_graphs: dict[int, FabricGraph] = field(default_factory=dict)  # by fabric index
-    tier_bandwidths: dict[int, list[TierBandwidth]] = field(default_factory=dict)  # by index
-    projections: list[tuple[str, Projection | str]] | None = None  # projection.workloads
+    cdu_loads: dict[str, Any] | None = None  # calc.cooling.CduLoad by CDU id
+    fabric_graphs: dict[int, Any] = field(default_factory=dict)  # calc FabricGraph by index
+    tier_bandwidths: dict[int, list[Any]] = field(default_factory=dict)  # calc TierBandwidth
+    projections: list[tuple[str, Any]] | None = None  # projection Projection (or why not)
 
 
 @dataclass

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.fabric import Fabric
     from dclint.model.workload import Workload
-    from dclint.projection.training import Hardware
+    from dclint.projection.hardware import Hardware
 
 __all__ = ["DEFAULT_MICRO_BATCHES_PER_STAGE", "Prediction", "inputs", "predict"]
 

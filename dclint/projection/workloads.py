@@ -210,7 +210,7 @@ def _all(design: Design) -> list[tuple[str, Projection | str]]:
     derived = design.topology.derived
     if derived.projections is None:
         derived.projections = build()
-    result = derived.projections
+    result: list[tuple[str, Projection | str]] = derived.projections
     return result
 
 
