@@ -76,16 +76,24 @@ def over_budget(design: Design, limit: int = MAX_IDS) -> RefError | None:
     """An error at the pattern that takes the design past `limit` ids, or None."""
     if _count(design) <= limit:
         return None
+    path = _past(_patterns(design), limit)
+    if path is None:
+        return None
+    return RefError(
+        path,
+        f"the design names more than {limit:,} ids through its ranges and counts "
+        f"(racks, feeds, switches and the references to them); split it, or raise "
+        f"`max-ids` in the config (dclint's own default: {MAX_IDS:,})",
+    )
+
+
+def _past(counts: Iterator[tuple[int, Path]], limit: int) -> Path | None:
+    """Where the running total of `counts` first passes `limit`, or None."""
     total = 0
-    for named, path in _patterns(design):
-        total += named
+    for n, path in counts:
+        total += n
         if total > limit:
-            return RefError(
-                path,
-                f"the design names more than {limit:,} ids through its ranges and counts "
-                f"(racks, feeds, switches and the references to them); split it, or raise "
-                f"`max-ids` in the config (dclint's own default: {MAX_IDS:,})",
-            )
+            return path
     return None
 
 
@@ -115,13 +123,11 @@ def _lists(data: Any) -> Iterator[tuple[int, Path]]:
 def too_many_items(data: Any, limit: int = MAX_IDS) -> RefError | None:
     """Checked before validation, which takes seconds and gigabytes over a million invalid
     items: an error at the list that takes the design past `limit` items, or None."""
-    total = 0
-    for items, path in _lists(data):
-        total += items
-        if total > limit:
-            return RefError(
-                path,
-                f"the design's lists hold more than {limit:,} items, past what it may name "
-                f"(`max-ids` in the config; dclint's own default: {MAX_IDS:,})",
-            )
-    return None
+    path = _past(_lists(data), limit)
+    if path is None:
+        return None
+    return RefError(
+        path,
+        f"the design's lists hold more than {limit:,} items, past what it may name "
+        f"(`max-ids` in the config; dclint's own default: {MAX_IDS:,})",
+    )
