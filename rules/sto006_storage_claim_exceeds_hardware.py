@@ -71,6 +71,15 @@ class StorageClaimExceedsHardware(Rule):
                     yield found
 
 
+def _declared(
+    tier: StorageTier, direction: Literal["read", "write"]
+) -> tuple[Quantity | None, Quantity | None]:
+    """The tier's declared aggregate and per-node bandwidth in one direction."""
+    if direction == "read":
+        return tier.read_bandwidth, tier.per_node_read_bandwidth
+    return tier.write_bandwidth, tier.per_node_write_bandwidth
+
+
 def _against_nics(
     index: int, tier: StorageTier, direction: Literal["read", "write"], efficiency: Quantity
 ) -> Iterator[Violation]:
@@ -79,19 +88,10 @@ def _against_nics(
         return
     eff = efficiency.m_as("percent")
     nic = f"{tier.nics_per_node} x {fmt(tier.nic_speed.to('Gb/s'))}"
+    aggregate, per_node = _declared(tier, direction)
     claims: list[tuple[str, Quantity | None, Quantity, str]] = [
-        (
-            f"{direction}_bandwidth",
-            tier.read_bandwidth if direction == "read" else tier.write_bandwidth,
-            line,
-            f"{tier.nodes} nodes x {nic}",
-        ),
-        (
-            f"per_node_{direction}_bandwidth",
-            tier.per_node_read_bandwidth if direction == "read" else tier.per_node_write_bandwidth,
-            tier.nic_speed * tier.nics_per_node,
-            nic,
-        ),
+        (f"{direction}_bandwidth", aggregate, line, f"{tier.nodes} nodes x {nic}"),
+        (f"per_node_{direction}_bandwidth", per_node, tier.nic_speed * tier.nics_per_node, nic),
     ]
     for field, claim, carry, how in claims:
         if claim is None:
@@ -115,10 +115,7 @@ def _against_nics(
 def _contradiction(
     index: int, tier: StorageTier, direction: Literal["read", "write"], tolerance: Quantity
 ) -> Violation | None:
-    claim = tier.read_bandwidth if direction == "read" else tier.write_bandwidth
-    per_node = (
-        tier.per_node_read_bandwidth if direction == "read" else tier.per_node_write_bandwidth
-    )
+    claim, per_node = _declared(tier, direction)
     if claim is None or per_node is None or tier.nodes is None:
         return None
     total = (per_node * tier.nodes).to("GB/s")
