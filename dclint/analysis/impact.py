@@ -52,7 +52,7 @@ def price(
         impact = None
         if f.rule in PRICED and projections:
             try:
-                impact = _impact(design, f, projections, options.get(f.rule, {}))
+                impact = _impact(design, f, projections, options[f.rule])
             except Exception:  # a report must not fail because pricing did
                 impact = None
         out.append(replace(f, impact=impact) if impact is not None else f)
@@ -101,10 +101,10 @@ def _fixed_wall(design: Design, f: Finding, p: Projection, options: dict[str, An
             return None
         save = rel.save.m_as("s")
         if f.rule == "STO002":
-            target = options.get("target", Q_(90.0, "s")).m_as("s")
+            target = options["target"].m_as("s")
         else:
             interval = rel.interval.m_as("s")
-            target = options.get("max_overhead", Q_(0.05, "")).m_as("") * interval
+            target = options["max_overhead"].m_as("") * interval
         checkpoint *= min(save, target) / save
     return (running + checkpoint) * (1 + lost)
 

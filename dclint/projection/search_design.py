@@ -192,10 +192,9 @@ def _overhead_and_rate(design: Design, wid: str) -> tuple[float, Quantity | None
 
 
 def best_ratio(design: Design, wl: Workload, options: dict[str, Any]) -> float | None:
-    """The best valid layout's step over the declared layout's (PAR005's price)."""
-    reserve = options.get("reserve")
-    share = reserve.m_as("") if reserve is not None else MEMORY_RESERVE
-    plan = plan_layouts(design, wl, reserve=share, rank_only=True)
+    """The best valid layout's step over the declared layout's (PAR005's price); `options`
+    are PAR005's typed options (its `reserve`)."""
+    plan = plan_layouts(design, wl, reserve=options["reserve"].m_as(""), rank_only=True)
     if isinstance(plan, str) or not plan.result.valid or plan.declared.step_time <= 0:
         return None
     return plan.result.valid[0].step_time / plan.declared.step_time
