@@ -61,7 +61,7 @@ class FabricTooLargeForTiers(Rule):
             radix, tiers, field = shape
             ports = endpoint_ports(design, fabric)
             gpus = ports.gpus
-            endpoints = gpus * fabric.nics_per_gpu + ports.other
+            endpoints = ports.total
             nics = f"{fabric.nics_per_gpu:g} NIC{'' if fabric.nics_per_gpu == 1 else 's'}"
             other = f" + {ports.other:,} ports of other nodes" if ports.other else ""
             most = fat_tree_endpoints(radix, tiers)
@@ -69,7 +69,7 @@ class FabricTooLargeForTiers(Rule):
                 continue
             yield Violation(
                 ("fabrics", f, field),
-                f"fabric {fabric.id} has {endpoints:,.0f} endpoints ({gpus:,} GPUs x "
+                f"fabric {fabric.id} has {endpoints:,} endpoints ({gpus:,} GPUs x "
                 f"{nics} per GPU{other}), more than the {most:,} a non-blocking "
                 f"{tiers}-tier fat tree of radix {radix} holds",
                 subject=fabric.id,
