@@ -54,7 +54,7 @@ from collections.abc import Iterator
 
 from dclint.calc.cooling import ASHRAE_SUPPLY_LIMITS, facility_supply, loop_delta
 from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.cooling import Loop
+from dclint.model.cooling import Cdu, Loop
 from dclint.model.design import Design
 from dclint.model.source import Path
 from dclint.model.topology import Rack
@@ -109,33 +109,8 @@ class SupplyTemperatureOutOfRange(Rule):
         supply, ret = loop.supply_temperature, loop.return_temperature
         at = (*path, "supply_temperature")
         found = design.topology.cdus.get(loop.cdu)
-        facility, origin = (
-            facility_supply(found[0], design.site.ashrae_class) if found else (None, "")
-        )
-        if found is not None and facility is not None:
-            cdu = found[0]
-            approach = cdu.approach.to("K") if cdu.approach is not None else Q_(0.0, "K")
-            least = Q_(facility.m_as("degC") + approach.m_as("K"), "degC")
-            if supply.m_as("degC") < least.m_as("degC") - _EPS:
-                needs = Q_(supply.m_as("degC") - approach.m_as("K"), "degC")
-                how = (
-                    f"its {fmt(approach)} approach"
-                    if cdu.approach is not None
-                    else "0 K approach (none declared; no heat exchanger cools below the water "
-                    "that cools it)"
-                )
-                yield Violation(
-                    at,
-                    f"loop {loop.id} supplies {fmt(supply, 'degC')}, below the "
-                    f"{fmt(least, 'degC')} CDU {cdu.id} can deliver: {origin} + {how}; "
-                    f"{fmt(supply, 'degC')} needs facility water at {fmt(needs, 'degC')}",
-                    subject=loop.id,
-                    measured=supply.to("degC"),
-                    limit=least,
-                    fix="raise the loop's supply to at least facility supply + approach, or "
-                    "declare the colder facility water the plant guarantees "
-                    "(facility_supply_temperature)",
-                )
+        if found is not None:
+            yield from _below_facility(loop, at, found[0], design.site.ashrae_class)
         inlet = _inlet_limit(racks)
         if inlet is not None:
             limit, rack, source = inlet
@@ -161,3 +136,35 @@ class SupplyTemperatureOutOfRange(Rule):
                 limit=supply.to("degC"),
                 fix="set the return temperature above the supply (e.g. 32/42 degC)",
             )
+
+
+def _below_facility(
+    loop: Loop, at: Path, cdu: Cdu, ashrae_class: str | None
+) -> Iterator[Violation]:
+    """The loop's supply below what its CDU can deliver: facility supply + approach."""
+    facility, origin = facility_supply(cdu, ashrae_class)
+    if facility is None:
+        return
+    supply = loop.supply_temperature
+    approach = cdu.approach.to("K") if cdu.approach is not None else Q_(0.0, "K")
+    least = Q_(facility.m_as("degC") + approach.m_as("K"), "degC")
+    if supply.m_as("degC") >= least.m_as("degC") - _EPS:
+        return
+    needs = Q_(supply.m_as("degC") - approach.m_as("K"), "degC")
+    how = (
+        f"its {fmt(approach)} approach"
+        if cdu.approach is not None
+        else "0 K approach (none declared; no heat exchanger cools below the water that cools it)"
+    )
+    yield Violation(
+        at,
+        f"loop {loop.id} supplies {fmt(supply, 'degC')}, below the "
+        f"{fmt(least, 'degC')} CDU {cdu.id} can deliver: {origin} + {how}; "
+        f"{fmt(supply, 'degC')} needs facility water at {fmt(needs, 'degC')}",
+        subject=loop.id,
+        measured=supply.to("degC"),
+        limit=least,
+        fix="raise the loop's supply to at least facility supply + approach, or "
+        "declare the colder facility water the plant guarantees "
+        "(facility_supply_temperature)",
+    )
