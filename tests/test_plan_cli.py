@@ -225,3 +225,23 @@ def test_several_gpu_counts_get_a_gpus_column(capsys: pytest.CaptureFixture[str]
     for row in rows:  # each row's GPU count is its tp x pp x cp x dp
         gpus, tp, pp, cp, dp = (int(row[i].replace(",", "")) for i in (1, 2, 3, 5, 7))
         assert gpus == tp * pp * cp * dp
+
+
+def test_grid_keeps_the_configured_par005_reserve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "reserve.yaml"
+    config.write_text("PAR005: {reserve: 70%}\n", encoding="utf-8")
+    default = _json(capsys, H100, "--vary", "site.pue=1.2", "--jobs", "1")
+    kept = _json(capsys, H100, "--vary", "site.pue=1.2", "--jobs", "1", "--config", str(config))
+    design = load(H100)
+    found = plan_layouts(design, design.workloads[0], reserve=0.7, rank_only=True)
+    assert not isinstance(found, str)
+    want = found.result.valid[0]
+    points, base = kept["points"], default["points"]
+    assert isinstance(points, list) and isinstance(base, list)
+    best = points[0]["best"]
+    assert (best["tp"], best["pp"], best["cp"], best["micro_batch"]) == (
+        want.tp, want.pp, want.cp, want.micro_batch,
+    )  # fmt: skip
+    assert best != base[0]["best"]  # 70% of HBM kept free rules out the default's best

@@ -50,7 +50,8 @@ def evaluate(setup: Setup, paths: list[str], values: tuple[str, ...]) -> GridPoi
     from dclint.projection.search_design import plan_layouts
 
     texts = tuple(f"{p}={v}" for p, v in zip(paths, values, strict=True))
-    result = _engine(setup, texts, paths).check_file(setup.file)
+    engine = _engine(setup, texts, paths)
+    result = engine.check_file(setup.file)
     counts = dict(sorted(Counter(f.rule for f in result.findings).items()))
     errors = [str(e) for e in result.errors]
     design = result.design
@@ -59,7 +60,8 @@ def evaluate(setup: Setup, paths: list[str], values: tuple[str, ...]) -> GridPoi
     wl = pick_workload(design, setup.workload)
     t = tco(design)
     total = float(t.total.magnitude) if t.items else None
-    found = plan_layouts(design, wl, setup.by, rank_only=True)  # the best is exact
+    reserve = engine.options(engine.config_for(setup.file))["PAR005"]["reserve"].m_as("")
+    found = plan_layouts(design, wl, setup.by, reserve=reserve, rank_only=True)  # best is exact
     if isinstance(found, str) or not found.result.valid:
         note = found if isinstance(found, str) else "no layout fits"
         return GridPoint(values, counts, errors, None, None, None, total, t.currency, note)
