@@ -22,6 +22,7 @@ __all__ = [
     "emit",
     "make_engine",
     "overrides",
+    "parse_today",
     "split",
     "write_atomic",
 ]
@@ -88,7 +89,7 @@ def make_engine(args: argparse.Namespace) -> Any:
         "ignore": split(getattr(args, "ignore", None)),
         "fail_on": getattr(args, "fail_on", None),
     }
-    today = _date(args.today) if getattr(args, "today", None) else date.today()
+    today = parse_today(args.today) if getattr(args, "today", None) else date.today()
     return Engine(
         config=config,
         rules_dirs=tuple(getattr(args, "rules_dir", ())),
@@ -111,7 +112,8 @@ def _warn_once() -> Any:
     return warn
 
 
-def _date(text: str) -> date:
+def parse_today(text: str) -> date:
+    """--today's date; anything else is a ConfigError (one line, exit 2)."""
     try:
         return date.fromisoformat(text)
     except ValueError:

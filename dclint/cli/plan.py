@@ -14,6 +14,7 @@ from dclint.cli._shared import (
     add_set,
     emit,
     overrides,
+    parse_today,
     split,
 )
 from dclint.errors import ConfigError
@@ -80,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.top < 1:
         raise ConfigError(f"--top {args.top}: print at least one layout")
+    if args.jobs < 1:
+        raise ConfigError(f"--jobs {args.jobs}: use 1 or more processes")
+    if args.today:  # checked here: a --vary grid reads it in its worker processes
+        parse_today(args.today)
     design = load(args.design, overrides=overrides(args))  # LoadError: exit 2 with position
     wl = pick_workload(design, args.workload)
     if args.vary:
