@@ -21,7 +21,9 @@ The layout is a lever on training time that costs nothing to pull: Narayanan et 
 and micro-batch sizes of one model on the same GPUs. A layout a tenth slower than the best
 wastes a tenth of the cluster for the whole run. The 10% default is dclint's own: above the
 step-time model's mean absolute error on its calibration runs (under 8%,
-docs/performance-model.md), so a gap above it is more than the model's typical error.
+docs/performance-model.md), so a gap above it is more than the model's typical error. A
+layout counts as valid only with `reserve` (default 10%, as PAR004's: dclint's own default for
+the memory the estimate leaves out, see PAR004) of GPU memory free.
 
 ## Example
 ```yaml
