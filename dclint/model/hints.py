@@ -9,7 +9,6 @@ candidates (when there are more, over the 2 x NEIGHBOURS that sort next to the n
 from __future__ import annotations
 
 import bisect
-import difflib
 from collections.abc import Iterable
 
 __all__ = ["HINTS_PER_DESIGN", "MAX_CANDIDATES", "Hints", "did_you_mean"]
@@ -21,6 +20,8 @@ NEIGHBOURS = 100
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """`; did you mean 'x'?` for the closest known name, or "" if none is close enough."""
+    import difflib  # only when a name is unknown: not on every check's start
+
     names = list(known)
     if len(names) > MAX_CANDIDATES:
         # the names that sort next to it share the longest prefixes with it: where a typo in
