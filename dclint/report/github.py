@@ -8,7 +8,7 @@ from typing import Any
 from dclint.engine.baseline import relative_file
 from dclint.engine.findings import RunResult
 from dclint.errors import printable
-from dclint.report.rollup import kinds, roll_up
+from dclint.report.rollup import kinds, measured_limit, roll_up
 from dclint.report.text import summary_line
 
 __all__ = ["command", "escape_data", "escape_property", "render"]
@@ -50,8 +50,7 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
         for group in roll_up(design.findings, kinds(design.design)):
             f = group.first  # one annotation a defect: GitHub shows only the first few a step
             message = f.message + (f" [{group.scope()}]" if group.count > 1 else "")
-            if f.measured is not None or f.limit is not None:
-                message += f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
+            message += measured_limit(f)
             if f.fix:
                 message += f"\nFix: {f.fix}"
             lines.append(

@@ -20,7 +20,7 @@ from dclint.report.review import (
     merged_assumptions,
     reviews,
 )
-from dclint.report.rollup import Rollup
+from dclint.report.rollup import Rollup, impact_sentence, measured_limit
 from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
 from dclint.units import Quantity
@@ -67,19 +67,14 @@ def _table(header: list[str] | tuple[str, ...], rows: list[list[str]]) -> str:
 
 def _rollup(r: Rollup) -> str:
     f = r.first
-    numbers = ""
-    if f.measured is not None or f.limit is not None:
-        numbers = f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
     fix = f" <em>Fix: {escape(f.fix)}</em>" if f.fix else ""
     if f.impact is not None:  # what the finding costs: days and money of the projected run
-        fix += f' <strong class="impact">{escape(_sentence(f.impact.text()))}.</strong>'
+        fix += f' <strong class="impact">{escape(impact_sentence(f))}.</strong>'
     scope = f"<strong>{escape(r.scope())}</strong>, e.g.: " if r.count > 1 else ""
-    where = r.places
-    loc = escape(where[0]) + (f" and {len(where) - 1} more places" if len(where) > 1 else "")
     text = (
-        f"<li><code>{loc}</code> "
+        f"<li><code>{escape(r.where)}</code> "
         f'<strong class="{f.severity}">{escape(f.rule)}</strong> {escape(f.name)}: '
-        f"{scope}{escape(f.message + numbers)}.{fix}"
+        f"{scope}{escape(f.message + measured_limit(f))}.{fix}"
     )
     if r.count > 1:
         text += (
@@ -224,7 +219,3 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
         + "\n".join(body)
         + "</body></html>\n"
     )
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]

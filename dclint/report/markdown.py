@@ -19,7 +19,7 @@ from dclint.report.review import (
     merged_assumptions,
     reviews,
 )
-from dclint.report.rollup import Rollup
+from dclint.report.rollup import Rollup, impact_sentence, measured_limit
 from dclint.report.steps import step_parts
 from dclint.report.svg import si
 from dclint.report.text import summary_line
@@ -96,15 +96,12 @@ def _fold(summary: str, body: list[str]) -> list[str]:
 def rollup_line(r: Rollup, full: bool = True) -> str:
     """One entry a defect: location, rule, name, how many and which, message, numbers, fix."""
     f = r.first
-    numbers = ""
-    if full and (f.measured is not None or f.limit is not None):
-        numbers = f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
+    numbers = measured_limit(f) if full else ""
     fix = f" Fix: {md(f.fix)}." if f.fix and full else ""
     if f.impact is not None:  # what the finding costs: days and money of the projected run
-        fix += f" **{md(_sentence(f.impact.text()))}.**"
-    where = md(r.places[0]) + (f" and {len(r.places) - 1} more places" if len(r.places) > 1 else "")
+        fix += f" **{md(impact_sentence(f))}.**"
     scope = f"**{md(r.scope())}**, e.g.: " if r.count > 1 else ""
-    return f"- {where} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}.{fix}"
+    return f"- {md(r.where)} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}.{fix}"
 
 
 def slug(title: str) -> str:
@@ -223,7 +220,3 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
         out += [f"## Baseline: {len(fixed)} entries no longer occur", ""]
         out += [f"- {md(e.describe())}" for e in fixed] + [""]
     return "\n".join(out).rstrip("\n") + "\n"
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]

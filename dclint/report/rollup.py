@@ -10,7 +10,7 @@ from typing import Any
 from dclint.engine.findings import Finding
 from dclint.report.ranges import compact
 
-__all__ = ["Rollup", "as_data", "kinds", "roll_up"]
+__all__ = ["Rollup", "as_data", "impact_sentence", "kinds", "measured_limit", "roll_up"]
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,32 @@ class Rollup:
         """Distinct file:line:col, in order (a range entry puts many racks on one line)."""
         return list(dict.fromkeys(f"{f.file}:{f.line}:{f.column}" for f in self.findings))
 
+    @property
+    def where(self) -> str:
+        """The first place, and how many more: 'd.yaml:4:5 and 7 more places'."""
+        more = len(self.places) - 1
+        return self.places[0] + (f" and {more} more places" if more else "")
+
     def scope(self) -> str:
         """'' for one finding; else how many of what, and which: '8 racks of type nvl72: r[1-8]'."""
         if self.count == 1:
             return ""
         return f"{self.count} {self.kind or 'subjects'}: {self.ids}"
+
+
+def measured_limit(f: Finding) -> str:
+    """' (measured 132 kW, limit 120 kW)', a '-' for either missing; '' when both are."""
+    if f.measured is None and f.limit is None:
+        return ""
+    return f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
+
+
+def impact_sentence(f: Finding) -> str:
+    """What the finding costs the projected run, as a sentence ('' when it is not priced)."""
+    if f.impact is None:
+        return ""
+    text = f.impact.text()
+    return text[:1].upper() + text[1:]
 
 
 _NUMBERED = re.compile(r"(?<![\w.])([\w.-]*[A-Za-z_][\w.-]*)")

@@ -16,7 +16,7 @@ from typing import Any
 
 from dclint.engine.findings import Finding, RunResult
 from dclint.errors import printable
-from dclint.report.rollup import kinds, roll_up
+from dclint.report.rollup import kinds, measured_limit, roll_up
 
 __all__ = ["clean", "finding_line", "render", "summary_line"]
 
@@ -30,9 +30,7 @@ def _paint(text: str, code: str, on: bool) -> str:
 
 def finding_line(f: Finding, color: bool = False, also: str = "") -> str:
     """One finding; `also` names the other objects with the same defect (a roll-up)."""
-    numbers = ""
-    if f.measured is not None or f.limit is not None:
-        numbers = f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
+    numbers = measured_limit(f)
     if f.impact is not None:
         numbers += f" [{f.impact.text()}]"
     hue = _SEVERITY_COLOR.get(f.severity, "0")
