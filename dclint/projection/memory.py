@@ -31,7 +31,14 @@ from dataclasses import dataclass
 from dclint.model.workload import Workload
 from dclint.units import Q_, Quantity
 
-__all__ = ["MemoryEstimate", "expert_parameters", "memory_per_gpu"]
+__all__ = [
+    "GRAD_BYTES",
+    "OPTIMIZER_BYTES",
+    "WEIGHT_BYTES",
+    "MemoryEstimate",
+    "expert_parameters",
+    "memory_per_gpu",
+]
 
 WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2.0, 4.0, 12.0
 

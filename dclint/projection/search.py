@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dclint.projection.collectives import group_time
+from dclint.projection.memory import GRAD_BYTES, OPTIMIZER_BYTES, WEIGHT_BYTES
 from dclint.projection.search_records import (
     MICRO_BATCHES,
     OPTIMIZERS,
@@ -55,19 +56,18 @@ def _divisors(n: int, most: int) -> list[int]:
     return [d for d in range(1, min(n, most) + 1) if n % d == 0]
 
 
-def memory_bytes(
-    a: Arch, lay: Layout, zero: int, layers: float | None = None, stage: int = 0
-) -> float:
-    """Bytes on a GPU of pipeline stage `stage` holding `layers` layers (default an even
-    split): dclint.projection.memory's model states and activations, on floats."""
+def memory_bytes(a: Arch, lay: Layout, zero: int) -> float:
+    """Bytes on a GPU of the first pipeline stage, layers split evenly: dclint.projection.memory's
+    model states and activations, on floats (tests/test_plan_search.py compares the two)."""
     t, p, c, d, e = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep
-    share = (layers if layers is not None else a.layers / p) / a.layers
+    share = 1 / p
     dense_local = a.dense_params * share / t
     expert_local = a.expert_params * share / (e * t)
     sharded = dense_local / (d * c) + expert_local / max(1, d * c // e)
     params = dense_local + expert_local
-    states = 2.0 * (sharded if zero >= 3 else params)
-    states += 4.0 * (sharded if zero >= 2 else params) + 12.0 * (sharded if zero >= 1 else params)
+    states = WEIGHT_BYTES * (sharded if zero >= 3 else params)
+    states += GRAD_BYTES * (sharded if zero >= 2 else params)
+    states += OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
     s, b, h = a.seq / c, lay.micro_batch, a.hidden
     sp = lay.sequence_parallel and t > 1
     base = 34 / t if sp else 10 + 24 / t
@@ -77,7 +77,7 @@ def memory_bytes(
         per_layer = s * b * h * base
     else:
         per_layer = s * b * h * (base + 5 * a.heads * s / (h * t))
-    in_flight = max(1, min(p - stage, max(1, lay.global_batch // (d * b))))
+    in_flight = max(1, min(p, max(1, lay.global_batch // (d * b))))
     interleave = 1 + (p - 1) / (p * lay.vpp) if lay.vpp > 1 else 1.0
     return states + per_layer * share * a.layers * in_flight * interleave
 
