@@ -59,8 +59,8 @@ class FabricTiersMismatched(Rule):
                 yield Violation(
                     ("fabrics", f, "tiers", pair.lower, "uplinks"),
                     f"fabric {fabric.id}: tier {low.name} sends {pair.sent:,} uplinks "
-                    f"({low.count:,} x {low.uplinks}) but tier {high.name} takes "
-                    f"{pair.taken:,} downlinks ({high.count:,} x {high.downlinks}); {gap}",
+                    f"({low.count:,} switches x {low.uplinks}) but tier {high.name} takes "
+                    f"{pair.taken:,} downlinks ({high.count:,} switches x {high.downlinks}); {gap}",
                     subject=f"{fabric.id}.{low.name}",
                     measured=float(pair.sent),
                     limit=float(pair.taken),

@@ -58,15 +58,19 @@ class EndpointsExceedLeafPorts(Rule):
             if need.total <= have:
                 continue
             nics = f"{fabric.nics_per_gpu:g} NIC{'' if fabric.nics_per_gpu == 1 else 's'}"
-            parts = [f"{need.gpus:,} GPUs x {nics} per GPU = {need.gpu_ports:,}"]
-            parts += [f"{e.count:,} {e.name} x {e.ports}" for e in fabric.endpoints]
+            parts = [f"{need.gpus:,} GPUs x {nics} per GPU = {need.gpu_ports:,} ports"]
+            parts += [f"{e.count:,} {e.name} x {_ports(e.ports)}" for e in fabric.endpoints]
             yield Violation(
                 ("fabrics", f, "tiers", 0, "downlinks"),
                 f"fabric {fabric.id} has {need.total:,} endpoint ports ({' + '.join(parts)}) "
-                f"but tier {leaf.name} has {have:,} downlinks ({leaf.count:,} x "
+                f"but tier {leaf.name} has {have:,} downlinks ({leaf.count:,} switches x "
                 f"{leaf.downlinks}); {need.total - have:,} endpoint ports have no leaf port",
                 subject=fabric.id,
                 measured=float(need.total),
                 limit=float(have),
                 fix=f"add {leaf.name} switches or move endpoints to a fabric of their own",
             )
+
+
+def _ports(n: int) -> str:
+    return f"{n} port{'' if n == 1 else 's'}"

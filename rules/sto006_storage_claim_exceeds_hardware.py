@@ -87,7 +87,8 @@ def _against_nics(
     if line is None or tier.nics_per_node is None or tier.nic_speed is None:
         return
     eff = efficiency.m_as("percent")
-    nic = f"{tier.nics_per_node} x {fmt(tier.nic_speed.to('Gb/s'))}"
+    nics = f"{tier.nics_per_node} NIC{'' if tier.nics_per_node == 1 else 's'}"
+    nic = f"{nics} x {fmt(tier.nic_speed.to('Gb/s'))}"
     aggregate, per_node = _declared(tier, direction)
     claims: list[tuple[str, Quantity | None, Quantity, str]] = [
         (f"{direction}_bandwidth", aggregate, line, f"{tier.nodes} nodes x {nic}"),
