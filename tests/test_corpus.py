@@ -9,15 +9,14 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from _hardening import LIMIT_S
+from _hardening import dclint as run_dclint
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
-LIMIT_S = 5.0  # generous, against slow CI machines; cases take ~0.4 s, mostly interpreter start
 LOCATED = re.compile(
     r"^(?:dclint: error: )?(?P<at>\S+?:\d+:\d+): (?:error: |[A-Z]{2,5}\d{3} \[\w+\] )?(?P<msg>.*)$"
 )
@@ -37,18 +36,8 @@ CASES = _cases()
 
 
 def dclint(*args: str, cwd: Path = CORPUS) -> tuple[subprocess.CompletedProcess[str], float]:
-    extra = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *([extra] if extra else [])])}
-    start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-m", "dclint", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    return proc, time.perf_counter() - start
+    """`python -m dclint ARGS` in the corpus (or `cwd`): the process and its wall time."""
+    return run_dclint(*args, cwd=cwd)
 
 
 def located(proc: subprocess.CompletedProcess[str]) -> list[tuple[str, str]]:
