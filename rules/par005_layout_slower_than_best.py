@@ -51,7 +51,7 @@ from dclint.model.design import Design
 from dclint.units import Q_, fmt
 
 if TYPE_CHECKING:
-    from dclint.projection.search import Candidate
+    from dclint.projection.search_records import Candidate
 
 
 class LayoutSlowerThanBest(Rule):

@@ -17,8 +17,9 @@ import pytest
 from test_calibration import _M, _N, NARAYANAN, SOFTWARE
 
 from dclint.loader.load import load_text
-from dclint.projection.search import Candidate, search
+from dclint.projection.search import search
 from dclint.projection.search_design import plan_layouts
+from dclint.projection.search_records import Candidate
 
 TOP_FEW = 3
 

@@ -11,8 +11,9 @@ import pytest
 from dclint.loader.load import load_text
 from dclint.model.workload import Parallel, Workload
 from dclint.projection.memory import memory_per_gpu
-from dclint.projection.search import MICRO_BATCHES, OPTIMIZERS, RECOMPUTE, search
+from dclint.projection.search import search
 from dclint.projection.search_design import Plan, plan_layouts
+from dclint.projection.search_records import MICRO_BATCHES, OPTIMIZERS, RECOMPUTE
 from dclint.rules.par003_layout_not_divisible import _broken
 
 DESIGN = """

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from dclint.projection.search import Candidate
 from dclint.projection.search_design import Plan, loses_on, ordinal, set_line
+from dclint.projection.search_records import Candidate
 from dclint.units import Q_, fmt
 
 __all__ = ["as_data", "declared_sentence", "render"]

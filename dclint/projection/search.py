@@ -39,17 +39,7 @@ from dclint.projection.search_records import (
 )
 from dclint.projection.step import ACT, Arch, Layout, Machine, Step, step
 
-__all__ = [
-    "MICRO_BATCHES",
-    "OPTIMIZERS",
-    "REASONS",
-    "RECOMPUTE",
-    "Candidate",
-    "Search",
-    "Space",
-    "memory_bytes",
-    "search",
-]
+__all__ = ["memory_bytes", "search", "zero3_gather"]
 
 
 def _divisors(n: int, most: int) -> list[int]:

@@ -14,15 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
-from dclint.projection.search import (
-    OPTIMIZERS,
-    REASONS,
-    Candidate,
-    Search,
-    Space,
-    search,
-    zero3_gather,
-)
+from dclint.projection.search import search, zero3_gather
+from dclint.projection.search_records import OPTIMIZERS, REASONS, Candidate, Search, Space
 from dclint.projection.step import step
 from dclint.projection.training import hardware_of
 from dclint.units import Q_, Quantity
