@@ -37,6 +37,7 @@ __all__ = [
     "WEIGHT_BYTES",
     "MemoryEstimate",
     "expert_parameters",
+    "layer_activations",
     "memory_per_gpu",
 ]
 
@@ -104,21 +105,26 @@ def _stages(wl: Workload) -> list[tuple[int, float | None]]:
     return out
 
 
+def layer_activations(
+    s: float, b: int, h: int, heads: int, t: int, sp: bool, recompute: str
+) -> float:
+    """Bytes of one transformer layer's activations for one micro-batch (module doc's terms)."""
+    base = 34 / t if sp else 10 + 24 / t
+    if recompute == "full":
+        return 2 * s * b * h / (t if sp else 1)
+    if recompute == "selective":
+        return s * b * h * base
+    return s * b * h * (base + 5 * heads * s / (h * t))
+
+
 def _activations(wl: Workload, dp: int, stage: int, layers: float) -> Quantity | None:
     m, p = wl.model, wl.parallel
     if not (m.layers and m.hidden_size):
         return None
-    s, b, h, t = wl.sequence_length / p.cp, wl.micro_batch, m.hidden_size, p.tp
-    a = m.attention_heads or max(1, h // 128)
-    scores = 5 * a * s / (h * t)
+    s, h = wl.sequence_length / p.cp, m.hidden_size
+    heads = m.attention_heads or max(1, h // 128)
     sp = p.sequence_parallel_on
-    base = 34 / t if sp else 10 + 24 / t
-    if wl.recompute == "full":
-        per_layer = 2 * s * b * h / (t if sp else 1)
-    elif wl.recompute == "selective":
-        per_layer = s * b * h * base
-    else:
-        per_layer = s * b * h * (base + scores)
+    per_layer = layer_activations(s, wl.micro_batch, h, heads, p.tp, sp, wl.recompute)
     micro_batches = p.pp
     if wl.global_batch:
         micro_batches = max(1, wl.global_batch // (dp * wl.micro_batch))

@@ -26,7 +26,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dclint.projection.collectives import group_time
-from dclint.projection.memory import GRAD_BYTES, OPTIMIZER_BYTES, WEIGHT_BYTES
+from dclint.projection.memory import (
+    GRAD_BYTES,
+    OPTIMIZER_BYTES,
+    WEIGHT_BYTES,
+    layer_activations,
+)
 from dclint.projection.search_records import (
     MICRO_BATCHES,
     OPTIMIZERS,
@@ -58,15 +63,8 @@ def memory_bytes(a: Arch, lay: Layout, zero: int) -> float:
     states = WEIGHT_BYTES * (sharded if zero >= 3 else params)
     states += GRAD_BYTES * (sharded if zero >= 2 else params)
     states += OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
-    s, b, h = a.seq / c, lay.micro_batch, a.hidden
-    sp = lay.sequence_parallel and t > 1
-    base = 34 / t if sp else 10 + 24 / t
-    if lay.recompute == "full":
-        per_layer = 2 * s * b * h / (t if sp else 1)
-    elif lay.recompute == "selective":
-        per_layer = s * b * h * base
-    else:
-        per_layer = s * b * h * (base + 5 * a.heads * s / (h * t))
+    b, sp = lay.micro_batch, lay.sequence_parallel and t > 1
+    per_layer = layer_activations(a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute)
     in_flight = max(1, min(p, max(1, lay.global_batch // (d * b))))
     interleave = 1 + (p - 1) / (p * lay.vpp) if lay.vpp > 1 else 1.0
     return states + per_layer * share * a.layers * in_flight * interleave
