@@ -41,6 +41,7 @@ BASE = {
     "capacity": ["d.yaml", "--add", "gb200-nvl72"],
     "init": ["--platform", "gb200-nvl72", "--racks", "2"],
     "explain": ["PWR001"],
+    "plan": ["d.yaml"],
 }
 
 
