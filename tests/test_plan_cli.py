@@ -245,3 +245,17 @@ def test_grid_keeps_the_configured_par005_reserve(
         want.tp, want.pp, want.cp, want.micro_batch,
     )  # fmt: skip
     assert best != base[0]["best"]  # 70% of HBM kept free rules out the default's best
+
+
+def test_the_search_keeps_the_configured_reserve_and_checks_the_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "c.yaml"
+    config.write_text("PAR005:\n  reserve: 70%\n", encoding="utf-8")
+    args = ["plan", "sample_designs/h100-40node.yaml", "--format", "json", "--top", "1"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["layouts"][0]["tp"] == 2
+    assert main([*args, "--config", str(config)]) == 0  # 30% of each GPU's memory left: tp 4
+    assert json.loads(capsys.readouterr().out)["layouts"][0]["tp"] == 4
+    assert main([*args, "--select", "ZZZ"]) == 2
+    assert capsys.readouterr().err == "dclint: error: command line: 'ZZZ' matches no rule id\n"

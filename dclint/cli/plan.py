@@ -13,6 +13,7 @@ from dclint.cli._shared import (
     add_selection,
     add_set,
     emit,
+    make_engine,
     overrides,
     parse_today,
     split,
@@ -85,10 +86,15 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--jobs {args.jobs}: use 1 or more processes")
     if args.today:  # checked here: a --vary grid reads it in its worker processes
         parse_today(args.today)
-    design = load(args.design, overrides=overrides(args))  # LoadError: exit 2 with position
-    wl = pick_workload(design, args.workload)
     if args.vary:
-        return _grid(args, wl.id)
+        design = load(args.design, overrides=overrides(args))  # LoadError: exit 2, located
+        return _grid(args, pick_workload(design, args.workload).id)
+    # the engine checks --config, --select and --ignore, and gives PAR005's memory reserve in
+    # effect for this design (the search keeps that much of each GPU's memory free)
+    engine = make_engine(args)
+    design = load(args.design, overrides=engine.overrides)
+    wl = pick_workload(design, args.workload)
+    reserve = engine.options(engine.config_for(args.design))["PAR005"]["reserve"].m_as("")
     if args.format == "html":
         raise ConfigError(
             "--format html draws a --vary grid; the layout search prints text, json or markdown"
@@ -96,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from dclint.analysis.layouts import render
     from dclint.projection.search_design import plan_layouts
 
-    found = plan_layouts(design, wl, args.by, _worlds(args.gpus))
+    found = plan_layouts(design, wl, args.by, _worlds(args.gpus), reserve=reserve)
     if isinstance(found, str):
         raise ConfigError(f"{args.design}: workload {wl.id}: {found}")
     if not found.result.valid:
