@@ -160,6 +160,16 @@ def test_strong_scaling_loses_efficiency() -> None:
     assert large < small
 
 
+def test_uncertainty_bands_are_the_calibration_residuals() -> None:
+    """dclint.projection.uncertainty's table is what the calibration runs give, per generation
+    and class; when the model moves, this prints the table to paste."""
+    from dclint.projection.efficiency import GENERATION
+    from dclint.projection.uncertainty import BANDS, derive
+
+    got = derive((GENERATION[r.gpu], False, predict(r) / r.published - 1) for r in RUNS)
+    assert got == BANDS, f"BANDS = {got}"
+
+
 def table() -> list[tuple[str, str, float, float]]:
     """(run, source, published, predicted) for docs/performance-model.md."""
     return [(r.name, r.source, r.published, predict(r)) for r in RUNS]

@@ -15,6 +15,7 @@ from dclint.projection.efficiency import efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
+from dclint.projection.uncertainty import Band, band_for_gpu
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
@@ -40,6 +41,19 @@ class Prediction:
     tokens_per_second: Quantity
     tokens_per_step: float
     assumptions: tuple[str, ...]
+    band: Band  # measured / predicted step time seen in calibration (uncertainty.py)
+
+    @property
+    def step_time_band(self) -> tuple[Quantity, Quantity]:
+        """(low, high) step time: the calibration residuals of the GPU generation and class."""
+        low, high = self.band.step_time(self.step_time.m_as("s"))
+        return Q_(low, "s"), Q_(high, "s")
+
+    @property
+    def mfu_band(self) -> tuple[Quantity, Quantity]:
+        """(low, high) MFU on the same basis and convention as `mfu`."""
+        low, high = self.band.mfu(self.mfu.m_as(""))
+        return Q_(low, "dimensionless"), Q_(high, "dimensionless")
 
 
 def _arch(wl: Workload) -> Arch | None:
@@ -167,6 +181,7 @@ def run(
     gpus: int,
     causal: bool,
     notes: list[str],
+    band: Band,
 ) -> Prediction:
     """The step's quantities from the model's inputs."""
     st = step(arch, layout, machine, sw, causal)
@@ -182,6 +197,7 @@ def run(
         Q_(tokens / seconds, "token/s"),
         float(tokens),
         tuple(notes),
+        band,
     )
 
 
@@ -205,4 +221,5 @@ def predict(
         machine = replace(machine, links=replace(machine.links, tiers=()))
     if domain is not None and domain > machine.links.domain:
         machine = replace(machine, links=replace(machine.links, domain=domain))
-    return run(arch, layout, machine, sw, wl.gpus, causal, notes)
+    band = band_for_gpu(hw.gpu_key, arch.experts > 0)
+    return run(arch, layout, machine, sw, wl.gpus, causal, notes, band)

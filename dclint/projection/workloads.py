@@ -115,6 +115,7 @@ def _step_dict(t: Timing) -> dict[str, Any]:
         "checkpoint_interval_optimal_min": (
             rel.optimal_interval.m_as("minute") if rel is not None and rel.save.magnitude else None
         ),
+        "uncertainty": _band_dict(t),
     }
     if step is not None and pred is not None:
         out["tokens_per_second"] = pred.tokens_per_step / step.m_as("s")
@@ -123,6 +124,21 @@ def _step_dict(t: Timing) -> dict[str, Any]:
     if t.mfu_predicted is not None and not t.mfu_source.startswith("predicted"):
         out["mfu_gap"] = t.mfu.m_as("") / t.mfu_predicted.m_as("") - 1
     return out
+
+
+def _band_dict(t: Timing) -> dict[str, Any] | None:
+    """The predicted step time and MFU as (low, high) from the calibration residuals of the
+    GPU generation and workload class (dclint.projection.uncertainty), and where they come from."""
+    pred = t.prediction
+    if pred is None:
+        return None
+    step = pred.band.step_time(pred.step_time.m_as("s"))
+    mfu = pred.band.mfu(t.mfu_predicted.m_as("")) if t.mfu_predicted is not None else None
+    return {
+        "step_time_s": list(step),
+        "mfu": list(mfu) if mfu is not None else None,
+        **pred.band.as_dict(),
+    }
 
 
 def gpu_price(design: Design, hw: Hardware | None) -> tuple[Quantity | None, str]:
