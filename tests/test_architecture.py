@@ -21,7 +21,9 @@ RANK = {
     "__main__": 9,
     "cli": 8,
     "report": 7,
+    "server": 7,  # the editor's presenter, beside report
     "analysis": 6,
+    "fix": 6,  # text edits of a design (a fix, the best layout), beside analysis
     "engine": 5,
     "projection": 5,
     "loader": 4,

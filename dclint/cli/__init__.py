@@ -16,7 +16,18 @@ __all__ = ["COMMANDS", "FORMAT_NAMES", "build_parser", "dispatch", "main", "run"
 
 GC_THRESHOLD = 100_000  # allocations between young collections while a command runs
 # One table of commands: each module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = ("check", "rules", "explain", "schema", "cost", "diff", "capacity", "init", "plan")
+COMMANDS = (
+    "check",
+    "rules",
+    "explain",
+    "schema",
+    "cost",
+    "diff",
+    "capacity",
+    "init",
+    "plan",
+    "server",
+)
 
 
 def _module(name: str) -> Any:

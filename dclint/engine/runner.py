@@ -73,13 +73,28 @@ class Engine:
         return entry[1]
 
     def check_file(self, file: str) -> DesignResult:
+        return self.check_text(file, None)
+
+    def check_text(self, file: str, text: str | None, read_part: Any = None) -> DesignResult:
+        """Check `file`, or `text` as if it were that file's content (an editor's unsaved
+        buffer); `read_part` reads included files (default: from disk)."""
         from dclint.loader import load
+        from dclint.loader.load import load_text, read_text
 
         result = DesignResult(file)
         config = self.config_for(file)
         typed = self.options(config)
         try:
-            design = load(file, overrides=self.overrides, max_ids=config.max_ids)
+            if text is None and read_part is None:
+                design = load(file, overrides=self.overrides, max_ids=config.max_ids)
+            else:
+                design = load_text(
+                    read_text(file, file) if text is None else text,
+                    file,
+                    overrides=self.overrides,
+                    max_ids=config.max_ids,
+                    read_part=read_part,
+                )
         except LoadError as exc:
             result.errors = exc.problems
             return result

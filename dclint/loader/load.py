@@ -76,14 +76,17 @@ def load_text(
     *,
     overrides: tuple[Any, ...] = (),
     max_ids: int | None = None,
+    read_part: Any = None,
 ) -> Design:
-    """Load a design from YAML text; `file` is the name positions are reported against."""
+    """Load a design from YAML text; `file` is the name positions are reported against.
+    `read_part` reads an included file (name -> (data, Source)); by default from disk, an
+    editor passes one that prefers its unsaved buffers."""
     try:
         data, source = read_yaml(file, text)
     except YamlError as exc:
         raise LoadError(exc.problems) from None
     if isinstance(data, dict) and any(key in data for key in COMPOSE_KEYS):
-        data, source = compose(file, data, source, _read_part)
+        data, source = compose(file, data, source, read_part or _read_part)
     if not isinstance(data, dict):
         raise LoadError(
             [

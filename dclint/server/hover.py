@@ -1,0 +1,199 @@
+"""What dclint computed at a place in a design: the text an editor shows on hover.
+
+A position maps to the design path written there (the deepest value or key on that line at or
+before the cursor); the path names an element (a rack entry, a feed, a fabric tier, a workload)
+and the element's computed figures come from the same calculators the rules read. Findings on
+the line add their rule's one-line doc and the `dclint explain` command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path as FsPath
+from typing import Any
+
+from dclint.server.workspace import Diagnostic
+
+__all__ = ["hover_text", "path_at"]
+
+DesignPath = tuple[str | int, ...]
+
+
+def path_at(source: Any, file: str, line: int, column: int) -> DesignPath | None:
+    """The design path written at 1-based (line, column) of `file`, or None."""
+    target = FsPath(file).resolve()
+    best: tuple[int, int, DesignPath] | None = None
+    main = FsPath(source.file).resolve()
+    for table in (source.values, source.keys):
+        for path, (ln, col) in table.items():
+            if ln != line or col > column:
+                continue
+            where = source.files.get(path)
+            here = FsPath(where).resolve() if where is not None else main
+            if here != target:
+                continue
+            rank = (col, len(path))
+            if best is None or rank > best[:2]:
+                best = (col, len(path), path)
+    return best[2] if best is not None else None
+
+
+def hover_text(
+    design: Any, path: DesignPath | None, findings: Iterable[Diagnostic], rules: dict[str, Any]
+) -> str | None:
+    """Markdown for the hover: the element's computed figures, then the findings' rule docs."""
+    parts: list[str] = []
+    if design is not None and path:
+        try:
+            facts = _facts(design, path)
+        except Exception:  # a hover never fails the editor: figures are extra
+            facts = []
+        parts.extend(facts)
+    for d in findings:
+        cls = rules.get(d.rule)
+        summary = cls.summary() if cls is not None else d.rule
+        parts.append(f"**{d.rule}** {summary}  \n`dclint explain {d.rule}` for the whole rule")
+    return "\n\n".join(parts) if parts else None
+
+
+def _facts(design: Any, path: DesignPath) -> list[str]:
+    head = path[0]
+    if head == "racks" and len(path) >= 2 and isinstance(path[1], int):
+        return _racks(design, path[:2])
+    if head == "power" and len(path) >= 3 and path[1] == "feeds" and isinstance(path[2], int):
+        return _feeds(design, path[:3])
+    if head == "power" and len(path) >= 3 and path[1] == "panels" and isinstance(path[2], int):
+        return _panels(design, path[:3])
+    if head == "fabrics" and len(path) >= 2 and isinstance(path[1], int):
+        return _tiers(design, path)
+    if head == "workloads" and len(path) >= 2 and isinstance(path[1], int):
+        return _workload(design, path[1])
+    return []
+
+
+def _fmt(q: Any, unit: str | None = None) -> str:
+    from dclint.units import fmt
+
+    return fmt(q, unit)
+
+
+def _racks(design: Any, entry: DesignPath) -> list[str]:
+    from dclint.units import Q_
+
+    racks = [r for r in design.topology.racks if tuple(r.path) == entry]
+    if not racks:
+        return []
+    first = racks[0]
+    name = first.id if len(racks) == 1 else f"{first.id} .. {racks[-1].id} ({len(racks)} racks)"
+    platform = first.platform_key or "no platform"
+    nodes = (
+        f" x {first.nodes}" if first.platform is not None and first.platform.kind == "node" else ""
+    )
+    design_kw = max(r.it_load.m_as("kW") for r in racks)
+    peak_kw = max(r.peak_load.m_as("kW") for r in racks)
+    limit = _rack_limit(design, first)
+    lines = [
+        f"**rack {name}**: {platform}{nodes}, {first.gpus} GPUs a rack",
+        f"- design IT load {_fmt(Q_(design_kw, 'kW'))}, peak {_fmt(Q_(peak_kw, 'kW'))}"
+        + (f" against the rack limit {limit}" if limit else ""),
+        f"- heat to liquid {_fmt(first.liquid_heat)}, to air {_fmt(first.air_heat)}",
+    ]
+    if first.feed_ids:
+        lines.append(f"- feeds: {', '.join(first.feed_ids)}")
+    return ["\n".join(lines)]
+
+
+def _rack_limit(design: Any, rack: Any) -> str:
+    """PWR001's limit in effect by default for this rack (its options may raise it)."""
+    try:
+        from dclint.engine.registry import discover
+
+        cls = discover(()).get("PWR001")
+        option = cls.options.get("limit") if cls is not None else None
+        return str(option.default) if option is not None else ""
+    except Exception:
+        return ""
+
+
+def _feeds(design: Any, entry: DesignPath) -> list[str]:
+    from dclint.calc.power import feed_allocation
+    from dclint.units import Q_
+
+    topo = design.topology
+    feeds = [f for f in topo.feeds.values() if tuple(f.path) == entry]
+    if not feeds:
+        return []
+    design_alloc = feed_allocation(topo, False)
+    peak_alloc = feed_allocation(topo, True)
+    lines = []
+    for feed in feeds[:8]:
+        cap = feed.capacity
+        load = design_alloc.get(feed.id, Q_(0.0, "kW"))
+        peak = peak_alloc.get(feed.id, Q_(0.0, "kW"))
+        racks = ", ".join(r.id for r in feed.racks) or "no rack"
+        lines.append(
+            f"- **feed {feed.id}**: derated capacity {_fmt(cap, 'kW')} at {feed.volts:.1f} V; "
+            f"allocated {_fmt(load, 'kW')} (design), {_fmt(peak, 'kW')} (peak); feeds {racks}"
+        )
+    if len(feeds) > 8:
+        lines.append(f"- ... and {len(feeds) - 8} more feeds written by this entry")
+    return ["\n".join(lines)]
+
+
+def _panels(design: Any, entry: DesignPath) -> list[str]:
+    topo = design.topology
+    panels = [p for p in topo.panels.values() if tuple(p.path) == entry]
+    return [
+        f"**panel {p.id}**: capacity {_fmt(p.capacity, 'kW')}; "
+        f"{len(p.feeds)} feeds, {len(p.children)} panels below"
+        for p in panels
+    ]
+
+
+def _tiers(design: Any, path: DesignPath) -> list[str]:
+    from dclint.calc.fabric_tiers import tier_bandwidths
+
+    index = path[1]
+    assert isinstance(index, int)
+    tiers = tier_bandwidths(design, index)
+    wanted = None
+    if len(path) >= 4 and path[2] == "tiers" and isinstance(path[3], int):
+        wanted = path[3]
+    lines = []
+    for i, t in enumerate(tiers):
+        if wanted is not None and i != wanted:
+            continue
+        ratio = f"{t.ratio:.2f}:1 (down:up)" if t.ratio is not None else "no uplinks (top tier)"
+        up = _fmt(t.up, "Tb/s") if t.up is not None else "-"
+        note = f"; {t.note}" if t.note else ""
+        lines.append(
+            f"- **tier {t.name}** ({t.switches} switches): {_fmt(t.down, 'Tb/s')} down, "
+            f"{up} up, oversubscription {ratio}{note}"
+        )
+    return ["\n".join(lines)] if lines else []
+
+
+def _workload(design: Any, index: int) -> list[str]:
+    from dclint.projection import project_workloads, unprojected
+
+    wl = design.workloads[index]
+    for p in project_workloads(design):
+        if p.index != index:
+            continue
+        t = p.timing
+        lines = [f"**workload {p.workload}** on {p.gpus} x {p.gpu}"]
+        if t.prediction is not None:
+            pred = t.prediction
+            lines.append(
+                f"- predicted step {_fmt(pred.step_time, 's')}, MFU {pred.mfu.m_as('') * 100:.1f}%"
+                f" (HFU {pred.hfu.m_as('') * 100:.1f}%)"
+            )
+        elif t.prediction_note:
+            lines.append(f"- step time not predicted: {t.prediction_note}")
+        lines.append(f"- memory a GPU {_fmt(t.memory.total, 'GB')}")
+        lines.append(f"- training time {_fmt(p.training_time, 'day')}, cost {_fmt(p.cost_total)}")
+        return ["\n".join(lines)]
+    for name, reason in unprojected(design):
+        if name == wl.id:
+            return [f"**workload {name}**: not projected: {reason}"]
+    return []

@@ -1,0 +1,265 @@
+"""What the editor server knows, without the protocol: open buffers, which designs include a
+fragment, and each design's findings grouped by the file they point at.
+
+The protocol layer (dclint.server.lsp) turns these records into LSP messages; this module is
+plain Python so that it is tested and reused without pygls. A check reads the editor's unsaved
+text for the document and for every open fragment it includes, and the files on disk for the
+rest, with the configuration `dclint check` would find for that file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dclint.errors import ConfigError, LoadError, Problem
+
+__all__ = ["Diagnostic", "Workspace"]
+
+SUFFIXES = (".yaml", ".yml")
+CONFIG_NAMES = {".dclint.yaml", ".dclint.yml", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml"}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding or load problem in one file, 1-based as dclint prints it."""
+
+    file: str
+    line: int
+    column: int
+    rule: str
+    severity: str  # error | warning | info
+    message: str
+    design: str = ""  # the design file the check ran on (differs for a fragment)
+    fix: str = ""
+
+
+@dataclass
+class Workspace:
+    """Open documents (absolute path -> text) and the last check of each design."""
+
+    root: Path
+    engine_args: dict[str, Any] = field(default_factory=dict)
+    buffers: dict[Path, str] = field(default_factory=dict)
+    # design file -> its diagnostics by the file they point at
+    results: dict[Path, dict[Path, list[Diagnostic]]] = field(default_factory=dict)
+    checked: dict[Path, Any] = field(default_factory=dict)  # design file -> DesignResult
+    _engine: Any = field(default=None, init=False, repr=False)
+    _users: dict[Path, list[Path]] | None = field(default=None, init=False, repr=False)
+
+    # --- buffers -----------------------------------------------------------------------
+    def open(self, path: Path, text: str) -> None:
+        path = path.resolve()
+        before = self.buffers.get(path)
+        self.buffers[path] = text
+        if _refers(before) or _refers(text):
+            self._users = None  # its includes may have changed
+
+    def close(self, path: Path) -> None:
+        self.buffers.pop(path.resolve(), None)
+
+    def text(self, path: Path) -> str | None:
+        path = path.resolve()
+        if path in self.buffers:
+            return self.buffers[path]
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    # --- the engine ----------------------------------------------------------------------
+    @property
+    def engine(self) -> Any:
+        if self._engine is None:
+            from dclint.engine.runner import Engine
+
+            self._engine = Engine(**self.engine_args)
+        return self._engine
+
+    def reload_config(self) -> None:
+        """A configuration file changed: rules and configs are read again on the next check."""
+        self._engine = None
+
+    def _read_part(self, name: str) -> tuple[Any, Any]:
+        """Read an included file, preferring the editor's unsaved buffer."""
+        from dclint.loader.load import _read_part
+        from dclint.loader.yamlsafe import YamlError, read_yaml
+
+        buffer = self.buffers.get(Path(name).resolve())
+        if buffer is None:
+            return _read_part(name)
+        try:
+            return read_yaml(name, buffer)
+        except YamlError as exc:
+            raise LoadError(exc.problems) from None
+
+    # --- which files are designs ---------------------------------------------------------
+    def is_design(self, path: Path) -> bool:
+        """A design has a top-level `name` (a fragment never does), as the hook decides."""
+        data = self._data(path)
+        return isinstance(data, dict) and "name" in data
+
+    def _data(self, path: Path) -> Any:
+        from dclint.loader.yamlsafe import read_yaml
+
+        text = self.text(path)
+        if text is None:
+            return None
+        try:
+            data, _ = read_yaml(str(path), text)
+        except Exception:  # not YAML yet (the user is typing): checked as a design, if named
+            return None
+        return data
+
+    def references(self, path: Path) -> list[Path]:
+        """The files `path` includes or extends (its open buffer first)."""
+        text = self.text(path)
+        if text is None or ("include" not in text and "extends" not in text):
+            return []
+        data = self._data(path)
+        if not isinstance(data, dict):
+            return []
+        out = []
+        for key in ("extends", "include"):
+            refs = data.get(key)
+            for ref in refs if isinstance(refs, list) else [refs]:
+                if isinstance(ref, str) and ref.endswith(SUFFIXES):
+                    out.append((path.parent / ref).resolve())
+        return out
+
+    def _candidates(self) -> Iterable[Path]:
+        seen: set[Path] = set()
+        for path in self.buffers:
+            seen.add(path)
+            yield path
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "node_modules"]
+            for name in filenames:
+                if name.endswith(SUFFIXES) and name not in CONFIG_NAMES:
+                    path = (Path(dirpath) / name).resolve()
+                    if path not in seen:
+                        seen.add(path)
+                        yield path
+
+    def users(self) -> dict[Path, list[Path]]:
+        """Who includes or extends each file (cached until a file's references change)."""
+        if self._users is None:
+            users: dict[Path, list[Path]] = {}
+            for file in self._candidates():
+                for ref in self.references(file):
+                    users.setdefault(ref, []).append(file)
+            self._users = users
+        return self._users
+
+    def forget_references(self) -> None:
+        self._users = None
+
+    def designs_for(self, path: Path) -> list[Path]:
+        """The designs to check when `path` changes: itself if it is a design, and every
+        design that includes or extends it, directly or through other fragments. Other YAML
+        (a fragment nobody includes yet, a CI file) gets no diagnostics."""
+        path = path.resolve()
+        users = self.users()
+        out: set[Path] = set()
+        seen: set[Path] = set()
+        stack = [path]
+        while stack:
+            here = stack.pop()
+            if here in seen:
+                continue
+            seen.add(here)
+            if self.is_design(here):
+                out.add(here)
+            stack.extend(users.get(here, []))
+        if not out and path in self.results and self._data(path) is None:
+            out.add(path)  # a design whose text does not parse as it is typed: say where
+        return sorted(out)
+
+    # --- checks --------------------------------------------------------------------------
+    def check(self, design: Path) -> dict[Path, list[Diagnostic]]:
+        """Check one design (its unsaved text if open): its diagnostics by file."""
+        design = design.resolve()
+        shown = _shown(design)
+        text = self.buffers.get(design)
+        engine = self.engine
+        try:
+            result = engine.check_text(shown, text, read_part=self._read_part)
+            if result.design is not None:
+                self._price(result)
+        except ConfigError as exc:
+            result = None
+            problems = [Problem(shown, 1, 1, f"configuration: {exc}")]
+        except RecursionError:
+            result = None
+            problems = [Problem(shown, 1, 1, "design too deeply nested to check")]
+        by_file: dict[Path, list[Diagnostic]] = {design: []}
+        if result is not None:
+            problems = list(result.errors)
+            for f in result.findings:
+                target = _absolute(f.file)
+                fix = f.fix
+                if f.impact is not None:
+                    fix = f"{fix} ({f.impact.text()})" if fix else f.impact.text()
+                by_file.setdefault(target, []).append(
+                    Diagnostic(
+                        str(target), f.line, f.column, f.rule, f.severity, f.message, shown, fix
+                    )
+                )
+            self.checked[design] = result
+        for p in problems:
+            target = _absolute(p.file)
+            by_file.setdefault(target, []).append(
+                Diagnostic(str(target), p.line, p.column, "DCL000", "error", p.message, shown)
+            )
+        self.results[design] = by_file
+        return by_file
+
+    def _price(self, result: Any) -> None:
+        """Findings whose fix changes the projection carry their days and money, as in check."""
+        try:
+            from dclint.analysis.impact import PRICED, price
+
+            if any(f.rule in PRICED for f in result.findings):
+                engine = self.engine
+                options = engine.options(engine.config_for(result.file))
+                result.findings = price(result.design, result.findings, options)
+        except Exception:  # pricing is extra: a diagnostic without a price still helps
+            return
+
+    def changed(self, path: Path) -> dict[Path, list[Diagnostic]]:
+        """Re-check what a change to `path` affects; diagnostics for every file they touch
+        (an empty list clears a file's old diagnostics)."""
+        path = path.resolve()
+        touched: set[Path] = {path}
+        for design in self.designs_for(path):
+            before = set(self.results.get(design, {}))
+            touched |= before
+            touched |= set(self.check(design))
+        return {file: self.diagnostics(file) for file in sorted(touched)}
+
+    def diagnostics(self, file: Path) -> list[Diagnostic]:
+        """Every design's diagnostics on `file` (a fragment gathers its includers')."""
+        out: dict[tuple[Any, ...], Diagnostic] = {}
+        for by_file in self.results.values():
+            for d in by_file.get(file, []):
+                out.setdefault((d.line, d.column, d.rule, d.message), d)
+        return sorted(out.values(), key=lambda d: (d.line, d.column, d.rule))
+
+
+def _refers(text: str | None) -> bool:
+    return text is not None and ("include" in text or "extends" in text)
+
+
+def _shown(path: Path) -> str:
+    """The name a finding carries: relative to the working directory where it can be."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _absolute(name: str) -> Path:
+    return Path(name).resolve()
