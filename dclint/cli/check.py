@@ -64,6 +64,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     check.add_argument(
         "--sweep", metavar="PATH=V1,V2,...", help="check once per value and print one table"
     )
+    check.add_argument(
+        "--watch",
+        action="store_true",
+        help="check again whenever a design, fragment or config changes (Ctrl-C stops)",
+    )
     return check
 
 
@@ -75,6 +80,11 @@ def run(args: argparse.Namespace) -> int:
 
     if getattr(args, "sweep", None):
         return sweep(args)
+    if getattr(args, "watch", False):
+        from dclint.cli.watch import watch
+
+        args.watch = False  # each round is one ordinary check
+        return watch(args, run)
     engine = make_engine(args)
     result = run_engine(args.paths, engine)
     result, fixed = _baseline(args, result)
