@@ -33,7 +33,13 @@ def run(args: argparse.Namespace) -> int:
         from dclint.engine.config import load_config
 
         engine_args["config"] = load_config(Path(args.config))
-    serve(None, engine_args)
+    from dclint.engine.runner import Engine
+
+    Engine(**engine_args)  # bad rules or config: one error line and exit 2, before serving
+    try:
+        serve(None, engine_args)
+    except (OSError, ValueError) as exc:  # no protocol stream to read or write
+        raise ConfigError(f"dclint server: cannot use standard input/output: {exc}") from None
     # the protocol owned stdout and the client has closed it: nothing more is written there
     import os
     import sys
