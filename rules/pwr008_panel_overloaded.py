@@ -1,9 +1,13 @@
 """Panel, busway or upstream power domain loaded beyond its derated capacity.
 
 ## What it does
-For every panel, busway, switchboard or UPS, whatever kind of rack it feeds, adds up the design
-IT load of the racks fed from it or from panels below it (active and planned), each rack once:
-a panel carries, for each rack, the share of the rack's feeds on one path that land under it,
+For every panel, busway, switchboard or UPS, whatever kind of rack it feeds, adds up the load
+of the racks fed from it or from panels below it (active and planned), each rack once, at its
+peak: the catalog `max_power` of its platform (x nodes) where one is known, the design IT load
+where that is higher, as PWR003 loads feeds. A rack (or rack type) marked `power_capped: true`,
+every rack below a panel marked `power_capped: true`, and every rack with `design_load = true`
+counts at its design IT load instead; the message says which. A panel carries,
+for each rack, the share of the rack's feeds on one path that land under it,
 the largest over the rack's paths, because with the other path lost those feeds carry the
 whole rack; a rack whose A and B feeds both land under the panel counts once, never twice.
 Flags the panel when that load exceeds its derated capacity, sqrt(3) x V(line-line) x I x PF
@@ -17,8 +21,12 @@ Nautobot's power feed models default `max_utilization` to 80%), and AI training 
 their design load for days, with no diversity to rely on. Ten HGX H100 racks of 4 x 8.5 kW on
 a 415 V / 400 A panel draw 340 kW from 218.5 kW: the panel's breaker trips under the first
 full-scale job. PWR002 only asks for headroom on domains that serve NVL72-class racks; this
-rule holds every domain to its rating. Racks are counted at their design IT load here; each
-feed is held to the rack's peak by PWR003.
+rule holds every domain to its rating. Synchronous training drives every node to its peak
+together (Meta reports power swings of tens of megawatts across a training cluster, "The Llama 3
+Herd of Models", 2024): a panel sees the sum of the peaks, not of the design figures, unless
+capping holds the racks down. A feeder is sized on its calculated load (NEC Art. 215/220;
+IEC 60364 maximum demand), not on the sum of the breakers below it: only this calculated load
+is checked.
 
 ## Example
 ```yaml
@@ -26,20 +34,21 @@ power:
   panels:
     - id: pdu-1
       voltage: 415 V
-      current_rating: 400 A   # PWR008: 10 x 34 kW = 340 kW on 218.5 kW
+      current_rating: 400 A   # PWR008: 10 x 4 x 10.2 kW = 408 kW at peak on 218.5 kW
 ```
 
 ## Fix
 Move racks to other panels, give the panel (and its upstream breaker) a larger rating, or lower
-the racks' load (fewer nodes a rack, power capping).
+the racks' load (fewer nodes a rack, power capping: mark the racks `power_capped: true`).
+`PWR008 = { design_load = true }` loads every panel with the design IT load instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.power import panel_allocation, racks_below, rating_text
-from dclint.engine.rule import Context, Rule, Violation
+from dclint.calc.power import load_basis, panel_allocation, racks_below, rating_text
+from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import fmt
 
@@ -51,20 +60,31 @@ class PanelOverloaded(Rule):
     name = "panel-overloaded"
     severity = "error"
     tags = ("power",)
+    options = {
+        "design_load": Option(
+            False, "bool", "Load panels with the design IT load, not the catalog max_power"
+        ),
+    }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = design.topology
+        peak = not ctx["design_load"]
         for panel in topo.panels.values():
-            load = panel_allocation(topo, panel).to("kW")
+            load = panel_allocation(topo, panel, peak=peak).to("kW")
             capacity = panel.capacity.to("kW")
             if load.m_as("kW") <= capacity.m_as("kW") * (1 + _EPS):
                 continue
             racks = racks_below(panel)
+            basis = (
+                "design IT load: panel power_capped"
+                if peak and panel.model.power_capped
+                else load_basis(racks, peak)
+            )
             yield Violation(
                 (*panel.path, panel.capacity_field),
-                f"{panel.model.kind} {panel.id} carries {fmt(load)} of rack design IT load "
+                f"{panel.model.kind} {panel.id} carries {fmt(load)} of rack load "
                 f"({len(racks)} rack{'s' if len(racks) != 1 else ''}, active and planned, each "
-                f"once), above its derated capacity {fmt(capacity)} "
+                f"once, at their {basis}), above its derated capacity {fmt(capacity)} "
                 f"({rating_text(panel.model)})",
                 subject=panel.id,
                 measured=load,

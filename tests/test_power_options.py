@@ -75,6 +75,18 @@ racks:
   - {id: r3, it_load: 4.5 kW, feeds: [f3]}
 """
 
+H100_PEAK = """
+name: h100-peak
+site: {utility_capacity: 500 kW, pue: 1.3}  # line 2
+power:
+  panels:
+    - {id: sb-1, kind: switchboard, voltage: 415 V, current_rating: 1600 A, rating: 400 kW}
+  feeds:
+    - {id: 'h[01-10]', panel: sb-1, voltage: 415 V, current_rating: 100 A}
+racks:
+  - {id: 'h[01-10]', platform: hgx-h100, nodes: 4, feeds: [h$n]}
+"""
+
 SINGLE_PHASE = """
 name: single-phase
 power:
@@ -118,6 +130,11 @@ CASES = {
     # 415 V / 225 A = 122.9 kW: the 132 kW max_power overloads it, the 120 kW design does not
     "PWR003.design_load": ("PWR003", NVL72_2N, "PWR003: {design_load: true}", [], [5, 6]),
     "PWR004.design_load": ("PWR004", NVL72_2N, "PWR004: {design_load: true}", [], [8]),
+    # ten 4-node HGX H100 racks: 340 kW designed, 408 kW at the 10.2 kW catalog max_power;
+    # the 400 kW switchboard (line 6) and the 500 kW utility (340 x 1.3 = 442 kW designed,
+    # 408 x 1.3 = 530.4 kW at peak) pass only at the design load
+    "PWR008.design_load": ("PWR008", H100_PEAK, "PWR008: {design_load: true}", [], [6]),
+    "PWR006.design_load": ("PWR006", H100_PEAK, "PWR006: {design_load: true}", [], [3]),
     # line currents 23.9 / 21.7 / 19.6 A at 230 V: 10% out of balance, a pass at the default 10%
     "PWR005.warning": ("PWR005", PHASES, "PWR005: {warning: 5%}", [(5, "warning")], []),
     "PWR005.error": ("PWR005", PHASES, "PWR005: {warning: 5%, error: 8%}", [(5, "error")], []),

@@ -27,7 +27,7 @@ def test_samples_fit_a_pull_request_comment(capsys: pytest.CaptureFixture[str]) 
     assert headings[-1] == "## Assumptions and limits"
     # the overview: a row a design, linked to its section
     assert (
-        "| [broken-feed-headroom](#broken-feed-headroom) | fails | 1 | 0 | 0 | 576 | 960 kW |"
+        "| [broken-feed-headroom](#broken-feed-headroom) | fails | 2 | 0 | 0 | 576 | 960 kW |"
     ) in out
     assert out.count("](#") == 2 * len(ALL) + 1  # the overview and the contents line
     # details folded: run details, per design summary, diagrams and projection, assumptions
@@ -48,7 +48,7 @@ def _node(out: str, title: str) -> str:
 def test_mermaid_marks_the_element_at_fault(capsys: pytest.CaptureFixture[str]) -> None:
     out = _run(capsys, str(SAMPLES / "broken-feed-headroom.yaml"), "--format", "markdown")
     power = out[out.index("**Power one-line") : out.index("**Cooling loops")]
-    node = _node(power, "busway-a (busway) - PWR002<br/>960 kW / 983.3 kW derated")
+    node = _node(power, "busway-a (busway) - PWR002, PWR008<br/>960 kW / 983.3 kW derated")
     assert f"  class {node} over\n" in power
     assert _node(power, "busway-b (busway)<br/>960 kW / 1093 kW derated") not in re.findall(
         r"class (\S+) over", power
@@ -68,13 +68,14 @@ def test_step_drawn_when_the_projection_has_one(capsys: pytest.CaptureFixture[st
 def test_markdown_summary_for_a_comment_bot(capsys: pytest.CaptureFixture[str]) -> None:
     out = _run(capsys, *ALL, "--format", "markdown-summary")
     lines = out.splitlines()
-    assert lines[:2] == [MARKER, "### dclint: Found 4 errors in 8 designs."]
+    assert lines[:2] == [MARKER, "### dclint: Found 5 errors in 8 designs."]
     assert "| broken-rack-130kw | fails | 1 | 0 | 0 | 576 | 970 kW |" in out
     assert "](#" not in out  # the sections it would link to are not in this comment
     findings = [line for line in lines if line.startswith("- ")]
     assert [re.search(r"\*\*(\w+)\*\*", f).group(1) for f in findings] == [  # type: ignore[union-attr]
         "NET001",
         "PWR002",
+        "PWR008",
         "PWR001",
         "STO001",
     ]

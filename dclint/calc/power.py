@@ -22,6 +22,7 @@ __all__ = [
     "rack_paths",
     "racks_below",
     "rating_text",
+    "site_load",
 ]
 
 NO_PATH = "-"
@@ -29,8 +30,15 @@ _BELOW = "_feeds_below"  # feeds_below's result, kept on each PanelItem
 
 
 def rack_load_kw(rack: Rack, peak: bool = False) -> float:
-    """A rack's load in kW: its peak (catalog max_power, Rack.peak_load) or design IT load."""
-    return float((rack.peak_load if peak else rack.it_load).m_as("kW"))
+    """A rack's load in kW: its peak (catalog max_power, Rack.peak_load) or design IT load.
+    A rack marked `power_capped` is held to its design IT load, peak or not."""
+    top = peak and not rack.power_capped
+    return float((rack.peak_load if top else rack.it_load).m_as("kW"))
+
+
+def site_load(topo: Topology, peak: bool = False) -> Quantity:
+    """The site's IT load, every rack (active and planned) at its peak or design IT load."""
+    return Q_(sum((rack_load_kw(r, peak) for r in topo.racks), 0.0), "kW")
 
 
 def rack_paths(rack: Rack) -> dict[str, list[FeedItem]]:
@@ -138,15 +146,20 @@ def panel_share(rack: Rack, below: set[str]) -> float:
 
 
 def panel_allocation(
-    topo: Topology, panel: PanelItem, statuses: tuple[str, ...] = ("active", "planned")
+    topo: Topology,
+    panel: PanelItem,
+    statuses: tuple[str, ...] = ("active", "planned"),
+    peak: bool = False,
 ) -> Quantity:
-    """Design IT load allocated to a panel from the racks fed by it or by panels below it,
-    each rack once (panel_share)."""
+    """Load allocated to a panel from the racks fed by it or by panels below it, each rack
+    once (panel_share): their design IT load, or with `peak` their peak (rack_load_kw), unless
+    the panel is marked `power_capped`."""
     del topo  # the panel's subtree holds everything; kept for the callers' signature
     feeds = feeds_below(panel)
     below = {f.id for f in feeds}
     racks = {r.id: r for f in feeds for r in f.racks if r.status in statuses}
-    kw = sum((r.it_load.m_as("kW") * panel_share(r, below) for r in racks.values()), 0.0)
+    top = peak and not panel.model.power_capped
+    kw = sum((rack_load_kw(r, top) * panel_share(r, below) for r in racks.values()), 0.0)
     return Q_(kw, "kW")
 
 
@@ -171,12 +184,19 @@ def rating_text(circuit: Feed | Panel, volts: float | None = None) -> str:
 
 
 def load_basis(racks: list[Rack], peak: bool) -> str:
-    """Which load a feed or rack was given, for a message."""
+    """Which load a feed, panel or rack was given, for a message."""
     if not peak:
         return "design IT load (design_load = true)"
-    known = [r for r in racks if r.platform is not None and r.platform.max_power is not None]
+    free = [r for r in racks if not r.power_capped]
+    capped = " (power-capped racks at their design IT load)" if len(free) < len(racks) else ""
+    if not free:
+        return "design IT load: power_capped"
+    known = [r for r in free if r.platform is not None and r.platform.max_power is not None]
     if not known:
-        return "design IT load: no catalog max_power known"
-    return f"peak: catalog max_power of {known[0].platform_key}" + (
-        " and others" if any(r.platform_key != known[0].platform_key for r in known) else ""
+        return "design IT load: no catalog max_power known" + capped
+    others = any(r.platform_key != known[0].platform_key for r in known)
+    return (
+        f"peak: catalog max_power of {known[0].platform_key}"
+        + (" and others" if others else "")
+        + capped
     )

@@ -24,6 +24,11 @@ class RackFields(Strict):
     )
     coolant_flow: Flow | None = Field(None, description="Coolant flow provided to the rack")
     extra_load: Power | None = Field(None, description="IT load besides the platform")
+    power_capped: bool | None = Field(
+        None,
+        description="Power capping holds the rack to its design IT load: panels and the site "
+        "count it at its design load, not its catalog peak (max_power)",
+    )
 
 
 class RackType(RackFields):

@@ -170,6 +170,7 @@ class _Resolver:
                     group.status,
                     [substitute(f, number) for f in group.feeds],
                     origin,
+                    power_capped=bool(values.get("power_capped")),
                 )
                 topo.racks.append(rack)
                 topo.rack_by_id[rid] = rack

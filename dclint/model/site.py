@@ -122,7 +122,9 @@ class Panel(_Circuit):
 
     fed_by: Ref | None = None
     power_capped: Annotated[bool, StrictMode()] = Field(
-        default=False, description="Downstream load is held by power capping"
+        default=False,
+        description="Power capping holds the racks below to their design IT load: the panel "
+        "counts them at their design load, not their catalog peak (max_power)",
     )
     kind: Literal["panel", "busway", "switchboard", "ups"] = "panel"
     rating: PowerRating | None = Field(

@@ -139,6 +139,7 @@ class Rack:
     feeds: list[FeedItem] = field(default_factory=list)
     loop: Loop | None = None
     loop_path: Path | None = None
+    power_capped: bool = False
 
     @property
     def gpus(self) -> int:
