@@ -51,13 +51,76 @@ the pods: `NET001 = { tier_limits = { "compute.spine" = 7.0 } }`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
 from dclint.calc.fabric_tiers import TierBandwidth, tier_bandwidths
-from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.engine.rule import Change, Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import fmt
+
+
+def _uplinks_needed(
+    design: Design, index: int, tier: TierBandwidth, ratio: float, limit: float
+) -> tuple[int, int, int | None] | None:
+    """Counted form: (tier position, uplinks a switch needs, switches the tier above needs,
+    None when it has enough ports) for the tier to meet `limit`; None for explicit links."""
+    if len(tier.path) < 4 or tier.path[2] != "tiers" or not isinstance(tier.path[3], int):
+        return None
+    t = tier.path[3]
+    tiers = design.fabrics[index].tiers
+    now = tiers[t].uplinks
+    if now <= 0 or ratio <= 0:
+        return None
+    need = math.ceil(now * ratio / limit - 1e-9)
+    above = None
+    if t + 1 < len(tiers) and tiers[t + 1].downlinks:
+        wanted = math.ceil(tiers[t].count * need / tiers[t + 1].downlinks)
+        if wanted > tiers[t + 1].count:
+            above = wanted
+    return t, need, above
+
+
+def _fix_text(design: Design, index: int, tier: TierBandwidth, ratio: float, limit: float) -> str:
+    got = _uplinks_needed(design, index, tier, ratio, limit)
+    if got is None:
+        return f"add uplinks or spine switches until the tier is {limit:g}:1"
+    t, need, above = got
+    tiers = design.fabrics[index].tiers
+    text = f"give each {tier.name} switch {need} uplinks (now {tiers[t].uplinks})"
+    if above is not None:
+        text += f" and the {tiers[t + 1].name} tier {above} switches (now {tiers[t + 1].count})"
+    return text + f" to meet {limit:g}:1"
+
+
+def _more_uplinks(
+    design: Design, index: int, tier: TierBandwidth, ratio: float, limit: float
+) -> tuple[Change, ...]:
+    """The unsafe fix: the counts `_fix_text` names, written into the tiers."""
+    got = _uplinks_needed(design, index, tier, ratio, limit)
+    if got is None:
+        return ()
+    t, need, above = got
+    tiers = design.fabrics[index].tiers
+    base = ("fabrics", index, "tiers")
+    out = [
+        Change(
+            str(need),
+            f"tier {tier.name} uplinks {tiers[t].uplinks} -> {need} a switch for {limit:g}:1",
+            path=(*base, t, "uplinks"),
+        )
+    ]
+    if above is not None:
+        out.append(
+            Change(
+                str(above),
+                f"tier {tiers[t + 1].name} count {tiers[t + 1].count} -> {above} switches to "
+                f"take the uplinks",
+                path=(*base, t + 1, "count"),
+            )
+        )
+    return tuple(out)
 
 
 class FabricOversubscribed(Rule):
@@ -89,7 +152,8 @@ class FabricOversubscribed(Rule):
                         subject=f"{fabric.id}.{tier.name}",
                         measured=f"{ratio:.2f}:1",
                         limit=f"{limit:g}:1",
-                        fix="add uplinks or spine switches until the tier is 1:1",
+                        fix=_fix_text(design, fabric_index, tier, ratio, limit),
+                        changes=_more_uplinks(design, fabric_index, tier, ratio, limit),
                     )
 
     @classmethod

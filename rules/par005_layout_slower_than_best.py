@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.engine.rule import Change, Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import Q_, fmt
 
@@ -68,7 +68,13 @@ class LayoutSlowerThanBest(Rule):
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         if not ctx["search"]:
             return
-        from dclint.projection.search_design import loses_on, ordinal, plan_layouts, set_line
+        from dclint.projection.search_design import (
+            layout_values,
+            loses_on,
+            ordinal,
+            plan_layouts,
+            set_line,
+        )
 
         max_gap = ctx["max_gap"].m_as("")
         reserve = ctx["reserve"].m_as("")
@@ -93,6 +99,17 @@ class LayoutSlowerThanBest(Rule):
                 limit=limit,
                 fix=f"run the best layout ({set_line(wl.id, best, wl.gpus)}); "
                 f"`dclint plan DESIGN --workload {wl.id}` lists the others",
+                changes=tuple(
+                    Change(
+                        value,
+                        f"workload {wl.id} {key}: {value} (the best layout; the declared one "
+                        f"is {gap:.1%} slower a step, predicted)"
+                        if key == "parallel"
+                        else f"workload {wl.id} {key}: {value}",
+                        path=("workloads", i, key),
+                    )
+                    for key, value in layout_values(best, wl.gpus).items()
+                ),
             )
 
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.calc.power import feed_allocation, feed_capacity_kw, load_basis, rating_text
+from dclint.engine.changes import rating_change
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.topology import FeedItem
@@ -99,4 +100,5 @@ class FeedOverloaded(Rule):
                 limit=capacity,
                 fix="raise the feed's rating, add feeds on this path so the racks share them, "
                 "or move racks to other feeds",
+                changes=rating_change(feed, load, capacity),
             )

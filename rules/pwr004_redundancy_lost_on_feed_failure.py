@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dclint.calc.power import feed_capacity_kw, load_basis, rack_load_kw
+from dclint.engine.changes import rating_change
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.topology import FeedItem, Rack, Topology
@@ -147,4 +148,5 @@ class RedundancyLostOnFeedFailure(Rule):
                 limit=cap,
                 fix="give the rack feeds whose survivors can carry its load after one failure "
                 "(larger ratings or another feed), or lower the rack's load",
+                changes=rating_change(case.feed, load, cap),
             )

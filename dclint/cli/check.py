@@ -64,6 +64,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     check.add_argument(
         "--sweep", metavar="PATH=V1,V2,...", help="check once per value and print one table"
     )
+    from dclint.cli.fixes import add_arguments
+
+    add_arguments(check)
     check.add_argument(
         "--watch",
         action="store_true",
@@ -88,6 +91,17 @@ def run(args: argparse.Namespace) -> int:
     engine = make_engine(args)
     result = run_engine(args.paths, engine)
     result, fixed = _baseline(args, result)
+    from dclint.cli.fixes import fixing
+
+    if fixing(args):
+        from dclint.cli.fixes import run_fixes
+
+        code = run_fixes(args, result)
+        if code is not None:  # --diff: the diff is the report
+            return code
+        args.fix = args.diff = False
+        args.add_suppressions = None
+        return run(args)  # report what is left, from the files as now written
     _price(result, engine)
     # the governing config of the first design (CLI values merged in) sets the exit threshold
     fail_on = engine.config_for(result.designs[0].file if result.designs else ".").fail_on

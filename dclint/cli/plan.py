@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 from typing import Any
 
 from dclint.cli._shared import (
@@ -60,6 +61,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     add_rules_dir(parser)
     add_selection(parser)
     parser.add_argument("--today", help="date for expiring suppressions (YYYY-MM-DD)")
+    parser.add_argument(
+        "--apply",
+        action="store_true",
+        help="write the best layout into the workload in DESIGN (comments and order kept)",
+    )
     add_output(parser, "write the report to FILE")
     return parser
 
@@ -86,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--jobs {args.jobs}: use 1 or more processes")
     if args.today:  # checked here: a --vary grid reads it in its worker processes
         parse_today(args.today)
+    if args.vary and getattr(args, "apply", False):
+        raise ConfigError("--apply writes one layout; a --vary grid has one a point")
     if args.vary:
         design = load(args.design, overrides=overrides(args))  # LoadError: exit 2, located
         return _grid(args, pick_workload(design, args.workload).id)
@@ -111,7 +119,30 @@ def run(args: argparse.Namespace) -> int:
             f"{args.design}: workload {wl.id}: no layout of its {found.result.candidates:,} "
             f"candidates is valid: {why}"
         )
+    if getattr(args, "apply", False):
+        return _apply(args, design, wl, found)
     emit(args, render(found, args.top, args.format))
+    return 0
+
+
+def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
+    """`plan --apply`: the best layout written into the design file that holds the workload."""
+    from dclint.cli._output import write_atomic
+    from dclint.fix.layout import layout_edits
+    from dclint.fix.text import apply
+    from dclint.projection.search_design import layout_values
+
+    if args.set:
+        raise ConfigError("--apply writes the design file; it does not take --set values")
+    best = found.result.valid[0]
+    gap = found.gap() if found.declared is not None else None
+    text = Path(args.design).read_text(encoding="utf-8")
+    index = design.workloads.index(wl)
+    got = layout_edits(text, index, wl.id, best, layout_values(best, wl.gpus), gap)
+    if isinstance(got, str):
+        raise ConfigError(f"{args.design}: {got}")
+    write_atomic(args.design, apply(text, got.edits), "--apply")
+    print(f"{args.design}: {got.summary}")
     return 0
 
 

@@ -58,6 +58,7 @@ class Finding:
     fix: str = field(default="", compare=False)
     tags: tuple[str, ...] = field(default=(), compare=False)
     impact: Impact | None = field(default=None, compare=False)
+    changes: tuple[Any, ...] = field(default=(), compare=False)  # engine.rule.Change: its fixes
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -71,4 +71,5 @@ def locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Find
         *_numbers(v),
         v.fix,
         cls.tags,
+        changes=v.changes,
     )

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from dclint.model.topology import Topology
     from dclint.units import Quantity
 
-__all__ = ["SEVERITIES", "Context", "Option", "Rule", "Severity", "Violation"]
+__all__ = ["SEVERITIES", "Change", "Context", "Option", "Rule", "Severity", "Violation"]
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -35,6 +35,26 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Change:
+    """A fix a rule offers with its violation (as ruff's rules build their own `Fix`).
+
+    Set the value written at design `path` to `value` (YAML text; a key the design does not
+    write yet is added to its mapping), or, with `line`, replace columns [column, end) of that
+    line of the finding's file (a comment). `safe` fixes keep the design's meaning (a stale
+    suppression); the others change the design and apply only with --unsafe-fixes. `summary`
+    says in one line what the fix changes.
+    """
+
+    value: str
+    summary: str
+    path: Path | None = None
+    line: int = 0
+    column: int = 0
+    end: int = 0
+    safe: bool = False
+
+
+@dataclass(frozen=True)
 class Violation:
     """What a rule reports: the design path at fault, in the rule's words, with numbers.
 
@@ -51,6 +71,7 @@ class Violation:
     fix: str = ""
     severity: Severity | None = None
     key: bool = False
+    changes: tuple[Change, ...] = ()
 
 
 @dataclass

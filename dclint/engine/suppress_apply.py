@@ -6,7 +6,7 @@ from datetime import date
 
 from dclint.engine.config import Config, selected
 from dclint.engine.findings import Finding
-from dclint.engine.rule import Rule
+from dclint.engine.rule import Change, Rule
 from dclint.engine.suppress import Suppression, scan
 from dclint.model.source import Source
 
@@ -52,7 +52,7 @@ def apply_suppressions(
             hit.used.add(finding.rule)
             suppressed += 1
     for name, found in comments.items():
-        kept.extend(_meta(found, name, config, file, rules, today))
+        kept.extend(_meta(found, name, config, file, rules, today, texts[name]))
     return sorted(kept), suppressed
 
 
@@ -63,9 +63,11 @@ def _meta(
     file: str,
     rules: dict[str, type[Rule]],
     today: date,
+    text: str = "",
 ) -> list[Finding]:
     """DCL001-DCL004 findings for the suppression comments of one file."""
     findings = []
+    lines = text.splitlines()
     for s in comments:
         verdict = _verdict(s, rules, today)
         if verdict is None:
@@ -87,9 +89,24 @@ def _meta(
                 "",
                 f"line {s.line}",
                 fix="remove or correct the suppression comment",
+                changes=_removal(s, lines, rid) if rid in (UNUSED, EXPIRED) else (),
             )
         )
     return findings
+
+
+def _removal(s: Suppression, lines: list[str], rid: str) -> tuple[Change, ...]:
+    """A safe fix for a stale comment (expired, or suppressing nothing): remove it; a comment
+    alone on its line takes the line with it (column 0 means the whole line)."""
+    if s.line > len(lines):
+        return ()
+    line = lines[s.line - 1]
+    head = line[: s.column - 1].rstrip()
+    kind = "expired" if rid == EXPIRED else "unused"
+    summary = f"removed the {kind} suppression of {', '.join(s.ids)}"
+    if not head:
+        return (Change("", summary, line=s.line, column=0, end=0, safe=True),)
+    return (Change("", summary, line=s.line, column=len(head) + 1, end=len(line) + 1, safe=True),)
 
 
 def _verdict(s: Suppression, rules: dict[str, type[Rule]], today: date) -> tuple[str, str] | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from dclint.fix.text import Edit, node_at
 
-__all__ = ["LayoutEdit", "best_layout_edits"]
+__all__ = ["LayoutEdit", "best_layout_edits", "layout_edits"]
 
 
 class LayoutEdit:
@@ -26,8 +26,7 @@ class LayoutEdit:
 def best_layout_edits(design: Any, text: str, index: int, reserve: float = 0.1) -> LayoutEdit | str:
     """Edits to `text` (the design file that writes workload `index`) applying the best valid
     layout, or why there is none to apply."""
-    from dclint.projection.search_design import plan_layouts
-    from dclint.projection.search_records import OPTIMIZERS
+    from dclint.projection.search_design import layout_values, plan_layouts
 
     wl = design.workloads[index]
     plan = plan_layouts(design, wl, reserve=reserve, rank_only=True)
@@ -35,20 +34,19 @@ def best_layout_edits(design: Any, text: str, index: int, reserve: float = 0.1) 
         return plan
     if not plan.result.valid:
         return f"workload {wl.id}: the search found no valid layout"
-    best = plan.result.valid[0]
-    zero = OPTIMIZERS.index(best.optimizer)
-    parallel = (
-        f"{{tp: {best.tp}, pp: {best.pp}, vpp: {best.vpp}, cp: {best.cp}, ep: {best.ep}, "
-        f"sequence_parallel: {str(best.sequence_parallel).lower()}, "
-        f"distributed_optimizer: {str(zero >= 1).lower()}, zero_stage: {zero}}}"
+    gap = plan.gap() if plan.declared is not None else None
+    return layout_edits(
+        text, index, wl.id, plan.result.valid[0], layout_values(plan.result.valid[0], wl.gpus), gap
     )
-    values: dict[str, str] = {"parallel": parallel, "micro_batch": str(best.micro_batch)}
-    values["recompute"] = best.recompute
-    if best.world != wl.gpus:
-        values["gpus"] = str(best.world)
+
+
+def layout_edits(
+    text: str, index: int, wid: str, best: Any, values: dict[str, str], gap: float | None
+) -> LayoutEdit | str:
+    """Edits to `text` that set workload `index`'s keys to `values` (layout `best`)."""
     found = node_at(text, ("workloads", index))
     if found is None or found[1].flow_style:
-        return f"workload {wl.id} is not written as a block mapping in this file"
+        return f"workload {wid} is not written as a block mapping in this file"
     mapping = found[1]
     edits: list[Edit] = []
     anchor = None  # the last line of `parallel` (or of the workload's first key)
@@ -75,10 +73,9 @@ def best_layout_edits(design: Any, text: str, index: int, reserve: float = 0.1) 
         if at == len(lines) and lines and not lines[-1].endswith("\n"):
             block = "\n" + block
         edits.append(Edit(at, 0, at, 0, block))
-    gap = plan.gap() if plan.declared is not None else None
     faster = f" (the declared one was {gap:.1%} slower a step, predicted)" if gap else ""
     summary = (
-        f"workload {wl.id}: layout set to tp {best.tp}, pp {best.pp}, vpp {best.vpp}, "
+        f"workload {wid}: layout set to tp {best.tp}, pp {best.pp}, vpp {best.vpp}, "
         f"cp {best.cp}, ep {best.ep}, micro-batch {best.micro_batch}, recompute "
         f"{best.recompute}{faster}"
     )

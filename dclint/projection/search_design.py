@@ -32,6 +32,7 @@ __all__ = [
     "MEMORY_RESERVE",
     "Plan",
     "best_ratio",
+    "layout_values",
     "loses_on",
     "ordinal",
     "plan_layouts",
@@ -206,19 +207,26 @@ def loses_on(declared: Candidate, best: Candidate) -> str:
     return PART_NAMES[part]
 
 
+def layout_values(c: Candidate, gpus: int) -> dict[str, str]:
+    """The workload keys (YAML text of their values) that make a workload run layout `c`."""
+    zero = OPTIMIZERS.index(c.optimizer)
+    values = {
+        "parallel": (
+            f"{{tp: {c.tp}, pp: {c.pp}, vpp: {c.vpp}, cp: {c.cp}, ep: {c.ep}, "
+            f"sequence_parallel: {str(c.sequence_parallel).lower()}, "
+            f"distributed_optimizer: {str(zero >= 1).lower()}, zero_stage: {zero}}}"
+        ),
+        "micro_batch": str(c.micro_batch),
+        "recompute": c.recompute,
+    }
+    if c.world != gpus:
+        values["gpus"] = str(c.world)
+    return values
+
+
 def set_line(wl_id: str, c: Candidate, gpus: int) -> str:
     """`--set` flags that make workload `wl_id` run layout `c`."""
-    zero = OPTIMIZERS.index(c.optimizer)
-    parallel = (
-        f"{{tp: {c.tp}, pp: {c.pp}, vpp: {c.vpp}, cp: {c.cp}, ep: {c.ep}, "
-        f"sequence_parallel: {str(c.sequence_parallel).lower()}, "
-        f"distributed_optimizer: {str(zero >= 1).lower()}, zero_stage: {zero}}}"
-    )
-    flags = [
-        f"--set 'workloads.{wl_id}.parallel={parallel}'",
-        f"--set workloads.{wl_id}.micro_batch={c.micro_batch}",
-        f"--set workloads.{wl_id}.recompute={c.recompute}",
-    ]
-    if c.world != gpus:
-        flags.append(f"--set workloads.{wl_id}.gpus={c.world}")
+    values = layout_values(c, gpus)
+    flags = [f"--set 'workloads.{wl_id}.parallel={values.pop('parallel')}'"]
+    flags.extend(f"--set workloads.{wl_id}.{key}={value}" for key, value in values.items())
     return " ".join(flags)

@@ -1,0 +1,83 @@
+"""`check --fix`, `--unsafe-fixes`, `--diff`, `--fix-includes` and `--add-suppressions REASON`:
+mend what the findings offer to mend, as ruff does, then report what is left."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["add_arguments", "fixing", "run_fixes"]
+
+
+def add_arguments(check: argparse.ArgumentParser) -> None:
+    check.add_argument("--fix", action="store_true", help="apply the safe fixes, then report")
+    check.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff, also the fixes that change the design (ratings, counts, "
+        "the best layout)",
+    )
+    check.add_argument(
+        "--diff", action="store_true", help="print the fixes as a unified diff; write nothing"
+    )
+    check.add_argument(
+        "--fix-includes",
+        action="store_true",
+        help="let fixes edit the included files (fragments) a value is written in",
+    )
+    check.add_argument(
+        "--add-suppressions",
+        metavar="REASON",
+        help="add a suppression with REASON for every current finding (adopting dclint)",
+    )
+
+
+def fixing(args: argparse.Namespace) -> bool:
+    return bool(
+        getattr(args, "fix", False)
+        or getattr(args, "diff", False)
+        or getattr(args, "add_suppressions", None)
+    )
+
+
+def run_fixes(args: argparse.Namespace, result: Any) -> int | None:
+    """Apply (or, with --diff, print) the fixes. Returns the exit code for --diff (1 when
+    there is something to fix, as ruff), else None: the caller checks again and reports."""
+    from dclint.cli._output import write_atomic
+    from dclint.errors import ConfigError
+    from dclint.fix.apply import plan_fixes, plan_suppressions
+
+    reason = getattr(args, "add_suppressions", None)
+    if reason is not None:
+        reason = " ".join(str(reason).split())
+        if not reason:
+            raise ConfigError("--add-suppressions needs a reason, e.g. 'accepted at adoption'")
+        plan = plan_suppressions(result, reason, fix_includes=args.fix_includes)
+    else:
+        plan = plan_fixes(result, unsafe=args.unsafe_fixes, fix_includes=args.fix_includes)
+    say = sys.stdout if args.format == "text" and not args.diff else sys.stderr
+    if args.diff:
+        text = plan.diff()
+        sys.stdout.write(text)
+        _left(plan)
+        return 1 if text else 0
+    for name, new in plan.new_texts().items():
+        write_atomic(name, new, "--fix")
+    for line in plan.done:
+        print(line, file=say)
+    _left(plan)
+    return None
+
+
+def _left(plan: Any) -> None:
+    """What was not fixed, on stderr: each skipped fix, and a count of the unsafe ones."""
+    for line in plan.skipped:
+        print(f"dclint: not fixed: {line}", file=sys.stderr)
+    if plan.hidden:
+        n = plan.hidden
+        print(
+            f"dclint: {n} more fix{'es' if n != 1 else ''} would change the design; "
+            "see them with --diff --unsafe-fixes, apply with --fix --unsafe-fixes",
+            file=sys.stderr,
+        )

@@ -1,0 +1,222 @@
+"""Turn the fixes findings offer (engine.rule.Change) into text edits of the files that wrote
+the values, and apply them: `check --fix`, `--unsafe-fixes`, `--diff`, `--add-suppressions`.
+
+A change at a design path is made where that value is written: the design file, or the
+fragment it came from (only with `fix_includes`: a fix never writes outside the file checked
+unless asked). The edit replaces the YAML node's text, so comments, order, quoting and
+ranges elsewhere stay as written; a key the design does not write is added to its mapping.
+An edited file must still parse, or it is left untouched and the fix reported as skipped.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dclint.fix.text import Edit, apply, suppression_edit
+
+__all__ = ["FixPlan", "plan_fixes", "plan_suppressions"]
+
+
+@dataclass
+class FixPlan:
+    """The edits by file, a line per fix applied, and the fixes that were left (and why)."""
+
+    edits: dict[str, list[Edit]] = field(default_factory=dict)
+    done: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+    hidden: int = 0  # unsafe fixes left out (no --unsafe-fixes)
+
+    def new_texts(self) -> dict[str, str]:
+        """Each edited file's new text (files whose edits would break the YAML left out)."""
+        import yaml
+
+        out = {}
+        for name, edits in self.edits.items():
+            new = apply(self.texts[name], edits)
+            try:
+                yaml.compose(new, Loader=yaml.SafeLoader)
+            except yaml.YAMLError:
+                self.skipped.append(f"{name}: the fixes would not leave valid YAML; not applied")
+                continue
+            out[name] = new
+        return out
+
+    def diff(self) -> str:
+        chunks: list[str] = []
+        for name, new in sorted(self.new_texts().items()):
+            chunks.extend(
+                difflib.unified_diff(
+                    self.texts[name].splitlines(keepends=True),
+                    new.splitlines(keepends=True),
+                    f"a/{name}",
+                    f"b/{name}",
+                )
+            )
+        return "".join(chunks)
+
+
+def _text(plan: FixPlan, name: str) -> str | None:
+    if name not in plan.texts:
+        try:
+            plan.texts[name] = Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+    return plan.texts[name]
+
+
+def _node_starting_at(text: str, line: int, column: int) -> tuple[Any, Any] | None:
+    """(parent node, node) of the YAML node whose value starts at 0-based (line, column)."""
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    stack: list[tuple[Any, Any]] = [(None, root)]
+    while stack:
+        parent, node = stack.pop()
+        if node is None:
+            continue
+        if node.start_mark.line == line and node.start_mark.column == column and parent is not None:
+            return parent, node
+        if isinstance(node, yaml.MappingNode):
+            stack.extend((node, v) for _, v in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((node, v) for v in node.value)
+    return None
+
+
+def _edit_for(source: Any, change: Any, finding: Any) -> tuple[str, Edit] | str:
+    """The file and edit that make `change`, or why it cannot be made."""
+    if change.path is None:
+        if change.column == 0:  # the whole line
+            return finding.file, Edit(change.line - 1, 0, change.line, 0, "")
+        return finding.file, Edit(
+            change.line - 1, change.column - 1, change.line - 1, change.end - 1, change.value
+        )
+    path = tuple(change.path)
+    values = source.values
+    if path in values:
+        line, column = values[path]
+        name = source.files.get(path, source.file)
+        return name, Edit(line - 1, column - 1, line - 1, column - 1, "\0" + change.value)
+    parent = path[:-1]
+    if parent not in values or not isinstance(path[-1], str):
+        return f"{'.'.join(map(str, path))} is not written in the design"
+    line, column = values[parent]
+    name = source.files.get(parent, source.file)
+    return name, Edit(line - 1, column - 1, line - 1, column - 1, f"\1{path[-1]}\0{change.value}")
+
+
+def _resolve(text: str, edit: Edit) -> Edit | None:
+    """Replace the markers of `_edit_for` with the node's real span (or the inserted line)."""
+    found = _node_starting_at(text, edit.start_line, edit.start_char)
+    if found is None:
+        return None
+    _, node = found
+    if edit.text.startswith("\0"):
+        end = node.end_mark
+        return Edit(
+            node.start_mark.line, node.start_mark.column, end.line, end.column, edit.text[1:]
+        )
+    key, value = edit.text[1:].split("\0", 1)
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode) or node.flow_style or not node.value:
+        return None
+    first_key = node.value[0][0]
+    indent = first_key.start_mark.column
+    last_value = node.value[-1][1]
+    end = last_value.end_mark
+    at = end.line if end.column == 0 else end.line + 1
+    lines = text.splitlines(keepends=True)
+    while at > first_key.start_mark.line + 1 and not lines[at - 1].strip():
+        at -= 1  # above the blank lines that end the mapping, not below them
+    prefix = "\n" if at >= len(lines) and lines and not lines[-1].endswith("\n") else ""
+    return Edit(at, 0, at, 0, f"{prefix}{' ' * indent}{key}: {value}\n")
+
+
+def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False) -> FixPlan:
+    """The edits every finding's fixes make (safe ones; unsafe too with `unsafe`)."""
+    plan = FixPlan()
+    taken: set[tuple[str, int, int]] = set()
+    for d in result.designs:
+        design = d.design
+        if design is None or design.source is None:
+            continue
+        source = design.source
+        for f in d.findings:
+            for change in f.changes:
+                if not change.safe and not unsafe:
+                    plan.hidden += 1
+                    continue
+                got = _edit_for(source, change, f)
+                if isinstance(got, str):
+                    plan.skipped.append(f"{f.file}:{f.line}: {f.rule}: {got}")
+                    continue
+                name, edit = got
+                if not _same_file(name, d.file) and not fix_includes:
+                    plan.skipped.append(
+                        f"{f.file}:{f.line}: {f.rule}: the value is written in {name} "
+                        "(an included file): fix it there, or run with --fix-includes"
+                    )
+                    continue
+                text = _text(plan, name)
+                if text is None:
+                    continue
+                if edit.text[:1] in ("\0", "\1"):
+                    resolved = _resolve(text, edit)
+                    if resolved is None:
+                        plan.skipped.append(f"{f.file}:{f.line}: {f.rule}: cannot edit that value")
+                        continue
+                    edit = resolved
+                spot = (name, edit.start_line, edit.start_char)
+                if spot in taken:  # one range entry fixed once for all of its racks
+                    continue
+                taken.add(spot)
+                plan.edits.setdefault(name, []).append(edit)
+                plan.done.append(f"{f.file}:{f.line}: {f.rule} fixed: {change.summary}")
+    return plan
+
+
+def plan_suppressions(result: Any, reason: str, *, fix_includes: bool = False) -> FixPlan:
+    """A reasoned suppression for every current finding (DCL findings and load errors left)."""
+    plan = FixPlan()
+    by_line: dict[tuple[str, int], list[str]] = {}
+    for d in result.designs:
+        for f in d.findings:
+            if f.rule.startswith("DCL") or "rule-failure" in f.tags:
+                continue
+            if not _same_file(f.file, d.file) and not fix_includes:
+                plan.skipped.append(
+                    f"{f.file}:{f.line}: {f.rule}: in an included file (--fix-includes)"
+                )
+                continue
+            rules = by_line.setdefault((f.file, f.line), [])
+            if f.rule not in rules:
+                rules.append(f.rule)
+    new: dict[str, str] = {}
+    for (name, line), rules in sorted(by_line.items()):
+        if name not in new:
+            text = _text(plan, name)
+            if text is None:
+                continue
+            new[name] = text
+        for rule in rules:  # one comment a line, naming each rule found there
+            new[name] = apply(new[name], [suppression_edit(new[name], line - 1, rule, reason)])
+            plan.done.append(f"{name}:{line}: {rule} suppressed: {reason}")
+    for name, text in new.items():  # one whole-file edit each, against the text on disk
+        old = plan.texts[name]
+        plan.edits[name] = [Edit(0, 0, len(old.splitlines(keepends=True)) + 1, 0, text)]
+    return plan
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return a == b

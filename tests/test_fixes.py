@@ -1,0 +1,164 @@
+"""`check --fix`, `--unsafe-fixes`, `--diff`, `--fix-includes`, `--add-suppressions` and
+`plan --apply`: each fix's exact edit, comments and order kept, nothing written outside the
+file checked unless asked; every test fails before its fix existed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dclint.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FEEDS = """\
+name: pw
+power:
+  feeds:
+    # the A side
+    - {id: fa, voltage: 415 V, current_rating: 100 A, path: A}
+    - id: fb
+      voltage: 415 V
+      current_rating: 100 A   # B side
+      path: B
+racks:
+  - id: r1
+    it_load: 90 kW
+    feeds: [fa, fb]
+"""
+
+STALE = """\
+name: stale
+power:
+  feeds:
+    - {id: fa, voltage: 415 V, current_rating: 250 A, path: A}
+    - {id: fb, voltage: 415 V, current_rating: 250 A, path: B}
+# dclint: ignore[PWR003] until=2020-01-01 waived for the pilot
+racks:
+  - {id: r1, it_load: 100 kW, feeds: [fa, fb]}  # dclint: ignore[NET001] no fabric yet
+"""
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _check(*argv: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(["check", "--today", "2026-12-03", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_safe_fix_removes_stale_suppressions_and_reports_what_is_left(work, capsys) -> None:
+    (work / "d.yaml").write_text(STALE)
+    code, out, err = _check("--fix", "d.yaml", capsys=capsys)
+    assert (work / "d.yaml").read_text() == STALE.replace(
+        "# dclint: ignore[PWR003] until=2020-01-01 waived for the pilot\n", ""
+    ).replace("  # dclint: ignore[NET001] no fabric yet", "")
+    assert out.splitlines() == [
+        "d.yaml:6: DCL004 fixed: removed the expired suppression of PWR003",
+        "d.yaml:8: DCL001 fixed: removed the unused suppression of NET001",
+        "All checks passed: 1 design, no findings.",
+    ]
+    assert (code, err) == (0, "")
+
+
+def test_unsafe_fixes_need_the_flag_and_raise_ratings_to_a_standard_size(work, capsys) -> None:
+    (work / "d.yaml").write_text(FEEDS)
+    code, out, err = _check("--fix", "d.yaml", capsys=capsys)
+    assert (work / "d.yaml").read_text() == FEEDS  # nothing safe to do
+    assert code == 1
+    assert err == (
+        "dclint: 3 more fixes would change the design; see them with --diff --unsafe-fixes, "
+        "apply with --fix --unsafe-fixes\n"
+    )
+    code, out, _ = _check("--fix", "--unsafe-fixes", "d.yaml", capsys=capsys)
+    # 90 kW on 54.63 kW at 100 A needs 164.7 A: the next NEC 240.6(A) rating is 175 A,
+    # written where each feed writes it, the flow mapping and the comment kept
+    assert (work / "d.yaml").read_text() == FEEDS.replace("100 A", "175 A")
+    assert out.splitlines()[:2] == [
+        "d.yaml:5: PWR003 fixed: feed fa current_rating 100 A -> 175 A (the next standard "
+        "rating, NEC 240.6(A)) to carry 90 kW",
+        "d.yaml:8: PWR003 fixed: feed fb current_rating 100 A -> 175 A (the next standard "
+        "rating, NEC 240.6(A)) to carry 90 kW",
+    ]
+    assert out.splitlines()[-1] == "All checks passed: 1 design, no findings."
+    assert code == 0
+
+
+def test_diff_writes_nothing_and_exits_1(work, capsys) -> None:
+    (work / "d.yaml").write_text(FEEDS)
+    code, out, _ = _check("--diff", "--unsafe-fixes", "d.yaml", capsys=capsys)
+    assert code == 1
+    assert (work / "d.yaml").read_text() == FEEDS
+    assert "-    - {id: fa, voltage: 415 V, current_rating: 100 A, path: A}" in out.splitlines()
+    assert "+      current_rating: 175 A   # B side" in out.splitlines()
+
+
+def test_net001_fix_adds_the_uplinks_and_spines_it_states(work, capsys) -> None:
+    text = (ROOT / "sample_designs" / "broken-fabric-2to1.yaml").read_text()
+    (work / "f.yaml").write_text(text.replace("../schemas", "schemas"))
+    code, _, _ = _check("--select", "NET001", "--fix", "--unsafe-fixes", "f.yaml", capsys=capsys)
+    new = (work / "f.yaml").read_text().splitlines()
+    at = new.index("        uplinks: 32  # expect: NET001")  # 32 down : 32 up on each leaf
+    assert new[at + 1 : at + 5] == [
+        "      - name: spine",
+        "        switch: qm9700",
+        "        count: 12",  # 18 leaves x 32 uplinks = 576 = 12 spines x 48 downlinks
+        "        downlinks: 48",
+    ]
+    assert code == 0
+
+
+def test_a_fix_in_a_fragment_needs_fix_includes(work, capsys) -> None:
+    power, racks = FEEDS.replace("name: pw\n", "").split("racks:")
+    (work / "d.yaml").write_text("name: inc\ninclude: [power.yaml]\nracks:" + racks)
+    (work / "power.yaml").write_text(power)
+    before = (work / "power.yaml").read_text()
+    code, _, err = _check("--fix", "--unsafe-fixes", "d.yaml", capsys=capsys)
+    assert (work / "power.yaml").read_text() == before
+    assert "the value is written in power.yaml (an included file): fix it there, or run " in err
+    code, _, _ = _check("--fix", "--unsafe-fixes", "--fix-includes", "d.yaml", capsys=capsys)
+    assert (work / "power.yaml").read_text() == before.replace("100 A", "175 A")
+    assert code == 0
+
+
+def test_add_suppressions_writes_a_reasoned_comment_per_finding(work, capsys) -> None:
+    (work / "d.yaml").write_text(FEEDS)
+    code, out, _ = _check("--add-suppressions", "accepted at adoption", "d.yaml", capsys=capsys)
+    lines = (work / "d.yaml").read_text().splitlines()
+    assert lines[4].endswith("path: A}  # dclint: ignore[PWR003] accepted at adoption")
+    assert (
+        lines[7]
+        == "      current_rating: 100 A   # B side  # dclint: ignore[PWR003] accepted at adoption"
+    )
+    assert lines[12] == "    feeds: [fa, fb]  # dclint: ignore[PWR004] accepted at adoption"
+    assert out.splitlines()[-1] == "All checks passed: 1 design, no findings."
+    assert code == 0
+
+
+def test_plan_apply_writes_the_best_layout(work, capsys) -> None:
+    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
+    (work / "h.yaml").write_text(text)
+    assert main(["plan", "h.yaml", "--apply"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("h.yaml: workload llm-13b: layout set to tp ")
+    import dclint
+
+    wl = dclint.load(work / "h.yaml").workloads[0]
+    from dclint.projection.search_design import plan_layouts
+
+    original = dclint.load(ROOT / "sample_designs" / "h100-40node.yaml")
+    plan = plan_layouts(original, original.workloads[0], rank_only=True)
+    assert not isinstance(plan, str)
+    best = plan.result.valid[0]
+    assert (wl.parallel.tp, wl.parallel.pp, wl.micro_batch, wl.recompute) == (
+        best.tp,
+        best.pp,
+        best.micro_batch,
+        best.recompute,
+    )
+    assert main(["plan", "h.yaml", "--apply", "--vary", "site.pue=1.2,1.3"]) == 2
