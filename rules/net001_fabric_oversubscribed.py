@@ -82,12 +82,24 @@ def _uplinks_needed(
     return t, need, above
 
 
+def _ports(design: Design, switch: str) -> int | None:
+    model = design.topology.catalog.switches.get(switch)
+    return model.ports if model is not None else None
+
+
 def _fix_text(design: Design, index: int, tier: TierBandwidth, ratio: float, limit: float) -> str:
     got = _uplinks_needed(design, index, tier, ratio, limit)
     if got is None:
         return f"add uplinks or spine switches until the tier is {limit:g}:1"
     t, need, above = got
     tiers = design.fabrics[index].tiers
+    ports = _ports(design, tiers[t].switch)
+    if ports is not None and tiers[t].downlinks + need > ports:
+        return (
+            f"each {tier.name} switch needs {need} uplinks for {limit:g}:1, more than its "
+            f"{ports} ports leave beside {tiers[t].downlinks} downlinks: add {tier.name} "
+            f"switches so each takes fewer endpoints, or accept the ratio in tier_limits"
+        )
     text = f"give each {tier.name} switch {need} uplinks (now {tiers[t].uplinks})"
     if above is not None:
         text += f" and the {tiers[t + 1].name} tier {above} switches (now {tiers[t + 1].count})"
@@ -103,6 +115,9 @@ def _more_uplinks(
         return ()
     t, need, above = got
     tiers = design.fabrics[index].tiers
+    ports = _ports(design, tiers[t].switch)
+    if ports is not None and tiers[t].downlinks + need > ports:
+        return ()  # no count fixes it: the fix text says what to do instead
     base = ("fabrics", index, "tiers")
     out = [
         Change(
