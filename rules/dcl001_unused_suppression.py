@@ -2,7 +2,9 @@
 
 ## What it does
 Reports a `# dclint: ignore[...]` comment when no finding of the rules it names occurs on its
-line (or, for a comment on a line of its own, the line below). Reported by the engine.
+line (or, for a comment on a line of its own, the line below), and, in a comment that does
+suppress something, each id of its list that suppresses nothing (`ignore[PWR001,NET001]` on a
+line with only a PWR001 finding reports NET001). Reported by the engine.
 
 ## Why it matters
 Stale suppressions pile up and hide the next real problem on that line (ruff's RUF100 does the

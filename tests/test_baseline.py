@@ -44,7 +44,7 @@ def test_write_then_check_is_clean(work: Path, capsys: pytest.CaptureFixture[str
     }
     assert check("--baseline", "b.json") == 0
     out = capsys.readouterr()
-    assert out.out == "All checks passed: 1 design, no findings.\n"
+    assert out.out == "All checks passed: 1 design, no findings; 1 finding waived.\n"
     assert out.err == ""
     assert check() == 1  # without the baseline the finding is back
 
@@ -162,3 +162,84 @@ def test_fingerprint_is_line_free_and_distinct() -> None:
     assert baseline.fingerprint(_finding("r1", 1)) != baseline.fingerprint(_finding("r2", 1))
     with pytest.raises(ConfigError):
         baseline.loads("[]")
+
+
+def test_entry_records_value_who_and_when(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("USER", "auditor")
+    monkeypatch.setenv("LOGNAME", "auditor")
+    check("--write-baseline", "b.json")
+    (entry,) = json.loads(Path("b.json").read_text(encoding="utf-8"))["findings"]
+    assert (entry["measured"], entry["limit"]) == ("130 kW", "120 kW")
+    assert (entry["recorded_by"], entry["recorded_on"]) == ("auditor", "2026-12-02")
+
+
+def _accept(reason: str = "", until: str = "") -> None:
+    data = json.loads(Path("b.json").read_text(encoding="utf-8"))
+    for entry in data["findings"]:
+        if reason:
+            entry["reason"] = reason
+        if until:
+            entry["until"] = until
+    Path("b.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_show_waivers_lists_reason_who_and_expiry(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("USER", "auditor")
+    monkeypatch.setenv("LOGNAME", "auditor")
+    check("--write-baseline", "b.json")
+    _accept("vendor-built rack, HPE spec", "2027-06-30")
+    capsys.readouterr()
+    assert check("--baseline", "b.json", "--show-waivers") == 0
+    line = TEXT.splitlines().index("    it_load: 130 kW  # expect: PWR001") + 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"d.yaml:{line}:14: PWR001 [waived] rack su1-r8 design IT load 130 kW exceeds the rack"
+        " power limit 120 kW (measured 130 kW, limit 120 kW) (baseline b.json, recorded"
+        " by auditor on 2026-12-02, until 2027-06-30: vendor-built rack, HPE spec)",
+        "All checks passed: 1 design, no findings; 1 finding waived.",
+    ]
+    main(["check", "d.yaml", *SELECT, "--today", "2026-12-02", "--baseline", "b.json",
+          "--format", "json"])  # fmt: skip
+    (waiver,) = json.loads(capsys.readouterr().out)["designs"][0]["waivers"]
+    assert {k: waiver[k] for k in ("kind", "reason", "where", "until", "by", "on")} == {
+        "kind": "baseline",
+        "reason": "vendor-built rack, HPE spec",
+        "where": "b.json",
+        "until": "2027-06-30",
+        "by": "auditor",
+        "on": "2026-12-02",
+    }
+    assert waiver["finding"]["rule"] == "PWR001"
+
+
+def test_lapsed_entry_resurfaces(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    check("--write-baseline", "b.json")
+    _accept(until="2026-12-01")  # the day before --today
+    capsys.readouterr()
+    assert check("--baseline", "b.json") == 1
+    assert "(baseline entry lapsed on 2026-12-01)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("load", "back"), [("140 kW", True), ("125 kW", False)])
+def test_finding_that_got_worse_resurfaces(
+    work: Path, capsys: pytest.CaptureFixture[str], load: str, back: bool
+) -> None:
+    check("--write-baseline", "b.json")  # recorded at 130 kW
+    Path("d.yaml").write_text(TEXT.replace("it_load: 130 kW", f"it_load: {load}"), "utf-8")
+    capsys.readouterr()
+    assert check("--baseline", "b.json") == (1 if back else 0)
+    out = capsys.readouterr().out
+    assert ("(worse than the baselined 130 kW)" in out) is back
+
+
+def test_worse_is_away_from_the_limit() -> None:
+    assert baseline.worse("140 kW", "130 kW", "120 kW")  # over a maximum, further over
+    assert not baseline.worse("125 kW", "130 kW", "120 kW")  # better
+    assert baseline.worse("40 GB/s", "50 GB/s", "60 GB/s")  # under a minimum, further under
+    assert not baseline.worse("55 GB/s", "50 GB/s", "60 GB/s")
+    assert baseline.worse("0.14 MW", "130 kW", "120 kW")  # units converted
+    assert not baseline.worse("2:1", "1.5:1", "1:1")  # not quantities: not compared
+    assert not baseline.worse("130 kW", None, "120 kW")  # an entry of an older dclint

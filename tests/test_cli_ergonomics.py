@@ -111,15 +111,19 @@ def test_a_finding_caused_by_set_is_at_the_design_line_and_names_the_flag(
     design = str(SAMPLES / "gb200-superpod-su.yaml")
     flag = "racks[0].it_load=130 kW"
     main(["check", design, "--select", "PWR001", "--set", flag, "--format", "sarif"])
-    results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
-    assert len(results) == 8  # the eight racks of the group
+    (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]  # one defect
+    assert result["properties"]["count"] == 8  # on the eight racks of the group
+    assert len(result["relatedLocations"]) == 7  # the seven others, each at its place
     lines = Path(design).read_text(encoding="utf-8").splitlines()
-    for r in results:
-        loc = r["locations"][0]["physicalLocation"]
+    for r in [result, *result["relatedLocations"]]:
+        loc = (r["locations"][0] if "locations" in r else r)["physicalLocation"]
         assert loc["artifactLocation"]["uri"].endswith("sample_designs/gb200-superpod-su.yaml")
         line = loc["region"]["startLine"]
         assert lines[line - 1].strip() == "- id: su1-r[1-8]"  # the group the flag changed
-        assert f"(value set by --set {flag})" in r["message"]["text"]
+    assert f"(value set by --set {flag})" in result["message"]["text"]
+    assert [r["message"]["text"] for r in result["relatedLocations"]] == [
+        f"su1-r{i}" for i in range(2, 9)
+    ]
     main(["check", design, "--select", "PWR001", "--set", flag, "--format", "github"])
     out = capsys.readouterr().out
     assert "file=--set" not in out

@@ -66,7 +66,12 @@ def test_rules_results_and_locations(in_root: None, capsys: pytest.CaptureFixtur
     assert pwr001["name"] == "rack-power-over-limit"
     assert pwr001["shortDescription"]["text"] == "Rack design IT load above the rack power limit."
     assert pwr001["fullDescription"]["text"].startswith("Flags a rack whose design IT load")
-    assert "## Why it matters" in pwr001["help"]["markdown"]
+    help_text = pwr001["help"]["text"]  # a short text and a URI, not the whole doc
+    assert help_text == (
+        "Rack design IT load above the rack power limit. "
+        "Why, an example and the fix: `dclint explain PWR001`."
+    )
+    assert pwr001["helpUri"] == (ROOT / "rules" / "pwr001_rack_power_over_limit.py").as_uri()
     assert pwr001["defaultConfiguration"]["level"] == "error"
     (result,) = run["results"]
     assert rules[result["ruleIndex"]]["id"] == "PWR001"
@@ -123,3 +128,47 @@ def test_file_outside_root_gets_absolute_uri(
     data = sarif_of([os.fspath(RACK130)], capsys)
     location = data["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
     assert location["artifactLocation"] == {"uri": RACK130.as_uri()}  # no ../ climbing
+
+
+def test_execution_fails_on_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("bad.yaml").write_text("name: x\nsite: [\n", encoding="utf-8")
+    Path("good.yaml").write_text(RACK130.read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["check", "bad.yaml", "--format", "sarif"]) == 2
+    (invocation,) = json.loads(capsys.readouterr().out)["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert main(["check", "good.yaml", "--format", "sarif"]) == 1  # findings: the run worked
+    (invocation,) = json.loads(capsys.readouterr().out)["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is True
+
+
+def test_waivers_are_suppressed_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = RACK130.read_text(encoding="utf-8").replace(
+        "it_load: 130 kW  # expect: PWR001",
+        "it_load: 130 kW  # dclint: ignore[PWR001] until=2027-06-30 vendor-built rack, HPE spec",
+    )
+    Path("d.yaml").write_text(text, encoding="utf-8")
+    data = sarif_of(["d.yaml", "--select", "PWR001"], capsys)
+    jsonschema.validate(data, _schema())
+    (result,) = data["runs"][0]["results"]
+    assert result["ruleId"] == "PWR001"
+    line = text.splitlines().index(next(x for x in text.splitlines() if "ignore[PWR001]" in x)) + 1
+    assert result["suppressions"] == [
+        {
+            "kind": "inSource",
+            "status": "accepted",
+            "justification": "vendor-built rack, HPE spec",
+            "location": {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": "d.yaml", "uriBaseId": "%SRCROOT%"},
+                    "region": {"startLine": line, "startColumn": 1},
+                }
+            },
+        }
+    ]
+    assert result["properties"]["waiverExpires"] == "2027-06-30"

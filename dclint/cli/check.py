@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from datetime import date
 from typing import Any
 
 from dclint.cli._shared import (
@@ -15,6 +16,7 @@ from dclint.cli._shared import (
     add_set,
     emit,
     make_engine,
+    parse_today,
     write_atomic,
 )
 from dclint.errors import ConfigError, LoadError
@@ -57,6 +59,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
     check.add_argument("--statistics", action="store_true", help="count findings by rule")
+    check.add_argument(
+        "--show-waivers",
+        action="store_true",
+        help="list suppressed and baselined findings with their reason and expiry",
+    )
     check.add_argument("--baseline", metavar="FILE", help="report only findings not in FILE")
     check.add_argument("--write-baseline", metavar="FILE", help="record current findings")
     check.add_argument("--today", help=argparse.SUPPRESS)  # fixed date for suppression tests
@@ -112,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         "show_source": args.show_source,
         "quiet": args.quiet,
         "statistics": args.statistics,
+        "show_waivers": args.show_waivers,
         "rules": engine.rules,
         "selected": lambda rid, file: selected(rid, engine.config_for(file), file),
         "options_for": lambda file: engine.options(engine.config_for(file)),
@@ -151,21 +159,32 @@ def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
     from dclint.engine import baseline
 
     write, read = getattr(args, "write_baseline", None), getattr(args, "baseline", None)
+    today = parse_today(args.today) if getattr(args, "today", None) else date.today()
     if write:
-        entries = baseline.entries(result)
+        entries = baseline.entries(result, by=_who(), on=today)
         write_atomic(write, baseline.dumps(entries), "--write-baseline")
         n = len(entries)
         print(f"dclint: recorded {n} finding{'s' if n != 1 else ''} in {write}", file=sys.stderr)
-        return baseline.apply(result, entries)
+        return baseline.apply(result, entries, today=today, where=write)
     if not read:
         return result, []
-    result, fixed = baseline.apply(result, baseline.load_file(read))
+    result, fixed = baseline.apply(result, baseline.load_file(read), today=today, where=read)
     for entry in fixed:
         print(
             f"dclint: fixed (no longer found, prune from {read}): {entry.describe()}",
             file=sys.stderr,
         )
     return result, fixed
+
+
+def _who() -> str:
+    """Who records a baseline: the login name, where the system knows it."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except Exception:  # no USER, LOGNAME or passwd entry
+        return ""
 
 
 def sweep(args: argparse.Namespace) -> int:

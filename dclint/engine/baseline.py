@@ -1,4 +1,10 @@
-"""Baselines: fingerprints of accepted findings, to report only new ones (pure: no printing)."""
+"""Baselines: fingerprints of accepted findings, to report only new ones (pure: no printing).
+
+An entry records the finding's measured value and limit, who recorded it and when; a `reason`
+and an `until` date (YYYY-MM-DD) may be added by hand. A finding the baseline accepts is a
+waiver of the run (kept for the waiver register), unless its entry has lapsed or its measured
+value moved past the recorded one, away from the limit (a 130 kW rack baselined that is now
+140 kW): then it is reported again, saying what was recorded."""
 
 from __future__ import annotations
 
@@ -7,10 +13,11 @@ import json
 import os
 from collections import Counter
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
-from dclint.engine.findings import Finding, RunResult
+from dclint.engine.findings import Finding, RunResult, Waiver
 from dclint.errors import ConfigError, printable
 
 __all__ = [
@@ -58,17 +65,35 @@ class Entry:
     path: str
     subject: str
     message: str = ""
+    measured: str | None = None
+    limit: str | None = None
+    reason: str = ""
+    until: date | None = None
+    by: str = ""
+    on: date | None = None
 
     def describe(self) -> str:
         where = self.subject or self.path or "design"
         return printable(f"{self.file}: {self.rule} {where}")  # a baseline is input too
 
 
-def entries(result: RunResult, root: str | None = None) -> list[Entry]:
-    """Every finding of a run as a baseline entry (duplicates kept: they are counted)."""
+def entries(
+    result: RunResult, root: str | None = None, by: str = "", on: date | None = None
+) -> list[Entry]:
+    """Every finding of a run as a baseline entry (duplicates kept: they are counted),
+    recorded by `by` on `on`."""
     out = [
         Entry(
-            fingerprint(f, root), f.rule, relative_file(f.file, root), f.path, f.subject, f.message
+            fingerprint(f, root),
+            f.rule,
+            relative_file(f.file, root),
+            f.path,
+            f.subject,
+            f.message,
+            f.measured,
+            f.limit,
+            by=by,
+            on=on,
         )
         for f in result.findings
     ]
@@ -87,11 +112,39 @@ def dumps(items: list[Entry]) -> str:
                 "path": e.path,
                 "subject": e.subject,
                 "message": e.message,
+                **_optional(e),
             }
             for e in items
         ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _optional(e: Entry) -> dict[str, str]:
+    pairs = (
+        ("measured", e.measured),
+        ("limit", e.limit),
+        ("reason", e.reason),
+        ("until", e.until.isoformat() if e.until else None),
+        ("recorded_by", e.by),
+        ("recorded_on", e.on.isoformat() if e.on else None),
+    )
+    return {k: v for k, v in pairs if v}
+
+
+def _date(item: dict[str, Any], key: str, where: str, i: int) -> date | None:
+    value = item.get(key)
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        raise ConfigError(f"{where}: findings[{i}].{key}: expected a date YYYY-MM-DD") from None
+
+
+def _text(item: dict[str, Any], key: str) -> str | None:
+    value = item.get(key)
+    return printable(str(value))[:500] if value is not None else None
 
 
 def load_file(path: str) -> list[Entry]:
@@ -135,32 +188,99 @@ def loads(text: str, where: str = "baseline") -> list[Entry]:
         if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in fields):
             raise ConfigError(f"{where}: findings[{i}] needs string fields {', '.join(fields)}")
         fp, rule, file, path, subject = (item[k] for k in fields)
-        out.append(Entry(fp, rule, file, path, subject, str(item.get("message", ""))))
+        out.append(
+            Entry(
+                fp,
+                rule,
+                file,
+                path,
+                subject,
+                str(item.get("message", "")),
+                _text(item, "measured"),
+                _text(item, "limit"),
+                _text(item, "reason") or "",
+                _date(item, "until", where, i),
+                _text(item, "recorded_by") or "",
+                _date(item, "recorded_on", where, i),
+            )
+        )
     return out
 
 
+def _magnitudes(now: str, was: str, limit: str | None) -> tuple[float, float, float | None]:
+    from dclint.units import parse_quantity
+
+    q_now, q_was = parse_quantity(now), parse_quantity(was)
+    unit = q_was.units
+    bound = None
+    if limit:
+        try:
+            q_limit = parse_quantity(limit)
+            bound = float(q_limit.m_as(unit))
+        except Exception:  # a limit in another dimension or not a quantity: no direction
+            bound = None
+    return float(q_now.m_as(unit)), float(q_was.m_as(unit)), bound
+
+
+def worse(now: str | None, was: str | None, limit: str | None) -> bool:
+    """Whether a measured value moved past the recorded one, away from the limit (above it
+    for a value over its limit, below for one under); False when either cannot be compared."""
+    if not now or not was or now == was:
+        return False
+    try:
+        a, b, bound = _magnitudes(now, was, limit)
+    except Exception:  # "2:1", text, or units of another dimension: not comparable
+        return False
+    up = bound is None or b >= bound  # which way is away from the limit
+    step = a - b if up else b - a
+    return step > 1e-9 * max(abs(a), abs(b), 1e-300)
+
+
 def apply(
-    result: RunResult, baseline: list[Entry], root: str | None = None
+    result: RunResult,
+    baseline: list[Entry],
+    root: str | None = None,
+    today: date | None = None,
+    where: str = "baseline",
 ) -> tuple[RunResult, list[Entry]]:
-    """The run without the findings the baseline accepts, and the entries no longer found.
+    """The run without the findings the baseline accepts (each kept as a waiver of its
+    design), and the entries no longer found.
 
     Fingerprints are counted: a baseline with one finding of a kind accepts one, and a second
-    identical one is new.
+    identical one is new. An entry past its `until` (after `today`) accepts nothing; a finding
+    whose measured value got worse than its entry's is reported, naming the recorded value.
     """
     budget = Counter(e.fingerprint for e in baseline)
+    by_fp: dict[str, list[Entry]] = {}
+    for e in baseline:
+        by_fp.setdefault(e.fingerprint, []).append(e)
     designs = []
     for design in result.designs:
         kept = []
+        waived = list(design.waivers)
         for f in design.findings:
             fp = fingerprint(f, root)
-            if budget[fp] > 0:
-                budget[fp] -= 1
-            else:
+            if budget[fp] <= 0:
                 kept.append(f)
-        designs.append(replace(design, findings=kept))
+                continue
+            budget[fp] -= 1
+            entry = by_fp[fp][budget[fp] % len(by_fp[fp])]
+            if today is not None and entry.until is not None and today > entry.until:
+                kept.append(_again(f, f"baseline entry lapsed on {entry.until}"))
+            elif worse(f.measured, entry.measured, f.limit):
+                kept.append(_again(f, f"worse than the baselined {entry.measured}"))
+            else:
+                reason = entry.reason or "accepted in the baseline"
+                waived.append(Waiver(f, "baseline", reason, where, entry.until, entry.by, entry.on))
+        designs.append(replace(design, findings=kept, waivers=waived))
     fixed: list[Entry] = []
     for e in baseline:
         if budget[e.fingerprint] > 0:
             budget[e.fingerprint] -= 1
             fixed.append(e)
     return RunResult(designs, result.rule_failures), fixed
+
+
+def _again(f: Finding, why: str) -> Finding:
+    """A baselined finding reported again, saying why."""
+    return replace(f, message=f"{f.message} ({why})")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.rule import Severity
@@ -11,7 +12,7 @@ from dclint.errors import Problem
 if TYPE_CHECKING:
     from dclint.units import Quantity
 
-__all__ = ["SEVERITY_RANK", "DesignResult", "Finding", "Impact", "RunResult"]
+__all__ = ["SEVERITY_RANK", "DesignResult", "Finding", "Impact", "RunResult", "Waiver"]
 
 SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
 
@@ -78,6 +79,32 @@ class Finding:
         }
 
 
+@dataclass(frozen=True)
+class Waiver:
+    """A finding the run found and did not report: an inline suppression comment or a baseline
+    entry accepts it. `where` is the comment's file:line or the baseline file; `until` when
+    the waiver lapses; `by` and `on` who recorded it and when, where known."""
+
+    finding: Finding
+    kind: str  # "inline" or "baseline"
+    reason: str
+    where: str
+    until: date | None = None
+    by: str = ""
+    on: date | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "reason": self.reason,
+            "where": self.where,
+            "until": self.until.isoformat() if self.until else None,
+            "by": self.by or None,
+            "on": self.on.isoformat() if self.on else None,
+            "finding": self.finding.as_dict(),
+        }
+
+
 @dataclass
 class DesignResult:
     """Everything a run learnt about one design file."""
@@ -88,6 +115,7 @@ class DesignResult:
     errors: list[Problem] = field(default_factory=list)
     design: Any = None  # the loaded Design, for reports and projections
     suppressed: int = 0
+    waivers: list[Waiver] = field(default_factory=list)
 
 
 @dataclass
@@ -98,6 +126,10 @@ class RunResult:
     @property
     def findings(self) -> list[Finding]:
         return [f for d in self.designs for f in d.findings]
+
+    @property
+    def waivers(self) -> list[Waiver]:
+        return [w for d in self.designs for w in d.waivers]
 
     @property
     def errors(self) -> list[Problem]:

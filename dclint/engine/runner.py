@@ -114,9 +114,10 @@ class Engine:
                 located.append(failure)
         source.prefetch(v.path for _, v, _ in found)  # every position in one pass over the text
         located.extend(locate(cls, v, source, severity) for cls, v, severity in found)
-        result.findings, result.suppressed = apply_suppressions(
+        result.findings, result.waivers = apply_suppressions(
             located, source, config, file, self.rules, self.today
         )
+        result.suppressed = len(result.waivers)
         return result
 
     def _run_rule(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from dclint.engine.config import Config, selected
-from dclint.engine.findings import Finding
+from dclint.engine.findings import Finding, Waiver
 from dclint.engine.rule import Change, Rule
 from dclint.engine.suppress import Suppression, scan
 from dclint.model.source import Source
@@ -22,16 +22,16 @@ def apply_suppressions(
     file: str,
     rules: dict[str, type[Rule]],
     today: date,
-) -> tuple[list[Finding], int]:
+) -> tuple[list[Finding], list[Waiver]]:
     """The findings no suppression comment covers, sorted, plus the DCL001-DCL004 findings
-    about the comments themselves; and how many findings were suppressed."""
+    about the comments themselves; and the suppressed findings, each with its comment."""
     # suppression comments of the design and of every file it includes, by (file, line)
     texts = {source.file: source.text, **source.texts}
     comments = {name: found for name, text in texts.items() if (found := scan(text))}
     if not comments:
-        return sorted(raw), 0
+        return sorted(raw), []
     kept: list[Finding] = []
-    suppressed = 0
+    waived: list[Waiver] = []
     by_line: dict[tuple[str, int], list[Suppression]] = {}
     for name, found in comments.items():
         for s in found:
@@ -50,10 +50,11 @@ def apply_suppressions(
             kept.append(finding)
         else:
             hit.used.add(finding.rule)
-            suppressed += 1
+            where = f"{finding.file}:{hit.line}"
+            waived.append(Waiver(finding, "inline", hit.reason, where, hit.until))
     for name, found in comments.items():
         kept.extend(_meta(found, name, config, file, rules, today, texts[name]))
-    return sorted(kept), suppressed
+    return sorted(kept), sorted(waived, key=lambda w: w.finding)
 
 
 def _meta(
@@ -65,34 +66,47 @@ def _meta(
     today: date,
     text: str = "",
 ) -> list[Finding]:
-    """DCL001-DCL004 findings for the suppression comments of one file."""
+    """DCL001-DCL004 findings for the suppression comments of one file: one for a comment's
+    defect, or one per id of it that suppresses nothing (as ruff's RUF100 names each code)."""
     findings = []
     lines = text.splitlines()
     for s in comments:
-        verdict = _verdict(s, rules, today)
-        if verdict is None:
-            continue
-        rid, message = verdict
-        cls = rules.get(rid)
-        if cls is None or not selected(rid, config, file):
-            continue
-        severity = config.rule_settings.get(rid, {}).get("severity", cls.severity)
-        findings.append(
-            Finding(
-                where,
-                s.line,
-                s.column,
-                rid,
-                cls.name,
-                severity,
-                message,
-                "",
-                f"line {s.line}",
-                fix="remove or correct the suppression comment",
-                changes=_removal(s, lines, rid) if rid in (UNUSED, EXPIRED) else (),
-            )
-        )
+        for rid, message, whole in _verdicts(s, rules, today):
+            # a stale comment is removed whole (a safe fix); an idle id in a used list is not
+            fix = _removal(s, lines, rid) if whole and rid in (UNUSED, EXPIRED) else ()
+            finding = _meta_finding(s, rid, message, where, config, file, rules, fix)
+            if finding is not None:
+                findings.append(finding)
     return findings
+
+
+def _meta_finding(
+    s: Suppression,
+    rid: str,
+    message: str,
+    where: str,
+    config: Config,
+    file: str,
+    rules: dict[str, type[Rule]],
+    changes: tuple[Change, ...] = (),
+) -> Finding | None:
+    cls = rules.get(rid)
+    if cls is None or not selected(rid, config, file):
+        return None
+    severity = config.rule_settings.get(rid, {}).get("severity", cls.severity)
+    return Finding(
+        where,
+        s.line,
+        s.column,
+        rid,
+        cls.name,
+        severity,
+        message,
+        "",
+        f"line {s.line}",
+        fix="remove or correct the suppression comment",
+        changes=changes,
+    )
 
 
 def _removal(s: Suppression, lines: list[str], rid: str) -> tuple[Change, ...]:
@@ -109,20 +123,34 @@ def _removal(s: Suppression, lines: list[str], rid: str) -> tuple[Change, ...]:
     return (Change("", summary, line=s.line, column=len(head) + 1, end=len(line) + 1, safe=True),)
 
 
-def _verdict(s: Suppression, rules: dict[str, type[Rule]], today: date) -> tuple[str, str] | None:
+def _verdicts(
+    s: Suppression, rules: dict[str, type[Rule]], today: date
+) -> list[tuple[str, str, bool]]:
+    """(rule, message, whether it is about the whole comment) of each defect of a comment."""
     ids = ", ".join(s.ids)
     unknown = [i for i in s.ids if not any(r.startswith(i) for r in rules)]
     if unknown or not s.ids:
-        return UNKNOWN, f"suppression names unknown rule id {', '.join(unknown) or '(none)'}"
+        return [
+            (UNKNOWN, f"suppression names unknown rule id {', '.join(unknown) or '(none)'}", True)
+        ]
     if s.bad_until is not None:
-        return (
-            UNKNOWN,
-            f"suppression has an invalid date until={s.bad_until} (write until=YYYY-MM-DD)",
-        )
+        return [
+            (
+                UNKNOWN,
+                f"suppression has an invalid date until={s.bad_until} (write until=YYYY-MM-DD)",
+                True,
+            )
+        ]
     if not s.reason:
-        return NO_REASON, f"suppression of {ids} gives no reason"
+        return [(NO_REASON, f"suppression of {ids} gives no reason", True)]
     if s.expired(today):
-        return EXPIRED, f"suppression of {ids} expired on {s.until}; its findings are back"
+        return [
+            (EXPIRED, f"suppression of {ids} expired on {s.until}; its findings are back", True)
+        ]
     if not s.used:
-        return UNUSED, f"suppression of {ids} suppresses nothing"
-    return None
+        return [(UNUSED, f"suppression of {ids} suppresses nothing", True)]
+    idle = [i for i in s.ids if not any(r == i or r.startswith(i) for r in s.used)]
+    return [
+        (UNUSED, f"suppression id {i} in ignore[{ids}] suppresses nothing; remove it", False)
+        for i in idle
+    ]

@@ -21,6 +21,8 @@ def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:
             "findings": [f.as_dict() for f in d.findings],
             # one defect on many racks of a type: each keeps its subjects and finding indices
             "rollups": rollup_data(d.findings, d.design),
+            # found and not reported: suppressed inline or accepted by a baseline, with why
+            "waivers": [w.as_dict() for w in d.waivers],
             "errors": [
                 {"file": e.file, "line": e.line, "column": e.column, "message": e.message}
                 for e in d.errors

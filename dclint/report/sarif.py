@@ -3,11 +3,20 @@
 Load errors are results of the pseudo-rule DCL000 `design-load-error` (level error), so code
 scanning shows them at their line like any finding; notifications are shown by few viewers.
 Artifact URIs are relative to the working directory, under the uriBaseId %SRCROOT%.
+
+One defect on many objects is one result, as in text and GitHub output: the first finding's
+place is the location, every other object's place a related location, and `properties.count`
+how many objects share the defect. A rule's help is its one-line summary and a help URI to its
+documentation (the rule's module, whose docstring `dclint explain` prints), not the whole
+doc. Suppressed and baselined findings are results with `suppressions[]` and a justification
+(SARIF 2.1.0 section 3.27.23), so code scanning lists them as dismissed, not as absent.
+`executionSuccessful` is false when the run exits 2 (a load error or a rule that failed).
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from pathlib import Path
 from typing import Any
@@ -15,8 +24,9 @@ from urllib.parse import quote
 
 from dclint import __version__
 from dclint.engine.baseline import fingerprint, relative_file
-from dclint.engine.findings import Finding, RunResult
+from dclint.engine.findings import RunResult, Waiver
 from dclint.errors import Problem
+from dclint.report.rollup import Rollup, kinds, roll_up
 
 __all__ = ["FINGERPRINT_KEY", "LOAD_ERROR_ID", "as_data", "render"]
 
@@ -32,17 +42,31 @@ def _what_it_does(doc: str) -> str:
     return " ".join(part.split())
 
 
+def _help_uri(cls: Any) -> str | None:
+    """Where the rule's documentation lives: its module, whose docstring is the doc."""
+    try:
+        return Path(inspect.getfile(cls)).resolve().as_uri()
+    except (TypeError, OSError, ValueError):  # a rule defined where no file is
+        return None
+
+
 def _descriptor(cls: Any) -> dict[str, Any]:
     doc = cls.doc()
-    return {
+    what = _what_it_does(doc) or cls.summary()
+    short = f"{cls.summary()} Why, an example and the fix: `dclint explain {cls.id}`."
+    descriptor: dict[str, Any] = {
         "id": cls.id,
         "name": cls.name,
         "shortDescription": {"text": cls.summary()},
-        "fullDescription": {"text": _what_it_does(doc) or cls.summary()},
-        "help": {"text": doc or cls.summary(), "markdown": doc or cls.summary()},
+        "fullDescription": {"text": what},
+        "help": {"text": short, "markdown": short},
         "defaultConfiguration": {"level": LEVELS[cls.severity]},
         "properties": {"tags": list(cls.tags)},
     }
+    uri = _help_uri(cls)
+    if uri:
+        descriptor["helpUri"] = uri
+    return descriptor
 
 
 LOAD_DESCRIPTOR: dict[str, Any] = {
@@ -78,7 +102,8 @@ def _location(file: str, line: int, column: int) -> dict[str, Any]:
     }
 
 
-def _result(f: Finding, index: int) -> dict[str, Any]:
+def _result(group: Rollup, index: int) -> dict[str, Any]:
+    f = group.first
     location = _location(f.file, f.line, f.column)
     if f.path or f.subject:
         location["logicalLocations"] = [
@@ -101,15 +126,51 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
     }
     if f.impact is not None:
         props["impact"] = f.impact.as_dict()
-    return {
-        "ruleId": f.rule,
-        "ruleIndex": index,
-        "level": LEVELS[f.severity],
-        "message": {"text": f.message},
-        "locations": [location],
-        "partialFingerprints": {FINGERPRINT_KEY: fingerprint(f)},
-        "properties": props,
+    message = f.message
+    out: dict[str, Any] = {"ruleId": f.rule, "ruleIndex": index, "level": LEVELS[f.severity]}
+    if group.count > 1:
+        message += f" [{group.scope()}]"
+        props["count"] = group.count
+        props["subjects"] = group.subjects
+        out["relatedLocations"] = [
+            {
+                **_location(other.file, other.line, other.column),
+                "id": i,
+                "message": {"text": other.subject or other.path or other.rule},
+            }
+            for i, other in enumerate(group.findings[1:], start=1)
+        ]
+    out.update(
+        {
+            "message": {"text": message},
+            "locations": [location],
+            "partialFingerprints": {FINGERPRINT_KEY: fingerprint(f)},
+            "properties": props,
+        }
+    )
+    return out
+
+
+def _waived(w: Waiver, index: int) -> dict[str, Any]:
+    """A suppressed or baselined finding: a result carrying its suppression."""
+    out = _result(Rollup((w.finding,), ""), index)
+    suppression: dict[str, Any] = {
+        "kind": "inSource" if w.kind == "inline" else "external",
+        "status": "accepted",
+        "justification": w.reason or "(no reason recorded)",
     }
+    if w.where:
+        file, _, line = w.where.rpartition(":")
+        if file and line.isdigit():
+            suppression["location"] = _location(file, int(line), 1)
+    out["suppressions"] = [suppression]
+    if w.until is not None:
+        out["properties"]["waiverExpires"] = w.until.isoformat()
+    if w.by:
+        out["properties"]["waivedBy"] = w.by
+    if w.on is not None:
+        out["properties"]["waivedOn"] = w.on.isoformat()
+    return out
 
 
 def _load_result(e: Problem, index: int) -> dict[str, Any]:
@@ -127,7 +188,8 @@ def _load_result(e: Problem, index: int) -> dict[str, Any]:
 def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:
     descriptors = [_descriptor(cls) for cls in settings.get("rules", {}).values()]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
-    for f in result.findings:  # a finding of a rule the table lacks still needs a descriptor
+    waived = [w.finding for d in result.designs for w in d.waivers]
+    for f in [*result.findings, *waived]:  # a rule the table lacks still needs a descriptor
         if f.rule not in index:
             index[f.rule] = len(descriptors)
             descriptors.append(
@@ -143,7 +205,9 @@ def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:
     results = []
     for design in result.designs:
         results += [_load_result(e, index[LOAD_ERROR_ID]) for e in design.errors]
-        results += [_result(f, index[f.rule]) for f in design.findings]
+        groups = roll_up(design.findings, kinds(design.design))
+        results += [_result(g, index[g.first.rule]) for g in groups]
+        results += [_waived(w, index[w.finding.rule]) for w in design.waivers]
     driver = {
         "name": "dclint",
         "version": __version__,
@@ -154,7 +218,7 @@ def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:
         "tool": {"driver": driver},
         "originalUriBaseIds": {BASE: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
-        "invocations": [{"executionSuccessful": result.rule_failures == 0}],
+        "invocations": [{"executionSuccessful": not result.errors and result.rule_failures == 0}],
         "results": results,
     }
     return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}

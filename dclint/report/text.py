@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from dclint.engine.findings import Finding, RunResult
+from dclint.engine.findings import Finding, RunResult, Waiver
 from dclint.errors import printable
 from dclint.report.rollup import kinds, measured_limit, roll_up
 
-__all__ = ["clean", "finding_line", "render", "summary_line"]
+__all__ = ["clean", "finding_line", "render", "summary_line", "waiver_line", "waiver_terms"]
 
 _SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}  # red, yellow, cyan
 clean = printable  # control characters written as escapes (dclint.errors.printable)
@@ -38,6 +38,25 @@ def finding_line(f: Finding, color: bool = False, also: str = "") -> str:
     rule = _paint(f.rule, f"1;{hue}", color)
     severity = _paint(f"[{f.severity}]", hue, color)
     return f"{where} {rule} {severity} {clean(f.message + numbers + also)}"
+
+
+def waiver_terms(w: Waiver) -> str:
+    """How a finding is waived: 'inline at d.yaml:53, until 2027-06-30: reason'."""
+    how = "inline at" if w.kind == "inline" else "baseline"
+    parts = [f"{how} {w.where}"]
+    if w.by or w.on:
+        parts.append("recorded" + (f" by {w.by}" if w.by else "") + (f" on {w.on}" if w.on else ""))
+    parts.append(f"until {w.until}" if w.until else "no expiry")
+    return ", ".join(parts) + f": {w.reason}"
+
+
+def waiver_line(w: Waiver) -> str:
+    """One waived finding: where, rule, what, and how it is waived."""
+    f = w.finding
+    return clean(
+        f"{f.file}:{f.line}:{f.column}: {f.rule} [waived] {f.message}{measured_limit(f)}"
+        f" ({waiver_terms(w)})"
+    )
 
 
 def _source_lines(f: Finding, texts: dict[str, list[str] | None]) -> list[str]:
@@ -71,6 +90,8 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
             lines.append(finding_line(f, color, also))
             if show:
                 lines.extend(_source_lines(f, texts))
+    if settings.get("show_waivers"):
+        lines.extend(waiver_line(w) for w in result.waivers)
     findings, errors = result.findings, result.errors
     if settings.get("statistics") and findings:
         counts = Counter((f.rule, f.name) for f in findings)
@@ -87,12 +108,14 @@ def summary_line(result: RunResult) -> str:
     findings, errors = result.findings, result.errors
     n = len(result.designs)
     designs = f"{n} design{'s' if n != 1 else ''}"
+    waived = len(result.waivers)
+    tail = f"; {waived} finding{'s' if waived != 1 else ''} waived" if waived else ""
     if not findings and not errors:
-        return f"All checks passed: {designs}, no findings."
+        return f"All checks passed: {designs}, no findings{tail}."
     by = Counter(f.severity for f in findings)
     parts = [
         f"{by[s]} {s}{'s' if by[s] != 1 else ''}" for s in ("error", "warning", "info") if by[s]
     ]
     if errors:
         parts.append(f"{len(errors)} load error{'s' if len(errors) != 1 else ''}")
-    return f"Found {', '.join(parts)} in {designs}."
+    return f"Found {', '.join(parts)} in {designs}{tail}."
