@@ -42,6 +42,7 @@ class CduOverloaded(Rule):
     name = "cdu-overloaded"
     severity = "error"
     tags = ("cooling",)
+    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for cid, load in cdu_loads(design.topology).items():

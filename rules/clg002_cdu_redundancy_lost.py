@@ -54,6 +54,7 @@ class CduRedundancyLost(Rule):
     name = "cdu-redundancy-lost"
     severity = "error"
     tags = ("cooling", "redundancy")
+    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         groups: dict[str, list[CduLoad]] = defaultdict(list)

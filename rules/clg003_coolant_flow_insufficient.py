@@ -56,6 +56,7 @@ class CoolantFlowInsufficient(Rule):
     name = "coolant-flow-insufficient"
     severity = "error"
     tags = ("cooling",)
+    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = design.topology

@@ -81,6 +81,7 @@ class SupplyTemperatureOutOfRange(Rule):
     name = "supply-temperature-out-of-range"
     severity = "error"
     tags = ("cooling",)
+    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         cls = design.site.ashrae_class

@@ -70,6 +70,7 @@ class AirCooledDensityTooHigh(Rule):
     name = "air-cooled-density-too-high"
     severity = "error"
     tags = ("cooling",)
+    needs = ("racks",)
     options = {
         "limit": Option(
             "60 kW", "power", "Highest heat one rack may reject to air (dclint's own default)"

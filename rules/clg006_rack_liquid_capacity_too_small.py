@@ -41,6 +41,7 @@ class RackLiquidCapacityTooSmall(Rule):
     name = "rack-liquid-capacity-too-small"
     severity = "error"
     tags = ("cooling",)
+    needs = ("racks",)
     options = {
         "nvl72_minimum": Option(
             "100 kW",

@@ -58,6 +58,7 @@ class BudgetExceeded(Rule):
     name = "budget-exceeded"
     severity = "error"
     tags = ("cost",)
+    needs = ("workload", "budget")
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         rates, currency = design.site.exchange_rates, design.site.currency

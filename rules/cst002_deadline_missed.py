@@ -46,6 +46,7 @@ class DeadlineMissed(Rule):
     name = "deadline-missed"
     severity = "error"
     tags = ("cost", "schedule")
+    needs = ("workload", "deadline")
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         projections = project_workloads(design)

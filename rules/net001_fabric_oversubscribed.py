@@ -143,6 +143,7 @@ class FabricOversubscribed(Rule):
     name = "fabric-oversubscribed"
     severity = "error"
     tags = ("fabric",)
+    needs = ("fabric",)
     options = {
         "limit": Option(1.0, "float", "Highest downlink:uplink ratio of a compute-fabric tier"),
         "tier_limits": Option({}, "dict:float", "Limits by 'fabric-id.tier-name'"),

@@ -48,6 +48,7 @@ class SwitchRadixExceeded(Rule):
     name = "switch-radix-exceeded"
     severity = "error"
     tags = ("fabric",)
+    needs = ("fabric",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -53,6 +53,7 @@ class LinkSpeedMismatch(Rule):
     name = "link-speed-mismatch"
     severity = "error"
     tags = ("fabric",)
+    needs = ("fabric",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -47,6 +47,7 @@ class FabricPartitioned(Rule):
     name = "fabric-partitioned"
     severity = "error"
     tags = ("fabric",)
+    needs = ("fabric",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -49,6 +49,7 @@ class FabricTooLargeForTiers(Rule):
     name = "fabric-too-large-for-tiers"
     severity = "error"
     tags = ("fabric",)
+    needs = ("fabric",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -57,6 +57,7 @@ class RailMisaligned(Rule):
     name = "rail-misaligned"
     severity = "warning"
     tags = ("fabric",)
+    needs = ("fabric",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

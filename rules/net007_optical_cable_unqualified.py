@@ -52,6 +52,7 @@ class OpticalCableUnqualified(Rule):
     name = "optical-cable-unqualified"
     severity = "error"
     tags = ("fabric", "cabling")
+    needs = ("fabric",)
     options = {
         "min_burn_in": Option(
             "48 h", "duration", "Shortest bit-error-rate burn-in of optical links"

@@ -44,6 +44,7 @@ class FabricTiersMismatched(Rule):
     name = "fabric-tiers-mismatched"
     severity = "error"
     tags = ("fabric",)
+    needs = ("fabric",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -46,6 +46,7 @@ class EndpointsExceedLeafPorts(Rule):
     name = "endpoints-exceed-leaf-ports"
     severity = "error"
     tags = ("fabric",)
+    needs = ("fabric",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -40,6 +40,7 @@ class LayoutWorldSizeMismatch(Rule):
     name = "layout-world-size-mismatch"
     severity = "error"
     tags = ("parallel",)
+    needs = ("workload",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -45,6 +45,7 @@ class TensorParallelCrossesNvlink(Rule):
     name = "tensor-parallel-crosses-nvlink"
     severity = "error"
     tags = ("parallel", "fabric")
+    needs = ("workload",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

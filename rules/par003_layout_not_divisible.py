@@ -66,6 +66,7 @@ class LayoutNotDivisible(Rule):
     name = "layout-not-divisible"
     severity = "error"
     tags = ("parallel",)
+    needs = ("workload",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -51,6 +51,7 @@ class GpuMemoryExceeded(Rule):
     name = "gpu-memory-exceeded"
     severity = "error"
     tags = ("parallel", "memory")
+    needs = ("workload",)
     options = {
         "reserve": Option("10%", "share", "Share of GPU memory kept free of the estimate"),
     }

@@ -59,6 +59,7 @@ class LayoutSlowerThanBest(Rule):
     name = "layout-slower-than-best"
     severity = "warning"
     tags = ("parallel", "performance")
+    needs = ("workload",)
     options = {
         "max_gap": Option("10%", "share", "How much slower than the best layout a layout may be"),
         "reserve": Option("10%", "share", "GPU memory kept free, as PAR004's reserve"),

@@ -44,6 +44,7 @@ class RackPowerOverLimit(Rule):
     name = "rack-power-over-limit"
     severity = "error"
     tags = ("power",)
+    needs = ("racks",)
     options = {
         "limit": Option("120 kW", "power", "Highest design IT load of one rack"),
         "platform_limits": Option(

@@ -49,6 +49,7 @@ class PowerHeadroomTooSmall(Rule):
     name = "power-headroom-too-small"
     severity = "error"
     tags = ("power",)
+    needs = ("panels",)
     options = {
         "headroom": Option("80 kW", "power", "Unallocated capacity to keep per domain"),
         "per_rack": Option(False, "bool", "Require the headroom per planned NVL72-class rack"),

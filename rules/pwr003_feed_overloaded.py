@@ -69,6 +69,7 @@ class FeedOverloaded(Rule):
     name = "feed-overloaded"
     severity = "error"
     tags = ("power", "redundancy")
+    needs = ("feeds",)
     options = {
         "design_load": Option(
             False, "bool", "Load feeds with the design IT load, not the catalog max_power"

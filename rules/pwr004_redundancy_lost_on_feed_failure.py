@@ -105,6 +105,7 @@ class RedundancyLostOnFeedFailure(Rule):
     name = "redundancy-lost-on-feed-failure"
     severity = "error"
     tags = ("power", "redundancy")
+    needs = ("feeds",)
     options = {
         "design_load": Option(
             False, "bool", "Load feeds with the design IT load, not the catalog max_power"

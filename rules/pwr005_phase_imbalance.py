@@ -85,6 +85,7 @@ class PhaseImbalance(Rule):
     name = "phase-imbalance"
     severity = "warning"
     tags = ("power",)
+    needs = ("panels",)
     options = {
         "warning": Option("10%", "share", "Imbalance above which a panel gets a warning"),
         "error": Option("20%", "share", "Imbalance above which a panel gets an error"),

@@ -56,6 +56,7 @@ class SiteCapacityExceeded(Rule):
     name = "site-capacity-exceeded"
     severity = "error"
     tags = ("power",)
+    needs = ("site_power",)
     options = {
         "design_load": Option(
             False, "bool", "Load the site with the design IT load, not the catalog max_power"

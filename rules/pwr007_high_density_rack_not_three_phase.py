@@ -41,6 +41,7 @@ class HighDensityRackNotThreePhase(Rule):
     name = "high-density-rack-not-three-phase"
     severity = "warning"
     tags = ("power",)
+    needs = ("racks",)
     options = {
         "threshold": Option("20 kW", "power", "IT load above which a rack must be three-phase"),
     }

@@ -60,6 +60,7 @@ class PanelOverloaded(Rule):
     name = "panel-overloaded"
     severity = "error"
     tags = ("power",)
+    needs = ("panels",)
     options = {
         "design_load": Option(
             False, "bool", "Load panels with the design IT load, not the catalog max_power"

@@ -75,6 +75,7 @@ class StorageReadBandwidthTooLow(Rule):
     name = "storage-read-bandwidth-too-low"
     severity = "error"
     tags = ("storage",)
+    needs = ("workload", "storage")
     options = {
         "factor": Option(3.0, "float", "Required multiple of the read demand"),
         "bytes_per_token": Option("4 B", "information", "Bytes read per training token"),

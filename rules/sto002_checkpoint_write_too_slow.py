@@ -50,6 +50,7 @@ class CheckpointWriteTooSlow(Rule):
     name = "checkpoint-write-too-slow"
     severity = "error"
     tags = ("storage", "checkpoint")
+    needs = ("workload", "storage")
     options = {
         "target": Option("90 s", "duration", "Longest time to write one checkpoint"),
         "bytes_per_parameter": Option(

@@ -45,6 +45,7 @@ class CheckpointOverheadTooHigh(Rule):
     name = "checkpoint-overhead-too-high"
     severity = "warning"
     tags = ("storage", "checkpoint")
+    needs = ("workload",)
     options = {
         "max_overhead": Option("5%", "share", "Highest save time : checkpoint interval"),
         "bytes_per_parameter": Option(

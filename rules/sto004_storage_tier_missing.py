@@ -45,6 +45,7 @@ class StorageTierMissing(Rule):
     name = "storage-tier-missing"
     severity = "warning"
     tags = ("storage",)
+    needs = ("storage",)
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -50,6 +50,7 @@ class StorageCapacityTooSmall(Rule):
     name = "storage-capacity-too-small"
     severity = "error"
     tags = ("storage",)
+    needs = ("workload", "storage")
     options = {
         "max_fill": Option("100%", "share", "Highest share of a tier's capacity in use"),
         "bytes_per_parameter": Option(

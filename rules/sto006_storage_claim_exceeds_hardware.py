@@ -53,6 +53,7 @@ class StorageClaimExceedsHardware(Rule):
     name = "storage-claim-exceeds-hardware"
     severity = "error"
     tags = ("storage",)
+    needs = ("storage",)
     options = {
         "protocol_efficiency": Option(
             "90%", "share", "Highest share of NIC line rate a storage tier can deliver"

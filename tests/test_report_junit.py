@@ -79,3 +79,20 @@ def test_many_designs(select: str, tmp_path: Path) -> None:
     assert len(suites) == len(list(SAMPLES.glob("*.yaml")))
     failed = sorted(s.name for s in suites if s.failures)
     assert failed == [{"PWR001": "broken-rack-130kw", "STO001": "broken-storage-half"}[select]]
+
+
+def test_rule_that_cannot_apply_is_skipped(tmp_path: Path) -> None:
+    """gb200-superpod-su declares no budget and no deadline: CST001 and CST002 were not
+    checked, which is not the same as passed; PWR001 applies and passes."""
+    xml = junit_of(
+        [str(SAMPLES / "gb200-superpod-su.yaml"), "--select", "CST001,CST002,PWR001"], tmp_path
+    )
+    (suite,) = list(xml)
+    cases = {c.name: c for c in suite}
+    (skip,) = cases["CST001 budget-exceeded"].result
+    assert isinstance(skip, Skipped)
+    assert skip.message == "does not apply: the design declares no budget"
+    (skip,) = cases["CST002 deadline-missed"].result
+    assert skip.message == "does not apply: the design declares no deadline"
+    assert cases["PWR001 rack-power-over-limit"].is_passed
+    assert (suite.tests, suite.failures, suite.skipped) == (3, 0, 2)

@@ -97,6 +97,8 @@ class Rule:
     tags: ClassVar[tuple[str, ...]] = ()
     options: ClassVar[dict[str, Option]] = {}
     origin: ClassVar[str] = ""  # where it was discovered, filled by the registry
+    # what the design must declare for the rule to apply (dclint.engine.applies.NEEDS)
+    needs: ClassVar[tuple[str, ...]] = ()
 
     def check(self, design: Design, ctx: Context) -> Iterable[Violation]:
         raise NotImplementedError
@@ -107,6 +109,13 @@ class Rule:
         not have (a per-tier limit for no tier). The engine raises a ConfigError at the
         option's config line: the run stops with exit code 2, as for an unknown option."""
         return ()
+
+    @classmethod
+    def inapplicable(cls, design: Design) -> str:
+        """Why the rule cannot apply to `design` ('' when it can): a need it lacks."""
+        from dclint.engine.applies import missing
+
+        return missing(design, cls.needs)
 
     @classmethod
     def doc(cls) -> str:

@@ -1,4 +1,6 @@
-"""JUnit XML output: a testsuite per design, a testcase per rule, failed with its findings."""
+"""JUnit XML output: a testsuite per design, a testcase per rule, failed with its findings, or
+skipped when the rule cannot apply to the design (no budget for CST001, no CDUs or loops for the
+cooling rules: `Rule.needs`), so a pass means the rule looked and found nothing."""
 
 from __future__ import annotations
 
@@ -54,9 +56,13 @@ def _suite(
         name = f"{rid} {cls.name if cls else by_rule[rid][0].name}"
         case = _sub(suite, "testcase", name=name, classname=classname, file=d.file)
         found = by_rule.get(rid, [])
+        why = "" if cls is None or d.design is None or found else cls.inapplicable(d.design)
         if d.errors:
             skipped += 1
             _sub(case, "skipped", message="the design did not load")
+        elif why:
+            skipped += 1
+            _sub(case, "skipped", message=f"does not apply: {why}")
         elif found:
             failures += 1
             first = found[0]
