@@ -158,3 +158,32 @@ def test_projection_failure_does_not_crash(
     assert main(["check", str(SAMPLES / "gb200-superpod-su.yaml"), "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert "_projection failed: ZeroDivisionError: no GPUs_" in out
+
+
+def test_warns_past_githubs_comment_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    """GitHub refuses a comment of more than 65,536 characters: a longer Markdown report says
+    so on stderr and names the summary format; a shorter one says nothing."""
+    root = Path(__file__).resolve().parent
+    main(
+        ["check", str(root / "reference_designs"), "--format", "markdown", "--today", "2026-12-02"]
+    )
+    out = capsys.readouterr()
+    assert len(out.out) > 65_536
+    assert out.err == (
+        f"dclint: warning: the Markdown report is {len(out.out):,} characters, past GitHub's "
+        "65,536-character limit for a comment; post --format markdown-summary instead (the "
+        "counts and the top findings)\n"
+    )
+    main(
+        [
+            "check",
+            str(root.parent / "sample_designs"),
+            "--format",
+            "markdown",
+            "--today",
+            "2026-12-02",
+        ]
+    )
+    out = capsys.readouterr()
+    assert 0 < len(out.out) <= 65_536
+    assert out.err == ""

@@ -11,7 +11,16 @@ from dclint.analysis.whatif import projections
 from dclint.engine.findings import DesignResult, Finding
 from dclint.units import Quantity, fmt
 
-__all__ = ["Diff", "Row", "compare", "render_json", "render_markdown", "render_text", "totals"]
+__all__ = [
+    "Diff",
+    "Row",
+    "compare",
+    "render_json",
+    "render_markdown",
+    "render_text",
+    "row_cells",
+    "totals",
+]
 
 Value = Quantity | int | float | str | None
 
@@ -110,6 +119,9 @@ def _lines(d: Diff) -> list[list[str]]:
         [r.label, _ratio(r.label, r.a), _ratio(r.label, r.b), r.change]
         for r in [*d.rows, *d.projections]
     ]
+
+
+row_cells = _lines  # the compared figures as table cells, for the review document
 
 
 def _finding(f: Finding) -> str:

@@ -27,6 +27,7 @@ COMMANDS = (
     "init",
     "plan",
     "server",
+    "review",
 )
 
 

@@ -14,7 +14,7 @@ from dclint.errors import ConfigError
 __all__ = ["refuse_clobbering", "write_atomic"]
 
 _OUTPUTS = (("output", "--output"), ("write_baseline", "--write-baseline"))
-_INPUTS = ("paths", "design", "a", "b", "config", "baseline")
+_INPUTS = ("paths", "design", "a", "b", "against", "config", "baseline")
 
 
 def _same(a: str, b: str) -> bool:

@@ -23,6 +23,8 @@ from dclint.errors import ConfigError, LoadError
 
 __all__ = ["FORMAT_NAMES", "add_parser", "run"]
 
+# the longest body GitHub accepts for an issue or pull-request comment
+GITHUB_COMMENT_LIMIT = 65_536
 FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "markdown-summary", "html")
 
 
@@ -130,6 +132,13 @@ def run(args: argparse.Namespace) -> int:
         "design_extras": design_extras,
     }
     text = formatter(args.format)(result, settings)
+    if args.format == "markdown" and len(text) > GITHUB_COMMENT_LIMIT:
+        print(
+            f"dclint: warning: the Markdown report is {len(text):,} characters, past GitHub's "
+            f"{GITHUB_COMMENT_LIMIT:,}-character limit for a comment; post "
+            "--format markdown-summary instead (the counts and the top findings)",
+            file=sys.stderr,
+        )
     emit(args, text)
     code = result.exit_code(fail_on)
     return 0 if code == 1 and args.exit_zero else code

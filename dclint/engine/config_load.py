@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,18 @@ __all__ = [
 ]
 
 CONFIG_NAMES = (".dclint.yaml", ".dclint.yml", "pyproject.toml")
-_KEYS = {"select", "ignore", "per-file-ignores", "fail-on", "rules-dir", "exclude", "max-ids"}
+_KEYS = {
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "fail-on",
+    "rules-dir",
+    "exclude",
+    "max-ids",
+    "review",
+}
+# the review document's front matter (`dclint review`), each a line of text
+REVIEW_KEYS = ("title", "client", "project", "author", "revision", "date")
 MAX_CONFIG_BYTES = 10 * 1024 * 1024
 
 
@@ -34,6 +46,7 @@ class Config:
     rules_dirs: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     max_ids: int | None = None  # None: dclint.model.budget.MAX_IDS
+    review: dict[str, str] = field(default_factory=dict)  # front matter of `dclint review`
     rule_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     file: str | None = None
     root: Path = field(default_factory=Path.cwd)
@@ -48,7 +61,16 @@ class Config:
         return f"{self.file}:{pos[0]}:{pos[1]}" if pos else self.file
 
     def with_cli(self, **changes: Any) -> Config:
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+        """The config with the command line's values; `rule_settings` given there are merged
+        into the file's, option by option (a command that needs an option on sets just it)."""
+        given = {k: v for k, v in changes.items() if v is not None}
+        extra = given.pop("rule_settings", None)
+        if extra:
+            merged = dict(self.rule_settings)
+            for rid, values in extra.items():
+                merged[rid] = {**merged.get(rid, {}), **values}
+            given["rule_settings"] = merged
+        return replace(self, **given)
 
 
 def find_config(start: Path) -> Path | None:
@@ -120,6 +142,24 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _front_matter(value: Any, where: str) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a table of {', '.join(REVIEW_KEYS)}")
+    out = {}
+    for k, v in value.items():
+        if k not in REVIEW_KEYS:
+            raise ConfigError(f"{where}.{k}: unknown key (known: {', '.join(REVIEW_KEYS)})")
+        if isinstance(v, date):  # YAML reads 2026-12-03 as a date
+            v = v.isoformat()
+        if not isinstance(v, (str, int, float)) or isinstance(v, bool) or len(str(v)) > 200:
+            raise ConfigError(f"{where}.{k}: expected one line of text (200 characters at most)")
+        text = str(v)
+        if any(ord(c) < 32 for c in text):
+            raise ConfigError(f"{where}.{k}: expected one line of text, without control characters")
+        out[str(k)] = text
+    return out
+
+
 def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
     settings: dict[str, dict[str, Any]] = {}
     kwargs: dict[str, Any] = {}
@@ -138,6 +178,8 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
             if value not in SEVERITIES:
                 raise ConfigError(f"{where}: expected one of {', '.join(SEVERITIES)}")
             kwargs["fail_on"] = value
+        elif key == "review":
+            kwargs["review"] = _front_matter(value, where)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: expected a mapping of glob to rule ids")

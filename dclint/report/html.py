@@ -25,7 +25,7 @@ from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
 from dclint.units import Quantity
 
-__all__ = ["render", "require_layout"]
+__all__ = ["CSP", "STYLE", "design_section", "escape", "render", "require_layout"]
 
 # no script, font or image may come from elsewhere: the page works offline and in mail
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -177,6 +177,9 @@ def _overview(items: list[Review]) -> str:
         for n, (row, c) in enumerate(zip(rows, classes, strict=True))
     )
     return f'<table class="overview"><tr>{head}</tr>{body}</table>'
+
+
+design_section = _design  # one design's body, for the review document
 
 
 def render(result: RunResult, settings: dict[str, Any]) -> str:

@@ -26,7 +26,7 @@ from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
 from dclint.units import fmt
 
-__all__ = ["md", "overview", "render", "rollup_line", "slug", "summary_rows"]
+__all__ = ["design_section", "md", "overview", "render", "rollup_line", "slug", "summary_rows"]
 
 SUBJECTS = 100  # subjects listed under a rolled-up entry; a PR comment has a size limit
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!&])")
@@ -184,6 +184,9 @@ def _design(r: Review) -> list[str]:
         out += _fold("Projected training time and cost", projection)
     out += [f"_{md(n)}_" for n in r.notes] + ([""] if r.notes else [])
     return out
+
+
+design_section = _design  # one design's body, for the review document
 
 
 def overview(items: list[Review], links: bool = True) -> list[str]:

@@ -1,0 +1,323 @@
+"""The review document a consultant hands over, as data: front matter, the executive summary
+ranked by consequence, and per design its scope, best layout against the declared one,
+capacity headroom and waivers; with a counter-design, the diff. Presenters (HTML, Markdown,
+PDF) only lay this out, so every format tells the same story.
+
+Nothing here prints or raises for a part that cannot be computed: the part keeps a note saying
+why (a design with no workload has no layout search; a design with no racks has no headroom).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from dclint.engine.findings import SEVERITY_RANK, DesignResult, Finding, RunResult, Waiver
+from dclint.engine.rule import Rule
+
+if TYPE_CHECKING:
+    from dclint.analysis.capacity import Capacity
+    from dclint.analysis.capacity_limits import Limit
+    from dclint.analysis.diff import Diff
+    from dclint.projection.search_design import Plan
+
+__all__ = [
+    "FRONT_FIELDS",
+    "DesignPart",
+    "FrontMatter",
+    "Headroom",
+    "Layout",
+    "Ranked",
+    "ReviewDocument",
+    "ScopeLine",
+    "build",
+    "front_matter",
+    "headroom",
+    "layouts",
+    "ranked",
+    "scope",
+]
+
+# a design's findings as defects: (first finding, how many objects share it) each
+Grouping = Callable[[DesignResult], list[tuple[Finding, int]]]
+FRONT_FIELDS = ("title", "client", "project", "author", "revision", "date")
+TOP = 3  # items of the executive summary on its first page
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    title: str = "Datacenter design review"
+    client: str = ""
+    project: str = ""
+    author: str = ""
+    revision: str = ""
+    date: str = ""
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(label, value) of each field given, title excepted."""
+        labels = ("Client", "Project", "Author", "Revision", "Date")
+        values = (self.client, self.project, self.author, self.revision, self.date)
+        return [(k, v) for k, v in zip(labels, values, strict=True) if v]
+
+    @property
+    def running_header(self) -> str:
+        return self.title + (f", revision {self.revision}" if self.revision else "")
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One defect of the executive summary: its first finding, how many objects share it."""
+
+    design: str
+    finding: Finding
+    count: int = 1
+
+    @property
+    def days(self) -> float:
+        f = self.finding
+        return f.impact.days.m_as("day") if f.impact is not None else 0.0
+
+    @property
+    def money(self) -> float:
+        f = self.finding
+        if f.impact is None or f.impact.cost is None:
+            return 0.0
+        return float(f.impact.cost.m_as(f.impact.currency))
+
+
+@dataclass(frozen=True)
+class ScopeLine:
+    """One family of checks on one design: 'checked' (every rule applied), 'partly' or 'not
+    checked', with what was not and why."""
+
+    family: str
+    status: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The layout search for one workload: `plan` (None when it could not run, `note` why)."""
+
+    workload: str
+    plan: Plan | None
+    note: str = ""
+    sentence: str = ""  # where the declared layout ranks and where it loses
+    adopt: str = ""  # the best layout as --set flags ('' when the declared one is the best)
+
+
+@dataclass(frozen=True)
+class Headroom:
+    """How many more racks of the design's own platform fit, what binds first, what lifts it."""
+
+    capacity: Capacity | None
+    binding: Limit | None = None
+    lift: str = ""
+    then: Limit | None = None  # what binds once the first limit is lifted
+    note: str = ""
+
+
+@dataclass
+class DesignPart:
+    result: DesignResult
+    scope: list[ScopeLine] = field(default_factory=list)
+    layouts: list[Layout] = field(default_factory=list)
+    headroom: Headroom | None = None
+
+    @property
+    def name(self) -> str:
+        return self.result.name or self.result.file
+
+    @property
+    def waivers(self) -> list[Waiver]:
+        return self.result.waivers
+
+
+@dataclass
+class ReviewDocument:
+    front: FrontMatter
+    result: RunResult
+    ranked: list[Ranked]
+    designs: list[DesignPart]
+    diff: Diff | None = None
+    diff_names: tuple[str, str] = ("", "")
+
+    @property
+    def top(self) -> list[Ranked]:
+        return self.ranked[:TOP]
+
+
+def ranked(result: RunResult, group: Grouping) -> list[Ranked]:
+    """Every defect (`group` makes one defect on many objects one: its first finding and how
+    many), ordered by consequence: training days lost, then money, then severity; defects
+    without a price follow by severity."""
+    out: list[Ranked] = []
+    for d in result.designs:
+        for first, count in group(d):
+            out.append(Ranked(d.name or d.file, first, count))
+
+    def key(r: Ranked) -> tuple[float, float, int, str, int]:
+        return (-r.days, -r.money, -SEVERITY_RANK[r.finding.severity], r.design, r.finding.line)
+
+    return sorted(out, key=key)
+
+
+# what dclint never models, whatever the design declares: said once per design
+NOT_MODELLED = (
+    ("upstream power", "not modelled beyond panels and the site's utility capacity"),
+    ("physical layout", "floor space, weight and cable lengths are not modelled"),
+)
+FAMILIES = {
+    "PWR": "power",
+    "CLG": "cooling",
+    "NET": "fabric",
+    "STO": "storage",
+    "PAR": "parallel layout",
+    "CST": "cost and schedule",
+}
+
+
+def scope(design: Any, rules: dict[str, type[Rule]], selected: Any) -> list[ScopeLine]:
+    """Per family of rules: checked, partly, or not checked, and why (the rules' `needs`);
+    rules not selected are named as such; then what dclint does not model."""
+    out = []
+    for prefix, family in FAMILIES.items():
+        ids = sorted(r for r in rules if r.startswith(prefix))
+        if not ids:
+            continue
+        off = [r for r in ids if not selected(r)]
+        why: dict[str, list[str]] = {}
+        for rid in ids:
+            if rid in off:
+                continue
+            reason = rules[rid].inapplicable(design) if design is not None else "did not load"
+            if reason:
+                why.setdefault(reason, []).append(rid)
+        skipped = {r for rs in why.values() for r in rs}
+        ran = [r for r in ids if r not in off and r not in skipped]
+        parts = [f"{', '.join(rs)}: {reason}" for reason, rs in why.items()]
+        if off:
+            parts.append(f"{', '.join(off)}: not selected")
+        if not ran:
+            status = "not checked"
+        elif parts:
+            status = "partly checked"
+        else:
+            status = "checked"
+        detail = "; ".join(parts) if parts else f"{len(ran)} rules applied ({', '.join(ran)})"
+        if ran and parts:
+            detail = f"{len(ran)} of {len(ids)} rules applied; " + detail
+        out.append(ScopeLine(family, status, detail))
+    out += [ScopeLine(what, "not modelled", why) for what, why in NOT_MODELLED]
+    return out
+
+
+def layouts(design: Any, reserve: float, by: str = "time") -> list[Layout]:
+    """The layout search for every workload with a declared architecture."""
+    from dclint.analysis.layouts import declared_sentence
+    from dclint.projection.search_design import plan_layouts, set_line
+
+    out = []
+    for wl in design.workloads:
+        try:
+            found = plan_layouts(design, wl, by, reserve=reserve)
+        except Exception as exc:  # a review must not fail because a search did
+            out.append(Layout(wl.id, None, f"search failed: {type(exc).__name__}: {exc}"))
+            continue
+        if isinstance(found, str):
+            out.append(Layout(wl.id, None, found))
+        elif not found.result.valid:
+            out.append(Layout(wl.id, None, "no valid layout on its GPUs"))
+        else:
+            best = found.result.valid[0]
+            adopt = set_line(found.workload, best, found.gpus) if found.gap() > 0 else ""
+            out.append(Layout(wl.id, found, "", declared_sentence(found), adopt))
+    return out
+
+
+def _lift(design: Any, c: Capacity, binding: Limit) -> str:
+    """What lifts the binding limit, in the form '+1 leaf switch: +2 racks'."""
+    from dclint.analysis.capacity_limits import fits
+
+    rack = c.rack
+    if binding.name == "fabric ports":
+        fid, _, tier = binding.subject.partition(".")
+        fabric = next((f for f in design.fabrics if f.id == fid), None)
+        if fabric is not None and fabric.tiers:
+            leaf = fabric.tiers[0]
+            per_rack = math.ceil(rack.gpus * fabric.nics_per_gpu - 1e-9)
+            switches = max(1, math.ceil(per_rack / leaf.downlinks)) if leaf.downlinks else 1
+            more = fits(switches * leaf.downlinks, per_rack)
+            return (
+                f"+{switches} {tier} switch{'es' * (switches != 1)} ({leaf.downlinks} "
+                f"downlinks each, {per_rack} NICs a rack): +{more} rack{'s' * (more != 1)}"
+            )
+    if binding.name == "utility":
+        from dclint.units import Q_, fmt
+
+        need = Q_(rack.it_load.m_as("kW") * design.site.pue, "kW")
+        return f"+{fmt(need)} of utility capacity (rack load x PUE {design.site.pue:g}): +1 rack"
+    if binding.name.startswith("rack power limit"):
+        return "a lower rack load, or a higher rack power limit where the racks are rated for it"
+    return f"more {binding.name} at {binding.subject}"
+
+
+def headroom(design: Any, options: dict[str, dict[str, Any]]) -> Headroom:
+    """More racks like the design's first: the limits, the binding one and its lift."""
+    from dclint.analysis.capacity import capacity, new_rack
+
+    topo = design.topology
+    if not topo.racks:
+        return Headroom(None, note="the design declares no racks")
+    first = topo.racks[0]
+    platform = first.platform_key
+    if not platform:
+        return Headroom(None, note="its first rack names no catalog platform")
+    try:
+        c = capacity(design, new_rack(design, platform), options)
+    except Exception as exc:  # a review must not fail because the headroom did
+        return Headroom(None, note=f"headroom failed: {type(exc).__name__}: {exc}")
+    bound = sorted((lim for lim in c.limits if lim.racks is not None), key=lambda x: x.racks or 0)
+    if not bound:
+        return Headroom(c, note="no limit binds")
+    binding = bound[0]
+    then = next((lim for lim in bound[1:] if lim.name != binding.name), None)
+    return Headroom(c, binding, _lift(design, c, binding), then)
+
+
+def build(
+    result: RunResult,
+    front: FrontMatter,
+    rules: dict[str, type[Rule]],
+    options_for: Any,
+    selected: Any,
+    group: Grouping,
+    diff: Diff | None = None,
+    diff_names: tuple[str, str] = ("", ""),
+) -> ReviewDocument:
+    """The document of a checked (and priced) run."""
+    parts = []
+    for d in result.designs:
+        part = DesignPart(d)
+        part.scope = scope(d.design, rules, lambda rid, f=d.file: selected(rid, f))
+        if d.design is not None:
+            options = options_for(d.file)
+            reserve = options["PAR005"]["reserve"].m_as("") if "PAR005" in options else 0.1
+            part.layouts = layouts(d.design, reserve)
+            part.headroom = headroom(d.design, options)
+        parts.append(part)
+    return ReviewDocument(front, result, ranked(result, group), parts, diff, diff_names)
+
+
+def front_matter(given: dict[str, str | None], names: list[str], today: date) -> FrontMatter:
+    """The front matter from flags and config (flags win), the title defaulting to the designs
+    reviewed and the date to today."""
+    values = {k: (given.get(k) or "") for k in FRONT_FIELDS}
+    if not values["title"]:
+        values["title"] = "Design review" + (f": {names[0]}" if len(names) == 1 else "")
+    if not values["date"]:
+        values["date"] = today.isoformat()
+    return FrontMatter(**values)

@@ -1,0 +1,162 @@
+"""`dclint review DESIGN... [--against COUNTER] -o review.html|review.pdf|review.md`: the
+document a consultant hands to a client. The layout search is always on (PAR005 prices a slow
+layout); the front matter comes from flags, else the config's `review:` table."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from dclint.cli._shared import (
+    add_config,
+    add_rules_dir,
+    add_selection,
+    add_set,
+    make_engine,
+    parse_today,
+    write_atomic,
+)
+from dclint.errors import ConfigError, LoadError
+
+__all__ = ["add_parser", "run"]
+
+FORMATS = {".html": "html", ".htm": "html", ".pdf": "pdf", ".md": "markdown"}
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    parser = sub.add_parser(
+        "review",
+        help="write the design review document (HTML, PDF or Markdown)",
+        description="One document per engagement: front matter, an executive summary ranked by "
+        "what each finding costs, then per design its scope, findings, projection, best "
+        "layout, capacity headroom and waivers; the comparison with --against; assumptions "
+        "and sources in an appendix.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="DESIGN", help="design files")
+    parser.add_argument("--against", metavar="COUNTER", help="a counter-design to compare with")
+    parser.add_argument(
+        "--output", "-o", metavar="FILE", help="the document: .html, .pdf or .md (default: stdout)"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("html", "pdf", "markdown"),
+        help="document format (default: from the --output suffix, else html)",
+    )
+    parser.add_argument("--paper", choices=("A4", "Letter"), default="A4", help="PDF paper size")
+    for name in ("title", "client", "project", "author", "revision", "date"):
+        parser.add_argument(
+            f"--{name}", help=f"front matter: {name} (default: config review.{name})"
+        )
+    add_selection(parser)
+    add_config(parser)
+    add_rules_dir(parser)
+    add_set(parser, "a value of the designs")
+    parser.add_argument("--today", help=argparse.SUPPRESS)
+    return parser
+
+
+def _format(args: argparse.Namespace) -> str:
+    if args.format:
+        return str(args.format)
+    if args.output:
+        suffix = Path(args.output).suffix.lower()
+        if suffix not in FORMATS:
+            raise ConfigError(f"--output {args.output}: write .html, .pdf or .md, or name --format")
+        return FORMATS[suffix]
+    return "html"
+
+
+def run(args: argparse.Namespace) -> int:
+    from dclint.analysis import review_document as rd
+    from dclint.engine.config import selected
+    from dclint.engine.runner import run as run_engine
+    from dclint.report.rollup import kinds, roll_up
+
+    fmt = _format(args)
+    if fmt == "pdf" and not args.output:
+        raise ConfigError("--format pdf writes a file: give --output review.pdf")
+    if fmt in ("html", "pdf"):
+        from dclint.report.html import require_layout
+
+        require_layout()
+    if fmt == "pdf":
+        from dclint.report.pdf import find_browser
+
+        find_browser()  # before any work: the renderer is there, or one error line
+    engine = make_engine(args)
+    # the review always runs the layout search: a slow layout is a priced finding (PAR005)
+    engine.cli["rule_settings"] = {"PAR005": {"search": True}}
+    paths = [*args.paths, *([args.against] if args.against else [])]
+    result = run_engine(paths, engine)
+    _price(result, engine)
+    today = parse_today(args.today) if args.today else date.today()
+    first = result.designs[0].file if result.designs else "."
+    given = dict(engine.config_for(first).review)
+    given.update({k: getattr(args, k) for k in rd.FRONT_FIELDS if getattr(args, k)})
+    names = [d.name or d.file for d in result.designs]
+    front = rd.front_matter(given, names, today)
+    diff, diff_names = _diff(result, engine, args)
+
+    def group(d: Any) -> list[tuple[Any, int]]:
+        return [(g.first, g.count) for g in roll_up(d.findings, kinds(d.design))]
+
+    doc = rd.build(
+        result,
+        front,
+        engine.rules,
+        lambda file: engine.options(engine.config_for(file)),
+        lambda rid, file: selected(rid, engine.config_for(file), file),
+        group,
+        diff,
+        diff_names,
+    )
+    settings = {
+        "rules": engine.rules,
+        "selected": lambda rid, file: selected(rid, engine.config_for(file), file),
+        "options_for": lambda file: engine.options(engine.config_for(file)),
+        "config_for": engine.config_for,
+        "argv": getattr(args, "argv", None),
+        "today": args.today,
+    }
+    from dclint.report import document
+
+    if fmt == "markdown":
+        _emit(args, document.render_markdown(doc, settings))
+    elif fmt == "html":
+        _emit(args, document.render_html(doc, settings))
+    else:
+        from dclint.report.pdf import html_to_pdf
+
+        html = document.render_html(doc, settings, paper=args.paper)
+        html_to_pdf(html, args.output, args.paper)
+    return 2 if result.errors or result.rule_failures else 0
+
+
+def _emit(args: argparse.Namespace, text: str) -> None:
+    if args.output:
+        write_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+
+
+def _price(result: Any, engine: Any) -> None:
+    from dclint.cli.check import _price as price
+
+    price(result, engine)
+
+
+def _diff(result: Any, engine: Any, args: argparse.Namespace) -> tuple[Any, tuple[str, str]]:
+    """The first design against the counter-design, when --against names one."""
+    if not args.against:
+        return None, ("", "")
+    from dclint.analysis.diff import compare
+
+    a, b = result.designs[0], result.designs[-1]
+    for d in (a, b):
+        if d.errors:
+            raise LoadError(d.errors)
+    opts = (engine.options(engine.config_for(a.file)), engine.options(engine.config_for(b.file)))
+    return compare(a, b, opts), (a.name or a.file, b.name or b.file)

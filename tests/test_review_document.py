@@ -1,0 +1,170 @@
+"""`dclint review`: the document's story, read from its Markdown (the HTML and PDF are laid out
+from the same blocks): front matter, the executive summary ranked by consequence, scope,
+layout, headroom, waivers and the comparison with a counter-design."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dclint.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_designs"
+H100 = str(SAMPLES / "h100-40node.yaml")
+FABRIC = str(SAMPLES / "broken-fabric-2to1.yaml")
+
+
+def review(tmp_path: Path, *args: str) -> str:
+    out = tmp_path / "review.md"
+    assert main(["review", *args, "-o", str(out), "--today", "2026-12-02"]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+def section(text: str, title: str) -> list[str]:
+    """The lines of the section headed `title`, to the next heading of its level or above."""
+    lines = text.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.lstrip("#").strip() == title)
+    level = len(lines[start]) - len(lines[start].lstrip("#"))
+    end = next(
+        (
+            i
+            for i in range(start + 1, len(lines))
+            if lines[i].startswith("#") and len(lines[i]) - len(lines[i].lstrip("#")) <= level
+        ),
+        len(lines),
+    )
+    return lines[start + 1 : end]
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return review(tmp_path_factory.mktemp("r"), FABRIC, H100, "--client", "ACME", "--revision", "B")
+
+
+def test_summary_ranks_by_days_then_money_then_severity(two: str) -> None:
+    body = section(two, "Executive summary")
+    table = [x for x in body if x.startswith("| ") and x[2].isdigit()]
+    assert table == [
+        "| 1 | broken-fabric-2to1 | PAR005 layout-slower-than-best | warning | 1 | 30.2 d "
+        "| 5,781,959 CNY |",
+        "| 2 | h100-40node | PAR005 layout-slower-than-best | warning | 1 | 0.5 d | 34,303 CNY |",
+        "| 3 | broken-fabric-2to1 | NET001 fabric-oversubscribed | error | 1 | - | - |",
+    ]
+    top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
+    assert len(top) == 3  # the top three, each with its figures and its fix
+    assert "Costs 30.2 d and 5,781,959 CNY of the projected run. Fix: run the best layout" in top[0]
+    assert top[2].endswith("Not priced (error). Fix: add uplinks or spine switches until the tier "
+                           "is 1:1.")  # fmt: skip
+
+
+def test_front_matter_from_flags_and_config(two: str, tmp_path: Path) -> None:
+    assert two.startswith("# Design review\n")
+    assert "| Client | ACME |" in two and "| Revision | B |" in two
+    assert "| Date | 2026-12-02 |" in two
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "review:\n  title: Audit of the 2-SU plan\n  client: Globex\n  author: J. Doe\n",
+        encoding="utf-8",
+    )
+    text = review(tmp_path, H100, "--config", str(config), "--client", "Initech")
+    assert text.startswith("# Audit of the 2-SU plan\n")
+    assert "| Client | Initech |" in text  # the flag wins over the config
+    assert "| Author | J. Doe |" in text
+
+
+def test_bad_review_block_is_one_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "c.yaml"
+    config.write_text("review:\n  titel: x\n", encoding="utf-8")
+    assert main(["review", H100, "--config", str(config), "-o", str(tmp_path / "r.md")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"dclint: error: {config}: review.titel: unknown key (known: title,")
+    assert not (tmp_path / "r.md").exists()
+
+
+def test_scope_says_what_was_not_checked(two: str) -> None:
+    h100 = section(two, "h100-40node")
+    scope = section("\n".join(h100), "Scope: what was checked and what was not")
+    rows = {r.split(" | ")[0].strip("| "): r for r in scope if r.startswith("| ")}
+    assert rows["cooling"] == (
+        "| cooling | partly checked | 2 of 6 rules applied; CLG001, CLG002, CLG003, CLG004: the "
+        "design declares no CDUs or loops |"
+    )
+    assert rows["cost and schedule"] == (
+        "| cost and schedule | not checked | CST001: the design declares no budget; CST002: the "
+        "design declares no deadline |"
+    )
+    assert rows["power"].startswith("| power | checked | 8 rules applied")
+    assert rows["upstream power"] == (
+        "| upstream power | not modelled | not modelled beyond panels and the site's utility "
+        "capacity |"
+    )
+
+
+def test_layout_and_headroom(two: str) -> None:
+    h100 = "\n".join(section(two, "h100-40node"))
+    layout = section(h100, "Parallel layout: the best found against the declared one")
+    assert layout[1] == (
+        "Workload llm-13b: 25,044 valid layouts of 56,832 searched; your layout (tp 8, pp 1, vpp "
+        "1, cp 1, ep 1, dp 40) is 3,147th of 25,044, 37% slower than the best; it loses on "
+        "compute."
+    )
+    rows = [x for x in layout if x.startswith(("| declared", "| best"))]
+    assert [r.split(" | ")[:2] for r in rows] == [
+        ["| declared", "tp 8, pp 1, vpp 1, cp 1, ep 1, dp 40, mb 1"],
+        ["| best", "tp 2, pp 1, vpp 1, cp 1, ep 1, dp 160, mb 2"],
+    ]
+    head = section(h100, "Capacity headroom")
+    assert head[1] == (
+        "More hgx-h100 racks like the design's first (34 kW, 32 GPUs): 0 more fit; fabric ports "
+        "(compute.leaf) binds first. What lifts it: +2 leaf switches (20 downlinks each, 32 NICs "
+        "a rack): +1 rack. Next to bind: power headroom (PWR002) (path A) at 2 racks."
+    )
+
+
+def test_against_a_counter_design(tmp_path: Path) -> None:
+    counter = tmp_path / "counter.yaml"
+    text = Path(H100).read_text(encoding="utf-8")
+    text = text.replace("name: h100-40node", "name: counter", 1)
+    text = text.replace("micro_batch: 1", "micro_batch: 2").replace(
+        "{tp: 8, pp: 1}", "{tp: 2, pp: 1}"
+    )
+    counter.write_text(text, encoding="utf-8")
+    body = review(tmp_path, H100, "--against", str(counter))
+    diff = section(body, "Counter-design: counter against h100-40node")
+    assert diff[1].startswith("What changes from h100-40node (A) to counter (B)")
+    assert "### Findings gone in B (1)" in "\n".join(diff)
+
+
+def test_waivers_in_the_review(tmp_path: Path) -> None:
+    design = tmp_path / "d.yaml"
+    text = (SAMPLES / "broken-rack-130kw.yaml").read_text(encoding="utf-8")
+    design.write_text(
+        text.replace(
+            "it_load: 130 kW  # expect: PWR001",
+            "it_load: 130 kW  # dclint: ignore[PWR001] until=2027-06-30 vendor-built, HPE spec",
+        ),
+        encoding="utf-8",
+    )
+    body = review(tmp_path, str(design), "--select", "PWR001")
+    assert "Found no" not in body
+    waivers = section(body, "Waivers (1): findings accepted, not reported")
+    (row,) = [x for x in waivers if x.startswith("| ")][1:]
+    assert row.startswith("| ") and ":53 | PWR001 | rack su1-r8 design IT load 130 kW" in row
+    assert row.endswith(":53, until 2027-06-30: vendor-built, HPE spec |")
+    assert "All checks passed: 1 design, no findings; 1 finding waived." in body
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("r.docx", "--output {out}: write .html, .pdf or .md, or name --format"),
+    ],
+)
+def test_output_suffix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, message: str
+) -> None:
+    out = tmp_path / name
+    assert main(["review", H100, "-o", str(out)]) == 2
+    assert capsys.readouterr().err == f"dclint: error: {message.format(out=out)}\n"
