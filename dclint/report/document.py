@@ -17,7 +17,17 @@ from dclint.report.rollup import measured_limit
 from dclint.report.text import summary_line, waiver_terms
 from dclint.units import Q_, fmt
 
-__all__ = ["Block", "blocks", "render_html", "render_markdown"]
+__all__ = [
+    "FIGURE_GROUND",
+    "PRINT_CSS",
+    "Block",
+    "blocks",
+    "diff_blocks",
+    "render_html",
+    "render_markdown",
+    "write_html",
+    "write_markdown",
+]
 
 
 @dataclass
@@ -149,7 +159,7 @@ def _layouts(part: DesignPart) -> list[Block]:
         out.append(
             Block(
                 "p",
-                f"Workload {lay.workload}: {len(plan.result.valid):,} valid layouts of "
+                f"Workload {lay.workload}: {plan.result.valid_count:,} valid layouts of "
                 f"{plan.result.candidates:,} searched; {lay.sentence}.",
             )
         )
@@ -216,14 +226,17 @@ def _waivers(part: DesignPart) -> list[Block]:
 
 
 def _diff(doc: ReviewDocument) -> list[Block]:
-    d = doc.diff
-    if d is None:
+    if doc.diff is None:
         return []
+    return diff_blocks(doc.diff, *doc.diff_names)
+
+
+def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
+    """A design against a counter-design: the compared figures, findings gone and new."""
     from dclint.analysis.diff import row_cells
 
-    a, b = doc.diff_names
     out = [
-        Block("h2", f"Counter-design: {b} against {a}", anchor="diff"),
+        Block(level, f"Counter-design: {b} against {a}", anchor="diff"),
         Block(
             "p",
             f"What changes from {a} (A) to {b} (B), what it saves, and the findings it "
@@ -280,18 +293,23 @@ def blocks(
 
 # ---- HTML ----------------------------------------------------------------------------------
 
+# Paged media for print and PDF: the running header and page numbers in the page's margin
+# boxes, body text 10 pt and tables 9 pt (nothing smaller outside a figure), figures at the full
+# text width on a light ground, and no figure, table row or list item split by a page break.
+FIGURE_GROUND = "#f4f7fb"  # a figure's ground: the PDF test finds figures on a page by it
 PRINT_CSS = """
 @page{size:%(paper)s;margin:18mm 14mm 18mm 14mm;
-@top-center{content:"%(header)s";font:8.5pt system-ui,sans-serif;color:#4a5568}
-@bottom-right{content:"Page " counter(page) " of " counter(pages);font:8.5pt system-ui,
+@top-center{content:"%(header)s";font:9pt system-ui,sans-serif;color:#4a5568}
+@bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt system-ui,
 sans-serif;color:#4a5568}}
 body{font-size:10pt;line-height:1.35}
-h1{font-size:20pt;margin:0 0 .4em}h2{font-size:14pt}h3{font-size:11.5pt}
-table{font-size:9pt;width:100%%}td,th{padding:.15em .4em}
+h1{font-size:20pt;margin:0 0 .4em}h2{font-size:14pt}h3{font-size:11.5pt}h4{font-size:10.5pt}
+table{font-size:9pt;width:100%%}td,th{padding:.15em .4em}code{font-size:9pt}
 ol.top li{margin:.4em 0;font-size:10.5pt}
 .page{break-before:page}
+figure{background:%(ground)s;padding:6px;margin:.6em 0}
 table,figure,svg,li,tr,.keep{break-inside:avoid}h1,h2,h3,h4{break-after:avoid}
-figure svg{width:100%%;height:auto}
+figure svg{width:100%%;height:auto;display:block}
 @media print{body{margin:0;max-width:none;font-size:10pt}section.design{break-before:auto}
 details>*{display:block}details summary{display:none}}
 """
@@ -305,59 +323,68 @@ def _html_table(esc: Callable[[str], str], b: Block) -> str:
     return f"<table>{head}<tbody>{body}</tbody></table>"
 
 
+def write_html(
+    parts: list[Block], title: str, header: str = "", paper: str = "A4", print_css: bool = True
+) -> str:
+    """Blocks as one self-contained HTML page (no script, font or image from elsewhere: the CSP
+    allows none), every text escaped; `header` runs atop each printed page."""
+    from dclint.report import html as page
+
+    esc = page.escape
+    out = []
+    for b in parts:
+        anchor = f' id="{esc(b.anchor)}"' if b.anchor else ""
+        if b.kind in ("h1", "h2", "h3"):
+            out.append(f"<{b.kind}{anchor}>{esc(b.text)}</{b.kind}>")
+        elif b.kind == "p":
+            out.append(f"<p>{esc(b.text)}</p>")
+        elif b.kind in ("ul", "ol"):
+            css = f' class="{esc(b.css)}"' if b.css else ""
+            items = "".join(f"<li>{esc(i)}</li>" for i in b.items)
+            out.append(f"<{b.kind}{css}>{items}</{b.kind}>")
+        elif b.kind == "table":
+            out.append(_html_table(esc, b))
+        elif b.kind == "raw":
+            out.append(b.raw["html"])
+        elif b.kind == "page":
+            out.append('<div class="page"></div>')
+    running = (header or title).replace("\\", "\\\\").replace('"', '\\"')
+    css = page.STYLE
+    if print_css:
+        css += PRINT_CSS % {"paper": paper, "header": esc(running), "ground": FIGURE_GROUND}
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{page.CSP}">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{esc(title)}</title><style>{css}</style></head><body>"
+        + "\n".join(out)
+        + "</body></html>\n"
+    )
+
+
 def render_html(
     doc: ReviewDocument, settings: dict[str, Any], paper: str = "A4", print_css: bool = True
 ) -> str:
     from dclint.report import html as page
 
     page.require_layout()
-    esc = page.escape
 
     def body(r: Review, n: int) -> dict[str, str]:
         return {"html": page.design_section(r, n)}
 
-    parts = []
-    for b in blocks(doc, settings, body):
-        anchor = f' id="{esc(b.anchor)}"' if b.anchor else ""
-        if b.kind in ("h1", "h2", "h3"):
-            parts.append(f"<{b.kind}{anchor}>{esc(b.text)}</{b.kind}>")
-        elif b.kind == "p":
-            parts.append(f"<p>{esc(b.text)}</p>")
-        elif b.kind in ("ul", "ol"):
-            css = f' class="{b.css}"' if b.css else ""
-            items = "".join(f"<li>{esc(i)}</li>" for i in b.items)
-            parts.append(f"<{b.kind}{css}>{items}</{b.kind}>")
-        elif b.kind == "table":
-            parts.append(_html_table(esc, b))
-        elif b.kind == "raw":
-            parts.append(b.raw["html"])
-        elif b.kind == "page":
-            parts.append('<div class="page"></div>')
-    header = doc.front.running_header.replace("\\", "\\\\").replace('"', '\\"')
-    css = page.STYLE + (PRINT_CSS % {"paper": paper, "header": esc(header)} if print_css else "")
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{page.CSP}">'
-        '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>{esc(doc.front.title)}</title><style>{css}</style></head><body>"
-        + "\n".join(parts)
-        + "</body></html>\n"
-    )
+    parts = blocks(doc, settings, body)
+    return write_html(parts, doc.front.title, doc.front.running_header, paper, print_css)
 
 
 # ---- Markdown ------------------------------------------------------------------------------
 
 
-def render_markdown(doc: ReviewDocument, settings: dict[str, Any]) -> str:
-    from dclint.report import markdown as mdown
-
-    md = mdown.md
-
-    def body(r: Review, n: int) -> dict[str, str]:
-        return {"markdown": "\n".join(mdown.design_section(r))}
+def write_markdown(parts: list[Block]) -> str:
+    """Blocks as Markdown, every text escaped (dclint.report.markdown.md)."""
+    from dclint.report.markdown import md
 
     out: list[str] = []
-    for b in blocks(doc, settings, body):
+    for b in parts:
         if b.kind in ("h1", "h2", "h3"):
             out += ["#" * int(b.kind[1]) + " " + md(b.text), ""]
         elif b.kind == "p":
@@ -374,3 +401,12 @@ def render_markdown(doc: ReviewDocument, settings: dict[str, Any]) -> str:
         elif b.kind == "raw":
             out += [b.raw["markdown"], ""]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def render_markdown(doc: ReviewDocument, settings: dict[str, Any]) -> str:
+    from dclint.report import markdown as mdown
+
+    def body(r: Review, n: int) -> dict[str, str]:
+        return {"markdown": "\n".join(mdown.design_section(r))}
+
+    return write_markdown(blocks(doc, settings, body))
