@@ -1,7 +1,8 @@
 """The review as a print-grade PDF: real headless Chromium prints it, poppler-utils reads it back
 (pdfinfo for pages and paper, pdftoppm rasterises each page, pdftotext -bbox gives each word's
-box). Held: the paper size, the page count, no figure crossing a page break (a figure's ground
-colour never runs into a page's bottom margin), and no text outside a figure under 9 pt.
+box). Held: the paper size, the page count, no figure crossing a page break (every figure's
+top rule is followed by its bottom rule on the same page), and no text outside a figure (its
+ground colour) under 9 pt.
 
 The figure check is shown to catch a crossing: the same detector, on a page whose figure may
 break, finds it."""
@@ -9,15 +10,15 @@ break, finds it."""
 from __future__ import annotations
 
 import re
+import resource
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 from dclint.cli import main
-from dclint.report.document import FIGURE_GROUND, PRINT_CSS
+from dclint.report.document import FIGURE_BOTTOM, FIGURE_GROUND, FIGURE_TOP, print_css_for
 
 pytestmark = pytest.mark.integration
 
@@ -25,8 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted(str(p) for p in (ROOT / "sample_designs").glob("*.yaml"))
 TOOLS = ("chromium", "pdftoppm", "pdftotext", "pdfinfo")
 PAPER = {"A4": (595.0, 842.0), "Letter": (612.0, 792.0)}  # points
-MARGIN_PT = 18 / 25.4 * 72  # the @page's top and bottom margins (18 mm)
-DPI = 50
+DPI = 100
 # DejaVu Sans, the font Chromium falls back to here: a word box is ascent + descent = 1.164 em
 EM_PER_BOX = 1.164
 
@@ -37,38 +37,62 @@ def _need_tools() -> None:
         pytest.skip(f"needs {', '.join(missing)} (.ci/run installs chromium and poppler-utils)")
 
 
-def _ground() -> tuple[int, int, int]:
-    h = FIGURE_GROUND.lstrip("#")
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (Chromium)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    h = colour.lstrip("#")
     return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
 
 
-def pages(pdf: Path, work: Path) -> list[list[tuple[int, int]]]:
-    """Per page, the row spans (in points from the top) where a figure's ground shows."""
+def _spans(rows: list[int]) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for y in rows:
+        if spans and y - spans[-1][1] <= 2:
+            spans[-1] = (spans[-1][0], y)
+        else:
+            spans.append((y, y))
+    return spans
+
+
+def raster(pdf: Path, work: Path) -> list[dict[str, list[tuple[int, int]]]]:
+    """Per page, the row spans (points from the top) of each figure colour: 'ground', 'top'
+    and 'bottom' (a row counts where 20 or more sampled pixels have the colour exactly)."""
     from PIL import Image
 
     subprocess.run(["pdftoppm", "-r", str(DPI), "-png", str(pdf), str(work / "p")], check=True)
-    ground = _ground()
+    colours = {"ground": FIGURE_GROUND, "top": FIGURE_TOP, "bottom": FIGURE_BOTTOM}
     out = []
     for png in sorted(work.glob("p-*.png")):
         image = Image.open(png).convert("RGB")
         w, h = image.size
         data = image.load()
         assert data is not None
-        rows = [y for y in range(h) if sum(data[x, y] == ground for x in range(0, w, 2)) >= 10]
-        spans: list[tuple[int, int]] = []
-        for y in rows:
-            if spans and y - spans[-1][1] <= 2:
-                spans[-1] = (spans[-1][0], y)
-            else:
-                spans.append((y, y))
-        out.append([(round(a * 72 / DPI), round(b * 72 / DPI)) for a, b in spans])
+        page = {}
+        for name, colour in colours.items():
+            rgb = _rgb(colour)
+            rows = [y for y in range(h) if sum(data[x, y] == rgb for x in range(0, w, 3)) >= 20]
+            page[name] = [(round(a * 72 / DPI), round(b * 72 / DPI)) for a, b in _spans(rows)]
+        out.append(page)
     return out
 
 
-def crossing(spans: list[list[tuple[int, int]]], page_h: float) -> list[int]:
-    """Pages on which a figure runs into the bottom margin: it goes on over the page break."""
-    bottom = page_h - MARGIN_PT
-    return [n for n, page in enumerate(spans, 1) if any(b >= bottom - 4 for _, b in page)]
+def crossing(pages: list[dict[str, list[tuple[int, int]]]]) -> list[int]:
+    """Pages whose figure rules do not pair up (top, bottom, top, bottom...): a figure runs
+    over the page break there."""
+    bad = []
+    for n, page in enumerate(pages, 1):
+        marks = sorted(
+            [(a, "top") for a, _ in page["top"]] + [(a, "bottom") for a, _ in page["bottom"]]
+        )
+        kinds = [k for _, k in marks]
+        if kinds != ["top", "bottom"] * (len(kinds) // 2) or len(kinds) % 2:
+            bad.append(n)
+    return bad
 
 
 def words(pdf: Path, work: Path) -> list[tuple[int, float, float, str]]:
@@ -95,23 +119,24 @@ def info(pdf: Path) -> dict[str, str]:
 def test_review_pdf_is_print_grade(tmp_path: Path, paper: str) -> None:
     _need_tools()
     pdf = tmp_path / "review.pdf"
-    start = time.monotonic()
+    start = _cpu()
     code = main(
         ["review", *SAMPLES, "-o", str(pdf), "--paper", paper, "--today", "2026-12-02",
          "--client", "ACME", "--revision", "C"]
     )  # fmt: skip
-    seconds = time.monotonic() - start
+    seconds = _cpu() - start
     assert code == 0
-    assert seconds < 60  # the issue's bound is 20 s on an idle two-core machine
+    assert seconds < 20  # CPU seconds, dclint and Chromium: under 20 s whatever the load
     meta = info(pdf)
     width, height = (float(x) for x in meta["Page size"].split()[0:3:2])
     assert (round(width), round(height)) == tuple(round(x) for x in PAPER[paper])
     count = int(meta["Pages"])
-    assert 10 <= count <= 60
-    spans = pages(pdf, tmp_path)
-    assert len(spans) == count  # one raster a page
-    assert sum(len(p) for p in spans) >= 8  # the diagrams and charts were found
-    assert crossing(spans, height) == []
+    assert 8 * 3 <= count <= 8 * 8  # three to eight pages a design
+    pages = raster(pdf, tmp_path)
+    assert len(pages) == count  # one raster a page
+    assert sum(len(p["top"]) for p in pages) >= 20  # the diagrams and charts were found
+    assert crossing(pages) == []
+    spans = [p["ground"] for p in pages]
     text = words(pdf, tmp_path)
     assert {"Page", "1", "of", str(count)} <= {w for n, _, _, w in text if n == 1}
     assert any(w == "revision" for n, _, _, w in text if n == count)  # the running header
@@ -131,13 +156,12 @@ def test_the_crossing_check_catches_a_split_figure(tmp_path: Path) -> None:
     _need_tools()
     from dclint.report.pdf import html_to_pdf
 
-    css = PRINT_CSS % {"paper": "A4", "header": "x", "ground": FIGURE_GROUND}
-    lines = "".join(f"<div>line {i}</div>" for i in range(80))  # a figure that may break
+    css = print_css_for("A4", "x")
+    lines = "".join(f"<div>line {i}</div>" for i in range(40))  # a figure that may break
     html = (
         f"<html><head><style>{css}</style></head><body><p style='height:500px'>text</p>"
         f"<figure style='break-inside:auto'>{lines}</figure></body></html>"
     )
     pdf = tmp_path / "split.pdf"
     html_to_pdf(html, str(pdf))
-    height = float(info(pdf)["Page size"].split()[2])
-    assert crossing(pages(pdf, tmp_path), height) == [1]
+    assert crossing(raster(pdf, tmp_path)) == [1, 2]  # a top rule alone, then a bottom alone

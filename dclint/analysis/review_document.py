@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from dclint.analysis.capacity_limits import Limit
     from dclint.analysis.diff import Diff
     from dclint.projection.search_design import Plan
+    from dclint.projection.uncertainty import Band
 
 __all__ = [
     "FRONT_FIELDS",
@@ -107,6 +108,7 @@ class Layout:
     note: str = ""
     sentence: str = ""  # where the declared layout ranks and where it loses
     adopt: str = ""  # the best layout as --set flags ('' when the declared one is the best)
+    band: Band | None = None  # the step model's uncertainty on this hardware and class
 
 
 @dataclass(frozen=True)
@@ -233,8 +235,21 @@ def layouts(design: Any, reserve: float, by: str = "time") -> list[Layout]:
         else:
             best = found.result.valid[0]
             adopt = set_line(found.workload, best, found.gpus) if found.gap() > 0 else ""
-            out.append(Layout(wl.id, found, "", _sentence(found), adopt))
+            band = _band(design, wl.id)
+            out.append(Layout(wl.id, found, "", _sentence(found), adopt, band))
     return out
+
+
+def _band(design: Any, workload: str) -> Band | None:
+    """The calibration band of the workload's predicted step (None where none was predicted)."""
+    from dclint.projection import project_workloads
+
+    try:
+        found = next((p for p in project_workloads(design) if p.workload == workload), None)
+    except Exception:  # no projection: no band
+        return None
+    pred = found.timing.prediction if found is not None else None
+    return pred.band if pred is not None else None
 
 
 def _sentence(plan: Plan) -> str:

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from dclint.cli._shared import add_set, overrides
+from dclint.report.values import band
 
 if TYPE_CHECKING:
     from dclint.projection import Projection, Tco
@@ -28,6 +29,9 @@ def _predicted(p: Projection) -> str:
     if t.mfu_predicted is None:
         return "-"
     text = _pct(t.mfu_predicted)
+    if t.prediction is not None:
+        low, high = t.prediction.band.mfu(t.mfu_predicted.m_as(""))
+        text += f" ({band(100 * low, 100 * high)}%)"
     if not t.mfu_source.startswith("predicted"):
         gap = t.mfu.m_as("") / t.mfu_predicted.m_as("") - 1
         text += f" (declared {gap:+.0%})"
@@ -36,7 +40,20 @@ def _predicted(p: Projection) -> str:
 
 def _predicted_step(p: Projection) -> str:
     pred = p.timing.prediction
-    return _fmt(pred.step_time, "s") if pred is not None else "-"
+    if pred is None:
+        return "-"
+    low, high = pred.band.step_time(pred.step_time.m_as("s"))
+    return f"{_fmt(pred.step_time, 's')} ({band(low, high, 3)} s)"
+
+
+def _training(p: Projection) -> str:
+    """The training time, with its band where it comes from the predicted step."""
+    text = _fmt(p.training_time, "day")
+    pred = p.timing.prediction
+    if pred is not None and p.timing.mfu_source.startswith("predicted"):
+        days = p.training_time.m_as("day")
+        text += f" ({band(days * pred.band.low_factor, days * pred.band.high_factor)} d)"
+    return text
 
 
 def _part_row(key: str) -> Any:
@@ -80,7 +97,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("communication", lambda p: _fmt(p.timing.communication, "day")),
     ("checkpoints", lambda p: _fmt(p.timing.checkpoint, "day")),
     ("failures", lambda p: _fmt(p.timing.failures, "day")),
-    ("training time", lambda p: _fmt(p.training_time, "day")),
+    ("training time", lambda p: _training(p)),
     ("goodput", lambda p: f"{p.timing.goodput.m_as('percent'):.1f}%"),
     ("GPU-hours", lambda p: _fmt(p.gpu_hours, "hour")),
     ("facility power", lambda p: _fmt(p.facility_power, "kW")),

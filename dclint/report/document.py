@@ -15,14 +15,18 @@ from dclint.engine.findings import Finding
 from dclint.report.review import Review, merged_assumptions, reviews
 from dclint.report.rollup import measured_limit
 from dclint.report.text import summary_line, waiver_terms
+from dclint.report.values import band
 from dclint.units import Q_, fmt
 
 __all__ = [
+    "FIGURE_BOTTOM",
     "FIGURE_GROUND",
+    "FIGURE_TOP",
     "PRINT_CSS",
     "Block",
     "blocks",
     "diff_blocks",
+    "print_css_for",
     "render_html",
     "render_markdown",
     "write_html",
@@ -117,33 +121,27 @@ def _scope(part: DesignPart) -> list[Block]:
     ]
 
 
-def _layout_row(label: str, plan: Any, c: Any) -> list[str]:
+def _layout_row(label: str, lay: Any, c: Any) -> list[str]:
+    plan = lay.plan
     cost = plan.cost(c)
     days = plan.days(c).m_as("day")
-    band = _band(plan, days)
+    days_text = f"{days:,.1f} d"
+    cost_text = "-" if cost is None else fmt(cost)
+    if lay.band is not None:  # predicted figures carry the model's calibration band
+        days_text += f" ({band(days * lay.band.low_factor, days * lay.band.high_factor)} d)"
+        if cost is not None:
+            m = float(cost.magnitude)
+            low, high = m * lay.band.low_factor, m * lay.band.high_factor
+            cost_text += f" ({band(low, high)} {cost.units:~})"
     return [
         label,
         f"tp {c.tp}, pp {c.pp}, vpp {c.vpp}, cp {c.cp}, ep {c.ep}, dp {c.dp}, mb {c.micro_batch}",
         c.recompute,
         fmt(Q_(c.step_time, "s"), "s"),
         f"{plan.mfu(c):.1%}",
-        f"{days:,.1f} d" + (f" ({band})" if band else ""),
-        "-" if cost is None else fmt(cost),
+        days_text,
+        cost_text,
     ]
-
-
-def _band(plan: Any, days: float) -> str:
-    """The uncertainty band of a predicted run's days, where the step model gives one."""
-    getter: Callable[..., Any] | None = getattr(plan, "band", None)
-    if getter is None:
-        return ""
-    try:
-        band = getter()
-    except Exception:  # no band for this hardware: the figure stands alone
-        return ""
-    if band is None:
-        return ""
-    return f"{days * band.low_factor:,.0f}-{days * band.high_factor:,.0f} d"
 
 
 def _layouts(part: DesignPart) -> list[Block]:
@@ -168,11 +166,20 @@ def _layouts(part: DesignPart) -> list[Block]:
                 "table",
                 header=["Layout", "Parallelism", "Recompute", "Step", "MFU", "Days", "Cost"],
                 rows=[
-                    _layout_row("declared", plan, plan.declared),
-                    _layout_row("best", plan, best),
+                    _layout_row("declared", lay, plan.declared),
+                    _layout_row("best", lay, best),
                 ],
             )
         )
+        if lay.band is not None:
+            out.append(
+                Block(
+                    "p",
+                    "Days and cost are predicted by the step model; the ranges are its "
+                    f"calibration band: measured steps ran {lay.band.low_factor:.2f} to "
+                    f"{lay.band.high_factor:.2f} times the predicted ones ({lay.band.source}).",
+                )
+            )
         if lay.adopt:
             out.append(Block("p", "To adopt the best: " + lay.adopt))
     return out
@@ -294,9 +301,13 @@ def blocks(
 # ---- HTML ----------------------------------------------------------------------------------
 
 # Paged media for print and PDF: the running header and page numbers in the page's margin
-# boxes, body text 10 pt and tables 9 pt (nothing smaller outside a figure), figures at the full
-# text width on a light ground, and no figure, table row or list item split by a page break.
+# boxes, body text 10 pt and tables 9 pt (nothing smaller outside a figure), figures within the
+# text width and a page on a light ground, and no figure, table row or list item split by a
+# page break.
 FIGURE_GROUND = "#f4f7fb"  # a figure's ground: the PDF test finds figures on a page by it
+# a figure's top and bottom rules: a figure split by a page break shows its top rule on one
+# page and its bottom rule on the next (the PDF test reads them back)
+FIGURE_TOP, FIGURE_BOTTOM = "#9fb3c8", "#a7bccf"
 PRINT_CSS = """
 @page{size:%(paper)s;margin:18mm 14mm 18mm 14mm;
 @top-center{content:"%(header)s";font:9pt system-ui,sans-serif;color:#4a5568}
@@ -307,9 +318,10 @@ h1{font-size:20pt;margin:0 0 .4em}h2{font-size:14pt}h3{font-size:11.5pt}h4{font-
 table{font-size:9pt;width:100%%}td,th{padding:.15em .4em}code{font-size:9pt}
 ol.top li{margin:.4em 0;font-size:10.5pt}
 .page{break-before:page}
-figure{background:%(ground)s;padding:6px;margin:.6em 0}
+figure{background:%(ground)s;padding:6px;margin:.6em 0;border-top:4px solid %(top)s;
+border-bottom:4px solid %(bottom)s}
 table,figure,svg,li,tr,.keep{break-inside:avoid}h1,h2,h3,h4{break-after:avoid}
-figure svg{width:100%%;height:auto;display:block}
+figure svg{max-width:100%%;height:auto;max-height:205mm;display:block;margin:0 auto}
 @media print{body{margin:0;max-width:none;font-size:10pt}section.design{break-before:auto}
 details>*{display:block}details summary{display:none}}
 """
@@ -323,6 +335,17 @@ def _html_table(esc: Callable[[str], str], b: Block) -> str:
     return f"<table>{head}<tbody>{body}</tbody></table>"
 
 
+def print_css_for(paper: str, header: str) -> str:
+    """The paged-media CSS for `paper` (A4, Letter) with `header` (CSS-string safe) atop."""
+    return PRINT_CSS % {
+        "paper": paper,
+        "header": header,
+        "ground": FIGURE_GROUND,
+        "top": FIGURE_TOP,
+        "bottom": FIGURE_BOTTOM,
+    }
+
+
 def write_html(
     parts: list[Block], title: str, header: str = "", paper: str = "A4", print_css: bool = True
 ) -> str:
@@ -332,6 +355,7 @@ def write_html(
 
     esc = page.escape
     out = []
+    opened = False
     for b in parts:
         anchor = f' id="{esc(b.anchor)}"' if b.anchor else ""
         if b.kind in ("h1", "h2", "h3"):
@@ -346,12 +370,15 @@ def write_html(
             out.append(_html_table(esc, b))
         elif b.kind == "raw":
             out.append(b.raw["html"])
-        elif b.kind == "page":
-            out.append('<div class="page"></div>')
+        elif b.kind == "page":  # what follows starts a page: one div a page group
+            out.append(("</div>" if opened else "") + '<div class="page">')
+            opened = True
+    if opened:
+        out.append("</div>")
     running = (header or title).replace("\\", "\\\\").replace('"', '\\"')
     css = page.STYLE
     if print_css:
-        css += PRINT_CSS % {"paper": paper, "header": esc(running), "ground": FIGURE_GROUND}
+        css += print_css_for(paper, esc(running))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{page.CSP}">'

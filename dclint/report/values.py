@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from dclint.units import Quantity, fmt
@@ -9,7 +10,9 @@ from dclint.units import Quantity, fmt
 __all__ = [
     "MONEY_KEYS",
     "PROJECTION_COLUMNS",
+    "band",
     "breakdown",
+    "days_band",
     "money",
     "projection_rows",
     "share",
@@ -62,8 +65,50 @@ def share(value: Any) -> str:
     return show(value)
 
 
+def band(low: float, high: float, digits: int = 2) -> str:
+    """A range as a consultant quotes it: '31-41', to `digits` significant figures."""
+    lo, hi = _sig(low, digits), _sig(high, digits)
+    if lo == hi:
+        lo, hi = _sig(low, digits + 1), _sig(high, digits + 1)
+    return f"{lo}-{hi}"
+
+
+def _sig(x: float, digits: int) -> str:
+    """`x` to `digits` significant figures, thousands separated: 137,851 -> '140,000'."""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    rounded = round(x, digits - 1 - math.floor(math.log10(abs(x))))
+    if abs(rounded) >= 100:
+        return f"{rounded:,.0f}"
+    return f"{rounded:.{digits}g}"
+
+
+def days_band(p: dict[str, Any]) -> str:
+    """' (31-41 d)': the training days' band where the days come from the predicted step
+    (MFU predicted, not declared), from the calibration residuals; '' otherwise."""
+    u = p.get("uncertainty")
+    days = p.get("training_days")
+    source = str(p.get("mfu_source") or "")
+    if not isinstance(u, dict) or not isinstance(days, (int, float)):
+        return ""
+    if not source.startswith("predicted"):
+        return ""
+    return f" ({band(days * u['low_factor'], days * u['high_factor'])} d)"
+
+
+def mfu_band(p: dict[str, Any]) -> str:
+    """' (37-57%)': the predicted MFU's band, where the MFU is the predicted one."""
+    u = p.get("uncertainty")
+    source = str(p.get("mfu_source") or "")
+    if not isinstance(u, dict) or not u.get("mfu") or not source.startswith("predicted"):
+        return ""
+    low, high = u["mfu"]
+    return f" ({band(100 * low, 100 * high)}%)"
+
+
 def projection_rows(projections: list[dict[str, Any]]) -> list[list[str]]:
-    """One row per projected workload, in PROJECTION_COLUMNS order."""
+    """One row per projected workload, in PROJECTION_COLUMNS order; predicted MFU and days
+    carry their uncertainty band."""
     rows = []
     for p in projections:
         memory = p.get("memory_per_gpu_gib")
@@ -73,8 +118,8 @@ def projection_rows(projections: list[dict[str, Any]]) -> list[list[str]]:
             [
                 show(p.get("workload")),
                 show(p.get("gpus")),
-                share(p.get("mfu")),
-                show(p.get("training_days")),
+                share(p.get("mfu")) + mfu_band(p),
+                show(p.get("training_days")) + days_band(p),
                 show(p.get("gpu_hours")),
                 show(p.get("energy_mwh")),
                 show(memory),
