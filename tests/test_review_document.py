@@ -55,8 +55,8 @@ def test_summary_ranks_by_days_then_money_then_severity(two: str) -> None:
     top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
     assert len(top) == 3  # the top three, each with its figures and its fix
     assert "Costs 30.2 d and 5,781,959 CNY of the projected run. Fix: run the best layout" in top[0]
-    assert top[2].endswith("Not priced (error). Fix: add uplinks or spine switches until the tier "
-                           "is 1:1.")  # fmt: skip
+    assert top[2].endswith("Not priced (error). Fix: give each leaf switch 32 uplinks (now 16) "
+                           "and the spine tier 12 switches (now 6) to meet 1:1.")  # fmt: skip
 
 
 def test_front_matter_from_flags_and_config(two: str, tmp_path: Path) -> None:
