@@ -210,9 +210,16 @@ def test_grid_html_draws_every_point_and_fills_the_front(
     assert page.count("<tr>") == len(points) + 1
 
 
-def test_html_is_for_grids_only(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["plan", SMALL, "--workload", "tp8-mb1", "--format", "html"]) == 2
-    assert "--format html draws a --vary grid" in capsys.readouterr().err
+def test_the_search_as_a_page(capsys: pytest.CaptureFixture[str]) -> None:
+    """The layout search prints HTML too (issue 29 item 8): the text's rows and sentences."""
+    assert main(["plan", SMALL, "--workload", "tp8-mb1", "--top", "3"]) == 0
+    text = capsys.readouterr().out
+    assert main(["plan", SMALL, "--workload", "tp8-mb1", "--top", "3", "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert page.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in page
+    assert page.count("<tr>") == 4  # the head and three layouts
+    best = next(x for x in text.splitlines() if x.strip().startswith("1 "))
+    assert "".join(f"<td>{c}</td>" for c in best.split()[:7]) in page
 
 
 def test_several_gpu_counts_get_a_gpus_column(capsys: pytest.CaptureFixture[str]) -> None:

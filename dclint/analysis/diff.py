@@ -45,7 +45,7 @@ class Row:
         d = float(b) - float(a)  # type: ignore[arg-type]
         if abs(d) < 1e-9:
             return ""
-        text = f"{d:+d}" if isinstance(a, int) and isinstance(b, int) else f"{d:+.2f}"
+        text = f"{int(d):+,d}" if isinstance(a, int) and isinstance(b, int) else f"{d:+.2f}"
         return text
 
 

@@ -9,7 +9,7 @@ from dclint.projection.search_design import Plan, loses_on, ordinal, set_line
 from dclint.projection.search_records import Candidate
 from dclint.units import Q_, fmt
 
-__all__ = ["as_data", "declared_sentence", "render"]
+__all__ = ["as_data", "declared_sentence", "render", "table"]
 
 HEAD = (
     "rank", "tp", "pp", "vpp", "cp", "ep", "dp", "mb", "recompute", "SP", "optimizer",
@@ -85,6 +85,33 @@ def _table(head: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
         return lines + ["| " + " | ".join(r) + " |" for r in rows]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     return ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in [head, *rows]]
+
+
+def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[str]]:
+    """The search as a titled table for a document: title, head, rows, and the sentences
+    under it (where the declared layout ranks, the best as flags, how days are counted)."""
+    valid = plan.result.valid
+    worlds = sorted({c.world for c in valid}) or [plan.gpus]
+    on = " or ".join(f"{w:,}" for w in worlds)
+    title = (
+        f"Layouts for workload {plan.workload} of {plan.design} on {on} GPUs: "
+        f"{plan.result.candidates:,} candidates, {len(valid):,} valid"
+    )
+    rows = [_row(plan, i + 1, c) for i, c in enumerate(valid[:top])]
+    head = list(HEAD)
+    if len(worlds) > 1:
+        head.insert(1, "GPUs")
+        for row, c in zip(rows, valid[:top], strict=True):
+            row.insert(1, f"{c.world:,}")
+    notes = [declared_sentence(plan) + "."]
+    notes += [f"Rejected: {r}: {n:,}" for r, n in plan.result.rejected.items()]
+    if valid:
+        notes.append("Best layout as flags: " + set_line(plan.workload, valid[0], plan.gpus))
+    notes.append(
+        "Days: steps x predicted step x the declared run's checkpoint and failure overhead "
+        "(dclint cost); cost: GPU-days x that run's cost a GPU-day."
+    )
+    return title, head, rows, notes
 
 
 def render(plan: Plan, top: int, fmt_name: str) -> str:

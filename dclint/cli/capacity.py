@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from dclint.cli._shared import (
     add_config,
     add_format,
+    add_output,
     add_rules_dir,
     add_selection,
     add_set,
+    emit,
     make_engine,
 )
 from dclint.errors import ConfigError
@@ -37,7 +38,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     cap.add_argument("--add", required=True, metavar="PLATFORM", help="platform catalog key")
     cap.add_argument("--rack-load", help="IT load of a new rack, e.g. '130 kW'")
     cap.add_argument("--nodes", type=int, help="nodes a rack, for node platforms")
-    add_format(cap, ("text", "json"))
+    add_format(cap, ("text", "json", "markdown", "html"))
+    add_output(cap, "write the report to FILE (atomically)")
     add_config(cap)
     add_rules_dir(cap)
     add_selection(cap)
@@ -58,8 +60,46 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise ConfigError(f"--add {args.add}: {exc}") from None
     result = compute(design, rack, engine.options(engine.config_for(args.design)))
-    sys.stdout.write(_capacity_json(result) if args.format == "json" else _capacity_text(result))
+    if args.format in ("markdown", "html"):
+        emit(args, _capacity_document(result, args.format))
+    else:
+        emit(args, _capacity_json(result) if args.format == "json" else _capacity_text(result))
     return 0
+
+
+def _capacity_document(c: Any, fmt_name: str) -> str:
+    """The capacity report as a document (Markdown or HTML): the text's figures, as a table."""
+    from dclint.report.document import Block, write_html, write_markdown
+    from dclint.units import fmt
+
+    r = c.rack
+    like = f", like rack {r.template.id}" if r.template is not None else ""
+    title = f"Capacity of {c.design} for more {r.platform} racks"
+    bound = [lim for lim in c.limits if lim.racks is not None]
+    first = min(bound, key=lambda x: x.racks or 0) if bound else None
+    result = (
+        f"{first.racks} more racks ({(first.racks or 0) * r.gpus} GPUs); binding first: "
+        f"{first.name} {first.subject}"
+        if first is not None
+        else "no limit binds"
+    )
+    parts = [
+        Block("h1", title),
+        Block(
+            "p",
+            f"A new rack: {fmt(r.it_load)}, {r.gpus} GPUs, {fmt(r.liquid_heat)} to liquid{like}.",
+        ),
+        Block(
+            "table",
+            header=["Limit", "Where", "More racks", "Arithmetic"],
+            rows=[
+                [lim.name, lim.subject, "-" if lim.racks is None else str(lim.racks), lim.detail]
+                for lim in c.limits
+            ],
+        ),
+        Block("p", f"Result: {result}."),
+    ]
+    return write_markdown(parts) if fmt_name == "markdown" else write_html(parts, title)
 
 
 MIN_RACK_LOAD_KW = 0.1  # dclint's own floor: a rack drawing less is no AI rack; counts of

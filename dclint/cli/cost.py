@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING, Any
 
-from dclint.cli._shared import add_set, overrides
+from dclint.cli._shared import add_output, add_set, emit, overrides
 from dclint.report.values import band
 
 if TYPE_CHECKING:
@@ -141,9 +140,50 @@ def _tco_text(t: Tco) -> str:
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser = sub.add_parser("cost", help="project training time, energy, cost and TCO")
     parser.add_argument("paths", nargs="+", metavar="DESIGN", help="design files")
-    parser.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+    parser.add_argument(
+        "--format",
+        default="text",
+        choices=("text", "json", "markdown", "html"),
+        help="output format",
+    )
+    add_output(parser, "write the report to FILE (atomically)")
     add_set(parser)
     return parser
+
+
+def _tco_rows(t: Tco) -> list[list[str]]:
+    from dclint.units import fmt
+
+    rows = [["total", f"{fmt(t.total)} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]]
+    rows += [[name, fmt(value)] for name, value in t.items.items()]
+    if t.per_gpu_year is not None:
+        rows.append(["per GPU-year", fmt(t.per_gpu_year)])
+    if t.break_even is not None:
+        rows.append(["break-even", f"{t.break_even.m_as('month'):.1f} months"])
+    if t.omitted:
+        rows.append(["omitted (not declared)", ", ".join(t.omitted)])
+    return rows
+
+
+def _document(designs: list[Any], projections: list[Projection], fmt_name: str) -> str:
+    """The cost report as a document (Markdown or HTML): the same figures as the text."""
+    from dclint.projection import tco, unprojected
+    from dclint.report.document import Block, write_html, write_markdown
+
+    title = "Training time, energy and cost"
+    parts = [Block("h1", title)]
+    if projections:
+        header = ["", *(p.workload for p in projections)]
+        rows = [[name, *(str(get(p)) for p in projections)] for name, get in ROWS]
+        parts.append(Block("table", header=header, rows=rows))
+    for p in projections:
+        parts.append(Block("h3", f"Assumptions for {p.workload}"))
+        parts.append(Block("ul", items=list(p.assumptions)))
+    for d in designs:
+        parts += [Block("p", f"{d.name}: {w} not projected: {r}") for w, r in unprojected(d)]
+        parts.append(Block("h2", f"TCO of {d.name}"))
+        parts.append(Block("table", header=["Item", "Value"], rows=_tco_rows(tco(d))))
+    return write_markdown(parts) if fmt_name == "markdown" else write_html(parts, title)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -164,7 +204,10 @@ def run(args: argparse.Namespace) -> int:
             ],
             "tco": [tco(d).as_dict() for d in designs],
         }
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        emit(args, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    if args.format in ("markdown", "html"):
+        emit(args, _document(designs, projections, args.format))
         return 0
     out = [_table(projections)] if projections else []
     for p in projections:
@@ -174,5 +217,5 @@ def run(args: argparse.Namespace) -> int:
     for d in designs:
         out += [f"\n{d.name}: {w} not projected: {r}" for w, r in unprojected(d)]
         out.append("\n" + _tco_text(tco(d)))
-    sys.stdout.write("\n".join(out).lstrip("\n") + "\n")
+    emit(args, "\n".join(out).lstrip("\n") + "\n")
     return 0

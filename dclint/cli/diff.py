@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from dclint.cli._shared import (
     add_config,
     add_format,
+    add_output,
     add_rules_dir,
     add_selection,
     add_set,
+    emit,
     make_engine,
 )
 from dclint.errors import LoadError
@@ -23,7 +24,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser = sub.add_parser("diff", help="compare two designs: totals, findings, projections")
     parser.add_argument("a", metavar="A", help="the design as it is")
     parser.add_argument("b", metavar="B", help="the design it is compared with")
-    add_format(parser, ("text", "markdown", "json"))
+    add_format(parser, ("text", "markdown", "json", "html"))
+    add_output(parser, "write the report to FILE (atomically)")
     add_config(parser)
     add_rules_dir(parser)
     add_selection(parser)
@@ -49,10 +51,16 @@ def run(args: argparse.Namespace) -> int:
     b = checked(engine, args.b)
     opts = (engine.options(engine.config_for(a.file)), engine.options(engine.config_for(b.file)))
     d = compare.compare(a, b, opts)
+    if args.format == "html":
+        from dclint.report.document import diff_blocks, write_html
+
+        names = (a.name or a.file, b.name or b.file)
+        emit(args, write_html(diff_blocks(d, *names, level="h1"), f"{names[1]} against {names[0]}"))
+        return 0
     render = {
         "text": compare.render_text,
         "markdown": compare.render_markdown,
         "json": compare.render_json,
     }[args.format]
-    sys.stdout.write(render(d))
+    emit(args, render(d))
     return 0

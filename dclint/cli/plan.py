@@ -54,7 +54,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "--format",
         default="text",
         choices=("text", "json", "markdown", "html"),
-        help="output format (html: --vary grids, with a chart of cost against days)",
+        help="output format (html: the search as a page; --vary grids with a chart of cost "
+        "against days)",
     )
     add_set(parser)
     add_config(parser)
@@ -103,10 +104,6 @@ def run(args: argparse.Namespace) -> int:
     design = load(args.design, overrides=engine.overrides)
     wl = pick_workload(design, args.workload)
     reserve = engine.options(engine.config_for(args.design))["PAR005"]["reserve"].m_as("")
-    if args.format == "html":
-        raise ConfigError(
-            "--format html draws a --vary grid; the layout search prints text, json or markdown"
-        )
     from dclint.analysis.layouts import render
     from dclint.projection.search_design import plan_layouts
 
@@ -121,8 +118,22 @@ def run(args: argparse.Namespace) -> int:
         )
     if getattr(args, "apply", False):
         return _apply(args, design, wl, found)
+    if args.format == "html":
+        emit(args, _html(found, args.top))
+        return 0
     emit(args, render(found, args.top, args.format))
     return 0
+
+
+def _html(found: Any, top: int) -> str:
+    """The layout search as an HTML page: the text's table and sentences."""
+    from dclint.analysis.layouts import table
+    from dclint.report.document import Block, write_html
+
+    title, head, rows, notes = table(found, top)
+    parts = [Block("h1", title), Block("table", header=head, rows=rows)]
+    parts += [Block("p", n) for n in notes]
+    return write_html(parts, title)
 
 
 def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
