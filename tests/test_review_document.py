@@ -98,7 +98,7 @@ def test_scope_says_what_was_not_checked(two: str) -> None:
     assert rows["power"].startswith("| power | checked | 8 rules applied")
     assert rows["upstream power"] == (
         "| upstream power | not modelled | not modelled beyond panels and the site's utility "
-        "capacity |"
+        "capacity: the design declares nothing above its panels |"
     )
 
 

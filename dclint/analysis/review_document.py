@@ -167,11 +167,29 @@ def ranked(result: RunResult, group: Grouping) -> list[Ranked]:
     return sorted(out, key=key)
 
 
-# what dclint never models, whatever the design declares: said once per design
-NOT_MODELLED = (
-    ("upstream power", "not modelled beyond panels and the site's utility capacity"),
-    ("physical layout", "floor space, weight and cable lengths are not modelled"),
-)
+# what dclint does not model, whatever the design declares: said once per design
+NOT_MODELLED = (("physical layout", "floor space, weight and cable lengths are not modelled"),)
+
+
+def _upstream(design: Any) -> ScopeLine:
+    """Power above the panels: what the design declares there, if anything."""
+    above = []
+    if design is not None:
+        for name in type(design.power).model_fields:
+            if name not in ("panels", "feeds") and getattr(design.power, name, None):
+                above.append(name)
+    if above:
+        return ScopeLine(
+            "upstream power", "as declared", f"declared above the panels: {', '.join(above)}"
+        )
+    return ScopeLine(
+        "upstream power",
+        "not modelled",
+        "not modelled beyond panels and the site's utility capacity: the design declares "
+        "nothing above its panels",
+    )
+
+
 FAMILIES = {
     "PWR": "power",
     "CLG": "cooling",
@@ -213,6 +231,7 @@ def scope(design: Any, rules: dict[str, type[Rule]], selected: Any) -> list[Scop
         if ran and parts:
             detail = f"{len(ran)} of {len(ids)} rules applied; " + detail
         out.append(ScopeLine(family, status, detail))
+    out.append(_upstream(design))
     out += [ScopeLine(what, "not modelled", why) for what, why in NOT_MODELLED]
     return out
 
