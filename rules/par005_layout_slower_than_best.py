@@ -44,7 +44,7 @@ flags to paste (or to copy into the workload's `parallel`, `micro_batch` and `re
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dclint.engine.rule import Change, Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -65,6 +65,12 @@ class LayoutSlowerThanBest(Rule):
         "reserve": Option("10%", "share", "GPU memory kept free, as PAR004's reserve"),
         "search": Option(False, "bool", "Run the layout search during check"),
     }
+
+    @classmethod
+    def inapplicable(cls, design: Design, options: dict[str, Any] | None = None) -> str:
+        if options is not None and not options.get("search"):
+            return "the layout search is off (PAR005 search = true; dclint review runs it)"
+        return super().inapplicable(design, options)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         if not ctx["search"]:

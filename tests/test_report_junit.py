@@ -96,3 +96,21 @@ def test_rule_that_cannot_apply_is_skipped(tmp_path: Path) -> None:
     assert skip.message == "does not apply: the design declares no deadline"
     assert cases["PWR001 rack-power-over-limit"].is_passed
     assert (suite.tests, suite.failures, suite.skipped) == (3, 0, 2)
+
+
+def test_a_rule_switched_off_by_its_options_is_skipped(tmp_path: Path) -> None:
+    """PAR005 runs the layout search only when its `search` option is on: off, the case is
+    skipped and says how to turn it on; on, it fails on h100-40node's slow layout."""
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    (suite,) = list(junit_of([h100, "--select", "PAR005"], tmp_path))
+    (case,) = list(suite)
+    (skip,) = case.result
+    assert isinstance(skip, Skipped)
+    assert skip.message == (
+        "does not apply: the layout search is off (PAR005 search = true; dclint review runs it)"
+    )
+    config = tmp_path / "c.yaml"
+    config.write_text("PAR005:\n  search: true\n", encoding="utf-8")
+    (suite,) = list(junit_of([h100, "--select", "PAR005", "--config", str(config)], tmp_path))
+    (case,) = list(suite)
+    assert isinstance(case.result[0], Failure)

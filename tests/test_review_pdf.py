@@ -140,6 +140,8 @@ def test_review_pdf_is_print_grade(tmp_path: Path, paper: str) -> None:
     text = words(pdf, tmp_path)
     assert {"Page", "1", "of", str(count)} <= {w for n, _, _, w in text if n == 1}
     assert any(w == "revision" for n, _, _, w in text if n == count)  # the running header
+    first = [w for n, _, _, w in text if n == 1]
+    assert "Executive" in first and first.count("Fix:") >= 3  # the top three on page one
 
     def in_figure(n: int, top: float, h: float) -> bool:
         return any(a - 2 <= top and top + h <= b + 2 for a, b in spans[n - 1])

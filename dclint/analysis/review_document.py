@@ -200,7 +200,12 @@ FAMILIES = {
 }
 
 
-def scope(design: Any, rules: dict[str, type[Rule]], selected: Any) -> list[ScopeLine]:
+def scope(
+    design: Any,
+    rules: dict[str, type[Rule]],
+    selected: Any,
+    options: dict[str, dict[str, Any]] | None = None,
+) -> list[ScopeLine]:
     """Per family of rules: checked, partly, or not checked, and why (the rules' `needs`);
     rules not selected are named as such; then what dclint does not model."""
     out = []
@@ -213,7 +218,11 @@ def scope(design: Any, rules: dict[str, type[Rule]], selected: Any) -> list[Scop
         for rid in ids:
             if rid in off:
                 continue
-            reason = rules[rid].inapplicable(design) if design is not None else "did not load"
+            reason = (
+                rules[rid].inapplicable(design, options.get(rid) if options else None)
+                if design is not None
+                else "did not load"
+            )
             if reason:
                 why.setdefault(reason, []).append(rid)
         skipped = {r for rs in why.values() for r in rs}
@@ -354,9 +363,9 @@ def build(
     parts = []
     for d in result.designs:
         part = DesignPart(d)
-        part.scope = scope(d.design, rules, lambda rid, f=d.file: selected(rid, f))
-        if d.design is not None:
-            options = options_for(d.file)
+        options = options_for(d.file) if d.design is not None else None
+        part.scope = scope(d.design, rules, lambda rid, f=d.file: selected(rid, f), options)
+        if d.design is not None and options is not None:
             reserve = options["PAR005"]["reserve"].m_as("") if "PAR005" in options else 0.1
             part.layouts = layouts(d.design, reserve)
             part.headroom = headroom(d.design, options)

@@ -111,8 +111,9 @@ class Rule:
         return ()
 
     @classmethod
-    def inapplicable(cls, design: Design) -> str:
-        """Why the rule cannot apply to `design` ('' when it can): a need it lacks."""
+    def inapplicable(cls, design: Design, options: dict[str, Any] | None = None) -> str:
+        """Why the rule cannot apply to `design` under its typed `options` ('' when it can): a
+        need it lacks. A rule whose options can switch it off says so in an override."""
         from dclint.engine.applies import missing
 
         return missing(design, cls.needs)

@@ -31,7 +31,11 @@ def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) ->
 
 
 def _suite(
-    root: ET.Element, d: DesignResult, rules: dict[str, Any], selected: Callable[[str, str], bool]
+    root: ET.Element,
+    d: DesignResult,
+    rules: dict[str, Any],
+    selected: Callable[[str, str], bool],
+    options_for: Callable[[str], dict[str, dict[str, Any]]] | None = None,
 ) -> None:
     suite = _sub(root, "testsuite", name=d.name or d.file, file=d.file)
     by_rule: dict[str, list[Finding]] = {}
@@ -56,7 +60,9 @@ def _suite(
         name = f"{rid} {cls.name if cls else by_rule[rid][0].name}"
         case = _sub(suite, "testcase", name=name, classname=classname, file=d.file)
         found = by_rule.get(rid, [])
-        why = "" if cls is None or d.design is None or found else cls.inapplicable(d.design)
+        why = ""
+        if cls is not None and d.design is not None and not found:
+            why = cls.inapplicable(d.design, options_for(d.file).get(rid) if options_for else None)
         if d.errors:
             skipped += 1
             _sub(case, "skipped", message="the design did not load")
@@ -88,8 +94,9 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
     rules: dict[str, Any] = settings.get("rules", {})
     selected: Callable[[str, str], bool] = settings.get("selected") or (lambda rid, f: True)
     root = ET.Element("testsuites", {"name": "dclint"})
+    options_for = settings.get("options_for")
     for design in result.designs:
-        _suite(root, design, rules, selected)
+        _suite(root, design, rules, selected, options_for)
     for key in ("tests", "failures", "errors", "skipped"):
         root.set(key, str(sum(int(s.get(key, "0")) for s in root)))
     ET.indent(root)
