@@ -5,6 +5,7 @@ layout, headroom, waivers and the comparison with a counter-design."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -168,3 +169,39 @@ def test_output_suffix(
     out = tmp_path / name
     assert main(["review", H100, "-o", str(out)]) == 2
     assert capsys.readouterr().err == f"dclint: error: {message.format(out=out)}\n"
+
+
+def test_a_declared_field_nothing_reads_is_named() -> None:
+    """broken-fabric-2to1 declares site.uptime_tier: while no rule of the run reads it, the
+    scope says so (rather than letting a reader think the tier was checked); once a rule's
+    module names the field (this test module does), the line is gone."""
+    from dclint.analysis.review_document import scope
+    from dclint.engine.registry import discover
+    from dclint.loader import load
+
+    design = load(FABRIC)
+    pwr001 = discover()["PWR001"]  # its module does not read the tier
+
+    def lines(rules: dict[str, Any]) -> list[tuple[str, str, str]]:
+        found = scope(design, rules, lambda rid: True)
+        return [(x.family, x.status, x.detail) for x in found if x.family.startswith("site.")]
+
+    assert lines({"PWR001": pwr001}) == [
+        (
+            "site.uptime_tier",
+            "not yet read",
+            "declared (III) but no rule or calculation reads it yet: it does not change any "
+            "finding or figure of this review",
+        )
+    ]
+    assert lines({"PWR001": pwr001, "TST001": ReadsTheTier}) == []
+
+
+class ReadsTheTier:
+    """A stand-in rule whose module reads site.uptime_tier."""
+
+    needs = ()
+
+    @classmethod
+    def inapplicable(cls, design: Any, options: Any = None) -> str:
+        return ""

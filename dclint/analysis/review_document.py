@@ -171,6 +171,39 @@ def ranked(result: RunResult, group: Grouping) -> list[Ranked]:
 NOT_MODELLED = (("physical layout", "floor space, weight and cable lengths are not modelled"),)
 
 
+# declared fields that no calculation reads: each is reported when a design sets it and no rule
+# module of the run names it (so the line goes away once a rule reads the field)
+UNREAD_FIELDS = (("site.uptime_tier", "site", "uptime_tier"),)
+
+
+def _unread(design: Any, rules: dict[str, type[Rule]]) -> list[ScopeLine]:
+    import inspect
+
+    out = []
+    for path, section, name in UNREAD_FIELDS:
+        value = getattr(getattr(design, section, None), name, None)
+        if value is None:
+            continue
+        sources = []
+        for cls in rules.values():
+            module = inspect.getmodule(cls)
+            try:
+                sources.append(inspect.getsource(module) if module is not None else "")
+            except (OSError, TypeError):  # a rule without a source file
+                continue
+        if any(name in text for text in sources):
+            continue
+        out.append(
+            ScopeLine(
+                path,
+                "not yet read",
+                f"declared ({value}) but no rule or calculation reads it yet: it does not change "
+                "any finding or figure of this review",
+            )
+        )
+    return out
+
+
 def _upstream(design: Any) -> ScopeLine:
     """Power above the panels: what the design declares there, if anything."""
     above = []
@@ -241,6 +274,8 @@ def scope(
             detail = f"{len(ran)} of {len(ids)} rules applied; " + detail
         out.append(ScopeLine(family, status, detail))
     out.append(_upstream(design))
+    if design is not None:
+        out += _unread(design, rules)
     out += [ScopeLine(what, "not modelled", why) for what, why in NOT_MODELLED]
     return out
 
