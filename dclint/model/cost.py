@@ -13,7 +13,17 @@ class CostInputs(Strict):
     gpu_price: Money | None = Field(None, description="Price per GPU, all-in system share")
     system_price: Money | None = Field(None, description="Price per rack or node system")
     depreciation: Duration | None = Field(None, description="Straight-line life (default 3 years)")
-    network: Money | None = None
+    network: Money | None = Field(
+        None, description="Network capex in full; else priced from switch_price and link_price"
+    )
+    switch_price: Money | None = Field(
+        None, description="Price per fabric switch (network capex when network is not declared)"
+    )
+    link_price: Money | None = Field(
+        None,
+        description="Price per fabric link, its cable and any transceivers (network capex when "
+        "network is not declared)",
+    )
     storage: Money | None = None
     power_cooling_infrastructure: Money | None = None
     building: Money | None = None

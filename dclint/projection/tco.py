@@ -16,7 +16,7 @@ from dclint.model.defaults import AVERAGE_LOAD, TCO_PERIOD
 from dclint.projection.money import CurrencyError, convert
 from dclint.projection.training import hardware_of
 from dclint.projection.workloads import gpu_price
-from dclint.units import Q_, Quantity
+from dclint.units import Q_, Quantity, fmt
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
@@ -64,10 +64,45 @@ class Tco:
         }
 
 
+def _network(design: Design, notes: list[str]) -> Quantity | None:
+    """Network capex from the fabrics' counted tiers: switches x `cost.switch_price` and links
+    (endpoint ports at the first tier, uplinks between tiers) x `cost.link_price`; None when
+    neither price is declared. A fabric in the explicit form (switches and links listed) is
+    not counted, and the note says so."""
+    from dclint.calc.fabric_tiers import endpoint_ports
+
+    cost = design.cost
+    if cost.switch_price is None and cost.link_price is None:
+        return None
+    switches = links = 0
+    skipped = []
+    for fabric in design.fabrics:
+        if not fabric.tiers:
+            if fabric.switches or fabric.links:
+                skipped.append(fabric.id)
+            continue
+        switches += sum(t.count for t in fabric.tiers)
+        links += endpoint_ports(design, fabric).total
+        links += sum(low.count * low.uplinks for low in fabric.tiers[:-1])
+    parts, total = [], None
+    for n, price, what in (
+        (switches, cost.switch_price, "switches"),
+        (links, cost.link_price, "links"),
+    ):
+        if price is None:
+            continue
+        total = price * n if total is None else total + price * n
+        parts.append(f"{n:,} {what} x {fmt(price)}")
+    notes.append("network: " + " + ".join(parts) + " (counted tiers of the fabrics)")
+    if skipped:
+        notes.append(f"network: fabrics {', '.join(skipped)} in the explicit form are not counted")
+    return total
+
+
 def _declared(design: Design, gpus: int, years: float, notes: list[str]) -> dict[str, Quantity]:
     cost, site = design.cost, design.site
     raw: dict[str, Quantity | None] = {
-        "network": cost.network,
+        "network": cost.network if cost.network is not None else _network(design, notes),
         "storage": cost.storage,
         "power_cooling_infrastructure": cost.power_cooling_infrastructure,
         "building": cost.building,
