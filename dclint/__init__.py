@@ -5,10 +5,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["DclintError", "Design", "LoadError", "__version__", "dump", "load", "load_text"]
+__all__ = [
+    "ConfigError",
+    "DclintError",
+    "Design",
+    "LoadError",
+    "__version__",
+    "dump",
+    "load",
+    "load_text",
+    "run",
+]
 
 if TYPE_CHECKING:
-    from dclint.errors import DclintError, LoadError
+    from dclint.analysis.assess import run
+    from dclint.errors import ConfigError, DclintError, LoadError
     from dclint.loader import load, load_text
     from dclint.loader.dump import dump
     from dclint.model.design import Design
@@ -28,7 +39,11 @@ def __getattr__(name: str) -> Any:
         from dclint.model.design import Design
 
         return Design
-    if name in ("LoadError", "DclintError"):
+    if name == "run":
+        from dclint.analysis.assess import run
+
+        return run
+    if name in ("LoadError", "DclintError", "ConfigError"):
         from dclint import errors
 
         return getattr(errors, name)

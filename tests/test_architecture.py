@@ -73,6 +73,20 @@ def test_every_import_runs_down_the_layers() -> None:
     assert upward == []
 
 
+def test_presenters_compute_nothing() -> None:
+    """report/ presents the run's assessment (dclint.analysis.assess): it imports neither the
+    projection nor the calculators, even for a type name."""
+    graph = grimp.build_graph("dclint", exclude_type_checking_imports=False)
+    bad = [
+        f"{module} -> {imported}"
+        for module in graph.modules
+        if _room(module) == "report"
+        for imported in graph.find_modules_directly_imported_by(module)
+        if _room(imported) in ("projection", "calc")
+    ]
+    assert bad == []
+
+
 def test_root_package_holds_only_its_public_face() -> None:
     files = {p.name for p in (ROOT / "dclint").glob("*.py")}
     assert files <= ROOT_FILES, sorted(files - ROOT_FILES)

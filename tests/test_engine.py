@@ -165,7 +165,11 @@ def test_json_output_keys(write, capsys) -> None:  # type: ignore[no-untyped-def
             "path",
             "subject",
             "measured",
+            "measured_value",
+            "measured_unit",
             "limit",
+            "limit_value",
+            "limit_unit",
         )
     } == {
         "rule": "PWR001",
@@ -176,7 +180,11 @@ def test_json_output_keys(write, capsys) -> None:  # type: ignore[no-untyped-def
         "path": "racks[0].it_load",
         "subject": "r01",
         "measured": "130 kW",
+        "measured_value": 130.0,
+        "measured_unit": "kW",
         "limit": "120 kW",
+        "limit_value": 120.0,
+        "limit_unit": "kW",
     }
     assert second["errors"] == [
         {

@@ -99,7 +99,7 @@ def test_examples_give_exact_figures() -> None:
         Engine(today=TODAY),
     )
     assert not found.errors
-    got = sorted((f.rule, f.line, f.measured, f.limit, f.message) for f in found.findings)
+    got = sorted((f.rule, f.line, f.measured_text, f.limit_text, f.message) for f in found.findings)
     assert [(r, line, m, lim) for r, line, m, lim, _ in got] == [
         ("NET001", 12, "1.25:1", "1:1"),  # 20 x 400 Gb/s down (16 GPU + 4 storage), 16 up
         ("NET002", 12, "72", "64"),  # 56 GPU links + 8 storage nodes x 2 on 64 ports

@@ -25,13 +25,13 @@ def _findings(path: Path, rule: str, **settings: Any) -> list[Finding]:
 
 
 def _figures(path: Path, rule: str, **settings: Any) -> list[tuple[int, str | None, str | None]]:
-    return [(f.line, f.measured, f.limit) for f in _findings(path, rule, **settings)]
+    return [(f.line, f.measured_text, f.limit_text) for f in _findings(path, rule, **settings)]
 
 
 def test_net001_measures_the_capacity_that_binds() -> None:
     """16 x 32 leaf uplinks under 4 x 32 spine downlinks: 4.00:1, 204.8 Tb/s vs 51.2 Tb/s."""
     (finding,) = _findings(EXAMPLES / "net001" / "bad-unreconciled.yaml", "NET001")
-    assert (finding.line, finding.measured, finding.limit) == (16, "4.00:1", "1:1")
+    assert (finding.line, finding.measured_text, finding.limit_text) == (16, "4.00:1", "1:1")
     assert "204.8 Tb/s down vs 51.2 Tb/s up" in finding.message
 
 
@@ -46,7 +46,7 @@ def test_net001_measures_the_fullest_leaf() -> None:
     """241 endpoint ports on 8 leaves put ceil(241 / 8) = 31 on one, against its 30 uplinks:
     31:30 = 1.03:1, though the tier averages 241:240."""
     (finding,) = _findings(EXAMPLES / "net001" / "bad-fullest-leaf.yaml", "NET001")
-    assert (finding.line, finding.measured, finding.limit) == (20, "1.03:1", "1:1")
+    assert (finding.line, finding.measured_text, finding.limit_text) == (20, "1.03:1", "1:1")
     assert "fullest switch, 12.4 Tb/s down vs 12 Tb/s up; the tier averages 1.00:1, 96.4 Tb/s" in (
         finding.message
     )
@@ -77,7 +77,7 @@ def test_net005_counts_non_gpu_endpoints() -> None:
 
 def test_net007_applies_to_transceivers() -> None:
     found = _findings(EXAMPLES / "net007" / "bad.yaml", "NET007")
-    transceiver = [(f.line, f.limit) for f in found if "(transceiver)" in f.message]
+    transceiver = [(f.line, f.limit_text) for f in found if "(transceiver)" in f.message]
     assert transceiver == [(38, "48 h"), (38, "1e-06"), (46, "48 h")]
 
 
@@ -109,16 +109,16 @@ def test_net001_limit() -> None:
 def test_net001_tier_limits() -> None:
     bad = EXAMPLES / "net001" / "bad.yaml"
     found = _findings(bad, "NET001", tier_limits={"compute-b.leaf": 1.05})
-    assert [(f.line, f.limit) for f in found] == [(16, "1:1")]
+    assert [(f.line, f.limit_text) for f in found] == [(16, "1:1")]
     found = _findings(bad, "NET001", limit=1.05, tier_limits={"compute-b.leaf": 1.0})
-    assert [(f.line, f.limit) for f in found] == [(16, "1.05:1"), (28, "1:1")]
+    assert [(f.line, f.limit_text) for f in found] == [(16, "1.05:1"), (28, "1:1")]
 
 
 def test_net007_min_burn_in() -> None:
     good = EXAMPLES / "net007" / "good.yaml"  # 48 h on compute and compute-tiered, 3 days
     assert _findings(good, "NET007") == []
     found = _findings(good, "NET007", min_burn_in="49 h")
-    assert [(f.line, f.measured, f.limit) for f in found] == [
+    assert [(f.line, f.measured_text, f.limit_text) for f in found] == [
         (16, "48 h", "49 h"),
         (33, "48 h", "49 h"),
     ]
@@ -127,7 +127,7 @@ def test_net007_min_burn_in() -> None:
 def test_net007_max_symbol_error_alert() -> None:
     good = EXAMPLES / "net007" / "good.yaml"  # 1e-6 on compute and compute-tiered, 1e-7
     found = _findings(good, "NET007", max_symbol_error_alert=1e-7)
-    assert [(f.line, f.measured, f.limit) for f in found] == [
+    assert [(f.line, f.measured_text, f.limit_text) for f in found] == [
         (17, "1e-06", "1e-07"),
         (34, "1e-06", "1e-07"),
     ]

@@ -81,7 +81,7 @@ def _findings(name: str, config: Config | None = None) -> list[Finding]:
 
 
 def _figures(name: str, rule: str) -> list[tuple[int, str | None, str | None]]:
-    return [(f.line, f.measured, f.limit) for f in _findings(name) if f.rule == rule]
+    return [(f.line, f.measured_text, f.limit_text) for f in _findings(name) if f.rule == rule]
 
 
 def _mark(name: str, rule: str) -> int:
@@ -167,7 +167,7 @@ def test_h100_superpod_figures() -> None:
 
 def test_h100_superpod_2to1_leaf_verdict() -> None:
     (finding,) = _findings("bad-dgx-h100-superpod-4su-leaf-2to1.yaml")
-    assert (finding.rule, finding.limit) == ("NET001", "1:1")
+    assert (finding.rule, finding.limit_text) == ("NET001", "1:1")
     assert "204.8 Tb/s up" in finding.message  # 32 leaves x 16 uplinks x 400 Gb/s
 
 
@@ -196,7 +196,7 @@ def test_h100_superpod_on_60a_feeds_loses_2n() -> None:
     for (rule, _line), n in found.items():
         per_rule[rule] += n
     assert per_rule == Counter({"PWR003": 62, "PWR004": 31})
-    figures = {(f.rule, f.measured, f.limit) for f in _findings(FEEDS_60A)}
+    figures = {(f.rule, f.measured_text, f.limit_text) for f in _findings(FEEDS_60A)}
     assert figures == {("PWR003", "40.8 kW", "32.78 kW"), ("PWR004", "40.8 kW", "32.78 kW")}
 
 
@@ -254,7 +254,7 @@ def test_b200_four_a_rack_air_is_dclints_own_verdict() -> None:
     line = _mark(name, "CLG005")
     config = Config(rule_settings={"CLG005": {"limit": "50 kW"}})
     assert finding_counts(DESIGNS / name, config=config) == Counter({("CLG005", line): 32})
-    found = {(f.line, f.measured, f.limit) for f in _findings(name, config)}
+    found = {(f.line, f.measured_text, f.limit_text) for f in _findings(name, config)}
     assert found == {(line, "57.2 kW", "50 kW")}
 
 
@@ -273,10 +273,12 @@ def test_meta_llama3_cluster_is_oversubscribed_between_pods_only() -> None:
     aggregation layer, which the Llama 3 paper builds at 1:7 (up:down)."""
     assert finding_counts(META) == expected_counts(META)
     (finding,) = _findings(META.name)
-    assert (finding.rule, finding.measured, finding.limit) == ("NET001", "6.86:1", "1:1")
+    assert (finding.rule, finding.measured_text, finding.limit_text) == ("NET001", "6.86:1", "1:1")
     assert _findings(META.name, META_7_TO_1) == []
     tighter = Config(rule_settings={"NET001": {"tier_limits": {"compute.spine": 6.5}}})
-    assert [(f.rule, f.measured) for f in _findings(META.name, tighter)] == [("NET001", "6.86:1")]
+    assert [(f.rule, f.measured_text) for f in _findings(META.name, tighter)] == [
+        ("NET001", "6.86:1")
+    ]
 
 
 def test_meta_llama3_cluster_counts() -> None:
@@ -363,7 +365,7 @@ def test_disagreement_par003_refuses_nvidias_h100_llama31_405b_layout() -> None:
     refuses it ("126 layers do not split over pp 8 stages") and dclint has no field for that
     split. PAR004 is left out: the README does not give the run's recompute or offload."""
     found = _findings("nvidia-dgxc-llama31-405b-h100.yaml")
-    assert [(f.rule, f.measured) for f in found if f.rule == "PAR003"] == []
+    assert [(f.rule, f.measured_text) for f in found if f.rule == "PAR003"] == []
 
 
 def test_disagreement_pwr001_flags_the_gb300_nvl72_at_its_design_load() -> None:

@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from dclint.analysis.assess import assess
 from dclint.cli import main
 from dclint.engine.findings import RunResult
+from dclint.engine.runner import Engine
 from dclint.report import FORMATS, formatter
+from dclint.report.view import View
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_designs").glob("*.yaml"))
@@ -70,7 +73,7 @@ def test_every_sample_design_in_one_run(fmt: str, capsys: pytest.CaptureFixture[
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_empty_run(fmt: str) -> None:
     _skip_without(fmt)
-    out = formatter(fmt)(RunResult(), {"rules": {}})
+    out = formatter(fmt)(assess(RunResult(), Engine()), View())
     assert isinstance(out, str)
     if fmt in ("json", "sarif"):
         json.loads(out)

@@ -6,10 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from dclint.analysis.assess import assess
 from dclint.cli import main
 from dclint.engine.findings import DesignResult, Finding, RunResult
+from dclint.engine.runner import Engine
 from dclint.errors import Problem
 from dclint.report.github import escape_data, escape_property, render
+from dclint.report.view import View
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,7 +46,7 @@ def test_finding_and_load_error_lines(tmp_path: Path, monkeypatch: pytest.Monkey
             DesignResult("x.yaml", "x", [info]),
         ]
     )
-    assert render(result, {}).splitlines() == [
+    assert render(assess(result, Engine()), View()).splitlines() == [
         "::warning file=dir/a%2Cb%3Aü.yaml,line=3,col=7,title=PWR001 rack-power-over-limit::"
         "rack r1: 130 kW, 100%25 over%0Alimit (measured 130 kW, limit 120 kW)%0AFix: lower it",
         "::error file=bad.yaml,line=2,col=5,title=dclint%3A design load error::bad: 1%25",

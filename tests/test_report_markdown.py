@@ -56,7 +56,8 @@ def test_escape() -> None:
 
 
 def _stub(monkeypatch: pytest.MonkeyPatch) -> None:
-    import dclint.projection
+    import dclint.analysis.assess
+    from dclint.analysis.assess import Projected
 
     class P:
         def as_dict(self) -> dict[str, Any]:
@@ -76,21 +77,19 @@ def _stub(monkeypatch: pytest.MonkeyPatch) -> None:
                 "assumptions": ["MFU 40% declared (workload.mfu)"],
             }
 
-    monkeypatch.setattr(dclint.projection, "project_workloads", lambda design: [P()])
-    monkeypatch.setattr(
-        dclint.projection,
-        "tco",
-        lambda design: {
-            "currency": "CNY",
-            "total": 2e8,
-            "items": {"hardware": 1.9e8},
-            "period_years": 3.0,
-            "assumptions": {"period": {"value": "3 years", "source": "default"}},
-        },
-    )
-    monkeypatch.setattr(
-        dclint.projection, "unprojected", lambda design: [("moe", "no GPU")], raising=False
-    )
+    class T:
+        def as_dict(self) -> dict[str, Any]:
+            return {
+                "currency": "CNY",
+                "total": 2e8,
+                "items": {"hardware": 1.9e8},
+                "period_years": 3.0,
+                "assumptions": {"period": {"value": "3 years", "source": "default"}},
+            }
+
+    # the assessment's projection step, as a projection of these figures would fill it
+    stub = Projected((P(),), (("moe", "no GPU"),), T())  # type: ignore[arg-type]
+    monkeypatch.setattr(dclint.analysis.assess, "project", lambda design: stub)
 
 
 def test_review_sections(
@@ -129,20 +128,6 @@ def test_review_sections(
     assert "Training step" not in out  # a projection without a step breakdown draws none
     assert "| PWR001.limit: Highest design IT load of one rack | 120 kW | 120 kW | PWR001: " in out
     assert "NET001.limit" not in out  # only the options of the rules that ran
-
-
-def test_projection_missing_is_noted(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    import dclint.projection
-
-    monkeypatch.delattr(dclint.projection, "project_workloads", raising=False)
-    # PWR001 only: the cost rules read the projection too
-    sample = str(SAMPLES / "gb200-superpod-su.yaml")
-    main(["check", sample, "--format", "markdown", "--select", "PWR001"])
-    out = capsys.readouterr().out
-    assert "_training-time and cost projection not available in this build_" in out
-    assert "No findings." in out
 
 
 def test_projection_failure_does_not_crash(

@@ -84,6 +84,11 @@ def test_rules_results_and_locations(in_root: None, capsys: pytest.CaptureFixtur
     }
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == ROOT.as_uri() + "/"
     assert result["properties"]["measured"] == "130 kW"
+    assert (result["properties"]["measuredValue"], result["properties"]["measuredUnit"]) == (
+        130.0,
+        "kW",
+    )
+    assert (result["properties"]["limitValue"], result["properties"]["limitUnit"]) == (120.0, "kW")
 
 
 def test_fingerprint_ignores_line_moves(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dclint.report.ranges import compact
+from dclint.model.ranges import compact
 from dclint.report.svg import nice_ticks, si
 
 

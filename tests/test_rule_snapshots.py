@@ -34,7 +34,7 @@ def render(rule_id: str) -> str:
             continue
         where = Path(f.file).resolve().relative_to(ROOT).as_posix()
         lines.append(f"{where}:{f.line}:{f.column}: {f.rule} [{f.severity}] {f.message}")
-        lines.append(f"    path: {f.path}; measured: {f.measured}; limit: {f.limit}")
+        lines.append(f"    path: {f.path}; measured: {f.measured_text}; limit: {f.limit_text}")
         lines.append(f"    fix: {f.fix}")
     return "\n".join(lines) + "\n"
 

@@ -85,10 +85,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.engine.config import selected
+    from dclint.analysis.assess import assess
     from dclint.engine.runner import run as run_engine
-    from dclint.projection import design_extras
     from dclint.report import formatter
+    from dclint.report.view import View
 
     if getattr(args, "sweep", None):
         return sweep(args)
@@ -111,27 +111,21 @@ def run(args: argparse.Namespace) -> int:
         args.fix = args.diff = False
         args.add_suppressions = None
         return run(args)  # report what is left, from the files as now written
-    _price(result, engine)
-    # the governing config of the first design (CLI values merged in) sets the exit threshold
-    fail_on = engine.config_for(result.designs[0].file if result.designs else ".").fail_on
     if getattr(args, "write_baseline", None):  # says what it recorded instead of a report
         return 2 if result.errors or result.rule_failures else 0
-    settings = {
-        "color": _color(args),
-        "show_source": args.show_source,
-        "quiet": args.quiet,
-        "statistics": args.statistics,
-        "show_waivers": args.show_waivers,
-        "rules": engine.rules,
-        "selected": lambda rid, file: selected(rid, engine.config_for(file), file),
-        "options_for": lambda file: engine.options(engine.config_for(file)),
-        "config_for": engine.config_for,
-        "argv": getattr(args, "argv", None),
-        "today": getattr(args, "today", None),
-        "baseline_fixed": fixed,
-        "design_extras": design_extras,
-    }
-    text = formatter(args.format)(result, settings)
+    assessed = assess(result, engine)
+    argv = getattr(args, "argv", None)
+    view = View(
+        color=_color(args),
+        show_source=args.show_source,
+        quiet=args.quiet,
+        statistics=args.statistics,
+        show_waivers=args.show_waivers,
+        argv=tuple(argv) if argv is not None else None,
+        today=getattr(args, "today", None),
+        baseline_fixed=tuple(fixed),
+    )
+    text = formatter(args.format)(assessed, view)
     if args.format == "markdown" and len(text) > GITHUB_COMMENT_LIMIT:
         print(
             f"dclint: warning: the Markdown report is {len(text):,} characters, past GitHub's "
@@ -140,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     emit(args, text)
-    code = result.exit_code(fail_on)
+    code = assessed.exit_code()  # the first design's config (CLI values in) sets the threshold
     return 0 if code == 1 and args.exit_zero else code
 
 
@@ -151,15 +145,6 @@ def _color(args: argparse.Namespace) -> bool:
     if getattr(args, "output", None) or os.environ.get("NO_COLOR"):
         return False
     return sys.stdout.isatty()
-
-
-def _price(result: Any, engine: Any) -> None:
-    """Findings whose fix changes the projection gain their impact in days and money."""
-    from dclint.analysis.impact import PRICED, price
-
-    for d in result.designs:
-        if d.design is not None and any(f.rule in PRICED for f in d.findings):
-            d.findings = price(d.design, d.findings, engine.options(engine.config_for(d.file)))
 
 
 def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:

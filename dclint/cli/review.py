@@ -113,24 +113,18 @@ def run(args: argparse.Namespace) -> int:
         diff,
         diff_names,
     )
-    settings = {
-        "rules": engine.rules,
-        "selected": lambda rid, file: selected(rid, engine.config_for(file), file),
-        "options_for": lambda file: engine.options(engine.config_for(file)),
-        "config_for": engine.config_for,
-        "argv": getattr(args, "argv", None),
-        "today": args.today,
-    }
+    from dclint.analysis.assess import assess
     from dclint.report import document
 
+    run = assess(result, engine, priced=False)  # priced above, before the document's ranking
     if fmt == "markdown":
-        _emit(args, document.render_markdown(doc, settings))
+        _emit(args, document.render_markdown(doc, run))
     elif fmt == "html":
-        _emit(args, document.render_html(doc, settings))
+        _emit(args, document.render_html(doc, run))
     else:
         from dclint.report.pdf import html_to_pdf
 
-        html = document.render_html(doc, settings, paper=args.paper)
+        html = document.render_html(doc, run, paper=args.paper)
         html_to_pdf(html, args.output, args.paper)
     return 2 if result.errors or result.rule_failures else 0
 
@@ -143,9 +137,9 @@ def _emit(args: argparse.Namespace, text: str) -> None:
 
 
 def _price(result: Any, engine: Any) -> None:
-    from dclint.cli.check import _price as price
+    from dclint.analysis.assess import price_findings
 
-    price(result, engine)
+    price_findings(result, engine)
 
 
 def _diff(result: Any, engine: Any, args: argparse.Namespace) -> tuple[Any, tuple[str, str]]:

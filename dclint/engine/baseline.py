@@ -90,8 +90,8 @@ def entries(
             f.path,
             f.subject,
             f.message,
-            f.measured,
-            f.limit,
+            f.measured_text,
+            f.limit_text,
             by=by,
             on=on,
         )
@@ -267,7 +267,7 @@ def apply(
             entry = by_fp[fp][budget[fp] % len(by_fp[fp])]
             if today is not None and entry.until is not None and today > entry.until:
                 kept.append(_again(f, f"baseline entry lapsed on {entry.until}"))
-            elif worse(f.measured, entry.measured, f.limit):
+            elif worse(f.measured_text, entry.measured, f.limit_text):
                 kept.append(_again(f, f"worse than the baselined {entry.measured}"))
             else:
                 reason = entry.reason or "accepted in the baseline"

@@ -12,9 +12,60 @@ from dclint.errors import Problem
 if TYPE_CHECKING:
     from dclint.units import Quantity
 
-__all__ = ["SEVERITY_RANK", "DesignResult", "Finding", "Impact", "RunResult", "Waiver"]
+__all__ = [
+    "SEVERITY_RANK",
+    "DesignResult",
+    "Finding",
+    "Impact",
+    "RunResult",
+    "Value",
+    "Waiver",
+    "number_and_unit",
+    "value_text",
+]
 
 SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
+
+# What a finding measured or its limit: a Quantity, a plain number (a count, a ratio), or text
+# where no number says it ("2.00:1", "3 of 4"); None when the rule gives none.
+Value = Any
+
+
+def value_text(value: Value, digits: int = 4) -> str | None:
+    """A measured value or limit as a report prints it: ``132 kW``, a count with thousands
+    separators (``100,008``), a number to `digits` significant figures, text as it is."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        if float(value).is_integer() and abs(value) < 10**15:  # a count: 100,008, not 1e+05
+            return f"{int(value):,}"
+        return f"{value:.{digits}g}"
+    from dclint.units import fmt
+
+    return fmt(value, digits=digits)
+
+
+def _texts(measured: Value, limit: Value) -> tuple[str | None, str | None]:
+    """Measured and limit as text; more digits where 4 would print them alike (120.001 kW)."""
+    m, lim = value_text(measured), value_text(limit)
+    if m is not None and m == lim:
+        m, lim = value_text(measured, 8), value_text(limit, 8)
+    return m, lim
+
+
+def number_and_unit(value: Value) -> tuple[float | None, str | None]:
+    """A value as (number, unit) for machine-readable output: a Quantity's magnitude and unit
+    expression (``kW``, ``Gb/s``: `dclint.units.unit_text`), a plain number with unit ``""``,
+    (None, None) for text or no value."""
+    if value is None or isinstance(value, (str, bool)):
+        return None, None
+    if isinstance(value, (int, float)):
+        return float(value), ""
+    from dclint.units import unit_text
+
+    return float(value.magnitude), unit_text(value.units)
 
 
 @dataclass(frozen=True)
@@ -41,8 +92,10 @@ class Impact:
 class Finding:
     """One violation, located. Sorts by file, line, column, rule id.
 
-    `measured` and `limit` are the formatted quantities ("132 kW"), `path` the design path
-    (``racks[0].it_load``), `subject` the object at fault (a rack id, a feed id).
+    `measured` and `limit` are the values the rule gave (a Quantity, a plain number, or text
+    such as "2.00:1"); `measured_text` and `limit_text` print them as reports do ("132 kW").
+    `path` is the design path (``racks[0].it_load``), `subject` the object at fault (a rack
+    id, a feed id).
     """
 
     file: str
@@ -54,14 +107,26 @@ class Finding:
     message: str = field(compare=False)
     path: str = field(compare=True)
     subject: str = field(compare=True)
-    measured: str | None = field(default=None, compare=False)
-    limit: str | None = field(default=None, compare=False)
+    measured: Value = field(default=None, compare=False)
+    limit: Value = field(default=None, compare=False)
     fix: str = field(default="", compare=False)
     tags: tuple[str, ...] = field(default=(), compare=False)
     impact: Impact | None = field(default=None, compare=False)
     changes: tuple[Any, ...] = field(default=(), compare=False)  # engine.rule.Change: its fixes
 
+    @property
+    def measured_text(self) -> str | None:
+        return _texts(self.measured, self.limit)[0]
+
+    @property
+    def limit_text(self) -> str | None:
+        return _texts(self.measured, self.limit)[1]
+
     def as_dict(self) -> dict[str, Any]:
+        """JSON values: `measured` and `limit` as text, each with its number and unit beside
+        (`measured_value`, `measured_unit`; None where the value is text or absent)."""
+        measured, measured_unit = number_and_unit(self.measured)
+        limit, limit_unit = number_and_unit(self.limit)
         return {
             "rule": self.rule,
             "name": self.name,
@@ -72,8 +137,12 @@ class Finding:
             "column": self.column,
             "path": self.path,
             "subject": self.subject,
-            "measured": self.measured,
-            "limit": self.limit,
+            "measured": self.measured_text,
+            "measured_value": measured,
+            "measured_unit": measured_unit,
+            "limit": self.limit_text,
+            "limit_value": limit,
+            "limit_unit": limit_unit,
             "fix": self.fix,
             **({"impact": self.impact.as_dict()} if self.impact is not None else {}),
         }

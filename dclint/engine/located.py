@@ -1,14 +1,17 @@
-"""Turn a rule's violation (or its crash) into a located finding: file, line, column, numbers."""
+"""Turn a rule's violation (or its crash) into a located finding: file, line, column, and the
+rule's numbers as it gave them (printed by the presenters)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from dclint.engine.findings import Finding
+from dclint.engine.findings import Finding, value_text
 from dclint.engine.rule import Rule, Violation
 from dclint.model.source import Source, format_path
 
 __all__ = ["fmt_value", "locate", "rule_failure"]
+
+fmt_value = value_text  # the name tests and older callers know
 
 
 def rule_failure(cls: type[Rule], design_name: str, source: Source, exc: Exception) -> Finding:
@@ -29,28 +32,6 @@ def rule_failure(cls: type[Rule], design_name: str, source: Source, exc: Excepti
     )
 
 
-def fmt_value(value: Any, digits: int = 4) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        if float(value).is_integer() and abs(value) < 10**15:  # a count: 100,008, not 1e+05
-            return f"{int(value):,}"
-        return f"{value:.{digits}g}"
-    from dclint.units import fmt
-
-    return fmt(value, digits=digits)
-
-
-def _numbers(v: Violation) -> tuple[str | None, str | None]:
-    """Measured and limit as text; more digits where 4 would print them alike (120.001 kW)."""
-    measured, limit = fmt_value(v.measured), fmt_value(v.limit)
-    if measured is not None and measured == limit:
-        measured, limit = fmt_value(v.measured, 8), fmt_value(v.limit, 8)
-    return measured, limit
-
-
 def locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Finding:
     pos = source.locate(v.path, key=v.key)
     message = v.message
@@ -68,7 +49,8 @@ def locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Find
         message,
         format_path(v.path),
         v.subject,
-        *_numbers(v),
+        v.measured,
+        v.limit,
         v.fix,
         cls.tags,
         changes=v.changes,

@@ -1,14 +1,20 @@
-"""Report formatters, one module a format, chosen by name and imported only when used."""
+"""Report formatters, one module a format, chosen by name and imported only when used. Each
+has `render(run: RunAssessment, view: View) -> str`: it presents what the run's assessment
+(`dclint.analysis.assess`) computed, as the `View` asks, and computes nothing itself."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dclint.analysis.assess import RunAssessment
+    from dclint.report.view import View
 
 __all__ = ["FORMATS", "formatter"]
 
-# name -> module in this package with `render(result, settings) -> str`
+# name -> module in this package with `render(run, view) -> str`
 FORMATS: dict[str, str] = {
     "text": "text",
     "json": "json_format",
@@ -21,7 +27,7 @@ FORMATS: dict[str, str] = {
 }
 
 
-def formatter(name: str) -> Callable[..., str]:
+def formatter(name: str) -> Callable[[RunAssessment, View], str]:
     module = importlib.import_module(f"dclint.report.{FORMATS[name]}")
-    render: Callable[..., Any] = module.render
+    render: Callable[[RunAssessment, View], str] = module.render
     return render

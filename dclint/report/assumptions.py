@@ -4,11 +4,10 @@ option in effect with its default and public source, and the projection's own as
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dclint.engine.findings import DesignResult
+from dclint.analysis.assess import Assessment
 from dclint.report.values import share, show
 
 __all__ = ["Assumption", "assumptions", "projection_assumptions"]
@@ -33,11 +32,10 @@ def _source(cls: Any) -> str:
     return f"{cls.id}: {first or 'dclint' + chr(39) + 's own default'}"
 
 
-def assumptions(
-    d: DesignResult, settings: dict[str, Any], options: dict[str, dict[str, Any]]
-) -> list[Assumption]:
-    design = d.design
-    selected: Callable[[str, str], bool] = settings.get("selected") or (lambda rid, f: True)
+def assumptions(a: Assessment) -> list[Assumption]:
+    """The arithmetic dclint assumes, then each option of each rule selected for the design."""
+    design, options = a.design, a.options
+    assert design is not None
     out = []
     pue_given = "pue" in design.site.model_fields_set
     out.append(
@@ -72,8 +70,8 @@ def assumptions(
             "CDU ratings as declared (cooling.cdus[].capacity)",
         )
     )
-    for rid, cls in settings.get("rules", {}).items():
-        if not cls.options or not selected(rid, d.file):
+    for rid, cls in a.rules.items():
+        if not cls.options or not a.selected(rid):
             continue
         for name, opt in cls.options.items():
             value = options.get(rid, {}).get(name, opt.default)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from dclint.report.graphs import Graph, rack_group
-from dclint.report.ranges import compact
+from dclint.analysis.diagrams import Graph, rack_group
+from dclint.model.ranges import compact
 from dclint.report.review import Review
 from dclint.report.steps import step_parts
 from dclint.report.svg import Bar, Part, hbars, stacked
-from dclint.units import fmt, parse_quantity
+from dclint.units import Quantity, fmt
 
 __all__ = ["charted", "charts"]
 
@@ -99,16 +99,16 @@ def _numbers(r: Review, shown: set[str]) -> list[Bar]:
     """Measured against limit for each finding no other chart shows (same dimension only)."""
     out = []
     for f in r.findings:
-        if f.subject in shown or not f.measured or not f.limit:
+        measured, limit = f.measured, f.limit
+        if f.subject in shown or not isinstance(measured, Quantity):
             continue
-        try:  # "107,090,934 CNY": thousands separators are for reading
-            measured = parse_quantity(f.measured.replace(",", ""))
-            limit = parse_quantity(f.limit.replace(",", ""))
-            value = float(measured.m_as(limit.units))
-        except Exception:  # text that is not one quantity ("2.00:1", "3 of 4"): not charted
+        # text ("2.00:1", "3 of 4") and plain numbers (a count, PAR003's divisor) are no bar
+        # to fill, and neither is a share or a value of another dimension than its limit
+        if not isinstance(limit, Quantity) or limit.dimensionless:
             continue
-        if limit.dimensionless:  # a count or a divisor (PAR003's 4,098 by 4) is no bar to fill
+        if measured.dimensionality != limit.dimensionality:
             continue
+        value = float(measured.m_as(limit.units))
         scale = float(limit.magnitude) or 1.0
         out.append(
             Bar(
@@ -116,7 +116,7 @@ def _numbers(r: Review, shown: set[str]) -> list[Bar]:
                 value / scale * 100,
                 100.0,
                 True,
-                f"{f.measured} against {f.limit}",
+                f"{f.measured_text} against {f.limit_text}",
                 key=f.subject,
             )
         )

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from dclint.analysis.assess import RunAssessment
 from dclint.analysis.review_document import DesignPart, ReviewDocument
 from dclint.engine.findings import Finding
 from dclint.report.review import Review, merged_assumptions, reviews
@@ -272,7 +273,7 @@ def _appendix(items: list[Review]) -> list[Block]:
 
 
 def blocks(
-    doc: ReviewDocument, settings: dict[str, Any], body: Callable[[Review, int], dict[str, str]]
+    doc: ReviewDocument, run: RunAssessment, body: Callable[[Review, int], dict[str, str]]
 ) -> list[Block]:
     """The whole document; `body` renders one design's existing review body in each format."""
     front = doc.front
@@ -280,7 +281,7 @@ def blocks(
     if front.rows():
         out.append(Block("table", header=["Document", ""], rows=[list(r) for r in front.rows()]))
     out += _summary(doc)
-    by_file = {r.file: r for r in reviews(doc.result, settings)}
+    by_file = {r.file: r for r in reviews(run)}
     items = list(by_file.values())
     for n, part in enumerate(doc.designs):
         review = by_file[part.result.file]
@@ -390,7 +391,7 @@ def write_html(
 
 
 def render_html(
-    doc: ReviewDocument, settings: dict[str, Any], paper: str = "A4", print_css: bool = True
+    doc: ReviewDocument, run: RunAssessment, paper: str = "A4", print_css: bool = True
 ) -> str:
     from dclint.report import html as page
 
@@ -399,7 +400,7 @@ def render_html(
     def body(r: Review, n: int) -> dict[str, str]:
         return {"html": page.design_section(r, n)}
 
-    parts = blocks(doc, settings, body)
+    parts = blocks(doc, run, body)
     return write_html(parts, doc.front.title, doc.front.running_header, paper, print_css)
 
 
@@ -430,10 +431,10 @@ def write_markdown(parts: list[Block]) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def render_markdown(doc: ReviewDocument, settings: dict[str, Any]) -> str:
+def render_markdown(doc: ReviewDocument, run: RunAssessment) -> str:
     from dclint.report import markdown as mdown
 
     def body(r: Review, n: int) -> dict[str, str]:
         return {"markdown": "\n".join(mdown.design_section(r))}
 
-    return write_markdown(blocks(doc, settings, body))
+    return write_markdown(blocks(doc, run, body))

@@ -3,13 +3,16 @@ defect on many racks of a type is one annotation naming them: see dclint.report.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dclint.engine.baseline import relative_file
-from dclint.engine.findings import RunResult
 from dclint.errors import printable
 from dclint.report.rollup import kinds, measured_limit, roll_up
 from dclint.report.text import summary_line
+
+if TYPE_CHECKING:
+    from dclint.analysis.assess import RunAssessment
+    from dclint.report.view import View
 
 __all__ = ["command", "escape_data", "escape_property", "render"]
 
@@ -33,7 +36,8 @@ def command(level: str, message: str, **props: Any) -> str:
     return f"::{level} {fields}::{escape_data(message)}"
 
 
-def render(result: RunResult, settings: dict[str, Any]) -> str:
+def render(run: RunAssessment, view: View) -> str:
+    result = run.result
     lines = []
     for design in result.designs:
         for e in design.errors:

@@ -5,12 +5,11 @@ findings (one defect on many racks rolled up) and projection; the assumptions on
 from __future__ import annotations
 
 from html import escape as _escape
-from typing import Any
 
-from dclint.engine.findings import RunResult
+from dclint.analysis.assess import RunAssessment
 from dclint.errors import ConfigError, printable
 from dclint.report.charts import charts
-from dclint.report.diagrams import svg
+from dclint.report.drawing import svg
 from dclint.report.markdown import summary_rows
 from dclint.report.meta import metadata
 from dclint.report.review import (
@@ -23,6 +22,7 @@ from dclint.report.review import (
 from dclint.report.rollup import Rollup, impact_sentence, measured_limit
 from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
+from dclint.report.view import View
 from dclint.units import Quantity
 
 __all__ = ["CSP", "STYLE", "design_section", "escape", "render", "require_layout"]
@@ -81,7 +81,7 @@ def _rollup(r: Rollup) -> str:
             f"<details><summary>All {r.count} subjects</summary><ul>"
             + "".join(
                 f"<li><code>{escape(f'{x.file}:{x.line}:{x.column}')}</code> {escape(x.subject)}"
-                f"{': ' + escape(x.measured) if x.measured else ''}</li>"
+                f"{': ' + escape(x.measured_text) if x.measured_text else ''}</li>"
                 for x in r.findings
             )
             + "</ul></details>"
@@ -182,17 +182,17 @@ def _overview(items: list[Review]) -> str:
 design_section = _design  # one design's body, for the review document
 
 
-def render(result: RunResult, settings: dict[str, Any]) -> str:
+def render(run: RunAssessment, view: View) -> str:
     require_layout()  # fail before any work, with the install hint
-    items = reviews(result, settings)
+    items = reviews(run)
     title = "dclint design review" + (f": {items[0].name}" if len(items) == 1 else "")
     body = [
-        f"<h1>{escape(title)}</h1><p>{escape(summary_line(result))}</p>",
+        f"<h1>{escape(title)}</h1><p>{escape(summary_line(run.result))}</p>",
         "<h2>Overview</h2>" + _overview(items),
         '<dl class="meta">'
         + "".join(
             f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>"
-            for k, v in metadata([r.file for r in items], settings)
+            for k, v in metadata([r.assessment for r in items if r.assessment], view)
         )
         + "</dl>",
         "<nav><h2>Contents</h2><ol>"
@@ -207,7 +207,7 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
             + _table(header, rows)
             + "</section>"
         )
-    fixed = settings.get("baseline_fixed") or []
+    fixed = view.baseline_fixed
     if fixed:
         body.append(
             f"<h2>Baseline: {len(fixed)} entries no longer occur</h2><ul>"

@@ -1,20 +1,40 @@
-"""JSON output: `version`, and `designs`, each with its findings and errors (stable keys)."""
+"""JSON output: `version`, and `designs`, each with its findings and errors (stable keys), and,
+for a design that loaded, its projections and TCO."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dclint import __version__
-from dclint.engine.findings import RunResult
 from dclint.report.rollup import as_data as rollup_data
+
+if TYPE_CHECKING:
+    from dclint.analysis.assess import Assessment, RunAssessment
+    from dclint.report.view import View
 
 __all__ = ["as_data", "render"]
 
 
-def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:
+def _projection(a: Assessment) -> dict[str, Any]:
+    """The design's projections and TCO; a failure in their stead, never an exception."""
+    p = a.projected
+    if p.error:
+        return {"projections": [], "projection_error": p.error}
+    try:
+        return {
+            "projections": [x.as_dict() for x in p.projections],
+            "unprojected": [{"workload": w, "reason": r} for w, r in p.unprojected],
+            "tco": p.tco.as_dict() if p.tco is not None else None,
+        }
+    except Exception as exc:  # a report must not fail because a projection did
+        return {"projections": [], "projection_error": f"{type(exc).__name__}: {exc}"}
+
+
+def as_data(run: RunAssessment) -> dict[str, Any]:
     designs = []
-    for d in result.designs:
+    for a in run.designs:
+        d = a.result
         entry: dict[str, Any] = {
             "file": d.file,
             "name": d.name,
@@ -28,12 +48,11 @@ def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:
                 for e in d.errors
             ],
         }
-        extra = settings.get("design_extras")
-        if extra is not None and d.design is not None:
-            entry.update(extra(d.design))
+        if d.design is not None:
+            entry.update(_projection(a))
         designs.append(entry)
     return {"version": __version__, "designs": designs}
 
 
-def render(result: RunResult, settings: dict[str, Any]) -> str:
-    return json.dumps(as_data(result, settings), indent=2, ensure_ascii=False) + "\n"
+def render(run: RunAssessment, view: View) -> str:
+    return json.dumps(as_data(run), indent=2, ensure_ascii=False) + "\n"

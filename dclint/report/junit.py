@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
-from typing import Any
 
-from dclint.engine.findings import DesignResult, Finding, RunResult
+from dclint.analysis.assess import Assessment, RunAssessment
+from dclint.engine.findings import Finding
 from dclint.report.text import finding_line
+from dclint.report.view import View
 
 __all__ = ["LOAD_CASE", "render"]
 
@@ -30,18 +30,13 @@ def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) ->
     return node
 
 
-def _suite(
-    root: ET.Element,
-    d: DesignResult,
-    rules: dict[str, Any],
-    selected: Callable[[str, str], bool],
-    options_for: Callable[[str], dict[str, dict[str, Any]]] | None = None,
-) -> None:
+def _suite(root: ET.Element, a: Assessment) -> None:
+    d, rules = a.result, a.rules
     suite = _sub(root, "testsuite", name=d.name or d.file, file=d.file)
     by_rule: dict[str, list[Finding]] = {}
     for f in d.findings:
         by_rule.setdefault(f.rule, []).append(f)
-    ids = [rid for rid in rules if selected(rid, d.file)]
+    ids = [rid for rid in rules if a.selected(rid)]
     ids += sorted(set(by_rule) - set(ids))
     failures = errors = skipped = 0
     classname = d.name or d.file
@@ -62,7 +57,7 @@ def _suite(
         found = by_rule.get(rid, [])
         why = ""
         if cls is not None and d.design is not None and not found:
-            why = cls.inapplicable(d.design, options_for(d.file).get(rid) if options_for else None)
+            why = cls.inapplicable(d.design, a.options.get(rid))
         if d.errors:
             skipped += 1
             _sub(case, "skipped", message="the design did not load")
@@ -90,13 +85,10 @@ def _suite(
     suite.set("skipped", str(skipped))
 
 
-def render(result: RunResult, settings: dict[str, Any]) -> str:
-    rules: dict[str, Any] = settings.get("rules", {})
-    selected: Callable[[str, str], bool] = settings.get("selected") or (lambda rid, f: True)
+def render(run: RunAssessment, view: View) -> str:
     root = ET.Element("testsuites", {"name": "dclint"})
-    options_for = settings.get("options_for")
-    for design in result.designs:
-        _suite(root, design, rules, selected, options_for)
+    for a in run.designs:
+        _suite(root, a)
     for key in ("tests", "failures", "errors", "skipped"):
         root.set(key, str(sum(int(s.get(key, "0")) for s in root)))
     ET.indent(root)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from dclint.analysis.assess import RunAssessment
 from dclint.analysis.summary import DesignSummary
-from dclint.engine.findings import RunResult
 from dclint.errors import printable
-from dclint.report.diagrams import mermaid
+from dclint.report.drawing import mermaid
 from dclint.report.meta import metadata
 from dclint.report.review import (
     OVERVIEW_COLUMNS,
@@ -24,6 +24,7 @@ from dclint.report.steps import step_parts
 from dclint.report.svg import si
 from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
+from dclint.report.view import View
 from dclint.units import fmt
 
 __all__ = ["design_section", "md", "overview", "render", "rollup_line", "slug", "summary_rows"]
@@ -199,9 +200,9 @@ def overview(items: list[Review], links: bool = True) -> list[str]:
     return [*lines, ""]
 
 
-def render(result: RunResult, settings: dict[str, Any]) -> str:
-    items = reviews(result, settings)
-    out = ["# dclint design review", "", md(summary_line(result)), "", "## Overview", ""]
+def render(run: RunAssessment, view: View) -> str:
+    items = reviews(run)
+    out = ["# dclint design review", "", md(summary_line(run.result)), "", "## Overview", ""]
     out += overview(items)
     contents = [f"[{md(r.name)}](#{slug(md(r.name))})" for r in items]
     out += [
@@ -210,7 +211,10 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
     ]
     out += _fold(
         "Run details: date, version, configuration, commit, command line",
-        _table(["Item", "Value"], [list(x) for x in metadata([r.file for r in items], settings)]),
+        _table(
+            ["Item", "Value"],
+            [list(x) for x in metadata([r.assessment for r in items if r.assessment], view)],
+        ),
     )
     for review in items:
         out += _design(review)
@@ -218,7 +222,7 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
     if rows:
         out += ["## Assumptions and limits", ""]
         out += _fold(f"{len(rows)} assumptions and limits in effect", _table(header, rows))
-    fixed = settings.get("baseline_fixed") or []
+    fixed = view.baseline_fixed
     if fixed:
         out += [f"## Baseline: {len(fixed)} entries no longer occur", ""]
         out += [f"- {md(e.describe())}" for e in fixed] + [""]

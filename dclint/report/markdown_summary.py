@@ -3,12 +3,11 @@ overview of every design and its findings (rolled up), without diagrams or assum
 
 from __future__ import annotations
 
-from typing import Any
-
-from dclint.engine.findings import RunResult
+from dclint.analysis.assess import RunAssessment
 from dclint.report.markdown import md, overview, rollup_line
 from dclint.report.review import SEVERITY_ORDER, reviews
 from dclint.report.text import summary_line
+from dclint.report.view import View
 
 __all__ = ["MARKER", "render"]
 
@@ -17,9 +16,9 @@ MARKER = "<!-- dclint-review -->"
 MOST = 50  # findings listed in all; the full review (--format markdown) has the rest
 
 
-def render(result: RunResult, settings: dict[str, Any]) -> str:
-    items = reviews(result, settings)
-    out = [MARKER, f"### dclint: {md(summary_line(result))}", ""]
+def render(run: RunAssessment, view: View) -> str:
+    items = reviews(run)
+    out = [MARKER, f"### dclint: {md(summary_line(run.result))}", ""]
     out += overview(items, links=False)  # the sections are not in this comment
     listed = 0
     left = 0

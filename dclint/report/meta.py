@@ -6,13 +6,15 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from dclint import __version__
+from dclint.analysis.assess import Assessment
 from dclint.report.values import share, show
+from dclint.report.view import View
 
 __all__ = ["metadata"]
 
@@ -45,15 +47,10 @@ def _git(folder: Path, *args: str) -> str:
     return done.stdout
 
 
-def _changed_options(
-    file: str, settings: dict[str, Any], defaults: dict[str, dict[str, Any]]
-) -> list[str]:
-    options_for: Callable[[str], dict[str, dict[str, Any]]] | None = settings.get("options_for")
-    if options_for is None:
-        return []
-    rules = settings.get("rules", {})
+def _changed_options(a: Assessment, defaults: dict[str, dict[str, Any]]) -> list[str]:
+    rules = a.rules
     out = []
-    for rid, values in sorted(options_for(file).items()):
+    for rid, values in sorted(a.options.items()):
         for name, value in values.items():
             default = defaults.get(rid, {}).get(name)
             if show(value) != show(default):
@@ -63,10 +60,9 @@ def _changed_options(
     return out
 
 
-def _config(file: str, settings: dict[str, Any]) -> str:
-    config_for = settings.get("config_for")
-    config = config_for(file) if config_for is not None else None
-    if config is None or config.file is None:
+def _config(a: Assessment) -> str:
+    config = a.config
+    if config.file is None:
         return "no config file (dclint defaults)"
     out = config.file
     if tuple(config.select) != ("ALL",):
@@ -76,17 +72,18 @@ def _config(file: str, settings: dict[str, Any]) -> str:
     return str(out)
 
 
-def metadata(files: list[str], settings: dict[str, Any]) -> list[tuple[str, str]]:
+def metadata(items: Sequence[Assessment], view: View) -> list[tuple[str, str]]:
     """(item, value) rows: one a run, and one a design file where configs or commits differ."""
     from dclint.engine.config import default_options
 
-    today = settings.get("today") or date.today().isoformat()
-    argv = settings.get("argv")
+    today = view.today or date.today().isoformat()
+    argv = view.argv
     command = "dclint " + shlex.join(argv if argv is not None else sys.argv[1:])
     rows = [("Date", str(today)), ("dclint version", __version__), ("Command line", command)]
-    defaults = default_options() if settings.get("options_for") else {}
-    configs = {f: _config(f, settings) for f in files}
-    changed = {f: "; ".join(_changed_options(f, settings, defaults)) or "none" for f in files}
+    defaults = default_options()
+    files = [a.file for a in items]
+    configs = {a.file: _config(a) for a in items}
+    changed = {a.file: "; ".join(_changed_options(a, defaults)) or "none" for a in items}
     commits = _commits(files)
     for label, per_file in (
         ("Configuration", configs),

@@ -1,19 +1,19 @@
 """What a design review (markdown, html) shows: an overview of every design, then per design its
 summary, diagrams, findings (one defect on many racks rolled up) and projection; the
-assumptions once for the whole review."""
+assumptions once for the whole review. Every figure comes from the run's assessment
+(`dclint.analysis.assess`); a `Review` arranges them for reading."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dclint.analysis.summary import DesignSummary, summarise
-from dclint.engine.findings import DesignResult, Finding, RunResult
+from dclint.analysis.assess import Assessment, RunAssessment
+from dclint.analysis.diagrams import Graph
+from dclint.analysis.summary import DesignSummary
+from dclint.engine.findings import Finding
 from dclint.errors import Problem
 from dclint.report.assumptions import Assumption, assumptions, projection_assumptions
-from dclint.report.graphs import Graph
-from dclint.report.plant import cooling_graph, fabric_graph, power_graph
 from dclint.report.rollup import Rollup, kinds, roll_up
 from dclint.report.values import money, show
 
@@ -39,6 +39,7 @@ class Review:
     rolled: dict[str, dict[str, list[Rollup]]] = field(default_factory=dict)
     graphs: list[tuple[str, Graph]] = field(default_factory=list)
     design: Any = None
+    assessment: Assessment | None = field(default=None, repr=False)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -105,102 +106,37 @@ OVERVIEW_COLUMNS = (
 _VERDICTS = ("does not load", "fails", "passes with warnings", "passes")
 
 
-def reviews(result: RunResult, settings: dict[str, Any]) -> list[Review]:
+def reviews(run: RunAssessment) -> list[Review]:
     """A review a design, those with something to act on first (a clean design never pushes
     another's findings down the document); in the order given within each verdict."""
-    items = [_review(d, settings) for d in result.designs]
+    items = [_review(a) for a in run.designs]
     return sorted(items, key=lambda r: _VERDICTS.index(r.verdict))
 
 
-def _review(d: DesignResult, settings: dict[str, Any]) -> Review:
-    review = Review(d.file, d.name or d.file, list(d.errors), list(d.findings), design=d.design)
+def _review(a: Assessment) -> Review:
+    review = Review(a.file, a.name, list(a.errors), list(a.findings), design=a.design, assessment=a)
     areas: dict[str, dict[str, list[Finding]]] = {}
-    for f in d.findings:
+    for f in a.findings:
         area = f.tags[0] if f.tags else "other"
         areas.setdefault(f.severity, {}).setdefault(area, []).append(f)
-    kind = kinds(d.design)
+    kind = kinds(a.design)
     review.rolled = {
         sev: {area: roll_up(found, kind) for area, found in by_area.items()}
         for sev, by_area in areas.items()
     }
-    if d.design is None:
+    if a.design is None:
         return review
-    options = _options(d.file, settings)
-    try:
-        review.summary = summarise(d.design, options, settings.get("rules", {}))
-    except Exception as exc:  # a design the rules could check but the summary cannot
-        review.summary_error = f"{type(exc).__name__}: {exc}"
-    _project(review, d.design)
-    if review.summary is not None:
-        review.graphs = _graphs(d.design, review.summary, review.flagged, review.notes)
-    review.assumptions = assumptions(d, settings, options)
+    review.summary, review.summary_error = a.summary, a.summary_error
+    projected = a.projected
+    review.projections = [p.as_dict() for p in projected.projections]
+    review.tco = projected.tco.as_dict() if projected.tco is not None else None
+    review.notes = [*projected.notes, *a.diagrams.notes]
+    review.graphs = list(a.diagrams.graphs)
+    review.assumptions = assumptions(a)
     review.assumptions += projection_assumptions(
         [*review.projections, *([review.tco] if review.tco else [])]
     )
     return review
-
-
-def _graphs(
-    design: Any, s: DesignSummary, flagged: dict[str, list[str]], notes: list[str]
-) -> list[tuple[str, Graph]]:
-    builders: tuple[tuple[str, Callable[[], Graph | None]], ...] = (
-        ("Power one-line: load against derated capacity", lambda: power_graph(design, s, flagged)),
-        (
-            "Cooling loops: CDU heat and flow against capacity",
-            lambda: cooling_graph(design, s, flagged),
-        ),
-        ("Fabric tiers: downlink to uplink ratio", lambda: fabric_graph(s, flagged)),
-    )
-    out = []
-    for title, build in builders:
-        try:
-            graph = build()
-        except Exception as exc:  # a diagram must not take the review down with it
-            notes.append(f"{title.split(':')[0]} diagram failed: {type(exc).__name__}: {exc}")
-            continue
-        if graph is not None and graph.nodes:
-            out.append((title, graph))
-    return out
-
-
-def _options(file: str, settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    options_for: Callable[[str], dict[str, dict[str, Any]]] | None = settings.get("options_for")
-    if options_for is not None:
-        return options_for(file)
-    from dclint.engine.config import Config, validate_config
-
-    return validate_config(Config(), settings.get("rules", {}))  # every option at its default
-
-
-def _as_dict(value: Any) -> dict[str, Any]:
-    if hasattr(value, "as_dict"):
-        value = value.as_dict()
-    return dict(value) if isinstance(value, dict) else {"value": value}
-
-
-def _project(review: Review, design: Any) -> None:
-    """Projected training time and cost, when dclint.projection provides them."""
-    try:
-        from dclint.projection import project_workloads, tco
-    except (ImportError, AttributeError):
-        review.notes.append("training-time and cost projection not available in this build")
-        return
-    try:
-        review.projections = [_as_dict(p) for p in project_workloads(design)]
-    except Exception as exc:  # the projection must not take the review down with it
-        review.notes.append(f"projection failed: {type(exc).__name__}: {exc}")
-    try:
-        review.tco = _as_dict(tco(design))
-    except Exception as exc:
-        review.notes.append(f"TCO failed: {type(exc).__name__}: {exc}")
-    try:
-        from dclint.projection import unprojected
-    except (ImportError, AttributeError):
-        return
-    try:
-        review.notes += [f"workload {w} not projected: {why}" for w, why in unprojected(design)]
-    except Exception as exc:
-        review.notes.append(f"projection failed: {type(exc).__name__}: {exc}")
 
 
 def merged_assumptions(items: list[Review]) -> tuple[list[str], list[list[str]]]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dclint.engine.findings import Finding
-from dclint.report.ranges import compact
+from dclint.model.ranges import compact
 
 __all__ = ["Rollup", "as_data", "impact_sentence", "kinds", "measured_limit", "roll_up"]
 
@@ -56,9 +56,10 @@ class Rollup:
 
 def measured_limit(f: Finding) -> str:
     """' (measured 132 kW, limit 120 kW)', a '-' for either missing; '' when both are."""
-    if f.measured is None and f.limit is None:
+    measured, limit = f.measured_text, f.limit_text
+    if measured is None and limit is None:
         return ""
-    return f" (measured {f.measured or '-'}, limit {f.limit or '-'})"
+    return f" (measured {measured or '-'}, limit {limit or '-'})"
 
 
 def impact_sentence(f: Finding) -> str:
@@ -89,8 +90,8 @@ def _shape(f: Finding) -> tuple[str, ...]:
         f.rule,
         f.severity,
         _skeleton(f.message),
-        f.measured or "",
-        f.limit or "",
+        f.measured_text or "",
+        f.limit_text or "",
         _skeleton(f.fix),
     )
 

@@ -19,14 +19,18 @@ import hashlib
 import inspect
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from dclint import __version__
 from dclint.engine.baseline import fingerprint, relative_file
-from dclint.engine.findings import RunResult, Waiver
+from dclint.engine.findings import Waiver, number_and_unit
 from dclint.errors import Problem
 from dclint.report.rollup import Rollup, kinds, roll_up
+
+if TYPE_CHECKING:
+    from dclint.analysis.assess import RunAssessment
+    from dclint.report.view import View
 
 __all__ = ["FINGERPRINT_KEY", "LOAD_ERROR_ID", "as_data", "render"]
 
@@ -118,12 +122,16 @@ def _result(group: Rollup, index: int) -> dict[str, Any]:
         for k, v in (
             ("path", f.path),
             ("subject", f.subject),
-            ("measured", f.measured),
-            ("limit", f.limit),
+            ("measured", f.measured_text),
+            ("limit", f.limit_text),
             ("fix", f.fix),
         )
         if v
     }
+    for name, value in (("measured", f.measured), ("limit", f.limit)):
+        number, unit = number_and_unit(value)
+        if number is not None:  # the number and its unit beside the text
+            props[f"{name}Value"], props[f"{name}Unit"] = number, unit
     if f.impact is not None:
         props["impact"] = f.impact.as_dict()
     message = f.message
@@ -185,8 +193,9 @@ def _load_result(e: Problem, index: int) -> dict[str, Any]:
     }
 
 
-def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:
-    descriptors = [_descriptor(cls) for cls in settings.get("rules", {}).values()]
+def as_data(run: RunAssessment) -> dict[str, Any]:
+    result = run.result
+    descriptors = [_descriptor(cls) for cls in run.rules.values()]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
     waived = [w.finding for d in result.designs for w in d.waivers]
     for f in [*result.findings, *waived]:  # a rule the table lacks still needs a descriptor
@@ -214,15 +223,15 @@ def as_data(result: RunResult, settings: dict[str, Any]) -> dict[str, Any]:
         "semanticVersion": __version__,
         "rules": descriptors,
     }
-    run = {
+    sarif_run = {
         "tool": {"driver": driver},
         "originalUriBaseIds": {BASE: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
         "invocations": [{"executionSuccessful": not result.errors and result.rule_failures == 0}],
         "results": results,
     }
-    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [sarif_run]}
 
 
-def render(result: RunResult, settings: dict[str, Any]) -> str:
-    return json.dumps(as_data(result, settings), indent=2, ensure_ascii=False) + "\n"
+def render(run: RunAssessment, view: View) -> str:
+    return json.dumps(as_data(run), indent=2, ensure_ascii=False) + "\n"

@@ -12,11 +12,15 @@ CI workflow commands into a log.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING
 
 from dclint.engine.findings import Finding, RunResult, Waiver
 from dclint.errors import printable
 from dclint.report.rollup import kinds, measured_limit, roll_up
+
+if TYPE_CHECKING:
+    from dclint.analysis.assess import RunAssessment
+    from dclint.report.view import View
 
 __all__ = ["clean", "finding_line", "render", "summary_line", "waiver_line", "waiver_terms"]
 
@@ -76,8 +80,9 @@ def _source_lines(f: Finding, texts: dict[str, list[str] | None]) -> list[str]:
     return [f"{pad} |", f"{number} | {text}", f"{pad} | {' ' * (f.column - 1)}^", ""]
 
 
-def render(result: RunResult, settings: dict[str, Any]) -> str:
-    color, show = bool(settings.get("color")), bool(settings.get("show_source"))
+def render(run: RunAssessment, view: View) -> str:
+    result = run.result
+    color, show = view.color, view.show_source
     texts: dict[str, list[str] | None] = {}
     lines: list[str] = []
     for design in result.designs:
@@ -90,16 +95,16 @@ def render(result: RunResult, settings: dict[str, Any]) -> str:
             lines.append(finding_line(f, color, also))
             if show:
                 lines.extend(_source_lines(f, texts))
-    if settings.get("show_waivers"):
+    if view.show_waivers:
         lines.extend(waiver_line(w) for w in result.waivers)
     findings, errors = result.findings, result.errors
-    if settings.get("statistics") and findings:
+    if view.statistics and findings:
         counts = Counter((f.rule, f.name) for f in findings)
         for (rule, name), n in sorted(counts.items()):
             lines.append(f"{n:5d}  {rule}  {name}")
-    if settings.get("quiet") and not findings and not errors:
+    if view.quiet and not findings and not errors:
         return ""
-    if not settings.get("quiet") or findings or errors:
+    if not view.quiet or findings or errors:
         lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 

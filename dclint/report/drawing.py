@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from dclint.report.graphs import Graph, Node
+from dclint.analysis.diagrams import Graph, Node
 from dclint.report.svg import BAR, FONT, OVER, PALE
 
 __all__ = ["mermaid", "svg"]

@@ -1,0 +1,293 @@
+"""Assess once, present many: everything dclint computes about a checked design, in one typed
+record a design, read by every presenter (the CLI's report formats, `dclint.run()`, the review
+document, an editor server).
+
+`assess(result, engine)` prices each design's findings (`dclint.analysis.impact`) and returns a
+`RunAssessment`. Each `Assessment` computes its summary, projections, TCO and diagram data on
+first read and keeps them: a text report (findings only) pays for no projection, and a review
+that reads a figure twice computes it once. Nothing here prints or formats a report; nothing
+raises because a projection, a summary or a diagram failed: the failure is kept as text
+(`summary_error`, `Projected.projection_error`, ...) for the presenter to show.
+
+A presenter reads, per design:
+
+- `findings` (priced: `Finding.impact` set where a fix changes the projection), `errors`,
+  `design` (None when it did not load), `file`, `name`;
+- `summary` (`DesignSummary`: GPUs, IT load, facility power, rack loads, feeds, CDUs, fabric
+  tiers, storage), or `summary_error`;
+- `projected` (`Projected`: each workload's `Projection`, the workloads not projected and why,
+  the cluster `Tco`);
+- `diagrams` (`Diagrams`: the power, cooling and fabric graphs as data, titled);
+- `config`, `options` (the typed rule options in effect), `selected(rule_id)`, and
+  `flagged` (finding subjects -> the rules that name them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from dclint.analysis.diagrams import Graph, cooling_graph, fabric_graph, power_graph
+from dclint.analysis.summary import DesignSummary, summarise
+from dclint.engine.findings import DesignResult, Finding, RunResult
+from dclint.engine.runner import Engine
+from dclint.errors import Problem
+
+if TYPE_CHECKING:
+    from dclint.engine.config import Config
+    from dclint.engine.rule import Rule, Severity
+    from dclint.model.design import Design
+    from dclint.projection import Projection, Tco
+
+__all__ = [
+    "Assessment",
+    "Diagrams",
+    "Projected",
+    "RunAssessment",
+    "assess",
+    "diagrams",
+    "price_findings",
+    "project",
+    "run",
+]
+
+
+def _failure(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+@dataclass(frozen=True)
+class Projected:
+    """A design's projection: one `Projection` a workload that could be projected, the
+    `unprojected` workloads (id, why not), and the cluster's `tco`. A step that raised leaves
+    its failure text (``"ValueError: ..."``) and its part empty."""
+
+    projections: tuple[Projection, ...] = ()
+    unprojected: tuple[tuple[str, str], ...] = ()
+    tco: Tco | None = None
+    projection_error: str = ""
+    unprojected_error: str = ""
+    tco_error: str = ""
+
+    @property
+    def error(self) -> str:
+        """The first failure (projection, unprojected, TCO), '' when none."""
+        return self.projection_error or self.unprojected_error or self.tco_error
+
+    @property
+    def notes(self) -> list[str]:
+        """What a review says under the projection: failures, and workloads not projected."""
+        out = []
+        if self.projection_error:
+            out.append(f"projection failed: {self.projection_error}")
+        if self.tco_error:
+            out.append(f"TCO failed: {self.tco_error}")
+        if self.unprojected_error:
+            out.append(f"projection failed: {self.unprojected_error}")
+        out += [f"workload {w} not projected: {why}" for w, why in self.unprojected]
+        return out
+
+
+def project(design: Design) -> Projected:
+    """Every workload's projection and the TCO of `design`; never raises."""
+    from dclint.projection import project_workloads, tco, unprojected
+
+    found: dict[str, Any] = {}
+    for key, compute in (
+        ("projections", lambda: tuple(project_workloads(design))),
+        ("unprojected", lambda: tuple(unprojected(design))),
+        ("tco", lambda: tco(design)),
+    ):
+        try:
+            found[key] = compute()
+        except Exception as exc:  # a report must not fail because a projection did
+            found[key.removesuffix("s") + "_error"] = _failure(exc)
+    return Projected(**found)
+
+
+@dataclass(frozen=True)
+class Diagrams:
+    """The review's diagrams as data: (title, graph) of each that has something to draw, and
+    a note for each that failed to build."""
+
+    graphs: tuple[tuple[str, Graph], ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def diagrams(design: Design, s: DesignSummary, flagged: dict[str, list[str]]) -> Diagrams:
+    """Each diagram of `design` with something to draw; `flagged` marks the elements findings
+    name (`Assessment.flagged`)."""
+    builders: tuple[tuple[str, Callable[[], Graph | None]], ...] = (
+        ("Power one-line: load against derated capacity", lambda: power_graph(design, s, flagged)),
+        (
+            "Cooling loops: CDU heat and flow against capacity",
+            lambda: cooling_graph(design, s, flagged),
+        ),
+        ("Fabric tiers: downlink to uplink ratio", lambda: fabric_graph(s, flagged)),
+    )
+    graphs, notes = [], []
+    for title, build in builders:
+        try:
+            graph = build()
+        except Exception as exc:  # a diagram must not take the review down with it
+            notes.append(f"{title.split(':')[0]} diagram failed: {_failure(exc)}")
+            continue
+        if graph is not None and graph.nodes:
+            graphs.append((title, graph))
+    return Diagrams(tuple(graphs), tuple(notes))
+
+
+@dataclass(eq=False)
+class Assessment:
+    """Everything dclint computes about one checked design (see the module doc). `result` is
+    the engine's record of the design, its findings priced; the rest is computed on first
+    read, under the configuration governing the file."""
+
+    result: DesignResult
+    engine: Engine = field(repr=False)
+
+    @property
+    def file(self) -> str:
+        return self.result.file
+
+    @property
+    def name(self) -> str:
+        """The design's name, or its file when it did not load."""
+        return self.result.name or self.result.file
+
+    @property
+    def design(self) -> Design | None:
+        design: Design | None = self.result.design
+        return design
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.result.findings
+
+    @property
+    def errors(self) -> list[Problem]:
+        return self.result.errors
+
+    @property
+    def rules(self) -> dict[str, type[Rule]]:
+        return self.engine.rules
+
+    @cached_property
+    def config(self) -> Config:
+        """The configuration governing the file (its directory's, or --config), CLI values in."""
+        return self.engine.config_for(self.file)
+
+    @cached_property
+    def options(self) -> dict[str, dict[str, Any]]:
+        """Every rule's typed options in effect for this design."""
+        return self.engine.options(self.config)
+
+    def selected(self, rule_id: str) -> bool:
+        """Whether `rule_id` runs on this design under its configuration."""
+        from dclint.engine.config import selected
+
+        return selected(rule_id, self.config, self.file)
+
+    @cached_property
+    def flagged(self) -> dict[str, list[str]]:
+        """Finding subjects -> the rules that name them, for marking diagram elements."""
+        out: dict[str, list[str]] = {}
+        for f in self.findings:
+            if f.subject and f.rule not in out.setdefault(f.subject, []):
+                out[f.subject].append(f.rule)
+        return out
+
+    @cached_property
+    def _summary(self) -> tuple[DesignSummary | None, str]:
+        if self.design is None:
+            return None, ""
+        try:
+            return summarise(self.design, self.options, self.rules), ""
+        except Exception as exc:  # a design the rules could check but the summary cannot
+            return None, _failure(exc)
+
+    @property
+    def summary(self) -> DesignSummary | None:
+        """The figures a reviewer reads first; None when the design did not load or the
+        summary failed (`summary_error`)."""
+        return self._summary[0]
+
+    @property
+    def summary_error(self) -> str:
+        return self._summary[1]
+
+    @cached_property
+    def projected(self) -> Projected:
+        """Projections, workloads not projected, TCO (empty when the design did not load)."""
+        return project(self.design) if self.design is not None else Projected()
+
+    @cached_property
+    def diagrams(self) -> Diagrams:
+        """The power, cooling and fabric diagrams as data (none without a summary)."""
+        if self.design is None or self.summary is None:
+            return Diagrams()
+        return diagrams(self.design, self.summary, self.flagged)
+
+
+@dataclass(eq=False)
+class RunAssessment:
+    """A run assessed: the engine's `result` and one `Assessment` a design, in order."""
+
+    result: RunResult
+    designs: list[Assessment]
+    engine: Engine = field(repr=False)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every design's findings, priced."""
+        return self.result.findings
+
+    @property
+    def errors(self) -> list[Problem]:
+        return self.result.errors
+
+    @property
+    def rules(self) -> dict[str, type[Rule]]:
+        return self.engine.rules
+
+    @property
+    def fail_on(self) -> Severity:
+        """The exit threshold: the governing config of the first design (CLI values in)."""
+        return self.engine.config_for(self.result.designs[0].file if self.designs else ".").fail_on
+
+    def exit_code(self, fail_on: Severity | None = None) -> int:
+        """0 clean, 1 findings at or above `fail_on` (default: `self.fail_on`), 2 load or
+        config errors or rule failures."""
+        return self.result.exit_code(fail_on or self.fail_on)
+
+
+def price_findings(result: RunResult, engine: Engine) -> None:
+    """Set `impact` on each finding whose fix changes the projection (in place)."""
+    from dclint.analysis.impact import PRICED, price
+
+    for d in result.designs:
+        if d.design is not None and any(f.rule in PRICED for f in d.findings):
+            d.findings = price(d.design, d.findings, engine.options(engine.config_for(d.file)))
+
+
+def assess(result: RunResult, engine: Engine, *, priced: bool = True) -> RunAssessment:
+    """The assessment of a checked run: findings priced (unless `priced` is False), one
+    `Assessment` a design whose figures are computed on first read."""
+    if priced:
+        price_findings(result, engine)
+    return RunAssessment(result, [Assessment(d, engine) for d in result.designs], engine)
+
+
+def run(paths: str | Sequence[str], engine: Engine | None = None) -> RunAssessment:
+    """Check the designs under `paths` (files or directories) and assess them: the library
+    entry point, `dclint.run()`. `engine` carries a configuration, a rule selection, extra
+    rule directories and the date (default: each file's own configuration, today). Raises
+    `dclint.ConfigError` for a bad configuration; a design that does not load is an error
+    in its `Assessment`, never an exception."""
+    from dclint.engine.runner import run as run_engine
+
+    engine = engine or Engine()
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    return assess(run_engine(paths, engine), engine)
