@@ -12,6 +12,8 @@ import pytest
 from conftest import ROOT
 from dclint.engine.runner import Engine, run
 
+pytestmark = pytest.mark.integration  # the benchmark's smoke run: cold processes, timed
+
 BENCH = ROOT / "bench" / "run.py"
 TARGETS = {
     "explicit 100k: dclint / YAML C loader",

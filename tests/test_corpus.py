@@ -1,7 +1,9 @@
 """Hostile and broken input through the real CLI: a clean message at file:line:col, never a crash.
 
 Each case in tests/corpus/cases.txt names a file, extra arguments, the exit code, where the first
-message must be, how many located messages there must be and how the first one starts.
+message must be, how many located messages there must be and how the first one starts. The
+default tier runs each case in-process through `cli.main()`; the integration tier runs it again
+as `python -m dclint` in a fresh process, within a time bound.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from pathlib import Path
 import pytest
 from _hardening import LIMIT_S
 from _hardening import dclint as run_dclint
+
+from dclint.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -40,8 +44,8 @@ def dclint(*args: str, cwd: Path = CORPUS) -> tuple[subprocess.CompletedProcess[
     return run_dclint(*args, cwd=cwd)
 
 
-def located(proc: subprocess.CompletedProcess[str]) -> list[tuple[str, str]]:
-    lines = (proc.stdout + proc.stderr).splitlines()
+def located(proc: subprocess.CompletedProcess[str] | str) -> list[tuple[str, str]]:
+    lines = (proc if isinstance(proc, str) else proc.stdout + proc.stderr).splitlines()
     return [(m["at"], m["msg"]) for m in map(LOCATED.match, lines) if m]
 
 
@@ -56,19 +60,44 @@ def test_corpus_is_complete() -> None:
     assert len(CASES) >= 60
 
 
-@pytest.mark.parametrize(("name", "args", "code", "at", "count", "fragment"), CASES)
-def test_case(name: str, args: str, code: int, at: str, count: int, fragment: str) -> None:
-    proc, seconds = dclint("check", name, *args.split())
-    assert_clean(proc)
-    messages = located(proc)
-    assert proc.returncode == code, proc.stdout + proc.stderr
-    assert messages, proc.stdout + proc.stderr
+def _expect(text: str, returned: int, code: int, at: str, count: int, fragment: str) -> None:
+    assert "Traceback" not in text, text
+    messages = located(text)
+    assert returned == code, text
+    assert messages, text
     assert messages[0][0] in at.split(" or "), messages  # libyaml and PyYAML may differ
     assert messages[0][1].startswith(fragment), messages[0]
     assert len(messages) == count, messages
+
+
+@pytest.mark.parametrize(("name", "args", "code", "at", "count", "fragment"), CASES)
+def test_case(
+    name: str,
+    args: str,
+    code: int,
+    at: str,
+    count: int,
+    fragment: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(CORPUS)
+    returned = main(["check", name, *args.split()])
+    out = capsys.readouterr()
+    _expect(out.out + out.err, returned, code, at, count, fragment)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("name", "args", "code", "at", "count", "fragment"), CASES)
+def test_case_in_a_process(
+    name: str, args: str, code: int, at: str, count: int, fragment: str
+) -> None:
+    proc, seconds = dclint("check", name, *args.split())
+    _expect(proc.stdout + proc.stderr, proc.returncode, code, at, count, fragment)
     assert seconds < LIMIT_S
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_fifty_megabyte_file_is_refused_quickly(tmp_path: Path) -> None:
     big = tmp_path / "big.yaml"
     with big.open("w", encoding="utf-8") as handle:
@@ -101,6 +130,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
     assert located(proc) == [(f"{design}:1:1", "cannot read file: Permission denied")]
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_directory_symlink_loop_is_not_followed(tmp_path: Path) -> None:
     (tmp_path / "a" / "b").mkdir(parents=True)
     (tmp_path / "a" / "b" / "d.yaml").write_text(

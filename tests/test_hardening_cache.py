@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 
 import pint
+import pytest
+
+pytestmark = pytest.mark.integration  # fresh processes with planted cache directories
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_designs" / "gb200-superpod-su.yaml"

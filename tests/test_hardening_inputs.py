@@ -29,6 +29,7 @@ def _diamond(tmp_path: Path, depth: int) -> Path:
     return design
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_an_include_diamond_reads_each_file_once(tmp_path: Path) -> None:
     _diamond(tmp_path, 16)  # the deepest allowed: 3**14 reads of the bottom file, naively
     proc, took = dclint("check", "design.yaml", cwd=tmp_path, timeout=120)
@@ -36,6 +37,7 @@ def test_an_include_diamond_reads_each_file_once(tmp_path: Path) -> None:
     assert took < LIMIT_S
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_an_include_diamond_one_level_too_deep_is_an_error(tmp_path: Path) -> None:
     _diamond(tmp_path, 17)
     proc, took = dclint("check", "design.yaml", cwd=tmp_path, timeout=120)
@@ -57,6 +59,7 @@ def test_a_file_reached_again_deeper_still_counts_its_depth(tmp_path: Path) -> N
     assert error_lines(proc) == ["b2.yaml:1:10: error: includes nested deeper than 16 files"]
 
 
+@pytest.mark.integration  # wall-clock bound
 @needs_fifo
 @pytest.mark.parametrize("how", ["given", "included", "searched"])
 def test_a_fifo_named_yaml_is_refused_not_waited_on(tmp_path: Path, how: str) -> None:
@@ -71,6 +74,7 @@ def test_a_fifo_named_yaml_is_refused_not_waited_on(tmp_path: Path, how: str) ->
     assert took < LIMIT_S
 
 
+@pytest.mark.integration  # wall-clock bound
 @pytest.mark.parametrize(
     ("flag", "message"),
     [
@@ -87,6 +91,7 @@ def test_a_device_as_config_or_baseline_is_refused(tmp_path: Path, flag: str, me
     assert took < LIMIT_S
 
 
+@pytest.mark.integration  # wall-clock bound
 @needs_fifo
 @pytest.mark.parametrize("flag", ["--config", "--baseline"])
 def test_a_fifo_as_config_or_baseline_is_refused(tmp_path: Path, flag: str) -> None:
@@ -125,6 +130,7 @@ def test_a_config_over_the_limit_is_refused(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.integration  # wall-clock bound
 @pytest.mark.parametrize(
     "line",
     [

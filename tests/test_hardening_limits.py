@@ -34,6 +34,7 @@ BUDGET = (
 )
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_thirty_groups_of_100000_racks_are_refused_at_once(tmp_path: Path) -> None:
     (tmp_path / "d.yaml").write_text(_groups(*(f"g{g}r[1-100000]" for g in range(30))), "utf-8")
     proc, took = dclint("check", "d.yaml", cwd=tmp_path)
@@ -76,6 +77,7 @@ def test_duplicate_ids_are_reported_once_per_group() -> None:
     ]
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_a_huge_list_is_refused_before_validation(tmp_path: Path) -> None:
     # 300,000 invalid items: validating them all took seconds (a million: 9 s and 2 GB)
     (tmp_path / "d.yaml").write_text("name: t\nracks: [" + "1," * 299_999 + "1]\n", "utf-8")
@@ -98,6 +100,7 @@ def test_errors_are_capped_at_100_a_design_with_a_count_of_the_rest() -> None:
     assert len(_errors("name: t\nracks:\n" + "  - 1\n" * 100)) == 100
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_unknown_references_by_the_thousand_answer_quickly(tmp_path: Path) -> None:
     feeds = "".join(
         f"    - id: feed-{i:04d}\n      voltage: 415 V\n      current_rating: 63 A\n"
@@ -120,6 +123,7 @@ def test_unknown_references_by_the_thousand_answer_quickly(tmp_path: Path) -> No
     assert took < LIMIT_S
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_hints_stay_cheap_over_many_similar_candidates() -> None:
     from dclint.model.hints import Hints, did_you_mean
 
@@ -143,6 +147,7 @@ def _panels(n: int, closed: bool) -> str:
     return "name: t\npower:\n  panels:\n" + "".join(rows) + "racks:\n  - id: r1\n" + PLATFORM
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_a_long_fed_by_chain_loads_in_linear_time() -> None:
     start = time.perf_counter()
     design = load_text(_panels(3000, closed=False), "d.yaml")
@@ -150,6 +155,7 @@ def test_a_long_fed_by_chain_loads_in_linear_time() -> None:
     assert time.perf_counter() - start < LIMIT_S
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_a_long_fed_by_cycle_is_one_error_a_panel_shortened_and_capped() -> None:
     start = time.perf_counter()
     errors = _errors(_panels(3000, closed=True))
@@ -203,6 +209,7 @@ def test_an_unreadable_directory_fails_the_check(tmp_path: Path) -> None:
     assert error_lines(proc)[0] == "locked:1:1: error: cannot read directory: Permission denied"
 
 
+@pytest.mark.integration  # wall-clock bound
 def test_a_long_fed_by_chain_over_racks_checks_in_linear_panel_walks(tmp_path: Path) -> None:
     """Every panel of a 3,000-panel chain carries the 20 racks at its bottom: each panel's
     racks come from its child's, not from walking the chain below it again."""

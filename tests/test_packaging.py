@@ -13,6 +13,9 @@ import pytest
 
 from conftest import ROOT
 
+# builds a wheel with pip and runs the pre-commit hook in real repositories
+pytestmark = pytest.mark.integration
+
 BAD = "name: hot\nracks:\n  - {id: r1, platform: gb200-nvl72, it_load: 130 kW}\n"
 GOOD = "name: ok\nracks:\n  - {id: r1, platform: gb200-nvl72, it_load: 120 kW}\n"
 

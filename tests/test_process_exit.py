@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration  # how a real `dclint` process ends: its own process each
+
 BUFFERED = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
 BAD = "name: hot\nracks:\n  - {id: r1, platform: gb200-nvl72, it_load: 130 kW}\n"
 

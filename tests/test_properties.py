@@ -221,6 +221,7 @@ def test_any_generated_design_loads_or_fails_cleanly(text: str) -> None:
 
 
 @pytest.mark.parametrize("sample", sorted(p.name for p in SAMPLES.glob("*.yaml")))
+@pytest.mark.integration  # a process per hash seed
 def test_json_output_is_identical_across_runs_and_hash_seeds(sample: str) -> None:
     outputs = set()
     for seed in ("0", "1", "12345"):

@@ -157,6 +157,7 @@ def test_review_parsed_in_python(tmp_path: Path) -> None:
     _check_review(_parse(html))
 
 
+@pytest.mark.integration  # real headless Chromium
 def test_rendered_and_printed_in_chromium(tmp_path: Path) -> None:
     browser = _chromium()
     page = _page(tmp_path)
@@ -184,6 +185,7 @@ def test_rendered_and_printed_in_chromium(tmp_path: Path) -> None:
     assert b"file://" not in data  # nor the header/footer with the page's own address
 
 
+@pytest.mark.integration  # wall-clock bound, own process
 def test_eight_samples_fast_and_without_matplotlib(tmp_path: Path) -> None:
     out = tmp_path / "all.html"
     samples = sorted(str(p) for p in SAMPLES.glob("*.yaml"))
