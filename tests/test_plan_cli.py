@@ -182,6 +182,7 @@ def test_par005_is_priced_by_the_best_layouts_step(capsys: pytest.CaptureFixture
     assert impact["days"] > 1.0  # a fifth of a run of about 7.7 days
 
 
+@pytest.mark.integration  # the plan benchmark's 10 s wall-clock target
 def test_bench_1024_gpus_70b_within_its_target(capsys: pytest.CaptureFixture[str]) -> None:
     import importlib.util
 
