@@ -24,6 +24,8 @@ RANK = {
     "server": 7,  # the editor's presenter, beside report
     "analysis": 6,
     "fix": 6,  # text edits of a design (a fix, the best layout), beside analysis
+    "api": 6,  # dclint.api: what a rule may use, gathered from the rooms below
+    "testing": 6,  # dclint.testing: the example checker, over the engine
     "engine": 5,
     "projection": 5,
     "loader": 4,
@@ -34,8 +36,15 @@ RANK = {
     "errors": 1,
     "data": 0,
 }
-ROOT_FILES = {"__init__.py", "__main__.py", "units.py", "_fastq.py", "errors.py"}
-RULE_MAY_IMPORT = ("dclint.engine", "dclint.model", "dclint.calc", "dclint.projection")
+ROOT_FILES = {"__init__.py", "__main__.py", "units.py", "_fastq.py", "errors.py", "api.py"}
+ROOT_FILES |= {"testing.py"}  # the rule API and its example checker: public face
+RULE_MAY_IMPORT = (
+    "dclint.api",
+    "dclint.engine",
+    "dclint.model",
+    "dclint.calc",
+    "dclint.projection",
+)
 RULE_MAY_IMPORT += ("dclint.units", "dclint.errors")
 
 
@@ -106,3 +115,40 @@ def test_rules_import_only_what_a_rule_may_use() -> None:
                 if name.startswith("dclint") and not name.startswith(RULE_MAY_IMPORT):
                     bad.append(f"{Path(path).name}: {name}")
     assert bad == []
+
+
+def _rule_imports() -> set[tuple[str, str]]:
+    """(module, name) of every dclint name a built-in rule imports."""
+    found = set()
+    for path in sorted((ROOT / "rules").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dclint"):
+                found.update((str(node.module), a.name) for a in node.names)
+    return found
+
+
+def test_the_rule_api_names_everything_a_built_in_rule_uses() -> None:
+    """dclint.api is the rule author's surface: whatever the built-in rules need, a third
+    party's rule can have from it, as the same object."""
+    import importlib
+
+    import dclint.api
+
+    missing = []
+    for module, name in sorted(_rule_imports()):
+        if module == "dclint.api":
+            continue
+        value = getattr(importlib.import_module(module), name)
+        exported = [n for n in dclint.api.__all__ if getattr(dclint.api, n) is value]
+        if not exported:
+            missing.append(f"{module}.{name}")
+    assert missing == []
+    assert all(hasattr(dclint.api, n) for n in dclint.api.__all__)
+
+
+def test_no_built_in_rule_takes_a_users_id() -> None:
+    from dclint.api import RULE_ID, USER_PREFIX
+    from dclint.engine.registry import discover
+
+    ids = list(discover(plugins=False))
+    assert [i for i in ids if i.startswith(USER_PREFIX) or not RULE_ID.match(i)] == []

@@ -9,23 +9,20 @@ by accident).
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 import pytest
 
-from conftest import EXAMPLES, TODAY, expected_counts, finding_counts
+from conftest import EXAMPLES, TODAY
 from dclint.engine.registry import discover
-from dclint.engine.runner import Engine, run
+from dclint.testing import DOC_SECTIONS, expected_findings, found_findings
 
 RULES = discover()
-LOAD_ERROR = "DCL000"  # documented as a rule; reported by the loader
-SECTIONS = ("## What it does", "## Why it matters", "## Example", "## Fix")
 
 
 @pytest.mark.parametrize("rule_id", sorted(RULES))
 def test_rule_has_doc_sections(rule_id: str) -> None:
     doc = RULES[rule_id].doc()
-    missing = [s for s in SECTIONS if s not in doc]
+    missing = [s for s in DOC_SECTIONS if s not in doc]
     assert not missing, f"{rule_id} doc lacks {missing}"
 
 
@@ -46,17 +43,14 @@ def _cases() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("rule_id", "name"), _cases())
 def test_example(rule_id: str, name: str) -> None:
+    """The checker a plug-in's tests use (dclint.testing): load errors count as DCL000."""
     path = EXAMPLES / rule_id.lower() / name
-    if rule_id == LOAD_ERROR and name.startswith("bad"):  # the loader's errors, not findings
-        errors = run([str(path)], Engine(today=TODAY)).errors
-        assert Counter((LOAD_ERROR, e.line) for e in errors) == expected_counts(path)
-        return
-    found = finding_counts(path)
+    found = found_findings(path, today=TODAY)
     if name.startswith("good"):
         assert {f for f in found if f[0] == rule_id} == set()
-        assert found == expected_counts(path)
+        assert found == expected_findings(path)
     else:
-        expected = expected_counts(path)
+        expected = expected_findings(path)
         assert any(rule == rule_id for rule, _ in expected), f"{name} marks no {rule_id}"
         assert found == expected
 
@@ -64,4 +58,4 @@ def test_example(rule_id: str, name: str) -> None:
 def test_rule_ids_and_names_are_unique_and_well_formed() -> None:
     names = [cls.name for cls in RULES.values()]
     assert len(names) == len(set(names))
-    assert all(re.fullmatch(r"[A-Z]{3}\d{3}", rid) for rid in RULES)
+    assert all(re.fullmatch(r"[A-Z]{3}\d{3}", rid) for rid in RULES)  # built-in: 3 letters

@@ -14,11 +14,15 @@ from types import ModuleType
 from dclint.engine.rule import SEVERITIES, Rule
 from dclint.errors import ConfigError
 
-__all__ = ["ENTRY_POINT_GROUP", "discover"]
+__all__ = ["ENTRY_POINT_GROUP", "RULE_ID", "USER_PREFIX", "discover"]
 
 ENTRY_POINT_GROUP = "dclint.rules"
 BUILTIN = "dclint.rules"
-_ID_RE = re.compile(r"^[A-Z]{2,5}\d{3}$")
+# A rule id: two to five capital letters (the family), three digits. Ids beginning with
+# USER_PREFIX are users' own: no built-in rule takes one, so a plug-in never collides with a
+# later release's rule.
+RULE_ID = re.compile(r"^[A-Z]{2,5}\d{3}$")
+USER_PREFIX = "X"
 _NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -101,7 +105,12 @@ def _entry_point_packages() -> list[tuple[str, ModuleType]]:
 
 def discover(rules_dirs: tuple[str, ...] = (), *, plugins: bool = True) -> dict[str, type[Rule]]:
     """Every rule by id. Duplicate ids, and rules missing their metadata, are ConfigErrors."""
-    sources: list[tuple[str, list[ModuleType]]] = [("built-in pack", _modules_of(_builtin()))]
+    builtin = ("built-in pack", _modules_of(_builtin()))
+    for module in builtin[1]:
+        for cls in _rules_in(module):
+            if cls.id.startswith(USER_PREFIX):
+                raise ConfigError(f"built-in rule {cls.id}: ids beginning with X are users'")
+    sources: list[tuple[str, list[ModuleType]]] = [builtin]
     if plugins:
         sources += [(label, _modules_of(pkg)) for label, pkg in _entry_point_packages()]
     sources += [(f"--rules-dir {d}", _from_dir(d)) for d in rules_dirs]
@@ -122,7 +131,7 @@ def discover(rules_dirs: tuple[str, ...] = (), *, plugins: bool = True) -> dict[
 
 
 def _check_metadata(cls: type[Rule], origin: str) -> None:
-    if not _ID_RE.match(cls.id):
+    if not RULE_ID.match(cls.id):
         raise ConfigError(f"{origin}: rule id '{cls.id}' must look like PWR001")
     if not _NAME_RE.match(getattr(cls, "name", "")):
         raise ConfigError(f"{origin}: rule {cls.id} needs a kebab-case name")

@@ -1,0 +1,220 @@
+"""Everything a rule may use, in one import: `from dclint.api import ...`.
+
+A rule (built-in or a third party's) is a `Rule` subclass in a module whose docstring is its
+doc; `check(design, ctx)` yields `Violation`s. This module names what such a rule may read and
+build, and nothing in it changes between minor releases without a deprecation:
+
+- the rule surface: `Rule`, `Option` (a typed option), `Context` (options and the run's date),
+  `Violation` (what a rule reports), `Severity`, `RULE_ID`, `USER_PREFIX`;
+- the design: `Design` and its parts (`Workload`, `Fabric`, `StorageTier`, `Cdu`, `Loop`,
+  `SwitchModel`), its resolved `Topology` (`Rack`, `FeedItem`, `PanelItem`), design paths
+  (`DesignPath`) and id ranges (`expand`, `RangeError`);
+- its resolved facts, typed and computed once a design: `facts(design)` gives `Facts`
+  (feed allocation and capacity, CDU loads, fabric graphs and tier bandwidths, workload
+  projections), and the calculators behind them (the layout search's helpers among them);
+- quantities: `Quantity`, `Q_` (build one: ``Q_(120, "kW")``), `fmt` (print one compactly).
+
+Rule ids match `RULE_ID` (two to five capital letters, three digits: ``PWR001``). Ids that
+begin with `USER_PREFIX` ("X": ``XPWR001``, ``XAB001``) are reserved for users' own rules:
+no built-in rule will ever take one, so a plug-in's ids never collide with a future release.
+docs/writing-rules.md walks a plug-in from an empty folder to a tested package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dclint.calc.checkpoints import (
+    checkpoint_size,
+    checkpoint_tier,
+    count_text,
+    data_tiers,
+    size_unit,
+)
+from dclint.calc.cooling import (
+    ASHRAE_SUPPLY_LIMITS,
+    CduLoad,
+    cdu_loads,
+    facility_supply,
+    loop_delta,
+    required_flow,
+)
+from dclint.calc.fabric_graph import (
+    FabricGraph,
+    fabric_graph,
+    fabric_racks,
+    fat_tree_endpoints,
+    nic_speed,
+    port_share,
+    ports_at,
+)
+from dclint.calc.fabric_tiers import (
+    EndpointPorts,
+    TierBandwidth,
+    endpoint_ports,
+    tier_bandwidths,
+    tier_links,
+)
+from dclint.calc.power import (
+    feed_allocation,
+    feed_capacity_kw,
+    load_basis,
+    normal_feed_load_kw,
+    panel_allocation,
+    rack_load_kw,
+    racks_below,
+    rating_text,
+)
+from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
+from dclint.engine.registry import RULE_ID, USER_PREFIX
+from dclint.engine.rule import Context, Option, Rule, Severity, Violation
+from dclint.errors import ConfigError, DclintError, LoadError
+from dclint.model.catalog import SwitchModel
+from dclint.model.cooling import Cdu, Loop
+from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
+from dclint.model.design import Design
+from dclint.model.fabric import Fabric
+from dclint.model.ranges import RangeError, expand
+from dclint.model.site import is_apparent
+from dclint.model.source import Path as DesignPath
+from dclint.model.storage import StorageTier
+from dclint.model.topology import FeedItem, PanelItem, Rack, Topology
+from dclint.model.workload import Workload
+from dclint.projection import CurrencyError, Projection, Tco, project_workloads, tco, unprojected
+from dclint.projection.money import convert
+from dclint.projection.search_design import loses_on, ordinal, plan_layouts, set_line
+from dclint.projection.search_records import Candidate
+from dclint.projection.training import hardware_of
+from dclint.units import Q_, Quantity, fmt
+
+__all__ = [
+    "ASHRAE_SUPPLY_LIMITS",
+    "CHECKPOINT_BYTES_PER_PARAMETER",
+    "Q_",
+    "RULE_ID",
+    "USER_PREFIX",
+    "Candidate",
+    "Cdu",
+    "CduLoad",
+    "ConfigError",
+    "Context",
+    "CurrencyError",
+    "DclintError",
+    "Design",
+    "DesignPath",
+    "EndpointPorts",
+    "Fabric",
+    "FabricGraph",
+    "Facts",
+    "FeedItem",
+    "LoadError",
+    "Loop",
+    "Option",
+    "PanelItem",
+    "Projection",
+    "Quantity",
+    "Rack",
+    "RangeError",
+    "Rule",
+    "Severity",
+    "StorageTier",
+    "SwitchModel",
+    "Tco",
+    "TierBandwidth",
+    "Topology",
+    "Violation",
+    "Workload",
+    "WorkloadDemand",
+    "cdu_loads",
+    "checkpoint_size",
+    "checkpoint_tier",
+    "convert",
+    "count_text",
+    "data_tiers",
+    "endpoint_ports",
+    "expand",
+    "fabric_graph",
+    "fabric_racks",
+    "facility_supply",
+    "facts",
+    "fat_tree_endpoints",
+    "feed_allocation",
+    "feed_capacity_kw",
+    "fmt",
+    "hardware_of",
+    "is_apparent",
+    "load_basis",
+    "loop_delta",
+    "loses_on",
+    "nic_speed",
+    "normal_feed_load_kw",
+    "ordinal",
+    "panel_allocation",
+    "plan_layouts",
+    "port_share",
+    "ports_at",
+    "project_workloads",
+    "rack_load_kw",
+    "racks_below",
+    "rating_text",
+    "required_flow",
+    "set_line",
+    "size_unit",
+    "tco",
+    "tier_bandwidths",
+    "tier_links",
+    "training_tiers",
+    "unprojected",
+    "workload_demands",
+]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """A design's resolved facts, typed. Each is computed on first use and kept for the
+    design (rules, reports and commands ask for the same figures), so asking twice is free."""
+
+    design: Design
+
+    @property
+    def topology(self) -> Topology:
+        """Racks, feeds, panels, CDUs and loops with their references resolved."""
+        return self.design.topology
+
+    def feed_allocation(self, peak: bool = False) -> dict[str, Quantity]:
+        """Load allocated to each feed (a rack's whole load on each of its power paths);
+        `peak` takes the racks' peak load instead of their design load."""
+        return feed_allocation(self.topology, peak)
+
+    @property
+    def feed_capacity_kw(self) -> dict[str, float]:
+        """Derated capacity of each feed, in kW."""
+        return feed_capacity_kw(self.topology)
+
+    @property
+    def cdu_loads(self) -> dict[str, CduLoad]:
+        """Heat and flow each CDU carries, against its capacity."""
+        return cdu_loads(self.topology)
+
+    def fabric_graph(self, index: int) -> FabricGraph:
+        """The switch graph of `design.fabrics[index]`."""
+        return fabric_graph(self.design, index)
+
+    def tier_bandwidths(self, index: int) -> list[TierBandwidth]:
+        """Down- and uplink bandwidth of each tier of `design.fabrics[index]`."""
+        return tier_bandwidths(self.design, index)
+
+    @property
+    def projections(self) -> list[Projection]:
+        """The projected run of each workload that can be projected."""
+        return project_workloads(self.design)
+
+    @property
+    def unprojected(self) -> list[tuple[str, str]]:
+        """(workload id, why) for each workload that cannot be projected."""
+        return unprojected(self.design)
+
+
+def facts(design: Design) -> Facts:
+    """The resolved facts of `design` (see `Facts`)."""
+    return Facts(design)
