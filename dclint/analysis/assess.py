@@ -47,6 +47,7 @@ __all__ = [
     "Projected",
     "RunAssessment",
     "assess",
+    "assess_design",
     "diagrams",
     "price_findings",
     "project",
@@ -265,11 +266,23 @@ class RunAssessment:
 
 def price_findings(result: RunResult, engine: Engine) -> None:
     """Set `impact` on each finding whose fix changes the projection (in place)."""
+    for d in result.designs:
+        _price(d, engine)
+
+
+def _price(d: DesignResult, engine: Engine) -> None:
     from dclint.analysis.impact import PRICED, price
 
-    for d in result.designs:
-        if d.design is not None and any(f.rule in PRICED for f in d.findings):
-            d.findings = price(d.design, d.findings, engine.options(engine.config_for(d.file)))
+    if d.design is not None and any(f.rule in PRICED for f in d.findings):
+        d.findings = price(d.design, d.findings, engine.options(engine.config_for(d.file)))
+
+
+def assess_design(result: DesignResult, engine: Engine, *, priced: bool = True) -> Assessment:
+    """The assessment of one checked design (an editor's unsaved text, a single file):
+    findings priced (unless `priced` is False), figures computed on first read."""
+    if priced:
+        _price(result, engine)
+    return Assessment(result, engine)
 
 
 def assess(result: RunResult, engine: Engine, *, priced: bool = True) -> RunAssessment:

@@ -220,12 +220,9 @@ class Workspace:
     def _price(self, result: Any) -> None:
         """Findings whose fix changes the projection carry their days and money, as in check."""
         try:
-            from dclint.analysis.impact import PRICED, price
+            from dclint.analysis.assess import assess_design
 
-            if any(f.rule in PRICED for f in result.findings):
-                engine = self.engine
-                options = engine.options(engine.config_for(result.file))
-                result.findings = price(result.design, result.findings, options)
+            assess_design(result, self.engine)  # the assessment check and dclint.run() read
         except Exception:  # pricing is extra: a diagnostic without a price still helps
             return
 
