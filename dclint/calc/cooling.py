@@ -153,7 +153,4 @@ def cdu_loads(topo: Topology) -> dict[str, CduLoad]:
             load.given = load.given + _given(racks, loop, delta)
         return loads
 
-    if topo.derived.cdu_loads is None:
-        topo.derived.cdu_loads = build()
-    result: dict[str, CduLoad] = topo.derived.cdu_loads
-    return result
+    return topo.derived.once(cdu_loads, build)

@@ -203,11 +203,9 @@ class FabricGraph:
 
 def fabric_graph(design: Design, index: int) -> FabricGraph:
     """The explicit form of fabric `index` as a graph (built once per design)."""
-    graphs = design.topology.derived.fabric_graphs
-    if index not in graphs:
-        graphs[index] = _build(design, design.fabrics[index])
-    graph: FabricGraph = graphs[index]
-    return graph
+    return design.topology.derived.once(
+        (fabric_graph, index), lambda: _build(design, design.fabrics[index])
+    )
 
 
 def _build(design: Design, fabric: Fabric) -> FabricGraph:

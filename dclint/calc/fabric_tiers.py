@@ -100,12 +100,9 @@ def tier_links(fabric: Fabric) -> list[TierLinks]:
 def tier_bandwidths(design: Design, fabric_index: int) -> list[TierBandwidth]:
     """Down/up bandwidth of each tier of one fabric, lowest tier first (computed once)."""
     fabric = design.fabrics[fabric_index]
-    topo = design.topology
-    cached = topo.derived.tier_bandwidths
-    if fabric_index not in cached:
-        cached[fabric_index] = _compute(design, fabric, fabric_index)
-    result: list[TierBandwidth] = cached[fabric_index]
-    return result
+    return design.topology.derived.once(
+        (tier_bandwidths, fabric_index), lambda: _compute(design, fabric, fabric_index)
+    )
 
 
 def _compute(design: Design, fabric: Fabric, index: int) -> list[TierBandwidth]:

@@ -54,18 +54,17 @@ def feed_allocation(topo: Topology, peak: bool = False) -> dict[str, Quantity]:
     of its paths, because with the other path lost those feeds carry it all (2N). Summing over
     all feeds together, as DCIM tools do, would halve a 2N rack's apparent load. `peak` loads
     each rack with its peak (catalog max_power) instead of its design IT load."""
-    cached = topo.derived.feed_allocation.get(peak)
-    if cached is not None:
-        return cached
-    kw: dict[str, float] = defaultdict(float)
-    for rack in topo.racks:
-        load = rack_load_kw(rack, peak)
-        for feeds in rack_paths(rack).values():
-            for feed in feeds:
-                kw[feed.id] += load / len(feeds)
-    result = {fid: Q_(kw.get(fid, 0.0), "kW") for fid in topo.feeds}
-    topo.derived.feed_allocation[peak] = result
-    return result
+
+    def build() -> dict[str, Quantity]:
+        kw: dict[str, float] = defaultdict(float)
+        for rack in topo.racks:
+            load = rack_load_kw(rack, peak)
+            for feeds in rack_paths(rack).values():
+                for feed in feeds:
+                    kw[feed.id] += load / len(feeds)
+        return {fid: Q_(kw.get(fid, 0.0), "kW") for fid in topo.feeds}
+
+    return topo.derived.once((feed_allocation, peak), build)
 
 
 def normal_feed_load_kw(topo: Topology) -> dict[str, float]:
@@ -84,15 +83,15 @@ def feed_capacity_kw(topo: Topology) -> dict[str, float]:
     """Derated capacity of every feed in kW, computed once per feed entry: the feeds of a
     range share one model (and so one panel), and pint arithmetic per feed is slow on large
     designs."""
-    if topo.derived.feed_capacity_kw is None:
+
+    def build() -> dict[str, float]:
         by_entry: dict[int, float] = {}
         for feed in topo.feeds.values():
             if id(feed.model) not in by_entry:
                 by_entry[id(feed.model)] = feed.capacity.m_as("kW")
-        topo.derived.feed_capacity_kw = {
-            fid: by_entry[id(f.model)] for fid, f in topo.feeds.items()
-        }
-    return topo.derived.feed_capacity_kw
+        return {fid: by_entry[id(f.model)] for fid, f in topo.feeds.items()}
+
+    return topo.derived.once(feed_capacity_kw, build)
 
 
 def panel_subtree(panel: PanelItem) -> list[PanelItem]:

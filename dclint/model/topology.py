@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dclint.model.catalog import Platform
 from dclint.model.cooling import Cdu, Loop
 from dclint.model.site import Feed, Panel
 from dclint.model.source import Path
 from dclint.units import Q_, Quantity
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from dclint.model.builtin_catalog import Catalog
@@ -173,17 +176,21 @@ class Rack:
 @dataclass
 class Derived:
     """What dclint.calc and dclint.projection compute from a topology, once per design: rules,
-    reports and commands all ask for the same figures. None (or empty) until first asked.
-    The values are the calculators' own records, named in each comment; the model does not
-    import the rooms above it, so each calculator states its type where it reads the field."""
+    reports and commands all ask for the same figures. Each figure is kept under the function
+    that computes it (with its argument, where it takes one) by `once`, so a figure has the
+    type its calculator returns, and the model names none of the calculators' records."""
 
-    # calc.power.feed_allocation, by load basis (True: the racks' peak load)
-    feed_allocation: dict[bool, dict[str, Quantity]] = field(default_factory=dict)
-    feed_capacity_kw: dict[str, float] | None = None  # calc.power.feed_capacity_kw
-    cdu_loads: dict[str, Any] | None = None  # calc.cooling.CduLoad by CDU id
-    fabric_graphs: dict[int, Any] = field(default_factory=dict)  # calc FabricGraph by index
-    tier_bandwidths: dict[int, list[Any]] = field(default_factory=dict)  # calc TierBandwidth
-    projections: list[tuple[str, Any]] | None = None  # projection Projection (or why not)
+    _kept: dict[Hashable, Any] = field(default_factory=dict)
+
+    def once(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The figure kept under `key` (the computing function, or (function, argument)),
+        computed by `compute` the first time it is asked for."""
+        if key in self._kept:
+            kept: T = self._kept[key]
+            return kept
+        value = compute()
+        self._kept[key] = value
+        return value
 
 
 @dataclass

@@ -223,11 +223,7 @@ def _all(design: Design) -> list[tuple[str, Projection | str]]:
     def build() -> list[tuple[str, Projection | str]]:
         return [(wl.id, _project(design, i, wl)) for i, wl in enumerate(design.workloads)]
 
-    derived = design.topology.derived
-    if derived.projections is None:
-        derived.projections = build()
-    result: list[tuple[str, Projection | str]] = derived.projections
-    return result
+    return design.topology.derived.once(_all, build)
 
 
 def project_workloads(design: Design) -> list[Projection]:
