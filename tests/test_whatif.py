@@ -139,3 +139,25 @@ def test_sweep_json_and_bad_value(capsys: pytest.CaptureFixture[str]) -> None:
         ("1.2", 0, []),
         ("0.5", 0, ["--sweep:1:1: site.pue: input should be greater than or equal to 1"]),
     ]
+
+
+def test_a_sweep_never_changes_the_engine_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The grid runner (dclint.analysis.grid) checks each point with its own engine copy: the
+    engine given keeps its overrides while the points run, not only after."""
+    from dclint.analysis.whatif import run_sweep
+    from dclint.loader.overrides import parse_overrides
+
+    base = tuple(parse_overrides(["site.pue=1.2"]))
+    engine = Engine(overrides=base)
+    seen = []
+    check_file = Engine.check_file
+
+    def spy(self: Engine, file: str) -> object:
+        seen.append((self is engine, engine.overrides == base, len(self.overrides)))
+        return check_file(self, file)
+
+    monkeypatch.setattr(Engine, "check_file", spy)
+    sample = str(SAMPLES / "broken-rack-130kw.yaml")
+    sweep = run_sweep(sample, engine, base, "racks[0].it_load=1 kW,2 kW")
+    assert [row.value for row in sweep.rows] == ["1 kW", "2 kW"]
+    assert seen == [(False, True, 2), (False, True, 2)]

@@ -11,10 +11,9 @@ Points run in parallel processes; the output keeps the grid's order.
 
 from __future__ import annotations
 
-import itertools
+import functools
 import json
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -24,16 +23,17 @@ from dclint.errors import ConfigError
 __all__ = ["GridPoint", "Setup", "pareto", "render", "run_grid", "table"]
 
 
-def _engine(setup: Setup, texts: tuple[str, ...], paths: list[str]) -> Any:
+def _engine(setup: Setup, values: tuple[str, ...], paths: list[str]) -> Any:
     from datetime import date
     from pathlib import Path
 
+    from dclint.analysis.grid import overrides_at
     from dclint.engine.config import load_config
     from dclint.engine.runner import Engine
     from dclint.loader.overrides import parse_override
 
     overrides = [parse_override(t, i) for i, t in enumerate(setup.sets, start=1)]
-    overrides += [parse_override(t, i, "--vary") for i, t in enumerate(texts, start=1)]
+    overrides += overrides_at(paths, values, "--vary")
     return Engine(
         config=load_config(Path(setup.config)) if setup.config else None,
         rules_dirs=setup.rules_dirs,
@@ -49,8 +49,7 @@ def evaluate(setup: Setup, paths: list[str], values: tuple[str, ...]) -> GridPoi
     from dclint.projection import tco
     from dclint.projection.search_design import plan_layouts
 
-    texts = tuple(f"{p}={v}" for p, v in zip(paths, values, strict=True))
-    engine = _engine(setup, texts, paths)
+    engine = _engine(setup, values, paths)
     result = engine.check_file(setup.file)
     counts = dict(sorted(Counter(f.rule for f in result.findings).items()))
     errors = [str(e) for e in result.errors]
@@ -101,14 +100,12 @@ def pareto(points: list[GridPoint]) -> list[GridPoint]:
 
 
 def run_grid(setup: Setup, varies: list[tuple[str, list[str]]], jobs: int) -> list[GridPoint]:
+    """Every point of the grid (dclint.analysis.grid, shared with `check --sweep`), marked."""
+    from dclint.analysis import grid
+
     paths = [p for p, _ in varies]
-    grid = list(itertools.product(*(values for _, values in varies)))
-    if jobs <= 1 or len(grid) == 1:
-        points = [evaluate(setup, paths, values) for values in grid]
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(grid))) as pool:
-            points = list(pool.map(evaluate, [setup] * len(grid), [paths] * len(grid), grid))
-    return pareto(points)
+    at = functools.partial(evaluate, setup, paths)
+    return pareto(grid.run_grid(at, grid.points(varies), jobs))
 
 
 def as_data(setup: Setup, paths: list[str], points: list[GridPoint]) -> dict[str, Any]:

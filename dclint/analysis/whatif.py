@@ -9,7 +9,7 @@ from typing import Any
 
 from dclint.engine.runner import Engine
 from dclint.errors import ConfigError
-from dclint.loader.overrides import Override, parse_override
+from dclint.loader.overrides import Override
 from dclint.units import Quantity, fmt
 
 __all__ = [
@@ -99,21 +99,19 @@ def projections(design: Any) -> dict[str, tuple[Quantity | None, Quantity | None
 
 def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) -> Sweep:
     """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
+    from dclint.analysis.grid import engine_at, overrides_at, points, run_grid
+
     path, values = split_values(text)
-    rows = []
-    saved = engine.overrides
-    try:
-        for value in values:
-            override = parse_override(f"{path}={value}", 1, "--sweep")
-            engine.overrides = (*base, override)
-            result = engine.check_file(file)
-            counts = Counter(f.rule for f in result.findings)
-            errors = [str(e) for e in result.errors]
-            work = projections(result.design) if result.design is not None else {}
-            rows.append(SweepRow(value, dict(sorted(counts.items())), errors, work))
-    finally:
-        engine.overrides = saved
-    return Sweep(file, path, rows)
+
+    def row(point: tuple[str, ...]) -> SweepRow:
+        at = engine_at(engine, (*base, *overrides_at([path], point, "--sweep")))
+        result = at.check_file(file)
+        counts = Counter(f.rule for f in result.findings)
+        errors = [str(e) for e in result.errors]
+        work = projections(result.design) if result.design is not None else {}
+        return SweepRow(point[0], dict(sorted(counts.items())), errors, work)
+
+    return Sweep(file, path, run_grid(row, points([(path, values)])))
 
 
 def _q(q: Quantity | None, unit: str | None = None) -> str:
