@@ -5,7 +5,9 @@ doc; `check(design, ctx)` yields `Violation`s. This module names what such a rul
 build, and nothing in it changes between minor releases without a deprecation:
 
 - the rule surface: `Rule`, `Option` (a typed option), `Context` (options and the run's date),
-  `Violation` (what a rule reports), `Severity`, `RULE_ID`, `USER_PREFIX`;
+  `Violation` (what a rule reports), `Severity`, `RULE_ID`, `USER_PREFIX`; for a rule whose
+  findings can be priced, `Rule.remedy` returns a `Remedy` (what fixing a `Finding` does to a
+  workload's projected run), with `step_ratio` and `checkpoint_ratio` to build one;
 - the design: `Design` and its parts (`Workload`, `Fabric`, `StorageTier`, `Cdu`, `Loop`,
   `SwitchModel`), its resolved `Topology` (`Rack`, `FeedItem`, `PanelItem`), design paths
   (`DesignPath`) and id ranges (`expand`, `RangeError`);
@@ -64,10 +66,12 @@ from dclint.calc.power import (
     rack_load_kw,
     racks_below,
     rating_text,
+    site_load,
 )
 from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
+from dclint.engine.findings import Finding, Impact
 from dclint.engine.registry import RULE_ID, USER_PREFIX
-from dclint.engine.rule import Context, Option, Rule, Severity, Violation
+from dclint.engine.rule import Context, Option, Remedy, Rule, Severity, Violation
 from dclint.errors import ConfigError, DclintError, LoadError
 from dclint.model.catalog import SwitchModel
 from dclint.model.cooling import Cdu, Loop
@@ -82,7 +86,8 @@ from dclint.model.topology import FeedItem, PanelItem, Rack, Topology
 from dclint.model.workload import Workload
 from dclint.projection import CurrencyError, Projection, Tco, project_workloads, tco, unprojected
 from dclint.projection.money import convert
-from dclint.projection.search_design import loses_on, ordinal, plan_layouts, set_line
+from dclint.projection.remedies import checkpoint_ratio, step_ratio
+from dclint.projection.search_design import best_ratio, loses_on, ordinal, plan_layouts, set_line
 from dclint.projection.search_records import Candidate
 from dclint.projection.training import hardware_of
 from dclint.units import Q_, Quantity, fmt
@@ -107,6 +112,8 @@ __all__ = [
     "FabricGraph",
     "Facts",
     "FeedItem",
+    "Finding",
+    "Impact",
     "LoadError",
     "Loop",
     "Option",
@@ -115,6 +122,7 @@ __all__ = [
     "Quantity",
     "Rack",
     "RangeError",
+    "Remedy",
     "Rule",
     "Severity",
     "StorageTier",
@@ -125,7 +133,9 @@ __all__ = [
     "Violation",
     "Workload",
     "WorkloadDemand",
+    "best_ratio",
     "cdu_loads",
+    "checkpoint_ratio",
     "checkpoint_size",
     "checkpoint_tier",
     "convert",
@@ -159,7 +169,9 @@ __all__ = [
     "rating_text",
     "required_flow",
     "set_line",
+    "site_load",
     "size_unit",
+    "step_ratio",
     "tco",
     "tier_bandwidths",
     "tier_links",

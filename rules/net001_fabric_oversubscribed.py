@@ -53,12 +53,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dclint.calc.fabric_tiers import TierBandwidth, tier_bandwidths
-from dclint.engine.rule import Change, Context, Option, Rule, Violation
+from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Violation
 from dclint.model.design import Design
+from dclint.projection.remedies import step_ratio
 from dclint.units import fmt
+
+if TYPE_CHECKING:
+    from dclint.engine.findings import Finding
+    from dclint.projection import Projection
 
 
 def _uplinks_needed(
@@ -148,6 +153,15 @@ class FabricOversubscribed(Rule):
         "limit": Option(1.0, "float", "Highest downlink:uplink ratio of a compute-fabric tier"),
         "tier_limits": Option({}, "dict:float", "Limits by 'fabric-id.tier-name'"),
     }
+
+    @classmethod
+    def remedy(
+        cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]
+    ) -> Remedy | None:
+        """Every tier at 1:1: the step-time model's step without the oversubscription over the
+        step as it is scales the run."""
+        ratio = step_ratio(design, projection, nonblocking=True)
+        return Remedy(running=ratio) if ratio is not None else None
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for fabric_index, fabric in enumerate(design.fabrics):

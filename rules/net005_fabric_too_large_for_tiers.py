@@ -36,12 +36,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from dclint.calc.fabric_graph import fabric_graph, fat_tree_endpoints, ports_at
 from dclint.calc.fabric_tiers import endpoint_ports
-from dclint.engine.rule import Context, Rule, Violation
+from dclint.engine.rule import Context, Remedy, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.fabric import Fabric
+from dclint.projection.remedies import step_ratio
+
+if TYPE_CHECKING:
+    from dclint.engine.findings import Finding
+    from dclint.projection import Projection
 
 
 class FabricTooLargeForTiers(Rule):
@@ -51,6 +57,15 @@ class FabricTooLargeForTiers(Rule):
     tags = ("fabric",)
     needs = ("fabric",)
     options = {}
+
+    @classmethod
+    def remedy(
+        cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]
+    ) -> Remedy | None:
+        """Enough tiers for the fabric, every one at 1:1: the step-time model's step without
+        oversubscription over the step as it is scales the run."""
+        ratio = step_ratio(design, projection, nonblocking=True)
+        return Remedy(running=ratio) if ratio is not None else None
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):

@@ -34,10 +34,16 @@ Use a tp (or tp x ep, tp x cp) that divides the NVLink domain: 1, 2, 4 or 8 on a
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
-from dclint.engine.rule import Context, Rule, Violation
+from dclint.engine.rule import Context, Remedy, Rule, Violation
 from dclint.model.design import Design
+from dclint.projection.remedies import step_ratio
 from dclint.projection.training import hardware_of
+
+if TYPE_CHECKING:
+    from dclint.engine.findings import Finding
+    from dclint.projection import Projection
 
 
 class TensorParallelCrossesNvlink(Rule):
@@ -47,6 +53,21 @@ class TensorParallelCrossesNvlink(Rule):
     tags = ("parallel", "fabric")
     needs = ("workload",)
     options = {}
+
+    @classmethod
+    def remedy(
+        cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]
+    ) -> Remedy | None:
+        """An NVLink domain large enough for the workload's tensor group (with its expert and
+        context groups where they are kept in NVLink): the predicted step in such a domain
+        over the step as it is scales the run of the workload at fault."""
+        if projection.timing.prediction is None or finding.subject != projection.workload:
+            return None
+        par = design.workloads[projection.index].parallel
+        group = par.tp * (par.ep if par.expert_tp_in_nvlink else 1)
+        group *= par.cp if par.context_in_nvlink else 1
+        ratio = step_ratio(design, projection, domain=group)
+        return Remedy(running=ratio) if ratio is not None else None
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for i, wl in enumerate(design.workloads):

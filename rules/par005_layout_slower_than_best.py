@@ -46,11 +46,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.engine.rule import Change, Context, Option, Rule, Violation
+from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import Q_, fmt
 
 if TYPE_CHECKING:
+    from dclint.engine.findings import Finding
+    from dclint.projection import Projection
     from dclint.projection.search_records import Candidate
 
 
@@ -71,6 +73,19 @@ class LayoutSlowerThanBest(Rule):
         if options is not None and not options.get("search"):
             return "the layout search is off (PAR005 search = true; dclint review runs it)"
         return super().inapplicable(design, options)
+
+    @classmethod
+    def remedy(
+        cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]
+    ) -> Remedy | None:
+        """The layout search's best layout: its step over the declared layout's scales the run
+        of the workload at fault."""
+        from dclint.projection.search_design import best_ratio
+
+        if projection.timing.prediction is None or finding.subject != projection.workload:
+            return None
+        ratio = best_ratio(design, design.workloads[projection.index], options)
+        return Remedy(running=ratio) if ratio is not None else None
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         if not ctx["search"]:

@@ -37,12 +37,18 @@ size that blocks training as `checkpoint.size`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from dclint.calc.checkpoints import checkpoint_size, checkpoint_tier, count_text, size_unit
-from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.engine.rule import Context, Option, Remedy, Rule, Violation
 from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
 from dclint.model.design import Design
+from dclint.projection.remedies import checkpoint_ratio
 from dclint.units import fmt
+
+if TYPE_CHECKING:
+    from dclint.engine.findings import Finding
+    from dclint.projection import Projection
 
 
 class CheckpointWriteTooSlow(Rule):
@@ -59,6 +65,16 @@ class CheckpointWriteTooSlow(Rule):
             "Checkpoint bytes per parameter where checkpoint.size is not declared",
         ),
     }
+
+    @classmethod
+    def remedy(
+        cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]
+    ) -> Remedy | None:
+        """Each save of the workload at fault written within the target."""
+        if projection.workload not in finding.refs:
+            return None
+        ratio = checkpoint_ratio(projection, options["target"].m_as("s"))
+        return Remedy(checkpoint=ratio) if ratio is not None else None
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         target = ctx["target"].to("s")
@@ -92,6 +108,7 @@ class CheckpointWriteTooSlow(Rule):
                 f"{fmt(seconds, 's')}, above the {fmt(target, 's')} target "
                 f"({fmt(need, digits=5)} of write bandwidth needed)",
                 subject=tier.id,
+                refs=(wl.id,),
                 measured=seconds,
                 limit=target,
                 fix="checkpoint to a faster tier, add storage nodes or checkpoint asynchronously",

@@ -32,12 +32,18 @@ blocking part as `checkpoint.size`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from dclint.calc.checkpoints import checkpoint_size, checkpoint_tier, size_unit
-from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.engine.rule import Context, Option, Remedy, Rule, Violation
 from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
 from dclint.model.design import Design
+from dclint.projection.remedies import checkpoint_ratio
 from dclint.units import fmt
+
+if TYPE_CHECKING:
+    from dclint.engine.findings import Finding
+    from dclint.projection import Projection
 
 
 class CheckpointOverheadTooHigh(Rule):
@@ -54,6 +60,18 @@ class CheckpointOverheadTooHigh(Rule):
             "Checkpoint bytes per parameter where checkpoint.size is not declared",
         ),
     }
+
+    @classmethod
+    def remedy(
+        cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]
+    ) -> Remedy | None:
+        """Each save of the workload at fault within the budget's share of its interval."""
+        reliability = projection.timing.reliability
+        if finding.subject != projection.workload or reliability is None:
+            return None
+        budget = options["max_overhead"].m_as("") * reliability.interval.m_as("s")
+        ratio = checkpoint_ratio(projection, budget)
+        return Remedy(checkpoint=ratio) if ratio is not None else None
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         limit = ctx["max_overhead"].to("percent")

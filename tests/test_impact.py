@@ -9,6 +9,7 @@ import pytest
 
 from dclint.cli import main
 from dclint.engine.findings import Finding
+from dclint.engine.rule import Rule
 from dclint.projection import project_workloads
 
 H100 = "sample_designs/h100-40node.yaml"
@@ -87,15 +88,15 @@ def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.Monk
     finding = Finding("f.yaml", 1, 1, "STO002", "n", "error", "m", "p", "s")
     saved = {"days": 0.0}
 
-    def fixed(_design: object, _f: object, p: Any, _options: object) -> float:
+    def fixed(_design: object, _f: object, p: Any, _cls: object, _options: object) -> float:
         return float(p.training_time.m_as("day")) - saved["days"]
 
     monkeypatch.setattr(priced, "_fixed_wall", fixed)
     for days in (1.421e-14, 0.0099):
         saved["days"] = days
-        assert priced._impact(design, finding, projections, {}) is None
+        assert priced._impact(design, finding, projections, Rule, {}) is None
     saved["days"] = priced.MIN_DAYS
-    kept = priced._impact(design, finding, projections, {})
+    kept = priced._impact(design, finding, projections, Rule, {})
     assert kept is not None and kept.days.m_as("day") == pytest.approx(0.01)
     (p,) = projections
     share = 0.01 / p.training_time.m_as("day")

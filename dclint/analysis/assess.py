@@ -271,10 +271,11 @@ def price_findings(result: RunResult, engine: Engine) -> None:
 
 
 def _price(d: DesignResult, engine: Engine) -> None:
-    from dclint.analysis.impact import PRICED, price
+    from dclint.analysis.impact import price, priced
 
-    if d.design is not None and any(f.rule in PRICED for f in d.findings):
-        d.findings = price(d.design, d.findings, engine.options(engine.config_for(d.file)))
+    if d.design is not None and priced(d.findings, engine.rules):
+        options = engine.options(engine.config_for(d.file))
+        d.findings = price(d.design, d.findings, options, engine.rules)
 
 
 def assess_design(result: DesignResult, engine: Engine, *, priced: bool = True) -> Assessment:

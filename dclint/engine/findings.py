@@ -111,6 +111,7 @@ class Finding:
     limit: Value = field(default=None, compare=False)
     fix: str = field(default="", compare=False)
     tags: tuple[str, ...] = field(default=(), compare=False)
+    refs: tuple[str, ...] = field(default=(), compare=False)  # other objects it is about
     impact: Impact | None = field(default=None, compare=False)
     changes: tuple[Any, ...] = field(default=(), compare=False)  # engine.rule.Change: its fixes
 

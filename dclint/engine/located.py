@@ -54,4 +54,5 @@ def locate(cls: type[Rule], v: Violation, source: Source, severity: Any) -> Find
         v.fix,
         cls.tags,
         changes=v.changes,
+        refs=v.refs,
     )

@@ -9,12 +9,22 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:
+    from dclint.engine.findings import Finding
     from dclint.model.design import Design
     from dclint.model.source import Path
     from dclint.model.topology import Topology
     from dclint.units import Quantity
 
-__all__ = ["SEVERITIES", "Change", "Context", "Option", "Rule", "Severity", "Violation"]
+__all__ = [
+    "SEVERITIES",
+    "Change",
+    "Context",
+    "Option",
+    "Remedy",
+    "Rule",
+    "Severity",
+    "Violation",
+]
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -72,6 +82,17 @@ class Violation:
     severity: Severity | None = None
     key: bool = False
     changes: tuple[Change, ...] = ()
+    refs: tuple[str, ...] = ()  # other objects the finding is about (a storage finding's workload)
+
+
+@dataclass(frozen=True)
+class Remedy:
+    """What fixing a finding does to one workload's projected run (`Rule.remedy`): its running
+    time (compute and communication) is scaled by `running`, its checkpoint time by
+    `checkpoint`; 1.0 leaves a part as it is. Failures keep their share of the run."""
+
+    running: float = 1.0
+    checkpoint: float = 1.0
 
 
 @dataclass
@@ -117,6 +138,22 @@ class Rule:
         from dclint.engine.applies import missing
 
         return missing(design, cls.needs)
+
+    @classmethod
+    def remedy(
+        cls, design: Design, finding: Finding, projection: Any, options: dict[str, Any]
+    ) -> Remedy | None:
+        """What fixing `finding` does to `projection` (a `dclint.projection.Projection`: one
+        workload's run) under this rule's typed `options`: the rule's own "what if fixed",
+        as a ruff rule builds its own fix. None when the fix does not touch that run, or
+        cannot be priced. The base class prices nothing; `priced()` says whether a rule
+        overrides this."""
+        return None
+
+    @classmethod
+    def priced(cls) -> bool:
+        """Whether the rule says what its findings cost (overrides `remedy`)."""
+        return cls.remedy.__func__ is not Rule.remedy.__func__  # type: ignore[attr-defined]
 
     @classmethod
     def doc(cls) -> str:
