@@ -17,6 +17,7 @@ from dclint.projection.predict import inputs
 from dclint.projection.search import search, zero3_gather
 from dclint.projection.search_records import OPTIMIZERS, REASONS, Candidate, Search, Space
 from dclint.projection.step import step
+from dclint.projection.step_records import STEP_PARTS
 from dclint.projection.training import hardware_of
 from dclint.units import Q_, Quantity
 
@@ -40,17 +41,6 @@ __all__ = [
 ]
 
 MEMORY_RESERVE = 0.10  # PAR004's default reserve (dclint's own default, see its rule doc)
-PART_NAMES = {
-    "compute": "compute",
-    "recompute": "recomputation",
-    "tp": "tensor-parallel communication",
-    "pp_bubble": "the PP bubble",
-    "pp_p2p": "pipeline point-to-point transfers",
-    "dp": "data-parallel communication",
-    "cp": "context-parallel communication",
-    "ep": "expert all-to-alls",
-    "optimizer": "the optimizer step",
-}
 
 
 @dataclass(frozen=True)
@@ -204,7 +194,7 @@ def loses_on(declared: Candidate, best: Candidate) -> str:
     """The part of the step where the declared layout loses most time against the best."""
     mine, theirs = declared.step.parts(), best.step.parts()
     part = max(mine, key=lambda k: (mine[k] - theirs[k], k))
-    return PART_NAMES[part]
+    return STEP_PARTS[part][1]
 
 
 def layout_values(c: Candidate, gpus: int) -> dict[str, str]:

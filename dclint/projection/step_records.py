@@ -14,12 +14,28 @@ __all__ = [
     "ACT",
     "ADAM_BYTES",
     "CROSS_ENTROPY_BYTES",
+    "STEP_PARTS",
     "Arch",
     "Layout",
     "Machine",
     "Software",
     "Step",
 ]
+
+# The step's parts, in the order a breakdown lists them (one table: the step model's keys,
+# the review's charts and tables, and the layout search's sentences read it):
+# key -> (label on a chart or in a table, phrase in a sentence: "loses most time on <phrase>")
+STEP_PARTS: dict[str, tuple[str, str]] = {
+    "compute": ("compute", "compute"),
+    "recompute": ("recompute", "recomputation"),
+    "tp": ("tensor-parallel comm.", "tensor-parallel communication"),
+    "pp_bubble": ("pipeline bubble", "the PP bubble"),
+    "pp_p2p": ("pipeline sends", "pipeline point-to-point transfers"),
+    "dp": ("data-parallel comm.", "data-parallel communication"),
+    "cp": ("context-parallel comm.", "context-parallel communication"),
+    "ep": ("expert all-to-all", "expert all-to-alls"),
+    "optimizer": ("optimizer", "the optimizer step"),
+}
 
 ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 copy written
 ACT = 2.0  # bytes per activation element (bf16)

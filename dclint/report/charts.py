@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from dclint.analysis.diagrams import Graph, rack_group
+from dclint.analysis.steps import step_parts
 from dclint.model.ranges import compact
 from dclint.report.review import Review
-from dclint.report.steps import step_parts
 from dclint.report.svg import Bar, Part, hbars, stacked
 from dclint.units import Quantity, fmt
 

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from dclint.analysis.assess import RunAssessment
+from dclint.analysis.steps import step_parts
 from dclint.analysis.summary import DesignSummary
 from dclint.errors import printable
 from dclint.report.drawing import mermaid
@@ -20,7 +21,6 @@ from dclint.report.review import (
     reviews,
 )
 from dclint.report.rollup import Rollup, impact_sentence, measured_limit
-from dclint.report.steps import step_parts
 from dclint.report.svg import si
 from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
