@@ -64,18 +64,20 @@ from dclint.calc.power import (
     normal_feed_load_kw,
     panel_allocation,
     rack_load_kw,
+    rack_power_limit,
     racks_below,
     rating_text,
     site_load,
 )
 from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
+from dclint.engine.changes import rating_change
 from dclint.engine.findings import Finding, Impact
 from dclint.engine.registry import RULE_ID, USER_PREFIX
-from dclint.engine.rule import Context, Option, Remedy, Rule, Severity, Violation
+from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Severity, Violation
 from dclint.errors import ConfigError, DclintError, LoadError
 from dclint.model.catalog import SwitchModel
 from dclint.model.cooling import Cdu, Loop
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
+from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER, MEMORY_RESERVE
 from dclint.model.design import Design
 from dclint.model.fabric import Fabric
 from dclint.model.ranges import RangeError, expand
@@ -87,7 +89,14 @@ from dclint.model.workload import Workload
 from dclint.projection import CurrencyError, Projection, Tco, project_workloads, tco, unprojected
 from dclint.projection.money import convert
 from dclint.projection.remedies import checkpoint_ratio, step_ratio
-from dclint.projection.search_design import best_ratio, loses_on, ordinal, plan_layouts, set_line
+from dclint.projection.search_design import (
+    best_ratio,
+    layout_values,
+    loses_on,
+    ordinal,
+    plan_layouts,
+    set_line,
+)
 from dclint.projection.search_records import Candidate
 from dclint.projection.training import hardware_of
 from dclint.units import Q_, Quantity, fmt
@@ -95,12 +104,14 @@ from dclint.units import Q_, Quantity, fmt
 __all__ = [
     "ASHRAE_SUPPLY_LIMITS",
     "CHECKPOINT_BYTES_PER_PARAMETER",
+    "MEMORY_RESERVE",
     "Q_",
     "RULE_ID",
     "USER_PREFIX",
     "Candidate",
     "Cdu",
     "CduLoad",
+    "Change",
     "ConfigError",
     "Context",
     "CurrencyError",
@@ -153,6 +164,7 @@ __all__ = [
     "fmt",
     "hardware_of",
     "is_apparent",
+    "layout_values",
     "load_basis",
     "loop_delta",
     "loses_on",
@@ -165,7 +177,9 @@ __all__ = [
     "ports_at",
     "project_workloads",
     "rack_load_kw",
+    "rack_power_limit",
     "racks_below",
+    "rating_change",
     "rating_text",
     "required_flow",
     "set_line",

@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.defaults import MEMORY_RESERVE
 from dclint.model.design import Design
 from dclint.projection import project_workloads
 from dclint.units import fmt
@@ -53,7 +54,9 @@ class GpuMemoryExceeded(Rule):
     tags = ("parallel", "memory")
     needs = ("workload",)
     options = {
-        "reserve": Option("10%", "share", "Share of GPU memory kept free of the estimate"),
+        "reserve": Option(
+            f"{MEMORY_RESERVE:.0%}", "share", "Share of GPU memory kept free of the estimate"
+        ),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

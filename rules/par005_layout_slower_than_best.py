@@ -47,6 +47,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Violation
+from dclint.model.defaults import MEMORY_RESERVE
 from dclint.model.design import Design
 from dclint.units import Q_, fmt
 
@@ -64,7 +65,9 @@ class LayoutSlowerThanBest(Rule):
     needs = ("workload",)
     options = {
         "max_gap": Option("10%", "share", "How much slower than the best layout a layout may be"),
-        "reserve": Option("10%", "share", "GPU memory kept free, as PAR004's reserve"),
+        "reserve": Option(
+            f"{MEMORY_RESERVE:.0%}", "share", "GPU memory kept free, as PAR004's reserve"
+        ),
         "search": Option(False, "bool", "Run the layout search during check"),
     }
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.calc.power import rack_power_limit
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import fmt
@@ -55,9 +56,8 @@ class RackPowerOverLimit(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        default, per_platform = ctx["limit"], ctx["platform_limits"]
         for rack in design.topology.racks:
-            limit = per_platform.get(rack.platform_key or "", default)
+            limit = rack_power_limit(ctx.options, rack.platform_key)
             if rack.it_load.m_as("kW") > limit.m_as("kW"):
                 yield Violation(
                     rack.field_path("it_load"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits, summed
-from dclint.calc.power import panel_allocation, rack_paths, racks_below
+from dclint.calc.power import panel_allocation, rack_paths, rack_power_limit, racks_below
 from dclint.model.topology import PanelItem, Topology
 from dclint.units import Q_, fmt
 
@@ -13,8 +13,7 @@ __all__ = ["power_limits", "rack_limit"]
 
 
 def rack_limit(rack: NewRack, options: dict[str, dict[str, Any]]) -> Limit:
-    opts = options["PWR001"]
-    limit = opts["platform_limits"].get(rack.platform, opts["limit"])
+    limit = rack_power_limit(options["PWR001"], rack.platform)
     over = rack.it_load.m_as("kW") > limit.m_as("kW") * (1 + EPS)
     word = "exceeds" if over else "within"
     return Limit(

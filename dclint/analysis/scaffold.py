@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from dclint.calc.cooling import required_flow
+from dclint.calc.power import rack_power_limit
 from dclint.model.builtin_catalog import builtin
 from dclint.model.site import Feed
 from dclint.model.topology import derated_capacity
@@ -26,8 +27,7 @@ def _limits(platform: str) -> tuple[float, float]:
     from dclint.engine.config import default_options
 
     opts = default_options()
-    pwr001 = opts["PWR001"]
-    limit = pwr001["platform_limits"].get(platform, pwr001["limit"])
+    limit = rack_power_limit(opts["PWR001"], platform)
     return limit.m_as("kW"), opts["PWR002"]["headroom"].m_as("kW")
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dclint.calc.fabric_tiers import tier_bandwidths
-from dclint.calc.power import feed_allocation
+from dclint.calc.power import feed_allocation, rack_power_limit
 from dclint.calc.storage_demand import read_demand, training_tiers
 from dclint.units import Q_, Quantity
 
@@ -110,10 +110,9 @@ def summarise(
         options = default_options()
     opts = options
     topo = design.topology
-    limit = _option(opts, "PWR001", "limit")
-    per_platform = _option(opts, "PWR001", "platform_limits")
+    pwr001 = opts["PWR001"]
     racks = [
-        RackLoad(r.id, r.it_load.to("kW"), per_platform.get(r.platform_key or "", limit))
+        RackLoad(r.id, r.it_load.to("kW"), rack_power_limit(pwr001, r.platform_key))
         for r in topo.racks
     ]
     allocation = feed_allocation(topo)

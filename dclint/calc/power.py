@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 from dclint.model.site import Feed, Panel, is_apparent
 from dclint.model.topology import FeedItem, PanelItem, Rack, Topology, apparent_capacity_kva
@@ -20,6 +21,7 @@ __all__ = [
     "panel_share",
     "rack_load_kw",
     "rack_paths",
+    "rack_power_limit",
     "racks_below",
     "rating_text",
     "site_load",
@@ -199,3 +201,11 @@ def load_basis(racks: list[Rack], peak: bool) -> str:
         + (" and others" if others else "")
         + capped
     )
+
+
+def rack_power_limit(options: Mapping[str, Any], platform: str | None) -> Quantity:
+    """The rack power limit for a rack of `platform` (its catalog key): the `platform_limits`
+    entry, else `limit`; `options` are the typed options of PWR001. One home for the lookup
+    the rule, the summary, `capacity` and `init` share."""
+    limit: Quantity = options["platform_limits"].get(platform or "", options["limit"])
+    return limit

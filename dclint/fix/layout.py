@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from dclint.fix.text import Edit, node_at
+from dclint.model.defaults import MEMORY_RESERVE
 
 __all__ = ["LayoutEdit", "best_layout_edits", "layout_edits"]
 
@@ -23,7 +24,9 @@ class LayoutEdit:
         self.summary = summary
 
 
-def best_layout_edits(design: Any, text: str, index: int, reserve: float = 0.1) -> LayoutEdit | str:
+def best_layout_edits(
+    design: Any, text: str, index: int, reserve: float = MEMORY_RESERVE
+) -> LayoutEdit | str:
     """Edits to `text` (the design file that writes workload `index`) applying the best valid
     layout, or why there is none to apply."""
     from dclint.projection.search_design import layout_values, plan_layouts

@@ -9,6 +9,7 @@ __all__ = [
     "AVERAGE_LOAD",
     "CHECKPOINT_BYTES_PER_PARAMETER",
     "DEPRECIATION",
+    "MEMORY_RESERVE",
     "TCO_PERIOD",
     "default_mfu",
 ]
@@ -32,6 +33,10 @@ CHECKPOINT_BYTES_PER_PARAMETER = 14.0
 DEPRECIATION: Quantity = Q_(3.0, "year")
 TCO_PERIOD: Quantity = Q_(3.0, "year")
 AVERAGE_LOAD: Quantity = Q_(0.8, "dimensionless")  # dclint assumption: 80% of design IT load
+# Share of GPU memory a layout's estimate must leave free: what the estimate leaves out (the
+# CUDA context, allocator fragmentation, communication buffers). dclint's own default, PAR004's
+# and PAR005's `reserve` (their docs give the reasoning); the layout search and its fixes use it.
+MEMORY_RESERVE = 0.10
 
 
 def default_mfu(gpu_key: str, precision: str) -> tuple[Quantity, str]:

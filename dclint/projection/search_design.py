@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from dclint.model.defaults import MEMORY_RESERVE
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
 from dclint.projection.search import search, zero3_gather
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 cached_search = lru_cache(maxsize=4)(search)
 
 __all__ = [
-    "MEMORY_RESERVE",
     "Plan",
     "best_ratio",
     "layout_values",
@@ -39,8 +39,6 @@ __all__ = [
     "plan_layouts",
     "set_line",
 ]
-
-MEMORY_RESERVE = 0.10  # PAR004's default reserve (dclint's own default, see its rule doc)
 
 
 @dataclass(frozen=True)
