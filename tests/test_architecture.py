@@ -160,9 +160,11 @@ def test_no_built_in_rule_takes_a_users_id() -> None:
 RULE_ID_LOOKUPS = {
     "dclint/analysis/capacity_power.py": 3,
     "dclint/analysis/plan.py": 1,
+    "dclint/analysis/review_document.py": 2,
     "dclint/analysis/scaffold.py": 3,
     "dclint/analysis/summary.py": 6,
     "dclint/cli/plan.py": 1,
+    "dclint/cli/review.py": 1,
     "dclint/engine/config_load.py": 1,
     "dclint/server/hover.py": 2,
 }
