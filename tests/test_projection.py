@@ -27,6 +27,7 @@ workloads:
     recompute: full
     mfu: {mfu}
     mfu_basis: hardware
+    causal_attention: false  # Narayanan et al. count the full score matrix
 """
 
 

@@ -35,6 +35,10 @@ class ModelSpec(Strict):
     hidden_size: PositiveInt | None = None
     attention_heads: PositiveInt | None = None
     query_groups: PositiveInt | None = None
+    kv_channels: PositiveInt | None = Field(
+        None,
+        description="Width of one attention head (--kv-channels); default hidden / heads",
+    )
     ffn_hidden_size: PositiveInt | None = None
     vocab_size: PositiveInt | None = None
     experts: PositiveInt | None = None
@@ -152,7 +156,9 @@ class Workload(Strict):
         "exact", description="Model FLOPs: the exact transformer count, or 6 x N x D"
     )
     causal_attention: bool = Field(
-        False, description="Count core attention under a causal mask (half), as Megatron-Core 2024+"
+        True,
+        description="Count core attention under a causal mask (half: what flash attention "
+        "computes, Megatron-Core 2024+); false for the full score matrix (Narayanan et al. 2021)",
     )
     recompute: Literal["none", "selective", "full"] = "selective"
     power_basis: Literal["gpu_tdp", "rack_share"] = "rack_share"

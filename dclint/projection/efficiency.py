@@ -13,6 +13,7 @@ from dclint.projection.step_records import Machine
 
 __all__ = [
     "BLACKWELL",
+    "FP8_CAST_BYTES",
     "GENERATION",
     "SMS",
     "Efficiency",
@@ -47,6 +48,7 @@ class Efficiency:
     sms: int = 0
     nvlink_sm_share: float = 0.0
     network_sm_share: float = 0.0
+    fp8_cast_bytes: float = 0.0  # HBM bytes an element of a GEMM operand's cast to FP8
 
 
 # Element-wise kernels stream at best like a copy kernel; a large device copy reaches ~90% of
@@ -65,7 +67,14 @@ _ATTENTION = (0.5, "Dao 2023 (FlashAttention-2: 50-73% of A100 peak forward); lo
 # On Hopper the same FlashAttention-2-class kernels reach 35% of H100's peak (Shah et al. 2024,
 # FlashAttention-3, abstract); FlashAttention-3 reaches 75% forward but reached Megatron-Core's
 # Transformer Engine after the published H100 runs dclint calibrates against.
-_ATTENTION_BLACKWELL = (0.5, "dclint's own default: no published Blackwell figure, A100's 50%")
+# On Blackwell, FlashAttention-4 reaches 1,613 TFLOPS BF16 forward on B200 (71% of peak) and is
+# up to 1.3x faster than cuDNN 9.13 (Zadouri, Dao et al. 2026, 'FlashAttention-4', arXiv
+# 2603.05451), the fused attention Transformer Engine ran in the published Blackwell runs:
+# 1613 / 1.3 / 2250 = 55% of B200's peak, taken for the backward too.
+_ATTENTION_BLACKWELL = (
+    0.551,
+    "Zadouri, Dao et al. 2026 (FlashAttention-4): cuDNN 9.13 at 1613 / 1.3 TFLOPS on B200",
+)
 _ATTENTION_HOPPER = (
     0.35,
     "Shah et al. 2024 (FlashAttention-3): FlashAttention-2 at 35% of H100 peak",
@@ -102,16 +111,35 @@ def tile_share(rows: float, cols: float, sms: int, groups: float = 1.0) -> float
     return best
 
 
-# (generation, precision) -> (matmul efficiency, its source)
-_MATMUL: dict[tuple[str, str], tuple[float, str]] = {
-    ("ampere", "bf16"): (0.859, f"{MAMF}: A100 SXM BF16 267.9 of 312 TFLOPS"),
-    ("hopper", "bf16"): (0.801, f"{MAMF}: H100 SXM BF16 792.1 of 989 TFLOPS"),
-    ("hopper", "fp8"): (0.734, f"{MAMF}: H200 SXM FP8 1453.4 of 1979 TFLOPS"),
-    ("blackwell", "bf16"): (0.776, f"{MAMF}: B200 SXM BF16 1745.0 of 2250 TFLOPS"),
-    ("blackwell", "fp8"): (0.763, f"{MAMF}: B200 SXM FP8 3432.5 of 4500 TFLOPS"),
-    # No published FP4 matmul measurement: dclint assumes the FP8 fraction.
-    ("blackwell", "fp4"): (0.763, "dclint's own default: FP4 at the measured B200 FP8 fraction"),
+# (generation, precision) -> (measured large-GEMM rate in TFLOPS, the dense peak of the part
+# it was measured on, the source). A GPU's matmul efficiency is the measured rate over ITS
+# datasheet peak: GB200 and GB300 carry B200's tensor cores and have no public MAMF figure, so
+# they get B200's measured rate, which is 70% of GB200's higher (power-envelope) datasheet peak
+# rather than B200's 78% of its own.
+_MATMUL: dict[tuple[str, str], tuple[float, float, str]] = {
+    ("ampere", "bf16"): (267.9, 312.0, f"{MAMF}: A100 SXM BF16 267.9 TFLOPS measured"),
+    ("hopper", "bf16"): (792.1, 989.0, f"{MAMF}: H100 SXM BF16 792.1 TFLOPS measured"),
+    ("hopper", "fp8"): (1453.4, 1979.0, f"{MAMF}: H200 SXM FP8 1453.4 TFLOPS measured"),
+    ("blackwell", "bf16"): (1745.0, 2250.0, f"{MAMF}: B200 SXM BF16 1745.0 TFLOPS measured"),
+    ("blackwell", "fp8"): (3432.5, 4500.0, f"{MAMF}: B200 SXM FP8 3432.5 TFLOPS measured"),
+    # No published FP4 matmul measurement: dclint assumes the FP8 fraction of the FP4 peak.
+    ("blackwell", "fp4"): (
+        6865.0,
+        9000.0,
+        "dclint's own default: FP4 at the measured B200 FP8 fraction (no FP4 measurement)",
+    ),
 }
+
+# Transformer Engine (FP8 training) casts each GEMM input and output gradient with a fused
+# cast-transpose kernel: reads the BF16 tensor (2 B an element), writes the FP8 tensor and its
+# transpose (1 B each), and keeps dot-product attention in BF16 unless FP8 attention is asked for
+# (NVTE_FP8_DPA off by default). Counted from Transformer Engine's design (its
+# `cast_transpose` kernels and `fp8_dpa` recipe flag, default False).
+FP8_CAST_BYTES = 4.0
+_FP8 = (
+    "Transformer Engine: FP8 GEMM operands cast with their transpose (4 B an element); "
+    "attention in BF16"
+)
 
 # Catalog GPU key -> generation. Blackwell Ultra (B300, GB300) and GB200 share B200's tensor
 # cores; their fractions are B200's (dclint's assumption until MAMF is published for them).
@@ -130,41 +158,50 @@ GENERATION: dict[str, str] = {
 BLACKWELL = "blackwell"
 
 
-def efficiency_for(gpu_key: str, precision: str) -> Efficiency | None:
-    """The constants for a catalog GPU and precision; None for an unknown generation."""
+def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> Efficiency | None:
+    """The constants for a catalog GPU and precision (`peak` its dense FLOP/s at the precision,
+    which the measured matmul rate is divided by); None for an unknown generation."""
     generation = GENERATION.get(gpu_key)
     if generation is None:
         return None
     matmul = _MATMUL.get((generation, precision))
     if matmul is None:
         return None
+    measured, part_peak, matmul_source = matmul
+    fraction = measured / (peak / 1e12 if peak else part_peak)
     attention = {"hopper": _ATTENTION_HOPPER, "blackwell": _ATTENTION_BLACKWELL}.get(
         generation, _ATTENTION
     )
+    fp8 = precision in ("fp8", "fp4")
     return Efficiency(
-        matmul[0],
+        min(1.0, fraction),
         attention[0],
         _HBM[0],
         _NET[0],
         _NET[0],
         (
-            ("matmul", matmul[1]),
+            ("matmul", f"{matmul_source}, {fraction:.1%} of the datasheet peak"),
             ("attention", attention[1]),
             ("hbm", _HBM[1]),
             ("nvlink", _NET[1]),
             ("network", _NET[1]),
             ("tiles", f"{SMS[generation]} SMs (vendor whitepaper), tile and wave quantization"),
             ("overlapped communication", _SM_SHARE[2]),
+            *((("fp8", _FP8),) if fp8 else ()),
         ),
         SMS[generation],
         _SM_SHARE[0],
         _SM_SHARE[1],
+        FP8_CAST_BYTES if fp8 else 0.0,
     )
 
 
-def machine(peak: float, hbm: float, eff: Efficiency, links: Links) -> Machine:
+def machine(
+    peak: float, hbm: float, eff: Efficiency, links: Links, attention_peak: float = 0.0
+) -> Machine:
     """The step model's GPU: dense peak (FLOP/s) and HBM bandwidth (B/s) from the datasheet at
-    `eff`'s efficiencies, on `links` (their bandwidths already scaled by `eff`)."""
+    `eff`'s efficiencies, on `links` (their bandwidths already scaled by `eff`); core attention
+    at `attention_peak` (the BF16 peak in FP8 runs; 0: `peak`)."""
     return Machine(
         peak,
         eff.matmul,
@@ -175,4 +212,6 @@ def machine(peak: float, hbm: float, eff: Efficiency, links: Links) -> Machine:
         eff.sms,
         eff.nvlink_sm_share,
         eff.network_sm_share,
+        attention_peak,
+        eff.fp8_cast_bytes,
     )

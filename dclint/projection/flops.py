@@ -10,9 +10,10 @@ Conventions (stated here once, repeated in each projection's `formula`):
   attention = h(q + 2kv) + 2qs + qh (q = h; kv = q x query_groups / heads: GQA) and
   MLP = h x f x (3 with SwiGLU, else 2) x top_k for MoE layers. Without GQA, SwiGLU or MoE
   and with f = 4h this is Narayanan et al.'s 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) per batch.
-- Attention is counted as NOT causal (the full s x s score matrix), as Narayanan et al. and
-  PaLM's MFU do; Megatron-Core since 2024 halves the core-attention term for a causal mask.
-  Pass `causal=True` for that convention.
+- Attention is counted as causal by default (half the s x s score matrix: what flash attention
+  computes, skipping the masked blocks; Megatron-Core's count since 2024). Narayanan et al. and
+  PaLM count the full matrix: pass `causal=False` (a workload's `causal_attention: false`) for
+  that convention. Every projection names the convention it used (`FlopsCount.convention`).
 - Hardware FLOPs add recomputation: full recomputation repeats the forward pass (x 4/3,
   Narayanan's 96 B s l h^2 ..., ~8ND); selective recomputation repeats the core attention's
   forward (Korthikanti et al. 2022). With 6ND (no architecture), selective adds nothing.
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from dclint.model.workload import Workload
 from dclint.units import Q_, Quantity
 
-__all__ = ["DEFAULT_TOP_K", "FlopsCount", "training_flops"]
+__all__ = ["DEFAULT_TOP_K", "FlopsCount", "per_token", "training_flops"]
 
 DEFAULT_TOP_K = 2  # Megatron-Core's --moe-router-topk default
 
@@ -38,24 +39,54 @@ class FlopsCount:
     hardware: Quantity
     formula: str
     exact: bool
+    convention: str = ""  # e.g. "exact count, causal attention"; "6ND (core attention not counted)"
+
+
+def per_token(
+    layers: int,
+    hidden: float,
+    q: float,
+    kv: float,
+    ffn: float,
+    vocab: float,
+    seq: float,
+    swiglu: bool,
+    routed: float,
+    causal: bool,
+) -> tuple[float, float]:
+    """(model FLOPs per token, core-attention forward FLOPs per token): the one count dclint
+    uses (this module's projections and the step model's MFU). `q` is the attention width
+    (heads x kv_channels), `kv` the key/value width (query groups x kv_channels), `routed`
+    the experts a token visits (top-k; 1 for a dense MLP)."""
+    h = hidden
+    core = 2 * q * seq * (0.5 if causal else 1.0)  # QK^T and (QK^T)V
+    attention = h * (q + 2 * kv) + core + q * h
+    mlp = h * ffn * (3 if swiglu else 2) * routed
+    model = 6.0 * (layers * (attention + mlp) + h * vocab)
+    return model, 2.0 * core * layers  # forward share (1/3) of the 6 x core term
 
 
 def _per_token_exact(wl: Workload, causal: bool) -> tuple[float, float]:
     """(model FLOPs per token, core-attention forward FLOPs per token) from the architecture."""
     m = wl.model
     assert m.layers is not None and m.hidden_size is not None and m.vocab_size is not None
-    h, layers, vocab, s = m.hidden_size, m.layers, m.vocab_size, wl.sequence_length
-    heads = m.attention_heads or 1
+    h = m.hidden_size
+    heads = m.attention_heads or max(1, h // 128)
     groups = m.query_groups or heads
-    q = float(h)  # kv_channels x heads = h
-    kv = q * groups / heads
-    core = 2 * q * s * (0.5 if causal else 1.0)  # QK^T and (QK^T)V
-    attention = h * (q + 2 * kv) + core + q * h
-    ffn = m.ffn_hidden_size or 4 * h
+    channels = m.kv_channels or h / heads
     routed = (m.top_k or DEFAULT_TOP_K) if m.experts else 1
-    mlp = h * ffn * (3 if m.swiglu else 2) * routed
-    model = 6.0 * (layers * (attention + mlp) + h * vocab)
-    return model, 2.0 * core * layers  # forward share (1/3) of the 6 x core term
+    return per_token(
+        m.layers,
+        h,
+        heads * channels,
+        groups * channels,
+        m.ffn_hidden_size or 4 * h,
+        m.vocab_size,
+        wl.sequence_length,
+        m.swiglu,
+        routed,
+        causal,
+    )
 
 
 def has_architecture(wl: Workload) -> bool:
@@ -63,7 +94,7 @@ def has_architecture(wl: Workload) -> bool:
     return m.layers is not None and m.hidden_size is not None and m.vocab_size is not None
 
 
-def training_flops(wl: Workload, causal: bool = False, convention: str = "exact") -> FlopsCount:
+def training_flops(wl: Workload, causal: bool = True, convention: str = "exact") -> FlopsCount:
     """Model and hardware FLOPs of the whole run (all of `wl.tokens`); `convention` "6nd"
     counts 6 x N x D even when the architecture is known (a paper's accounting)."""
     tokens = float(wl.tokens)
@@ -81,6 +112,7 @@ def training_flops(wl: Workload, causal: bool = False, convention: str = "exact"
             f" {'causal' if causal else 'non-causal'} attention)"
         )
         exact = True
+        named = f"exact count, {'causal' if causal else 'non-causal'} attention"
     else:
         n = float(wl.model.active_parameters or wl.model.parameters)
         model = 6.0 * n * tokens
@@ -88,6 +120,7 @@ def training_flops(wl: Workload, causal: bool = False, convention: str = "exact"
         which = "active parameters" if wl.model.active_parameters else "parameters"
         formula = f"6 x N x D (N = {which}, D = tokens)"
         exact = False
+        named = "6ND (core attention not counted)"
     if wl.recompute == "full":
         hardware = model * 4.0 / 3.0
         formula += "; full recomputation: hardware FLOPs x 4/3"
@@ -96,4 +129,4 @@ def training_flops(wl: Workload, causal: bool = False, convention: str = "exact"
         formula += "; selective recomputation of core attention in hardware FLOPs"
     else:
         hardware = model
-    return FlopsCount(Q_(model, "FLOP"), Q_(hardware, "FLOP"), formula, exact)
+    return FlopsCount(Q_(model, "FLOP"), Q_(hardware, "FLOP"), formula, exact, named)

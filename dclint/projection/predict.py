@@ -75,6 +75,7 @@ def _arch(wl: Workload) -> Arch | None:
         m.top_k or 2,
         float(m.parameters) - experts,
         experts,
+        m.kv_channels or 0,
     )
 
 
@@ -136,12 +137,14 @@ def inputs(
     arch = _arch(wl)
     if arch is None:
         return "model.layers, hidden_size and vocab_size are needed to predict a step"
-    eff = efficiency_for(hw.gpu_key, wl.precision)
-    if eff is None:
-        return f"no efficiency constants for GPU '{hw.gpu_key}' at {wl.precision}"
     peak = hw.gpu.dense_flops.get(wl.precision)
     if peak is None:
         return f"GPU '{hw.gpu_key}' has no dense {wl.precision} FLOPS in the catalog"
+    eff = efficiency_for(hw.gpu_key, wl.precision, peak.m_as("FLOP/s"))
+    if eff is None:
+        return f"no efficiency constants for GPU '{hw.gpu_key}' at {wl.precision}"
+    bf16 = hw.gpu.dense_flops.get("bf16")
+    attention_peak = bf16.m_as("FLOP/s") if bf16 is not None else 0.0
     p = wl.parallel
     dp = p.dp or max(1, wl.gpus // (p.tp * p.pp * p.cp))
     batch = wl.global_batch
@@ -165,7 +168,9 @@ def inputs(
         wl.recompute,
     )
     links = _links(design, hw, eff.nvlink, eff.network, notes)
-    machine = gpu_machine(peak.m_as("FLOP/s"), hw.gpu.hbm_bandwidth.m_as("B/s"), eff, links)
+    machine = gpu_machine(
+        peak.m_as("FLOP/s"), hw.gpu.hbm_bandwidth.m_as("B/s"), eff, links, attention_peak
+    )
     notes.append(
         "step model: Megatron-Core software (flash attention; TP, DP and PP communication "
         "overlapped); efficiencies " + "; ".join(f"{k} {v}" for k, v in eff.sources)
@@ -205,7 +210,7 @@ def predict(
     design: Design,
     wl: Workload,
     hw: Hardware,
-    causal: bool = False,
+    causal: bool = True,
     nonblocking: bool = False,
     domain: int | None = None,
 ) -> Prediction | str:

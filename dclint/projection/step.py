@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dclint.projection.collectives import group_time
 from dclint.projection.efficiency import tile_share
+from dclint.projection.flops import per_token
 from dclint.projection.step_records import (
     ACT,
     ADAM_BYTES,
@@ -38,21 +39,21 @@ def bubble_fraction(pp: int, vpp: int, micro_batches: int) -> float:
     return (pp - 1) / (vpp * micro_batches)
 
 
-def model_flops_per_token(a: Arch, causal: bool = False) -> float:
-    """Model FLOPs per token, as dclint.projection.flops counts them."""
-    h, q = a.hidden, float(a.hidden)
-    kv = q * a.kv_heads / a.heads
-    core = 2 * q * a.seq * (0.5 if causal else 1.0)
-    mlp = h * a.ffn * (3 if a.swiglu else 2) * (a.top_k if a.experts else 1)
-    return 6.0 * (a.layers * (h * (q + 2 * kv) + core + q * h + mlp) + h * a.vocab)
+def model_flops_per_token(a: Arch, causal: bool = True) -> float:
+    """Model FLOPs per token: dclint.projection.flops.per_token, the one count."""
+    return per_token(*_count_args(a), causal)[0]
 
 
-def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False) -> Step:
+def _count_args(a: Arch) -> tuple[int, float, float, float, float, float, float, bool, float]:
+    routed = a.top_k if a.experts else 1
+    return a.layers, a.hidden, a.q, a.kv, a.ffn, a.vocab, a.seq, a.swiglu, routed
+
+
+def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) -> Step:
     """Time of one step on the busiest (last) pipeline stage, and the FLOPs it does."""
     t, p, c, d, e, v = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep, lay.vpp
     h, s, f = float(a.hidden), float(a.seq), float(a.ffn)
-    q = h
-    kv = q * a.kv_heads / a.heads
+    q, kv = a.q, a.kv
     routed = a.top_k if a.experts else 1
     n = lay.micro_batch * s / c  # tokens a GPU holds per micro-batch
     m = max(1, lay.global_batch // (d * lay.micro_batch))
@@ -88,11 +89,23 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
     weights = (h * (q + 2 * kv) + q * h) / t + w_mlp
     acts = n * (2 * h + (q + 2 * kv) / t + q / t + f * (3 if a.swiglu else 2) * routed / t)
     elementwise += ACT * (weights + 2 * acts)
-    attn_rate = mac.peak * mac.attention_eff
+    attn_rate = (mac.attention_peak or mac.peak) * mac.attention_eff
     memory = (elementwise + scores) / bytes_rate
-    fwd = fwd_g / flops_rate + attn / attn_rate + memory
+    # FP8: GEMM inputs and output gradients cast with their transposes. Transformer Engine's
+    # LayerNormLinear and LayerNormMLP write the norm's and the activation's outputs in FP8
+    # directly (no extra pass): the forward casts only the attention output (projection input)
+    cast_fwd = mac.fp8_cast_bytes * n * (q / t) / bytes_rate
+    cast_bwd = (
+        mac.fp8_cast_bytes * n * ((q + 2 * kv) / t + h + mlp_in * routed / t + h) / bytes_rate
+    )
+    fwd = fwd_g / flops_rate + attn / attn_rate + memory + cast_fwd
     # flash attention's backward recomputes the scores: 2.5x its forward FLOPs (Dao 2023)
-    bwd = bwd_g / flops_rate + (2.5 if sw.flash_attention else 2.0) * attn / attn_rate + 2 * memory
+    bwd = (
+        bwd_g / flops_rate
+        + (2.5 if sw.flash_attention else 2.0) * attn / attn_rate
+        + 2 * memory
+        + cast_bwd
+    )
     if lay.recompute == "full":
         rec = fwd
     elif lay.recompute == "selective" and not sw.flash_attention:
@@ -174,16 +187,30 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = False)
             params = group_time(links, share * local * ACT, ranks, t)
         else:
             grads, params = 2 * grads, 0.0
+        if lay.fsdp:
+            # ZeRO-3 / FSDP: every micro-batch gathers the parameters for its forward and again
+            # for its backward and reduce-scatters its gradients (Rajbhandari et al. 2020: 3x
+            # the parameter volume a step), each under the micro-batch's own compute
+            one = group_time(links, share * local * ACT, ranks, t)
+            if sw.overlap_dp:
+                fsdp = overlapped(one, per_layer * fwd, ranks * t) + overlapped(
+                    one + grads, per_layer * bwd, ranks * t
+                )
+            else:
+                fsdp = 2 * one + grads
+            dp += m * fsdp
+            continue
         if sw.overlap_dp:  # under the last micro-batch's backward / first one's forward
             grads = overlapped(grads, per_layer * bwd, ranks * t)
             params = overlapped(params, per_layer * fwd, ranks * t)
         dp += grads + params
 
     tokens = lay.global_batch * s
-    model = model_flops_per_token(a, causal) * tokens
+    per, core_forward = per_token(*_count_args(a), causal)
+    model = per * tokens
     extra = 0.0
     if lay.recompute == "full":
         extra = (model - 6 * h * a.vocab * tokens) / 3
     elif lay.recompute == "selective":
-        extra = 4 * q * s * (0.5 if causal else 1.0) * a.layers * tokens
+        extra = core_forward * tokens
     return Step(compute, recompute, tp, bubble, p2p, dp, cp, ep, optimizer, model, model + extra)

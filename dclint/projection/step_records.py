@@ -61,6 +61,17 @@ class Arch:
     top_k: int = 1
     dense_params: float = 0.0  # parameters outside expert MLPs
     expert_params: float = 0.0
+    kv_channels: int = 0  # width of one head; 0: hidden / heads
+
+    @property
+    def q(self) -> float:
+        """Attention width: heads x kv_channels (= hidden unless kv_channels says otherwise)."""
+        return float(self.heads * self.kv_channels) if self.kv_channels else float(self.hidden)
+
+    @property
+    def kv(self) -> float:
+        """Key and value width: query groups x kv_channels."""
+        return self.q * self.kv_heads / self.heads
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +87,7 @@ class Layout:
     sequence_parallel: bool = False
     distributed_optimizer: bool = True
     recompute: str = "selective"  # none | selective | full
+    fsdp: bool = False  # ZeRO-3 / Megatron-FSDP: parameters gathered every micro-batch
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +116,13 @@ class Machine:
     sms: int = 0  # SMs GEMM tiles are scheduled on; 0: no tile or wave quantization
     nvlink_sm_share: float = 0.0  # compute lost while an NVLink collective runs underneath
     network_sm_share: float = 0.0  # the same for collectives over the scale-out network
+    # core attention's dense peak: BF16 in FP8 runs (Transformer Engine keeps dot-product
+    # attention in BF16 by default); 0: `peak`
+    attention_peak: float = 0.0
+    # HBM bytes an element costs to cast a GEMM operand to FP8 (0 in BF16 runs): Transformer
+    # Engine's cast-transpose reads the BF16 tensor (2 B) and writes the FP8 tensor and its FP8
+    # transpose (1 B each), for every GEMM input in the forward and output gradient in the backward
+    fp8_cast_bytes: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,7 @@ class Timing:
     mfu_predicted: Quantity | None = None
     steps: float | None = None  # optimizer steps in the run (tokens / tokens a step)
     reliability: Goodput | None = None
+    mfu_basis: str = "model"  # the FLOPs MFU counts: model, or hardware (with recomputation)
 
     @property
     def wall(self) -> Quantity:
@@ -204,4 +205,5 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
         mfu_predicted,
         steps,
         reliability,
+        wl.mfu_basis,
     )

@@ -16,7 +16,7 @@ from dclint.units import Q_, Quantity
 if TYPE_CHECKING:
     from dclint.model.design import Design
 
-__all__ = ["Projection", "gpu_price", "project_workloads", "unprojected"]
+__all__ = ["Projection", "gpu_price", "mfu_convention", "project_workloads", "unprojected"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ class Projection:
             "peak_tflops_per_gpu": t.peak.m_as("TFLOPS"),
             "mfu": t.mfu.m_as("dimensionless"),
             "mfu_source": t.mfu_source,
+            "mfu_convention": mfu_convention(self),
             "training_days": self.training_time.m_as("day"),
             "compute_days": t.compute.m_as("day"),
             "communication_days": t.communication.m_as("day"),
@@ -93,6 +94,11 @@ class Projection:
             },
             "assumptions": list(self.assumptions),
         }
+
+
+def mfu_convention(p: Projection) -> str:
+    """How the MFU and HFU count FLOPs, e.g. 'exact count, causal attention; model FLOPs'."""
+    return f"{p.timing.flops.convention}; {p.timing.mfu_basis} FLOPs"
 
 
 def _step_dict(t: Timing) -> dict[str, Any]:
