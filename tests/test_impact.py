@@ -111,7 +111,7 @@ def test_impact_in_sarif_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["properties"]["impact"]["currency"] == "CNY"
     assert result["properties"]["impact"]["days"] > 0
     main(["check", H100, *SLOW_LUSTRE])
-    assert "[meeting the limit saves 0.02371 d, 1638 CNY]" in capsys.readouterr().out
+    assert "[meeting the limit saves 0.02234 d, 1544 CNY]" in capsys.readouterr().out
 
 
 def test_findings_without_a_projection_carry_no_impact(

@@ -151,18 +151,14 @@ def test_json_projection_keys_from_the_step_model() -> None:
     assert d["tokens_per_second"] == pytest.approx(2048 * 8192 / d["step_time_s"])
     # 8192 GPUs at 419 interruptions per 54 days per 16,384 GPUs: MTBF 6.19 h
     assert d["mtbf_hours"] == pytest.approx(54 * 24 * 16384 / 419 / 8192)
-    # the band: GB200 MoE has no calibration run of its own, so the widest calibrated band
-    from dclint.projection.uncertainty import BANDS
-
+    # the band: Blackwell MoE calibration runs, measured / predicted step time 1.063 to 1.91
     band = d["uncertainty"]
-    low = min(v[0] for v in BANDS.values())
-    high = max(v[1] for v in BANDS.values())
-    assert (band["low_factor"], band["high_factor"], band["runs"]) == (low, high, 0)
+    assert (band["low_factor"], band["high_factor"], band["runs"]) == (1.063, 1.91, 3)
     assert band["step_time_s"] == pytest.approx(
-        [d["step_time_predicted_s"] * low, d["step_time_predicted_s"] * high]
+        [d["step_time_predicted_s"] * 1.063, d["step_time_predicted_s"] * 1.91]
     )
-    assert band["mfu"] == pytest.approx([d["mfu_predicted"] / high, d["mfu_predicted"] / low])
-    assert band["source"].startswith("no blackwell MoE calibration run")
+    assert band["mfu"] == pytest.approx([d["mfu_predicted"] / 1.91, d["mfu_predicted"] / 1.063])
+    assert band["source"].endswith("3 blackwell MoE runs")
 
 
 def test_tile_share_pads_tiles_and_rounds_waves_up() -> None:
