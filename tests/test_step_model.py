@@ -200,3 +200,21 @@ def test_scatter_gather_sends_one_tp_share_across_the_fabric() -> None:
     assert plain.pp_p2p == pytest.approx(2 * x / (40 * GB))  # warm-up and cool-down transfers
     sg = step(GPT, lay, H100, Software(p2p_scatter_gather=True))
     assert sg.pp_p2p == pytest.approx(2 * (x / 8 / (40 * GB) + x * 7 / 8 / (360 * GB)))
+
+
+@pytest.mark.parametrize(
+    "design", ["h100-40node", "moe-1.7t-nvl72", "broken-fabric-2to1", "gb200-superpod-su"]
+)
+def test_hfu_is_never_below_mfu(design: str) -> None:
+    """HFU counts the MFU's FLOPs plus recomputation, on the same convention."""
+    from pathlib import Path
+
+    from dclint.loader import load
+    from dclint.projection import project_workloads
+
+    path = Path("sample_designs") / f"{design}.yaml"
+    if not path.exists():
+        pytest.fail(f"sample design {path} is gone")
+    for p in project_workloads(load(str(path))):
+        d = p.as_dict()
+        assert d["hfu"] is not None and d["hfu"] >= d["mfu"], p.workload

@@ -125,8 +125,9 @@ def _step_dict(t: Timing) -> dict[str, Any]:
     }
     if step is not None and pred is not None:
         out["tokens_per_second"] = pred.tokens_per_step / step.m_as("s")
-        if pred is not None and step.m_as("s") > 0:
-            out["hfu"] = pred.hfu.m_as("") * pred.step_time.m_as("s") / step.m_as("s")
+        # HFU of the MFU used, on the same count and basis: never below the MFU
+        work = t.flops.hardware if t.mfu_basis == "hardware" else t.flops.model
+        out["hfu"] = t.mfu.m_as("") * (t.flops.hardware / work).m_as("")
     if t.mfu_predicted is not None and not t.mfu_source.startswith("predicted"):
         out["mfu_gap"] = t.mfu.m_as("") / t.mfu_predicted.m_as("") - 1
     return out
