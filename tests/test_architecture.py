@@ -27,6 +27,7 @@ RANK = {
     "api": 6,  # dclint.api: what a rule may use, gathered from the rooms below
     "testing": 6,  # dclint.testing: the example checker, over the engine
     "engine": 5,
+    "importer": 5,  # beside the engine: reads sources into designs, never imported by check
     "projection": 5,
     "loader": 4,
     "calc": 4,

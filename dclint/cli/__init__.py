@@ -28,11 +28,13 @@ COMMANDS = (
     "plan",
     "server",
     "review",
+    "import",
 )
+_MODULES = {"import": "import_design"}  # a command whose name is a Python keyword
 
 
 def _module(name: str) -> Any:
-    return importlib.import_module(f"dclint.cli.{name}")
+    return importlib.import_module(f"dclint.cli.{_MODULES.get(name, name)}")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,116 @@
+"""`dclint import`: a design fragment from NetBox, Nautobot (live or a saved API dump) or a
+spreadsheet. The importer is imported only when this command runs; `dclint check` never is."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from dclint.cli._shared import write_atomic
+from dclint.errors import ConfigError, printable
+
+__all__ = ["add_parser", "run"]
+
+SOURCES = ("netbox", "nautobot", "csv", "xlsx")
+TOKEN_ENV = {"netbox": "NETBOX_TOKEN", "nautobot": "NAUTOBOT_TOKEN"}
+MAX_PROBLEMS = 50  # bad values reported before the rest are counted
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "import",
+        help="write a design fragment from NetBox, Nautobot or a spreadsheet",
+        description="Read racks, power panels and feeds, devices and cables from where they "
+        "live and write them as a dclint design fragment. Workloads and limits go in a design "
+        "that `extends:` it.",
+    )
+    p.add_argument("source", choices=SOURCES, help="where the design lives")
+    p.add_argument(
+        "location",
+        nargs="?",
+        help="netbox/nautobot: the server's URL (token from $NETBOX_TOKEN / $NAUTOBOT_TOKEN); "
+        "csv/xlsx: the file",
+    )
+    p.add_argument(
+        "--from-file",
+        metavar="DUMP",
+        help="netbox/nautobot: a saved API dump (JSON or YAML) instead of a server",
+    )
+    p.add_argument(
+        "--map",
+        metavar="FILE",
+        help="the mapping file (default: ./dclint-import.yaml if present)",
+    )
+    p.add_argument("--site", help="the site (NetBox) or location (Nautobot) to import")
+    p.add_argument(
+        "--token-env",
+        metavar="NAME",
+        help="environment variable holding the API token (default: NETBOX_TOKEN or "
+        "NAUTOBOT_TOKEN); the token is never written or printed",
+    )
+    p.add_argument("--save-dump", metavar="FILE", help="also save what the server answered")
+    p.add_argument("--output", "-o", metavar="FILE", help="file to write (default: stdout)")
+    return p
+
+
+def _inputs(args: argparse.Namespace) -> list[str]:
+    sheet = args.location if args.source in ("csv", "xlsx") else None
+    return [v for v in (args.from_file, args.map, sheet) if v]
+
+
+def run(args: argparse.Namespace) -> int:
+    from dclint.importer.run import ImportFailed, run_import
+
+    outputs = [o for o in (args.output, args.save_dump) if o]
+    for out in outputs:
+        for name in _inputs(args):
+            if os.path.exists(out) and os.path.exists(name) and os.path.samefile(out, name):
+                raise ConfigError(f"{out} is also an input: write it elsewhere")
+    if args.save_dump and args.output and args.save_dump == args.output:
+        raise ConfigError("--save-dump and --output name one file: give two")
+    try:
+        result = run_import(
+            source=args.source,
+            location=args.location,
+            dump=args.from_file,
+            mapping=args.map,
+            site=args.site,
+            token_env=args.token_env or TOKEN_ENV.get(args.source),
+            command=_command(args),
+        )
+    except ImportFailed as exc:
+        shown = exc.problems[:MAX_PROBLEMS]
+        for problem in shown:
+            print(f"dclint import: error: {printable(str(problem))}", file=sys.stderr)
+        if len(exc.problems) > len(shown):
+            print(
+                f"dclint import: error: ... and {len(exc.problems) - len(shown)} more",
+                file=sys.stderr,
+            )
+        return 2
+    if args.save_dump and result.dump is not None:
+        write_atomic(args.save_dump, result.dump)
+    for line in result.report:
+        print(f"dclint import: {printable(line)}", file=sys.stderr)
+    if args.output:
+        write_atomic(args.output, result.text)
+        print(f"dclint import: wrote {printable(args.output)}", file=sys.stderr)
+    else:
+        sys.stdout.write(result.text)
+    return 0
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command as the fragment's first line names it: never the token, never an output."""
+    parts = ["dclint import", args.source]
+    if args.location:
+        parts.append(args.location)
+    if args.from_file:
+        parts.append(f"--from-file {os.path.basename(args.from_file)}")
+    if args.map:
+        parts.append(f"--map {os.path.basename(args.map)}")
+    if args.site:
+        parts.append(f"--site {args.site}")
+    return printable(" ".join(parts))

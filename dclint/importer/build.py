@@ -1,0 +1,459 @@
+"""An Inventory and a mapping made into a design fragment: entries in a stable order, ids that
+run written as ranges (`r[001-128]`), each entry with the source objects it came from."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from dclint.importer.inventory import DeviceRec, ImportProblem, Inventory
+from dclint.importer.mapping import Mapping
+
+__all__ = ["Entry", "Fragment", "build", "slug"]
+
+_BAD_ID_CHARS = re.compile(r"[^A-Za-z0-9_.:\-]+")
+_TAIL = re.compile(r"^(.*?)(\d+)$")
+
+
+def slug(name: str) -> str:
+    """A DCIM name as a dclint id: runs of other characters become '-' (`Rack 01` -> Rack-01)."""
+    out = _BAD_ID_CHARS.sub("-", name).strip("-._:")
+    return (out or "x")[:120]
+
+
+@dataclass
+class Entry:
+    """One list item of the design: its fields in order, the comment naming its source, and
+    the source of each element it expands to (element id -> origin)."""
+
+    fields: dict[str, Any]
+    comment: str
+    origins: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Fragment:
+    name: str
+    site: str | None
+    panels: list[Entry] = field(default_factory=list)
+    feeds: list[Entry] = field(default_factory=list)
+    rack_types: dict[str, dict[str, Any]] = field(default_factory=dict)
+    racks: list[Entry] = field(default_factory=list)
+    fabric: dict[str, Any] | None = None
+    switches: list[Entry] = field(default_factory=list)
+    links: list[Entry] = field(default_factory=list)
+    unmapped: dict[str, int] = field(default_factory=dict)  # device type -> devices
+    notes: list[str] = field(default_factory=list)  # what was left out, and why
+    problems: list[ImportProblem] = field(default_factory=list)
+
+
+def num(value: float) -> str:
+    """A number as a design writes it: no float noise, no trailing zeros."""
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return text if text not in ("", "-0") else "0"
+
+
+def build(inv: Inventory, mapping: Mapping) -> Fragment:
+    name = mapping.name or slug(inv.site or "imported")
+    frag = Fragment(name, inv.site)
+    frag.problems.extend(inv.problems)
+    ids = _Ids(frag)
+    panel_ids = {p.name: ids.take(p.name, p.origin) for p in inv.panels}
+    feed_ids = _feed_ids(inv, ids)
+    _panels(inv, mapping, frag, panel_ids)
+    _feeds(inv, frag, panel_ids, feed_ids)
+    _racks(inv, mapping, frag, ids, feed_ids)
+    _fabric(inv, mapping, frag, ids)
+    for reason, count in sorted(inv.skipped.items()):
+        frag.notes.append(f"{count} {reason}")
+    return frag
+
+
+class _Ids:
+    """Ids given out, each once: two DCIM objects that slug alike are a problem."""
+
+    def __init__(self, frag: Fragment) -> None:
+        self.seen: dict[str, str] = {}
+        self.frag = frag
+
+    def take(self, name: str, origin: str) -> str:
+        ident = slug(name)
+        if ident in self.seen:
+            self.frag.problems.append(
+                ImportProblem(
+                    origin, f"its id '{ident}' is also the id of {self.seen[ident]}: rename one"
+                )
+            )
+        self.seen[ident] = origin
+        return ident
+
+
+def _feed_ids(inv: Inventory, ids: _Ids) -> dict[int, str]:
+    """Feed names are unique per panel only (in NetBox and Nautobot): a name two panels use is
+    prefixed with its panel's."""
+    count = Counter(f.name for f in inv.feeds)
+    out: dict[int, str] = {}
+    for i, f in enumerate(inv.feeds):
+        name = f.name if count[f.name] == 1 else f"{f.panel}-{f.name}"
+        out[i] = ids.take(name, f.origin)
+    return out
+
+
+def _panels(inv: Inventory, mapping: Mapping, frag: Fragment, panel_ids: dict[str, str]) -> None:
+    by_panel: dict[str, list[Any]] = {}
+    for f in inv.feeds:
+        by_panel.setdefault(f.panel or "", []).append(f)
+    for p in sorted(inv.panels, key=lambda p: _order(panel_ids[p.name])):
+        ident = panel_ids[p.name]
+        given = mapping.panels.get(p.name) or mapping.panels.get(ident) or mapping.panels.get("*")
+        feeds = by_panel.get(p.name, [])
+        voltages = {f.voltage for f in feeds}
+        voltage: float | None = None
+        if given is not None and given.voltage is not None:
+            voltage = float(given.voltage.m_as("V"))
+        elif p.voltage is not None:
+            voltage = p.voltage
+        elif len(voltages) == 1:
+            voltage = voltages.pop()
+        rating = p.current_rating
+        if given is not None:
+            rating = float(given.current_rating.m_as("A"))
+        if rating is None:
+            frag.problems.append(
+                ImportProblem(
+                    p.origin,
+                    f"panel '{p.name}' has no rating in {inv.source} (NetBox holds none: "
+                    f"netbox#5976); give it in the mapping file: "
+                    f"panels: {{{ident}: {{current_rating: 800 A}}}} (or '*' for every panel)",
+                )
+            )
+            continue
+        if voltage is None:
+            frag.problems.append(
+                ImportProblem(
+                    p.origin,
+                    f"panel '{p.name}': its feeds' voltages do not settle its own "
+                    f"({sorted(voltages) or 'no feeds'}); give panels: {{{ident}: "
+                    f"{{voltage: 415 V}}}} in the mapping file",
+                )
+            )
+            continue
+        paths = {f.path for f in feeds}
+        path = p.path or (paths.pop() if len(paths) == 1 else None)
+        fields: dict[str, Any] = {"id": ident}
+        fields["voltage"] = f"{num(voltage)} V"
+        fields["current_rating"] = f"{num(rating)} A"
+        if path:
+            fields["path"] = path
+        if given is not None and given.fed_by:
+            fields["fed_by"] = given.fed_by
+        frag.panels.append(Entry(fields, p.origin, {ident: p.origin}))
+
+
+def _feeds(
+    inv: Inventory, frag: Fragment, panel_ids: dict[str, str], feed_ids: dict[int, str]
+) -> None:
+    rows = []
+    for i, f in enumerate(inv.feeds):
+        fields: dict[str, Any] = {"id": feed_ids[i]}
+        if f.panel is not None and f.panel in panel_ids:
+            fields["panel"] = panel_ids[f.panel]
+        fields["voltage"] = f"{num(f.voltage)} V"
+        fields["current_rating"] = f"{num(f.amperage)} A"
+        fields["phases"] = f.phases
+        if f.max_utilization is not None:
+            fields["max_utilisation"] = f"{num(f.max_utilization)}%"
+        if f.path:
+            fields["path"] = f.path
+        if f.status != "active":
+            fields["status"] = f.status
+        rows.append((fields, f.origin))
+    frag.feeds.extend(compact_entries(rows, inv.source, "power-feed"))
+
+
+def _draw(inv: Inventory, mapping: Mapping, dev: DeviceRec, which: str) -> float | None:
+    """W one device draws: the mapping's figure, else the DCIM's allocated (or maximum)."""
+    m = mapping.device_types.get(dev.device_type)
+    if m is not None and m.power is not None:
+        return float(m.power.m_as("W"))
+    for dtype in inv.device_types.values():
+        if dtype.key == dev.device_type:
+            first = dtype.maximum_draw if which == "maximum" else dtype.allocated_draw
+            second = dtype.allocated_draw if which == "maximum" else dtype.maximum_draw
+            return first if first is not None else second
+    return None
+
+
+def _racks(
+    inv: Inventory, mapping: Mapping, frag: Fragment, ids: _Ids, feed_ids: dict[int, str]
+) -> None:
+    feeds_of: dict[str, list[tuple[str, str]]] = {}
+    for i, f in enumerate(inv.feeds):
+        if f.rack is not None:
+            feeds_of.setdefault(f.rack, []).append((f.path or "~", feed_ids[i]))
+    devices_of: dict[str, list[DeviceRec]] = {}
+    unmapped: Counter[str] = Counter()
+    no_draw: Counter[str] = Counter()
+    for d in inv.devices:
+        m = mapping.device_types.get(d.device_type)
+        if m is None:
+            unmapped[d.device_type] += 1
+            continue
+        if d.rack is not None and m.kind != "ignore":
+            devices_of.setdefault(d.rack, []).append(d)
+    frag.unmapped = dict(sorted(unmapped.items()))
+    rows = []
+    for rack in inv.racks:
+        ident = ids.take(rack.name, rack.origin)
+        fields: dict[str, Any] = {"id": ident}
+        platforms: Counter[str] = Counter()
+        extra = 0.0
+        total = 0.0
+        for d in devices_of.get(rack.name, []):
+            m = mapping.device_types[d.device_type]
+            if m.kind == "gpu_node" and m.platform:
+                platforms[m.platform] += 1
+                if mapping.power_draw != "catalog":
+                    w = _draw(inv, mapping, d, mapping.power_draw)
+                    if w is None:
+                        no_draw[d.device_type] += 1
+                    total += w or 0.0
+                continue
+            w = _draw(inv, mapping, d, "allocated")
+            if w is None:
+                no_draw[d.device_type] += 1
+            extra += w or 0.0
+            total += w or 0.0
+        if len(platforms) > 1:
+            frag.problems.append(
+                ImportProblem(
+                    rack.origin,
+                    f"rack '{rack.name}' holds GPU nodes of {len(platforms)} platforms "
+                    f"({', '.join(sorted(platforms))}): a dclint rack holds one",
+                )
+            )
+            continue
+        if platforms:
+            platform, nodes = next(iter(platforms.items()))
+            key = f"{platform}-x{nodes}"
+            frag.rack_types.setdefault(key, {"platform": platform, "nodes": nodes})
+            fields["type"] = key
+            if mapping.power_draw != "catalog":
+                fields["it_load"] = f"{num(total / 1000)} kW"
+            elif extra:
+                fields["extra_load"] = f"{num(extra / 1000)} kW"
+        elif total:
+            fields["it_load"] = f"{num(total / 1000)} kW"
+        feeds = [f for _, f in sorted(feeds_of.get(rack.name, []))]
+        if feeds:
+            fields["feeds"] = feeds
+        if rack.status != "active":
+            fields["status"] = rack.status
+        if rack.row:
+            fields["row"] = rack.row
+        rows.append((fields, rack.origin))
+    for dtype, count in sorted(no_draw.items()):
+        frag.notes.append(
+            f"{count} devices of type {dtype} with no power draw in {inv.source}: counted "
+            f"as 0 W (give `power:` in the mapping's device_types)"
+        )
+    frag.racks.extend(compact_entries(rows, inv.source, "rack"))
+
+
+def _fabric(inv: Inventory, mapping: Mapping, frag: Fragment, ids: _Ids) -> None:
+    node: dict[str, tuple[str, str]] = {}  # device name -> (kind, dclint id)
+    rows = []
+    tiers: dict[str, str] = {}
+    for d in inv.devices:
+        m = mapping.device_types.get(d.device_type)
+        if m is None:
+            continue
+        if m.kind == "switch" and m.switch:
+            ident = ids.take(d.name, d.origin)
+            tier = mapping.roles.get(d.role or "", d.role or "leaf")
+            node[d.name] = ("switch", ident)
+            tiers[ident] = tier
+            rows.append(({"id": ident, "model": m.switch, "tier": tier}, d.origin))
+        elif m.kind == "gpu_node" and d.rack is not None:
+            node[d.name] = ("rack", slug(d.rack))
+    if not rows:
+        return
+    frag.fabric = {"id": mapping.fabric.id, "kind": mapping.fabric.kind}
+    frag.switches = compact_entries(rows, inv.source, "device", flow=True)
+    default_speed = mapping.fabric.link_speed
+    links: dict[tuple[str, str, float], list[str]] = {}
+    left_out: Counter[str] = Counter()
+    for c in inv.cables:
+        a, b = node.get(c.a), node.get(c.b)
+        if a is None or b is None:
+            left_out["cables not between a mapped GPU node or switch and a switch"] += 1
+            continue
+        if a[0] == "rack" and b[0] == "rack":
+            left_out["cables between two GPU nodes (NVLink is the platform's own)"] += 1
+            continue
+        if b[0] == "rack" or (a[0] == b[0] == "switch" and _above(tiers, a[1], b[1], mapping)):
+            a, b = b, a
+        speed = c.speed
+        if speed is None and default_speed is not None:
+            speed = float(default_speed.m_as("Gb/s"))
+        if speed is None:
+            frag.problems.append(
+                ImportProblem(
+                    c.origin,
+                    "the cable's interfaces name no speed; give fabric: {link_speed: "
+                    "400 Gb/s} in the mapping file",
+                )
+            )
+            continue
+        links.setdefault((a[1], b[1], speed), []).append(c.origin)
+    for reason, count in sorted(left_out.items()):
+        frag.notes.append(f"{count} {reason}")
+    frag.links = _link_entries(links, inv.source)
+
+
+def _above(tiers: dict[str, str], a: str, b: str, mapping: Mapping) -> bool:
+    """Whether switch a sits above switch b: the mapping's roles in the order written."""
+    order = list(dict.fromkeys(mapping.roles.values()))
+    ra = order.index(tiers[a]) if tiers[a] in order else len(order)
+    rb = order.index(tiers[b]) if tiers[b] in order else len(order)
+    return (ra, a) > (rb, b)
+
+
+def _link_entries(links: dict[tuple[str, str, float], list[str]], source: str) -> list[Entry]:
+    rows = []
+    for (a, b, speed), origins in sorted(
+        links.items(), key=lambda kv: (_order(kv[0][1]), _order(kv[0][0]))
+    ):
+        fields = {"a": a, "b": b, "count": len(origins), "speed": f"{num(speed)} Gb/s"}
+        rows.append((fields, _origin_list(origins, source)))
+    # links of the same b, count and speed whose a's run: one entry with a range in `a`
+    out: list[Entry] = []
+    for group in _runs(rows, key="a", same=("b", "count", "speed")):
+        out.append(_merge(group, key="a", source=source, kind="cable", flow=True))
+    return out
+
+
+def _origin_list(origins: list[str], source: str) -> str:
+    if len(origins) == 1:
+        return origins[0]
+    return "; ".join(o.split(" <")[0] for o in origins)
+
+
+def _order(ident: str) -> tuple[str, int, str]:
+    m = _TAIL.match(ident)
+    if m is None:
+        return (ident, -1, "")
+    return (m.group(1), int(m.group(2)), m.group(2))
+
+
+def compact_entries(
+    rows: list[tuple[dict[str, Any], str]], source: str, kind: str, flow: bool = False
+) -> list[Entry]:
+    """Entries sorted by id; ids with a common stem whose numbers run, and whose other fields
+    agree (a feed named after the rack's number written `$n`), become one ranged entry."""
+    rows = sorted(rows, key=lambda r: _order(r[0]["id"]))
+    out: list[Entry] = []
+    for group in _runs(rows, key="id", same=None):
+        out.append(_merge(group, key="id", source=source, kind=kind, flow=flow))
+    return out
+
+
+def _template(fields: dict[str, Any], number: str) -> dict[str, Any]:
+    """Fields with the element's number written `$n` in its feeds (the design's template)."""
+    out = dict(fields)
+    if "feeds" in out and number:
+        out["feeds"] = [
+            f.replace(number, "$n") if f.count(number) == 1 and "$" not in f else f
+            for f in out["feeds"]
+        ]
+    return out
+
+
+def _runs(
+    rows: list[tuple[dict[str, Any], str]], key: str, same: tuple[str, ...] | None
+) -> list[list[tuple[dict[str, Any], str]]]:
+    groups: list[list[tuple[dict[str, Any], str]]] = []
+    last: tuple[str, int, int, str] | None = None  # stem, number, width, other fields
+    for fields, origin in rows:
+        m = _TAIL.match(str(fields[key]))
+        if m is None or "[" in str(fields[key]):
+            groups.append([(fields, origin)])
+            last = None
+            continue
+        stem, digits = m.group(1), m.group(2)
+        rest = {k: v for k, v in _template(fields, digits).items() if k != key}
+        if same is not None:
+            rest = {k: v for k, v in rest.items() if k in same}
+            rest["__other__"] = {k: v for k, v in fields.items() if k not in same and k != key}
+        other = repr(sorted(rest.items(), key=lambda kv: kv[0]))
+        if (
+            last is not None
+            and groups
+            and last[0] == stem
+            and last[2] == len(digits)
+            and last[3] == other
+            and int(digits) == last[1] + 1
+            and (digits.startswith("0") or len(digits) == len(str(int(digits))))
+        ):
+            groups[-1].append((fields, origin))
+        else:
+            groups.append([(fields, origin)])
+        last = (stem, int(digits), len(digits), other)
+    return groups
+
+
+def _merge(
+    group: list[tuple[dict[str, Any], str]], key: str, source: str, kind: str, flow: bool
+) -> Entry:
+    fields, origin = group[0]
+    if len(group) == 1:
+        comment = origin if "; " not in origin else _many([origin], source, kind)
+        out = Entry(dict(fields), comment, {str(fields[key]): origin})
+        out.fields["__flow__"] = flow
+        return out
+    first, last = str(group[0][0][key]), str(group[-1][0][key])
+    m1, m2 = _TAIL.match(first), _TAIL.match(last)
+    assert m1 is not None and m2 is not None
+    merged = _template(fields, m1.group(2))
+    merged[key] = f"{m1.group(1)}[{m1.group(2)}-{m2.group(2)}]"
+    origins = {str(f[key]): o for f, o in group}
+    merged["__flow__"] = flow
+    return Entry(merged, _many([o for _, o in group], source, kind), origins)
+
+
+_NUMBERED = re.compile(r"^(\S+ \S+) (\d+)(?: <.*>)?$")
+MOST_RUNS = 6  # runs of source ids a comment names before it counts the rest
+
+
+def _many(origins: list[str], source: str, kind: str) -> str:
+    """Several source objects in one comment: `NetBox racks 1-8`, `NetBox cables 1, 9, 17`;
+    objects without numbered ids (Nautobot's UUIDs) by count, first and last."""
+    numbers: list[int] = []
+    head = None
+    for o in origins:
+        for part in o.split("; "):
+            m = _NUMBERED.match(part)
+            if m is None:
+                numbers = []
+                break
+            head = m.group(1)
+            numbers.append(int(m.group(2)))
+        else:
+            continue
+        break
+    if numbers and head is not None:
+        values = sorted(set(numbers))
+        runs: list[list[int]] = [[values[0]]]
+        for n in values[1:]:
+            if n == runs[-1][-1] + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        text = ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs[:MOST_RUNS])
+        if len(runs) > MOST_RUNS:
+            text += f" ... ({len(values)} in all)"
+        return f"{head}s {text}"
+    first, last = origins[0].split(" <")[0], origins[-1].split(" <")[0]
+    return f"{len(origins)} {source} {kind}s: {first} ... {last}"

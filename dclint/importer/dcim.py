@@ -1,0 +1,468 @@
+"""NetBox and Nautobot objects, as their REST API (or NetBox's GraphQL API) gives them, read
+into an Inventory.
+
+A dump is one JSON (or YAML) document: each endpoint's objects under its API path, e.g.
+`{"dcim/racks": [...], "dcim/power-feeds": [...]}`; a path may hold a REST page as the API
+answers it (`{"count": ..., "results": [...]}`), and NetBox's GraphQL answer
+(`{"data": {"rack_list": [...], ...}}`) is read too. `dclint import ... --save-dump` writes one.
+
+Both DCIMs nest related objects (`"rack": {"id": 7, "name": "r07", ...}`); a bare id is
+followed to the object listed under its own path. Choice fields are read as `{"value": ...}`
+(REST), as a bare string (GraphQL), or as Nautobot's Status object (`{"name": "Active"}`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from dclint.importer.inventory import (
+    CableRec,
+    DeviceRec,
+    DeviceTypeRec,
+    FeedRec,
+    ImportProblem,
+    Inventory,
+    PanelRec,
+    RackRec,
+)
+
+__all__ = ["ENDPOINTS", "GRAPHQL_NAMES", "GRAPHQL_QUERY", "read_dump", "sanitize"]
+
+# the API paths an import reads, in the order it reads them
+ENDPOINTS = (
+    "dcim/sites",
+    "dcim/locations",
+    "dcim/racks",
+    "dcim/power-panels",
+    "dcim/power-feeds",
+    "dcim/device-types",
+    "dcim/power-port-templates",
+    "dcim/devices",
+    "dcim/power-ports",
+    "dcim/interfaces",
+    "dcim/cables",
+)
+# NetBox's GraphQL list fields for the same objects
+GRAPHQL_NAMES = {
+    "site_list": "dcim/sites",
+    "location_list": "dcim/locations",
+    "rack_list": "dcim/racks",
+    "power_panel_list": "dcim/power-panels",
+    "power_feed_list": "dcim/power-feeds",
+    "device_type_list": "dcim/device-types",
+    "power_port_template_list": "dcim/power-port-templates",
+    "device_list": "dcim/devices",
+    "power_port_list": "dcim/power-ports",
+    "interface_list": "dcim/interfaces",
+    "cable_list": "dcim/cables",
+}
+# The GraphQL query whose answer (`{"data": {...}}`) `--from-file` reads (NetBox 4.x).
+GRAPHQL_QUERY = """{
+  site_list { id name slug }
+  rack_list { id name site { id } status facility_id }
+  power_panel_list { id name site { id } }
+  power_feed_list { id name power_panel { id name } rack { id name } status type supply
+                    phase voltage amperage max_utilization }
+  device_type_list { id slug model }
+  power_port_template_list { id device_type { id } allocated_draw maximum_draw }
+  device_list { id name device_type { id slug model } role { slug } site { id }
+                rack { id name } status }
+  interface_list { id name device { id name } type speed }
+  cable_list { id status
+               a_terminations { __typename ... on InterfaceType { id } }
+               b_terminations { __typename ... on InterfaceType { id } } }
+}"""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# `400gbase-x-osfp` (REST), `A_400GBASE_X_OSFP` (GraphQL's enum name: netbox#14494)
+_SPEED_IN_TYPE = re.compile(r"(?:^|_)(\d+(?:\.\d+)?)g(?:base|fc|e)", re.IGNORECASE)
+_STATUS = {  # DCIM status -> dclint's (active, planned); others are not imported
+    "active": "active",
+    "connected": "active",
+    "planned": "planned",
+    "staged": "planned",
+    "provisioning": "planned",
+    "reserved": "planned",
+}
+_OBJECT_NAMES = {
+    "dcim/sites": "site",
+    "dcim/locations": "location",
+    "dcim/racks": "rack",
+    "dcim/power-panels": "power-panel",
+    "dcim/power-feeds": "power-feed",
+    "dcim/devices": "device",
+    "dcim/cables": "cable",
+}
+
+
+def sanitize(text: Any, where: str, problems: list[ImportProblem]) -> str:
+    """Free text from a DCIM, refused if it holds a control character (a newline would write
+    YAML into the design; an escape, a terminal sequence into a log)."""
+    value = str(text) if text is not None else ""
+    if _CONTROL.search(value):
+        from dclint.errors import printable
+
+        problems.append(
+            ImportProblem(where, f"{printable(value)[:80]!r} holds a control character")
+        )
+        return _CONTROL.sub("", value)
+    return value
+
+
+def _lists(dump: Any) -> dict[str, list[dict[str, Any]]]:
+    if not isinstance(dump, Mapping):
+        raise ValueError("a dump is a mapping of API paths to object lists")
+    if isinstance(dump.get("data"), Mapping):  # GraphQL
+        dump = {GRAPHQL_NAMES.get(k, k): v for k, v in dump["data"].items()}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for key, value in dump.items():
+        path = str(key).strip("/").removeprefix("api/").rstrip("/")
+        if isinstance(value, Mapping) and isinstance(value.get("results"), list):
+            value = value["results"]
+        if not isinstance(value, list):
+            raise ValueError(f"'{key}' holds {type(value).__name__}, not a list of objects")
+        out[path] = [o for o in value if isinstance(o, Mapping)]  # type: ignore[misc]
+    return out
+
+
+def _choice(value: Any) -> str | None:
+    """A choice field: {"value": "x"} (REST), "x" or "X" (GraphQL), Nautobot's Status."""
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        for key in ("value", "name", "label"):
+            if value.get(key) is not None:
+                return str(value[key]).lower()
+        return None
+    return str(value).lower().removeprefix("status_")
+
+
+def _key(obj: Any) -> str | None:
+    """The id a nested reference or a bare id names."""
+    if obj is None:
+        return None
+    if isinstance(obj, Mapping):
+        ident = obj.get("id")
+        return None if ident is None else str(ident)
+    return str(obj)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    try:
+        return float(str(value))
+    except ValueError:
+        return None
+
+
+class _Reader:
+    def __init__(self, lists: dict[str, list[dict[str, Any]]], kind: str, base: str) -> None:
+        self.lists = lists
+        self.kind = kind
+        self.base = base.rstrip("/")
+        self.by_id: dict[str, dict[str, dict[str, Any]]] = {
+            path: {str(o["id"]): o for o in objs if o.get("id") is not None}
+            for path, objs in lists.items()
+        }
+        self.inv = Inventory(kind)
+
+    def origin(self, path: str, obj: Mapping[str, Any]) -> str:
+        """`NetBox power-feed 12 <https://nb/dcim/power-feeds/12/>`: the object and its page."""
+        name = _OBJECT_NAMES.get(path, path.rsplit("/", 1)[-1])
+        ident = sanitize(obj.get("id"), path, self.inv.problems)
+        url = obj.get("display_url") or obj.get("url")
+        if isinstance(url, str) and re.fullmatch(r"https?://[\w.:@%/?=&+~-]{1,300}", url):
+            return f"{self.kind} {name} {ident} <{url}>"
+        return f"{self.kind} {name} {ident}"
+
+    def resolve(self, path: str, ref: Any) -> dict[str, Any] | None:
+        key = _key(ref)
+        if key is None:
+            return None
+        found = self.by_id.get(path, {}).get(key)
+        if found is not None:
+            return found
+        return dict(ref) if isinstance(ref, Mapping) else None
+
+    def name(self, path: str, ref: Any, where: str) -> str | None:
+        obj = self.resolve(path, ref)
+        if obj is None:
+            return None
+        text = obj.get("name") or obj.get("display")
+        # a bad name is reported at its own object, once, however many objects name it
+        return None if text is None else sanitize(text, self.origin(path, obj), self.inv.problems)
+
+
+def read_dump(dump: Any, kind: str, base: str = "", site: str | None = None) -> Inventory:
+    """An Inventory of one site from a dump (see the module's text); ValueError if its shape
+    is not a dump's. `kind` is "NetBox" or "Nautobot"; `site` picks a site (or location)."""
+    r = _Reader(_lists(dump), kind, base)
+    inv = r.inv
+    site_key = _site(r, site)
+    in_site = _in_site(r, site_key)
+
+    racks = [o for o in r.lists.get("dcim/racks", []) if in_site(o)]
+    rack_ids = {str(o.get("id")) for o in racks}
+    for obj in racks:
+        origin = r.origin("dcim/racks", obj)
+        status = _STATUS.get(_choice(obj.get("status")) or "active")
+        if status is None:
+            inv.skip(f"racks with status {_choice(obj.get('status'))}")
+            continue
+        row = obj.get("facility_id") or None
+        inv.racks.append(
+            RackRec(
+                sanitize(obj.get("name"), origin, inv.problems),
+                origin,
+                status,
+                None if row is None else sanitize(row, origin, inv.problems),
+            )
+        )
+
+    panels = [o for o in r.lists.get("dcim/power-panels", []) if in_site(o)]
+    panel_ids = {str(o.get("id")) for o in panels}
+    for obj in panels:
+        origin = r.origin("dcim/power-panels", obj)
+        path = _choice(obj.get("power_path"))
+        inv.panels.append(
+            PanelRec(
+                sanitize(obj.get("name"), origin, inv.problems),
+                origin,
+                path.upper() if path in ("a", "b") else None,
+            )
+        )
+
+    for obj in r.lists.get("dcim/power-feeds", []):
+        if _key(obj.get("power_panel")) not in panel_ids:
+            continue
+        _feed(r, obj, rack_ids)
+
+    _device_types(r)
+    for obj in r.lists.get("dcim/devices", []):
+        if _key(obj.get("rack")) not in rack_ids and not in_site(obj):
+            continue
+        _device(r, obj, rack_ids)
+    _cables(r)
+    return inv
+
+
+def _site(r: _Reader, wanted: str | None) -> str | None:
+    """The id of the site (NetBox) or location (Nautobot) to import: the one named, or the
+    only one there is; None to import everything."""
+    sites = r.lists.get("dcim/sites") or r.lists.get("dcim/locations") or []
+    path = "dcim/sites" if r.lists.get("dcim/sites") else "dcim/locations"
+    if wanted is not None:
+        for obj in sites:
+            if wanted in (obj.get("slug"), obj.get("name"), str(obj.get("id"))):
+                r.inv.site = sanitize(obj.get("slug") or obj.get("name"), "site", r.inv.problems)
+                r.inv.site_origin = r.origin(path, obj)
+                return str(obj.get("id"))
+        names = sorted(str(o.get("slug") or o.get("name")) for o in sites)
+        raise ValueError(f"no site or location '{wanted}' in the dump (it holds: {names})")
+    roots = [o for o in sites if o.get("parent") is None]
+    if len(roots) == 1:
+        obj = roots[0]
+        r.inv.site = sanitize(obj.get("slug") or obj.get("name"), "site", r.inv.problems)
+        r.inv.site_origin = r.origin(path, obj)
+    return None
+
+
+def _in_site(r: _Reader, site: str | None) -> Any:
+    if site is None:
+        return lambda obj: True
+    children = _descendants(r, site)
+
+    def test(obj: Mapping[str, Any]) -> bool:
+        return _key(obj.get("site")) == site or _key(obj.get("location")) in children
+
+    return test
+
+
+def _descendants(r: _Reader, root: str) -> set[str]:
+    """A Nautobot location and every location under it (racks sit in rooms under a site)."""
+    found = {root}
+    locations = r.lists.get("dcim/locations", [])
+    grew = True
+    while grew:
+        grew = False
+        for obj in locations:
+            ident = str(obj.get("id"))
+            if ident not in found and _key(obj.get("parent")) in found:
+                found.add(ident)
+                grew = True
+    return found
+
+
+def _feed(r: _Reader, obj: Mapping[str, Any], rack_ids: set[str]) -> None:
+    inv = r.inv
+    origin = r.origin("dcim/power-feeds", obj)
+    status = _STATUS.get(_choice(obj.get("status")) or "active")
+    if status is None:
+        inv.skip(f"power feeds with status {_choice(obj.get('status'))}")
+        return
+    supply = _choice(obj.get("supply")) or "ac"
+    if supply != "ac":
+        inv.skip("power feeds with a DC supply (dclint's feeds are AC)")
+        return
+    voltage, amperage = _number(obj.get("voltage")), _number(obj.get("amperage"))
+    if voltage is None or amperage is None or voltage <= 0 or amperage <= 0:
+        inv.problems.append(
+            ImportProblem(origin, "a power feed needs a positive voltage and amperage")
+        )
+        return
+    phase = _choice(obj.get("phase")) or "single-phase"
+    kind = _choice(obj.get("type")) or "primary"
+    path = _choice(obj.get("power_path"))
+    # Nautobot's power_path; NetBox: primary feeds path A, redundant feeds path B
+    path = path.upper() if path in ("a", "b") else {"primary": "A", "redundant": "B"}.get(kind)
+    rack = _key(obj.get("rack"))
+    inv.feeds.append(
+        FeedRec(
+            sanitize(obj.get("name"), origin, inv.problems),
+            origin,
+            r.name("dcim/power-panels", obj.get("power_panel"), origin),
+            r.name("dcim/racks", obj.get("rack"), origin) if rack in rack_ids else None,
+            abs(voltage),
+            amperage,
+            3 if phase.startswith("three") else 1,
+            _number(obj.get("max_utilization")),
+            path,
+            status,
+            supply,
+        )
+    )
+
+
+def _device_types(r: _Reader) -> None:
+    draws: dict[str, list[float]] = {}
+    for obj in r.lists.get("dcim/power-port-templates", []):
+        key = _key(obj.get("device_type"))
+        if key is None:
+            continue
+        total = draws.setdefault(key, [0.0, 0.0, 0.0, 0.0])  # allocated, maximum, seen(a, m)
+        for i, field in enumerate(("allocated_draw", "maximum_draw")):
+            value = _number(obj.get(field))
+            if value is not None:
+                total[i] += value
+                total[i + 2] = 1.0
+    for obj in r.lists.get("dcim/device-types", []):
+        ident = str(obj.get("id"))
+        key = _type_key(obj)
+        d = draws.get(ident)
+        r.inv.device_types[ident] = DeviceTypeRec(
+            sanitize(key, f"device type {ident}", r.inv.problems),
+            sanitize(obj.get("model") or key, f"device type {ident}", r.inv.problems),
+            d[0] if d and d[2] else None,
+            d[1] if d and d[3] else None,
+        )
+
+
+def _type_key(obj: Mapping[str, Any]) -> str:
+    """A device type's mapping key: NetBox's slug, else (Nautobot) its model."""
+    return str(obj.get("slug") or obj.get("model") or obj.get("display") or obj.get("id"))
+
+
+def _device(r: _Reader, obj: Mapping[str, Any], rack_ids: set[str]) -> None:
+    inv = r.inv
+    origin = r.origin("dcim/devices", obj)
+    status = _STATUS.get(_choice(obj.get("status")) or "active")
+    if status is None:
+        inv.skip(f"devices with status {_choice(obj.get('status'))}")
+        return
+    dtype = obj.get("device_type")
+    key = _key(dtype)
+    if key is None:
+        return
+    if key not in inv.device_types:  # a type not in the dump: its nested form names it
+        nested = dtype if isinstance(dtype, Mapping) else {"id": key}
+        inv.device_types[key] = DeviceTypeRec(
+            sanitize(_type_key(nested), origin, inv.problems),
+            sanitize(nested.get("model") or _type_key(nested), origin, inv.problems),
+        )
+    role_obj = obj.get("role") or obj.get("device_role")
+    role = None
+    if isinstance(role_obj, Mapping):
+        role = role_obj.get("slug") or role_obj.get("name")
+    elif role_obj is not None:
+        role = role_obj
+    rack = _key(obj.get("rack"))
+    name = obj.get("name") or f"device-{obj.get('id')}"
+    inv.devices.append(
+        DeviceRec(
+            sanitize(name, origin, inv.problems),
+            origin,
+            inv.device_types[key].key,
+            r.name("dcim/racks", obj.get("rack"), origin) if rack in rack_ids else None,
+            None if role is None else sanitize(role, origin, inv.problems),
+            status,
+        )
+    )
+
+
+def _ends(r: _Reader, cable: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """The interfaces on one side of a cable: NetBox 3.3+ `a_terminations` lists, or the
+    single `termination_a` of NetBox 3.2 and Nautobot."""
+    out: list[dict[str, Any]] = []
+    terms = cable.get(f"{side}_terminations")
+    if isinstance(terms, list):
+        for t in terms:
+            if not isinstance(t, Mapping):
+                continue
+            if "object_type" in t or "object_id" in t:  # REST: the termination's binding
+                if str(t.get("object_type")) != "dcim.interface":
+                    continue
+                obj = r.resolve("dcim/interfaces", t.get("object") or t.get("object_id"))
+            else:  # GraphQL: the terminating object itself
+                if str(t.get("__typename", "InterfaceType")) != "InterfaceType":
+                    continue
+                obj = r.resolve("dcim/interfaces", t)
+            if obj is not None:
+                out.append(obj)
+        return out
+    letter = side[0]
+    if str(cable.get(f"termination_{letter}_type", "dcim.interface")) != "dcim.interface":
+        return out
+    ref = cable.get(f"termination_{letter}") or cable.get(f"termination_{letter}_id")
+    obj = r.resolve("dcim/interfaces", ref)
+    return [] if obj is None else [obj]
+
+
+def _speed(iface: Mapping[str, Any]) -> float | None:
+    """Gb/s: the interface's speed (kb/s), else its type (`400gbase-x-osfp`)."""
+    kbps = _number(iface.get("speed"))
+    if kbps:
+        return kbps / 1e6
+    kind = _choice(iface.get("type")) or ""
+    m = _SPEED_IN_TYPE.search(kind)
+    return float(m.group(1)) if m else None
+
+
+def _cables(r: _Reader) -> None:
+    devices = {d.origin: d for d in r.inv.devices}
+    device_origin = {
+        str(o.get("id")): r.origin("dcim/devices", o) for o in r.lists.get("dcim/devices", [])
+    }
+    for cable in r.lists.get("dcim/cables", []):
+        status = _STATUS.get(_choice(cable.get("status")) or "connected")
+        if status is None:
+            r.inv.skip(f"cables with status {_choice(cable.get('status'))}")
+            continue
+        origin = r.origin("dcim/cables", cable)
+        a_side, b_side = _ends(r, cable, "a"), _ends(r, cable, "b")
+        for a, b in zip(a_side, b_side, strict=False):
+            da = devices.get(device_origin.get(_key(a.get("device")) or "", ""))
+            db = devices.get(device_origin.get(_key(b.get("device")) or "", ""))
+            if da is None or db is None:
+                r.inv.skip("cables to a device not imported")
+                continue
+            speeds = [s for s in (_speed(a), _speed(b)) if s]
+            r.inv.cables.append(CableRec(origin, da.name, db.name, min(speeds, default=None)))
+
+
+def endpoint_lists(objs: Iterable[tuple[str, list[dict[str, Any]]]]) -> dict[str, Any]:
+    """A dump from (path, objects) pairs, as `--save-dump` writes it."""
+    return {path: objs_ for path, objs_ in objs}

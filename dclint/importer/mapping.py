@@ -1,0 +1,148 @@
+"""The mapping file (`dclint-import.yaml`): which dclint platform or switch each DCIM device
+type is, the fabric tier of each device role, the panel ratings a DCIM does not hold, and for
+spreadsheets which sheet and columns hold what. Its JSON Schema is generated from this model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError
+
+from dclint.errors import ConfigError
+from dclint.model.types import Bandwidth, Current, Id, Power, Strict, Voltage
+
+__all__ = [
+    "MAPPING_SCHEMA_ID",
+    "DeviceTypeMap",
+    "FabricMap",
+    "Mapping",
+    "PanelMap",
+    "load_mapping",
+    "mapping_schema_text",
+]
+
+MAPPING_SCHEMA_ID = "urn:dclint:schema:import-mapping:1"
+DEFAULT_MAPPING = "dclint-import.yaml"
+
+Kind = Literal["gpu_node", "switch", "storage", "cdu", "other", "ignore"]
+
+
+class DeviceTypeMap(Strict):
+    """What devices of one type are to dclint."""
+
+    kind: Kind = Field(
+        description="gpu_node (a rack's nodes, by `platform`), switch (a fabric switch, by "
+        "`switch`), storage, cdu or other (their draw is the rack's extra load), ignore"
+    )
+    platform: str | None = Field(
+        None, description="gpu_node: the platform catalog key, e.g. dgx-h100"
+    )
+    switch: str | None = Field(None, description="switch: the switch catalog key, e.g. qm9700")
+    power: Power | None = Field(
+        None, description="Draw of one device, when the DCIM holds none or holds it wrong"
+    )
+
+
+class PanelMap(Strict):
+    """What a DCIM does not hold about a panel (NetBox has no panel rating: netbox#5976)."""
+
+    voltage: Voltage | None = Field(
+        None, description="Panel voltage (default: its feeds' voltage, when they agree)"
+    )
+    current_rating: Current = Field(description="Main breaker or bus rating")
+    fed_by: Id | None = Field(None, description="The panel upstream, by its dclint id")
+
+
+class FabricMap(Strict):
+    """The explicit fabric built from cables between device interfaces."""
+
+    id: Id = Field("compute", description="The fabric's id in the design")
+    kind: Literal["compute", "storage", "frontend"] = Field(
+        "compute", description="The fabric's kind"
+    )
+    link_speed: Bandwidth | None = Field(
+        None, description="Speed of a link whose interfaces name none"
+    )
+
+
+class Mapping(Strict):
+    """`dclint-import.yaml`: how a DCIM's or a spreadsheet's objects become a dclint design."""
+
+    name: Id | None = Field(None, description="The design's name (default: the site's)")
+    site: str | None = Field(
+        None, description="The site (NetBox) or location (Nautobot) to import, by name or slug"
+    )
+    device_types: dict[str, DeviceTypeMap] = Field(
+        default_factory=dict,
+        description="Device type (NetBox slug, Nautobot or sheet model) -> what it is",
+    )
+    roles: dict[str, str] = Field(
+        default_factory=dict,
+        description="Device role (slug or name) -> fabric tier of the switches holding it",
+    )
+    panels: dict[str, PanelMap] = Field(
+        default_factory=dict,
+        description="Panel name -> its rating; the key '*' applies to every panel not named",
+    )
+    power_draw: Literal["catalog", "allocated", "maximum"] = Field(
+        "catalog",
+        description="GPU nodes draw their platform's catalog power (catalog), or the DCIM's "
+        "allocated or maximum draw of their power ports",
+    )
+    fabric: FabricMap = Field(default_factory=FabricMap, description="The fabric built")
+
+
+def mapping_schema() -> dict[str, Any]:
+    """The mapping file's JSON Schema, its quantities described as the design schema's are."""
+    from dclint.model.schema import _describe
+
+    schema = Mapping.model_json_schema(mode="validation")
+    out: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": MAPPING_SCHEMA_ID,
+    }
+    out.update(schema)
+    for model, node in [("Mapping", out), *out.get("$defs", {}).items()]:
+        for name, prop in node.get("properties", {}).items():
+            _describe(model, name, prop)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            _describe(model, "*", extra)
+    return out
+
+
+def mapping_schema_text() -> str:
+    return json.dumps(mapping_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def load_mapping(path: str | None) -> tuple[Mapping, str | None]:
+    """The mapping file named, else `dclint-import.yaml` here if it exists, else an empty one."""
+    if path is None:
+        if not Path(DEFAULT_MAPPING).is_file():
+            return Mapping(), None
+        path = DEFAULT_MAPPING
+    from dclint.loader.readfile import FileRejected, read_regular
+    from dclint.loader.yamlsafe import MAX_BYTES, YamlError, decode, read_yaml
+
+    try:
+        data, source = read_yaml(path, decode(path, read_regular(path, MAX_BYTES, "mapping")))
+    except FileRejected as exc:
+        raise ConfigError(f"--map {path}: {exc}") from None
+    except YamlError as exc:
+        raise ConfigError(str(exc.problems[0])) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}:1:1: a mapping file is a mapping of keys to values")
+    try:
+        return Mapping.model_validate(data, strict=False), path
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            line, col = source.values.get(loc, source.keys.get(loc, (1, 1)))
+            where = ".".join(str(p) for p in loc)
+            problems.append(f"{path}:{line}:{col}: {where}: {err['msg']}")
+        raise ConfigError(problems[0], problems=[]) from None

@@ -1,0 +1,121 @@
+"""One import: read the source (a server, a dump, a sheet), build the fragment, write its text;
+every problem found is gathered before the import fails."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from dclint.errors import ConfigError
+from dclint.importer.inventory import ImportProblem, Inventory
+
+__all__ = ["MAX_DUMP_BYTES", "ImportFailed", "ImportResult", "run_import"]
+
+MAX_DUMP_BYTES = 2 << 30  # a 1,000-rack site's REST dump is ~20 MB
+
+
+class ImportFailed(Exception):
+    def __init__(self, problems: list[Any]) -> None:
+        super().__init__(str(problems[0]) if problems else "import failed")
+        self.problems = problems
+
+
+@dataclass
+class ImportResult:
+    text: str
+    report: list[str] = field(default_factory=list)  # what was left out, for stderr
+    dump: str | None = None  # what a server answered, for --save-dump
+
+
+KINDS = {"netbox": "NetBox", "nautobot": "Nautobot"}
+
+
+def read_dump_file(path: str) -> Any:
+    """A dump file: JSON, or YAML (read safely) when it is not JSON."""
+    from dclint.loader.readfile import FileRejected, read_regular
+
+    try:
+        raw = read_regular(path, MAX_DUMP_BYTES, "dump")
+    except FileRejected as exc:
+        raise ConfigError(f"--from-file {path}: {exc}") from None
+    try:
+        return json.loads(raw)
+    except UnicodeDecodeError:
+        raise ConfigError(f"--from-file {path}: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        if raw.lstrip()[:1] in (b"{", b"["):
+            raise ConfigError(
+                f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}"
+            ) from None
+    from dclint.loader.yamlsafe import YamlError, decode, read_yaml
+
+    try:
+        data, _ = read_yaml(path, decode(path, raw))
+    except YamlError as exc:
+        raise ConfigError(str(exc.problems[0])) from None
+    return data
+
+
+def run_import(
+    *,
+    source: str,
+    location: str | None,
+    dump: str | None,
+    mapping: str | None,
+    site: str | None,
+    token_env: str | None,
+    command: str,
+) -> ImportResult:
+    from dclint.importer.build import build
+    from dclint.importer.emit import emit
+    from dclint.importer.mapping import load_mapping
+
+    the_map, _ = load_mapping(mapping)
+    site = site or the_map.site
+    saved: str | None = None
+    if source in KINDS:
+        inv, saved = _read_dcim(source, location, dump, site, token_env)
+    else:
+        if location is None:
+            raise ConfigError(f"import {source}: name the file to read")
+        from dclint.importer.sheets import read_sheet
+
+        inv = read_sheet(location, source, the_map)
+    frag = build(inv, the_map)
+    if frag.problems:
+        raise ImportFailed(sorted(set(frag.problems)))
+    report = []
+    for key, count in frag.unmapped.items():
+        report.append(
+            f"unmapped device type {key}: {count} devices not imported (name it in the "
+            f"mapping file's device_types)"
+        )
+    report += [f"not imported: {note}" for note in frag.notes]
+    return ImportResult(emit(frag, command), report, saved)
+
+
+def _read_dcim(
+    source: str, location: str | None, dump: str | None, site: str | None, token_env: str | None
+) -> tuple[Inventory, str | None]:
+    from dclint.importer.dcim import read_dump
+
+    kind = KINDS[source]
+    saved = None
+    if dump is not None:
+        if location is not None:
+            raise ConfigError(f"import {source}: give a URL or --from-file, not both")
+        data = read_dump_file(dump)
+    else:
+        if location is None:
+            raise ConfigError(f"import {source}: give the server's URL, or --from-file DUMP")
+        from dclint.importer.client import fetch_dump
+
+        data = fetch_dump(source, location, token_env or "")
+        saved = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    try:
+        inv = read_dump(data, kind, location or "", site)
+    except ValueError as exc:
+        where = dump or location or source
+        raise ImportFailed([ImportProblem(where, str(exc))]) from None
+    return inv, saved
