@@ -105,8 +105,9 @@ def run(args: argparse.Namespace) -> int:
 def _command(args: argparse.Namespace) -> str:
     """The command as the fragment's first line names it: never the token, never an output."""
     parts = ["dclint import", args.source]
-    if args.location:
-        parts.append(args.location)
+    if args.location:  # a server's URL; a sheet by its name (the same bytes from any directory)
+        sheet = args.source in ("csv", "xlsx")
+        parts.append(os.path.basename(args.location) if sheet else args.location)
     if args.from_file:
         parts.append(f"--from-file {os.path.basename(args.from_file)}")
     if args.map:

@@ -174,7 +174,10 @@ def _feeds(
 
 
 def _draw(inv: Inventory, mapping: Mapping, dev: DeviceRec, which: str) -> float | None:
-    """W one device draws: the mapping's figure, else the DCIM's allocated (or maximum)."""
+    """W one device draws: the sheet's or the mapping's figure, else the DCIM's allocated
+    (or maximum) draw of its power ports."""
+    if dev.power is not None:
+        return dev.power
     m = mapping.device_types.get(dev.device_type)
     if m is not None and m.power is not None:
         return float(m.power.m_as("W"))
@@ -226,6 +229,8 @@ def _racks(
                 no_draw[d.device_type] += 1
             extra += w or 0.0
             total += w or 0.0
+        if rack.platform is not None:
+            platforms[rack.platform] += rack.nodes or 0  # 0: a rack-scale platform
         if len(platforms) > 1:
             frag.problems.append(
                 ImportProblem(
@@ -237,8 +242,10 @@ def _racks(
             continue
         if platforms:
             platform, nodes = next(iter(platforms.items()))
-            key = f"{platform}-x{nodes}"
-            frag.rack_types.setdefault(key, {"platform": platform, "nodes": nodes})
+            key = f"{platform}-x{nodes}" if nodes else platform
+            frag.rack_types.setdefault(
+                key, {"platform": platform, "nodes": nodes} if nodes else {"platform": platform}
+            )
             fields["type"] = key
             if mapping.power_draw != "catalog":
                 fields["it_load"] = f"{num(total / 1000)} kW"
@@ -246,6 +253,9 @@ def _racks(
                 fields["extra_load"] = f"{num(extra / 1000)} kW"
         elif total:
             fields["it_load"] = f"{num(total / 1000)} kW"
+        if rack.it_load is not None:
+            fields.pop("extra_load", None)
+            fields["it_load"] = f"{num(rack.it_load / 1000)} kW"
         feeds = [f for _, f in sorted(feeds_of.get(rack.name, []))]
         if feeds:
             fields["feeds"] = feeds
@@ -279,6 +289,12 @@ def _fabric(inv: Inventory, mapping: Mapping, frag: Fragment, ids: _Ids) -> None
         elif m.kind == "gpu_node" and d.rack is not None:
             node[d.name] = ("rack", slug(d.rack))
     if not rows:
+        return
+    if not inv.cables:  # a fabric is its links: switches alone would read as unconnected
+        frag.notes.append(
+            f"{len(rows)} switches: no cables between interfaces, so no fabric (their draw "
+            "is in their racks' load)"
+        )
         return
     frag.fabric = {"id": mapping.fabric.id, "kind": mapping.fabric.kind}
     frag.switches = compact_entries(rows, inv.source, "device", flow=True)
@@ -424,6 +440,7 @@ def _merge(
 
 
 _NUMBERED = re.compile(r"^(\S+ \S+) (\d+)(?: <.*>)?$")
+_CELL = re.compile(r"^(.*!)([A-Z]{1,3})(\d+)$")
 MOST_RUNS = 6  # runs of source ids a comment names before it counts the rest
 
 
@@ -455,5 +472,12 @@ def _many(origins: list[str], source: str, kind: str) -> str:
         if len(runs) > MOST_RUNS:
             text += f" ... ({len(values)} in all)"
         return f"{head}s {text}"
+    cells = [_CELL.match(o) for o in origins]
+    if all(cells):
+        heads = {(m.group(1), m.group(2)) for m in cells if m}
+        rows = [int(m.group(3)) for m in cells if m]
+        if len(heads) == 1 and rows == list(range(rows[0], rows[-1] + 1)):
+            (head, col) = heads.pop()
+            return f"{head}{col}{rows[0]}:{col}{rows[-1]}"  # a sheet's cell range
     first, last = origins[0].split(" <")[0], origins[-1].split(" <")[0]
     return f"{len(origins)} {source} {kind}s: {first} ... {last}"

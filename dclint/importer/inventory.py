@@ -47,6 +47,9 @@ class RackRec:
     origin: str
     status: str = "active"
     row: str | None = None
+    platform: str | None = None  # a sheet may name them; a DCIM's come from its devices
+    nodes: int | None = None
+    it_load: float | None = None  # W
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,7 @@ class DeviceRec:
     rack: str | None
     role: str | None
     status: str = "active"
+    power: float | None = None  # W, a sheet's own figure for this device
 
 
 @dataclass(frozen=True, slots=True)

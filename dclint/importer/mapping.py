@@ -67,6 +67,80 @@ class FabricMap(Strict):
     )
 
 
+class _Table(Strict):
+    """Where one table sits: its sheet (xlsx) or file stem (csv), its header row, and the
+    header of each column dclint reads. A header may carry the column's unit, `Power (kW)`."""
+
+    sheet: str | None = Field(
+        None,
+        description="xlsx: the sheet's name; csv: the file's name without .csv beside FILE "
+        "(default: FILE itself)",
+    )
+    header_row: int = Field(1, ge=1, le=1000, description="The row holding the headers")
+    decimal: Literal[".", ","] = Field(
+        ".", description="The decimal mark of numbers written as text ('40,8' needs ',')"
+    )
+
+
+class PanelColumns(Strict):
+    id: str = Field(description="Header of the panel's name")
+    voltage: str | None = Field(None, description="Header of its voltage")
+    current_rating: str | None = Field(None, description="Header of its rating (A)")
+    path: str | None = Field(None, description="Header of its power path (A/B)")
+
+
+class FeedColumns(Strict):
+    id: str = Field(description="Header of the feed's name")
+    panel: str | None = Field(None, description="Header of the panel it hangs on")
+    rack: str | None = Field(None, description="Header of the rack it feeds")
+    voltage: str = Field(description="Header of its voltage")
+    current_rating: str = Field(description="Header of its breaker rating")
+    phases: str | None = Field(None, description="Header of its phase count (1 or 3)")
+    path: str | None = Field(None, description="Header of its power path (A/B)")
+    max_utilisation: str | None = Field(None, description="Header of its max utilisation")
+
+
+class RackColumns(Strict):
+    id: str = Field(description="Header of the rack's name")
+    platform: str | None = Field(None, description="Header of its platform catalog key")
+    nodes: str | None = Field(None, description="Header of its node count")
+    it_load: str | None = Field(None, description="Header of its IT load")
+    row: str | None = Field(None, description="Header of its row")
+
+
+class DeviceColumns(Strict):
+    name: str = Field(description="Header of the device's name")
+    rack: str = Field(description="Header of the rack it sits in")
+    type: str = Field(description="Header of its model (a key of device_types)")
+    role: str | None = Field(None, description="Header of its role (a key of roles)")
+    power: str | None = Field(None, description="Header of its power draw")
+
+
+class PanelTable(_Table):
+    columns: PanelColumns = Field(description="Headers of the columns read")
+
+
+class FeedTable(_Table):
+    columns: FeedColumns = Field(description="Headers of the columns read")
+
+
+class RackTable(_Table):
+    columns: RackColumns = Field(description="Headers of the columns read")
+
+
+class DeviceTable(_Table):
+    columns: DeviceColumns = Field(description="Headers of the columns read")
+
+
+class SheetsMap(Strict):
+    """csv/xlsx: which sheet and columns hold each table (any may be left out)."""
+
+    panels: PanelTable | None = Field(None, description="The panels' table")
+    feeds: FeedTable | None = Field(None, description="The feeds' table")
+    racks: RackTable | None = Field(None, description="The racks' table")
+    devices: DeviceTable | None = Field(None, description="The devices' table")
+
+
 class Mapping(Strict):
     """`dclint-import.yaml`: how a DCIM's or a spreadsheet's objects become a dclint design."""
 
@@ -92,6 +166,9 @@ class Mapping(Strict):
         "allocated or maximum draw of their power ports",
     )
     fabric: FabricMap = Field(default_factory=FabricMap, description="The fabric built")
+    sheets: SheetsMap | None = Field(
+        None, description="csv/xlsx: which sheet and columns hold racks, feeds, panels, devices"
+    )
 
 
 def mapping_schema() -> dict[str, Any]:

@@ -1,13 +1,466 @@
-"""Spreadsheets (csv, xlsx): placeholder until the column map lands."""
+"""Spreadsheets: racks, feeds, panels and devices from an xlsx workbook (openpyxl, read-only:
+memory stays near constant whatever the file's size) or from csv files, by the mapping's
+column map. Units come from the cell (`40 kW`) or from the header (`Power (kW)`); a formula
+is read by the value a spreadsheet program cached for it; a merged cell's value holds over
+its whole range; empty rows are skipped. Every bad cell is reported (`Racks!C12: ...`)."""
 
 from __future__ import annotations
 
+import contextlib
+import csv
+import math
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
 from dclint.errors import ConfigError
-from dclint.importer.inventory import Inventory
+from dclint.importer.dcim import sanitize
+from dclint.importer.inventory import (
+    DeviceRec,
+    DeviceTypeRec,
+    FeedRec,
+    ImportProblem,
+    Inventory,
+    PanelRec,
+    RackRec,
+)
 from dclint.importer.mapping import Mapping
 
-__all__ = ["read_sheet"]
+__all__ = ["MAX_BAD_CELLS", "MAX_SHEET_BYTES", "read_sheet"]
+
+MAX_BAD_CELLS = 200  # cells reported before the reading stops
+MAX_SHEET_BYTES = 1 << 30
+MAX_MERGED_CELLS = 1_000_000
+_HEADER_UNIT = re.compile(r"^(.*?)\s*[\(\[]\s*([^\)\]]+?)\s*[\)\]]\s*$")
+_DIMENSIONS = {  # field -> (unit a value is read in, example, what it is)
+    "voltage": ("V", "415 V", "a voltage"),
+    "current_rating": ("A", "63 A", "a current"),
+    "it_load": ("W", "40 kW", "a power"),
+    "power": ("W", "1.2 kW", "a power"),
+}
+
+
+class _Cell:
+    __slots__ = ("fmt", "value", "where")
+
+    def __init__(self, value: Any, where: str, fmt: str = "General") -> None:
+        self.value = value
+        self.where = where
+        self.fmt = fmt
+
+
+def _col_letter(index: int) -> str:
+    out = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def _cell_ref(ref: str) -> tuple[int, int]:
+    m = re.fullmatch(r"([A-Z]{1,3})(\d{1,7})", ref)
+    if m is None:
+        raise ValueError(ref)
+    col = 0
+    for ch in m.group(1):
+        col = col * 26 + ord(ch) - 64
+    return int(m.group(2)), col - 1
+
+
+def _merges(ws: Any) -> dict[tuple[int, int], tuple[int, int]]:
+    """(row, col) -> the top-left cell of its merged range, for a read-only sheet: read-only
+    mode does not parse <mergeCells>, so the sheet's XML is scanned for it (after the data)."""
+    from xml.etree.ElementTree import iterparse
+
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    source = getattr(ws, "_get_source", None)
+    if source is None:
+        return out
+    with source() as xml:
+        for _, elem in iterparse(xml):
+            tag = elem.tag.rsplit("}", 1)[-1]
+            if tag == "mergeCell":
+                ref = elem.get("ref", "")
+                if ":" in ref:
+                    (r1, c1), (r2, c2) = (_cell_ref(x) for x in ref.split(":", 1))
+                    if (r2 - r1 + 1) * (c2 - c1 + 1) + len(out) > MAX_MERGED_CELLS:
+                        break
+                    for r in range(r1, r2 + 1):
+                        for c in range(c1, c2 + 1):
+                            if (r, c) != (r1, c1):
+                                out[(r, c)] = (r1, c1)
+            elif tag == "row":
+                elem.clear()  # the data's elements are not kept: memory stays flat
+    return out
+
+
+def _xlsx_rows(path: str, sheet: str | None, label: str) -> Iterator[list[_Cell]]:
+    try:
+        from openpyxl import load_workbook
+    except ImportError:
+        raise ConfigError(
+            "import xlsx needs openpyxl: pip install 'dclint[xlsx]' (or read a csv export)"
+        ) from None
+    try:
+        wb = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # zipfile.BadZipFile, KeyError, InvalidFileException...
+        raise ConfigError(f"{path}: not a readable xlsx workbook ({type(exc).__name__})") from None
+    try:
+        name = sheet or wb.sheetnames[0]
+        if name not in wb.sheetnames:
+            raise ConfigError(f"{path}: no sheet '{name}' (it has: {', '.join(wb.sheetnames)})")
+        ws = wb[name]
+        merged = _merges(ws)
+        anchors: dict[tuple[int, int], Any] = {}
+        wanted = set(merged.values())
+        for r, row in enumerate(ws.iter_rows(), start=1):
+            cells = []
+            for c, cell in enumerate(row):
+                value = getattr(cell, "value", None)
+                if (r, c) in wanted:
+                    anchors[(r, c)] = value
+                if value is None and (r, c) in merged:
+                    value = anchors.get(merged[(r, c)])
+                fmt = getattr(cell, "number_format", "General") or "General"
+                cells.append(_Cell(value, f"{name}!{_col_letter(c)}{r}", fmt))
+            yield cells
+    finally:
+        wb.close()
+
+
+def _csv_rows(path: str, label: str) -> Iterator[list[_Cell]]:
+    from dclint.loader.readfile import FileRejected, read_regular
+
+    try:
+        raw = read_regular(path, MAX_SHEET_BYTES, "csv")
+    except FileRejected as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text (export the csv as UTF-8)") from None
+    dialect: Any = csv.excel
+    with contextlib.suppress(csv.Error):
+        dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
+    name = os.path.basename(path)
+    for r, row in enumerate(csv.reader(text.splitlines(), dialect), start=1):
+        yield [
+            _Cell(v if v.strip() else None, f"{name}!{_col_letter(c)}{r}")
+            for c, v in enumerate(row)
+        ]
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).split()).casefold()
+
+
+class _Reader:
+    def __init__(self, path: str, kind: str) -> None:
+        self.path = path
+        self.kind = kind
+        self.problems: list[ImportProblem] = []
+        self.label = os.path.basename(path)
+
+    def bad(self, cell: _Cell, expected: str) -> None:
+        if len(self.problems) < MAX_BAD_CELLS:
+            shown = repr(cell.value)[:60]
+            self.problems.append(ImportProblem(cell.where, f"{shown}: expected {expected}"))
+
+    def rows(self, sheet: str | None) -> Iterator[list[_Cell]]:
+        if self.kind == "xlsx":
+            return _xlsx_rows(self.path, sheet, self.label)
+        path = self.path
+        if os.path.isdir(path):
+            if sheet is None:
+                raise ConfigError(f"{path} is a directory: name each table's csv in `sheet:`")
+            path = os.path.join(path, f"{sheet}.csv")
+        elif sheet is not None and os.path.splitext(os.path.basename(path))[0] != sheet:
+            path = os.path.join(os.path.dirname(path), f"{sheet}.csv")
+        return _csv_rows(path, self.label)
+
+    def table(self, table: Any) -> Iterator[tuple[dict[str, _Cell], dict[str, str | None]]]:
+        """Each data row as {field: cell}, with each field's header unit."""
+        columns = {k: v for k, v in table.columns.model_dump().items() if v is not None}
+        index: dict[str, int] = {}
+        units: dict[str, str | None] = {}
+        for r, row in enumerate(self.rows(table.sheet), start=1):
+            if r < table.header_row:
+                continue
+            if r == table.header_row:
+                index, units = self._header(row, columns, table)
+                continue
+            if all(c.value is None or str(c.value).strip() == "" for c in row):
+                continue  # an empty row
+            cells = {}
+            for field, i in index.items():
+                cells[field] = row[i] if i < len(row) else _Cell(None, "")
+            yield cells, units
+
+    def _header(
+        self, row: list[_Cell], columns: dict[str, str], table: Any
+    ) -> tuple[dict[str, int], dict[str, str | None]]:
+        found: dict[str, tuple[int, str | None]] = {}
+        for i, cell in enumerate(row):
+            if cell.value is None:
+                continue
+            text = str(cell.value)
+            m = _HEADER_UNIT.match(text)
+            for key in {_norm(text)} | ({_norm(m.group(1))} if m else set()):
+                found.setdefault(key, (i, m.group(2) if m else None))
+        index, units = {}, {}
+        missing = []
+        for field, header in columns.items():
+            hit = found.get(_norm(header))
+            if hit is None:
+                m = _HEADER_UNIT.match(header)
+                hit = found.get(_norm(m.group(1))) if m else None
+            if hit is None:
+                missing.append(header)
+                continue
+            index[field] = hit[0]
+            units[field] = hit[1]
+        if missing:
+            where = row[0].where.split("!")[0] if row else table.sheet
+            raise ConfigError(
+                f"{where}!{table.header_row}: no column headed {', '.join(map(repr, missing))} "
+                f"(the headers: {', '.join(repr(c.value) for c in row if c.value is not None)})"
+            )
+        return index, units
+
+    def text(self, cell: _Cell, required: bool = True) -> str | None:
+        value = cell.value
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if required:
+                self.bad(cell, "a value")
+            return None
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return sanitize(value, cell.where, self.problems).strip()
+
+    def number(self, cell: _Cell, decimal: str) -> float | None:
+        value = cell.value
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int | float):
+            return float(value)
+        return _parse_number(str(value), decimal)
+
+    def quantity(self, cell: _Cell, field: str, unit: str | None, decimal: str) -> float | None:
+        """The cell's value in the field's unit: a number with the header's unit, or text
+        with its own unit."""
+        base, example, what = _DIMENSIONS[field]
+        value = cell.value
+        if value is None or (isinstance(value, str) and not value.strip()):
+            self.bad(cell, f"{what}, e.g. '{example}'")
+            return None
+        from dclint.units import Q_, QuantityError, parse_quantity, parse_unit
+
+        try:
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                if unit is None:
+                    self.bad(
+                        cell,
+                        f"{what} with its unit: '{example}', or a unit in the "
+                        f"header ('{field} ({example.split()[-1]})')",
+                    )
+                    return None
+                q = Q_(float(value), parse_unit(unit))
+            else:
+                text = str(value).strip()
+                m = re.fullmatch(r"([-+0-9.,\s\u00a0']+?)\s*([^\d\s.,].*)?", text)
+                number = _parse_number(m.group(1), decimal) if m else None
+                if number is None:
+                    self.bad(cell, f"{what}, e.g. '{example}'" + _decimal_hint(text, decimal))
+                    return None
+                unit_text = (m.group(2) if m else None) or unit
+                if unit_text is None:
+                    self.bad(cell, f"{what} with its unit, e.g. '{example}'")
+                    return None
+                q = parse_quantity(f"{number!r} {unit_text}")
+            out = float(q.m_as(base))
+        except (QuantityError, Exception):  # an unknown unit, or one of another dimension
+            self.bad(cell, f"{what}, e.g. '{example}'")
+            return None
+        if not math.isfinite(out) or out <= 0:
+            self.bad(cell, f"{what} above zero, e.g. '{example}'")
+            return None
+        return out
+
+
+def _decimal_hint(text: str, decimal: str) -> str:
+    if decimal == "." and re.search(r"\d,\d{1,2}(?!\d)", text):
+        return " (a decimal comma? set `decimal: ','` for this table)"
+    return ""
+
+
+def _parse_number(text: str, decimal: str) -> float | None:
+    """A number as a locale writes it: `1,234.5` ('.'), `1.234,5` or `1 234,5` (',')."""
+    t = text.strip().replace("\u00a0", " ").replace("\u202f", " ").replace("'", "")
+    t = re.sub(r"(?<=\d) (?=\d{3}\b)", "", t)
+    thousands = "," if decimal == "." else "."
+    if thousands in t:
+        if not re.fullmatch(rf"[-+]?\d{{1,3}}(\{thousands}\d{{3}})+(\{decimal}\d+)?", t):
+            return None
+        t = t.replace(thousands, "")
+    t = t.replace(decimal, ".")
+    if not re.fullmatch(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,3})?", t):
+        return None
+    value = float(t)
+    return value if math.isfinite(value) else None
 
 
 def read_sheet(path: str, kind: str, mapping: Mapping) -> Inventory:
-    raise ConfigError(f"import {kind}: not yet")
+    """An Inventory from a workbook (xlsx) or csv files, by `mapping.sheets`; every bad cell
+    (up to MAX_BAD_CELLS) is an ImportProblem at its cell."""
+    if mapping.sheets is None:
+        raise ConfigError(
+            f"import {kind} needs `sheets:` in the mapping file (--map): which sheet and "
+            "columns hold racks, feeds, panels and devices"
+        )
+    if kind == "xlsx":
+        from dclint.loader.readfile import FileRejected, read_regular
+
+        try:  # a regular file within the limit, before openpyxl opens it
+            read_regular(path, MAX_SHEET_BYTES, "workbook")
+        except FileRejected as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+    r = _Reader(path, kind)
+    inv = Inventory("spreadsheet")
+    sheets = mapping.sheets
+    label = os.path.basename(path)
+
+    def origin(cell: _Cell) -> str:
+        return f"{label} {cell.where}" if kind == "xlsx" else cell.where
+
+    if sheets.panels is not None:
+        for cells, units in r.table(sheets.panels):
+            name = r.text(cells["id"])
+            voltage = current = None
+            if "voltage" in cells:
+                voltage = r.quantity(
+                    cells["voltage"], "voltage", units["voltage"], sheets.panels.decimal
+                )
+            if "current_rating" in cells:
+                current = r.quantity(
+                    cells["current_rating"],
+                    "current_rating",
+                    units["current_rating"],
+                    sheets.panels.decimal,
+                )
+            path_ = r.text(cells["path"], required=False) if "path" in cells else None
+            if name is not None:
+                inv.panels.append(
+                    PanelRec(name, origin(cells["id"]), _path(path_), voltage, current)
+                )
+    if sheets.racks is not None:
+        t = sheets.racks
+        for cells, units in r.table(t):
+            name = r.text(cells["id"])
+            platform = r.text(cells["platform"], False) if "platform" in cells else None
+            nodes = None
+            if "nodes" in cells and cells["nodes"].value is not None:
+                n = r.number(cells["nodes"], t.decimal)
+                if n is None or not n.is_integer() or n < 1:
+                    r.bad(cells["nodes"], "a whole number of nodes, e.g. 4")
+                else:
+                    nodes = int(n)
+            load = None
+            if "it_load" in cells and cells["it_load"].value is not None:
+                load = r.quantity(cells["it_load"], "it_load", units["it_load"], t.decimal)
+            row = r.text(cells["row"], False) if "row" in cells else None
+            if name is not None:
+                inv.racks.append(
+                    RackRec(name, origin(cells["id"]), "active", row, platform, nodes, load)
+                )
+    if sheets.feeds is not None:
+        ft = sheets.feeds
+        for cells, units in r.table(ft):
+            name = r.text(cells["id"])
+            v = r.quantity(cells["voltage"], "voltage", units["voltage"], ft.decimal)
+            a = r.quantity(
+                cells["current_rating"], "current_rating", units["current_rating"], ft.decimal
+            )
+            phases = 3
+            if "phases" in cells and cells["phases"].value is not None:
+                n = r.number(cells["phases"], ft.decimal)
+                if n not in (1.0, 3.0):
+                    r.bad(cells["phases"], "1 or 3 phases")
+                else:
+                    phases = int(n or 3)
+            util = None
+            if "max_utilisation" in cells and cells["max_utilisation"].value is not None:
+                util = _percent(r, cells["max_utilisation"], ft.decimal)
+            panel = r.text(cells["panel"], False) if "panel" in cells else None
+            rack = r.text(cells["rack"], False) if "rack" in cells else None
+            path_ = r.text(cells["path"], False) if "path" in cells else None
+            if name is not None and v is not None and a is not None:
+                inv.feeds.append(
+                    FeedRec(
+                        name,
+                        origin(cells["id"]),
+                        panel,
+                        rack,
+                        v,
+                        a,
+                        phases,
+                        util,
+                        _path(path_),
+                        "active",
+                    )
+                )
+    if sheets.devices is not None:
+        dt = sheets.devices
+        for cells, units in r.table(dt):
+            name = r.text(cells["name"])
+            rack = r.text(cells["rack"])
+            model = r.text(cells["type"])
+            role = r.text(cells["role"], False) if "role" in cells else None
+            power = None
+            if "power" in cells and cells["power"].value is not None:
+                power = r.quantity(cells["power"], "power", units["power"], dt.decimal)
+            if name is None or model is None:
+                continue
+            inv.device_types.setdefault(model, DeviceTypeRec(model, model))
+            inv.devices.append(
+                DeviceRec(name, origin(cells["name"]), model, rack, role, "active", power)
+            )
+    _check_refs(inv, r)
+    inv.problems.extend(r.problems)
+    return inv
+
+
+def _path(text: str | None) -> str | None:
+    if text is None:
+        return None
+    t = text.strip().upper()
+    return t[:16] if t else None
+
+
+def _percent(r: _Reader, cell: _Cell, decimal: str) -> float | None:
+    value = cell.value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        pct = float(value) * 100 if "%" in cell.fmt else float(value)
+    else:
+        text = str(value).strip().removesuffix("%").strip()
+        number = _parse_number(text, decimal)
+        pct = number if number is not None else -1.0
+    if not 0 < pct <= 100:
+        r.bad(cell, "a utilisation in percent, e.g. 80%")
+        return None
+    return pct
+
+
+def _check_refs(inv: Inventory, r: _Reader) -> None:
+    """A feed's panel and rack, a device's rack: names the sheets list."""
+    panels = {p.name for p in inv.panels}
+    racks = {x.name for x in inv.racks}
+    for f in inv.feeds:
+        if f.panel is not None and panels and f.panel not in panels:
+            r.problems.append(ImportProblem(f.origin, f"feed '{f.name}': no panel '{f.panel}'"))
+        if f.rack is not None and racks and f.rack not in racks:
+            r.problems.append(ImportProblem(f.origin, f"feed '{f.name}': no rack '{f.rack}'"))
+    for d in inv.devices:
+        if d.rack is not None and racks and d.rack not in racks:
+            r.problems.append(ImportProblem(d.origin, f"device '{d.name}': no rack '{d.rack}'"))
