@@ -30,7 +30,10 @@ def _findings(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple[str,
     code = main(["check", str(path), "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 1
-    return sorted((f["rule"], f["subject"], f["line"]) for f in report["designs"][0]["findings"])
+    return sorted(
+        (f["rule"], f["subject"], f["line"], f.get("origin"))
+        for f in report["designs"][0]["findings"]
+    )
 
 
 EXPECTED_HEAD = """\
@@ -110,10 +113,31 @@ def test_round_trip_checks_with_the_exact_findings(
     racks = lines.index("  - id: gpu-r[01-08]  # NetBox racks 1-8") + 1
     # gpu-r08's 32 A feeds carry its 40.8 kW (4 x DGX H100 at 10.2 kW) above 17.48 kW: at
     # each feed entry's current_rating (its 4th line), at the rack entry's feeds (3rd line)
+    # and each names the NetBox object it came from (the design's `origins`)
+    nb = "https://netbox.example.com/dcim"
     assert _findings(tmp_path / "site.yaml", capsys) == [
-        ("PWR003", "pf-a08", a08 + 3),
-        ("PWR003", "pf-b08", b08 + 3),
-        ("PWR004", "gpu-r08", racks + 2),
+        ("PWR003", "pf-a08", a08 + 3, f"NetBox power-feed 8 <{nb}/power-feeds/8/>"),
+        ("PWR003", "pf-b08", b08 + 3, f"NetBox power-feed 17 <{nb}/power-feeds/17/>"),
+        ("PWR004", "gpu-r08", racks + 2, f"NetBox rack 8 <{nb}/racks/8/>"),
+    ]
+    assert '  gpu-r[01-08]: "NetBox rack [1-8] <' + nb + '/racks/[1-8]/>"\n' in text
+
+
+def test_findings_name_their_source_in_text_and_sarif(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _import(tmp_path, netbox_dump(cluster()), "--map", str(NETBOX_MAP))
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "site.yaml")]) == 1
+    text = capsys.readouterr().out
+    assert text.count(" (source: NetBox ") == 3
+    assert "(source: NetBox rack 8 <https://netbox.example.com/dcim/racks/8/>)" in text
+    assert main(["check", str(tmp_path / "site.yaml"), "--format", "sarif"]) == 1
+    results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert sorted(r["properties"]["origin"].split(" <")[0] for r in results) == [
+        "NetBox power-feed 17",
+        "NetBox power-feed 8",
+        "NetBox rack 8",
     ]
 
 
@@ -130,7 +154,7 @@ def test_graphql_answer_gives_the_same_design(tmp_path: Path) -> None:
     _, graphql = _import(tmp_path, netbox_graphql(cluster()), "--map", str(NETBOX_MAP))
 
     def body(text: str) -> list[str]:  # GraphQL carries no URLs: comments name ids only
-        return [line.split(" <")[0] for line in text.splitlines()[1:]]
+        return [line.split(" <")[0].replace('"', "") for line in text.splitlines()[1:]]
 
     assert body(graphql) == body(rest)
     assert "# NetBox power-panel 1\n" in graphql

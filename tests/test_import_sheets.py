@@ -46,8 +46,9 @@ def _cache_formula(path: Path, sheet_xml: str, cell: str, cached: str) -> None:
     with zipfile.ZipFile(path) as z:
         parts = {n: z.read(n) for n in z.namelist()}
     xml = parts[sheet_xml].decode()
-    xml, n = re.subn(rf'(<c r="{cell}"[^>]*>)(<f>[^<]*</f>)<v\s*/?>(</v>)?', rf"\1\2<v>{cached}</v>",
-                     xml)
+    xml, n = re.subn(
+        rf'(<c r="{cell}"[^>]*>)(<f>[^<]*</f>)<v\s*/?>(</v>)?', rf"\1\2<v>{cached}</v>", xml
+    )
     assert n == 1
     parts[sheet_xml] = xml.encode()
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
@@ -77,8 +78,17 @@ def _workbook(path: Path, bad: bool = False) -> None:
     feeds.append(["Feed", "Panel", "Rack", "Voltage", "Breaker (A)", "Phases", "Max"])
     for side in ("a", "b"):
         for i, rack in enumerate(racks, start=1):
-            feeds.append([f"pf-{side}{i:02d}", f"pp-{side}", rack, "415 V",
-                          100 if rack not in ("gpu-r08", "net-r01") else "=16*2", 3, 0.8])
+            feeds.append(
+                [
+                    f"pf-{side}{i:02d}",
+                    f"pp-{side}",
+                    rack,
+                    "415 V",
+                    100 if rack not in ("gpu-r08", "net-r01") else "=16*2",
+                    3,
+                    0.8,
+                ]
+            )
             feeds.cell(feeds.max_row, 7).number_format = "0%"
     if bad:
         feeds["D3"] = "415"  # no unit
@@ -109,8 +119,9 @@ def _workbook(path: Path, bad: bool = False) -> None:
 
 def _run(tmp_path: Path, *args: str) -> int:
     (tmp_path / "map.yaml").write_text(MAPPING, encoding="utf-8")
-    return main(["import", *args, "--map", str(tmp_path / "map.yaml"),
-                 "-o", str(tmp_path / "site.yaml")])
+    return main(
+        ["import", *args, "--map", str(tmp_path / "map.yaml"), "-o", str(tmp_path / "site.yaml")]
+    )
 
 
 def test_workbook_imports_and_checks_with_exact_findings(
@@ -137,8 +148,11 @@ def test_workbook_imports_and_checks_with_exact_findings(
     capsys.readouterr()
     assert main(["check", str(tmp_path / "site.yaml"), "--format", "json"]) == 1
     found = json.loads(capsys.readouterr().out)["designs"][0]["findings"]
-    assert sorted((f["rule"], f["subject"]) for f in found) == [
-        ("PWR003", "pf-a08"), ("PWR003", "pf-b08"), ("PWR004", "gpu-r08")
+    # each names the cell it came from: the client fixes the sheet, not the YAML
+    assert sorted((f["rule"], f["subject"], f["origin"]) for f in found) == [
+        ("PWR003", "pf-a08", "plan.xlsx Feeds!A9"),
+        ("PWR003", "pf-b08", "plan.xlsx Feeds!A18"),
+        ("PWR004", "gpu-r08", "plan.xlsx Elevation!B11"),
     ]
 
 
@@ -160,9 +174,10 @@ def test_every_bad_cell_is_reported_at_its_cell(
 
 
 def test_csv_files_with_a_decimal_comma(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "racks.csv").write_text("Rack;Platform;Nodes;Load (kW)\n"
-                                        "r01;dgx-h100;4;\nr02;dgx-h100;4;\n\nr03;;;12,5\n",
-                                        encoding="utf-8")
+    (tmp_path / "racks.csv").write_text(
+        "Rack;Platform;Nodes;Load (kW)\nr01;dgx-h100;4;\nr02;dgx-h100;4;\n\nr03;;;12,5\n",
+        encoding="utf-8",
+    )
     (tmp_path / "map.yaml").write_text(
         "sheets:\n  racks:\n    decimal: ','\n"
         "    columns: {id: Rack, platform: Platform, nodes: Nodes, it_load: Load}\n",

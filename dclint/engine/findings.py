@@ -113,6 +113,7 @@ class Finding:
     tags: tuple[str, ...] = field(default=(), compare=False)
     refs: tuple[str, ...] = field(default=(), compare=False)  # other objects it is about
     impact: Impact | None = field(default=None, compare=False)
+    origin: str | None = field(default=None, compare=False)  # an imported element's source
     changes: tuple[Any, ...] = field(default=(), compare=False)  # engine.rule.Change: its fixes
 
     @property
@@ -146,6 +147,7 @@ class Finding:
             "limit_unit": limit_unit,
             "fix": self.fix,
             **({"impact": self.impact.as_dict()} if self.impact is not None else {}),
+            **({"origin": self.origin} if self.origin else {}),
         }
 
 

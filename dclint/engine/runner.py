@@ -114,6 +114,8 @@ class Engine:
                 located.append(failure)
         source.prefetch(v.path for _, v, _ in found)  # every position in one pass over the text
         located.extend(locate(cls, v, source, severity) for cls, v, severity in found)
+        if design.origins:  # an imported design: each finding names its element's source
+            located = _with_origins(located, design.origins)
         result.findings, result.waivers = apply_suppressions(
             located, source, config, file, self.rules, self.today
         )
@@ -137,6 +139,15 @@ class Engine:
             return rule_failure(cls, design.name, source, exc)
         found.extend((cls, v, v.severity or severity) for v in violations)
         return None
+
+
+def _with_origins(found: list[Finding], origins: dict[str, str]) -> list[Finding]:
+    from dataclasses import replace
+
+    from dclint.model.origins import origin_table
+
+    table = origin_table(origins)
+    return [replace(f, origin=table[f.subject]) if f.subject in table else f for f in found]
 
 
 def _excluded(file: str, config: Config) -> bool:

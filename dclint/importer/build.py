@@ -46,6 +46,7 @@ class Fragment:
     links: list[Entry] = field(default_factory=list)
     unmapped: dict[str, int] = field(default_factory=dict)  # device type -> devices
     notes: list[str] = field(default_factory=list)  # what was left out, and why
+    origins: list[tuple[str, str]] = field(default_factory=list)  # the design's `origins`
     problems: list[ImportProblem] = field(default_factory=list)
 
 
@@ -68,7 +69,41 @@ def build(inv: Inventory, mapping: Mapping) -> Fragment:
     _fabric(inv, mapping, frag, ids)
     for reason, count in sorted(inv.skipped.items()):
         frag.notes.append(f"{count} {reason}")
+    for entry in (*frag.panels, *frag.feeds, *frag.racks, *frag.switches):
+        frag.origins.extend(_stepped(str(entry.fields["id"]), entry.origins))
     return frag
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _stepped(key: str, origins: dict[str, str]) -> list[tuple[str, str]]:
+    """An entry's origins as the design writes them: one line whose ranges run in step with
+    the id's (`gpu-r[01-08]: NetBox rack [1-8] <.../racks/[1-8]/>`) when the sources' numbers
+    run with the ids, else a line per element."""
+    items = list(origins.items())
+    if len(items) == 1:
+        return [(key, items[0][1])]
+    first, last = items[0][1], items[-1][1]
+    a, b = _DIGITS.split(first), _DIGITS.split(last)
+    na, nb = _DIGITS.findall(first), _DIGITS.findall(last)
+    if a == b and len(na) == len(nb) and "[" not in first:
+        parts = [a[0]]
+        for i, (x, y) in enumerate(zip(na, nb, strict=True)):
+            if x == y:
+                parts.append(x)
+            elif int(y) - int(x) == len(items) - 1:
+                parts.append(f"[{x}-{y}]")
+            else:
+                break
+            parts.append(a[i + 1])
+        else:
+            from dclint.model.origins import origin_table
+
+            text = "".join(parts)
+            if origin_table({key: text}) == origins:
+                return [(key, text)]
+    return items
 
 
 class _Ids:

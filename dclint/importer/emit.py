@@ -101,6 +101,10 @@ def emit(frag: Fragment, command: str) -> str:
             out.append("    links:")
             for e in frag.links:
                 out += _entry(e, "      ")
+    if frag.origins:
+        out.append("origins:  # where each element came from; findings on it name it")
+        for key, origin in frag.origins:
+            out.append(f"  {_scalar(key)}: {_scalar(origin)}")
     if frag.unmapped:
         out.append("# Not imported, device types the mapping file does not name (devices):")
         for key, count in frag.unmapped.items():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, PrivateAttr
 
@@ -13,7 +13,7 @@ from dclint.model.racks import RackGroup, RackType
 from dclint.model.site import PowerSection, Site
 from dclint.model.source import format_path
 from dclint.model.storage import StorageSection
-from dclint.model.types import Strict
+from dclint.model.types import Id, Strict
 from dclint.model.workload import Workload
 
 if TYPE_CHECKING:
@@ -46,6 +46,13 @@ class Design(Strict):
     catalog: dict[str, dict[str, dict[str, Any]]] = Field(
         default_factory=dict,
         description="Catalog additions and overrides: {gpus|platforms|switches|nics: {key: {...}}}",
+    )
+    origins: dict[Id, Annotated[str, Field(max_length=1000, pattern=r"^[^\x00-\x1f\x7f]*$")]] = (
+        Field(
+            default_factory=dict,
+            description="Where imported elements came from (written by `dclint import`): "
+            "element id (or id range) -> its source object, named with the findings on it",
+        )
     )
     _source: Source | None = PrivateAttr(default=None)
     _topology: Topology | None = PrivateAttr(default=None)

@@ -125,6 +125,7 @@ def _result(group: Rollup, index: int) -> dict[str, Any]:
             ("measured", f.measured_text),
             ("limit", f.limit_text),
             ("fix", f.fix),
+            ("origin", f.origin),
         )
         if v
     }

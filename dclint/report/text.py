@@ -41,7 +41,8 @@ def finding_line(f: Finding, color: bool = False, also: str = "") -> str:
     where = _paint(f"{clean(f.file)}:{f.line}:{f.column}:", "1", color)
     rule = _paint(f.rule, f"1;{hue}", color)
     severity = _paint(f"[{f.severity}]", hue, color)
-    return f"{where} {rule} {severity} {clean(f.message + numbers + also)}"
+    source = f" (source: {f.origin})" if f.origin else ""
+    return f"{where} {rule} {severity} {clean(f.message + numbers + source + also)}"
 
 
 def waiver_terms(w: Waiver) -> str:
