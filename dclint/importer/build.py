@@ -184,6 +184,8 @@ def _panels(inv: Inventory, mapping: Mapping, frag: Fragment, panel_ids: dict[st
             fields["path"] = path
         if given is not None and given.fed_by:
             fields["fed_by"] = given.fed_by
+        elif p.name in inv.fed_by and inv.fed_by[p.name] in panel_ids:
+            fields["fed_by"] = panel_ids[inv.fed_by[p.name]]
         frag.panels.append(Entry(fields, p.origin, {ident: p.origin}))
 
 

@@ -169,9 +169,17 @@ class _Reader:
             for path, objs in lists.items()
         }
         self.inv = Inventory(kind)
+        self._origins: dict[tuple[str, str], str] = {}
 
     def origin(self, path: str, obj: Mapping[str, Any]) -> str:
         """`NetBox power-feed 12 <https://nb/dcim/power-feeds/12/>`: the object and its page."""
+        key = (path, str(obj.get("id")))
+        found = self._origins.get(key)
+        if found is None:
+            found = self._origins[key] = self._origin(path, obj)
+        return found
+
+    def _origin(self, path: str, obj: Mapping[str, Any]) -> str:
         name = _OBJECT_NAMES.get(path, path.rsplit("/", 1)[-1])
         ident = sanitize(obj.get("id"), path, self.inv.problems)
         url = obj.get("display_url") or obj.get("url")
@@ -238,6 +246,13 @@ def read_dump(dump: Any, kind: str, base: str = "", site: str | None = None) -> 
 
     for obj in r.lists.get("dcim/power-feeds", []):
         if _key(obj.get("power_panel")) not in panel_ids:
+            continue
+        if _key(obj.get("destination_panel")) is not None:  # Nautobot: panel to panel
+            origin = r.origin("dcim/power-feeds", obj)
+            down = r.name("dcim/power-panels", obj.get("destination_panel"), origin)
+            up = r.name("dcim/power-panels", obj.get("power_panel"), origin)
+            if down is not None and up is not None:
+                inv.fed_by[down] = up
             continue
         _feed(r, obj, rack_ids)
 
@@ -407,6 +422,16 @@ def _ends(r: _Reader, cable: Mapping[str, Any], side: str) -> list[dict[str, Any
     """The interfaces on one side of a cable: NetBox 3.3+ `a_terminations` lists, or the
     single `termination_a` of NetBox 3.2 and Nautobot."""
     out: list[dict[str, Any]] = []
+    slots = cable.get("terminations")  # Nautobot 3.2: {"a1": {...}, "b1": {...}, "b2": ...}
+    if isinstance(slots, Mapping) and slots:
+        for key in sorted(k for k in slots if re.fullmatch(rf"{side}\d+", str(k))):
+            t = slots[key]
+            if not isinstance(t, Mapping) or str(t.get("object_type")) != "dcim.interface":
+                continue
+            obj = r.resolve("dcim/interfaces", t)
+            if obj is not None:
+                out.append(obj)
+        return out
     terms = cable.get(f"{side}_terminations")
     if isinstance(terms, list):
         for t in terms:
@@ -453,7 +478,13 @@ def _cables(r: _Reader) -> None:
             continue
         origin = r.origin("dcim/cables", cable)
         a_side, b_side = _ends(r, cable, "a"), _ends(r, cable, "b")
-        for a, b in zip(a_side, b_side, strict=False):
+        if len(a_side) == 1 and len(b_side) > 1:  # a breakout: one port to several
+            pairs = [(a_side[0], b) for b in b_side]
+        elif len(b_side) == 1 and len(a_side) > 1:
+            pairs = [(a, b_side[0]) for a in a_side]
+        else:
+            pairs = list(zip(a_side, b_side, strict=False))
+        for a, b in pairs:
             da = devices.get(device_origin.get(_key(a.get("device")) or "", ""))
             db = devices.get(device_origin.get(_key(b.get("device")) or "", ""))
             if da is None or db is None:

@@ -101,6 +101,7 @@ class Inventory:
     device_types: dict[str, DeviceTypeRec] = field(default_factory=dict)
     devices: list[DeviceRec] = field(default_factory=list)
     cables: list[CableRec] = field(default_factory=list)
+    fed_by: dict[str, str] = field(default_factory=dict)  # panel -> the panel feeding it
     skipped: dict[str, int] = field(default_factory=dict)  # reason -> count
     problems: list[ImportProblem] = field(default_factory=list)
 

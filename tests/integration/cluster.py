@@ -88,26 +88,36 @@ def cluster(gpu_racks: int = 8, nodes: int = NODES_PER_RACK, small_last: bool = 
         for n in range(1, nodes + 1):
             name = f"{rack}-n{n}"
             devices.append({"name": name, "type": "dgx-h100", "role": "gpu-node", "rack": rack})
-    leaves = LEAVES if gpu_racks * nodes <= 32 else []
-    for leaf in leaves:
+    # one scalable unit (SU) a group of 8 racks: 8 rail leaves; 64-port spines above them
+    units = (gpu_racks + 7) // 8
+    if units == 1:
+        leaves_of = [LEAVES]
+        spines = SPINES
+    else:
+        leaves_of = [[f"su{s}-leaf{k}" for k in range(1, 9)] for s in range(1, units + 1)]
+        spines = [f"spine{j}" for j in range(1, units * 8 * 32 // 64 + 1)]
+    for leaf in (x for su in leaves_of for x in su):
         devices.append({"name": leaf, "type": "qm9700", "role": "leaf", "rack": NET_RACK})
-    for spine in SPINES if leaves else []:
+    for spine in spines:
         devices.append({"name": spine, "type": "qm9700", "role": "spine", "rack": NET_RACK})
     devices.append({"name": "console1", "type": "cm7200", "role": "console", "rack": NET_RACK})
-    if leaves:
-        port = {leaf: 0 for leaf in leaves}
-        for rack in racks:
-            for n in range(1, nodes + 1):
-                for k, leaf in enumerate(leaves):
-                    port[leaf] += 1
-                    cables.append((f"{rack}-n{n}", f"cx7-{k}", leaf, f"p{port[leaf]}"))
-        for leaf in leaves:
-            up = 32
-            for spine in SPINES:
-                for j in range(UPLINKS_PER_SPINE):
-                    up += 1
-                    spine_port = leaves.index(leaf) * UPLINKS_PER_SPINE + j + 1
-                    cables.append((leaf, f"p{up}", spine, f"p{spine_port}"))
+    port: dict[str, int] = {}
+    for r, rack in enumerate(racks):
+        for n in range(1, nodes + 1):
+            for k, leaf in enumerate(leaves_of[r // 8]):
+                port[leaf] = port.get(leaf, 0) + 1
+                cables.append((f"{rack}-n{n}", f"cx7-{k}", leaf, f"p{port[leaf]}"))
+    spine_port: dict[str, int] = {}
+    all_leaves = [x for su in leaves_of for x in su]
+    per_spine = 32 // min(32, len(spines))  # each leaf's 32 uplinks spread over the spines
+    for i, leaf in enumerate(all_leaves):
+        up = 32
+        chosen = [spines[(i * 32 // per_spine + j) % len(spines)] for j in range(32 // per_spine)]
+        for spine in chosen:
+            for _ in range(per_spine):
+                up += 1
+                spine_port[spine] = spine_port.get(spine, 0) + 1
+                cables.append((leaf, f"p{up}", spine, f"p{spine_port[spine]}"))
     return Cluster(
         racks=[*racks, NET_RACK],
         panels=[("pp-a", "a"), ("pp-b", "b")],
