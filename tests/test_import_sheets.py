@@ -165,12 +165,32 @@ def test_every_bad_cell_is_reported_at_its_cell(
     err = capsys.readouterr().err.splitlines()
     assert err == [
         "dclint import: error: Feeds!D3: '415': expected a voltage with its unit, e.g. '415 V'",
-        "dclint import: error: Feeds!D7: '415 kW': expected a voltage, e.g. '415 V'",
         "dclint import: error: Feeds!E4: 'lots': expected a current, e.g. '63 A'",
         "dclint import: error: Feeds!F5: 2: expected 1 or 3 phases",
         "dclint import: error: Feeds!G6: 1.5: expected a utilisation in percent, e.g. 80%",
+        "dclint import: error: Feeds!D7: '415 kW': expected a voltage, e.g. '415 V'",
         "dclint import: error: Geräte!E40: '1.1,5': expected a power, e.g. '1.2 kW'",
     ]
+
+
+def test_bad_cells_beyond_the_cap_are_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = "".join(f"r{i};{i} bananas\n" for i in range(1, 301))
+    (tmp_path / "racks.csv").write_text("Rack;Load\n" + rows, encoding="utf-8")
+    (tmp_path / "map.yaml").write_text(
+        "sheets: {racks: {columns: {id: Rack, it_load: Load}}}\n", encoding="utf-8"
+    )
+    code = main(["import", "csv", str(tmp_path / "racks.csv"), "--map", str(tmp_path / "map.yaml")])
+    assert code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 201
+    # in reading order, the first 200, then a count
+    assert (
+        err[0] == "dclint import: error: racks.csv!B2: '1 bananas': expected a power, e.g. '40 kW'"
+    )
+    assert err[199].startswith("dclint import: error: racks.csv!B201: '200 bananas'")
+    assert err[-1] == "dclint import: error: ... and 100 more"
 
 
 def test_csv_files_with_a_decimal_comma(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ __all__ = ["add_parser", "run"]
 
 SOURCES = ("netbox", "nautobot", "csv", "xlsx")
 TOKEN_ENV = {"netbox": "NETBOX_TOKEN", "nautobot": "NAUTOBOT_TOKEN"}
-MAX_PROBLEMS = 50  # bad values reported before the rest are counted
+MAX_PROBLEMS = 200  # bad values printed before the rest are counted
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

@@ -84,7 +84,7 @@ def run_import(
         inv = read_sheet(location, source, the_map)
     frag = build(inv, the_map)
     if frag.problems:
-        raise ImportFailed(sorted(set(frag.problems)))
+        raise ImportFailed(list(dict.fromkeys(frag.problems)))  # in reading order, each once
     report = []
     for key, count in frag.unmapped.items():
         report.append(

@@ -29,7 +29,7 @@ from dclint.importer.mapping import Mapping
 
 __all__ = ["MAX_BAD_CELLS", "MAX_SHEET_BYTES", "read_sheet"]
 
-MAX_BAD_CELLS = 200  # cells reported before the reading stops
+MAX_BAD_CELLS = 10_000  # bad cells kept (the command prints the first 200 and a count)
 MAX_SHEET_BYTES = 1 << 30
 MAX_MERGED_CELLS = 1_000_000
 _HEADER_UNIT = re.compile(r"^(.*?)\s*[\(\[]\s*([^\)\]]+?)\s*[\)\]]\s*$")
