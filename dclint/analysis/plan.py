@@ -6,21 +6,40 @@ valid layout of the workload (`dclint.projection.search_design`) with its days a
 (energy and depreciation), and the design's TCO (`dclint.projection.tco`: the declared and
 priced capital items and running costs over the period). The Pareto front is the points no
 other point beats on both cost (TCO, or the run cost where no TCO item is priced) and days.
-Points run in parallel processes; the output keeps the grid's order.
+
+Points that pose the same layout search (the same workload, GPUs, memory and fabric as the
+search sees them: `search_design.Question.key`) share one search. Each batch of points is
+checked and priced first, then its distinct new searches run, so a point never waits on a
+search another worker is repeating. Finished points stream into a store
+(dclint.analysis.grid_store: SQLite) that an interrupted run resumes from; the front and the
+report are read back from it. Points run in local processes, or on any executor
+(dclint.analysis.executors: Dask, Ray); a sample (`sample`) evaluates part of a grid too large
+to enumerate, and `refine` adds the neighbours of its front until the front holds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dclint.analysis.plan_records import GridPoint, Setup
 from dclint.errors import ConfigError
 
-__all__ = ["GridPoint", "Setup", "pareto", "render", "run_grid", "table"]
+__all__ = [
+    "GridPoint",
+    "GridRun",
+    "Setup",
+    "ask",
+    "evaluate",
+    "pareto",
+    "render",
+    "run_grid",
+    "table",
+]
 
 
 def _engine(setup: Setup, values: tuple[str, ...], paths: list[str]) -> Any:
@@ -43,11 +62,18 @@ def _engine(setup: Setup, values: tuple[str, ...], paths: list[str]) -> Any:
     )
 
 
-def evaluate(setup: Setup, paths: list[str], values: tuple[str, ...]) -> GridPoint:
-    """One point: check the design with the values applied, then search its layouts."""
-    from dclint.analysis.layouts import as_data
+@dataclass(frozen=True)
+class Asked:
+    """A point checked and priced, its layout search posed but not run (None: no search)."""
+
+    point: GridPoint
+    question: Any = None
+
+
+def ask(setup: Setup, paths: list[str], values: tuple[str, ...]) -> Asked:
+    """Check the design with the values applied, price its TCO, pose its layout search."""
     from dclint.projection import tco
-    from dclint.projection.search_design import plan_layouts
+    from dclint.projection.search_design import question
 
     engine = _engine(setup, values, paths)
     result = engine.check_file(setup.file)
@@ -55,17 +81,42 @@ def evaluate(setup: Setup, paths: list[str], values: tuple[str, ...]) -> GridPoi
     errors = [str(e) for e in result.errors]
     design = result.design
     if design is None:
-        return GridPoint(values, counts, errors, None, None, None, None, None, "not loaded")
+        return Asked(GridPoint(values, counts, errors, None, None, None, None, None, "not loaded"))
     wl = pick_workload(design, setup.workload)
     t = tco(design)
     total = float(t.total.magnitude) if t.items else None
     reserve = engine.options(engine.config_for(setup.file))["PAR005"]["reserve"].m_as("")
-    found = plan_layouts(design, wl, setup.by, reserve=reserve, rank_only=True)  # best is exact
-    if isinstance(found, str) or not found.result.valid:
-        note = found if isinstance(found, str) else "no layout fits"
-        return GridPoint(values, counts, errors, None, None, None, total, t.currency, note)
-    best = as_data(found, 1)["layouts"][0]
-    return GridPoint(values, counts, errors, best, best["days"], best["cost"], total, t.currency)
+    asked = question(design, wl, setup.by, reserve=reserve, rank_only=True)  # best is exact
+    point = GridPoint(values, counts, errors, None, None, None, total, t.currency)
+    if isinstance(asked, str):
+        return Asked(replace(point, note=asked))
+    return Asked(point, asked)
+
+
+def answer(key: tuple[Any, ...]) -> Any:
+    """The layout search of one key (run in a worker)."""
+    from dclint.projection.search import search
+
+    return search(*key)
+
+
+def finish(asked: Asked, result: Any) -> GridPoint:
+    """The point with its best layout, days and run cost from the search's answer."""
+    from dclint.analysis.layouts import as_data
+
+    if asked.question is None:
+        return asked.point
+    plan = asked.question.answer(result)
+    if not plan.result.valid:
+        return replace(asked.point, note="no layout fits")
+    best = as_data(plan, 1)["layouts"][0]
+    return replace(asked.point, best=best, days=best["days"], run_cost=best["cost"])
+
+
+def evaluate(setup: Setup, paths: list[str], values: tuple[str, ...]) -> GridPoint:
+    """One point on its own: checked, priced and searched."""
+    asked = ask(setup, paths, values)
+    return finish(asked, answer(asked.question.key) if asked.question is not None else None)
 
 
 def pick_workload(design: Any, name: str | None) -> Any:
@@ -99,13 +150,124 @@ def pareto(points: list[GridPoint]) -> list[GridPoint]:
     ]
 
 
-def run_grid(setup: Setup, varies: list[tuple[str, list[str]]], jobs: int) -> list[GridPoint]:
-    """Every point of the grid (dclint.analysis.grid, shared with `check --sweep`), marked."""
-    from dclint.analysis import grid
+@dataclass
+class GridRun:
+    """A finished (or resumed) grid: its store, and how much of the grid it evaluated."""
+
+    store: Any  # dclint.analysis.grid_store.GridStore
+    total: int  # points in the full grid
+    searches: int = 0  # layout searches run (distinct keys)
+
+    def points(self) -> list[GridPoint]:
+        return [p for _, p in self.store.points()]
+
+
+BATCH = 64  # points checked, then searched, then stored together
+
+
+def run_grid(
+    setup: Setup,
+    varies: list[tuple[str, list[str]]],
+    jobs: int,
+    *,
+    store: str | None = None,
+    executor: Any = None,
+    sample: int | None = None,
+    refine: bool = False,
+    seed: int = 0,
+) -> GridRun:
+    """Every point of the grid (or a sample of it), each into the store as it finishes, the
+    front marked. `executor`: a `concurrent.futures.Executor`, a name for
+    dclint.analysis.executors, or None (local processes when `jobs` > 1)."""
+    from dclint.analysis import sampling
+    from dclint.analysis.executors import executor_for
+    from dclint.analysis.grid_store import GridStore
 
     paths = [p for p, _ in varies]
-    at = functools.partial(evaluate, setup, paths)
-    return pareto(grid.run_grid(at, grid.points(varies), jobs))
+    shape = [len(v) for _, v in varies]
+    total = 1
+    for k in shape:
+        total *= k
+    meta = _meta(setup, varies)
+    book = GridStore(store or ":memory:", meta)
+    wanted = sampling.latin_hypercube(shape, sample, seed) if sample else range(total)
+    run = GridRun(book, total)
+    searched: dict[Any, Any] = {}  # key -> the search's answer, for this run
+    given = executor if executor is not None and not isinstance(executor, str) else None
+    with contextlib.ExitStack() as stack:
+        pool = given or stack.enter_context(executor_for(executor, jobs))
+        todo = [i for i in wanted if i not in book.done()]
+        _evaluate(setup, varies, paths, shape, todo, pool, book, searched, run)
+        rounds = 0
+        while refine and sample and rounds < MAX_REFINE_ROUNDS:
+            book.mark_front()
+            near = sampling.neighbours(book.front(), shape) - book.done()
+            if not near:
+                break
+            _evaluate(setup, varies, paths, shape, sorted(near), pool, book, searched, run)
+            rounds += 1
+    book.mark_front()
+    return run
+
+
+MAX_REFINE_ROUNDS = 20  # each round evaluates the front's unevaluated neighbours
+
+
+def _meta(setup: Setup, varies: list[tuple[str, list[str]]]) -> dict[str, Any]:
+    """What makes two grids the same: the design's bytes, the setup, the values, the version."""
+    import hashlib
+    from dataclasses import asdict
+    from pathlib import Path
+
+    from dclint import __version__
+
+    try:
+        digest = hashlib.sha256(Path(setup.file).read_bytes()).hexdigest()
+    except OSError:
+        digest = ""
+    return {"design": digest, "setup": asdict(setup), "vary": varies, "dclint": __version__}
+
+
+def _evaluate(
+    setup: Setup,
+    varies: list[tuple[str, list[str]]],
+    paths: list[str],
+    shape: list[int],
+    todo: list[int],
+    pool: Any,
+    book: Any,
+    searched: dict[Any, Any],
+    run: GridRun,
+) -> None:
+    """Evaluate the points `todo` (flat indices) in batches: check and price each point, run
+    the batch's distinct new searches once each, store the finished points."""
+    from dclint.analysis import sampling
+
+    at = functools.partial(ask, setup, paths)
+    mapped = pool.map if pool is not None else map
+    for start in range(0, len(todo), BATCH):
+        batch = todo[start : start + BATCH]
+        values = [
+            tuple(varies[a][1][p] for a, p in enumerate(sampling.position(i, shape))) for i in batch
+        ]
+        asked = list(mapped(at, values))
+        keys = list(dict.fromkeys(a.question.key for a in asked if a.question is not None))
+        new = [k for k in keys if k not in searched]
+        for key, result in zip(new, mapped(answer, new), strict=True):
+            searched[key] = result
+        run.searches += len(new)
+        book.put(
+            [
+                (i, finish(a, searched[a.question.key] if a.question is not None else None))
+                for i, a in zip(batch, asked, strict=True)
+            ]
+        )
+        if len(searched) > MAX_SEARCHES_KEPT:  # keep memory flat on grids of many searches
+            for key in list(searched)[: len(searched) - MAX_SEARCHES_KEPT]:
+                del searched[key]
+
+
+MAX_SEARCHES_KEPT = 256
 
 
 def as_data(setup: Setup, paths: list[str], points: list[GridPoint]) -> dict[str, Any]:
@@ -157,14 +319,26 @@ def table(paths: list[str], points: list[GridPoint]) -> tuple[list[str], list[li
     return head, rows
 
 
-def render(setup: Setup, paths: list[str], points: list[GridPoint], fmt_name: str) -> str:
+def coverage(evaluated: int, total: int) -> str:
+    """What share of the grid a sampled run evaluated ('' when it evaluated all of it)."""
+    if evaluated >= total:
+        return ""
+    return f"evaluated {evaluated:,} of {total:,} points ({evaluated / total:.2%}) of the grid"
+
+
+def render(
+    setup: Setup, paths: list[str], points: list[GridPoint], fmt_name: str, note: str = ""
+) -> str:
     if fmt_name == "json":
-        return json.dumps(as_data(setup, paths, points), indent=2, ensure_ascii=False) + "\n"
+        data = as_data(setup, paths, points)
+        if note:
+            data["coverage"] = note
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     head, rows = table(paths, points)
     if fmt_name == "html":
         from dclint.analysis.plan_chart import render_html
 
-        return render_html(setup, paths, points, head, rows)
+        return render_html(setup, paths, points, head, rows, note)
     md = fmt_name == "markdown"
     if md:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -178,4 +352,5 @@ def render(setup: Setup, paths: list[str], points: list[GridPoint], fmt_name: st
     )
     errors = [f"{', '.join(p.values)}: error: {e}" for p in points for e in p.errors]
     foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
-    return "\n".join(["## " + title if md else title, "", *lines, "", *errors, foot]) + "\n"
+    notes = [note] if note else []
+    return "\n".join(["## " + title if md else title, "", *lines, "", *errors, *notes, foot]) + "\n"

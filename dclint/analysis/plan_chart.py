@@ -12,6 +12,14 @@ if TYPE_CHECKING:
 __all__ = ["render_html"]
 
 W, H, PAD = 640, 400, 72
+MAX_LABELS = 12  # front points labelled on the chart; the table names every point
+
+
+def _short(path: str) -> str:
+    """`site.pue` -> `pue`, `fabrics.compute.tiers.spine.count` -> `spine count`: the last
+    words of a varied path, enough to tell the axes apart on a label."""
+    parts = [p for p in path.replace("[", ".").replace("]", "").split(".") if p]
+    return " ".join(parts[-2:]) if len(parts) > 2 else parts[-1] if parts else path
 
 
 def _ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -58,11 +66,11 @@ def _svg(points: list[GridPoint], paths: list[str]) -> str:
         )
     out.append(
         f'<text x="{W / 2}" y="{H - 16}" font-size="12" text-anchor="middle">'
-        "training days (best layout)</text>"
+        "training time in days (each point's fastest valid layout)</text>"
     )
     out.append(
         f'<text x="12" y="{H / 2}" font-size="12" text-anchor="middle" '
-        f'transform="rotate(-90 12 {H / 2})">cost ({currency})</text>'
+        f'transform="rotate(-90 12 {H / 2})">{_cost_name(known)} ({currency})</text>'
     )
     front = sorted((p for p in known if p.pareto), key=lambda p: float(p.days or 0.0))
     if len(front) > 1:
@@ -76,12 +84,29 @@ def _svg(points: list[GridPoint], paths: list[str]) -> str:
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{fill}" stroke="#c33">'
             f"<title>{label}: {p.days:,.2f} days, {p.cost:,.0f} {currency}</title></circle>"
         )
+    for n, p in enumerate(front[:MAX_LABELS]):  # the front's points say what they vary
+        x, y = px(float(p.days or 0.0)), py(float(p.cost or 0.0))
+        short = ", ".join(f"{_short(k)} {v}" for k, v in zip(paths, p.values, strict=True))
+        dy = -9 if n % 2 == 0 else 15  # alternate above and below: neighbours do not overlap
+        out.append(
+            f'<text x="{x + 7:.1f}" y="{y + dy:.1f}" font-size="10" fill="#822">'
+            f"{escape(short)}</text>"
+        )
     out.append("</svg>")
     return "\n".join(out)
 
 
+def _cost_name(points: list[GridPoint]) -> str:
+    return "total cost of ownership" if any(p.tco is not None for p in points) else "run cost"
+
+
 def render_html(
-    setup: Setup, paths: list[str], points: list[GridPoint], head: list[str], rows: list[list[str]]
+    setup: Setup,
+    paths: list[str],
+    points: list[GridPoint],
+    head: list[str],
+    rows: list[list[str]],
+    note: str = "",
 ) -> str:
     """A self-contained page: the chart, then the grid's table."""
     cells = "".join(f"<th>{escape(c)}</th>" for c in head)
@@ -94,6 +119,7 @@ def render_html(
         "</style></head><body>\n"
         f"<h1>{title}</h1>\n{_svg(points, paths)}\n"
         "<p>Filled: on the Pareto front of cost (TCO, else run cost) against days.</p>\n"
-        f"<table><thead><tr>{cells}</tr></thead><tbody>{trs}</tbody></table>\n"
+        + (f"<p>{escape(note)}.</p>\n" if note else "")
+        + f"<table><thead><tr>{cells}</tr></thead><tbody>{trs}</tbody></table>\n"
         "</body></html>\n"
     )

@@ -51,6 +51,26 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "--jobs", type=int, default=os.cpu_count() or 1, help="processes for --vary points"
     )
     parser.add_argument(
+        "--executor",
+        metavar="NAME",
+        help="where --vary points run: process (default), dask (a local cluster), "
+        "dask://HOST:PORT, ray, ray://HOST:PORT",
+    )
+    parser.add_argument(
+        "--store",
+        metavar="FILE",
+        help="stream --vary points into this SQLite file as they finish (resumes if it holds "
+        "this grid)",
+    )
+    parser.add_argument("--resume", metavar="FILE", help="resume the --vary grid in this store")
+    parser.add_argument(
+        "--sample", type=int, metavar="N", help="evaluate a Latin-hypercube sample of N points"
+    )
+    parser.add_argument(
+        "--refine", action="store_true", help="with --sample: add the front's neighbours"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
+    parser.add_argument(
         "--format",
         default="text",
         choices=("text", "json", "markdown", "html"),
@@ -158,7 +178,7 @@ def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
 
 
 def _grid(args: argparse.Namespace, workload: str) -> int:
-    from dclint.analysis.plan import Setup, render, run_grid
+    from dclint.analysis.plan import Setup, coverage, render, run_grid
     from dclint.analysis.whatif import split_values
 
     if args.gpus:
@@ -174,6 +194,25 @@ def _grid(args: argparse.Namespace, workload: str) -> int:
         args.today,
         args.by,
     )
-    points = run_grid(setup, varies, args.jobs)
-    emit(args, render(setup, [p for p, _ in varies], points, args.format))
+    if args.sample is not None and args.sample < 1:
+        raise ConfigError(f"--sample {args.sample}: evaluate at least one point")
+    if args.refine and not args.sample:
+        raise ConfigError("--refine searches around a sample's front: give --sample N")
+    store = args.resume or args.store
+    if args.resume and not Path(args.resume).is_file():
+        raise ConfigError(f"--resume {args.resume}: no such store (start one with --store)")
+    run = run_grid(
+        setup,
+        varies,
+        args.jobs,
+        store=store,
+        executor=args.executor,
+        sample=args.sample,
+        refine=args.refine,
+        seed=args.seed,
+    )
+    points = run.points()
+    note = coverage(len(points), run.total)
+    run.store.close()
+    emit(args, render(setup, [p for p, _ in varies], points, args.format, note))
     return 2 if any(p.errors for p in points) else 0

@@ -32,11 +32,13 @@ cached_search = lru_cache(maxsize=4)(search)
 
 __all__ = [
     "Plan",
+    "Question",
     "best_ratio",
     "layout_values",
     "loses_on",
     "ordinal",
     "plan_layouts",
+    "question",
     "set_line",
 ]
 
@@ -100,17 +102,59 @@ def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
     return next((REASONS[i] for broken, i in checks if broken), None)
 
 
-def plan_layouts(
+@dataclass(frozen=True)
+class Question:
+    """Everything a Plan holds but the search's answer: the search's key (`space`, `by`,
+    `limit`) and what turns a layout into days and money for this design. Grids ask many
+    Questions and search each distinct key once (`plan_layouts` asks and answers one)."""
+
+    design: str
+    workload: str
+    index: int
+    gpus: int
+    space: Space
+    declared: Candidate
+    declared_reason: str | None
+    steps: float
+    overhead: float
+    cost_per_gpu_day: Quantity | None
+    peak: float
+    by: str
+    limit: float | None
+
+    @property
+    def key(self) -> tuple[Space, str, float | None]:
+        """What the search depends on: points with equal keys share one search."""
+        return self.space, self.by, self.limit
+
+    def answer(self, result: Search) -> Plan:
+        return Plan(
+            self.design,
+            self.workload,
+            self.index,
+            self.gpus,
+            self.space,
+            result,
+            self.declared,
+            self.declared_reason,
+            result.rank(self.declared.step_time, self.gpus, self.by),
+            self.steps,
+            self.overhead,
+            self.cost_per_gpu_day,
+            self.peak,
+            self.by,
+        )
+
+
+def question(
     design: Design,
     wl: Workload,
     by: str = "time",
     worlds: tuple[int, ...] | None = None,
     reserve: float = MEMORY_RESERVE,
     rank_only: bool = False,
-) -> Plan | str:
-    """The search for workload `wl` of `design`, or why it cannot run. `rank_only` times only
-    what can be faster than the declared layout (the best and the declared rank are exact,
-    `result.valid` holds the layouts timed)."""
+) -> Question | str:
+    """The layout search `plan_layouts` would run for `wl`, not yet run, or why it cannot."""
     hw = hardware_of(design, wl.platform)
     if isinstance(hw, str):
         return hw
@@ -139,24 +183,37 @@ def plan_layouts(
         layout.recompute, layout.sequence_parallel, OPTIMIZERS[zero], wl.gpus, st, seconds, memory,
     )  # fmt: skip
     limit = seconds if rank_only and by == "time" and len(space.worlds) == 1 else None
-    result = cached_search(space, by, limit)
-    reason = _declared(space, wl, declared)
-    rank = result.rank(seconds, wl.gpus, by)
-    return Plan(
+    return Question(
         design.name,
         wl.id,
         design.workloads.index(wl),
         wl.gpus,
         space,
-        result,
         declared,
-        reason,
-        rank,
+        _declared(space, wl, declared),
         float(wl.tokens) / (layout.global_batch * arch.seq),
         *_overhead_and_rate(design, wl.id),
         machine.peak,
         by,
+        limit,
     )
+
+
+def plan_layouts(
+    design: Design,
+    wl: Workload,
+    by: str = "time",
+    worlds: tuple[int, ...] | None = None,
+    reserve: float = MEMORY_RESERVE,
+    rank_only: bool = False,
+) -> Plan | str:
+    """The search for workload `wl` of `design`, or why it cannot run. `rank_only` times only
+    what can be faster than the declared layout (the best and the declared rank are exact,
+    `result.valid` holds the layouts timed)."""
+    asked = question(design, wl, by, worlds, reserve, rank_only)
+    if isinstance(asked, str):
+        return asked
+    return asked.answer(cached_search(*asked.key))
 
 
 def _overhead_and_rate(design: Design, wid: str) -> tuple[float, Quantity | None]:

@@ -1,0 +1,135 @@
+"""Facility what-if grids at scale: points that share a layout search search once, points stream
+into an SQLite store that a run resumes from, samples and their refinement, the front marked
+by the store, and the same grid on Dask and Ray as in process (those two: integration tier)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from dclint.analysis import plan as grid_plan
+from dclint.analysis import sampling
+from dclint.analysis.plan import GridPoint, Setup, evaluate, pareto, run_grid
+from dclint.cli import main
+from dclint.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = str(ROOT / "sample_designs" / "h100-40node.yaml")
+SETUP = Setup(SAMPLE, None)
+# site.pue and the power price leave the search alone; the micro-batch count it sees does not
+PUE = ("site.pue", ["1.2", "1.3", "1.4"])
+PRICE = ("site.electricity_price", ["0.6 CNY/kWh", "0.8 CNY/kWh"])
+BATCH = ("workloads[0].global_batch", ["480", "960"])
+
+
+def _strip(points: list[GridPoint]) -> list[GridPoint]:
+    from dataclasses import replace
+
+    return [replace(p, pareto=False) for p in points]
+
+
+def test_points_sharing_a_search_search_once_and_match_one_by_one() -> None:
+    run = run_grid(SETUP, [PUE, PRICE], jobs=1)
+    assert run.total == 6
+    assert run.searches == 1  # six points, one layout question
+    one_by_one = [
+        evaluate(SETUP, ["site.pue", "site.electricity_price"], (a, b))
+        for a in PUE[1]
+        for b in PRICE[1]
+    ]
+    assert _strip(run.points()) == one_by_one  # grouping changes nothing but the work
+    two = run_grid(SETUP, [BATCH, PUE], jobs=1)
+    assert two.searches == 2  # one question per global batch
+
+
+def test_the_store_marks_the_same_front_as_the_pairwise_definition() -> None:
+    run = run_grid(SETUP, [PUE, PRICE, BATCH], jobs=1)
+    stored = run.points()
+    assert [p.pareto for p in stored] == [p.pareto for p in pareto(_strip(stored))]
+    assert any(p.pareto for p in stored)
+
+
+def test_a_run_resumes_from_its_store_without_redoing_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = str(tmp_path / "grid.db")
+    first = run_grid(SETUP, [PUE, PRICE], jobs=1, store=store)
+    expected = first.points()
+    first.store.close()
+    with sqlite3.connect(store) as db:  # a run killed after four of six points
+        db.execute("delete from points where idx in (2, 5)")
+    asked: list[tuple[str, ...]] = []
+    real = grid_plan.ask
+
+    def counting(setup: Setup, paths: list[str], values: tuple[str, ...]) -> object:
+        asked.append(values)
+        return real(setup, paths, values)
+
+    monkeypatch.setattr(grid_plan, "ask", counting)
+    again = run_grid(SETUP, [PUE, PRICE], jobs=1, store=store)
+    assert asked == [("1.3", "0.6 CNY/kWh"), ("1.4", "0.8 CNY/kWh")]  # only the missing two
+    assert again.points() == expected
+    again.store.close()
+    with pytest.raises(ConfigError, match="made for another grid"):
+        run_grid(SETUP, [PUE], jobs=1, store=store)
+
+
+def test_latin_hypercube_uses_every_value_evenly_and_is_repeatable() -> None:
+    shape = [5, 4, 10]
+    drawn = sampling.latin_hypercube(shape, 20, seed=3)
+    assert drawn == sampling.latin_hypercube(shape, 20, seed=3)
+    assert len(drawn) == len(set(drawn)) == 20
+    for axis, k in enumerate(shape):
+        used = [sampling.position(i, shape)[axis] for i in drawn]
+        assert sorted(set(used)) == list(range(k))  # every value of every axis drawn
+    assert sampling.latin_hypercube([2, 3], 50) == list(range(6))
+    assert sampling.neighbours([sampling.flat((0, 1, 0), shape)], shape) == {
+        sampling.flat(p, shape) for p in [(1, 1, 0), (0, 0, 0), (0, 2, 0), (0, 1, 1)]
+    }
+
+
+def test_a_sample_says_what_share_it_evaluated_and_refine_adds_front_neighbours() -> None:
+    varies = [PUE, PRICE, BATCH]
+    sampled = run_grid(SETUP, varies, jobs=1, sample=3, seed=1)
+    assert sampled.store.count() == 3
+    assert grid_plan.coverage(3, sampled.total) == ("evaluated 3 of 12 points (25.00%) of the grid")
+    refined = run_grid(SETUP, varies, jobs=1, sample=3, seed=1, refine=True)
+    front = set(refined.store.front())
+    shape = [3, 2, 2]
+    assert sampling.neighbours(front, shape) <= refined.store.done()  # the front holds
+
+
+def test_plan_cli_store_resume_and_sample(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = str(tmp_path / "g.db")
+    argv = ["plan", SAMPLE, "--vary", "site.pue=1.2,1.3", "--jobs", "1"]
+    assert main([*argv, "--store", store]) == 0
+    first = capsys.readouterr().out
+    assert main([*argv, "--resume", store]) == 0
+    assert capsys.readouterr().out == first
+    assert main([*argv, "--resume", str(tmp_path / "none.db")]) == 2
+    assert "no such store" in capsys.readouterr().err
+    assert main([*argv, "--sample", "1"]) == 0
+    assert "evaluated 1 of 2 points (50.00%) of the grid" in capsys.readouterr().out
+    assert main([*argv, "--refine"]) == 2
+
+
+@pytest.mark.integration
+def test_dask_local_cluster_gives_the_in_process_results() -> None:
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    varies = [PUE, BATCH]
+    here = run_grid(SETUP, varies, jobs=1).points()
+    there = run_grid(SETUP, varies, jobs=2, executor="dask").points()
+    assert there == here
+
+
+@pytest.mark.integration
+def test_ray_started_locally_gives_the_in_process_results() -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    varies = [PUE, BATCH]
+    here = run_grid(SETUP, varies, jobs=1).points()
+    there = run_grid(SETUP, varies, jobs=2, executor="ray").points()
+    assert there == here
