@@ -94,10 +94,15 @@ def ask(setup: Setup, paths: list[str], values: tuple[str, ...]) -> Asked:
 
 
 def answer(key: tuple[Any, ...]) -> Any:
-    """The layout search of one key (run in a worker)."""
+    """The layout search of one key (run in a worker), cut to its best layout: a grid point
+    keeps only that, and shipping thousands of timed layouts back from a worker cost more
+    than the search saved."""
+    from dataclasses import replace as copy_with
+
     from dclint.projection.search import search
 
-    return search(*key)
+    result = search(*key)
+    return copy_with(result, valid=result.valid[:1])
 
 
 def finish(asked: Asked, result: Any) -> GridPoint:
@@ -162,7 +167,7 @@ class GridRun:
         return [p for _, p in self.store.points()]
 
 
-BATCH = 64  # points checked, then searched, then stored together
+BATCH = 32  # points checked, then searched, then stored together
 
 
 def run_grid(
