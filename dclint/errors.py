@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from dclint.escaping import printable
+
 __all__ = ["ConfigError", "DclintError", "LoadError", "Problem", "printable"]
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def printable(text: str) -> str:
-    """`text` with every control character written as an escape (`\\x1b`, `\\n`): text from
-    a design (a key holding ESC or a newline) cannot write terminal escape sequences or CI
-    workflow commands into a log, whatever the output format."""
-    if _CONTROL.search(text) is None:
-        return text
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class DclintError(Exception):

@@ -28,12 +28,12 @@ def test_control_characters_in_a_design_are_escaped_in_every_format(
     lines = (out + err).splitlines()
     # a newline in the key did not start a line of its own (a workflow command in a CI log)
     assert not any(line.startswith("::error file=a") for line in lines)
-    assert "pwned" in out  # the key is reported, escaped
-    if fmt == "text":
-        assert lines[0] == (
-            "d.yaml:5:5: error: unknown key 'x\\x1b]0;pwned\\x07\\n::error file=a,line=1::pwned' "
-            "in racks[0]"
-        )
+    if fmt == "text":  # refused where it is written (issue 27: refused at load)
+        refused = "is not allowed in a design (a control, bidirectional or invisible character)"
+        assert lines[:2] == [
+            f"d.yaml:1:7: error: character U+001B {refused}",
+            f"d.yaml:5:5: error: character U+001B {refused}",
+        ]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -43,10 +43,11 @@ def test_a_design_name_with_control_characters_is_escaped_in_every_format(
     monkeypatch.chdir(tmp_path)
     design = 'name: "t\\e[2J\\a\\n::error::x"\nracks:\n  - id: r01\n    it_load: 130 kW\n'
     Path("d.yaml").write_text(design, encoding="utf-8")
-    assert main(["check", "d.yaml", "--select", "PWR001", "--format", fmt]) == 1
+    assert main(["check", "d.yaml", "--select", "PWR001", "--format", fmt]) == 2  # refused
     out, err = capsys.readouterr()
     assert "\x1b" not in out + err and "\x07" not in out + err
     assert not any(line.startswith("::error::x") for line in (out + err).splitlines())
+    assert "U+001B" in out
 
 
 def test_a_hostile_baseline_entry_is_printed_escaped(

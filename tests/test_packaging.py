@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import ROOT
 
@@ -87,3 +88,27 @@ def test_pre_commit_hook_passes_a_clean_design(hook_repo: Path) -> None:
     proc = _try_repo(hook_repo, "designs/good.yaml", "notes.yaml")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Passed" in proc.stdout
+
+
+def test_the_hook_runs_the_installed_package_not_a_dclint_folder_in_the_repository(
+    hook_repo: Path,
+) -> None:
+    """Issue 27, item 1: a `dclint/` folder committed in the checked repository is not imported
+    by the hook (`python -m` would put the working directory first on sys.path)."""
+    planted = hook_repo / "dclint"
+    (planted / "cli").mkdir(parents=True)
+    for name in ("__init__.py", "cli/__init__.py", "cli/precommit.py", "__main__.py"):
+        (planted / name).write_text("print('PLANTED CODE RAN')\nraise SystemExit(0)\n")
+    try:
+        proc = _try_repo(hook_repo, "designs/bad.yaml")
+    finally:
+        shutil.rmtree(planted)
+    assert "PLANTED CODE RAN" not in proc.stdout + proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "designs/bad.yaml:3:46: PWR001 [error]" in proc.stdout
+
+
+def test_the_hook_entry_is_a_console_script() -> None:
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert [h["entry"] for h in hooks] == ["dclint-pre-commit"]
+    assert "python -m dclint" not in (ROOT / "README.md").read_text()

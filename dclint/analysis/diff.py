@@ -9,6 +9,9 @@ from typing import Any
 from dclint.analysis.summary import DesignSummary, summarise
 from dclint.analysis.whatif import projections
 from dclint.engine.findings import DesignResult, Finding
+from dclint.escaping import markdown_code as code
+from dclint.escaping import markdown_text as md
+from dclint.escaping import printable
 from dclint.units import Quantity, fmt
 
 __all__ = [
@@ -125,14 +128,15 @@ row_cells = _lines  # the compared figures as table cells, for the review docume
 
 
 def _finding(f: Finding) -> str:
-    return f"{f.rule} {f.path or '-'} ({f.subject or '-'}): {f.message}"
+    return printable(f"{f.rule} {f.path or '-'} ({f.subject or '-'}): {f.message}")
 
 
 def render_text(d: Diff) -> str:
     head = ["", "A", "B", "change"]
     body = _lines(d)
+    body = [[printable(c) for c in r] for r in body]
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(4)]
-    out = [f"A: {d.a}", f"B: {d.b}", ""]
+    out = [f"A: {printable(d.a)}", f"B: {printable(d.b)}", ""]
     for r in [head, *body]:
         cells = [
             r[0].ljust(widths[0]),
@@ -150,16 +154,19 @@ def render_text(d: Diff) -> str:
 def _md(findings: list[Finding]) -> list[str]:
     if not findings:
         return ["none"]
-    return [f"- **{f.rule}** `{f.path or '-'}` ({f.subject or '-'}): {f.message}" for f in findings]
+    return [
+        f"- **{md(f.rule)}** {code(f.path or '-')} ({md(f.subject or '-')}): {md(f.message)}"
+        for f in findings
+    ]
 
 
 def render_markdown(d: Diff) -> str:
     out = [
-        f"## Design comparison\n\nA: `{d.a}`, B: `{d.b}`\n",
+        f"## Design comparison\n\nA: {code(d.a)}, B: {code(d.b)}\n",
         "| | A | B | change |",
         "|---|---:|---:|---:|",
     ]
-    out.extend(f"| {' | '.join(c.replace('|', '/') for c in r)} |" for r in _lines(d))
+    out.extend(f"| {' | '.join(md(c) for c in r)} |" for r in _lines(d))
     out.append(f"\n### Findings only in B ({len(d.new)})\n")
     out.extend(_md(d.new))
     out.append(f"\n### Findings only in A ({len(d.gone)})\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from dclint.escaping import markdown_text, printable
 from dclint.projection.search_design import Plan, loses_on, ordinal, set_line
 from dclint.projection.search_records import Candidate
 from dclint.units import Q_, fmt
@@ -125,7 +126,7 @@ def render(plan: Plan, top: int, fmt_name: str) -> str:
         f"Layouts for workload {plan.workload} of {plan.design} on {on} GPUs: "
         f"{plan.result.candidates:,} candidates, {len(valid):,} valid"
     )
-    out = [f"## {title}" if md else title, ""]
+    out = [f"## {markdown_text(title)}" if md else printable(title), ""]
     rows = [_row(plan, i + 1, c) for i, c in enumerate(valid[:top])]
     head = list(HEAD)
     if len(worlds) > 1:  # several GPU counts searched (--gpus): each row says its own

@@ -28,6 +28,7 @@ from typing import Any
 
 from dclint.analysis.plan_records import GridPoint, Setup
 from dclint.errors import ConfigError
+from dclint.escaping import markdown_text, printable
 
 __all__ = [
     "GridPoint",
@@ -345,6 +346,8 @@ def render(
 
         return render_html(setup, paths, points, head, rows, note)
     md = fmt_name == "markdown"
+    cell = markdown_text if md else printable
+    head, rows = [cell(c) for c in head], [[cell(c) for c in r] for r in rows]
     if md:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -355,7 +358,8 @@ def render(
     title = f"What-if grid of {setup.file}" + (
         f", workload {setup.workload}" if setup.workload else ""
     )
-    errors = [f"{', '.join(p.values)}: error: {e}" for p in points for e in p.errors]
+    errors = [cell(f"{', '.join(p.values)}: error: {e}") for p in points for e in p.errors]
     foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
     notes = [note] if note else []
-    return "\n".join(["## " + title if md else title, "", *lines, "", *errors, *notes, foot]) + "\n"
+    title = "## " + markdown_text(title) if md else printable(title)
+    return "\n".join([title, "", *lines, "", *errors, *notes, foot]) + "\n"

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from html import escape
 from typing import TYPE_CHECKING
+
+from dclint.escaping import html_text as escape
 
 if TYPE_CHECKING:
     from dclint.analysis.plan_records import GridPoint, Setup

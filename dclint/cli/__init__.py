@@ -12,7 +12,7 @@ from typing import Any
 
 from dclint import __version__
 
-__all__ = ["COMMANDS", "FORMAT_NAMES", "build_parser", "dispatch", "main", "run"]
+__all__ = ["COMMANDS", "FORMAT_NAMES", "build_parser", "dispatch", "finish", "main", "run"]
 
 GC_THRESHOLD = 100_000  # allocations between young collections while a command runs
 # One table of commands: each module has add_parser(subparsers) and run(args) -> int.
@@ -102,8 +102,13 @@ def run() -> None:
     a 100,000-GPU design), as mypy does. Output is flushed first; nothing else is pending, since
     reports are written and closed (atomically) before main() returns. A reader that stops
     early (`dclint check | head`) ends the run quietly, with exit code 1."""
+    finish(main)
+
+
+def finish(entry: Any) -> None:
+    """Run `entry()` for its exit code, flush the output, and end the process (os._exit)."""
     try:
-        code = main()
+        code = entry()
         sys.stdout.flush()
     except BrokenPipeError:
         code = 1

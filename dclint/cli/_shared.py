@@ -120,8 +120,13 @@ def parse_today(text: str) -> date:
         raise ConfigError(f"--today {text[:40]!r}: expected a date, e.g. 2026-12-31") from None
 
 
-def emit(args: argparse.Namespace, text: str) -> None:
-    """A report to --output (atomically) if given, else to standard output."""
+def emit(args: argparse.Namespace, text: str, *, colour: bool = False) -> None:
+    """A report to --output (atomically) if given, else to standard output; through
+    dclint.escaping.output_text, the last guard against raw control characters and CI
+    commands from free text."""
+    from dclint.escaping import output_text
+
+    text = output_text(text, getattr(args, "format", None) or "text", colour=colour)
     if getattr(args, "output", None):
         write_atomic(args.output, text)
     elif text:

@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
             "--format markdown-summary instead (the counts and the top findings)",
             file=sys.stderr,
         )
-    emit(args, text)
+    emit(args, text, colour=view.color)
     code = assessed.exit_code()  # the first design's config (CLI values in) sets the threshold
     return 0 if code == 1 and args.exit_zero else code
 

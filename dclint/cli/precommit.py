@@ -1,4 +1,4 @@
-"""The pre-commit hook (`python -m dclint.cli.precommit [OPTIONS] FILES`): check the designs
+"""The pre-commit hook (the `dclint-pre-commit [OPTIONS] FILES` console script): check the designs
 among the changed files, and for a changed fragment (a file other designs `include:` or
 `extends:`, such as a rack-type library or a site profile) the designs built on it instead.
 
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["affected", "main", "references"]
+__all__ = ["affected", "main", "references", "run"]
 
 SUFFIXES = (".yaml", ".yml")
 CONFIG_NAMES = {".dclint.yaml", ".dclint.yml", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml"}
@@ -134,5 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     return dclint(["check", "--quiet", *options, *shown])
 
 
+def run() -> None:
+    """The `dclint-pre-commit` console script: main(), its output flushed, then the process ends
+    as `dclint` does (dclint.cli.run)."""
+    from dclint.cli import finish
+
+    finish(main)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

@@ -14,6 +14,7 @@ from typing import Any
 from yaml import events as ev
 
 from dclint.errors import Problem
+from dclint.escaping import UNSAFE_IN_LINE, describe_unsafe
 from dclint.loader.scalars import CORE, SCALAR_TAGS, plain, tagged
 from dclint.model.source import Path, Source
 
@@ -28,6 +29,9 @@ _STR_TAGS = (None, "!", CORE + "str")
 _MAP_TAGS = (None, "!", CORE + "map")
 _SEQ_TAGS = (None, "!", CORE + "seq")
 _UNPLACED: Path = ("\x00unplaced",)  # a scalar value whose path nobody asked for
+# the keys whose text may run over lines (a tab or line feed in it); any other key or value is
+# one line, as it is printed in one line of a report
+MULTILINE_KEYS = frozenset({"description"})
 
 
 class Stop(Exception):
@@ -174,7 +178,10 @@ class Builder:
                 self.fail(event.start_mark, f"tag '{event.tag}' is not allowed on a key")
             if event.anchor is not None:
                 self.anchors[event.anchor] = (event.value, event.value)
-            self.key(event, self.strings.setdefault(event.value, event.value))
+            self.key(
+                event,
+                self.strings.get(event.value) or self.string(event, event.value, multiline=False),
+            )
             return
         if not self.build:  # a re-read: the text was typed and checked the first time
             if event.anchor is not None:  # an alias of it may be a key, which a path needs
@@ -183,10 +190,38 @@ class Builder:
             return
         value = self.convert(event)
         if type(value) is str:
-            value = self.strings.setdefault(value, value)
+            top = self.stack[-1] if self.stack else None
+            value = self.string(
+                event, value, multiline=top is not None and top.key in MULTILINE_KEYS
+            )
         if event.anchor is not None:
             self.anchors[event.anchor] = (value, event.value)
         self.attach(value)
+
+    def string(self, event: Any, text: str, *, multiline: bool) -> str:
+        """The one stored copy of a key's or a string value's text (`self.strings` holds the
+        texts fit for any field). Text that could write terminal escapes or CI commands into a
+        log, or read differently from what it is (a control, bidirectional or invisible
+        character: dclint.escaping), is a problem; so is a tab or line break outside a
+        multi-line field."""
+        known = self.strings.get(text)
+        if known is not None:
+            return known
+        if (bad := UNSAFE_IN_LINE.search(text)) is not None:
+            self.fail(
+                event.start_mark,
+                f"character {describe_unsafe(bad.group())} is not allowed in a design "
+                "(a control, bidirectional or invisible character)",
+            )
+            return text
+        if "\n" not in text and "\t" not in text:
+            self.strings[text] = text
+            return text
+        if not multiline:
+            self.fail(
+                event.start_mark, "a line break or tab is not allowed here (only in a description)"
+            )
+        return text
 
     def convert(self, event: Any) -> Any:
         tag = event.tag

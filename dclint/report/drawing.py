@@ -3,10 +3,9 @@ networkx's multipartite layout, and as Mermaid flowcharts for Markdown (GitHub d
 
 from __future__ import annotations
 
-import re
-from html import escape
-
 from dclint.analysis.diagrams import Graph, Node
+from dclint.escaping import html_text as escape
+from dclint.escaping import mermaid_label
 from dclint.report.svg import BAR, FONT, OVER, PALE
 
 __all__ = ["mermaid", "svg"]
@@ -132,11 +131,7 @@ def svg(g: Graph, title: str, chart_id: str) -> str:
     return "".join(out) + "</svg>"
 
 
-_UNSAFE = re.compile(r'["<>`]')  # inside a quoted Mermaid label the rest is text
-
-
-def _label(text: str) -> str:
-    return _UNSAFE.sub("'", text).strip()
+_label = mermaid_label  # quotes, brackets, pipes, `<`, `#` as Mermaid entity codes
 
 
 def mermaid(g: Graph) -> str:

@@ -4,10 +4,9 @@ findings (one defect on many racks rolled up) and projection; the assumptions on
 
 from __future__ import annotations
 
-from html import escape as _escape
-
 from dclint.analysis.assess import RunAssessment
-from dclint.errors import ConfigError, printable
+from dclint.errors import ConfigError
+from dclint.escaping import html_text
 from dclint.report.charts import charts
 from dclint.report.drawing import svg
 from dclint.report.markdown import summary_rows
@@ -47,8 +46,9 @@ a{color:inherit;text-decoration:none}}
 
 
 def escape(text: str) -> str:
-    """HTML-escaped, control characters written as escapes (dclint.errors.printable)."""
-    return _escape(printable(text))
+    """HTML-escaped, control, bidirectional and invisible characters written as escapes
+    (dclint.escaping.html_text)."""
+    return html_text(text)
 
 
 def require_layout() -> None:

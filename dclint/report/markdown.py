@@ -10,7 +10,7 @@ from typing import Any
 from dclint.analysis.assess import RunAssessment
 from dclint.analysis.steps import step_parts
 from dclint.analysis.summary import DesignSummary
-from dclint.errors import printable
+from dclint.escaping import markdown_text
 from dclint.report.drawing import mermaid
 from dclint.report.meta import metadata
 from dclint.report.review import (
@@ -30,13 +30,12 @@ from dclint.units import fmt
 __all__ = ["design_section", "md", "overview", "render", "rollup_line", "slug", "summary_rows"]
 
 SUBJECTS = 100  # subjects listed under a rolled-up entry; a PR comment has a size limit
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!&])")
 
 
 def md(text: Any) -> str:
     """Text safe in a markdown paragraph or table cell: punctuation escaped, one line, control
-    characters written as escapes (dclint.errors.printable)."""
-    return _SPECIAL.sub(r"\\\1", printable(" ".join(str(text).split())))
+    characters written as escapes (dclint.escaping.markdown_text)."""
+    return markdown_text(text)
 
 
 def summary_rows(s: DesignSummary) -> list[tuple[str, str]]:

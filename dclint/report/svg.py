@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+
+from dclint.escaping import html_text as escape
 
 __all__ = ["BAR", "LIMIT", "OVER", "Bar", "Part", "hbars", "nice_ticks", "si", "stacked"]
 
