@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -96,3 +97,12 @@ def test_diff_markdown_and_set(capsys: pytest.CaptureFixture[str]) -> None:
 def test_diff_load_error_exits_2(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", SU, str(SAMPLES / "missing.yaml")]) == 2
     assert "cannot read file" in capsys.readouterr().err
+
+
+def test_diff_of_designs_with_different_gpu_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27, item 10: counts that differ are whole numbers (was a traceback)."""
+    a, b = SAMPLES / "h100-40node.yaml", SAMPLES / "b200-1000gpu.yaml"
+    assert main(["diff", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^GPUs +320 +1000 +\+680$", out, flags=re.M), out
+    assert re.search(r"^racks +10 +63 +\+53$", out, flags=re.M), out

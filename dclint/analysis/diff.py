@@ -41,15 +41,18 @@ class Row:
         a, b = self.a, self.b
         if a is None or b is None or isinstance(a, str) or isinstance(b, str):
             return "" if a == b else "changed"
-        if isinstance(a, Quantity) and isinstance(b, Quantity):
+        if isinstance(a, Quantity) or isinstance(b, Quantity):
+            if not (isinstance(a, Quantity) and isinstance(b, Quantity)) or (
+                a.dimensionality != b.dimensionality
+            ):
+                return "changed"  # a figure with a unit against one without, or another unit
             delta = (b - a.to(b.units)).to(b.units)
             mag = float(delta.magnitude)
             return "" if abs(mag) < 1e-9 else ("+" if mag > 0 else "") + fmt(delta)
-        d = float(b) - float(a)  # type: ignore[arg-type]
-        if abs(d) < 1e-9:
-            return ""
-        text = f"{int(d):+,d}" if isinstance(a, int) and isinstance(b, int) else f"{d:+.2f}"
-        return text
+        if isinstance(a, int) and isinstance(b, int):  # counts: GPUs, racks, switches
+            return "" if a == b else f"{b - a:+,d}"
+        d = float(b) - float(a)
+        return "" if abs(d) < 1e-9 else f"{d:+.2f}"
 
 
 @dataclass(frozen=True)
