@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from _hardening import SMALL
+from _hardening import SMALL, dclint
 
 from dclint.cli import build_parser, main
 
@@ -211,3 +211,20 @@ def test_capacity_flags_are_validated_as_design_values(
     code, out, err = _run(argv, capsys)
     assert (code, out) == (2, "")
     assert err.startswith("dclint: error: ") and message in err, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("check", "plugin-rule-raises.yaml", "--sweep", "racks[0].it_load=10kW,20kW"),
+        ("plan", "../../sample_designs/h100-40node.yaml", "--vary", "site.pue=1.2,1.3"),
+    ],
+)
+def test_a_crashing_rule_is_exit_2_in_a_grid(argv: tuple[str, ...]) -> None:
+    """Issue 27, item 14: a rule that raises is exit 2 in `check --sweep` and `plan --vary`, as
+    in `check`; each point says which rule failed."""
+    corpus = Path(__file__).resolve().parent / "corpus"
+    proc, _ = dclint(*argv, "--rules-dir", "plugins", cwd=corpus)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stdout.count("error: rule TST901 failed on ") == 2, proc.stdout

@@ -78,8 +78,11 @@ def ask(setup: Setup, paths: list[str], values: tuple[str, ...]) -> Asked:
 
     engine = _engine(setup, values, paths)
     result = engine.check_file(setup.file)
-    counts = dict(sorted(Counter(f.rule for f in result.findings).items()))
-    errors = [str(e) for e in result.errors]
+    from dclint.analysis.whatif import point_errors
+
+    by_rule = Counter(f.rule for f in result.findings if "rule-failure" not in f.tags)
+    counts = dict(sorted(by_rule.items()))
+    errors = point_errors(result)
     design = result.design
     if design is None:
         return Asked(GridPoint(values, counts, errors, None, None, None, None, None, "not loaded"))

@@ -97,6 +97,14 @@ def projections(design: Any) -> dict[str, tuple[Quantity | None, Quantity | None
     return out
 
 
+def point_errors(result: Any) -> list[str]:
+    """A grid point's errors: the design's load problems, and each rule that crashed on it (a
+    crash is exit 2 in a grid as in `check`, never a point that merely has fewer findings)."""
+    errors = [str(e) for e in result.errors]
+    errors += [f.message for f in result.findings if "rule-failure" in f.tags]
+    return errors
+
+
 def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) -> Sweep:
     """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
     from dclint.analysis.grid import engine_at, overrides_at, points, run_grid
@@ -106,8 +114,8 @@ def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) 
     def row(point: tuple[str, ...]) -> SweepRow:
         at = engine_at(engine, (*base, *overrides_at([path], point, "--sweep")))
         result = at.check_file(file)
-        counts = Counter(f.rule for f in result.findings)
-        errors = [str(e) for e in result.errors]
+        counts = Counter(f.rule for f in result.findings if "rule-failure" not in f.tags)
+        errors = point_errors(result)
         work = projections(result.design) if result.design is not None else {}
         return SweepRow(point[0], dict(sorted(counts.items())), errors, work)
 
