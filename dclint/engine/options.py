@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import FiniteFloat, TypeAdapter, ValidationError
 
 from dclint.errors import ConfigError
 from dclint.model import types as t
@@ -21,7 +21,7 @@ KINDS: dict[str, Any] = {
     "flow": t.Flow,
     "information": t.Information,
     "share": t.Fraction,
-    "float": float,
+    "float": FiniteFloat,  # NaN would compare false with every value: a rule silently off
     "int": int,
     "bool": bool,
     "str": str,
