@@ -106,15 +106,53 @@ def run() -> None:
 
 
 def finish(entry: Any) -> None:
-    """Run `entry()` for its exit code, flush the output, and end the process (os._exit)."""
-    try:
-        code = entry()
-        sys.stdout.flush()
-    except BrokenPipeError:
-        code = 1
+    """Run `entry()` for its exit code, flush the output, and end the process (os._exit).
+
+    The process's surroundings are checked first, each a one-line error and exit 2 rather than
+    a traceback: a closed standard error is replaced by /dev/null (nothing can be said), a
+    closed standard output is an error (the report has nowhere to go), a working directory
+    that was deleted is an error. Text the terminal's encoding cannot carry
+    (PYTHONIOENCODING=ascii) is written as backslash escapes, and a failed write (/dev/full)
+    is one error line."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - ends with the process
+    code = _surroundings()
+    if code is None:
+        try:
+            code = entry()
+            sys.stdout.flush()
+        except BrokenPipeError:
+            code = 1
+        except OSError as exc:  # the report could not be written: a full disk, /dev/full
+            _say(f"cannot write the output: {exc.strerror or exc}")
+            code = 2
     with contextlib.suppress(OSError):
         sys.stderr.flush()
     os._exit(code)
+
+
+def _say(message: str) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        print(f"dclint: error: {message}", file=sys.stderr, flush=True)
+
+
+def _surroundings() -> int | None:
+    """2 (after one error line) when the process cannot run: no standard output, no working
+    directory; None when it can. Standard streams escape what their encoding cannot write."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    if sys.stdout is None:
+        if not any(a in ("-o", "--output") or a.startswith("--output=") for a in sys.argv):
+            _say("standard output is closed; give --output FILE or open it")
+            return 2
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - the report goes to --output
+    try:
+        os.getcwd()
+    except OSError as exc:
+        _say(f"the working directory is gone ({exc.strerror or exc}); cd to an existing one")
+        return 2
+    return None
 
 
 def _import_pint_without_numpy() -> None:
