@@ -1,43 +1,50 @@
-"""Rack design IT load above the rack power limit.
+"""Rack design IT load above the rack power limit (or above its platform's own rating).
 
 ## What it does
 Flags a rack whose design IT load (declared, or the platform's power x nodes) exceeds the rack
-power limit: 120 kW by default, or its platform's limit in `platform_limits` (by default
-`gb300-nvl72` = 142 kW).
+power limit: the rack power envelope the design declares for the rack's row, hall or site
+(`rack_power_limit`), else this rule's `limit`, 120 kW by default for every platform.
+
+Separately, it flags a rack whose declared load on its platform is above that platform's own
+rated maximum (the catalog's `max_power` x nodes, without the rack's `extra_load`): a data
+error, as no such rack can draw it; the load or the platform is wrong.
 
 ## Why it matters
-A GB200 NVL72 rack is designed at ~120 kW sustained thermal design power, not a peak (NVIDIA
-GB200 NVL72 documentation); the 120 kW default is that figure. Racks planned above the limit
-exceed what the rack's power shelves, busway tap-offs and cooling were sized for. Typical
-enterprise racks draw under 10 kW (Uptime Institute Global Data Center Survey). Where a rack
-is built for more, `platform_limits` sets the limit for its platform. It ships with GB300
-NVL72 racks at 142 kW, the rack power of the NVIDIA GB300 NVL72 enterprise reference
-architecture: a GB300 NVL72 at its 135 kW design load (Lenovo's TDP) passes without config.
-A `platform_limits` you set replaces the shipped table, as any option value replaces its
-default: keep `gb300-nvl72 = "142 kW"` in it if you still want that limit.
+The limit belongs to the facility, not to the platform. A GB200 NVL72 rack is designed at
+~120 kW sustained thermal design power, not a peak (NVIDIA GB200 NVL72 documentation), and
+halls for NVL72-class racks are built to that figure: the 120 kW default is it. A GB300 NVL72
+draws up to 142 kW (NVIDIA GB300 NVL72 enterprise reference architecture; Lenovo gives 135 kW
+TDP): in a hall built for 120 kW racks that is exactly the overload this rule exists to
+catch, as its power shelves, busway tap-offs and cooling were sized for less. Typical
+enterprise racks draw under 10 kW (Uptime Institute Global Data Center Survey).
+
+A hall built for more declares it: `site.rack_power_limit`, `site.halls.<hall>.rack_power_limit`
+(racks name their hall in `hall`, or their row's `hall`) or `site.rows.<row>.rack_power_limit`
+(racks name their row in `row`); the row's envelope wins over the hall's, the hall's over the
+site's. Where the design declares none, a config can raise the limit (`limit`, or
+`platform_limits` by platform key, empty by default).
 
 ## Example
 ```yaml
 racks:
   - id: r01
-    platform: gb200-nvl72
-    it_load: 130 kW     # PWR001: over 120 kW
+    platform: gb300-nvl72     # PWR001: 135 kW over 120 kW, no envelope declared
 ```
 
 ## Fix
-Lower the rack's load (fewer nodes per rack, power capping), or, where the rack really is built
-for more, raise the limit for its platform in config (keeping the shipped GB300 entry):
-`PWR001 = { platform_limits = { gb300-nvl72 = "142 kW", gb200-nvl72 = "132 kW" } }`.
+Lower the rack's load (fewer nodes per rack, power capping) or spread it over more racks; or,
+where the hall really is built for more, declare its envelope:
+`site: {halls: {h1: {rack_power_limit: 142 kW}}}` with `hall: h1` on the racks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.power import rack_power_limit
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
-from dclint.units import fmt
+from dclint.model.topology import Rack
+from dclint.units import Q_, fmt
 
 
 class RackPowerOverLimit(Rule):
@@ -47,25 +54,59 @@ class RackPowerOverLimit(Rule):
     tags = ("power",)
     needs = ("racks",)
     options = {
-        "limit": Option("120 kW", "power", "Highest design IT load of one rack"),
+        "limit": Option(
+            "120 kW",
+            "power",
+            "Highest design IT load of one rack where the design declares no envelope "
+            "(GB200 NVL72 design thermal power)",
+        ),
         "platform_limits": Option(
-            {"gb300-nvl72": "142 kW"},
+            {},
             "dict:power",
-            "Limits by platform key; a value set replaces this table (NVIDIA GB300 NVL72 RA)",
+            "Limits by platform key where the design declares no envelope (none by default)",
         ),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        default, per_platform = ctx["limit"], ctx["platform_limits"]
         for rack in design.topology.racks:
-            limit = rack_power_limit(ctx.options, rack.platform_key)
-            if rack.it_load.m_as("kW") > limit.m_as("kW"):
-                yield Violation(
-                    rack.field_path("it_load"),
-                    f"rack {rack.id} design IT load {fmt(rack.it_load, 'kW', digits=7)} exceeds "
-                    f"the rack power limit {fmt(limit, 'kW')}",
-                    subject=rack.id,
-                    measured=rack.it_load.to("kW"),
-                    limit=limit.to("kW"),
-                    fix="reduce the rack's load or spread it over more racks; raise the limit "
-                    "per platform only if the rack is built for it",
-                )
+            yield from self._rating(rack)
+            limit, what = rack.power_limit(default, per_platform)
+            if rack.it_load.m_as("kW") <= limit.m_as("kW"):
+                continue
+            where = (
+                ""
+                if rack.power_envelope_path is None
+                else " declared at " + ".".join(str(p) for p in rack.power_envelope_path)
+            )
+            yield Violation(
+                rack.field_path("it_load"),
+                f"rack {rack.id} design IT load {fmt(rack.it_load, 'kW', digits=7)} exceeds "
+                f"{what} {fmt(limit, 'kW')}{where}",
+                subject=rack.id,
+                measured=rack.it_load.to("kW"),
+                limit=limit.to("kW"),
+                fix="reduce the rack's load or spread it over more racks; if the hall is built "
+                "for more, declare its envelope (site, hall or row `rack_power_limit`)",
+            )
+
+    @staticmethod
+    def _rating(rack: Rack) -> Iterator[Violation]:
+        rating = rack.platform_rating
+        if rating is None:
+            return
+        own = rack.it_load.m_as("kW") - (
+            rack.extra_load.m_as("kW") if rack.extra_load is not None else 0.0
+        )
+        if own <= rating.m_as("kW") * (1 + 1e-9):
+            return
+        yield Violation(
+            rack.field_path("it_load"),
+            f"rack {rack.id} load on its platform {fmt(Q_(own, 'kW'), digits=7)} is above "
+            f"{rack.platform_key}'s own rated maximum {fmt(rating)} (catalog max_power): a data "
+            "error, no such rack draws it",
+            subject=rack.id,
+            measured=Q_(own, "kW"),
+            limit=rating,
+            fix="correct the rack's it_load or its platform (put other equipment in extra_load)",
+        )

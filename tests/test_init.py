@@ -10,6 +10,7 @@ from conftest import findings_of
 from dclint.cli import main
 from dclint.engine.runner import Engine, run
 from dclint.loader import load
+from dclint.units import Q_
 
 
 @pytest.mark.parametrize(
@@ -46,12 +47,15 @@ def test_scaffold_checks_clean(
     assert len(design.topology.racks) == racks
 
 
-def test_gb300_load_is_kept_within_pwr001s_gb300_limit(tmp_path: Path) -> None:
-    """135 kW GB300 NVL72 racks pass PWR001's shipped 142 kW GB300 limit: nothing to suppress."""
+def test_gb300_design_declares_the_hall_it_needs(tmp_path: Path) -> None:
+    """135 kW GB300 NVL72 racks are above PWR001's 120 kW default: the starting design declares
+    a hall built for the platform's 142 kW rated maximum (site.rack_power_limit), so it passes
+    with nothing suppressed and the figure is there to replace."""
     out = tmp_path / "gb300.yaml"
     assert main(["init", "--platform", "gb300-nvl72", "--racks", "2", "-o", str(out)]) == 0
     assert load(out).topology.racks[0].it_load.m_as("kW") == pytest.approx(135)
     assert "dclint: ignore" not in out.read_text(encoding="utf-8")
+    assert load(out).site.rack_power_limit == Q_(142, "kW")
     result = run([str(out)], Engine())
     assert result.designs[0].suppressed == 0 and result.findings == []
 

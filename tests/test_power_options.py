@@ -117,15 +117,16 @@ CASES = {
         [],
     ),
     "PWR002.headroom": ("PWR002", TWO_PLANNED, "PWR002: {headroom: 180 kW}", [5], []),
-    # the GB300 NVL72 (135 kW) keeps its shipped 142 kW platform limit under a lower `limit`
-    "PWR001.limit": ("PWR001", RACKS, "PWR001: {limit: 100 kW}", [5], []),
-    # a platform_limits set replaces the shipped {gb300-nvl72: 142 kW}: r1 is held to 120 kW
+    # the limit is the facility's, for every platform: the GB300 NVL72 (135 kW) fails the
+    # 120 kW default, and both racks fail 100 kW
+    "PWR001.limit": ("PWR001", RACKS, "PWR001: {limit: 100 kW}", [4, 5], [4]),
+    # a configured limit for the GB300 NVL72 (its 142 kW rated maximum) lets r1 pass
     "PWR001.platform_limits": (
         "PWR001",
         RACKS,
-        "PWR001: {platform_limits: {gb200-nvl72: 132 kW}}",
-        [4],
+        "PWR001: {platform_limits: {gb300-nvl72: 142 kW}}",
         [],
+        [4],
     ),
     # 415 V / 225 A = 122.9 kW: the 132 kW max_power overloads it, the 120 kW design does not
     "PWR003.design_load": ("PWR003", NVL72_2N, "PWR003: {design_load: true}", [], [5, 6]),

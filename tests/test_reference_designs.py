@@ -29,6 +29,7 @@ from dclint.engine.config import Config
 from dclint.engine.findings import Finding
 from dclint.engine.runner import Engine, run
 from dclint.projection import project_workloads
+from dclint.units import Q_
 
 DESIGNS = Path(__file__).resolve().parent / "reference_designs"
 PAR = ("PAR001", "PAR002", "PAR003", "PAR004")
@@ -228,15 +229,21 @@ def test_gb200_known_bad_figures() -> None:
     assert _figures(name, "PWR002") == [(_mark(name, "PWR002"), "77.95 kW", "80 kW")]
 
 
-def test_gb300_su_is_clean_at_pwr001s_gb300_limit() -> None:
-    """The GB300 SU is clean at PWR001's shipped 142 kW GB300 NVL72 limit (NVIDIA's GB300
-    NVL72 enterprise reference architecture), so its feeds (163.9 kW), busways (1,365.8 kW),
-    CDUs and XDR fabric pass; a platform_limits table without the GB300 entry replaces the
-    shipped one and holds the 8 racks (135 kW) to the GB200-era 120 kW."""
+def test_gb300_su_is_clean_in_a_hall_built_for_it(tmp_path: Path) -> None:
+    """The GB300 SU is clean in the hall NVIDIA's GB300 NVL72 enterprise reference
+    architecture builds for it (racks up to 142 kW, declared as site.rack_power_limit), so its
+    feeds (163.9 kW), busways (1,365.8 kW), CDUs and XDR fabric pass; the same SU in a hall
+    that declares no envelope is held to the 120 kW default: 8 racks at 135 kW fail."""
     name = "gb300-nvl72-superpod-su.yaml"
     assert _findings(name) == []
-    config = Config(rule_settings={"PWR001": {"platform_limits": {"gb200-nvl72": "132 kW"}}})
-    assert Counter(f.rule for f in _findings(name, config)) == Counter({"PWR001": 8})
+    text = (DESIGNS / name).read_text(encoding="utf-8")
+    bare = text.replace("  rack_power_limit: 142 kW", "  # no envelope declared")
+    assert bare != text
+    path = tmp_path / name
+    path.write_text(bare, encoding="utf-8")
+    found = run([str(path)], Engine(today=TODAY)).findings
+    assert Counter(f.rule for f in found) == Counter({"PWR001": 8})
+    assert {(str(f.measured), str(f.limit)) for f in found} == {("135 kW", "120 kW")}
     topo = load(DESIGNS / name).topology
     assert topo.feeds["tap-a1"].capacity.m_as("kW") == pytest.approx(163.887, abs=0.001)
     assert topo.panels["busway-a"].capacity.m_as("kW") == pytest.approx(1365.722, abs=0.001)
@@ -370,7 +377,8 @@ def test_disagreement_par003_refuses_nvidias_h100_llama31_405b_layout() -> None:
 
 def test_disagreement_pwr001_flags_the_gb300_nvl72_at_its_design_load() -> None:
     """A GB300 NVL72 rack at the catalog's own 135 kW (Lenovo TDP; NVIDIA's GB300 enterprise
-    RA: up to 142 kW) fails PWR001's 120 kW default, a GB200 NVL72 figure: every GB300 rack
-    written without an override was flagged while `platform_limits` shipped empty (it now
-    ships gb300-nvl72 = 142 kW)."""
+    RA: up to 142 kW) was let through by a shipped per-platform limit of 142 kW, whatever hall
+    it stood in; the limit is now the facility's: the SU passes only because it declares the
+    hall the RA builds for it (site.rack_power_limit 142 kW)."""
     assert finding_counts(DESIGNS / "gb300-nvl72-superpod-su.yaml") == Counter()
+    assert load(DESIGNS / "gb300-nvl72-superpod-su.yaml").site.rack_power_limit == Q_(142, "kW")

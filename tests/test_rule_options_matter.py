@@ -22,6 +22,7 @@ from dclint.engine.runner import Engine, run
 RULES = discover()
 ELSEWHERE = {
     ("NET001", "tier_limits"): "tests/test_fabric_rules.py",
+    ("PWR001", "platform_limits"): "tests/test_power_options.py",
 }
 _QUANTITY = re.compile(r"^\s*([-+]?\d*\.?\d+(?:[eE][-+]?\d+)?)\s*(.*)$")
 

@@ -13,7 +13,11 @@ __all__ = ["power_limits", "rack_limit"]
 
 
 def rack_limit(rack: NewRack, options: dict[str, dict[str, Any]]) -> Limit:
-    limit = rack_power_limit(options["PWR001"], rack.platform)
+    opts = options["PWR001"]
+    if rack.template is not None:  # the envelope the template's row, hall or site declares
+        limit = rack.template.power_limit(opts["limit"], opts["platform_limits"])[0]
+    else:
+        limit = rack_power_limit(opts, rack.platform)
     over = rack.it_load.m_as("kW") > limit.m_as("kW") * (1 + EPS)
     word = "exceeds" if over else "within"
     return Limit(

@@ -23,7 +23,7 @@ _ROW = 8  # racks a row: one busway pair and one CDU pair (row CDUs serve up to 
 
 def _limits(platform: str) -> tuple[float, float]:
     """PWR001's rack limit for `platform` and PWR002's headroom in kW, from the rules' own
-    defaults (PWR001's platform_limits first)."""
+    defaults (a configured platform limit first)."""
     from dclint.engine.config import default_options
 
     opts = default_options()
@@ -95,6 +95,13 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     add("  exchange_rates: {USD: 7.2 CNY}")
     if liquid:
         add("  ashrae_class: W27   # facility water up to 27 degC (ASHRAE TC 9.9 liquid class)")
+    if load > rack_limit:  # above PWR001's default: the hall must be built for these racks
+        envelope = max(load, (spec.max_power or spec.power).m_as("kW") * nodes)
+        add(
+            f"  rack_power_limit: {envelope:g} kW   # the hall must be built for "
+            f"{spec.name} racks (PWR001's default is {rack_limit:g} kW): replace with your "
+            "hall's rack power envelope"
+        )
     add("")
     add("power:   # 2N: paths A and B each carry every rack's whole load")
     add("  panels:")
@@ -124,11 +131,6 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     add("rack_types:")
     add("  main:")
     add(f"    platform: {platform}")
-    if load > rack_limit:  # PWR001's default limit; the finding lands on the platform line
-        L[-1] += (
-            f"   # dclint: ignore[PWR001] {spec.name} racks are built for "
-            f"{fmt(spec.max_power or spec.power)}; raise PWR001's platform limit instead"
-        )
     if spec.kind == "node":
         add(f"    nodes: {nodes}   # {fmt(Q_(load, 'kW'))} a rack")
     if liquid:

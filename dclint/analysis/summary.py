@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dclint.calc.fabric_tiers import tier_bandwidths
-from dclint.calc.power import feed_allocation, rack_power_limit
+from dclint.calc.power import feed_allocation
 from dclint.calc.storage_demand import read_demand, training_tiers
 from dclint.units import Q_, Quantity
 
@@ -112,7 +112,9 @@ def summarise(
     topo = design.topology
     pwr001 = opts["PWR001"]
     racks = [
-        RackLoad(r.id, r.it_load.to("kW"), rack_power_limit(pwr001, r.platform_key))
+        RackLoad(
+            r.id, r.it_load.to("kW"), r.power_limit(pwr001["limit"], pwr001["platform_limits"])[0]
+        )
         for r in topo.racks
     ]
     allocation = feed_allocation(topo)

@@ -47,3 +47,4 @@ class RackGroup(RackFields):
     )
     status: Status = "active"
     row: str | None = None
+    hall: str | None = Field(None, description="Key of the hall (site.halls) the racks stand in")

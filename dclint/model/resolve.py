@@ -10,11 +10,11 @@ from dclint.model.builtin_catalog import Catalog, builtin, merge_raw
 from dclint.model.catalog import CatalogData
 from dclint.model.hints import Hints, did_you_mean
 from dclint.model.panel_cycles import panel_cycles
-from dclint.model.racks import RackFields
+from dclint.model.racks import RackFields, RackGroup
 from dclint.model.ranges import RangeError, counted, expand, substitute
 from dclint.model.source import Path
 from dclint.model.topology import FeedItem, PanelItem, Rack, RefError, Topology
-from dclint.units import Q_
+from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
@@ -111,7 +111,38 @@ class _Resolver:
                         break
             self.duplicates((*path, "id"), "feed", dups)
 
+    def envelope(self, group: RackGroup, path: Path) -> tuple[Quantity | None, Path | None, str]:
+        """The rack power envelope the design declares for a rack entry: its row's, else its
+        hall's (the rack's own `hall`, or its row's), else the site's."""
+        site = self.design.site
+        if group.hall is not None and group.hall not in site.halls:
+            self.error(
+                (*path, "hall"), f"unknown hall '{group.hall}'{self.hint(group.hall, site.halls)}"
+            )
+        row = site.rows.get(group.row) if group.row is not None else None
+        if row is not None and row.rack_power_limit is not None:
+            where: Path = ("site", "rows", group.row or "", "rack_power_limit")
+            return row.rack_power_limit, where, f"row {group.row}"
+        hall_key = group.hall if group.hall is not None else (row.hall if row else None)
+        hall = site.halls.get(hall_key) if hall_key is not None else None
+        if hall is not None and hall.rack_power_limit is not None:
+            where = ("site", "halls", hall_key or "", "rack_power_limit")
+            return hall.rack_power_limit, where, f"hall {hall_key}"
+        if site.rack_power_limit is not None:
+            return site.rack_power_limit, ("site", "rack_power_limit"), "site"
+        return None, None, ""
+
+    def halls(self) -> None:
+        site = self.design.site
+        for key, row in site.rows.items():
+            if row.hall is not None and row.hall not in site.halls:
+                self.error(
+                    ("site", "rows", key, "hall"),
+                    f"unknown hall '{row.hall}'{self.hint(row.hall, site.halls)}",
+                )
+
     def racks(self) -> None:
+        self.halls()
         topo, types = self.topo, self.design.rack_types
         for i, group in enumerate(self.design.racks):
             path: Path = ("racks", i)
@@ -150,6 +181,7 @@ class _Resolver:
             names = (
                 counted(group.id, group.count) if group.count else self.ids(group.id, (*path, "id"))
             )
+            envelope = self.envelope(group, path)
             dups: list[str] = []
             for rid, number in names:
                 if rid in topo.rack_by_id:
@@ -172,6 +204,8 @@ class _Resolver:
                     origin,
                     power_capped=bool(values.get("power_capped")),
                 )
+                rack.power_envelope, rack.power_envelope_path, rack.power_envelope_scope = envelope
+                rack.extra_load = values.get("extra_load")
                 topo.racks.append(rack)
                 topo.rack_by_id[rid] = rack
                 for j, fid in enumerate(rack.feed_ids):

@@ -17,6 +17,7 @@ from dclint.model.types import (
     Fraction,
     Id,
     Money,
+    Power,
     PricePerEnergy,
     Ref,
     Strict,
@@ -24,7 +25,17 @@ from dclint.model.types import (
 )
 from dclint.units import Q_, Quantity, dimension_of
 
-__all__ = ["Feed", "Panel", "PowerRating", "PowerSection", "Site", "Status", "is_apparent"]
+__all__ = [
+    "Feed",
+    "Hall",
+    "Panel",
+    "PowerRating",
+    "PowerSection",
+    "Row",
+    "Site",
+    "Status",
+    "is_apparent",
+]
 
 
 def is_apparent(q: Quantity) -> bool:
@@ -52,8 +63,35 @@ Status = Literal["active", "planned"]
 AshraeClass = Literal["W17", "W27", "W32", "W40", "W45", "W+"]
 
 
+_ENVELOPE = (
+    "Rack power envelope the {0} is built for (busway tap-offs, power shelves, cooling): the "
+    "highest design IT load of one rack in it (PWR001)"
+)
+
+
+class Hall(Strict):
+    """A data hall (room) with the rack power envelope it was built for."""
+
+    rack_power_limit: Power | None = Field(None, description=_ENVELOPE.format("hall"))
+    description: str | None = None
+
+
+class Row(Strict):
+    """A row of racks (the name racks give in `row`), its hall and its rack power envelope."""
+
+    hall: str | None = Field(None, description="Key of the hall (site.halls) the row stands in")
+    rack_power_limit: Power | None = Field(None, description=_ENVELOPE.format("row"))
+
+
 class Site(Strict):
     name: str | None = None
+    rack_power_limit: Power | None = Field(None, description=_ENVELOPE.format("site"))
+    halls: dict[str, Hall] = Field(
+        default_factory=dict, description="Data halls by key; a rack names its own in `hall`"
+    )
+    rows: dict[str, Row] = Field(
+        default_factory=dict, description="Rows by the name racks give in `row`"
+    )
     utility_capacity: PowerRating | None = Field(
         None, description="Utility (grid) capacity, in W or in VA (e.g. '2 MVA')"
     )

@@ -143,6 +143,33 @@ class Rack:
     loop: Loop | None = None
     loop_path: Path | None = None
     power_capped: bool = False
+    # the rack power envelope the design declares for this rack's row, hall or site (PWR001),
+    # where it was written, and which of them it is ("row r1", "hall h1", "site")
+    power_envelope: Quantity | None = None
+    power_envelope_path: Path | None = None
+    power_envelope_scope: str = ""
+    extra_load: Quantity | None = None  # the design's load besides the platform, in it_load
+
+    def power_limit(
+        self, limit: Quantity, platform_limits: dict[str, Quantity]
+    ) -> tuple[Quantity, str]:
+        """PWR001's rack power limit for this rack and what it is: the envelope the design
+        declares (row, hall, site), else the configured limit for its platform, else `limit`."""
+        if self.power_envelope is not None:
+            return self.power_envelope, f"the {self.power_envelope_scope}'s rack power envelope"
+        key = self.platform_key or ""
+        if key in platform_limits:
+            return platform_limits[key], f"the configured limit for {key}"
+        return limit, "the rack power limit"
+
+    @property
+    def platform_rating(self) -> Quantity | None:
+        """The platform's own rated maximum draw for this rack (catalog `max_power` x nodes),
+        or None where the catalog gives none."""
+        top = self.platform.max_power if self.platform is not None else None
+        if top is None or self.platform is None:
+            return None
+        return Q_(top.m_as("kW") * (self.nodes if self.platform.kind == "node" else 1), "kW")
 
     @property
     def gpus(self) -> int:
