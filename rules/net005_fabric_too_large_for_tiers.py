@@ -1,35 +1,46 @@
-"""Compute fabric with more endpoints than a non-blocking fat tree of its radix and tiers holds.
+"""Compute fabric with more endpoints than a Clos of its switches holds at accepted ratios.
 
 ## What it does
 Counts the fabric's endpoints (GPUs on the fabric x `nics_per_gpu`, plus the ports of its
-`endpoints`: storage, management and gateway nodes) and compares them with the most a
-non-blocking fat tree of radix k and n tiers can hold: 2 (k/2)^n, that is k^2/2 for two
-tiers and k^3/4 for three. The radix is the smallest number of ports any tier's switch
-offers at that tier's link speed (a QM9700 is radix 64 at 400 Gb/s, 128 when split to
-200 Gb/s); n is the number of parametric tiers, or of distinct switch tiers in the explicit
-form. Only `compute` fabrics are checked.
+`endpoints`: storage, management and gateway nodes) and compares them with the most a folded
+Clos of its tiers holds: each top-tier switch reaches one sub-tree (a leaf on two tiers, a pod
+on three) per port, and each lower tier's switch gives at most d = k x r / (1 + r) of its k
+ports down, r being the down:up ratio NET001 accepts for that tier (its `tier_limits` entry,
+else its `limit`, 1:1 by default). The bound is k_top x d_1 x ... x d_(n-1): one radix k at 1:1
+gives the fat tree's k^2/2 on two tiers and k^3/4 on three; radix-64 leaves under 576-port
+chassis spines hold 576 x 32 = 18,432; a radix-64 leaf tier accepted at 3:1 gives 48 ports
+down, so 64 x 48 = 3,072 under radix-64 spines. A tier's radix is the fewest ports any of its
+switches offers at the tier's link speed (a QM9700 is radix 64 at 400 Gb/s, 128 when split to
+200 Gb/s); in the explicit form tiers are ordered by their distance from the racks. Only
+`compute` fabrics are checked.
 
 ## Why it matters
-Beyond that size the fabric cannot be both non-blocking and built from these tiers: some
-tier must be oversubscribed, or a tier is missing. The bound is the fat tree's (Al-Fares et
-al., "A scalable, commodity data center network architecture", SIGCOMM 2008: k^2/2 hosts on
-two tiers, k^3/4 on three); NVIDIA's DGX SuperPOD H100 reference architecture builds two
-tiers of 64-port QM9700 and adds a core tier for the largest pods. Whether every endpoint
-also has a leaf port is NET009's check.
+Beyond that size the fabric cannot be built from these tiers at the accepted ratios: a
+top-tier switch no longer reaches every leaf (or pod), so some pairs of leaves share no
+spine and the tier between them is oversubscribed, or a tier is missing. The bound is the
+Clos network's (Al-Fares et al., "A scalable, commodity data center network architecture",
+SIGCOMM 2008: k^2/2 hosts on two tiers of radix k, k^3/4 on three; with unequal radixes
+each tier contributes its own ports); NVIDIA's DGX SuperPOD H100 reference architecture builds
+two tiers of 64-port QM9700 up to 2,048 GPUs and adds a core tier beyond. Where the counted
+tiers reconcile (NET002, NET008 and NET009 pass) and every top switch reaches every leaf or
+pod, the counted fabric holds no more than this bound, so the two agree. Whether every
+endpoint also has a leaf port is NET009's check.
 
 ## Example
 ```yaml
 fabrics:
   - id: compute
     kind: compute
-    tiers:               # NET005: 4096 endpoints, two radix-64 tiers hold 2048
+    tiers:               # NET005: 4096 endpoints, two radix-64 tiers at 1:1 hold 64 x 32
       - {name: leaf, switch: qm9700, count: 128, downlinks: 32, uplinks: 32}
       - {name: spine, switch: qm9700, count: 64, downlinks: 64}
 ```
 
 ## Fix
-Add a tier (three tiers of radix 64 hold 65,536 endpoints), use higher-radix switches
-(Quantum-X800 Q3400, 144 ports), or split the cluster into fabrics that each fit.
+Add a tier (three tiers of radix 64 hold 65,536 endpoints), use higher-radix switches at the
+top (Quantum-X800 Q3400, 144 ports; a chassis spine), accept a ratio for the leaf tier in
+NET001's `tier_limits` where the oversubscription is deliberate, or split the cluster into
+fabrics that each fit.
 """
 
 from __future__ import annotations
@@ -38,8 +49,8 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.calc.fabric_graph import fabric_graph, fat_tree_endpoints, ports_at
-from dclint.calc.fabric_tiers import endpoint_ports
+from dclint.calc.fabric_graph import clos_endpoints, down_ports, fabric_graph, ports_at
+from dclint.calc.fabric_tiers import endpoint_ports, tier_bandwidths
 from dclint.engine.rule import Context, Remedy, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.fabric import Fabric
@@ -68,26 +79,36 @@ class FabricTooLargeForTiers(Rule):
         return Remedy(running=ratio) if ratio is not None else None
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        net001 = ctx.peer("NET001")
         for f, fabric in enumerate(design.fabrics):
             if fabric.kind != "compute":
                 continue
             shape = _shape(design, f, fabric)
             if shape is None:
                 continue
-            radix, tiers, field = shape
+            tiers, field = shape
+            ratios = [
+                float(net001["tier_limits"].get(f"{fabric.id}.{name}", net001["limit"]))
+                for name, _ in tiers[:-1]
+            ]
+            radixes = [k for _, k in tiers]
+            most = clos_endpoints(radixes, ratios)
             ports = endpoint_ports(design, fabric)
-            gpus = ports.gpus
             endpoints = ports.total
-            nics = f"{fabric.nics_per_gpu:g} NIC{'' if fabric.nics_per_gpu == 1 else 's'}"
-            other = f" + {ports.other:,} ports of other nodes" if ports.other else ""
-            most = fat_tree_endpoints(radix, tiers)
             if endpoints <= most:
                 continue
+            nics = f"{fabric.nics_per_gpu:g} NIC{'' if fabric.nics_per_gpu == 1 else 's'}"
+            other = f" + {ports.other:,} ports of other nodes" if ports.other else ""
+            top_name, top_k = tiers[-1]
+            parts = [f"{top_name} {top_k} ports"] + [
+                f"{name} {down_ports(k, r)} of {k} ports down at {r:g}:1"
+                for (name, k), r in zip(reversed(tiers[:-1]), reversed(ratios), strict=True)
+            ]
             yield Violation(
                 ("fabrics", f, field),
-                f"fabric {fabric.id} has {endpoints:,} endpoints ({gpus:,} GPUs x "
-                f"{nics} per GPU{other}), more than the {most:,} a non-blocking "
-                f"{tiers}-tier fat tree of radix {radix} holds",
+                f"fabric {fabric.id} has {endpoints:,} endpoints ({ports.gpus:,} GPUs x "
+                f"{nics} per GPU{other}), more than the {most:,} a {len(tiers)}-tier Clos of "
+                f"these switches holds at the accepted ratios ({' x '.join(parts)})",
                 subject=fabric.id,
                 measured=float(endpoints),
                 limit=float(most),
@@ -96,31 +117,35 @@ class FabricTooLargeForTiers(Rule):
             )
 
 
-def _shape(design: Design, f: int, fabric: Fabric) -> tuple[int, int, str] | None:
-    """(radix, tiers, field to point at), or None when the switches are unknown."""
+def _shape(design: Design, f: int, fabric: Fabric) -> tuple[list[tuple[str, int]], str] | None:
+    """Each tier's name and radix, lowest first, and the field to point at; None when a
+    switch is unknown or cannot run its links' speed. A tier's radix is the fewest ports any
+    of its switches offers at its link speed."""
     models = design.topology.catalog.switches
-    radixes: list[int] = []
     if fabric.tiers:
+        tiers: list[tuple[str, int]] = []
         for tier in fabric.tiers:
             model = models.get(tier.switch)
             ports = ports_at(model, tier.link_speed or model.port_speed) if model else None
             if ports is None:
                 return None
-            radixes.append(ports)
-        return min(radixes), len(fabric.tiers), "tiers"
+            tiers.append((tier.name, ports))
+        return tiers, "tiers"
     if not fabric.switches:
         return None
     fg = fabric_graph(design, f)
-    names: set[str] = set()
+    radix: dict[str, int] = {}
     for sid, (key, name, _) in fg.switches.items():
         model = models.get(key)
         if model is None:
             return None
-        names.add(name)
         # Radix at the speed most of the switch's links run at (its port speed if unlinked).
         speeds = Counter(e.speed.m_as("Gb/s") for e in fg.incident(sid))
         speed = model.port_speed
         if speeds:
             speed = speed * (speeds.most_common(1)[0][0] / speed.m_as("Gb/s"))
-        radixes.append(ports_at(model, speed) or model.ports)
-    return min(radixes), len(names), "switches"
+        k = ports_at(model, speed) or model.ports
+        radix[name] = min(radix.get(name, k), k)
+    order = [t.name for t in tier_bandwidths(design, f) if t.name in radix]
+    order += [name for name in radix if name not in order]
+    return [(name, radix[name]) for name in order], "switches"

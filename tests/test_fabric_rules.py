@@ -75,6 +75,47 @@ def test_net005_counts_non_gpu_endpoints() -> None:
     ]
 
 
+ACCEPTED_3_TO_1 = """
+name: leaf-3to1
+racks:
+  - id: r[001-096]
+    platform: hgx-h100
+    nodes: 4
+fabrics:
+  - id: compute
+    kind: compute
+    tiers:
+      - {name: leaf, switch: qm9700, count: 64, downlinks: 48, uplinks: 16}
+      - {name: spine, switch: qm9700, count: 16, downlinks: 64}
+"""
+
+
+def test_net005_takes_the_ratio_net001_accepts(write) -> None:  # type: ignore[no-untyped-def]
+    """3,072 GPUs on 64 leaves of 48 down / 16 up under 16 radix-64 spines (64 x 16 = 16 x 64
+    links): at NET001's 1:1 the leaf is 3.00:1 and two radix-64 tiers hold 64 x 32 = 2,048;
+    with the leaf accepted at 3:1 a leaf gives 48 of its 64 ports down, 64 x 48 = 3,072 hold,
+    and both rules pass."""
+    path = write(ACCEPTED_3_TO_1)
+    assert _figures(path, "NET005") == [(10, "3,072", "2,048")]
+    assert _figures(path, "NET001") == [(11, "3.00:1", "1:1")]
+    config = Config(rule_settings={"NET001": {"tier_limits": {"compute.leaf": 3.0}}})
+    found = run([str(path)], Engine(config=config, today=TODAY)).findings
+    assert [f.rule for f in found if f.rule.startswith("NET")] == []
+
+
+def test_net005_bound_from_each_tiers_radix() -> None:
+    """Radix-64 leaves under 576-port chassis spines: 576 x 32 = 18,432 endpoints, exactly
+    the example's; one endpoint more is over it."""
+    from dclint.calc.fabric_graph import clos_endpoints
+
+    assert clos_endpoints([64, 576], [1.0]) == 18432
+    assert clos_endpoints([64, 64], [1.0]) == 2048
+    assert clos_endpoints([64, 64, 64], [1.0, 1.0]) == 65536
+    assert clos_endpoints([64, 64], [3.0]) == 3072
+    assert clos_endpoints([144, 144], [1.0]) == 10368
+    assert _figures(EXAMPLES / "net005" / "good-chassis-spine.yaml", "NET005") == []
+
+
 def test_net007_applies_to_transceivers() -> None:
     found = _findings(EXAMPLES / "net007" / "bad.yaml", "NET007")
     transceiver = [(f.line, f.limit_text) for f in found if "(transceiver)" in f.message]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 __all__ = [
     "End",
     "FabricGraph",
+    "clos_endpoints",
+    "down_ports",
     "endpoint_ids",
     "fabric_graph",
     "fabric_racks",
@@ -82,6 +85,26 @@ def fat_tree_endpoints(radix: int, tiers: int) -> int:
     """Endpoints a non-blocking fat tree of `tiers` tiers of radix-k switches holds:
     2 (k/2)^n, i.e. k, k^2/2, k^3/4 (Al-Fares et al., SIGCOMM 2008)."""
     return 2 * (radix // 2) ** tiers
+
+
+def down_ports(radix: int, ratio: float) -> int:
+    """Ports a switch of `radix` ports can give down at a down:up ratio of at most `ratio`
+    (32 of 64 at 1:1, 48 at 3:1), keeping at least one port up."""
+    return max(0, min(radix - 1, math.floor(radix * ratio / (1 + ratio) + 1e-9)))
+
+
+def clos_endpoints(radixes: list[int], ratios: list[float]) -> int:
+    """Endpoints a folded Clos holds, built from these tiers (lowest first), each tier below
+    the top at most at its down:up ratio: every top switch reaches one sub-tree (a leaf on two
+    tiers, a pod on three) per port, each lower switch gives `down_ports` of its ports down, so
+    k_top x d_1 x ... x d_(n-1). One radix k at 1:1 gives the fat tree's k^2/2 and k^3/4
+    (Al-Fares et al., SIGCOMM 2008); radix-64 leaves under 576-port spines hold 576 x 32."""
+    if not radixes:
+        return 0
+    most = radixes[-1]
+    for radix, ratio in zip(radixes[:-1], ratios, strict=False):
+        most *= down_ports(radix, ratio)
+    return most
 
 
 def fabric_racks(design: Design, fabric: Fabric) -> list[Rack]:

@@ -101,9 +101,20 @@ class Context:
 
     options: dict[str, Any]
     today: date = field(default_factory=date.today)
+    # every rule's typed options in effect, by rule id: a rule that must agree with another
+    # rule's accepted limits reads them here (NET005 reads NET001's accepted ratios)
+    peers: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> Any:
         return self.options[name]
+
+    def peer(self, rule_id: str) -> dict[str, Any]:
+        """Another rule's typed options in effect (its defaults where none were given)."""
+        if rule_id not in self.peers:
+            from dclint.engine.config import default_options
+
+            self.peers = {**default_options(), **self.peers}
+        return self.peers[rule_id]
 
 
 class Rule:

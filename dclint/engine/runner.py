@@ -109,7 +109,7 @@ class Engine:
         located: list[Finding] = []
         found: list[tuple[type[Rule], Violation, Any]] = []
         for cls in active:
-            failure = self._run_rule(cls, design, source, config, typed[cls.id], found)
+            failure = self._run_rule(cls, design, source, config, typed, found)
             if failure is not None:
                 located.append(failure)
         source.prefetch(v.path for _, v, _ in found)  # every position in one pass over the text
@@ -128,13 +128,14 @@ class Engine:
         design: Any,
         source: Source,
         config: Config,
-        options: dict[str, Any],
+        typed: dict[str, dict[str, Any]],
         found: list[tuple[type[Rule], Violation, Any]],
     ) -> Finding | None:
         """Add the rule's violations to `found`; a rule that raises becomes one error finding."""
         severity = config.rule_settings.get(cls.id, {}).get("severity", cls.severity)
         try:
-            violations = list(cls().check(design, Context(options, self.today)))
+            context = Context(typed[cls.id], self.today, typed)
+            violations = list(cls().check(design, context))
         except Exception as exc:  # a broken rule becomes a finding, not a crash
             return rule_failure(cls, design.name, source, exc)
         found.extend((cls, v, v.severity or severity) for v in violations)

@@ -19,9 +19,10 @@ from dclint.model.types import (
 if TYPE_CHECKING:
     from dclint.units import Quantity
 
-__all__ = ["CatalogData", "Gpu", "Nic", "Platform", "Precision", "SwitchModel"]
+__all__ = ["CatalogData", "Gpu", "Nic", "Platform", "Precision", "Protocol", "SwitchModel"]
 
 Precision = Literal["bf16", "fp8", "fp4"]
+Protocol = Literal["infiniband", "ethernet"]
 
 
 class Entry(Strict):
@@ -91,6 +92,11 @@ class SwitchModel(Entry):
         default_factory=list, description="Slower speeds a port may be split to (2x200G...)"
     )
     power: Power | None = None
+    protocol: Protocol | None = Field(
+        None,
+        description="Link protocol its ports run (infiniband or ethernet); an InfiniBand and "
+        "an Ethernet port do not link at any speed",
+    )
 
     # (port_speed, split_speeds, their values in Gb/s): a fabric asks per link end
     _gbps: tuple[Any, Any, float, tuple[float, ...]] | None = PrivateAttr(default=None)
@@ -112,6 +118,10 @@ class Nic(Entry):
     speed: Bandwidth
     ports: PositiveInt = 1
     power: Power | None = None
+    protocols: list[Protocol] = Field(
+        default_factory=list,
+        description="Link protocols the NIC runs (a VPI adapter runs both); empty: unknown",
+    )
 
 
 class CatalogData(Strict):
