@@ -1,4 +1,4 @@
-"""Rack design IT load above the rack power limit (or above its platform's own rating).
+"""Rack design IT load above the rack power limit.
 
 ## What it does
 Flags a rack whose design IT load (declared, or the platform's power x nodes) exceeds the rack
@@ -54,12 +54,7 @@ class RackPowerOverLimit(Rule):
     tags = ("power",)
     needs = ("racks",)
     options = {
-        "limit": Option(
-            "120 kW",
-            "power",
-            "Highest design IT load of one rack where the design declares no envelope "
-            "(GB200 NVL72 design thermal power)",
-        ),
+        "limit": Option("120 kW", "power", "Highest design IT load of one rack"),
         "platform_limits": Option(
             {},
             "dict:power",

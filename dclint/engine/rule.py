@@ -109,11 +109,7 @@ class Context:
         return self.options[name]
 
     def peer(self, rule_id: str) -> dict[str, Any]:
-        """Another rule's typed options in effect (its defaults where none were given)."""
-        if rule_id not in self.peers:
-            from dclint.engine.config import default_options
-
-            self.peers = {**default_options(), **self.peers}
+        """Another rule's typed options in effect (the engine passes every rule's)."""
         return self.peers[rule_id]
 
 
