@@ -43,6 +43,8 @@ from dclint.calc.cooling import (
 )
 from dclint.calc.fabric_graph import (
     FabricGraph,
+    clos_endpoints,
+    down_ports,
     fabric_graph,
     fabric_racks,
     fat_tree_endpoints,
@@ -149,9 +151,11 @@ __all__ = [
     "checkpoint_ratio",
     "checkpoint_size",
     "checkpoint_tier",
+    "clos_endpoints",
     "convert",
     "count_text",
     "data_tiers",
+    "down_ports",
     "endpoint_ports",
     "expand",
     "fabric_graph",

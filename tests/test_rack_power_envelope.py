@@ -34,9 +34,11 @@ def test_row_then_hall_then_site(write) -> None:  # type: ignore[no-untyped-def]
     path = write(ENVELOPES)
     result = run([str(path)], Engine(today=TODAY))
     got = sorted(
-        (f.line, str(f.measured), str(f.limit)) for f in result.findings if f.rule == "PWR001"
+        (f.line, f.measured.m_as("kW"), f.limit.m_as("kW"))
+        for f in result.findings
+        if f.rule == "PWR001"
     )
-    assert got == [(12, "126 kW", "125 kW"), (14, "111 kW", "110 kW"), (16, "135 kW", "125 kW")]
+    assert got == [(12, 126, 125), (14, 111, 110), (16, 135, 125)]
     messages = {f.line: f.message for f in result.findings}
     assert "the row r-low's rack power envelope 110 kW" in messages[14]
     assert "declared at site.rows.r-low.rack_power_limit" in messages[14]
@@ -75,7 +77,7 @@ def test_above_the_platform_rating_is_a_data_error(write) -> None:  # type: igno
         "  - {id: b, platform: gb300-nvl72, it_load: 142 kW, extra_load: 8 kW}\n"
     )
     result = run([str(path)], Engine(today=TODAY))
-    found = [(f.rule, f.line, str(f.measured), str(f.limit)) for f in result.findings]
-    assert found == [("PWR001", 4, "150 kW", "142 kW")]
+    found = [(f.rule, f.line, f.measured.m_as("kW"), f.limit.m_as("kW")) for f in result.findings]
+    assert found == [("PWR001", 4, 150, 142)]
     assert "own rated maximum 142 kW" in result.findings[0].message
     assert "data error" in result.findings[0].message

@@ -143,7 +143,7 @@ class Rack:
     loop: Loop | None = None
     loop_path: Path | None = None
     power_capped: bool = False
-    # the rack power envelope the design declares for this rack's row, hall or site (PWR001),
+    # the rack power envelope the design declares for this rack's row, hall or site,
     # where it was written, and which of them it is ("row r1", "hall h1", "site")
     power_envelope: Quantity | None = None
     power_envelope_path: Path | None = None
@@ -153,7 +153,7 @@ class Rack:
     def power_limit(
         self, limit: Quantity, platform_limits: dict[str, Quantity]
     ) -> tuple[Quantity, str]:
-        """PWR001's rack power limit for this rack and what it is: the envelope the design
+        """The rack power limit for this rack and what it is: the envelope the design
         declares (row, hall, site), else the configured limit for its platform, else `limit`."""
         if self.power_envelope is not None:
             return self.power_envelope, f"the {self.power_envelope_scope}'s rack power envelope"
