@@ -95,7 +95,9 @@ def test_include_outside_the_tree_or_not_yaml_is_refused(tree: Path) -> None:
     )
     assert _problems(plan) == [
         f"{plan}:3:5: include '/etc/passwd.yaml' must be a relative path",
-        f"{plan}:4:5: include '../../../etc/x.yaml' points outside the design's directory tree",
+        f"{plan}:4:5: include '../../../etc/x.yaml' points outside the design's directory tree"
+        f" {tree / 'client'} (no .git, .dclint.yaml or pyproject.toml above it marks a"
+        " repository root: put one at the top of the tree)",
         f"{plan}:5:5: include must be a relative path to a .yaml file, got 'notes.txt'",
     ]
 

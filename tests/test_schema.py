@@ -9,14 +9,25 @@ import pytest
 
 from conftest import ROOT, SAMPLES
 from dclint.loader.yamlsafe import read_yaml
-from dclint.model.schema import schema_text
+from dclint.model.schema import SCHEMAS, schema_text
 
 SCHEMA_FILE = ROOT / "schemas" / "design.schema.json"
 
 
-def test_checked_in_schema_is_in_sync_with_the_models() -> None:
-    assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(), (
-        "schemas/design.schema.json is stale: run `dclint schema > schemas/design.schema.json`"
+@pytest.mark.parametrize("kind", sorted(SCHEMAS))
+def test_checked_in_schemas_are_in_sync_with_the_models(kind: str) -> None:
+    file = ROOT / "schemas" / SCHEMAS[kind][0]
+    assert file.read_text(encoding="utf-8") == schema_text(kind), (
+        f"schemas/{file.name} is stale: run `dclint schema {kind} > schemas/{file.name}`"
+    )
+
+
+def test_the_schema_command_offers_every_schema() -> None:
+    from dclint.cli.schema import KINDS
+
+    assert sorted(KINDS) == sorted(SCHEMAS)
+    assert sorted(p.name for p in (ROOT / "schemas").glob("*.json")) == sorted(
+        file for file, _ in SCHEMAS.values()
     )
 
 

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from dclint.cli._shared import (
@@ -60,6 +61,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="print the offending YAML line under each finding, with a caret",
     )
     check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
+    check.add_argument(
+        "--show-files",
+        action="store_true",
+        help="list the files found and whether each is checked, without checking",
+    )
     check.add_argument("--statistics", action="store_true", help="count findings by rule")
     check.add_argument(
         "--show-waivers",
@@ -97,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
 
         args.watch = False  # each round is one ordinary check
         return watch(args, run)
+    if getattr(args, "show_files", False):
+        return show_files(args)
     engine = make_engine(args)
     result = run_engine(args.paths, engine)
     result, fixed = _baseline(args, result)
@@ -198,3 +206,24 @@ def sweep(args: argparse.Namespace) -> int:
     text = render_json(sweeps) if args.format == "json" else render_text(sweeps)
     emit(args, text)
     return 2 if any(r.errors for s in sweeps for r in s.rows) else 0
+
+
+def show_files(args: argparse.Namespace) -> int:
+    """`check --show-files`: each YAML file found, and whether it is checked as a design, as a
+    fragment of one, or skipped; nothing is checked."""
+    from dclint.engine.files import included_by
+    from dclint.engine.runner import find_files
+    from dclint.errors import printable
+
+    found = find_files(args.paths, make_engine(args))
+    if found.problems:
+        raise LoadError(found.problems)
+    fragments = included_by(found.files)
+    lines = [(f, "design") for f in found.files]
+    for file in found.skipped:
+        by = fragments.get(Path(file).resolve())
+        lines.append(
+            (file, f"fragment, checked as part of {by}" if by else "skipped, not a design")
+        )
+    emit(args, "".join(f"{printable(f)}: {what}\n" for f, what in sorted(lines)))
+    return 0

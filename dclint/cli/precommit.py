@@ -2,10 +2,11 @@
 among the changed files, and for a changed fragment (a file other designs `include:` or
 `extends:`, such as a rack-type library or a site profile) the designs built on it instead.
 
-A file without a top-level `name` is a fragment (every design has one), never checked on its
-own; a base design with a name is checked itself, and so are the designs extending it. Designs
-are found among the repository's YAML files (`git ls-files`, or the files under the working
-directory), reading only those that mention `include` or `extends`.
+A file that is not a design by dclint.engine.files' rule (a top-level `name` beside design
+sections, or a `# dclint: design` line) is a fragment, never checked on its own; a base design
+is checked itself, and so are the designs extending it. Designs are found among the
+repository's YAML files (`git ls-files`, or the files under the working directory), reading
+only those that mention `include` or `extends`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+
+from dclint.engine.files import is_design, references
 
 __all__ = ["affected", "main", "references", "run"]
 
@@ -23,40 +25,6 @@ CONFIG_NAMES = {".dclint.yaml", ".dclint.yml", ".pre-commit-config.yaml", ".pre-
 # check's options that take a value: the word after them is not a file
 _VALUED = {"--config", "--select", "--ignore", "--extend-select", "--format", "-o", "--output"}
 _VALUED |= {"--fail-on", "--rules-dir", "--set", "--baseline", "--write-baseline", "--today"}
-MAX_BYTES = 10 * 1024 * 1024  # as a design: a larger file is not read here
-
-
-def _read(path: Path) -> Any:
-    from dclint.loader.yamlsafe import read_yaml
-
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            return None
-        data, _ = read_yaml(str(path), path.read_text(encoding="utf-8"))
-    except Exception:  # unreadable or not YAML: dclint check reports it if it is a design
-        return None
-    return data
-
-
-def references(path: Path) -> list[Path]:
-    """The files a YAML file includes or extends, resolved against its directory."""
-    try:
-        if "include" not in (text := path.read_text(encoding="utf-8", errors="replace")) and (
-            "extends" not in text
-        ):
-            return []
-    except OSError:
-        return []
-    data = _read(path)
-    if not isinstance(data, dict):
-        return []
-    out = []
-    for key in ("extends", "include"):
-        refs = data.get(key)
-        for ref in refs if isinstance(refs, list) else [refs]:
-            if isinstance(ref, str) and ref.endswith(SUFFIXES):
-                out.append((path.parent / ref).resolve())
-    return out
 
 
 def _repository_yaml(root: Path) -> list[Path]:
@@ -85,15 +53,10 @@ def _repository_yaml(root: Path) -> list[Path]:
     return [p for p in files if p.name not in CONFIG_NAMES and p.is_file()]
 
 
-def _is_design(path: Path) -> bool:
-    data = _read(path)
-    return isinstance(data, dict) and "name" in data
-
-
 def affected(changed: Iterable[Path], candidates: Iterable[Path]) -> list[Path]:
     """The designs to check for `changed` files: each changed design, and every design that
-    includes or extends a changed file, directly or through other fragments. A file without a
-    top-level `name` is a fragment (a design must have one): never checked on its own."""
+    includes or extends a changed file, directly or through other fragments. A file that is not
+    a design (dclint.engine.files.is_design) is a fragment: never checked on its own."""
     users: dict[Path, list[Path]] = {}
     for file in candidates:
         for ref in references(file):
@@ -106,7 +69,7 @@ def affected(changed: Iterable[Path], candidates: Iterable[Path]) -> list[Path]:
         if path in seen:
             continue
         seen.add(path)
-        if _is_design(path):
+        if is_design(path):
             out[path] = None
         stack.extend(users.get(path, []))
     return sorted(out)

@@ -1,24 +1,135 @@
-"""Which files a `dclint check PATH ...` looks at.
+"""Which files a `dclint check PATH ...` looks at, and which of them are designs.
 
 A file given by name is always checked. A directory is searched recursively for `*.yaml` and
 `*.yml` files, skipping hidden directories and files (`.github/`, `.dclint.yaml`), virtual
 environments, `node_modules`, and anything matching the config's `exclude` globs. Directory
 symlinks are not followed, so symlink loops cannot trap the search. A directory in the tree that
 cannot be listed is an error, not a silent gap in the search.
+
+A file found in a directory is checked only if it says it is a design (`says_design`): a line
+`# dclint: design`, or a top-level `name` beside at least one top-level key only designs have
+(`site`, `power`, `racks`, `extends`, ... : DESIGN_KEYS). A fragment (a rack-type library or
+site profile, which has no `name`) is checked as part of the designs that include it; any other
+YAML (a docker-compose file, a workflow) is skipped and counted. `# dclint: fragment` keeps a
+file with a `name` out of the search. A file that cannot be read is treated as a design, so its
+error is reported rather than hidden.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dclint.errors import Problem
 
-__all__ = ["collect"]
+__all__ = [
+    "DESIGN_KEYS",
+    "Found",
+    "collect",
+    "find_designs",
+    "included_by",
+    "is_design",
+    "references",
+    "says_design",
+]
 
 _SKIP_DIRS = {"node_modules", "venv", ".venv", "__pycache__", "build", "dist", "site-packages"}
 _SUFFIXES = (".yaml", ".yml")
+# the top-level keys of dclint.model.design.Design besides name and description, which other
+# YAML has too (a test keeps this in step with the model: importing it here would cost pydantic)
+DESIGN_KEYS = frozenset(
+    {"extends", "include", "site", "power", "rack_types", "racks", "cooling", "fabrics"}
+    | {"storage", "workloads", "cost", "catalog"}
+)
+_TOP_KEY = re.compile(r"""^(["']?)([A-Za-z_][A-Za-z0-9_-]*)\1[ \t]*:(?:[ \t]|$)""", re.M)
+_MARKER = re.compile(r"^[ \t]*#[ \t]*dclint:[ \t]*(design|fragment)[ \t]*$", re.M)
+_MAX_SNIFF = 10 * 1024 * 1024  # a larger file is left to the loader, which refuses it
+
+
+@dataclass
+class Found:
+    """What a search found: the files to check, the YAML skipped as not designs, and problems
+    for paths that do not exist or directories that cannot be listed."""
+
+    files: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def says_design(text: str) -> bool:
+    """Whether YAML text declares itself a design (see the module docstring for the rule)."""
+    marker = _MARKER.search(text)
+    if marker is not None:
+        return marker.group(1) == "design"
+    keys = {m.group(2) for m in _TOP_KEY.finditer(text)}
+    return "name" in keys and not keys.isdisjoint(DESIGN_KEYS)
+
+
+def is_design(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at `path` is a design; one that cannot be read counts as one (the
+    loader then reports why), and so does anything that is not a regular file."""
+    from dclint.loader.readfile import FileRejected, read_regular
+
+    try:
+        raw = read_regular(path, _MAX_SNIFF)
+    except FileRejected:
+        return True
+    return says_design(raw.decode("utf-8", errors="replace"))
+
+
+def references(path: Path) -> list[Path]:
+    """The files a YAML file includes or extends, resolved against its own directory (as the
+    loader resolves them); [] for a file that cannot be read or has neither key."""
+    from dclint.loader.readfile import FileRejected, read_regular
+    from dclint.loader.yamlsafe import read_yaml
+
+    try:
+        text = read_regular(path, _MAX_SNIFF).decode("utf-8", errors="replace")
+        if "include" not in text and "extends" not in text:
+            return []
+        data, _ = read_yaml(str(path), text)
+    except (FileRejected, Exception):  # not YAML: the check reports it if it is a design
+        return []
+    if not isinstance(data, dict):
+        return []
+    out = []
+    for key in ("extends", "include"):
+        refs = data.get(key)
+        for ref in refs if isinstance(refs, list) else [refs]:
+            if isinstance(ref, str) and ref.endswith(_SUFFIXES):
+                out.append((path.parent / ref).resolve())
+    return out
+
+
+def included_by(designs: list[str]) -> dict[Path, str]:
+    """Each file the `designs` include or extend, directly or through other fragments (by its
+    resolved path), and the first design that reaches it."""
+    out: dict[Path, str] = {}
+    for design in designs:
+        stack = references(Path(design))
+        while stack:
+            path = stack.pop()
+            if path not in out:
+                out[path] = design
+                stack.extend(references(path))
+    return out
+
+
+def find_designs(paths: list[str], exclude: tuple[str, ...] = ()) -> Found:
+    """The files to check under `paths`: every file named, and the designs among the YAML
+    files found in directories; the others found there are `skipped`."""
+    files, problems = collect(paths, exclude)
+    named = {os.path.normpath(p) for p in paths}
+    found = Found(problems=problems)
+    for file in files:
+        if os.path.normpath(file) in named or is_design(file):
+            found.files.append(file)
+        else:
+            found.skipped.append(file)
+    return found
 
 
 def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str], list[Problem]]:

@@ -188,12 +188,16 @@ class DesignResult:
     design: Any = None  # the loaded Design, for reports and projections
     suppressed: int = 0
     waivers: list[Waiver] = field(default_factory=list)
+    includes: tuple[str, ...] = ()  # the files it includes or extends, directly or not
 
 
 @dataclass
 class RunResult:
     designs: list[DesignResult] = field(default_factory=list)
     rule_failures: int = 0
+    # YAML files found in the directories searched that are not designs and that no design
+    # checked includes (dclint.engine.files: a docker-compose file, a workflow)
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def findings(self) -> list[Finding]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from dclint.engine.config import Config, config_for, selected, validate_config
-from dclint.engine.files import collect
+from dclint.engine.files import Found, find_designs
 from dclint.engine.findings import DesignResult, Finding, RunResult
 from dclint.engine.located import fmt_value as _fmt  # noqa: F401  (tests read it here)
 from dclint.engine.located import locate, rule_failure
@@ -27,7 +27,7 @@ from dclint.engine.suppress_apply import (  # noqa: F401  (the DCL ids, re-expor
 from dclint.errors import ConfigError, LoadError, Problem
 from dclint.model.source import Source
 
-__all__ = ["Engine", "run"]
+__all__ = ["Engine", "find_files", "run"]
 
 
 @dataclass
@@ -101,6 +101,7 @@ class Engine:
         result.name, result.design = design.name, design
         source = design.source
         assert source is not None
+        result.includes = tuple(source.texts)
         active = [cls for rid, cls in self.rules.items() if selected(rid, config, file)]
         for cls in active:
             for name, problem in cls.config_problems(design, typed[cls.id]):
@@ -165,16 +166,27 @@ def _excluded(file: str, config: Config) -> bool:
     return any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in config.exclude)
 
 
-def run(paths: list[str], engine: Engine | None = None) -> RunResult:
-    """Check every design under `paths`. Raises ConfigError for bad rules or config."""
-    engine = engine or Engine()
-    exclude = engine.config.exclude if engine.config else ()
-    files, missing = collect(paths, exclude)
+def find_files(paths: list[str], engine: Engine) -> Found:
+    """The designs to check under `paths` and the YAML skipped, less what the configs exclude
+    (--config's `exclude`, else each found file's own config's)."""
+    found = find_designs(paths, engine.config.exclude if engine.config else ())
     if engine.config is None:  # each found file's own config may exclude it, as --config does
         given = {os.path.normpath(p) for p in paths}
-        files = [f for f in files if f in given or not _excluded(f, engine.config_for(f))]
+        found.files = [
+            f for f in found.files if f in given or not _excluded(f, engine.config_for(f))
+        ]
+        found.skipped = [f for f in found.skipped if not _excluded(f, engine.config_for(f))]
+    return found
+
+
+def run(paths: list[str], engine: Engine | None = None) -> RunResult:
+    """Check every design under `paths` (see dclint.engine.files for which files are designs).
+    Raises ConfigError for bad rules or config, or when no design is found."""
+    engine = engine or Engine()
+    found = find_files(paths, engine)
+    files = found.files
     result = RunResult()
-    for problem in missing:
+    for problem in found.problems:
         result.designs.append(DesignResult(problem.file, errors=[problem]))
     for file in files:
         try:
@@ -187,6 +199,19 @@ def run(paths: list[str], engine: Engine | None = None) -> RunResult:
             )
         result.designs.append(design_result)
         result.rule_failures += sum("rule-failure" in f.tags for f in design_result.findings)
-    if not files and not missing:
-        raise ConfigError("no design files found in " + ", ".join(paths))
+    if not files and not found.problems:
+        raise ConfigError(f"no designs found in {', '.join(paths)}{_skipped_note(found.skipped)}")
+    included = {os.path.realpath(i) for d in result.designs for i in d.includes}
+    result.skipped = [f for f in found.skipped if os.path.realpath(f) not in included]
     return result
+
+
+def _skipped_note(skipped: list[str]) -> str:
+    if not skipped:
+        return ""
+    n = len(skipped)
+    return (
+        f" (skipped {n} YAML file{'s' if n != 1 else ''} that {'are' if n != 1 else 'is'} not "
+        "a design: a design has a top-level `name` and design sections such as `racks`, or a "
+        "`# dclint: design` line)"
+    )

@@ -6,13 +6,17 @@ seen before is merged into that item, a new id is appended); any other value, li
 is replaced by the later one. Every value keeps the file, line and column that set it, so a
 finding on an inherited value points at the file that wrote it.
 
-Paths are relative to the including file, must name `.yaml`/`.yml` files, and must stay
-inside the directory tree of the design given (or the working directory): a design cannot
-make dclint read arbitrary files. Cycles and missing files are errors at the include's line.
+Paths are relative to the including file (wherever dclint is run from), must name
+`.yaml`/`.yml` files, and must stay inside the design's repository: the nearest directory above
+it holding `.git`, else the nearest holding a dclint config (`.dclint.yaml`, `.dclint.yml`) or a
+`pyproject.toml`. A design in no repository may include only from its own directory tree (or
+the working directory). So a design cannot make dclint read arbitrary files. Cycles and missing
+files are errors at the include's line.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path as FsPath
@@ -21,9 +25,10 @@ from typing import Any
 from dclint.errors import LoadError, Problem
 from dclint.model.source import Path, Source
 
-__all__ = ["COMPOSE_KEYS", "MAX_INCLUDE_DEPTH", "compose"]
+__all__ = ["COMPOSE_KEYS", "MAX_INCLUDE_DEPTH", "compose", "repository_root"]
 
 COMPOSE_KEYS = ("extends", "include")
+ROOT_MARKERS = ((".git",), (".dclint.yaml", ".dclint.yml", "pyproject.toml"))
 MAX_INCLUDE_DEPTH = 16
 Reader = Callable[[str], tuple[Any, Source]]
 
@@ -92,10 +97,22 @@ def _flatten(node: _Node, out: Source, path: Path = ()) -> Any:
     return node.value
 
 
+def repository_root(start: FsPath) -> tuple[FsPath, str] | None:
+    """The repository holding directory `start` (resolved) and the marker naming it: the
+    nearest directory holding `.git`, else the nearest holding a config or pyproject.toml."""
+    for names in ROOT_MARKERS:
+        for directory in (start, *start.parents):
+            for name in names:
+                if (directory / name).exists():
+                    return directory, name
+    return None
+
+
 class _Composer:
-    def __init__(self, read: Reader, roots: list[FsPath]) -> None:
+    def __init__(self, read: Reader, roots: list[FsPath], outside: str) -> None:
         self.read = read
         self.roots = roots
+        self.outside = outside  # what an include outside the roots is told
         self.problems: list[Problem] = []
         self.texts: dict[str, str] = {}
         # each file is read and resolved once, however many times it is included (a diamond of
@@ -142,7 +159,7 @@ class _Composer:
             return None
         target = (FsPath(file).parent / ref).resolve()
         if not any(target.is_relative_to(root) for root in self.roots):
-            fail(f"include '{ref}' points outside the design's directory tree")
+            fail(f"include '{ref}' points outside {self.outside}")
             return None
         name = str(target)
         if name in chain:
@@ -153,7 +170,7 @@ class _Composer:
             fail(f"includes nested deeper than {MAX_INCLUDE_DEPTH} files")
             return None
         if name not in self.done:
-            self.done[name] = self.resolve(target, ref, fail, (*chain, name))
+            self.done[name] = self.resolve(target, ref, fail, (*chain, name), file)
         done = self.done[name]
         if done is not None and len(chain) + done[1] >= MAX_INCLUDE_DEPTH:  # resolved higher up
             fail(f"includes nested deeper than {MAX_INCLUDE_DEPTH} files")
@@ -161,10 +178,15 @@ class _Composer:
         return done
 
     def resolve(
-        self, target: FsPath, ref: str, fail: Callable[[str], None], chain: tuple[str, ...]
+        self,
+        target: FsPath,
+        ref: str,
+        fail: Callable[[str], None],
+        chain: tuple[str, ...],
+        including: str,
     ) -> tuple[_Node, int] | None:
         """Read an included file and resolve its own includes, once."""
-        display = _display(target)
+        display = _display(target, including)
         try:
             data, source = self.read(display)
         except LoadError as exc:
@@ -179,11 +201,30 @@ class _Composer:
         return self.tree(display, data, source, chain)
 
 
-def _display(path: FsPath) -> str:
-    try:
-        return str(path.relative_to(FsPath.cwd()))
-    except ValueError:
+def _display(path: FsPath, including: str) -> str:
+    """An included file's name as findings give it: relative to the working directory when the
+    including file's is (`../repo/profiles/site.yaml` from a sibling directory), else absolute."""
+    if FsPath(including).is_absolute():
         return str(path)
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
+
+
+def _bounds(here: FsPath) -> tuple[list[FsPath], str]:
+    """The directories includes must stay in, and how an include outside them is told."""
+    found = repository_root(here)
+    if found is not None:
+        root, marker = found
+        return [root], (
+            f"the repository root {root} (the directory holding {marker}): move the file inside it"
+        )
+    cwd = FsPath.cwd().resolve()
+    return [here, cwd], (
+        f"the design's directory tree {here} (no .git, .dclint.yaml or pyproject.toml above "
+        "it marks a repository root: put one at the top of the tree)"
+    )
 
 
 def compose(file: str, data: dict[str, Any], source: Source, read: Reader) -> tuple[Any, Source]:
@@ -191,7 +232,7 @@ def compose(file: str, data: dict[str, Any], source: Source, read: Reader) -> tu
     if not any(key in data for key in COMPOSE_KEYS):
         return data, source
     here = FsPath(file).resolve().parent
-    composer = _Composer(read, [here, FsPath.cwd().resolve()])
+    composer = _Composer(read, *_bounds(here))
     tree, _ = composer.tree(file, data, source, (str(FsPath(file).resolve()),))
     if composer.problems:
         raise LoadError(composer.problems)

@@ -9,10 +9,19 @@ import re
 from functools import cache
 from typing import Any
 
-__all__ = ["SCHEMA_ID", "design_schema", "schema_text", "unit_pattern"]
+__all__ = [
+    "FRAGMENT_ID",
+    "SCHEMAS",
+    "SCHEMA_ID",
+    "design_schema",
+    "fragment_schema",
+    "schema_text",
+    "unit_pattern",
+]
 
 # a URN: a schema id names the schema, it need not be fetched (editors use `$schema` paths)
 SCHEMA_ID = "urn:dclint:schema:design:1"
+FRAGMENT_ID = "urn:dclint:schema:fragment:1"
 _NUMBER = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*"
 _ANY_UNIT = _NUMBER + r"[^\s].*$"  # the pattern the field types give: any unit at all
 
@@ -181,5 +190,35 @@ def design_schema() -> dict[str, Any]:
     return out
 
 
-def schema_text() -> str:
-    return json.dumps(design_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+def fragment_schema() -> dict[str, Any]:
+    """A fragment's schema (a file other designs `include:` or `extends:`): the design's, with
+    nothing required but the `id` by which list items merge, since the design that includes a
+    fragment supplies the rest (its `name`, a rack's `type`)."""
+    out = design_schema()
+    out["$id"] = FRAGMENT_ID
+    out["title"] = "DesignFragment"
+    out["description"] = (
+        "A fragment of a dclint design (a site profile, a rack-type library): any design "
+        "section, merged into the designs that include or extend it; list items merge by id."
+    )
+    for node in [out, *out["$defs"].values()]:
+        if "required" in node:
+            kept = [key for key in node["required"] if key == "id"]
+            if kept:
+                node["required"] = kept
+            else:
+                del node["required"]
+    return out
+
+
+# `dclint schema KIND` and the files in schemas/: name -> (file, generator)
+SCHEMAS = {
+    "design": ("design.schema.json", design_schema),
+    "fragment": ("fragment.schema.json", fragment_schema),
+}
+
+
+def schema_text(kind: str = "design") -> str:
+    """A schema as checked in under schemas/ (sorted keys, two-space indent)."""
+    schema = SCHEMAS[kind][1]()
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from dclint.engine.baseline import relative_file
 from dclint.errors import printable
 from dclint.report.rollup import kinds, measured_limit, roll_up
-from dclint.report.text import summary_line
+from dclint.report.text import run_line
 
 if TYPE_CHECKING:
     from dclint.analysis.assess import RunAssessment
@@ -67,5 +67,5 @@ def render(run: RunAssessment, view: View) -> str:
                     title=f"{f.rule} {f.name}",
                 )
             )
-    lines.append(summary_line(result))  # a plain log line, not a command
+    lines.append(run_line(result))  # a plain log line, not a command
     return "\n".join(lines) + "\n"

@@ -22,7 +22,15 @@ if TYPE_CHECKING:
     from dclint.analysis.assess import RunAssessment
     from dclint.report.view import View
 
-__all__ = ["clean", "finding_line", "render", "summary_line", "waiver_line", "waiver_terms"]
+__all__ = [
+    "clean",
+    "finding_line",
+    "render",
+    "run_line",
+    "summary_line",
+    "waiver_line",
+    "waiver_terms",
+]
 
 _SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}  # red, yellow, cyan
 clean = printable  # control characters written as escapes (dclint.errors.printable)
@@ -106,8 +114,18 @@ def render(run: RunAssessment, view: View) -> str:
     if view.quiet and not findings and not errors:
         return ""
     if not view.quiet or findings or errors:
-        lines.append(summary_line(result))
+        lines.append(run_line(result))
     return "\n".join(lines) + "\n"
+
+
+def run_line(result: RunResult) -> str:
+    """The summary, and how many YAML files a directory search skipped as not designs."""
+    line = summary_line(result)
+    n = len(result.skipped)
+    if n == 0:
+        return line
+    what = "1 file that is not a design" if n == 1 else f"{n} files that are not designs"
+    return f"{line[:-1]}; skipped {what} (--show-files lists {'it' if n == 1 else 'them'})."
 
 
 def summary_line(result: RunResult) -> str:
