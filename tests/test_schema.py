@@ -26,9 +26,8 @@ def test_the_schema_command_offers_every_schema() -> None:
     from dclint.cli.schema import KINDS
 
     assert sorted(KINDS) == sorted(SCHEMAS)
-    assert sorted(p.name for p in (ROOT / "schemas").glob("*.json")) == sorted(
-        file for file, _ in SCHEMAS.values()
-    )
+    checked_in = {p.name for p in (ROOT / "schemas").glob("*.json")}
+    assert {file for file, _ in SCHEMAS.values()} <= checked_in
 
 
 def _validator() -> jsonschema.Draft202012Validator:

@@ -42,7 +42,7 @@ _SUFFIXES = (".yaml", ".yml")
 # YAML has too (a test keeps this in step with the model: importing it here would cost pydantic)
 DESIGN_KEYS = frozenset(
     {"extends", "include", "site", "power", "rack_types", "racks", "cooling", "fabrics"}
-    | {"storage", "workloads", "cost", "catalog"}
+    | {"storage", "workloads", "cost", "catalog", "origins"}
 )
 _TOP_KEY = re.compile(r"""^(["']?)([A-Za-z_][A-Za-z0-9_-]*)\1[ \t]*:(?:[ \t]|$)""", re.M)
 _MARKER = re.compile(r"^[ \t]*#[ \t]*dclint:[ \t]*(design|fragment)[ \t]*$", re.M)
