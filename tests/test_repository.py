@@ -92,7 +92,8 @@ def test_the_readme_ci_line_passes_fragments_and_skips_other_yaml_from_another_c
     assert proc.stdout.splitlines() == [
         "::error file=../infra/designs/libs/rack-types.yaml,line=3,col=47,"
         f"title=PWR001 rack-power-over-limit::{HOT}%0AFix: reduce the rack's load or spread it"
-        " over more racks; raise the limit per platform only if the rack is built for it",
+        " over more racks; if the hall is built for more, declare its envelope (site, hall or"
+        " row `rack_power_limit`)",
         "Found 2 errors in 2 designs; skipped 1 file that is not a design (--show-files lists it).",
     ]
 
