@@ -64,7 +64,7 @@ def test_the_rule_passes_the_example_checker(tmp_path: Path) -> None:
     bad.write_text(bad.read_text().replace("  # expect: XHS001", ""), encoding="utf-8")
     assert example_problems(rule, folder / EXAMPLES) == [
         "bad.yaml: marks no XHS001 finding",
-        "bad.yaml: missing [], unexpected [('XHS001', 8)]",
+        "bad.yaml: missing [], unexpected [('XHS001', 6)]",
     ]
 
 
