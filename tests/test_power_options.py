@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from conftest import TODAY
+from conftest import EXAMPLES, TODAY
 from dclint.engine.registry import discover
 from dclint.engine.runner import Engine, run
 
@@ -87,6 +87,11 @@ racks:
   - {id: 'h[01-10]', platform: hgx-h100, nodes: 4, feeds: [h$n]}
 """
 
+
+def _example(rule: str, name: str = "bad.yaml") -> str:
+    return (EXAMPLES / rule / name).read_text(encoding="utf-8")
+
+
 SINGLE_PHASE = """
 name: single-phase
 power:
@@ -136,6 +141,14 @@ CASES = {
     # 408 x 1.3 = 530.4 kW at peak) pass only at the design load
     "PWR008.design_load": ("PWR008", H100_PEAK, "PWR008: {design_load: true}", [], [6]),
     "PWR006.design_load": ("PWR006", H100_PEAK, "PWR006: {design_load: true}", [], [3]),
+    # the examples' eight NVL72 racks: 1,056 kW at their 132 kW peak, 960 kW designed, on a
+    # UPS of 4 x 250 kW modules left (1,000 kW), a 1,050 kVA transformer (1,111.6 kVA at peak,
+    # 1,010.5 designed) and 1,200 kW of firm generation at PUE 1.2 (1,267.2 / 1,152 kW)
+    "PWR009.design_load": ("PWR009", _example("pwr009"), "PWR009: {design_load: true}", [], [10]),
+    "PWR011.design_load": ("PWR011", _example("pwr011"), "PWR011: {design_load: true}", [], [7]),
+    "PWR012.design_load": ("PWR012", _example("pwr012"), "PWR012: {design_load: true}", [], [9]),
+    # a 3 min battery passes a 2 min least
+    "PWR010.min_runtime": ("PWR010", _example("pwr010"), "PWR010: {min_runtime: 2 min}", [], [8]),
     # line currents 23.9 / 21.7 / 19.6 A at 230 V: 10% out of balance, a pass at the default 10%
     "PWR005.warning": ("PWR005", PHASES, "PWR005: {warning: 5%}", [(5, "warning")], []),
     "PWR005.error": ("PWR005", PHASES, "PWR005: {warning: 5%, error: 8%}", [(5, "error")], []),

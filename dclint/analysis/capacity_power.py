@@ -78,16 +78,47 @@ def _path_power(
         total += n
         parts.append((n, f"{item.id}: {text}"))
         up = item.model.fed_by
-        while up is not None and up in topo.panels and up not in upstream:
+        while up is not None and up not in upstream:
+            element = topo.panels.get(up) or topo.chain.get(up)
+            if element is None:
+                break
             upstream.add(up)
-            up = topo.panels[up].model.fed_by
+            up = element.model.fed_by
     for pid in sorted(upstream):
+        if pid in topo.chain:
+            n, text = _chain_room(topo, rack, pid, options)
+            total = min(total, n)
+            parts.append((n, f"upstream {topo.chain[pid].kind} {pid}: {text}"))
+            continue
         room, text = _room(topo, rack, topo.panels[pid], options)
         n = fits(room, load)
         total = min(total, n)
         parts.append((n, f"upstream {pid}: {text}"))
     limit = summed("power headroom (PWR002)", parts, f"{fmt(rack.it_load)} a rack")
     return Limit(limit.name, f"path {path}", total, limit.detail)
+
+
+def _chain_room(
+    topo: Topology, rack: NewRack, cid: str, options: dict[str, dict[str, Any]]
+) -> tuple[int, str]:
+    """Racks a transformer or UPS above the template's panel still takes: its capacity (spare
+    modules out) less its load, both as PWR009/PWR011 count them (peak unless design_load)."""
+    from dclint.calc.power_chain import chain_loads
+
+    rule = "PWR009" if topo.chain[cid].kind == "ups" else "PWR011"
+    peak = not options[rule]["design_load"]
+    element = chain_loads(topo, peak)[cid]
+    per_rack = rack.it_load.m_as("kW")
+    spec = topo.catalog.platforms.get(rack.platform)
+    if peak and spec is not None and spec.max_power is not None:
+        per_rack = max(
+            per_rack, spec.max_power.m_as("kW") * (rack.nodes if spec.kind == "node" else 1)
+        )
+    room = element.capacity_kw - element.load_kw
+    return fits(room, per_rack), (
+        f"{fmt(Q_(element.capacity_kw, 'kW'))} ({element.capacity_text}) - "
+        f"{fmt(Q_(element.load_kw, 'kW'))} carried = {fmt(Q_(room, 'kW'))} ({rule})"
+    )
 
 
 def _room(

@@ -7,7 +7,14 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from dclint.model.site import Feed, Panel, is_apparent
-from dclint.model.topology import FeedItem, PanelItem, Rack, Topology, apparent_capacity_kva
+from dclint.model.topology import (
+    ChainItem,
+    FeedItem,
+    PanelItem,
+    Rack,
+    Topology,
+    apparent_capacity_kva,
+)
 from dclint.units import Q_, Quantity, fmt
 
 __all__ = [
@@ -96,9 +103,9 @@ def feed_capacity_kw(topo: Topology) -> dict[str, float]:
     return topo.derived.once(feed_capacity_kw, build)
 
 
-def panel_subtree(panel: PanelItem) -> list[PanelItem]:
-    """A panel and every panel fed from it, each once."""
-    out: list[PanelItem] = []
+def panel_subtree(panel: PanelItem | ChainItem) -> list[PanelItem | ChainItem]:
+    """A panel (or UPS, transformer) and every element fed from it, each once."""
+    out: list[PanelItem | ChainItem] = []
     stack, seen = [panel], set()
     while stack:
         item = stack.pop()
@@ -109,7 +116,7 @@ def panel_subtree(panel: PanelItem) -> list[PanelItem]:
     return out
 
 
-def feeds_below(panel: PanelItem) -> list[FeedItem]:
+def feeds_below(panel: PanelItem | ChainItem) -> list[FeedItem]:
     """Feeds of a panel and of every panel below it, in panel_subtree's order. Computed once
     for every panel of the subtree, children first: walking each panel's subtree again took
     seconds for a `fed_by` chain of a few thousand panels (quadratic)."""
@@ -129,7 +136,7 @@ def feeds_below(panel: PanelItem) -> list[FeedItem]:
     return cast(list[FeedItem], panel.__dict__[_BELOW])
 
 
-def racks_below(panel: PanelItem) -> list[Rack]:
+def racks_below(panel: PanelItem | ChainItem) -> list[Rack]:
     """Racks fed from a panel or from panels below it, each once, in feed order."""
     found = {r.id: r for f in feeds_below(panel) for r in f.racks}
     return list(found.values())

@@ -9,8 +9,9 @@ from pydantic import Field, PrivateAttr
 from dclint.model.cooling import Cooling
 from dclint.model.cost import CostInputs
 from dclint.model.fabric import Fabric
+from dclint.model.power_chain import PowerSection
 from dclint.model.racks import RackGroup, RackType
-from dclint.model.site import PowerSection, Site
+from dclint.model.site import Site
 from dclint.model.source import format_path
 from dclint.model.storage import StorageSection
 from dclint.model.types import Id, Strict

@@ -13,7 +13,7 @@ from dclint.model.panel_cycles import panel_cycles
 from dclint.model.racks import RackFields, RackGroup
 from dclint.model.ranges import RangeError, counted, expand, substitute
 from dclint.model.source import Path
-from dclint.model.topology import FeedItem, PanelItem, Rack, RefError, Topology
+from dclint.model.topology import ChainItem, FeedItem, PanelItem, Rack, RefError, Topology
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
@@ -72,22 +72,53 @@ class _Resolver:
         return self.topo
 
     def panels(self) -> None:
-        panels = self.topo.panels
+        panels, chain = self.topo.panels, self.topo.chain
         for i, panel in enumerate(self.design.power.panels):
             path: Path = ("power", "panels", i)
             if panel.id in panels:
                 self.error((*path, "id"), f"duplicate panel id '{panel.id}'")
                 continue
             panels[panel.id] = PanelItem(panel.id, panel, path)
-        for item in panels.values():
+        power = self.design.power
+        elements: list[tuple[str, str, Any]] = [
+            ("transformer", "transformers", power.transformers),
+            ("ups", "ups", power.ups),
+        ]
+        for kind, section, models in elements:
+            for i, model in enumerate(models):
+                path = ("power", section, i)
+                if model.id in panels or model.id in chain:
+                    self.error((*path, "id"), f"duplicate power element id '{model.id}'")
+                    continue
+                chain[model.id] = ChainItem(model.id, kind, model, path)
+        known: dict[str, PanelItem | ChainItem] = {**panels, **chain}
+        items: list[PanelItem | ChainItem] = [*panels.values(), *chain.values()]
+        for item in items:
             up = item.model.fed_by
             if up is None:
                 continue
-            if up not in panels:
-                self.error((*item.path, "fed_by"), f"unknown panel '{up}'{self.hint(up, panels)}")
+            parent = known.get(up)
+            if parent is None:
+                what = "panel" if isinstance(item, PanelItem) and not chain else "power element"
+                self.error((*item.path, "fed_by"), f"unknown {what} '{up}'{self.hint(up, known)}")
             else:
-                panels[up].children.append(item)
-        self.errors.extend(panel_cycles(panels))
+                parent.children.append(item)
+        self.errors.extend(panel_cycles(known if chain else panels))  # type: ignore[arg-type]
+        for item in chain.values():
+            for j, ref in enumerate(getattr(item.model, "catches", [])):
+                target = chain.get(ref)
+                if target is None or target.kind != "ups":
+                    self.error(
+                        (*item.path, "catches", j), f"unknown UPS '{ref}'{self.hint(ref, chain)}"
+                    )
+        for i, gen in enumerate(power.generators):
+            path = ("power", "generators", i)
+            if gen.serves is not None and gen.serves not in known:
+                self.error(
+                    (*path, "serves"),
+                    f"unknown power element '{gen.serves}'{self.hint(gen.serves, known)}",
+                )
+            self.topo.generators.append((gen, path))
 
     def feeds(self) -> None:
         feeds, panels = self.topo.feeds, self.topo.panels

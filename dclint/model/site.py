@@ -30,7 +30,6 @@ __all__ = [
     "Hall",
     "Panel",
     "PowerRating",
-    "PowerSection",
     "Row",
     "Site",
     "Status",
@@ -189,8 +188,3 @@ class Feed(_Circuit):
     phase: Literal["L1", "L2", "L3", "L1-L2", "L2-L3", "L3-L1"] | None = Field(
         default=None, description="Leg of a single-phase feed, for phase balance"
     )
-
-
-class PowerSection(Strict):
-    panels: list[Panel] = Field(default_factory=list)
-    feeds: list[Feed] = Field(default_factory=list)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
 
 __all__ = [
+    "ChainItem",
     "Derived",
     "FeedItem",
     "PanelItem",
@@ -64,7 +65,7 @@ class PanelItem:
     model: Panel
     path: Path
     feeds: list[FeedItem] = field(default_factory=list)
-    children: list[PanelItem] = field(default_factory=list)
+    children: list[PanelItem | ChainItem] = field(default_factory=list)
 
     @cached_property  # the model is frozen; rules read it once per rack and failure case
     def capacity(self) -> Quantity:
@@ -85,6 +86,19 @@ class PanelItem:
         """A three-phase panel: it has a neutral, so a single-phase feed on one leg sees the
         line-to-neutral voltage V(L-L) / sqrt(3)."""
         return self.model.phases == 3
+
+
+@dataclass
+class ChainItem:
+    """A transformer or UPS above the panels (dclint.model.power_chain), with the panels and
+    elements it feeds."""
+
+    id: str
+    kind: str  # "transformer" or "ups"
+    model: Any  # dclint.model.power_chain.Transformer or Ups
+    path: Path
+    children: list[PanelItem | ChainItem] = field(default_factory=list)
+    feeds: list[FeedItem] = field(default_factory=list)  # none: feeds hang from panels
 
 
 @dataclass
@@ -228,6 +242,8 @@ class Topology:
     rack_by_id: dict[str, Rack] = field(default_factory=dict)
     feeds: dict[str, FeedItem] = field(default_factory=dict)
     panels: dict[str, PanelItem] = field(default_factory=dict)
+    chain: dict[str, ChainItem] = field(default_factory=dict)  # transformers and UPS systems
+    generators: list[tuple[Any, Path]] = field(default_factory=list)  # power_chain.Generator
     cdus: dict[str, tuple[Cdu, Path]] = field(default_factory=dict)
     loops: list[tuple[Loop, Path, list[Rack]]] = field(default_factory=list)
     derived: Derived = field(default_factory=Derived)

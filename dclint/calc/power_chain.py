@@ -1,0 +1,257 @@
+"""The power chain above the panels: the load on each transformer, UPS and generator set
+against its capacity, and what the loss of each single element takes from the racks.
+
+`chain_loads` and `failure_cases` are the records the review's one-line diagram and `capacity`
+read: each element's load against its capacity, and each element's failure consequence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from dclint.calc.power import feeds_below, panel_share, rack_load_kw, site_load
+from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
+from dclint.model.source import Path
+from dclint.model.topology import ChainItem, FeedItem, PanelItem, Rack, Topology
+from dclint.units import Q_, fmt
+
+__all__ = [
+    "ElementLoad",
+    "FailureCase",
+    "GenerationLoad",
+    "chain_feeds",
+    "chain_loads",
+    "failure_cases",
+    "generation_loads",
+    "supply_graph",
+    "ups_below",
+]
+
+
+@dataclass(frozen=True)
+class ElementLoad:
+    """One transformer or UPS: what it delivers (racks below it, each once, plus the losses of
+    the UPS systems below) against what it can deliver (its capacity with spares out), in kW."""
+
+    id: str
+    kind: str
+    path: Path
+    load_kw: float
+    capacity_kw: float
+    capacity_text: str
+    racks: int
+
+    @property
+    def share(self) -> float:
+        return self.load_kw / self.capacity_kw if self.capacity_kw > 0 else float("inf")
+
+
+@dataclass(frozen=True)
+class GenerationLoad:
+    """A generator set: the facility load it must carry (IT x PUE below what it serves) against
+    its output with the spare generators out, in kW."""
+
+    generator: Generator
+    path: Path
+    it_kw: float
+    load_kw: float
+    firm_kw: float
+    serves: str
+
+
+@dataclass(frozen=True)
+class FailureCase:
+    """The loss of one element (feed, panel, busway, switchboard, UPS, transformer): the racks
+    it takes all supply from, and those that lose part of it (running on their other feeds)."""
+
+    element: str
+    kind: str
+    path: Path
+    racks_lost: tuple[str, ...] = ()
+    racks_degraded: tuple[str, ...] = ()
+    load_lost_kw: float = 0.0
+    rack_paths: tuple[Path, ...] = field(default=())
+
+
+def chain_feeds(item: ChainItem) -> list[FeedItem]:
+    """Feeds below a transformer or UPS, through the panels and elements it feeds."""
+    return feeds_below(item)
+
+
+def _output_kw(item: ChainItem, peak: bool, memo: dict[str, float]) -> float:
+    """What an element delivers: its racks, each once (panel_share), plus the losses of the UPS
+    systems directly or indirectly below it (a UPS draws its output / efficiency)."""
+    if item.id in memo:
+        return memo[item.id]
+    feeds = chain_feeds(item)
+    below = {f.id for f in feeds}
+    racks = {r.id: r for f in feeds for r in f.racks}
+    kw = sum(rack_load_kw(r, peak) * panel_share(r, below) for r in racks.values())
+    for ups in ups_below(item):
+        out = _output_kw(ups, peak, memo)
+        eff = float(ups.model.efficiency.m_as(""))
+        kw += out / eff - out if eff > 0 else 0.0
+    memo[item.id] = kw
+    return kw
+
+
+def ups_below(item: PanelItem | ChainItem) -> list[ChainItem]:
+    """UPS systems below an element whose losses it carries: every UPS below, each once; the
+    losses of a UPS below another UPS are carried by that one's output already."""
+    found: list[ChainItem] = []
+    for child in item.children:
+        if isinstance(child, ChainItem) and child.kind == "ups":
+            found.append(child)
+        else:
+            found.extend(ups_below(child))
+    return found
+
+
+def _capacity(item: ChainItem) -> tuple[float, str]:
+    model = item.model
+    if isinstance(model, Ups):
+        text = f"frame {fmt(model.rating)}"
+        if model.rating.dimensionality != Q_(1, "kW").dimensionality:
+            text += f" x PF {model.power_factor:g}"
+        if model.power is not None:
+            text += f", {fmt(model.power)}"
+        if model.module_rating is not None:
+            left = model.modules - model.redundant_modules
+            red = f"N+{model.redundant_modules}" if model.redundant_modules else "N"
+            text += (
+                f"; {model.modules} modules of {fmt(model.module_rating)} in {red}: {left} "
+                f"carry the load"
+            )
+        return model.output_kw, text
+    assert isinstance(model, Transformer)
+    kw = rating_kw(model.rating, model.power_factor)
+    text = f"nameplate {fmt(model.rating)}"
+    if model.rating.dimensionality != Q_(1, "kW").dimensionality:
+        text += f" x PF {model.power_factor:g}"
+    return kw, text
+
+
+def chain_loads(topo: Topology, peak: bool = True) -> dict[str, ElementLoad]:
+    """Every transformer and UPS with its load (racks at their peak, or design IT load) and its
+    capacity with the spare modules out."""
+    return topo.derived.once((chain_loads, peak), lambda: _chain_loads(topo, peak))
+
+
+def _chain_loads(topo: Topology, peak: bool) -> dict[str, ElementLoad]:
+    memo: dict[str, float] = {}
+    out: dict[str, ElementLoad] = {}
+    for cid, item in topo.chain.items():
+        cap, text = _capacity(item)
+        racks = {r.id for f in chain_feeds(item) for r in f.racks}
+        out[cid] = ElementLoad(
+            cid, item.kind, item.path, _output_kw(item, peak, memo), cap, text, len(racks)
+        )
+    return out
+
+
+def generation_loads(topo: Topology, peak: bool = True) -> list[GenerationLoad]:
+    """Each generator set with the facility load it must carry: the IT load below the element it
+    serves (the whole site if none) x the site's PUE."""
+    pue = topo.design.site.pue
+    out: list[GenerationLoad] = []
+    for gen, path in topo.generators:
+        if gen.serves is None:
+            it = site_load(topo, peak).m_as("kW")
+            serves = "the site"
+        else:
+            it = _it_below(topo, gen.serves, peak)
+            serves = gen.serves
+        out.append(GenerationLoad(gen, path, it, it * pue, gen.firm_kw, serves))
+    return out
+
+
+def _it_below(topo: Topology, element: str, peak: bool) -> float:
+    item = topo.panels.get(element) or topo.chain.get(element)
+    if item is None:
+        return 0.0
+    feeds = feeds_below(item)
+    below = {f.id for f in feeds}
+    racks = {r.id: r for f in feeds for r in f.racks}
+    return sum(rack_load_kw(r, peak) * panel_share(r, below) for r in racks.values())
+
+
+def supply_graph(topo: Topology) -> Any:
+    """The supply as a directed graph, each element to what it feeds: ('chain', id),
+    ('panel', id), ('feed', id) nodes, each with its `path` (design path) attribute."""
+    g = nx.DiGraph()
+    for cid, item in topo.chain.items():
+        g.add_node(("chain", cid), kind=item.kind, path=item.path)
+    for pid, panel in topo.panels.items():
+        g.add_node(("panel", pid), kind=panel.model.kind, path=panel.path)
+    for fid, feed in topo.feeds.items():
+        g.add_node(("feed", fid), kind="feed", path=feed.path)
+        if feed.panel is not None:
+            g.add_edge(("panel", feed.panel.id), ("feed", fid))
+    elements: list[PanelItem | ChainItem] = [*topo.chain.values(), *topo.panels.values()]
+    for element in elements:
+        node = ("chain" if isinstance(element, ChainItem) else "panel", element.id)
+        for child in element.children:
+            kind = "chain" if isinstance(child, ChainItem) else "panel"
+            g.add_edge(node, (kind, child.id))
+    return g
+
+
+def _caught(topo: Topology) -> set[str]:
+    """UPS systems a catcher UPS takes over from: their single loss is ridden through."""
+    out: set[str] = set()
+    for item in topo.chain.values():
+        if isinstance(item.model, Ups):
+            out.update(item.model.catches)
+    return out
+
+
+def failure_cases(topo: Topology, peak: bool = True) -> list[FailureCase]:
+    """The loss of every single element, in the supply graph's order: the racks that lose all
+    their supply (every feed of theirs is at or below the element) and those that lose part.
+    A UPS that a catcher covers, and the utility (backed up by generators), are not counted."""
+    return topo.derived.once((failure_cases, peak), lambda: _failure_cases(topo, peak))
+
+
+def _failure_cases(topo: Topology, peak: bool) -> list[FailureCase]:
+    g = supply_graph(topo)
+    caught = _caught(topo)
+    ancestors: dict[str, set[Any]] = {}
+    for fid in topo.feeds:
+        node = ("feed", fid)
+        ancestors[fid] = {node, *nx.ancestors(g, node)}
+    lost: dict[Any, list[Rack]] = {}
+    degraded: dict[Any, list[Rack]] = {}
+    for rack in topo.racks:
+        if not rack.feeds:
+            continue
+        sets = [ancestors[f.id] for f in rack.feeds]
+        common = set.intersection(*sets)
+        for node in common:
+            lost.setdefault(node, []).append(rack)
+        for node in set.union(*sets) - common:
+            degraded.setdefault(node, []).append(rack)
+    cases: list[FailureCase] = []
+    for node in g.nodes:
+        if node[0] == "chain" and node[1] in caught:
+            continue
+        gone, part = lost.get(node, []), degraded.get(node, [])
+        if not gone and not part:
+            continue
+        cases.append(
+            FailureCase(
+                node[1],
+                g.nodes[node]["kind"],
+                g.nodes[node]["path"],
+                tuple(r.id for r in gone),
+                tuple(r.id for r in part),
+                sum(rack_load_kw(r, peak) for r in gone),
+                tuple(dict.fromkeys(r.path for r in gone)),
+            )
+        )
+    return cases
+
+
+def rack_by_id(topo: Topology, ids: tuple[str, ...]) -> list[Rack]:
+    return [topo.rack_by_id[i] for i in ids]

@@ -1,0 +1,107 @@
+"""UPS system loaded beyond its output with its spare modules out, or a catcher too small.
+
+## What it does
+For every UPS in `power.ups`, adds up the load of the racks below it (through the panels,
+busways and elements it feeds, each rack once, as PWR008 counts panels) at their peak (catalog
+`max_power`; `power_capped` racks and panels, or `design_load = true`, at the design IT load),
+plus the losses of any UPS below it (output / efficiency). Flags the UPS when that load exceeds
+what it delivers with its spare modules out: the least of its frame `rating` (a kVA rating x the
+load's power factor), its frame `power` (kW) and `modules - redundant_modules` x `module_rating`.
+A UPS in N+1 carries its load on N modules. A catcher UPS (`catches`: the UPS systems of a
+block-redundant or distributed-redundant scheme it backs up) is flagged when it cannot take over
+the largest load among them. Exactly at the capacity passes.
+
+## Why it matters
+A UPS frame is rated twice, in kVA and in kW (IEC 62040-3 output ratings): a "1,250 kVA" frame
+at unity-rated 1,250 kW still delivers only 1,187.5 kW to a 0.95 PF load, and a 0.9 output
+power factor frame only 1,125 kW. Modular UPS systems rated N+1 (makers' datasheets: e.g.
+250 kW modules in a 1,250 kW frame) keep one module spare: the load must fit the others, or the
+first module fault drops the system to bypass. Uptime Institute's Tier Standard: Topology asks
+for N+1 capacity components from Tier II up. A catcher (Uptime calls the scheme "block
+redundant") only protects what it can carry.
+
+## Example
+```yaml
+power:
+  ups:
+    - id: ups-a
+      rating: 1250 kVA
+      module_rating: 250 kVA
+      modules: 5
+      redundant_modules: 1   # PWR009: 4 x 250 kVA x PF 0.95 = 950 kW for 1,056 kW of racks
+```
+
+## Fix
+Add a module (or a frame), move racks to another UPS, or mark racks `power_capped` where capping
+holds them to their design load. `PWR009 = { design_load = true }` loads UPS systems with the
+design IT load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.calc.power import load_basis
+from dclint.calc.power_chain import chain_feeds, chain_loads
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.design import Design
+from dclint.model.power_chain import Ups
+from dclint.units import Q_, fmt
+
+_EPS = 1e-9
+
+
+class UpsOverloaded(Rule):
+    id = "PWR009"
+    name = "ups-overloaded"
+    severity = "error"
+    tags = ("power", "redundancy")
+    options = {
+        "design_load": Option(
+            False, "bool", "Load UPS systems with the design IT load, not the catalog max_power"
+        ),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        topo = design.topology
+        peak = not ctx["design_load"]
+        loads = chain_loads(topo, peak)
+        for cid, item in topo.chain.items():
+            if not isinstance(item.model, Ups):
+                continue
+            load = loads[cid]
+            if load.load_kw > load.capacity_kw * (1 + _EPS):
+                racks = list({r.id: r for f in chain_feeds(item) for r in f.racks}.values())
+                field = "redundant_modules" if item.model.redundant_modules else "rating"
+                if item.model.module_rating is not None and field == "rating":
+                    field = "modules"
+                yield Violation(
+                    (*item.path, field),
+                    f"UPS {cid} carries {fmt(Q_(load.load_kw, 'kW'))} ({load.racks} racks at "
+                    f"their {load_basis(racks, peak)}, each once), above the "
+                    f"{fmt(Q_(load.capacity_kw, 'kW'))} it delivers ({load.capacity_text})",
+                    subject=cid,
+                    measured=Q_(load.load_kw, "kW"),
+                    limit=Q_(load.capacity_kw, "kW"),
+                    fix="add a power module or frame, move racks to another UPS, or cap the "
+                    "racks' power",
+                )
+            caught = [loads[c] for c in item.model.catches if c in loads]
+            if not caught:
+                continue
+            worst = max(caught, key=lambda c: c.load_kw)
+            own = load.load_kw
+            need = worst.load_kw + own
+            if need <= load.capacity_kw * (1 + _EPS):
+                continue
+            yield Violation(
+                (*item.path, "catches"),
+                f"catcher UPS {cid} must take over {worst.id}'s {fmt(Q_(worst.load_kw, 'kW'))}"
+                + (f" besides its own {fmt(Q_(own, 'kW'))}" if own > 0 else "")
+                + f", above the {fmt(Q_(load.capacity_kw, 'kW'))} it delivers "
+                f"({load.capacity_text})",
+                subject=cid,
+                measured=Q_(need, "kW"),
+                limit=Q_(load.capacity_kw, "kW"),
+                fix="give the catcher a rating at least the largest UPS it backs up",
+            )

@@ -1,0 +1,86 @@
+"""Transformer loaded beyond its nameplate rating.
+
+## What it does
+For every transformer in `power.transformers`, adds up the load below it: the racks fed through
+the panels and elements below it, each rack once (as PWR008 counts panels), at their peak
+(catalog `max_power`; `power_capped` racks and panels, or `design_load = true`, at the design IT
+load), plus the losses of the UPS systems below it (a UPS draws its output / efficiency).
+Flags the transformer when that load exceeds its rating: a rating in kVA carries the load's
+power factor (`power_factor`, default 0.95) in kW, and the message gives both. Exactly at the
+rating passes.
+
+## Why it matters
+Transformers are rated in kVA at a stated ambient (IEC 60076-1, IEEE C57.12.00): the kW they
+carry depends on the load's power factor, and a UPS in front of the racks draws its losses on
+top (3-6% for double conversion, makers' datasheets). AI training holds the load flat at its
+peak for days: there is no diversity and no cool night to rely on, so the nameplate is the
+limit (IEC 60076-7 loading guides allow overload only with a known thermal history).
+
+## Example
+```yaml
+power:
+  transformers:
+    - {id: tx-1, rating: 1000 kVA}   # PWR011: 1,056 kW of racks at PF 0.95 need 1,112 kVA
+```
+
+## Fix
+Use a larger transformer, split the load over two, or cap the racks' power.
+`PWR011 = { design_load = true }` loads transformers with the design IT load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.calc.power import load_basis
+from dclint.calc.power_chain import chain_feeds, chain_loads, ups_below
+from dclint.engine.rule import Context, Option, Rule, Violation
+from dclint.model.design import Design
+from dclint.model.power_chain import Transformer
+from dclint.model.site import is_apparent
+from dclint.units import Q_, fmt
+
+_EPS = 1e-9
+
+
+class TransformerOverloaded(Rule):
+    id = "PWR011"
+    name = "transformer-overloaded"
+    severity = "error"
+    tags = ("power",)
+    options = {
+        "design_load": Option(
+            False, "bool", "Load transformers with the design IT load, not the catalog max_power"
+        ),
+    }
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        topo = design.topology
+        peak = not ctx["design_load"]
+        loads = chain_loads(topo, peak)
+        for cid, item in topo.chain.items():
+            model = item.model
+            if not isinstance(model, Transformer):
+                continue
+            load = loads[cid]
+            if load.load_kw <= load.capacity_kw * (1 + _EPS):
+                continue
+            racks = list({r.id: r for f in chain_feeds(item) for r in f.racks}.values())
+            ups = ups_below(item)
+            losses = f", and the losses of UPS {', '.join(u.id for u in ups)} below" if ups else ""
+            measured, limit = Q_(load.load_kw, "kW"), Q_(load.capacity_kw, "kW")
+            extra = ""
+            if is_apparent(model.rating):
+                measured = Q_(load.load_kw / model.power_factor, "kVA")
+                limit = model.rating.to("kVA")
+                extra = f" = {fmt(measured)} at PF {model.power_factor:g}"
+            yield Violation(
+                (*item.path, "rating"),
+                f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra} ({load.racks} "
+                f"racks at their {load_basis(racks, peak)}, each once{losses}), above its "
+                f"{load.capacity_text}",
+                subject=cid,
+                measured=measured,
+                limit=limit,
+                fix="use a larger transformer, split the load over two, or cap the racks' power",
+            )
