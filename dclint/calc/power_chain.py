@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from dclint.calc.power import feeds_below, panel_share, rack_load_kw, site_load
 from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
 from dclint.model.source import Path
@@ -25,7 +23,6 @@ __all__ = [
     "chain_loads",
     "failure_cases",
     "generation_loads",
-    "supply_graph",
     "ups_below",
 ]
 
@@ -177,25 +174,36 @@ def _it_below(topo: Topology, element: str, peak: bool) -> float:
     return sum(rack_load_kw(r, peak) * panel_share(r, below) for r in racks.values())
 
 
-def supply_graph(topo: Topology) -> Any:
-    """The supply as a directed graph, each element to what it feeds: ('chain', id),
-    ('panel', id), ('feed', id) nodes, each with its `path` (design path) attribute."""
-    g = nx.DiGraph()
-    for cid, item in topo.chain.items():
-        g.add_node(("chain", cid), kind=item.kind, path=item.path)
-    for pid, panel in topo.panels.items():
-        g.add_node(("panel", pid), kind=panel.model.kind, path=panel.path)
+def _parents(topo: Topology) -> dict[Any, Any]:
+    """Each element of the supply to the one above it: ('feed', id) to its panel, ('panel', id)
+    and ('chain', id) to what they are `fed_by` (None at the utility)."""
+    up: dict[Any, Any] = {}
     for fid, feed in topo.feeds.items():
-        g.add_node(("feed", fid), kind="feed", path=feed.path)
-        if feed.panel is not None:
-            g.add_edge(("panel", feed.panel.id), ("feed", fid))
+        up[("feed", fid)] = ("panel", feed.panel.id) if feed.panel is not None else None
     elements: list[PanelItem | ChainItem] = [*topo.chain.values(), *topo.panels.values()]
     for element in elements:
-        node = ("chain" if isinstance(element, ChainItem) else "panel", element.id)
-        for child in element.children:
-            kind = "chain" if isinstance(child, ChainItem) else "panel"
-            g.add_edge(node, (kind, child.id))
-    return g
+        kind = "chain" if isinstance(element, ChainItem) else "panel"
+        parent = element.model.fed_by
+        if parent in topo.chain:
+            up[(kind, element.id)] = ("chain", parent)
+        elif parent in topo.panels:
+            up[(kind, element.id)] = ("panel", parent)
+        else:
+            up[(kind, element.id)] = None
+    return up
+
+
+def _ancestors(node: Any, up: dict[Any, Any], memo: dict[Any, frozenset[Any]]) -> frozenset[Any]:
+    """A feed and every element above it. Kept per feeding panel: keeping every intermediate
+    element's set would be quadratic on a long `fed_by` chain."""
+    start = up.get(node)
+    if start not in memo:
+        found, cur = [], start
+        while cur is not None:
+            found.append(cur)
+            cur = up.get(cur)
+        memo[start] = frozenset(found)
+    return memo[start] | {node}
 
 
 def _caught(topo: Topology) -> set[str]:
@@ -215,25 +223,22 @@ def failure_cases(topo: Topology, peak: bool = True) -> list[FailureCase]:
 
 
 def _failure_cases(topo: Topology, peak: bool) -> list[FailureCase]:
-    g = supply_graph(topo)
+    up = _parents(topo)
     caught = _caught(topo)
-    ancestors: dict[str, set[Any]] = {}
-    for fid in topo.feeds:
-        node = ("feed", fid)
-        ancestors[fid] = {node, *nx.ancestors(g, node)}
+    memo: dict[Any, frozenset[Any]] = {}
     lost: dict[Any, list[Rack]] = {}
     degraded: dict[Any, list[Rack]] = {}
     for rack in topo.racks:
         if not rack.feeds:
             continue
-        sets = [ancestors[f.id] for f in rack.feeds]
-        common = set.intersection(*sets)
+        sets = [_ancestors(("feed", f.id), up, memo) for f in rack.feeds]
+        common = frozenset.intersection(*sets)
         for node in common:
             lost.setdefault(node, []).append(rack)
-        for node in set.union(*sets) - common:
+        for node in frozenset.union(*sets) - common:
             degraded.setdefault(node, []).append(rack)
     cases: list[FailureCase] = []
-    for node in g.nodes:
+    for node in up:  # feeds, then transformers and UPS systems, then panels
         if node[0] == "chain" and node[1] in caught:
             continue
         gone, part = lost.get(node, []), degraded.get(node, [])
@@ -242,8 +247,8 @@ def _failure_cases(topo: Topology, peak: bool) -> list[FailureCase]:
         cases.append(
             FailureCase(
                 node[1],
-                g.nodes[node]["kind"],
-                g.nodes[node]["path"],
+                _kind(topo, node),
+                _path(topo, node),
                 tuple(r.id for r in gone),
                 tuple(r.id for r in part),
                 sum(rack_load_kw(r, peak) for r in gone),
@@ -251,6 +256,22 @@ def _failure_cases(topo: Topology, peak: bool) -> list[FailureCase]:
             )
         )
     return cases
+
+
+def _kind(topo: Topology, node: Any) -> str:
+    if node[0] == "feed":
+        return "feed"
+    if node[0] == "chain":
+        return str(topo.chain[node[1]].kind)
+    return str(topo.panels[node[1]].model.kind)
+
+
+def _path(topo: Topology, node: Any) -> Path:
+    if node[0] == "feed":
+        return topo.feeds[node[1]].path
+    if node[0] == "chain":
+        return topo.chain[node[1]].path
+    return topo.panels[node[1]].path
 
 
 def rack_by_id(topo: Topology, ids: tuple[str, ...]) -> list[Rack]:
