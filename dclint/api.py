@@ -71,6 +71,16 @@ from dclint.calc.power import (
     rating_text,
     site_load,
 )
+from dclint.calc.power_chain import (
+    ElementLoad,
+    FailureCase,
+    GenerationLoad,
+    chain_feeds,
+    chain_loads,
+    failure_cases,
+    generation_loads,
+    ups_below,
+)
 from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
 from dclint.engine.changes import rating_change
 from dclint.engine.findings import Finding, Impact
@@ -82,6 +92,7 @@ from dclint.model.cooling import Cdu, Loop
 from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER, MEMORY_RESERVE
 from dclint.model.design import Design
 from dclint.model.fabric import Fabric
+from dclint.model.power_chain import Generator, Transformer, Ups
 from dclint.model.ranges import RangeError, expand
 from dclint.model.site import is_apparent
 from dclint.model.source import Path as DesignPath
@@ -120,12 +131,16 @@ __all__ = [
     "DclintError",
     "Design",
     "DesignPath",
+    "ElementLoad",
     "EndpointPorts",
     "Fabric",
     "FabricGraph",
     "Facts",
+    "FailureCase",
     "FeedItem",
     "Finding",
+    "GenerationLoad",
+    "Generator",
     "Impact",
     "LoadError",
     "Loop",
@@ -143,11 +158,15 @@ __all__ = [
     "Tco",
     "TierBandwidth",
     "Topology",
+    "Transformer",
+    "Ups",
     "Violation",
     "Workload",
     "WorkloadDemand",
     "best_ratio",
     "cdu_loads",
+    "chain_feeds",
+    "chain_loads",
     "checkpoint_ratio",
     "checkpoint_size",
     "checkpoint_tier",
@@ -162,10 +181,12 @@ __all__ = [
     "fabric_racks",
     "facility_supply",
     "facts",
+    "failure_cases",
     "fat_tree_endpoints",
     "feed_allocation",
     "feed_capacity_kw",
     "fmt",
+    "generation_loads",
     "hardware_of",
     "is_apparent",
     "layout_values",
@@ -195,6 +216,7 @@ __all__ = [
     "tier_links",
     "training_tiers",
     "unprojected",
+    "ups_below",
     "workload_demands",
 ]
 

@@ -102,22 +102,20 @@ def _chain_room(
     topo: Topology, rack: NewRack, cid: str, options: dict[str, dict[str, Any]]
 ) -> tuple[int, str]:
     """Racks a transformer or UPS above the template's panel still takes: its capacity (spare
-    modules out) less its load, both as PWR009/PWR011 count them (peak unless design_load)."""
+    modules out) less its load, both as the UPS and transformer rules count them (peak)."""
     from dclint.calc.power_chain import chain_loads
 
-    rule = "PWR009" if topo.chain[cid].kind == "ups" else "PWR011"
-    peak = not options[rule]["design_load"]
-    element = chain_loads(topo, peak)[cid]
+    del options  # the UPS and transformer rules' default: racks at their peak
+    element = chain_loads(topo, True)[cid]
     per_rack = rack.it_load.m_as("kW")
     spec = topo.catalog.platforms.get(rack.platform)
-    if peak and spec is not None and spec.max_power is not None:
-        per_rack = max(
-            per_rack, spec.max_power.m_as("kW") * (rack.nodes if spec.kind == "node" else 1)
-        )
+    if spec is not None and spec.max_power is not None:
+        nodes = rack.nodes if spec.kind == "node" else 1
+        per_rack = max(per_rack, spec.max_power.m_as("kW") * nodes)
     room = element.capacity_kw - element.load_kw
     return fits(room, per_rack), (
         f"{fmt(Q_(element.capacity_kw, 'kW'))} ({element.capacity_text}) - "
-        f"{fmt(Q_(element.load_kw, 'kW'))} carried = {fmt(Q_(room, 'kW'))} ({rule})"
+        f"{fmt(Q_(element.load_kw, 'kW'))} carried at peak = {fmt(Q_(room, 'kW'))}"
     )
 
 
