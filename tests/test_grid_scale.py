@@ -133,3 +133,57 @@ def test_ray_started_locally_gives_the_in_process_results() -> None:
     here = run_grid(SETUP, varies, jobs=1).points()
     there = run_grid(SETUP, varies, jobs=2, executor="ray").points()
     assert there == here
+
+
+def _children(pid: int) -> set[int]:
+    """The pids whose parent is `pid` (read from /proc: Linux)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table in /proc")
+def test_workers_end_when_the_grid_process_is_killed_outright(tmp_path: Path) -> None:
+    """SIGKILL runs no handler: the pool's workers must notice their parent is gone themselves
+    (before, they blocked on the call-queue pipe each of them holds open, orphaned for good)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pue = ",".join(f"{1.05 + i / 1000:.3f}" for i in range(400))
+    argv = [sys.executable, "-c", "import sys; from dclint.cli import run; run()", "plan"]
+    argv += [SAMPLE, "--vary", f"site.pue={pue}", "--vary", "workloads[0].global_batch=480,960"]
+    argv += ["--jobs", "2", "--store", str(tmp_path / "g.db")]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+        workers = _children(proc.pid)
+    assert len(workers) == 2, "the grid never started its two workers"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    alive = set(workers)
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = {w for w in alive if Path(f"/proc/{w}").exists() and _state(w) != "Z"}
+    for w in alive:
+        os.kill(w, signal.SIGKILL)
+    assert alive == set(), f"workers {sorted(alive)} outlived their killed parent"
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

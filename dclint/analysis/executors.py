@@ -9,13 +9,15 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
 from dclint.errors import ConfigError
 
-__all__ = ["RayExecutor", "executor_for"]
+__all__ = ["RayExecutor", "executor_for", "local_pool"]
 
 
 class RayExecutor(Executor):
@@ -35,6 +37,30 @@ def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return fn(*args, **kwargs)
 
 
+def local_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of `workers` processes that end when the process that started them dies.
+
+    A pool's workers block reading a pipe that each of them also holds open, so when their
+    parent is killed outright (SIGKILL, the OOM killer: no handler runs) they never see the pipe
+    close and live on as orphans. Each worker watches its parent instead and exits when it is
+    gone."""
+    return ProcessPoolExecutor(
+        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
+    )
+
+
+def _die_with_parent(parent: int, every: float = 0.5) -> None:
+    """Pool-worker initializer: a daemon thread ends this worker once `parent` is gone (the
+    worker is then adopted by another process, so its parent id changes)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="dclint-parent-watch", daemon=True).start()
+
+
 @contextlib.contextmanager
 def executor_for(spec: str | None, jobs: int) -> Iterator[Executor | None]:
     """The executor `spec` names (None: local processes, or this process when `jobs` is 1);
@@ -43,7 +69,7 @@ def executor_for(spec: str | None, jobs: int) -> Iterator[Executor | None]:
         if jobs <= 1:
             yield None
             return
-        pool = ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1))
+        pool = local_pool(min(jobs, os.cpu_count() or 1))
         try:
             yield pool
         finally:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import copy
 import itertools
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
+from dclint.analysis.executors import local_pool
 from dclint.engine.runner import Engine
 from dclint.loader.overrides import Override, parse_override
 
@@ -46,5 +46,5 @@ def run_grid(evaluate: Callable[[Point], T], grid: Sequence[Point], jobs: int = 
     (`evaluate` must then be picklable: a module-level function or a partial of one)."""
     if jobs <= 1 or len(grid) <= 1:
         return [evaluate(p) for p in grid]
-    with ProcessPoolExecutor(max_workers=min(jobs, len(grid))) as pool:
+    with local_pool(min(jobs, len(grid))) as pool:
         return list(pool.map(evaluate, grid))
