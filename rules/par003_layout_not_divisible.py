@@ -14,6 +14,10 @@ start-up, one finding per broken condition, at the field to change:
   the middle stages, and each stage's layers by vpp  -> `pp`, `vpp`, `first_stage_layers`
 - interleaving (vpp > 1) needs pp > 1                                          -> `vpp`
 - attention heads and query groups (GQA) divisible by tp; hidden size by heads -> `tp`
+- `ffn_hidden_size` divisible by tp: the MLP's column- and row-parallel linear layers split
+  it over the tp ranks (Megatron-Core `tensor_parallel.layers`, `divide()` asserts it); in an
+  MoE model it is each expert's FFN, split over the expert tensor-parallel ranks, which
+  dclint takes as tp (Megatron-Core's default `--expert-tensor-parallel-size`) -> `tp`
 - sequence length divisible by 2 x cp under context parallelism (load-balanced chunks), and
   the tokens each cp rank holds (sequence / cp) by tp under sequence parallelism (on by
   default with tp > 1)                                                         -> `cp`, `tp`
@@ -26,8 +30,8 @@ rest). Conditions on model fields the workload leaves out are skipped.
 
 ## Why it matters
 Each of these makes Megatron stop at initialisation, after the allocation has started:
-pipeline stages need whole layers and whole virtual chunks, tensor-parallel ranks whole heads
-and query groups, sequence parallelism scatters each sequence over the tp ranks, context
+pipeline stages need whole layers and whole virtual chunks, tensor-parallel ranks whole heads,
+query groups and FFN columns (Megatron-Core's `divide()` in its parallel linear layers), sequence parallelism scatters each sequence over the tp ranks, context
 parallelism splits it into 2 x cp chunks for load balance, every data-parallel rank takes
 whole micro batches, and expert-parallel groups are carved from the dp x cp ranks
 (Megatron-LM `megatron/training/arguments.py` validate_args and Megatron-Core
@@ -43,8 +47,8 @@ workloads:
 ```
 
 ## Fix
-Pick pp, vpp, tp, cp and ep that divide the model's layers, heads, query groups, experts and
-sequence length (or declare uneven first and last stages), and a global batch that is a
+Pick pp, vpp, tp, cp and ep that divide the model's layers, heads, query groups, FFN hidden
+size, experts and sequence length (or declare uneven first and last stages), and a global batch that is a
 multiple of micro batch x dp.
 """
 
@@ -159,6 +163,15 @@ def _tensor_and_sequence(wl: Workload) -> Iterator[Broken]:
         if value is not None and value % p.tp:
             text = f"{value} {name} do not split over tp {p.tp} {_split(value, p.tp)}"
             yield ("parallel", "tp"), float(value), float(p.tp), text
+    ffn = m.ffn_hidden_size
+    if ffn is not None and ffn % p.tp:
+        what = (
+            f"expert FFN hidden size {ffn} does not split over the expert tensor-parallel "
+            f"ranks, tp {p.tp} (Megatron-Core's default expert tensor parallelism)"
+            if m.experts
+            else f"FFN hidden size {ffn} does not split over tp {p.tp}"
+        )
+        yield ("parallel", "tp"), float(ffn), float(p.tp), f"{what} {_split(ffn, p.tp)}"
     h, a = m.hidden_size, m.attention_heads
     if h is not None and a is not None and h % a:
         text = f"hidden size {h} is not a multiple of {a} attention heads {_split(h, a)}"

@@ -160,3 +160,18 @@ def test_reserve_option_changes_the_verdict(write: Callable[..., Path]) -> None:
     path = write(text)
     (path.parent / ".dclint.yaml").write_text("PAR004:\n  reserve: 9%\n", encoding="utf-8")
     assert sum(r == "PAR004" for r, _ in findings_of(path)) == 5  # just-above now fits
+
+
+def test_ffn_hidden_size_must_split_over_tp() -> None:
+    """Megatron-Core's parallel linear layers divide the FFN width over the tp ranks; an MoE
+    model's is each expert's, over the expert tensor-parallel ranks (tp by default)."""
+    dense = ", hidden_size: 4096, attention_heads: 32, ffn_hidden_size: 14340"
+    (v,) = _violations("PAR003", model=dense)
+    assert (v.path[-1], v.measured, v.limit) == ("tp", 14340.0, 8.0)
+    assert "FFN hidden size 14340 does not split over tp 8 (14340 = 8 x 1792 + 4)" in v.message
+    assert _violations("PAR003", model=dense, parallel="tp: 4") == []
+    moe = ", experts: 8, ffn_hidden_size: 1412"
+    (v,) = _violations("PAR003", model=moe, parallel="tp: 8, ep: 8")
+    assert (v.path[-1], v.measured, v.limit) == ("tp", 1412.0, 8.0)
+    assert v.message.startswith("workload w: expert FFN hidden size 1412 does not split")
+    assert _violations("PAR003", model=moe, parallel="tp: 4, ep: 8") == []

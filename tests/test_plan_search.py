@@ -75,6 +75,16 @@ def test_hand_checked_grid_counts_and_reasons() -> None:
     assert len({c.key for c in plan.result.valid}) == 288
 
 
+def test_ffn_not_divisible_by_tp_is_rejected() -> None:
+    # as the hand-checked grid, with 4 heads (tp 4 passes them) and an FFN of 1026 = 4 x 256
+    # + 2: tp 4's 96 candidates (pp 1, cp 1, 4 micro-batches, SP off/on, 12) break PAR003's FFN
+    # condition instead of the heads'; tp 2 (513 a rank) passes.
+    plan = plan_of(heads=4, extra=", ffn_hidden_size: 1026")
+    assert plan.result.rejected["PAR003: FFN hidden size not divisible by tp"] == 96
+    assert "PAR003: heads or query groups not divisible by tp" not in plan.result.rejected
+    assert {c.tp for c in plan.result.valid} == {1, 2}
+
+
 def test_tp_outside_the_domain_and_memory_are_rejected() -> None:
     # 40 GPUs (5 nodes): tp 5 divides the world, not the 8-GPU NVLink domain
     plan = plan_of(nodes=5, gpus=40, heads=10, hidden=640, batch=40)

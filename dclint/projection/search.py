@@ -122,12 +122,14 @@ def _outer(space: Space, world: int, tp: int, pp: int, cp: int, dp: int, ep: int
         return 0
     if a.heads % tp or a.kv_heads % tp:
         return 1
-    if (a.layers + space.split_extra) % pp:  # embedding/loss slots as PAR003 counts them
+    if a.ffn % tp:  # each expert's FFN in an MoE model: expert tp is tp
         return 2
-    if cp > 1 and a.seq % (2 * cp):
+    if (a.layers + space.split_extra) % pp:  # embedding/loss slots as PAR003 counts them
         return 3
-    if ep > 1 and (dp * cp) % ep:
+    if cp > 1 and a.seq % (2 * cp):
         return 4
+    if ep > 1 and (dp * cp) % ep:
+        return 5
     return None
 
 
@@ -147,15 +149,15 @@ def _inner(
     untimed = 0
     for mb in MICRO_BATCHES:
         if batch % (mb * dp):
-            rejected[REASONS[5]] += len(sps) * len(vpps) * 12
+            rejected[REASONS[6]] += len(sps) * len(vpps) * 12
             continue
         slow: set[tuple[int, str, bool]] = set()  # (vpp, recompute, distributed) >= limit
         for sp in sorted(sps, reverse=True):  # on first: off is never faster (module doc)
             if a.experts and tp > 1 and not sp:
-                rejected[REASONS[6]] += len(vpps) * 12
+                rejected[REASONS[7]] += len(vpps) * 12
                 continue
             if sp and (a.seq // cp) % tp:
-                rejected[REASONS[7]] += len(vpps) * 12
+                rejected[REASONS[8]] += len(vpps) * 12
                 continue
             for vpp in vpps:
                 for i, rec in enumerate(RECOMPUTE):
@@ -164,7 +166,7 @@ def _inner(
                     for zero, opt in enumerate(OPTIMIZERS):
                         memory = memory_bytes(a, lay, zero)
                         if memory > space.usable_bytes:
-                            rejected[REASONS[8]] += 1
+                            rejected[REASONS[9]] += 1
                             continue
                         dist = zero >= 1
                         lighter = any((vpp, r, dist) in slow for r in RECOMPUTE[: i + 1])

@@ -89,13 +89,14 @@ def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
     checks = (
         (space.machine.links.domain % c.tp != 0, 0),
         (a.heads % c.tp != 0 or a.kv_heads % c.tp != 0, 1),
-        (not uneven and (slots % c.pp != 0 or (slots // c.pp) % c.vpp != 0), 2),
-        (c.cp > 1 and a.seq % (2 * c.cp) != 0, 3),
-        (c.ep > 1 and (c.dp * c.cp) % c.ep != 0, 4),
-        (space.global_batch % (c.micro_batch * c.dp) != 0, 5),
-        (bool(a.experts) and c.tp > 1 and not c.sequence_parallel, 6),
-        (c.sequence_parallel and (a.seq // c.cp) % c.tp != 0, 7),
-        (c.memory > space.usable_bytes, 8),
+        (a.ffn % c.tp != 0, 2),
+        (not uneven and (slots % c.pp != 0 or (slots // c.pp) % c.vpp != 0), 3),
+        (c.cp > 1 and a.seq % (2 * c.cp) != 0, 4),
+        (c.ep > 1 and (c.dp * c.cp) % c.ep != 0, 5),
+        (space.global_batch % (c.micro_batch * c.dp) != 0, 6),
+        (bool(a.experts) and c.tp > 1 and not c.sequence_parallel, 7),
+        (c.sequence_parallel and (a.seq // c.cp) % c.tp != 0, 8),
+        (c.memory > space.usable_bytes, 9),
     )
     if c.tp * c.pp * c.cp * c.dp != c.world:
         return "PAR001: tp x pp x cp x dp is not the workload's GPUs"

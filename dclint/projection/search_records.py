@@ -23,6 +23,7 @@ OPTIMIZERS = ("replicated", "distributed", "zero2", "zero3")  # index = ZeRO sta
 REASONS = (
     "PAR002: tp does not divide the NVLink domain",
     "PAR003: heads or query groups not divisible by tp",
+    "PAR003: FFN hidden size not divisible by tp",
     "PAR003: layers not divisible by pp",
     "PAR003: sequence not divisible by 2 x cp",
     "PAR003: ep does not divide dp x cp",
