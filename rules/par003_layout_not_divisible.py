@@ -31,9 +31,10 @@ rest). Conditions on model fields the workload leaves out are skipped.
 ## Why it matters
 Each of these makes Megatron stop at initialisation, after the allocation has started:
 pipeline stages need whole layers and whole virtual chunks, tensor-parallel ranks whole heads,
-query groups and FFN columns (Megatron-Core's `divide()` in its parallel linear layers), sequence parallelism scatters each sequence over the tp ranks, context
-parallelism splits it into 2 x cp chunks for load balance, every data-parallel rank takes
-whole micro batches, and expert-parallel groups are carved from the dp x cp ranks
+query groups and FFN columns (Megatron-Core's `divide()` in its parallel linear layers),
+sequence parallelism scatters each sequence over the tp ranks, context parallelism splits it
+into 2 x cp chunks for load balance, every data-parallel rank takes whole micro batches, and
+expert-parallel groups are carved from the dp x cp ranks
 (Megatron-LM `megatron/training/arguments.py` validate_args and Megatron-Core
 TransformerConfig).
 
@@ -48,8 +49,8 @@ workloads:
 
 ## Fix
 Pick pp, vpp, tp, cp and ep that divide the model's layers, heads, query groups, FFN hidden
-size, experts and sequence length (or declare uneven first and last stages), and a global batch that is a
-multiple of micro batch x dp.
+size, experts and sequence length (or declare uneven first and last stages), and a global
+batch that is a multiple of micro batch x dp.
 """
 
 from __future__ import annotations
