@@ -20,6 +20,7 @@ __all__ = [
     "facility_supply",
     "heat_carried",
     "loop_delta",
+    "loop_halls",
     "required_flow",
 ]
 
@@ -60,6 +61,11 @@ ASHRAE_SUPPLY_LIMITS: dict[str, Quantity | None] = {
     "W45": Q_(45.0, "degC"),
     "W+": None,
 }
+
+
+def loop_halls(racks: list[Rack]) -> list[str]:
+    """The halls (site.halls keys) a loop's racks stand in, each once, in rack order."""
+    return list(dict.fromkeys(r.hall for r in racks if r.hall is not None))
 
 
 def loop_delta(loop: Loop) -> Quantity:

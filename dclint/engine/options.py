@@ -20,6 +20,8 @@ KINDS: dict[str, Any] = {
     "temperature_delta": t.TemperatureDelta,
     "flow": t.Flow,
     "information": t.Information,
+    "mass": t.Mass,
+    "area": t.Area,
     "share": t.Fraction,
     "float": FiniteFloat,  # NaN would compare false with every value: a rule silently off
     "int": int,

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, PrivateAttr
 
 from dclint.model.types import (
+    Area,
     Bandwidth,
     Compute,
     Information,
+    Mass,
     PositiveInt,
     Power,
     Strict,
@@ -83,6 +85,10 @@ class Platform(Entry):
     compute_nics: int = Field(0, ge=0, description="Compute-fabric NICs per rack or node")
     cpus: int = Field(0, ge=0)
     nvl72_class: bool = Field(False, description="Counts as an NVL72-class rack for PWR002")
+    weight: Mass | None = Field(
+        None, description="Weight of the rack as installed (kind rack) or of one node (kind node)"
+    )
+    footprint: Area | None = Field(None, description="Floor area of the rack (kind rack)")
 
 
 class SwitchModel(Entry):

@@ -6,9 +6,18 @@ from typing import Literal
 
 from pydantic import Field
 
-from dclint.model.types import Flow, Id, Power, Ref, Strict, Temperature, TemperatureDelta
+from dclint.model.types import (
+    Flow,
+    Id,
+    PositiveInt,
+    Power,
+    Ref,
+    Strict,
+    Temperature,
+    TemperatureDelta,
+)
 
-__all__ = ["Cdu", "Coolant", "Cooling", "Loop"]
+__all__ = ["AirHandlers", "Cdu", "Coolant", "Cooling", "Loop"]
 
 Coolant = Literal["water", "pg25"]
 
@@ -26,6 +35,18 @@ class Cdu(Strict):
         "limit of the site's ASHRAE class",
     )
     redundancy_group: str | None = Field(None, description="CDUs that back each other up (N+1)")
+    facility_flow: Flow | None = Field(
+        None,
+        description="Facility (primary) water flow through the CDU's heat exchanger at design "
+        "(e.g. 1500 L/min); with facility_temperature_rise, the heat it can pass (CLG007)",
+    )
+    facility_temperature_rise: TemperatureDelta | None = Field(
+        None,
+        description="Facility water return minus supply across the CDU at design (e.g. 10 K)",
+    )
+    facility_coolant: Coolant = Field(
+        "water", description="Facility (primary) fluid, for its density and specific heat"
+    )
 
 
 class Loop(Strict):
@@ -35,6 +56,34 @@ class Loop(Strict):
     supply_temperature: Temperature
     return_temperature: Temperature
     racks: list[Ref] = Field(default_factory=list, description="Rack ids or ranges, e.g. r[01-08]")
+    coil_approach: TemperatureDelta | None = Field(
+        None,
+        description="Liquid-to-air coolers (rear doors, in-row coils) on the loop: air leaving the "
+        "coil minus the loop's supply (e.g. 3 K); unset: 0 K (CLG009)",
+    )
+
+
+class AirHandlers(Strict):
+    """A room's air handlers (CRAH units, fan walls): `count` units, `redundant` of them spare."""
+
+    capacity: Power = Field(
+        description="Sensible cooling capacity of one unit at the room's design air temperatures"
+    )
+    count: PositiveInt = Field(description="Units serving the room, a count")
+    redundant: int = Field(
+        0,
+        ge=0,
+        le=10**6,
+        description="Spare units (N+1: 1), a count: the heat is carried without them",
+    )
+    airflow: Flow | None = Field(
+        None, description="Air one unit moves, in m^3/s or CFM (e.g. '25000 CFM')"
+    )
+    temperature_rise: TemperatureDelta | None = Field(
+        None,
+        description="Air temperature rise across the racks, hot aisle minus cold aisle (e.g. "
+        "12 K): the airflow the room's air heat needs at it",
+    )
 
 
 class Cooling(Strict):

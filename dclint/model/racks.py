@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from dclint.model.site import Status
-from dclint.model.types import Flow, Fraction, Id, PositiveInt, Power, Ref, Strict
+from dclint.model.types import Area, Flow, Fraction, Id, Mass, PositiveInt, Power, Ref, Strict
 
 __all__ = ["RackFields", "RackGroup", "RackType"]
 
@@ -28,6 +28,14 @@ class RackFields(Strict):
         None,
         description="Power capping holds the rack to its design IT load: panels and the site "
         "count it at its design load, not its catalog peak (max_power)",
+    )
+    weight: Mass | None = Field(
+        None,
+        description="Weight of the loaded rack (default: the platform's catalog weight, x nodes "
+        "for node platforms)",
+    )
+    footprint: Area | None = Field(
+        None, description="Floor area the rack stands on, width x depth (e.g. 0.72 m^2)"
     )
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from dclint.model.builtin_catalog import Catalog, builtin, merge_raw
-from dclint.model.catalog import CatalogData
+from dclint.model.catalog import CatalogData, Platform
 from dclint.model.hints import Hints, did_you_mean
 from dclint.model.panel_cycles import panel_cycles
 from dclint.model.racks import RackFields, RackGroup
@@ -213,6 +213,9 @@ class _Resolver:
                 counted(group.id, group.count) if group.count else self.ids(group.id, (*path, "id"))
             )
             envelope = self.envelope(group, path)
+            row = self.design.site.rows.get(group.row) if group.row is not None else None
+            hall = group.hall if group.hall is not None else (row.hall if row else None)
+            weight, footprint = _mass(values, platform, nodes, origin)
             dups: list[str] = []
             for rid, number in names:
                 if rid in topo.rack_by_id:
@@ -237,6 +240,7 @@ class _Resolver:
                 )
                 rack.power_envelope, rack.power_envelope_path, rack.power_envelope_scope = envelope
                 rack.extra_load = values.get("extra_load")
+                rack.hall, rack.weight, rack.footprint = hall, weight, footprint
                 topo.racks.append(rack)
                 topo.rack_by_id[rid] = rack
                 for j, fid in enumerate(rack.feed_ids):
@@ -301,6 +305,21 @@ class _Resolver:
                     (*path, "platform"),
                     f"unknown platform '{wl.platform}'{self.hint(wl.platform, platforms)}",
                 )
+
+
+def _mass(
+    values: dict[str, Any], platform: Platform | None, nodes: int, origin: dict[str, Path]
+) -> tuple[Quantity | None, Quantity | None]:
+    """A rack's weight and footprint: declared, else the platform's catalog figures (a node's
+    weight x nodes); where they come from is recorded in `origin`."""
+    weight, footprint = values.get("weight"), values.get("footprint")
+    if weight is None and platform is not None and platform.weight is not None:
+        weight = platform.weight * (nodes if platform.kind == "node" else 1)
+        origin["weight"] = origin["platform"]
+    if footprint is None and platform is not None and platform.footprint is not None:
+        footprint = platform.footprint
+        origin["footprint"] = origin["platform"]
+    return weight, footprint
 
 
 def _merge_fields(

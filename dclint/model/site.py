@@ -10,6 +10,7 @@ from pydantic import Strict as StrictMode
 from pydantic.dataclasses import dataclass
 from pydantic_core import PydanticCustomError
 
+from dclint.model.cooling import AirHandlers
 from dclint.model.types import (
     RECORD,
     Current,
@@ -21,11 +22,13 @@ from dclint.model.types import (
     PricePerEnergy,
     Ref,
     Strict,
+    Temperature,
     Voltage,
 )
 from dclint.units import Q_, Quantity, dimension_of
 
 __all__ = [
+    "FLOOR_LOAD",
     "Feed",
     "Hall",
     "Panel",
@@ -58,6 +61,29 @@ class _RatingDim(Dim):
 
 PowerRating = Annotated[Quantity, _RatingDim("1.5 MW", "power or apparent power")]
 
+
+@std_dataclass(frozen=True)
+class _FloorDim(Dim):
+    """A floor's uniformly distributed load rating, as a pressure (kPa, kN/m^2, lbf/ft^2) or as
+    mass per area (kg/m^2, lb/ft^2), kept as written (mass per area x standard gravity)."""
+
+    def _check_dimension(self, q: Quantity) -> None:
+        if q.dimensionality not in (dimension_of("kPa"), dimension_of("kg/m^2")):
+            raise PydanticCustomError(
+                "quantity",
+                "expected {kind} in kPa, kN/m^2 or kg/m^2, e.g. '{example}', got a value in "
+                "'{units}'",
+                {"kind": self.kind, "example": self.example, "units": str(q.units)},
+            )
+
+
+FLOOR_LOAD = _FloorDim("12 kN/m^2", "floor load rating")
+FloorLoad = Annotated[Quantity, FLOOR_LOAD]
+_FLOOR = (
+    "Uniformly distributed load the {0}'s floor is rated for, in kN/m^2, kPa, kg/m^2 or "
+    "lbf/ft^2 (STR001)"
+)
+
 Status = Literal["active", "planned"]
 AshraeClass = Literal["W17", "W27", "W32", "W40", "W45", "W+"]
 
@@ -73,6 +99,16 @@ class Hall(Strict):
 
     rack_power_limit: Power | None = Field(None, description=_ENVELOPE.format("hall"))
     description: str | None = None
+    dew_point: Temperature | None = Field(
+        None,
+        description="Highest dew point of the room's air by design (default: the rule's, "
+        "15 degC, the ASHRAE recommended envelope's upper limit); liquid loops stay above it "
+        "(CLG008)",
+    )
+    air_handlers: AirHandlers | None = Field(
+        None, description="The room's air handlers: what carries its racks' heat to air (CLG010)"
+    )
+    floor_rating: FloorLoad | None = Field(None, description=_FLOOR.format("hall"))
 
 
 class Row(Strict):
@@ -85,6 +121,7 @@ class Row(Strict):
 class Site(Strict):
     name: str | None = None
     rack_power_limit: Power | None = Field(None, description=_ENVELOPE.format("site"))
+    floor_rating: FloorLoad | None = Field(None, description=_FLOOR.format("site"))
     halls: dict[str, Hall] = Field(
         default_factory=dict, description="Data halls by key; a rack names its own in `hall`"
     )

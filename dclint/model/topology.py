@@ -163,6 +163,9 @@ class Rack:
     power_envelope_path: Path | None = None
     power_envelope_scope: str = ""
     extra_load: Quantity | None = None  # the design's load besides the platform, in it_load
+    hall: str | None = None  # the hall (site.halls key) it stands in: its own, else its row's
+    weight: Quantity | None = None  # declared, else the platform's (x nodes); None: unknown
+    footprint: Quantity | None = None  # declared, else the platform's; None: unknown
 
     def power_limit(
         self, limit: Quantity, platform_limits: dict[str, Quantity]

@@ -14,6 +14,7 @@ from dclint.units import Q_, Quantity, QuantityError, dimension_of, parse_quanti
 
 __all__ = [
     "RECORD",
+    "Area",
     "Bandwidth",
     "Compute",
     "Count",
@@ -25,6 +26,7 @@ __all__ = [
     "Fraction",
     "Id",
     "Information",
+    "Mass",
     "Money",
     "PositiveInt",
     "Power",
@@ -242,6 +244,8 @@ Compute = Annotated[Quantity, Dim("989 TFLOPS", "compute rate")]
 Duration = Annotated[Quantity, Dim("3 year", "duration")]
 Money = Annotated[Quantity, Dim("30000 USD", "amount of money", currency=True)]
 PricePerEnergy = Annotated[Quantity, Dim("0.8 CNY/kWh", "electricity price", currency=True)]
+Mass = Annotated[Quantity, Dim("1360 kg", "mass")]
+Area = Annotated[Quantity, Dim("0.64 m^2", "area")]
 Fraction = Annotated[Quantity, _Fraction()]
 
 _ID_RE = r"^[A-Za-z0-9][A-Za-z0-9_.:$\-\[\]]*$"
