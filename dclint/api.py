@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dclint.calc.air import AIR, RoomAir, air_flow_needed, room_air
 from dclint.calc.checkpoints import (
     checkpoint_size,
     checkpoint_tier,
@@ -35,10 +36,12 @@ from dclint.calc.checkpoints import (
 )
 from dclint.calc.cooling import (
     ASHRAE_SUPPLY_LIMITS,
+    COOLANTS,
     CduLoad,
     cdu_loads,
     facility_supply,
     loop_delta,
+    loop_halls,
     required_flow,
 )
 from dclint.calc.fabric_graph import (
@@ -115,8 +118,10 @@ from dclint.projection.training import hardware_of
 from dclint.units import Q_, Quantity, fmt
 
 __all__ = [
+    "AIR",
     "ASHRAE_SUPPLY_LIMITS",
     "CHECKPOINT_BYTES_PER_PARAMETER",
+    "COOLANTS",
     "MEMORY_RESERVE",
     "Q_",
     "RULE_ID",
@@ -151,6 +156,7 @@ __all__ = [
     "Rack",
     "RangeError",
     "Remedy",
+    "RoomAir",
     "Rule",
     "Severity",
     "StorageTier",
@@ -163,6 +169,7 @@ __all__ = [
     "Violation",
     "Workload",
     "WorkloadDemand",
+    "air_flow_needed",
     "best_ratio",
     "cdu_loads",
     "chain_feeds",
@@ -192,6 +199,7 @@ __all__ = [
     "layout_values",
     "load_basis",
     "loop_delta",
+    "loop_halls",
     "loses_on",
     "nic_speed",
     "normal_feed_load_kw",
@@ -207,6 +215,7 @@ __all__ = [
     "rating_change",
     "rating_text",
     "required_flow",
+    "room_air",
     "set_line",
     "site_load",
     "size_unit",
