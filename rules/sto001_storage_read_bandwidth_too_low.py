@@ -15,9 +15,11 @@ these, each printed in the finding:
   projection's default MFU for its GPU and precision (the one `dclint cost` uses);
 - image or video data (`modality: image` or `video`): `media_read_per_gpu` (default 4 GB/s)
   per GPU;
-- checkpoint restore (workloads with a `checkpoint`): after a failure every rank reads its
-  shard of the last checkpoint, so the checkpoint (declared size, else parameters x
-  `bytes_per_parameter`, 14 B as in STO002) must be read within `restore_target` (90 s);
+- checkpoint restore (every workload): after a failure every rank reads its shard of the
+  last checkpoint, so the checkpoint (declared size, else parameters x `bytes_per_parameter`,
+  14 B as in STO002) must be read within `restore_target` (90 s). A workload that declares
+  no `checkpoint` is held to the one it would write, and the finding says so: a training run
+  at scale checkpoints (the projection's goodput already assumes a Young/Daly interval);
 - reference architecture: where `storage.performance_level` names good, better or best, the
   aggregate read of that level per scalable unit (`reference_read_per_su`, 15 / 40 / 125 GB/s
   per SU of `su_nodes`, 32, nodes) scaled to the workload's nodes of `node_gpus` (8) GPUs,

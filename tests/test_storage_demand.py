@@ -37,28 +37,35 @@ def _demands(text: str) -> list[tuple[str, float]]:
 
 
 def test_issue_case_text_tokens_alone_are_88_mb_per_s() -> None:
-    # 9216 GB200 x 2.5 PFLOPS x 40% (bf16 default MFU) / (6 x 70e9) = 21.94M tokens/s x 4 B.
+    # 9216 GB200 x 2.5 PFLOPS x 40% (bf16 default MFU) / (6 x 70e9) = 21.94M tokens/s x 4 B;
+    # no checkpoint declared: restore of the one it would write, 70e9 x 14 B = 980 GB in 90 s.
     text = GB200_70B.format(level="", checkpoint="")
     tokens = 9216 * 2.5e15 * 0.40 / (6 * 70e9)
-    assert _demands(text) == [("data loading", pytest.approx(tokens * 4 / 1e9, rel=1e-12))]
+    assert _demands(text) == [
+        ("data loading", pytest.approx(tokens * 4 / 1e9, rel=1e-12)),
+        ("checkpoint restore", pytest.approx(70e9 * 14 / 90 / 1e9, rel=1e-12)),
+    ]
     assert tokens * 4 / 1e9 == pytest.approx(0.08777, rel=1e-3)
 
 
-def test_restore_and_reference_level_raise_the_demand() -> None:
-    text = GB200_70B.format(
-        level="performance_level: good", checkpoint="checkpoint: {interval: 1 h}"
+def test_restore_applies_without_a_declared_checkpoint_and_says_so() -> None:
+    (d,) = workload_demands(
+        load_text(GB200_70B.format(level="", checkpoint="")), default_options()["STO001"]
     )
-    bases = dict(_demands(text))
-    assert bases["checkpoint restore"] == pytest.approx(70e9 * 14 / 90 / 1e9, rel=1e-12)  # 10.89
-    # 9216 GPUs = 1152 nodes of 8 = 36 SU x 15 GB/s = 540 GB/s to provide: 180 GB/s at 3x.
-    assert bases["reference architecture 'good'"] == pytest.approx(540.0 / 3, rel=1e-12)
-    total = read_demand(load_text(text), default_options()["STO001"])
-    assert total.m_as("GB/s") == pytest.approx(180.0, rel=1e-12)
+    assert d.rate.m_as("GB/s") == pytest.approx(70e9 * 14 / 90 / 1e9, rel=1e-12)  # 10.89
+    restore = d.bases[1].text()
+    assert restore == (
+        "checkpoint restore 10.89 GB/s (no checkpoint declared: the one it would write, "
+        "980 GB = 70e9 x 14 B in 90 s)"
+    )
+    declared = GB200_70B.format(level="", checkpoint="checkpoint: {interval: 1 h, size: 2 TB}")
+    (d,) = workload_demands(load_text(declared), default_options()["STO001"])
+    assert d.bases[1].text() == "checkpoint restore 22.22 GB/s (2 TB in 90 s)"
 
 
 def test_fp8_uses_the_projection_default_mfu() -> None:
     text = GB200_70B.format(level="", checkpoint="precision: fp8")
-    ((_, rate),) = _demands(text)
+    ((_, rate), _) = _demands(text)
     assert rate == pytest.approx(9216 * 5e15 * 0.30 / (6 * 70e9) * 4 / 1e9, rel=1e-12)
 
 

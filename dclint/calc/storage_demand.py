@@ -7,7 +7,10 @@ apply to it, each kept with the figures it came from so a finding can show them:
   GPUs x dense peak x MFU / (6 x active parameters);
 - image or video data: GPUs x a per-GPU read rate;
 - checkpoint restore: after a failure every rank reads its shard of the last checkpoint, so
-  the checkpoint is read once in aggregate within a restore target;
+  the checkpoint is read once in aggregate within a restore target; every training workload
+  has one (a run at scale checkpoints, and the projection's goodput already assumes a
+  Young/Daly interval): the declared checkpoint, else the one it would write (parameters x
+  bytes per parameter);
 - reference architecture: the read bandwidth NVIDIA's SuperPOD reference architecture asks of
   the performance level the design names (`storage.performance_level`) for the workload's
   nodes of `node_gpus` GPUs: its aggregate per scalable unit of `su_nodes` nodes, scaled by
@@ -120,12 +123,17 @@ def _bases(design: Design, wl: Workload, options: Mapping[str, Any]) -> list[Bas
         per_gpu = options["media_read_per_gpu"]
         how = f"{wl.gpus:,} GPUs x {fmt(per_gpu)}"
         bases.append(Basis(f"{wl.modality} data", (per_gpu * wl.gpus).to("GB/s"), how))
-    size = checkpoint_size(wl, options["bytes_per_parameter"])
-    if size is not None:
-        target = options["restore_target"].to("s")
-        basis = f" = {count_text(wl.model.parameters)} x {fmt(options['bytes_per_parameter'])}"
-        how = f"{fmt(size[0], size_unit(size[0]))}{basis if size[1] else ''} in {fmt(target)}"
-        bases.append(Basis("checkpoint restore", (size[0] / target).to("GB/s"), how))
+    per_parameter = options["bytes_per_parameter"]
+    size = checkpoint_size(wl, per_parameter) or (
+        (per_parameter * float(wl.model.parameters)).to("GB"),
+        True,
+    )
+    target = options["restore_target"].to("s")
+    basis = f" = {count_text(wl.model.parameters)} x {fmt(per_parameter)}"
+    how = f"{fmt(size[0], size_unit(size[0]))}{basis if size[1] else ''} in {fmt(target)}"
+    if wl.checkpoint is None:
+        how = f"no checkpoint declared: the one it would write, {how}"
+    bases.append(Basis("checkpoint restore", (size[0] / target).to("GB/s"), how))
     level = design.storage.performance_level
     if level is not None:
         bases.append(_reference(wl, level, options))
