@@ -63,6 +63,18 @@ def test_restore_applies_without_a_declared_checkpoint_and_says_so() -> None:
     assert d.bases[1].text() == "checkpoint restore 22.22 GB/s (2 TB in 90 s)"
 
 
+def test_restore_and_reference_level_raise_the_demand() -> None:
+    text = GB200_70B.format(
+        level="performance_level: good", checkpoint="checkpoint: {interval: 1 h}"
+    )
+    bases = dict(_demands(text))
+    assert bases["checkpoint restore"] == pytest.approx(70e9 * 14 / 90 / 1e9, rel=1e-12)  # 10.89
+    # 9216 GPUs = 1152 nodes of 8 = 36 SU x 15 GB/s = 540 GB/s to provide: 180 GB/s at 3x.
+    assert bases["reference architecture 'good'"] == pytest.approx(540.0 / 3, rel=1e-12)
+    total = read_demand(load_text(text), default_options()["STO001"])
+    assert total.m_as("GB/s") == pytest.approx(180.0, rel=1e-12)
+
+
 def test_fp8_uses_the_projection_default_mfu() -> None:
     text = GB200_70B.format(level="", checkpoint="precision: fp8")
     ((_, rate), _) = _demands(text)
