@@ -11,7 +11,9 @@ import pytest
 from conftest import EXAMPLES, findings_of
 from dclint.calc.storage_demand import read_demand, workload_demands
 from dclint.engine.config import default_options
-from dclint.loader import load_text
+from dclint.engine.registry import discover
+from dclint.engine.rule import Context
+from dclint.loader import load, load_text
 
 GB200_70B = """
 name: gb200-9216
@@ -148,6 +150,7 @@ def test_reference_architecture_4su_storage_passes(
         ("sto005/bad.yaml", "STO005", "bytes_per_parameter: 10 B", 2, 1),
         ("sto006/bad.yaml", "STO006", "protocol_efficiency: 100%", 3, 1),
         ("sto006/bad.yaml", "STO006", "tolerance: 40%", 3, 2),
+        ("sto006/bad-behind-nic.yaml", "STO006", "protocol_efficiency: 100%", 4, 3),
     ],
 )
 def test_every_option_changes_a_verdict(
@@ -163,3 +166,45 @@ def test_every_option_changes_a_verdict(
     path = write(text)
     (path.parent / ".dclint.yaml").write_text(f"{rule}:\n  {setting}\n", encoding="utf-8")
     assert sum(r == rule for r, _ in findings_of(path)) == after
+
+
+def test_sto006_bounds_behind_the_nic() -> None:
+    """PCIe 5.0 x16: 32 GT/s x 128/130 x 16 lanes / 8 = 63.02 GB/s a slot, below a dual-port
+    400G NIC's 100 GB/s; replication 3 and an 8+2 erasure code divide the write bound by 3
+    and 1.25."""
+    from dclint.calc.pcie import pcie_link
+
+    assert pcie_link(5, 16).m_as("GB/s") == pytest.approx(32 * 128 / 130 * 16 / 8, rel=1e-12)
+    assert pcie_link(6, 16).m_as("GB/s") == pytest.approx(64 * 242 / 256 * 16 / 8, rel=1e-12)
+    assert pcie_link(4, 8).m_as("GB/s") == pytest.approx(16 * 128 / 130, rel=1e-12)
+    path = EXAMPLES / "sto006" / "bad-behind-nic.yaml"
+    rule = discover()["STO006"]()
+    found = list(rule.check(load(path), Context(default_options()["STO006"])))
+    slot = 32 * 128 / 130 * 2  # GB/s
+    assert [(v.path[2:], round(v.limit.m_as("GB/s"), 9)) for v in found] == [  # type: ignore[union-attr]
+        ((1, "read_bandwidth"), round(8 * slot * 0.9, 9)),
+        ((1, "per_node_read_bandwidth"), round(slot * 0.9, 9)),
+        ((2, "write_bandwidth"), round(800 * 0.9 / 3, 9)),
+        ((3, "write_bandwidth"), round(800 * 0.9 / 1.25, 9)),
+    ]
+    assert found[2].message == (
+        "storage tier ceph claims 300 GB/s of aggregate write bandwidth, above what its NICs "
+        "carry: 8 nodes x 2 NICs x 400 Gb/s = 800 GB/s line rate x 90% protocol efficiency "
+        "/ 3 copies (replication 3) = 240 GB/s"
+    )
+    # reads of the replicated tier are not amplified: 700 GB/s of 720 GB/s passes
+
+
+def test_replication_and_erasure_code_are_one_or_the_other() -> None:
+    from dclint.errors import DclintError
+
+    text = """
+name: both
+storage:
+  tiers:
+    - {id: ceph, kind: parallel_fs, replication: 3, erasure_code: 8+2}
+"""
+    with pytest.raises(DclintError, match="declare replication or erasure_code, not both"):
+        load_text(text)
+    with pytest.raises(DclintError, match="erasure_code"):
+        load_text(text.replace("replication: 3, erasure_code: 8+2", "erasure_code: 8-2"))

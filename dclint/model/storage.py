@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from dclint.model.types import Bandwidth, Id, Information, PositiveInt, Strict
 
@@ -26,6 +26,32 @@ class StorageTier(Strict):
     nic_speed: Bandwidth | None = Field(
         None, description="Line rate of one storage NIC, e.g. 400 Gb/s (STO006)"
     )
+    ports_per_nic: PositiveInt = Field(
+        1,
+        description="Network ports of one storage NIC, each at nic_speed (a dual-port card: "
+        "2), a whole number (no unit) (STO006)",
+    )
+    pcie_generation: Literal[3, 4, 5, 6] | None = Field(
+        None,
+        description="PCIe generation of each storage NIC's host slot, 3 to 6: with "
+        "pcie_lanes, the host link STO006 bounds the NIC by",
+    )
+    pcie_lanes: Literal[1, 2, 4, 8, 16] | None = Field(
+        None,
+        description="PCIe lanes of each storage NIC's host slot, a whole number (no unit): "
+        "x16 is 16 (STO006)",
+    )
+    replication: PositiveInt | None = Field(
+        None,
+        description="Copies the tier writes of every block (replication factor), a whole "
+        "number (no unit): each copy crosses the storage NICs (STO006)",
+    )
+    erasure_code: str | None = Field(
+        None,
+        pattern=r"^[1-9][0-9]*\+[0-9]+$",
+        description="Erasure code as data + parity strips, e.g. '8+2': a write moves "
+        "(data + parity) / data of its bytes over the storage NICs (STO006)",
+    )
     feeds_training: bool | None = Field(
         None, description="Training data is read from this tier (default: the parallel FS)"
     )
@@ -33,11 +59,28 @@ class StorageTier(Strict):
         None, description="Checkpoints are written here (default: the parallel FS)"
     )
 
+    @model_validator(mode="after")
+    def _one_write_scheme(self) -> StorageTier:
+        if self.replication is not None and self.erasure_code is not None:
+            raise ValueError("declare replication or erasure_code, not both")
+        return self
+
+    @property
+    def write_amplification(self) -> float:
+        """Bytes a write moves over the storage NICs per byte written: the replication
+        factor, or (data + parity) / data of the erasure code; 1 where neither is declared."""
+        if self.replication is not None:
+            return float(self.replication)
+        if self.erasure_code is not None:
+            data, parity = (int(x) for x in self.erasure_code.split("+"))
+            return (data + parity) / data
+        return 1.0
+
     def line_rate(self) -> Bandwidth | None:
-        """nodes x NICs per node x line rate, where all three are declared."""
+        """nodes x NICs per node x ports x line rate, where nodes, NICs and speed are declared."""
         if self.nodes is None or self.nics_per_node is None or self.nic_speed is None:
             return None
-        return self.nic_speed * (self.nodes * self.nics_per_node)
+        return self.nic_speed * (self.nodes * self.nics_per_node * self.ports_per_nic)
 
     def aggregate(self, direction: Literal["read", "write"]) -> Bandwidth | None:
         """Aggregate bandwidth, declared or per-node x nodes."""
