@@ -13,8 +13,11 @@ these, each printed in the finding:
   or samples/s x the workload's `bytes_per_sample` (a sample is one sequence); tokens/s is
   GPUs x dense peak x MFU / (6 x active parameters), with the workload's `mfu` or the
   projection's default MFU for its GPU and precision (the one `dclint cost` uses);
-- image or video data (`modality: image` or `video`): `media_read_per_gpu` (default 4 GB/s)
-  per GPU;
+- image or video data (`modality: image` or `video`): bandwidth to provide, held as is
+  like the reference architecture below: `media_read_per_gpu` (default 4 GB/s) per GPU
+  where the workload reads 1080p/4K or uncompressed data (`high_resolution_media: true`)
+  from a `dataset_size` above `media_dataset_size` (30 TB); any other image or video data
+  takes the reference architecture's 'best' level for its nodes;
 - checkpoint restore (every workload): after a failure every rank reads its shard of the
   last checkpoint, so the checkpoint (declared size, else parameters x `bytes_per_parameter`,
   14 B as in STO002) must be read within `restore_target` (90 s). A workload that declares
@@ -34,9 +37,13 @@ what keeps the GPUs fed through those bursts. The defaults and their sources:
 
 - `bytes_per_token` 4 B: Megatron-Core's indexed dataset stores token ids as int32 when the
   vocabulary exceeds 65,500 (Llama 3's 128k), uint16 below.
-- `media_read_per_gpu` 4 GB/s, `reference_read_per_node` (single node read: good 4, better
-  8, best 40 GB/s) and `reference_read_per_su` (1 SU aggregate read: 15, 40, 125 GB/s; its
-  4 SU row is four times that): NVIDIA DGX SuperPOD reference architecture (DGX H100),
+- `media_read_per_gpu` 4 GB/s and `media_dataset_size` 30 TB: NVIDIA DGX SuperPOD
+  reference architecture, storage guidance: about 4 GB/s of reads per GPU for training on
+  1080p or 4K video or uncompressed images whose dataset is over 30 TB (too large for the
+  nodes' caches); its Best level is the one for image and video training.
+- `reference_read_per_node` (single node read: good 4, better 8, best 40 GB/s) and
+  `reference_read_per_su` (1 SU aggregate read: 15, 40, 125 GB/s; its 4 SU row is four
+  times that): NVIDIA DGX SuperPOD reference architecture (DGX H100),
   storage performance guidance; `su_nodes` 32 and `node_gpus` 8 are the DGX H100 scalable
   unit and node that guidance is written for (dclint scales it per 8 GPUs on other
   platforms).
@@ -83,6 +90,11 @@ class StorageReadBandwidthTooLow(Rule):
         "bytes_per_token": Option("4 B", "information", "Bytes read per training token"),
         "media_read_per_gpu": Option(
             "4 GB/s", "bandwidth", "Read rate per GPU of image and video training"
+        ),
+        "media_dataset_size": Option(
+            "30 TB",
+            "information",
+            "Dataset size above which 1080p/4K or uncompressed media take media_read_per_gpu",
         ),
         "restore_target": Option(
             "90 s", "duration", "Longest time to read the last checkpoint after a failure"

@@ -96,7 +96,43 @@ def test_samples_and_media_figures() -> None:
     assert w.rate.m_as("GB/s") == pytest.approx(tokens / 4096 * 3e6 / 1e9, rel=1e-12)
     d = load_text((EXAMPLES / "sto001" / "bad-media.yaml").read_text(encoding="utf-8"))
     (w,) = workload_demands(d, default_options()["STO001"])
-    assert w.rate.m_as("GB/s") == pytest.approx(256.0, rel=1e-12)
+    assert w.rate.m_as("GB/s") == pytest.approx(256.0 / 3, rel=1e-12)  # to provide, not x3
+
+
+VIDEO = """
+name: video
+racks:
+  - {{id: "r[001-128]", platform: hgx-h100, nodes: 1}}
+workloads:
+  - id: video
+    model: {{parameters: 7e9}}
+    modality: {modality}
+    tokens: 1e12
+    gpus: 1024
+    parallel: {{tp: 8}}
+    {extra}
+"""
+HIRES = "high_resolution_media: true\n    dataset_size: {size} TB"
+
+
+@pytest.mark.parametrize(
+    ("modality", "extra", "provide", "why"),
+    [
+        # 128 nodes = 4 SU x 125 GB/s (NVIDIA's Best level): hundreds of GB/s, not 12 TB/s
+        ("video", "", 500.0, "not 1080p/4K or uncompressed"),
+        ("image", "high_resolution_media: true", 500.0, "dataset_size not declared"),
+        ("video", HIRES.format(size=30), 500.0, "dataset 30 TB, not above 30 TB"),
+        ("video", HIRES.format(size=31), 4096.0, "1080p/4K or uncompressed, 31 TB above"),
+    ],
+)
+def test_media_demand_is_bandwidth_to_provide(
+    modality: str, extra: str, provide: float, why: str
+) -> None:
+    text = VIDEO.format(modality=modality, extra=extra)
+    (w,) = workload_demands(load_text(text), default_options()["STO001"])
+    media = next(b for b in w.bases if b.name == f"{modality} data")
+    assert media.rate.m_as("GB/s") == pytest.approx(provide / 3, rel=1e-12)
+    assert media.how.startswith(why)
 
 
 SUPERPOD_4SU = """
@@ -136,6 +172,7 @@ def test_reference_architecture_4su_storage_passes(
         ("sto001/bad.yaml", "STO001", "factor: 2.9", 1, 0),
         ("sto001/good-restore.yaml", "STO001", "bytes_per_token: 1 MB", 0, 1),
         ("sto001/bad-media.yaml", "STO001", "media_read_per_gpu: 3.5 GB/s", 1, 0),
+        ("sto001/bad-media.yaml", "STO001", "media_dataset_size: 50 TB", 1, 0),
         ("sto001/bad-restore.yaml", "STO001", "restore_target: 100 s", 1, 0),
         ("sto001/bad-restore.yaml", "STO001", "bytes_per_parameter: 12 B", 1, 0),
         ("sto001/bad-level-node.yaml", "STO001", "reference_read_per_node: {best: 38 GB/s}", 1, 0),

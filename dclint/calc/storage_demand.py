@@ -5,7 +5,9 @@ apply to it, each kept with the figures it came from so a finding can show them:
 
 - data loading: tokens/s x bytes per token, or samples/s x bytes per sample, tokens/s being
   GPUs x dense peak x MFU / (6 x active parameters);
-- image or video data: GPUs x a per-GPU read rate;
+- image or video data: NVIDIA's SuperPOD guidance, bandwidth to provide (so divided by
+  STO001's factor, as the reference level below): GPUs x a per-GPU read rate for 1080p/4K or
+  uncompressed data larger than `media_dataset_size`, else the Best level per scalable unit;
 - checkpoint restore: after a failure every rank reads its shard of the last checkpoint, so
   the checkpoint is read once in aggregate within a restore target; every training workload
   has one (a run at scale checkpoints, and the projection's goodput already assumes a
@@ -120,9 +122,7 @@ def _bases(design: Design, wl: Workload, options: Mapping[str, Any]) -> list[Bas
             how = f"{_count(rate)} tokens/s x {fmt(per)}; {mfu_text}"
             bases.append(Basis("data loading", (Q_(rate, "1/s") * per).to("GB/s"), how))
     if wl.modality != "text":
-        per_gpu = options["media_read_per_gpu"]
-        how = f"{wl.gpus:,} GPUs x {fmt(per_gpu)}"
-        bases.append(Basis(f"{wl.modality} data", (per_gpu * wl.gpus).to("GB/s"), how))
+        bases.append(_media(wl, options))
     per_parameter = options["bytes_per_parameter"]
     size = checkpoint_size(wl, per_parameter) or (
         (per_parameter * float(wl.model.parameters)).to("GB"),
@@ -138,6 +138,33 @@ def _bases(design: Design, wl: Workload, options: Mapping[str, Any]) -> list[Bas
     if level is not None:
         bases.append(_reference(wl, level, options))
     return bases
+
+
+def _media(wl: Workload, options: Mapping[str, Any]) -> Basis:
+    """Image or video data: NVIDIA's per-GPU guidance for 1080p/4K or uncompressed data over
+    `media_dataset_size`, else its Best level per scalable unit; both bandwidth to provide."""
+    name = f"{wl.modality} data"
+    floor = options["media_dataset_size"]
+    size = wl.dataset_size
+    if wl.high_resolution_media and size is not None and size.m_as("TB") > floor.m_as("TB"):
+        per_gpu = options["media_read_per_gpu"]
+        factor = float(options["factor"])
+        guidance = (per_gpu * wl.gpus).to("GB/s")
+        how = (
+            f"1080p/4K or uncompressed, {fmt(size, size_unit(size))} above "
+            f"{fmt(floor, size_unit(floor))}: {wl.gpus:,} GPUs x {fmt(per_gpu)} = "
+            f"{fmt(guidance)} to provide, so {factor:g}x {fmt(guidance / factor)}"
+        )
+        return Basis(name, (guidance / factor).to("GB/s"), how)
+    why = (
+        "not 1080p/4K or uncompressed"
+        if not wl.high_resolution_media
+        else "dataset_size not declared"
+        if size is None
+        else f"dataset {fmt(size, size_unit(size))}, not above {fmt(floor, size_unit(floor))}"
+    )
+    level = _reference(wl, "best", options)
+    return Basis(name, level.rate, f"{why}: reference architecture 'best', {level.how}")
 
 
 def _reference(wl: Workload, level: str, options: Mapping[str, Any]) -> Basis:

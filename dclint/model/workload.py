@@ -136,6 +136,12 @@ class Workload(Strict):
     modality: Literal["text", "image", "video"] = Field(
         "text", description="What the data loader reads; image and video set STO001's floor"
     )
+    high_resolution_media: bool = Field(
+        False,
+        description="Image or video data at 1080p or 4K, or uncompressed images: with a "
+        "dataset_size above STO001's media_dataset_size, NVIDIA's per-GPU read guidance "
+        "applies instead of its Best level per scalable unit",
+    )
     dataset_size: Information | None = None
     checkpoint: Checkpoint | None = None
     mfu: Fraction | None = None
