@@ -62,6 +62,7 @@ from dclint.calc.fabric_tiers import (
     tier_bandwidths,
     tier_links,
 )
+from dclint.calc.pcie import pcie_link
 from dclint.calc.power import (
     feed_allocation,
     feed_capacity_kw,
@@ -205,6 +206,7 @@ __all__ = [
     "normal_feed_load_kw",
     "ordinal",
     "panel_allocation",
+    "pcie_link",
     "plan_layouts",
     "port_share",
     "ports_at",
