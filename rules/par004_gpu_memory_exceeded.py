@@ -1,25 +1,31 @@
 """Training layout whose per-GPU memory estimate exceeds the GPU's memory less a reserve.
 
 ## What it does
-Estimates the memory of the busiest GPU of each workload's parallel layout (the first
-pipeline stage, or a middle one when `first_stage_layers` / `last_stage_layers` make stages
-uneven): bf16 weights and fp32 gradients split over tp x pp (experts over ep), the fp32
-optimizer states sharded over dp x cp by the distributed optimizer (`zero_stage` 2 shards the
-gradients too, 3, FSDP's full shard, the weights as well), and the activations of the
-micro-batches in flight (Korthikanti et al. 2022, with the declared `recompute`; sequence
-parallelism on by default when tp > 1, as Megatron-Core training recipes run it, and said so
-in the finding). Flags a layout above the GPU's memory less `reserve` (default 10%). The
-memory is the figure the device reports (nvidia-smi memory.total: 81,559 MiB = 79.6 GiB on
-an H100 80GB), the datasheet figure where the catalog knows no device figure.
+Estimates the memory of the GPU of each pipeline stage that can bind and checks the largest:
+the first stage (the most micro-batches in flight, and the input embedding), a middle one
+when `first_stage_layers` / `last_stage_layers` make stages uneven, and the last (the output
+layer, and the logits of its micro-batch: sequence x micro-batch x vocabulary / tp in bf16
+plus the fp32 copy the loss keeps). On each: bf16 weights and fp32 gradients of its layers
+split over tp (experts over ep), the fp32 optimizer states sharded over dp x cp by the
+distributed optimizer (`zero_stage` 2 shards the gradients too, 3, FSDP's full shard, the
+weights as well), and the activations of the micro-batches in flight (Korthikanti et al.
+2022, with the declared `recompute`; sequence parallelism on by default when tp > 1, as
+Megatron-Core training recipes run it, and said so in the finding). The attention scores
+(Korthikanti's 5 a s / h term) count only with `flash_attention: false`: flash attention,
+which the step model assumes too, never stores them. The finding names the stage that binds.
+Flags a layout above the GPU's memory less `reserve` (default 10%). The memory is the figure
+the device reports (nvidia-smi memory.total: 81,559 MiB = 79.6 GiB on an H100 80GB), the
+datasheet figure where the catalog knows no device figure.
 
 ## Why it matters
 A layout that does not fit fails with out-of-memory at the first step, after the cluster has
 been booked. Model-state bytes follow Megatron-LM's distributed-optimizer table (6 + 12/d
 bytes a parameter for bf16 with fp32 gradients) and the ZeRO paper (Rajbhandari et al.
-2020). The 10% `reserve` is dclint's own default for what the estimate leaves out: the CUDA
-context, NCCL buffers, allocator fragmentation and the embedding and output-layer
-activations. The estimate passes the published layouts it was checked against (Narayanan et
-al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100).
+2020). The logits follow Megatron-Core's vocab-parallel cross-entropy, which casts the bf16
+logits to fp32 and keeps them for the backward. The 10% `reserve` is dclint's own default
+for what the estimate leaves out: the CUDA context, NCCL buffers and allocator
+fragmentation. The estimate passes the published layouts it was checked against (Narayanan
+et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100).
 
 ## Example
 ```yaml

@@ -156,10 +156,10 @@ def test_sequence_parallel_on_by_default_in_the_activations() -> None:
 
 def test_reserve_option_changes_the_verdict(write: Callable[..., Path]) -> None:
     text = (EXAMPLES / "par004" / "bad.yaml").read_text(encoding="utf-8")
-    assert sum(r == "PAR004" for r, _ in findings_of(write(text))) == 6
+    assert sum(r == "PAR004" for r, _ in findings_of(write(text))) == 8
     path = write(text)
     (path.parent / ".dclint.yaml").write_text("PAR004:\n  reserve: 9%\n", encoding="utf-8")
-    assert sum(r == "PAR004" for r, _ in findings_of(path)) == 5  # just-above now fits
+    assert sum(r == "PAR004" for r, _ in findings_of(path)) == 7  # just-above now fits
 
 
 def test_ffn_hidden_size_must_split_over_tp() -> None:
@@ -175,3 +175,68 @@ def test_ffn_hidden_size_must_split_over_tp() -> None:
     assert (v.path[-1], v.measured, v.limit) == ("tp", 1412.0, 8.0)
     assert v.message.startswith("workload w: expert FFN hidden size 1412 does not split")
     assert _violations("PAR003", model=moe, parallel="tp: 4, ep: 8") == []
+
+
+EIGHT_B = """
+name: eight-b
+racks:
+  - {{id: "r[1-2]", platform: hgx-h100, nodes: 4}}
+workloads:
+  - id: w
+    model: {{parameters: 8e9, layers: 32, hidden_size: 4096, attention_heads: 32{vocab}}}
+    tokens: 1e12
+    sequence_length: 8192
+    gpus: 64
+    parallel: {{tp: 2, pp: 4}}
+{extra}
+"""
+
+
+def _par004(vocab: str = "", **extra: object) -> list[Violation]:
+    lines = "".join(f"    {k}: {v}\n" for k, v in extra.items())
+    design = load_text(EIGHT_B.format(vocab=vocab, extra=lines))
+    return list(RULES["PAR004"]().check(design, Context(default_options()["PAR004"])))
+
+
+def test_par004_holds_the_last_stage_with_its_logits_and_output_layer() -> None:
+    """8e9 parameters with two 256000 x 4096 matrices (embedding, output layer): the last of
+    pp 4 holds 8 of 32 layers' share of the rest plus the output layer, over tp 2, and the
+    logits of one micro-batch of 16 x 8192 tokens: x 256000 / tp 2 x 6 B."""
+    vocab = ", vocab_size: 256000"
+    (v,) = _par004(vocab, global_batch=512, micro_batch=16, recompute="full")
+    embedding = 256000 * 4096
+    params = ((8e9 - 2 * embedding) * 8 / 32 + embedding) / 2
+    logits = 8192 * 16 * 256000 / 2 * 6
+    layers = 8 * 2 * 8192 * 16 * 4096 / 2  # full recomputation: 2 s b h / t a layer, 1 in flight
+    states = params * (2 + 4 + 12 / 8)
+    assert v.measured.m_as("B") == pytest.approx(states + logits + layers, rel=1e-12)  # type: ignore[union-attr]
+    assert logits / GIB == 93.75
+    assert "last stage (stage 3 of pp 4) binds: 8 layers, the output layer, logits 93.8 GiB" in (
+        v.message
+    )
+    assert _par004(vocab, global_batch=512, micro_batch=8, recompute="full") == []
+
+
+def test_par004_counts_attention_scores_only_without_flash_attention() -> None:
+    """recompute none: flash attention stores no s x s scores, as selective recomputation;
+    unfused attention adds 5 a s / (h t) s b h bytes a layer (Korthikanti et al. 2022)."""
+    assert _par004(recompute="none") == []
+    (v,) = _par004(recompute="none", flash_attention="false")
+    s, b, h, a, t = 8192, 1, 4096, 32, 2
+    per_layer = s * b * h * (34 / t + 5 * a * s / (h * t))
+    states = 8e9 / 4 / 2 * (2 + 4 + 12 / 8)
+    # no global batch: pp micro-batches, so the first stage holds 4 of its 8 layers' worth each
+    assert v.measured.m_as("B") == pytest.approx(states + per_layer * 8 * 4, rel=1e-12)  # type: ignore[union-attr]
+    assert "first stage (stage 0 of pp 4) binds: 8 layers;" in v.message
+    assert "attention scores stored (no flash attention)" in v.message
+
+
+def test_embedding_and_loss_slots_take_a_layers_place_in_memory() -> None:
+    """NVIDIA's Llama 3.1 405B split: 126 layers + embedding + loss = 128 slots over pp 8,
+    so the first and last stages hold 15 layers and the middle ones 16."""
+    from dclint.projection.memory import stage_layers
+
+    assert stage_layers(126, 8, None, None, True, True) == [(0, 15.0), (1, 16.0), (7, 15.0)]
+    assert stage_layers(126, 16, 7, 7) == [(0, 7.0), (1, 8.0), (15, 7.0)]
+    assert stage_layers(128, 8) == [(0, 16.0), (7, 16.0)]
+    assert stage_layers(40, 1) == [(0, 40.0)]

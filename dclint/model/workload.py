@@ -167,6 +167,13 @@ class Workload(Strict):
         "computes, Megatron-Core 2024+); false for the full score matrix (Narayanan et al. 2021)",
     )
     recompute: Literal["none", "selective", "full"] = "selective"
+    flash_attention: bool = Field(
+        True,
+        description="Attention runs as fused flash attention, which never stores the "
+        "sequence x sequence scores (Megatron-Core with Transformer Engine); false for "
+        "unfused attention (Megatron-LM of 2021): PAR004 then counts the scores' memory and "
+        "the step model their time",
+    )
     power_basis: Literal["gpu_tdp", "rack_share"] = "rack_share"
     concurrent: bool = Field(True, description="Runs at the same time as the other workloads")
     budget: Money | None = None

@@ -9,19 +9,29 @@ Conventions:
   well (Rajbhandari et al. 2020); the layer being gathered under stage 3 is not counted.
   FP8 and FP4 training keep bf16 weights as well (Transformer Engine casts per GEMM), so the
   precision does not change these figures.
-- Dense parameters are split over tp x pp; expert parameters over ep x tp x pp (expert tensor
-  parallelism = tp, the Megatron-Core default), their optimizer over the expert data-parallel
-  ranks (dp x cp / ep).
+- Where the vocabulary and hidden size are known, the parameters hold two vocabulary x hidden
+  matrices (the input embedding and an untied output layer, as Llama 3; at most half the dense
+  parameters): the first pipeline stage holds the embedding and the last the output layer
+  (Megatron-Core keeps a copy on the last stage when they are tied), each split over tp; the
+  rest of the dense parameters split evenly over the layers. Expert parameters split over
+  ep x tp (expert tensor parallelism = tp, the Megatron-Core default) by layer, their
+  optimizer over the expert data-parallel ranks (dp x cp / ep).
 - Activations per transformer layer and micro-batch, in bytes, with s = sequence / cp,
   b = micro-batch, h hidden, a heads, t = tp: s b h (34/t + 5 a s / (h t)) with sequence
-  parallelism, s b h (10 + 24/t + 5 a s / (h t)) without; selective recomputation drops the
-  5 a s / h term, full recomputation keeps only the layer input, 2 s b h (/t with sequence
+  parallelism, s b h (10 + 24/t + 5 a s / (h t)) without; the 5 a s / h term (attention
+  scores, softmax and dropout) only where attention is not flash attention (`flash_attention:
+  false`), since flash attention never stores the scores; selective recomputation drops it
+  too, full recomputation keeps only the layer input, 2 s b h (/t with sequence
   parallelism). Sequence parallelism is on by default when tp > 1, as Megatron-Core training
-  recipes run it. Pipeline stage k holds min(pp - k, micro-batches) micro-batches of its
-  layers (l/pp, or the declared first and last stage layers), x (1 + (pp-1)/(pp x vpp)) with
-  interleaving; the busiest of the first stage and, with uneven stages, a middle one counts.
-  Embedding and output-layer activations and MoE routing buffers are not counted; flash
-  attention makes `recompute: none` behave like `selective` for the 5 a s / h term.
+  recipes run it.
+- In flight: stage k of pp holds min(pp - k, micro-batches) micro-batches of its layers;
+  with interleaving, 2 (pp - k - 1) + (vpp - 1) pp + 1 chunks of its layers / vpp
+  (Megatron-Core's interleaved 1F1B warm-up), at most micro-batches x vpp.
+- The last stage holds the logits of its one micro-batch: s b x vocabulary / t in bf16 plus
+  the fp32 copy the vocab-parallel cross-entropy keeps (6 B a logit).
+- The stages that can bind are each checked: the first (most micro-batches in flight, the
+  embedding), the first middle one (with uneven stages) and the last (output layer, logits).
+  MoE routing buffers are not counted.
 """
 
 from __future__ import annotations
@@ -33,15 +43,21 @@ from dclint.units import Q_, Quantity
 
 __all__ = [
     "GRAD_BYTES",
+    "LOGIT_BYTES",
     "OPTIMIZER_BYTES",
     "WEIGHT_BYTES",
     "MemoryEstimate",
+    "Shape",
+    "embedding_parameters",
     "expert_parameters",
     "layer_activations",
     "memory_per_gpu",
+    "stage_bytes",
+    "stage_layers",
 ]
 
 WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2.0, 4.0, 12.0
+LOGIT_BYTES = 6.0  # bf16 logits and the fp32 copy the loss keeps
 
 
 @dataclass(frozen=True)
@@ -68,6 +84,26 @@ class MemoryEstimate:
         return {k: v.to("GiB") for k, v in out.items()}
 
 
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What the per-stage memory depends on, as plain numbers (the layout search builds one per
+    candidate; `memory_per_gpu` one from the workload)."""
+
+    layers: int
+    dense: float  # parameters outside expert MLPs
+    experts: float  # parameters in expert MLPs
+    embedding: float  # parameters of one vocabulary x hidden matrix (0: unknown)
+    tp: int
+    pp: int
+    cp: int
+    dp: int
+    ep: int
+    vpp: int
+    micro_batches: int  # a step's micro-batches per data-parallel rank
+    per_layer: float | None  # activation bytes of one layer and micro-batch (None: unknown)
+    logits: float  # bytes of one micro-batch's logits on the last stage
+
+
 def expert_parameters(wl: Workload) -> float:
     """Parameters in expert MLPs (0 for a dense model), from the architecture or from
     total and active parameters: P = dense + E e, A = dense + k e."""
@@ -83,98 +119,191 @@ def expert_parameters(wl: Workload) -> float:
     return 0.0
 
 
-def _data_parallel(wl: Workload) -> int:
-    p = wl.parallel
-    return p.dp or max(1, wl.gpus // (p.tp * p.pp * p.cp))
+def embedding_parameters(vocab: int | None, hidden: int | None, dense: float) -> float:
+    """One vocabulary x hidden matrix (the embedding, or the output layer), at most half the
+    dense parameters; 0 where the vocabulary or hidden size is unknown."""
+    if not vocab or not hidden:
+        return 0.0
+    return min(float(vocab * hidden), dense / 2)
 
 
-def _stages(wl: Workload) -> list[tuple[int, float | None]]:
-    """(stage index, its layers) of the candidates for the busiest stage."""
-    p, layers = wl.parallel, wl.model.layers
-    if layers is None:
-        return [(0, None)]
-    ends = [v for v in (p.first_stage_layers, p.last_stage_layers) if v is not None]
-    middle_stages = p.pp - len(ends)
-    if not ends or p.pp == 1:
-        return [(0, layers / p.pp)]
-    middle = (layers - sum(ends)) / middle_stages if middle_stages > 0 else None
-    first = float(p.first_stage_layers) if p.first_stage_layers is not None else middle
-    out = [(0, first)]
-    if middle is not None and p.first_stage_layers is not None and middle_stages > 0:
+def stage_layers(
+    layers: int,
+    pp: int,
+    first: int | None = None,
+    last: int | None = None,
+    embedding_slot: bool = False,
+    loss_slot: bool = False,
+) -> list[tuple[int, float]]:
+    """(stage index, its layers) of the stages that can bind: the first, the first middle
+    one when stages are uneven, and the last. Declared first and last stage layers take
+    precedence; otherwise the embedding and the loss, where they count as a layer in the split
+    (Megatron-Core's account_for_*_in_pipeline_split), take one layer's place on the first and
+    the last stage."""
+    if pp == 1:
+        return [(0, float(layers))]
+    ends = [v for v in (first, last) if v is not None]
+    if not ends and (embedding_slot or loss_slot):
+        per = (layers + embedding_slot + loss_slot) / pp
+        inner = [(1, per)] if pp > 2 else []
+        return [(0, per - embedding_slot), *inner, (pp - 1, per - loss_slot)]
+    others = pp - len(ends)
+    middle = (layers - sum(ends)) / others if others > 0 else None
+    head = float(first) if first is not None else middle
+    tail = float(last) if last is not None else middle
+    out = [(0, head if head is not None else 0.0)]
+    if ends and middle is not None and pp > 2:
         out.append((1, middle))
+    out.append((pp - 1, tail if tail is not None else 0.0))
     return out
 
 
 def layer_activations(
-    s: float, b: int, h: int, heads: int, t: int, sp: bool, recompute: str
+    s: float, b: int, h: int, heads: int, t: int, sp: bool, recompute: str, flash: bool = True
 ) -> float:
     """Bytes of one transformer layer's activations for one micro-batch (module doc's terms)."""
     base = 34 / t if sp else 10 + 24 / t
     if recompute == "full":
         return 2 * s * b * h / (t if sp else 1)
-    if recompute == "selective":
+    if recompute == "selective" or flash:
         return s * b * h * base
     return s * b * h * (base + 5 * heads * s / (h * t))
 
 
-def _activations(wl: Workload, dp: int, stage: int, layers: float) -> Quantity | None:
-    m, p = wl.model, wl.parallel
-    if not (m.layers and m.hidden_size):
-        return None
-    s, h = wl.sequence_length / p.cp, m.hidden_size
-    heads = m.attention_heads or max(1, h // 128)
-    sp = p.sequence_parallel_on
-    per_layer = layer_activations(s, wl.micro_batch, h, heads, p.tp, sp, wl.recompute)
-    micro_batches = p.pp
-    if wl.global_batch:
-        micro_batches = max(1, wl.global_batch // (dp * wl.micro_batch))
-    in_flight = max(1, min(p.pp - stage, micro_batches))
-    interleave = 1 + (p.pp - 1) / (p.pp * p.vpp) if p.vpp > 1 else 1.0
-    return Q_(per_layer * layers * in_flight * interleave, "B").to("GiB")
+def _in_flight(stage: int, n: float, sh: Shape) -> float:
+    """Layers' worth of one micro-batch's activations stage `stage` of `n` layers holds."""
+    if sh.vpp == 1:
+        return n * max(1, min(sh.pp - stage, sh.micro_batches))
+    chunks = 2 * (sh.pp - stage - 1) + (sh.vpp - 1) * sh.pp + 1
+    return n / sh.vpp * max(1, min(chunks, sh.micro_batches * sh.vpp))
 
 
-def memory_per_gpu(wl: Workload) -> MemoryEstimate:
-    """Memory of the busiest GPU (first pipeline stage, or a middle one with uneven stages)."""
-    estimates = [_estimate(wl, stage, layers) for stage, layers in _stages(wl)]
-    return max(estimates, key=lambda e: e.total.m_as("GiB"))
-
-
-def _estimate(wl: Workload, stage: int, layers: float | None) -> MemoryEstimate:
-    p = wl.parallel
-    dp = _data_parallel(wl)
-    share = layers / wl.model.layers if layers is not None and wl.model.layers else 1 / p.pp
-    experts = expert_parameters(wl)
-    dense = float(wl.model.parameters) - experts
-    dense_local = dense * share / p.tp
-    expert_local = experts * share / (p.ep * p.tp)
-    dense_dp, expert_dp = dp * p.cp, max(1, dp * p.cp // p.ep)
+def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]:
+    """(weights, gradients, optimizer, activations or -1) in bytes on a GPU of stage `stage`,
+    which holds `n` layers."""
+    share = n / sh.layers
+    body = sh.dense - 2 * sh.embedding
+    ends = (stage == 0) + (stage == sh.pp - 1)
+    dense_local = (body * share + sh.embedding * ends) / sh.tp
+    expert_local = sh.experts * share / (sh.ep * sh.tp)
+    dense_dp, expert_dp = sh.dp * sh.cp, max(1, sh.dp * sh.cp // sh.ep)
     sharded = dense_local / dense_dp + expert_local / expert_dp
     params = dense_local + expert_local
-    zero = p.sharding
-    notes = [f"stage {stage} of pp {p.pp}: {layers:g} layers" if layers and p.pp > 1 else ""]
     weights = WEIGHT_BYTES * (sharded if zero >= 3 else params)
     gradients = GRAD_BYTES * (sharded if zero >= 2 else params)
     optimizer = OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
+    if sh.per_layer is None:
+        return weights, gradients, optimizer, -1.0
+    activations = sh.per_layer * _in_flight(stage, n, sh)
+    if stage == sh.pp - 1:
+        activations += sh.logits
+    return weights, gradients, optimizer, activations
+
+
+def _data_parallel(wl: Workload) -> int:
+    p = wl.parallel
+    return p.dp or max(1, wl.gpus // (p.tp * p.pp * p.cp))
+
+
+def shape_of(wl: Workload) -> Shape:
+    """The workload's `Shape` (module doc's conventions)."""
+    m, p = wl.model, wl.parallel
+    dp = _data_parallel(wl)
+    experts = expert_parameters(wl)
+    dense = float(m.parameters) - experts
+    micro_batches = p.pp
+    if wl.global_batch:
+        micro_batches = max(1, wl.global_batch // (dp * wl.micro_batch))
+    per_layer, logits = None, 0.0
+    s = wl.sequence_length / p.cp
+    if m.layers and m.hidden_size:
+        heads = m.attention_heads or max(1, m.hidden_size // 128)
+        per_layer = layer_activations(
+            s, wl.micro_batch, m.hidden_size, heads, p.tp, p.sequence_parallel_on,
+            wl.recompute, wl.flash_attention,
+        )  # fmt: skip
+        if m.vocab_size:
+            logits = LOGIT_BYTES * s * wl.micro_batch * m.vocab_size / p.tp
+    return Shape(
+        m.layers or p.pp,
+        dense,
+        experts,
+        embedding_parameters(m.vocab_size, m.hidden_size, dense),
+        p.tp,
+        p.pp,
+        p.cp,
+        dp,
+        p.ep,
+        p.vpp,
+        micro_batches,
+        per_layer,
+        logits,
+    )
+
+
+def memory_per_gpu(wl: Workload) -> MemoryEstimate:
+    """Memory of the busiest GPU: the stage (first, first middle, last) that holds the most."""
+    p = wl.parallel
+    sh = shape_of(wl)
+    if wl.model.layers is None:
+        stages = [(0, sh.layers / p.pp)]
+    else:
+        stages = stage_layers(
+            wl.model.layers,
+            p.pp,
+            p.first_stage_layers,
+            p.last_stage_layers,
+            p.account_for_embedding_in_pipeline_split,
+            p.account_for_loss_in_pipeline_split,
+        )
+
+    def held(stage_and_layers: tuple[int, float]) -> float:
+        stage, n = stage_and_layers
+        return sum(max(0.0, x) for x in stage_bytes(sh, stage, n, p.sharding))
+
+    stage, n = max(stages, key=held)  # the first of equals: the lower stage
+    return _estimate(wl, sh, stage, n)
+
+
+def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
+    p = wl.parallel
+    zero = p.sharding
+    weights, gradients, optimizer, activations = stage_bytes(sh, stage, n, zero)
+    notes = []
+    if wl.model.layers and p.pp > 1:
+        held = [f"{n:g} layers"]
+        if stage == 0 and sh.embedding:
+            held.append("the embedding")
+        if stage == p.pp - 1:
+            held.append("the output layer" if sh.embedding else "")
+            held.append(f"logits {Q_(sh.logits, 'B').to('GiB'):.3g~P}" if sh.logits else "")
+        where = "first" if stage == 0 else "last" if stage == p.pp - 1 else "a middle"
+        notes.append(
+            f"{where} stage (stage {stage} of pp {p.pp}) binds: " + ", ".join(h for h in held if h)
+        )
+    elif sh.logits and sh.per_layer is not None:
+        notes.append(f"logits {Q_(sh.logits, 'B').to('GiB'):.3g~P}")
+    dp = sh.dp
     if zero:
         what = {1: "optimizer states", 2: "optimizer states and gradients"}.get(zero, "all states")
         notes.append(f"ZeRO stage {zero}: {what} sharded over dp x cp = {dp * p.cp}")
     else:
         notes.append("no data-parallel sharding (distributed optimizer off)")
-    activations = _activations(wl, dp, stage, layers) if layers is not None else None
-    if activations is None:
+    if activations < 0:
         notes.append("activations not estimated: model layers and hidden_size not declared")
     else:
         sp = "on" if p.sequence_parallel_on else "off"
         if p.sequence_parallel is None and p.tp > 1:
             sp += " (default with tp > 1)"
+        flash = "" if wl.flash_attention else ", attention scores stored (no flash attention)"
         notes.append(
             f"activations per Korthikanti et al. 2022, recompute {wl.recompute}, "
-            f"sequence parallel {sp}"
+            f"sequence parallel {sp}{flash}"
         )
     return MemoryEstimate(
         Q_(weights, "B").to("GiB"),
         Q_(gradients, "B").to("GiB"),
         Q_(optimizer, "B").to("GiB"),
-        activations,
-        tuple(n for n in notes if n),
+        Q_(activations, "B").to("GiB") if activations >= 0 else None,
+        tuple(notes),
     )

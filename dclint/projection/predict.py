@@ -171,11 +171,12 @@ def inputs(
     machine = gpu_machine(
         peak.m_as("FLOP/s"), hw.gpu.hbm_bandwidth.m_as("B/s"), eff, links, attention_peak
     )
+    attention = "flash attention" if wl.flash_attention else "unfused attention"
     notes.append(
-        "step model: Megatron-Core software (flash attention; TP, DP and PP communication "
+        f"step model: Megatron-Core software ({attention}; TP, DP and PP communication "
         "overlapped); efficiencies " + "; ".join(f"{k} {v}" for k, v in eff.sources)
     )
-    return arch, layout, machine, Software()
+    return arch, layout, machine, Software(flash_attention=wl.flash_attention)
 
 
 def run(

@@ -27,10 +27,12 @@ from dataclasses import replace
 
 from dclint.projection.collectives import group_time
 from dclint.projection.memory import (
-    GRAD_BYTES,
-    OPTIMIZER_BYTES,
-    WEIGHT_BYTES,
+    LOGIT_BYTES,
+    Shape,
+    embedding_parameters,
     layer_activations,
+    stage_bytes,
+    stage_layers,
 )
 from dclint.projection.search_records import (
     MICRO_BATCHES,
@@ -51,23 +53,33 @@ def _divisors(n: int, most: int) -> list[int]:
     return [d for d in range(1, min(n, most) + 1) if n % d == 0]
 
 
-def memory_bytes(a: Arch, lay: Layout, zero: int) -> float:
-    """Bytes on a GPU of the first pipeline stage, layers split evenly: dclint.projection.memory's
-    model states and activations, on floats (tests/test_plan_search.py compares the two)."""
-    t, p, c, d, e = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep
-    share = 1 / p
-    dense_local = a.dense_params * share / t
-    expert_local = a.expert_params * share / (e * t)
-    sharded = dense_local / (d * c) + expert_local / max(1, d * c // e)
-    params = dense_local + expert_local
-    states = WEIGHT_BYTES * (sharded if zero >= 3 else params)
-    states += GRAD_BYTES * (sharded if zero >= 2 else params)
-    states += OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
-    b, sp = lay.micro_batch, lay.sequence_parallel and t > 1
-    per_layer = layer_activations(a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute)
-    in_flight = max(1, min(p, max(1, lay.global_batch // (d * b))))
-    interleave = 1 + (p - 1) / (p * lay.vpp) if lay.vpp > 1 else 1.0
-    return states + per_layer * share * a.layers * in_flight * interleave
+def memory_bytes(
+    a: Arch, lay: Layout, zero: int, flash: bool = True, split_ends: tuple[int, int] = (0, 0)
+) -> float:
+    """Bytes on a GPU of the stage that binds, layers split evenly: dclint.projection.memory's
+    stage model on the search's floats (tests/test_plan_search.py compares the two)."""
+    t, c, b = lay.tp, lay.cp, lay.micro_batch
+    sp = lay.sequence_parallel and t > 1
+    per_layer = layer_activations(a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash)
+    shape = Shape(
+        a.layers,
+        a.dense_params,
+        a.expert_params,
+        embedding_parameters(a.vocab, a.hidden, a.dense_params),
+        t,
+        lay.pp,
+        c,
+        lay.dp,
+        lay.ep,
+        lay.vpp,
+        max(1, lay.global_batch // (lay.dp * b)),
+        per_layer,
+        LOGIT_BYTES * a.seq / c * b * a.vocab / t,
+    )
+    return max(
+        sum(stage_bytes(shape, stage, n, zero))
+        for stage, n in stage_layers(a.layers, lay.pp, None, None, *map(bool, split_ends))
+    )
 
 
 def zero3_gather(a: Arch, lay: Layout, mac: Machine) -> float:
@@ -164,7 +176,7 @@ def _inner(
                     lay = Layout(tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec)
                     timed: dict[bool, Step] = {}
                     for zero, opt in enumerate(OPTIMIZERS):
-                        memory = memory_bytes(a, lay, zero)
+                        memory = memory_bytes(a, lay, zero, sw.flash_attention, space.split_ends)
                         if memory > space.usable_bytes:
                             rejected[REASONS[9]] += 1
                             continue

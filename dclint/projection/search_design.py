@@ -174,6 +174,10 @@ def question(
         usable,
         wl.causal_attention,
         wl.parallel.split_extra,
+        (
+            int(wl.parallel.account_for_embedding_in_pipeline_split),
+            int(wl.parallel.account_for_loss_in_pipeline_split),
+        ),
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)

@@ -48,6 +48,9 @@ class Space:
     # PAR003's pipeline split counts the embedding and the loss as one layer each when the
     # workload's account_for_*_in_pipeline_split flags are set (Megatron-Core): 0, 1 or 2
     split_extra: int = 0
+    # which of them: (embedding counted, loss counted), each 0 or 1 (they take a layer's place
+    # on the first and the last stage in the memory estimate)
+    split_ends: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
