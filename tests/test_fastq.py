@@ -162,3 +162,16 @@ def test_an_int_magnitude_divides_as_pint_divides_it() -> None:
             huge / 10**399
         with pytest.raises(OverflowError):
             fastq._pint["truediv"](huge, 10**399)
+
+
+def test_conversion_caches_stay_bounded_while_products_make_new_units() -> None:
+    """Every product makes a new units container; the id-keyed caches must not keep them all
+    alive (a 10,000-point grid grew 7 KiB a point), and conversions stay right after the
+    recent-containers cache is emptied."""
+    power = parse_quantity("2 kW")
+    for i in range(12_288):
+        energy = power * parse_quantity(f"{i + 1} h")  # a new container each time
+        assert energy.m_as("kWh") == pytest.approx(2.0 * (i + 1))
+        assert energy + energy == energy * 2
+    assert len(fastq._FACTORS) <= 4096
+    assert len(fastq._MULTIPLICATIVE) <= 4096

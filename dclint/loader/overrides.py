@@ -142,28 +142,61 @@ def _find(
 
 
 def _record(source: Source, path: Path, ov: Override) -> None:
-    """The override's value and everything under it now come from the flag."""
+    """The override's value and everything under it now come from the flag.
+
+    A Source that reads its positions lazily keeps doing so: the flag's positions are laid
+    over every later reading of the text (reading every position of the design here, as this
+    once did, cost a what-if grid two full passes over the file per point)."""
     before = source.locate(path)
     if before.file == source.file:  # a finding about it also lands on the design's own line
         source.origins[path] = (before, ov.flag)
+    if source.reread is not None:
+        source.reread = _Overlaid(source.reread, path, ov)
+    _lay_over(source, path, ov)
+
+
+@dataclass(frozen=True)
+class _Overlaid:
+    """A Source's reader followed by one override's positions (picklable, as the reader is)."""
+
+    inner: Any  # dclint.model.source.Reread
+    path: Path
+    ov: Override
+
+    def __call__(self, source: Source, want: set[Path] | None) -> None:
+        self.inner(source, want)
+        _lay_over(source, self.path, self.ov)
+
+
+def _lay_over(source: Source, path: Path, ov: Override) -> None:
+    """Forget the positions the text gave `path` and what is under it; record the flag's."""
+    values, keys = source.tables()
     depth = len(path)
-    for table in (source.values, source.keys, source.files):
+    for table in (values, keys, source.files):
         for p in [p for p in table if p[:depth] == path]:
             del table[p]
-    _walk(source, path, ov.value, ov, path)
+    _walk(values, keys, source.files, path, ov.value, ov, path)
 
 
-def _walk(source: Source, path: Path, value: Any, ov: Override, top: Path) -> None:
-    source.values[path] = (1, ov.index)
-    source.files[path] = ov.file
+def _walk(
+    values: dict[Path, tuple[int, int]],
+    keys: dict[Path, tuple[int, int]],
+    files: dict[Path, str],
+    path: Path,
+    value: Any,
+    ov: Override,
+    top: Path,
+) -> None:
+    values[path] = (1, ov.index)
+    files[path] = ov.file
     if path == top or isinstance(path[-1], str):
-        source.keys[path] = (1, ov.index)
+        keys[path] = (1, ov.index)
     if isinstance(value, dict):
         for key, v in value.items():
-            _walk(source, (*path, key), v, ov, top)
+            _walk(values, keys, files, (*path, key), v, ov, top)
     elif isinstance(value, list):
         for j, v in enumerate(value):
-            _walk(source, (*path, j), v, ov, top)
+            _walk(values, keys, files, (*path, j), v, ov, top)
 
 
 def _name(path: Path) -> str:
