@@ -117,7 +117,8 @@ class LayoutSlowerThanBest(Rule):
                 f"workload {wl.id}: layout {_name(d)} ranks {ordinal(plan.declared_rank)} of "
                 f"{plan.result.valid_count:,} valid layouts on {wl.gpus:,} GPUs, "
                 f"{gap:.1%} slower than the best ({fmt(Q_(d.step_time, 's'), 's')} against "
-                f"{fmt(Q_(best.step_time, 's'), 's')} a step, predicted); it loses most on "
+                f"{fmt(Q_(best.step_time, 's'), 's')} a step, predicted{_band(design, wl, plan)}); "
+                "it loses most on "
                 f"{loses_on(d, best)}; best: {_name(best)}",
                 subject=wl.id,
                 measured=Q_(d.step_time, "s"),
@@ -144,3 +145,21 @@ def _name(c: Candidate) -> str:
         f"{c.micro_batch}, recompute {c.recompute}, sequence parallel "
         f"{'on' if c.sequence_parallel else 'off'}, optimizer {c.optimizer}"
     )
+
+
+def _band(design: Design, wl: Any, plan: Any) -> str:
+    """'; measured steps ran 0.73-1.14x predicted, calibration: 14 hopper dense runs': the
+    step model's band on this GPU and workload class. Both steps come from the one
+    model, so the gap between them is firmer than either figure; the band says how far either
+    may be from a measured step."""
+    from dclint.projection.hardware import hardware_of
+    from dclint.projection.uncertainty import band_for_gpu
+
+    hw = hardware_of(design, wl.platform)
+    if isinstance(hw, str):
+        return ""
+    b = band_for_gpu(hw.gpu_key, plan.space.arch.experts > 0)
+    basis = (  # "14 hopper dense runs", or "no blackwell MoE calibration run" (widest band)
+        f"calibration: {b.source.split(': ', 1)[1]}" if b.runs else b.source.split(":", 1)[0]
+    )
+    return f"; measured steps ran {b.low_factor:.2f}-{b.high_factor:.2f}x predicted, {basis}"

@@ -1,0 +1,37 @@
+"""PAR005 quotes the step model's calibration band next to the predicted steps it compares
+(issue 29 item 9), in the text, SARIF and GitHub outputs alike: a consultant never quotes a
+layout's gap without how far either prediction may be from a measured step."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dclint.cli import main
+from dclint.projection.uncertainty import BANDS
+
+ROOT = Path(__file__).resolve().parent.parent
+BAD = str(ROOT / "rules" / "examples" / "par005" / "bad.yaml")
+BAND = "measured steps ran 0.73-1.14x predicted, calibration: 14 hopper dense runs"
+
+
+def test_the_band_is_the_hopper_dense_calibration_band() -> None:
+    assert BANDS["hopper", False] == (0.732, 1.137, 14)  # what BAND quotes, to two places
+
+
+@pytest.mark.parametrize("fmt", ["text", "sarif", "github"])
+def test_par005_quotes_the_band_in_every_format(
+    fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", BAD, "--select", "PAR005", "--format", fmt]) == 0  # warnings
+    out = capsys.readouterr().out
+    if fmt == "sarif":
+        results = json.loads(out)["runs"][0]["results"]
+        messages = [r["message"]["text"] for r in results]
+    else:
+        messages = [line for line in out.splitlines() if "PAR005" in line]
+    assert len(messages) == 2
+    for message in messages:
+        assert f"a step, predicted; {BAND}); it loses most on" in message
