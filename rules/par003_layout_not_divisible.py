@@ -24,6 +24,9 @@ start-up, one finding per broken condition, at the field to change:
 - global batch divisible by micro batch x dp                                   -> `global_batch`
 - experts divisible by ep, ep dividing dp x cp, and sequence parallelism on when an MoE
   model runs with tp > 1                                            -> `ep`, `sequence_parallel`
+- with `framework: deepspeed` and pp > 1, `zero_stage` 0 or 1: DeepSpeed's pipeline engine
+  asserts that ZeRO-2 and ZeRO-3 "are incompatible with pipeline parallelism"
+  (deepspeed/runtime/pipe/engine.py)                                     -> `zero_stage`
 
 dp is the declared one, else gpus / (tp x pp x cp) when that is whole (PAR001 covers the
 rest). Conditions on model fields the workload leaves out are skipped.
@@ -96,6 +99,13 @@ def _broken(wl: Workload) -> Iterator[Broken]:
     yield from _pipeline(wl)
     yield from _tensor_and_sequence(wl)
     yield from _batch_and_experts(wl)
+    p = wl.parallel
+    if wl.framework == "deepspeed" and p.pp > 1 and p.sharding >= 2:
+        text = (
+            f"DeepSpeed runs ZeRO stage {p.sharding} only without pipeline parallelism "
+            f"(pp {p.pp}): its pipeline engine takes ZeRO stage 0 or 1"
+        )
+        yield ("parallel", "zero_stage"), float(p.sharding), 1.0, text
 
 
 def _pipeline(wl: Workload) -> Iterator[Broken]:

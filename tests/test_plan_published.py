@@ -12,6 +12,7 @@ keep only those settings and use that software.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from test_calibration import _M, _N, NARAYANAN, SOFTWARE
@@ -111,3 +112,45 @@ def test_published_layout_ranks_in_the_top_few(row: tuple[float, ...], narayanan
     pairs, published = _plan(row, narayanan)
     assert published in pairs, f"{published} not valid"
     assert pairs.index(published) < TOP_FEW, f"{published} is #{pairs.index(published) + 1}"
+
+
+DGXC = Path(__file__).resolve().parent / "reference_designs" / "nvidia-dgxc-llama31-405b-h100.yaml"
+FLAGS = (
+    "account_for_embedding_in_pipeline_split: true,\n"
+    "               account_for_loss_in_pipeline_split: true"
+)
+
+
+@pytest.mark.parametrize("flags", [True, False], ids=["embedding-and-loss", "uneven"])
+def test_nvidia_llama31_405b_pipelines_rank_in_the_top_few(flags: bool) -> None:
+    """NVIDIA's Llama 3.1 405B recipe (126 layers; dgxc-benchmarking, 512 H100): tp 8 x pp 8
+    and Llama 3's tp 8 x pp 16 are valid and among the best few (tp, pp) pairs of its cluster,
+    whether the embedding and loss count as layers (128 slots: pp 8 x vpp up to 16) or the
+    search splits 126 layers unevenly (15 + 6 x 16 + 15 on pp 8, 7 + 14 x 8 + 7 on pp 16)."""
+    text = DGXC.read_text(encoding="utf-8")
+    assert FLAGS in text
+    design = load_text(text if flags else text.replace(FLAGS, ""))
+    plan = plan_layouts(design, design.workloads[0])
+    assert not isinstance(plan, str), plan
+    pairs = _pairs(plan.result.valid)
+    assert pairs.index((8, 8)) < TOP_FEW and pairs.index((8, 16)) < TOP_FEW, pairs[:TOP_FEW]
+    ends = {(c.pp, c.first_layers, c.last_layers) for c in plan.result.valid if c.pp in (8, 16)}
+    assert ends == ({(8, 0, 0), (16, 0, 0)} if flags else {(8, 15, 15), (16, 7, 7)})
+    if flags:
+        assert {c.vpp for c in plan.result.valid if c.pp == 8} <= {1, 2, 4, 8, 16}
+        assert 8 in {c.vpp for c in plan.result.valid if c.pp == 8}
+
+
+def test_deepspeed_is_not_offered_zero_2_or_3_with_pipeline_parallelism() -> None:
+    """DeepSpeed's pipeline engine asserts ZeRO-2 and ZeRO-3 are incompatible with pipeline
+    parallelism: the search keeps them for pp 1 only, and says why it dropped the rest."""
+    text = DGXC.read_text(encoding="utf-8").replace(
+        "    precision: bf16\n", "    precision: bf16\n    framework: deepspeed\n"
+    )
+    design = load_text(text)
+    plan = plan_layouts(design, design.workloads[0])
+    assert not isinstance(plan, str), plan
+    staged = {c.optimizer for c in plan.result.valid if c.pp > 1}
+    assert staged == {"replicated", "distributed"}
+    assert {c.optimizer for c in plan.result.valid if c.pp == 1} >= {"zero3"}
+    assert plan.result.rejected["PAR003: ZeRO stage the framework does not run with pp > 1"] > 0

@@ -212,3 +212,17 @@ def test_declared_layout_that_does_not_fit_is_placed_by_its_time() -> None:
     assert plan.declared.key not in {c.key for c in plan.result.valid}
     faster = sum(1 for c in plan.result.valid if c.step_time < plan.declared.step_time)
     assert plan.declared_rank == faster + 1
+
+
+@pytest.mark.parametrize(
+    ("layers", "pp", "ends"),
+    [(126, 16, (7, 7)), (126, 8, (15, 15)), (127, 2, (63, 64)), (128, 8, None), (40, 16, None)],
+)
+def test_uneven_split_is_megatrons_first_and_last_stages(
+    layers: int, pp: int, ends: tuple[int, int] | None
+) -> None:
+    """Middle stages of ceil(layers / pp); the first and last share the rest, each 1 to a
+    middle stage's (40 on pp 16: 14 middle stages of 3 leave -2)."""
+    from dclint.projection.search import uneven_split
+
+    assert uneven_split(layers, pp) == ends

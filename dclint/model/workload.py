@@ -167,6 +167,11 @@ class Workload(Strict):
         "computes, Megatron-Core 2024+); false for the full score matrix (Narayanan et al. 2021)",
     )
     recompute: Literal["none", "selective", "full"] = "selective"
+    framework: Literal["megatron-core", "deepspeed"] = Field(
+        "megatron-core",
+        description="Training framework the layout runs on: PAR003 and the layout search hold "
+        "it to what that framework runs (DeepSpeed: ZeRO stage 0 or 1 with pp > 1)",
+    )
     flash_attention: bool = Field(
         True,
         description="Attention runs as fused flash attention, which never stores the "

@@ -130,6 +130,18 @@ def _tiers(
     return tuple(out)
 
 
+def _busiest_stage(wl: Workload) -> float:
+    """Layers of the stage with the most when first or last stage layers are declared (0:
+    an even split, layers / pp)."""
+    p, layers = wl.parallel, wl.model.layers
+    ends = [v for v in (p.first_stage_layers, p.last_stage_layers) if v is not None]
+    if not ends or layers is None or p.pp == 1:
+        return 0.0
+    others = p.pp - len(ends)
+    middle = [(layers - sum(ends)) / others] if others > 0 else []
+    return float(max(*ends, *middle)) if len(ends) + len(middle) > 1 else float(ends[0])
+
+
 def inputs(
     design: Design, wl: Workload, hw: Hardware, notes: list[str]
 ) -> tuple[Arch, Layout, Machine, Software] | str:
@@ -166,6 +178,7 @@ def inputs(
         p.tp > 1 and p.sequence_parallel is not False,  # Megatron-Core recipes run it with tp
         p.distributed_optimizer,
         wl.recompute,
+        stage_layers=_busiest_stage(wl),
     )
     links = _links(design, hw, eff.nvlink, eff.network, notes)
     machine = gpu_machine(

@@ -3,19 +3,26 @@
 The grid, dimension by dimension (each set is fixed before the checks):
 
 - tp: divisors of the world size up to the NVLink domain; pp: divisors of world / tp up to the
-  layers; cp: divisors of world / (tp pp) up to half the sequence; dp = world / (tp pp cp);
+  layers (and the embedding and loss slots the workload counts); a pp that does not divide
+  them splits them unevenly as Megatron-Core's --decoder-first/last-pipeline-num-layers do
+  (`uneven_split`: Llama 3's 126 layers on pp 16 = 7 + 14 x 8 + 7), where the workload counts
+  no embedding or loss slot; cp: divisors of world / (tp pp) up to half the sequence;
+  dp = world / (tp pp cp);
 - ep: divisors of the experts (1 for a dense model); vpp: 1, and with pp > 1 every divisor of
-  layers // pp; micro-batch: MICRO_BATCHES; sequence parallelism off, and on with tp > 1;
+  layers // pp (of every stage's layers when uneven); micro-batch: MICRO_BATCHES; sequence
+  parallelism off, and on with tp > 1;
   recomputation none, selective, full; optimizer replicated, distributed (ZeRO stage 1), ZeRO
-  stage 2, ZeRO stage 3.
+  stage 2, ZeRO stage 3 (with pp > 1 only those the workload's framework runs: DeepSpeed's
+  pipeline engine refuses ZeRO-2 and ZeRO-3).
 
 A candidate is rejected for the first condition it breaks, in REASONS order: Megatron-Core's
 start-up checks as PAR002 and PAR003 state them, then PAR004's memory estimate (memory.py's
 equations on floats, `memory_bytes`). The rest are timed with `dclint.projection.step.step`
 (ZeRO stage 2 moves what stage 1 moves; stage 3 gathers the parameters again for the backward,
-Rajbhandari et al. 2020, counted unhidden, dclint's own approximation). Ranking is by step time
-(or GPU-seconds a step with `by="cost"`), ties broken by the smaller tp, pp, cp, ep, vpp,
-micro-batch, the lighter recomputation, sequence parallelism off, the lower optimizer stage.
+Rajbhandari et al. 2020, counted unhidden, dclint's own approximation; an uneven pipeline is
+timed on its busiest stage's layers). Ranking is by step time (or GPU-seconds a step with
+`by="cost"`), ties broken by the smaller tp, pp, cp, ep, vpp, micro-batch, the lighter
+recomputation, sequence parallelism off, the lower optimizer stage.
 To place one layout (a `limit`), layouts that cannot beat it are counted, not timed:
 recomputation only adds work, and sequence parallelism moves the same tensor-parallel bytes
 while splitting the element-wise work and the pipeline transfers (Korthikanti et al. 2022).
@@ -23,6 +30,7 @@ while splitting the element-wise work and the pipeline transfers (Korthikanti et
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from dclint.projection.collectives import group_time
@@ -46,15 +54,34 @@ from dclint.projection.search_records import (
 )
 from dclint.projection.step import ACT, Arch, Layout, Machine, Step, step
 
-__all__ = ["memory_bytes", "search", "zero3_gather"]
+__all__ = ["memory_bytes", "search", "uneven_split", "zero3_gather"]
 
 
 def _divisors(n: int, most: int) -> list[int]:
     return [d for d in range(1, min(n, most) + 1) if n % d == 0]
 
 
+def uneven_split(layers: int, pp: int) -> tuple[int, int] | None:
+    """(first, last) stage layers of Megatron-Core's uneven pipeline for `layers` that pp does
+    not divide: middle stages of ceil(layers / pp) layers, the rest shared by the first and
+    the last stage, each at least 1 and at most a middle stage's (None: no such split)."""
+    if pp < 2 or layers % pp == 0:
+        return None
+    middle = -(-layers // pp)
+    rest = layers - (pp - 2) * middle
+    first, last = rest // 2, rest - rest // 2
+    if first < 1 or last > middle:
+        return None
+    return first, last
+
+
 def memory_bytes(
-    a: Arch, lay: Layout, zero: int, flash: bool = True, split_ends: tuple[int, int] = (0, 0)
+    a: Arch,
+    lay: Layout,
+    zero: int,
+    flash: bool = True,
+    split_ends: tuple[int, int] = (0, 0),
+    ends: tuple[int, int] | None = None,
 ) -> float:
     """Bytes on a GPU of the stage that binds, layers split evenly: dclint.projection.memory's
     stage model on the search's floats (tests/test_plan_search.py compares the two)."""
@@ -78,7 +105,9 @@ def memory_bytes(
     )
     return max(
         sum(stage_bytes(shape, stage, n, zero))
-        for stage, n in stage_layers(a.layers, lay.pp, None, None, *map(bool, split_ends))
+        for stage, n in stage_layers(
+            a.layers, lay.pp, *(ends or (None, None)), *map(bool, split_ends)
+        )
     )
 
 
@@ -112,23 +141,37 @@ def search(space: Space, by: str = "time", limit: float | None = None) -> Search
             sps = (False, True) if tp > 1 else (False,)
             slots = a.layers + space.split_extra  # layers + embedding/loss slots (PAR003)
             for pp in _divisors(world // tp, slots):
-                vpps = [1] + (_divisors(slots // pp, slots)[1:] if pp > 1 else [])
+                ends = None if space.split_extra else uneven_split(a.layers, pp)
+                vpps = [1] + (_divisors(_chunkable(slots, pp, ends), slots)[1:] if pp > 1 else [])
                 below_ep = len(MICRO_BATCHES) * len(sps) * len(vpps) * 12
                 for cp in _divisors(world // (tp * pp), max(1, a.seq // 2)):
                     dp = world // (tp * pp * cp)
                     for ep in experts:
                         total += below_ep
-                        reason = _outer(space, world, tp, pp, cp, dp, ep)
+                        reason = _outer(space, world, tp, pp, cp, dp, ep, ends is not None)
                         if reason is not None:
                             rejected[REASONS[reason]] += below_ep
                             continue
                         lay = Layout(tp, pp, cp, dp, ep, 1, 1, space.global_batch)
-                        untimed += _inner(space, lay, sps, vpps, world, rejected, valid, limit)
+                        untimed += _inner(
+                            space, lay, sps, vpps, world, rejected, valid, limit, ends
+                        )
     valid.sort(key=lambda c: (metric(c.step_time, c.world, by), c.key))
     return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed)
 
 
-def _outer(space: Space, world: int, tp: int, pp: int, cp: int, dp: int, ep: int) -> int | None:
+def _chunkable(slots: int, pp: int, ends: tuple[int, int] | None) -> int:
+    """What every stage's layers divide: vpp must divide it (the even share, or with uneven
+    stages the greatest common divisor of the first, middle and last stages' layers)."""
+    if ends is None:
+        return slots // pp
+    middle = [-(-slots // pp)] if pp > 2 else []
+    return math.gcd(*ends, *middle)
+
+
+def _outer(
+    space: Space, world: int, tp: int, pp: int, cp: int, dp: int, ep: int, uneven: bool
+) -> int | None:
     a = space.arch
     if space.machine.links.domain % tp:
         return 0
@@ -136,7 +179,7 @@ def _outer(space: Space, world: int, tp: int, pp: int, cp: int, dp: int, ep: int
         return 1
     if a.ffn % tp:  # each expert's FFN in an MoE model: expert tp is tp
         return 2
-    if (a.layers + space.split_extra) % pp:  # embedding/loss slots as PAR003 counts them
+    if (a.layers + space.split_extra) % pp and not uneven:  # embedding/loss slots as PAR003
         return 3
     if cp > 1 and a.seq % (2 * cp):
         return 4
@@ -154,6 +197,7 @@ def _inner(
     rejected: dict[str, int],
     valid: list[Candidate],
     limit: float | None,
+    ends: tuple[int, int] | None = None,
 ) -> int:
     """Check and time the layouts below one (tp, pp, cp, ep); the count left untimed."""
     a, mac, sw, batch = space.arch, space.machine, space.software, space.global_batch
@@ -174,11 +218,18 @@ def _inner(
             for vpp in vpps:
                 for i, rec in enumerate(RECOMPUTE):
                     lay = Layout(tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec)
+                    if ends is not None:
+                        lay = replace(lay, stage_layers=max(*ends, -(-a.layers // pp)))
                     timed: dict[bool, Step] = {}
                     for zero, opt in enumerate(OPTIMIZERS):
-                        memory = memory_bytes(a, lay, zero, sw.flash_attention, space.split_ends)
-                        if memory > space.usable_bytes:
+                        if pp > 1 and zero > space.pipeline_zero:
                             rejected[REASONS[9]] += 1
+                            continue
+                        memory = memory_bytes(
+                            a, lay, zero, sw.flash_attention, space.split_ends, ends
+                        )
+                        if memory > space.usable_bytes:
+                            rejected[REASONS[10]] += 1
                             continue
                         dist = zero >= 1
                         lighter = any((vpp, r, dist) in slow for r in RECOMPUTE[: i + 1])
@@ -194,7 +245,7 @@ def _inner(
                         valid.append(
                             Candidate(
                                 tp, pp, vpp, cp, ep, dp, mb, rec, sp, opt, world, st, seconds,
-                                memory,
+                                memory, *(ends or (0, 0)),
                             )
                         )  # fmt: skip
                     if limit is not None:

@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.workload import Workload
 
+# The highest ZeRO stage each framework runs with pipeline parallelism: DeepSpeed's pipeline
+# engine asserts ZeRO-2 and ZeRO-3 "are incompatible with pipeline parallelism"
+# (deepspeed/runtime/pipe/engine.py); dclint's Megatron-Core model takes every stage
+PIPELINE_ZERO = {"megatron-core": 3, "deepspeed": 1}
+
 # One search per distinct question in a process: a check of many copies of one design (or a
 # grid point that leaves the workload's inputs alone) searches once.
 cached_search = lru_cache(maxsize=4)(search)
@@ -96,7 +101,8 @@ def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
         (space.global_batch % (c.micro_batch * c.dp) != 0, 6),
         (bool(a.experts) and c.tp > 1 and not c.sequence_parallel, 7),
         (c.sequence_parallel and (a.seq // c.cp) % c.tp != 0, 8),
-        (c.memory > space.usable_bytes, 9),
+        (c.pp > 1 and OPTIMIZERS.index(c.optimizer) > space.pipeline_zero, 9),
+        (c.memory > space.usable_bytes, 10),
     )
     if c.tp * c.pp * c.cp * c.dp != c.world:
         return "PAR001: tp x pp x cp x dp is not the workload's GPUs"
@@ -178,6 +184,7 @@ def question(
             int(wl.parallel.account_for_embedding_in_pipeline_split),
             int(wl.parallel.account_for_loss_in_pipeline_split),
         ),
+        PIPELINE_ZERO[wl.framework],
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
@@ -186,6 +193,7 @@ def question(
     declared = Candidate(
         layout.tp, layout.pp, layout.vpp, layout.cp, layout.ep, layout.dp, layout.micro_batch,
         layout.recompute, layout.sequence_parallel, OPTIMIZERS[zero], wl.gpus, st, seconds, memory,
+        wl.parallel.first_stage_layers or 0, wl.parallel.last_stage_layers or 0,
     )  # fmt: skip
     limit = seconds if rank_only and by == "time" and len(space.worlds) == 1 else None
     return Question(
@@ -260,9 +268,14 @@ def loses_on(declared: Candidate, best: Candidate) -> str:
 def layout_values(c: Candidate, gpus: int) -> dict[str, str]:
     """The workload keys (YAML text of their values) that make a workload run layout `c`."""
     zero = OPTIMIZERS.index(c.optimizer)
+    uneven = (
+        f"first_stage_layers: {c.first_layers}, last_stage_layers: {c.last_layers}, "
+        if c.first_layers
+        else ""
+    )
     values = {
         "parallel": (
-            f"{{tp: {c.tp}, pp: {c.pp}, vpp: {c.vpp}, cp: {c.cp}, ep: {c.ep}, "
+            f"{{tp: {c.tp}, pp: {c.pp}, vpp: {c.vpp}, cp: {c.cp}, ep: {c.ep}, {uneven}"
             f"sequence_parallel: {str(c.sequence_parallel).lower()}, "
             f"distributed_optimizer: {str(zero >= 1).lower()}, zero_stage: {zero}}}"
         ),

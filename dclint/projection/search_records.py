@@ -30,6 +30,7 @@ REASONS = (
     "PAR003: global batch not a multiple of micro-batch x dp",
     "PAR003: MoE with tp > 1 needs sequence parallelism",
     "PAR003: sequence per cp rank not divisible by tp",
+    "PAR003: ZeRO stage the framework does not run with pp > 1",
     "PAR004: does not fit in GPU memory",
 )
 
@@ -51,6 +52,8 @@ class Space:
     # which of them: (embedding counted, loss counted), each 0 or 1 (they take a layer's place
     # on the first and the last stage in the memory estimate)
     split_ends: tuple[int, int] = (0, 0)
+    # the highest ZeRO stage the workload's framework runs with pp > 1 (DeepSpeed: 1)
+    pipeline_zero: int = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,8 @@ class Candidate:
     step: Step
     step_time: float  # s, with the ZeRO-3 gathers
     memory: float  # B per GPU
+    first_layers: int = 0  # layers of the first and last stages when uneven (0: even split)
+    last_layers: int = 0
 
     @property
     def key(self) -> tuple[int, int, int, int, int, int, int, bool, int, int]:

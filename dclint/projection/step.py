@@ -119,7 +119,7 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
         + logits / tile_share(n, h, mac.sms)
         + logits / tile_share(h, vt, mac.sms)
     ) / flops_rate + CROSS_ENTROPY_BYTES * n * a.vocab / t / bytes_rate
-    per_layer = a.layers / p
+    per_layer = lay.stage_layers or a.layers / p
     # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
     accumulate = 8 * (a.dense_params + a.expert_params / e) / (t * p) / bytes_rate
     mb = (

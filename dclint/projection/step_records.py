@@ -88,6 +88,7 @@ class Layout:
     distributed_optimizer: bool = True
     recompute: str = "selective"  # none | selective | full
     fsdp: bool = False  # ZeRO-3 / Megatron-FSDP: parameters gathered every micro-batch
+    stage_layers: float = 0.0  # layers of the busiest stage when stages are uneven; 0: layers/pp
 
 
 @dataclass(frozen=True, slots=True)
