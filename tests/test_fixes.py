@@ -163,3 +163,67 @@ def test_plan_apply_writes_the_best_layout(work, capsys) -> None:
         best.recompute,
     )
     assert main(["plan", "h.yaml", "--apply", "--vary", "site.pue=1.2,1.3"]) == 2
+
+
+YAML_CONFIG = """# our config
+fail-on: error
+rules-dir:
+- rules   # local rules
+- more
+select: [PWR]
+"""
+TOML_CONFIG = """[project]
+name = "x"
+
+[tool.dclint]
+fail-on = "error"
+rules-dir = [
+  "rules",  # ours
+  "b]",
+]
+select = ["PWR"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "kept", "line"),
+    [
+        (".dclint.yaml", YAML_CONFIG, "# our config\nfail-on: error\nselect: [PWR]\n", 3),
+        (
+            "pyproject.toml",
+            TOML_CONFIG,
+            '[project]\nname = "x"\n\n[tool.dclint]\nfail-on = "error"\nselect = ["PWR"]\n',
+            6,
+        ),
+    ],
+)
+def test_safe_fix_removes_rules_dir_from_a_found_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str, kept: str, line: int
+) -> None:
+    """A found config's rules-dir is ignored (it would run code) and warned about on every
+    check; `--fix` removes the key and its whole value, leaving the rest as written."""
+    design = tmp_path / "d.yaml"
+    design.write_text((ROOT / "sample_designs" / "h100-40node.yaml").read_text("utf-8"), "utf-8")
+    config = tmp_path / name
+    config.write_text(text, encoding="utf-8")
+    assert main(["check", str(design), "--diff"]) == 1
+    assert config.read_text(encoding="utf-8") == text  # --diff writes nothing
+    capsys.readouterr()
+    assert main(["check", str(design), "--fix"]) == 0
+    out = capsys.readouterr().out
+    assert f"{config}:{line}: rules-dir removed (ignored in a config found by search" in out
+    assert config.read_text(encoding="utf-8") == kept
+    assert main(["check", str(design)]) == 0
+    assert "rules-dir" not in capsys.readouterr().err  # no warning left to give
+
+
+def test_a_config_named_with_config_keeps_its_rules_dir(tmp_path: Path) -> None:
+    """With --config the rules-dir is honoured, so the fix leaves it alone."""
+    design = tmp_path / "d.yaml"
+    design.write_text((ROOT / "sample_designs" / "h100-40node.yaml").read_text("utf-8"), "utf-8")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "more").mkdir()
+    config = tmp_path / ".dclint.yaml"
+    config.write_text(YAML_CONFIG, encoding="utf-8")
+    assert main(["check", str(design), "--config", str(config), "--fix"]) == 0
+    assert config.read_text(encoding="utf-8") == YAML_CONFIG

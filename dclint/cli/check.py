@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if fixing(args):
         from dclint.cli.fixes import run_fixes
 
-        code = run_fixes(args, result)
+        code = run_fixes(args, result, engine)
         if code is not None:  # --diff: the diff is the report
             return code
         args.fix = args.diff = False

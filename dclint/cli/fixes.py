@@ -41,9 +41,11 @@ def fixing(args: argparse.Namespace) -> bool:
     )
 
 
-def run_fixes(args: argparse.Namespace, result: Any) -> int | None:
+def run_fixes(args: argparse.Namespace, result: Any, engine: Any = None) -> int | None:
     """Apply (or, with --diff, print) the fixes. Returns the exit code for --diff (1 when
-    there is something to fix, as ruff), else None: the caller checks again and reports."""
+    there is something to fix, as ruff), else None: the caller checks again and reports.
+    `engine` (the one that checked) names the configs it found, whose ignored `rules-dir` a
+    safe fix removes."""
     from dclint.cli._output import write_atomic
     from dclint.errors import ConfigError
     from dclint.fix.apply import plan_fixes, plan_suppressions
@@ -56,6 +58,13 @@ def run_fixes(args: argparse.Namespace, result: Any) -> int | None:
         plan = plan_suppressions(result, reason, fix_includes=args.fix_includes)
     else:
         plan = plan_fixes(result, unsafe=args.unsafe_fixes, fix_includes=args.fix_includes)
+        if engine is not None:
+            from dclint.fix.config import rules_dir_removals
+
+            for name, edit, done in rules_dir_removals(engine.found_configs()):
+                if _read(plan, name):
+                    plan.edits.setdefault(name, []).append(edit)
+                    plan.done.append(done)
     say = sys.stdout if args.format == "text" and not args.diff else sys.stderr
     if args.diff:
         text = plan.diff()
@@ -68,6 +77,17 @@ def run_fixes(args: argparse.Namespace, result: Any) -> int | None:
         print(line, file=say)
     _left(plan)
     return None
+
+
+def _read(plan: Any, name: str) -> bool:
+    from pathlib import Path
+
+    if name not in plan.texts:
+        try:
+            plan.texts[name] = Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return False
+    return True
 
 
 def _left(plan: Any) -> None:

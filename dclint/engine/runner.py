@@ -72,6 +72,10 @@ class Engine:
             self._typed[id(config)] = entry
         return entry[1]
 
+    def found_configs(self) -> list[Config]:
+        """The configs found by searching from the designs checked so far (not --config)."""
+        return list(self._configs.values())
+
     def check_file(self, file: str) -> DesignResult:
         return self.check_text(file, None)
 

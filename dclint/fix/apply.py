@@ -32,15 +32,19 @@ class FixPlan:
 
     def new_texts(self) -> dict[str, str]:
         """Each edited file's new text (files whose edits would break the YAML left out)."""
+        import tomllib
+
         import yaml
 
         out = {}
         for name, edits in self.edits.items():
             new = apply(self.texts[name], edits)
+            toml = name.endswith(".toml")  # a pyproject.toml's [tool.dclint]
             try:
-                yaml.compose(new, Loader=yaml.SafeLoader)
-            except yaml.YAMLError:
-                self.skipped.append(f"{name}: the fixes would not leave valid YAML; not applied")
+                tomllib.loads(new) if toml else yaml.compose(new, Loader=yaml.SafeLoader)
+            except (yaml.YAMLError, tomllib.TOMLDecodeError):
+                kind = "TOML" if toml else "YAML"
+                self.skipped.append(f"{name}: the fixes would not leave valid {kind}; not applied")
                 continue
             out[name] = new
         return out
