@@ -116,6 +116,7 @@ from dclint.projection.search_design import (
 )
 from dclint.projection.search_records import Candidate
 from dclint.projection.training import hardware_of
+from dclint.projection.uncertainty import band_for_gpu
 from dclint.units import Q_, Quantity, fmt
 
 __all__ = [
@@ -171,6 +172,7 @@ __all__ = [
     "Workload",
     "WorkloadDemand",
     "air_flow_needed",
+    "band_for_gpu",
     "best_ratio",
     "cdu_loads",
     "chain_feeds",

@@ -152,8 +152,7 @@ def _band(design: Design, wl: Any, plan: Any) -> str:
     step model's band on this GPU and workload class. Both steps come from the one
     model, so the gap between them is firmer than either figure; the band says how far either
     may be from a measured step."""
-    from dclint.projection.hardware import hardware_of
-    from dclint.projection.uncertainty import band_for_gpu
+    from dclint.api import band_for_gpu, hardware_of
 
     hw = hardware_of(design, wl.platform)
     if isinstance(hw, str):
