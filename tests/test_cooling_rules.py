@@ -219,6 +219,7 @@ def test_every_clg_option_is_covered_here() -> None:
         ("CLG006", "nvl72_minimum"),
         ("CLG008", "dew_point"),  # these two: tests/test_facility_cooling.py
         ("CLG008", "margin"),
+        ("CLG009", "inlet_limit"),
     }
 
 

@@ -1,5 +1,6 @@
-"""Issue 32, the plant behind the rack: the facility water a CDU is given (CLG007) and the room's
-dew point under its loops (CLG008), with exact figures."""
+"""Issue 32, the plant behind the rack: the facility water a CDU is given (CLG007), the room's
+dew point under its loops (CLG008), liquid-to-air coils against the air inlet limit (CLG009),
+the room's air handlers (CLG010) and the floor under the racks (STR001), with exact figures."""
 
 from __future__ import annotations
 
@@ -114,3 +115,115 @@ def test_clg008_options_are_read() -> None:
     assert {f for f in finding_counts(good, config=margin) if f[0] == "CLG008"} == {("CLG008", 19)}
     dew = Config(rule_settings={"CLG008": {"dew_point": "16 degC"}})
     assert {f for f in finding_counts(good, config=dew) if f[0] == "CLG008"} == {("CLG008", 19)}
+
+
+# --- item 9: rear doors and in-row coils return air no colder than their water + approach
+
+
+def _coil(platform: str, supply: str, approach: str | None, cooler: str | None = "rear_door"):
+    loop: dict[str, Any] = {
+        "id": "l1",
+        "cdu": "c1",
+        "supply_temperature": supply,
+        "return_temperature": "40 degC",
+        "racks": ["r[1-2]"],
+    }
+    if cooler:
+        loop["air_cooler"] = cooler
+    if approach:
+        loop["coil_approach"] = approach
+    return _design(
+        {
+            "racks": [{"id": "r[1-2]", "platform": platform, "nodes": 4, "liquid_fraction": 1}],
+            "cooling": {
+                "cdus": [{"id": "c1", "capacity": "1000 kW", "max_flow": "2125 L/min"}],
+                "loops": [loop],
+            },
+        }
+    )
+
+
+def test_a_rear_door_on_a_warm_water_loop_returns_air_above_27_degc() -> None:
+    (v,) = _check("CLG009", _coil("dgx-h100", "24 degC", "3.5 K"))
+    assert v.path == ("cooling", "loops", 0, "supply_temperature")
+    assert _m(v.measured, "degC") == pytest.approx(27.5)
+    assert _m(v.limit, "degC") == pytest.approx(27.0)
+    assert _check("CLG009", _coil("dgx-h100", "24 degC", "3 K")) == []
+
+
+def test_the_platforms_own_inlet_limit_binds_where_lower() -> None:
+    (v,) = _check("CLG009", _coil("dgx-a100", "28 degC", "3 K"), inlet_limit="40 degC")
+    assert _m(v.limit, "degC") == pytest.approx(30.0)  # NVIDIA DGX A100 user guide: 5-30 degC
+    assert "dgx-a100's inlet limit" in v.message
+    assert _check("CLG009", _coil("dgx-h100", "28 degC", "3 K"), inlet_limit="40 degC") == []
+
+
+def test_a_loop_without_air_coolers_feeds_cold_plates_and_is_not_checked() -> None:
+    assert _check("CLG009", _coil("hgx-h100", "40 degC", None, cooler=None)) == []
+
+
+# --- item 10: the air side of the hall
+
+
+def _hall(handlers: dict[str, Any], tier: str | None = None, racks: int = 8) -> Design:
+    return _design(
+        {
+            "site": {"uptime_tier": tier, "halls": {"h1": {"air_handlers": handlers}}},
+            "racks": [{"id": f"n[1-{racks}]", "platform": "gb200-nvl72", "hall": "h1"}],
+        }
+    )
+
+
+def test_eight_nvl72_put_144_kw_into_the_rooms_air() -> None:
+    handlers = {"capacity": "70 kW", "count": 3, "redundant": 1}
+    (v,) = _check("CLG010", _hall(handlers))
+    assert v.path == ("site", "halls", "h1", "air_handlers", "capacity")
+    assert _m(v.measured, "kW") == pytest.approx(8 * 120 * 0.15)
+    assert _m(v.limit, "kW") == pytest.approx(140.0)  # two of three units
+    assert _check("CLG010", _hall({**handlers, "capacity": "72 kW"})) == []
+
+
+def test_airflow_is_the_heat_over_rho_cp_dt_of_standard_air() -> None:
+    handlers = {"capacity": "100 kW", "count": 3, "redundant": 1, "airflow": "5 m^3/s"}
+    (v,) = _check("CLG010", _hall({**handlers, "temperature_rise": "10 K"}))
+    assert v.path == ("site", "halls", "h1", "air_handlers", "airflow")
+    assert _m(v.measured, "m^3/s") == pytest.approx(144 / (1.2 * 1.006 * 10), rel=1e-9)
+    assert _m(v.limit, "m^3/s") == pytest.approx(10.0)
+    assert "CFM" in v.message
+    assert _check("CLG010", _hall({**handlers, "temperature_rise": "12 K"})) == []  # 9.94 m3/s
+    assert _check("CLG010", _hall(handlers)) == []  # no rise declared: airflow not checked
+
+
+def test_tier_iii_asks_for_a_spare_air_handler() -> None:
+    handlers = {"capacity": "100 kW", "count": 2}
+    assert _check("CLG010", _hall(handlers)) == []
+    (v,) = _check("CLG010", _hall(handlers, tier="III"))
+    assert v.path == ("site", "halls", "h1", "air_handlers", "redundant")
+
+
+# --- item 11: floor loading
+
+
+def _floor(rating: str, rack: dict[str, Any]) -> Design:
+    return _design({"site": {"floor_rating": rating}, "racks": [{"id": "r1", **rack}]})
+
+
+def test_a_gb200_nvl72_loads_the_default_footprint_with_18_5_kn_m2() -> None:
+    (v,) = _check("STR001", _floor("12 kN/m^2", {"platform": "gb200-nvl72"}))
+    assert _m(v.measured, "kN/m^2") == pytest.approx(1360 / 0.72 * 9.80665 / 1000)
+    assert _m(v.limit, "kN/m^2") == pytest.approx(12.0)
+    assert v.path == ("racks", 0, "platform")  # the weight comes from the platform
+    spread = {"platform": "gb200-nvl72", "footprint": "1.2 m^2"}
+    assert _check("STR001", _floor("12 kN/m^2", spread)) == []  # 11.1 kN/m^2
+
+
+def test_a_rating_in_kg_per_m2_is_compared_as_mass_per_area() -> None:
+    (v,) = _check("STR001", _floor("1500 kg/m^2", {"it_load": "1 kW", "weight": "1.2 t"}))
+    assert _m(v.measured, "kg/m^2") == pytest.approx(1200 / 0.72)
+    assert v.path == ("racks", 0, "weight")
+    assert _check("STR001", _floor("1500 kg/m^2", {"it_load": "1 kW"})) == []  # weight unknown
+
+
+def test_str001_footprint_option_is_read() -> None:
+    design = _floor("12 kN/m^2", {"platform": "gb200-nvl72"})
+    assert _check("STR001", design, footprint="1.2 m^2") == []

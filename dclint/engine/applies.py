@@ -34,6 +34,17 @@ NEEDS: dict[str, tuple[Callable[[Any], bool], str]] = {
         lambda d: bool(d.cooling.cdus or d.cooling.loops),
         "the design declares no CDUs or loops",
     ),
+    "air_handlers": (
+        lambda d: any(h.air_handlers is not None for h in d.site.halls.values()),
+        "the design declares no air handlers (site.halls.<hall>.air_handlers)",
+    ),
+    "floor_rating": (
+        lambda d: (
+            d.site.floor_rating is not None
+            or any(h.floor_rating is not None for h in d.site.halls.values())
+        ),
+        "the design declares no floor rating",
+    ),
     "fabric": (lambda d: bool(d.fabrics), "the design declares no fabric"),
     "storage": (lambda d: bool(d.storage.tiers), "the design declares no storage tiers"),
     "workload": (lambda d: bool(d.workloads), "the design declares no training workload"),

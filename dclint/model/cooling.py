@@ -56,10 +56,15 @@ class Loop(Strict):
     supply_temperature: Temperature
     return_temperature: Temperature
     racks: list[Ref] = Field(default_factory=list, description="Rack ids or ranges, e.g. r[01-08]")
+    air_cooler: Literal["rear_door", "in_row"] | None = Field(
+        None,
+        description="The loop feeds liquid-to-air coolers whose air goes back to the room: "
+        "rear-door heat exchangers or in-row coils (CLG009); unset: the racks' cold plates",
+    )
     coil_approach: TemperatureDelta | None = Field(
         None,
-        description="Liquid-to-air coolers (rear doors, in-row coils) on the loop: air leaving the "
-        "coil minus the loop's supply (e.g. 3 K); unset: 0 K (CLG009)",
+        description="Air leaving the loop's liquid-to-air coils minus the loop's supply "
+        "(e.g. 3 K); unset: 0 K (CLG009)",
     )
 
 

@@ -1,0 +1,113 @@
+"""Room whose air handlers cannot carry its racks' heat to air, or move the air it needs, with
+their spare units out.
+
+## What it does
+For each hall that declares `air_handlers`, adds up the heat its racks reject to air: each
+rack's design IT load x (1 - its liquid fraction; catalog: 15% to air for a GB200 NVL72, 100%
+for an air-cooled DGX; a rack's own `liquid_fraction` wins, e.g. with a rear door). Flags
+1. the hall when that heat is above the sensible capacity of its units with the spares out,
+   `(count - redundant) x capacity`;
+2. where the handlers declare `airflow` (per unit, m^3/s or CFM) and their
+   `temperature_rise` (hot aisle minus cold aisle), the hall when the air that heat needs,
+   Vdot = Q / (rho x cp x dT) with standard air (rho 1.2 kg/m3, cp 1.006 kJ/(kg K), ASHRAE
+   Handbook - Fundamentals), is more than the units left move;
+3. where `site.uptime_tier` is III or IV, air handlers with no spare unit (N+1).
+Exactly at a limit passes. Racks stand in the hall they name (`hall`), or their row's.
+
+## Why it matters
+Liquid cooling does not take all the heat: a GB200 NVL72 still sends about 15% of its ~120 kW
+to air (OCP GB200 rack specification: 85% to liquid; NVIDIA's and Vertiv's GB200 reference
+designs size the room's air cooling for it), 18 kW a rack, and the switches, storage and
+air-cooled nodes send all of theirs. Eight NVL72 racks put 144 kW into the room's air, which
+needs 11.9 m3/s (25,300 CFM) at a 10 K rise. Uptime Institute's Tier III and IV ask for N+1
+cooling units, so the capacity that counts is the one left with a unit out for maintenance.
+
+## Example
+```yaml
+site:
+  halls:
+    h1:
+      air_handlers:
+        capacity: 100 kW       # CLG010: 144 kW to air, 100 kW with one of two out
+        count: 2
+        redundant: 1
+```
+
+## Fix
+Add air handlers (or larger ones) to the hall, keep a spare unit, widen the air temperature
+rise (containment), or move heat to liquid (rear doors on the air-cooled racks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.calc.air import RoomAir, air_flow_needed, room_air
+from dclint.engine.rule import Context, Rule, Violation
+from dclint.model.design import Design
+from dclint.units import fmt
+
+_EPS = 1e-9
+
+
+class AirHandlingInsufficient(Rule):
+    id = "CLG010"
+    name = "air-handling-insufficient"
+    severity = "error"
+    tags = ("cooling", "redundancy")
+    needs = ("air_handlers",)
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        tier = design.site.uptime_tier
+        for room in room_air(design.topology):
+            yield from self._heat(room)
+            yield from self._airflow(room)
+            if tier in ("III", "IV") and room.handlers.redundant < 1:
+                yield Violation(
+                    (*room.path, "redundant"),
+                    f"hall {room.hall}'s {room.handlers.count} air handlers have no spare "
+                    f"unit: Tier {tier} asks for N+1",
+                    subject=room.hall,
+                    measured=float(room.handlers.redundant),
+                    limit=1.0,
+                    fix="add a spare air handler (redundant: 1)",
+                )
+
+    def _spares(self, room: RoomAir) -> str:
+        h = room.handlers
+        return f"{room.working} of {h.count} units, {h.redundant} spare"
+
+    def _heat(self, room: RoomAir) -> Iterator[Violation]:
+        heat, capacity = room.heat, room.capacity
+        if heat.m_as("kW") <= capacity.m_as("kW") * (1 + _EPS):
+            return
+        yield Violation(
+            (*room.path, "capacity"),
+            f"hall {room.hall}'s {len(room.racks)} racks reject {fmt(heat)} to air, above "
+            f"the {fmt(capacity)} its air handlers carry with the spares out "
+            f"({self._spares(room)}, {fmt(room.handlers.capacity, 'kW')} each)",
+            subject=room.hall,
+            measured=heat,
+            limit=capacity,
+            fix="add air handlers or larger ones, or move heat to liquid (rear doors)",
+        )
+
+    def _airflow(self, room: RoomAir) -> Iterator[Violation]:
+        given, rise = room.airflow, room.handlers.temperature_rise
+        if given is None or rise is None or room.heat.m_as("kW") <= 0:
+            return
+        need = air_flow_needed(room.heat, rise)
+        if need.m_as("m^3/s") <= given.m_as("m^3/s") * (1 + _EPS):
+            return
+        yield Violation(
+            (*room.path, "airflow"),
+            f"hall {room.hall}'s {fmt(room.heat)} of heat to air needs {fmt(need)} "
+            f"({fmt(need, 'CFM')}) of air at a {fmt(rise.to('K'))} rise (Q = rho x Vdot x cp x "
+            f"dT, standard air), above the {fmt(given)} ({fmt(given, 'CFM')}) its air handlers "
+            f"move with the spares out ({self._spares(room)})",
+            subject=room.hall,
+            measured=need,
+            limit=given,
+            fix="add air handlers, widen the air temperature rise (containment), or move heat "
+            "to liquid",
+        )
