@@ -227,3 +227,43 @@ def test_a_rating_in_kg_per_m2_is_compared_as_mass_per_area() -> None:
 def test_str001_footprint_option_is_read() -> None:
     design = _floor("12 kN/m^2", {"platform": "gb200-nvl72"})
     assert _check("STR001", design, footprint="1.2 m^2") == []
+
+
+# --- the review's power one-line draws the load PWR006, PWR008 and PWR003 check
+
+
+def test_the_power_diagram_draws_the_load_the_power_rules_check() -> None:
+    import dclint
+    from conftest import SAMPLES
+    from dclint.analysis.assess import diagrams
+    from dclint.analysis.summary import summarise
+    from dclint.engine.config import default_options
+
+    design = dclint.load(str(SAMPLES / "broken-feed-headroom.yaml"))
+    options = default_options()
+    summary = summarise(design, options)
+    peak = dict(diagrams(design, summary, {}, options).graphs)
+    details = {n.key: n.detail for n in next(iter(peak.values())).nodes}
+    assert details["panel:busway-a"].startswith("1056 kW at peak / 983.3 kW derated")
+    assert details["feeds:busway-a"] == "worst 132 kW at peak / 136.6 kW derated"
+    for rule in ("PWR003", "PWR006", "PWR008"):
+        options[rule] = {**options[rule], "design_load": True}
+    design_load = dict(diagrams(design, summary, {}, options).graphs)
+    details = {n.key: n.detail for n in next(iter(design_load.values())).nodes}
+    assert details["panel:busway-a"].startswith("960 kW at design load / 983.3 kW derated")
+    assert details["feeds:busway-a"] == "worst 120 kW at design load / 136.6 kW derated"
+    assert "at design load x PUE" in details["utility"]
+
+
+def test_the_cooling_diagram_draws_a_cdus_facility_flow_where_declared() -> None:
+    import dclint
+    from dclint.analysis.diagrams import cooling_graph
+    from dclint.analysis.summary import summarise
+
+    design = dclint.load(str(EXAMPLES / "clg007" / "bad.yaml"))
+    graph = cooling_graph(design, summarise(design), {})
+    assert graph is not None
+    details = {n.key: n.detail for n in graph.nodes}
+    assert details["cdu:cdu-3"] == (
+        "heat 816 / 1000 kW; flow 1175 / 2125 L/min; facility 1175 / 1000 L/min"
+    )

@@ -48,11 +48,12 @@ def _node(out: str, title: str) -> str:
 def test_mermaid_marks_the_element_at_fault(capsys: pytest.CaptureFixture[str]) -> None:
     out = _run(capsys, str(SAMPLES / "broken-feed-headroom.yaml"), "--format", "markdown")
     power = out[out.index("**Power one-line") : out.index("**Cooling loops")]
-    node = _node(power, "busway-a (busway) - PWR002, PWR008<br/>960 kW / 983.3 kW derated")
+    # the load PWR008 checks, the racks' peak (8 x 132 kW), not their 960 kW design load
+    node = _node(power, "busway-a (busway) - PWR002, PWR008<br/>1056 kW at peak / 983.3 kW derated")
     assert f"  class {node} over\n" in power
-    assert _node(power, "busway-b (busway)<br/>960 kW / 1093 kW derated") not in re.findall(
-        r"class (\S+) over", power
-    )
+    assert _node(
+        power, "busway-b (busway)<br/>1056 kW at peak / 1093 kW derated"
+    ) not in re.findall(r"class (\S+) over", power)
     out = _run(capsys, str(SAMPLES / "broken-fabric-2to1.yaml"), "--format", "markdown")
     fabric = out[out.index("**Fabric tiers") :]
     leaf = _node(fabric, "leaf: 18 switches binding - NET001<br/>230.4 Tb/s down / 115.2 Tb/s up")

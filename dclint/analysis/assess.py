@@ -117,11 +117,20 @@ class Diagrams:
     notes: tuple[str, ...] = ()
 
 
-def diagrams(design: Design, s: DesignSummary, flagged: dict[str, list[str]]) -> Diagrams:
+def diagrams(
+    design: Design,
+    s: DesignSummary,
+    flagged: dict[str, list[str]],
+    options: dict[str, dict[str, Any]] | None = None,
+) -> Diagrams:
     """Each diagram of `design` with something to draw; `flagged` marks the elements findings
-    name (`Assessment.flagged`)."""
+    name (`Assessment.flagged`); `options` (the typed rule options in effect) set the load the
+    power diagram draws, the one its rules check."""
     builders: tuple[tuple[str, Callable[[], Graph | None]], ...] = (
-        ("Power one-line: load against derated capacity", lambda: power_graph(design, s, flagged)),
+        (
+            "Power one-line: load against derated capacity",
+            lambda: power_graph(design, s, flagged, options),
+        ),
         (
             "Cooling loops: CDU heat and flow against capacity",
             lambda: cooling_graph(design, s, flagged),
@@ -229,7 +238,7 @@ class Assessment:
         """The power, cooling and fabric diagrams as data (none without a summary)."""
         if self.design is None or self.summary is None:
             return Diagrams()
-        return diagrams(self.design, self.summary, self.flagged)
+        return diagrams(self.design, self.summary, self.flagged, self.options)
 
 
 @dataclass(eq=False)

@@ -6,15 +6,15 @@ once a design; `dclint.report.drawing` draws them as SVG or Mermaid."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dclint.analysis.summary import DesignSummary
-from dclint.calc.cooling import cdu_loads
-from dclint.calc.power import feed_allocation, feed_capacity_kw, panel_allocation
+from dclint.calc.cooling import cdu_loads, required_flow
+from dclint.calc.power import feed_allocation, feed_capacity_kw, panel_allocation, site_load
 from dclint.model.ranges import compact
-from dclint.units import fmt
+from dclint.units import Q_, fmt
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
@@ -120,20 +120,40 @@ def rack_nodes(
     return nodes, where
 
 
-def power_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | None:
-    """Utility -> panels and busways (by depth) -> feeds (grouped by panel) -> rack groups."""
+def _peak(options: Mapping[str, Mapping[str, Any]] | None, rule: str) -> bool:
+    """Whether `rule` (PWR003, PWR006, PWR008) loads with the racks' peak, as it checks them:
+    its `design_load` option in effect is off."""
+    return not (options or {}).get(rule, {}).get("design_load", False)
+
+
+def _basis(peak: bool) -> str:
+    return "at peak" if peak else "at design load"
+
+
+def power_graph(
+    design: Design,
+    s: DesignSummary,
+    flagged: dict[str, list[str]],
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Graph | None:
+    """Utility -> panels and busways (by depth) -> feeds (grouped by panel) -> rack groups. Each
+    box carries the load its rule checks (`options`, the typed rule options in effect): the
+    site's as PWR006 loads it, panels' as PWR008, feeds' as PWR003 (the racks' peak, catalog
+    max_power, unless `design_load` or `power_capped` says the design load), labelled."""
     topo = design.topology
     if not topo.panels and not topo.feeds:
         return None
     g = Graph("power")
-    facility = s.facility_power.m_as("kW")
+    site_peak, panel_peak, feed_peak = (_peak(options, r) for r in ("PWR006", "PWR008", "PWR003"))
+    facility_q = Q_(site_load(topo, site_peak).m_as("kW") * design.site.pue, "kW")
+    facility = facility_q.m_as("kW")
     cap = design.site.utility_power
     capacity = cap.m_as("kW") if cap is not None else 0.0
     g.add(
         Node(
             "utility",
             "utility",
-            f"{fmt(s.facility_power)} facility"
+            f"{fmt(facility_q)} facility ({_basis(site_peak)} x PUE {design.site.pue:g})"
             + (f" / {fmt(cap)}" if cap is not None else " (capacity not given)"),
             0,
             share(facility, capacity),
@@ -152,14 +172,15 @@ def power_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]])
 
     deepest = max((level(p) for p in topo.panels), default=-1)
     for pid, panel in topo.panels.items():
-        load = panel_allocation(topo, panel).m_as("kW")
+        load = panel_allocation(topo, panel, peak=panel_peak).m_as("kW")
         pcap = panel.capacity.m_as("kW")
         rules = flags([pid], flagged)
+        basis = _basis(panel_peak and not panel.model.power_capped)
         g.add(
             Node(
                 f"panel:{pid}",
                 f"{pid} ({panel.model.kind})",
-                f"{load:.4g} kW / {pcap:.4g} kW derated ({pcap - load:.4g} kW free)",
+                f"{load:.4g} kW {basis} / {pcap:.4g} kW derated ({pcap - load:.4g} kW free)",
                 level(pid) + 1,
                 share(load, pcap),
                 load > pcap or bool(rules),
@@ -168,7 +189,7 @@ def power_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]])
         )
         parent = panel.model.fed_by
         g.link(f"panel:{parent}" if parent in topo.panels else "utility", f"panel:{pid}")
-    alloc, caps = feed_allocation(topo), feed_capacity_kw(topo)
+    alloc, caps = feed_allocation(topo, feed_peak), feed_capacity_kw(topo)
     by_panel: dict[str, list[str]] = {}
     for fid, feed in topo.feeds.items():
         by_panel.setdefault(feed.panel.id if feed.panel else "", []).append(fid)
@@ -178,7 +199,10 @@ def power_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]])
         worst = max(fids, key=lambda f: shares[f])
         over = [f for f in fids if shares[f] > 1 + 1e-9]
         rules = flags(fids, flagged)
-        detail = f"peak {alloc[worst].m_as('kW'):.4g} kW / {caps[worst]:.4g} kW derated"
+        detail = (
+            f"worst {alloc[worst].m_as('kW'):.4g} kW {_basis(feed_peak)} / {caps[worst]:.4g} kW "
+            "derated"
+        )
         if over:
             detail += f"; over: {compact(over)}"
         key = f"feeds:{pid}"
@@ -214,11 +238,18 @@ def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]
         flow, top = load.flow.m_as("L/min"), load.cdu.max_flow.m_as("L/min")
         rules = flags([cid], flagged)
         share = max(heat / cap if cap else 0.0, flow / top if top else 0.0)
+        detail = f"heat {heat:.4g} / {cap:.4g} kW; flow {flow:.4g} / {top:.4g} L/min"
+        cdu = load.cdu
+        if cdu.facility_flow is not None and cdu.facility_temperature_rise is not None:
+            need = required_flow(load.heat, cdu.facility_coolant, cdu.facility_temperature_rise)
+            given = cdu.facility_flow.m_as("L/min")
+            detail += f"; facility {need.m_as('L/min'):.4g} / {given:.4g} L/min"  # CLG007
+            share = max(share, need.m_as("L/min") / given)
         g.add(
             Node(
                 f"cdu:{cid}",
                 f"CDU {cid}",
-                f"heat {heat:.4g} / {cap:.4g} kW; flow {flow:.4g} / {top:.4g} L/min",
+                detail,
                 0,
                 share,
                 share > 1 + 1e-9 or bool(rules),

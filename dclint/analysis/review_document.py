@@ -226,6 +226,7 @@ def _upstream(design: Any) -> ScopeLine:
 FAMILIES = {
     "PWR": "power",
     "CLG": "cooling",
+    "STR": "structure",
     "NET": "fabric",
     "STO": "storage",
     "PAR": "parallel layout",
