@@ -5,8 +5,8 @@ it serves take in.
 A loop that declares `air_cooler` (`rear_door` or `in_row`) feeds liquid-to-air coils: their
 air goes back into the room as the racks' inlet air, and it is no colder than the loop's supply
 plus the coil's approach (`coil_approach` on the loop; where none is declared, 0 K, which is
-dclint's own default: no coil cools air below the water that cools it). Flags the loop when that is above
-the air inlet limit: the lower of `inlet_limit` (default 27 degC) and the lowest
+dclint's own default: no coil cools air below the water that cools it). Flags the loop when
+that is above the air inlet limit: the lower of `inlet_limit` (default 27 degC) and the lowest
 `max_inlet_temperature` (catalog, with its source) of the platforms of its racks. Exactly at
 the limit passes. Loops without `air_cooler` feed cold plates and are not checked (CLG004
 bounds those).
