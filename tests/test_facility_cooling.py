@@ -236,23 +236,31 @@ def test_the_power_diagram_draws_the_load_the_power_rules_check() -> None:
     import dclint
     from conftest import SAMPLES
     from dclint.analysis.assess import diagrams
+    from dclint.analysis.diagrams import power_basis
     from dclint.analysis.summary import summarise
     from dclint.engine.config import default_options
 
     design = dclint.load(str(SAMPLES / "broken-feed-headroom.yaml"))
     options = default_options()
     summary = summarise(design, options)
-    peak = dict(diagrams(design, summary, {}, options).graphs)
-    details = {n.key: n.detail for n in next(iter(peak.values())).nodes}
-    assert details["panel:busway-a"].startswith("1056 kW at peak / 983.3 kW derated")
-    assert details["feeds:busway-a"] == "worst 132 kW at peak / 136.6 kW derated"
-    for rule in ("PWR003", "PWR006", "PWR008"):
-        options[rule] = {**options[rule], "design_load": True}
-    design_load = dict(diagrams(design, summary, {}, options).graphs)
-    details = {n.key: n.detail for n in next(iter(design_load.values())).nodes}
-    assert details["panel:busway-a"].startswith("960 kW at design load / 983.3 kW derated")
-    assert details["feeds:busway-a"] == "worst 120 kW at design load / 136.6 kW derated"
-    assert "at design load x PUE" in details["utility"]
+
+    def details() -> dict[str, str]:
+        graphs = dict(diagrams(design, summary, {}, power_basis(RULES, options)).graphs)
+        return {
+            n.key: n.detail for n in graphs["Power one-line: load against derated capacity"].nodes
+        }
+
+    peak = details()
+    assert peak["panel:busway-a"].startswith("1056 kW at peak / 983.3 kW derated")
+    assert peak["feeds:busway-a"] == "worst 132 kW at peak / 136.6 kW derated"
+    assert "at peak x PUE" in peak["utility"]
+    for rid, rule in RULES.items():  # every power rule with a design_load option turned on
+        if "design_load" in rule.options:
+            options[rid] = {**options[rid], "design_load": True}
+    low = details()
+    assert low["panel:busway-a"].startswith("960 kW at design load / 983.3 kW derated")
+    assert low["feeds:busway-a"] == "worst 120 kW at design load / 136.6 kW derated"
+    assert "at design load x PUE" in low["utility"]
 
 
 def test_the_cooling_diagram_draws_a_cdus_facility_flow_where_declared() -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from dclint.analysis.diagrams import Graph, cooling_graph, fabric_graph, power_graph
+from dclint.analysis.diagrams import Graph, cooling_graph, fabric_graph, power_basis, power_graph
 from dclint.analysis.summary import DesignSummary, summarise
 from dclint.engine.findings import DesignResult, Finding, RunResult
 from dclint.engine.runner import Engine
@@ -121,15 +121,15 @@ def diagrams(
     design: Design,
     s: DesignSummary,
     flagged: dict[str, list[str]],
-    options: dict[str, dict[str, Any]] | None = None,
+    basis: dict[str, bool] | None = None,
 ) -> Diagrams:
     """Each diagram of `design` with something to draw; `flagged` marks the elements findings
-    name (`Assessment.flagged`); `options` (the typed rule options in effect) set the load the
-    power diagram draws, the one its rules check."""
+    name (`Assessment.flagged`); `basis` (diagrams.power_basis of the rules and options in
+    effect) sets the load the power diagram draws, the one its rules check."""
     builders: tuple[tuple[str, Callable[[], Graph | None]], ...] = (
         (
             "Power one-line: load against derated capacity",
-            lambda: power_graph(design, s, flagged, options),
+            lambda: power_graph(design, s, flagged, basis),
         ),
         (
             "Cooling loops: CDU heat and flow against capacity",
@@ -238,7 +238,8 @@ class Assessment:
         """The power, cooling and fabric diagrams as data (none without a summary)."""
         if self.design is None or self.summary is None:
             return Diagrams()
-        return diagrams(self.design, self.summary, self.flagged, self.options)
+        basis = power_basis(self.rules, self.options)
+        return diagrams(self.design, self.summary, self.flagged, basis)
 
 
 @dataclass(eq=False)

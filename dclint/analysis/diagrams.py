@@ -26,6 +26,7 @@ __all__ = [
     "cooling_graph",
     "fabric_graph",
     "flags",
+    "power_basis",
     "power_graph",
     "rack_group",
     "rack_nodes",
@@ -120,10 +121,25 @@ def rack_nodes(
     return nodes, where
 
 
-def _peak(options: Mapping[str, Mapping[str, Any]] | None, rule: str) -> bool:
-    """Whether `rule` (PWR003, PWR006, PWR008) loads with the racks' peak, as it checks them:
-    its `design_load` option in effect is off."""
-    return not (options or {}).get(rule, {}).get("design_load", False)
+def _peak(basis: Mapping[str, bool], need: str) -> bool:
+    """Whether the rules that load what `need` names (panels, feeds, site_power) load it with
+    the racks' peak: a rule with a `design_load` option and that need (PanelOverloaded and so
+    on, found through what they declare, not by id) has it off in the options in effect."""
+    return basis.get(need, True)
+
+
+def power_basis(
+    rules: Mapping[str, Any], options: Mapping[str, Mapping[str, Any]]
+) -> dict[str, bool]:
+    """need -> whether the rules with a `design_load` option that need it load at peak."""
+    found: dict[str, bool] = {}
+    for rid, rule in rules.items():
+        if "design_load" not in getattr(rule, "options", {}) or rid not in options:
+            continue
+        for need in getattr(rule, "needs", ()):
+            peak = not options[rid].get("design_load", False)
+            found[need] = found.get(need, True) and peak
+    return found
 
 
 def _basis(peak: bool) -> str:
@@ -134,17 +150,19 @@ def power_graph(
     design: Design,
     s: DesignSummary,
     flagged: dict[str, list[str]],
-    options: Mapping[str, Mapping[str, Any]] | None = None,
+    basis: Mapping[str, bool] | None = None,
 ) -> Graph | None:
     """Utility -> panels and busways (by depth) -> feeds (grouped by panel) -> rack groups. Each
-    box carries the load its rule checks (`options`, the typed rule options in effect): the
-    site's as PWR006 loads it, panels' as PWR008, feeds' as PWR003 (the racks' peak, catalog
-    max_power, unless `design_load` or `power_capped` says the design load), labelled."""
+    box carries the load its rules check (`basis`, from power_basis: the site's, panels' and
+    feeds' rules load the racks' peak, catalog max_power, unless their `design_load` option or
+    `power_capped` says the design load), labelled."""
     topo = design.topology
     if not topo.panels and not topo.feeds:
         return None
     g = Graph("power")
-    site_peak, panel_peak, feed_peak = (_peak(options, r) for r in ("PWR006", "PWR008", "PWR003"))
+    site_peak, panel_peak, feed_peak = (
+        _peak(basis or {}, n) for n in ("site_power", "panels", "feeds")
+    )
     facility_q = Q_(site_load(topo, site_peak).m_as("kW") * design.site.pue, "kW")
     facility = facility_q.m_as("kW")
     cap = design.site.utility_power
@@ -175,12 +193,12 @@ def power_graph(
         load = panel_allocation(topo, panel, peak=panel_peak).m_as("kW")
         pcap = panel.capacity.m_as("kW")
         rules = flags([pid], flagged)
-        basis = _basis(panel_peak and not panel.model.power_capped)
+        drawn = _basis(panel_peak and not panel.model.power_capped)
         g.add(
             Node(
                 f"panel:{pid}",
                 f"{pid} ({panel.model.kind})",
-                f"{load:.4g} kW {basis} / {pcap:.4g} kW derated ({pcap - load:.4g} kW free)",
+                f"{load:.4g} kW {drawn} / {pcap:.4g} kW derated ({pcap - load:.4g} kW free)",
                 level(pid) + 1,
                 share(load, pcap),
                 load > pcap or bool(rules),
