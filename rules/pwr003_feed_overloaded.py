@@ -10,7 +10,11 @@ that load exceeds its derated capacity, sqrt(3) x V(line-line) x I x PF x maximu
 utilisation for three-phase, V x I x PF x maximum utilisation for single-phase; a single-phase
 feed on a three-phase panel runs at the panel's line-to-neutral voltage, V(L-L) / sqrt(3)
 (239.6 V on a 415 V panel), unless its leg is line-to-line (`phase: L1-L2`), and never above
-the voltage it declares. Exactly at the capacity passes.
+the voltage it declares. A feed that declares its `ambient_temperature` keeps the share
+sqrt((Tc - Ta) / (Tc - Tref)) of that capacity (NEC 310.15(B)(1)'s ampacity correction, which
+IEC 60364-5-52 Table B.52.14 follows: 0.88 at 40 degC for 75 degC conductors rated at 30 degC;
+`conductor_temperature` Tc, default 75 degC, and `reference_ambient` Tref, default 30 degC,
+say otherwise); the message gives the factor. Exactly at the capacity passes.
 
 ## Why it matters
 Breakers trip on what flows, and a rack's power shelves can draw their full rating: a GB200

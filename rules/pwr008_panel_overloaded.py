@@ -13,7 +13,9 @@ whole rack; a rack whose A and B feeds both land under the panel counts once, ne
 Flags the panel when that load exceeds its derated capacity, sqrt(3) x V(line-line) x I x PF
 x maximum utilisation (V x I x PF x maximum utilisation single-phase), or its nameplate
 `rating` where that is lower: a UPS rated "500 kVA" delivers 500 kVA x its power factor, 475 kW
-at PF 0.95, never 500 kW. Exactly at the capacity passes.
+at PF 0.95, never 500 kW. A panel or busway that declares its `ambient_temperature` is derated
+as PWR003 derates feeds (NEC 310.15(B)(1); a busway's `reference_ambient` is its maker's rating
+ambient, commonly 40 degC), the factor in the message. Exactly at the capacity passes.
 
 ## Why it matters
 Continuous load on a breaker is held to 80% of its rating (NEC 210.20(A); NetBox's and

@@ -275,3 +275,43 @@ def test_the_cooling_diagram_draws_a_cdus_facility_flow_where_declared() -> None
     assert details["cdu:cdu-3"] == (
         "heat 816 / 1000 kW; flow 1175 / 2125 L/min; facility 1175 / 1000 L/min"
     )
+
+
+# --- item 5: conductors and busways derated for their ambient (NEC 310.15(B)(1))
+
+
+def _feeds(ambient: str | None, **extra: Any) -> Design:
+    feed: dict[str, Any] = {"voltage": "415 V", "current_rating": "100 A", **extra}
+    if ambient is not None:
+        feed["ambient_temperature"] = ambient
+    return _design(
+        {
+            "power": {
+                "feeds": [{"id": "a1", "path": "A", **feed}, {"id": "b1", "path": "B", **feed}]
+            },
+            "racks": [{"id": "r1", "it_load": "40 kW", "feeds": ["a1", "b1"]}],
+        }
+    )
+
+
+def test_the_ambient_factor_is_nec_310_15_b_1s_equation() -> None:
+    from dclint.model.topology import ambient_factor
+
+    feed = _feeds("40 degC").power.feeds[0]
+    assert ambient_factor(feed) == pytest.approx((35 / 45) ** 0.5)  # 0.8819; table: 0.88
+    xlpe = _feeds("40 degC", conductor_temperature="90 degC").power.feeds[0]
+    assert ambient_factor(xlpe) == pytest.approx((50 / 60) ** 0.5)  # IEC B.52.14 XLPE: 0.91
+    assert ambient_factor(_feeds("25 degC").power.feeds[0]) == 1.0  # never above the rating
+    assert ambient_factor(_feeds("75 degC").power.feeds[0]) == 0.0
+    busway = _feeds("40 degC", reference_ambient="40 degC").power.feeds[0]
+    assert ambient_factor(busway) == 1.0
+
+
+def test_a_feed_in_55_degc_air_keeps_two_thirds_of_its_capacity() -> None:
+    (a, _) = _check("PWR003", _feeds("55 degC"), design_load=False)
+    full = 415 * 100 * 3**0.5 * 0.8 * 0.95 / 1000  # 54.62 kW at 30 degC
+    assert _m(a.limit, "kW") == pytest.approx(full * (20 / 45) ** 0.5)  # 36.41 kW
+    assert _m(a.measured, "kW") == pytest.approx(40.0)
+    assert "x 0.6667 for 55 degC ambient (75 degC conductors, rated at 30 degC" in a.message
+    assert _check("PWR003", _feeds(None), design_load=False) == []
+    assert _check("PWR003", _feeds("40 degC"), design_load=False) == []

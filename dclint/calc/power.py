@@ -8,11 +8,14 @@ from typing import Any, cast
 
 from dclint.model.site import Feed, Panel, is_apparent
 from dclint.model.topology import (
+    CONDUCTOR_TEMPERATURE,
+    REFERENCE_AMBIENT,
     ChainItem,
     FeedItem,
     PanelItem,
     Rack,
     Topology,
+    ambient_factor,
     apparent_capacity_kva,
 )
 from dclint.units import Q_, Quantity, fmt
@@ -179,8 +182,8 @@ def rating_text(circuit: Feed | Panel, volts: float | None = None) -> str:
     kva = apparent_capacity_kva(circuit, volts)
     text = (
         f"{fmt(shown, 'V')} x {fmt(circuit.current_rating, 'A')} {kind} at "
-        f"{fmt(circuit.max_utilisation, 'percent')}: {fmt(Q_(kva, 'kVA'))} x PF "
-        f"{circuit.power_factor:g}"
+        f"{fmt(circuit.max_utilisation, 'percent')}{ambient_text(circuit)}: "
+        f"{fmt(Q_(kva, 'kVA'))} x PF {circuit.power_factor:g}"
     )
     rating = circuit.rating if isinstance(circuit, Panel) else None
     if isinstance(circuit, Panel) and rating is not None:
@@ -189,6 +192,22 @@ def rating_text(circuit: Feed | Panel, volts: float | None = None) -> str:
             pf = f" x PF {circuit.power_factor:g}" if is_apparent(rating) else ""
             text = f"nameplate {fmt(rating)}{pf} = {fmt(Q_(rating_kw, 'kW'))}, below {text}"
     return text
+
+
+def ambient_text(circuit: Feed | Panel) -> str:
+    """The ambient correction in a rating's text, e.g. ' x 0.8165 for 45 degC ambient (75 degC
+    conductors, rated at 30 degC; NEC 310.15(B)(1))', or '' where no ambient is declared."""
+    ambient = circuit.ambient_temperature
+    if ambient is None:
+        return ""
+    tc, ref = circuit.conductor_temperature, circuit.reference_ambient
+    tc_q = Q_(CONDUCTOR_TEMPERATURE, "degC") if tc is None else tc
+    ref_q = Q_(REFERENCE_AMBIENT, "degC") if ref is None else ref
+    return (
+        f" x {ambient_factor(circuit):.4g} for {fmt(ambient, 'degC')} ambient ("
+        f"{fmt(tc_q, 'degC')} conductors, rated at {fmt(ref_q, 'degC')}; NEC 310.15(B)(1), "
+        "IEC 60364-5-52)"
+    )
 
 
 def load_basis(racks: list[Rack], peak: bool) -> str:

@@ -188,6 +188,22 @@ class _Circuit:
         default=None, max_length=16, description="Power path, e.g. A or B"
     )
     status: Status = "active"
+    ambient_temperature: Temperature | None = Field(
+        default=None,
+        description="Air temperature around the conductors or busway where they run hottest; "
+        "above the reference ambient it derates the capacity by sqrt((Tc - Ta) / (Tc - Tref)) "
+        "(NEC 310.15(B)(1), IEC 60364-5-52)",
+    )
+    conductor_temperature: Temperature | None = Field(
+        default=None,
+        description="Temperature rating of the conductors (NEC Table 310.16 column 60, 75 or "
+        "90 degC; IEC 60364-5-52: PVC 70, XLPE 90 degC); default 75 degC",
+    )
+    reference_ambient: Temperature | None = Field(
+        default=None,
+        description="Ambient the current rating holds at: 30 degC (NEC Table 310.16, IEC "
+        "60364-5-52), unless declared (a busway maker's rating ambient, e.g. 40 degC)",
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)

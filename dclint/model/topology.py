@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
 
 __all__ = [
+    "CONDUCTOR_TEMPERATURE",
+    "REFERENCE_AMBIENT",
     "ChainItem",
     "Derived",
     "FeedItem",
@@ -27,6 +29,7 @@ __all__ = [
     "Rack",
     "RefError",
     "Topology",
+    "ambient_factor",
     "apparent_capacity_kva",
     "derated_capacity",
 ]
@@ -41,6 +44,31 @@ class RefError:
     key: bool = False
 
 
+CONDUCTOR_TEMPERATURE = 75.0  # degC: NEC 110.14(C) terminations; the 75 degC column of 310.16
+REFERENCE_AMBIENT = 30.0  # degC: the ambient of NEC Table 310.16 and IEC 60364-5-52's tables
+
+
+def ambient_factor(circuit: Feed | Panel) -> float:
+    """The ampacity correction for the circuit's declared ambient temperature, NEC
+    310.15(B)(1)'s equation (which IEC 60364-5-52 Table B.52.14's factors follow):
+    sqrt((Tc - Ta) / (Tc - Tref)), Tc the conductor rating, Tref the reference ambient; 1 where
+    no ambient is declared or it is at or below the reference (never above 1), 0 at or above
+    the conductor's rating."""
+    ambient = circuit.ambient_temperature
+    if ambient is None:
+        return 1.0
+    ta = float(ambient.m_as("degC"))
+    tc = conductor = circuit.conductor_temperature
+    tc_c = CONDUCTOR_TEMPERATURE if tc is None else float(conductor.m_as("degC"))  # type: ignore[union-attr]
+    ref = circuit.reference_ambient
+    tref = REFERENCE_AMBIENT if ref is None else float(ref.m_as("degC"))
+    if ta <= tref or tc_c <= tref:
+        return 1.0
+    if ta >= tc_c:
+        return 0.0
+    return float(((tc_c - ta) / (tc_c - tref)) ** 0.5)
+
+
 def derated_capacity(circuit: Feed | Panel, volts: float | None = None) -> Quantity:
     """Real power a circuit carries continuously: sqrt(3) x V(L-L) x I x PF x max utilisation
     for three-phase, V x I x PF x max utilisation for single-phase. `volts` replaces the
@@ -50,13 +78,15 @@ def derated_capacity(circuit: Feed | Panel, volts: float | None = None) -> Quant
 
 def apparent_capacity_kva(circuit: Feed | Panel, volts: float | None = None) -> float:
     """Apparent power a circuit carries continuously, in kVA: sqrt(3) x V(L-L) x I x max
-    utilisation for three-phase, V x I x max utilisation for single-phase."""
+    utilisation for three-phase, V x I x max utilisation for single-phase, x the ambient
+    correction factor where the circuit declares its ambient temperature (ambient_factor)."""
     phase_factor = 3**0.5 if circuit.phases == 3 else 1.0
     if volts is None:
         volts = circuit.voltage.m_as("V")
     amps = circuit.current_rating.m_as("A")
     share = circuit.max_utilisation.m_as("")  # each factor in a fixed unit: no pint arithmetic
-    return volts * amps * phase_factor * share / 1000.0
+    kva = volts * amps * phase_factor * share / 1000.0
+    return kva if circuit.ambient_temperature is None else kva * ambient_factor(circuit)
 
 
 @dataclass
