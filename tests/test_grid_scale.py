@@ -187,3 +187,37 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "Z"
+
+
+STREAM_POINTS = [
+    GridPoint(
+        ("1.2", "480"),
+        {"PWR002": 3},
+        [],
+        {"tp": 2, "pp": 1, "vpp": 1, "cp": 1, "ep": 1, "micro_batch": 4},
+        12.5,
+        1000.0,
+        2e6,
+        "USD",
+        pareto=True,
+    ),
+    GridPoint(
+        ("abc", "<b>"), {}, ["site.pue: not a number"], None, None, None, None, None, "not loaded"
+    ),
+    GridPoint(("1.3", "960"), {}, [], None, 7.25, None, 3e6, "USD", "no layout fits"),
+]
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+@pytest.mark.parametrize("note", ["", "evaluated 3 of 9 points (33.33%) of the grid"])
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_the_streamed_grid_report_is_the_whole_one_byte_for_byte(
+    fmt: str, note: str, count: int
+) -> None:
+    """`plan --vary` prints text, Markdown and JSON as it reads the store (a grid of any size
+    in flat memory); what it prints is exactly what the whole-grid renderer gives."""
+    setup = Setup("d.yaml", "llm")
+    paths = ["site.pue", "workloads[0].global_batch"]
+    points = STREAM_POINTS[:count]
+    streamed = "".join(grid_plan.render_stream(setup, paths, lambda: iter(points), fmt, note))
+    assert streamed == grid_plan.render(setup, paths, points, fmt, note)

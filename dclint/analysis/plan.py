@@ -23,6 +23,7 @@ import contextlib
 import functools
 import json
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -319,22 +320,23 @@ def as_data(setup: Setup, paths: list[str], points: list[GridPoint]) -> dict[str
         "design": setup.file,
         "workload": setup.workload,
         "vary": paths,
-        "points": [
-            {
-                "values": dict(zip(paths, p.values, strict=True)),
-                "findings": sum(p.counts.values()),
-                "by_rule": p.counts,
-                "errors": p.errors,
-                "best": p.best,
-                "days": p.days,
-                "run_cost": p.run_cost,
-                "tco": p.tco,
-                "currency": p.currency,
-                "note": p.note or None,
-                "pareto": p.pareto,
-            }
-            for p in points
-        ],
+        "points": [_point_data(paths, p) for p in points],
+    }
+
+
+def _point_data(paths: list[str], p: GridPoint) -> dict[str, Any]:
+    return {
+        "values": dict(zip(paths, p.values, strict=True)),
+        "findings": sum(p.counts.values()),
+        "by_rule": p.counts,
+        "errors": p.errors,
+        "best": p.best,
+        "days": p.days,
+        "run_cost": p.run_cost,
+        "tco": p.tco,
+        "currency": p.currency,
+        "note": p.note or None,
+        "pareto": p.pareto,
     }
 
 
@@ -344,23 +346,25 @@ def _money(value: float | None, currency: str | None) -> str:
 
 def table(paths: list[str], points: list[GridPoint]) -> tuple[list[str], list[list[str]]]:
     """The grid's header and rows as text cells."""
-    head = [*paths, "findings", "rules", "best layout", "days", "run cost", "TCO", "front"]
-    rows = []
-    for p in points:
-        b = p.best
-        layout = (
-            f"tp{b['tp']} pp{b['pp']} vpp{b['vpp']} cp{b['cp']} ep{b['ep']} mb{b['micro_batch']}"
-            if b
-            else p.note or "-"
-        )
-        rules = ",".join(f"{r}x{n}" for r, n in p.counts.items()) or "-"
-        found = "error" if p.errors else str(sum(p.counts.values()))
-        days = "-" if p.days is None else f"{p.days:,.2f}"
-        rows.append(
-            [*p.values, found, rules, layout, days, _money(p.run_cost, p.currency),
-             _money(p.tco, p.currency), "*" if p.pareto else ""]
-        )  # fmt: skip
-    return head, rows
+    return _head(paths), [_row(p) for p in points]
+
+
+def _head(paths: list[str]) -> list[str]:
+    return [*paths, "findings", "rules", "best layout", "days", "run cost", "TCO", "front"]
+
+
+def _row(p: GridPoint) -> list[str]:
+    b = p.best
+    layout = (
+        f"tp{b['tp']} pp{b['pp']} vpp{b['vpp']} cp{b['cp']} ep{b['ep']} mb{b['micro_batch']}"
+        if b
+        else p.note or "-"
+    )
+    rules = ",".join(f"{r}x{n}" for r, n in p.counts.items()) or "-"
+    found = "error" if p.errors else str(sum(p.counts.values()))
+    days = "-" if p.days is None else f"{p.days:,.2f}"
+    return [*p.values, found, rules, layout, days, _money(p.run_cost, p.currency),
+            _money(p.tco, p.currency), "*" if p.pareto else ""]  # fmt: skip
 
 
 def coverage(evaluated: int, total: int) -> str:
@@ -401,3 +405,68 @@ def render(
     notes = [note] if note else []
     title = "## " + markdown_text(title) if md else printable(title)
     return "\n".join([title, "", *lines, "", *errors, *notes, foot]) + "\n"
+
+
+def render_stream(
+    setup: Setup,
+    paths: list[str],
+    points: Callable[[], Iterator[GridPoint]],
+    fmt_name: str,
+    note: str = "",
+) -> Iterator[str]:
+    """`render` for text, Markdown and JSON, a line at a time, reading the points as it goes
+    (`points` iterates them afresh from the store each call: the text table's column widths
+    take a first pass), so a grid of any size is printed without holding it. The same text as
+    `render`, byte for byte."""
+    if fmt_name == "json":
+        yield from _json_stream(setup, paths, points, note)
+        return
+    md = fmt_name == "markdown"
+    cell = markdown_text if md else printable
+    head = [cell(c) for c in _head(paths)]
+    title = f"What-if grid of {setup.file}" + (
+        f", workload {setup.workload}" if setup.workload else ""
+    )
+    yield ("## " + markdown_text(title) if md else printable(title)) + "\n\n"
+    errors: list[str] = []
+    if md:
+        yield "| " + " | ".join(head) + " |\n"
+        yield "|" + "---|" * len(head) + "\n"
+        for p in points():
+            yield "| " + " | ".join(cell(c) for c in _row(p)) + " |\n"
+            errors.extend(cell(f"{', '.join(p.values)}: error: {e}") for e in p.errors)
+    else:
+        widths = [len(c) for c in head]
+        for p in points():
+            widths = [max(w, len(cell(c))) for w, c in zip(widths, _row(p), strict=True)]
+            errors.extend(cell(f"{', '.join(p.values)}: error: {e}") for e in p.errors)
+
+        def line(r: list[str]) -> str:
+            return "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n"
+
+        yield line(head)
+        for p in points():
+            yield line([cell(c) for c in _row(p)])
+    foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
+    yield "\n" + "".join(f"{e}\n" for e in errors) + (f"{note}\n" if note else "") + foot + "\n"
+
+
+def _json_stream(
+    setup: Setup, paths: list[str], points: Callable[[], Iterator[GridPoint]], note: str
+) -> Iterator[str]:
+    """`json.dumps(as_data(...), indent=2)` with the points written one by one."""
+    mark = "\0points\0"  # stands for the points in the skeleton, then cut out
+    data: dict[str, Any] = {**as_data(setup, paths, []), "points": [mark]}
+    if note:
+        data["coverage"] = note
+    skeleton = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    before, after = skeleton.split("\n    " + json.dumps(mark) + "\n", 1)
+    first = True
+    for p in points():
+        text = json.dumps(_point_data(paths, p), indent=2, ensure_ascii=False, allow_nan=False)
+        yield (before + "\n" if first else ",\n") + "    " + text.replace("\n", "\n    ")
+        first = False
+    if first:  # no point: an empty list, as json.dumps writes it
+        yield before.removesuffix("[") + "[]" + after.removeprefix("  ]") + "\n"
+        return
+    yield "\n" + after + "\n"

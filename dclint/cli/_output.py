@@ -8,6 +8,8 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
+from typing import Any
 
 from dclint.errors import ConfigError
 
@@ -58,7 +60,7 @@ def refuse_clobbering(args: argparse.Namespace) -> None:
                 raise ConfigError(f"{flag} {path} is a design being checked: write it elsewhere")
 
 
-def write_atomic(path: str, text: str, flag: str = "--output") -> None:
+def write_atomic(path: str, text: str | Iterable[str], flag: str = "--output") -> None:
     """Write `text` to `path`. A regular file, or a new path, is written through a temporary
     file and a rename (never a partial file), keeping an existing file's mode (a new one follows
     the umask); a symlink is followed and its target replaced. A character device, FIFO or
@@ -74,14 +76,23 @@ def write_atomic(path: str, text: str, flag: str = "--output") -> None:
     try:
         if info is not None and not stat.S_ISREG(info.st_mode):
             with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
+                _write(handle, text)
             return
         _replace(os.path.realpath(path), text, info)
     except OSError as exc:
         raise ConfigError(f"{flag} {path}: {exc.strerror or exc}") from None
 
 
-def _replace(real: str, text: str, info: os.stat_result | None) -> None:
+def _write(handle: Any, text: str | Iterable[str]) -> None:
+    """`text`, or its chunks in turn (a report made as it is written)."""
+    if isinstance(text, str):
+        handle.write(text)
+        return
+    for chunk in text:
+        handle.write(chunk)
+
+
+def _replace(real: str, text: str | Iterable[str], info: os.stat_result | None) -> None:
     if info is not None:
         mode = stat.S_IMODE(info.st_mode)
     else:
@@ -92,7 +103,7 @@ def _replace(real: str, text: str, info: os.stat_result | None) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=directory or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            _write(handle, text)
         os.chmod(tmp, mode)  # mkstemp creates 0600
         os.replace(tmp, real)
     except BaseException:

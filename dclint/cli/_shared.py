@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -120,13 +121,23 @@ def parse_today(text: str) -> date:
         raise ConfigError(f"--today {text[:40]!r}: expected a date, e.g. 2026-12-31") from None
 
 
-def emit(args: argparse.Namespace, text: str, *, colour: bool = False) -> None:
+def emit(args: argparse.Namespace, text: str | Iterable[str], *, colour: bool = False) -> None:
     """A report to --output (atomically) if given, else to standard output; through
     dclint.escaping.output_text, the last guard against raw control characters and CI
-    commands from free text."""
+    commands from free text. `text` may come in whole lines as it is made (a large what-if
+    grid), each guarded and written in turn."""
     from dclint.escaping import output_text
 
-    text = output_text(text, getattr(args, "format", None) or "text", colour=colour)
+    fmt = getattr(args, "format", None) or "text"
+    if not isinstance(text, str):
+        chunks = (output_text(chunk, fmt, colour=colour) for chunk in text)
+        if getattr(args, "output", None):
+            write_atomic(args.output, chunks)
+        else:
+            for chunk in chunks:
+                sys.stdout.write(chunk)
+        return
+    text = output_text(text, fmt, colour=colour)
     if getattr(args, "output", None):
         write_atomic(args.output, text)
     elif text:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -178,7 +179,7 @@ def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
 
 
 def _grid(args: argparse.Namespace, workload: str) -> int:
-    from dclint.analysis.plan import Setup, coverage, render, run_grid
+    from dclint.analysis.plan import GridPoint, Setup, coverage, render, render_stream, run_grid
     from dclint.analysis.whatif import split_values
 
     if args.gpus:
@@ -211,8 +212,21 @@ def _grid(args: argparse.Namespace, workload: str) -> int:
         refine=args.refine,
         seed=args.seed,
     )
-    points = run.points()
-    note = coverage(len(points), run.total)
-    run.store.close()
-    emit(args, render(setup, [p for p, _ in varies], points, args.format, note))
-    return 2 if any(p.errors for p in points) else 0
+    paths = [p for p, _ in varies]
+    note = coverage(run.store.count(), run.total)
+    try:
+        if args.format == "html":  # the chart draws every point at once
+            points = run.points()
+            emit(args, render(setup, paths, points, args.format, note))
+            return 2 if any(p.errors for p in points) else 0
+        failed = [False]
+
+        def stored() -> Iterator[GridPoint]:  # read from the store, never held whole
+            for _, point in run.store.points():
+                failed[0] = failed[0] or bool(point.errors)
+                yield point
+
+        emit(args, render_stream(setup, paths, stored, args.format, note))
+        return 2 if failed[0] else 0
+    finally:
+        run.store.close()
