@@ -138,9 +138,12 @@ def answer(key: tuple[Any, ...]) -> Any:
     than the search saved."""
     from dataclasses import replace as copy_with
 
-    from dclint.projection.search import search
+    from dclint.projection.search import SearchTooLarge, search
 
-    result = search(*key)
+    try:
+        result = search(*key)
+    except SearchTooLarge as exc:  # the point's note, as a search that cannot run
+        return str(exc)
     return copy_with(result, valid=result.valid[:1])
 
 
@@ -150,6 +153,8 @@ def finish(asked: Asked, result: Any) -> GridPoint:
 
     if asked.question is None:
         return asked.point
+    if isinstance(result, str):
+        return replace(asked.point, note=result)
     plan = asked.question.answer(result)
     if not plan.result.valid:
         return replace(asked.point, note="no layout fits")

@@ -14,6 +14,7 @@ from dclint.cli._output import write_atomic
 from dclint.errors import ConfigError
 
 __all__ = [
+    "MAX_POINTS",
     "add_config",
     "add_format",
     "add_output",
@@ -21,12 +22,18 @@ __all__ = [
     "add_selection",
     "add_set",
     "emit",
+    "grid_jobs",
+    "grid_size",
     "make_engine",
     "overrides",
     "parse_today",
     "split",
     "write_atomic",
 ]
+
+
+MAX_POINTS = 10_000  # grid points (plan --vary, check --sweep) by default: hours of checks
+SAMPLED_GRID = 10**15  # points of a grid --sample draws from: indexes fit SQLite's integers
 
 
 def add_config(parser: argparse.ArgumentParser) -> None:
@@ -111,6 +118,47 @@ def _warn_once() -> Any:
             print(f"dclint: warning: {message}", file=sys.stderr)
 
     return warn
+
+
+def grid_size(
+    varies: list[tuple[str, list[str]]], most: int, flag: str, sampled: bool = False
+) -> int:
+    """The points of a grid (the product of its lists' lengths), checked before anything is
+    built: past `most` (--max-points) a ConfigError. A grid that is `sampled` may be larger,
+    up to SAMPLED_GRID points (each point's index is stored as a 64-bit integer)."""
+    lengths = [len(values) for _, values in varies]
+    count = 1
+    for n in lengths:
+        count *= n
+    bound, name = (
+        (SAMPLED_GRID, "dclint's bound for a sampled grid")
+        if sampled
+        else (
+            most,
+            "--max-points",
+        )
+    )
+    if count > bound:
+        shown = f"{count:,}" if count <= 10**18 else "over 10^18"
+        raise ConfigError(
+            f"{flag}: the grid has {shown} points ({' x '.join(map(str, lengths[:8]))}"
+            f"{' x ...' if len(lengths) > 8 else ''}), more than {name} {bound:,}; give "
+            "fewer values"
+            + ("" if sampled else ", or raise --max-points")
+            + (", or evaluate a sample with --sample N" if flag == "--vary" and not sampled else "")
+        )
+    return count
+
+
+def grid_jobs(jobs: int, points: int, executor: str | None = None) -> int:
+    """--jobs as run: never more processes than the grid has points, nor (on this machine)
+    than it has CPUs; a remote cluster (`dask://HOST`, `ray://HOST`) has its own."""
+    import os
+
+    capped = min(jobs, max(1, points))
+    if executor is None or "://" not in executor:
+        capped = min(capped, os.cpu_count() or 1)
+    return capped
 
 
 def parse_today(text: str) -> date:

@@ -10,19 +10,21 @@ from pathlib import Path
 from typing import Any
 
 from dclint.cli._shared import (
+    MAX_POINTS,
     add_config,
     add_output,
     add_rules_dir,
     add_selection,
     add_set,
     emit,
+    grid_size,
     make_engine,
     parse_today,
     write_atomic,
 )
 from dclint.errors import ConfigError, LoadError
 
-__all__ = ["FORMAT_NAMES", "add_parser", "run"]
+__all__ = ["FORMAT_NAMES", "MAX_POINTS", "add_parser", "run"]
 
 # the longest body GitHub accepts for an issue or pull-request comment
 GITHUB_COMMENT_LIMIT = 65_536
@@ -78,6 +80,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     add_set(check, "a design value before checking")
     check.add_argument(
         "--sweep", metavar="PATH=V1,V2,...", help="check once per value and print one table"
+    )
+    check.add_argument(
+        "--max-points",
+        type=int,
+        default=MAX_POINTS,
+        metavar="N",
+        help=f"refuse a --sweep of more than N values (default {MAX_POINTS:,})",
     )
     from dclint.cli.fixes import add_arguments
 
@@ -191,9 +200,12 @@ def _who() -> str:
 
 def sweep(args: argparse.Namespace) -> int:
     """`check --sweep PATH=V1,V2,...`: one check a value, one table."""
-    from dclint.analysis.whatif import render_json, render_text, run_sweep
+    from dclint.analysis.whatif import render_json, render_text, run_sweep, split_values
     from dclint.engine.files import collect
 
+    if args.max_points < 1:
+        raise ConfigError(f"--max-points {args.max_points}: allow at least one point")
+    grid_size([split_values(args.sweep)], args.max_points, "--sweep")  # before any work
     engine = make_engine(args)
     files, missing = collect(args.paths, ())
     if missing:

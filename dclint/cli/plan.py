@@ -9,20 +9,26 @@ from pathlib import Path
 from typing import Any
 
 from dclint.cli._shared import (
+    MAX_POINTS,
     add_config,
     add_output,
     add_rules_dir,
     add_selection,
     add_set,
     emit,
+    grid_jobs,
+    grid_size,
     make_engine,
     overrides,
     parse_today,
     split,
 )
 from dclint.errors import ConfigError
+from dclint.model.workload import MAX_GPUS
 
-__all__ = ["add_parser", "run"]
+__all__ = ["MAX_GPU_COUNTS", "MAX_POINTS", "add_parser", "run"]
+
+MAX_GPU_COUNTS = 64  # --gpus values: each is a whole layout search
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -50,6 +56,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1, help="processes for --vary points"
+    )
+    parser.add_argument(
+        "--max-points",
+        type=int,
+        default=MAX_POINTS,
+        metavar="N",
+        help=f"refuse a --vary grid (or --sample) of more than N points (default {MAX_POINTS:,})",
     )
     parser.add_argument(
         "--executor",
@@ -98,9 +111,20 @@ def _worlds(text: str | None) -> tuple[int, ...] | None:
     try:
         worlds = tuple(sorted({int(v) for v in text.split(",") if v.strip()}))
     except ValueError:
-        raise ConfigError(f"--gpus {text}: write whole GPU counts, e.g. --gpus 256,512") from None
+        raise ConfigError(
+            f"--gpus {text[:60]}: write whole GPU counts, e.g. --gpus 256,512"
+        ) from None
     if not worlds or min(worlds) < 1:
-        raise ConfigError(f"--gpus {text}: GPU counts must be 1 or more")
+        raise ConfigError(f"--gpus {text[:60]}: GPU counts must be 1 or more")
+    if len(worlds) > MAX_GPU_COUNTS:
+        raise ConfigError(
+            f"--gpus: {len(worlds):,} GPU counts, more than {MAX_GPU_COUNTS} (each is a whole "
+            "layout search); give fewer"
+        )
+    if max(worlds) > MAX_GPUS:
+        raise ConfigError(
+            f"--gpus: {max(worlds):,} GPUs is more than dclint's bound of {MAX_GPUS:,} a workload"
+        )
     return worlds
 
 
@@ -112,13 +136,22 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--top {args.top}: print at least one layout")
     if args.jobs < 1:
         raise ConfigError(f"--jobs {args.jobs}: use 1 or more processes")
+    if args.max_points < 1:
+        raise ConfigError(f"--max-points {args.max_points}: allow at least one point")
     if args.today:  # checked here: a --vary grid reads it in its worker processes
         parse_today(args.today)
+    worlds = _worlds(args.gpus)  # before the design is read: a list past its bound is refused
     if args.vary and getattr(args, "apply", False):
         raise ConfigError("--apply writes one layout; a --vary grid has one a point")
     if args.vary:
+        from dclint.analysis.whatif import split_values
+
+        if args.gpus:
+            raise ConfigError("--gpus applies to the layout search, not to a --vary grid")
+        varies = [split_values(text, "--vary") for text in args.vary]
+        count = grid_size(varies, args.max_points, "--vary", sampled=bool(args.sample))
         design = load(args.design, overrides=overrides(args))  # LoadError: exit 2, located
-        return _grid(args, pick_workload(design, args.workload).id)
+        return _grid(args, pick_workload(design, args.workload).id, varies, count)
     # the engine checks --config, --select and --ignore, and gives PAR005's memory reserve in
     # effect for this design (the search keeps that much of each GPU's memory free)
     engine = make_engine(args)
@@ -128,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     from dclint.analysis.layouts import render
     from dclint.projection.search_design import plan_layouts
 
-    found = plan_layouts(design, wl, args.by, _worlds(args.gpus), reserve=reserve)
+    found = plan_layouts(design, wl, args.by, worlds, reserve=reserve)
     if isinstance(found, str):
         raise ConfigError(f"{args.design}: workload {wl.id}: {found}")
     if not found.result.valid:
@@ -178,13 +211,12 @@ def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
     return 0
 
 
-def _grid(args: argparse.Namespace, workload: str) -> int:
+def _grid(
+    args: argparse.Namespace, workload: str, varies: list[tuple[str, list[str]]], count: int
+) -> int:
+    """`plan --vary`: `varies` (PATH, values) of `count` points, already within --max-points."""
     from dclint.analysis.plan import GridPoint, Setup, coverage, render, render_stream, run_grid
-    from dclint.analysis.whatif import split_values
 
-    if args.gpus:
-        raise ConfigError("--gpus applies to the layout search, not to a --vary grid")
-    varies = [split_values(text, "--vary") for text in args.vary]
     setup = Setup(
         args.design,
         workload,
@@ -199,13 +231,19 @@ def _grid(args: argparse.Namespace, workload: str) -> int:
         raise ConfigError(f"--sample {args.sample}: evaluate at least one point")
     if args.refine and not args.sample:
         raise ConfigError("--refine searches around a sample's front: give --sample N")
+    if args.sample is not None and args.sample > args.max_points:
+        raise ConfigError(
+            f"--sample {args.sample:,}: more than --max-points {args.max_points:,}; sample fewer "
+            "points or raise --max-points"
+        )
+    evaluated = min(count, args.sample) if args.sample else count
     store = args.resume or args.store
     if args.resume and not Path(args.resume).is_file():
         raise ConfigError(f"--resume {args.resume}: no such store (start one with --store)")
     run = run_grid(
         setup,
         varies,
-        args.jobs,
+        grid_jobs(args.jobs, evaluated, args.executor),
         store=store,
         executor=args.executor,
         sample=args.sample,

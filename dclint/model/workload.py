@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic import Strict as StrictMode
 
 from dclint.model.catalog import Precision
 from dclint.model.types import (
@@ -23,15 +24,36 @@ from dclint.model.types import (
 )
 from dclint.units import Quantity
 
-__all__ = ["Checkpoint", "ModelSpec", "Parallel", "TokenRate", "Workload"]
+__all__ = [
+    "MAX_EXPERTS",
+    "MAX_GPUS",
+    "MAX_LAYERS",
+    "MAX_PARAMETERS",
+    "Checkpoint",
+    "ModelSpec",
+    "Parallel",
+    "TokenRate",
+    "Workload",
+]
 
 TokenRate = Annotated[Quantity, Dim("2.5e6 token/s", "token rate")]
+# Upper bounds at load, dclint's own, far above any model or cluster built (Llama 3.1 405B:
+# 126 layers; DeepSeek-V3: 256 routed experts; DeepNet trained 1,000 layers): the layout
+# search and the projections work on these figures, and a value past them is a typo
+MAX_LAYERS = 10_000
+MAX_EXPERTS = 100_000
+MAX_GPUS = 10_000_000
+MAX_PARAMETERS = 1e16
+Layers = Annotated[int, StrictMode(), Field(gt=0, le=MAX_LAYERS)]
+Experts = Annotated[int, StrictMode(), Field(gt=0, le=MAX_EXPERTS)]
+Gpus = Annotated[int, StrictMode(), Field(gt=0, le=MAX_GPUS)]
+Parameters = Annotated[float, Field(gt=0, le=MAX_PARAMETERS, allow_inf_nan=False)]
 
 
 class ModelSpec(Strict):
-    parameters: Count = Field(description="Total parameters, e.g. 1.7e12")
-    active_parameters: Count | None = Field(None, description="Active per token (MoE)")
-    layers: PositiveInt | None = None
+    parameters: Parameters = Field(description="Total parameters, e.g. 1.7e12")
+    active_parameters: Parameters | None = Field(None, description="Active per token (MoE)")
+    layers: Layers | None = None
     hidden_size: PositiveInt | None = None
     attention_heads: PositiveInt | None = None
     query_groups: PositiveInt | None = None
@@ -41,8 +63,8 @@ class ModelSpec(Strict):
     )
     ffn_hidden_size: PositiveInt | None = None
     vocab_size: PositiveInt | None = None
-    experts: PositiveInt | None = None
-    top_k: PositiveInt | None = None
+    experts: Experts | None = None
+    top_k: Experts | None = None
     swiglu: bool = False
 
 
@@ -126,7 +148,7 @@ class Workload(Strict):
     micro_batch: PositiveInt = 1
     precision: Precision = "bf16"
     parallel: Parallel = Field(default_factory=Parallel)
-    gpus: PositiveInt
+    gpus: Gpus
     platform: str | None = Field(None, description="Default: the design's GPU platform")
     data_read_rate: Bandwidth | None = None
     bytes_per_token: Information | None = None

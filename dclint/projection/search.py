@@ -54,11 +54,28 @@ from dclint.projection.search_records import (
 )
 from dclint.projection.step import ACT, Arch, Layout, Machine, Step, step
 
-__all__ = ["memory_bytes", "search", "uneven_split", "zero3_gather"]
+__all__ = [
+    "MAX_EXAMINED",
+    "SearchTooLarge",
+    "memory_bytes",
+    "search",
+    "uneven_split",
+    "zero3_gather",
+]
 
 
 def _divisors(n: int, most: int) -> list[int]:
-    return [d for d in range(1, min(n, most) + 1) if n % d == 0]
+    """The divisors of `n` up to `most`, ascending, in O(sqrt n) steps: a design's figures
+    (layers, experts, GPUs) are never looped up to."""
+    low, high = [], []
+    d = 1
+    while d * d <= n:
+        if n % d == 0:
+            low.append(d)
+            if d * d != n:
+                high.append(n // d)
+        d += 1
+    return [d for d in low + high[::-1] if d <= most]
 
 
 def uneven_split(layers: int, pp: int) -> tuple[int, int] | None:
@@ -124,28 +141,73 @@ def zero3_gather(a: Arch, lay: Layout, mac: Machine) -> float:
     return out
 
 
+class SearchTooLarge(ValueError):
+    """A layout search past MAX_EXAMINED layouts: its message says how many and why."""
+
+
 def search(space: Space, by: str = "time", limit: float | None = None) -> Search:
     """Every candidate of the grid: the valid ones timed and ranked, the others counted.
 
     With `limit` (seconds, ranking by time), a valid layout that cannot be faster than it (a
     lighter recomputation, or the same layout with sequence parallelism on, is already at or
     above it) is counted in `untimed` instead of timed: enough to place a layout of that time.
+    SearchTooLarge, before any layout is examined, for a search past MAX_EXAMINED.
     """
-    a = space.arch
     rejected = dict.fromkeys(REASONS, 0)
+    total, units = _units(space, rejected)
+    examined = sum(len(MICRO_BATCHES) * len(u[2]) * len(u[3]) * 12 for u in units)
+    if examined > MAX_EXAMINED:
+        raise SearchTooLarge(
+            f"the layout search would examine {examined:,} layouts, more than dclint's bound "
+            f"of {MAX_EXAMINED:,} (it would run for minutes); search fewer GPU counts, or a "
+            "model with fewer layers or experts"
+        )
     valid: list[Candidate] = []
-    total = untimed = 0
+    untimed = 0
+    for world, lay, sps, vpps, ends in units:
+        untimed += _inner(space, lay, sps, vpps, world, rejected, valid, limit, ends)
+    valid.sort(key=lambda c: (metric(c.step_time, c.world, by), c.key))
+    return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed)
+
+
+# Layouts a search may examine (memory-checked, then timed if they fit): some 30 s on one
+# core. dclint's own bound, three times the 1.7T MoE sample's 830,000.
+MAX_EXAMINED = 3_000_000
+_Unit = tuple[int, Layout, tuple[bool, ...], list[int], tuple[int, int] | None]
+
+
+def _units(space: Space, rejected: dict[str, int]) -> tuple[int, list[_Unit]]:
+    """The candidates' count, and each (world, tp, pp, cp, ep) that passes _outer with what is
+    searched below it; what _outer rejects is counted in `rejected`. Its first reasons depend
+    on tp alone (0-2), on pp (3) or on cp (4): a subtree they reject is counted, not walked (a
+    design's figures can be large)."""
+    a = space.arch
+    total = 0
+    units: list[_Unit] = []
     experts = _divisors(a.experts, a.experts) if a.experts else [1]
+    slots = a.layers + space.split_extra  # layers + embedding/loss slots (PAR003)
     for world in space.worlds:
         for tp in _divisors(world, space.machine.links.domain):
             sps = (False, True) if tp > 1 else (False,)
-            slots = a.layers + space.split_extra  # layers + embedding/loss slots (PAR003)
+            tp_reason = _outer_tp(space, tp)
             for pp in _divisors(world // tp, slots):
                 ends = None if space.split_extra else uneven_split(a.layers, pp)
                 vpps = [1] + (_divisors(_chunkable(slots, pp, ends), slots)[1:] if pp > 1 else [])
                 below_ep = len(MICRO_BATCHES) * len(sps) * len(vpps) * 12
-                for cp in _divisors(world // (tp * pp), max(1, a.seq // 2)):
+                cps = _divisors(world // (tp * pp), max(1, a.seq // 2))
+                reason = tp_reason
+                if reason is None and slots % pp and ends is None:
+                    reason = 3
+                if reason is not None:
+                    total += below_ep * len(cps) * len(experts)
+                    rejected[REASONS[reason]] += below_ep * len(cps) * len(experts)
+                    continue
+                for cp in cps:
                     dp = world // (tp * pp * cp)
+                    if cp > 1 and a.seq % (2 * cp):
+                        total += below_ep * len(experts)
+                        rejected[REASONS[4]] += below_ep * len(experts)
+                        continue
                     for ep in experts:
                         total += below_ep
                         reason = _outer(space, world, tp, pp, cp, dp, ep, ends is not None)
@@ -153,11 +215,19 @@ def search(space: Space, by: str = "time", limit: float | None = None) -> Search
                             rejected[REASONS[reason]] += below_ep
                             continue
                         lay = Layout(tp, pp, cp, dp, ep, 1, 1, space.global_batch)
-                        untimed += _inner(
-                            space, lay, sps, vpps, world, rejected, valid, limit, ends
-                        )
-    valid.sort(key=lambda c: (metric(c.step_time, c.world, by), c.key))
-    return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed)
+                        units.append((world, lay, sps, vpps, ends))
+    return total, units
+
+
+def _outer_tp(space: Space, tp: int) -> int | None:
+    a = space.arch
+    if space.machine.links.domain % tp:
+        return 0
+    if a.heads % tp or a.kv_heads % tp:
+        return 1
+    if a.ffn % tp:  # each expert's FFN in an MoE model: expert tp is tp
+        return 2
+    return None
 
 
 def _chunkable(slots: int, pp: int, ends: tuple[int, int] | None) -> int:
@@ -173,12 +243,9 @@ def _outer(
     space: Space, world: int, tp: int, pp: int, cp: int, dp: int, ep: int, uneven: bool
 ) -> int | None:
     a = space.arch
-    if space.machine.links.domain % tp:
-        return 0
-    if a.heads % tp or a.kv_heads % tp:
-        return 1
-    if a.ffn % tp:  # each expert's FFN in an MoE model: expert tp is tp
-        return 2
+    tp_reason = _outer_tp(space, tp)
+    if tp_reason is not None:
+        return tp_reason
     if (a.layers + space.split_extra) % pp and not uneven:  # embedding/loss slots as PAR003
         return 3
     if cp > 1 and a.seq % (2 * cp):

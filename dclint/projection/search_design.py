@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from dclint.model.defaults import MEMORY_RESERVE
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
-from dclint.projection.search import search, zero3_gather
+from dclint.projection.search import SearchTooLarge, search, zero3_gather
 from dclint.projection.search_records import OPTIMIZERS, REASONS, Candidate, Search, Space
 from dclint.projection.step import step
 from dclint.projection.step_records import STEP_PARTS
@@ -226,7 +226,10 @@ def plan_layouts(
     asked = question(design, wl, by, worlds, reserve, rank_only)
     if isinstance(asked, str):
         return asked
-    return asked.answer(cached_search(*asked.key))
+    try:
+        return asked.answer(cached_search(*asked.key))
+    except SearchTooLarge as exc:
+        return str(exc)
 
 
 def _overhead_and_rate(design: Design, wid: str) -> tuple[float, Quantity | None]:

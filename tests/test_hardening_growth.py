@@ -1,0 +1,158 @@
+"""Issue 27, items 4, 5 and 7: nothing loops up to a design value, grids are bounded before
+they are built, and long command-line paths cost linear time."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from _hardening import LIMIT_S, dclint, error_lines
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dclint.cli import main
+from dclint.cli._shared import grid_jobs
+from dclint.projection.search import MAX_EXAMINED, _divisors
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_designs" / "h100-40node.yaml"
+
+
+def _design(tmp_path: Path, *changes: tuple[str, str]) -> Path:
+    text = SAMPLE.read_text(encoding="utf-8")
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new)
+    out = tmp_path / "d.yaml"
+    out.write_text(text, encoding="utf-8")
+    return out
+
+
+@given(st.integers(1, 5000), st.integers(1, 6000))
+def test_divisors_are_every_divisor_up_to_the_bound_in_order(n: int, most: int) -> None:
+    assert _divisors(n, most) == [d for d in range(1, min(n, most) + 1) if n % d == 0]
+
+
+def test_divisors_of_a_large_number_take_its_square_root() -> None:
+    start = time.perf_counter()
+    assert _divisors(999_999_937 * 2, 10**10) == [1, 2, 999_999_937, 1_999_999_874]
+    assert time.perf_counter() - start < 1.0  # a loop up to n takes minutes
+
+
+WORST = (
+    ("layers: 40", "layers: 5040\n      experts: 83160\n      top_k: 2"),
+    ("gpus: 320", "gpus: 8648640"),
+    ("global_batch: 960", "global_batch: 69189120"),
+)
+
+
+def test_a_search_past_its_bound_is_refused_before_it_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _design(tmp_path, *WORST)
+    start = time.perf_counter()
+    assert main(["plan", "d.yaml"]) == 2
+    assert time.perf_counter() - start < LIMIT_S  # it ran for minutes
+    assert capsys.readouterr().err.splitlines() == [
+        "dclint: error: d.yaml: workload llm-13b: the layout search would examine 60,363,648 "
+        f"layouts, more than dclint's bound of {MAX_EXAMINED:,} (it would run for minutes); "
+        "search fewer GPU counts, or a model with fewer layers or experts"
+    ]
+
+
+def test_a_found_config_turning_the_search_on_cannot_hang_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _design(tmp_path, *WORST)
+    (tmp_path / "cfg.yaml").write_text("PAR005:\n  search: true\n", encoding="utf-8")
+    start = time.perf_counter()
+    code = main(["check", "d.yaml", "--config", "cfg.yaml", "--select", "PAR005"])
+    assert time.perf_counter() - start < LIMIT_S
+    assert code == 0  # the search that cannot run finds nothing
+    assert capsys.readouterr().out == "All checks passed: 1 design, no findings.\n"
+
+
+def test_a_billion_layers_is_refused_at_its_line_by_plan(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _design(tmp_path, ("layers: 40", "layers: 1000000000"))
+    assert main(["plan", "d.yaml"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "dclint: error: d.yaml:88:15: workloads[0].model.layers: input should be less than or "
+        "equal to 10000"
+    ]
+
+
+def _values(n: int) -> str:
+    return ",".join(f"{1.1 + i / 10**6:.6f}" for i in range(n))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["plan", "missing.yaml", "--vary", f"site.pue={_values(200)}", "--vary",
+             f"site.pue={_values(60)}"],
+            "--vary: the grid has 12,000 points (200 x 60), more than --max-points 10,000; give "
+            "fewer values, or raise --max-points, or evaluate a sample with --sample N",
+        ),
+        (
+            ["plan", "missing.yaml", "--vary", f"site.pue={_values(5)}", "--max-points", "4"],
+            "--vary: the grid has 5 points (5), more than --max-points 4; give fewer values, or "
+            "raise --max-points, or evaluate a sample with --sample N",
+        ),
+        (
+            ["plan", "missing.yaml", *(["--vary", f"site.pue={_values(1000)}"] * 7), "--sample",
+             "3"],
+            "--vary: the grid has over 10^18 points (1000 x 1000 x 1000 x 1000 x 1000 x 1000 x "
+            "1000), more than dclint's bound for a sampled grid 1,000,000,000,000,000; give "
+            "fewer values",
+        ),
+        (
+            ["check", "missing.yaml", "--sweep", f"site.pue={_values(10_001)}"],
+            "--sweep: the grid has 10,001 points (10001), more than --max-points 10,000; give "
+            "fewer values, or raise --max-points",
+        ),
+        (
+            ["plan", "missing.yaml", "--gpus", ",".join(map(str, range(1, 66)))],
+            "--gpus: 65 GPU counts, more than 64 (each is a whole layout search); give fewer",
+        ),
+        (
+            ["plan", "missing.yaml", "--gpus", "320,20000000"],
+            "--gpus: 20,000,000 GPUs is more than dclint's bound of 10,000,000 a workload",
+        ),
+    ],
+)  # fmt: skip
+def test_grids_are_refused_before_anything_is_built(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 2  # the design is not even read: the bound comes first
+    assert capsys.readouterr().err.splitlines() == [f"dclint: error: {message}"]
+
+
+def test_jobs_are_capped_by_the_points_and_the_cpus() -> None:
+    cpus = os.cpu_count() or 1
+    assert grid_jobs(1000, 3) == min(3, cpus)
+    assert grid_jobs(1000, 10**6) == cpus
+    assert grid_jobs(2, 0) == 1
+    assert grid_jobs(1000, 10**6, "dask") == cpus
+    assert grid_jobs(1000, 50, "dask://scheduler:8786") == 50  # a cluster's own CPUs
+
+
+@pytest.mark.integration  # wall-clock bound
+def test_a_grid_of_a_million_points_answers_at_once(tmp_path: Path) -> None:
+    _design(tmp_path)
+    values = _values(1000)
+    proc, took = dclint("plan", "d.yaml", "--vary", f"site.pue={values}", "--vary",
+                        f"site.pue={values}", cwd=tmp_path)  # fmt: skip
+    assert error_lines(proc) == [
+        "dclint: error: --vary: the grid has 1,000,000 points (1000 x 1000), more than "
+        "--max-points 10,000; give fewer values, or raise --max-points, or evaluate a sample "
+        "with --sample N"
+    ]
+    assert took < LIMIT_S
