@@ -25,13 +25,18 @@ unsafe too, so it is written escaped and every output stays valid UTF-8.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from html import escape as _html_escape
+from typing import Any
 
 __all__ = [
+    "HTML_CSP",
     "UNSAFE",
     "UNSAFE_IN_LINE",
     "describe_unsafe",
+    "finite_json",
     "html_text",
     "markdown_code",
     "markdown_text",
@@ -147,3 +152,24 @@ def output_text(text: str, fmt: str, *, colour: bool = False) -> str:
         else:
             text = _UNSAFE_IN_TEXT.sub(_escape_one, text)
     return text if fmt == "github" else plain_lines(text)
+
+
+# an HTML report's Content-Security-Policy: no script, font or image may come from elsewhere,
+# so a page works offline and in mail, and markup that escaped its place could not run
+HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def finite_json(data: Any) -> str:
+    """`data` as indented JSON, a number that is not finite (NaN, infinity) written as null:
+    JSON has no such numbers, and `NaN`/`Infinity` break every strict reader."""
+    return json.dumps(_finite(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from dclint.analysis.summary import DesignSummary, summarise
 from dclint.analysis.whatif import projections
 from dclint.engine.findings import DesignResult, Finding
+from dclint.escaping import finite_json, printable
 from dclint.escaping import markdown_code as code
 from dclint.escaping import markdown_text as md
-from dclint.escaping import printable
 from dclint.units import Quantity, fmt
 
 __all__ = [
@@ -202,4 +201,4 @@ def render_json(d: Diff) -> str:
         "findings_gone": [f.as_dict() for f in d.gone],
         "projections": rows(d.projections),
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return finite_json(data)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from dclint.escaping import markdown_text, printable
+from dclint.escaping import finite_json, markdown_text, printable
 from dclint.projection.search_design import Plan, loses_on, ordinal, set_line
 from dclint.projection.search_records import Candidate
 from dclint.units import Q_, fmt
@@ -117,7 +116,7 @@ def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[s
 
 def render(plan: Plan, top: int, fmt_name: str) -> str:
     if fmt_name == "json":
-        return json.dumps(as_data(plan, top), indent=2, ensure_ascii=False) + "\n"
+        return finite_json(as_data(plan, top))
     md = fmt_name == "markdown"
     valid = plan.result.valid
     worlds = sorted({c.world for c in valid}) or [plan.gpus]

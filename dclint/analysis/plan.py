@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
@@ -29,7 +28,7 @@ from typing import Any
 
 from dclint.analysis.plan_records import GridPoint, Setup
 from dclint.errors import ConfigError
-from dclint.escaping import markdown_text, printable
+from dclint.escaping import finite_json, markdown_text, printable
 
 __all__ = [
     "GridPoint",
@@ -386,7 +385,7 @@ def render(
         data = as_data(setup, paths, points)
         if note:
             data["coverage"] = note
-        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        return finite_json(data)
     head, rows = table(paths, points)
     if fmt_name == "html":
         from dclint.analysis.plan_chart import render_html

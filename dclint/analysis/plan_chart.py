@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dclint.escaping import HTML_CSP
 from dclint.escaping import html_text as escape
 
 if TYPE_CHECKING:
@@ -115,6 +116,7 @@ def render_html(
     title = escape(f"What-if grid of {setup.file}, workload {setup.workload}")
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{HTML_CSP}">'
         f"<title>{title}</title><style>body{{font-family:sans-serif;margin:2em}}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}"
         "</style></head><body>\n"

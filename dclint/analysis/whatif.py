@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from dclint.engine.runner import Engine
 from dclint.errors import ConfigError
+from dclint.escaping import finite_json
 from dclint.loader.overrides import Override
 from dclint.units import Quantity, fmt
 
@@ -190,4 +190,4 @@ def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
 
 
 def render_json(sweeps: list[Sweep]) -> str:
-    return json.dumps(as_data(sweeps), indent=2, ensure_ascii=False) + "\n"
+    return finite_json(as_data(sweeps))

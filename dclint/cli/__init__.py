@@ -124,7 +124,12 @@ def finish(entry: Any) -> None:
         except BrokenPipeError:
             code = 1
         except OSError as exc:  # the report could not be written: a full disk, /dev/full
-            _say(f"cannot write the output: {exc.strerror or exc}")
+            if exc.filename is not None:  # a path no check foresaw (not the output's write)
+                from dclint.errors import printable
+
+                _say(f"{printable(os.fsdecode(exc.filename))}: {exc.strerror or exc}")
+            else:
+                _say(f"cannot write the output: {exc.strerror or exc}")
             code = 2
     with contextlib.suppress(OSError):
         sys.stderr.flush()

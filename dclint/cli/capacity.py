@@ -4,7 +4,6 @@ limit binds first."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from dclint.cli._shared import (
@@ -18,6 +17,7 @@ from dclint.cli._shared import (
     make_engine,
 )
 from dclint.errors import ConfigError
+from dclint.escaping import finite_json
 
 __all__ = ["add_parser", "run"]
 
@@ -184,4 +184,4 @@ def _capacity_json(c: Any) -> str:
             for lim in c.limits
         ],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return finite_json(data)

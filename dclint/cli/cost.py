@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from dclint.cli._shared import add_output, add_set, emit, overrides
+from dclint.escaping import finite_json
 from dclint.report.values import band
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
             ],
             "tco": [tco(d).as_dict() for d in designs],
         }
-        emit(args, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        emit(args, finite_json(data))
         return 0
     if args.format in ("markdown", "html"):
         emit(args, _document(designs, projections, args.format))

@@ -60,10 +60,10 @@ def affected(changed: Iterable[Path], candidates: Iterable[Path]) -> list[Path]:
     users: dict[Path, list[Path]] = {}
     for file in candidates:
         for ref in references(file):
-            users.setdefault(ref, []).append(file.resolve())
+            users.setdefault(ref, []).append(_resolved(file))
     out: dict[Path, None] = {}
     seen: set[Path] = set()
-    stack = [p.resolve() for p in changed]
+    stack = [_resolved(p) for p in changed]
     while stack:
         path = stack.pop()
         if path in seen:
@@ -73,6 +73,15 @@ def affected(changed: Iterable[Path], candidates: Iterable[Path]) -> list[Path]:
             out[path] = None
         stack.extend(users.get(path, []))
     return sorted(out)
+
+
+def _resolved(path: Path) -> Path:
+    """`path` resolved; as given (made absolute) when it cannot be (a symlink loop, a name too
+    long): the check then says why at its line."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return path.absolute()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import date
@@ -52,7 +53,8 @@ def fingerprint(finding: Finding, root: str | None = None) -> str:
     key = "\x1f".join(
         (finding.rule, relative_file(finding.file, root), finding.path, finding.subject)
     )
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    # surrogatepass: a file name that is not UTF-8 (surrogate escapes) hashes too
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,9 @@ def entries(
     return sorted(out, key=lambda e: (e.file, e.rule, e.path, e.subject, e.fingerprint))
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def dumps(items: list[Entry]) -> str:
     data = {
         "tool": "dclint",
@@ -117,7 +122,10 @@ def dumps(items: list[Entry]) -> str:
             for e in items
         ],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    # a file name that is not UTF-8 holds lone surrogates, which no UTF-8 file can: written as
+    # JSON escapes, they read back as the same name
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _optional(e: Entry) -> dict[str, str]:

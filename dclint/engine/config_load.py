@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -78,7 +79,7 @@ def find_config(start: Path) -> Path | None:
     for directory in (start, *start.parents):
         for name in CONFIG_NAMES:
             candidate = directory / name
-            if not candidate.is_file():
+            if not os.path.isfile(candidate):  # never raises: a parent may be unsearchable
                 continue
             if name != "pyproject.toml" or _pyproject_has_section(candidate):
                 return candidate

@@ -100,7 +100,10 @@ def references(path: Path) -> list[Path]:
         refs = data.get(key)
         for ref in refs if isinstance(refs, list) else [refs]:
             if isinstance(ref, str) and ref.endswith(_SUFFIXES):
-                out.append((path.parent / ref).resolve())
+                try:
+                    out.append((path.parent / ref).resolve())
+                except (OSError, RuntimeError, ValueError):  # a loop, a NUL, a name too long:
+                    continue  # the check reports it at the include's line
     return out
 
 
@@ -138,18 +141,13 @@ def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str],
     problems: list[Problem] = []
     seen: set[str] = set()
     for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found = _walk(path, exclude, problems)
-        elif path.exists() or path.is_symlink():
-            try:
-                path.resolve(strict=path.exists())
-            except (OSError, RuntimeError):  # a symlink loop: config lookup could not resolve it
-                problems.append(Problem(raw, 1, 1, "cannot read file: symbolic link loop"))
-                continue
+        kind = _kind_of(raw)
+        if kind == "directory":
+            found = _walk(Path(raw), exclude, problems)
+        elif kind == "file":
             found = [raw]
         else:
-            problems.append(Problem(raw, 1, 1, "no such file or directory"))
+            problems.append(Problem(raw, 1, 1, kind))
             continue
         for file in found:
             key = os.path.normpath(file)
@@ -157,6 +155,26 @@ def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str],
                 seen.add(key)
                 files.append(file)
     return files, problems
+
+
+def _kind_of(raw: str) -> str:
+    """'directory', 'file' (a dangling symlink too: the loader says why it cannot be read), or
+    why the path cannot be checked: missing, a symlink loop, a name too long, a parent
+    directory that cannot be searched."""
+    import errno
+    import stat
+
+    try:
+        info = os.stat(raw)
+    except FileNotFoundError:
+        return "file" if os.path.islink(raw) else "no such file or directory"
+    except ValueError:
+        return "cannot read file: the path holds a NUL byte"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "cannot read file: symbolic link loop"
+        return f"cannot read file: {exc.strerror or exc}"
+    return "directory" if stat.S_ISDIR(info.st_mode) else "file"
 
 
 def _walk(root: Path, exclude: tuple[str, ...], problems: list[Problem]) -> list[str]:

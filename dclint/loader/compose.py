@@ -103,7 +103,7 @@ def repository_root(start: FsPath) -> tuple[FsPath, str] | None:
     for names in ROOT_MARKERS:
         for directory in (start, *start.parents):
             for name in names:
-                if (directory / name).exists():
+                if os.path.lexists(directory / name):  # never raises (an unsearchable parent)
                     return directory, name
     return None
 
@@ -155,11 +155,14 @@ class _Composer:
             fail(f"include must be a relative path to a .yaml file, got {ref!r}")
             return None
         if FsPath(ref).is_absolute():
-            fail(f"include '{ref}' must be a relative path")
+            fail(f"include '{_shown(ref)}' must be a relative path")
             return None
-        target = (FsPath(file).parent / ref).resolve()
+        target = _resolve(FsPath(file).parent / ref)
+        if isinstance(target, str):
+            fail(f"include '{_shown(ref)}': {target}")
+            return None
         if not any(target.is_relative_to(root) for root in self.roots):
-            fail(f"include '{ref}' points outside {self.outside}")
+            fail(f"include '{_shown(ref)}' points outside {self.outside}")
             return None
         name = str(target)
         if name in chain:
@@ -190,15 +193,35 @@ class _Composer:
         try:
             data, source = self.read(display)
         except LoadError as exc:
-            if not target.exists():
-                fail(f"included file '{ref}' does not exist")
+            try:
+                os.lstat(target)
+            except FileNotFoundError:
+                fail(f"included file '{_shown(ref)}' does not exist")
+            except OSError as err:  # a name too long, a parent that cannot be searched
+                fail(f"include '{_shown(ref)}': cannot read file: {err.strerror or err}")
             else:
                 self.problems.extend(exc.problems)
             return None
         if not isinstance(data, dict):
-            fail(f"included file '{ref}' must be a YAML mapping")
+            fail(f"included file '{_shown(ref)}' must be a YAML mapping")
             return None
         return self.tree(display, data, source, chain)
+
+
+def _shown(ref: str) -> str:
+    return ref if len(ref) <= 120 else f"{ref[:100]}...{ref[-16:]}"
+
+
+def _resolve(path: FsPath) -> FsPath | str:
+    """`path` resolved, or why it cannot be: a symlink loop, a name too long, a NUL byte."""
+    try:
+        return path.resolve()
+    except RuntimeError:  # pathlib's symlink loop (Python < 3.13)
+        return "symbolic link loop"
+    except ValueError:
+        return "the path holds a NUL byte"
+    except OSError as exc:
+        return f"cannot resolve the path: {exc.strerror or exc}"
 
 
 def _display(path: FsPath, including: str) -> str:

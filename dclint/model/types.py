@@ -42,6 +42,9 @@ __all__ = [
 _QUANTITY_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*[^\s].*$"
 # The largest magnitude a design may write, in the field's own unit: beyond it arithmetic overflows.
 _MAX_MAGNITUDE = 1e21
+# The smallest nonzero magnitude, in the field's own unit: below it a division overflows to
+# infinity ('5e-324 h' of checkpoint interval made a save time 'inf%' of it)
+_MIN_MAGNITUDE = 1e-21
 MIN_KELVIN = 200  # -73 degC: an absolute temperature in K below it is a difference misread
 _SEEN_LIMIT = 4096  # distinct texts each field kind remembers as valid
 
@@ -137,6 +140,8 @@ class Dim:
         mag = float(q.magnitude)
         if not math.isfinite(mag) or abs(mag) > _MAX_MAGNITUDE:
             raise _error(f"{self.kind} {value!s} is out of range")
+        if mag != 0 and abs(mag) < _MIN_MAGNITUDE:
+            raise _error(f"{self.kind} {value!s} is out of range (too small)")
         if self.absolute_temperature and mag <= _absolute_zero(q._units):
             raise _error(f"{self.kind} '{value}' is at or below absolute zero")
         if self.absolute_temperature and mag < MIN_KELVIN and str(q._units) == "kelvin":

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dclint.analysis.assess import RunAssessment
 from dclint.errors import ConfigError
-from dclint.escaping import html_text
+from dclint.escaping import HTML_CSP, html_text
 from dclint.report.charts import charts
 from dclint.report.drawing import svg
 from dclint.report.markdown import summary_rows
@@ -26,8 +26,7 @@ from dclint.units import Quantity
 
 __all__ = ["CSP", "STYLE", "design_section", "escape", "render", "require_layout"]
 
-# no script, font or image may come from elsewhere: the page works offline and in mail
-CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+CSP = HTML_CSP  # dclint.escaping's: every HTML page dclint writes carries it
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;color:#1a202c;padding:0 1em}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #cbd5e0;

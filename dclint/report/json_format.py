@@ -3,10 +3,10 @@ for a design that loaded, its projections and TCO."""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from dclint import __version__
+from dclint.escaping import finite_json
 from dclint.report.rollup import as_data as rollup_data
 
 if TYPE_CHECKING:
@@ -55,4 +55,4 @@ def as_data(run: RunAssessment) -> dict[str, Any]:
 
 
 def render(run: RunAssessment, view: View) -> str:
-    return json.dumps(as_data(run), indent=2, ensure_ascii=False) + "\n"
+    return finite_json(as_data(run))

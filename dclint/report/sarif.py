@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -26,6 +25,7 @@ from dclint import __version__
 from dclint.engine.baseline import fingerprint, relative_file
 from dclint.engine.findings import Waiver, number_and_unit
 from dclint.errors import Problem
+from dclint.escaping import finite_json
 from dclint.report.rollup import Rollup, kinds, roll_up
 
 if TYPE_CHECKING:
@@ -97,7 +97,8 @@ def _location(file: str, line: int, column: int) -> dict[str, Any]:
     if rel.startswith("../") or rel == "..":  # outside the source root: absolute URI
         artifact = {"uri": Path(file).resolve().as_uri()}
     else:
-        artifact = {"uri": quote(rel), "uriBaseId": BASE}
+        # a name that is not UTF-8 (surrogate escapes) as its own bytes, percent-encoded
+        artifact = {"uri": quote(rel, errors="surrogateescape"), "uriBaseId": BASE}
     return {
         "physicalLocation": {
             "artifactLocation": artifact,
@@ -235,4 +236,4 @@ def as_data(run: RunAssessment) -> dict[str, Any]:
 
 
 def render(run: RunAssessment, view: View) -> str:
-    return json.dumps(as_data(run), indent=2, ensure_ascii=False) + "\n"
+    return finite_json(as_data(run))
