@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
