@@ -1,0 +1,212 @@
+"""Load the test cluster (cluster.py) into a running Nautobot through its own REST API.
+
+    NAUTOBOT_TOKEN=... python nautobot_load.py http://127.0.0.1:PORT
+
+Standard library only (tests/integration/nautobot.sh runs it with any python3). Objects go in
+as Nautobot 2.x/3.x takes them: a location type and a location (no sites), statuses and roles
+by their ids, panels and feeds with Nautobot's own power_path (A/B), device types by model,
+power port templates (so every device gets its power ports), interfaces with a status, and
+cables by `termination_a_type`/`termination_a_id`. Lists go in bulk (one POST per 200). The
+token is read from the environment and sent only in the Authorization header; nothing here
+prints it. Exits non-zero with the server's answer (never the token) when a request fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cluster import SITE, Cluster, cluster, interfaces  # noqa: E402
+
+TIMEOUT_S = 120
+CHUNK = 200
+
+
+class Api:
+    def __init__(self, base: str, token: str) -> None:
+        self.base = base.rstrip("/") + "/api/"
+        self.headers = {
+            "Authorization": f"Token {token}",
+            "Accept": "application/json",
+            "Content-Type": "application/json",
+        }
+        self.requests = 0
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            self.base + path, data=data, method=method, headers=self.headers
+        )
+        self.requests += 1
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as answer:
+                return json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as exc:
+            text = exc.read().decode("utf-8", "replace")[:2000]
+            raise SystemExit(f"nautobot_load: {method} {path}: {exc.code} {exc.reason}: {text}")
+
+    def get_one(self, path: str, **query: str) -> dict[str, Any]:
+        qs = "&".join(f"{k}={urllib.parse.quote(v)}" for k, v in query.items())
+        answer = self.call("GET", f"{path}/?{qs}")
+        if answer["count"] != 1:
+            raise SystemExit(f"nautobot_load: {path} {query}: {answer['count']} objects, not 1")
+        return dict(answer["results"][0])
+
+    def create(self, path: str, objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Bulk-create in chunks; the created objects in the order given."""
+        out: list[dict[str, Any]] = []
+        for i in range(0, len(objects), CHUNK):
+            out.extend(self.call("POST", f"{path}/", objects[i : i + CHUNK]))
+        return out
+
+
+def load(api: Api, c: Cluster) -> dict[str, int]:
+    active = api.get_one("extras/statuses", name="Active")["id"]
+    connected = api.get_one("extras/statuses", name="Connected")["id"]
+    (site_type,) = api.create(
+        "dcim/location-types",
+        [
+            {
+                "name": "Site",
+                "nestable": False,
+                "content_types": ["dcim.rack", "dcim.device", "dcim.powerpanel"],
+            }
+        ],
+    )
+    (site,) = api.create(
+        "dcim/locations",
+        [{"name": SITE, "location_type": site_type["id"], "status": active}],
+    )
+    racks = api.create(
+        "dcim/racks",
+        [{"name": name, "location": site["id"], "status": active} for name in c.racks],
+    )
+    rack_id = {r["name"]: r["id"] for r in racks}
+    panels = api.create(
+        "dcim/power-panels",
+        [
+            {"name": name, "location": site["id"], "power_path": path, "panel_type": "rpp"}
+            for name, path in c.panels
+        ],
+    )
+    panel_id = {p["name"]: p["id"] for p in panels}
+    api.create(
+        "dcim/power-feeds",
+        [
+            {
+                "name": f["name"],
+                "power_panel": panel_id[f["panel"]],
+                "rack": rack_id[f["rack"]],
+                "status": active,
+                "type": f["type"],
+                "power_path": f["path"],
+                "supply": "ac",
+                "phase": f["phase"],
+                "voltage": f["voltage"],
+                "amperage": f["amperage"],
+                "max_utilization": 80,
+            }
+            for f in c.feeds
+        ],
+    )
+    makers = sorted({t["manufacturer"] for t in c.device_types})
+    maker_id = {m["name"]: m["id"] for m in api.create("dcim/manufacturers", [{"name": m} for m in makers])}
+    types = api.create(
+        "dcim/device-types",
+        [
+            {"manufacturer": maker_id[t["manufacturer"]], "model": t["model"], "u_height": t["u"]}
+            for t in c.device_types
+        ],
+    )
+    type_id = {t["slug"]: d["id"] for t, d in zip(c.device_types, types, strict=True)}
+    api.create(
+        "dcim/power-port-templates",
+        [
+            {
+                "device_type": type_id[t["slug"]],
+                "name": f"psu{p}",
+                "maximum_draw": t["maximum"],
+                "allocated_draw": t["allocated"],
+            }
+            for t in c.device_types
+            for p in range(1, t["psus"] + 1)
+        ],
+    )
+    role_names = sorted({d["role"] for d in c.devices})
+    role_id = {
+        r["name"]: r["id"]
+        for r in api.create(
+            "extras/roles", [{"name": n, "content_types": ["dcim.device"]} for n in role_names]
+        )
+    }
+    devices = api.create(
+        "dcim/devices",
+        [
+            {
+                "name": d["name"],
+                "device_type": type_id[d["type"]],
+                "role": role_id[d["role"]],
+                "location": site["id"],
+                "rack": rack_id[d["rack"]],
+                "status": active,
+            }
+            for d in c.devices
+        ],
+    )
+    dev_id = {d["name"]: d["id"] for d in devices}
+    ports = interfaces(c)
+    created = api.create(
+        "dcim/interfaces",
+        [
+            {"device": dev_id[dev], "name": name, "type": "400gbase-x-osfp", "status": active}
+            for dev, name in ports
+        ],
+    )
+    iface_id = {key: i["id"] for key, i in zip(ports, created, strict=True)}
+    cables = api.create(
+        "dcim/cables",
+        [
+            {
+                "termination_a_type": "dcim.interface",
+                "termination_a_id": iface_id[(a, ai)],
+                "termination_b_type": "dcim.interface",
+                "termination_b_id": iface_id[(b, bi)],
+                "status": connected,
+            }
+            for a, ai, b, bi in c.cables
+        ],
+    )
+    return {
+        "racks": len(racks),
+        "power-panels": len(panels),
+        "power-feeds": len(c.feeds),
+        "devices": len(devices),
+        "interfaces": len(created),
+        "cables": len(cables),
+    }
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: NAUTOBOT_TOKEN=... nautobot_load.py URL")
+    token = os.environ.get("NAUTOBOT_TOKEN", "")
+    if not token:
+        raise SystemExit("nautobot_load: set NAUTOBOT_TOKEN")
+    api = Api(sys.argv[1], token)
+    start = time.monotonic()
+    counts = load(api, cluster())
+    took = time.monotonic() - start
+    print(f"nautobot_load: {json.dumps(counts)} in {api.requests} requests, {took:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
