@@ -13,6 +13,7 @@ followed to the object listed under its own path. Choice fields are read as `{"v
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -130,7 +131,7 @@ def _choice(value: Any) -> str | None:
     """A choice field: {"value": "x"} (REST), "x" or "X" (GraphQL), Nautobot's Status."""
     if value is None:
         return None
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):  # dict first: abc checks are slow
         for key in ("value", "name", "label"):
             if value.get(key) is not None:
                 return str(value[key]).lower()
@@ -142,7 +143,7 @@ def _key(obj: Any) -> str | None:
     """The id a nested reference or a bare id names."""
     if obj is None:
         return None
-    if isinstance(obj, Mapping):
+    if type(obj) is dict or isinstance(obj, Mapping):
         ident = obj.get("id")
         return None if ident is None else str(ident)
     return str(obj)
@@ -424,7 +425,9 @@ def _ends(r: _Reader, cable: Mapping[str, Any], side: str) -> list[dict[str, Any
     out: list[dict[str, Any]] = []
     slots = cable.get("terminations")  # Nautobot 3.2: {"a1": {...}, "b1": {...}, "b2": ...}
     if isinstance(slots, Mapping) and slots:
-        for key in sorted(k for k in slots if re.fullmatch(rf"{side}\d+", str(k))):
+        # by connector number: a2 before a10
+        numbered = ((str(k)[1:], k) for k in slots if str(k)[:1] == side)
+        for _, key in sorted((int(n), k) for n, k in numbered if n.isdigit() and n.isascii()):
             t = slots[key]
             if not isinstance(t, Mapping) or str(t.get("object_type")) != "dcim.interface":
                 continue
@@ -435,7 +438,7 @@ def _ends(r: _Reader, cable: Mapping[str, Any], side: str) -> list[dict[str, Any
     terms = cable.get(f"{side}_terminations")
     if isinstance(terms, list):
         for t in terms:
-            if not isinstance(t, Mapping):
+            if type(t) is not dict and not isinstance(t, Mapping):
                 continue
             if "object_type" in t or "object_id" in t:  # REST: the termination's binding
                 if str(t.get("object_type")) != "dcim.interface":
@@ -461,7 +464,11 @@ def _speed(iface: Mapping[str, Any]) -> float | None:
     kbps = _number(iface.get("speed"))
     if kbps:
         return kbps / 1e6
-    kind = _choice(iface.get("type")) or ""
+    return _type_speed(_choice(iface.get("type")) or "")
+
+
+@functools.lru_cache(maxsize=1024)
+def _type_speed(kind: str) -> float | None:
     m = _SPEED_IN_TYPE.search(kind)
     return float(m.group(1)) if m else None
 
@@ -471,6 +478,10 @@ def _cables(r: _Reader) -> None:
     device_origin = {
         str(o.get("id")): r.origin("dcim/devices", o) for o in r.lists.get("dcim/devices", [])
     }
+
+    def end(iface: Mapping[str, Any]) -> tuple[DeviceRec | None, float | None]:
+        return devices.get(device_origin.get(_key(iface.get("device")) or "", "")), _speed(iface)
+
     for cable in r.lists.get("dcim/cables", []):
         status = _STATUS.get(_choice(cable.get("status")) or "connected")
         if status is None:
@@ -485,12 +496,11 @@ def _cables(r: _Reader) -> None:
         else:
             pairs = list(zip(a_side, b_side, strict=False))
         for a, b in pairs:
-            da = devices.get(device_origin.get(_key(a.get("device")) or "", ""))
-            db = devices.get(device_origin.get(_key(b.get("device")) or "", ""))
+            (da, sa), (db, sb) = end(a), end(b)
             if da is None or db is None:
                 r.inv.skip("cables to a device not imported")
                 continue
-            speeds = [s for s in (_speed(a), _speed(b)) if s]
+            speeds = [s for s in (sa, sb) if s]
             r.inv.cables.append(CableRec(origin, da.name, db.name, min(speeds, default=None)))
 
 
