@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cluster import SITE, Cluster, cluster, interfaces  # noqa: E402
+from cluster import SITE, Cluster, cluster, interfaces
 
 TIMEOUT_S = 120
 CHUNK = 200
@@ -51,7 +51,8 @@ class Api:
                 return json.loads(answer.read() or b"null")
         except urllib.error.HTTPError as exc:
             text = exc.read().decode("utf-8", "replace")[:2000]
-            raise SystemExit(f"nautobot_load: {method} {path}: {exc.code} {exc.reason}: {text}")
+            message = f"nautobot_load: {method} {path}: {exc.code} {exc.reason}: {text}"
+            raise SystemExit(message) from None
 
     def get_one(self, path: str, **query: str) -> dict[str, Any]:
         qs = "&".join(f"{k}={urllib.parse.quote(v)}" for k, v in query.items())
@@ -118,7 +119,8 @@ def load(api: Api, c: Cluster) -> dict[str, int]:
         ],
     )
     makers = sorted({t["manufacturer"] for t in c.device_types})
-    maker_id = {m["name"]: m["id"] for m in api.create("dcim/manufacturers", [{"name": m} for m in makers])}
+    created = api.create("dcim/manufacturers", [{"name": m} for m in makers])
+    maker_id = {m["name"]: m["id"] for m in created}
     types = api.create(
         "dcim/device-types",
         [
