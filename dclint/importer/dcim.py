@@ -183,7 +183,11 @@ class _Reader:
     def _origin(self, path: str, obj: Mapping[str, Any]) -> str:
         name = _OBJECT_NAMES.get(path, path.rsplit("/", 1)[-1])
         ident = sanitize(obj.get("id"), path, self.inv.problems)
-        url = obj.get("display_url") or obj.get("url")
+        url = obj.get("display_url")  # NetBox: the object's page
+        if url is None:  # Nautobot has only the API's URL: its page is the same path, no /api/
+            url = obj.get("url")
+            if isinstance(url, str) and self.kind == "Nautobot":
+                url = re.sub(r"^(https?://[^/]+(?:/[^/]+)*?)/api/", r"\1/", url, count=1)
         if isinstance(url, str) and re.fullmatch(r"https?://[\w.:@%/?=&+~-]{1,300}", url):
             return f"{self.kind} {name} {ident} <{url}>"
         return f"{self.kind} {name} {ident}"

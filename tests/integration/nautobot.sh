@@ -306,7 +306,7 @@ phase nautobot_start "$t"
 
 # ---------------------------------------------------------------- the cluster, the import, the check
 t=$SECONDS
-timeout --foreground 600 python3 "$HERE/nautobot_load.py" "$URL" >&2 || fail "loading the cluster"
+timeout --foreground 2400 python3 "$HERE/nautobot_load.py" "$URL" >&2 || fail "loading the cluster"
 phase load "$t"
 
 cd "$OUT"

@@ -1,0 +1,264 @@
+"""`dclint import nautobot` against a real Nautobot (issue 28, item 5).
+
+tests/integration/nautobot.sh starts PostgreSQL, Redis and Nautobot (from PyPI) on 127.0.0.1,
+loads the test cluster (tests/integration/cluster.py) through Nautobot's own REST API, runs
+`dclint import nautobot URL` twice (the designs must be byte-identical) and `dclint check`, and
+stops everything it started. The script runs once for this module, in a session of its own
+so that whatever it leaves behind can be found; these tests read what it wrote: the design,
+against the cluster it was loaded from and against the NetBox import of the same cluster, the
+dump of what Nautobot answered, and the exact findings of `dclint check`.
+
+Skips only when the server cannot be had here (the script exits 77 and says why: no root for
+apt-get and no PostgreSQL/Redis, PyPI unreachable, Python too old). A first run installs
+Nautobot into ~/.cache/dclint-nautobot and migrates a database it keeps there; later runs copy
+that database. Bounded: the script is ended (TERM, then KILL of its whole session) after
+TIMEOUT_S.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from integration.cluster import NET_RACK, cluster, netbox_dump
+
+from dclint.cli import main
+from dclint.model.ranges import expand
+
+pytestmark = pytest.mark.integration
+
+HERE = Path(__file__).resolve().parent
+SCRIPT = HERE / "integration" / "nautobot.sh"
+NETBOX_MAP = HERE / "integration" / "netbox-import.yaml"
+TIMEOUT_S = 3600  # cold: apt-get, pip (~3 min), migrate (5-15 min), the load (4-11 min): two busy cores
+SKIPPED = 77
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+@dataclass
+class Run:
+    out: Path
+    log: str
+    seconds: float
+    left_behind: list[str]
+    url: str
+
+
+def _session(sid: int) -> list[str]:
+    """`pid command` of every process in session `sid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[3]) == sid:
+            found.append(f"{entry.name} {cmd.strip()[:200]}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs Linux's /proc to see that nothing is left running")
+    out = tmp_path_factory.mktemp("nautobot")
+    env = {**os.environ, "PYTHON": sys.executable}
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        ["bash", str(SCRIPT), str(out)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        log, _ = proc.communicate(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)  # its trap stops what it started
+        try:
+            log, _ = proc.communicate(timeout=90)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            log, _ = proc.communicate()
+        pytest.fail(f"nautobot.sh did not finish in {TIMEOUT_S} s:\n{log[-4000:]}")
+    seconds = time.monotonic() - start
+    left = _session(proc.pid)
+    if left:
+        os.killpg(proc.pid, signal.SIGKILL)
+    if proc.returncode == SKIPPED:
+        reasons = [line for line in log.splitlines() if line.startswith("SKIP:")]
+        pytest.skip(reasons[-1] if reasons else log[-500:])
+    assert proc.returncode == 0, log[-6000:]
+    url = re.search(r"Nautobot \S+ at (http://127\.0\.0\.1:\d+)", log)
+    assert url is not None, log
+    print(f"nautobot.sh: {seconds:.0f} s; {(out / 'timings.txt').read_text().split()}")
+    return Run(out, log, seconds, left, url.group(1))
+
+
+def _normal(text: str, run: Run) -> str:
+    """Text with this run's server and object ids written the same every run."""
+    return UUID.sub("<uuid>", text.replace(run.url, "http://nautobot"))
+
+
+def test_everything_the_script_started_is_stopped(live: Run) -> None:
+    assert live.left_behind == []
+    ports = [*re.findall(r"on 127\.0\.0\.1:(\d+)", live.log), live.url.rsplit(":", 1)[1]]
+    assert len(ports) == 3  # PostgreSQL, Redis, Nautobot
+    for port in ports:
+        with socket.socket() as s, pytest.raises(ConnectionRefusedError):
+            s.connect(("127.0.0.1", int(port)))
+    assert "nautobot.sh: FAILED" not in live.log
+    assert re.search(r"stopped everything \(exit 0\)", live.log)
+
+
+def test_what_nautobot_answered(live: Run) -> None:
+    dump = json.loads((live.out / "dump.json").read_text(encoding="utf-8"))
+    counts = {path: len(objects) for path, objects in dump.items()}
+    assert counts == {
+        "dcim/locations": 1,
+        "dcim/racks": 9,
+        "dcim/power-panels": 2,
+        "dcim/power-feeds": 18,
+        "dcim/device-types": 3,
+        "dcim/power-port-templates": 9,
+        "dcim/devices": 45,
+        "dcim/power-ports": 6 * 32 + 2 * 12 + 1,
+        "dcim/interfaces": 1024,
+        "dcim/cables": 512,
+    }
+    # Nautobot's own shapes, as the importer reads them
+    feed = next(f for f in dump["dcim/power-feeds"] if f["name"] == "pf-b08")
+    assert (feed["voltage"], feed["amperage"], feed["max_utilization"]) == (415, 32, 80)
+    assert (feed["power_path"]["value"], feed["type"]["value"]) == ("b", "redundant")
+    assert (feed["power_panel"]["name"], feed["rack"]["name"]) == ("pp-b", "gpu-r08")
+    assert feed["status"]["name"] == "Active"
+    cable = dump["dcim/cables"][0]
+    assert sorted(cable["terminations"]) == ["a1", "b1"]
+    assert cable["terminations"]["a1"]["object_type"] == "dcim.interface"
+
+
+def test_the_design_is_the_cluster_loaded(live: Run) -> None:
+    from dclint.loader import load
+
+    c = cluster()
+    design = load(live.out / "site.yaml")
+    topo = design.topology
+    assert [r.id for r in topo.racks] == c.racks  # gpu-r01 ... gpu-r08, net-r01
+    assert [
+        (p.id, p.model.path, str(p.model.voltage), str(p.model.current_rating))
+        for p in topo.panels.values()
+    ] == [
+        ("pp-a", "A", "415.0 volt", "800.0 ampere"),
+        ("pp-b", "B", "415.0 volt", "800.0 ampere"),
+    ]
+    feeds = {
+        f.id: (
+            f.model.panel,
+            f.model.voltage.m_as("V"),
+            f.model.current_rating.m_as("A"),
+            f.model.phases,
+            f.model.path,
+        )
+        for f in topo.feeds.values()
+    }
+    assert feeds == {
+        f["name"]: (f["panel"], 415.0, float(f["amperage"]), 3, f["path"].upper()) for f in c.feeds
+    }
+    racks = {r.id: (r.feed_ids, r.platform_key, r.nodes, r.it_load.m_as("kW")) for r in topo.racks}
+    expected = {
+        rack: ([f"pf-a{i:02d}", f"pf-b{i:02d}"], "dgx-h100", 4, 40.8)
+        for i, rack in enumerate(c.racks[:-1], start=1)
+    }
+    expected[NET_RACK] = (["pf-a09", "pf-b09"], None, None, 13.2)  # 12 switches x 2 x 550 W
+    assert racks == expected
+    (fabric,) = design.fabrics
+    switches = {i: (s.model, s.tier) for s in fabric.switches for i, _ in expand(s.id)}
+    assert switches == {
+        **{f"leaf{k}": ("qm9700", "leaf") for k in range(1, 9)},
+        **{f"spine{k}": ("qm9700", "spine") for k in range(1, 5)},
+    }
+    links: dict[tuple[str, str], int] = {}
+    for link in fabric.links:
+        assert link.speed.m_as("Gb/s") == 400
+        for a, _ in expand(link.a):
+            links[(a, link.b)] = links.get((a, link.b), 0) + link.count
+    assert sum(links.values()) == 512
+    assert links == {
+        **{(rack, f"leaf{k}"): 4 for rack in c.racks[:-1] for k in range(1, 9)},
+        **{(f"leaf{k}", f"spine{j}"): 8 for k in range(1, 9) for j in range(1, 5)},
+    }
+
+
+def test_the_same_design_as_from_netbox(live: Run, tmp_path: Path) -> None:
+    """One cluster, two DCIMs: the designs differ only in the comments naming the sources."""
+    dump = tmp_path / "netbox.json"
+    dump.write_text(json.dumps(netbox_dump(cluster())), encoding="utf-8")
+    netbox = tmp_path / "netbox.yaml"
+    assert (
+        main(
+            [
+                "import",
+                "netbox",
+                "--from-file",
+                str(dump),
+                "--map",
+                str(NETBOX_MAP),
+                "-o",
+                str(netbox),
+            ]
+        )
+        == 0
+    )
+
+    def body(text: str) -> list[str]:
+        lines = text.split("\norigins:\n")[0].splitlines()[3:]
+        return [line.split("  # ")[0] for line in lines]
+
+    nautobot = (live.out / "site.yaml").read_text(encoding="utf-8")
+    assert body(nautobot) == body(netbox.read_text(encoding="utf-8"))
+
+
+def test_check_finds_exactly_the_32_A_rack(live: Run) -> None:
+    assert (live.out / "check.rc").read_text().strip() == "1"
+    report = json.loads((live.out / "check.json").read_text(encoding="utf-8"))
+    (design,) = report["designs"]
+    lines = (live.out / "site.yaml").read_text(encoding="utf-8").splitlines()
+
+    def line_of(prefix: str) -> int:
+        (found,) = [i for i, line in enumerate(lines, start=1) if line.startswith(prefix)]
+        return found
+
+    a08, b08 = line_of("    - id: pf-a[08-09]"), line_of("    - id: pf-b[08-09]")
+    racks = line_of("  - id: gpu-r[01-08]")
+    found = sorted(
+        (f["rule"], f["subject"], f["line"], _normal(f.get("origin", ""), live))
+        for f in design["findings"]
+    )
+    nb = "http://nautobot/api/dcim"
+    assert found == [
+        ("PWR003", "pf-a08", a08 + 3, f"Nautobot power-feed <uuid> <{nb}/power-feeds/<uuid>/>"),
+        ("PWR003", "pf-b08", b08 + 3, f"Nautobot power-feed <uuid> <{nb}/power-feeds/<uuid>/>"),
+        ("PWR004", "gpu-r08", racks + 2, f"Nautobot rack <uuid> <{nb}/racks/<uuid>/>"),
+    ]
+
+
+def test_the_token_is_nowhere(live: Run) -> None:
+    """The run's token is 40 hex digits; nothing written or printed holds such a string."""
+    token = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
+    assert token.search(live.log) is None
+    for path in live.out.iterdir():
+        assert token.search(path.read_text(encoding="utf-8")) is None, path.name
