@@ -248,7 +248,7 @@ def test_check_finds_exactly_the_32_A_rack(live: Run) -> None:
         (f["rule"], f["subject"], f["line"], _normal(f.get("origin", ""), live))
         for f in design["findings"]
     )
-    nb = "http://nautobot/api/dcim"
+    nb = "http://nautobot/dcim"
     assert found == [
         ("PWR003", "pf-a08", a08 + 3, f"Nautobot power-feed <uuid> <{nb}/power-feeds/<uuid>/>"),
         ("PWR003", "pf-b08", b08 + 3, f"Nautobot power-feed <uuid> <{nb}/power-feeds/<uuid>/>"),
