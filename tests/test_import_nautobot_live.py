@@ -39,7 +39,7 @@ pytestmark = pytest.mark.integration
 HERE = Path(__file__).resolve().parent
 SCRIPT = HERE / "integration" / "nautobot.sh"
 NETBOX_MAP = HERE / "integration" / "netbox-import.yaml"
-TIMEOUT_S = 3600  # cold: apt-get, pip (~3 min), migrate (5-15 min), the load (4-11 min): two busy cores
+TIMEOUT_S = 3600  # cold: apt-get, pip, migrate (5-15 min), the load (4-11 min) on two busy cores
 SKIPPED = 77
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
