@@ -18,7 +18,10 @@ from dclint.importer.dcim import ENDPOINTS
 __all__ = ["PAGE_SIZE", "fetch_dump"]
 
 PAGE_SIZE = 1000  # NetBox's default MAX_PAGE_SIZE
-TIMEOUT_S = 60
+# Nautobot renders every object at ?depth=1 with its related objects in full: a page of 1,000
+# interfaces took over 60 s on a live Nautobot 3.2.7 (two busy cores), so its pages are smaller
+NAUTOBOT_PAGE_SIZE = 200
+TIMEOUT_S = 300  # one page
 MAX_PAGES = 100_000
 
 
@@ -65,6 +68,7 @@ def fetch_dump(source: str, url: str, token_env: str) -> dict[str, Any]:
         raise ConfigError(f"set ${token_env} to an API token for {printable(url)[:200]}")
     origin, api = _base(url)
     extra = "&depth=1" if source == "nautobot" else ""
+    size = NAUTOBOT_PAGE_SIZE if source == "nautobot" else PAGE_SIZE
     dump: dict[str, Any] = {}
     for path in ENDPOINTS:
         if source == "nautobot" and path == "dcim/sites":
@@ -72,7 +76,7 @@ def fetch_dump(source: str, url: str, token_env: str) -> dict[str, Any]:
         if source == "netbox" and path == "dcim/locations":
             continue  # NetBox's locations sit inside a site: the site is what is imported
         objects: list[Any] = []
-        page: str | None = f"{api}{path}/?limit={PAGE_SIZE}{extra}"
+        page: str | None = f"{api}{path}/?limit={size}{extra}"
         for _ in range(MAX_PAGES):
             if page is None:
                 break

@@ -5,7 +5,8 @@
 Standard library only (tests/integration/nautobot.sh runs it with any python3). Objects go in
 as Nautobot 2.x/3.x takes them: a location type and a location (no sites), statuses and roles
 by their ids, panels and feeds with Nautobot's own power_path (A/B), device types by model,
-power port templates (so every device gets its power ports), interfaces with a status, and
+power port and interface templates (so every device gets its power ports and interfaces,
+as a device-type library gives them), and
 cables by `termination_a_type`/`termination_a_id`. Lists go in bulk (one POST per 200). The
 token is read from the environment and sent only in the Authorization header; nothing here
 prints it. Exits non-zero with the server's answer (never the token) when a request fails.
@@ -61,6 +62,15 @@ class Api:
         if answer["count"] != 1:
             raise SystemExit(f"nautobot_load: {path} {query}: {answer['count']} objects, not 1")
         return dict(answer["results"][0])
+
+    def list_all(self, path: str) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        page: str | None = f"{path}/?limit=200"
+        while page is not None:
+            answer = self.call("GET", page)
+            out.extend(answer["results"])
+            page = answer["next"] and answer["next"].split("/api/", 1)[1]
+        return out
 
     def create(
         self, path: str, objects: list[dict[str, Any]], chunk: int = CHUNK
@@ -148,6 +158,23 @@ def load(api: Api, c: Cluster) -> dict[str, int]:
             for p in range(1, t["psus"] + 1)
         ],
     )
+    # interfaces as Nautobot users make them: templates on the device type, instantiated with
+    # each device (the ports each type's cables use: cx7-0..7 on a node, p1..p64 on a switch)
+    ports = interfaces(c)
+    names: dict[str, list[str]] = {}
+    slug_of = {d["name"]: d["type"] for d in c.devices}
+    for dev, name in ports:
+        kind = names.setdefault(slug_of[dev], [])
+        if name not in kind:
+            kind.append(name)
+    api.create(
+        "dcim/interface-templates",
+        [
+            {"device_type": type_id[slug], "name": name, "type": "400gbase-x-osfp"}
+            for slug, kind in names.items()
+            for name in kind
+        ],
+    )
     role_names = sorted({d["role"] for d in c.devices})
     role_id = {
         r["name"]: r["id"]
@@ -169,16 +196,12 @@ def load(api: Api, c: Cluster) -> dict[str, int]:
             for d in c.devices
         ],
     )
-    dev_id = {d["name"]: d["id"] for d in devices}
-    ports = interfaces(c)
-    created = api.create(
-        "dcim/interfaces",
-        [
-            {"device": dev_id[dev], "name": name, "type": "400gbase-x-osfp", "status": active}
-            for dev, name in ports
-        ],
-    )
-    iface_id = {key: i["id"] for key, i in zip(ports, created, strict=True)}
+    dev_name = {d["id"]: d["name"] for d in devices}
+    created = api.list_all("dcim/interfaces")
+    iface_id = {(dev_name[i["device"]["id"]], i["name"]): i["id"] for i in created}
+    missing = [key for key in ports if key not in iface_id]
+    if missing:
+        raise SystemExit(f"nautobot_load: devices came without interfaces {missing[:5]}")
     cables = api.create(
         "dcim/cables",
         [
