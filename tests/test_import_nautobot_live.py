@@ -17,6 +17,7 @@ TIMEOUT_S.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -27,6 +28,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from integration.cluster import NET_RACK, cluster, netbox_dump
@@ -69,11 +71,8 @@ def _session(sid: int) -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Run:
-    if not Path("/proc/self/stat").exists():
-        pytest.skip("needs Linux's /proc to see that nothing is left running")
-    out = tmp_path_factory.mktemp("nautobot")
+def _run_script(out: Path) -> dict[str, Any]:
+    """nautobot.sh OUT in a session of its own, bounded; what it printed and left behind."""
     env = {**os.environ, "PYTHON": sys.executable}
     start = time.monotonic()
     proc = subprocess.Popen(
@@ -85,28 +84,55 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Run:
         text=True,
         start_new_session=True,
     )
+    timed_out = False
     try:
         log, _ = proc.communicate(timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
+        timed_out = True
         os.killpg(proc.pid, signal.SIGTERM)  # its trap stops what it started
         try:
             log, _ = proc.communicate(timeout=90)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             log, _ = proc.communicate()
-        pytest.fail(f"nautobot.sh did not finish in {TIMEOUT_S} s:\n{log[-4000:]}")
     seconds = time.monotonic() - start
     left = _session(proc.pid)
     if left:
         os.killpg(proc.pid, signal.SIGKILL)
-    if proc.returncode == SKIPPED:
+    code = proc.returncode
+    return {"code": code, "log": log, "seconds": seconds, "left": left, "timed_out": timed_out}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """The script's one run for this pytest run: with xdist, the first worker to get here runs
+    it and the others read what it recorded (a second server would double the time)."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs Linux's /proc to see that nothing is left running")
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    out = root / "nautobot-live"
+    with open(root / "nautobot-live.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        recorded = root / "nautobot-live.json"
+        if recorded.exists():
+            result = json.loads(recorded.read_text(encoding="utf-8"))
+        else:
+            out.mkdir(exist_ok=True)
+            result = _run_script(out)
+            recorded.write_text(json.dumps(result), encoding="utf-8")
+    log = result["log"]
+    if result["timed_out"]:
+        pytest.fail(f"nautobot.sh did not finish in {TIMEOUT_S} s:\n{log[-4000:]}")
+    if result["code"] == SKIPPED:
         reasons = [line for line in log.splitlines() if line.startswith("SKIP:")]
         pytest.skip(reasons[-1] if reasons else log[-500:])
-    assert proc.returncode == 0, log[-6000:]
+    assert result["code"] == 0, log[-6000:]
     url = re.search(r"Nautobot \S+ at (http://127\.0\.0\.1:\d+)", log)
     assert url is not None, log
-    print(f"nautobot.sh: {seconds:.0f} s; {(out / 'timings.txt').read_text().split()}")
-    return Run(out, log, seconds, left, url.group(1))
+    timings = (out / "timings.txt").read_text().split()
+    print(f"nautobot.sh: {result['seconds']:.0f} s; {timings}")
+    return Run(out, log, result["seconds"], result["left"], url.group(1))
 
 
 def _normal(text: str, run: Run) -> str:
