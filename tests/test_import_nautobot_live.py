@@ -249,8 +249,9 @@ def test_the_same_design_as_from_netbox(live: Run, tmp_path: Path) -> None:
     )
 
     def body(text: str) -> list[str]:
-        lines = text.split("\norigins:\n")[0].splitlines()[3:]
-        return [line.split("  # ")[0] for line in lines]
+        lines = text.splitlines()[3:]  # the header names the command
+        end = next(i for i, line in enumerate(lines) if line.startswith("origins:"))
+        return [line.split("  # ")[0] for line in lines[:end]]
 
     nautobot = (live.out / "site.yaml").read_text(encoding="utf-8")
     assert body(nautobot) == body(netbox.read_text(encoding="utf-8"))
