@@ -312,10 +312,10 @@ phase load "$t"
 cd "$OUT"
 t=$SECONDS
 rm -f site.yaml site-again.yaml dump.json check.json check.rc
-timeout --foreground 300 "$PY" -m dclint import nautobot "$URL" --map "$HERE/nautobot-import.yaml" \
+timeout --foreground 1200 "$PY" -m dclint import nautobot "$URL" --map "$HERE/nautobot-import.yaml" \
     --save-dump dump.json -o site.yaml 2>import.err || { cat import.err >&2; fail "dclint import"; }
 phase import "$t"
-timeout --foreground 300 "$PY" -m dclint import nautobot "$URL" --map "$HERE/nautobot-import.yaml" \
+timeout --foreground 1200 "$PY" -m dclint import nautobot "$URL" --map "$HERE/nautobot-import.yaml" \
     -o site-again.yaml 2>/dev/null || fail "dclint import (again)"
 cmp -s site.yaml site-again.yaml || fail "a re-import of unchanged data wrote different bytes"
 rm site-again.yaml
