@@ -148,17 +148,16 @@ def _name(c: Candidate) -> str:
 
 
 def _band(design: Design, wl: Any, plan: Any) -> str:
-    """'; measured steps ran 0.73-1.14x predicted, calibration: 14 hopper dense runs': the
-    step model's band on this GPU and workload class. Both steps come from the one
-    model, so the gap between them is firmer than either figure; the band says how far either
-    may be from a measured step."""
+    """'; calibration band 0.73-1.14x': measured over predicted step times in the calibration
+    runs of this GPU generation and workload class. Both steps come from the one model, so
+    the gap between them is firmer than either figure; the band says how far either may be
+    from a measured step."""
     from dclint.api import band_for_gpu, hardware_of
 
     hw = hardware_of(design, wl.platform)
     if isinstance(hw, str):
         return ""
     b = band_for_gpu(hw.gpu_key, plan.space.arch.experts > 0)
-    basis = (  # "14 hopper dense runs", or "no blackwell MoE calibration run" (widest band)
-        f"calibration: {b.source.split(': ', 1)[1]}" if b.runs else b.source.split(":", 1)[0]
-    )
-    return f"; measured steps ran {b.low_factor:.2f}-{b.high_factor:.2f}x predicted, {basis}"
+    # short: the review's executive summary quotes the message whole (the runs behind the
+    # band are in the workload's `uncertainty` in JSON)
+    return f"; calibration band {b.low_factor:.2f}-{b.high_factor:.2f}x"

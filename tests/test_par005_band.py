@@ -14,7 +14,7 @@ from dclint.projection.uncertainty import BANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = str(ROOT / "rules" / "examples" / "par005" / "bad.yaml")
-BAND = "measured steps ran 0.73-1.14x predicted, calibration: 14 hopper dense runs"
+BAND = "calibration band 0.73-1.14x"
 
 
 def test_the_band_is_the_hopper_dense_calibration_band() -> None:
