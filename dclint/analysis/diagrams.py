@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from dclint.analysis.summary import DesignSummary
 from dclint.calc.cooling import cdu_loads, required_flow
 from dclint.calc.power import feed_allocation, feed_capacity_kw, panel_allocation, site_load
+from dclint.calc.power_chain import FailureCase, chain_loads, failure_cases, generation_loads
 from dclint.model.ranges import compact
 from dclint.units import Q_, fmt
 
@@ -48,6 +49,7 @@ class Node:
     rules: tuple[str, ...] = ()
     binding: bool = False
     members: tuple[str, ...] = ()  # the ids a group box stands for
+    consequence: str = ""  # what the element's loss takes (power: racks left with no supply)
 
 
 @dataclass
@@ -128,15 +130,20 @@ def _peak(basis: Mapping[str, bool], need: str) -> bool:
     return basis.get(need, True)
 
 
+UPSTREAM = "upstream"  # the basis of the elements above the panels (power_basis)
+
+
 def power_basis(
     rules: Mapping[str, Any], options: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, bool]:
-    """need -> whether the rules with a `design_load` option that need it load at peak."""
+    """need -> whether the rules with a `design_load` option that need it load at peak. The
+    rules with a `design_load` option and no need (UPS, transformer, generator: they apply to
+    whatever the design declares above its panels) set the basis of `UPSTREAM`."""
     found: dict[str, bool] = {}
     for rid, rule in rules.items():
         if "design_load" not in getattr(rule, "options", {}) or rid not in options:
             continue
-        for need in getattr(rule, "needs", ()):
+        for need in getattr(rule, "needs", ()) or (UPSTREAM,):
             peak = not options[rid].get("design_load", False)
             found[need] = found.get(need, True) and peak
     return found
@@ -152,16 +159,19 @@ def power_graph(
     flagged: dict[str, list[str]],
     basis: Mapping[str, bool] | None = None,
 ) -> Graph | None:
-    """Utility -> panels and busways (by depth) -> feeds (grouped by panel) -> rack groups. Each
-    box carries the load its rules check (`basis`, from power_basis: the site's, panels' and
-    feeds' rules load the racks' peak, catalog max_power, unless their `design_load` option or
-    `power_capped` says the design load), labelled."""
+    """Utility and generator sets -> transformers, UPS systems, switchboards, panels and
+    busways (by `fed_by` depth) -> feeds (grouped by panel) -> rack groups. Each box carries the
+    load its rules check (`basis`, from power_basis: the site's, panels' and feeds' rules load
+    the racks' peak, catalog max_power, unless their `design_load` option or `power_capped` says
+    the design load; UPS systems and transformers as PWR009/PWR011 count them, with spare
+    modules out; generator sets as PWR012, IT x PUE with the spare sets out), labelled, and the
+    consequence of its loss where that leaves racks with no supply (PWR013's failure cases)."""
     topo = design.topology
-    if not topo.panels and not topo.feeds:
+    if not topo.panels and not topo.feeds and not topo.chain:
         return None
     g = Graph("power")
-    site_peak, panel_peak, feed_peak = (
-        _peak(basis or {}, n) for n in ("site_power", "panels", "feeds")
+    site_peak, panel_peak, feed_peak, up_peak = (
+        _peak(basis or {}, n) for n in ("site_power", "panels", "feeds", UPSTREAM)
     )
     facility_q = Q_(site_load(topo, site_peak).m_as("kW") * design.site.pue, "kW")
     facility = facility_q.m_as("kW")
@@ -179,16 +189,66 @@ def power_graph(
             flags(["site", "utility"], flagged),
         )
     )
+    cases = failure_cases(topo)
+    lost = _losses(cases)
+    by_feed = {c.element: len(c.racks_lost) for c in cases if c.kind == "feed" and c.racks_lost}
+
+    def key(element: str | None) -> str:
+        """The box of a `fed_by` target, resolved as the failure cases resolve it."""
+        if element in topo.chain:
+            return f"chain:{element}"
+        if element in topo.panels:
+            return f"panel:{element}"
+        return "utility"
+
     depth: dict[str, int] = {}
 
-    def level(pid: str, seen: tuple[str, ...] = ()) -> int:
-        if pid not in depth:
-            parent = topo.panels[pid].model.fed_by
-            ok = parent in topo.panels and parent not in seen
-            depth[pid] = level(parent, (*seen, pid)) + 1 if ok and parent else 0
-        return depth[pid]
+    def level(eid: str, seen: tuple[str, ...] = ()) -> int:
+        if eid not in depth:
+            item = topo.chain.get(eid) or topo.panels[eid]
+            parent = item.model.fed_by
+            if parent is not None and key(parent) != "utility" and parent not in seen:
+                depth[eid] = level(str(parent), (*seen, eid)) + 1
+            else:
+                depth[eid] = 0
+        return depth[eid]
 
-    deepest = max((level(p) for p in topo.panels), default=-1)
+    deepest = max((level(e) for e in [*topo.chain, *topo.panels]), default=-1)
+    loads = chain_loads(topo, up_peak)
+    for cid, item in topo.chain.items():
+        load = loads[cid]
+        rules = flags([cid], flagged)
+        caught = [loads[c] for c in getattr(item.model, "catches", None) or [] if c in loads]
+        carried = load.load_kw
+        detail = f"{carried:.4g} kW {_basis(up_peak)}"
+        if caught:  # as PWR009 checks a catcher: its own load and the largest it takes over
+            taken = max(caught, key=lambda c: c.load_kw)
+            carried += taken.load_kw
+            detail = (
+                f"{carried:.4g} kW {_basis(up_peak)} taking over {taken.id} (catcher for "
+                f"{', '.join(c.id for c in caught)})"
+            )
+        detail += (
+            f" / {load.capacity_kw:.4g} kW ({load.capacity_text}; "
+            f"{load.capacity_kw - carried:.4g} kW free)"
+        )
+        g.add(
+            Node(
+                f"chain:{cid}",
+                f"{cid} ({'UPS' if item.kind == 'ups' else item.kind})",
+                detail,
+                level(cid) + 1,
+                share(carried, load.capacity_kw),
+                carried > load.capacity_kw * (1 + 1e-9) or bool(rules),
+                rules,
+                consequence=lost.get(("chain", cid), ""),
+            )
+        )
+        g.link(key(item.model.fed_by), f"chain:{cid}")
+    for cid, item in topo.chain.items():  # a catcher to what the UPS systems it backs up feed
+        for caught_id in getattr(item.model, "catches", None) or []:
+            for child in getattr(topo.chain.get(caught_id), "children", []):
+                g.link(f"chain:{cid}", key(child.id), f"catches {caught_id}")
     for pid, panel in topo.panels.items():
         load = panel_allocation(topo, panel, peak=panel_peak).m_as("kW")
         pcap = panel.capacity.m_as("kW")
@@ -203,10 +263,33 @@ def power_graph(
                 share(load, pcap),
                 load > pcap or bool(rules),
                 rules,
+                consequence=lost.get(("panel", pid), ""),
             )
         )
-        parent = panel.model.fed_by
-        g.link(f"panel:{parent}" if parent in topo.panels else "utility", f"panel:{pid}")
+        g.link(key(panel.model.fed_by), f"panel:{pid}")
+    for gl in generation_loads(topo, up_peak):
+        gen = gl.generator
+        rules = flags([gen.id], flagged)
+        red = f"N+{gen.redundant}" if gen.redundant else "N"
+        g.add(
+            Node(
+                f"gen:{gen.id}",
+                f"{gen.id} ({gen.count} generator{'s' * (gen.count != 1)}, {red})",
+                f"{gl.load_kw:.4g} kW facility ({_basis(up_peak)} x PUE {design.site.pue:g}) / "
+                f"{gl.firm_kw:.4g} kW firm ({gen.count - gen.redundant} of {gen.count} at "
+                f"{fmt(gen.site_rating)} {gen.rating_class}; serves {gl.serves})",
+                0,
+                share(gl.load_kw, gl.firm_kw),
+                gl.load_kw > gl.firm_kw * (1 + 1e-9) or bool(rules),
+                rules,
+            )
+        )
+        if gen.serves is not None and key(gen.serves) != "utility":
+            g.link(f"gen:{gen.id}", key(gen.serves), "backs up")
+        else:  # the whole site: what the utility feeds
+            for a, b, _ in list(g.edges):
+                if a == "utility":
+                    g.link(f"gen:{gen.id}", b, "backs up")
     alloc, caps = feed_allocation(topo, feed_peak), feed_capacity_kw(topo)
     by_panel: dict[str, list[str]] = {}
     for fid, feed in topo.feeds.items():
@@ -223,10 +306,10 @@ def power_graph(
         )
         if over:
             detail += f"; over: {compact(over)}"
-        key = f"feeds:{pid}"
+        key_ = f"feeds:{pid}"
         g.add(
             Node(
-                key,
+                key_,
                 f"{len(fids)} feed{'s' * (len(fids) > 1)} {compact(fids)}",
                 detail,
                 deepest + 2,
@@ -234,15 +317,38 @@ def power_graph(
                 bool(over or rules),
                 rules,
                 members=tuple(fids),
+                consequence=_feed_losses(fids, by_feed),
             )
         )
-        g.link(f"panel:{pid}" if pid else "utility", key)
+        g.link(f"panel:{pid}" if pid else "utility", key_)
         for fid in fids:
             for rack in topo.feeds[fid].racks:
-                g.link(key, where[rack.id])
+                g.link(key_, where[rack.id])
     for node in racks:
         g.add(node)
     return g
+
+
+def _losses(cases: list[FailureCase]) -> dict[tuple[str, str], str]:
+    """('chain' | 'panel' | 'feed', id) -> 'loss of UPS ups-1: 2 racks (r[2-3], 200 kW) lose
+    all supply', for each element whose single loss leaves racks with no supply."""
+    out: dict[tuple[str, str], str] = {}
+    for case in cases:
+        if not case.racks_lost:
+            continue
+        room = (
+            "feed"
+            if case.kind == "feed"
+            else ("chain" if case.kind in ("ups", "transformer") else "panel")
+        )
+        n = len(case.racks_lost)
+        name = "UPS" if case.kind == "ups" else case.kind
+        out[(room, case.element)] = (
+            f"loss of {name} {case.element}: {n} rack{'s' * (n != 1)} "
+            f"({compact(list(case.racks_lost))}, {case.load_lost_kw:.4g} kW) "
+            f"lose{'s' * (n == 1)} all supply"
+        )
+    return out
 
 
 def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | None:
@@ -352,3 +458,15 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
             g.link(key, below)
             below = key
     return g
+
+
+def _feed_losses(fids: list[str], by_feed: Mapping[str, int]) -> str:
+    """'loss of one feed: 1 rack loses all supply' where a feed of the group is some rack's
+    only supply (the most racks one feed of the group takes)."""
+    worst = max((by_feed.get(f, 0) for f in fids), default=0)
+    if not worst:
+        return ""
+    return (
+        f"loss of {'one feed' if len(fids) > 1 else fids[0]}: {worst} rack"
+        f"{'s' * (worst != 1)} lose{'s' * (worst == 1)} all supply"
+    )

@@ -10,8 +10,18 @@ from dclint.report.svg import BAR, FONT, OVER, PALE
 
 __all__ = ["mermaid", "svg"]
 
-BOX_W, BOX_H, COL_GAP, ROW_GAP, LAYER_GAP = 270, 58, 50, 14, 34
+BOX_W, BOX_H, COL_GAP, ROW_GAP, LAYER_GAP, LINE_H = 270, 58, 50, 14, 34, 13
 DOWN_MOST = 3  # boxes a layer may have for the layers to run down the page
+
+
+def _height(g: Graph) -> int:
+    """A box's height: a line or two taller where some box states the consequence of its
+    loss."""
+    return BOX_H + LINE_H * max((_loss_lines(n) for n in g.nodes), default=0)
+
+
+def _loss_lines(node: Node) -> int:
+    return min(len(_wrap(node.consequence, 46)), 2) if node.consequence else 0
 
 
 def _positions(g: Graph) -> tuple[dict[str, tuple[float, float]], bool]:
@@ -37,13 +47,14 @@ def _positions(g: Graph) -> tuple[dict[str, tuple[float, float]], bool]:
     # networkx spaces neighbours one unit apart, then scales the whole drawing: undo the scale
     unit = (max(across) - min(across)) / (tallest - 1) if tallest > 1 else 1.0
     out: dict[str, tuple[float, float]] = {}
+    box_h = _height(g)
     for key, p in layout.items():
         level = levels.index(round(float(p[along]), 9))
         rank = (float(p[1 - along]) - min(across)) / unit
         if down:
-            out[key] = (rank * (BOX_W + COL_GAP), level * (BOX_H + LAYER_GAP))
+            out[key] = (rank * (BOX_W + COL_GAP), level * (box_h + LAYER_GAP))
         else:
-            out[key] = (level * (BOX_W + COL_GAP), rank * (BOX_H + ROW_GAP))
+            out[key] = (level * (BOX_W + COL_GAP), rank * (box_h + ROW_GAP))
     return out, down
 
 
@@ -71,14 +82,14 @@ def _ordered(g: Graph) -> list[tuple[str, int]]:
     return out
 
 
-def _box(node: Node, x: float, y: float) -> str:
+def _box(node: Node, x: float, y: float, box_h: int = BOX_H) -> str:
     colour = OVER if node.over else BAR
     width = 4 if node.binding or node.over else 1.5
     cls = "node over" if node.over else ("node binding" if node.binding else "node")
     fill = "#fff5f5" if node.over else ("#ebf8ff" if node.binding else "#ffffff")
     out = [
         f'<g class="{cls}" data-id="{escape(node.key)}">',
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="{BOX_W}" height="{BOX_H}" rx="4" fill="{fill}" '
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{BOX_W}" height="{box_h}" rx="4" fill="{fill}" '
         f'stroke="{colour}" stroke-width="{width}"/>',
     ]
     title = node.title + (" [binding]" if node.binding else "")
@@ -89,23 +100,30 @@ def _box(node: Node, x: float, y: float) -> str:
         f'fill="{OVER if node.over else "#1a202c"}">{escape(_clip(title, 42))}</text>'
     )
     for i, line in enumerate(_wrap(node.detail, 46)[:2]):
-        out.append(f'<text x="{x + 6:.1f}" y="{y + 31 + 13 * i:.1f}">{escape(line)}</text>')
+        out.append(f'<text x="{x + 6:.1f}" y="{y + 31 + LINE_H * i:.1f}">{escape(line)}</text>')
+    for i, line in enumerate(_wrap(node.consequence, 46)[:2] if node.consequence else []):
+        out.append(  # what the element's loss takes, in the over colour
+            f'<text class="consequence" x="{x + 6:.1f}" y="{y + 31 + LINE_H * (2 + i):.1f}" '
+            f'fill="{OVER}">{escape(line)}</text>'
+        )
     if node.share is not None:  # load against capacity as a gauge along the box's foot
         w = min(node.share, 1.0) * (BOX_W - 12)
         out.append(
-            f'<rect x="{x + 6:.1f}" y="{y + BOX_H - 7:.1f}" width="{BOX_W - 12}" height="4" '
-            f'fill="{PALE}"/><rect x="{x + 6:.1f}" y="{y + BOX_H - 7:.1f}" width="{w:.1f}" '
+            f'<rect x="{x + 6:.1f}" y="{y + box_h - 7:.1f}" width="{BOX_W - 12}" height="4" '
+            f'fill="{PALE}"/><rect x="{x + 6:.1f}" y="{y + box_h - 7:.1f}" width="{w:.1f}" '
             f'height="4" fill="{colour}"/>'
         )
-    out.append(f"<title>{escape(node.title)}: {escape(node.detail)}</title></g>")
+    tip = node.detail + (f"; {node.consequence}" if node.consequence else "")
+    out.append(f"<title>{escape(node.title)}: {escape(tip)}</title></g>")
     return "".join(out)
 
 
 def svg(g: Graph, title: str, chart_id: str) -> str:
     """The graph as one SVG: boxes in layers, edges as elbow connectors."""
     pos, down = _positions(g)
+    box_h = _height(g)
     width = max(x for x, _ in pos.values()) + BOX_W + 4
-    height = max(y for _, y in pos.values()) + BOX_H + 32
+    height = max(y for _, y in pos.values()) + box_h + 32
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
         f'width="{width:.0f}" height="{height:.0f}" role="img" class="diagram {g.name}" '
@@ -116,17 +134,17 @@ def svg(g: Graph, title: str, chart_id: str) -> str:
         if a not in pos or b not in pos:
             continue
         if down:  # bottom of the parent to the top of the child
-            x1, y1 = pos[a][0] + BOX_W / 2, pos[a][1] + BOX_H
+            x1, y1 = pos[a][0] + BOX_W / 2, pos[a][1] + box_h
             x2, y2 = pos[b][0] + BOX_W / 2, pos[b][1]
             mid = (y1 + y2) / 2
             path = f"M{x1:.1f},{y1:.1f} V{mid:.1f} H{x2:.1f} V{y2:.1f}"
         else:  # right side of the parent to the left side of the child
-            x1, y1 = pos[a][0] + BOX_W, pos[a][1] + BOX_H / 2
-            x2, y2 = pos[b][0], pos[b][1] + BOX_H / 2
+            x1, y1 = pos[a][0] + BOX_W, pos[a][1] + box_h / 2
+            x2, y2 = pos[b][0], pos[b][1] + box_h / 2
             mid = (x1 + x2) / 2
             path = f"M{x1:.1f},{y1:.1f} H{mid:.1f} V{y2:.1f} H{x2:.1f}"
         out.append(f'<path d="{path}" fill="none" stroke="#a0aec0" stroke-width="1.2"/>')
-    out += [_box(n, *pos[n.key]) for n in g.nodes]
+    out += [_box(n, *pos[n.key], box_h) for n in g.nodes]
     out.append(f'</g><text x="2" y="16" font-weight="bold" font-size="13">{escape(title)}</text>')
     return "".join(out) + "</svg>"
 
@@ -144,7 +162,8 @@ def mermaid(g: Graph) -> str:
         title = n.title + (" binding" if n.binding else "")
         if n.rules:
             title += " - " + ", ".join(n.rules)
-        lines.append(f'  {ids[n.key]}["{_label(title)}<br/>{_label(n.detail)}"]')
+        loss = f"<br/>{_label(n.consequence)}" if n.consequence else ""
+        lines.append(f'  {ids[n.key]}["{_label(title)}<br/>{_label(n.detail)}{loss}"]')
     for a, b, label in g.edges:
         if a in ids and b in ids:
             lines.append(f"  {ids[a]} -->{f'|{_label(label)}|' if label else ''} {ids[b]}")
