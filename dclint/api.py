@@ -86,7 +86,7 @@ from dclint.calc.power_chain import (
     ups_below,
 )
 from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
-from dclint.engine.changes import rating_change
+from dclint.engine.changes import entry_copies_change, next_ids, rating_change
 from dclint.engine.findings import Finding, Impact
 from dclint.engine.registry import RULE_ID, USER_PREFIX
 from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Severity, Violation
@@ -186,6 +186,7 @@ __all__ = [
     "data_tiers",
     "down_ports",
     "endpoint_ports",
+    "entry_copies_change",
     "expand",
     "fabric_graph",
     "fabric_racks",
@@ -204,6 +205,7 @@ __all__ = [
     "loop_delta",
     "loop_halls",
     "loses_on",
+    "next_ids",
     "nic_speed",
     "normal_feed_load_kw",
     "ordinal",

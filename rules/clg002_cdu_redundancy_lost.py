@@ -34,17 +34,23 @@ cooling:
 ```
 
 ## Fix
-Add a CDU to the group, use larger CDUs (heat and pumps), or move racks to another group's
-loops; where only flow binds, widen the loops' dT or give the CDUs larger pumps.
+Add a CDU to the group (`--fix --unsafe-fixes` appends copies of the CDU the finding names,
+with new ids, as many as heat and flow need with the largest out), use larger CDUs (heat and
+pumps), or move racks to another group's loops; where only flow binds, widen the loops' dT or
+give the CDUs larger pumps.
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from dclint.calc.cooling import CduLoad, cdu_loads
-from dclint.engine.rule import Context, Rule, Violation
+from dclint.engine.changes import entry_copies_change, next_ids
+from dclint.engine.rule import Change, Context, Rule, Violation
+from dclint.model.cooling import Cdu
 from dclint.model.design import Design
 from dclint.units import Q_, fmt
 
@@ -58,63 +64,141 @@ class CduRedundancyLost(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         groups: dict[str, list[CduLoad]] = defaultdict(list)
-        for load in cdu_loads(design.topology).values():
+        loads = cdu_loads(design.topology)
+        for load in loads.values():
             if load.cdu.redundancy_group is not None:
                 groups[load.cdu.redundancy_group].append(load)
+        taken = set(loads)  # CDU ids, with those the fixes add
         for name, members in groups.items():
-            yield from self._heat(name, members)
-            yield from self._flow(name, members)
+            heat, flow = _Need.heat(members), _Need.flow(members)
+            if not (heat.short or flow.short):
+                continue
+            fix, change = _more_cdus(name, heat if heat.short else flow, heat, flow, taken)
+            if heat.short:
+                yield self._heat(name, members, heat, fix, change)
+            if flow.short:
+                yield self._flow(name, members, flow, fix, change)
 
-    def _heat(self, name: str, members: list[CduLoad]) -> Iterator[Violation]:
+    def _heat(
+        self, name: str, members: list[CduLoad], need: _Need, fix: str, change: tuple[Change, ...]
+    ) -> Violation:
         """One CDU out, the one with the largest heat capacity: the rest must carry the heat."""
-        heat = sum((m.heat.m_as("kW") for m in members), 0.0)
-        largest = max(members, key=lambda m: m.cdu.capacity.m_as("kW"))
-        total = sum((m.cdu.capacity.m_as("kW") for m in members), 0.0)
-        left = total - largest.cdu.capacity.m_as("kW")
-        if heat <= left * (1 + 1e-9):
-            return
+        largest = need.largest
         others = (
             f"the rest ({', '.join(m.cdu.id for m in members if m is not largest)}) give "
-            f"{fmt(Q_(left, 'kW'))}"
+            f"{fmt(Q_(need.left, 'kW'))}"
             if len(members) > 1
             else "no CDU is left"
         )
-        yield Violation(
+        return Violation(
             (*largest.path, "capacity"),
-            f"CDU group {name} carries {fmt(Q_(heat, 'kW'))} of liquid heat; with its "
+            f"CDU group {name} carries {fmt(Q_(need.demand, 'kW'))} of liquid heat; with its "
             f"largest CDU {largest.cdu.id} ({fmt(largest.cdu.capacity, 'kW')}) out, "
             f"{others}",
             subject=name,
-            measured=Q_(heat, "kW"),
-            limit=Q_(left, "kW"),
-            fix="add a CDU to the group, use larger CDUs, or move racks to another group",
+            measured=Q_(need.demand, "kW"),
+            limit=Q_(need.left, "kW"),
+            fix=f"{fix}, use larger CDUs, or move racks to another group",
+            changes=change,
         )
 
-    def _flow(self, name: str, members: list[CduLoad]) -> Iterator[Violation]:
+    def _flow(
+        self, name: str, members: list[CduLoad], need: _Need, fix: str, change: tuple[Change, ...]
+    ) -> Violation:
         """One CDU out, the one with the largest pumps: the rest must pump the group's flow."""
-        need = sum((m.flow.m_as("L/min") for m in members), 0.0)
-        given = sum((m.given.m_as("L/min") for m in members), 0.0)
-        demand = max(need, given)
-        largest = max(members, key=lambda m: m.cdu.max_flow.m_as("L/min"))
-        total = sum((m.cdu.max_flow.m_as("L/min") for m in members), 0.0)
-        left = total - largest.cdu.max_flow.m_as("L/min")
-        if demand <= left * (1 + 1e-9):
-            return
+        largest = need.largest
         others = (
             f"the rest ({', '.join(m.cdu.id for m in members if m is not largest)}) pump "
-            f"{fmt(Q_(left, 'L/min'))}"
+            f"{fmt(Q_(need.left, 'L/min'))}"
             if len(members) > 1
             else "no CDU is left"
         )
-        basis = "given to the racks" if given > need else "the racks' liquid heat needs"
-        yield Violation(
+        given = sum((m.given.m_as("L/min") for m in members), 0.0)
+        needed = sum((m.flow.m_as("L/min") for m in members), 0.0)
+        basis = "given to the racks" if given > needed else "the racks' liquid heat needs"
+        return Violation(
             (*largest.path, "max_flow"),
-            f"CDU group {name} must pump {fmt(Q_(demand, 'L/min'))} ({basis}); with its "
+            f"CDU group {name} must pump {fmt(Q_(need.demand, 'L/min'))} ({basis}); with its "
             f"largest-pumping CDU {largest.cdu.id} ({fmt(largest.cdu.max_flow, 'L/min')}) out, "
             f"{others}",
             subject=name,
-            measured=Q_(demand, "L/min"),
-            limit=Q_(left, "L/min"),
-            fix="add a CDU to the group, give the CDUs larger pumps, widen the loops' "
-            "temperature rise, or move racks to another group",
+            measured=Q_(need.demand, "L/min"),
+            limit=Q_(need.left, "L/min"),
+            fix=f"{fix}, give the CDUs larger pumps, widen the loops' temperature rise, or move "
+            "racks to another group",
+            changes=change,
         )
+
+
+@dataclass(frozen=True)
+class _Need:
+    """One resource of a group (heat in kW or flow in L/min) with its largest CDU out."""
+
+    demand: float
+    total: float
+    largest: CduLoad
+    unit: str
+
+    @property
+    def left(self) -> float:
+        return self.total - self.size(self.largest.cdu)
+
+    @property
+    def short(self) -> bool:
+        return self.demand > self.left * (1 + 1e-9)  # exactly equal passes
+
+    def size(self, cdu: Cdu) -> float:
+        return float((cdu.capacity if self.unit == "kW" else cdu.max_flow).m_as(self.unit))
+
+    def copies(self, template: Cdu) -> int:
+        """Copies of `template` that bring what is left with the largest out up to demand
+        (the largest stays the largest: the template is no larger)."""
+        if not self.short:
+            return 0
+        return max(1, math.ceil((self.demand - self.left) / self.size(template) - 1e-9))
+
+    @staticmethod
+    def heat(members: list[CduLoad]) -> _Need:
+        return _Need(
+            sum((m.heat.m_as("kW") for m in members), 0.0),
+            sum((m.cdu.capacity.m_as("kW") for m in members), 0.0),
+            max(members, key=lambda m: m.cdu.capacity.m_as("kW")),
+            "kW",
+        )
+
+    @staticmethod
+    def flow(members: list[CduLoad]) -> _Need:
+        need = sum((m.flow.m_as("L/min") for m in members), 0.0)
+        given = sum((m.given.m_as("L/min") for m in members), 0.0)
+        return _Need(
+            max(need, given),
+            sum((m.cdu.max_flow.m_as("L/min") for m in members), 0.0),
+            max(members, key=lambda m: m.cdu.max_flow.m_as("L/min")),
+            "L/min",
+        )
+
+
+MAX_COPIES = 20  # dclint's own bound: past it the fix is larger CDUs, not a row of copies
+
+
+def _more_cdus(
+    group: str, binding: _Need, heat: _Need, flow: _Need, taken: set[str]
+) -> tuple[str, tuple[Change, ...]]:
+    """The fix both findings of a group state and offer: copies of the CDU the binding finding
+    names (its largest), as many as heat and flow both need with that one out. Unsafe."""
+    template = binding.largest
+    count = max(heat.copies(template.cdu), flow.copies(template.cdu))
+    if count > MAX_COPIES:
+        return f"add CDUs to the group ({count} copies of {template.cdu.id} would be needed)", ()
+    ids = next_ids(template.cdu.id, taken, count)
+    taken.update(ids)
+    summary = (
+        f"CDU group {group}: added {', '.join(ids)}, "
+        f"{'a copy' if count == 1 else 'copies'} of {template.cdu.id} "
+        f"({fmt(template.cdu.capacity, 'kW')}, {fmt(template.cdu.max_flow, 'L/min')}), for N+1"
+    )
+    fix = (
+        f"add {'a CDU' if count == 1 else f'{count} CDUs'} like {template.cdu.id} to the group "
+        f"({', '.join(ids)})"
+    )
+    return fix, (entry_copies_change(template.cdu, template.path[:-1], ids, summary),)

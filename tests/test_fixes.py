@@ -227,3 +227,88 @@ def test_a_config_named_with_config_keeps_its_rules_dir(tmp_path: Path) -> None:
     config.write_text(YAML_CONFIG, encoding="utf-8")
     assert main(["check", str(design), "--config", str(config), "--fix"]) == 0
     assert config.read_text(encoding="utf-8") == YAML_CONFIG
+
+
+CDUS = """\
+name: cdu
+rack_types:
+  liquid: {it_load: 100 kW, liquid_fraction: 100%}
+racks:
+  - {id: 'a[1-6]', type: liquid}
+  - {id: 'b[1-12]', type: liquid}
+cooling:
+  cdus:
+    # row 1: one CDU out leaves 600 kW for 600 kW of racks
+    - id: cdu-1
+      capacity: 600 kW   # the larger
+      max_flow: 2125 L/min
+      redundancy_group: row-1
+    - {id: cdu-2, capacity: 400 kW, max_flow: 2125 L/min, redundancy_group: row-1}
+    - {id: cdu-9, capacity: 500 kW, max_flow: 1000 L/min, redundancy_group: row-2}
+  # the loops
+  loops:
+    - {id: la, cdu: cdu-1, supply_temperature: 32 degC, return_temperature: 42 degC,
+       racks: ['a[1-6]']}
+    - {id: lb, cdu: cdu-9, supply_temperature: 32 degC, return_temperature: 42 degC,
+       racks: ['b[1-12]']}
+"""
+
+
+def test_clg002_fix_adds_copies_of_the_cdu_the_finding_names(work, capsys) -> None:
+    """Unsafe: row-1 (600 kW of racks, 400 kW left with cdu-1 out) gets one copy of cdu-1
+    with the next free id; row-2 (one CDU, 1,200 kW, 1,729 L/min) gets as many copies of
+    cdu-9 as heat and flow both need with one out: 1,200 / 500 kW -> 3 (the flow, 1,729 /
+    1,000 L/min, needs 2). Comments, order and the other entries stay; CLG002 passes after."""
+    (work / "d.yaml").write_text(CDUS)
+    code, out, err = _check("--select", "CLG002", "--fix", "d.yaml", capsys=capsys)
+    assert (work / "d.yaml").read_text() == CDUS and code == 1
+    assert "3 more fixes would change the design" in err  # row-2's heat and flow share one
+    code, out, _ = _check("--select", "CLG002", "--fix", "--unsafe-fixes", "d.yaml", capsys=capsys)
+    added = (
+        "    - {id: cdu-3, capacity: 600 kW, max_flow: 2125 L/min, redundancy_group: row-1}\n"
+        "    - {id: cdu-10, capacity: 500 kW, max_flow: 1000 L/min, redundancy_group: row-2}\n"
+        "    - {id: cdu-11, capacity: 500 kW, max_flow: 1000 L/min, redundancy_group: row-2}\n"
+        "    - {id: cdu-12, capacity: 500 kW, max_flow: 1000 L/min, redundancy_group: row-2}\n"
+    )
+    anchor = "redundancy_group: row-2}\n"
+    assert (work / "d.yaml").read_text() == CDUS.replace(anchor, anchor + added)
+    assert out.splitlines() == [
+        "d.yaml:11: CLG002 fixed: CDU group row-1: added cdu-3, a copy of cdu-1 (600 kW, "
+        "2125 L/min), for N+1",
+        "d.yaml:15: CLG002 fixed: CDU group row-2: added cdu-10, cdu-11, cdu-12, copies of "
+        "cdu-9 (500 kW, 1000 L/min), for N+1",
+        "All checks passed: 1 design, no findings.",
+    ]
+    assert code == 0
+
+
+def test_clg002_fix_in_a_flow_list_and_the_finding_states_it(work, capsys) -> None:
+    text = (
+        CDUS.replace(
+            """  cdus:
+    # row 1: one CDU out leaves 600 kW for 600 kW of racks
+    - id: cdu-1
+      capacity: 600 kW   # the larger
+      max_flow: 2125 L/min
+      redundancy_group: row-1
+    - {id: cdu-2, capacity: 400 kW, max_flow: 2125 L/min, redundancy_group: row-1}
+    - {id: cdu-9, capacity: 500 kW, max_flow: 1000 L/min, redundancy_group: row-2}
+""",
+            """  cdus: [{id: cdu-1, capacity: 600 kW, max_flow: 2125 L/min,
+          redundancy_group: row-1},
+         {id: cdu-2, capacity: 400 kW, max_flow: 2125 L/min, redundancy_group: row-1}]  # two
+""",
+        )
+        .replace("cdu: cdu-9", "cdu: cdu-2")
+        .replace("'b[1-12]'", "'b[1-2]'")
+    )
+    (work / "d.yaml").write_text(text)
+    code, out, _ = _check("--select", "CLG002", "--format", "json", "d.yaml", capsys=capsys)
+    assert "add a CDU like cdu-1 to the group (cdu-3), use larger CDUs" in out
+    code, out, _ = _check("--select", "CLG002", "--fix", "--unsafe-fixes", "d.yaml", capsys=capsys)
+    assert (work / "d.yaml").read_text() == text.replace(
+        "row-1}]  # two",
+        "row-1}, {id: cdu-3, capacity: 600 kW, max_flow: 2125 L/min, redundancy_group: row-1}]"
+        "  # two",
+    )
+    assert code == 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dclint.engine.rule import Change
 
@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from dclint.model.topology import FeedItem
     from dclint.units import Quantity
 
-__all__ = ["rating_change"]
+__all__ = ["entry_copies_change", "next_ids", "rating_change"]
 
 
 def rating_change(feed: FeedItem, load: Quantity, capacity: Quantity) -> tuple[Change, ...]:
@@ -35,3 +35,37 @@ def rating_change(feed: FeedItem, load: Quantity, capacity: Quantity) -> tuple[C
             path=(*feed.path, "current_rating"),
         ),
     )
+
+
+def next_ids(base: str, taken: set[str], count: int) -> list[str]:
+    """`count` ids after `base` that `taken` does not hold: its trailing number counted on
+    (cdu-2 -> cdu-3, cdu-09 -> cdu-10), else `-2`, `-3` appended (cdu-a -> cdu-a-2)."""
+    import re
+
+    match = re.fullmatch(r"(.*?)(\d+)", base)
+    stem, width, n = (
+        (match.group(1), len(match.group(2)), int(match.group(2))) if match else (f"{base}-", 1, 1)
+    )
+    out: list[str] = []
+    while len(out) < count:
+        n += 1
+        candidate = f"{stem}{n:0{width}d}"
+        if candidate not in taken:
+            out.append(candidate)
+    return out
+
+
+def entry_copies_change(
+    entry: Any, list_path: tuple[str | int, ...], ids: list[str], summary: str
+) -> Change:
+    """Append copies of model `entry` to the list at `list_path`, one per id in `ids`, with the
+    properties the design gave it (not its defaults), each a one-line flow mapping. Unsafe."""
+    import yaml
+
+    values = entry.model_dump(mode="json", exclude_unset=True, by_alias=True)
+    items = []
+    for new in ids:
+        data = {"id": new, **{k: v for k, v in values.items() if k != "id"}}
+        text = yaml.safe_dump(data, default_flow_style=True, sort_keys=False, width=10**6)
+        items.append(text.strip())
+    return Change("\n".join(items), summary, path=(*list_path, "+"))

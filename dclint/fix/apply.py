@@ -109,7 +109,11 @@ def _edit_for(source: Any, change: Any, finding: Any) -> tuple[str, Edit] | str:
         name = source.files.get(path, source.file)
         return name, Edit(line - 1, column - 1, line - 1, column - 1, "\0" + change.value)
     parent = path[:-1]
-    if parent not in values or not isinstance(path[-1], str):
+    if path[-1] == "+" and parent in values:  # new items at the end of the list
+        line, column = values[parent]
+        name = source.files.get(parent, source.file)
+        return name, Edit(line - 1, column - 1, line - 1, column - 1, "\2" + change.value)
+    if parent not in values or not isinstance(path[-1], str) or path[-1] == "+":
         return f"{'.'.join(map(str, path))} is not written in the design"
     line, column = values[parent]
     name = source.files.get(parent, source.file)
@@ -127,8 +131,11 @@ def _resolve(text: str, edit: Edit) -> Edit | None:
         return Edit(
             node.start_mark.line, node.start_mark.column, end.line, end.column, edit.text[1:]
         )
-    key, value = edit.text[1:].split("\0", 1)
     import yaml
+
+    if edit.text.startswith("\2"):
+        return _append(text, node, edit.text[1:].split("\n"))
+    key, value = edit.text[1:].split("\0", 1)
 
     if not isinstance(node, yaml.MappingNode) or node.flow_style or not node.value:
         return None
@@ -144,10 +151,38 @@ def _resolve(text: str, edit: Edit) -> Edit | None:
     return Edit(at, 0, at, 0, f"{prefix}{' ' * indent}{key}: {value}\n")
 
 
+def _append(text: str, node: Any, items: list[str]) -> Edit | None:
+    """Add `items` (flow-style YAML, one line each) at the end of sequence `node`: a line
+    `- item` each below the last item of a block sequence, at its dash's column; `, item`
+    before the `]` of a flow one."""
+    import yaml
+
+    if not isinstance(node, yaml.SequenceNode):
+        return None
+    if node.flow_style:
+        end = node.end_mark  # just past the closing bracket
+        joined = (", " if node.value else "") + ", ".join(items)
+        return Edit(end.line, end.column - 1, end.line, end.column - 1, joined)
+    if not node.value:
+        return None
+    leaf = node.value[-1]  # the last item's last value written inline (a block's end mark
+    while isinstance(leaf, (yaml.MappingNode, yaml.SequenceNode)) and not leaf.flow_style:
+        if not leaf.value:  # lies past the comments that follow it)
+            break
+        last = leaf.value[-1]
+        leaf = last[1] if isinstance(leaf, yaml.MappingNode) else last
+    end = leaf.end_mark
+    at = end.line if end.column == 0 else end.line + 1
+    lines = text.splitlines(keepends=True)
+    prefix = "\n" if at >= len(lines) and lines and not lines[-1].endswith("\n") else ""
+    dash = " " * node.start_mark.column
+    return Edit(at, 0, at, 0, prefix + "".join(f"{dash}- {item}\n" for item in items))
+
+
 def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False) -> FixPlan:
     """The edits every finding's fixes make (safe ones; unsafe too with `unsafe`)."""
     plan = FixPlan()
-    taken: set[tuple[str, int, int]] = set()
+    taken: set[tuple[str, int, int, str]] = set()
     for d in result.designs:
         design = d.design
         if design is None or design.source is None:
@@ -172,17 +207,26 @@ def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False)
                 text = _text(plan, name)
                 if text is None:
                     continue
-                if edit.text[:1] in ("\0", "\1"):
+                if edit.text[:1] in ("\0", "\1", "\2"):
                     resolved = _resolve(text, edit)
                     if resolved is None:
                         plan.skipped.append(f"{f.file}:{f.line}: {f.rule}: cannot edit that value")
                         continue
                     edit = resolved
-                spot = (name, edit.start_line, edit.start_char)
+                spot: tuple[str, int, int, str] = (name, edit.start_line, edit.start_char, "")
+                insertion = (edit.start_line, edit.start_char) == (edit.end_line, edit.end_char)
+                if insertion:  # insertions at one place all go in, in the findings' order
+                    spot = (*spot[:3], edit.text)
                 if spot in taken:  # one range entry fixed once for all of its racks
                     continue
                 taken.add(spot)
-                plan.edits.setdefault(name, []).append(edit)
+                edits = plan.edits.setdefault(name, [])
+                here = _span(edit)
+                at = next((i for i, e in enumerate(edits) if insertion and _span(e) == here), -1)
+                if at < 0:
+                    edits.append(edit)
+                else:
+                    edits[at] = Edit(*here, edits[at].text + edit.text)
                 plan.done.append(f"{f.file}:{f.line}: {f.rule} fixed: {change.summary}")
     return plan
 
@@ -217,6 +261,10 @@ def plan_suppressions(result: Any, reason: str, *, fix_includes: bool = False) -
         old = plan.texts[name]
         plan.edits[name] = [Edit(0, 0, len(old.splitlines(keepends=True)) + 1, 0, text)]
     return plan
+
+
+def _span(e: Edit) -> tuple[int, int, int, int]:
+    return (e.start_line, e.start_char, e.end_line, e.end_char)
 
 
 def _same_file(a: str, b: str) -> bool:
