@@ -35,3 +35,19 @@ def test_declared_network_wins_and_no_price_counts_nothing() -> None:
     assert network(*PRICES, "cost.network=1000000 CNY") == 1_000_000
     assert network() is None  # nothing declared: the item is omitted, never 0
     assert "network" in tco(load(H100)).omitted
+
+
+OPTICS = "cost.transceiver_price=4000 CNY"
+
+
+def test_optical_links_take_two_transceivers_each() -> None:
+    # h100-40node's fabric is cabled with transceivers (cabling.optics): 640 links, 1,280 optics
+    assert network(*PRICES, OPTICS) == 21 * 90_000 + 640 * 1_500 + 1_280 * 4_000
+    assert network(OPTICS) == 1_280 * 4_000  # a price alone counts its own item
+    # copper to the servers (the leaf tier's downlinks): only the 320 uplinks carry optics
+    assert network(OPTICS, "fabrics[0].tiers[0].cable=dac") == 640 * 4_000
+    # 2:1 saves the optics of the 160 uplinks it drops as well as the links and switches
+    two_to_one = ("fabrics[0].tiers[0].uplinks=10", "fabrics[0].tiers[1].count=3")
+    assert network(OPTICS, *two_to_one) == (320 + 160) * 2 * 4_000
+    notes = tco(load(H100, overrides=tuple(parse_overrides([OPTICS])))).assumptions
+    assert "network: 1,280 transceivers x 4000 CNY (counted tiers of the fabrics)" in notes

@@ -29,7 +29,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from dclint.analysis.diagrams import Graph, cooling_graph, fabric_graph, power_basis, power_graph
+from dclint.analysis.diagrams import (
+    Graph,
+    cooling_graph,
+    fabric_graph,
+    grouped,
+    power_basis,
+    power_graph,
+)
 from dclint.analysis.summary import DesignSummary, summarise
 from dclint.engine.findings import DesignResult, Finding, RunResult
 from dclint.engine.runner import Engine
@@ -145,7 +152,7 @@ def diagrams(
             notes.append(f"{title.split(':')[0]} diagram failed: {_failure(exc)}")
             continue
         if graph is not None and graph.nodes:
-            graphs.append((title, graph))
+            graphs.append((title, grouped(graph)))
     return Diagrams(tuple(graphs), tuple(notes))
 
 

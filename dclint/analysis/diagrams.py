@@ -27,6 +27,7 @@ __all__ = [
     "cooling_graph",
     "fabric_graph",
     "flags",
+    "grouped",
     "power_basis",
     "power_graph",
     "rack_group",
@@ -470,3 +471,54 @@ def _feed_losses(fids: list[str], by_feed: Mapping[str, int]) -> str:
         f"loss of {'one feed' if len(fids) > 1 else fids[0]}: {worst} rack"
         f"{'s' * (worst != 1)} lose{'s' * (worst == 1)} all supply"
     )
+
+
+def grouped(g: Graph) -> Graph:
+    """`g` with identical siblings drawn as one box: elements of one kind in one layer with the
+    same figures, the same findings and the same (grouped) parents become "24 x bw-a[01-24]
+    (busway)", each figure stated once with "each". Edges follow their ends' groups, once."""
+    group_of: dict[str, str] = {}
+    parents: dict[str, set[str]] = {}
+    for a, b, _ in g.edges:
+        parents.setdefault(b, set()).add(a)
+    out = Graph(g.name)
+    for layer in sorted({n.layer for n in g.nodes}):
+        alike: dict[tuple[Any, ...], list[Node]] = {}
+        for n in (n for n in g.nodes if n.layer == layer):
+            above = frozenset(group_of.get(p, p) for p in parents.get(n.key, ()))
+            kind = n.key.split(":", 1)[0]
+            same = (kind, n.detail, n.share, n.over, n.rules, n.binding, n.consequence, above)
+            alike.setdefault(same, []).append(n)
+        for nodes in alike.values():
+            first = nodes[0]
+            if len(nodes) == 1:
+                out.add(first)
+                continue
+            ids = [n.key.split(":", 1)[-1] for n in nodes]
+            first_id = ids[0]
+            title = first.title
+            if first_id in title:
+                title = title.replace(first_id, compact(ids), 1)
+            elif first.members and compact(first.members) in title:  # "10 feeds tap-a[001-010]"
+                every = [m for n in nodes for m in n.members]
+                title = title.replace(compact(first.members), compact(every), 1)
+            members = tuple(m for n in nodes for m in (n.members or (n.key.split(":", 1)[-1],)))
+            key = f"{first.key}+{len(nodes) - 1}"  # unique: the first member's key is
+            group_of.update(dict.fromkeys((n.key for n in nodes), key))
+            out.add(
+                Node(
+                    key,
+                    f"{len(nodes)} x {title}",
+                    f"each {first.detail}",
+                    layer,
+                    first.share,
+                    first.over,
+                    first.rules,
+                    first.binding,
+                    members,
+                    first.consequence,
+                )
+            )
+    for a, b, label in g.edges:
+        out.link(group_of.get(a, a), group_of.get(b, b), label)
+    return out

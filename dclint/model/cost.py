@@ -14,15 +14,23 @@ class CostInputs(Strict):
     system_price: Money | None = Field(None, description="Price per rack or node system")
     depreciation: Duration | None = Field(None, description="Straight-line life (default 3 years)")
     network: Money | None = Field(
-        None, description="Network capex in full; else priced from switch_price and link_price"
+        None,
+        description="Network capex in full; else priced from switch_price, link_price and "
+        "transceiver_price",
     )
     switch_price: Money | None = Field(
         None, description="Price per fabric switch (network capex when network is not declared)"
     )
     link_price: Money | None = Field(
         None,
-        description="Price per fabric link, its cable and any transceivers (network capex when "
-        "network is not declared)",
+        description="Price per fabric link and its cable, with its transceivers unless "
+        "transceiver_price prices them apart (network capex when network is not declared)",
+    )
+    transceiver_price: Money | None = Field(
+        None,
+        description="Price per optical transceiver: a link whose cable is `transceiver` takes "
+        "two, one at each end, on top of link_price (network capex when network is not "
+        "declared)",
     )
     storage: Money | None = None
     power_cooling_infrastructure: Money | None = None

@@ -65,29 +65,37 @@ class Tco:
 
 
 def _network(design: Design, notes: list[str]) -> Quantity | None:
-    """Network capex from the fabrics' counted tiers: switches x `cost.switch_price` and links
-    (endpoint ports at the first tier, uplinks between tiers) x `cost.link_price`; None when
-    neither price is declared. A fabric in the explicit form (switches and links listed) is
-    not counted, and the note says so."""
+    """Network capex from the fabrics' counted tiers: switches x `cost.switch_price`, links
+    (endpoint ports at the first tier, uplinks between tiers) x `cost.link_price`, and two
+    transceivers a link cabled with `transceiver` (a tier's `cable`, else the fabric's
+    `cabling.optics`; endpoint links take the first tier's, uplinks the tier above's) x
+    `cost.transceiver_price`; None when no price is declared. A fabric in the explicit form
+    (switches and links listed) is not counted, and the note says so."""
     from dclint.calc.fabric_tiers import endpoint_ports
 
     cost = design.cost
-    if cost.switch_price is None and cost.link_price is None:
+    prices = (cost.switch_price, cost.link_price, cost.transceiver_price)
+    if all(p is None for p in prices):
         return None
-    switches = links = 0
+    switches = links = optics = 0
     skipped = []
     for fabric in design.fabrics:
         if not fabric.tiers:
             if fabric.switches or fabric.links:
                 skipped.append(fabric.id)
             continue
+        optical = fabric.cabling.optics if fabric.cabling is not None else None
+        cables = [t.cable or optical for t in fabric.tiers]
         switches += sum(t.count for t in fabric.tiers)
-        links += endpoint_ports(design, fabric).total
-        links += sum(low.count * low.uplinks for low in fabric.tiers[:-1])
+        below = endpoint_ports(design, fabric).total
+        tier_links = [below] + [low.count * low.uplinks for low in fabric.tiers[:-1]]
+        links += sum(tier_links)
+        optics += sum(2 * n for n, c in zip(tier_links, cables, strict=True) if c == "transceiver")
     parts, total = [], None
     for n, price, what in (
         (switches, cost.switch_price, "switches"),
         (links, cost.link_price, "links"),
+        (optics, cost.transceiver_price, "transceivers"),
     ):
         if price is None:
             continue

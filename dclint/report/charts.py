@@ -10,7 +10,7 @@ from dclint.analysis.diagrams import Graph, rack_group
 from dclint.analysis.steps import step_parts
 from dclint.model.ranges import compact
 from dclint.report.review import Review
-from dclint.report.svg import Bar, Part, hbars, stacked
+from dclint.report.svg import ROWS_MOST, Bar, Part, hbars, stacked
 from dclint.units import Quantity, fmt
 
 __all__ = ["charted", "charts"]
@@ -123,20 +123,33 @@ def _numbers(r: Review, shown: set[str]) -> list[Bar]:
     return out
 
 
+def _bars(title: str, bars: list[Bar], unit: str, chart_id: str) -> list[tuple[str, str]]:
+    """(title, svg) of `bars` as one chart, or as several of ROWS_MOST rows each ("(2 of 3)")
+    so that each prints on a page at full size."""
+    parts = [bars[i : i + ROWS_MOST] for i in range(0, len(bars), ROWS_MOST)]
+    if len(parts) == 1:
+        return [(title, hbars(title, bars, unit, chart_id))]
+    out = []
+    for n, part in enumerate(parts, 1):
+        named = f"{title} ({n} of {len(parts)})"
+        out.append((named, hbars(named, part, unit, f"{chart_id}-{n}")))
+    return out
+
+
 def charts(r: Review, cost: dict[str, float], currency: str, prefix: str) -> list[tuple[str, str]]:
     """(title, svg) of each chart the data allows."""
     out: list[tuple[str, str]] = []
     if r.summary is not None and r.summary.rack_loads and r.design is not None:
         title = "Rack IT load by rack group (span lightest to heaviest) against the rack limit"
-        out.append((title, hbars(title, _racks(r), "W", f"{prefix}-racks")))
+        out += _bars(title, _racks(r), "W", f"{prefix}-racks")
     util = _utilisation(r.graphs, r)
     if util:
         title = "Load against capacity (%): power, cooling and storage"
-        out.append((title, hbars(title, util, "%", f"{prefix}-util")))
+        out += _bars(title, util, "%", f"{prefix}-util")
     numbers = _numbers(r, charted(r, r.graphs))
     if numbers:
         title = "Other findings: measured against limit (%)"
-        out.append((title, hbars(title, numbers, "%", f"{prefix}-nums")))
+        out += _bars(title, numbers, "%", f"{prefix}-nums")
     for i, p in enumerate(r.projections):
         parts = step_parts(p)
         if parts:
@@ -146,5 +159,5 @@ def charts(r: Review, cost: dict[str, float], currency: str, prefix: str) -> lis
     if cost:
         title = f"Cost breakdown ({currency})"
         bars = [Bar(k, v, None, False, "") for k, v in cost.items()]
-        out.append((title, hbars(title, bars, currency, f"{prefix}-cost")))
+        out += _bars(title, bars, currency, f"{prefix}-cost")
     return out

@@ -10,8 +10,11 @@ from dclint.report.svg import BAR, FONT, OVER, PALE
 
 __all__ = ["mermaid", "svg"]
 
-BOX_W, BOX_H, COL_GAP, ROW_GAP, LAYER_GAP, LINE_H = 270, 58, 50, 14, 34, 13
-DOWN_MOST = 3  # boxes a layer may have for the layers to run down the page
+# Two boxes a row at the SVG's own scale fill a printed page's text width (about 665 CSS px on
+# A4 or Letter), so 12 px text prints at 9 pt or more: a layer with more boxes wraps onto rows.
+COLS, BOX_W, BOX_H, COL_GAP, ROW_GAP, LAYER_GAP, LINE_H = 2, 305, 62, 26, 16, 36, 14
+WIDTH = COLS * BOX_W + (COLS - 1) * COL_GAP
+DOWN_MOST = 3  # boxes a layer may have for the Mermaid flowchart to run down the page
 
 
 def _height(g: Graph) -> int:
@@ -21,41 +24,31 @@ def _height(g: Graph) -> int:
 
 
 def _loss_lines(node: Node) -> int:
-    return min(len(_wrap(node.consequence, 46)), 2) if node.consequence else 0
+    return min(len(_wrap(node.consequence, 44)), 2) if node.consequence else 0
 
 
-def _positions(g: Graph) -> tuple[dict[str, tuple[float, float]], bool]:
-    """Top-left corner of each box, placed by networkx's multipartite layout in the order
-    `_ordered` gives, and whether the layers run down the page: top to bottom when no layer has
-    more than DOWN_MOST boxes (fits a printed page's width), else as columns left to right."""
-    import networkx as nx
-
-    graph = nx.DiGraph()
+def _positions(
+    g: Graph, box_h: int
+) -> tuple[dict[str, tuple[float, float]], list[tuple[float, float]]]:
+    """Top-left corner of each box, layer under layer in the order `_ordered` gives, COLS boxes
+    a row (a row of one is centred), and each row's top and bottom."""
+    out: dict[str, tuple[float, float]] = {}
+    rows: list[tuple[float, float]] = []
+    y = 0.0
     layers: dict[int, list[str]] = {}
     for key, layer in _ordered(g):
         layers.setdefault(layer, []).append(key)
-        graph.add_node(key)
-    graph.add_edges_from((a, b) for a, b, _ in g.edges if a in graph and b in graph)
-    tallest = max(len(v) for v in layers.values())
-    down = tallest <= DOWN_MOST
-    # a mapping keeps each layer's order (a node attribute would be grouped into sets)
-    align = "horizontal" if down else "vertical"
-    layout = nx.multipartite_layout(graph, subset_key=layers, align=align, scale=1.0)
-    along = 1 if down else 0  # the axis that runs from layer to layer
-    levels = sorted({round(float(p[along]), 9) for p in layout.values()})
-    across = [float(p[1 - along]) for p in layout.values()]
-    # networkx spaces neighbours one unit apart, then scales the whole drawing: undo the scale
-    unit = (max(across) - min(across)) / (tallest - 1) if tallest > 1 else 1.0
-    out: dict[str, tuple[float, float]] = {}
-    box_h = _height(g)
-    for key, p in layout.items():
-        level = levels.index(round(float(p[along]), 9))
-        rank = (float(p[1 - along]) - min(across)) / unit
-        if down:
-            out[key] = (rank * (BOX_W + COL_GAP), level * (box_h + LAYER_GAP))
-        else:
-            out[key] = (level * (BOX_W + COL_GAP), rank * (box_h + ROW_GAP))
-    return out, down
+    for n, keys in enumerate(layers.values()):
+        if n:
+            y += LAYER_GAP - ROW_GAP
+        for i in range(0, len(keys), COLS):
+            row = keys[i : i + COLS]
+            left = (WIDTH - len(row) * BOX_W - (len(row) - 1) * COL_GAP) / 2
+            for j, key in enumerate(row):
+                out[key] = (left + j * (BOX_W + COL_GAP), y)
+            rows.append((y, y + box_h))
+            y += box_h + ROW_GAP
+    return out, rows
 
 
 def _ordered(g: Graph) -> list[tuple[str, int]]:
@@ -96,14 +89,14 @@ def _box(node: Node, x: float, y: float, box_h: int = BOX_H) -> str:
     if node.rules:
         title += " \u2014 " + ", ".join(node.rules)
     out.append(
-        f'<text x="{x + 6:.1f}" y="{y + 16:.1f}" font-weight="bold" '
-        f'fill="{OVER if node.over else "#1a202c"}">{escape(_clip(title, 42))}</text>'
+        f'<text x="{x + 6:.1f}" y="{y + 17:.1f}" font-weight="bold" '
+        f'fill="{OVER if node.over else "#1a202c"}">{escape(_clip(title, 40))}</text>'
     )
-    for i, line in enumerate(_wrap(node.detail, 46)[:2]):
-        out.append(f'<text x="{x + 6:.1f}" y="{y + 31 + LINE_H * i:.1f}">{escape(line)}</text>')
-    for i, line in enumerate(_wrap(node.consequence, 46)[:2] if node.consequence else []):
+    for i, line in enumerate(_wrap(node.detail, 44)[:2]):
+        out.append(f'<text x="{x + 6:.1f}" y="{y + 34 + LINE_H * i:.1f}">{escape(line)}</text>')
+    for i, line in enumerate(_wrap(node.consequence, 44)[:2] if node.consequence else []):
         out.append(  # what the element's loss takes, in the over colour
-            f'<text class="consequence" x="{x + 6:.1f}" y="{y + 31 + LINE_H * (2 + i):.1f}" '
+            f'<text class="consequence" x="{x + 6:.1f}" y="{y + 34 + LINE_H * (2 + i):.1f}" '
             f'fill="{OVER}">{escape(line)}</text>'
         )
     if node.share is not None:  # load against capacity as a gauge along the box's foot
@@ -119,30 +112,33 @@ def _box(node: Node, x: float, y: float, box_h: int = BOX_H) -> str:
 
 
 def svg(g: Graph, title: str, chart_id: str) -> str:
-    """The graph as one SVG: boxes in layers, edges as elbow connectors."""
-    pos, down = _positions(g)
+    """The graph as one SVG, WIDTH wide: boxes in layers down the page, edges as elbow
+    connectors; an edge that skips rows runs down the channel between the columns."""
     box_h = _height(g)
-    width = max(x for x, _ in pos.values()) + BOX_W + 4
-    height = max(y for _, y in pos.values()) + box_h + 32
+    pos, rows = _positions(g, box_h)
+    height = rows[-1][1] + 32 if rows else 32
+    tops = [a for a, _ in rows]
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" role="img" class="diagram {g.name}" '
-        f'aria-labelledby="{chart_id}-t" font-size="11" {FONT.split(" ")[0]}>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH + 4} {height:.0f}" '
+        f'width="{WIDTH + 4}" height="{height:.0f}" role="img" class="diagram {g.name}" '
+        f'aria-labelledby="{chart_id}-t" {FONT}>',
         f'<title id="{chart_id}-t">{escape(title)}</title><g transform="translate(2,26)">',
     ]
+    channel = WIDTH / 2
     for a, b, _ in g.edges:
         if a not in pos or b not in pos:
             continue
-        if down:  # bottom of the parent to the top of the child
-            x1, y1 = pos[a][0] + BOX_W / 2, pos[a][1] + box_h
-            x2, y2 = pos[b][0] + BOX_W / 2, pos[b][1]
-            mid = (y1 + y2) / 2
-            path = f"M{x1:.1f},{y1:.1f} V{mid:.1f} H{x2:.1f} V{y2:.1f}"
-        else:  # right side of the parent to the left side of the child
-            x1, y1 = pos[a][0] + BOX_W, pos[a][1] + box_h / 2
-            x2, y2 = pos[b][0], pos[b][1] + box_h / 2
-            mid = (x1 + x2) / 2
-            path = f"M{x1:.1f},{y1:.1f} H{mid:.1f} V{y2:.1f} H{x2:.1f}"
+        x1, y1 = pos[a][0] + BOX_W / 2, pos[a][1] + box_h
+        x2, y2 = pos[b][0] + BOX_W / 2, pos[b][1]
+        higher = [t + box_h for t in tops if t < y2]
+        above = (max(higher) + y2) / 2 if higher else y2 - LAYER_GAP / 2  # the street over b
+        if not [t for t in tops if y1 < t < y2]:  # the child's row is the next one down
+            path = f"M{x1:.1f},{y1:.1f} V{above:.1f} H{x2:.1f} V{y2:.1f}"
+        else:
+            below = y1 + (min(t for t in tops if t > y1) - y1) / 2
+            path = (
+                f"M{x1:.1f},{y1:.1f} V{below:.1f} H{channel:.1f} V{above:.1f} H{x2:.1f} V{y2:.1f}"
+            )
         out.append(f'<path d="{path}" fill="none" stroke="#a0aec0" stroke-width="1.2"/>')
     out += [_box(n, *pos[n.key], box_h) for n in g.nodes]
     out.append(f'</g><text x="2" y="16" font-weight="bold" font-size="13">{escape(title)}</text>')

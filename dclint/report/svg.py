@@ -8,7 +8,18 @@ from dataclasses import dataclass
 
 from dclint.escaping import html_text as escape
 
-__all__ = ["BAR", "LIMIT", "OVER", "Bar", "Part", "hbars", "nice_ticks", "si", "stacked"]
+__all__ = [
+    "BAR",
+    "LIMIT",
+    "OVER",
+    "ROWS_MOST",
+    "Bar",
+    "Part",
+    "hbars",
+    "nice_ticks",
+    "si",
+    "stacked",
+]
 
 BAR, OVER, LIMIT, PALE = "#2b6cb0", "#c53030", "#dd6b20", "#bee3f8"
 PALETTE = ("#2b6cb0", "#dd6b20", "#38a169", "#805ad5", "#d69e2e", "#319795", "#e53e3e", "#718096")
@@ -78,53 +89,58 @@ def _head(width: float, height: float, chart_id: str, title: str) -> list[str]:
     ]
 
 
+CHART_W = 640  # a printed page's text width at the SVG's own scale: 12 px text prints at 9 pt
+ROWS_MOST = 18  # bars a chart holds and still fits a printed page at that scale
+
+
 def hbars(title: str, bars: Sequence[Bar], unit: str, chart_id: str) -> str:
-    """Horizontal bars with the limit drawn as a tick on each row and the notes to the right of
-    the plot (never over the data); red where a value is over its limit or flagged."""
-    label_w, plot_w, note_w, row_h = 230, 420, 330, 24
+    """Horizontal bars, CHART_W wide: each row's label and note on a line above its bar (never
+    over the data), the limit drawn as a tick on the bar; red where a value is over its limit
+    or flagged."""
+    plot_w, row_h = CHART_W - 10, 36
     top = max([b.value for b in bars] + [b.limit or 0.0 for b in bars] + [1e-12])
     ticks = nice_ticks(top)
     scale = plot_w / ticks[-1]
     height = 40 + row_h * len(bars) + 24
-    width = label_w + plot_w + note_w
-    out = _head(width, height, chart_id, title)
+    out = _head(CHART_W, height, chart_id, title)
     base = 30
     for t in ticks:
-        x = label_w + t * scale
+        x = t * scale
         out.append(
             f'<line x1="{x:.1f}" y1="{base}" x2="{x:.1f}" y2="{base + row_h * len(bars)}" '
             'stroke="#e2e8f0"/>'
         )
         tick = f"{si(t)}%" if unit == "%" else si(t, unit)
-        out.append(_text(x, base + row_h * len(bars) + 16, tick, "middle", ' fill="#4a5568"'))
+        anchor = "start" if t == 0 else ("end" if t == ticks[-1] else "middle")
+        out.append(_text(x, base + row_h * len(bars) + 16, tick, anchor, ' fill="#4a5568"'))
     for i, b in enumerate(bars):
         y = base + i * row_h
         colour = OVER if b.over else BAR
         cls = "bar over" if b.over else "bar"
-        out.append(_text(label_w - 6, y + 16, _clip(b.label, 34), "end"))
-        if b.low is not None and b.low < b.value:
-            out.append(
-                f'<rect x="{label_w}" y="{y + 5}" width="{b.low * scale:.1f}" height="14" '
-                f'fill="{PALE}"/>'
-            )
-        start = label_w + (b.low * scale if b.low is not None and b.low < b.value else 0.0)
-        end = label_w + max(b.value, 0.0) * scale
-        out.append(
-            f'<rect class="{cls}" data-id="{escape(b.key or b.label)}" x="{start:.1f}" '
-            f'y="{y + 5}" width="{max(end - start, 1.0):.1f}" height="14" fill="{colour}"/>'
-        )
-        if b.limit is not None:
-            lx = label_w + b.limit * scale
-            out.append(
-                f'<line class="limit" x1="{lx:.1f}" y1="{y + 1}" x2="{lx:.1f}" y2="{y + 23}" '
-                f'stroke="{LIMIT}" stroke-width="2" stroke-dasharray="4 2"/>'
-            )
+        out.append(_text(0, y + 13, _clip(b.label, 38), extra=' font-weight="bold"'))
         note = b.note or si(b.value, unit)
         out.append(
             _text(
-                label_w + plot_w + 8, y + 16, note, extra=f' fill="{OVER if b.over else "#1a202c"}"'
+                CHART_W, y + 13, _clip(note, 52), "end",
+                f' fill="{OVER if b.over else "#1a202c"}"',
             )
+        )  # fmt: skip
+        if b.low is not None and b.low < b.value:
+            out.append(
+                f'<rect x="0" y="{y + 18}" width="{b.low * scale:.1f}" height="12" fill="{PALE}"/>'
+            )
+        start = b.low * scale if b.low is not None and b.low < b.value else 0.0
+        end = max(b.value, 0.0) * scale
+        out.append(
+            f'<rect class="{cls}" data-id="{escape(b.key or b.label)}" x="{start:.1f}" '
+            f'y="{y + 18}" width="{max(end - start, 1.0):.1f}" height="12" fill="{colour}"/>'
         )
+        if b.limit is not None:
+            lx = b.limit * scale
+            out.append(
+                f'<line class="limit" x1="{lx:.1f}" y1="{y + 15}" x2="{lx:.1f}" y2="{y + 33}" '
+                f'stroke="{LIMIT}" stroke-width="2" stroke-dasharray="4 2"/>'
+            )
     out.append("</svg>")
     return "".join(out)
 
@@ -136,12 +152,13 @@ class Part:
 
 
 def stacked(title: str, parts: Sequence[Part], unit: str, chart_id: str) -> str:
-    """One horizontal bar split into parts, each named in a key below the bar (not over it)."""
-    plot_w, width = 720, 920
+    """One horizontal bar split into parts, each named in a key below the bar (not over it),
+    CHART_W wide."""
+    plot_w = CHART_W - 110
     total = sum(max(p.value, 0.0) for p in parts) or 1e-12
-    rows = math.ceil(len(parts) / 3)
+    rows = math.ceil(len(parts) / 2)
     height = 84 + 20 * rows
-    out = _head(width, height, chart_id, title)
+    out = _head(CHART_W, height, chart_id, title)
     x = 0.0
     for i, p in enumerate(parts):
         w = max(p.value, 0.0) / total * plot_w
@@ -152,13 +169,14 @@ def stacked(title: str, parts: Sequence[Part], unit: str, chart_id: str) -> str:
         x += w
     out.append(_text(plot_w + 8, 42, f"{si(total, unit)} in all"))
     for i, p in enumerate(parts):
-        kx, ky = (i % 3) * 300, 70 + (i // 3) * 20
+        kx, ky = (i % 2) * (CHART_W // 2), 70 + (i // 2) * 20
         out.append(
             f'<rect x="{kx}" y="{ky - 10}" width="12" height="12" '
             f'fill="{PALETTE[i % len(PALETTE)]}"/>'
         )
         share = 100 * max(p.value, 0.0) / total
-        out.append(_text(kx + 18, ky, f"{p.name}: {si(p.value, unit)} ({share:.0f}%)"))
+        text = _clip(f"{p.name}: {si(p.value, unit)} ({share:.0f}%)", 44)
+        out.append(_text(kx + 18, ky, text))
     out.append("</svg>")
     return "".join(out)
 
