@@ -174,8 +174,8 @@ def test_the_svg_and_mermaid_draw_the_boxes_and_the_consequence(chain: Path) -> 
         for part in drawn.split('<text class="consequence"')[1:]
     ]
     assert lines == [
-        "loss of transformer tx-a: 4 racks (s[1-4], 528",
-        "kW) lose all supply",
+        "loss of transformer tx-a: 4 racks (s[1-4],",
+        "528 kW) lose all supply",
         "loss of UPS ups-c: 4 racks (s[1-4], 528 kW)",
         "lose all supply",
     ]
@@ -183,7 +183,7 @@ def test_the_svg_and_mermaid_draw_the_boxes_and_the_consequence(chain: Path) -> 
         "<title>ups-c (UPS): 528 kW at peak / 593.8 kW (frame 625 kVA x PF 0.95; 65.75 kW "
         "free); loss of UPS ups-c: 4 racks (s[1-4], 528 kW) lose all supply</title>" in drawn
     )
-    assert 'height="84"' in drawn  # 58 + two lines of consequence
+    assert 'height="90"' in drawn  # 62 + two 14-unit lines of consequence
     text = mermaid(graph)
     assert (
         '["ups-c (UPS)<br/>528 kW at peak / 593.8 kW (frame 625 kVA x PF 0.95; 65.75 kW free)'
@@ -196,4 +196,4 @@ def test_the_svg_and_mermaid_draw_the_boxes_and_the_consequence(chain: Path) -> 
 def test_a_chain_without_consequence_keeps_the_box_height() -> None:
     drawn = svg(_graph(EXAMPLES / "pwr012" / "good.yaml"), "Power", "p1")
     assert 'class="consequence"' not in drawn
-    assert 'height="58"' in drawn and 'height="71"' not in drawn and 'height="84"' not in drawn
+    assert 'height="62"' in drawn and 'height="76"' not in drawn and 'height="90"' not in drawn
