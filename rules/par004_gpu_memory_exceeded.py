@@ -6,11 +6,13 @@ the first stage (the most micro-batches in flight, and the input embedding), a m
 when `first_stage_layers` / `last_stage_layers` make stages uneven, and the last (the output
 layer, and the logits of its micro-batch: sequence x micro-batch x vocabulary / tp in bf16
 plus the fp32 copy the loss keeps). On each: bf16 weights and fp32 gradients of its layers
-split over tp (experts over ep), the fp32 optimizer states sharded over dp x cp by the
-distributed optimizer (`zero_stage` 2 shards the gradients too, 3, FSDP's full shard, the
-weights as well), and the activations of the micro-batches in flight (Korthikanti et al.
-2022, with the declared `recompute`; sequence parallelism on by default when tp > 1, as
-Megatron-Core training recipes run it, and said so in the finding). The attention scores
+(bf16 with `grad_reduce_in_fp32: false`) split over tp (experts over ep), the fp32 optimizer
+states sharded over dp x cp by the distributed optimizer (`zero_stage` 2 shards the gradients
+too, 3, FSDP's full shard, the weights as well), and the activations of the micro-batches in
+flight (Korthikanti et al. 2022's terms, from the layer's shapes: grouped-query K and V, the
+SwiGLU's two up-projections, `ffn_hidden_size`; with the declared `recompute`; sequence
+parallelism on by default when tp > 1, as Megatron-Core training recipes run it, and said so
+in the finding). docs/performance-model.md gives the table of terms. The attention scores
 (Korthikanti's 5 a s / h term) count only with `flash_attention: false`: flash attention,
 which the step model assumes too, never stores them. The finding names the stage that binds.
 Flags a layout above the GPU's memory less `reserve` (default 10%). The memory is the figure
@@ -25,7 +27,8 @@ bytes a parameter for bf16 with fp32 gradients) and the ZeRO paper (Rajbhandari 
 logits to fp32 and keeps them for the backward. The 10% `reserve` is dclint's own default
 for what the estimate leaves out: the CUDA context, NCCL buffers and allocator
 fragmentation. The estimate passes the published layouts it was checked against (Narayanan
-et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100).
+et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100, NVIDIA's Llama 3.1 405B recipe on
+512 H100 with bf16 gradients as Megatron-Bridge runs it).
 
 ## Example
 ```yaml

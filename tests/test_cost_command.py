@@ -42,13 +42,16 @@ def test_json_has_the_stable_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(proj["step_breakdown"]) >= {"compute", "recompute", "tp", "pp_bubble", "dp"}
     # 13e9 / tp 8 = 1.625e9 parameters a GPU: bf16 weights 2 B (3.027 GiB), fp32 gradients 4 B
     # (6.054 GiB), optimizer 12 B sharded over dp 40 (distributed optimizer, 0.454 GiB), and
-    # activations with sequence parallelism on (the default with tp > 1): 3.320 GiB, and the
+    # activations with sequence parallelism on (the default with tp > 1), from the shapes
+    # (SwiGLU, f = 13,824 = 2.7 h: 10 + 4 + 4 + 2 x 2.7 x 3 = 34.2 s b h / t): 3.340 GiB, and the
     # logits of one micro-batch on the (only) last stage: 4096 x 32000 / tp 8 x 6 B = 0.0916 GiB
     memory = proj["memory_per_gpu_gib"]
     assert memory["weights"] == pytest.approx(1.625e9 * 2 / 2**30, rel=1e-3)
     assert memory["gradients"] == pytest.approx(1.625e9 * 4 / 2**30, rel=1e-3)
     assert memory["optimizer"] == pytest.approx(1.625e9 * 12 / 40 / 2**30, rel=1e-3)
-    assert memory["total"] == pytest.approx(12.855 + 4096 * 32000 / 8 * 6 / 2**30, rel=1e-3)
+    act = 4096 * 5120 * 34.2 / 8 * 40 + 4096 * 32000 / 8 * 6
+    assert memory["activations"] == pytest.approx(act / 2**30, rel=1e-9)
+    assert memory["total"] == pytest.approx((1.625e9 * (6 + 12 / 40) + act) / 2**30, rel=1e-9)
     assert data["tco"][0]["omitted"] == [
         "network",
         "storage",

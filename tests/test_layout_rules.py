@@ -240,3 +240,42 @@ def test_embedding_and_loss_slots_take_a_layers_place_in_memory() -> None:
     assert stage_layers(126, 16, 7, 7) == [(0, 7.0), (1, 8.0), (15, 7.0)]
     assert stage_layers(128, 8) == [(0, 16.0), (7, 16.0)]
     assert stage_layers(40, 1) == [(0, 40.0)]
+
+
+def test_activations_follow_the_layer_shapes_gqa_and_swiglu() -> None:
+    """Korthikanti's per-layer terms from the shapes: Llama 3.1 405B (h 16384, 128 heads, 8
+    query groups, SwiGLU with ffn 53248) holds s b h (10 + 4 + 4/16 + 2 x 3.25 x 3) / t =
+    33.75 s b h / t with sequence parallelism (GPT's 34 at q = k = h, f = 4h, no gate), and
+    s b h (10 + 23.75 / t) without."""
+    model = (
+        ", layers: 126, hidden_size: 16384, attention_heads: 128, query_groups: 8,"
+        " ffn_hidden_size: 53248, swiglu: true"
+    )
+    text = DESIGN.format(
+        platform="hgx-h100", nodes=4, params="405e9", model=model, seq=8192, gpus=64,
+        parallel="tp: 8, pp: 8, vpp: 2, dp: 1",
+    )  # fmt: skip
+    wl = load_text(text).workloads[0]
+    per_layer = 8192 * 16384 * 33.75 / 8
+    # stage 0 of pp 8, vpp 2: 2 (8 - 1) + (2 - 1) 8 + 1 = 23 chunks of 126 / 8 / 2 layers in
+    # warm-up, at most micro-batches x vpp = 8 x 2 (pp micro-batches without a global batch)
+    held = per_layer * 16 * 126 / 16
+    act = memory_per_gpu(wl).activations
+    assert act is not None and act.m_as("B") == pytest.approx(held, rel=1e-12)
+    off = load_text(text.replace("dp: 1", "dp: 1, sequence_parallel: false")).workloads[0]
+    act = memory_per_gpu(off).activations
+    assert act is not None
+    assert act.m_as("B") == pytest.approx(8192 * 16384 * (10 + 23.75 / 8) * 126)
+
+
+def test_bf16_main_gradients_halve_the_gradient_bytes() -> None:
+    """grad_reduce_in_fp32: false (Megatron-Core's DDP option) keeps 2 B a parameter of
+    gradients instead of 4: 100e9 / 8 x (2 + 2 + 12 / 8) bytes."""
+    text = DESIGN.format(
+        platform="hgx-h100", nodes=4, params="100e9", model="", seq=4096, gpus=64,
+        parallel="tp: 8, grad_reduce_in_fp32: false",
+    )  # fmt: skip
+    est = memory_per_gpu(load_text(text).workloads[0])
+    assert est.gradients.m_as("B") == pytest.approx(100e9 / 8 * 2, rel=1e-12)
+    assert est.total.m_as("B") == pytest.approx(100e9 / 8 * 5.5, rel=1e-12)
+    assert "gradients in bf16 (grad_reduce_in_fp32 false)" in est.notes

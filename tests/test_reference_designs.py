@@ -369,10 +369,22 @@ def test_disagreement_par003_refuses_nvidias_h100_llama31_405b_layout() -> None:
     """NVIDIA's dgxc-benchmarking runs Llama 3.1 405B (126 layers) on 512 H100 at TP 8, PP 8,
     CP 2, VP 8: Megatron-Core splits 126 layers + embedding + loss = 128 slots into 64 chunks
     of 2 (account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split). PAR003
-    refuses it ("126 layers do not split over pp 8 stages") and dclint has no field for that
-    split. PAR004 is left out: the README does not give the run's recompute or offload."""
-    found = _findings("nvidia-dgxc-llama31-405b-h100.yaml")
-    assert [(f.rule, f.measured_text) for f in found if f.rule == "PAR003"] == []
+    refused it ("126 layers do not split over pp 8 stages"); PAR004 refused it at 81.09 GiB
+    (fp32 gradients, GeLU-at-4h activations). With bf16 main gradients (Megatron-Bridge's
+    recipe) and activations from the layer's shapes, stage 1 holds 16 layers: 6.376e9
+    parameters x (2 + 2 + 12/8) B and 69 chunks of 2 layers x 33.75 s b h / t, 68.97 GiB."""
+    assert finding_counts(DESIGNS / "nvidia-dgxc-llama31-405b-h100.yaml") == Counter()
+    (p,) = project_workloads(load(DESIGNS / "nvidia-dgxc-llama31-405b-h100.yaml"))
+    parts = {k: round(v.m_as("GiB"), 3) for k, v in p.memory.breakdown().items()}
+    assert parts == {
+        "weights": 11.85,
+        "gradients": 11.85,
+        "optimizer": 8.887,
+        "activations": 36.387,
+    }
+    per_layer = 4096 * 16384 * 33.75 / 8
+    assert parts["activations"] == round(69 * 2 * per_layer / 2**30, 3)
+    assert round(p.memory.total.m_as("GiB"), 2) == 68.97
 
 
 def test_disagreement_pwr001_flags_the_gb300_nvl72_at_its_design_load() -> None:

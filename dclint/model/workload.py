@@ -97,6 +97,12 @@ class Parallel(Strict):
         None, description="Default: on when tp > 1, as Megatron-Core training recipes run it"
     )
     distributed_optimizer: bool = True
+    grad_reduce_in_fp32: bool = Field(
+        True,
+        description="Main gradients kept and reduced in fp32 (Megatron-LM's default with bf16); "
+        "false: in bf16, as NVIDIA's NeMo and Megatron-Bridge performance recipes run "
+        "(Megatron-Core DistributedDataParallelConfig.grad_reduce_in_fp32)",
+    )
     zero_stage: Literal[0, 1, 2, 3] | None = Field(
         None,
         description="Data-parallel sharding: 1 optimizer states (the distributed optimizer), "

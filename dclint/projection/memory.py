@@ -3,7 +3,9 @@
 Conventions:
 
 - Model states (Megatron-LM distributed-optimizer table): bf16 weights 2 B/parameter and
-  fp32 main gradients 4 B/parameter, kept on every data-parallel rank; fp32 master weights and
+  fp32 main gradients 4 B/parameter (2 with `grad_reduce_in_fp32: false`, Megatron-Core's
+  DDP option that NVIDIA's NeMo and Megatron-Bridge performance recipes set), kept on every
+  data-parallel rank; fp32 master weights and
   Adam moments 12 B/parameter, sharded over dp x cp when `distributed_optimizer` is on (ZeRO
   stage 1). `zero_stage` 2 shards the gradients too and 3 (FSDP full shard) the weights as
   well (Rajbhandari et al. 2020); the layer being gathered under stage 3 is not counted.
@@ -16,14 +18,20 @@ Conventions:
   rest of the dense parameters split evenly over the layers. Expert parameters split over
   ep x tp (expert tensor parallelism = tp, the Megatron-Core default) by layer, their
   optimizer over the expert data-parallel ranks (dp x cp / ep).
-- Activations per transformer layer and micro-batch, in bytes, with s = sequence / cp,
-  b = micro-batch, h hidden, a heads, t = tp: s b h (34/t + 5 a s / (h t)) with sequence
-  parallelism, s b h (10 + 24/t + 5 a s / (h t)) without; the 5 a s / h term (attention
-  scores, softmax and dropout) only where attention is not flash attention (`flash_attention:
-  false`), since flash attention never stores the scores; selective recomputation drops it
-  too, full recomputation keeps only the layer input, 2 s b h (/t with sequence
-  parallelism). Sequence parallelism is on by default when tp > 1, as Megatron-Core training
-  recipes run it.
+- Activations per transformer layer and micro-batch, in bytes, from the layer's shapes with
+  Korthikanti et al. 2022's terms (sec. 4.1): s = sequence / cp, b = micro-batch, h hidden,
+  q = heads x head width (h for GPT), k = query groups x head width (GQA; h without), f the
+  FFN width (4h default), g = 2 for a gated MLP (SwiGLU: two up-projections) else 1,
+  a heads, t = tp. Replicated over tp: the two norms' inputs 4sbh, the QKV and first MLP
+  GEMMs' inputs 2sbh each, two dropout masks sbh each = 10 s b h; split over tp: Q 2sbq,
+  K and V 4sbk, the output projection's input 2sbq, the activation's input 2sbfg, the
+  second MLP GEMM's input 2sbf. GPT (q = k = h, f = 4h, g = 1) gives Korthikanti's
+  s b h (10 + 24/t); sequence parallelism splits the replicated part too (34/t). The
+  5 a s^2 b term (attention scores, softmax and dropout) only where attention is not flash
+  attention (`flash_attention: false`), since flash attention never stores the scores;
+  selective recomputation drops it too, full recomputation keeps only the layer input,
+  2 s b h (/t with sequence parallelism). Sequence parallelism is on by default when tp > 1,
+  as Megatron-Core training recipes run it.
 - In flight: stage k of pp holds min(pp - k, micro-batches) micro-batches of its layers;
   with interleaving, 2 (pp - k - 1) + (vpp - 1) pp + 1 chunks of its layers / vpp
   (Megatron-Core's interleaved 1F1B warm-up), at most micro-batches x vpp.
@@ -52,6 +60,7 @@ __all__ = [
     "expert_parameters",
     "layer_activations",
     "memory_per_gpu",
+    "model_widths",
     "stage_bytes",
     "stage_layers",
 ]
@@ -102,6 +111,7 @@ class Shape:
     micro_batches: int  # a step's micro-batches per data-parallel rank
     per_layer: float | None  # activation bytes of one layer and micro-batch (None: unknown)
     logits: float  # bytes of one micro-batch's logits on the last stage
+    grad_bytes: float = 4.0  # bytes of a main gradient (fp32; bf16 2)
 
 
 def expert_parameters(wl: Workload) -> float:
@@ -159,12 +169,23 @@ def stage_layers(
 
 
 def layer_activations(
-    s: float, b: int, h: int, heads: int, t: int, sp: bool, recompute: str, flash: bool = True
+    s: float,
+    b: int,
+    h: int,
+    heads: int,
+    t: int,
+    sp: bool,
+    recompute: str,
+    flash: bool = True,
+    widths: tuple[float, float, float, bool] | None = None,
 ) -> float:
-    """Bytes of one transformer layer's activations for one micro-batch (module doc's terms)."""
-    base = 34 / t if sp else 10 + 24 / t
+    """Bytes of one transformer layer's activations for one micro-batch (module doc's terms);
+    `widths` (q, k, f, gated) default to GPT's (h, h, 4h, False)."""
     if recompute == "full":
         return 2 * s * b * h / (t if sp else 1)
+    q, k, f, gated = widths or (h, h, 4 * h, False)
+    split = (4 * q + 4 * k + 2 * f * (2 if gated else 1) + 2 * f) / h
+    base = (10 + split) / t if sp else 10 + split / t
     if recompute == "selective" or flash:
         return s * b * h * base
     return s * b * h * (base + 5 * heads * s / (h * t))
@@ -190,7 +211,7 @@ def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]
     sharded = dense_local / dense_dp + expert_local / expert_dp
     params = dense_local + expert_local
     weights = WEIGHT_BYTES * (sharded if zero >= 3 else params)
-    gradients = GRAD_BYTES * (sharded if zero >= 2 else params)
+    gradients = sh.grad_bytes * (sharded if zero >= 2 else params)
     optimizer = OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
     if sh.per_layer is None:
         return weights, gradients, optimizer, -1.0
@@ -203,6 +224,17 @@ def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]
 def _data_parallel(wl: Workload) -> int:
     p = wl.parallel
     return p.dp or max(1, wl.gpus // (p.tp * p.pp * p.cp))
+
+
+def model_widths(wl: Workload) -> tuple[float, float, float, bool]:
+    """(q, k, f, gated) of the module doc's activation terms, from the declared model."""
+    m = wl.model
+    h = float(m.hidden_size or 0)
+    heads = m.attention_heads or max(1, int(h) // 128)
+    width = m.kv_channels or h / heads
+    q = heads * width
+    k = (m.query_groups or heads) * width
+    return q, k, float(m.ffn_hidden_size or 4 * h), m.swiglu
 
 
 def shape_of(wl: Workload) -> Shape:
@@ -220,7 +252,7 @@ def shape_of(wl: Workload) -> Shape:
         heads = m.attention_heads or max(1, m.hidden_size // 128)
         per_layer = layer_activations(
             s, wl.micro_batch, m.hidden_size, heads, p.tp, p.sequence_parallel_on,
-            wl.recompute, wl.flash_attention,
+            wl.recompute, wl.flash_attention, model_widths(wl),
         )  # fmt: skip
         if m.vocab_size:
             logits = LOGIT_BYTES * s * wl.micro_batch * m.vocab_size / p.tp
@@ -238,6 +270,7 @@ def shape_of(wl: Workload) -> Shape:
         micro_batches,
         per_layer,
         logits,
+        GRAD_BYTES if p.grad_reduce_in_fp32 else GRAD_BYTES / 2,
     )
 
 
@@ -289,6 +322,8 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
         notes.append(f"ZeRO stage {zero}: {what} sharded over dp x cp = {dp * p.cp}")
     else:
         notes.append("no data-parallel sharding (distributed optimizer off)")
+    if not p.grad_reduce_in_fp32:
+        notes.append("gradients in bf16 (grad_reduce_in_fp32 false)")
     if activations < 0:
         notes.append("activations not estimated: model layers and hidden_size not declared")
     else:

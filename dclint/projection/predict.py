@@ -189,7 +189,8 @@ def inputs(
         f"step model: Megatron-Core software ({attention}; TP, DP and PP communication "
         "overlapped); efficiencies " + "; ".join(f"{k} {v}" for k, v in eff.sources)
     )
-    return arch, layout, machine, Software(flash_attention=wl.flash_attention)
+    grad_bytes = 4.0 if wl.parallel.grad_reduce_in_fp32 else 2.0
+    return arch, layout, machine, Software(wl.flash_attention, grad_bytes=grad_bytes)
 
 
 def run(

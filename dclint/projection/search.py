@@ -99,12 +99,16 @@ def memory_bytes(
     flash: bool = True,
     split_ends: tuple[int, int] = (0, 0),
     ends: tuple[int, int] | None = None,
+    grad_bytes: float = 4.0,
 ) -> float:
     """Bytes on a GPU of the stage that binds, layers split evenly: dclint.projection.memory's
     stage model on the search's floats (tests/test_plan_search.py compares the two)."""
     t, c, b = lay.tp, lay.cp, lay.micro_batch
     sp = lay.sequence_parallel and t > 1
-    per_layer = layer_activations(a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash)
+    widths = (a.q, a.kv, float(a.ffn), a.swiglu)
+    per_layer = layer_activations(
+        a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths
+    )
     shape = Shape(
         a.layers,
         a.dense_params,
@@ -119,6 +123,7 @@ def memory_bytes(
         max(1, lay.global_batch // (lay.dp * b)),
         per_layer,
         LOGIT_BYTES * a.seq / c * b * a.vocab / t,
+        grad_bytes,
     )
     return max(
         sum(stage_bytes(shape, stage, n, zero))
@@ -293,7 +298,7 @@ def _inner(
                             rejected[REASONS[9]] += 1
                             continue
                         memory = memory_bytes(
-                            a, lay, zero, sw.flash_attention, space.split_ends, ends
+                            a, lay, zero, sw.flash_attention, space.split_ends, ends, sw.grad_bytes
                         )
                         if memory > space.usable_bytes:
                             rejected[REASONS[10]] += 1
