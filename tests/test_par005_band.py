@@ -18,7 +18,7 @@ BAND = "calibration band 0.73-1.14x"
 
 
 def test_the_band_is_the_hopper_dense_calibration_band() -> None:
-    assert BANDS["hopper", False] == (0.732, 1.137, 14)  # what BAND quotes, to two places
+    assert BANDS["hopper", False] == (0.731, 1.137, 14)  # what BAND quotes, to two places
 
 
 @pytest.mark.parametrize("fmt", ["text", "sarif", "github"])

@@ -49,13 +49,13 @@ def test_summary_ranks_by_days_then_money_then_severity(two: str) -> None:
     table = [x for x in body if x.startswith("| ") and x[2].isdigit()]
     assert table == [
         "| 1 | broken-fabric-2to1 | PAR005 layout-slower-than-best | warning | 1 | 27.8 d "
-        "| 5,315,810 CNY |",
-        "| 2 | h100-40node | PAR005 layout-slower-than-best | warning | 1 | 0.5 d | 32,321 CNY |",
+        "| 5,315,660 CNY |",
+        "| 2 | h100-40node | PAR005 layout-slower-than-best | warning | 1 | 0.5 d | 32,346 CNY |",
         "| 3 | broken-fabric-2to1 | NET001 fabric-oversubscribed | error | 1 | - | - |",
     ]
     top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
     assert len(top) == 3  # the top three, each with its figures and its fix
-    assert "Costs 27.8 d and 5,315,810 CNY of the projected run. Fix: run the best layout" in top[0]
+    assert "Costs 27.8 d and 5,315,660 CNY of the projected run. Fix: run the best layout" in top[0]
     assert top[2].endswith("Not priced (error). Fix: give each leaf switch 32 uplinks (now 16) "
                            "and the spine tier 12 switches (now 6) to meet 1:1.")  # fmt: skip
 

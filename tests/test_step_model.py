@@ -7,13 +7,20 @@ from dataclasses import replace
 
 import pytest
 
-from dclint.projection.collectives import Links, group_time, oversubscription, ring_all_reduce_bytes
+from dclint.projection.collectives import (
+    Links,
+    group_time,
+    oversubscription,
+    ring_all_reduce_bytes,
+    ring_latency,
+)
 from dclint.projection.efficiency import tile_share
 from dclint.projection.goodput import FAILURES_PER_GPU_HOUR, goodput, lost_share, optimal_interval_s
 from dclint.projection.step import Arch, Layout, Machine, Software, bubble_fraction, step
 from dclint.units import Q_
 
 GB = 1e9
+US = 1e-6
 LINKS = Links(domain=8, nvlink=360 * GB, nic=40 * GB, tiers=((256, 2.0),))
 H100 = Machine(989e12, 0.8, 0.5, 3.35e12, 0.8, LINKS)
 GPT = Arch(48, 8192, 64, 64, 32768, 51200, 2048, dense_params=39.1e9)
@@ -59,11 +66,14 @@ def test_oversubscription_raises_data_parallel_time() -> None:
     sw = Software(overlap_dp=False)
     flat = step(GPT, lay, Machine(989e12, 0.8, 0.5, 3.35e12, 0.8, Links(8, 360 * GB, 40 * GB)), sw)
     over = step(GPT, lay, H100, sw)
-    assert over.dp == pytest.approx(2 * flat.dp)
+    # the latency of the reduce-scatter and the all-gather (NCCL Simple ring, 63 steps across
+    # the network) does not depend on the tier's ratio; the bandwidth term doubles
+    latency = 2 * (8.4 + 63 * 9.6) * US
+    assert over.dp - latency == pytest.approx(2 * (flat.dp - latency))
     assert over.compute == flat.compute
     # 39.1e9 / 8 parameters a GPU, 63/64 of fp32 gradients and bf16 parameters at 40 GB/s
     local = 39.1e9 / 8
-    assert flat.dp == pytest.approx(63 / 64 * local * (4 + 2) / (40 * GB))
+    assert flat.dp == pytest.approx(63 / 64 * local * (4 + 2) / (40 * GB) + latency)
 
 
 def test_full_recompute_costs_a_forward_selective_less() -> None:
@@ -118,7 +128,7 @@ def test_cost_text_shows_the_predicted_step(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert "MFU             45% (declared)" in out
     assert "predicted step  2.585 s" in out
-    assert "  DP comm.      0.151 s (6%)" in out
+    assert "  DP comm.      0.152 s (6%)" in out
 
 
 def test_json_projection_keys_from_the_step_model() -> None:
@@ -218,3 +228,45 @@ def test_hfu_is_never_below_mfu(design: str) -> None:
     for p in project_workloads(load(str(path))):
         d = p.as_dict()
         assert d["hfu"] is not None and d["hfu"] >= d["mfu"], p.workload
+
+
+def test_ring_latency_is_nccls_tuning_model() -> None:
+    """NCCL's src/graph/tuning.cc (Ring: base 3.6 / 10.0 / 8.4 us for LL / LL128 / Simple;
+    a step 0.47 / 1.9 / 3.4 us over NVLink, 2.7 / 4.0 / 9.6 us across the network)."""
+    # 8 ranks in one NVLink domain, reduce-scatter: 7 steps, none between domains
+    assert ring_latency(LINKS, 8, 1) == pytest.approx((6.89 * US, 23.3 * US, 32.2 * US))
+    # all-reduce: twice the steps
+    assert ring_latency(LINKS, 8, 1, ring=2)[2] == pytest.approx((8.4 + 14 * 3.4) * US)
+    # 128 data-parallel ranks 8 apart (one a domain): 127 steps, all across the network
+    assert ring_latency(LINKS, 128, 8) == pytest.approx(
+        ((3.6 + 127 * 2.7) * US, (10 + 127 * 4.0) * US, (8.4 + 127 * 9.6) * US)
+    )
+    # 16 ranks, 4 a domain (4 apart): 15 steps, 3 between domains; LL's NVLink step x 1.8
+    assert ring_latency(LINKS, 16, 2) == pytest.approx(
+        ((3.6 + 12 * 0.47 * 1.8 + 3 * 2.7) * US, (10 + 12 * 1.9 + 3 * 4.0) * US,
+         (8.4 + 12 * 3.4 + 3 * 9.6) * US)
+    )  # fmt: skip
+
+
+def test_collectives_pay_their_latency_on_the_fastest_protocol() -> None:
+    # 36 GB over NVLink: Simple, 0.1 s + 2 x 32.2 us
+    assert group_time(LINKS, 36 * GB, 8, 1, calls=2) == pytest.approx(0.1 + 2 * 32.2 * US)
+    # 1 MB: LL at a quarter of the bandwidth, 4 x 1e6 / 360e9 s + 6.89 us, beats Simple
+    assert group_time(LINKS, 1e6, 8, 1, calls=1) == pytest.approx(4e6 / (360 * GB) + 6.89 * US)
+    # no call counted: the bandwidth term alone, as before
+    assert group_time(LINKS, 36 * GB, 8, 1) == pytest.approx(0.1)
+
+
+def test_data_parallel_latency_grows_with_the_ranks() -> None:
+    """Same layout, per-GPU batch and model at 1,024 and 16,384 GPUs (weak scaling): the
+    reduce-scatter and all-gather over dp ranks 8 apart (one a domain) each pay
+    8.4 + (dp - 1) x 9.6 us, so the larger job is slower per GPU."""
+    arch = replace(GPT, layers=48)
+    lay = Layout(8, 1, dp=128, global_batch=128, sequence_parallel=True)
+    small = step(arch, lay, H100, Software(overlap_dp=False))
+    big = step(arch, replace(lay, dp=2048, global_batch=2048), H100, Software(overlap_dp=False))
+    local = GPT.dense_params / 8
+    bandwidth = (2047 / 2048 - 127 / 128) * local * (4.0 + 2.0) / (40 * GB / 2.0)
+    latency = 2 * (2047 - 127) * 9.6 * US
+    assert big.dp - small.dp == pytest.approx(bandwidth + latency, rel=1e-9)
+    assert big.time > small.time

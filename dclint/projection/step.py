@@ -142,7 +142,9 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     tp = 0.0
     if t > 1:
         passes = 3 + (1 if lay.recompute == "full" else 0)
-        one = group_time(links, 4 * passes * (t - 1) / t * n * h * ACT, t, 1)
+        # NCCL's latency per collective unless Transformer Engine's userbuffers run them
+        calls = 0 if sw.overlap_tp else 4 * passes
+        one = group_time(links, 4 * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
         hidden_under = (fwd_g + bwd_g) / flops_rate if sw.overlap_tp else 0.0
         tp = m * per_layer * overlapped(one, hidden_under, t)
     # pipeline point-to-point: n h bytes each way per stage boundary and micro-batch
@@ -182,16 +184,23 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
         if ranks <= 1:
             continue
         share = (ranks - 1) / ranks
-        grads = group_time(links, share * local * sw.grad_bytes, ranks, t)
+        # one NCCL collective's latency a phase: Megatron-Core's DDP reduces in buckets of
+        # max(4e7, 1e6 x dp) parameters when it overlaps, the buckets before the last under the
+        # backward that produces the next one; without overlap it sends one bucket
+        calls = 1
+        grads = group_time(links, share * local * sw.grad_bytes, ranks, t, calls=calls)
         if lay.distributed_optimizer:
-            params = group_time(links, share * local * ACT, ranks, t)
+            params = group_time(links, share * local * ACT, ranks, t, calls=calls)
         else:
-            grads, params = 2 * grads, 0.0
+            grads = group_time(
+                links, 2 * share * local * sw.grad_bytes, ranks, t, calls=calls, ring=2
+            )
+            params = 0.0
         if lay.fsdp:
             # ZeRO-3 / FSDP: every micro-batch gathers the parameters for its forward and again
             # for its backward and reduce-scatters its gradients (Rajbhandari et al. 2020: 3x
             # the parameter volume a step), each under the micro-batch's own compute
-            one = group_time(links, share * local * ACT, ranks, t)
+            one = group_time(links, share * local * ACT, ranks, t, calls=calls)
             if sw.overlap_dp:
                 fsdp = overlapped(one, per_layer * fwd, ranks * t) + overlapped(
                     one + grads, per_layer * bwd, ranks * t
