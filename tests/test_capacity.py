@@ -74,7 +74,13 @@ def test_bigger_busways_and_leaves_leave_the_utility_binding(
     assert racks[("power headroom (PWR002)", "path A")] == 9
     assert racks[("fabric ports", "compute.leaf")] == 8
     assert data["racks"] == 2
-    assert data["binding"] == [{"limit": "utility", "subject": "site"}]
+    assert data["binding"] == [
+        {
+            "limit": "utility",
+            "subject": "site",
+            "lift": "+138 kW of utility capacity (rack load x PUE 1.15): +1 rack",
+        }
+    ]
 
 
 def test_air_cooled_nodes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,7 +94,13 @@ def test_air_cooled_nodes(capsys: pytest.CaptureFixture[str]) -> None:
     assert racks[("CDU", "-")] is None
     assert racks[("utility", "site")] == 18
     assert data["racks"] == 1
-    assert data["binding"] == [{"limit": "fabric ports", "subject": "compute.leaf"}]
+    assert data["binding"] == [
+        {
+            "limit": "fabric ports",
+            "subject": "compute.leaf",
+            "lift": "+1 leaf switch (32 downlinks each, 16 NICs a rack): +2 racks",
+        }
+    ]
 
 
 def test_rack_load_override_and_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,12 +111,19 @@ def test_rack_load_override_and_text(capsys: pytest.CaptureFixture[str]) -> None
         "feeds (new, like the template's)  path A        0  1 feed(s) like tap-a1: "
         "136.6 kW a path for 150 kW" in out
     )
-    assert out.endswith(
+    assert (
         "Result: 0 more racks (0 GPUs); binding first: rack power limit "
         "(PWR001) gb200-nvl72, feeds (new, like the template's) path A, power "
         "headroom (PWR002) path A, feeds (new, like the template's) path B, "
-        "power headroom (PWR002) path B, fabric ports compute.leaf\n"
-    )
+        "power headroom (PWR002) path B, fabric ports compute.leaf\nWhat lifts it:\n"
+    ) in out
+    # 150 kW / 136.6 kW = 1.1 -> two feeds a path; a new busway: (1,092.6 - 80) / 150 = 6.75
+    assert (
+        "  feeds (new, like the template's) path A: 2 feeds like tap-a1 a path (136.6 kW each) "
+        "carry 150 kW\n"
+        "  power headroom (PWR002) path A: +1 busway like busway-a (1093 kW derated, PWR002's "
+        "headroom kept): +6 racks\n"
+    ) in out
 
 
 def test_unknown_platform_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

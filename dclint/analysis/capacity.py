@@ -1,25 +1,30 @@
 """`dclint capacity`: how many more racks of a platform fit before the first limit binds.
 
 New racks copy a template (the first rack of that platform, else the first rack): new feeds like
-its feeds, on any panel of the same path (keeping PWR002's headroom), any CDU serving a loop,
-the compute fabrics it is on. Storage is never bound (STO001's demand comes from workloads,
-not racks); the site allows utility capacity / PUE of IT load.
+its feeds, on any panel of the same path (keeping PWR002's headroom), below the UPS systems and
+transformers above it and the generator sets that back them up (capacity_facility), any CDU
+serving a loop, its hall's air handlers and floor, the compute fabrics it is on. Storage is
+never bound (STO001's demand comes from workloads, not racks); the site allows utility capacity
+/ PUE of IT load. `lift` says what lifts a binding limit.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from dclint.analysis.capacity_cooling import cooling_limits
+from dclint.analysis.capacity_facility import chain_limits, plant_limits
 from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits
 from dclint.analysis.capacity_power import power_limits, rack_limit
+from dclint.analysis.diagrams import UPSTREAM, power_basis
 from dclint.model.ranges import RangeError, expand
 from dclint.model.topology import Topology
 from dclint.units import Q_, Quantity, fmt
 
-__all__ = ["Capacity", "Limit", "NewRack", "capacity"]
+__all__ = ["Capacity", "Limit", "NewRack", "capacity", "lift"]
 
 
 @dataclass(frozen=True)
@@ -59,11 +64,25 @@ def new_rack(
     return NewRack(platform, n, gpus, load.to("kW"), (load * frac).to("kW"), template)
 
 
-def capacity(design: Any, rack: NewRack, options: dict[str, dict[str, Any]]) -> Capacity:
-    """Every limit for adding racks like `rack`; `options` are the typed rule options."""
+def capacity(
+    design: Any,
+    rack: NewRack,
+    options: dict[str, dict[str, Any]],
+    rules: Mapping[str, Any] | None = None,
+) -> Capacity:
+    """Every limit for adding racks like `rack`; `options` are the typed rule options, `rules`
+    the rules in effect (default: the built-in ones), whose declarations say how the facility's
+    limits count (the upstream rules' design_load, the floor rule's footprint)."""
+    if rules is None:
+        from dclint.engine.registry import discover
+
+        rules = discover(plugins=False)
+    up_peak = power_basis(rules, options).get(UPSTREAM, True)
     limits = [rack_limit(rack, options)]
     limits += power_limits(design.topology, rack, options)
+    limits += chain_limits(design.topology, rack, up_peak)
     limits += cooling_limits(design.topology, rack)
+    limits += plant_limits(design.topology, rack, _footprint(rules, options))
     limits += _fabric(design, rack)
     limits.append(
         Limit(
@@ -75,6 +94,16 @@ def capacity(design: Any, rack: NewRack, options: dict[str, dict[str, Any]]) -> 
     )
     limits.append(_site(design, rack))
     return Capacity(design.name, rack, limits)
+
+
+def _footprint(rules: Mapping[str, Any], options: dict[str, dict[str, Any]]) -> Any:
+    """The default rack footprint of the rule that needs a floor rating and declares one."""
+    for rid, rule in rules.items():
+        if "floor_rating" in getattr(rule, "needs", ()) and rid in options:
+            found = options[rid].get("footprint")
+            if found is not None:
+                return found
+    return None
 
 
 def _fabric(design: Any, rack: NewRack) -> list[Limit]:
@@ -128,3 +157,29 @@ def _site(design: Any, rack: NewRack) -> Limit:
         f"{fmt(Q_(budget, 'kW'))} IT - {fmt(Q_(it, 'kW'))} = "
         f"{fmt(Q_(budget - it, 'kW'))}; {fmt(rack.it_load)} a rack",
     )
+
+
+def lift(design: Any, c: Capacity, binding: Limit) -> str:
+    """What lifts a binding limit, in the form '+1 leaf switch: +2 racks': the limit's own
+    where it knows (the facility's), else from the design."""
+    if binding.lift:
+        return binding.lift
+    rack = c.rack
+    if binding.name == "fabric ports":
+        fid, _, tier = binding.subject.partition(".")
+        fabric = next((f for f in design.fabrics if f.id == fid), None)
+        if fabric is not None and fabric.tiers:
+            leaf = fabric.tiers[0]
+            per_rack = math.ceil(rack.gpus * fabric.nics_per_gpu - EPS)
+            switches = max(1, math.ceil(per_rack / leaf.downlinks)) if leaf.downlinks else 1
+            more = fits(switches * leaf.downlinks, per_rack)
+            return (
+                f"+{switches} {tier} switch{'es' * (switches != 1)} ({leaf.downlinks} "
+                f"downlinks each, {per_rack} NICs a rack): +{more} rack{'s' * (more != 1)}"
+            )
+    if binding.name == "utility":
+        need = Q_(rack.it_load.m_as("kW") * design.site.pue, "kW")
+        return f"+{fmt(need)} of utility capacity (rack load x PUE {design.site.pue:g}): +1 rack"
+    if binding.name.startswith("rack power limit"):
+        return "a lower rack load, or a higher rack power limit where the racks are rated for it"
+    return f"more {binding.name} at {binding.subject}"

@@ -18,7 +18,15 @@ def cooling_limits(topo: Topology, rack: NewRack) -> list[Limit]:
     loops = {loop.cdu: loop for loop, _, _ in reversed(topo.loops)}
     loads = {cid: load for cid, load in cdu_loads(topo).items() if cid in loops}
     if not loads:
-        return [Limit("CDU", "-", 0, f"{fmt(heat)} of liquid heat a rack and no CDU loop")]
+        return [
+            Limit(
+                "CDU",
+                "-",
+                0,
+                f"{fmt(heat)} of liquid heat a rack and no CDU loop",
+                "a CDU and a loop that serves the new racks",
+            )
+        ]
     cap_parts, flow_parts = [], []
     for cid, load in loads.items():
         room = (load.cdu.capacity - load.heat).m_as("kW")

@@ -21,6 +21,7 @@ class Limit:
     subject: str
     racks: int | None
     detail: str
+    lift: str = ""  # what lifts it, where the limit knows: '+1 module of 250 kVA: +1 rack'
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits, summed
@@ -41,6 +42,8 @@ def power_limits(topo: Topology, rack: NewRack, options: dict[str, dict[str, Any
     for path, feeds in rack_paths(t).items():
         cap = sum(f.capacity.m_as("kW") for f in feeds)
         racks = 0 if load > cap * (1 + EPS) else None
+        one = min(f.capacity.m_as("kW") for f in feeds)
+        need = math.ceil(load / one - EPS) if one > 0 else len(feeds)
         out.append(
             Limit(
                 "feeds (new, like the template's)",
@@ -48,6 +51,8 @@ def power_limits(topo: Topology, rack: NewRack, options: dict[str, dict[str, Any
                 racks,
                 f"{len(feeds)} feed(s) like {'+'.join(f.id for f in feeds)}: "
                 f"{fmt(Q_(cap, 'kW'))} a path for {fmt(Q_(load, 'kW'))}",
+                f"{need} feeds like {feeds[0].id} a path ({fmt(Q_(one, 'kW'))} each) carry "
+                f"{fmt(Q_(load, 'kW'))}",
             )
         )
         out.append(_path_power(topo, rack, path, feeds, options))
@@ -85,38 +90,21 @@ def _path_power(
             upstream.add(up)
             up = element.model.fed_by
     for pid in sorted(upstream):
-        if pid in topo.chain:
-            n, text = _chain_room(topo, rack, pid, options)
-            total = min(total, n)
-            parts.append((n, f"upstream {topo.chain[pid].kind} {pid}: {text}"))
+        if pid in topo.chain:  # UPS systems and transformers: their own limits (PWR009/PWR011)
             continue
         room, text = _room(topo, rack, topo.panels[pid], options)
         n = fits(room, load)
         total = min(total, n)
         parts.append((n, f"upstream {pid}: {text}"))
     limit = summed("power headroom (PWR002)", parts, f"{fmt(rack.it_load)} a rack")
-    return Limit(limit.name, f"path {path}", total, limit.detail)
-
-
-def _chain_room(
-    topo: Topology, rack: NewRack, cid: str, options: dict[str, dict[str, Any]]
-) -> tuple[int, str]:
-    """Racks a transformer or UPS above the template's panel still takes: its capacity (spare
-    modules out) less its load, both as the UPS and transformer rules count them (peak)."""
-    from dclint.calc.power_chain import chain_loads
-
-    del options  # the UPS and transformer rules' default: racks at their peak
-    element = chain_loads(topo, True)[cid]
-    per_rack = rack.it_load.m_as("kW")
-    spec = topo.catalog.platforms.get(rack.platform)
-    if spec is not None and spec.max_power is not None:
-        nodes = rack.nodes if spec.kind == "node" else 1
-        per_rack = max(per_rack, spec.max_power.m_as("kW") * nodes)
-    room = element.capacity_kw - element.load_kw
-    return fits(room, per_rack), (
-        f"{fmt(Q_(element.capacity_kw, 'kW'))} ({element.capacity_text}) - "
-        f"{fmt(Q_(element.load_kw, 'kW'))} carried at peak = {fmt(Q_(room, 'kW'))}"
+    room, _ = _room(topo, rack, first, options)
+    fresh = room + panel_allocation(topo, first).m_as("kW")  # an empty one: capacity - kept
+    more = fits(fresh, load)
+    lift = (
+        f"+1 {first.model.kind} like {first.id} ({fmt(first.capacity)} derated, PWR002's "
+        f"headroom kept): +{more} rack{'s' * (more != 1)}"
     )
+    return Limit(limit.name, f"path {path}", total, limit.detail, lift)
 
 
 def _room(

@@ -9,7 +9,6 @@ why (a design with no workload has no layout search; a design with no racks has 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -337,32 +336,14 @@ def _sentence(plan: Plan) -> str:
 
 def _lift(design: Any, c: Capacity, binding: Limit) -> str:
     """What lifts the binding limit, in the form '+1 leaf switch: +2 racks'."""
-    from dclint.analysis.capacity_limits import fits
+    from dclint.analysis.capacity import lift
 
-    rack = c.rack
-    if binding.name == "fabric ports":
-        fid, _, tier = binding.subject.partition(".")
-        fabric = next((f for f in design.fabrics if f.id == fid), None)
-        if fabric is not None and fabric.tiers:
-            leaf = fabric.tiers[0]
-            per_rack = math.ceil(rack.gpus * fabric.nics_per_gpu - 1e-9)
-            switches = max(1, math.ceil(per_rack / leaf.downlinks)) if leaf.downlinks else 1
-            more = fits(switches * leaf.downlinks, per_rack)
-            return (
-                f"+{switches} {tier} switch{'es' * (switches != 1)} ({leaf.downlinks} "
-                f"downlinks each, {per_rack} NICs a rack): +{more} rack{'s' * (more != 1)}"
-            )
-    if binding.name == "utility":
-        from dclint.units import Q_, fmt
-
-        need = Q_(rack.it_load.m_as("kW") * design.site.pue, "kW")
-        return f"+{fmt(need)} of utility capacity (rack load x PUE {design.site.pue:g}): +1 rack"
-    if binding.name.startswith("rack power limit"):
-        return "a lower rack load, or a higher rack power limit where the racks are rated for it"
-    return f"more {binding.name} at {binding.subject}"
+    return lift(design, c, binding)
 
 
-def headroom(design: Any, options: dict[str, dict[str, Any]]) -> Headroom:
+def headroom(
+    design: Any, options: dict[str, dict[str, Any]], rules: dict[str, type[Rule]] | None = None
+) -> Headroom:
     """More racks like the design's first: the limits, the binding one and its lift."""
     from dclint.analysis.capacity import capacity, new_rack
 
@@ -374,7 +355,7 @@ def headroom(design: Any, options: dict[str, dict[str, Any]]) -> Headroom:
     if not platform:
         return Headroom(None, note="its first rack names no catalog platform")
     try:
-        c = capacity(design, new_rack(design, platform), options)
+        c = capacity(design, new_rack(design, platform), options, rules)
     except Exception as exc:  # a review must not fail because the headroom did
         return Headroom(None, note=f"headroom failed: {type(exc).__name__}: {exc}")
     bound = sorted((lim for lim in c.limits if lim.racks is not None), key=lambda x: x.racks or 0)
@@ -404,7 +385,7 @@ def build(
         if d.design is not None and options is not None:
             reserve = options["PAR005"]["reserve"].m_as("") if "PAR005" in options else 0.1
             part.layouts = layouts(d.design, reserve)
-            part.headroom = headroom(d.design, options)
+            part.headroom = headroom(d.design, options, rules)
         parts.append(part)
     return ReviewDocument(front, result, ranked(result, group), parts, diff, diff_names)
 

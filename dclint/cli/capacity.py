@@ -24,9 +24,13 @@ __all__ = ["add_parser", "run"]
 _CAPACITY_HELP = (
     "New racks copy the design's first rack of the platform (else its first rack): new feeds "
     "like its feeds on any panel of the same power path, keeping PWR002's headroom; any CDU "
-    "that serves a loop (capacity, and flow Q / (rho cp dT) at the loop's dT); free first-tier "
+    "that serves a loop (capacity, and flow Q / (rho cp dT) at the loop's dT; facility water "
+    "where declared, CLG007); the UPS systems (spare modules out), catchers and transformers "
+    "above the template rack, and the generator sets backing it up (IT x PUE, spare sets out); "
+    "its hall's air handlers (CLG010) and floor (STR001) where declared; free first-tier "
     "downlinks of its compute fabrics against its NICs; utility capacity / PUE. Storage is "
-    "not bound: STO001's demand comes from the workloads, not from racks."
+    "not bound: STO001's demand comes from the workloads, not from racks. The binding limit "
+    "says what lifts it."
 )
 
 
@@ -59,15 +63,26 @@ def run(args: argparse.Namespace) -> int:
         rack = new_rack(design, args.add, args.nodes, load_q)
     except ValueError as exc:
         raise ConfigError(f"--add {args.add}: {exc}") from None
-    result = compute(design, rack, engine.options(engine.config_for(args.design)))
+    options = engine.options(engine.config_for(args.design))
+    result = compute(design, rack, options, engine.rules)
+    lifts = _lifts(design, result)
     if args.format in ("markdown", "html"):
-        emit(args, _capacity_document(result, args.format))
+        emit(args, _capacity_document(result, args.format, lifts))
+    elif args.format == "json":
+        emit(args, _capacity_json(result, lifts))
     else:
-        emit(args, _capacity_json(result) if args.format == "json" else _capacity_text(result))
+        emit(args, _capacity_text(result, lifts))
     return 0
 
 
-def _capacity_document(c: Any, fmt_name: str) -> str:
+def _lifts(design: Any, c: Any) -> list[str]:
+    """What lifts each binding limit, in the order of `c.binding`."""
+    from dclint.analysis.capacity import lift
+
+    return [lift(design, c, lim) for lim in c.binding]
+
+
+def _capacity_document(c: Any, fmt_name: str, lifts: list[str]) -> str:
     """The capacity report as a document (Markdown or HTML): the text's figures, as a table."""
     from dclint.report.document import Block, write_html, write_markdown
     from dclint.units import fmt
@@ -99,6 +114,18 @@ def _capacity_document(c: Any, fmt_name: str) -> str:
         ),
         Block("p", f"Result: {result}."),
     ]
+    if lifts:
+        parts.append(
+            Block(
+                "p",
+                "What lifts it: "
+                + "; ".join(
+                    f"{lim.name} {lim.subject}: {x}"
+                    for lim, x in zip(c.binding, lifts, strict=True)
+                )
+                + ".",
+            )
+        )
     return write_markdown(parts) if fmt_name == "markdown" else write_html(parts, title)
 
 
@@ -129,7 +156,7 @@ def _rack_values(args: argparse.Namespace) -> Any:
     return rack.it_load
 
 
-def _capacity_text(c: Any) -> str:
+def _capacity_text(c: Any, lifts: list[str]) -> str:
     from dclint.units import fmt
 
     r = c.rack
@@ -158,10 +185,12 @@ def _capacity_text(c: Any) -> str:
             f"Result: {c.racks} more rack{'s' if c.racks != 1 else ''} "
             f"({c.racks * r.gpus} GPUs); binding first: {binding}"
         )
+        out.append("What lifts it:")
+        out += [f"  {lim.name} {lim.subject}: {x}" for lim, x in zip(c.binding, lifts, strict=True)]
     return "\n".join(out) + "\n"
 
 
-def _capacity_json(c: Any) -> str:
+def _capacity_json(c: Any, lifts: list[str]) -> str:
     from dclint import __version__
 
     r = c.rack
@@ -178,7 +207,10 @@ def _capacity_json(c: Any) -> str:
         },
         "racks": c.racks,
         "gpus": None if c.racks is None else c.racks * r.gpus,
-        "binding": [{"limit": lim.name, "subject": lim.subject} for lim in c.binding],
+        "binding": [
+            {"limit": lim.name, "subject": lim.subject, "lift": x}
+            for lim, x in zip(c.binding, lifts, strict=True)
+        ],
         "limits": [
             {"limit": lim.name, "subject": lim.subject, "racks": lim.racks, "detail": lim.detail}
             for lim in c.limits
