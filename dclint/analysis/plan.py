@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -290,32 +291,73 @@ def _evaluate(
     run: GridRun,
 ) -> None:
     """Evaluate the points `todo` (flat indices) in batches: check and price each point, run
-    the batch's distinct new searches once each, store the finished points."""
+    the batch's distinct new searches once each, store the finished points. On an executor
+    the batches overlap: while this process waits for a batch's searches and stores its
+    points, the workers already check the next AHEAD batches, a task CHUNK points at a time
+    (one round trip for several points), so they never wait on this process."""
+    from collections import deque
+
     from dclint.analysis import sampling
 
-    at = functools.partial(ask, setup, paths)
-    mapped = pool.map if pool is not None else map
-    for start in range(0, len(todo), BATCH):
-        batch = todo[start : start + BATCH]
-        values = [
+    def values_of(batch: list[int]) -> list[tuple[str, ...]]:
+        return [
             tuple(varies[a][1][p] for a, p in enumerate(sampling.position(i, shape))) for i in batch
         ]
-        asked = list(mapped(at, values))
-        keys = list(dict.fromkeys(a.question.key for a in asked if a.question is not None))
-        new = [k for k in keys if k not in searched]
-        for key, result in zip(new, mapped(answer, new), strict=True):
-            searched[key] = result
-        run.searches += len(new)
-        book.put(
-            [
-                (i, finish(a, searched[a.question.key] if a.question is not None else None))
-                for i, a in zip(batch, asked, strict=True)
-            ]
-        )
-        if len(searched) > MAX_SEARCHES_KEPT:  # keep memory flat on grids of many searches
-            for key in list(searched)[: len(searched) - MAX_SEARCHES_KEPT]:
-                del searched[key]
 
+    batches = [todo[start : start + BATCH] for start in range(0, len(todo), BATCH)]
+    if pool is None:
+        at = functools.partial(ask, setup, paths)
+        for batch in batches:
+            asked = [at(v) for v in values_of(batch)]
+            _search(asked, searched, run, map)
+            _store(batch, asked, book, searched)
+        return
+
+    def launch(batch: list[int]) -> tuple[list[int], list[Any]]:
+        values = values_of(batch)
+        chunks = [values[j : j + CHUNK] for j in range(0, len(values), CHUNK)]
+        return batch, [pool.submit(ask_many, setup, paths, c) for c in chunks]
+
+    pending = iter(batches)
+    flight = deque(launch(b) for b in itertools.islice(pending, AHEAD + 1))
+    while flight:
+        batch, futures = flight.popleft()
+        asked = [a for f in futures for a in f.result()]
+        following = next(pending, None)  # keep the workers fed while this batch is searched
+        if following is not None:
+            flight.append(launch(following))
+        _search(asked, searched, run, pool.map)
+        _store(batch, asked, book, searched)
+
+
+def ask_many(setup: Setup, paths: list[str], values: list[tuple[str, ...]]) -> list[Asked]:
+    """`ask` for several points: one task, one round trip."""
+    return [ask(setup, paths, v) for v in values]
+
+
+def _search(asked: list[Asked], searched: dict[Any, Any], run: GridRun, mapped: Any) -> None:
+    """Run the distinct searches of `asked` not run yet (`mapped`: map or an executor's)."""
+    keys = list(dict.fromkeys(a.question.key for a in asked if a.question is not None))
+    new = [k for k in keys if k not in searched]
+    for key, result in zip(new, mapped(answer, new), strict=True):
+        searched[key] = result
+    run.searches += len(new)
+
+
+def _store(batch: list[int], asked: list[Asked], book: Any, searched: dict[Any, Any]) -> None:
+    """The batch's points finished with their searches' answers, into the store."""
+    book.put(
+        [
+            (i, finish(a, searched[a.question.key] if a.question is not None else None))
+            for i, a in zip(batch, asked, strict=True)
+        ]
+    )
+    if len(searched) > MAX_SEARCHES_KEPT:  # keep memory flat on grids of many searches
+        for key in list(searched)[: len(searched) - MAX_SEARCHES_KEPT]:
+            del searched[key]
+
+
+AHEAD, CHUNK = 2, 8  # batches checked ahead of the one being stored; points a task
 
 MAX_SEARCHES_KEPT = 256
 
