@@ -6,33 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _rules import RULES
+from _rules import check as _check
+from _rules import design as _design
+from _rules import m as _m
 
 from conftest import EXAMPLES, finding_counts
 from dclint.calc.cooling import facility_supply
 from dclint.engine.config import Config
-from dclint.engine.registry import discover
-from dclint.engine.rule import Context, Violation
 from dclint.model.design import Design
-from dclint.units import Q_, Quantity
-
-RULES = discover()
-
-
-def _m(value: Quantity | float | str | None, unit: str) -> float:
-    """A Violation's measured or limit value in `unit` (it must be a quantity)."""
-    assert value is not None and not isinstance(value, (float, int, str))
-    return float(value.m_as(unit))
-
-
-def _design(data: dict[str, Any]) -> Design:
-    return Design.model_validate({"name": "t", **data}, strict=False)
-
-
-def _check(rule_id: str, design: Design, **options: Any) -> list[Violation]:
-    rule = RULES[rule_id]
-    parsed = {k: Q_(v) if isinstance(v, str) else v for k, v in options.items()}
-    defaults = {k: Q_(o.default) for k, o in rule.options.items()}
-    return list(rule().check(design, Context({**defaults, **parsed})))
 
 
 def _loop_design(

@@ -7,32 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _rules import RULES
+from _rules import check as _check
+from _rules import design as _design
+from _rules import m as _m
 
 from conftest import EXAMPLES, finding_counts
 from dclint.engine.config import Config
-from dclint.engine.options import parse_option
-from dclint.engine.registry import discover
-from dclint.engine.rule import Context, Violation
 from dclint.model.design import Design
-from dclint.units import Quantity
-
-RULES = discover()
-
-
-def _m(value: Quantity | float | str | None, unit: str) -> float:
-    assert value is not None and not isinstance(value, (float, int, str))
-    return float(value.m_as(unit))
-
-
-def _design(data: dict[str, Any]) -> Design:
-    return Design.model_validate({"name": "t", **data}, strict=False)
-
-
-def _check(rule_id: str, design: Design, **options: Any) -> list[Violation]:
-    rule = RULES[rule_id]
-    values = {k: o.default for k, o in rule.options.items()} | options
-    typed = {k: parse_option(rule_id, k, rule.options[k].kind, v) for k, v in values.items()}
-    return list(rule().check(design, Context(typed)))
 
 
 def _plant(cdu: dict[str, Any], supply: str = "32 degC", halls: Any = None) -> Design:
