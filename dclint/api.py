@@ -13,7 +13,8 @@ build, and nothing in it changes between minor releases without a deprecation:
   (`DesignPath`) and id ranges (`expand`, `RangeError`);
 - its resolved facts, typed and computed once a design: `facts(design)` gives `Facts`
   (feed allocation and capacity, CDU loads, fabric graphs and tier bandwidths, workload
-  projections), and the calculators behind them (the layout search's helpers among them);
+  projections), and the calculators behind them (the layout search's helpers among them,
+  and `CHECKS`, the layout checks PAR003 and the search share);
 - quantities: `Quantity`, `Q_` (build one: ``Q_(120, "kW")``), `fmt` (print one compactly).
 
 Rule ids match `RULE_ID` (two to five capital letters, three digits: ``PWR001``). Ids that
@@ -104,6 +105,20 @@ from dclint.model.storage import StorageTier
 from dclint.model.topology import FeedItem, PanelItem, Rack, Topology
 from dclint.model.workload import Workload
 from dclint.projection import CurrencyError, Projection, Tco, project_workloads, tco, unprojected
+from dclint.projection.layout_checks import (
+    BATCH_MB_DP,
+    CHECKS,
+    EP_DP_CP,
+    FFN_TP,
+    HEADS_TP,
+    LAYERS_PP,
+    MOE_SP,
+    PIPELINE_ZERO,
+    SEQ_CP,
+    SEQ_TP,
+    ZERO_PP,
+    Check,
+)
 from dclint.projection.money import convert
 from dclint.projection.remedies import checkpoint_ratio, step_ratio
 from dclint.projection.search_design import (
@@ -122,16 +137,28 @@ from dclint.units import Q_, Quantity, fmt
 __all__ = [
     "AIR",
     "ASHRAE_SUPPLY_LIMITS",
+    "BATCH_MB_DP",
     "CHECKPOINT_BYTES_PER_PARAMETER",
+    "CHECKS",
     "COOLANTS",
+    "EP_DP_CP",
+    "FFN_TP",
+    "HEADS_TP",
+    "LAYERS_PP",
     "MEMORY_RESERVE",
+    "MOE_SP",
+    "PIPELINE_ZERO",
     "Q_",
     "RULE_ID",
+    "SEQ_CP",
+    "SEQ_TP",
     "USER_PREFIX",
+    "ZERO_PP",
     "Candidate",
     "Cdu",
     "CduLoad",
     "Change",
+    "Check",
     "ConfigError",
     "Context",
     "CurrencyError",

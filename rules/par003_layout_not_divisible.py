@@ -60,10 +60,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.source import Path
-from dclint.model.workload import Workload
+from dclint.api import (
+    BATCH_MB_DP,
+    EP_DP_CP,
+    FFN_TP,
+    HEADS_TP,
+    LAYERS_PP,
+    MOE_SP,
+    PIPELINE_ZERO,
+    SEQ_CP,
+    SEQ_TP,
+    ZERO_PP,
+    Context,
+    Design,
+    Rule,
+    Violation,
+    Workload,
+)
+from dclint.api import DesignPath as Path
 
 # (path below the workload, measured, limit, what breaks) of one broken condition
 Broken = tuple[tuple[str, ...], float, float, str]
@@ -100,7 +114,7 @@ def _broken(wl: Workload) -> Iterator[Broken]:
     yield from _tensor_and_sequence(wl)
     yield from _batch_and_experts(wl)
     p = wl.parallel
-    if wl.framework == "deepspeed" and p.pp > 1 and p.sharding >= 2:
+    if ZERO_PP(p.pp, p.sharding, PIPELINE_ZERO[wl.framework]):
         text = (
             f"DeepSpeed runs ZeRO stage {p.sharding} only without pipeline parallelism "
             f"(pp {p.pp}): its pipeline engine takes ZeRO stage 0 or 1"
@@ -129,10 +143,10 @@ def _pipeline(wl: Workload) -> Iterator[Broken]:
         )
         if p.split_extra:
             counted += f" = {slots} slots"
-        if slots % p.pp:
+        if LAYERS_PP(slots, p.pp):
             text = f"{counted} do not split over pp {p.pp} stages {_split(slots, p.pp)}"
             yield ("parallel", "pp"), float(slots), float(p.pp), text
-        elif p.vpp > 1 and (slots // p.pp) % p.vpp:
+        elif LAYERS_PP(slots, p.pp, p.vpp):
             stages = p.pp * p.vpp
             text = (
                 f"{counted} do not split over pp {p.pp} x vpp {p.vpp} = {stages} chunks "
@@ -171,11 +185,11 @@ def _pipeline(wl: Workload) -> Iterator[Broken]:
 def _tensor_and_sequence(wl: Workload) -> Iterator[Broken]:
     m, p = wl.model, wl.parallel
     for name, value in (("attention heads", m.attention_heads), ("query groups", m.query_groups)):
-        if value is not None and value % p.tp:
+        if value is not None and HEADS_TP(p.tp, value):
             text = f"{value} {name} do not split over tp {p.tp} {_split(value, p.tp)}"
             yield ("parallel", "tp"), float(value), float(p.tp), text
     ffn = m.ffn_hidden_size
-    if ffn is not None and ffn % p.tp:
+    if ffn is not None and FFN_TP(p.tp, ffn):
         what = (
             f"expert FFN hidden size {ffn} does not split over the expert tensor-parallel "
             f"ranks, tp {p.tp} (Megatron-Core's default expert tensor parallelism)"
@@ -188,13 +202,13 @@ def _tensor_and_sequence(wl: Workload) -> Iterator[Broken]:
         text = f"hidden size {h} is not a multiple of {a} attention heads {_split(h, a)}"
         yield ("model", "hidden_size"), float(h), float(a), text
     seq = wl.sequence_length
-    if p.cp > 1 and seq % (2 * p.cp):
+    if SEQ_CP(seq, p.cp):
         text = (
             f"sequence length {seq} tokens does not split into 2 x cp {p.cp} = {2 * p.cp} "
             f"chunks {_split(seq, 2 * p.cp)}"
         )
         yield ("parallel", "cp"), float(seq), float(2 * p.cp), text
-    elif p.sequence_parallel_on and (seq // p.cp) % p.tp:
+    elif SEQ_TP(seq, p.cp, p.tp, p.sequence_parallel_on):
         per_rank = seq // p.cp
         held = (
             f"the {per_rank} tokens of each cp rank do"
@@ -215,14 +229,14 @@ def _batch_and_experts(wl: Workload) -> Iterator[Broken]:
     dp = p.dp if p.dp is not None else (wl.gpus // base if wl.gpus % base == 0 else None)
     if wl.global_batch is not None and dp is not None:
         per_step = wl.micro_batch * dp
-        if wl.global_batch % per_step:
+        if BATCH_MB_DP(wl.global_batch, wl.micro_batch, dp):
             text = (
                 f"global batch {wl.global_batch} sequences is not a multiple of micro batch "
                 f"{wl.micro_batch} x dp {dp} = {per_step} sequences "
                 f"{_split(wl.global_batch, per_step)}"
             )
             yield ("global_batch",), float(wl.global_batch), float(per_step), text
-    if m.experts and p.tp > 1 and p.sequence_parallel is False:
+    if MOE_SP(m.experts or 0, p.tp, p.sequence_parallel_on):
         text = f"an MoE model with tp {p.tp} needs sequence parallelism, declared off"
         yield ("parallel", "sequence_parallel"), 0.0, 1.0, text
     if p.ep == 1:
@@ -230,7 +244,7 @@ def _batch_and_experts(wl: Workload) -> Iterator[Broken]:
     if m.experts is not None and m.experts % p.ep:
         text = f"{m.experts} experts do not split over ep {p.ep} {_split(m.experts, p.ep)}"
         yield ("parallel", "ep"), float(m.experts), float(p.ep), text
-    if dp is not None and (dp * p.cp) % p.ep:
+    if dp is not None and EP_DP_CP(p.ep, dp, p.cp):
         ranks = dp * p.cp
         text = (
             f"ep {p.ep} does not divide dp {dp} x cp {p.cp} = {ranks} ranks {_split(ranks, p.ep)}"

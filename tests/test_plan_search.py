@@ -10,10 +10,18 @@ import pytest
 
 from dclint.loader.load import load_text
 from dclint.model.workload import Parallel, Workload
+from dclint.projection.layout_checks import (
+    BATCH_MB_DP,
+    CHECKS,
+    HEADS_TP,
+    LAYERS_PP,
+    SEQ_CP,
+    Check,
+)
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.search import search
 from dclint.projection.search_design import Plan, plan_layouts
-from dclint.projection.search_records import MICRO_BATCHES, OPTIMIZERS, RECOMPUTE
+from dclint.projection.search_records import MICRO_BATCHES, OPTIMIZERS, REASONS, RECOMPUTE
 from dclint.rules.par003_layout_not_divisible import _broken
 
 DESIGN = """
@@ -32,20 +40,22 @@ workloads:
 """
 
 
+PLAN_DEFAULTS: dict[str, object] = dict(
+    nodes=1,
+    params=10e6,
+    layers=2,
+    hidden=256,
+    heads=2,
+    seq=12,
+    batch=4,
+    gpus=4,
+    extra="",
+    par="{tp: 1}",
+)
+
+
 def plan_of(**kw: object) -> Plan:
-    values: dict[str, object] = dict(
-        nodes=1,
-        params=10e6,
-        layers=2,
-        hidden=256,
-        heads=2,
-        seq=12,
-        batch=4,
-        gpus=4,
-        extra="",
-        par="{tp: 1}",
-    )
-    values.update(kw)
+    values = {**PLAN_DEFAULTS, **kw}
     design = load_text(DESIGN.format(**values))
     found = plan_layouts(design, design.workloads[0])
     assert not isinstance(found, str), found
@@ -226,3 +236,58 @@ def test_uneven_split_is_megatrons_first_and_last_stages(
     from dclint.projection.search import uneven_split
 
     assert uneven_split(layers, pp) == ends
+
+
+@pytest.mark.parametrize(
+    ("check", "kw", "field"),
+    [
+        (HEADS_TP, {"par": "{tp: 4}"}, ("parallel", "tp")),
+        # 2 layers + the embedding over pp 2 (no uneven split with the embedding counted)
+        (
+            LAYERS_PP,
+            {"par": "{pp: 2, account_for_embedding_in_pipeline_split: true}"},
+            ("parallel", "pp"),
+        ),
+        (SEQ_CP, {"par": "{cp: 4}"}, ("parallel", "cp")),
+        (BATCH_MB_DP, {"batch": 3}, ("global_batch",)),
+    ],
+)
+def test_par003_the_search_and_the_declared_layout_read_one_check(
+    check: Check, kw: dict[str, object], field: tuple[str, ...]
+) -> None:
+    # one broken condition: PAR003 finds it at its field, the declared layout is rejected with
+    # the table's reason, and the search counts its rejections under the same reason
+    plan = plan_of(**kw)
+    design = load_text(DESIGN.format(**{**PLAN_DEFAULTS, **kw}))
+    assert [where for where, *_ in _broken(design.workloads[0])] == [field]
+    assert plan.declared_reason == check.message
+    assert plan.result.rejected[check.message] > 0
+
+
+def test_the_layout_checks_messages_have_one_home() -> None:
+    from conftest import ROOT
+
+    homes = {
+        check.message: sorted(
+            str(p.relative_to(ROOT))
+            for p in [*ROOT.glob("dclint/**/*.py"), *ROOT.glob("rules/*.py")]
+            if check.message in p.read_text()
+        )
+        for check in CHECKS
+    }
+    assert homes == {message: ["dclint/projection/layout_checks.py"] for message in homes}
+    assert tuple(c.message for c in CHECKS) == REASONS
+
+
+def test_the_moe_router_top_k_default_has_one_home() -> None:
+    import re
+
+    from conftest import ROOT
+
+    # a model without top_k routes to DEFAULT_TOP_K experts (dclint.model.defaults), nowhere else
+    copies = [
+        str(p.relative_to(ROOT))
+        for p in ROOT.glob("dclint/**/*.py")
+        if re.search(r"top_k or (?!DEFAULT_TOP_K)", p.read_text())
+    ]
+    assert copies == []

@@ -8,6 +8,7 @@ from dclint.units import Q_, Quantity
 __all__ = [
     "AVERAGE_LOAD",
     "CHECKPOINT_BYTES_PER_PARAMETER",
+    "DEFAULT_TOP_K",
     "DEPRECIATION",
     "MEMORY_RESERVE",
     "TCO_PERIOD",
@@ -25,6 +26,10 @@ _MFU: dict[tuple[str, str], tuple[float, str]] = {
     ("*", "fp4"): (0.25, "dclint assumption: FP4 MFU against the FP4 peak"),
     ("a100-sxm", "bf16"): (0.45, "Narayanan et al. 2021: 140-163 of 312 TFLOPS on A100"),
 }
+
+# Experts each token is routed to when an MoE model does not say: Megatron-Core's
+# --moe-router-topk default. The FLOPs count, the memory model and the step model all read it.
+DEFAULT_TOP_K = 2
 
 # bf16 weights 2 B + fp32 master weights 4 B + Adam moments 8 B (gradients are not saved).
 CHECKPOINT_BYTES_PER_PARAMETER = 14.0

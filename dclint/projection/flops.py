@@ -23,12 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.workload import Workload
 from dclint.units import Q_, Quantity
 
-__all__ = ["DEFAULT_TOP_K", "FlopsCount", "per_token", "training_flops"]
-
-DEFAULT_TOP_K = 2  # Megatron-Core's --moe-router-topk default
+__all__ = ["FlopsCount", "per_token", "training_flops"]
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.workload import Workload
 from dclint.units import Q_, Quantity
 
@@ -123,7 +124,7 @@ def expert_parameters(wl: Workload) -> float:
     if m.layers and m.hidden_size and m.ffn_hidden_size:
         per_expert = m.hidden_size * m.ffn_hidden_size * (3 if m.swiglu else 2)
         return float(min(m.layers * m.experts * per_expert, m.parameters))
-    k = m.top_k or 2
+    k = m.top_k or DEFAULT_TOP_K
     if m.active_parameters and m.experts > k:
         return max(0.0, (m.parameters - m.active_parameters) / (m.experts - k) * m.experts)
     return 0.0

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.projection.collectives import Links
 from dclint.projection.efficiency import efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
@@ -72,7 +73,7 @@ def _arch(wl: Workload) -> Arch | None:
         wl.sequence_length,
         m.swiglu,
         m.experts or 0,
-        m.top_k or 2,
+        m.top_k or DEFAULT_TOP_K,
         float(m.parameters) - experts,
         experts,
         m.kv_channels or 0,

@@ -15,8 +15,9 @@ The grid, dimension by dimension (each set is fixed before the checks):
   stage 2, ZeRO stage 3 (with pp > 1 only those the workload's framework runs: DeepSpeed's
   pipeline engine refuses ZeRO-2 and ZeRO-3).
 
-A candidate is rejected for the first condition it breaks, in REASONS order: Megatron-Core's
-start-up checks as PAR002 and PAR003 state them, then PAR004's memory estimate (memory.py's
+A candidate is rejected for the first check it breaks, in the order of
+`dclint.projection.layout_checks.CHECKS`: Megatron-Core's start-up checks as PAR002 and
+PAR003 state them, then PAR004's memory estimate (memory.py's
 equations on floats, `memory_bytes`). The rest are timed with `dclint.projection.step.step`
 (ZeRO stage 2 moves what stage 1 moves; stage 3 gathers the parameters again for the backward,
 Rajbhandari et al. 2020, counted unhidden, dclint's own approximation; an uneven pipeline is
@@ -34,6 +35,20 @@ import math
 from dataclasses import replace
 
 from dclint.projection.collectives import group_time
+from dclint.projection.layout_checks import (
+    BATCH_MB_DP,
+    EP_DP_CP,
+    FFN_TP,
+    HEADS_TP,
+    LAYERS_PP,
+    MEMORY,
+    MOE_SP,
+    SEQ_CP,
+    SEQ_TP,
+    TP_DOMAIN,
+    ZERO_PP,
+    Check,
+)
 from dclint.projection.memory import (
     LOGIT_BYTES,
     Shape,
@@ -182,10 +197,11 @@ _Unit = tuple[int, Layout, tuple[bool, ...], list[int], tuple[int, int] | None]
 
 
 def _units(space: Space, rejected: dict[str, int]) -> tuple[int, list[_Unit]]:
-    """The candidates' count, and each (world, tp, pp, cp, ep) that passes _outer with what is
-    searched below it; what _outer rejects is counted in `rejected`. Its first reasons depend
-    on tp alone (0-2), on pp (3) or on cp (4): a subtree they reject is counted, not walked (a
-    design's figures can be large)."""
+    """The candidates' count, and each (world, tp, pp, cp, ep) that passes the checks on them
+    with what is searched below it; what they reject is counted in `rejected`. The checks
+    depend on tp alone (TP_DOMAIN, HEADS_TP, FFN_TP), on pp (LAYERS_PP), on cp (SEQ_CP) or on
+    ep (EP_DP_CP): a subtree they reject is counted, not walked (a design's figures can be
+    large)."""
     a = space.arch
     total = 0
     units: list[_Unit] = []
@@ -201,37 +217,36 @@ def _units(space: Space, rejected: dict[str, int]) -> tuple[int, list[_Unit]]:
                 below_ep = len(MICRO_BATCHES) * len(sps) * len(vpps) * 12
                 cps = _divisors(world // (tp * pp), max(1, a.seq // 2))
                 reason = tp_reason
-                if reason is None and slots % pp and ends is None:
-                    reason = 3
+                if reason is None and LAYERS_PP.broken(slots, pp, 1, ends is not None):
+                    reason = LAYERS_PP
                 if reason is not None:
                     total += below_ep * len(cps) * len(experts)
-                    rejected[REASONS[reason]] += below_ep * len(cps) * len(experts)
+                    rejected[reason.message] += below_ep * len(cps) * len(experts)
                     continue
                 for cp in cps:
                     dp = world // (tp * pp * cp)
-                    if cp > 1 and a.seq % (2 * cp):
+                    if SEQ_CP.broken(a.seq, cp):
                         total += below_ep * len(experts)
-                        rejected[REASONS[4]] += below_ep * len(experts)
+                        rejected[SEQ_CP.message] += below_ep * len(experts)
                         continue
                     for ep in experts:
                         total += below_ep
-                        reason = _outer(space, world, tp, pp, cp, dp, ep, ends is not None)
-                        if reason is not None:
-                            rejected[REASONS[reason]] += below_ep
+                        if EP_DP_CP.broken(ep, dp, cp):
+                            rejected[EP_DP_CP.message] += below_ep
                             continue
                         lay = Layout(tp, pp, cp, dp, ep, 1, 1, space.global_batch)
                         units.append((world, lay, sps, vpps, ends))
     return total, units
 
 
-def _outer_tp(space: Space, tp: int) -> int | None:
+def _outer_tp(space: Space, tp: int) -> Check | None:  # type: ignore[type-arg]
     a = space.arch
-    if space.machine.links.domain % tp:
-        return 0
-    if a.heads % tp or a.kv_heads % tp:
-        return 1
-    if a.ffn % tp:  # each expert's FFN in an MoE model: expert tp is tp
-        return 2
+    if TP_DOMAIN.broken(space.machine.links.domain, tp):
+        return TP_DOMAIN
+    if HEADS_TP.broken(tp, a.heads, a.kv_heads):
+        return HEADS_TP
+    if FFN_TP.broken(tp, a.ffn):  # each expert's FFN in an MoE model: expert tp is tp
+        return FFN_TP
     return None
 
 
@@ -242,22 +257,6 @@ def _chunkable(slots: int, pp: int, ends: tuple[int, int] | None) -> int:
         return slots // pp
     middle = [-(-slots // pp)] if pp > 2 else []
     return math.gcd(*ends, *middle)
-
-
-def _outer(
-    space: Space, world: int, tp: int, pp: int, cp: int, dp: int, ep: int, uneven: bool
-) -> int | None:
-    a = space.arch
-    tp_reason = _outer_tp(space, tp)
-    if tp_reason is not None:
-        return tp_reason
-    if (a.layers + space.split_extra) % pp and not uneven:  # embedding/loss slots as PAR003
-        return 3
-    if cp > 1 and a.seq % (2 * cp):
-        return 4
-    if ep > 1 and (dp * cp) % ep:
-        return 5
-    return None
 
 
 def _inner(
@@ -276,16 +275,16 @@ def _inner(
     tp, pp, cp, dp, ep = base.tp, base.pp, base.cp, base.dp, base.ep
     untimed = 0
     for mb in MICRO_BATCHES:
-        if batch % (mb * dp):
-            rejected[REASONS[6]] += len(sps) * len(vpps) * 12
+        if BATCH_MB_DP.broken(batch, mb, dp):
+            rejected[BATCH_MB_DP.message] += len(sps) * len(vpps) * 12
             continue
         slow: set[tuple[int, str, bool]] = set()  # (vpp, recompute, distributed) >= limit
         for sp in sorted(sps, reverse=True):  # on first: off is never faster (module doc)
-            if a.experts and tp > 1 and not sp:
-                rejected[REASONS[7]] += len(vpps) * 12
+            if MOE_SP.broken(a.experts, tp, sp):
+                rejected[MOE_SP.message] += len(vpps) * 12
                 continue
-            if sp and (a.seq // cp) % tp:
-                rejected[REASONS[8]] += len(vpps) * 12
+            if SEQ_TP.broken(a.seq, cp, tp, sp):
+                rejected[SEQ_TP.message] += len(vpps) * 12
                 continue
             for vpp in vpps:
                 for i, rec in enumerate(RECOMPUTE):
@@ -294,14 +293,14 @@ def _inner(
                         lay = replace(lay, stage_layers=max(*ends, -(-a.layers // pp)))
                     timed: dict[bool, Step] = {}
                     for zero, opt in enumerate(OPTIMIZERS):
-                        if pp > 1 and zero > space.pipeline_zero:
-                            rejected[REASONS[9]] += 1
+                        if ZERO_PP.broken(pp, zero, space.pipeline_zero):
+                            rejected[ZERO_PP.message] += 1
                             continue
                         memory = memory_bytes(
                             a, lay, zero, sw.flash_attention, space.split_ends, ends, sw.grad_bytes
                         )
-                        if memory > space.usable_bytes:
-                            rejected[REASONS[10]] += 1
+                        if MEMORY.broken(memory, space.usable_bytes):
+                            rejected[MEMORY.message] += 1
                             continue
                         dist = zero >= 1
                         lighter = any((vpp, r, dist) in slow for r in RECOMPUTE[: i + 1])

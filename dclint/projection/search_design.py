@@ -13,10 +13,25 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dclint.model.defaults import MEMORY_RESERVE
+from dclint.projection.layout_checks import (
+    BATCH_MB_DP,
+    CHECKS,
+    EP_DP_CP,
+    FFN_TP,
+    HEADS_TP,
+    LAYERS_PP,
+    MEMORY,
+    MOE_SP,
+    PIPELINE_ZERO,
+    SEQ_CP,
+    SEQ_TP,
+    TP_DOMAIN,
+    ZERO_PP,
+)
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
 from dclint.projection.search import SearchTooLarge, search, zero3_gather
-from dclint.projection.search_records import OPTIMIZERS, REASONS, Candidate, Search, Space
+from dclint.projection.search_records import OPTIMIZERS, Candidate, Search, Space
 from dclint.projection.step import step
 from dclint.projection.step_records import STEP_PARTS
 from dclint.projection.training import hardware_of
@@ -25,11 +40,6 @@ from dclint.units import Q_, Quantity
 if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.workload import Workload
-
-# The highest ZeRO stage each framework runs with pipeline parallelism: DeepSpeed's pipeline
-# engine asserts ZeRO-2 and ZeRO-3 "are incompatible with pipeline parallelism"
-# (deepspeed/runtime/pipe/engine.py); dclint's Megatron-Core model takes every stage
-PIPELINE_ZERO = {"megatron-core": 3, "deepspeed": 1}
 
 # One search per distinct question in a process: a check of many copies of one design (or a
 # grid point that leaves the workload's inputs alone) searches once.
@@ -92,21 +102,23 @@ def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
     uneven = wl.parallel.first_stage_layers or wl.parallel.last_stage_layers
     slots = a.layers + wl.parallel.split_extra  # embedding and loss slots, as PAR003 counts
     checks = (
-        (space.machine.links.domain % c.tp != 0, 0),
-        (a.heads % c.tp != 0 or a.kv_heads % c.tp != 0, 1),
-        (a.ffn % c.tp != 0, 2),
-        (not uneven and (slots % c.pp != 0 or (slots // c.pp) % c.vpp != 0), 3),
-        (c.cp > 1 and a.seq % (2 * c.cp) != 0, 4),
-        (c.ep > 1 and (c.dp * c.cp) % c.ep != 0, 5),
-        (space.global_batch % (c.micro_batch * c.dp) != 0, 6),
-        (bool(a.experts) and c.tp > 1 and not c.sequence_parallel, 7),
-        (c.sequence_parallel and (a.seq // c.cp) % c.tp != 0, 8),
-        (c.pp > 1 and OPTIMIZERS.index(c.optimizer) > space.pipeline_zero, 9),
-        (c.memory > space.usable_bytes, 10),
+        TP_DOMAIN(space.machine.links.domain, c.tp),
+        HEADS_TP(c.tp, a.heads, a.kv_heads),
+        FFN_TP(c.tp, a.ffn),
+        LAYERS_PP(slots, c.pp, c.vpp, bool(uneven)),
+        SEQ_CP(a.seq, c.cp),
+        EP_DP_CP(c.ep, c.dp, c.cp),
+        BATCH_MB_DP(space.global_batch, c.micro_batch, c.dp),
+        MOE_SP(a.experts, c.tp, c.sequence_parallel),
+        SEQ_TP(a.seq, c.cp, c.tp, c.sequence_parallel),
+        ZERO_PP(c.pp, OPTIMIZERS.index(c.optimizer), space.pipeline_zero),
+        MEMORY(c.memory, space.usable_bytes),
     )
     if c.tp * c.pp * c.cp * c.dp != c.world:
         return "PAR001: tp x pp x cp x dp is not the workload's GPUs"
-    return next((REASONS[i] for broken, i in checks if broken), None)
+    return next(
+        (check.message for check, broken in zip(CHECKS, checks, strict=True) if broken), None
+    )
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dclint.projection.layout_checks import CHECKS
 from dclint.projection.step import Arch, Machine, Software, Step
 
 __all__ = [
@@ -20,19 +21,8 @@ __all__ = [
 MICRO_BATCHES = (1, 2, 4, 8)  # dclint's own range: Megatron recipes run 1 or 2, rarely 8
 RECOMPUTE = ("none", "selective", "full")
 OPTIMIZERS = ("replicated", "distributed", "zero2", "zero3")  # index = ZeRO stage
-REASONS = (
-    "PAR002: tp does not divide the NVLink domain",
-    "PAR003: heads or query groups not divisible by tp",
-    "PAR003: FFN hidden size not divisible by tp",
-    "PAR003: layers not divisible by pp",
-    "PAR003: sequence not divisible by 2 x cp",
-    "PAR003: ep does not divide dp x cp",
-    "PAR003: global batch not a multiple of micro-batch x dp",
-    "PAR003: MoE with tp > 1 needs sequence parallelism",
-    "PAR003: sequence per cp rank not divisible by tp",
-    "PAR003: ZeRO stage the framework does not run with pp > 1",
-    "PAR004: does not fit in GPU memory",
-)
+# the rejection reasons, in the order the search checks them (dclint.projection.layout_checks)
+REASONS = tuple(check.message for check in CHECKS)
 
 
 @dataclass(frozen=True, slots=True)

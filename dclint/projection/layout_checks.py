@@ -1,0 +1,133 @@
+"""The start-up checks a parallel layout must pass, in one named table.
+
+Megatron-Core's argument checks and TransformerConfig (Megatron-LM
+`megatron/training/arguments.py` validate_args), DeepSpeed's pipeline engine, and dclint's
+NVLink-domain and memory checks: each a `Check` with its name, its message (the rule that
+states it, then the reason the layout search counts its rejections under) and its predicate
+(True: broken).
+PAR003 tests a declared workload with these predicates (its findings word each case in full),
+the layout search rejects candidates with them, and the declared layout's reason comes from
+them: the three read this table. `CHECKS` is in the search's order: a candidate is rejected
+for the first check it breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, ParamSpec
+
+__all__ = [
+    "BATCH_MB_DP",
+    "CHECKS",
+    "EP_DP_CP",
+    "FFN_TP",
+    "HEADS_TP",
+    "LAYERS_PP",
+    "MEMORY",
+    "MOE_SP",
+    "PIPELINE_ZERO",
+    "SEQ_CP",
+    "SEQ_TP",
+    "TP_DOMAIN",
+    "ZERO_PP",
+    "Check",
+]
+
+P = ParamSpec("P")
+
+# The highest ZeRO stage each framework runs with pipeline parallelism: DeepSpeed's pipeline
+# engine asserts ZeRO-2 and ZeRO-3 "are incompatible with pipeline parallelism"
+# (deepspeed/runtime/pipe/engine.py); dclint's Megatron-Core model takes every stage
+PIPELINE_ZERO = {"megatron-core": 3, "deepspeed": 1}
+
+
+@dataclass(frozen=True)
+class Check(Generic[P]):
+    name: str
+    message: str  # the rule that states it and the search's rejection reason
+    broken: Callable[P, bool]
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> bool:
+        return self.broken(*args, **kwargs)
+
+
+def _tp_domain(domain: int, tp: int) -> bool:
+    return domain % tp != 0
+
+
+def _heads_tp(tp: int, *counts: int) -> bool:
+    """Attention heads and query groups (GQA), each split whole over the tp ranks."""
+    return any(n % tp for n in counts)
+
+
+def _ffn_tp(tp: int, ffn: int) -> bool:
+    """Each (expert's) FFN hidden size split over the (expert) tensor-parallel ranks."""
+    return ffn % tp != 0
+
+
+def _layers_pp(slots: int, pp: int, vpp: int = 1, uneven: bool = False) -> bool:
+    """Layers (and the embedding and loss slots counted) split evenly over pp stages and
+    each stage's over vpp chunks; declared uneven first and last stages are checked apart."""
+    return not uneven and (slots % pp != 0 or (slots // pp) % vpp != 0)
+
+
+def _seq_cp(seq: int, cp: int) -> bool:
+    """Context parallelism's 2 x cp load-balanced chunks."""
+    return cp > 1 and seq % (2 * cp) != 0
+
+
+def _ep_dp_cp(ep: int, dp: int, cp: int) -> bool:
+    """Expert-parallel groups carved from the dp x cp ranks."""
+    return ep > 1 and (dp * cp) % ep != 0
+
+
+def _batch_mb_dp(global_batch: int, micro_batch: int, dp: int) -> bool:
+    return global_batch % (micro_batch * dp) != 0
+
+
+def _moe_sp(experts: int, tp: int, sequence_parallel: bool) -> bool:
+    return bool(experts) and tp > 1 and not sequence_parallel
+
+
+def _seq_tp(seq: int, cp: int, tp: int, sequence_parallel: bool) -> bool:
+    """Sequence parallelism scatters each cp rank's tokens over the tp ranks."""
+    return sequence_parallel and (seq // cp) % tp != 0
+
+
+def _zero_pp(pp: int, zero: int, pipeline_zero: int) -> bool:
+    """A ZeRO stage above what the framework runs with pipeline parallelism (PIPELINE_ZERO)."""
+    return pp > 1 and zero > pipeline_zero
+
+
+def _memory(memory: float, usable: float) -> bool:
+    return memory > usable
+
+
+TP_DOMAIN = Check("tp_domain", "PAR002: tp does not divide the NVLink domain", _tp_domain)
+HEADS_TP = Check("heads_tp", "PAR003: heads or query groups not divisible by tp", _heads_tp)
+FFN_TP = Check("ffn_tp", "PAR003: FFN hidden size not divisible by tp", _ffn_tp)
+LAYERS_PP = Check("layers_pp", "PAR003: layers not divisible by pp", _layers_pp)
+SEQ_CP = Check("seq_cp", "PAR003: sequence not divisible by 2 x cp", _seq_cp)
+EP_DP_CP = Check("ep_dp_cp", "PAR003: ep does not divide dp x cp", _ep_dp_cp)
+BATCH_MB_DP = Check(
+    "batch_mb_dp", "PAR003: global batch not a multiple of micro-batch x dp", _batch_mb_dp
+)
+MOE_SP = Check("moe_sp", "PAR003: MoE with tp > 1 needs sequence parallelism", _moe_sp)
+SEQ_TP = Check("seq_tp", "PAR003: sequence per cp rank not divisible by tp", _seq_tp)
+ZERO_PP = Check("zero_pp", "PAR003: ZeRO stage the framework does not run with pp > 1", _zero_pp)
+MEMORY = Check("memory", "PAR004: does not fit in GPU memory", _memory)
+
+CHECKS: tuple[Check, ...] = (  # type: ignore[type-arg]
+    TP_DOMAIN,
+    HEADS_TP,
+    FFN_TP,
+    LAYERS_PP,
+    SEQ_CP,
+    EP_DP_CP,
+    BATCH_MB_DP,
+    MOE_SP,
+    SEQ_TP,
+    ZERO_PP,
+    MEMORY,
+)
