@@ -7,6 +7,8 @@ and each constant's source are in docs/performance-model.md.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from dclint.projection.collectives import group_time
 from dclint.projection.efficiency import tile_share
 from dclint.projection.flops import per_token
@@ -50,8 +52,46 @@ def _count_args(a: Arch) -> tuple[int, float, float, float, float, float, float,
 
 
 def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) -> Step:
-    """Time of one step on the busiest (last) pipeline stage, and the FLOPs it does."""
-    t, p, c, d, e, v = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep, lay.vpp
+    """Time of one step on the busiest (last) pipeline stage, and the FLOPs it does: one
+    function a cost term, each reading the layer pass (`_layer_pass`) they share."""
+    x = _layer_pass(a, lay, mac, sw)
+    compute, recompute = _compute(x)
+    model, hardware = _flops(a, lay, causal)
+    return Step(
+        compute,
+        recompute,
+        _tp_comm(a, lay, mac, sw, x),
+        _pp_bubble(lay, x),
+        _pp_sends(a, lay, mac, sw, x),
+        _dp_comm(a, lay, mac, sw, x),
+        _cp_comm(a, lay, mac, sw, x),
+        _ep_comm(a, lay, mac, x),
+        _optimizer(a, lay, mac),
+        model,
+        hardware,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Pass:
+    """One layer and one micro-batch on a GPU of the last stage: what the cost terms share."""
+
+    n: float  # tokens a GPU holds per micro-batch
+    m: int  # micro-batches a step
+    routed: int  # experts a token goes through (1 without experts)
+    per_layer: float  # layers of the stage
+    fwd_g: float  # GEMM FLOPs of the forward over their tile shares
+    bwd_g: float  # the same, backward
+    attn: float  # core attention FLOPs, forward
+    attn_rate: float  # FLOP/s of core attention
+    fwd: float  # s, forward
+    bwd: float  # s, backward
+    rec: float  # s, recomputation
+    mb: float  # s, one micro-batch through the last stage, no recompute
+
+
+def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
+    t, p, c, d, e = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep
     h, s, f = float(a.hidden), float(a.seq), float(a.ffn)
     q, kv = a.q, a.kv
     routed = a.top_k if a.experts else 1
@@ -60,7 +100,6 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     flops_rate = mac.peak * mac.matmul_eff
     bytes_rate = mac.hbm * mac.hbm_eff
     sp = t if lay.sequence_parallel else 1
-
     # one layer, one micro-batch, forward. Each GEMM (rows, columns of its output, FLOPs) runs
     # at the matmul rate x the share of its tile slots it fills (tile and wave quantization);
     # backward: data gradient (n x inputs) and weight gradient (inputs x outputs) per GEMM
@@ -125,29 +164,49 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     mb = (
         per_layer * (fwd + bwd) + head + accumulate
     )  # one micro-batch through the last stage, no recompute
-    mb_rec = per_layer * rec
-    compute, recompute = m * mb, m * mb_rec
-    bubble = (p - 1) / v * (mb + mb_rec) if p > 1 else 0.0
+    return _Pass(n, m, routed, per_layer, fwd_g, bwd_g, attn, attn_rate, fwd, bwd, rec, mb)
 
-    links = mac.links
 
-    def overlapped(comm: float, under: float, span: int) -> float:
-        """Exposed seconds of `comm` run under `under` seconds of compute, plus the compute
-        it slows while they run together (the SMs the collective takes)."""
-        share = mac.nvlink_sm_share if span <= links.domain else mac.network_sm_share
-        return max(0.0, comm - under) + share * min(comm, under)
+def _compute(x: _Pass) -> tuple[float, float]:
+    """Compute and recomputation of the step's micro-batches."""
+    mb_rec = x.per_layer * x.rec
+    return x.m * x.mb, x.m * mb_rec
 
-    # tensor parallel: 4 collectives of (t-1)/t x n h bytes a pass (2 AG + 2 RS with sequence
-    # parallelism, 2 all-reduces of twice that without), forward, backward and recomputation
+
+def _pp_bubble(lay: Layout, x: _Pass) -> float:
+    p, v = lay.pp, lay.vpp
+    mb_rec = x.per_layer * x.rec
+    return (p - 1) / v * (x.mb + mb_rec) if p > 1 else 0.0
+
+
+def _overlapped(mac: Machine, comm: float, under: float, span: int) -> float:
+    """Exposed seconds of `comm` run under `under` seconds of compute, plus the compute
+    it slows while they run together (the SMs the collective takes)."""
+    share = mac.nvlink_sm_share if span <= mac.links.domain else mac.network_sm_share
+    return max(0.0, comm - under) + share * min(comm, under)
+
+
+def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
+    """Tensor parallel: 4 collectives of (t-1)/t x n h bytes a pass (2 AG + 2 RS with sequence
+    parallelism, 2 all-reduces of twice that without), forward, backward and recomputation."""
+    t, h, n, links = lay.tp, float(a.hidden), x.n, mac.links
+    flops_rate = mac.peak * mac.matmul_eff
     tp = 0.0
     if t > 1:
         passes = 3 + (1 if lay.recompute == "full" else 0)
         # NCCL's latency per collective unless Transformer Engine's userbuffers run them
         calls = 0 if sw.overlap_tp else 4 * passes
         one = group_time(links, 4 * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
-        hidden_under = (fwd_g + bwd_g) / flops_rate if sw.overlap_tp else 0.0
-        tp = m * per_layer * overlapped(one, hidden_under, t)
-    # pipeline point-to-point: n h bytes each way per stage boundary and micro-batch
+        hidden_under = (x.fwd_g + x.bwd_g) / flops_rate if sw.overlap_tp else 0.0
+        tp = x.m * x.per_layer * _overlapped(mac, one, hidden_under, t)
+    return tp
+
+
+def _pp_sends(a: Arch, lay: Layout, mac: Machine, sw: Software, pas: _Pass) -> float:
+    """Pipeline point-to-point: n h bytes each way per stage boundary and micro-batch."""
+    t, p, c, d, v = lay.tp, lay.pp, lay.cp, lay.dp, lay.vpp
+    h, n, m, links = float(a.hidden), pas.n, pas.m, mac.links
+    sp = t if lay.sequence_parallel else 1
     p2p = 0.0
     if p > 1:
         x = n * h * ACT / sp
@@ -158,29 +217,62 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
         # without interleaving, v p - 1 with v chunks a stage ("the amount of communication
         # also increases by v", Narayanan et al. 2021, sec. 2.2.2)
         p2p = 2 * (v * p - 1) * one + (0.0 if sw.overlap_pp else 2 * v * m * one)
-    # context parallel: ring exchange of K and V chunks, forward once, backward twice
+    return p2p
+
+
+def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
+    """Context parallel: ring exchange of K and V chunks, forward once, backward twice."""
+    t, c, n, kv, links = lay.tp, lay.cp, x.n, a.kv, mac.links
+    attn, attn_rate = x.attn, x.attn_rate
     cp = 0.0
     if c > 1:
         chunk = n * 2 * kv * ACT / t
         one = group_time(links, 3 * (c - 1) * chunk, c, t)
         hidden_under = 3.5 * attn / attn_rate if sw.overlap_cp else 0.0
-        cp = m * per_layer * overlapped(one, hidden_under, c * t)
-    # expert parallel: dispatch and combine all-to-alls, forward and backward (and recompute)
+        cp = x.m * x.per_layer * _overlapped(mac, one, hidden_under, c * t)
+    return cp
+
+
+def _ep_comm(a: Arch, lay: Layout, mac: Machine, x: _Pass) -> float:
+    """Expert parallel: dispatch and combine all-to-alls, forward and backward (and recompute)."""
+    t, c, e, h, n, routed = lay.tp, lay.cp, lay.ep, float(a.hidden), x.n, x.routed
     ep = 0.0
     if a.experts and e > 1:
         passes = 2 + (1 if lay.recompute == "full" else 0)
         vol = 2 * passes * n * routed * h * ACT / t * (e - 1) / e
-        ep = m * per_layer * group_time(links, vol, e, t * c, all_to_all=True)
-    # data parallel: gradients over dp x cp (experts over dp x cp / ep), parameters gathered
+        ep = x.m * x.per_layer * group_time(mac.links, vol, e, t * c, all_to_all=True)
+    return ep
+
+
+def _dp_groups(a: Arch, lay: Layout) -> tuple[tuple[float, int], tuple[float, int]]:
+    """(parameters a GPU holds, ranks they are reduced over): the dense parameters over dp x cp,
+    the experts' over dp x cp / ep."""
+    t, p, c, d, e = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep
     dense_local = a.dense_params / (t * p)
     expert_local = a.expert_params / (e * t * p)
-    dp = 0.0
+    return (dense_local, d * c), (expert_local, max(1, d * c // e))
+
+
+def _optimizer(a: Arch, lay: Layout, mac: Machine) -> float:
+    """Adam's update of the parameters a GPU holds (its shard with the distributed optimizer)."""
+    bytes_rate = mac.hbm * mac.hbm_eff
     optimizer = 0.0
-    for local, ranks in ((dense_local, d * c), (expert_local, max(1, d * c // e))):
+    for local, ranks in _dp_groups(a, lay):
         if local <= 0:
             continue
         shard = local / ranks if lay.distributed_optimizer else local
         optimizer += ADAM_BYTES * shard / bytes_rate
+    return optimizer
+
+
+def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
+    """Data parallel: gradients reduced over dp x cp (experts' over dp x cp / ep), parameters
+    gathered."""
+    t, m, per_layer, fwd, bwd, links = lay.tp, x.m, x.per_layer, x.fwd, x.bwd, mac.links
+    dp = 0.0
+    for local, ranks in _dp_groups(a, lay):
+        if local <= 0:
+            continue
         if ranks <= 1:
             continue
         share = (ranks - 1) / ranks
@@ -202,18 +294,23 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
             # the parameter volume a step), each under the micro-batch's own compute
             one = group_time(links, share * local * ACT, ranks, t, calls=calls)
             if sw.overlap_dp:
-                fsdp = overlapped(one, per_layer * fwd, ranks * t) + overlapped(
-                    one + grads, per_layer * bwd, ranks * t
+                fsdp = _overlapped(mac, one, per_layer * fwd, ranks * t) + _overlapped(
+                    mac, one + grads, per_layer * bwd, ranks * t
                 )
             else:
                 fsdp = 2 * one + grads
             dp += m * fsdp
             continue
         if sw.overlap_dp:  # under the last micro-batch's backward / first one's forward
-            grads = overlapped(grads, per_layer * bwd, ranks * t)
-            params = overlapped(params, per_layer * fwd, ranks * t)
+            grads = _overlapped(mac, grads, per_layer * bwd, ranks * t)
+            params = _overlapped(mac, params, per_layer * fwd, ranks * t)
         dp += grads + params
+    return dp
 
+
+def _flops(a: Arch, lay: Layout, causal: bool) -> tuple[float, float]:
+    """Model FLOPs of a step, and hardware FLOPs (with recomputation), whole job."""
+    h, s = float(a.hidden), float(a.seq)
     tokens = lay.global_batch * s
     per, core_forward = per_token(*_count_args(a), causal)
     model = per * tokens
@@ -222,4 +319,4 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
         extra = (model - 6 * h * a.vocab * tokens) / 3
     elif lay.recompute == "selective":
         extra = core_forward * tokens
-    return Step(compute, recompute, tp, bubble, p2p, dp, cp, ep, optimizer, model, model + extra)
+    return model, model + extra
