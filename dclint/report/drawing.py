@@ -1,7 +1,9 @@
-"""Layered diagrams (power one-line, cooling, fabric tiers) drawn as inline SVG, placed by
-networkx's multipartite layout, and as Mermaid flowcharts for Markdown (GitHub draws those)."""
+"""Layered diagrams (power one-line, cooling, fabric tiers) drawn as inline SVG, layer under
+layer two boxes a row, and as Mermaid flowcharts for Markdown (GitHub draws those)."""
 
 from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
 
 from dclint.analysis.diagrams import Graph, Node
 from dclint.escaping import html_text as escape
@@ -130,12 +132,14 @@ def svg(g: Graph, title: str, chart_id: str) -> str:
             continue
         x1, y1 = pos[a][0] + BOX_W / 2, pos[a][1] + box_h
         x2, y2 = pos[b][0] + BOX_W / 2, pos[b][1]
-        higher = [t + box_h for t in tops if t < y2]
-        above = (max(higher) + y2) / 2 if higher else y2 - LAYER_GAP / 2  # the street over b
-        if not [t for t in tops if y1 < t < y2]:  # the child's row is the next one down
+        # rows are in order of their tops: bisect for the row over b and the row under a
+        over_b = bisect_left(tops, y2) - 1
+        above = (tops[over_b] + box_h + y2) / 2 if over_b >= 0 else y2 - LAYER_GAP / 2
+        under_a = bisect_right(tops, y1)
+        if under_a >= len(tops) or tops[under_a] >= y2:  # b's row is the next one down
             path = f"M{x1:.1f},{y1:.1f} V{above:.1f} H{x2:.1f} V{y2:.1f}"
         else:
-            below = y1 + (min(t for t in tops if t > y1) - y1) / 2
+            below = y1 + (tops[under_a] - y1) / 2
             path = (
                 f"M{x1:.1f},{y1:.1f} V{below:.1f} H{channel:.1f} V{above:.1f} H{x2:.1f} V{y2:.1f}"
             )
