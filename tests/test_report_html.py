@@ -204,14 +204,14 @@ def test_eight_samples_fast_and_without_matplotlib(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8").count("<svg") >= 8 * 3
 
 
-def test_missing_numpy_exits_2(
+def test_html_needs_no_numpy(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The diagrams are laid out two boxes a row by dclint itself, not by networkx's layouts,
+    so `--format html` works where numpy is not installed (it exited 2 asking for it)."""
     monkeypatch.setitem(sys.modules, "numpy", None)  # import now raises ImportError
     code = main(["check", str(SAMPLES / "gb200-superpod-su.yaml"), "--format", "html"])
     captured = capsys.readouterr()
-    assert code == 2
-    assert captured.out == ""
-    assert (
-        captured.err == "dclint: error: the html format needs numpy: pip install 'dclint[html]'\n"
-    )
+    assert code == 0
+    assert captured.err == ""
+    assert captured.out.count('class="diagram ') == 3  # power, cooling, fabric

@@ -78,10 +78,6 @@ def run(args: argparse.Namespace) -> int:
     fmt = _format(args)
     if fmt == "pdf" and not args.output:
         raise ConfigError("--format pdf writes a file: give --output review.pdf")
-    if fmt in ("html", "pdf"):
-        from dclint.report.html import require_layout
-
-        require_layout()
     if fmt == "pdf":
         from dclint.report.pdf import find_browser
 

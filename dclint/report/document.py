@@ -395,8 +395,6 @@ def render_html(
 ) -> str:
     from dclint.report import html as page
 
-    page.require_layout()
-
     def body(r: Review, n: int) -> dict[str, str]:
         return {"html": page.design_section(r, n)}
 

@@ -5,7 +5,6 @@ findings (one defect on many racks rolled up) and projection; the assumptions on
 from __future__ import annotations
 
 from dclint.analysis.assess import RunAssessment
-from dclint.errors import ConfigError
 from dclint.escaping import HTML_CSP, html_text
 from dclint.report.charts import charts
 from dclint.report.drawing import svg
@@ -24,7 +23,7 @@ from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows,
 from dclint.report.view import View
 from dclint.units import Quantity
 
-__all__ = ["CSP", "STYLE", "design_section", "escape", "render", "require_layout"]
+__all__ = ["CSP", "STYLE", "design_section", "escape", "render"]
 
 CSP = HTML_CSP  # dclint.escaping's: every HTML page dclint writes carries it
 STYLE = """
@@ -48,14 +47,6 @@ def escape(text: str) -> str:
     """HTML-escaped, control, bidirectional and invisible characters written as escapes
     (dclint.escaping.html_text)."""
     return html_text(text)
-
-
-def require_layout() -> None:
-    """The diagrams are placed by networkx's layouts, which need numpy (the `html` extra)."""
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        raise ConfigError("the html format needs numpy: pip install 'dclint[html]'") from None
 
 
 def _table(header: list[str] | tuple[str, ...], rows: list[list[str]]) -> str:
@@ -182,7 +173,6 @@ design_section = _design  # one design's body, for the review document
 
 
 def render(run: RunAssessment, view: View) -> str:
-    require_layout()  # fail before any work, with the install hint
     items = reviews(run)
     title = "dclint design review" + (f": {items[0].name}" if len(items) == 1 else "")
     body = [
