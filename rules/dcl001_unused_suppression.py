@@ -16,7 +16,10 @@ same for `# noqa`).
 ```
 
 ## Fix
-Delete the comment, or move it to the line whose finding it means.
+Delete the comment, or move it to the line whose finding it means. `dclint check --fix` does
+the safe part: it removes a comment that suppresses nothing, and takes the ids that suppress
+nothing out of a list that is otherwise used (`ignore[PWR001,NET001]` becomes
+`ignore[PWR001]`), keeping the reason.
 """
 
 from __future__ import annotations

@@ -312,3 +312,33 @@ def test_clg002_fix_in_a_flow_list_and_the_finding_states_it(work, capsys) -> No
         "  # two",
     )
     assert code == 0
+
+
+IDLE = """\
+name: idle
+racks:
+  - id: r1
+    platform: gb200-nvl72
+    it_load: 130 kW  # dclint: ignore[NET001, PWR001, STO] vendor-built 132 kW rack
+  - id: r2
+    platform: gb200-nvl72
+    it_load: 130 kW  # dclint: ignore[PWR001,NET001] vendor-built 132 kW rack
+"""
+
+
+def test_safe_fix_removes_the_unused_ids_of_a_used_suppression(work, capsys) -> None:
+    """DCL001 names each id of a used ignore[...] list that suppresses nothing; the safe fix
+    takes those ids out of the list (one edit for both idle ids of a comment), keeps the
+    used id, the reason and the list's separator style, and the check is clean after."""
+    (work / "d.yaml").write_text(IDLE)
+    code, out, err = _check("--fix", "d.yaml", capsys=capsys)
+    assert (work / "d.yaml").read_text() == IDLE.replace(
+        "ignore[NET001, PWR001, STO]", "ignore[PWR001]"
+    ).replace("ignore[PWR001,NET001]", "ignore[PWR001]")
+    assert out.splitlines() == [
+        "d.yaml:5: DCL001 fixed: removed the unused ids NET001, STO from "
+        "ignore[NET001, PWR001, STO]",
+        "d.yaml:8: DCL001 fixed: removed the unused id NET001 from ignore[PWR001, NET001]",
+        "All checks passed: 1 design, no findings; 2 findings waived.",
+    ]
+    assert (code, err) == (0, "")

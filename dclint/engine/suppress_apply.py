@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from dclint.engine.config import Config, selected
@@ -13,6 +14,7 @@ from dclint.model.source import Source
 __all__ = ["EXPIRED", "NO_REASON", "UNKNOWN", "UNUSED", "apply_suppressions"]
 
 UNUSED, NO_REASON, UNKNOWN, EXPIRED = "DCL001", "DCL002", "DCL003", "DCL004"
+_IDS = re.compile(r"ignore\[([^\]]*)\]")
 
 
 def apply_suppressions(
@@ -71,9 +73,13 @@ def _meta(
     findings = []
     lines = text.splitlines()
     for s in comments:
-        for rid, message, whole in _verdicts(s, rules, today):
-            # a stale comment is removed whole (a safe fix); an idle id in a used list is not
-            fix = _removal(s, lines, rid) if whole and rid in (UNUSED, EXPIRED) else ()
+        verdicts = _verdicts(s, rules, today)
+        for rid, message, whole in verdicts:
+            # a stale comment is removed whole, an idle id of a used list from the list (safe)
+            if whole:
+                fix = _removal(s, lines, rid) if rid in (UNUSED, EXPIRED) else ()
+            else:
+                fix = _drop_ids(s, lines)
             finding = _meta_finding(s, rid, message, where, config, file, rules, fix)
             if finding is not None:
                 findings.append(finding)
@@ -123,6 +129,30 @@ def _removal(s: Suppression, lines: list[str], rid: str) -> tuple[Change, ...]:
     return (Change("", summary, line=s.line, column=len(head) + 1, end=len(line) + 1, safe=True),)
 
 
+def _drop_ids(s: Suppression, lines: list[str]) -> tuple[Change, ...]:
+    """A safe fix for the ids of a used comment that suppress nothing: the list written again
+    without them, in its own separator style (each idle id's finding offers the same edit,
+    which is made once)."""
+    if s.line > len(lines):
+        return ()
+    line = lines[s.line - 1]
+    found = _IDS.search(line, s.column - 1)
+    if found is None:
+        return ()
+    idle = _idle(s)
+    kept = [i for i in s.ids if i not in idle]
+    sep = ", " if re.search(r",\s", found.group(1)) else ","
+    start, end = found.span(1)
+    plural = "s" if len(idle) > 1 else ""
+    summary = f"removed the unused id{plural} {', '.join(idle)} from ignore[{', '.join(s.ids)}]"
+    return (Change(sep.join(kept), summary, line=s.line, column=start + 1, end=end + 1, safe=True),)
+
+
+def _idle(s: Suppression) -> list[str]:
+    """The ids of a used comment that suppressed nothing."""
+    return [i for i in s.ids if not any(r == i or r.startswith(i) for r in s.used)]
+
+
 def _verdicts(
     s: Suppression, rules: dict[str, type[Rule]], today: date
 ) -> list[tuple[str, str, bool]]:
@@ -149,8 +179,7 @@ def _verdicts(
         ]
     if not s.used:
         return [(UNUSED, f"suppression of {ids} suppresses nothing", True)]
-    idle = [i for i in s.ids if not any(r == i or r.startswith(i) for r in s.used)]
     return [
         (UNUSED, f"suppression id {i} in ignore[{ids}] suppresses nothing; remove it", False)
-        for i in idle
+        for i in _idle(s)
     ]
