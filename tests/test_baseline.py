@@ -31,8 +31,8 @@ def check(*args: str) -> int:
 def test_write_then_check_is_clean(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert check("--write-baseline", "b.json") == 0  # the findings are now accepted
     out = capsys.readouterr()
-    assert out.err == "dclint: recorded 1 finding in b.json\n"
-    assert out.out == ""  # no "All checks passed": nothing was checked against a baseline
+    assert out.err == ""  # a run that succeeds is quiet on stderr (issue 30 item 6)
+    assert out.out == "dclint: recorded 1 finding in b.json\n"  # no "All checks passed"
     data = json.loads(Path("b.json").read_text(encoding="utf-8"))
     assert data["version"] == 1
     (entry,) = data["findings"]
@@ -79,9 +79,14 @@ def test_only_new_findings_and_fixed_ones(work: Path, capsys: pytest.CaptureFixt
         "d.yaml:43:14: PWR001 [error] rack su1-r1 design IT load 125 kW exceeds the rack power "
         "limit 120 kW (measured 125 kW, limit 120 kW) [7 racks of type nvl72: su1-r[1-7]]"
     )  # su1-r1..r7 share the type's load: all new, one line for the one defect
-    assert out.out.splitlines()[-1] == "Found 7 errors in 1 design."
-    assert out.err == (
-        "dclint: fixed (no longer found, prune from b.json): d.yaml: PWR001 su1-r8\n"
+    assert out.out.splitlines()[-2:] == [
+        "baseline entry no longer found, prune it: d.yaml: PWR001 su1-r8",
+        "Found 7 errors in 1 design.",
+    ]
+    assert out.err == ""
+    assert check("--baseline", "b.json", "--format", "json") == 1  # not in a JSON report
+    assert capsys.readouterr().err == (
+        "dclint: warning: no longer found, prune from b.json: d.yaml: PWR001 su1-r8\n"
     )
     assert check("--baseline", "b.json", "--format", "markdown") == 1
     assert "## Baseline: 1 entries no longer occur\n\n- d.yaml: PWR001 su1-r8" in (

@@ -68,9 +68,13 @@ def test_values_are_read_as_yaml() -> None:
         ),
         (
             ["site.name=x", "site.pue=0.5"],
-            "--set:1:2: site.pue: input should be greater than or equal to 1",
+            "--set:1:2: site.pue: input should be greater than or equal to 1 "
+            "(value set by --set site.pue=0.5)",
         ),
-        (["site.bogus=1"], "--set:1:1: unknown key 'bogus' in site"),
+        (
+            ["site.bogus=1"],
+            "--set:1:1: unknown key 'bogus' in site (value set by --set site.bogus=1)",
+        ),
     ],
 )
 def test_override_errors_name_the_flag(flags: list[str], expected: str) -> None:

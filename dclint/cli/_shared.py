@@ -76,13 +76,11 @@ def split(value: str | None) -> tuple[str, ...] | None:
 
 
 def overrides(args: argparse.Namespace) -> tuple[Any, ...]:
-    """The --set flags, parsed; each named on stderr with the position findings give it."""
+    """The --set flags, parsed. Nothing is echoed: a finding a flag caused, or an error at
+    its position (--set:1:N), spells the flag out."""
     from dclint.loader.overrides import parse_overrides
 
-    parsed = parse_overrides(getattr(args, "set", None) or [])
-    for ov in parsed:
-        print(f"dclint: --set:1:{ov.index} is --set {ov.text}", file=sys.stderr)
-    return parsed
+    return parse_overrides(getattr(args, "set", None) or [])
 
 
 def make_engine(args: argparse.Namespace) -> Any:

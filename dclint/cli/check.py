@@ -166,7 +166,8 @@ def _color(args: argparse.Namespace) -> bool:
 
 def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
     """--write-baseline records every current finding; --baseline hides the recorded ones.
-    Entries no longer found are named on stderr so the baseline can be pruned."""
+    Entries no longer found are named so the baseline can be pruned: in the report (text,
+    Markdown, HTML), else as warnings on stderr."""
     from dclint.engine import baseline
 
     write, read = getattr(args, "write_baseline", None), getattr(args, "baseline", None)
@@ -175,16 +176,17 @@ def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
         entries = baseline.entries(result, by=_who(), on=today)
         write_atomic(write, baseline.dumps(entries), "--write-baseline")
         n = len(entries)
-        print(f"dclint: recorded {n} finding{'s' if n != 1 else ''} in {write}", file=sys.stderr)
+        print(f"dclint: recorded {n} finding{'s' if n != 1 else ''} in {write}")  # the report
         return baseline.apply(result, entries, today=today, where=write)
     if not read:
         return result, []
     result, fixed = baseline.apply(result, baseline.load_file(read), today=today, where=read)
-    for entry in fixed:
-        print(
-            f"dclint: fixed (no longer found, prune from {read}): {entry.describe()}",
-            file=sys.stderr,
-        )
+    if args.format not in ("text", "markdown", "html"):
+        for entry in fixed:
+            print(
+                f"dclint: warning: no longer found, prune from {read}: {entry.describe()}",
+                file=sys.stderr,
+            )
     return result, fixed
 
 

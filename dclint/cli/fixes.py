@@ -65,7 +65,8 @@ def run_fixes(args: argparse.Namespace, result: Any, engine: Any = None) -> int 
                 if _read(plan, name):
                     plan.edits.setdefault(name, []).append(edit)
                     plan.done.append(done)
-    say = sys.stdout if args.format == "text" and not args.diff else sys.stderr
+    # what was fixed is said before a text report; another format is its report alone
+    say = sys.stdout if args.format == "text" else None
     if args.diff:
         text = plan.diff()
         sys.stdout.write(text)
@@ -73,7 +74,7 @@ def run_fixes(args: argparse.Namespace, result: Any, engine: Any = None) -> int 
         return 1 if text else 0
     for name, new in plan.new_texts().items():
         write_atomic(name, new, "--fix")
-    for line in plan.done:
+    for line in plan.done if say else ():
         print(line, file=say)
     _left(plan)
     return None

@@ -102,10 +102,10 @@ def run(args: argparse.Namespace) -> int:
     if args.save_dump and result.dump is not None:
         write_atomic(args.save_dump, result.dump)
     for line in result.report:
-        print(f"dclint import: {printable(line)}", file=sys.stderr)
+        print(f"dclint import: warning: {printable(line)}", file=sys.stderr)
     if args.output:
         write_atomic(args.output, result.text)
-        print(f"dclint import: wrote {printable(args.output)}", file=sys.stderr)
+        print(f"dclint import: wrote {printable(args.output)}")
     else:
         sys.stdout.write(result.text)
     return 0

@@ -36,5 +36,5 @@ def run(args: argparse.Namespace) -> int:
     if os.path.lexists(args.output) and not args.force:  # lexists: False for a name too long
         raise ConfigError(f"--output {args.output} exists; pass --force to overwrite it")
     write_atomic(args.output, text)
-    print(f"dclint: wrote {args.output} ({args.racks} racks of {args.platform})", file=sys.stderr)
+    print(f"dclint: wrote {args.output} ({args.racks} racks of {args.platform})")
     return 0

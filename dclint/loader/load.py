@@ -82,6 +82,29 @@ def load_text(
     `read_part` reads an included file (name -> (data, Source)); by default from disk, an
     editor passes one that prefers its unsaved buffers."""
     try:
+        return _load_text(text, file, overrides, max_ids, read_part)
+    except LoadError as exc:
+        if overrides:  # a problem at a flag's position (--set:1:N) spells the flag out
+            raise LoadError([_name_flag(p, overrides) for p in exc.problems]) from None
+        raise
+
+
+def _name_flag(problem: Problem, overrides: tuple[Any, ...]) -> Problem:
+    """`--set:1:2: site.pue: input should be ...` -> `... (value set by --set site.pue=0.5)`,
+    unless the message already names the flag (a --sweep's row names its value)."""
+    for ov in overrides:
+        if (problem.file, problem.line, problem.column) == ("--set", 1, ov.index):
+            if ov.flag in problem.message:
+                return problem
+            message = f"{problem.message} (value set by {ov.flag})"
+            return Problem(problem.file, problem.line, problem.column, message)
+    return problem
+
+
+def _load_text(
+    text: str, file: str, overrides: tuple[Any, ...], max_ids: int | None, read_part: Any
+) -> Design:
+    try:
         data, source = read_yaml(file, text)
     except YamlError as exc:
         raise LoadError(exc.problems) from None

@@ -111,7 +111,9 @@ def render(run: RunAssessment, view: View) -> str:
         counts = Counter((f.rule, f.name) for f in findings)
         for (rule, name), n in sorted(counts.items()):
             lines.append(f"{n:5d}  {rule}  {name}")
-    if view.quiet and not findings and not errors:
+    fixed = view.baseline_fixed  # baseline entries no longer found: prune them
+    lines.extend(f"baseline entry no longer found, prune it: {e.describe()}" for e in fixed)
+    if view.quiet and not findings and not errors and not fixed:
         return ""
     if not view.quiet or findings or errors:
         lines.append(run_line(result))
