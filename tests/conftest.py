@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -15,6 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "rules" / "examples"
 SAMPLES = ROOT / "sample_designs"
 TODAY = date(2026, 12, 2)
+# dclint check keeps a results cache (.dclint_cache/ at a repository's root): tests run without
+# it, each seeing its own code and monkeypatches; tests/test_results_cache.py turns it on
+os.environ.setdefault("DCLINT_NO_CACHE", "1")
 # the `# expect: ID` marks, read as a plug-in's tests read them (one home: dclint.testing)
 expected_counts = expected_findings
 

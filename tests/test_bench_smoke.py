@@ -24,6 +24,8 @@ TARGETS = {
     "one small design: dclint / check-jsonschema",
     "200 small designs: dclint / check-jsonschema",
     "explicit 100k: RSS beyond baseline / file size",
+    "200 small designs, cached repeat: dclint / python -c pass",
+    "one small design: dclint / import yaml, pydantic, pint",
 }
 
 
@@ -57,10 +59,12 @@ def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
         "cjs-small",
         "dclint-many",
         "cjs-many",
+        "dclint-cached",
     }
     for r in data["results"]:
         assert {"name", "cmd", "times_s", "median_s", "rss_kb", "peak_rss_kb", "rc"} <= set(r)
-        runs = 2 if r["kind"] in ("dclint-small", "cjs-small") else 1
+        floor = r["name"] == "python: import yaml, pydantic, pint"  # paired with dclint small
+        runs = 2 if r["kind"] in ("dclint-small", "cjs-small") or floor else 1
         assert len(r["times_s"]) == runs and r["peak_rss_kb"] > 0
     floors = {r["name"]: r["rc"] for r in data["results"] if r["kind"] == "import"}
     assert floors == {
@@ -80,6 +84,10 @@ def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
     pairs = [a / b for a, b in zip(ours["times_s"], theirs["times_s"], strict=True)]
     value = {t["name"]: t["value"] for t in data["targets"]}
     assert value["one small design: dclint / check-jsonschema"] == round(sum(pairs) / 2, 3)
+    cached = next(r for r in data["results"] if r["kind"] == "dclint-cached")
+    assert cached["rc"] == [0] and "--no-cache" not in cached["cmd"]
+    assert all("--no-cache" in r["cmd"] for r in data["results"] if r["kind"] == "dclint-many")
+    assert statuses["200 small designs, cached repeat: dclint / python -c pass"] in ("PASS", "FAIL")
 
 
 def test_generated_designs_load(report: tuple[dict, Path]) -> None:

@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     args.argv = list(sys.argv[1:] if argv is None else argv)  # a review prints its command line
-    _import_pint_without_numpy()
+    if args.command != "check":  # check imports pint when it checks (not when it replays)
+        _import_pint_without_numpy()
     # pydantic scans every installed distribution for its plugins (entry points) when the first
     # model's validator is built, some 5 ms of a cold check. The command line owns its process
     # and uses no pydantic plugin; a value the user set is kept.

@@ -78,14 +78,16 @@ def split(value: str | None) -> tuple[str, ...] | None:
 def overrides(args: argparse.Namespace) -> tuple[Any, ...]:
     """The --set flags, parsed. Nothing is echoed: a finding a flag caused, or an error at
     its position (--set:1:N), spells the flag out."""
+    if not getattr(args, "set", None):
+        return ()  # the parser imports PyYAML: not for a check replayed from the cache
     from dclint.loader.overrides import parse_overrides
 
     return parse_overrides(getattr(args, "set", None) or [])
 
 
-def make_engine(args: argparse.Namespace) -> Any:
+def make_engine(args: argparse.Namespace, defer_rules: bool = False) -> Any:
     """An Engine from the flags a command has: --config, --rules-dir, --select/--ignore,
-    --fail-on, --today and --set."""
+    --fail-on, --today and --set (its rules discovered on first use with `defer_rules`)."""
     from dclint.engine.config import load_config
     from dclint.engine.runner import Engine
 
@@ -103,6 +105,7 @@ def make_engine(args: argparse.Namespace) -> Any:
         today=today,
         overrides=overrides(args),
         warn=_warn_once(),
+        defer_rules=defer_rules,
     )
 
 

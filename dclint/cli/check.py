@@ -96,25 +96,45 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="check again whenever a design, fragment or config changes (Ctrl-C stops)",
     )
+    check.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the results cache (.dclint_cache/)",
+    )
     return check
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.analysis.assess import assess
-    from dclint.engine.runner import run as run_engine
-    from dclint.report import formatter
-    from dclint.report.view import View
+    from dclint.cli import _cache, _import_pint_without_numpy
 
+    cache = _cache.usable(args)
+    if not cache:
+        _import_pint_without_numpy()  # as for every command (dclint.cli.main)
     if getattr(args, "sweep", None):
         return sweep(args)
     if getattr(args, "watch", False):
         from dclint.cli.watch import watch
 
-        args.watch = False  # each round is one ordinary check
+        args.watch = False  # each round is one ordinary check, never from the cache
+        args.no_cache = True
         return watch(args, run)
     if getattr(args, "show_files", False):
         return show_files(args)
-    engine = make_engine(args)
+    engine = make_engine(args, defer_rules=cache)
+    store = _cache.Cache(args, engine) if cache else None
+    if store is not None and args.format in _cache.FORMATS:
+        replayed = store.replay()
+        if replayed is not None:
+            return _report(args, replayed, [])
+    _import_pint_without_numpy()
+    engine.rules  # noqa: B018 - a bad rule pack is an error before anything is checked
+    return _check(args, engine, store)
+
+
+def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
+    from dclint.analysis.assess import assess
+    from dclint.engine.runner import run as run_engine
+
     result = run_engine(args.paths, engine)
     result, fixed = _baseline(args, result)
     from dclint.cli.fixes import fixing
@@ -127,10 +147,21 @@ def run(args: argparse.Namespace) -> int:
             return code
         args.fix = args.diff = False
         args.add_suppressions = None
+        args.no_cache = True
         return run(args)  # report what is left, from the files as now written
     if getattr(args, "write_baseline", None):  # says what it recorded instead of a report
         return 2 if result.errors or result.rule_failures else 0
     assessed = assess(result, engine)
+    if store is not None:
+        store.store(result)
+    return _report(args, assessed, fixed)
+
+
+def _report(args: argparse.Namespace, assessed: Any, fixed: list[Any]) -> int:
+    """The report of a run's assessment (or of one replayed from the cache) and the exit code."""
+    from dclint.report import formatter
+    from dclint.report.view import View
+
     argv = getattr(args, "argv", None)
     view = View(
         color=_color(args),

@@ -7,12 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 from dclint.cli._shared import add_output, add_set, emit, overrides
 from dclint.escaping import finite_json
-from dclint.report.values import band
 
 if TYPE_CHECKING:
     from dclint.projection import Projection, Tco
 
 __all__ = ["add_parser", "run"]
+
+
+def band(low: float, high: float, digits: int = 2) -> str:
+    """dclint.report.values.band, imported when a report is made: it imports pint, and
+    building the command line's parser (every command's module) must not."""
+    from dclint.report.values import band
+
+    return band(low, high, digits)
 
 
 def _source(p: Projection) -> str:

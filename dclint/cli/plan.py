@@ -24,7 +24,6 @@ from dclint.cli._shared import (
     split,
 )
 from dclint.errors import ConfigError
-from dclint.model.workload import MAX_GPUS
 
 __all__ = ["MAX_GPU_COUNTS", "MAX_POINTS", "add_parser", "run"]
 
@@ -121,6 +120,8 @@ def _worlds(text: str | None) -> tuple[int, ...] | None:
             f"--gpus: {len(worlds):,} GPU counts, more than {MAX_GPU_COUNTS} (each is a whole "
             "layout search); give fewer"
         )
+    from dclint.model.workload import MAX_GPUS  # imports pydantic and pint: not at parse time
+
     if max(worlds) > MAX_GPUS:
         raise ConfigError(
             f"--gpus: {max(worlds):,} GPUs is more than dclint's bound of {MAX_GPUS:,} a workload"

@@ -27,7 +27,7 @@ from dclint.engine.suppress_apply import (  # noqa: F401  (the DCL ids, re-expor
 from dclint.errors import ConfigError, LoadError, Problem
 from dclint.model.source import Source
 
-__all__ = ["Engine", "find_files", "run"]
+__all__ = ["Engine", "find_files", "not_included", "run"]
 
 
 @dataclass
@@ -40,7 +40,8 @@ class Engine:
     today: date = field(default_factory=date.today)
     overrides: tuple[Any, ...] = ()  # --set values (dclint.loader.overrides), for every file
     warn: Callable[[str], None] | None = None  # told what a found config may not do
-    rules: dict[str, type[Rule]] = field(init=False)
+    defer_rules: bool = False  # discover the rules on first use, not now (a cached replay)
+    _rules: dict[str, type[Rule]] | None = field(default=None, init=False, repr=False)
     _configs: dict[Path, Config] = field(default_factory=dict, init=False)
     # Resolved configs (CLI values merged in), one per base config, and their typed options.
     # Keyed by id() of a config this dict keeps alive, so an id is never reused while cached
@@ -51,8 +52,17 @@ class Engine:
     )
 
     def __post_init__(self) -> None:
-        dirs = self.rules_dirs + (self.config.rules_dirs if self.config else ())
-        self.rules = discover(dirs)
+        if not self.defer_rules:
+            self.rules  # noqa: B018 - a bad rule pack is an error before anything is checked
+
+    @property
+    def rules(self) -> dict[str, type[Rule]]:
+        """Every rule by id, discovered on first use (a check replayed from the results cache
+        imports no rule)."""
+        if self._rules is None:
+            dirs = self.rules_dirs + (self.config.rules_dirs if self.config else ())
+            self._rules = discover(dirs)
+        return self._rules
 
     def config_for(self, file: str) -> Config:
         """The config governing `file` (its directory's, or --config), CLI values merged in:
@@ -205,9 +215,14 @@ def run(paths: list[str], engine: Engine | None = None) -> RunResult:
         result.rule_failures += sum("rule-failure" in f.tags for f in design_result.findings)
     if not files and not found.problems:
         raise ConfigError(f"no designs found in {', '.join(paths)}{_skipped_note(found.skipped)}")
-    included = {os.path.realpath(i) for d in result.designs for i in d.includes}
-    result.skipped = [f for f in found.skipped if os.path.realpath(f) not in included]
+    result.skipped = not_included(found.skipped, result.designs)
     return result
+
+
+def not_included(skipped: list[str], designs: list[DesignResult]) -> list[str]:
+    """The files skipped as not designs that none of `designs` includes."""
+    included = {os.path.realpath(i) for d in designs for i in d.includes}
+    return [f for f in skipped if os.path.realpath(f) not in included]
 
 
 def _skipped_note(skipped: list[str]) -> str:

@@ -1,0 +1,564 @@
+"""The results cache of `dclint check`, as ruff's: a repeat check of unchanged designs prints
+the findings it stored, through the same presenter, without importing pint or pydantic.
+
+Where: `.dclint_cache/` beside the config that governs a design (its directory), or at the
+repository root (the nearest directory holding `.git`) when none does; a design with neither is
+not cached. The directory holds a `.gitignore` of `*` and a CACHEDIR.TAG, and one JSON file a
+*run key*: a hash of the cache format, dclint's version and every file of its package and of
+the built-in rules (size and modification time), the installed distributions (the names and
+versions of every `*.dist-info` on `sys.path`: a rule pack installed, upgraded or removed, or a
+new pint, makes a new key), the files of each `--rules-dir`, the Python, the working directory,
+the date (suppressions expire), and every `check` option except those that only shape the
+report (format, output, colour, source lines, statistics, waivers shown, quiet, exit-zero): an
+option added later is part of the key until it is listed here. Within the file, each design
+(by its path as given) keeps the hash of the resolved configuration that governs it (the Config
+record, CLI values in, every field), the SHA-256 of its text and of every file it includes or
+extends, and its findings, waivers and the rack types the report rolls findings up by.
+
+A run replays only when every design it checks is in the cache unchanged and the format is one
+the cache reproduces byte for byte (`FORMATS`: text and GitHub annotations print findings and
+nothing a design computes beyond them); otherwise it checks as if there were no cache and stores
+what it found. Designs that did not load, or on which a rule failed, are never stored. Never used
+with `--no-cache` or DCLINT_NO_CACHE set, `--fix`/`--diff`/`--add-suppressions`, `--watch`,
+`--sweep`, `--show-files`, `--set`, `--baseline` or `--write-baseline`.
+
+A cache file is untrusted input: read as a regular file of at most MAX_CACHE_BYTES, parsed as
+JSON (never pickle), every record's shape and types checked; one that is unreadable, corrupt,
+of another format or key, or of the wrong shape is ignored (and rewritten). Files are written
+through a temporary file and a rename; a cache that cannot be written is skipped silently.
+A cache file written by someone who can also edit the designs can claim any findings: do not
+restore `.dclint_cache/` from an untrusted source (it is git-ignored by its own `.gitignore`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from dclint import __version__
+from dclint.engine.findings import DesignResult, Finding, RunResult, Waiver
+from dclint.engine.rule import SEVERITIES
+
+__all__ = ["DIRECTORY", "ENV", "FORMATS", "Cache", "usable"]
+
+DIRECTORY = ".dclint_cache"
+ENV = "DCLINT_NO_CACHE"  # set (to anything but "" or "0"): no cache, as --no-cache
+SCHEMA = 1  # the layout of a cache file; another number is ignored
+FORMATS = ("text", "github")  # reproduced byte for byte from the stored findings
+MAX_CACHE_BYTES = 64 * 1024 * 1024
+MAX_INPUT_BYTES = 64 * 1024 * 1024  # a larger design or include is not cached
+MAX_DESIGNS = 20_000  # entries a cache file keeps; past it only the latest run's
+STALE_SECONDS = 14 * 86_400  # another key's file untouched this long is removed on a write
+# options that only shape the report: the same findings, shown otherwise
+_DISPLAY = {"format", "output", "color", "show_source", "quiet", "statistics", "show_waivers"}
+_DISPLAY |= {"exit_zero", "argv", "paths", "no_cache", "command"}
+# options under which the cache is neither read nor written
+_BYPASS: tuple[str, ...] = (
+    "sweep",
+    "watch",
+    "show_files",
+    "fix",
+    "diff",
+    "add_suppressions",
+    "set",
+)
+_BYPASS += ("baseline", "write_baseline")
+_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by dclint.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+_BOM = b"\xef\xbb\xbf"
+
+
+def usable(args: argparse.Namespace) -> bool:
+    """Whether this `check` may read and write the cache (see the module doc)."""
+    if getattr(args, "no_cache", False) or os.environ.get(ENV, "") not in ("", "0"):
+        return False
+    return not any(getattr(args, flag, None) for flag in _BYPASS)
+
+
+class _Bad(Exception):
+    """A cache record of the wrong shape: the whole file is ignored."""
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _text_digest(path: str) -> str | None:
+    """The SHA-256 of a file's text as the loader reads it (a UTF-8 BOM dropped); None when
+    it is not a readable regular file within MAX_INPUT_BYTES."""
+    from dclint.loader.readfile import FileRejected, read_regular
+
+    try:
+        raw = read_regular(path, MAX_INPUT_BYTES)
+    except (FileRejected, ValueError, OSError):  # ValueError: a NUL in a hostile name
+        return None
+    return _digest(raw[3:] if raw.startswith(_BOM) else raw)
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready form of a configuration value (dataclasses by field, sets sorted)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return [[_plain(k), _plain(v)] for k, v in value.items()]
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(repr(v) for v in value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)
+
+
+def _key(value: Any) -> str:
+    return _digest(json.dumps(_plain(value), sort_keys=True, default=repr).encode())
+
+
+def _tree_stats(folder: Path, suffixes: tuple[str, ...] | None = None) -> list[Any]:
+    """(relative path, size, mtime) of the files under `folder`, __pycache__ left out."""
+    out: list[Any] = []
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if suffixes is not None and not name.endswith(suffixes):
+                continue
+            with contextlib.suppress(OSError):
+                info = os.stat(os.path.join(top, name))
+                out.append([os.path.relpath(os.path.join(top, name), folder), info.st_size])
+                out[-1].append(info.st_mtime_ns)
+    return out
+
+
+def _distributions() -> list[str]:
+    """Every installed distribution's metadata directory name (name and version) on sys.path."""
+    out = []
+    for entry in sys.path:
+        with contextlib.suppress(OSError):
+            out += sorted(
+                n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info"))
+            )
+    return out
+
+
+def _code() -> list[Any]:
+    """dclint's own files and the built-in rules', by size and modification time."""
+    import importlib.util
+
+    package = Path(__file__).resolve().parents[1]
+    out: list[Any] = [_tree_stats(package)]
+    spec = importlib.util.find_spec("dclint.rules")
+    if spec is not None and spec.submodule_search_locations:
+        out += [_tree_stats(Path(p)) for p in spec.submodule_search_locations]
+    else:  # a source checkout run from its directory: the pack beside the package
+        out.append(_tree_stats(package.parent / "rules"))
+    return out
+
+
+@dataclass
+class _Rack:
+    """What a report's roll-up reads of a rack (dclint.report.rollup.kinds)."""
+
+    type_key: str | None
+    platform_key: str | None
+
+
+@dataclass
+class _Topology:
+    rack_by_id: dict[str, _Rack]
+
+
+@dataclass
+class _Design:
+    """A stored design as the text and GitHub reports read it: its racks' types."""
+
+    topology: _Topology
+
+
+@dataclass(frozen=True)
+class _Impact:
+    """A stored finding's impact: its sentence and its JSON, as computed."""
+
+    shown: str
+    data: dict[str, Any]
+
+    def text(self) -> str:
+        return self.shown
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.data)
+
+
+@dataclass(frozen=True, order=True)
+class _Stored(Finding):
+    """A finding read back from the cache: its measured value and limit as the report printed
+    them (the quantities themselves are not kept)."""
+
+    shown: tuple[str | None, str | None] = field(default=(None, None), compare=False)
+    data: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def measured_text(self) -> str | None:
+        return self.shown[0]
+
+    @property
+    def limit_text(self) -> str | None:
+        return self.shown[1]
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.data)
+
+
+@dataclass(eq=False)
+class Replayed:
+    """A run read back from the cache, as a presenter reads a run's assessment (`result`)."""
+
+    result: RunResult
+    fail_on: str
+
+    def exit_code(self) -> int:
+        return self.result.exit_code(self.fail_on)  # type: ignore[arg-type]
+
+
+# --- reading: every value checked -------------------------------------------------------------
+
+
+def _str(d: dict[str, Any], key: str, optional: bool = False) -> Any:
+    value = d.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise _Bad(key)
+    return value
+
+
+def _int(d: dict[str, Any], key: str) -> int:
+    value = d.get(key)
+    if type(value) is not int or not 0 <= value < 2**63:
+        raise _Bad(key)
+    return value
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Bad("strings")
+    return tuple(value)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Bad("mapping")
+    return value
+
+
+def _date(value: Any) -> date | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _Bad("date")
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise _Bad("date") from None
+
+
+def _finding(d: Any) -> _Stored:
+    d = _dict(d)
+    severity = _str(d, "severity")
+    if severity not in SEVERITIES:
+        raise _Bad("severity")
+    impact = None
+    if "impact" in d:
+        impact = _Impact(_str(d, "impact_text"), _dict(d["impact"]))
+    data = {k: v for k, v in d.items() if k not in ("tags", "refs", "impact_text")}
+    return _Stored(
+        file=_str(d, "file"),
+        line=_int(d, "line"),
+        column=_int(d, "column"),
+        rule=_str(d, "rule"),
+        name=_str(d, "name"),
+        severity=severity,
+        message=_str(d, "message"),
+        path=_str(d, "path"),
+        subject=_str(d, "subject"),
+        fix=_str(d, "fix"),
+        tags=_strings(d.get("tags")),
+        refs=_strings(d.get("refs")),
+        impact=impact,  # type: ignore[arg-type]  # what a report reads of an Impact
+        origin=_str(d, "origin", optional=True),
+        shown=(_str(d, "measured", optional=True), _str(d, "limit", optional=True)),
+        data=data,
+    )
+
+
+def _waiver(d: Any) -> Waiver:
+    d = _dict(d)
+    kind = _str(d, "kind")
+    if kind not in ("inline", "baseline"):
+        raise _Bad("kind")
+    return Waiver(
+        finding=_finding(d.get("finding")),
+        kind=kind,
+        reason=_str(d, "reason"),
+        where=_str(d, "where"),
+        until=_date(d.get("until")),
+        by=_str(d, "by", optional=True) or "",
+        on=_date(d.get("on")),
+    )
+
+
+def _design_result(file: str, d: dict[str, Any]) -> DesignResult:
+    racks = {}
+    for subject, keys in _dict(d.get("racks")).items():
+        if not isinstance(keys, list) or len(keys) != 2:
+            raise _Bad("racks")
+        if not all(k is None or isinstance(k, str) for k in keys):
+            raise _Bad("racks")
+        racks[subject] = _Rack(keys[0], keys[1])
+    findings = d.get("findings")
+    waivers = d.get("waivers")
+    if not isinstance(findings, list) or not isinstance(waivers, list):
+        raise _Bad("findings")
+    return DesignResult(
+        file=file,
+        name=_str(d, "name", optional=True),
+        findings=[_finding(f) for f in findings],
+        design=_Design(_Topology(racks)),
+        suppressed=_int(d, "suppressed"),
+        waivers=[_waiver(w) for w in waivers],
+        includes=tuple(name for name, _ in _inputs(d)[1:]),
+    )
+
+
+def _inputs(d: dict[str, Any]) -> list[tuple[str, str]]:
+    """(file, SHA-256) of the design and of each file it includes."""
+    value = d.get("inputs")
+    if not isinstance(value, list) or not value:
+        raise _Bad("inputs")
+    out = []
+    for pair in value:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise _Bad("inputs")
+        if not all(isinstance(x, str) for x in pair):
+            raise _Bad("inputs")
+        out.append((pair[0], pair[1]))
+    return out
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def _finding_data(f: Finding) -> dict[str, Any]:
+    data = f.as_dict()
+    data["tags"], data["refs"] = list(f.tags), list(f.refs)
+    if f.impact is not None:
+        data["impact_text"] = f.impact.text()
+    return data
+
+
+def _entry(d: DesignResult, config_key: str) -> dict[str, Any] | None:
+    """A checked design as stored, or None when it is not to be stored (it did not load, a
+    rule failed on it, or a file it read is not as the check read it)."""
+    design = d.design
+    source = getattr(design, "source", None)
+    if d.errors or source is None or any("rule-failure" in f.tags for f in d.findings):
+        return None
+    texts = {d.file: source.text, **source.texts}
+    inputs = []
+    for name, text in texts.items():
+        digest = _digest(text.encode("utf-8"))
+        if _text_digest(name) != digest:  # changed since the check read it: not stored
+            return None
+        inputs.append([name, digest])
+    findings = [*d.findings, *(w.finding for w in d.waivers)]
+    try:
+        by_id = design.topology.rack_by_id
+    except Exception:  # as dclint.report.rollup.kinds: no kinds
+        by_id = {}
+    racks = {}
+    for f in findings:
+        rack = by_id.get(f.subject)
+        if rack is not None:
+            racks[f.subject] = [rack.type_key, rack.platform_key]
+    return {
+        "config": config_key,
+        "inputs": inputs,
+        "name": d.name,
+        "findings": [_finding_data(f) for f in d.findings],
+        "waivers": [{**w.as_dict(), "finding": _finding_data(w.finding)} for w in d.waivers],
+        "suppressed": d.suppressed,
+        "racks": racks,
+    }
+
+
+def _write(folder: Path, name: str, text: str) -> None:
+    """`text` into folder/name through a temporary file and a rename; the folder made with
+    its .gitignore and CACHEDIR.TAG. Refuses a folder that is a symlink."""
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        os.mkdir(folder)
+        info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode):
+        return
+    for marker, content in ((".gitignore", "*\n"), ("CACHEDIR.TAG", _TAG)):
+        path = folder / marker
+        if not os.path.lexists(path):
+            with contextlib.suppress(FileExistsError):
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(content)
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, folder / name)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    now = time.time()
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for e in entries:  # other keys' files nobody has written for a while
+            mine = e.name.endswith(".json") and e.is_file(follow_symlinks=False)
+            if mine and e.name != name and now - e.stat().st_mtime > STALE_SECONDS:
+                os.unlink(e.path)
+
+
+# --- the cache of one run ---------------------------------------------------------------------
+
+
+class Cache:
+    """The cache as one `check` run sees it: `replay()` before checking, `store()` after."""
+
+    def __init__(self, args: argparse.Namespace, engine: Any) -> None:
+        self.args = args
+        self.engine = engine
+        self._run_key: str | None = None
+        self._roots: dict[Path, Path | None] = {}
+        self._files: dict[Path, dict[str, Any]] = {}  # cache folder -> its designs, as read
+
+    @property
+    def run_key(self) -> str:
+        if self._run_key is None:
+            engine = self.engine
+            dirs = tuple(engine.rules_dirs) + (engine.config.rules_dirs if engine.config else ())
+            options = {k: v for k, v in vars(self.args).items() if k not in _DISPLAY}
+            self._run_key = _key(
+                {
+                    "schema": SCHEMA,
+                    "version": __version__,
+                    "python": sys.version,
+                    "prefix": sys.prefix,
+                    "code": _code(),
+                    "distributions": _distributions(),
+                    "rules_dirs": [[d, _tree_stats(Path(d), (".py",))] for d in dirs],
+                    "cwd": os.getcwd(),
+                    "today": engine.today.isoformat(),
+                    "options": options,
+                    "cli": engine.cli,
+                }
+            )
+        return self._run_key
+
+    def _folder(self, file: str, config: Any) -> Path | None:
+        """The cache folder of a design: beside its config, else at its repository root."""
+        if config.file is not None:
+            return Path(config.file).resolve().parent / DIRECTORY
+        start = Path(file).resolve().parent
+        if start not in self._roots:
+            self._roots[start] = next(
+                (d / DIRECTORY for d in (start, *start.parents) if os.path.lexists(d / ".git")),
+                None,
+            )
+        return self._roots[start]
+
+    def _designs(self, folder: Path) -> dict[str, Any]:
+        """The designs stored in `folder` under this run's key ({} if none, or unusable)."""
+        if folder not in self._files:
+            self._files[folder] = self._read(folder / f"{self.run_key[:32]}.json")
+        return self._files[folder]
+
+    def _read(self, path: Path) -> dict[str, Any]:
+        from dclint.loader.readfile import FileRejected, read_regular
+
+        try:
+            data = json.loads(read_regular(path, MAX_CACHE_BYTES, "cache"))
+        except (FileRejected, ValueError, OSError, RecursionError):
+            return {}
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            return {}
+        if data.get("version") != __version__ or data.get("key") != self.run_key:
+            return {}
+        designs = data.get("designs")
+        return designs if isinstance(designs, dict) else {}
+
+    def replay(self) -> Replayed | None:
+        """The run as stored, when every design it would check is stored unchanged; None
+        (check them) otherwise."""
+        from dclint.engine.runner import find_files, not_included
+
+        engine = self.engine
+        found = find_files(self.args.paths, engine)
+        if found.problems or not found.files:
+            return None
+        designs = []
+        for file in found.files:
+            config = engine.config_for(file)
+            folder = self._folder(file, config)
+            if folder is None:
+                return None
+            entry = self._designs(folder).get(file)
+            if not isinstance(entry, dict) or entry.get("config") != _key(config):
+                return None
+            try:
+                inputs = _inputs(entry)
+                if inputs[0][0] != file:
+                    return None
+                if any(_text_digest(name) != digest for name, digest in inputs):
+                    return None
+                designs.append(_design_result(file, entry))
+            except _Bad:
+                self._files[folder] = {}  # a record of the wrong shape: the file is rewritten
+                return None
+        result = RunResult(designs=designs, skipped=not_included(found.skipped, designs))
+        return Replayed(result, engine.config_for(designs[0].file).fail_on)
+
+    def store(self, result: RunResult) -> None:
+        """Keep what the run found for each design that loaded (quietly, if it cannot)."""
+        by_folder: dict[Path, dict[str, Any]] = {}
+        for d in result.designs:
+            config = self.engine.config_for(d.file)
+            folder = self._folder(d.file, config)
+            if folder is None:
+                continue
+            entry = _entry(d, _key(config))
+            if entry is not None:
+                by_folder.setdefault(folder, {})[d.file] = entry
+        for folder, new in by_folder.items():
+            designs = {k: v for k, v in self._designs(folder).items() if k not in new}
+            if len(designs) + len(new) > MAX_DESIGNS:
+                designs = {}
+            designs.update(new)
+            data = {"schema": SCHEMA, "version": __version__, "key": self.run_key}
+            text = json.dumps({**data, "designs": designs}, separators=(",", ":"))
+            if len(text) > MAX_CACHE_BYTES:
+                continue
+            with contextlib.suppress(OSError):
+                _write(folder, f"{self.run_key[:32]}.json", text)
