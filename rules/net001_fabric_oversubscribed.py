@@ -17,8 +17,10 @@ gateways) are downlinks of the leaf they land on. A tier count that does not rec
 NET008's finding; this rule measures what such a fabric can carry. Top tiers (no uplinks)
 are not checked.
 
-Options: `limit` (default 1.0, dclint's own default for a non-blocking fabric) and
-`tier_limits`, per-tier limits keyed `fabric-id.tier-name`. A `tier_limits` key must name a
+Options: `limit` (default 1:1, dclint's own default for a non-blocking fabric) and
+`tier_limits`, per-tier limits keyed `fabric-id.tier-name`. A ratio is written as dclint
+prints it, `"2:1"`, or as `2/1`, `2.0:1` or the number 2.0; `dclint check --fix` respells the
+text forms as `2:1`. A `tier_limits` key must name a
 checked tier of the design (a compute fabric's tier that has uplinks): a key that names no
 tier, or a top tier, stops the run with a configuration error (exit code 2) listing the
 valid keys, as an unknown option does. Keys are checked against each design the config
@@ -46,7 +48,7 @@ tiers:
 ## Fix
 Add uplinks (or spine switches) until each tier is 1:1, or accept a deliberate ratio for a
 tier that has uplinks. In a three-tier fabric (leaf, spine, core) the spine's uplinks join
-the pods: `NET001 = { tier_limits = { "compute.spine" = 7.0 } }`.
+the pods: `NET001 = { tier_limits = { "compute.spine" = "7:1" } }`.
 """
 
 from __future__ import annotations
@@ -150,8 +152,8 @@ class FabricOversubscribed(Rule):
     tags = ("fabric",)
     needs = ("fabric",)
     options = {
-        "limit": Option(1.0, "float", "Highest downlink:uplink ratio of a compute-fabric tier"),
-        "tier_limits": Option({}, "dict:float", "Limits by 'fabric-id.tier-name'"),
+        "limit": Option(1.0, "ratio", "Highest downlink:uplink ratio of a compute-fabric tier"),
+        "tier_limits": Option({}, "dict:ratio", "Limits by 'fabric-id.tier-name'"),
     }
 
     @classmethod

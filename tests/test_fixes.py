@@ -342,3 +342,111 @@ def test_safe_fix_removes_the_unused_ids_of_a_used_suppression(work, capsys) -> 
         "All checks passed: 1 design, no findings; 2 findings waived.",
     ]
     assert (code, err) == (0, "")
+
+
+RATIO_YAML = """# fabric limits
+NET001:
+  limit: 2/1   # accepted oversubscription
+  tier_limits:
+    "compute.leaf": '2.0:1'
+PWR001: {limit: 140 kW}
+"""
+RATIO_TOML = """[tool.dclint]
+fail-on = "error"
+
+[tool.dclint.NET001]
+limit = 2.0  # accepted oversubscription
+tier_limits = { "compute.leaf" = '4:2' }
+"""
+
+
+@pytest.mark.parametrize("limit", ['"2:1"', "2:1", '"2/1"', "'2.0:1'", "4:2"])
+def test_net001_reads_a_ratio_as_dclint_prints_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], limit: str
+) -> None:
+    """NET001 prints 'limit 1:1'; its limit option reads back 2:1 (quoted, or plain: dclint's
+    YAML reads 2:1 as text, not sexagesimal 121), 2/1, 2.0:1 and 4:2 alike
+    (and the number 2.0, as before).
+    The sample runs 2.00:1 on its leaves: a limit of 2:1 passes it."""
+    design = tmp_path / "f.yaml"
+    text = (ROOT / "sample_designs" / "broken-fabric-2to1.yaml").read_text("utf-8")
+    design.write_text(text.replace("../schemas", "schemas"), "utf-8")
+    config = tmp_path / ".dclint.yaml"
+    config.write_text(f"NET001:\n  limit: {limit}\n", "utf-8")
+    assert main(["check", "--select", "NET001", str(design)]) == 0
+    config.write_text("NET001:\n  limit: 1.5:1\n", "utf-8")
+    assert main(["check", "--select", "NET001", str(design)]) == 1
+    assert "limit 1.5:1 (measured 2.00:1, limit 1.5:1)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("limit", ["'2:0'", "'two'", "'-2:1'", "0"])
+def test_a_bad_ratio_is_one_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], limit: str
+) -> None:
+    design = tmp_path / "d.yaml"
+    design.write_text((ROOT / "sample_designs" / "h100-40node.yaml").read_text("utf-8"), "utf-8")
+    (tmp_path / ".dclint.yaml").write_text(f"NET001:\n  limit: {limit}\n", "utf-8")
+    assert main(["check", str(design)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"dclint: error: {tmp_path / '.dclint.yaml'}:2:3: option NET001.limit: ")
+    assert "ratio" in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "fixed", "lines"),
+    [
+        (
+            ".dclint.yaml",
+            RATIO_YAML,
+            RATIO_YAML.replace("2/1", "2:1").replace("'2.0:1'", "'2:1'"),
+            [
+                ":3: NET001.limit ratio 2/1 respelled 2:1 (as dclint prints ratios)",
+                ":5: NET001.tier_limits.compute.leaf ratio 2.0:1 respelled 2:1 (as dclint "
+                "prints ratios)",
+            ],
+        ),
+        (
+            "pyproject.toml",
+            RATIO_TOML,
+            RATIO_TOML.replace("'4:2'", "'2:1'"),
+            [
+                ":6: NET001.tier_limits.compute.leaf ratio 4:2 respelled 2:1 (as dclint "
+                "prints ratios)"
+            ],
+        ),
+    ],
+)
+def test_safe_fix_respells_ratios_as_dclint_prints_them(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    text: str,
+    fixed: str,
+    lines: list[str],
+) -> None:
+    """`2/1`, `2.0:1` and `4:2` become `2:1`, inside their quotes where quoted; a number
+    (2.0), the other keys and the comments stay; --diff shows it and writes nothing; a
+    second --fix has nothing left to do."""
+    design = tmp_path / "d.yaml"
+    design.write_text((ROOT / "sample_designs" / "h100-40node.yaml").read_text("utf-8"), "utf-8")
+    config = tmp_path / name
+    config.write_text(text, encoding="utf-8")
+    assert main(["check", str(design), "--diff"]) == 1
+    assert config.read_text(encoding="utf-8") == text
+    capsys.readouterr()
+    assert main(["check", str(design), "--fix"]) == 0
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if "respelled" in line] == [
+        f"{config}{line}" for line in lines
+    ]
+    assert config.read_text(encoding="utf-8") == fixed
+    assert main(["check", str(design), "--diff"]) == 0
+
+
+def test_ratio_respelling_also_fixes_a_config_named_with_config(tmp_path: Path) -> None:
+    design = tmp_path / "d.yaml"
+    design.write_text((ROOT / "sample_designs" / "h100-40node.yaml").read_text("utf-8"), "utf-8")
+    config = tmp_path / "lint.yaml"
+    config.write_text("NET001: {limit: '1.50:1'}\n", encoding="utf-8")
+    assert main(["check", str(design), "--config", str(config), "--fix"]) == 0
+    assert config.read_text(encoding="utf-8") == "NET001: {limit: '1.5:1'}\n"

@@ -45,7 +45,7 @@ def run_fixes(args: argparse.Namespace, result: Any, engine: Any = None) -> int 
     """Apply (or, with --diff, print) the fixes. Returns the exit code for --diff (1 when
     there is something to fix, as ruff), else None: the caller checks again and reports.
     `engine` (the one that checked) names the configs it found, whose ignored `rules-dir` a
-    safe fix removes."""
+    safe fix removes, and the configs whose ratio options a safe fix respells `N:1`."""
     from dclint.cli._output import write_atomic
     from dclint.errors import ConfigError
     from dclint.fix.apply import plan_fixes, plan_suppressions
@@ -59,9 +59,11 @@ def run_fixes(args: argparse.Namespace, result: Any, engine: Any = None) -> int 
     else:
         plan = plan_fixes(result, unsafe=args.unsafe_fixes, fix_includes=args.fix_includes)
         if engine is not None:
-            from dclint.fix.config import rules_dir_removals
+            from dclint.fix.config import ratio_respellings, rules_dir_removals
 
-            for name, edit, done in rules_dir_removals(engine.found_configs()):
+            configs = [*engine.found_configs(), engine.config]
+            found = rules_dir_removals(engine.found_configs())
+            for name, edit, done in found + ratio_respellings(configs, engine.rules):
                 if _read(plan, name):
                     plan.edits.setdefault(name, []).append(edit)
                     plan.done.append(done)

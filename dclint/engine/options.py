@@ -2,15 +2,49 @@
 
 from __future__ import annotations
 
+import math
+import re
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import FiniteFloat, TypeAdapter, ValidationError
+from pydantic import BeforeValidator, FiniteFloat, TypeAdapter, ValidationError
 
 from dclint.errors import ConfigError
 from dclint.model import types as t
 
-__all__ = ["KINDS", "parse_option"]
+__all__ = ["KINDS", "parse_option", "parse_ratio", "ratio_text"]
+
+# a ratio as written: "2:1", "2/1", "2.0:1", "3 : 2", or a plain number ("2")
+_NUM = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_RATIO = re.compile(rf"^\s*(?P<up>{_NUM})\s*(?:[:/]\s*(?P<down>{_NUM})\s*)?$")
+
+
+def parse_ratio(value: Any) -> float:
+    """A down:up ratio as a number: `2:1`, `2/1`, `2.0:1` and `4:2` are all 2.0, as is the
+    plain number 2 (dclint prints ratios as `2:1`, and reads them back as written)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError("a ratio is a number or text such as 2:1")
+    if isinstance(value, str):
+        found = _RATIO.match(value)
+        if found is None:
+            raise ValueError(f"'{value}' is not a ratio: write it as 2:1, 2/1 or 2.0")
+        number = float(found["up"])
+        if found["down"] is not None:
+            below = float(found["down"])
+            number = number / below if below else math.inf
+    else:
+        number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise ValueError("a ratio must be finite and above 0, such as 2:1")
+    return number
+
+
+def ratio_text(value: float) -> str:
+    """The canonical spelling of a ratio, as reports print it: 2.0 -> `2:1`, 1.5 -> `1.5:1`."""
+    return f"{value:g}:1"
+
+
+Ratio = Annotated[float, BeforeValidator(parse_ratio)]
 
 KINDS: dict[str, Any] = {
     "power": t.Power,
@@ -24,6 +58,7 @@ KINDS: dict[str, Any] = {
     "area": t.Area,
     "share": t.Fraction,
     "float": FiniteFloat,  # NaN would compare false with every value: a rule silently off
+    "ratio": Ratio,  # a down:up ratio: 2:1, 2/1, 2.0:1 or 2.0
     "int": int,
     "bool": bool,
     "str": str,
@@ -45,6 +80,7 @@ def parse_option(rule_id: str, name: str, kind: str, value: Any) -> Any:
         return _adapter(kind).validate_python(value)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
-        raise ConfigError(f"option {rule_id}.{name}: {first['msg']} (got {value!r})") from None
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"option {rule_id}.{name}: {message} (got {value!r})") from None
     except KeyError:
         raise ConfigError(f"option {rule_id}.{name}: unknown option kind '{kind}'") from None
