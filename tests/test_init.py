@@ -25,6 +25,10 @@ from dclint.units import Q_
         ("dgx-b200", 63, None),
         ("hgx-b300", 4, None),
         ("dgx-h100", 300, None),
+        ("dgx-a100", 2, None),
+        ("dgx-a100", 40, None),
+        ("dgx-b300", 8, None),
+        ("dgx-h200", 8, None),
     ],
 )
 def test_scaffold_checks_clean(
@@ -39,9 +43,12 @@ def test_scaffold_checks_clean(
         "gb200-nvl72": 72,
         "gb300-nvl72": 72,
         "hgx-h100": 8 * (nodes or 4),
-        "dgx-b200": 16,
-        "hgx-b300": 16,
-        "dgx-h100": 24,
+        "dgx-b200": 32,  # four DGX a rack: NVIDIA's DGX SuperPOD reference architecture
+        "hgx-b300": 32,
+        "dgx-h100": 32,
+        "dgx-a100": 32,
+        "dgx-b300": 32,
+        "dgx-h200": 32,
     }[platform]
     assert design.topology.gpus == racks * per_rack
     assert len(design.topology.racks) == racks

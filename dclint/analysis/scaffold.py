@@ -11,11 +11,13 @@ from dclint.model.site import Feed
 from dclint.model.topology import derated_capacity
 from dclint.units import Q_, fmt
 
-__all__ = ["DEFAULT_NODE_RACK", "scaffold"]
+__all__ = ["DEFAULT_NODE_RACK", "NODES_A_RACK", "scaffold"]
 
-# Air-cooled racks of nodes: below CLG005's 60 kW air limit, and near NVIDIA's own air-cooled
-# DGX SuperPOD H100 rack (four DGX H100, 40.8 kW at maximum power).
-DEFAULT_NODE_RACK = Q_(35, "kW")
+# Air-cooled racks of nodes: four a rack, as NVIDIA's DGX SuperPOD reference architectures
+# rack them (DGX H100: four systems, 40.8 kW a rack); fewer where four would pass CLG005's
+# 60 kW air limit (DEFAULT_NODE_RACK the most a rack then carries).
+NODES_A_RACK = 4
+DEFAULT_NODE_RACK = Q_(60, "kW")
 _FEED_AMPS = (32, 63, 100, 125, 160, 200, 250, 315, 400)
 _PANEL_AMPS = (400, 630, 800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5000, 6300)
 _ROW = 8  # racks a row: one busway pair and one CDU pair (row CDUs serve up to 8 NVL72 racks)
@@ -52,7 +54,8 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     if not 1 <= racks <= 4096:
         raise ValueError("--racks must be between 1 and 4096")
     if spec.kind == "node":
-        nodes = nodes or max(1, math.floor(DEFAULT_NODE_RACK.m_as("kW") / spec.power.m_as("kW")))
+        most = math.floor(DEFAULT_NODE_RACK.m_as("kW") / (spec.max_power or spec.power).m_as("kW"))
+        nodes = nodes or max(1, min(NODES_A_RACK, most))
     else:
         nodes = 1
     load = (spec.power * nodes).m_as("kW")
@@ -74,8 +77,15 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     utility = math.ceil(load * racks * pue * 1.2 / 100) * 100
     nic = catalog.nics.get(spec.compute_nic or "")
     speed = nic.speed if nic else Q_(400, "Gb/s")
-    switch = next((k for k, s in catalog.switches.items() if s.port_speed == speed), "qm9700")
-    radix = catalog.switches[switch].ports
+    switch = next((k for k, s in catalog.switches.items() if s.port_speed == speed), None)
+    split = ""  # a NIC slower than every switch's ports: ports split to its speed (NET003)
+    if switch is None:
+        switch = next(
+            (k for k, s in catalog.switches.items() if speed in (s.split_speeds or ())), "qm9700"
+        )
+        split = f", link_speed: {fmt(speed)}"
+    model = catalog.switches[switch]
+    radix = model.ports * max(1, round((model.port_speed / speed).m_as("")) if split else 1)
     L: list[str] = []
     add = L.append
     add(
@@ -194,7 +204,8 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     for name, count, down, up in tiers:
         add(
             f"      - {{name: {name}, switch: {switch}, count: {count}, downlinks: {down}"
-            + (f", uplinks: {up}}}" if up else "}")
+            + (f", uplinks: {up}" if up else "")
+            + f"{split}}}"
         )
     add("")
     read = math.ceil(gpus * 0.7 / 10) * 10

@@ -45,8 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--version", "-V", action="version", version=f"dclint {__version__}", help="print version"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        _module(name).add_parser(sub)
+    parser.set_defaults(subparsers={name: _module(name).add_parser(sub) for name in COMMANDS})
     return parser
 
 
@@ -69,12 +68,17 @@ def dispatch(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown and args.command is not None:  # the subcommand's usage, not dclint's
+            args.subparsers[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+        elif unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     if args.command is None:
         parser.print_help()
         return 2
+    del args.subparsers
     args.argv = list(sys.argv[1:] if argv is None else argv)  # a review prints its command line
     if args.command != "check":  # check imports pint when it checks (not when it replays)
         _import_pint_without_numpy()

@@ -62,7 +62,9 @@ def add_set(parser: argparse.ArgumentParser, what: str = "a design value") -> No
 
 
 def add_format(parser: argparse.ArgumentParser, choices: tuple[str, ...]) -> None:
-    parser.add_argument("--format", default=choices[0], choices=choices, help="output format")
+    parser.add_argument(
+        "--format", "--output-format", default=choices[0], choices=choices, help="output format"
+    )
 
 
 def add_output(parser: argparse.ArgumentParser, help: str) -> None:

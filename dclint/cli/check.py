@@ -39,7 +39,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     add_selection(check)
     add_config(check)
     add_rules_dir(check)
-    check.add_argument("--format", default="text", choices=FORMAT_NAMES, help="report format")
+    check.add_argument(
+        "--format", "--output-format", default="text", choices=FORMAT_NAMES, help="report format"
+    )
     add_output(check, "write the report to FILE (atomically)")
     check.add_argument(
         "--fail-on",
@@ -187,11 +189,14 @@ def _report(args: argparse.Namespace, assessed: Any, fixed: list[Any]) -> int:
 
 
 def _color(args: argparse.Namespace) -> bool:
-    """Colour for text on a terminal; never into a file, a pipe, or with NO_COLOR set."""
+    """Colour for text on a terminal; never into a file, a pipe, or with NO_COLOR set;
+    FORCE_COLOR (set, not empty) colours a pipe too (as ruff and pytest read it)."""
     if args.color != "auto":
         return bool(args.color == "always")
     if getattr(args, "output", None) or os.environ.get("NO_COLOR"):
         return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
     return sys.stdout.isatty()
 
 

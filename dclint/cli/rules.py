@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dclint.cli._shared import add_rules_dir
+from dclint.cli._shared import add_format, add_rules_dir, emit
 
 __all__ = ["add_parser", "run"]
 
@@ -13,12 +13,23 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser = sub.add_parser("rules", help="list every rule")
     add_rules_dir(parser)
+    add_format(parser, ("text", "json"))
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     from dclint.engine.registry import discover
 
-    for rule_id, cls in discover(tuple(args.rules_dir)).items():
+    rules = discover(tuple(args.rules_dir))
+    if args.format == "json":
+        import json
+
+        listed = [
+            {"id": rule_id, "name": cls.name, "severity": cls.severity, "summary": cls.summary()}
+            for rule_id, cls in rules.items()
+        ]
+        emit(args, json.dumps(listed, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    for rule_id, cls in rules.items():
         print(f"{rule_id}  {cls.name:<40} {cls.severity:<8} {cls.summary()}")
     return 0

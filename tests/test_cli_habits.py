@@ -1,0 +1,55 @@
+"""Issue 30 item 5, ruff-grade habits: --output-format, FORCE_COLOR, `rules --format json`, and
+an unknown flag answered with the subcommand's usage. Each failed before."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dclint.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = str(ROOT / "sample_designs" / "broken-rack-130kw.yaml")
+
+
+def test_output_format_is_format(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", BROKEN, "--output-format", "json"]) == 1
+    (design,) = json.loads(capsys.readouterr().out)["designs"]
+    assert [(f["rule"], f["line"]) for f in design["findings"]] == [("PWR001", 53)]
+
+
+def test_force_color_colours_a_pipe(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    main(["check", BROKEN])
+    assert capsys.readouterr().out.startswith("\x1b[1m")
+    monkeypatch.setenv("NO_COLOR", "1")  # NO_COLOR wins, as no-color.org asks
+    main(["check", BROKEN])
+    assert "\x1b" not in capsys.readouterr().out
+
+
+def test_rules_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--format", "json"]) == 0
+    rules = json.loads(capsys.readouterr().out)
+    assert rules[0].keys() == {"id", "name", "severity", "summary"}
+    (pwr001,) = [r for r in rules if r["id"] == "PWR001"]
+    assert pwr001["name"] == "rack-power-over-limit"
+    assert pwr001["severity"] == "error"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["check"], ["rules"], ["plan", BROKEN], ["init", "--platform", "dgx-h100", "--racks", "1"]],
+)
+def test_an_unknown_flag_prints_the_subcommands_usage(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = argv[0]
+    assert main([*argv, "--no-such-flag"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: dclint {command} ")
+    assert f"dclint {command}: error: unrecognized arguments: --no-such-flag" in err
