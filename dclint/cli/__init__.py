@@ -22,6 +22,7 @@ COMMANDS = (
     "explain",
     "schema",
     "cost",
+    "calibrate",
     "diff",
     "capacity",
     "init",

@@ -15,8 +15,12 @@ from dclint.errors import ConfigError
 
 __all__ = ["refuse_clobbering", "write_atomic"]
 
-_OUTPUTS = (("output", "--output"), ("write_baseline", "--write-baseline"))
-_INPUTS = ("paths", "design", "a", "b", "against", "config", "baseline")
+_OUTPUTS = (
+    ("output", "--output"),
+    ("write_baseline", "--write-baseline"),
+    ("profile", "--profile"),
+)
+_INPUTS = ("paths", "design", "a", "b", "against", "config", "baseline", "runs")
 
 
 def _same(a: str, b: str) -> bool:

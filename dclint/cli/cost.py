@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from dclint.cli._shared import add_output, add_set, emit, overrides
+from dclint.cli._shared import add_config, add_output, add_set, emit, overrides
 from dclint.escaping import finite_json
 
 if TYPE_CHECKING:
@@ -69,10 +69,22 @@ def _part_row(key: str) -> Any:
 def _part(p: Projection, key: str) -> str:
     """A part of the predicted step: its seconds and share."""
     pred = p.timing.prediction
-    if pred is None:
+    if pred is None or key not in pred.breakdown:
         return "-"
     seconds = pred.breakdown[key].m_as("s")
     return f"{seconds:.3g} s ({seconds / pred.step_time.m_as('s'):.0%})"
+
+
+OVERHEAD = "calibrated overhead"  # a row only when a calibration profile adds one
+
+
+def _rows(projections: list[Projection]) -> list[tuple[str, Any]]:
+    """ROWS, without the calibrated overhead's when no projection has one."""
+    calibrated = any(
+        p.timing.prediction is not None and "overhead" in p.timing.prediction.breakdown
+        for p in projections
+    )
+    return [r for r in ROWS if calibrated or r[0] != f"  {OVERHEAD}"]
 
 
 ROWS: tuple[tuple[str, Any], ...] = (
@@ -97,6 +109,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
             ("cp", "CP comm."),
             ("ep", "EP comm."),
             ("optimizer", "optimizer"),
+            ("overhead", OVERHEAD),
         )
     ),
     ("compute", lambda p: _fmt(p.timing.compute, "day")),
@@ -122,7 +135,9 @@ def _fmt(q: Any, unit: str | None = None) -> str:
 
 def _table(projections: list[Projection]) -> str:
     header = ["workload", *(p.workload for p in projections)]
-    rows = [header] + [[name, *(str(get(p)) for p in projections)] for name, get in ROWS]
+    rows = [header] + [
+        [name, *(str(get(p)) for p in projections)] for name, get in _rows(projections)
+    ]
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     return "\n".join(
         "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
@@ -155,6 +170,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     add_output(parser, "write the report to FILE (atomically)")
     add_set(parser)
+    add_config(parser)
     return parser
 
 
@@ -181,7 +197,7 @@ def _document(designs: list[Any], projections: list[Projection], fmt_name: str) 
     parts = [Block("h1", title)]
     if projections:
         header = ["", *(p.workload for p in projections)]
-        rows = [[name, *(str(get(p)) for p in projections)] for name, get in ROWS]
+        rows = [[name, *(str(get(p)) for p in projections)] for name, get in _rows(projections)]
         parts.append(Block("table", header=header, rows=rows))
     for p in projections:
         parts.append(Block("h3", f"Assumptions for {p.workload}"))
@@ -193,6 +209,20 @@ def _document(designs: list[Any], projections: list[Projection], fmt_name: str) 
     return write_markdown(parts) if fmt_name == "markdown" else write_html(parts, title)
 
 
+def _calibrate(args: argparse.Namespace, designs: list[Any]) -> None:
+    """Each design gets the calibration profile its config names (--config, else the config
+    found from the design's directory)."""
+    from pathlib import Path
+
+    from dclint.engine.config import config_for, load_config
+    from dclint.engine.runner import calibrate
+
+    given = load_config(Path(args.config)) if args.config else None
+    cache: dict[Any, Any] = {}
+    for path, design in zip(args.paths, designs, strict=True):
+        calibrate(design, given or config_for(Path(path), cache))
+
+
 def run(args: argparse.Namespace) -> int:
     from dclint.loader import load
     from dclint.projection import project_workloads, tco, unprojected
@@ -200,6 +230,7 @@ def run(args: argparse.Namespace) -> int:
     sets = overrides(args)
     # LoadError -> exit 2 with file:line:col
     designs = [load(path, overrides=sets) for path in args.paths]
+    _calibrate(args, designs)
     projections = [p for d in designs for p in project_workloads(d)]
     if args.format == "json":
         data = {

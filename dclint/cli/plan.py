@@ -157,6 +157,9 @@ def run(args: argparse.Namespace) -> int:
     # effect for this design (the search keeps that much of each GPU's memory free)
     engine = make_engine(args)
     design = load(args.design, overrides=engine.overrides)
+    from dclint.engine.runner import calibrate
+
+    calibrate(design, engine.config_for(args.design))  # the config's calibration profile
     wl = pick_workload(design, args.workload)
     reserve = engine.options(engine.config_for(args.design))["PAR005"]["reserve"].m_as("")
     from dclint.analysis.layouts import render

@@ -32,6 +32,7 @@ _KEYS = {
     "exclude",
     "max-ids",
     "review",
+    "calibration",
 }
 # the review document's front matter (`dclint review`), each a line of text
 REVIEW_KEYS = ("title", "client", "project", "author", "revision", "date")
@@ -48,6 +49,8 @@ class Config:
     exclude: tuple[str, ...] = ()
     max_ids: int | None = None  # None: dclint.model.budget.MAX_IDS
     review: dict[str, str] = field(default_factory=dict)  # front matter of `dclint review`
+    # a calibration profile (`dclint calibrate`), resolved from the config's directory
+    calibration: str | None = None
     rule_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     file: str | None = None
     root: Path = field(default_factory=Path.cwd)
@@ -181,6 +184,10 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
             kwargs["fail_on"] = value
         elif key == "review":
             kwargs["review"] = _front_matter(value, where)
+        elif key == "calibration":
+            if not isinstance(value, str) or not value.strip() or len(value) > 4096:
+                raise ConfigError(f"{where}: expected the path of a calibration profile")
+            kwargs["calibration"] = str(root / value)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: expected a mapping of glob to rule ids")

@@ -112,6 +112,7 @@ class Engine:
         except LoadError as exc:
             result.errors = exc.problems
             return result
+        calibrate(design, config)
         result.name, result.design = design.name, design
         source = design.source
         assert source is not None
@@ -234,3 +235,12 @@ def _skipped_note(skipped: list[str]) -> str:
         "a design: a design has a top-level `name` and design sections such as `racks`, or a "
         "`# dclint: design` line)"
     )
+
+
+def calibrate(design: Any, config: Config) -> None:
+    """Give `design` the calibration profile `config` names (its `calibration:` key), if any:
+    its predictions then use the profile's constants for the GPUs the profile holds."""
+    if config.calibration:
+        from dclint.loader.calibration import read_calibration
+
+        design.calibrate(read_calibration(config.calibration, config.where("calibration")))

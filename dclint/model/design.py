@@ -18,6 +18,7 @@ from dclint.model.types import Id, Strict
 from dclint.model.workload import Workload
 
 if TYPE_CHECKING:
+    from dclint.model.calibration import Calibration
     from dclint.model.source import Source
     from dclint.model.topology import Topology
 
@@ -57,6 +58,17 @@ class Design(Strict):
     )
     _source: Source | None = PrivateAttr(default=None)
     _topology: Topology | None = PrivateAttr(default=None)
+    _calibration: Calibration | None = PrivateAttr(default=None)
+
+    @property
+    def calibration(self) -> Calibration | None:
+        """The calibration profile the config names (`calibration:`), if any: the step model
+        applies its constants to the GPUs it holds (set by whoever read the config)."""
+        return self._calibration
+
+    def calibrate(self, profile: Calibration | None) -> None:
+        """Apply `profile` to this design's predictions (None: the model's own constants)."""
+        self._calibration = profile
 
     @property
     def source(self) -> Source | None:

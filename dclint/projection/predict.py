@@ -185,6 +185,13 @@ def inputs(
     machine = gpu_machine(
         peak.m_as("FLOP/s"), hw.gpu.hbm_bandwidth.m_as("B/s"), eff, links, attention_peak
     )
+    profile = design.calibration
+    entry = profile.gpus.get(hw.gpu_key) if profile is not None else None
+    if profile is not None and entry is not None:  # a profile changes only the GPUs it holds
+        from dclint.projection.calibrate import calibrated
+
+        machine = calibrated(machine, entry)
+        notes.append(profile.describe(hw.gpu_key) or "")
     attention = "flash attention" if wl.flash_attention else "unfused attention"
     notes.append(
         f"step model: Megatron-Core software ({attention}; TP, DP and PP communication "

@@ -69,6 +69,7 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
         _optimizer(a, lay, mac),
         model,
         hardware,
+        mac.overhead,
     )
 
 

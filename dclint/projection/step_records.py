@@ -35,6 +35,9 @@ STEP_PARTS: dict[str, tuple[str, str]] = {
     "cp": ("context-parallel comm.", "context-parallel communication"),
     "ep": ("expert all-to-all", "expert all-to-alls"),
     "optimizer": ("optimizer", "the optimizer step"),
+    # only with a calibration profile (`dclint calibrate`): seconds a step the client's runs
+    # spend beyond the model's terms (data loading, logging, host synchronisation)
+    "overhead": ("calibrated overhead", "the calibrated per-step overhead"),
 }
 
 ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 copy written
@@ -124,6 +127,8 @@ class Machine:
     # Engine's cast-transpose reads the BF16 tensor (2 B) and writes the FP8 tensor and its FP8
     # transpose (1 B each), for every GEMM input in the forward and output gradient in the backward
     fp8_cast_bytes: float = 0.0
+    # seconds a step beyond the model's terms, from a calibration profile (0: none)
+    overhead: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +146,7 @@ class Step:
     optimizer: float
     model_flops: float  # per step, whole job (MFU numerator)
     hardware_flops: float  # per step, whole job, with recomputation
+    overhead: float = 0.0  # calibrated seconds a step beyond the terms above (Machine.overhead)
 
     @property
     def time(self) -> float:
@@ -154,6 +160,7 @@ class Step:
             + self.cp
             + self.ep
             + self.optimizer
+            + self.overhead
         )
 
     def parts(self) -> dict[str, float]:
@@ -167,4 +174,5 @@ class Step:
             "cp": self.cp,
             "ep": self.ep,
             "optimizer": self.optimizer,
+            **({"overhead": self.overhead} if self.overhead else {}),
         }

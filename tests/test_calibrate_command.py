@@ -1,0 +1,249 @@
+"""`dclint calibrate`: constants recovered from runs generated with known ones, the held-out
+error, the profile applied by cost and plan to its GPU only, and bad input located (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from dclint.cli import main
+
+SAMPLE = ROOT / "sample_designs" / "h100-40node.yaml"
+# (tp, pp, GPUs, micro-batch): layouts of the sample's 13B workload a consultant could time
+LAYOUTS = [
+    (8, 1, 320, 1),
+    (4, 2, 320, 1),
+    (2, 4, 320, 2),
+    (8, 2, 160, 1),
+    (4, 1, 80, 2),
+    (1, 8, 320, 1),
+    (2, 1, 160, 4),
+    (8, 4, 320, 1),
+    (4, 4, 160, 1),
+    (1, 4, 80, 1),
+]
+KNOWN = (0.85, 0.6, 0.05)  # compute, network, overhead (s)
+# measurement noise, +-3% at most, for the held-out error
+NOISE = (1.03, 0.98, 1.01, 0.97, 1.02, 0.99, 1.0, 1.03, 0.97, 1.01)
+
+
+def _measured(constants: tuple[float, float, float]) -> list[float]:
+    """Seconds a step of each layout at `constants`, as the model with them predicts."""
+    from dclint.analysis.calibrate import _case, _workload
+    from dclint.loader import load
+    from dclint.loader.runs import Measured
+    from dclint.projection.calibrate import predicted
+
+    design = load(SAMPLE)
+    out = []
+    for tp, pp, gpus, mb in LAYOUTS:
+        run = Measured("x", "x", {"tp": tp, "pp": pp, "gpus": gpus, "micro_batch": mb}, 1.0)
+        _, case = _case(design, _workload(design, None, run), run)
+        out.append(predicted(case, constants))
+    return out
+
+
+def _csv(path: Path, times: list[float]) -> Path:
+    lines = ["name,gpus,tp,pp,micro_batch,step_time"]
+    for i, ((tp, pp, gpus, mb), t) in enumerate(zip(LAYOUTS, times, strict=True), 1):
+        lines.append(f"r{i},{gpus},{tp},{pp},{mb},{t * 1e3:.6f} ms")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _calibrate(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+    assert main(["calibrate", str(SAMPLE), *args, "--format", "json"]) == 0
+    (gpu,) = json.loads(capsys.readouterr().out)["calibration"]
+    return gpu  # type: ignore[no-any-return]
+
+
+def test_recovers_the_constants_the_runs_were_made_with(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = _csv(tmp_path / "runs.csv", _measured(KNOWN))
+    got = _calibrate(capsys, str(runs), "--profile", str(tmp_path / "p.yaml"))
+    c = got["constants"]
+    assert (round(c["compute"], 6), round(c["network"], 6), round(c["overhead_s"], 6)) == KNOWN
+    assert got["determined"] == {"compute": True, "network": True, "overhead": True}
+    assert got["mean_absolute_error"]["fitted"] < 1e-8
+    assert got["mean_absolute_error"]["held_out"] < 1e-8
+    # the model's own constants are 19.8% off these runs
+    assert round(got["mean_absolute_error"]["model"], 4) == 0.1979
+    text = (tmp_path / "p.yaml").read_text(encoding="utf-8")
+    assert "  h100-sxm:\n    compute: 0.85  #" in text
+    assert "    network: 0.6  #" in text
+    assert "    overhead: 50 ms  #" in text
+
+
+def test_held_out_error_on_noisy_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    times = [t * n for t, n in zip(_measured(KNOWN), NOISE, strict=True)]
+    got = _calibrate(capsys, str(_csv(tmp_path / "runs.csv", times)))
+    c = got["constants"]
+    assert (round(c["compute"], 3), round(c["network"], 3), round(c["overhead_s"], 3)) == (
+        0.857,
+        0.593,
+        0.065,
+    )
+    errors = got["mean_absolute_error"]
+    assert (round(errors["fitted"], 4), round(errors["held_out"], 4)) == (0.019, 0.0283)
+    assert [round(r["held_out_error"], 3) for r in got["runs"][:3]] == [-0.033, 0.029, -0.017]
+
+
+def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    runs = _csv(tmp_path / "runs.csv", _measured(KNOWN))
+    assert main(["calibrate", str(SAMPLE), str(runs)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:4] == [
+        "  compute  x0.85             bounds 0.5-1.5",
+        "  network  x0.6              bounds 0.1-2",
+        "  overhead 50 ms a step      bounds 0-60 s",
+    ]
+    assert out[-1] == "  mean absolute error: model 19.8%, fitted 0.0%, held out 0.0%"
+
+
+def _project(tmp_path: Path, profile: str | None, design: Path = SAMPLE) -> Path:
+    """A copy of `design` in a directory whose config names `profile` (None: no config)."""
+    where = tmp_path / ("with" if profile else "without")
+    where.mkdir(exist_ok=True)
+    shutil.copy(design, where / "d.yaml")
+    if profile:
+        (where / "p.yaml").write_text(profile, encoding="utf-8")
+        (where / ".dclint.yaml").write_text("calibration: p.yaml\n", encoding="utf-8")
+    return where / "d.yaml"
+
+
+H100 = "gpus:\n  h100-sxm:\n    compute: 0.85\n    network: 0.6\n    overhead: 50 ms\n"
+B200 = "gpus:\n  b200:\n    compute: 0.85\n    network: 0.6\n    overhead: 50 ms\n"
+
+
+def _cost(capsys: pytest.CaptureFixture[str], design: Path) -> dict:  # type: ignore[type-arg]
+    assert main(["cost", str(design), "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)["projections"][0]  # type: ignore[no-any-return]
+
+
+def test_cost_uses_the_profile_for_its_gpu(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _cost(capsys, _project(tmp_path, None))
+    after = _cost(capsys, _project(tmp_path, H100))
+    assert round(before["step_time_predicted_s"], 4) == 2.5853
+    # the profile's constants on the declared layout: the first generated run, 3.5536 s
+    assert round(after["step_time_predicted_s"], 4) == 3.5536
+    assert after["step_breakdown"]["overhead"] == 0.05
+    assert "overhead" not in before["step_breakdown"]
+    assert (round(before["mfu_predicted"], 4), round(after["mfu_predicted"], 4)) == (0.3948, 0.2872)
+    assert any(a.startswith("calibrated by ") for a in after["assumptions"])
+
+
+def test_a_profile_never_changes_another_gpu(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["cost", str(_project(tmp_path, None))]) == 0
+    plain = capsys.readouterr().out
+    assert main(["cost", str(_project(tmp_path, B200))]) == 0
+    assert capsys.readouterr().out == plain
+    assert main(["plan", str(_project(tmp_path, B200)), "--top", "3"]) == 0
+    other = capsys.readouterr().out
+    assert main(["plan", str(_project(tmp_path, None)), "--top", "3"]) == 0
+    assert capsys.readouterr().out == other
+
+
+def test_plan_ranks_with_the_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def best(design: Path) -> str:
+        assert main(["plan", str(design), "--top", "1", "--format", "json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        return f"{data['layouts'][0]['step_time_s']:.4f}"
+
+    assert (best(_project(tmp_path, None)), best(_project(tmp_path, H100))) == ("1.8932", "2.2931")
+
+
+MEGATRON_LOG = """\
+------------------------ arguments ------------------------
+  context_parallel_size ........................... 1
+  global_batch_size ............................... 960
+  micro_batch_size ................................ 1
+  pipeline_model_parallel_size .................... 1
+  tensor_model_parallel_size ...................... 8
+  world_size ...................................... 320
+-------------------- end of arguments ---------------------
+ [2026-11-30 10:00:10] iteration       10/ 1000 | consumed samples:  9600 | elapsed time per iteration (ms): 9100.2 | learning rate: 1.0E-05 | global batch size:   960 | lm loss: 9.1E+00 |
+ [2026-11-30 10:00:46] iteration       20/ 1000 | consumed samples: 19200 | elapsed time per iteration (ms): 3560.0 | learning rate: 2.0E-05 | global batch size:   960 | lm loss: 8.0E+00 |
+ [2026-11-30 10:01:22] iteration       30/ 1000 | consumed samples: 28800 | elapsed time per iteration (ms): 3540.0 | learning rate: 3.0E-05 | global batch size:   960 | lm loss: 7.5E+00 |
+ [2026-11-30 10:01:58] iteration       40/ 1000 | consumed samples: 38400 | elapsed time per iteration (ms): 3555.0 | learning rate: 4.0E-05 | global batch size:   960 | lm loss: 7.1E+00 |
+"""  # noqa: E501
+
+
+def test_megatron_log_is_one_run_at_its_median(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(MEGATRON_LOG, encoding="utf-8")
+    nemo = tmp_path / "nemo.log"
+    nemo.write_text(
+        "Epoch 0: 1/100 [train_step_timing in s=7.9]\nEpoch 0: 2/100 [train_step_timing in s=2.2]"
+        "\nEpoch 0: 3/100 [train_step_timing in s=2.4]\n",
+        encoding="utf-8",
+    )
+    got = _calibrate(capsys, str(log), str(nemo))
+    runs = got["runs"]
+    # the first logged interval (warm-up) left out: median of 3560, 3540 and 3555 ms
+    assert [(r["at"], r["measured_s"]) for r in runs] == [
+        (f"{log}:10", 3.555),
+        (f"{nemo}:2", 2.3),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "message"),
+    [
+        ("gpus,tp,speed\n", "runs.csv", "runs.csv:1:9: unknown column 'speed'"),
+        ("gpus,tp\n320,8\n", "runs.csv", "runs.csv:1:1: no step_time column"),
+        ("tp,step_time\n8,2.4\n", "runs.csv", "runs.csv:2:3: step_time '2.4' needs a unit"),
+        ("tp,step_time\n8,2.4 kg\n", "runs.csv", "runs.csv:2:3: step_time '2.4 kg' is not a"),
+        ("tp,step_time\nx,2.4 s\n", "runs.csv", "runs.csv:2:1: tp 'x' is not a whole number"),
+        ("tp,step_time\n8\n", "runs.csv", "runs.csv:2:1: 1 cells, the header has 2"),
+        ("tp,step_time\n3,2 s\n", "runs.csv", "runs.csv:2: tp 3 x pp 1 x cp 1 does not make"),
+        ("nothing here\n", "train.log", "train.log:1:1: no step times"),
+    ],
+)
+def test_bad_runs_are_one_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, name: str, message: str
+) -> None:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(["calibrate", str(SAMPLE), str(tmp_path / name)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"dclint: error: {tmp_path}/{message}"), err
+
+
+@pytest.mark.parametrize(
+    ("profile", "message"),
+    [
+        ("gpus:\n  h100-sxm:\n    compute: 3\n", "p.yaml:3:14: compute 3 is outside 0.5-1.5"),
+        ("gpus:\n  h100-sxm:\n    overhead: 5\n", "p.yaml:3:15: overhead needs a unit"),
+        ("gpus:\n  h100-sxm:\n    speed: 1\n", "p.yaml:3:5: unknown key 'speed'"),
+        ("gpu: h100\n", "p.yaml:1:1: a calibration profile is a mapping 'gpus:'"),
+    ],
+)
+def test_bad_profile_is_one_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str, message: str
+) -> None:
+    design = _project(tmp_path, profile)
+    assert main(["cost", str(design)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"dclint: error: {design.parent}/{message}"), err
+
+
+def test_missing_profile_names_the_config_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    design = _project(tmp_path, H100)
+    (design.parent / "p.yaml").unlink()
+    assert main(["cost", str(design)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"dclint: error: {design.parent}/.dclint.yaml:1:1: cannot read"), err
