@@ -89,8 +89,9 @@ def prepare(sizes: list[int], many: int, out: Path) -> dict[str, Any]:
     group = out / "many"
     shutil.rmtree(group, ignore_errors=True)
     group.mkdir()
-    # an empty config: dclint's defaults, and the results cache of the cached repeat beside it
-    (group / ".dclint.yaml").write_text("# dclint's defaults\n", encoding="utf-8")
+    # an empty config (TOML: reading it needs no YAML parser): dclint's defaults, and the
+    # results cache of the cached repeat beside it
+    (group / "pyproject.toml").write_text("[tool.dclint]\n", encoding="utf-8")
     files["many"] = []
     for i in range(many):
         path = group / f"su-{i:03d}.yaml"
