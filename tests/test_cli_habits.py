@@ -53,3 +53,17 @@ def test_an_unknown_flag_prints_the_subcommands_usage(
     err = capsys.readouterr().err
     assert err.startswith(f"usage: dclint {command} ")
     assert f"dclint {command}: error: unrecognized arguments: --no-such-flag" in err
+
+
+def test_explain_finds_the_config_as_check_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".dclint.yaml").write_text(
+        "PWR001: {severity: warning, limit: 100 kW}\n", encoding="utf-8"
+    )
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    assert main(["explain", "PWR001"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("PWR001 rack-power-over-limit [warning]")
+    assert "- limit = " in out and "100 kW" in out.split("- limit = ")[1].splitlines()[0]
