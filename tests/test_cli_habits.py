@@ -67,3 +67,14 @@ def test_explain_finds_the_config_as_check_does(
     out = capsys.readouterr().out
     assert out.startswith("PWR001 rack-power-over-limit [warning]")
     assert "- limit = " in out and "100 kW" in out.split("- limit = ")[1].splitlines()[0]
+
+
+def test_a_misspelt_config_key_gets_a_did_you_mean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / ".dclint.yaml"
+    config.write_text("fail-onn: warning\n", encoding="utf-8")
+    assert main(["check", BROKEN, "--config", str(config)]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"dclint: error: {config}: fail-onn: unknown config key; did you mean 'fail-on'? (known: "
+    )

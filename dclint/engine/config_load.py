@@ -197,7 +197,12 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
                 raise ConfigError(f"{where}: expected a table of options, e.g. {{severity = ...}}")
             settings[key] = dict(value)
         else:
-            raise ConfigError(f"{where}: unknown config key (known: {', '.join(sorted(_KEYS))})")
+            from dclint.model.hints import did_you_mean
+
+            hint = did_you_mean(str(key), _KEYS)  # as for design keys (#30 item 5)
+            raise ConfigError(
+                f"{where}: unknown config key{hint} (known: {', '.join(sorted(_KEYS))})"
+            )
     return Config(rule_settings=settings, file=file, root=root, **kwargs)
 
 
