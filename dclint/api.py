@@ -122,6 +122,7 @@ from dclint.projection.layout_checks import (
 from dclint.projection.money import convert
 from dclint.projection.remedies import checkpoint_ratio, step_ratio
 from dclint.projection.search_design import (
+    SearchRefused,
     best_ratio,
     layout_values,
     loses_on,
@@ -187,6 +188,7 @@ __all__ = [
     "Remedy",
     "RoomAir",
     "Rule",
+    "SearchRefused",
     "Severity",
     "StorageTier",
     "SwitchModel",

@@ -12,8 +12,13 @@ part of the step where it loses most time, and the best layout. A declared layou
 PAR001-PAR004 is left to those rules.
 
 The search costs from a tenth of a second (a 13B model on 320 GPUs) to seconds (an MoE on
-thousands of GPUs) a workload, so the rule runs only when `search` is set in the config
-(`PAR005 = { search = true }`); `dclint plan` always runs it.
+thousands of GPUs) a workload, so the rule runs only when asked: `dclint check
+--layout-search`, or `search` set in a config given with `--config` (`PAR005 = { search =
+true }`); `dclint plan` and `dclint review` always run it. A config found by search (not named
+on the command line) may not turn it on: a repository's file could otherwise make every check
+run for minutes; the rule then says, as an info finding, that the search did not run. So it
+does for a workload whose search would examine more than dclint's bound of 3,000,000 layouts
+(some 30 s on one core).
 
 ## Why it matters
 The layout is a lever on training time that costs nothing to pull: Narayanan et al. 2021
@@ -68,13 +73,21 @@ class LayoutSlowerThanBest(Rule):
         "reserve": Option(
             f"{MEMORY_RESERVE:.0%}", "share", "GPU memory kept free, as PAR004's reserve"
         ),
-        "search": Option(False, "bool", "Run the layout search during check"),
+        "search": Option(
+            False,
+            "bool",
+            "Run the layout search during check (only from --config; or --layout-search)",
+            costly=True,
+        ),
     }
 
     @classmethod
     def inapplicable(cls, design: Design, options: dict[str, Any] | None = None) -> str:
         if options is not None and not options.get("search"):
-            return "the layout search is off (PAR005 search = true; dclint review runs it)"
+            return (
+                "the layout search is off (--layout-search, or PAR005 search = true in a "
+                "--config file; dclint review runs it)"
+            )
         return super().inapplicable(design, options)
 
     @classmethod
@@ -87,13 +100,18 @@ class LayoutSlowerThanBest(Rule):
 
         if projection.timing.prediction is None or finding.subject != projection.workload:
             return None
+        if finding.severity == "info":  # the search did not run: nothing to price
+            return None
         ratio = best_ratio(design, design.workloads[projection.index], options)
         return Remedy(running=ratio) if ratio is not None else None
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         if not ctx["search"]:
+            if "search" in ctx.withheld:
+                yield from _withheld(design, ctx.withheld["search"])
             return
         from dclint.projection.search_design import (
+            SearchRefused,
             layout_values,
             loses_on,
             ordinal,
@@ -105,6 +123,16 @@ class LayoutSlowerThanBest(Rule):
         reserve = ctx["reserve"].m_as("")
         for i, wl in enumerate(design.workloads):
             plan = plan_layouts(design, wl, reserve=reserve, rank_only=True)
+            if isinstance(plan, SearchRefused):
+                yield Violation(
+                    ("workloads", i, "gpus"),
+                    f"workload {wl.id}: layout search not run: {plan}",
+                    subject=wl.id,
+                    severity="info",
+                    fix="PAR001-PAR004 still check the declared layout; `dclint plan DESIGN "
+                    f"--workload {wl.id} --gpus N` ranks layouts on a smaller GPU count",
+                )
+                continue
             if isinstance(plan, str) or not plan.result.valid or plan.declared_reason:
                 continue
             gap = plan.gap()
@@ -137,6 +165,24 @@ class LayoutSlowerThanBest(Rule):
                     for key, value in layout_values(best, wl.gpus).items()
                 ),
             )
+
+
+def _withheld(design: Design, where: str) -> Iterator[Violation]:
+    """An info finding on each workload the search would have run on (its architecture
+    declared): the config found by search that turned it on may not."""
+    for i, wl in enumerate(design.workloads):
+        m = wl.model
+        if m.layers is None or m.hidden_size is None or m.vocab_size is None:
+            continue
+        yield Violation(
+            ("workloads", i),
+            f"workload {wl.id}: layout search not run: {where} turns it on (search = true), "
+            "but that config was found by search, not named with --config, and may not start "
+            "work that can run for minutes",
+            subject=wl.id,
+            severity="info",
+            fix="pass --layout-search to run it, or name the config with --config",
+        )
 
 
 def _name(c: Candidate) -> str:

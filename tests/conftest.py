@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from dclint.engine.config import CONFIG_NAMES, Config, load_config
 from dclint.engine.runner import Engine, run
 from dclint.testing import expected_findings
 
@@ -21,6 +22,13 @@ TODAY = date(2026, 12, 2)
 os.environ.setdefault("DCLINT_NO_CACHE", "1")
 # the `# expect: ID` marks, read as a plug-in's tests read them (one home: dclint.testing)
 expected_counts = expected_findings
+
+
+def example_config(folder: Path) -> Config | None:
+    """An example folder's own config (PAR005's turns its search on), read as `--config` reads
+    it: a config found by search may not turn on a costly option such as the search."""
+    own = [folder / name for name in CONFIG_NAMES if (folder / name).is_file()]
+    return load_config(own[0]) if own else None
 
 
 def expected_marks(path: Path) -> set[tuple[str, int]]:

@@ -29,8 +29,8 @@ def _errors(text: str, **kwargs: int) -> list[str]:
 
 BUDGET = (
     "the design names more than {:,} ids through its ranges and counts (racks, feeds, "
-    "switches and the references to them); split it, or raise `max-ids` in the config "
-    "(dclint's own default: 200,000)"
+    "switches and the references to them); split it, or raise `max-ids` in a config named with "
+    "--config (dclint's own default: 200,000; a config found by search may only lower it)"
 )
 
 
@@ -57,6 +57,33 @@ def test_max_ids_is_an_option(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     proc, _ = dclint("check", "over.yaml", cwd=tmp_path)
     assert error_lines(proc) == [f"over.yaml:3:9: error: {BUDGET.format(10)}"]
+
+
+def test_a_found_config_may_lower_max_ids_but_not_raise_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 6: a repository's config could otherwise make a check run for minutes."""
+    from dclint.cli import main
+    from dclint.engine.config import load_config
+    from dclint.engine.runner import Engine
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".dclint.yaml").write_text("max-ids: 300000\n", "utf-8")
+    (tmp_path / "d.yaml").write_text(_groups("r[1-100000]", "s[1-100000]", "t1"), "utf-8")
+    assert main(["check", "d.yaml", "--select", "PWR001"]) == 2
+    out = capsys.readouterr()
+    assert out.out.splitlines()[0] == f"d.yaml:7:9: error: {BUDGET.format(200_000)}"
+    assert out.err.splitlines() == [
+        f"dclint: warning: {tmp_path / '.dclint.yaml'}:1:1: max-ids 300,000 ignored in a config "
+        "found by search (it may lower dclint's budget of 200,000 ids, not raise it); give the "
+        "file with --config to raise it"
+    ]
+    # the same file named with --config raises it; a lower budget found by search holds
+    assert Engine(config=load_config(tmp_path / ".dclint.yaml")).config_for("d.yaml").max_ids == (
+        300_000
+    )
+    (tmp_path / ".dclint.yaml").write_text("max-ids: 150000\n", "utf-8")
+    assert Engine().config_for("d.yaml").max_ids == 150_000
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "1.5", "true", "'10'", "10000000000"])

@@ -166,7 +166,7 @@ def test_par005_fires_above_max_gap_only(tmp_path: Path, shift: float, fires: bo
 
 
 def test_par005_is_priced_by_the_best_layouts_step(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["check", SMALL, "--format", "json"])
+    main(["check", SMALL, "--format", "json", "--layout-search"])
     found = json.loads(capsys.readouterr().out)["designs"][0]["findings"]
     impact = next(f["impact"] for f in found if f["rule"] == "PAR005")
     from dclint.loader import load

@@ -111,7 +111,8 @@ def test_a_rule_switched_off_by_its_options_is_skipped(tmp_path: Path) -> None:
     (skip,) = case.result
     assert isinstance(skip, Skipped)
     assert skip.message == (
-        "does not apply: the layout search is off (PAR005 search = true; dclint review runs it)"
+        "does not apply: the layout search is off (--layout-search, or PAR005 search = true in a "
+        "--config file; dclint review runs it)"
     )
     config = tmp_path / "c.yaml"
     config.write_text("PAR005:\n  search: true\n", encoding="utf-8")

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import EXAMPLES, TODAY
+from conftest import EXAMPLES, TODAY, example_config
 from dclint.engine.registry import discover
 from dclint.testing import DOC_SECTIONS, expected_findings, found_findings
 
@@ -45,7 +45,7 @@ def _cases() -> list[tuple[str, str]]:
 def test_example(rule_id: str, name: str) -> None:
     """The checker a plug-in's tests use (dclint.testing): load errors count as DCL000."""
     path = EXAMPLES / rule_id.lower() / name
-    found = found_findings(path, today=TODAY)
+    found = found_findings(path, today=TODAY, config=example_config(path.parent))
     if name.startswith("good"):
         assert {f for f in found if f[0] == rule_id} == set()
         assert found == expected_findings(path)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, ROOT, TODAY
+from conftest import EXAMPLES, ROOT, TODAY, example_config
 from dclint.engine.registry import discover
 from dclint.engine.runner import Engine, run
 
@@ -23,8 +23,9 @@ UPDATE = os.environ.get("DCLINT_UPDATE_SNAPSHOTS") == "1"
 
 def render(rule_id: str) -> str:
     """Every finding of `rule_id` on its bad examples, one line each, paths from the repo root."""
-    files = sorted((EXAMPLES / rule_id.lower()).glob("bad*.yaml"))
-    result = run([str(f) for f in files], Engine(today=TODAY))
+    folder = EXAMPLES / rule_id.lower()
+    files = sorted(folder.glob("bad*.yaml"))
+    result = run([str(f) for f in files], Engine(config=example_config(folder), today=TODAY))
     lines = []
     for e in result.errors if rule_id == "DCL000" else ():  # load errors: DCL000's findings
         where = Path(e.file).resolve().relative_to(ROOT).as_posix()

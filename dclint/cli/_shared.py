@@ -89,7 +89,8 @@ def overrides(args: argparse.Namespace) -> tuple[Any, ...]:
 
 def make_engine(args: argparse.Namespace, defer_rules: bool = False) -> Any:
     """An Engine from the flags a command has: --config, --rules-dir, --select/--ignore,
-    --fail-on, --today and --set (its rules discovered on first use with `defer_rules`)."""
+    --fail-on, --today, --set and --layout-search (its rules discovered on first use with
+    `defer_rules`)."""
     from dclint.engine.config import load_config
     from dclint.engine.runner import Engine
 
@@ -108,6 +109,7 @@ def make_engine(args: argparse.Namespace, defer_rules: bool = False) -> Any:
         overrides=overrides(args),
         warn=_warn_once(),
         defer_rules=defer_rules,
+        costly=getattr(args, "layout_search", False),
     )
 
 

@@ -81,6 +81,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     check.add_argument("--today", help=argparse.SUPPRESS)  # fixed date for suppression tests
     add_set(check, "a design value before checking")
     check.add_argument(
+        "--layout-search",
+        action="store_true",
+        help="run PAR005's layout search (seconds a workload; a config found by search may "
+        "not turn it on, one named with --config may)",
+    )
+    check.add_argument(
         "--sweep", metavar="PATH=V1,V2,...", help="check once per value and print one table"
     )
     check.add_argument(

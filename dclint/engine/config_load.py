@@ -52,6 +52,9 @@ class Config:
     # a calibration profile (`dclint calibrate`), resolved from the config's directory
     calibration: str | None = None
     rule_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # rule id -> {option: where it was set}: costly options a config found by search turned
+    # on, which the engine did not (the rule may say so: PAR005's search)
+    withheld: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
     file: str | None = None
     root: Path = field(default_factory=Path.cwd)
     # "select", "PWR001", "PWR001.limit" -> (line, column) in `file`, for error messages
@@ -211,7 +214,9 @@ def config_for(
 ) -> Config:
     """The config that governs a design file (cached per directory). A config found by this
     search loads no rule code: its `rules-dir` is dropped, and `warn` told so (a repository's
-    files could otherwise run code in CI); one given with --config keeps it."""
+    files could otherwise run code in CI); one given with --config keeps it. Nor may it raise
+    `max-ids` above dclint's budget (a repository's file could otherwise make a check run for
+    minutes): it may only lower it."""
     directory = resolved(design).parent
     if directory not in cache:
         found = find_config(directory)
@@ -223,8 +228,26 @@ def config_for(
                     "search (it would run code); give the file with --config to load its rules"
                 )
             config = replace(config, rules_dirs=())
+        config = _budgets_lowered_only(config, warn)
         cache[directory] = config
     return cache[directory]
+
+
+def _budgets_lowered_only(config: Config, warn: Callable[[str], None] | None) -> Config:
+    """A found config's `max-ids` at most dclint's own budget (dclint.model.budget.MAX_IDS)."""
+    if config.max_ids is None:
+        return config
+    from dclint.model.budget import MAX_IDS
+
+    if config.max_ids <= MAX_IDS:
+        return config
+    if warn is not None:
+        warn(
+            f"{config.where('max-ids')}: max-ids {config.max_ids:,} ignored in a config found "
+            f"by search (it may lower dclint's budget of {MAX_IDS:,} ids, not raise it); give "
+            "the file with --config to raise it"
+        )
+    return replace(config, max_ids=None)
 
 
 def resolved(path: Path) -> Path:

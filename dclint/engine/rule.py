@@ -36,12 +36,15 @@ class Option:
 
     `kind` names the type: ``power``, ``bandwidth``, ``duration``, ``temperature``, ``share``,
     ``float``, ``int``, ``bool``, ``str``, or ``dict:<kind>`` for a mapping of names to values
-    (e.g. per-platform limits).
+    (e.g. per-platform limits). A `costly` option turns on work that can run for minutes (a
+    search): a config found by search may not turn it on, only one named with --config or a
+    flag of the command (the engine withholds it, and the rule's context says so).
     """
 
     default: Any
     kind: str
     help: str
+    costly: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,9 @@ class Context:
     # every rule's typed options in effect, by rule id: a rule that must agree with another
     # rule's accepted limits reads them here (NET005 reads NET001's accepted ratios)
     peers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the rule's costly options a config found by search turned on and the engine did not:
+    # option name -> where it was set (`file:line:col`), for the rule to say so
+    withheld: dict[str, str] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> Any:
         return self.options[name]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ class Engine:
     overrides: tuple[Any, ...] = ()  # --set values (dclint.loader.overrides), for every file
     warn: Callable[[str], None] | None = None  # told what a found config may not do
     defer_rules: bool = False  # discover the rules on first use, not now (a cached replay)
+    costly: bool = False  # turn every costly option on (Option.costly; --layout-search)
     _rules: dict[str, type[Rule]] | None = field(default=None, init=False, repr=False)
     _configs: dict[Path, Config] = field(default_factory=dict, init=False)
     # Resolved configs (CLI values merged in), one per base config, and their typed options.
@@ -70,9 +71,43 @@ class Engine:
         base = self.config or config_for(Path(file), self._configs, self.warn)
         entry = self._resolved.get(id(base))
         if entry is None or entry[0] is not base:
-            entry = (base, base.with_cli(**self.cli))
+            trusted = base if base is self.config else self._costly_withheld(base)
+            entry = (base, trusted.with_cli(**self._cli()))
             self._resolved[id(base)] = entry
         return entry[1]
+
+    def _cli(self) -> dict[str, Any]:
+        """The command line's values, with every costly option on if `costly` is set."""
+        if not self.costly:
+            return self.cli
+        given = dict(self.cli.get("rule_settings") or {})
+        for rid, cls in self.rules.items():
+            on = {n: True for n, o in cls.options.items() if o.costly and o.kind == "bool"}
+            if on:
+                given[rid] = {**given.get(rid, {}), **on}
+        return {**self.cli, "rule_settings": given}
+
+    def _costly_withheld(self, config: Config) -> Config:
+        """A config found by search without the costly options it turns on (Option.costly:
+        PAR005's layout search), unless the command line turns them on too; each withheld
+        option is recorded in `withheld` for its rule to report."""
+        given = self._cli().get("rule_settings") or {}
+        settings: dict[str, dict[str, Any]] = {}
+        withheld: dict[str, dict[str, str]] = {}
+        for rid, values in config.rule_settings.items():
+            declared = self.rules[rid].options if rid in self.rules else {}
+            kept = {}
+            for name, value in values.items():
+                option = declared.get(name)
+                if option is not None and option.costly and _turned_on(rid, name, option, value):
+                    if not given.get(rid, {}).get(name):
+                        withheld.setdefault(rid, {})[name] = config.where(f"{rid}.{name}")
+                    continue
+                kept[name] = value
+            settings[rid] = kept
+        if not withheld and settings == config.rule_settings:
+            return config
+        return replace(config, rule_settings=settings, withheld=withheld)
 
     def options(self, config: Config) -> dict[str, dict[str, Any]]:
         """Every rule's typed options under `config` (validated once per config object)."""
@@ -150,7 +185,8 @@ class Engine:
         """Add the rule's violations to `found`; a rule that raises becomes one error finding."""
         severity = config.rule_settings.get(cls.id, {}).get("severity", cls.severity)
         try:
-            context = Context(typed[cls.id], self.today, typed)
+            withheld = config.withheld.get(cls.id, {})
+            context = Context(typed[cls.id], self.today, typed, withheld)
             violations = list(cls().check(design, context))
         except Exception as exc:  # a broken rule becomes a finding, not a crash
             return rule_failure(cls, design.name, source, exc)
@@ -158,9 +194,18 @@ class Engine:
         return None
 
 
-def _with_origins(found: list[Finding], origins: dict[str, str]) -> list[Finding]:
-    from dataclasses import replace
+def _turned_on(rid: str, name: str, option: Any, value: Any) -> bool:
+    """Whether a config's value of a costly option turns its work on (a bad value is left for
+    validate_config to report)."""
+    from dclint.engine.options import parse_option
 
+    try:
+        return bool(parse_option(rid, name, option.kind, value))
+    except ConfigError:
+        return False
+
+
+def _with_origins(found: list[Finding], origins: dict[str, str]) -> list[Finding]:
     from dclint.model.origins import origin_table
 
     table = origin_table(origins)

@@ -3,7 +3,9 @@
 A 2 KB file of 30 rack groups `r[1-100000]` named three million racks (31 s, 1.6 GB). Before
 anything is expanded, the ids every pattern names are summed (racks, counted once more for each
 feed a rack names, feeds, switches, and the ranges that refer to racks and switches) against a
-limit, `max-ids` in the config. Its default is dclint's own: a little over twice the 91,224 ids
+limit, `max-ids` in the config (a config found by search may lower it, only one named with
+--config may raise it: a repository's file could otherwise make a check run for minutes). Its
+default is dclint's own: a little over twice the 91,224 ids
 of the benchmark's explicit 100,000-GPU GB200 NVL72 design (bench/generate.py), and about
 two seconds of checking at the most.
 """
@@ -83,7 +85,8 @@ def over_budget(design: Design, limit: int = MAX_IDS) -> RefError | None:
         path,
         f"the design names more than {limit:,} ids through its ranges and counts "
         f"(racks, feeds, switches and the references to them); split it, or raise "
-        f"`max-ids` in the config (dclint's own default: {MAX_IDS:,})",
+        f"`max-ids` in a config named with --config (dclint's own default: {MAX_IDS:,}; a "
+        "config found by search may only lower it)",
     )
 
 

@@ -48,6 +48,7 @@ cached_search = lru_cache(maxsize=4)(search)
 __all__ = [
     "Plan",
     "Question",
+    "SearchRefused",
     "best_ratio",
     "layout_values",
     "loses_on",
@@ -241,7 +242,12 @@ def plan_layouts(
     try:
         return asked.answer(cached_search(*asked.key))
     except SearchTooLarge as exc:
-        return str(exc)
+        return SearchRefused(exc)
+
+
+class SearchRefused(str):
+    """Why `plan_layouts` did not search: past dclint's bound on the layouts a search may
+    examine (search.MAX_EXAMINED), as opposed to a workload the search cannot apply to."""
 
 
 def _overhead_and_rate(design: Design, wid: str) -> tuple[float, Quantity | None]:
