@@ -22,7 +22,8 @@ from dclint.cli._cache import DIRECTORY, ENV
 from dclint.cli.check import FORMAT_NAMES
 from dclint.engine.runner import Engine
 
-TODAY = ["--today", "2026-12-02"]
+# the par005 example asks for its layout search in a found config: only the flag turns it on
+TODAY = ["--today", "2026-12-02", "--layout-search"]
 FRAGMENT = """\
 rack_types:
   nvl72:
@@ -122,7 +123,8 @@ def test_a_repeat_check_imports_neither_pint_nor_pydantic(repo: Path) -> None:
     argv = [sys.executable, "-c", script, "check", *TODAY, "."]
     runs = [subprocess.run(argv, capture_output=True, text=True, env=env) for _ in range(2)]
     (cold_code, cold_heavy), (code, heavy) = (json.loads(r.stderr.splitlines()[-1]) for r in runs)
-    assert (cold_code, cold_heavy) == (1, ["pint", "pydantic"])  # the check itself
+    # the check itself (pint imports numpy too where numpy is installed: sarif-tools brings it)
+    assert cold_code == 1 and {"pint", "pydantic"} <= set(cold_heavy)
     assert (code, heavy) == (1, [])  # the repeat: stored findings, same presenter
     assert runs[0].stdout == runs[1].stdout
 
