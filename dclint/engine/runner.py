@@ -51,6 +51,7 @@ class Engine:
     _typed: dict[int, tuple[Config, dict[str, dict[str, Any]]]] = field(
         default_factory=dict, init=False
     )
+    _trusted: dict[int, tuple[Config, Config]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         if not self.defer_rules:
@@ -71,49 +72,43 @@ class Engine:
         base = self.config or config_for(Path(file), self._configs, self.warn)
         entry = self._resolved.get(id(base))
         if entry is None or entry[0] is not base:
-            trusted = base if base is self.config else self._costly_withheld(base)
-            entry = (base, trusted.with_cli(**self._cli()))
+            entry = (base, base.with_cli(**self.cli))
             self._resolved[id(base)] = entry
         return entry[1]
 
-    def _cli(self) -> dict[str, Any]:
-        """The command line's values, with every costly option on if `costly` is set."""
-        if not self.costly:
-            return self.cli
-        given = dict(self.cli.get("rule_settings") or {})
-        for rid, cls in self.rules.items():
-            on = {n: True for n, o in cls.options.items() if o.costly and o.kind == "bool"}
-            if on:
-                given[rid] = {**given.get(rid, {}), **on}
-        return {**self.cli, "rule_settings": given}
-
-    def _costly_withheld(self, config: Config) -> Config:
-        """A config found by search without the costly options it turns on (Option.costly:
-        PAR005's layout search), unless the command line turns them on too; each withheld
-        option is recorded in `withheld` for its rule to report."""
-        given = self._cli().get("rule_settings") or {}
-        settings: dict[str, dict[str, Any]] = {}
+    def trusted(self, config: Config) -> Config:
+        """`config` as checked: its costly options (Option.costly: PAR005's layout search) on
+        with `costly` (--layout-search), and off where only a config found by search turned
+        them on (recorded in `withheld` for the rule to report). Done here, not in config_for,
+        so that a check replayed from the results cache discovers no rule."""
+        entry = self._trusted.get(id(config))
+        if entry is not None and entry[0] is config:
+            return entry[1]
+        given = self.cli.get("rule_settings") or {}
+        settings = {rid: dict(values) for rid, values in config.rule_settings.items()}
         withheld: dict[str, dict[str, str]] = {}
-        for rid, values in config.rule_settings.items():
-            declared = self.rules[rid].options if rid in self.rules else {}
-            kept = {}
-            for name, value in values.items():
-                option = declared.get(name)
-                if option is not None and option.costly and _turned_on(rid, name, option, value):
-                    if not given.get(rid, {}).get(name):
-                        withheld.setdefault(rid, {})[name] = config.where(f"{rid}.{name}")
+        for rid, cls in self.rules.items():
+            for name, option in cls.options.items():
+                if not option.costly:
                     continue
-                kept[name] = value
-            settings[rid] = kept
-        if not withheld and settings == config.rule_settings:
-            return config
-        return replace(config, rule_settings=settings, withheld=withheld)
+                if self.costly and option.kind == "bool":
+                    settings.setdefault(rid, {})[name] = True
+                elif self.config is None and not given.get(rid, {}).get(name):
+                    value = settings.get(rid, {}).get(name)
+                    if value is not None and _turned_on(rid, name, option, value):
+                        del settings[rid][name]
+                        withheld.setdefault(rid, {})[name] = config.where(f"{rid}.{name}")
+        out = config
+        if withheld or settings != config.rule_settings:
+            out = replace(config, rule_settings=settings, withheld=withheld)
+        self._trusted[id(config)] = (config, out)
+        return out
 
     def options(self, config: Config) -> dict[str, dict[str, Any]]:
         """Every rule's typed options under `config` (validated once per config object)."""
         entry = self._typed.get(id(config))
         if entry is None or entry[0] is not config:
-            entry = (config, validate_config(config, self.rules))
+            entry = (config, validate_config(self.trusted(config), self.rules))
             self._typed[id(config)] = entry
         return entry[1]
 
@@ -185,7 +180,7 @@ class Engine:
         """Add the rule's violations to `found`; a rule that raises becomes one error finding."""
         severity = config.rule_settings.get(cls.id, {}).get("severity", cls.severity)
         try:
-            withheld = config.withheld.get(cls.id, {})
+            withheld = self.trusted(config).withheld.get(cls.id, {})
             context = Context(typed[cls.id], self.today, typed, withheld)
             violations = list(cls().check(design, context))
         except Exception as exc:  # a broken rule becomes a finding, not a crash
