@@ -62,14 +62,15 @@ def _base_engine(key: str) -> tuple[Any, tuple[Any, ...]]:
     from datetime import date
     from pathlib import Path
 
-    from dclint.engine.config import load_config
+    from dclint.engine.config import Config, load_config
     from dclint.engine.runner import Engine
     from dclint.loader.overrides import parse_override
 
     setup = Setup(**json.loads(key))
     sets = tuple(parse_override(t, i) for i, t in enumerate(setup.sets, start=1))
+    given = Config() if setup.isolated else None
     engine = Engine(
-        config=load_config(Path(setup.config)) if setup.config else None,
+        config=load_config(Path(setup.config)) if setup.config else given,
         rules_dirs=tuple(setup.rules_dirs),
         cli=setup.cli,
         today=date.fromisoformat(setup.today) if setup.today else date.today(),

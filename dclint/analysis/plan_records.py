@@ -20,6 +20,7 @@ class Setup:
     cli: dict[str, Any] = field(default_factory=dict)
     today: str | None = None
     by: str = "time"
+    isolated: bool = False  # --isolated: no config file, dclint's defaults
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ __all__ = [
     "add_selection",
     "add_set",
     "emit",
+    "given_config",
     "grid_jobs",
     "grid_size",
     "make_engine",
@@ -38,6 +39,28 @@ SAMPLED_GRID = 10**15  # points of a grid --sample draws from: indexes fit SQLit
 
 def add_config(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="config file (pyproject.toml or .dclint.yaml)")
+    parser.add_argument(
+        "--isolated",
+        action="store_true",
+        help="ignore every config file: dclint's defaults and the command line only (as ruff)",
+    )
+
+
+def given_config(args: argparse.Namespace) -> Any:
+    """The config the command line gives for every file: --config's, dclint's defaults with
+    --isolated (no config file is searched for, as ruff's --isolated), else None (each file's
+    own, found upward from it). --config and --isolated together are an error, as in ruff."""
+    path, isolated = getattr(args, "config", None), getattr(args, "isolated", False)
+    if path and isolated:
+        raise ConfigError(
+            f"--config {path} cannot be used with --isolated (which reads no config file); "
+            "drop one of them"
+        )
+    from dclint.engine.config import Config, load_config
+
+    if isolated:
+        return Config()
+    return load_config(Path(path)) if path else None
 
 
 def add_rules_dir(parser: argparse.ArgumentParser) -> None:
@@ -88,13 +111,12 @@ def overrides(args: argparse.Namespace) -> tuple[Any, ...]:
 
 
 def make_engine(args: argparse.Namespace, defer_rules: bool = False) -> Any:
-    """An Engine from the flags a command has: --config, --rules-dir, --select/--ignore,
+    """An Engine from the flags a command has: --config or --isolated, --rules-dir, --select/--ignore,
     --fail-on, --today, --set and --layout-search (its rules discovered on first use with
     `defer_rules`)."""
-    from dclint.engine.config import load_config
     from dclint.engine.runner import Engine
 
-    config = load_config(Path(args.config)) if getattr(args, "config", None) else None
+    config = given_config(args)
     cli = {
         "select": split(getattr(args, "select", None)),
         "ignore": split(getattr(args, "ignore", None)),

@@ -214,10 +214,11 @@ def _calibrate(args: argparse.Namespace, designs: list[Any]) -> None:
     found from the design's directory)."""
     from pathlib import Path
 
-    from dclint.engine.config import config_for, load_config
+    from dclint.cli._shared import given_config
+    from dclint.engine.config import config_for
     from dclint.engine.runner import calibrate
 
-    given = load_config(Path(args.config)) if args.config else None
+    given = given_config(args)
     cache: dict[Any, Any] = {}
     for path, design in zip(args.paths, designs, strict=True):
         calibrate(design, given or config_for(Path(path), cache))

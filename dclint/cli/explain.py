@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from dclint.cli._shared import add_config, add_rules_dir
+from dclint.cli._shared import add_config, add_rules_dir, given_config
 from dclint.errors import ConfigError
 
 __all__ = ["add_parser", "run"]
@@ -21,7 +21,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.engine.config import config_for, load_config
+    from dclint.engine.config import config_for
     from dclint.engine.registry import discover
 
     found = discover(tuple(args.rules_dir))
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     if cls is None:
         raise ConfigError(f"unknown rule '{args.rule_id}' (see `dclint rules`)")
     # the config `check` would find for a design here (#30 item 5), or the one given
-    config = load_config(Path(args.config)) if args.config else config_for(Path("_"), {})
+    config = given_config(args) or config_for(Path("_"), {})
     settings = config.rule_settings.get(cls.id, {})
     print(
         f"{cls.id} {cls.name} [{settings.get('severity', cls.severity)}]"

@@ -230,6 +230,7 @@ def _grid(
         {"select": split(args.select), "ignore": split(args.ignore)},
         args.today,
         args.by,
+        bool(getattr(args, "isolated", False)),
     )
     if args.sample is not None and args.sample < 1:
         raise ConfigError(f"--sample {args.sample}: evaluate at least one point")

@@ -27,12 +27,11 @@ def run(args: argparse.Namespace) -> int:
             "pip install 'dclint[server]'"
         ) from None
     engine_args: dict[str, Any] = {"rules_dirs": tuple(args.rules_dir)}
-    if getattr(args, "config", None):
-        from pathlib import Path
+    from dclint.cli._shared import given_config
 
-        from dclint.engine.config import load_config
-
-        engine_args["config"] = load_config(Path(args.config))
+    config = given_config(args)  # --config's, --isolated's defaults, else each file's own
+    if config is not None:
+        engine_args["config"] = config
     from dclint.engine.runner import Engine
 
     Engine(**engine_args)  # bad rules or config: one error line and exit 2, before serving
