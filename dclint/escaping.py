@@ -139,12 +139,12 @@ def _escape_but_colour(match: re.Match[str]) -> str:
 
 
 def output_text(text: str, fmt: str, *, colour: bool = False) -> str:
-    """A whole report just before it is written. `json`/`sarif`: each unsafe character left
-    (json.dumps with ensure_ascii=False keeps C1, bidirectional and invisible characters) as a
-    JSON escape. `github`: workflow commands are the format; unsafe characters escaped. Any
+    """A whole report just before it is written. `json`/`sarif`/`gitlab`: each unsafe character
+    left (json.dumps with ensure_ascii=False keeps C1, bidirectional and invisible characters)
+    as a JSON escape. `github`: workflow commands are the format; unsafe characters escaped. Any
     other format: unsafe characters escaped and no line starts a CI command. `colour`: the
     report's own colour codes (SGR, `ESC[...m`; free text in it was escaped) are kept."""
-    if fmt in ("json", "sarif"):
+    if fmt in ("json", "sarif", "gitlab"):
         return _UNSAFE_IN_TEXT.sub(_json_escape, text) if _UNSAFE_IN_TEXT.search(text) else text
     if _UNSAFE_IN_TEXT.search(text) is not None:
         if colour:

@@ -67,3 +67,55 @@ def test_explain_isolated_shows_the_defaults(
     assert capsys.readouterr().out.startswith("PWR001 rack-power-over-limit [warning]")
     assert main(["explain", "PWR001", "--isolated"]) == 0
     assert capsys.readouterr().out.startswith("PWR001 rack-power-over-limit [error]")
+
+
+# --- the GitLab Code Quality format ---------------------------------------------------------
+
+# the fields GitLab's "Code Quality report format" requires of each entry (GitLab's docs)
+CODE_QUALITY = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["description", "check_name", "fingerprint", "severity", "location"],
+        "properties": {
+            "description": {"type": "string", "minLength": 1},
+            "check_name": {"type": "string", "minLength": 1},
+            "fingerprint": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+            "severity": {"enum": ["info", "minor", "major", "critical", "blocker"]},
+            "location": {
+                "type": "object",
+                "required": ["path", "lines"],
+                "properties": {
+                    "path": {"type": "string", "pattern": "^[^/.]"},
+                    "lines": {
+                        "type": "object",
+                        "required": ["begin"],
+                        "properties": {"begin": {"type": "integer", "minimum": 1}},
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+def test_gitlab_code_quality_report(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import jsonschema
+
+    (repo / "bad.yaml").write_text("name: bad\nracks: [{id: r1, it_load: 120}]\n", "utf-8")
+    assert main(["check", "hall.yaml", "bad.yaml", "--format", "gitlab"]) == 2
+    report = json.loads(capsys.readouterr().out)
+    jsonschema.validate(report, CODE_QUALITY)
+    shape = [(e["check_name"], e["severity"], e["location"]["path"]) for e in report]
+    assert [(e["location"]["lines"]["begin"]) for e in report] == [53, 2]
+    assert shape == [("PWR001", "major", "hall.yaml"), ("DCL000", "blocker", "bad.yaml")]
+    assert report[0]["description"] == (
+        "PWR001 rack-power-over-limit: rack su1-r8 design IT load 130 kW exceeds the rack "
+        "power limit 120 kW (measured 130 kW, limit 120 kW) Fix: "
+        + report[0]["description"].split(" Fix: ", 1)[1]
+    )
+    # stable: the same findings give the same fingerprints, and no two entries share one
+    main(["check", "hall.yaml", "bad.yaml", "--format", "gitlab"])
+    again = json.loads(capsys.readouterr().out)
+    assert [e["fingerprint"] for e in again] == [e["fingerprint"] for e in report]
+    assert len({e["fingerprint"] for e in report}) == len(report)

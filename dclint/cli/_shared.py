@@ -111,9 +111,9 @@ def overrides(args: argparse.Namespace) -> tuple[Any, ...]:
 
 
 def make_engine(args: argparse.Namespace, defer_rules: bool = False) -> Any:
-    """An Engine from the flags a command has: --config or --isolated, --rules-dir, --select/--ignore,
-    --fail-on, --today, --set and --layout-search (its rules discovered on first use with
-    `defer_rules`)."""
+    """An Engine from the flags a command has: --config or --isolated, --rules-dir,
+    --select/--ignore, --fail-on, --today, --set and --layout-search (its rules discovered on
+    first use with `defer_rules`)."""
     from dclint.engine.runner import Engine
 
     config = given_config(args)

@@ -28,7 +28,17 @@ __all__ = ["FORMAT_NAMES", "MAX_POINTS", "add_parser", "run"]
 
 # the longest body GitHub accepts for an issue or pull-request comment
 GITHUB_COMMENT_LIMIT = 65_536
-FORMAT_NAMES = ("text", "json", "sarif", "junit", "github", "markdown", "markdown-summary", "html")
+FORMAT_NAMES = (
+    "text",
+    "json",
+    "sarif",
+    "junit",
+    "github",
+    "gitlab",
+    "markdown",
+    "markdown-summary",
+    "html",
+)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

@@ -21,6 +21,7 @@ FORMATS: dict[str, str] = {
     "sarif": "sarif",
     "junit": "junit",
     "github": "github",
+    "gitlab": "gitlab",
     "markdown": "markdown",
     "markdown-summary": "markdown_summary",
     "html": "html",
