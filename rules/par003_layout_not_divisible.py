@@ -114,7 +114,7 @@ def _broken(wl: Workload) -> Iterator[Broken]:
     yield from _tensor_and_sequence(wl)
     yield from _batch_and_experts(wl)
     p = wl.parallel
-    if ZERO_PP(p.pp, p.sharding, PIPELINE_ZERO[wl.framework]):
+    if ZERO_PP(p.pp, p.sharding, PIPELINE_ZERO[wl.software_in_effect.framework]):
         text = (
             f"DeepSpeed runs ZeRO stage {p.sharding} only without pipeline parallelism "
             f"(pp {p.pp}): its pipeline engine takes ZeRO stage 0 or 1"

@@ -2,19 +2,20 @@
 
 ## What it does
 Estimates the memory of the GPU of each pipeline stage that can bind and checks the largest:
-the first stage (the most micro-batches in flight, and the input embedding), a middle one
-when `first_stage_layers` / `last_stage_layers` make stages uneven, and the last (the output
-layer, and the logits of its micro-batch: sequence x micro-batch x vocabulary / tp in bf16
-plus the fp32 copy the loss keeps). On each: bf16 weights and fp32 gradients of its layers
-(bf16 with `grad_reduce_in_fp32: false`) split over tp (experts over ep), the fp32 optimizer
+the first stage (the most micro-batches in flight, and the input embedding), a middle one when
+`first_stage_layers` / `last_stage_layers` make stages uneven, and the last (the output layer,
+and the logits of its micro-batch: sequence x micro-batch x vocabulary / tp in bf16 plus the
+fp32 copy the loss keeps). On each: bf16 weights and fp32 gradients of its layers (bf16 with
+`software.grad_reduce_in_fp32: false`) split over tp (experts over ep), the fp32 optimizer
 states sharded over dp x cp by the distributed optimizer (`zero_stage` 2 shards the gradients
 too, 3, FSDP's full shard, the weights as well), and the activations of the micro-batches in
 flight (Korthikanti et al. 2022's terms, from the layer's shapes: grouped-query K and V, the
 SwiGLU's two up-projections, `ffn_hidden_size`; with the declared `recompute`; sequence
-parallelism on by default when tp > 1, as Megatron-Core training recipes run it, and said so
-in the finding). docs/performance-model.md gives the table of terms. The attention scores
-(Korthikanti's 5 a s / h term) count only with `flash_attention: false`: flash attention,
-which the step model assumes too, never stores them. The finding names the stage that binds.
+parallelism on by default when tp > 1, as Megatron-Core training recipes run it, and said so in
+the finding). docs/performance-model.md gives the table of terms. The attention scores
+(Korthikanti's 5 a s / h term) count only with `software.flash_attention: false`: flash
+attention, which the step model assumes too, never stores them. The finding names the stage
+that binds.
 Flags a layout above the GPU's memory less `reserve` (default 10%). The memory is the figure
 the device reports (nvidia-smi memory.total: 81,559 MiB = 79.6 GiB on an H100 80GB), the
 datasheet figure where the catalog knows no device figure.

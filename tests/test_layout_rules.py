@@ -221,7 +221,7 @@ def test_par004_counts_attention_scores_only_without_flash_attention() -> None:
     """recompute none: flash attention stores no s x s scores, as selective recomputation;
     unfused attention adds 5 a s / (h t) s b h bytes a layer (Korthikanti et al. 2022)."""
     assert _par004(recompute="none") == []
-    (v,) = _par004(recompute="none", flash_attention="false")
+    (v,) = _par004(recompute="none", software="{flash_attention: false}")
     s, b, h, a, t = 8192, 1, 4096, 32, 2
     per_layer = s * b * h * (34 / t + 5 * a * s / (h * t))
     states = 8e9 / 4 / 2 * (2 + 4 + 12 / 8)
@@ -269,12 +269,13 @@ def test_activations_follow_the_layer_shapes_gqa_and_swiglu() -> None:
 
 
 def test_bf16_main_gradients_halve_the_gradient_bytes() -> None:
-    """grad_reduce_in_fp32: false (Megatron-Core's DDP option) keeps 2 B a parameter of
+    """software.grad_reduce_in_fp32: false (Megatron-Core's DDP option) keeps 2 B a parameter of
     gradients instead of 4: 100e9 / 8 x (2 + 2 + 12 / 8) bytes."""
     text = DESIGN.format(
         platform="hgx-h100", nodes=4, params="100e9", model="", seq=4096, gpus=64,
-        parallel="tp: 8, grad_reduce_in_fp32: false",
+        parallel="tp: 8",
     )  # fmt: skip
+    text += "    software: {grad_reduce_in_fp32: false}\n"
     est = memory_per_gpu(load_text(text).workloads[0])
     assert est.gradients.m_as("B") == pytest.approx(100e9 / 8 * 2, rel=1e-12)
     assert est.total.m_as("B") == pytest.approx(100e9 / 8 * 5.5, rel=1e-12)

@@ -121,7 +121,7 @@ FLAGS = (
 )
 
 
-GRADS = "grad_reduce_in_fp32: false,"
+GRADS = "    software: {preset: nemo-25.11}  # Megatron-Bridge recipes: bf16 main gradients\n"
 
 
 @pytest.mark.parametrize("flags", [True, False], ids=["embedding-and-loss", "uneven"])

@@ -16,6 +16,7 @@ from dclint.model.budget import MAX_IDS, over_budget, too_many_items
 from dclint.model.design import Design
 from dclint.model.hints import did_you_mean
 from dclint.model.resolve import resolve
+from dclint.model.software import MOVED_KEYS
 from dclint.model.source import Source, format_path
 from dclint.model.types import fields_of
 
@@ -179,7 +180,8 @@ def _problems(exc: ValidationError, data: dict[str, Any], source: Source) -> lis
         if kind in ("extra_forbidden", "unexpected_keyword_argument"):  # a model; a record
             known = _known_fields(loc[:-1])
             msg = f"unknown key '{loc[-1]}' in {format_path(loc[:-1]) or 'the design'}"
-            msg += did_you_mean(str(loc[-1]), known)
+            moved = MOVED_KEYS.get(str(loc[-1]))
+            msg += f"; it is now {moved}" if moved else did_you_mean(str(loc[-1]), known)
             problem = _at(source, loc, msg, key=True)
         elif kind == "missing":
             parent = format_path(loc[:-1]) or "the design"

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic import Strict as StrictMode
 
 from dclint.model.catalog import Precision
+from dclint.model.software import Settings, Software
 from dclint.model.types import (
     Bandwidth,
     Compute,
@@ -97,12 +98,6 @@ class Parallel(Strict):
         None, description="Default: on when tp > 1, as Megatron-Core training recipes run it"
     )
     distributed_optimizer: bool = True
-    grad_reduce_in_fp32: bool = Field(
-        True,
-        description="Main gradients kept and reduced in fp32 (Megatron-LM's default with bf16); "
-        "false: in bf16, as NVIDIA's NeMo and Megatron-Bridge performance recipes run "
-        "(Megatron-Core DistributedDataParallelConfig.grad_reduce_in_fp32)",
-    )
     zero_stage: Literal[0, 1, 2, 3] | None = Field(
         None,
         description="Data-parallel sharding: 1 optimizer states (the distributed optimizer), "
@@ -195,19 +190,41 @@ class Workload(Strict):
         "computes, Megatron-Core 2024+); false for the full score matrix (Narayanan et al. 2021)",
     )
     recompute: Literal["none", "selective", "full"] = "selective"
-    framework: Literal["megatron-core", "deepspeed"] = Field(
-        "megatron-core",
+    framework: Literal["megatron-core", "deepspeed"] | None = Field(
+        None,
         description="Training framework the layout runs on: PAR003 and the layout search hold "
-        "it to what that framework runs (DeepSpeed: ZeRO stage 0 or 1 with pp > 1)",
+        "it to what that framework runs (DeepSpeed: ZeRO stage 0 or 1 with pp > 1); default: "
+        "the software preset's, else megatron-core",
     )
-    flash_attention: bool = Field(
-        True,
-        description="Attention runs as fused flash attention, which never stores the "
-        "sequence x sequence scores (Megatron-Core with Transformer Engine); false for "
-        "unfused attention (Megatron-LM of 2021): PAR004 then counts the scores' memory and "
-        "the step model their time",
+    software: Software = Field(
+        default_factory=Software,
+        description="The training software: a named preset and settings that override it "
+        "(flash attention, communication overlap, gradient-reduction dtype, FP8 recipe, expert "
+        "tensor parallelism, MoE parallel folding, CUDA graphs)",
     )
     power_basis: Literal["gpu_tdp", "rack_share"] = "rack_share"
     concurrent: bool = Field(True, description="Runs at the same time as the other workloads")
     budget: Money | None = None
     deadline: Duration | None = None
+
+    @property
+    def software_in_effect(self) -> Settings:
+        """The software settings the workload runs: its preset's, overridden by those it
+        declares (dclint.model.software); `framework` declared overrides the preset's."""
+        got = self.software.settings(self.parallel.tp)
+        if self.framework is not None and self.framework != got.framework:
+            from dataclasses import replace
+
+            got = replace(got, framework=self.framework)
+        return got
+
+    @model_validator(mode="after")
+    def _expert_tp_needs_folding(self) -> Workload:
+        sw = self.software_in_effect
+        if sw.expert_tp != self.parallel.tp and not sw.moe_parallel_folding:
+            raise ValueError(
+                f"software.expert_tp {sw.expert_tp} differs from parallel.tp "
+                f"{self.parallel.tp}: an expert tensor-parallel size of its own needs "
+                "software.moe_parallel_folding: true (Megatron-Core with MoE parallel folding)"
+            )
+        return self

@@ -3,7 +3,7 @@
 Conventions:
 
 - Model states (Megatron-LM distributed-optimizer table): bf16 weights 2 B/parameter and
-  fp32 main gradients 4 B/parameter (2 with `grad_reduce_in_fp32: false`, Megatron-Core's
+  fp32 main gradients 4 B/parameter (2 with `software.grad_reduce_in_fp32: false`, Megatron-Core's
   DDP option that NVIDIA's NeMo and Megatron-Bridge performance recipes set), kept on every
   data-parallel rank; fp32 master weights and
   Adam moments 12 B/parameter, sharded over dp x cp when `distributed_optimizer` is on (ZeRO
@@ -28,7 +28,7 @@ Conventions:
   second MLP GEMM's input 2sbf. GPT (q = k = h, f = 4h, g = 1) gives Korthikanti's
   s b h (10 + 24/t); sequence parallelism splits the replicated part too (34/t). The
   5 a s^2 b term (attention scores, softmax and dropout) only where attention is not flash
-  attention (`flash_attention: false`), since flash attention never stores the scores;
+  attention (`software.flash_attention: false`), since flash attention never stores the scores;
   selective recomputation drops it too, full recomputation keeps only the layer input,
   2 s b h (/t with sequence parallelism). Sequence parallelism is on by default when tp > 1,
   as Megatron-Core training recipes run it.
@@ -253,7 +253,7 @@ def shape_of(wl: Workload) -> Shape:
         heads = m.attention_heads or max(1, m.hidden_size // 128)
         per_layer = layer_activations(
             s, wl.micro_batch, m.hidden_size, heads, p.tp, p.sequence_parallel_on,
-            wl.recompute, wl.flash_attention, model_widths(wl),
+            wl.recompute, wl.software_in_effect.flash_attention, model_widths(wl),
         )  # fmt: skip
         if m.vocab_size:
             logits = LOGIT_BYTES * s * wl.micro_batch * m.vocab_size / p.tp
@@ -271,7 +271,7 @@ def shape_of(wl: Workload) -> Shape:
         micro_batches,
         per_layer,
         logits,
-        GRAD_BYTES if p.grad_reduce_in_fp32 else GRAD_BYTES / 2,
+        GRAD_BYTES if wl.software_in_effect.grad_reduce_in_fp32 else GRAD_BYTES / 2,
     )
 
 
@@ -323,7 +323,7 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
         notes.append(f"ZeRO stage {zero}: {what} sharded over dp x cp = {dp * p.cp}")
     else:
         notes.append("no data-parallel sharding (distributed optimizer off)")
-    if not p.grad_reduce_in_fp32:
+    if not wl.software_in_effect.grad_reduce_in_fp32:
         notes.append("gradients in bf16 (grad_reduce_in_fp32 false)")
     if activations < 0:
         notes.append("activations not estimated: model layers and hidden_size not declared")
@@ -331,7 +331,9 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
         sp = "on" if p.sequence_parallel_on else "off"
         if p.sequence_parallel is None and p.tp > 1:
             sp += " (default with tp > 1)"
-        flash = "" if wl.flash_attention else ", attention scores stored (no flash attention)"
+        flash = ""
+        if not wl.software_in_effect.flash_attention:
+            flash = ", attention scores stored (no flash attention)"
         notes.append(
             f"activations per Korthikanti et al. 2022, recompute {wl.recompute}, "
             f"sequence parallel {sp}{flash}"

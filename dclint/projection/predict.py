@@ -22,10 +22,11 @@ from dclint.units import Q_, Quantity
 if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.fabric import Fabric
+    from dclint.model.software import Settings
     from dclint.model.workload import Workload
     from dclint.projection.hardware import Hardware
 
-__all__ = ["DEFAULT_MICRO_BATCHES_PER_STAGE", "Prediction", "inputs", "predict"]
+__all__ = ["DEFAULT_MICRO_BATCHES_PER_STAGE", "Prediction", "inputs", "predict", "software"]
 
 DEFAULT_MICRO_BATCHES_PER_STAGE = 4  # dclint's own default when global_batch is not declared
 
@@ -192,13 +193,25 @@ def inputs(
 
         machine = calibrated(machine, entry)
         notes.append(profile.describe(hw.gpu_key) or "")
-    attention = "flash attention" if wl.flash_attention else "unfused attention"
+    settings = wl.software_in_effect
     notes.append(
-        f"step model: Megatron-Core software ({attention}; TP, DP and PP communication "
-        "overlapped); efficiencies " + "; ".join(f"{k} {v}" for k, v in eff.sources)
+        f"step model: {settings.describe()}; efficiencies "
+        + "; ".join(f"{k} {v}" for k, v in eff.sources)
     )
-    grad_bytes = 4.0 if wl.parallel.grad_reduce_in_fp32 else 2.0
-    return arch, layout, machine, Software(wl.flash_attention, grad_bytes=grad_bytes)
+    return arch, layout, machine, software(settings)
+
+
+def software(s: Settings) -> Software:
+    """The step model's software record from a workload's resolved settings."""
+    return Software(
+        s.flash_attention,
+        s.overlap_tp,
+        s.overlap_dp,
+        s.overlap_pp,
+        s.overlap_cp,
+        s.grad_bytes,
+        s.p2p_scatter_gather,
+    )
 
 
 def run(

@@ -197,7 +197,7 @@ def question(
             int(wl.parallel.account_for_embedding_in_pipeline_split),
             int(wl.parallel.account_for_loss_in_pipeline_split),
         ),
-        PIPELINE_ZERO[wl.framework],
+        PIPELINE_ZERO[wl.software_in_effect.framework],
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
