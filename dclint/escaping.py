@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from html import escape as _html_escape
 from typing import Any
 
 __all__ = [
@@ -97,7 +96,9 @@ def plain_lines(text: str) -> str:
 
 def html_text(text: str) -> str:
     """Safe in HTML or SVG text and in a quoted attribute value."""
-    return _html_escape(printable(text), quote=True)
+    from html import escape  # html.entities' tables: only for HTML
+
+    return escape(printable(text), quote=True)
 
 
 def _mermaid_entity(match: re.Match[str]) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, ROOT
-from dclint.cli import main
+from dclint.cli import _MODULES, COMMANDS, main
 from dclint.cli._cache import DIRECTORY, ENV
 from dclint.cli.check import FORMAT_NAMES
 from dclint.engine.runner import Engine
@@ -111,18 +111,26 @@ def test_exit_code_options_are_applied_to_a_replayed_run(
 
 
 def test_a_repeat_check_imports_neither_pint_nor_pydantic(repo: Path) -> None:
+    # nor what only a written file or HTML needs (the random names of temporary files, the
+    # entity tables), nor any other command's module
+    never = ("tempfile", "html")
+    others = [f"dclint.cli.{_MODULES.get(c, c)}" for c in COMMANDS if c != "check"]
     script = (
+        f"NEVER, COMMANDS = {never!r}, {others!r}\n"
         "import json, sys\n"
         "from dclint.cli import main\n"
         "code = main(sys.argv[1:])\n"
         "sys.stdout.flush()\n"
         "heavy = sorted(m for m in ('pint', 'pydantic', 'numpy') if m in sys.modules)\n"
+        "other = sorted(m for m in sys.modules if m.split('.')[0] in NEVER or m in COMMANDS)\n"
+        "print(json.dumps(other), file=sys.stderr)\n"
         "print(json.dumps([code, heavy]), file=sys.stderr)\n"
     )
     env = {k: v for k, v in os.environ.items() if k != ENV}
     argv = [sys.executable, "-c", script, "check", *TODAY, "."]
     runs = [subprocess.run(argv, capture_output=True, text=True, env=env) for _ in range(2)]
     (cold_code, cold_heavy), (code, heavy) = (json.loads(r.stderr.splitlines()[-1]) for r in runs)
+    assert json.loads(runs[1].stderr.splitlines()[-2]) == []
     # the check itself (pint imports numpy too where numpy is installed: sarif-tools brings it)
     assert cold_code == 1 and {"pint", "pydantic"} <= set(cold_heavy)
     assert (code, heavy) == (1, [])  # the repeat: stored findings, same presenter

@@ -130,17 +130,36 @@ def _key(value: Any) -> str:
 
 
 def _tree_stats(folder: Path, suffixes: tuple[str, ...] | None = None) -> list[Any]:
-    """(relative path, size, mtime) of the files under `folder`, __pycache__ left out."""
+    """(relative path, size, mtime) of the files under `folder`, __pycache__ left out; as
+    os.walk lists them (sorted, a directory's files before its subdirectories, symbolic links
+    to directories not followed), in one os.scandir a directory."""
     out: list[Any] = []
-    for top, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if suffixes is not None and not name.endswith(suffixes):
+
+    def walk(top: str, prefix: str) -> None:
+        try:
+            with os.scandir(top) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            return
+        subdirs = []
+        for e in entries:
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if e.name != "__pycache__" and not e.is_symlink():
+                    subdirs.append(e)
+                continue
+            if suffixes is not None and not e.name.endswith(suffixes):
                 continue
             with contextlib.suppress(OSError):
-                info = os.stat(os.path.join(top, name))
-                out.append([os.path.relpath(os.path.join(top, name), folder), info.st_size])
-                out[-1].append(info.st_mtime_ns)
+                info = e.stat()
+                out.append([prefix + e.name, info.st_size, info.st_mtime_ns])
+        for d in subdirs:
+            walk(d.path, f"{prefix}{d.name}{os.sep}")
+
+    walk(str(folder), "")
     return out
 
 
@@ -453,6 +472,10 @@ class Cache:
         self._run_key: str | None = None
         self._roots: dict[Path, Path | None] = {}
         self._files: dict[Path, dict[str, Any]] = {}  # cache folder -> its designs, as read
+        # per config object (Engine.config_for gives one object for every file it governs;
+        # kept alive here, so an id is not reused): its key and, with a file, its folder
+        self._configs: dict[int, tuple[Any, str]] = {}
+        self._config_folders: dict[str, Path] = {}
 
     @property
     def run_key(self) -> str:
@@ -477,10 +500,22 @@ class Cache:
             )
         return self._run_key
 
+    def _config_key(self, config: Any) -> str:
+        """The hash of a resolved configuration (every field), once per config object."""
+        entry = self._configs.get(id(config))
+        if entry is None or entry[0] is not config:
+            entry = (config, _key(config))
+            self._configs[id(config)] = entry
+        return entry[1]
+
     def _folder(self, file: str, config: Any) -> Path | None:
         """The cache folder of a design: beside its config, else at its repository root."""
         if config.file is not None:
-            return Path(config.file).resolve().parent / DIRECTORY
+            folder = self._config_folders.get(config.file)
+            if folder is None:
+                folder = Path(config.file).resolve().parent / DIRECTORY
+                self._config_folders[config.file] = folder
+            return folder
         start = Path(file).resolve().parent
         if start not in self._roots:
             self._roots[start] = next(
@@ -525,7 +560,7 @@ class Cache:
             if folder is None:
                 return None
             entry = self._designs(folder).get(file)
-            if not isinstance(entry, dict) or entry.get("config") != _key(config):
+            if not isinstance(entry, dict) or entry.get("config") != self._config_key(config):
                 return None
             try:
                 inputs = _inputs(entry)
@@ -548,7 +583,7 @@ class Cache:
             folder = self._folder(d.file, config)
             if folder is None:
                 continue
-            entry = _entry(d, _key(config))
+            entry = _entry(d, self._config_key(config))
             if entry is not None:
                 by_folder.setdefault(folder, {})[d.file] = entry
         for folder, new in by_folder.items():

@@ -7,7 +7,6 @@ import argparse
 import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Iterable
 from typing import Any
 
@@ -104,6 +103,8 @@ def _replace(real: str, text: str | Iterable[str], info: os.stat_result | None) 
         os.umask(umask)
         mode = 0o666 & ~umask
     directory, name = os.path.split(real)
+    import tempfile  # random, shutil: not for a report on standard output
+
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=directory or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -210,14 +210,18 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
 
 
 def config_for(
-    design: Path, cache: dict[Path, Config], warn: Callable[[str], None] | None = None
+    design: Path,
+    cache: dict[Path, Config],
+    warn: Callable[[str], None] | None = None,
+    dirs: dict[str, Path] | None = None,
 ) -> Config:
     """The config that governs a design file (cached per directory). A config found by this
     search loads no rule code: its `rules-dir` is dropped, and `warn` told so (a repository's
     files could otherwise run code in CI); one given with --config keeps it. Nor may it raise
     `max-ids` above dclint's budget (a repository's file could otherwise make a check run for
-    minutes): it may only lower it."""
-    directory = resolved(design).parent
+    minutes): it may only lower it. `dirs` keeps each directory's resolved path for the
+    next design named in it."""
+    directory = resolved(design).parent if dirs is None else _directory(design, dirs)
     if directory not in cache:
         found = find_config(directory)
         config = load_config(found) if found else Config()
@@ -248,6 +252,18 @@ def _budgets_lowered_only(config: Config, warn: Callable[[str], None] | None) ->
             "the file with --config to raise it"
         )
     return replace(config, max_ids=None)
+
+
+def _directory(design: Path, dirs: dict[str, Path]) -> Path:
+    """resolved(design).parent, each directory resolved once: a file that is not a symbolic
+    link lies in the resolved directory its path names."""
+    head, name = os.path.split(design)
+    if name in ("", ".", "..") or os.path.islink(design):
+        return resolved(design).parent
+    found = dirs.get(head)
+    if found is None:
+        found = dirs[head] = resolved(Path(head or os.curdir))
+    return found
 
 
 def resolved(path: Path) -> Path:

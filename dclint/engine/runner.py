@@ -44,6 +44,7 @@ class Engine:
     costly: bool = False  # turn every costly option on (Option.costly; --layout-search)
     _rules: dict[str, type[Rule]] | None = field(default=None, init=False, repr=False)
     _configs: dict[Path, Config] = field(default_factory=dict, init=False)
+    _dirs: dict[str, Path] = field(default_factory=dict, init=False)  # directory -> resolved
     # Resolved configs (CLI values merged in), one per base config, and their typed options.
     # Keyed by id() of a config this dict keeps alive, so an id is never reused while cached
     # (a key of a freed object could come back as another directory's config).
@@ -69,7 +70,7 @@ class Engine:
     def config_for(self, file: str) -> Config:
         """The config governing `file` (its directory's, or --config), CLI values merged in:
         the same object for every file it governs."""
-        base = self.config or config_for(Path(file), self._configs, self.warn)
+        base = self.config or config_for(Path(file), self._configs, self.warn, self._dirs)
         entry = self._resolved.get(id(base))
         if entry is None or entry[0] is not base:
             entry = (base, base.with_cli(**self.cli))
