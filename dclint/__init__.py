@@ -15,6 +15,7 @@ __all__ = [
     "load",
     "load_text",
     "run",
+    "topology_of",
 ]
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from dclint.loader import load, load_text
     from dclint.loader.dump import dump
     from dclint.model.design import Design
+    from dclint.model.resolve import topology_of
 
 
 def __getattr__(name: str) -> Any:
@@ -39,6 +41,10 @@ def __getattr__(name: str) -> Any:
         from dclint.model.design import Design
 
         return Design
+    if name == "topology_of":
+        from dclint.model.resolve import topology_of
+
+        return topology_of
     if name == "run":
         from dclint.analysis.assess import run
 

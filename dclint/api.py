@@ -99,6 +99,7 @@ from dclint.model.design import Design
 from dclint.model.fabric import Fabric
 from dclint.model.power_chain import Generator, Transformer, Ups
 from dclint.model.ranges import RangeError, expand
+from dclint.model.resolve import topology_of
 from dclint.model.site import is_apparent
 from dclint.model.source import Path as DesignPath
 from dclint.model.storage import StorageTier
@@ -258,6 +259,7 @@ __all__ = [
     "tco",
     "tier_bandwidths",
     "tier_links",
+    "topology_of",
     "training_tiers",
     "unprojected",
     "ups_below",
@@ -275,7 +277,7 @@ class Facts:
     @property
     def topology(self) -> Topology:
         """Racks, feeds, panels, CDUs and loops with their references resolved."""
-        return self.design.topology
+        return topology_of(self.design)
 
     def feed_allocation(self, peak: bool = False) -> dict[str, Quantity]:
         """Load allocated to each feed (a rack's whole load on each of its power paths);

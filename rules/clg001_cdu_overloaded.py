@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.cooling import cdu_loads
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
@@ -45,7 +46,7 @@ class CduOverloaded(Rule):
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        for cid, load in cdu_loads(design.topology).items():
+        for cid, load in cdu_loads(topology_of(design)).items():
             capacity = load.cdu.capacity.to("kW")
             if load.heat.m_as("kW") <= capacity.m_as("kW") * (1 + 1e-9):
                 continue

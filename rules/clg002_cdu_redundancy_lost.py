@@ -47,6 +47,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from dclint.api import topology_of
 from dclint.calc.cooling import CduLoad, cdu_loads
 from dclint.engine.changes import entry_copies_change, next_ids
 from dclint.engine.rule import Change, Context, Rule, Violation
@@ -64,7 +65,7 @@ class CduRedundancyLost(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         groups: dict[str, list[CduLoad]] = defaultdict(list)
-        loads = cdu_loads(design.topology)
+        loads = cdu_loads(topology_of(design))
         for load in loads.values():
             if load.cdu.redundancy_group is not None:
                 groups[load.cdu.redundancy_group].append(load)

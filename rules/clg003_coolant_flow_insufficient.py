@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.cooling import cdu_loads, loop_delta, required_flow
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
@@ -59,7 +60,7 @@ class CoolantFlowInsufficient(Rule):
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         for loop, _, racks in topo.loops:
             delta = loop_delta(loop)
             if delta.m_as("K") <= 0:

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.cooling import ASHRAE_SUPPLY_LIMITS, facility_supply, loop_delta
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.cooling import Cdu, Loop
@@ -86,7 +87,7 @@ class SupplyTemperatureOutOfRange(Rule):
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         cls = design.site.ashrae_class
         class_limit = ASHRAE_SUPPLY_LIMITS.get(cls) if cls else None
-        topo = design.topology
+        topo = topology_of(design)
         for cdu, path in topo.cdus.values():
             given = cdu.facility_supply_temperature
             if given is None or class_limit is None:
@@ -109,7 +110,7 @@ class SupplyTemperatureOutOfRange(Rule):
     ) -> Iterator[Violation]:
         supply, ret = loop.supply_temperature, loop.return_temperature
         at = (*path, "supply_temperature")
-        found = design.topology.cdus.get(loop.cdu)
+        found = topology_of(design).cdus.get(loop.cdu)
         if found is not None:
             yield from _below_facility(loop, at, found[0], design.site.ashrae_class)
         inlet = _inlet_limit(racks)

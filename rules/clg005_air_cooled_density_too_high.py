@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.source import Path
@@ -80,7 +81,7 @@ class AirCooledDensityTooHigh(Rule):
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         limit = ctx["limit"].to("kW")
         limit_kw = limit.m_as("kW")
-        topo = design.topology
+        topo = topology_of(design)
         has_cooling = bool(topo.loops or topo.cdus)
         for rack in topo.racks:
             air_kw = rack.it_load.m_as("kW") * (1 - rack.liquid_fraction.m_as(""))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import fmt
@@ -52,7 +53,7 @@ class RackLiquidCapacityTooSmall(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         minimum = ctx["nvl72_minimum"].to("kW")
-        for rack in design.topology.racks:
+        for rack in topology_of(design).racks:
             capacity = rack.liquid_cooling_capacity
             if capacity is None:
                 continue

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.cooling import COOLANTS, cdu_loads, required_flow
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
@@ -55,7 +56,7 @@ class FacilityFlowInsufficient(Rule):
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        for cid, load in cdu_loads(design.topology).items():
+        for cid, load in cdu_loads(topology_of(design)).items():
             cdu = load.cdu
             given, rise = cdu.facility_flow, cdu.facility_temperature_rise
             if given is None or rise is None or load.heat.m_as("kW") <= 0:

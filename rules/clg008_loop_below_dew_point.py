@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.cooling import loop_halls
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -68,7 +69,7 @@ class LoopBelowDewPoint(Rule):
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         halls = design.site.halls
         margin = ctx["margin"].to("K")
-        for loop, path, racks in design.topology.loops:
+        for loop, path, racks in topology_of(design).loops:
             declared = [
                 (dew, h)
                 for h in loop_halls(racks)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import Q_, fmt
@@ -70,7 +71,7 @@ class CoilAirTooWarm(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         configured = ctx["inlet_limit"].to("degC")
-        for loop, path, racks in design.topology.loops:
+        for loop, path, racks in topology_of(design).loops:
             if loop.air_cooler is None:
                 continue
             limit, why = configured, "the ASHRAE recommended inlet limit (inlet_limit)"

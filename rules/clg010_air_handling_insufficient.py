@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.air import RoomAir, air_flow_needed, room_air
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
@@ -59,7 +60,7 @@ class AirHandlingInsufficient(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         tier = design.site.uptime_tier
-        for room in room_air(design.topology):
+        for room in room_air(topology_of(design)):
             yield from self._heat(room)
             yield from self._airflow(room)
             if tier in ("III", "IV") and room.handlers.redundant < 1:

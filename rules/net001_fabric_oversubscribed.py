@@ -57,6 +57,7 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from dclint.api import topology_of
 from dclint.calc.fabric_tiers import TierBandwidth, tier_bandwidths
 from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Violation
 from dclint.model.design import Design
@@ -90,7 +91,7 @@ def _uplinks_needed(
 
 
 def _ports(design: Design, switch: str) -> int | None:
-    model = design.topology.catalog.switches.get(switch)
+    model = topology_of(design).catalog.switches.get(switch)
     return model.ports if model is not None else None
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.fabric_graph import fabric_graph, port_share, ports_at
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
@@ -52,7 +53,7 @@ class SwitchRadixExceeded(Rule):
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        models = design.topology.catalog.switches
+        models = topology_of(design).catalog.switches
         for f, fabric in enumerate(design.fabrics):
             for t, tier in enumerate(fabric.tiers):
                 model = models.get(tier.switch)
@@ -80,7 +81,7 @@ class SwitchRadixExceeded(Rule):
 
 def _explicit(design: Design, f: int) -> Iterator[Violation]:
     fabric = design.fabrics[f]
-    models = design.topology.catalog.switches
+    models = topology_of(design).catalog.switches
     fg = fabric_graph(design, f)
     over: dict[int, list[tuple[float, str, str]]] = {}  # entry -> (ports used, id, text)
     for sid, (key, _, entry) in fg.switches.items():

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.fabric_graph import fabric_graph, fabric_racks, nic_speed, port_share
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.catalog import SwitchModel
@@ -88,12 +89,12 @@ def _nic_protocols(design: Design, fabric: Fabric, rack: Rack | None) -> tuple[s
     key = fabric.nic
     if key is None and fabric.kind == "compute" and rack is not None and rack.platform:
         key = rack.platform.compute_nic
-    nic = design.topology.catalog.nics.get(key) if key else None
+    nic = topology_of(design).catalog.nics.get(key) if key else None
     return (key or "", list(nic.protocols)) if nic is not None else ("", [])
 
 
 def _parametric_protocols(design: Design, f: int, fabric: Fabric) -> Iterator[Violation]:
-    models = design.topology.catalog.switches
+    models = topology_of(design).catalog.switches
     protocols = [getattr(models.get(t.switch), "protocol", None) for t in fabric.tiers]
     for t in range(1, len(fabric.tiers)):
         low, high = protocols[t - 1], protocols[t]
@@ -132,8 +133,8 @@ def _parametric_protocols(design: Design, f: int, fabric: Fabric) -> Iterator[Vi
 
 
 def _explicit_protocols(design: Design, f: int, fabric: Fabric) -> Iterator[Violation]:
-    models = design.topology.catalog.switches
-    racks = design.topology.rack_by_id
+    models = topology_of(design).catalog.switches
+    racks = topology_of(design).rack_by_id
     fg = fabric_graph(design, f)
     problems: dict[int, str] = {}
     for a, b, k in fg.edges():
@@ -175,7 +176,7 @@ def _splits(model: SwitchModel) -> str:
 
 
 def _parametric(design: Design, f: int, fabric: Fabric) -> Iterator[Violation]:
-    models = design.topology.catalog.switches
+    models = topology_of(design).catalog.switches
     speeds: list[Quantity] = []
     for t, tier in enumerate(fabric.tiers):
         model = models.get(tier.switch)
@@ -232,8 +233,8 @@ def _parametric(design: Design, f: int, fabric: Fabric) -> Iterator[Violation]:
 
 
 def _explicit(design: Design, f: int, fabric: Fabric) -> Iterator[Violation]:
-    models = design.topology.catalog.switches
-    racks = design.topology.rack_by_id
+    models = topology_of(design).catalog.switches
+    racks = topology_of(design).rack_by_id
     fg = fabric_graph(design, f)
     problems: dict[int, list[str]] = {}
     for a, b, k in fg.edges():

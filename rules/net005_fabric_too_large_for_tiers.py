@@ -49,6 +49,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from dclint.api import topology_of
 from dclint.calc.fabric_graph import clos_endpoints, down_ports, fabric_graph, ports_at
 from dclint.calc.fabric_tiers import endpoint_ports, tier_bandwidths
 from dclint.engine.rule import Context, Remedy, Rule, Violation
@@ -121,7 +122,7 @@ def _shape(design: Design, f: int, fabric: Fabric) -> tuple[list[tuple[str, int]
     """Each tier's name and radix, lowest first, and the field to point at; None when a
     switch is unknown or cannot run its links' speed. A tier's radix is the fewest ports any
     of its switches offers at its link speed."""
-    models = design.topology.catalog.switches
+    models = topology_of(design).catalog.switches
     if fabric.tiers:
         tiers: list[tuple[str, int]] = []
         for tier in fabric.tiers:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
 
@@ -44,7 +45,7 @@ class LayoutWorldSizeMismatch(Rule):
     options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        racks = design.topology.racks
+        racks = topology_of(design).racks
         for i, wl in enumerate(design.workloads):
             par = wl.parallel
             base = par.tp * par.pp * par.cp

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.defaults import MEMORY_RESERVE
 from dclint.model.design import Design
@@ -70,7 +71,7 @@ class GpuMemoryExceeded(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        catalog = design.topology.catalog
+        catalog = topology_of(design).catalog
         for p in project_workloads(design):
             gpu = catalog.gpus.get(p.gpu)
             if gpu is None:

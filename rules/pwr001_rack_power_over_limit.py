@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.topology import Rack
@@ -64,7 +65,7 @@ class RackPowerOverLimit(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         default, per_platform = ctx["limit"], ctx["platform_limits"]
-        for rack in design.topology.racks:
+        for rack in topology_of(design).racks:
             yield from self._rating(rack)
             limit, what = rack.power_limit(default, per_platform)
             if rack.it_load.m_as("kW") <= limit.m_as("kW"):

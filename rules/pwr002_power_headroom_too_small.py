@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.power import panel_allocation, racks_below
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -56,7 +57,7 @@ class PowerHeadroomTooSmall(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         for panel in topo.panels.values():
             if panel.model.phases != 3 or panel.model.status != "active":
                 continue

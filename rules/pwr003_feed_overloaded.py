@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.power import feed_allocation, feed_capacity_kw, load_basis, rating_text
 from dclint.engine.changes import rating_change
 from dclint.engine.rule import Context, Option, Rule, Violation
@@ -81,7 +82,7 @@ class FeedOverloaded(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         peak = not ctx["design_load"]
         allocation, capacities = feed_allocation(topo, peak), feed_capacity_kw(topo)
         for fid, feed in topo.feeds.items():

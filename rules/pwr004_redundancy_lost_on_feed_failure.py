@@ -41,6 +41,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from dclint.api import topology_of
 from dclint.calc.power import feed_capacity_kw, load_basis, rack_load_kw
 from dclint.engine.changes import rating_change
 from dclint.engine.rule import Context, Option, Rule, Violation
@@ -113,7 +114,7 @@ class RedundancyLostOnFeedFailure(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         peak = not ctx["design_load"]
         rack_kw = {r.id: rack_load_kw(r, peak) for r in topo.racks}
         capacity = feed_capacity_kw(topo)

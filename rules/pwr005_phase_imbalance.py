@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.power import normal_feed_load_kw
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -92,7 +93,7 @@ class PhaseImbalance(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         load = normal_feed_load_kw(topo)
         warn, err = ctx["warning"].m_as(""), ctx["error"].m_as("")
         for panel in topo.panels.values():

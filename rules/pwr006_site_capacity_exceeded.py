@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.power import load_basis, site_load
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -64,7 +65,7 @@ class SiteCapacityExceeded(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         site = design.site
         utility = site.utility_capacity
         if utility is None or not topo.racks:

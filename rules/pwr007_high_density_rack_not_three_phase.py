@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import fmt
@@ -48,7 +49,7 @@ class HighDensityRackNotThreePhase(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         threshold = ctx["threshold"].to("kW")
-        for rack in design.topology.racks:
+        for rack in topology_of(design).racks:
             single = list(dict.fromkeys(f.id for f in rack.feeds if f.model.phases == 1))
             if not single or rack.it_load.m_as("kW") <= threshold.m_as("kW") * (1 + 1e-9):
                 continue

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.power import load_basis, panel_allocation, racks_below, rating_text
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -70,7 +71,7 @@ class PanelOverloaded(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         peak = not ctx["design_load"]
         for panel in topo.panels.values():
             load = panel_allocation(topo, panel, peak=peak).to("kW")

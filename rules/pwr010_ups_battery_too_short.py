@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.power_chain import Ups
@@ -45,7 +46,7 @@ class UpsBatteryTooShort(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         least = ctx["min_runtime"]
-        for cid, item in design.topology.chain.items():
+        for cid, item in topology_of(design).chain.items():
             model = item.model
             if not isinstance(model, Ups) or model.battery_runtime is None:
                 continue

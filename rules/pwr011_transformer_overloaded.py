@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.power import load_basis
 from dclint.calc.power_chain import chain_feeds, chain_loads, ups_below
 from dclint.engine.rule import Context, Option, Rule, Violation
@@ -55,7 +56,7 @@ class TransformerOverloaded(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         peak = not ctx["design_load"]
         loads = chain_loads(topo, peak)
         for cid, item in topo.chain.items():

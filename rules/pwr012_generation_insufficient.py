@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.power_chain import generation_loads
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -55,7 +56,7 @@ class GenerationInsufficient(Rule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         peak = not ctx["design_load"]
         tier = design.site.uptime_tier
         pue = design.site.pue

@@ -45,6 +45,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.calc.power_chain import failure_cases
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.model.design import Design
@@ -63,7 +64,7 @@ class SinglePointOfFailure(Rule):
     tags = ("power", "redundancy")
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = design.topology
+        topo = topology_of(design)
         tier = design.site.uptime_tier
         strict = tier in ("III", "IV")
         by_rack: dict[str, list[str]] = defaultdict(list)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import Q_, Quantity, fmt
@@ -61,7 +62,7 @@ class FloorLoadExceeded(Rule):
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         site = design.site
         default = ctx["footprint"]
-        for rack in design.topology.racks:
+        for rack in topology_of(design).racks:
             hall = site.halls.get(rack.hall or "")
             rating, where = site.floor_rating, "the site's"
             if hall is not None and hall.floor_rating is not None:

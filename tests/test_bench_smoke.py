@@ -11,6 +11,7 @@ import pytest
 
 from conftest import ROOT
 from dclint.engine.runner import Engine, run
+from dclint.model.resolve import topology_of
 
 pytestmark = pytest.mark.integration  # the benchmark's smoke run: cold processes, timed
 
@@ -99,6 +100,6 @@ def test_generated_designs_load(report: tuple[dict, Path]) -> None:
     assert result.exit_code("error") in (0, 1)
     compact, explicit = (d.design for d in result.designs)
     assert compact is not None and explicit is not None
-    assert compact.topology.gpus == explicit.topology.gpus == 1008
+    assert topology_of(compact).gpus == topology_of(explicit).gpus == 1008
     assert len(compact.racks) == 1 and len(explicit.racks) == 14
     assert len(explicit.fabrics[0].links) == 14 * 18 + 36 * 2 + 36 * 2

@@ -10,6 +10,7 @@ import pytest
 import dclint
 from dclint.model.builtin_catalog import Catalog, builtin, builtin_raw
 from dclint.model.catalog import Entry
+from dclint.model.resolve import topology_of
 from dclint.units import Q_, Quantity
 
 # Words that point at documents users do not have (dclint's own notes, not public sources).
@@ -186,10 +187,10 @@ catalog:
 
 def test_a_design_overrides_fields_and_keeps_the_rest() -> None:
     design = dclint.load_text(DESIGN, "d.yaml")
-    cat = design.topology.catalog
+    cat = topology_of(design).catalog
     assert cat.gpus["h100-sxm"].hbm_capacity == Q_(80, "GiB")
     assert cat.gpus["h100-sxm"].hbm == Q_(80, "GB")  # untouched fields keep the built-in figure
-    assert design.topology.racks[0].it_load.m_as("kW") == pytest.approx(4 * 5.2)
+    assert topology_of(design).racks[0].it_load.m_as("kW") == pytest.approx(4 * 5.2)
     assert cat.platforms["dgx-a100"].max_power == Q_(6.5, "kW")
     assert cat.switches["minipack3"].speeds_gbps == (400.0, (200.0,))
     assert cat.switches["minipack3"].ports == 128
@@ -202,7 +203,7 @@ def test_an_overridden_figure_cites_the_design_not_the_built_in_source() -> None
         "name: t\ncatalog:\n  platforms:\n    gb200-nvl72:\n      liquid_inlet_max: 40 degC\n"
         "      max_power: 140 kW\n      sources: {max_power: vendor quote 2026-11}\n"
     )
-    p = dclint.load_text(text, "d.yaml").topology.catalog.platforms["gb200-nvl72"]
+    p = topology_of(dclint.load_text(text, "d.yaml")).catalog.platforms["gb200-nvl72"]
     assert p.liquid_inlet_max == Q_(40, "degC")
     assert p.sources["liquid_inlet_max"] == "the design's catalog section"
     assert p.sources["max_power"] == "vendor quote 2026-11"
@@ -211,9 +212,9 @@ def test_an_overridden_figure_cites_the_design_not_the_built_in_source() -> None
 
 def test_a_design_hbm_alone_is_not_shadowed_by_the_built_in_device_figure() -> None:
     text = "name: t\ncatalog:\n  gpus:\n    h100-sxm: {hbm: 94 GB}\n"
-    g = dclint.load_text(text, "d.yaml").topology.catalog.gpus["h100-sxm"]
+    g = topology_of(dclint.load_text(text, "d.yaml")).catalog.gpus["h100-sxm"]
     assert g.hbm_device is None and "hbm_device" not in g.sources
     assert g.hbm_capacity == Q_(94, "GB")
     both = "name: t\ncatalog:\n  gpus:\n    h100-sxm: {hbm: 94 GB, hbm_device: 95830 MiB}\n"
-    g = dclint.load_text(both, "d.yaml").topology.catalog.gpus["h100-sxm"]
+    g = topology_of(dclint.load_text(both, "d.yaml")).catalog.gpus["h100-sxm"]
     assert g.hbm_capacity == Q_(95830, "MiB")

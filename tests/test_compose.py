@@ -11,6 +11,7 @@ import dclint
 from conftest import TODAY
 from dclint.engine.runner import Engine, run
 from dclint.errors import LoadError
+from dclint.model.resolve import topology_of
 
 PROFILE = """site:
   pue: 1.15
@@ -50,7 +51,7 @@ def test_later_values_override_and_lists_of_ids_merge_by_id(tree: Path) -> None:
     design = dclint.load(plan)
     assert design.site.pue == 1.3
     assert design.site.currency == "CNY"
-    loads = {r.id: r.it_load.m_as("kW") for r in design.topology.racks}
+    loads = {r.id: r.it_load.m_as("kW") for r in topology_of(design).racks}
     assert loads == {"r1": 130.0, "r2": 100.0, "r3": 130.0}
 
 

@@ -35,6 +35,7 @@ from integration.cluster import NET_RACK, cluster, netbox_dump
 
 from dclint.cli import main
 from dclint.model.ranges import expand
+from dclint.model.resolve import topology_of
 
 pytestmark = pytest.mark.integration
 
@@ -182,7 +183,7 @@ def test_the_design_is_the_cluster_loaded(live: Run) -> None:
 
     c = cluster()
     design = load(live.out / "site.yaml")
-    topo = design.topology
+    topo = topology_of(design)
     assert [r.id for r in topo.racks] == c.racks  # gpu-r01 ... gpu-r08, net-r01
     panels = [
         (p.id, p.model.path, p.model.voltage.m_as("V"), p.model.current_rating.m_as("A"))

@@ -6,6 +6,7 @@ import pytest
 
 import dclint
 from dclint.errors import LoadError
+from dclint.model.resolve import topology_of
 from dclint.units import Q_
 
 BASE = "name: t\nracks:\n  - id: r01\n    platform: gb200-nvl72\n"
@@ -19,7 +20,7 @@ def problems(text: str) -> list[str]:
 
 def test_sample_loads_with_expanded_racks_and_derated_feeds(tmp_path: object) -> None:
     design = dclint.load("sample_designs/gb200-superpod-su.yaml")
-    topo = design.topology
+    topo = topology_of(design)
     assert [r.id for r in topo.racks] == [f"su1-r{i}" for i in range(1, 9)]
     assert topo.gpus == 576
     assert topo.rack_by_id["su1-r3"].feed_ids == ["tap-a3", "tap-b3"]
@@ -76,7 +77,7 @@ def test_yaml11_boolean_is_not_read_as_false() -> None:
 def test_octal_looking_and_sexagesimal_values_stay_strings() -> None:
     design = dclint.load_text("name: '010'\nracks:\n  - id: 010\n    it_load: 1 kW\n")
     assert design.name == "010"
-    assert design.topology.racks[0].id == "010"
+    assert topology_of(design).racks[0].id == "010"
     assert problems("name: t\nsite:\n  pue: 1:30\n") == [
         "d.yaml:3:8: site.pue: expected a number, got '1:30'"
     ]
@@ -119,7 +120,7 @@ def test_range_expansion_count_and_padding() -> None:
         "name: t\nracks:\n  - {id: 'r[008-011]', it_load: 10 kW}\n"
         "  - {id: su-r, count: 12, it_load: 10 kW}\n"
     )
-    ids = [r.id for r in design.topology.racks]
+    ids = [r.id for r in topology_of(design).racks]
     assert ids[:4] == ["r008", "r009", "r010", "r011"]
     assert ids[4] == "su-r01" and ids[-1] == "su-r12" and len(ids) == 16
 
@@ -134,16 +135,16 @@ def test_catalog_lookup_and_override() -> None:
     design = dclint.load_text(
         BASE + "catalog:\n  platforms:\n    gb200-nvl72:\n      power: 132 kW\n"
     )
-    rack = design.topology.racks[0]
+    rack = topology_of(design).racks[0]
     assert rack.it_load == Q_(132, "kW")
     assert rack.gpus == 72
-    assert design.topology.catalog.gpus["h100-sxm"].tdp == Q_(700, "W")
+    assert topology_of(design).catalog.gpus["h100-sxm"].tdp == Q_(700, "W")
 
 
 def test_node_platform_load_is_power_times_nodes() -> None:
     design = dclint.load_text("name: t\nracks:\n  - {id: r1, platform: hgx-h100, nodes: 4}\n")
-    assert design.topology.racks[0].it_load.m_as("kW") == pytest.approx(34.0)
-    assert design.topology.gpus == 32
+    assert topology_of(design).racks[0].it_load.m_as("kW") == pytest.approx(34.0)
+    assert topology_of(design).gpus == 32
 
 
 def test_every_catalog_entry_names_sources() -> None:

@@ -10,12 +10,13 @@ from dclint.engine.registry import discover
 from dclint.engine.rule import Context, Violation
 from dclint.errors import LoadError
 from dclint.loader.load import load_text
+from dclint.model.resolve import topology_of
 from dclint.model.topology import Topology
 from dclint.rules.pwr005_phase_imbalance import imbalance, line_currents
 
 
 def _topo(text: str) -> Topology:
-    return load_text(text).topology
+    return topology_of(load_text(text))
 
 
 FOUR_2N = """

@@ -8,10 +8,11 @@ import pytest
 from conftest import EXAMPLES
 from dclint.calc.power_chain import chain_loads, failure_cases, generation_loads
 from dclint.loader import load
+from dclint.model.resolve import topology_of
 
 
 def _topo(rule: str, name: str):  # type: ignore[no-untyped-def]
-    return load(EXAMPLES / rule / name).topology
+    return topology_of(load(EXAMPLES / rule / name))
 
 
 def test_a_transformer_carries_the_ups_output_over_its_efficiency() -> None:

@@ -14,6 +14,7 @@ import pytest
 from conftest import TODAY
 from dclint.engine.runner import Engine, run
 from dclint.loader.load import load_text
+from dclint.model.resolve import topology_of
 
 # NetBox PowerFeed.save(): available power = V x A x max_utilization (x 1.732 three-phase), in VA
 NETBOX_FEEDS = """
@@ -26,7 +27,7 @@ power:
 
 
 def test_netbox_available_power_is_our_apparent_capacity() -> None:
-    feeds = load_text(NETBOX_FEEDS).topology.feeds
+    feeds = topology_of(load_text(NETBOX_FEEDS)).feeds
     assert feeds["default"].apparent_kva == pytest.approx(1.920)  # 120 x 20 x 0.8 = 1,920 VA
     assert feeds["three"].apparent_kva == pytest.approx(8.646, abs=0.001)  # NetBox: 8,646 VA
     # real power at the default PF 0.95: 1,824 W and 8,214 W

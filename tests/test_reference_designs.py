@@ -28,6 +28,7 @@ from dclint.calc.fabric_tiers import endpoint_ports, tier_bandwidths
 from dclint.engine.config import Config
 from dclint.engine.findings import Finding
 from dclint.engine.runner import Engine, run
+from dclint.model.resolve import topology_of
 from dclint.projection import project_workloads
 from dclint.units import Q_
 
@@ -148,7 +149,7 @@ def test_h100_superpod_figures() -> None:
     """127 DGX H100 = 1,016 GPUs; 40.8 kW racks (4 x 10.2 kW), the last one 30.6 kW; the
     1,016 GPU NICs and 4 UFM ports fit 32 x 32 leaf downlinks and run 1:1 to the spines."""
     design = load(DESIGNS / "dgx-h100-superpod-4su.yaml")
-    topo = design.topology
+    topo = topology_of(design)
     assert topo.gpus == 1016
     loads = Counter(round(r.it_load.m_as("kW"), 6) for r in topo.racks)
     assert loads == Counter({40.8: 31, 30.6: 1})
@@ -207,7 +208,7 @@ def test_h100_superpod_on_60a_feeds_loses_2n() -> None:
 def test_gb200_su_figures() -> None:
     """415 V / 250 A taps carry 136.6 kW >= 132 kW peak; 2,000 A busways carry 1,092.6 kW,
     132.6 kW above the SU's 960 kW; 102 kW of liquid heat a rack needs 146.9 L/min at 10 K."""
-    topo = load(DESIGNS / "gb200-nvl72-superpod-su.yaml").topology
+    topo = topology_of(load(DESIGNS / "gb200-nvl72-superpod-su.yaml"))
     assert topo.gpus == 576
     assert topo.it_load.m_as("kW") == pytest.approx(960)
     tap = SQRT3 * 415 * 250 * 0.8 * 0.95 / 1000
@@ -244,7 +245,7 @@ def test_gb300_su_is_clean_in_a_hall_built_for_it(tmp_path: Path) -> None:
     found = run([str(path)], Engine(today=TODAY)).findings
     assert Counter(f.rule for f in found) == Counter({"PWR001": 8})
     assert {(f.measured.m_as("kW"), f.limit.m_as("kW")) for f in found} == {(135, 120)}
-    topo = load(DESIGNS / name).topology
+    topo = topology_of(load(DESIGNS / name))
     assert topo.feeds["tap-a1"].capacity.m_as("kW") == pytest.approx(163.887, abs=0.001)
     assert topo.panels["busway-a"].capacity.m_as("kW") == pytest.approx(1365.722, abs=0.001)
 
@@ -267,7 +268,7 @@ def test_b200_four_a_rack_air_is_dclints_own_verdict() -> None:
 
 def test_b200_fabric_at_the_two_tier_bound() -> None:
     """2,048 GPUs is exactly 64^2/2: two tiers hold the 8 SU pod; 16 SU needs the core."""
-    assert load(DESIGNS / "dgx-b200-superpod-fabric-8su.yaml").topology.gpus == 64**2 // 2
+    assert topology_of(load(DESIGNS / "dgx-b200-superpod-fabric-8su.yaml")).gpus == 64**2 // 2
     name = "bad-dgx-b200-superpod-fabric-16su-two-tier.yaml"
     assert _figures(name, "NET005") == [(_mark(name, "NET005"), "4,096", "2,048")]
 
@@ -290,7 +291,7 @@ def test_meta_llama3_cluster_is_oversubscribed_between_pods_only() -> None:
 
 def test_meta_llama3_cluster_counts() -> None:
     design = load(META)
-    assert design.topology.gpus == 24576
+    assert topology_of(design).gpus == 24576
     tor, spine, aggregation = tier_bandwidths(design, 0)
     assert tor.down == tor.up  # 1:1 inside the pod
     assert tor.down.m_as("Tb/s") == pytest.approx(24576 * 0.4)
@@ -336,7 +337,7 @@ def test_gpt3_175b_projection_matches_narayanan_2021() -> None:
 def test_netbox_worked_feed_capacities() -> None:
     """NetBox: 120 V / 20 A = 1,920 VA; 208 V / 30 A three-phase = 8,646 VA (NetBox rounds
     down); 415 V / 60 A three-phase at 80% = 34.5 kVA, 32.8 kW at PF 0.95."""
-    feeds = load(DESIGNS / "netbox-power-feeds.yaml").topology.feeds
+    feeds = topology_of(load(DESIGNS / "netbox-power-feeds.yaml")).feeds
     assert feeds["nb-120v-20a"].apparent_kva == pytest.approx(1.920)
     assert feeds["nb-120v-20a"].capacity.m_as("kW") == pytest.approx(1.824)
     assert math.floor(feeds["nb-208v-30a"].apparent_kva * 1000) == 8646

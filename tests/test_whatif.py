@@ -15,6 +15,7 @@ from dclint.engine.runner import Engine
 from dclint.errors import ConfigError, LoadError
 from dclint.loader import load
 from dclint.loader.overrides import parse_overrides
+from dclint.model.resolve import topology_of
 from dclint.units import Q_, Quantity
 
 SU = str(SAMPLES / "gb200-superpod-su.yaml")
@@ -34,7 +35,7 @@ def test_finding_caused_by_override_is_at_the_design_line_and_names_its_flag() -
 def test_range_member_is_split_off_with_its_feeds() -> None:
     design = load(SU, overrides=parse_overrides(["racks.su1-r4.it_load=100 kW"]))
     assert [g.id for g in design.racks] == ["su1-r[1-3]", "su1-r4", "su1-r[5-8]"]
-    racks = {r.id: r for r in design.topology.racks}
+    racks = {r.id: r for r in topology_of(design).racks}
     assert racks["su1-r4"].feed_ids == ["tap-a4", "tap-b4"]
     assert racks["su1-r4"].it_load.m_as("kW") == pytest.approx(100)
     assert racks["su1-r5"].it_load.m_as("kW") == pytest.approx(120)
@@ -46,7 +47,7 @@ def test_range_member_is_split_off_with_its_feeds() -> None:
 def test_values_are_read_as_yaml() -> None:
     design = load(SU, overrides=parse_overrides(["site.pue=1.3", "racks[0].feeds=[tap-a$n]"]))
     assert design.site.pue == 1.3
-    assert design.topology.racks[0].feed_ids == ["tap-a1"]
+    assert topology_of(design).racks[0].feed_ids == ["tap-a1"]
 
 
 @pytest.mark.parametrize(
@@ -106,7 +107,7 @@ class _FakeProjection:
 
 def _fake(design: object) -> list[_FakeProjection]:
     # the cost follows the rack load, so the table shows it changing
-    load = design.topology.racks[0].it_load.m_as("kW")  # type: ignore[attr-defined]
+    load = topology_of(design).racks[0].it_load.m_as("kW")  # type: ignore[attr-defined]
     return [_FakeProjection("llm", Q_(30.0, "day"), Q_(1000 * load, "CNY"))]
 
 

@@ -21,6 +21,7 @@ from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits
 from dclint.analysis.capacity_power import power_limits, rack_limit
 from dclint.analysis.diagrams import UPSTREAM, power_basis
 from dclint.model.ranges import RangeError, expand
+from dclint.model.resolve import topology_of
 from dclint.model.topology import Topology
 from dclint.units import Q_, Quantity, fmt
 
@@ -47,7 +48,7 @@ def new_rack(
     design: Any, platform: str, nodes: int | None = None, load: Quantity | None = None
 ) -> NewRack:
     """The rack to add; ValueError if the platform is unknown."""
-    topo: Topology = design.topology
+    topo: Topology = topology_of(design)
     spec = topo.catalog.platforms.get(platform)
     if spec is None:
         known = ", ".join(sorted(topo.catalog.platforms))
@@ -79,10 +80,10 @@ def capacity(
         rules = discover(plugins=False)
     up_peak = power_basis(rules, options).get(UPSTREAM, True)
     limits = [rack_limit(rack, options)]
-    limits += power_limits(design.topology, rack, options)
-    limits += chain_limits(design.topology, rack, up_peak)
-    limits += cooling_limits(design.topology, rack)
-    limits += plant_limits(design.topology, rack, _footprint(rules, options))
+    limits += power_limits(topology_of(design), rack, options)
+    limits += chain_limits(topology_of(design), rack, up_peak)
+    limits += cooling_limits(topology_of(design), rack)
+    limits += plant_limits(topology_of(design), rack, _footprint(rules, options))
     limits += _fabric(design, rack)
     limits.append(
         Limit(
@@ -107,7 +108,7 @@ def _footprint(rules: Mapping[str, Any], options: dict[str, dict[str, Any]]) -> 
 
 
 def _fabric(design: Any, rack: NewRack) -> list[Limit]:
-    topo: Topology = design.topology
+    topo: Topology = topology_of(design)
     t = rack.template
     out: list[Limit] = []
     for fabric in design.fabrics:
@@ -148,7 +149,7 @@ def _site(design: Any, rack: NewRack) -> Limit:
     if site.utility_capacity is None:
         return Limit("utility", "site", None, "site.utility_capacity not declared")
     budget = site.utility_power.m_as("kW") / site.pue  # a capacity in VA x the site's PF
-    it = design.topology.it_load.m_as("kW")
+    it = topology_of(design).it_load.m_as("kW")
     return Limit(
         "utility",
         "site",

@@ -15,6 +15,7 @@ from dclint.calc.cooling import cdu_loads, required_flow
 from dclint.calc.power import feed_allocation, feed_capacity_kw, panel_allocation, site_load
 from dclint.calc.power_chain import FailureCase, chain_loads, failure_cases, generation_loads
 from dclint.model.ranges import compact
+from dclint.model.resolve import topology_of
 from dclint.units import Q_, fmt
 
 if TYPE_CHECKING:
@@ -167,7 +168,7 @@ def power_graph(
     the design load; UPS systems and transformers as PWR009/PWR011 count them, with spare
     modules out; generator sets as PWR012, IT x PUE with the spare sets out), labelled, and the
     consequence of its loss where that leaves racks with no supply (PWR013's failure cases)."""
-    topo = design.topology
+    topo = topology_of(design)
     if not topo.panels and not topo.feeds and not topo.chain:
         return None
     g = Graph("power")
@@ -354,7 +355,7 @@ def _losses(cases: list[FailureCase]) -> dict[tuple[str, str], str]:
 
 def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | None:
     """CDUs (heat and flow against capacity) -> loops -> rack groups."""
-    topo = design.topology
+    topo = topology_of(design)
     if not topo.cdus:
         return None
     g = Graph("cooling")

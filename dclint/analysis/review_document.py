@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from dclint.engine.findings import SEVERITY_RANK, DesignResult, Finding, RunResult, Waiver
 from dclint.engine.rule import Rule
+from dclint.model.resolve import topology_of
 
 if TYPE_CHECKING:
     from dclint.analysis.capacity import Capacity
@@ -347,7 +348,7 @@ def headroom(
     """More racks like the design's first: the limits, the binding one and its lift."""
     from dclint.analysis.capacity import capacity, new_rack
 
-    topo = design.topology
+    topo = topology_of(design)
     if not topo.racks:
         return Headroom(None, note="the design declares no racks")
     first = topo.racks[0]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from dclint.calc.fabric_tiers import tier_bandwidths
 from dclint.calc.power import feed_allocation
 from dclint.calc.storage_demand import read_demand, training_tiers
+from dclint.model.resolve import topology_of
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def summarise(
 
         options = default_options()
     opts = options
-    topo = design.topology
+    topo = topology_of(design)
     pwr001 = opts["PWR001"]
     racks = [
         RackLoad(

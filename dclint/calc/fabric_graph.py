@@ -10,6 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from dclint.model.ranges import RangeError, expand
+from dclint.model.resolve import topology_of
 from dclint.units import Quantity
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def clos_endpoints(radixes: list[int], ratios: list[float]) -> int:
 
 def fabric_racks(design: Design, fabric: Fabric) -> list[Rack]:
     """Racks on a fabric: its `racks` list expanded, else every rack with GPUs."""
-    topo = design.topology
+    topo = topology_of(design)
     if fabric.racks is None:
         return [r for r in topo.racks if r.gpus > 0]
     out: list[Rack] = []
@@ -126,7 +127,7 @@ def nic_speed(design: Design, fabric: Fabric, rack: Rack | None) -> tuple[Quanti
     its `nic`, or (compute fabrics) the rack platform's compute NIC."""
     if fabric.nic_speed is not None:
         return fabric.nic_speed, "nic_speed"
-    nics = design.topology.catalog.nics
+    nics = topology_of(design).catalog.nics
     key = fabric.nic
     if key is None and fabric.kind == "compute" and rack is not None and rack.platform:
         key = rack.platform.compute_nic
@@ -226,7 +227,7 @@ class FabricGraph:
 
 def fabric_graph(design: Design, index: int) -> FabricGraph:
     """The explicit form of fabric `index` as a graph (built once per design)."""
-    return design.topology.derived.once(
+    return topology_of(design).derived.once(
         (fabric_graph, index), lambda: _build(design, design.fabrics[index])
     )
 
@@ -235,7 +236,7 @@ def _build(design: Design, fabric: Fabric) -> FabricGraph:
     switches = switch_ids(fabric)
     endpoints = endpoint_ids(fabric) if fabric.endpoints else {}
     number: dict[str, int] = {}
-    for node in (*switches, *design.topology.rack_by_id, *endpoints):
+    for node in (*switches, *topology_of(design).rack_by_id, *endpoints):
         number.setdefault(node, len(number))
     ends = array("i")
     for k, link in enumerate(fabric.links):

@@ -10,6 +10,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from dclint.calc.fabric_graph import FabricGraph, fabric_graph, fabric_racks
+from dclint.model.resolve import topology_of
 from dclint.model.source import Path
 from dclint.units import Q_, Quantity
 
@@ -100,7 +101,7 @@ def tier_links(fabric: Fabric) -> list[TierLinks]:
 def tier_bandwidths(design: Design, fabric_index: int) -> list[TierBandwidth]:
     """Down/up bandwidth of each tier of one fabric, lowest tier first (computed once)."""
     fabric = design.fabrics[fabric_index]
-    return design.topology.derived.once(
+    return topology_of(design).derived.once(
         (tier_bandwidths, fabric_index), lambda: _compute(design, fabric, fabric_index)
     )
 
@@ -116,7 +117,7 @@ def _counted(design: Design, fabric: Fabric, index: int) -> list[TierBandwidth]:
     """Counted tiers, each side bound by its neighbour: links below, tier above, endpoints."""
     base: Path = ("fabrics", index)
     tiers, out = fabric.tiers, []
-    catalog = design.topology.catalog
+    catalog = topology_of(design).catalog
     ports = endpoint_ports(design, fabric).total if tiers else 0
     for t, tier in enumerate(tiers):
         model = catalog.switches.get(tier.switch)
@@ -157,7 +158,7 @@ def _counted(design: Design, fabric: Fabric, index: int) -> list[TierBandwidth]:
 def _explicit(design: Design, fabric: Fabric, index: int, base: Path) -> list[TierBandwidth]:
     fg = fabric_graph(design, index)
     switches = fg.switches
-    level = _levels(design.topology.rack_by_id, fg)
+    level = _levels(topology_of(design).rack_by_id, fg)
     down: dict[str, float] = defaultdict(float)
     up: dict[str, float] = defaultdict(float)
     for a, b, k in fg.edges():

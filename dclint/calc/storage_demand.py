@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dclint.calc.checkpoints import checkpoint_size, count_text, size_unit
+from dclint.model.resolve import topology_of
 from dclint.model.storage import StorageTier
 from dclint.units import Q_, Quantity, fmt
 
@@ -188,10 +189,10 @@ def _tokens_per_second(design: Design, wl: Workload) -> tuple[float, str] | None
     """Training tokens/s at the workload's MFU (declared, else the projection's default)."""
     from dclint.model.defaults import default_mfu
 
-    catalog = design.topology.catalog
+    catalog = topology_of(design).catalog
     platform = catalog.platforms.get(wl.platform or "")
     if platform is None:
-        built = [r.platform for r in design.topology.racks if r.platform is not None]
+        built = [r.platform for r in topology_of(design).racks if r.platform is not None]
         platform = built[0] if built else None
     gpu = catalog.gpus.get(platform.gpu) if platform else None
     peak = gpu.dense_flops.get(wl.precision) if gpu else None

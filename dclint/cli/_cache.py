@@ -197,15 +197,11 @@ class _Rack:
 
 
 @dataclass
-class _Topology:
-    rack_by_id: dict[str, _Rack]
-
-
-@dataclass
 class _Design:
-    """A stored design as the text and GitHub reports read it: its racks' types."""
+    """A stored design as the text and GitHub reports read it: its racks' types
+    (`dclint.report.rollup.kinds` reads `rack_by_id` where a design offers it)."""
 
-    topology: _Topology
+    rack_by_id: dict[str, _Rack]
 
 
 @dataclass(frozen=True)
@@ -356,7 +352,7 @@ def _design_result(file: str, d: dict[str, Any]) -> DesignResult:
         file=file,
         name=_str(d, "name", optional=True),
         findings=[_finding(f) for f in findings],
-        design=_Design(_Topology(racks)),
+        design=_Design(racks),
         suppressed=_int(d, "suppressed"),
         waivers=[_waiver(w) for w in waivers],
         includes=tuple(name for name, _ in _inputs(d)[1:]),
@@ -405,7 +401,9 @@ def _entry(d: DesignResult, config_key: str) -> dict[str, Any] | None:
         inputs.append([name, digest])
     findings = [*d.findings, *(w.finding for w in d.waivers)]
     try:
-        by_id = design.topology.rack_by_id
+        from dclint.model.resolve import topology_of
+
+        by_id = topology_of(design).rack_by_id
     except Exception:  # as dclint.report.rollup.kinds: no kinds
         by_id = {}
     racks = {}

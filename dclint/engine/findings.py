@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from dclint.engine.rule import Severity
+from dclint.engine.severity import Severity
 from dclint.errors import Problem
 
 if TYPE_CHECKING:

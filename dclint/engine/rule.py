@@ -6,13 +6,14 @@ import inspect
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from dclint.engine.severity import SEVERITIES, Severity
 
 if TYPE_CHECKING:
     from dclint.engine.findings import Finding
     from dclint.model.design import Design
     from dclint.model.source import Path
-    from dclint.model.topology import Topology
     from dclint.units import Quantity
 
 __all__ = [
@@ -25,9 +26,6 @@ __all__ = [
     "Severity",
     "Violation",
 ]
-
-Severity = Literal["error", "warning", "info"]
-SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
 
 @dataclass(frozen=True)
@@ -177,11 +175,6 @@ class Rule:
     @classmethod
     def summary(cls) -> str:
         return cls.doc().strip().splitlines()[0] if cls.doc().strip() else cls.name
-
-
-def topology(design: Design) -> Topology:
-    """The design's expanded topology (racks, feeds, panels, loops) built once by the loader."""
-    return design.topology
 
 
 def each(items: Iterable[Violation | None]) -> Iterator[Violation]:

@@ -147,7 +147,7 @@ def _load_text(
         source.prefetch(tuple(e.path) for e in shown)
         problems = [_at(source, e.path, e.message, key=e.key) for e in shown]
         raise LoadError(_capped(problems, len(errors)))
-    design._topology = topology
+    design._resolved = topology  # what topology_of() returns from now on
     return design
 
 

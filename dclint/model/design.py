@@ -12,7 +12,6 @@ from dclint.model.fabric import Fabric
 from dclint.model.power_chain import PowerSection
 from dclint.model.racks import RackGroup, RackType
 from dclint.model.site import Site
-from dclint.model.source import format_path
 from dclint.model.storage import StorageSection
 from dclint.model.types import Id, Strict
 from dclint.model.workload import Workload
@@ -20,13 +19,16 @@ from dclint.model.workload import Workload
 if TYPE_CHECKING:
     from dclint.model.calibration import Calibration
     from dclint.model.source import Source
-    from dclint.model.topology import Topology
 
 __all__ = ["Design"]
 
 
 class Design(Strict):
-    """A datacenter design. `topology` gives the expanded racks, feeds and references."""
+    """A datacenter design: its site, power, racks, cooling, fabrics, storage, workloads and
+    cost inputs."""
+
+    # `dclint.model.resolve.topology_of(design)` gives its expanded racks, feeds and
+    # references: the design itself knows nothing of them (no model circle)
 
     extends: str | list[str] | None = Field(
         None, description="Base design(s) this one overrides, by relative path"
@@ -57,7 +59,9 @@ class Design(Strict):
         )
     )
     _source: Source | None = PrivateAttr(default=None)
-    _topology: Topology | None = PrivateAttr(default=None)
+    # what the resolver made of this design (`resolve.topology_of`), kept with it: the layer
+    # above owns the type, so that the model imports nothing of it
+    _resolved: Any = PrivateAttr(default=None)
     _calibration: Calibration | None = PrivateAttr(default=None)
 
     @property
@@ -74,18 +78,3 @@ class Design(Strict):
     def source(self) -> Source | None:
         """Where the design was read from, with the position of every value (None if built)."""
         return self._source
-
-    @property
-    def topology(self) -> Topology:
-        """Racks, feeds, panels and loops expanded and cross-referenced (built once)."""
-        # read from pydantic's private-attribute dict: `self._topology` goes through
-        # BaseModel.__getattr__, and rules ask for the topology per rack
-        topo: Topology | None = self.__pydantic_private__["_topology"]  # type: ignore[index]
-        if topo is None:
-            from dclint.model.resolve import resolve
-
-            topo, errors = resolve(self)
-            if errors:
-                raise ValueError(f"{format_path(errors[0].path)}: {errors[0].message}")
-            self._topology = topo
-        return topo

@@ -12,7 +12,7 @@ from dclint.model.hints import Hints, did_you_mean
 from dclint.model.panel_cycles import panel_cycles
 from dclint.model.racks import RackFields, RackGroup
 from dclint.model.ranges import RangeError, counted, expand, substitute
-from dclint.model.source import Path
+from dclint.model.source import Path, format_path
 from dclint.model.topology import ChainItem, FeedItem, PanelItem, Rack, RefError, Topology
 from dclint.units import Q_, Quantity
 
@@ -341,3 +341,17 @@ def resolve(design: Design) -> tuple[Topology, list[RefError]]:
     resolver = _Resolver(design)
     topo = resolver.run()
     return topo, resolver.errors
+
+
+def topology_of(design: Design) -> Topology:
+    """The design's racks, feeds, panels and loops, expanded and cross-referenced: built once
+    (by the loader, which reports its errors at their lines; or here, for a design built in
+    Python) and kept with the design. The topology points back at its design; the design does
+    not know its topology's type."""
+    topo: Topology | None = design.__pydantic_private__["_resolved"]  # type: ignore[index]
+    if topo is None:
+        topo, errors = resolve(design)
+        if errors:
+            raise ValueError(f"{format_path(errors[0].path)}: {errors[0].message}")
+        design._resolved = topo
+    return topo

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dclint.model.catalog import Gpu, Platform
+from dclint.model.resolve import topology_of
 from dclint.model.workload import Workload
 from dclint.units import Q_, Quantity
 
@@ -28,7 +29,7 @@ class Hardware:
 def hardware_of(design: Design, key: str | None) -> Hardware | str:
     """The GPU (and platform) of a platform or GPU catalog key, by default the first rack's;
     or the reason it cannot be found."""
-    catalog = design.topology.catalog
+    catalog = topology_of(design).catalog
     if key is not None:
         if key in catalog.platforms:
             platform = catalog.platforms[key]
@@ -39,7 +40,7 @@ def hardware_of(design: Design, key: str | None) -> Hardware | str:
         if key in catalog.gpus:
             return Hardware(key, catalog.gpus[key], None, None)
         return f"unknown platform '{key}'"
-    for rack in design.topology.racks:
+    for rack in topology_of(design).racks:
         if rack.platform is not None and rack.platform.gpu in catalog.gpus:
             p = rack.platform
             return Hardware(p.gpu, catalog.gpus[p.gpu], rack.platform_key, p)
@@ -52,7 +53,7 @@ def attributable_power(design: Design, wl: Workload, hw: Hardware) -> tuple[Quan
         return (hw.gpu.tdp * wl.gpus).to("kW"), f"GPU TDP {hw.gpu.tdp.m_as('W'):g} W per GPU"
     racks = [
         r
-        for r in design.topology.racks
+        for r in topology_of(design).racks
         if r.platform is not None and r.platform.gpu == hw.gpu_key and r.gpus
     ]
     if racks:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from dclint.model.defaults import DEFAULT_TOP_K
+from dclint.model.resolve import topology_of
 from dclint.projection.collectives import Links
 from dclint.projection.efficiency import efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
@@ -95,7 +96,7 @@ def _links(design: Design, hw: Hardware, eff_nvl: float, eff_net: float, notes: 
     nvl = hw.gpu.nvlink_bandwidth
     nvlink = nvl.m_as("B/s") / 2 * eff_nvl if nvl is not None else 0.0  # per direction
     found = _compute_fabric(design)
-    rack = next((r for r in design.topology.racks if r.platform is hw.platform), None)
+    rack = next((r for r in topology_of(design).racks if r.platform is hw.platform), None)
     speed = nic_speed(design, found[1], rack) if found else None
     if found is None or speed is None:
         nic_gbps = 400.0
@@ -116,7 +117,7 @@ def _tiers(
     """(GPUs under one switch group, down:up ratio) for each tier with uplinks, lowest first."""
     from dclint.calc.fabric_tiers import tier_bandwidths
 
-    total = max(1, design.topology.gpus)
+    total = max(1, topology_of(design).gpus)
     out: list[tuple[int, float]] = []
     span = 0
     for tier in tier_bandwidths(design, index):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dclint.model.defaults import AVERAGE_LOAD, TCO_PERIOD
+from dclint.model.resolve import topology_of
 from dclint.projection.money import CurrencyError, convert
 from dclint.projection.training import hardware_of
 from dclint.projection.workloads import gpu_price
@@ -128,7 +129,7 @@ def _declared(design: Design, gpus: int, years: float, notes: list[str]) -> dict
         load = cost.average_load if cost.average_load is not None else AVERAGE_LOAD
         if cost.average_load is None:
             notes.append(f"average load {load.m_as('percent'):g}% of design IT load (default)")
-        energy = design.topology.it_load * load * site.pue * Q_(years, "year")
+        energy = topology_of(design).it_load * load * site.pue * Q_(years, "year")
         raw["electricity"] = (energy * site.electricity_price).to_reduced_units()
     out: dict[str, Quantity] = {}
     for name, value in raw.items():
@@ -145,7 +146,7 @@ def tco(design: Design) -> Tco:
     """The design's TCO over cost.tco_period (default 3 years)."""
     period = design.cost.tco_period or TCO_PERIOD
     years = period.m_as("year")
-    gpus = design.topology.gpus
+    gpus = topology_of(design).gpus
     notes: list[str] = []
     if design.cost.tco_period is None:
         notes.append(f"period {years:g} years (default)")

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dclint.model.defaults import DEPRECIATION
+from dclint.model.resolve import topology_of
 from dclint.model.workload import Workload
 from dclint.projection.flops import FlopsCount
 from dclint.projection.memory import MemoryEstimate
@@ -230,7 +231,7 @@ def _all(design: Design) -> list[tuple[str, Projection | str]]:
     def build() -> list[tuple[str, Projection | str]]:
         return [(wl.id, _project(design, i, wl)) for i, wl in enumerate(design.workloads)]
 
-    return design.topology.derived.once(_all, build)
+    return topology_of(design).derived.once(_all, build)
 
 
 def project_workloads(design: Design) -> list[Projection]:

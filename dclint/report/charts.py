@@ -9,6 +9,7 @@ from typing import Any
 from dclint.analysis.diagrams import Graph, rack_group
 from dclint.analysis.steps import step_parts
 from dclint.model.ranges import compact
+from dclint.model.resolve import topology_of
 from dclint.report.review import Review
 from dclint.report.svg import ROWS_MOST, Bar, Part, hbars, stacked
 from dclint.units import Quantity, fmt
@@ -21,7 +22,7 @@ def _racks(r: Review) -> list[Bar]:
     s, design = r.summary, r.design
     assert s is not None
     groups: dict[str, list[Any]] = {}
-    for rack, load in zip(design.topology.racks, s.rack_loads, strict=True):
+    for rack, load in zip(topology_of(design).racks, s.rack_loads, strict=True):
         groups.setdefault(rack_group(design, rack), []).append(load)
     flagged = r.flagged
     out = []

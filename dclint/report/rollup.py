@@ -106,9 +106,18 @@ def roll_up(findings: Sequence[Finding], kind_of: Callable[[str], str]) -> list[
 
 
 def kinds(design: Any) -> Callable[[str], str]:
-    """A subject's kind for rolling up: 'racks of type nvl72' for a rack, '' otherwise."""
+    """A subject's kind for rolling up: 'racks of type nvl72' for a rack, '' otherwise. A
+    design replayed from the results cache offers its stored `rack_by_id` itself."""
+    stored = getattr(design, "rack_by_id", None)
     try:
-        racks = design.topology.rack_by_id if design is not None else {}
+        if stored is not None:
+            racks = stored
+        elif design is None:
+            racks = {}
+        else:
+            from dclint.model.resolve import topology_of  # not on the cached path
+
+            racks = topology_of(design).rack_by_id
     except Exception:  # a design whose topology cannot be resolved: no kinds
         racks = {}
 

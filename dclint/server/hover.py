@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path as FsPath
 from typing import Any
 
+from dclint.model.resolve import topology_of
 from dclint.server.workspace import Diagnostic
 
 __all__ = ["hover_text", "path_at"]
@@ -80,7 +81,7 @@ def _fmt(q: Any, unit: str | None = None) -> str:
 def _racks(design: Any, entry: DesignPath) -> list[str]:
     from dclint.units import Q_
 
-    racks = [r for r in design.topology.racks if tuple(r.path) == entry]
+    racks = [r for r in topology_of(design).racks if tuple(r.path) == entry]
     if not racks:
         return []
     first = racks[0]
@@ -119,7 +120,7 @@ def _feeds(design: Any, entry: DesignPath) -> list[str]:
     from dclint.calc.power import feed_allocation
     from dclint.units import Q_
 
-    topo = design.topology
+    topo = topology_of(design)
     feeds = [f for f in topo.feeds.values() if tuple(f.path) == entry]
     if not feeds:
         return []
@@ -141,7 +142,7 @@ def _feeds(design: Any, entry: DesignPath) -> list[str]:
 
 
 def _panels(design: Any, entry: DesignPath) -> list[str]:
-    topo = design.topology
+    topo = topology_of(design)
     panels = [p for p in topo.panels.values() if tuple(p.path) == entry]
     return [
         f"**panel {p.id}**: capacity {_fmt(p.capacity, 'kW')}; "
