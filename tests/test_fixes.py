@@ -450,3 +450,100 @@ def test_ratio_respelling_also_fixes_a_config_named_with_config(tmp_path: Path) 
     config.write_text("NET001: {limit: '1.50:1'}\n", encoding="utf-8")
     assert main(["check", str(design), "--config", str(config), "--fix"]) == 0
     assert config.read_text(encoding="utf-8") == "NET001: {limit: '1.5:1'}\n"
+
+
+SPELLED = """\
+name: spelled
+power:
+  feeds:
+    - {id: fa, voltage: 415 volts, current_rating: 250 A, path: A}  # was it_load: 120kW
+    - id: fb
+      voltage: '415V'
+      current_rating: 250 amps   # B side
+      path: B
+racks:
+  # it_load: 90kW in the pilot
+  - {id: r1, it_load: 100kW, feeds: [fa, fb]}
+"""
+
+
+def test_unit_spellings_are_reported_where_written(work, capsys) -> None:
+    (work / "d.yaml").write_text(SPELLED)
+    code, out, err = _check("d.yaml", capsys=capsys)
+    assert out.splitlines() == [
+        "d.yaml:4:25: DCL005 [info] voltage is written '415 volts'; dclint writes it '415 V'",
+        "d.yaml:6:17: DCL005 [info] voltage is written '415V'; dclint writes it '415 V'",
+        "d.yaml:7:23: DCL005 [info] current_rating is written '250 amps'; dclint writes it '250 A'",
+        "d.yaml:11:23: DCL005 [info] it_load is written '100kW'; dclint writes it '100 kW'",
+        "Found 4 infos in 1 design.",
+    ]
+    assert (code, err) == (0, "")
+
+
+def test_safe_fix_respells_units_as_dclint_writes_them(work, capsys) -> None:
+    (work / "d.yaml").write_text(SPELLED)
+    code, out, err = _check("--fix", "d.yaml", capsys=capsys)
+    # only the values' text changes: quotes, comments and the flow mappings stay
+    assert (work / "d.yaml").read_text() == (
+        SPELLED.replace("415 volts", "415 V")
+        .replace("'415V'", "'415 V'")
+        .replace("250 amps", "250 A")
+        .replace("it_load: 100kW", "it_load: 100 kW")
+    )
+    assert out.splitlines() == [
+        "d.yaml:4: DCL005 fixed: respelled 415 volts as 415 V",
+        "d.yaml:6: DCL005 fixed: respelled 415V as 415 V",
+        "d.yaml:7: DCL005 fixed: respelled 250 amps as 250 A",
+        "d.yaml:11: DCL005 fixed: respelled 100kW as 100 kW",
+        "All checks passed: 1 design, no findings.",
+    ]
+    assert (code, err) == (0, "")
+
+
+def test_unit_spelling_in_a_fragment_is_fixed_there_only_with_fix_includes(work, capsys) -> None:
+    (work / "d.yaml").write_text(
+        "name: inc\ninclude: [racks.yaml]\npower:\n  feeds:\n"
+        "    - {id: fa, voltage: 415 V, current_rating: 250 A, path: A}\n"
+    )
+    (work / "racks.yaml").write_text("racks:\n  - {id: r1, it_load: 100 kilowatts, feeds: [fa]}\n")
+    code, out, err = _check("--fix", "d.yaml", capsys=capsys)
+    assert (work / "racks.yaml").read_text().endswith("it_load: 100 kilowatts, feeds: [fa]}\n")
+    assert "racks.yaml:2: DCL005: the value is written in racks.yaml (an included file)" in err
+    code, out, err = _check("--fix", "--fix-includes", "d.yaml", capsys=capsys)
+    assert (work / "racks.yaml").read_text().endswith("it_load: 100 kW, feeds: [fa]}\n")
+    assert out.splitlines()[0] == "racks.yaml:2: DCL005 fixed: respelled 100 kilowatts as 100 kW"
+    assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("written", "respelled"),
+    [
+        ("120kW", "120 kW"),
+        ("120  kW", "120 kW"),
+        ("120 kilowatts", "120 kW"),
+        ("400 Gbps", "400 Gb/s"),
+        ("3.2 Tbps", "3.2 Tb/s"),
+        ("90 l/min", "90 L/min"),
+        ("40 celsius", "40 degC"),
+        ("5 hr", "5 h"),
+        ("1000 kilogram", "1000 kg"),
+        ("1.20e3 kilowatt", "1.20e3 kW"),  # the number as written
+        ("3 microwatt", "3 µW"),
+        # already dclint's spelling, or several usual spellings, or not read the same
+        ("1.2 MW", None),
+        ("80%", None),
+        ("30 days", None),
+        ("10 min", None),
+        ("100 RMB", None),
+        ("2.5e6 token/s", None),
+        ("10 delta_degC", None),
+        ("3 uW", None),
+        ("5 Gbps/port", None),  # Gb/s/port would read differently
+        ("120 KW", None),  # not a unit dclint reads: a load error, not a spelling
+        ("r01", None),
+    ],
+)
+def test_respelled_keeps_the_number_and_the_quantity(written: str, respelled: str | None) -> None:
+    from dclint.engine.spelling import respelled as respell
+
+    assert respell(written) == respelled

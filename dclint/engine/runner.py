@@ -17,6 +17,7 @@ from dclint.engine.located import fmt_value as _fmt  # noqa: F401  (tests read i
 from dclint.engine.located import locate, rule_failure
 from dclint.engine.registry import discover
 from dclint.engine.rule import Context, Rule, Violation
+from dclint.engine.spelling import unit_spellings
 from dclint.engine.suppress_apply import (  # noqa: F401  (the DCL ids, re-exported)
     EXPIRED,
     NO_REASON,
@@ -163,6 +164,7 @@ class Engine:
         located.extend(locate(cls, v, source, severity) for cls, v, severity in found)
         if design.origins:  # an imported design: each finding names its element's source
             located = _with_origins(located, design.origins)
+        located.extend(unit_spellings(source, config, file, self.rules))
         result.findings, result.waivers = apply_suppressions(
             located, source, config, file, self.rules, self.today
         )

@@ -1,0 +1,239 @@
+"""Unit spellings (DCL005): a quantity dclint reads, written other than as dclint writes it.
+
+`120kW`, `120 kilowatts`, `400 Gbps`, `10 l/min` and `40 celsius` load as `120 kW`, `400 Gb/s`,
+`10 L/min` and `40 degC`; each is reported once where it is written, with a safe fix that
+replaces the value's text (inside its quotes, the comment after it kept) by the same number and
+unit as dclint prints them. The number is kept as written (`1.20`, `1e3`); the unit's long names
+and aliases become its symbol (`kilowatt` -> `kW`, `litre` and `l` -> `L`, `hr` -> `h`), a
+number glued to its unit gets one space (the SI Brochure, 9th edition, section 5.4.3: "a space
+separates the number and the unit"), and `bps` becomes `b/s` as the README writes bandwidths.
+A percentage stays `80%`, and a respelling must read back to the same quantity or it is not
+offered. Units with several usual spellings are left as written: the time units from the day
+up (`30 days`), tokens, currency codes (`RMB` is `CNY`), temperature differences (`delta_degC`),
+`U` beside `RU`.
+
+The text is scanned, not re-parsed: a `key: value` on one line (block or flow style) whose key
+is a quantity field of the design model and whose value reads as a quantity with a unit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import typing
+from functools import cache, lru_cache
+from typing import Any
+
+from dclint.engine.config import Config, selected
+from dclint.engine.findings import Finding
+from dclint.engine.rule import Change, Rule
+from dclint.model.source import Source
+
+__all__ = ["RULE", "respelled", "unit_spellings"]
+
+RULE = "DCL005"
+
+# `key: value` where the value ends at a comment, the line's end, or a flow collection's `,`
+# `}` `]`; a quoted value is taken inside its quotes
+_KV = re.compile(
+    r"""(?:^|[\s{,])(?P<key>[A-Za-z_][A-Za-z0-9_-]*)\s*:[ \t]+"""
+    r"""(?:(?P<q>["'])(?P<qv>[^"'\n]*)(?P=q)|(?P<pv>[^\s,{}\[\]#'"][^,{}\[\]#\n]*?))"""
+    r"""[ \t]*(?=$|[,}\]]|[ \t]#)"""
+)
+_HAS_QUANTITY = re.compile(r":[ \t]+[\"']?[+-]?\.?\d")
+_SPLIT = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)(\s*)(\S.*)$")
+_TOKEN = re.compile(r"[A-Za-zµμ°Ω_][A-Za-z0-9_µμΩ]*")
+
+# unit name -> how dclint writes it, where that is not its (ASCII) symbol
+_WRITTEN = {"degree_Celsius": "degC", "degree_Fahrenheit": "degF", "bits_per_second": "b/s"}
+# units whose usual spellings are all fine
+_ANY_SPELLING = {"token", "day", "week", "month", "year", "rack_unit", "cubic_foot_per_minute"}
+
+
+@lru_cache(maxsize=4096)
+def respelled(text: str) -> str | None:
+    """How dclint writes the quantity `text` (``120kW`` -> ``120 kW``), or None where it
+    already does, or `text` is not a quantity with a unit, or the respelling would change it."""
+    from dclint.units import QuantityError, parse_quantity
+
+    match = _SPLIT.match(text)
+    if match is None or match.group(3) == "%" or text != text.strip():
+        return None
+    number, _, unit = match.groups()
+    try:
+        before = parse_quantity(text)
+    except QuantityError:
+        return None
+    single = _TOKEN.fullmatch(unit) is not None
+    new = f"{number} {_TOKEN.sub(lambda m: _token(m.group(0), single), unit)}"
+    if new == text:
+        return None
+    try:
+        after = parse_quantity(new)
+        same = after.dimensionality == before.dimensionality and math.isclose(
+            float(after.to(before.units).magnitude), float(before.magnitude), rel_tol=1e-12
+        )
+    except Exception:  # QuantityError, or pint's on an offset unit it will not convert
+        return None
+    return new if same else None
+
+
+def _token(token: str, single: bool) -> str:
+    """dclint's spelling of one unit name (`kilowatts` -> `kW`), or `token` as written."""
+    from dclint.units import ureg
+
+    try:
+        found = set(ureg.parse_unit_name(token))
+    except Exception:
+        return token
+    if len(found) != 1:
+        return token  # ambiguous (`min`: minute or milli-inch): left as written
+    prefix, name, _ = found.pop()
+    definition = ureg._units.get(name)
+    if definition is None or name in _ANY_SPELLING or name.startswith("delta_"):
+        return token
+    if any(str(d).startswith("[currency_") for d in ureg.get_dimensionality(name)):
+        return token  # a currency code and its aliases (RMB is CNY)
+    written = _written_prefix(token, prefix)
+    if written is None:
+        return token
+    symbol = definition.symbol
+    unit = _WRITTEN.get(name) or (symbol if symbol and symbol.isascii() else name)
+    if "/" in unit and not single:
+        return token  # `Gbps` in a compound unit stays: `Gb/s/port` would read differently
+    p = ureg._prefixes[prefix] if prefix else None
+    if p is not None and written == p.name:
+        written = p.symbol or written  # `kilo` -> `k`; `u`, `µ` and `μ` stay as written
+    return written + unit
+
+
+def _written_prefix(token: str, prefix: str) -> str | None:
+    """The part of `token` that spells `prefix` ("" for none), or None if it cannot be told."""
+    from dclint.units import ureg
+
+    if not prefix:
+        return ""
+    p = ureg._prefixes[prefix]
+    for spelling in sorted({p.name, p.symbol, *p.aliases} - {None, ""}, key=len, reverse=True):
+        if token.startswith(spelling):
+            try:
+                rest = ureg.parse_unit_name(token[len(spelling) :])
+            except Exception:
+                continue
+            if any(not pre for pre, _, _ in rest):
+                return spelling
+    return None
+
+
+def _code(line: str) -> str:
+    """The line up to its comment (a `#` after a space, outside quotes)."""
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i]
+    return line
+
+
+@cache
+def quantity_keys() -> frozenset[str]:
+    """The keys of the design model's quantity fields (`it_load`, `link_speed`), less those
+    that are also text fields somewhere (where `42U` could be a name)."""
+    from dclint.model.design import Design
+    from dclint.model.types import Dim, fields_of
+
+    quantities: set[str] = set()
+    texts: set[str] = set()
+    seen: set[Any] = set()
+
+    def kinds(tp: Any, found: set[str], models: list[Any]) -> None:
+        if typing.get_origin(tp) is typing.Annotated:
+            args = typing.get_args(tp)
+            if any(isinstance(m, Dim) for m in args[1:]):
+                found.add("quantity")
+                return
+            tp = args[0]
+        if tp is str:
+            found.add("text")
+        elif isinstance(tp, type) and fields_of(tp):
+            models.append(tp)
+        for arg in typing.get_args(tp):
+            kinds(arg, found, models)
+
+    def walk(cls: Any) -> None:
+        if cls in seen:
+            return
+        seen.add(cls)
+        for name, info in fields_of(cls).items():
+            found: set[str] = set()
+            models: list[Any] = []
+            if any(isinstance(m, Dim) for m in info.metadata):
+                found.add("quantity")
+            kinds(info.annotation, found, models)
+            keys = {name, info.alias} - {None}
+            if "quantity" in found:
+                quantities.update(keys)
+            if "text" in found:
+                texts.update(keys)
+            for model in models:
+                walk(model)
+
+    walk(Design)
+    return frozenset(quantities - texts)
+
+
+def unit_spellings(
+    source: Source, config: Config, file: str, rules: dict[str, type[Rule]]
+) -> list[Finding]:
+    """A DCL005 finding, with its safe fix, for each quantity of the design's text and of the
+    files it includes that is not written as dclint writes it."""
+    cls = rules.get(RULE)
+    if cls is None or not selected(RULE, config, file):
+        return []
+    severity = config.rule_settings.get(RULE, {}).get("severity", cls.severity)
+    keys = quantity_keys()
+    out: list[Finding] = []
+    for name, text in {source.file: source.text, **source.texts}.items():
+        if not _HAS_QUANTITY.search(text):
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not _HAS_QUANTITY.search(line) or line.lstrip().startswith("#"):
+                continue
+            for m in _KV.finditer(_code(line) if "#" in line else line):
+                group = "qv" if m.group("qv") is not None else "pv"
+                value = m.group(group)
+                if m.group("key") not in keys or value is None:
+                    continue
+                new = respelled(value)
+                if new is None:
+                    continue
+                start = m.start(group) + 1
+                summary = f"respelled {value} as {new}"
+                out.append(
+                    Finding(
+                        name,
+                        number,
+                        start,
+                        RULE,
+                        cls.name,
+                        severity,
+                        f"{m.group('key')} is written '{value}'; dclint writes it '{new}'",
+                        "",
+                        f"line {number}",
+                        fix=f"write '{new}' (dclint check --fix does)",
+                        changes=(
+                            Change(
+                                new,
+                                summary,
+                                line=number,
+                                column=start,
+                                end=start + len(value),
+                                safe=True,
+                            ),
+                        ),
+                    )
+                )
+    return out
