@@ -279,3 +279,70 @@ async def test_apply_best_layout_action_edits_only_the_layout(client: LanguageCl
     )
     assert got[at + 1] == f"    recompute: {best.recompute}"
     assert got[at + 2 :] == before[at + 1 :]
+
+
+FABRIC = SAMPLE.parent / "broken-fabric-2to1.yaml"
+
+
+async def _hover(client: LanguageClient, path: Path, line: int, character: int) -> str:
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            types.TextDocumentIdentifier(path.as_uri()), types.Position(line, character)
+        )
+    )
+    assert hover is not None
+    return hover.contents.value  # type: ignore[union-attr]
+
+
+@pytest.mark.asyncio
+async def test_hover_on_a_fabric_tier_shows_its_oversubscription(client: LanguageClient) -> None:
+    path = client.root / "fabric.yaml"  # type: ignore[attr-defined]
+    text = FABRIC.read_text()
+    path.write_text(text)
+    _open(client, path, text)
+    await _diagnostics(client, path, 1)
+    lines = text.splitlines()
+    leaf = lines.index("        uplinks: 16  # expect: NET001")
+    spine = lines.index("      - name: spine")
+    # 18 leaves x 32 downlinks x 400 Gb/s = 230.4 Tb/s down; x 16 uplinks = 115.2 Tb/s up
+    value = await _hover(client, path, leaf, 10)
+    assert value.splitlines()[0] == (
+        "- **tier leaf** (18 switches): 230.4 Tb/s down, 115.2 Tb/s up, "
+        "oversubscription 2.00:1 (down:up)"
+    )
+    assert "**NET001** " in value and "`dclint explain NET001`" in value
+    value = await _hover(client, path, spine + 2, 10)  # the spine's count
+    assert value == (
+        "- **tier spine** (6 switches): 115.2 Tb/s down, - up, "
+        "oversubscription no uplinks (top tier)"
+    )
+
+
+@pytest.mark.asyncio
+async def test_hover_on_a_workload_shows_step_time_mfu_and_memory(client: LanguageClient) -> None:
+    import dclint
+    from dclint.projection import project_workloads
+    from dclint.units import fmt
+
+    path = client.root / "train.yaml"  # type: ignore[attr-defined]
+    text = SAMPLE.read_text()
+    path.write_text(text)
+    _open(client, path, text)
+    await _diagnostics(client, path, 1)
+    at = text.splitlines().index("    micro_batch: 1")
+    value = await _hover(client, path, at, 6)
+    # the figures `dclint project` computes for the same design (the same calculators)
+    (p,) = project_workloads(dclint.load(SAMPLE))
+    pred = p.timing.prediction
+    assert pred is not None
+    assert value.splitlines()[:3] == [
+        "**workload llm-13b** on 320 x h100-sxm",
+        f"- predicted step {fmt(pred.step_time, 's')}, MFU {pred.mfu.m_as('') * 100:.1f}% "
+        f"(HFU {pred.hfu.m_as('') * 100:.1f}%)",
+        f"- memory a GPU {fmt(p.timing.memory.total, 'GB')}",
+    ]
+    # step time and MFU agree: 6 x 13e9 parameters x 960 x 4096 tokens a step over 320 GPUs
+    # at the H100 SXM's 989 dense BF16 TFLOP/s is the step time at 100% MFU (within 10%: the
+    # MFU dclint reports also counts the attention FLOPs the 6N rule leaves out)
+    ideal = 6 * 13e9 * 960 * 4096 / (320 * 989e12)
+    assert pred.step_time.m_as("s") * pred.mfu.m_as("") == pytest.approx(ideal, rel=0.1)
