@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dclint.errors import LoadError
 from dclint.loader import load_text
 from dclint.model.software import PRESET_SOURCES, PRESETS, Settings
+from dclint.projection.collectives import Links, group_time
+from dclint.projection.hardware import hardware_of
 from dclint.projection.memory import memory_per_gpu
+from dclint.projection.predict import inputs
+from dclint.projection.step import Arch, Layout, Machine, Software, step
+from dclint.projection.step_records import FP8_RECIPE_BYTES, LAUNCH_SECONDS, LAYER_KERNELS
 
 DESIGN = """
 name: software
@@ -37,7 +44,7 @@ def test_no_software_is_dclints_default() -> None:
     assert (got.preset, got.fp8_recipe, got.expert_tp, got.framework) == (
         "",
         "delayed",
-        8,
+        0,
         "megatron-core",
     )
 
@@ -52,7 +59,6 @@ def test_a_preset_gives_its_settings() -> None:
         overlap_cp=False,
         grad_reduce_in_fp32=False,
         p2p_scatter_gather=True,
-        expert_tp=8,
         preset="megatron-lm-2021",
     )
 
@@ -110,3 +116,114 @@ def test_an_expert_tp_of_its_own_needs_moe_parallel_folding() -> None:
 
 def test_an_unknown_preset_is_a_load_error() -> None:
     assert "software.preset" in _load_error("    software: {preset: megatron-9}\n")
+
+
+# --- what the step model does with each setting -------------------------------------------
+
+GB = 1e9
+LINKS = Links(domain=8, nvlink=360 * GB, nic=40 * GB)
+# an FP8 Hopper: FP8 peak, attention at the BF16 peak, 4 B a cast element (Transformer Engine)
+FP8 = Machine(1979e12, 0.73, 0.35, 3.35e12, 0.8, LINKS, attention_peak=989e12, fp8_cast_bytes=4)
+LLAMA = Arch(32, 4096, 32, 8, 14336, 128256, 8192, swiglu=True, dense_params=8.03e9)
+
+
+def test_current_scaling_reads_each_cast_tensor_once_more_than_delayed() -> None:
+    """Current scaling takes the amax of the BF16 tensor before casting it: 2 B an element of
+    every cast operand (forward: the attention output; backward: each GEMM's output gradient)."""
+    lay = Layout(tp=1, dp=8, micro_batch=1, global_batch=64)
+    delayed = step(LLAMA, lay, FP8, Software(fp8_recipe="delayed"))
+    current = step(LLAMA, lay, FP8, Software(fp8_recipe="current"))
+    n, q, kv, h, mlp_in = 8192, 4096, 1024, 4096, 2 * 14336
+    elements = n * q + n * ((q + 2 * kv) + h + mlp_in + h)
+    m, layers = 8, 32
+    extra = FP8_RECIPE_BYTES["current"] * elements / (3.35e12 * 0.8) * layers * m
+    assert FP8_RECIPE_BYTES["current"] == 2.0
+    assert current.compute - delayed.compute == pytest.approx(extra, rel=1e-9)
+    # a BF16 machine casts nothing, whatever the recipe
+    bf16 = replace(FP8, fp8_cast_bytes=0.0)
+    assert step(LLAMA, lay, bf16, Software(fp8_recipe="current")) == step(
+        LLAMA, lay, bf16, Software()
+    )
+
+
+TINY = Arch(4, 256, 4, 4, 1024, 32000, 128, dense_params=3.2e6 + 8.2e6)
+
+
+def test_without_cuda_graphs_a_small_layer_waits_on_its_kernel_launches() -> None:
+    """A layer whose kernels run shorter than the host takes to launch them runs at the
+    launch rate: 20 kernels x 8 us forward, twice that backward; CUDA graphs lift the floor.
+    A large layer is not launch-bound, and the setting changes nothing."""
+    lay = Layout(dp=1, global_batch=1)
+    eager = step(TINY, lay, FP8, Software(cuda_graphs=False))
+    graphs = step(TINY, lay, FP8, Software(cuda_graphs=True))
+    floor = TINY.layers * 3 * LAYER_KERNELS * LAUNCH_SECONDS
+    assert (LAYER_KERNELS, LAUNCH_SECONDS) == (20, 8e-6)
+    assert graphs.compute < floor < eager.compute
+    assert eager.compute - graphs.compute < floor
+    big = Layout(dp=8, global_batch=64)
+    assert step(LLAMA, big, FP8, Software(cuda_graphs=False)) == step(
+        LLAMA, big, FP8, Software(cuda_graphs=True)
+    )
+
+
+QWEN = Arch(
+    48, 2048, 32, 4, 768, 151936, 4096, swiglu=True, experts=128, top_k=8,
+    dense_params=1.5e9, expert_params=29.0e9, kv_channels=128,
+)  # fmt: skip
+
+
+def test_moe_parallel_folding_keeps_the_all_to_all_inside_the_nvlink_domain() -> None:
+    """tp 4, ep 8: unfolded, the ep ranks are dp ranks 4 apart and span 32 GPUs (four NVLink
+    domains); folded with expert tp 1 they are 8 consecutive ranks, one domain."""
+    lay = Layout(tp=4, dp=8, ep=8, global_batch=64, sequence_parallel=True)
+    apart = step(QWEN, lay, FP8, Software())
+    folded = step(QWEN, lay, FP8, Software(expert_tp=1, moe_folding=True))
+    n, m, layers, passes = 4096, 8, 48, 2
+    vol = 2 * passes * n * 8 * 2048 * 2 / 4 * 7 / 8
+    assert apart.ep == pytest.approx(m * layers * group_time(LINKS, vol, 8, 4, all_to_all=True))
+    assert folded.ep == pytest.approx(m * layers * vol / LINKS.nvlink)
+    assert folded.ep < apart.ep / 3
+
+
+def test_expert_tp_sets_the_expert_weights_a_gpu_holds() -> None:
+    """PAR004: expert parameters split over ep x expert tp (expert tp 1: four times those of
+    tp 4), their optimizer over tp x dp x cp / (ep x expert tp)."""
+    text = (
+        DESIGN.format(extra="")
+        .replace(
+            "model: {parameters: 8e9, layers: 32, hidden_size: 4096, vocab_size: 128256}",
+            "model: {parameters: 30.5e9, layers: 48, hidden_size: 2048, vocab_size: 151936, "
+            "experts: 128, top_k: 8, ffn_hidden_size: 768, swiglu: true}",
+        )
+        .replace("parallel: {tp: 8}", "parallel: {tp: 4, ep: 8}")
+    )
+    wl = load_text(text).workloads[0]
+    folded = load_text(
+        text + "    software: {moe_parallel_folding: true, expert_tp: 1}\n"
+    ).workloads[0]
+    experts = 48 * 128 * 2048 * 768 * 3
+    dense = 30.5e9 - experts
+    assert memory_per_gpu(wl).weights.m_as("B") == pytest.approx(
+        2 * (dense / 4 + experts / 32), rel=1e-12
+    )
+    assert memory_per_gpu(folded).weights.m_as("B") == pytest.approx(
+        2 * (dense / 4 + experts / 8), rel=1e-12
+    )
+
+
+def test_the_megatron_lm_2021_preset_runs_unfused_serial_attention_and_communication() -> None:
+    """The preset reaches the step: no causal skipping without flash attention (the full score
+    matrix, 4 n s h), the tensor-parallel collectives exposed in full, the gradients in 16 bits."""
+    design = load_text(DESIGN.format(extra=""))
+    old = load_text(DESIGN.format(extra="    software: {preset: megatron-lm-2021}\n"))
+    hw = hardware_of(design, design.workloads[0].platform)
+    assert not isinstance(hw, str)
+    new_in = inputs(design, design.workloads[0], hw, [])
+    old_in = inputs(old, old.workloads[0], hw, [])
+    assert not isinstance(new_in, str) and not isinstance(old_in, str)
+    assert new_in[3] == Software(fp8_recipe="delayed")
+    assert old_in[3] == Software(
+        False, False, False, False, False, 2.0, True, "delayed", 0, False, False
+    )
+    a, lay, mac = new_in[:3]
+    assert step(a, lay, mac, old_in[3]).tp > step(a, lay, mac, new_in[3]).tp

@@ -99,8 +99,9 @@ PRESETS: dict[str, Settings] = {
         p2p_scatter_gather=True,
         preset="megatron-lm-2021",
     ),
-    # Megatron-Core 0.8 (Megatron-LM README of r0.8.0: "flash attention", TP, DP and PP
-    # communication overlapped); Megatron-Core reduces bf16 runs' gradients in fp32 by default;
+    # Megatron-Core 0.8 (Megatron-LM README at core_r0.8.0, its throughput tables: flash
+    # attention, TP, DP and PP communication overlapped); Megatron-Core reduces bf16 runs'
+    # gradients in fp32 by default;
     # Transformer Engine's default DelayedScaling recipe; --expert-tensor-parallel-size and
     # MoE parallel folding came later (Liu et al. 2025)
     "megatron-core-0.8": Settings(preset="megatron-core-0.8"),
@@ -142,7 +143,7 @@ PRESET_SOURCES: dict[str, tuple[str, str]] = {
     ),
     "megatron-core-0.8": (
         "Megatron-Core 0.8",
-        "Megatron-LM README and release notes of core_r0.8.0",
+        "Megatron-LM README at core_r0.8.0 (its Megatron-Core throughput tables)",
     ),
     "nemo-2": ("NeMo 2.0", "NVIDIA NeMo performance recipes, scripts/performance/llm"),
     "nemo-25.11": (
@@ -224,9 +225,8 @@ class Software(Strict):
         description="Layers captured as CUDA graphs: no per-kernel launch cost on the host",
     )
 
-    def settings(self, tp: int = 1) -> Settings:
+    def settings(self) -> Settings:
         """The resolved settings: the preset's (else dclint's defaults), then those declared."""
         base = PRESETS[self.preset] if self.preset else DEFAULTS
         declared = {k: getattr(self, k) for k in _SETTINGS if getattr(self, k) is not None}
-        out = replace(base, **declared) if declared else base
-        return out if out.expert_tp else replace(out, expert_tp=tp)
+        return replace(base, **declared) if declared else base

@@ -211,7 +211,7 @@ class Workload(Strict):
     def software_in_effect(self) -> Settings:
         """The software settings the workload runs: its preset's, overridden by those it
         declares (dclint.model.software); `framework` declared overrides the preset's."""
-        got = self.software.settings(self.parallel.tp)
+        got = self.software.settings()
         if self.framework is not None and self.framework != got.framework:
             from dataclasses import replace
 
@@ -221,7 +221,7 @@ class Workload(Strict):
     @model_validator(mode="after")
     def _expert_tp_needs_folding(self) -> Workload:
         sw = self.software_in_effect
-        if sw.expert_tp != self.parallel.tp and not sw.moe_parallel_folding:
+        if sw.expert_tp and sw.expert_tp != self.parallel.tp and not sw.moe_parallel_folding:
             raise ValueError(
                 f"software.expert_tp {sw.expert_tp} differs from parallel.tp "
                 f"{self.parallel.tp}: an expert tensor-parallel size of its own needs "

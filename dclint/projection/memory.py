@@ -16,8 +16,8 @@ Conventions:
   parameters): the first pipeline stage holds the embedding and the last the output layer
   (Megatron-Core keeps a copy on the last stage when they are tied), each split over tp; the
   rest of the dense parameters split evenly over the layers. Expert parameters split over
-  ep x tp (expert tensor parallelism = tp, the Megatron-Core default) by layer, their
-  optimizer over the expert data-parallel ranks (dp x cp / ep).
+  ep x expert tp (`software.expert_tp`, default tp as in Megatron-Core) by layer, their
+  optimizer over the expert data-parallel ranks (tp x dp x cp / (ep x expert tp)).
 - Activations per transformer layer and micro-batch, in bytes, from the layer's shapes with
   Korthikanti et al. 2022's terms (sec. 4.1): s = sequence / cp, b = micro-batch, h hidden,
   q = heads x head width (h for GPT), k = query groups x head width (GQA; h without), f the
@@ -113,6 +113,7 @@ class Shape:
     per_layer: float | None  # activation bytes of one layer and micro-batch (None: unknown)
     logits: float  # bytes of one micro-batch's logits on the last stage
     grad_bytes: float = 4.0  # bytes of a main gradient (fp32; bf16 2)
+    etp: int = 0  # tensor-parallel size of the expert layers (0: tp)
 
 
 def expert_parameters(wl: Workload) -> float:
@@ -207,8 +208,9 @@ def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]
     body = sh.dense - 2 * sh.embedding
     ends = (stage == 0) + (stage == sh.pp - 1)
     dense_local = (body * share + sh.embedding * ends) / sh.tp
-    expert_local = sh.experts * share / (sh.ep * sh.tp)
-    dense_dp, expert_dp = sh.dp * sh.cp, max(1, sh.dp * sh.cp // sh.ep)
+    et = sh.etp or sh.tp
+    expert_local = sh.experts * share / (sh.ep * et)
+    dense_dp, expert_dp = sh.dp * sh.cp, max(1, sh.tp * sh.dp * sh.cp // (sh.ep * et))
     sharded = dense_local / dense_dp + expert_local / expert_dp
     params = dense_local + expert_local
     weights = WEIGHT_BYTES * (sharded if zero >= 3 else params)
@@ -272,6 +274,7 @@ def shape_of(wl: Workload) -> Shape:
         per_layer,
         logits,
         GRAD_BYTES if wl.software_in_effect.grad_reduce_in_fp32 else GRAD_BYTES / 2,
+        wl.software_in_effect.expert_tp,
     )
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
 from dclint.projection.collectives import Links
-from dclint.projection.efficiency import efficiency_for
+from dclint.projection.efficiency import GENERATION, efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
@@ -181,6 +181,7 @@ def inputs(
         p.tp > 1 and p.sequence_parallel is not False,  # Megatron-Core recipes run it with tp
         p.distributed_optimizer,
         wl.recompute,
+        p.sharding >= 3,  # ZeRO-3 / FSDP: parameters gathered every micro-batch
         stage_layers=_busiest_stage(wl),
     )
     links = _links(design, hw, eff.nvlink, eff.network, notes)
@@ -195,6 +196,12 @@ def inputs(
         machine = calibrated(machine, entry)
         notes.append(profile.describe(hw.gpu_key) or "")
     settings = wl.software_in_effect
+    blackwell = GENERATION.get(hw.gpu_key) == "blackwell"
+    if wl.precision == "fp8" and settings.fp8_recipe == "mxfp8" and not blackwell:
+        notes.append(
+            f"fp8_recipe mxfp8 needs Blackwell tensor cores (block scaling in hardware); "
+            f"'{hw.gpu_key}' has none: the step is predicted as if it ran"
+        )
     notes.append(
         f"step model: {settings.describe()}; efficiencies "
         + "; ".join(f"{k} {v}" for k, v in eff.sources)
@@ -212,6 +219,10 @@ def software(s: Settings) -> Software:
         s.overlap_cp,
         s.grad_bytes,
         s.p2p_scatter_gather,
+        s.fp8_recipe,
+        s.expert_tp,
+        s.moe_parallel_folding,
+        s.cuda_graphs,
     )
 
 

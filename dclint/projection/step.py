@@ -16,6 +16,10 @@ from dclint.projection.step_records import (
     ACT,
     ADAM_BYTES,
     CROSS_ENTROPY_BYTES,
+    FP8_RECIPE_BYTES,
+    LAUNCH_SECONDS,
+    LAYER_KERNELS,
+    MOE_KERNELS,
     Arch,
     Layout,
     Machine,
@@ -65,8 +69,8 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
         _pp_sends(a, lay, mac, sw, x),
         _dp_comm(a, lay, mac, sw, x),
         _cp_comm(a, lay, mac, sw, x),
-        _ep_comm(a, lay, mac, x),
-        _optimizer(a, lay, mac),
+        _ep_comm(a, lay, mac, sw, x),
+        _optimizer(a, lay, mac, sw),
         model,
         hardware,
         mac.overhead,
@@ -106,13 +110,16 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     # backward: data gradient (n x inputs) and weight gradient (inputs x outputs) per GEMM
     mlp_in = f * (2 if a.swiglu else 1)
     groups = max(1.0, a.experts / e) if a.experts else 1.0
-    rows = n * routed / groups  # tokens through each local expert (n without experts)
+    # the expert GEMMs split over the expert tp (the layout's tp unless folded): each local
+    # expert takes n x top-k x e x et / (experts x t) tokens (n without experts)
+    et = _expert_tp(a, lay, sw)
+    rows = n * routed / groups * et / t
     fwd_g = bwd_g = 0.0
     for out, inp, r, grp in (
         ((q + 2 * kv) / t, h, n, 1.0),
         (h, q / t, n, 1.0),
-        (mlp_in / t, h, rows, groups),
-        (h, f / t, rows, groups),
+        (mlp_in / et, h, rows, groups),
+        (h, f / et, rows, groups),
     ):
         flops = 2 * r * out * inp * grp
         fwd_g += flops / tile_share(r, out, mac.sms, grp)
@@ -125,7 +132,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     if a.experts:
         elementwise += n * 8 * h * routed / t  # permute and unpermute tokens
     # GEMM operands read and results written (not hidden under the math: additive roofline)
-    w_mlp = h * f * (3 if a.swiglu else 2) / t * (a.experts / e if a.experts else 1)
+    w_mlp = h * f * (3 if a.swiglu else 2) / et * (a.experts / e if a.experts else 1)
     weights = (h * (q + 2 * kv) + q * h) / t + w_mlp
     acts = n * (2 * h + (q + 2 * kv) / t + q / t + f * (3 if a.swiglu else 2) * routed / t)
     elementwise += ACT * (weights + 2 * acts)
@@ -134,10 +141,9 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     # FP8: GEMM inputs and output gradients cast with their transposes. Transformer Engine's
     # LayerNormLinear and LayerNormMLP write the norm's and the activation's outputs in FP8
     # directly (no extra pass): the forward casts only the attention output (projection input)
-    cast_fwd = mac.fp8_cast_bytes * n * (q / t) / bytes_rate
-    cast_bwd = (
-        mac.fp8_cast_bytes * n * ((q + 2 * kv) / t + h + mlp_in * routed / t + h) / bytes_rate
-    )
+    cast = mac.fp8_cast_bytes + (FP8_RECIPE_BYTES[sw.fp8_recipe] if mac.fp8_cast_bytes else 0.0)
+    cast_fwd = cast * n * (q / t) / bytes_rate
+    cast_bwd = cast * n * ((q + 2 * kv) / t + h + mlp_in * routed / t + h) / bytes_rate
     fwd = fwd_g / flops_rate + attn / attn_rate + memory + cast_fwd
     # flash attention's backward recomputes the scores: 2.5x its forward FLOPs (Dao 2023)
     bwd = (
@@ -146,6 +152,9 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         + 2 * memory
         + cast_bwd
     )
+    if not sw.cuda_graphs:  # the host launches every kernel: a pass takes at least that
+        launches = LAUNCH_SECONDS * (LAYER_KERNELS + (MOE_KERNELS if a.experts else 0))
+        fwd, bwd = max(fwd, launches), max(bwd, 2 * launches)
     if lay.recompute == "full":
         rec = fwd
     elif lay.recompute == "selective" and not sw.flash_attention:
@@ -161,7 +170,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     ) / flops_rate + CROSS_ENTROPY_BYTES * n * a.vocab / t / bytes_rate
     per_layer = lay.stage_layers or a.layers / p
     # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
-    accumulate = 8 * (a.dense_params + a.expert_params / e) / (t * p) / bytes_rate
+    accumulate = 8 * (a.dense_params / t + a.expert_params / (e * et)) / p / bytes_rate
     mb = (
         per_layer * (fwd + bwd) + head + accumulate
     )  # one micro-batch through the last stage, no recompute
@@ -234,31 +243,40 @@ def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
     return cp
 
 
-def _ep_comm(a: Arch, lay: Layout, mac: Machine, x: _Pass) -> float:
-    """Expert parallel: dispatch and combine all-to-alls, forward and backward (and recompute)."""
+def _expert_tp(a: Arch, lay: Layout, sw: Software) -> int:
+    """Tensor-parallel size of the expert layers: the software's, else the layout's tp."""
+    return (sw.expert_tp or lay.tp) if a.experts else lay.tp
+
+
+def _ep_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
+    """Expert parallel: dispatch and combine all-to-alls, forward and backward (and recompute).
+    Without folding the ep ranks are dp ranks, t x c apart; folded (Liu et al. 2025) they are
+    numbered next to each other, expert-tp apart, and stay in one NVLink domain sooner."""
     t, c, e, h, n, routed = lay.tp, lay.cp, lay.ep, float(a.hidden), x.n, x.routed
     ep = 0.0
     if a.experts and e > 1:
         passes = 2 + (1 if lay.recompute == "full" else 0)
         vol = 2 * passes * n * routed * h * ACT / t * (e - 1) / e
-        ep = x.m * x.per_layer * group_time(mac.links, vol, e, t * c, all_to_all=True)
+        stride = _expert_tp(a, lay, sw) if sw.moe_folding else t * c
+        ep = x.m * x.per_layer * group_time(mac.links, vol, e, stride, all_to_all=True)
     return ep
 
 
-def _dp_groups(a: Arch, lay: Layout) -> tuple[tuple[float, int], tuple[float, int]]:
+def _dp_groups(a: Arch, lay: Layout, sw: Software) -> tuple[tuple[float, int], tuple[float, int]]:
     """(parameters a GPU holds, ranks they are reduced over): the dense parameters over dp x cp,
-    the experts' over dp x cp / ep."""
+    the experts' over tp x dp x cp / (ep x expert tp) (dp x cp / ep when expert tp = tp)."""
     t, p, c, d, e = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep
+    et = _expert_tp(a, lay, sw)
     dense_local = a.dense_params / (t * p)
-    expert_local = a.expert_params / (e * t * p)
-    return (dense_local, d * c), (expert_local, max(1, d * c // e))
+    expert_local = a.expert_params / (e * et * p)
+    return (dense_local, d * c), (expert_local, max(1, t * d * c // (e * et)))
 
 
-def _optimizer(a: Arch, lay: Layout, mac: Machine) -> float:
+def _optimizer(a: Arch, lay: Layout, mac: Machine, sw: Software) -> float:
     """Adam's update of the parameters a GPU holds (its shard with the distributed optimizer)."""
     bytes_rate = mac.hbm * mac.hbm_eff
     optimizer = 0.0
-    for local, ranks in _dp_groups(a, lay):
+    for local, ranks in _dp_groups(a, lay, sw):
         if local <= 0:
             continue
         shard = local / ranks if lay.distributed_optimizer else local
@@ -271,7 +289,7 @@ def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
     gathered."""
     t, m, per_layer, fwd, bwd, links = lay.tp, x.m, x.per_layer, x.fwd, x.bwd, mac.links
     dp = 0.0
-    for local, ranks in _dp_groups(a, lay):
+    for local, ranks in _dp_groups(a, lay, sw):
         if local <= 0:
             continue
         if ranks <= 1:

@@ -14,6 +14,10 @@ __all__ = [
     "ACT",
     "ADAM_BYTES",
     "CROSS_ENTROPY_BYTES",
+    "FP8_RECIPE_BYTES",
+    "LAUNCH_SECONDS",
+    "LAYER_KERNELS",
+    "MOE_KERNELS",
     "STEP_PARTS",
     "Arch",
     "Layout",
@@ -46,6 +50,22 @@ ACT = 2.0  # bytes per activation element (bf16)
 # cross_entropy.py): forward cast bf16 -> fp32 (6), max (4), subtract (8), exp (8), sum (4),
 # divide (8); backward scale by the loss gradient (8) and cast back to bf16 (6)
 CROSS_ENTROPY_BYTES = 52.0
+# HBM bytes an element of a GEMM operand costs beyond the cast-transpose (Machine.fp8_cast_bytes)
+# per Transformer Engine recipe: current scaling reads the BF16 tensor once more for its amax
+# before casting (2 B); blockwise (1 x 128 blocks) writes an fp32 scale every 128 elements and
+# MXFP8 an E8M0 byte every 32, for the row-wise and the column-wise copy each; delayed scaling
+# takes its scale from the amax history and computes the new amax inside the cast
+FP8_RECIPE_BYTES = {"delayed": 0.0, "current": 2.0, "blockwise": 2 * 4 / 128, "mxfp8": 2 / 32}
+# Host time to launch one kernel from PyTorch eager mode, and kernels of one transformer layer's
+# forward (Megatron-Core with Transformer Engine: norm+QKV GEMM, rotary embedding, attention,
+# projection GEMM, bias-dropout-add, norm+FC1 GEMM, activation, FC2 GEMM, bias-dropout-add,
+# FP8 casts and the tensor-parallel collectives: about 20) and the extra an MoE layer launches
+# (router, top-k, token counts, permute, two all-to-alls, grouped GEMMs, unpermute: about 12);
+# the backward launches twice as many. dclint's own defaults: PyTorch's per-op dispatch costs
+# some microseconds of CPU (the reason CUDA graphs exist, NVIDIA's "Accelerating PyTorch with
+# CUDA Graphs", 2021); a layer whose GPU work is shorter than its launches waits on the host
+LAUNCH_SECONDS = 8e-6
+LAYER_KERNELS, MOE_KERNELS = 20, 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +127,16 @@ class Software:
     # Megatron-LM (2021) --scatter-gather-tensors-in-pipeline: each tp rank sends 1/t of a
     # stage's activation across the fabric and the next stage all-gathers it over NVLink
     p2p_scatter_gather: bool = False
+    # Transformer Engine's FP8 scaling recipe (FP8 runs only): what the casts cost on top of
+    # Machine.fp8_cast_bytes (FP8_RECIPE_BYTES)
+    fp8_recipe: str = "delayed"
+    expert_tp: int = 0  # tensor-parallel size of the expert layers; 0: the layout's tp
+    # MoE parallel folding (Liu et al. 2025): expert groups numbered expert_tp innermost, then
+    # ep, over tp x cp x dp, so the all-to-all runs over ep x expert_tp consecutive ranks
+    moe_folding: bool = False
+    # layers captured as CUDA graphs: the host launches a graph, not each kernel
+    # (without: LAUNCH_SECONDS x kernels a layer is the least a layer's pass can take)
+    cuda_graphs: bool = False
 
 
 @dataclass(frozen=True, slots=True)
