@@ -35,6 +35,7 @@ __all__ = [
     "UNSAFE",
     "UNSAFE_IN_LINE",
     "describe_unsafe",
+    "finite_data",
     "finite_json",
     "html_text",
     "markdown_code",
@@ -160,17 +161,19 @@ def output_text(text: str, fmt: str, *, colour: bool = False) -> str:
 HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
-def _finite(value: Any) -> Any:
+def finite_data(value: Any) -> Any:
+    """`value` (JSON-like data) with each number that is not finite (NaN, infinity) as None:
+    what `json.dumps(..., allow_nan=False)` may take."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: finite_data(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
+        return [finite_data(v) for v in value]
     return value
 
 
 def finite_json(data: Any) -> str:
     """`data` as indented JSON, a number that is not finite (NaN, infinity) written as null:
     JSON has no such numbers, and `NaN`/`Infinity` break every strict reader."""
-    return json.dumps(_finite(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json.dumps(finite_data(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"

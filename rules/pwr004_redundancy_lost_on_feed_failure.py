@@ -60,6 +60,14 @@ class _Case:
     load_kw: float
 
 
+def _ratio(load_kw: float, capacity_kw: float) -> float:
+    """Load over derated capacity; a feed derated to nothing (its ambient at or above its
+    conductors' rating) carries no load: any load on it is over, by an unbounded ratio."""
+    if capacity_kw > 0:
+        return load_kw / capacity_kw
+    return float("inf") if load_kw > 0 else 0.0
+
+
 def _normal(topo: Topology, rack_kw: dict[str, float]) -> dict[str, float]:
     """Each feed's load with every feed live: each rack shared by all its feeds."""
     kw: dict[str, float] = defaultdict(float)
@@ -130,7 +138,7 @@ class RedundancyLostOnFeedFailure(Rule):
                 if not live:  # a failure that takes all its feeds is not one it rides through
                     continue
                 for feed in live:
-                    ratio = loads[feed.id] / capacity[feed.id]
+                    ratio = _ratio(loads[feed.id], capacity[feed.id])
                     if ratio > 1 + _EPS and ratio > getattr(worst.get(rack.id), "ratio", 0.0):
                         worst[rack.id] = _Case(ratio, failure, feed, loads[feed.id])
         for rack in topo.racks:

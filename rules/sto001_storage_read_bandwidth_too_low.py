@@ -86,7 +86,7 @@ class StorageReadBandwidthTooLow(Rule):
     tags = ("storage",)
     needs = ("workload", "storage")
     options = {
-        "factor": Option(3.0, "float", "Required multiple of the read demand"),
+        "factor": Option(3.0, "positive", "Required multiple of the read demand"),
         "bytes_per_token": Option("4 B", "information", "Bytes read per training token"),
         "media_read_per_gpu": Option(
             "4 GB/s", "bandwidth", "Read rate per GPU of image and video training"
@@ -114,8 +114,8 @@ class StorageReadBandwidthTooLow(Rule):
             "dict:bandwidth",
             "Aggregate read guidance per scalable unit by storage.performance_level",
         ),
-        "su_nodes": Option(32, "int", "Nodes of the scalable unit the guidance is written for"),
-        "node_gpus": Option(8, "int", "GPUs of the node the per-node guidance is written for"),
+        "su_nodes": Option(32, "count", "Nodes of the scalable unit the guidance is written for"),
+        "node_gpus": Option(8, "count", "GPUs of the node the per-node guidance is written for"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

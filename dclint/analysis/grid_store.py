@@ -18,6 +18,7 @@ from typing import Any
 
 from dclint.analysis.plan_records import GridPoint
 from dclint.errors import ConfigError
+from dclint.escaping import finite_data
 
 __all__ = ["GridStore"]
 
@@ -67,7 +68,9 @@ class GridStore:
         for idx, p in items:
             data = asdict(p)
             data["values"] = list(p.values)
-            rows.append((idx, json.dumps(data, allow_nan=False), p.days, p.cost))
+            # no NaN or infinity in the stored JSON (strict readers) or the columns (the front)
+            days, cost = finite_data([p.days, p.cost])
+            rows.append((idx, json.dumps(finite_data(data), allow_nan=False), days, cost))
         self.db.executemany(
             "insert or replace into points (idx, point, days, cost) values (?, ?, ?, ?)", rows
         )

@@ -30,7 +30,7 @@ from typing import Any
 
 from dclint.analysis.plan_records import GridPoint, Setup
 from dclint.errors import ConfigError
-from dclint.escaping import finite_json, markdown_text, printable
+from dclint.escaping import finite_data, finite_json, markdown_text, printable
 
 __all__ = [
     "GridPoint",
@@ -507,11 +507,12 @@ def _json_stream(
     data: dict[str, Any] = {**as_data(setup, paths, []), "points": [mark]}
     if note:
         data["coverage"] = note
-    skeleton = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    skeleton = json.dumps(finite_data(data), indent=2, ensure_ascii=False, allow_nan=False)
     before, after = skeleton.split("\n    " + json.dumps(mark) + "\n", 1)
     first = True
     for p in points():
-        text = json.dumps(_point_data(paths, p), indent=2, ensure_ascii=False, allow_nan=False)
+        point = finite_data(_point_data(paths, p))
+        text = json.dumps(point, indent=2, ensure_ascii=False, allow_nan=False)
         yield (before + "\n" if first else ",\n") + "    " + text.replace("\n", "\n    ")
         first = False
     if first:  # no point: an empty list, as json.dumps writes it

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from dclint.escaping import HTML_CSP
@@ -24,6 +25,10 @@ def _short(path: str) -> str:
     return " ".join(parts[-2:]) if len(parts) > 2 else parts[-1] if parts else path
 
 
+def _finite(x: float | None) -> bool:
+    return x is not None and math.isfinite(x) and abs(x) < 1e300  # its scale stays finite
+
+
 def _ticks(low: float, high: float, count: int = 5) -> list[float]:
     if high <= low:
         return [low]
@@ -32,7 +37,7 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
 
 
 def _svg(points: list[GridPoint], paths: list[str]) -> str:
-    known = [p for p in points if p.cost is not None and p.days is not None]
+    known = [p for p in points if _finite(p.cost) and _finite(p.days)]  # no inf in the SVG
     if not known:
         return "<p>No point has both days and a cost to draw.</p>"
     xs = [float(p.days or 0.0) for p in known]

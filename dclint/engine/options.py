@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, FiniteFloat, TypeAdapter, ValidationError
+from pydantic import BeforeValidator, Field, FiniteFloat, TypeAdapter, ValidationError
 
 from dclint.errors import ConfigError
 from dclint.model import types as t
@@ -58,6 +58,9 @@ KINDS: dict[str, Any] = {
     "area": t.Area,
     "share": t.Fraction,
     "float": FiniteFloat,  # NaN would compare false with every value: a rule silently off
+    # a multiple or a divisor: zero or less would divide by zero or turn the rule off
+    "positive": Annotated[float, Field(gt=0, allow_inf_nan=False)],
+    "count": Annotated[int, Field(ge=1, le=10**9)],  # a count that divides: 1 or more
     "ratio": Ratio,  # a down:up ratio: 2:1, 2/1, 2.0:1 or 2.0
     "int": int,
     "bool": bool,

@@ -33,8 +33,9 @@ class Option:
     """A rule option: its default as written in config (``"120 kW"``) and its type.
 
     `kind` names the type: ``power``, ``bandwidth``, ``duration``, ``temperature``, ``share``,
-    ``float``, ``int``, ``bool``, ``str``, or ``dict:<kind>`` for a mapping of names to values
-    (e.g. per-platform limits). A `costly` option turns on work that can run for minutes (a
+    ``float``, ``positive`` (a float above 0), ``int``, ``count`` (an int from 1), ``bool``,
+    ``str``, or ``dict:<kind>`` for a mapping of names to values (e.g. per-platform limits).
+    A `costly` option turns on work that can run for minutes (a
     search): a config found by search may not turn it on, only one named with --config or a
     flag of the command (the engine withholds it, and the rule's context says so).
     """

@@ -4,6 +4,7 @@ the numbers of any finding no other chart shows."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from dclint.analysis.diagrams import Graph, rack_group
@@ -48,6 +49,11 @@ def _racks(r: Review) -> list[Bar]:
     return out
 
 
+def _percent(share: float) -> str:
+    """A share as a whole percent; a load on no capacity (an infinite share) says so."""
+    return f"{share * 100:.0f}%" if math.isfinite(share) else "no capacity"
+
+
 def _utilisation(graphs: list[tuple[str, Graph]], r: Review) -> list[Bar]:
     """Every diagram element with a capacity, and the storage read path, as % of capacity."""
     out = []
@@ -60,7 +66,7 @@ def _utilisation(graphs: list[tuple[str, Graph]], r: Review) -> list[Bar]:
                         n.share * 100,
                         100.0,
                         n.over,
-                        f"{n.share * 100:.0f}%: {n.detail}",
+                        f"{_percent(n.share)}: {n.detail}",
                         key=n.key,
                     )
                 )

@@ -101,8 +101,8 @@ def _box(node: Node, x: float, y: float, box_h: int = BOX_H) -> str:
             f'<text class="consequence" x="{x + 6:.1f}" y="{y + 34 + LINE_H * (2 + i):.1f}" '
             f'fill="{OVER}">{escape(line)}</text>'
         )
-    if node.share is not None:  # load against capacity as a gauge along the box's foot
-        w = min(node.share, 1.0) * (BOX_W - 12)
+    if node.share is not None and node.share == node.share:  # load against capacity, a gauge
+        w = min(max(node.share, 0.0), 1.0) * (BOX_W - 12)  # full for a load on no capacity (inf)
         out.append(
             f'<rect x="{x + 6:.1f}" y="{y + box_h - 7:.1f}" width="{BOX_W - 12}" height="4" '
             f'fill="{PALE}"/><rect x="{x + 6:.1f}" y="{y + box_h - 7:.1f}" width="{w:.1f}" '

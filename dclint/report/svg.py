@@ -28,8 +28,9 @@ FONT = 'font-family="system-ui,sans-serif" font-size="12"'
 
 
 def si(value: float, unit: str = "", digits: int = 3) -> str:
-    """A number with an SI prefix, never an exponent: 1.5e8 -> '150 M', 0.25 -> '0.25'."""
-    if value != value:  # NaN
+    """A number with an SI prefix, never an exponent: 1.5e8 -> '150 M', 0.25 -> '0.25'; '-'
+    for a number that is not finite (NaN, infinity)."""
+    if not math.isfinite(value):
         return "-"
     money = len(unit) == 3 and unit.isalpha() and unit.isupper()  # "150 M CNY", not "MCNY"
     for scale, prefix in _PREFIXES:
@@ -46,10 +47,15 @@ def si(value: float, unit: str = "", digits: int = 3) -> str:
     return f"{text} {unit}".rstrip()
 
 
+# the largest value an axis reaches: its round top tick stays finite (1e308 would round to inf)
+AXIS_MOST = 1e300
+
+
 def nice_ticks(top: float, count: int = 5) -> list[float]:
     """Round tick values from 0 to at least `top` (1, 2, 2.5 or 5 x a power of ten apart)."""
     if top <= 0 or not math.isfinite(top):
         return [0.0, 1.0]
+    top = min(top, AXIS_MOST)
     raw = top / count
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
@@ -75,6 +81,15 @@ class Bar:
         return self.flagged or (self.limit is not None and self.value > self.limit * (1 + 1e-9))
 
 
+def _drawn(value: float | None, most: float) -> float | None:
+    """Where a value is drawn on an axis that ends at `most`: past its end (an infinite
+    value: a load on no capacity) at the end, NaN not at all (None). No SVG attribute is ever
+    `inf` or `nan`."""
+    if value is None or value != value:
+        return None
+    return max(min(value, most), -most)
+
+
 def _text(x: float, y: float, text: str, anchor: str = "start", extra: str = "") -> str:
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>{escape(text)}</text>'
 
@@ -98,8 +113,8 @@ def hbars(title: str, bars: Sequence[Bar], unit: str, chart_id: str) -> str:
     over the data), the limit drawn as a tick on the bar; red where a value is over its limit
     or flagged."""
     plot_w, row_h = CHART_W - 10, 36
-    top = max([b.value for b in bars] + [b.limit or 0.0 for b in bars] + [1e-12])
-    ticks = nice_ticks(top)
+    known = [v for b in bars for v in (b.value, b.limit or 0.0) if math.isfinite(v)]
+    ticks = nice_ticks(max([*known, 1e-12]))
     scale = plot_w / ticks[-1]
     height = 40 + row_h * len(bars) + 24
     out = _head(CHART_W, height, chart_id, title)
@@ -125,18 +140,23 @@ def hbars(title: str, bars: Sequence[Bar], unit: str, chart_id: str) -> str:
                 f' fill="{OVER if b.over else "#1a202c"}"',
             )
         )  # fmt: skip
-        if b.low is not None and b.low < b.value:
+        value, low = _drawn(b.value, ticks[-1]), _drawn(b.low, ticks[-1])
+        low = None if low is None else max(low, 0.0)
+        limit = _drawn(b.limit, ticks[-1])
+        if value is None:  # no number to draw: the note says why
+            continue
+        if low is not None and low < value:
             out.append(
-                f'<rect x="0" y="{y + 18}" width="{b.low * scale:.1f}" height="12" fill="{PALE}"/>'
+                f'<rect x="0" y="{y + 18}" width="{low * scale:.1f}" height="12" fill="{PALE}"/>'
             )
-        start = b.low * scale if b.low is not None and b.low < b.value else 0.0
-        end = max(b.value, 0.0) * scale
+        start = low * scale if low is not None and low < value else 0.0
+        end = max(value, 0.0) * scale
         out.append(
             f'<rect class="{cls}" data-id="{escape(b.key or b.label)}" x="{start:.1f}" '
             f'y="{y + 18}" width="{max(end - start, 1.0):.1f}" height="12" fill="{colour}"/>'
         )
-        if b.limit is not None:
-            lx = b.limit * scale
+        if limit is not None:
+            lx = limit * scale
             out.append(
                 f'<line class="limit" x1="{lx:.1f}" y1="{y + 15}" x2="{lx:.1f}" y2="{y + 33}" '
                 f'stroke="{LIMIT}" stroke-width="2" stroke-dasharray="4 2"/>'
@@ -155,13 +175,14 @@ def stacked(title: str, parts: Sequence[Part], unit: str, chart_id: str) -> str:
     """One horizontal bar split into parts, each named in a key below the bar (not over it),
     CHART_W wide."""
     plot_w = CHART_W - 110
-    total = sum(max(p.value, 0.0) for p in parts) or 1e-12
+    parts = [p for p in parts if math.isfinite(p.value)]  # NaN or infinity: no share to draw
+    total = min(sum(max(p.value, 0.0) for p in parts), AXIS_MOST) or 1e-12
     rows = math.ceil(len(parts) / 2)
     height = 84 + 20 * rows
     out = _head(CHART_W, height, chart_id, title)
     x = 0.0
     for i, p in enumerate(parts):
-        w = max(p.value, 0.0) / total * plot_w
+        w = min(max(p.value, 0.0) / total, 1.0) * plot_w
         out.append(
             f'<rect class="part" data-id="{escape(p.name)}" x="{x:.1f}" y="26" '
             f'width="{w:.1f}" height="22" fill="{PALETTE[i % len(PALETTE)]}"/>'
@@ -174,7 +195,7 @@ def stacked(title: str, parts: Sequence[Part], unit: str, chart_id: str) -> str:
             f'<rect x="{kx}" y="{ky - 10}" width="12" height="12" '
             f'fill="{PALETTE[i % len(PALETTE)]}"/>'
         )
-        share = 100 * max(p.value, 0.0) / total
+        share = 100 * min(max(p.value, 0.0) / total, 1.0)
         text = _clip(f"{p.name}: {si(p.value, unit)} ({share:.0f}%)", 44)
         out.append(_text(kx + 18, ky, text))
     out.append("</svg>")
