@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, SAMPLES
 from dclint.cli import _MODULES, COMMANDS, main
 from dclint.cli._cache import DIRECTORY, ENV
 from dclint.cli.check import FORMAT_NAMES
@@ -235,7 +235,8 @@ def test_designs_that_do_not_load_are_not_stored(
 
 
 def _cache_file(repo: Path) -> Path:
-    (found,) = (repo / DIRECTORY).glob("*.json")
+    """The cache file of the designs (not a run's record, dclint.cli._runs)."""
+    (found,) = (p for p in (repo / DIRECTORY).glob("*.json") if not p.name.startswith("run-"))
     return found
 
 
@@ -318,3 +319,20 @@ def test_the_repository_benchmark_runs_with_the_cache_off() -> None:
     cached repeat it measures on purpose."""
     text = (ROOT / "bench" / "run.py").read_text("utf-8")
     assert '"check", "--no-cache"' in text
+
+
+def test_a_changed_calibration_profile_is_checked_again(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The check reads the profile a config names (calibration:), so its text is part of the
+    configuration's key, not only its path."""
+    profile = "gpus:\n  h100-sxm:\n    compute: 0.85\n    network: 0.6\n    overhead: 50 ms\n"
+    where = repo / "cal"
+    where.mkdir()
+    shutil.copy(SAMPLES / "h100-40node.yaml", where / "d.yaml")
+    (where / "p.yaml").write_text(profile, encoding="utf-8")
+    (where / ".dclint.yaml").write_text("calibration: p.yaml\n", encoding="utf-8")
+    _check(capsys, "cal/d.yaml")
+    assert _replays(capsys, "cal/d.yaml")
+    (where / "p.yaml").write_text(profile.replace("50 ms", "80 ms"), encoding="utf-8")
+    assert not _replays(capsys, "cal/d.yaml")

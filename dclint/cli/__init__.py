@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import gc
-import importlib
 import os
 import sys
-from typing import Any
 
 from dclint import __version__
+
+# typing.TYPE_CHECKING without importing typing (milliseconds of every start, the cached one too)
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
 __all__ = ["COMMANDS", "FORMAT_NAMES", "build_parser", "dispatch", "finish", "main", "run"]
 
@@ -35,6 +38,8 @@ _MODULES = {"import": "import_design"}  # a command whose name is a Python keywo
 
 
 def _module(name: str) -> Any:
+    import importlib
+
     return importlib.import_module(f"dclint.cli.{_MODULES.get(name, name)}")
 
 
@@ -42,6 +47,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """dclint's parser: every command's subparser, or with `only` (a command's name) that
     command's alone, so that a run imports no other command's module (each import is a few
     milliseconds of every start; the usage and that command's help are the same)."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="dclint", description="Lint datacenter designs for AI training clusters."
     )
@@ -102,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     # models, quantities) and makes almost no cyclic garbage, so the collector's young pass,
     # every 700 allocations, mostly re-scans live objects. A larger first threshold for the
     # run only; whoever called main() gets their own setting back.
+    import gc
+
     threshold = gc.get_threshold()
     gc.set_threshold(GC_THRESHOLD, *threshold[1:])
     try:
@@ -118,8 +127,21 @@ def run() -> None:
     tearing the interpreter down (freeing every module and object: ~50 ms of a 0.45 s check of
     a 100,000-GPU design), as mypy does. Output is flushed first; nothing else is pending, since
     reports are written and closed (atomically) before main() returns. A reader that stops
-    early (`dclint check | head`) ends the run quietly, with exit code 1."""
-    finish(main)
+    early (`dclint check | head`) ends the run quietly, with exit code 1. A `check` command
+    line that the results cache recorded (dclint.cli._runs) is replayed before anything else
+    is imported."""
+    finish(_replay_or_main)
+
+
+def _replay_or_main() -> int:
+    argv = sys.argv[1:]
+    if argv[:1] == ["check"]:
+        from dclint.cli._runs import replay
+
+        code = replay(argv)
+        if code is not None:
+            return code
+    return main()
 
 
 def finish(entry: Any) -> None:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import os
 import stat
@@ -46,17 +45,19 @@ from pathlib import Path
 from typing import Any
 
 from dclint import __version__
+from dclint.cli._runs import DIRECTORY, ENV, disabled, tree_stats
+from dclint.cli._runs import code as _code
+from dclint.cli._runs import digest as _digest
+from dclint.cli._runs import distributions as _distributions
+from dclint.cli._runs import text_digest as _text_digest
 from dclint.engine.findings import DesignResult, Finding, RunResult, Waiver
 from dclint.engine.rule import SEVERITIES
 
 __all__ = ["DIRECTORY", "ENV", "FORMATS", "Cache", "usable"]
 
-DIRECTORY = ".dclint_cache"
-ENV = "DCLINT_NO_CACHE"  # set (to anything but "" or "0"): no cache, as --no-cache
 SCHEMA = 1  # the layout of a cache file; another number is ignored
 FORMATS = ("text", "github")  # reproduced byte for byte from the stored findings
 MAX_CACHE_BYTES = 64 * 1024 * 1024
-MAX_INPUT_BYTES = 64 * 1024 * 1024  # a larger design or include is not cached
 MAX_DESIGNS = 20_000  # entries a cache file keeps; past it only the latest run's
 STALE_SECONDS = 14 * 86_400  # another key's file untouched this long is removed on a write
 # options that only shape the report: the same findings, shown otherwise
@@ -78,34 +79,17 @@ _TAG = (
     "# This file is a cache directory tag created by dclint.\n"
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
-_BOM = b"\xef\xbb\xbf"
 
 
 def usable(args: argparse.Namespace) -> bool:
     """Whether this `check` may read and write the cache (see the module doc)."""
-    if getattr(args, "no_cache", False) or os.environ.get(ENV, "") not in ("", "0"):
+    if getattr(args, "no_cache", False) or disabled():
         return False
     return not any(getattr(args, flag, None) for flag in _BYPASS)
 
 
 class _Bad(Exception):
     """A cache record of the wrong shape: the whole file is ignored."""
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _text_digest(path: str) -> str | None:
-    """The SHA-256 of a file's text as the loader reads it (a UTF-8 BOM dropped); None when
-    it is not a readable regular file within MAX_INPUT_BYTES."""
-    from dclint.loader.readfile import FileRejected, read_regular
-
-    try:
-        raw = read_regular(path, MAX_INPUT_BYTES)
-    except (FileRejected, ValueError, OSError):  # ValueError: a NUL in a hostile name
-        return None
-    return _digest(raw[3:] if raw.startswith(_BOM) else raw)
 
 
 def _plain(value: Any) -> Any:
@@ -127,65 +111,6 @@ def _plain(value: Any) -> Any:
 
 def _key(value: Any) -> str:
     return _digest(json.dumps(_plain(value), sort_keys=True, default=repr).encode())
-
-
-def _tree_stats(folder: Path, suffixes: tuple[str, ...] | None = None) -> list[Any]:
-    """(relative path, size, mtime) of the files under `folder`, __pycache__ left out; as
-    os.walk lists them (sorted, a directory's files before its subdirectories, symbolic links
-    to directories not followed), in one os.scandir a directory."""
-    out: list[Any] = []
-
-    def walk(top: str, prefix: str) -> None:
-        try:
-            with os.scandir(top) as listing:
-                entries = sorted(listing, key=lambda e: e.name)
-        except OSError:
-            return
-        subdirs = []
-        for e in entries:
-            try:
-                is_dir = e.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                if e.name != "__pycache__" and not e.is_symlink():
-                    subdirs.append(e)
-                continue
-            if suffixes is not None and not e.name.endswith(suffixes):
-                continue
-            with contextlib.suppress(OSError):
-                info = e.stat()
-                out.append([prefix + e.name, info.st_size, info.st_mtime_ns])
-        for d in subdirs:
-            walk(d.path, f"{prefix}{d.name}{os.sep}")
-
-    walk(str(folder), "")
-    return out
-
-
-def _distributions() -> list[str]:
-    """Every installed distribution's metadata directory name (name and version) on sys.path."""
-    out = []
-    for entry in sys.path:
-        with contextlib.suppress(OSError):
-            out += sorted(
-                n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info"))
-            )
-    return out
-
-
-def _code() -> list[Any]:
-    """dclint's own files and the built-in rules', by size and modification time."""
-    import importlib.util
-
-    package = Path(__file__).resolve().parents[1]
-    out: list[Any] = [_tree_stats(package)]
-    spec = importlib.util.find_spec("dclint.rules")
-    if spec is not None and spec.submodule_search_locations:
-        out += [_tree_stats(Path(p)) for p in spec.submodule_search_locations]
-    else:  # a source checkout run from its directory: the pack beside the package
-        out.append(_tree_stats(package.parent / "rules"))
-    return out
 
 
 @dataclass
@@ -422,9 +347,10 @@ def _entry(d: DesignResult, config_key: str) -> dict[str, Any] | None:
     }
 
 
-def _write(folder: Path, name: str, text: str) -> None:
+def write(folder: str | os.PathLike[str], name: str, text: str) -> None:
     """`text` into folder/name through a temporary file and a rename; the folder made with
     its .gitignore and CACHEDIR.TAG. Refuses a folder that is a symlink."""
+    folder = Path(folder)
     try:
         info = os.lstat(folder)
     except FileNotFoundError:
@@ -464,9 +390,16 @@ def _write(folder: Path, name: str, text: str) -> None:
 class Cache:
     """The cache as one `check` run sees it: `replay()` before checking, `store()` after."""
 
-    def __init__(self, args: argparse.Namespace, engine: Any) -> None:
+    def __init__(
+        self, args: argparse.Namespace, engine: Any, snapshot: Any = None, stderr: Any = None
+    ) -> None:
         self.args = args
         self.engine = engine
+        self.snapshot = snapshot  # dclint.cli._runs.Snapshot: for the run's record
+        self.stderr = stderr  # standard error, watched: a run that warned is not recorded
+        # each design of the run: the (file, SHA-256) pairs it was checked (or replayed) from;
+        # None once a design was not stored
+        self.inputs: dict[str, list[tuple[str, str]]] | None = {}
         self._run_key: str | None = None
         self._roots: dict[Path, Path | None] = {}
         self._files: dict[Path, dict[str, Any]] = {}  # cache folder -> its designs, as read
@@ -489,7 +422,7 @@ class Cache:
                     "prefix": sys.prefix,
                     "code": _code(),
                     "distributions": _distributions(),
-                    "rules_dirs": [[d, _tree_stats(Path(d), (".py",))] for d in dirs],
+                    "rules_dirs": [[d, tree_stats(d, (".py",))] for d in dirs],
                     "cwd": os.getcwd(),
                     "today": engine.today.isoformat(),
                     "options": options,
@@ -499,10 +432,13 @@ class Cache:
         return self._run_key
 
     def _config_key(self, config: Any) -> str:
-        """The hash of a resolved configuration (every field), once per config object."""
+        """The hash of a resolved configuration (every field, and the text of its calibration
+        profile), once per config object."""
         entry = self._configs.get(id(config))
         if entry is None or entry[0] is not config:
-            entry = (config, _key(config))
+            # a calibration profile is read by the check: its text is part of the key
+            profile = _text_digest(config.calibration) if config.calibration else None
+            entry = (config, _key([config, profile]) if profile else _key(config))
             self._configs[id(config)] = entry
         return entry[1]
 
@@ -567,6 +503,8 @@ class Cache:
                 if any(_text_digest(name) != digest for name, digest in inputs):
                     return None
                 designs.append(_design_result(file, entry))
+                if self.inputs is not None:
+                    self.inputs[file] = inputs
             except _Bad:
                 self._files[folder] = {}  # a record of the wrong shape: the file is rewritten
                 return None
@@ -579,11 +517,13 @@ class Cache:
         for d in result.designs:
             config = self.engine.config_for(d.file)
             folder = self._folder(d.file, config)
-            if folder is None:
+            entry = None if folder is None else _entry(d, self._config_key(config))
+            if entry is None or folder is None:
+                self.inputs = None  # not stored: the run is not recorded either
                 continue
-            entry = _entry(d, self._config_key(config))
-            if entry is not None:
-                by_folder.setdefault(folder, {})[d.file] = entry
+            by_folder.setdefault(folder, {})[d.file] = entry
+            if self.inputs is not None:
+                self.inputs[d.file] = [(name, digest) for name, digest in entry["inputs"]]
         for folder, new in by_folder.items():
             designs = {k: v for k, v in self._designs(folder).items() if k not in new}
             if len(designs) + len(new) > MAX_DESIGNS:
@@ -594,4 +534,25 @@ class Cache:
             if len(text) > MAX_CACHE_BYTES:
                 continue
             with contextlib.suppress(OSError):
-                _write(folder, f"{self.run_key[:32]}.json", text)
+                write(folder, f"{self.run_key[:32]}.json", text)
+
+    def record(self, out: str, code: int) -> None:
+        """The run's record (dclint.cli._runs), for a report of a format the cache reproduces
+        printed on standard output, nothing on standard error, no rules directory and no
+        calibration profile in effect."""
+        snapshot, inputs, engine = self.snapshot, self.inputs, self.engine
+        if snapshot is None or not inputs or self.args.format not in FORMATS:
+            return
+        if getattr(self.args, "output", None) or (self.stderr and self.stderr.written):
+            return
+        if engine.rules_dirs or (engine.config is not None and engine.config.rules_dirs):
+            return
+        configs = {}
+        for file in inputs:
+            config = engine.config_for(file)
+            if config.calibration or config.rules_dirs:
+                return
+            configs[file] = config.file
+        argv = getattr(self.args, "argv", None)
+        if argv is not None:
+            snapshot.record(list(argv), inputs, configs, out, code)

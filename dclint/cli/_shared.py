@@ -196,11 +196,11 @@ def parse_today(text: str) -> date:
         raise ConfigError(f"--today {text[:40]!r}: expected a date, e.g. 2026-12-31") from None
 
 
-def emit(args: argparse.Namespace, text: str | Iterable[str], *, colour: bool = False) -> None:
+def emit(args: argparse.Namespace, text: str | Iterable[str], *, colour: bool = False) -> str:
     """A report to --output (atomically) if given, else to standard output; through
     dclint.escaping.output_text, the last guard against raw control characters and CI
     commands from free text. `text` may come in whole lines as it is made (a large what-if
-    grid), each guarded and written in turn."""
+    grid), each guarded and written in turn. Returns the text as written (whole), "" for lines."""
     from dclint.escaping import output_text
 
     fmt = getattr(args, "format", None) or "text"
@@ -211,9 +211,10 @@ def emit(args: argparse.Namespace, text: str | Iterable[str], *, colour: bool = 
         else:
             for chunk in chunks:
                 sys.stdout.write(chunk)
-        return
+        return ""
     text = output_text(text, fmt, colour=colour)
     if getattr(args, "output", None):
         write_atomic(args.output, text)
     elif text:
         sys.stdout.write(text)
+    return text

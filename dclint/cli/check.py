@@ -138,12 +138,46 @@ def run(args: argparse.Namespace) -> int:
         return watch(args, run)
     if getattr(args, "show_files", False):
         return show_files(args)
-    engine = make_engine(args, defer_rules=cache)
-    store = _cache.Cache(args, engine) if cache else None
+    if not cache:
+        return _run(args, None)
+    from dclint.cli._runs import Snapshot
+
+    given = str(Path(args.config)) if getattr(args, "config", None) else None
+    snapshot = Snapshot(args.paths, given)  # before anything is read: a run record's base
+    watched = _Watched(sys.stderr)
+    sys.stderr = watched  # type: ignore[assignment]
+    try:
+        return _run(args, snapshot, watched)
+    finally:
+        if sys.stderr is watched:
+            sys.stderr = watched.stream
+
+
+class _Watched:
+    """Standard error, noting whether anything was written (a run that warned is not
+    recorded: its replay would not warn)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.written = False
+
+    def write(self, text: str) -> int:
+        self.written = self.written or bool(text)
+        return int(self.stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _run(args: argparse.Namespace, snapshot: Any, watched: _Watched | None = None) -> int:
+    from dclint.cli import _cache, _import_pint_without_numpy
+
+    engine = make_engine(args, defer_rules=snapshot is not None)
+    store = _cache.Cache(args, engine, snapshot, watched) if snapshot is not None else None
     if store is not None and args.format in _cache.FORMATS:
         replayed = store.replay()
         if replayed is not None:
-            return _report(args, replayed, [])
+            return _report(args, replayed, [], store)
     _import_pint_without_numpy()
     engine.rules  # noqa: B018 - a bad rule pack is an error before anything is checked
     return _check(args, engine, store)
@@ -172,11 +206,12 @@ def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
     assessed = assess(result, engine)
     if store is not None:
         store.store(result)
-    return _report(args, assessed, fixed)
+    return _report(args, assessed, fixed, store)
 
 
-def _report(args: argparse.Namespace, assessed: Any, fixed: list[Any]) -> int:
-    """The report of a run's assessment (or of one replayed from the cache) and the exit code."""
+def _report(args: argparse.Namespace, assessed: Any, fixed: list[Any], store: Any = None) -> int:
+    """The report of a run's assessment (or of one replayed from the cache) and the exit code;
+    with the results cache (`store`), the run's record (dclint.cli._runs) too."""
     from dclint.report import formatter
     from dclint.report.view import View
 
@@ -199,9 +234,12 @@ def _report(args: argparse.Namespace, assessed: Any, fixed: list[Any]) -> int:
             "--format markdown-summary instead (the counts and the top findings)",
             file=sys.stderr,
         )
-    emit(args, text, colour=view.color)
+    shown = emit(args, text, colour=view.color)
     code = assessed.exit_code()  # the first design's config (CLI values in) sets the threshold
-    return 0 if code == 1 and args.exit_zero else code
+    code = 0 if code == 1 and args.exit_zero else code
+    if store is not None:
+        store.record(shown, code)
+    return int(code)
 
 
 def _color(args: argparse.Namespace) -> bool:

@@ -11,6 +11,8 @@ from typing import Any
 
 from dclint.engine.rule import SEVERITIES, Severity
 from dclint.errors import ConfigError
+from dclint.loader import configfile
+from dclint.loader.configfile import CONFIG_NAMES, MAX_CONFIG_BYTES
 
 __all__ = [
     "CONFIG_NAMES",
@@ -22,7 +24,6 @@ __all__ = [
     "resolved",
 ]
 
-CONFIG_NAMES = (".dclint.yaml", ".dclint.yml", "pyproject.toml")
 _KEYS = {
     "select",
     "ignore",
@@ -36,7 +37,6 @@ _KEYS = {
 }
 # the review document's front matter (`dclint review`), each a line of text
 REVIEW_KEYS = ("title", "client", "project", "author", "revision", "date")
-MAX_CONFIG_BYTES = 10 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -81,22 +81,9 @@ class Config:
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest config file in `start` or a parent directory."""
-    for directory in (start, *start.parents):
-        for name in CONFIG_NAMES:
-            candidate = directory / name
-            if not os.path.isfile(candidate):  # never raises: a parent may be unsearchable
-                continue
-            if name != "pyproject.toml" or _pyproject_has_section(candidate):
-                return candidate
-    return None
-
-
-def _pyproject_has_section(path: Path) -> bool:
-    try:
-        return "[tool.dclint" in _read(path)
-    except ConfigError:
-        return False
+    """The nearest config file in `start` or a parent (dclint.loader.configfile)."""
+    found = configfile.find_config(str(start))
+    return None if found is None else Path(found)
 
 
 def _read(path: Path) -> str:

@@ -5,9 +5,14 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from typing import TYPE_CHECKING, Any
+
+# typing.TYPE_CHECKING without importing typing (milliseconds of every start, the cached one too)
+TYPE_CHECKING = False
+
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from dclint.loader.load import load, load_text
 
 __all__ = ["load", "load_text"]

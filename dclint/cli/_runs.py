@@ -1,0 +1,332 @@
+"""Run records, the results cache's fast path: a repeat of a `dclint check` command line that
+names design files (not directories), in the same working directory on the same day, with
+every design, included file and config unchanged, prints the report the first run printed and
+exits with its code. The replay imports os, sys, json, hashlib and dclint's file reader only
+(no argparse, no engine, no presenter), so that a cached repeat costs little more than the
+interpreter's start.
+
+A record is written by a check that used the results cache (dclint.cli._cache; never with
+--no-cache or the options that bypass it) and printed a text or GitHub report on standard
+output, nothing on standard error, exit code 0 or 1, each of its paths a file, with no rules
+directory (--rules-dir, a --config's rules-dir) and no calibration profile in effect. It lives in
+the results cache folder of the working directory (beside the config that governs it, else at
+its repository root; none: no record), one JSON file a record, `run-<key>.json`, the key a hash
+of the record format, dclint's version and files (dclint.cli._cache's run key has them too),
+the installed distributions, the Python, the working directory, the date, the whole command
+line, NO_COLOR, FORCE_COLOR and whether standard output is a terminal. It holds the config of
+each design (found, or given with --config) and the SHA-256 of the text of every design, every
+file it includes and every config; a replay finds each design's config again and compares
+every digest. Configs are hashed before the check reads them and again after it, and a record
+is made only when both agree (the check read what was hashed). At most MAX_RUNS records are
+kept: the oldest are removed when one is written.
+
+A record is untrusted input, as a cache file is: read as a regular file within MAX_RUN_BYTES,
+parsed as JSON, its shape checked; anything else is no record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+
+from dclint import __version__
+from dclint.loader.configfile import find_config
+from dclint.loader.readfile import FileRejected, read_regular
+
+TYPE_CHECKING = False  # as typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
+
+try:  # CPython's own SHA-256: hashlib loads OpenSSL first (milliseconds of every replay)
+    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]  # Python 3.11
+except ImportError:  # pragma: no cover - another Python
+    try:
+        from _sha2 import sha256 as _sha256  # type: ignore[import-not-found]  # 3.12 on
+    except ImportError:
+        from hashlib import sha256 as _sha256
+
+__all__ = ["Snapshot", "cache_folder", "code", "distributions", "replay", "text_digest"]
+
+SCHEMA = 1
+DIRECTORY = ".dclint_cache"
+ENV = "DCLINT_NO_CACHE"  # set (to anything but "" or "0"): no cache, as --no-cache
+PREFIX = "run-"
+MAX_RUNS = 64
+MAX_RUN_BYTES = 64 * 1024 * 1024
+MAX_INPUT_BYTES = 64 * 1024 * 1024  # a larger design, include or config is not cached
+_BOM = b"\xef\xbb\xbf"
+_LARGE = 1 << 20  # bytes past which hashlib (OpenSSL) is worth its import
+
+
+def disabled() -> bool:
+    """DCLINT_NO_CACHE is set: neither the results cache nor its records."""
+    return os.environ.get(ENV, "") not in ("", "0")
+
+
+def digest(data: bytes) -> str:
+    """SHA-256, hex: OpenSSL's for large data (some 5 times faster), else CPython's own."""
+    if len(data) > _LARGE:
+        import hashlib
+
+        return hashlib.sha256(data).hexdigest()
+    return str(_sha256(data).hexdigest())
+
+
+def text_digest(path: str) -> str | None:
+    """The SHA-256 of a file's text as the loader reads it (a UTF-8 BOM dropped); None when
+    it is not a readable regular file within MAX_INPUT_BYTES."""
+    try:
+        raw = read_regular(path, MAX_INPUT_BYTES)
+    except (FileRejected, ValueError, OSError):  # ValueError: a NUL in a hostile name
+        return None
+    return digest(raw[3:] if raw.startswith(_BOM) else raw)
+
+
+def tree_stats(folder: str, suffixes: tuple[str, ...] | None = None) -> list[Any]:
+    """(relative path, size, mtime) of the files under `folder`, __pycache__ left out; as
+    os.walk lists them (sorted, a directory's files before its subdirectories, symbolic links
+    to directories not followed), in one os.scandir a directory."""
+    out: list[Any] = []
+
+    def walk(top: str, prefix: str) -> None:
+        try:
+            with os.scandir(top) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            return
+        subdirs = []
+        for e in entries:
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if e.name != "__pycache__" and not e.is_symlink():
+                    subdirs.append(e)
+                continue
+            if suffixes is not None and not e.name.endswith(suffixes):
+                continue
+            with contextlib.suppress(OSError):
+                info = e.stat()
+                out.append([prefix + e.name, info.st_size, info.st_mtime_ns])
+        for d in subdirs:
+            walk(d.path, f"{prefix}{d.name}{os.sep}")
+
+    walk(folder, "")
+    return out
+
+
+def distributions() -> list[str]:
+    """Every installed distribution's metadata directory name (name and version) on sys.path."""
+    out = []
+    for entry in sys.path:
+        with contextlib.suppress(OSError):
+            out += sorted(
+                n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info"))
+            )
+    return out
+
+
+def code() -> list[Any]:
+    """dclint's own files and the built-in rules', by size and modification time."""
+    import importlib.util
+
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    out: list[Any] = [tree_stats(package)]
+    spec = importlib.util.find_spec("dclint.rules")
+    if spec is not None and spec.submodule_search_locations:
+        out += [tree_stats(str(p)) for p in spec.submodule_search_locations]
+    else:  # a source checkout run from its directory: the pack beside the package
+        out.append(tree_stats(os.path.join(os.path.dirname(package), "rules")))
+    return out
+
+
+def cache_folder() -> str | None:
+    """The results cache folder of the working directory: beside the config that governs it,
+    else at its repository root (the nearest directory holding `.git`); None without either."""
+    try:
+        start = os.path.realpath(os.getcwd())
+    except OSError:
+        return None
+    config = find_config(start)
+    if config is not None:
+        return os.path.join(os.path.dirname(config), DIRECTORY)
+    directory = start
+    while not os.path.lexists(os.path.join(directory, ".git")):
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+    return os.path.join(directory, DIRECTORY)
+
+
+def _config_of(file: str, found: dict[str, str | None]) -> str | None:
+    """The config a design file's directory finds (as dclint.engine.config_load does)."""
+    directory = os.path.dirname(os.path.realpath(file))
+    if directory not in found:
+        found[directory] = find_config(directory)
+    return found[directory]
+
+
+def run_key(argv: list[str], day: str) -> str:
+    """The key of a command line's record (see the module doc)."""
+    stdout = sys.stdout
+    try:
+        terminal = bool(stdout is not None and stdout.isatty())
+    except (AttributeError, ValueError, OSError):
+        terminal = False
+    parts = {
+        "schema": SCHEMA,
+        "version": __version__,
+        "python": sys.version,
+        "prefix": sys.prefix,
+        "code": code(),
+        "distributions": distributions(),
+        "cwd": os.getcwd(),
+        "today": day,
+        "argv": argv,
+        "env": [bool(os.environ.get(v)) for v in ("NO_COLOR", "FORCE_COLOR")],
+        "terminal": terminal,
+    }
+    return digest(json.dumps(parts, sort_keys=True).encode())
+
+
+def _today() -> str:
+    return time.strftime("%Y-%m-%d")
+
+
+def _pairs(value: Any) -> list[tuple[str, str]]:
+    if not isinstance(value, list):
+        raise ValueError("pairs")
+    out = []
+    for pair in value:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ValueError("pair")
+        if not all(isinstance(x, str) for x in pair):
+            raise ValueError("pair")
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def replay(argv: list[str]) -> int | None:
+    """Print the recorded report of `dclint argv` and return its exit code, when a record of
+    this command line holds and nothing it depends on changed; None (run the command) else."""
+    if disabled():
+        return None
+    try:
+        folder = cache_folder()
+        if folder is None:
+            return None
+        key = run_key(argv, _today())
+        path = os.path.join(folder, f"{PREFIX}{key[:32]}.json")
+        data = json.loads(read_regular(path, MAX_RUN_BYTES, "cache"))
+    except (FileRejected, ValueError, OSError, RecursionError):
+        return None
+    try:
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA or data.get("key") != key:
+            return None
+        out, exit_code, given = data.get("out"), data.get("code"), data.get("given")
+        if not isinstance(out, str) or exit_code not in (0, 1) or type(exit_code) is not int:
+            return None
+        if given is not None and not isinstance(given, str):
+            return None
+        designs = _pairs(data.get("designs"))  # (design, its config or "")
+        digests = _pairs(data.get("digests"))  # (file, SHA-256) of every file read
+    except ValueError:
+        return None
+    if not designs:
+        return None
+    found: dict[str, str | None] = {}
+    for file, config in designs:
+        if given is None and (_config_of(file, found) or "") != config:
+            return None
+    for file, expected in digests:
+        if text_digest(file) != expected:
+            return None
+    if out:
+        sys.stdout.write(out)
+    return exit_code
+
+
+class Snapshot:
+    """What a check's record depends on, taken before the check reads anything: the date, and
+    each design's config (found, or given with --config) with its digest. None of it (no
+    record) when a path is not a regular file or the working directory has no cache folder."""
+
+    def __init__(self, paths: list[str], given: str | None) -> None:
+        self.day = _today()
+        self.given = given
+        self.folder = cache_folder()
+        self.configs: dict[str, str | None] = {}  # design -> its config file
+        self.digests: dict[str, str | None] = {}  # config file -> its digest before the check
+        self.usable = self.folder is not None
+        found: dict[str, str | None] = {}
+        for file in paths:
+            try:
+                regular = os.path.isfile(file)
+            except ValueError:  # a NUL in the name
+                regular = False
+            if not regular:
+                self.usable = False
+                return
+            config = given if given is not None else _config_of(file, found)
+            self.configs[file] = config
+            if config is not None and config not in self.digests:
+                self.digests[config] = text_digest(config)
+
+    def record(
+        self,
+        argv: list[str],
+        inputs: dict[str, list[tuple[str, str]]],
+        configs: dict[str, str | None],
+        out: str,
+        exit_code: int,
+    ) -> None:
+        """Write the record of a run: `inputs` the (file, digest) pairs each design was checked
+        from, `configs` the config each was checked with (Config.file); nothing is written when
+        a config is not the one found before the check, or changed during it."""
+        if not self.usable or self.folder is None or exit_code not in (0, 1):
+            return
+        if set(inputs) != set(self.configs) or configs != self.configs:
+            return
+        for config, before in self.digests.items():
+            if before is None or text_digest(config) != before:
+                return
+        digests = [[c, d] for c, d in self.digests.items()]
+        for pairs in inputs.values():
+            digests += [[name, d] for name, d in pairs]
+        key = run_key(argv, self.day)
+        data = {
+            "schema": SCHEMA,
+            "version": __version__,
+            "key": key,
+            "given": self.given,
+            "designs": [[f, c or ""] for f, c in self.configs.items()],
+            "digests": digests,
+            "out": out,
+            "code": exit_code,
+        }
+        text = json.dumps(data, separators=(",", ":"))
+        if len(text) > MAX_RUN_BYTES:
+            return
+        from dclint.cli._cache import write
+
+        with contextlib.suppress(OSError):
+            write(self.folder, f"{PREFIX}{key[:32]}.json", text)
+            _prune(self.folder)
+
+
+def _prune(folder: str) -> None:
+    """Keep the MAX_RUNS records written last."""
+    runs = []
+    with os.scandir(folder) as entries:
+        for e in entries:
+            if e.name.startswith(PREFIX) and e.name.endswith(".json"):
+                with contextlib.suppress(OSError):
+                    runs.append((e.stat(follow_symlinks=False).st_mtime_ns, e.path))
+    for _, path in sorted(runs)[:-MAX_RUNS]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
