@@ -28,6 +28,9 @@ of another format or key, or of the wrong shape is ignored (and rewritten). File
 through a temporary file and a rename; a cache that cannot be written is skipped silently.
 A cache file written by someone who can also edit the designs can claim any findings: do not
 restore `.dclint_cache/` from an untrusted source (it is git-ignored by its own `.gitignore`).
+
+A run that replayed or stored every design it checked also leaves a record of its command line
+and report (dclint.cli._runs), which the console script replays before importing anything else.
 """
 
 from __future__ import annotations
@@ -36,16 +39,14 @@ import argparse
 import contextlib
 import json
 import os
-import stat
 import sys
-import time
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from dclint import __version__
-from dclint.cli._runs import DIRECTORY, ENV, disabled, tree_stats
+from dclint.cli._runs import DIRECTORY, ENV, disabled, tree_stats, write
 from dclint.cli._runs import code as _code
 from dclint.cli._runs import digest as _digest
 from dclint.cli._runs import distributions as _distributions
@@ -59,7 +60,6 @@ SCHEMA = 1  # the layout of a cache file; another number is ignored
 FORMATS = ("text", "github")  # reproduced byte for byte from the stored findings
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 MAX_DESIGNS = 20_000  # entries a cache file keeps; past it only the latest run's
-STALE_SECONDS = 14 * 86_400  # another key's file untouched this long is removed on a write
 # options that only shape the report: the same findings, shown otherwise
 _DISPLAY = {"format", "output", "color", "show_source", "quiet", "statistics", "show_waivers"}
 _DISPLAY |= {"exit_zero", "argv", "paths", "no_cache", "command"}
@@ -74,11 +74,6 @@ _BYPASS: tuple[str, ...] = (
     "set",
 )
 _BYPASS += ("baseline", "write_baseline")
-_TAG = (
-    "Signature: 8a477f597d28d172789f06886806bc55\n"
-    "# This file is a cache directory tag created by dclint.\n"
-    "# For information about cache directory tags see https://bford.info/cachedir/\n"
-)
 
 
 def usable(args: argparse.Namespace) -> bool:
@@ -345,43 +340,6 @@ def _entry(d: DesignResult, config_key: str) -> dict[str, Any] | None:
         "suppressed": d.suppressed,
         "racks": racks,
     }
-
-
-def write(folder: str | os.PathLike[str], name: str, text: str) -> None:
-    """`text` into folder/name through a temporary file and a rename; the folder made with
-    its .gitignore and CACHEDIR.TAG. Refuses a folder that is a symlink."""
-    folder = Path(folder)
-    try:
-        info = os.lstat(folder)
-    except FileNotFoundError:
-        os.mkdir(folder)
-        info = os.lstat(folder)
-    if not stat.S_ISDIR(info.st_mode):
-        return
-    for marker, content in ((".gitignore", "*\n"), ("CACHEDIR.TAG", _TAG)):
-        path = folder / marker
-        if not os.path.lexists(path):
-            with contextlib.suppress(FileExistsError):
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    handle.write(content)
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, folder / name)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    now = time.time()
-    with contextlib.suppress(OSError), os.scandir(folder) as entries:
-        for e in entries:  # other keys' files nobody has written for a while
-            mine = e.name.endswith(".json") and e.is_file(follow_symlinks=False)
-            if mine and e.name != name and now - e.stat().st_mtime > STALE_SECONDS:
-                os.unlink(e.path)
 
 
 # --- the cache of one run ---------------------------------------------------------------------

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import sys
 import time
 
@@ -58,6 +59,12 @@ MAX_RUNS = 64
 MAX_RUN_BYTES = 64 * 1024 * 1024
 MAX_INPUT_BYTES = 64 * 1024 * 1024  # a larger design, include or config is not cached
 _BOM = b"\xef\xbb\xbf"
+STALE_SECONDS = 14 * 86_400  # another key's file untouched this long is removed on a write
+_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by dclint.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
 _LARGE = 1 << 20  # bytes past which hashlib (OpenSSL) is worth its import
 
 
@@ -312,11 +319,45 @@ class Snapshot:
         text = json.dumps(data, separators=(",", ":"))
         if len(text) > MAX_RUN_BYTES:
             return
-        from dclint.cli._cache import write
-
         with contextlib.suppress(OSError):
             write(self.folder, f"{PREFIX}{key[:32]}.json", text)
             _prune(self.folder)
+
+
+def write(folder: str | os.PathLike[str], name: str, text: str) -> None:
+    """`text` into folder/name through a temporary file and a rename; the folder made with
+    its .gitignore and CACHEDIR.TAG. Refuses a folder that is a symlink."""
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        os.mkdir(folder)
+        info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode):
+        return
+    for marker, content in ((".gitignore", "*\n"), ("CACHEDIR.TAG", _TAG)):
+        path = os.path.join(folder, marker)
+        if not os.path.lexists(path):
+            with contextlib.suppress(FileExistsError):
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(content)
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, os.path.join(folder, name))
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    now = time.time()
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for e in entries:  # other keys' files nobody has written for a while
+            mine = e.name.endswith(".json") and e.is_file(follow_symlinks=False)
+            if mine and e.name != name and now - e.stat().st_mtime > STALE_SECONDS:
+                os.unlink(e.path)
 
 
 def _prune(folder: str) -> None:
