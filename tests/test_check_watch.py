@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,53 @@ def test_watch_rechecks_on_a_fragment_change_and_stops_on_ctrl_c(tmp_path: Path)
     assert proc.returncode == 0
     assert "Traceback" not in out + err
     assert "dclint: stopped watching" in err
+
+
+def _round(proc: subprocess.Popen[str], done: Callable[[str], bool], rounds: int = 4) -> str:
+    """The output of the first re-check that `done` accepts (an editor's save, or a write,
+    may come as two batches of events: each is a round)."""
+    for _ in range(rounds):
+        text = _read_until(proc, "watching for changes")
+        if done(text):
+            return text
+    raise AssertionError(f"no such round in {rounds}; the last was {text!r}")
+
+
+def test_watch_follows_a_fragment_and_a_config_outside_the_designs_folder(tmp_path: Path) -> None:
+    """The fragment lives in ../lib and the config at the repository's top: neither is in the
+    watched design's folder, and a change to either re-checks it."""
+    (tmp_path / "designs").mkdir()
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "designs" / "hall.yaml").write_text(
+        DESIGN.replace("include: [racks.yaml]", "include: [../lib/racks.yaml]")
+    )
+    fragment = tmp_path / "lib" / "racks.yaml"
+    fragment.write_text(FRAGMENT.format(load="100 kW"))
+    config = tmp_path / ".dclint.yaml"
+    config.write_text("ignore: [CST]\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dclint", "check", "--watch", "designs/hall.yaml"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        first = _read_until(proc, "watching for changes")
+        assert first.startswith("All checks passed: 1 design, no findings.\n")
+        time.sleep(0.5)
+        fragment.write_text(FRAGMENT.format(load="130 kW"))
+        second = _round(proc, lambda text: "PWR001" in text)
+        assert "lib/racks.yaml:3:14: PWR001 [error] rack r1 design IT load 130 kW" in second
+        time.sleep(0.5)
+        config.write_text("ignore: [CST, PWR001]\n")
+        third = _round(proc, lambda text: "All checks passed" in text)
+        assert "All checks passed: 1 design, no findings.\n" in third
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0
+    assert "Traceback" not in out + err

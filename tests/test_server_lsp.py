@@ -346,3 +346,66 @@ async def test_hover_on_a_workload_shows_step_time_mfu_and_memory(client: Langua
     # MFU dclint reports also counts the attention FLOPs the 6N rule leaves out)
     ideal = 6 * 13e9 * 960 * 4096 / (320 * 989e12)
     assert pred.step_time.m_as("s") * pred.mfu.m_as("") == pytest.approx(ideal, rel=0.1)
+
+
+async def _actions(client: LanguageClient, path: Path, line: int) -> list[types.CodeAction]:
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(path.as_uri()),
+            types.Range(types.Position(line, 0), types.Position(line, 0)),
+            types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert actions is not None
+    return [a for a in actions if isinstance(a, types.CodeAction)]
+
+
+async def _resolved_text(
+    client: LanguageClient, action: types.CodeAction, path: Path, text: str
+) -> str:
+    resolved = await client.code_action_resolve_async(action)
+    assert resolved.edit is not None and resolved.edit.changes is not None
+    assert list(resolved.edit.changes) == [path.as_uri()]  # only the document's own text
+    return apply(
+        text,
+        [
+            Edit(
+                e.range.start.line,
+                e.range.start.character,
+                e.range.end.line,
+                e.range.end.character,
+                e.new_text,
+            )
+            for e in resolved.edit.changes[path.as_uri()]
+        ],
+    )
+
+
+@pytest.mark.asyncio
+async def test_fix_actions_make_the_fixes_check_fix_makes(client: LanguageClient) -> None:
+    path = client.root / "hall.yaml"  # type: ignore[attr-defined]
+    text = RACK.format(n=1, load="100kW  # measured")
+    path.write_text(text)
+    _open(client, path, text)
+    assert await _diagnostics(client, path, 1) == [("DCL005", 12)]
+    (action,) = await _actions(client, path, 11)
+    assert action.title == "Fix DCL005: respelled 100kW as 100 kW"  # safe: no suppression
+    got = await _resolved_text(client, action, path, text)
+    assert got == text.replace("100kW", "100 kW")  # the comment kept
+    _change(client, path, got, 2)
+    assert await _diagnostics(client, path, 2) == []
+    # an unsafe fix is offered beside the suppression, and says it changes the design
+    thin = got.replace("current_rating: 250 A", "current_rating: 100 A")
+    _change(client, path, thin, 3)
+    assert ("PWR003", 8) in await _diagnostics(client, path, 3)
+    titles = [a.title for a in await _actions(client, path, 7)]
+    # 100 kW at 0.5463 kW an amp (sqrt(3) x 415 V x 0.95 PF x 80% continuous) needs 183 A
+    assert titles == [
+        "Fix PWR003: feed a1 current_rating 100 A -> 200 A (the next standard rating, "
+        "NEC 240.6(A)) to carry 100 kW (unsafe: changes the design)",
+        "Suppress PWR003 on this line (with a reason)",
+    ]
+    (fix,) = [a for a in await _actions(client, path, 7) if a.title.startswith("Fix")]
+    fixed = await _resolved_text(client, fix, path, thin)
+    assert fixed.splitlines()[7] == thin.splitlines()[7].replace("100 A", "200 A")
+    assert fixed.splitlines()[8:] == thin.splitlines()[8:]

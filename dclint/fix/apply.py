@@ -17,7 +17,7 @@ from typing import Any
 
 from dclint.fix.text import Edit, apply, suppression_edit
 
-__all__ = ["FixPlan", "plan_fixes", "plan_suppressions"]
+__all__ = ["FixPlan", "change_edit", "plan_fixes", "plan_suppressions"]
 
 
 @dataclass
@@ -177,6 +177,22 @@ def _append(text: str, node: Any, items: list[str]) -> Edit | None:
     prefix = "\n" if at >= len(lines) and lines and not lines[-1].endswith("\n") else ""
     dash = " " * node.start_mark.column
     return Edit(at, 0, at, 0, prefix + "".join(f"{dash}- {item}\n" for item in items))
+
+
+def change_edit(source: Any, finding: Any, change: Any, text_of: Any) -> tuple[str, Edit] | str:
+    """The file and edit that make one fix (`change`, offered by `finding`) in the text
+    `text_of(file)` gives (an editor's unsaved buffer), or why it cannot be made."""
+    got = _edit_for(source, change, finding)
+    if isinstance(got, str):
+        return got
+    name, edit = got
+    if edit.text[:1] in ("\0", "\1", "\2"):
+        text = text_of(name)
+        resolved = None if text is None else _resolve(text, edit)
+        if resolved is None:
+            return "cannot edit that value"
+        edit = resolved
+    return name, edit
 
 
 def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False) -> FixPlan:

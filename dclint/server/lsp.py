@@ -3,8 +3,10 @@
 Diagnostics are published for open design files on open, change and save (the unsaved text),
 and for the designs a changed fragment is part of; hover shows what dclint computed at a value
 and the rule behind a finding; code actions add a reasoned suppression (the server asks for the
-reason) and apply the layout search's best layout to a workload. The configuration is the one
-`dclint check` finds for each file. Requires the `server` extra (pygls, lsprotocol).
+reason), apply a fix a finding offers (as `check --fix` makes it; an unsafe one says it
+changes the design) and apply the layout search's best layout to a workload. The
+configuration is the one `dclint check` finds for each file. Requires the `server` extra
+(pygls, lsprotocol).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ SEVERITY = {
 }
 SUPPRESS = "dclint.suppress"
 APPLY_LAYOUT = "dclint.applyBestLayout"
+FIX = "dclint.fix"
 # the reasons the suppression action offers; an editor shows them as buttons
 REASONS = (
     "accepted in design review",
@@ -166,7 +169,19 @@ def build(root: Path | None = None, engine_args: dict[str, Any] | None = None) -
         first, last = params.range.start.line + 1, params.range.end.line + 1
         actions: list[types.CodeAction] = []
         for d in ls.ws.diagnostics(path):
-            if not first <= d.line <= last or d.rule.startswith("DCL"):
+            if not first <= d.line <= last:
+                continue
+            for i, change in enumerate(getattr(d.finding, "changes", ())):
+                note = "" if change.safe else " (unsafe: changes the design)"
+                actions.append(
+                    types.CodeAction(
+                        title=f"Fix {d.rule}: {change.summary}{note}",
+                        kind=types.CodeActionKind.QuickFix,
+                        is_preferred=change.safe,
+                        data={"action": FIX, "uri": uri, "line": d.line, "rule": d.rule, "i": i},
+                    )
+                )
+            if d.rule.startswith("DCL"):
                 continue
             actions.append(
                 types.CodeAction(
@@ -194,6 +209,8 @@ def build(root: Path | None = None, engine_args: dict[str, Any] | None = None) -
             edits = await _suppression(ls, uri, int(data["line"]), str(data["rule"]))
         elif data.get("action") == APPLY_LAYOUT:
             edits = _layout(ls, uri, int(data["index"]))
+        elif data.get("action") == FIX:
+            edits = _fix(ls, uri, int(data["line"]), str(data["rule"]), int(data["i"]))
         else:
             edits = None
         if edits:
@@ -221,6 +238,31 @@ async def _suppression(ls: DclintServer, uri: str, line: int, rule: str) -> list
         until = (_dt.date.today() + _dt.timedelta(days=90)).isoformat()
     text = ls.ws.text(_path(uri)) or ""
     return [suppression_edit(text, line, rule, answer.title, until)]
+
+
+def _fix(ls: DclintServer, uri: str, line: int, rule: str, index: int) -> list[Any] | None:
+    """The edit of the `index`th fix of the `rule` finding on `line`, made in this document's
+    text only (a value written in another file is fixed in that file); None, told why."""
+    from dclint.fix.apply import change_edit
+
+    path = _path(uri)
+    found = [d for d in ls.ws.diagnostics(path) if d.line == line and d.rule == rule]
+    changes = [c for d in found for c in getattr(d.finding, "changes", ())]
+    design = _design_for(ls.ws, path)
+    if index >= len(changes) or design is None or design.source is None:
+        why: Any = "the finding has changed since: check the design again"
+    else:
+        d = next(d for d in found if changes[index] in d.finding.changes)
+        why = change_edit(
+            design.source, d.finding, changes[index], lambda name: ls.ws.text(Path(name))
+        )
+        if not isinstance(why, str):
+            name, edit = why
+            if Path(name).resolve() == path:
+                return [edit]
+            why = f"the value is written in {name}: fix it there"
+    ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, str(why)))
+    return None
 
 
 def _layout(ls: DclintServer, uri: str, index: int) -> list[Any] | None:

@@ -35,6 +35,7 @@ class Diagnostic:
     message: str
     design: str = ""  # the design file the check ran on (differs for a fragment)
     fix: str = ""
+    finding: Any = field(default=None, compare=False)  # engine.findings.Finding: its fixes
 
 
 @dataclass
@@ -205,7 +206,7 @@ class Workspace:
                     fix = f"{fix} ({f.impact.text()})" if fix else f.impact.text()
                 by_file.setdefault(target, []).append(
                     Diagnostic(
-                        str(target), f.line, f.column, f.rule, f.severity, f.message, shown, fix
+                        str(target), f.line, f.column, f.rule, f.severity, f.message, shown, fix, f
                     )
                 )
             self.checked[design] = result
