@@ -119,3 +119,119 @@ def test_gitlab_code_quality_report(repo: Path, capsys: pytest.CaptureFixture[st
     again = json.loads(capsys.readouterr().out)
     assert [e["fingerprint"] for e in again] == [e["fingerprint"] for e in report]
     assert len({e["fingerprint"] for e in report}) == len(report)
+
+
+# --- extend-select and extend-ignore ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("config", "argv", "found"),
+    [
+        # extend-select adds to the file's select; extend-ignore to its ignore
+        ("select: [PWR002]\nextend-select: [PWR001]\n", [], [("PWR001", 53)]),
+        ("extend-ignore: [PWR001]\n", [], []),
+        ("ignore: [PWR]\nextend-ignore: [NET]\n", [], []),
+        # the most specific pattern wins across select and extend-select, as in ruff
+        ("ignore: [PWR]\nextend-select: [PWR001]\n", [], [("PWR001", 53)]),
+        # the command line is a layer over the file's: a --select of its own starts afresh,
+        ("ignore: [PWR001]\n", ["--select", "PWR"], [("PWR001", 53)]),
+        # --extend-select and --ignore alone change what the file selected
+        ("ignore: [PWR001]\n", ["--ignore", "NET"], []),
+        ("ignore: [PWR001]\n", ["--extend-select", "PWR001"], [("PWR001", 53)]),
+        ("extend-select: [PWR001]\nselect: [NET]\n", ["--ignore", "PWR001"], []),
+    ],
+)
+def test_extend_select_and_extend_ignore(
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    config: str,
+    argv: list[str],
+    found: list[tuple[str, int]],
+) -> None:
+    _config(repo, config)
+    main(["check", "hall.yaml", "--format", "json", *argv])
+    assert _found(capsys) == found
+
+
+def test_extend_select_in_pyproject(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "pyproject.toml").write_text(
+        '[tool.dclint]\nselect = ["NET"]\nextend-select = ["PWR001"]\n', encoding="utf-8"
+    )
+    assert main(["check", "hall.yaml", "--format", "json"]) == 1
+    assert _found(capsys) == [("PWR001", 53)]
+
+
+def test_an_extend_select_matching_no_rule_is_an_error(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _config(repo, "select: [ALL]\nextend-ignore: [PWX]\n")
+    assert main(["check", "hall.yaml"]) == 2
+    assert capsys.readouterr().err == (f"dclint: error: {config}:2:1: 'PWX' matches no rule id\n")
+    assert main(["check", "hall.yaml", "--extend-select", "PWX", "--isolated"]) == 2
+    assert capsys.readouterr().err == "dclint: error: --extend-select: 'PWX' matches no rule id\n"
+
+
+# --- per-file options -----------------------------------------------------------------------
+
+
+def test_per_file_options_fit_one_design(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 132 kW limit for the one hall built for it: the folder passes, the twin still fails."""
+    (repo / "designs").mkdir()
+    shutil.move(repo / "hall.yaml", repo / "designs" / "hall.yaml")
+    shutil.copy(BROKEN, repo / "designs" / "twin.yaml")
+    _config(repo, "per-file:\n  designs/hall.yaml:\n    PWR001: {limit: 132 kW}\n")
+    assert main(["check", "designs", "--format", "json"]) == 1
+    designs = json.loads(capsys.readouterr().out)["designs"]
+    assert [(d["file"], [(f["rule"], f["line"]) for f in d["findings"]]) for d in designs] == [
+        ("designs/hall.yaml", []),
+        ("designs/twin.yaml", [("PWR001", 53)]),
+    ]
+
+
+def test_per_file_ignore_and_severity_in_pyproject(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(BROKEN, repo / "twin.yaml")
+    (repo / "pyproject.toml").write_text(
+        "[tool.dclint]\n"
+        'select = ["ALL"]\n'
+        '[tool.dclint.per-file."hall.yaml"]\n'
+        'ignore = ["PWR001"]\n'
+        '[tool.dclint.per-file."twin*"]\n'
+        'PWR001 = { severity = "warning" }\n',
+        encoding="utf-8",
+    )
+    assert main(["check", "hall.yaml", "twin.yaml"]) == 0  # a warning alone exits 0
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[0]
+        .startswith("twin.yaml:53:14: PWR001 [warning] rack su1-r8")
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "per-file:\n  '*.yaml':\n    ignre: [PWR001]\n",
+            "per-file.*.yaml: ignre: not a per-file setting; did you mean 'ignore'? (per-file "
+            "takes ignore and severity and options of a rule id, e.g. PWR001 = {limit = ...})",
+        ),
+        (
+            "per-file:\n  '*.yaml':\n    PWR999: {limit: 1 kW}\n",
+            ".dclint.yaml:2:3: per-file '*.yaml': unknown rule id 'PWR999'",
+        ),
+        (
+            "per-file:\n  'nothing-matches/*':\n    PWR001: {limit: 132 kg}\n",
+            ".dclint.yaml:2:3: per-file 'nothing-matches/*': option PWR001.limit: expected power",
+        ),
+        ("per-file: [a]\n", "per-file: expected a mapping of glob to a table of settings"),
+    ],
+)
+def test_a_bad_per_file_setting_is_an_error(
+    repo: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    _config(repo, text)
+    assert main(["check", "hall.yaml"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.startswith(f"dclint: error: {repo / '.dclint.yaml'}")

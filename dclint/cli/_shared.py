@@ -72,6 +72,11 @@ def add_rules_dir(parser: argparse.ArgumentParser) -> None:
 def add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--select", help="comma-separated rule ids or prefixes to run")
     parser.add_argument("--ignore", help="comma-separated rule ids or prefixes to skip")
+    parser.add_argument(
+        "--extend-select",
+        metavar="IDS",
+        help="rule ids or prefixes to run as well as those selected (as ruff)",
+    )
 
 
 def add_set(parser: argparse.ArgumentParser, what: str = "a design value") -> None:
@@ -120,6 +125,7 @@ def make_engine(args: argparse.Namespace, defer_rules: bool = False) -> Any:
     cli = {
         "select": split(getattr(args, "select", None)),
         "ignore": split(getattr(args, "ignore", None)),
+        "extend_select": split(getattr(args, "extend_select", None)),
         "fail_on": getattr(args, "fail_on", None),
     }
     today = parse_today(args.today) if getattr(args, "today", None) else date.today()

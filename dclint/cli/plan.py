@@ -227,7 +227,11 @@ def _grid(
         tuple(args.set),
         args.config,
         tuple(args.rules_dir),
-        {"select": split(args.select), "ignore": split(args.ignore)},
+        {
+            "select": split(args.select),
+            "ignore": split(args.ignore),
+            "extend_select": split(getattr(args, "extend_select", None)),
+        },
         args.today,
         args.by,
         bool(getattr(args, "isolated", False)),

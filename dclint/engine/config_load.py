@@ -27,7 +27,10 @@ __all__ = [
 _KEYS = {
     "select",
     "ignore",
+    "extend-select",
+    "extend-ignore",
     "per-file-ignores",
+    "per-file",
     "fail-on",
     "rules-dir",
     "exclude",
@@ -43,7 +46,19 @@ REVIEW_KEYS = ("title", "client", "project", "author", "revision", "date")
 class Config:
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()
+    # added to the file's select and ignore (or to the defaults), as in ruff
+    extend_select: tuple[str, ...] = ()
+    extend_ignore: tuple[str, ...] = ()
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # glob -> rule id -> {severity, options}: settings for the files a glob matches (`per-file`;
+    # its `ignore` lists are merged into per_file_ignores)
+    per_file: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    # the command line's selection, a layer over the file's as in ruff: a --select of its
+    # own starts afresh (the file's select, extend-select and ignore dropped); --extend-select
+    # and --ignore alone change the file's selection
+    cli_select: tuple[str, ...] | None = None
+    cli_extend_select: tuple[str, ...] = ()
+    cli_ignore: tuple[str, ...] = ()
     fail_on: Severity = "error"
     rules_dirs: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
@@ -69,8 +84,13 @@ class Config:
 
     def with_cli(self, **changes: Any) -> Config:
         """The config with the command line's values; `rule_settings` given there are merged
-        into the file's, option by option (a command that needs an option on sets just it)."""
+        into the file's, option by option (a command that needs an option on sets just it).
+        `select`, `extend_select` and `ignore` are the command line's layer of the selection
+        (`cli_select`, ...): dclint.engine.config.selected reads the layers as ruff does."""
         given = {k: v for k, v in changes.items() if v is not None}
+        for key in ("select", "extend_select", "ignore"):
+            if key in given:
+                given[f"cli_{key}"] = tuple(given.pop(key))
         extra = given.pop("rule_settings", None)
         if extra:
             merged = dict(self.rule_settings)
@@ -159,8 +179,8 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
         where = f"{file}: {key}"
-        if key in ("select", "ignore", "exclude"):
-            kwargs[key] = _strings(value, where)
+        if key in ("select", "ignore", "exclude", "extend-select", "extend-ignore"):
+            kwargs[key.replace("-", "_")] = _strings(value, where)
         elif key == "rules-dir":
             dirs = _strings(value, where)
             kwargs["rules_dirs"] = tuple(str((root / d).resolve()) for d in dirs)
@@ -181,7 +201,12 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: expected a mapping of glob to rule ids")
-            kwargs["per_file_ignores"] = {g: _strings(v, f"{where}.{g}") for g, v in value.items()}
+            ignores = {g: _strings(v, f"{where}.{g}") for g, v in value.items()}
+            kwargs["per_file_ignores"] = _merged(kwargs.get("per_file_ignores", {}), ignores)
+        elif key == "per-file":
+            per_file, ignores = _per_file(value, where)
+            kwargs["per_file"] = per_file
+            kwargs["per_file_ignores"] = _merged(ignores, kwargs.get("per_file_ignores", {}))
         elif key[:1].isupper():
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: expected a table of options, e.g. {{severity = ...}}")
@@ -194,6 +219,53 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
                 f"{where}: unknown config key{hint} (known: {', '.join(sorted(_KEYS))})"
             )
     return Config(rule_settings=settings, file=file, root=root, **kwargs)
+
+
+def _merged(
+    a: dict[str, tuple[str, ...]], b: dict[str, tuple[str, ...]]
+) -> dict[str, tuple[str, ...]]:
+    out = dict(a)
+    for glob, ids in b.items():
+        out[glob] = out.get(glob, ()) + ids
+    return out
+
+
+PER_FILE_KEYS = ("ignore", "severity and options of a rule id, e.g. PWR001 = {limit = ...}")
+
+
+def _per_file(
+    value: Any, where: str
+) -> tuple[dict[str, dict[str, dict[str, Any]]], dict[str, tuple[str, ...]]]:
+    """`per-file`: glob -> {ignore = [ids], RULEID = {severity, options}}, as the rule tables
+    and `ignore` of the config's top level, for the files the glob matches (#30 item 5)."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a mapping of glob to a table of settings")
+    settings: dict[str, dict[str, dict[str, Any]]] = {}
+    ignores: dict[str, tuple[str, ...]] = {}
+    for glob, table in value.items():
+        at = f"{where}.{glob}"
+        if not isinstance(glob, str) or not glob.strip():
+            raise ConfigError(f"{where}: a glob must be a non-empty string")
+        if not isinstance(table, dict):
+            raise ConfigError(f"{at}: expected a table of {' and '.join(PER_FILE_KEYS)}")
+        for key, item in table.items():
+            if key in ("ignore", "extend-ignore"):
+                ignores[glob] = ignores.get(glob, ()) + _strings(item, f"{at}.{key}")
+            elif isinstance(key, str) and key[:1].isupper():
+                if not isinstance(item, dict):
+                    raise ConfigError(
+                        f"{at}.{key}: expected a table of options, e.g. {{severity = ...}}"
+                    )
+                settings.setdefault(glob, {})[key] = dict(item)
+            else:
+                from dclint.model.hints import did_you_mean
+
+                hint = did_you_mean(str(key), ("ignore", "extend-ignore"))
+                raise ConfigError(
+                    f"{at}: {key}: not a per-file setting{hint} (per-file takes "
+                    f"{' and '.join(PER_FILE_KEYS)})"
+                )
+    return settings, ignores
 
 
 def config_for(

@@ -10,7 +10,14 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from dclint.engine.config import Config, config_for, selected, validate_config
+from dclint.engine.config import (
+    Config,
+    config_for,
+    for_file,
+    selected,
+    validate_config,
+    with_per_file,
+)
 from dclint.engine.files import Found, find_designs
 from dclint.engine.findings import DesignResult, Finding, RunResult
 from dclint.engine.located import fmt_value as _fmt  # noqa: F401  (tests read it here)
@@ -54,6 +61,10 @@ class Engine:
         default_factory=dict, init=False
     )
     _trusted: dict[int, tuple[Config, Config]] = field(default_factory=dict, init=False)
+    # a config with the `per-file` settings of some globs merged in, by (id(base), globs)
+    _per_file: dict[tuple[int, tuple[str, ...]], tuple[Config, Config]] = field(
+        default_factory=dict, init=False
+    )
 
     def __post_init__(self) -> None:
         if not self.defer_rules:
@@ -69,9 +80,18 @@ class Engine:
         return self._rules
 
     def config_for(self, file: str) -> Config:
-        """The config governing `file` (its directory's, or --config), CLI values merged in:
-        the same object for every file it governs."""
+        """The config governing `file` (its directory's, or --config), the settings of the
+        `per-file` globs matching it and then the CLI values merged in: the same object for
+        every file it governs alike."""
         base = self.config or config_for(Path(file), self._configs, self.warn, self._dirs)
+        globs = for_file(base, file)
+        if globs:
+            key = (id(base), globs)
+            derived = self._per_file.get(key)
+            if derived is None or derived[0] is not base:
+                derived = (base, with_per_file(base, globs))
+                self._per_file[key] = derived
+            base = derived[1]
         entry = self._resolved.get(id(base))
         if entry is None or entry[0] is not base:
             entry = (base, base.with_cli(**self.cli))

@@ -69,6 +69,9 @@ def _config(a: Assessment) -> str:
         out += f"; select {','.join(config.select)}"
     if config.ignore:
         out += f"; ignore {','.join(config.ignore)}"
+    for key in ("extend_select", "extend_ignore"):
+        if getattr(config, key):
+            out += f"; {key.replace('_', '-')} {','.join(getattr(config, key))}"
     return str(out)
 
 
