@@ -266,4 +266,4 @@ def test_the_search_keeps_the_configured_reserve_and_checks_the_flags(
     assert main([*args, "--config", str(config)]) == 0  # 30% of each GPU's memory left: tp 4
     assert json.loads(capsys.readouterr().out)["layouts"][0]["tp"] == 4
     assert main([*args, "--select", "ZZZ"]) == 2
-    assert capsys.readouterr().err == "dclint: error: command line: 'ZZZ' matches no rule id\n"
+    assert capsys.readouterr().err == "dclint: error: --select: 'ZZZ' matches no rule id\n"
