@@ -152,6 +152,10 @@ class FabricOversubscribed(Rule):
     severity = "error"
     tags = ("fabric",)
     needs = ("fabric",)
+    shares = {
+        "oversubscription_limit": "limit",
+        "tier_oversubscription_limits": "tier_limits",
+    }
     options = {
         "limit": Option(1.0, "ratio", "Highest downlink:uplink ratio of a compute-fabric tier"),
         "tier_limits": Option({}, "dict:ratio", "Limits by 'fabric-id.tier-name'"),

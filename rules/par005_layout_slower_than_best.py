@@ -68,6 +68,7 @@ class LayoutSlowerThanBest(Rule):
     severity = "warning"
     tags = ("parallel", "performance")
     needs = ("workload",)
+    shares = {"memory_reserve": "reserve"}
     options = {
         "max_gap": Option("10%", "share", "How much slower than the best layout a layout may be"),
         "reserve": Option(

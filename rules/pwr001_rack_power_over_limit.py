@@ -54,6 +54,7 @@ class RackPowerOverLimit(Rule):
     severity = "error"
     tags = ("power",)
     needs = ("racks",)
+    shares = {"rack_power_limit": "limit", "platform_rack_limits": "platform_limits"}
     options = {
         "limit": Option("120 kW", "power", "Highest design IT load of one rack"),
         "platform_limits": Option(

@@ -51,6 +51,7 @@ class PowerHeadroomTooSmall(Rule):
     severity = "error"
     tags = ("power",)
     needs = ("panels",)
+    shares = {"feed_headroom": "headroom"}
     options = {
         "headroom": Option("80 kW", "power", "Unallocated capacity to keep per domain"),
         "per_rack": Option(False, "bool", "Require the headroom per planned NVL72-class rack"),

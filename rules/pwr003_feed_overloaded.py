@@ -75,6 +75,7 @@ class FeedOverloaded(Rule):
     severity = "error"
     tags = ("power", "redundancy")
     needs = ("feeds",)
+    shares = {"feeds_carry_design_load": "design_load"}
     options = {
         "design_load": Option(
             False, "bool", "Load feeds with the design IT load, not the catalog max_power"

@@ -85,6 +85,7 @@ class StorageReadBandwidthTooLow(Rule):
     severity = "error"
     tags = ("storage",)
     needs = ("workload", "storage")
+    shares = {"storage_read_factor": "factor", "storage_demand": "*"}
     options = {
         "factor": Option(3.0, "positive", "Required multiple of the read demand"),
         "bytes_per_token": Option("4 B", "information", "Bytes read per training token"),

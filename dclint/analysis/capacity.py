@@ -20,6 +20,7 @@ from dclint.analysis.capacity_facility import chain_limits, plant_limits
 from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits
 from dclint.analysis.capacity_power import power_limits, rack_limit
 from dclint.analysis.diagrams import UPSTREAM, power_basis
+from dclint.engine.shared import shared_settings
 from dclint.model.ranges import RangeError, expand
 from dclint.model.resolve import topology_of
 from dclint.model.topology import Topology
@@ -79,8 +80,9 @@ def capacity(
 
         rules = discover(plugins=False)
     up_peak = power_basis(rules, options).get(UPSTREAM, True)
-    limits = [rack_limit(rack, options)]
-    limits += power_limits(topology_of(design), rack, options)
+    shared = shared_settings(options, rules or None)
+    limits = [rack_limit(rack, shared)]
+    limits += power_limits(topology_of(design), rack, shared)
     limits += chain_limits(topology_of(design), rack, up_peak)
     limits += cooling_limits(topology_of(design), rack)
     limits += plant_limits(topology_of(design), rack, _footprint(rules, options))
@@ -90,7 +92,7 @@ def capacity(
             "storage bandwidth (STO001)",
             "workloads",
             None,
-            "3x the workloads' read demand; more racks add no demand",
+            f"{shared.storage_read_factor:g}x the workloads' read demand; more racks add no demand",
         )
     )
     limits.append(_site(design, rack))

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits, summed
-from dclint.calc.power import panel_allocation, rack_paths, rack_power_limit, racks_below
+from dclint.calc.power import panel_allocation, rack_paths, racks_below
 from dclint.model.topology import PanelItem, Topology
 from dclint.units import Q_, fmt
+
+if TYPE_CHECKING:
+    from dclint.engine.shared import Shared
 
 __all__ = ["power_limits", "rack_limit"]
 
 
-def rack_limit(rack: NewRack, options: dict[str, dict[str, Any]]) -> Limit:
-    opts = options["PWR001"]
+def rack_limit(rack: NewRack, shared: Shared) -> Limit:
     if rack.template is not None:  # the envelope the template's row, hall or site declares
-        limit = rack.template.power_limit(opts["limit"], opts["platform_limits"])[0]
+        limit = rack.template.power_limit(shared.rack_power_limit, shared.platform_rack_limits)[0]
     else:
-        limit = rack_power_limit(opts, rack.platform)
+        limit = shared.rack_limit(rack.platform)
     over = rack.it_load.m_as("kW") > limit.m_as("kW") * (1 + EPS)
     word = "exceeds" if over else "within"
     return Limit(
@@ -29,13 +31,13 @@ def rack_limit(rack: NewRack, options: dict[str, dict[str, Any]]) -> Limit:
     )
 
 
-def power_limits(topo: Topology, rack: NewRack, options: dict[str, dict[str, Any]]) -> list[Limit]:
+def power_limits(topo: Topology, rack: NewRack, shared: Shared) -> list[Limit]:
     t = rack.template
     if t is None or not t.feeds:
         return [Limit("power", "-", None, "no feeds on the template rack to copy")]
     load = rack.it_load.m_as("kW")
     spec = topo.catalog.platforms.get(rack.platform)
-    if spec is not None and spec.max_power is not None and not options["PWR003"]["design_load"]:
+    if spec is not None and spec.max_power is not None and not shared.feeds_carry_design_load:
         # feeds are sized for the rack's peak, as PWR003 loads them
         load = max(load, spec.max_power.m_as("kW") * (rack.nodes if spec.kind == "node" else 1))
     out = []
@@ -55,12 +57,12 @@ def power_limits(topo: Topology, rack: NewRack, options: dict[str, dict[str, Any
                 f"{fmt(Q_(load, 'kW'))}",
             )
         )
-        out.append(_path_power(topo, rack, path, feeds, options))
+        out.append(_path_power(topo, rack, path, feeds, shared))
     return out
 
 
 def _path_power(
-    topo: Topology, rack: NewRack, path: str, feeds: list[Any], options: dict[str, dict[str, Any]]
+    topo: Topology, rack: NewRack, path: str, feeds: list[Any], shared: Shared
 ) -> Limit:
     """New racks may go on any panel of the template's path that feeds racks (each rack's
     path load on one panel); panels upstream bound the total (conservatively)."""
@@ -78,7 +80,7 @@ def _path_power(
     candidates = same if first.model.path is not None else [first]
     parts, total, upstream = [], 0, set()
     for item in candidates:
-        room, text = _room(topo, rack, item, options)
+        room, text = _room(topo, rack, item, shared)
         n = fits(room, load)
         total += n
         parts.append((n, f"{item.id}: {text}"))
@@ -92,12 +94,12 @@ def _path_power(
     for pid in sorted(upstream):
         if pid in topo.chain:  # UPS systems and transformers: their own limits (PWR009/PWR011)
             continue
-        room, text = _room(topo, rack, topo.panels[pid], options)
+        room, text = _room(topo, rack, topo.panels[pid], shared)
         n = fits(room, load)
         total = min(total, n)
         parts.append((n, f"upstream {pid}: {text}"))
     limit = summed("power headroom (PWR002)", parts, f"{fmt(rack.it_load)} a rack")
-    room, _ = _room(topo, rack, first, options)
+    room, _ = _room(topo, rack, first, shared)
     fresh = room + panel_allocation(topo, first).m_as("kW")  # an empty one: capacity - kept
     more = fits(fresh, load)
     lift = (
@@ -107,10 +109,8 @@ def _path_power(
     return Limit(limit.name, f"path {path}", total, limit.detail, lift)
 
 
-def _room(
-    topo: Topology, rack: NewRack, item: PanelItem, options: dict[str, dict[str, Any]]
-) -> tuple[float, str]:
-    reserve = options["PWR002"]["headroom"].m_as("kW")
+def _room(topo: Topology, rack: NewRack, item: PanelItem, shared: Shared) -> tuple[float, str]:
+    reserve = shared.feed_headroom.m_as("kW")
     spec = topo.catalog.platforms.get(rack.platform)
     nvl = (spec is not None and spec.nvl72_class) or any(
         r.platform is not None and r.platform.nvl72_class for r in racks_below(item)

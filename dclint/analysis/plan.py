@@ -126,7 +126,7 @@ def ask(setup: Setup, paths: list[str], values: tuple[str, ...]) -> Asked:
     wl = pick_workload(design, setup.workload)
     t = tco(design)
     total = float(t.total.magnitude) if t.items else None
-    reserve = engine.options(engine.config_for(setup.file))["PAR005"]["reserve"].m_as("")
+    reserve = engine.shared(engine.config_for(setup.file)).memory_reserve.m_as("")
     asked = question(design, wl, setup.by, reserve=reserve, rank_only=True)  # best is exact
     point = GridPoint(values, counts, errors, None, None, None, total, t.currency)
     if isinstance(asked, str):

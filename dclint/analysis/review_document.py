@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from dclint.engine.findings import SEVERITY_RANK, DesignResult, Finding, RunResult, Waiver
 from dclint.engine.rule import Rule
+from dclint.engine.shared import shared_settings
 from dclint.model.resolve import topology_of
 
 if TYPE_CHECKING:
@@ -384,7 +385,7 @@ def build(
         options = options_for(d.file) if d.design is not None else None
         part.scope = scope(d.design, rules, lambda rid, f=d.file: selected(rid, f), options)
         if d.design is not None and options is not None:
-            reserve = options["PAR005"]["reserve"].m_as("") if "PAR005" in options else 0.1
+            reserve = shared_settings(options, rules).memory_reserve.m_as("")
             part.layouts = layouts(d.design, reserve)
             part.headroom = headroom(d.design, options, rules)
         parts.append(part)

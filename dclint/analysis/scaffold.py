@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 from dclint.calc.cooling import required_flow
-from dclint.calc.power import rack_power_limit
 from dclint.model.builtin_catalog import builtin
 from dclint.model.site import Feed
 from dclint.model.topology import derated_capacity
@@ -24,13 +23,13 @@ _ROW = 8  # racks a row: one busway pair and one CDU pair (row CDUs serve up to 
 
 
 def _limits(platform: str) -> tuple[float, float]:
-    """PWR001's rack limit for `platform` and PWR002's headroom in kW, from the rules' own
+    """The rack power limit for `platform` and a feed's headroom in kW, from the rules' own
     defaults (a configured platform limit first)."""
     from dclint.engine.config import default_options
+    from dclint.engine.shared import shared_settings
 
-    opts = default_options()
-    limit = rack_power_limit(opts["PWR001"], platform)
-    return limit.m_as("kW"), opts["PWR002"]["headroom"].m_as("kW")
+    shared = shared_settings(default_options())
+    return shared.rack_limit(platform).m_as("kW"), shared.feed_headroom.m_as("kW")
 
 
 def _derated(amps: int) -> float:

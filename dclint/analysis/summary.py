@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from dclint.calc.fabric_tiers import tier_bandwidths
 from dclint.calc.power import feed_allocation
 from dclint.calc.storage_demand import read_demand, training_tiers
+from dclint.engine.shared import Shared, shared_settings
 from dclint.model.resolve import topology_of
 from dclint.units import Q_, Quantity
 
@@ -93,29 +94,24 @@ class DesignSummary:
         return (self.cooling_capacity - self.liquid_heat).to("kW")
 
 
-def _option(options: dict[str, dict[str, Any]], rule: str, name: str) -> Any:
-    """A rule's option in effect: the engine's typed options, never a restated default."""
-    return options[rule][name]
-
-
 def summarise(
     design: Design,
     options: dict[str, dict[str, Any]] | None = None,
     rules: dict[str, Any] | None = None,
 ) -> DesignSummary:
     """The figures a reviewer reads first. `options` are the typed rule options in effect,
-    `rules` the rule classes by id (STO001's module gives the storage read-demand model)."""
+    `rules` the rule classes by id, which declare the settings the summary reads (default: the
+    built-in pack)."""
     if options is None:
         from dclint.engine.config import default_options
 
         options = default_options()
-    opts = options
+    # the rules' options in effect, by concept: never a restated default
+    shared = shared_settings(options, rules or None)
     topo = topology_of(design)
-    pwr001 = opts["PWR001"]
+    limit, per_platform = shared.rack_power_limit, shared.platform_rack_limits
     racks = [
-        RackLoad(
-            r.id, r.it_load.to("kW"), r.power_limit(pwr001["limit"], pwr001["platform_limits"])[0]
-        )
+        RackLoad(r.id, r.it_load.to("kW"), r.power_limit(limit, per_platform)[0])
         for r in topo.racks
     ]
     allocation = feed_allocation(topo)
@@ -146,18 +142,16 @@ def summarise(
         rack_loads=racks,
         feeds=feeds,
         cdus=cdus,
-        tiers=_tiers(design, opts),
-        storage=_storage(design, opts, rules or {}),
+        tiers=_tiers(design, shared),
+        storage=_storage(design, shared),
     )
 
 
-def _tiers(design: Design, opts: dict[str, dict[str, Any]]) -> list[TierRatio]:
+def _tiers(design: Design, shared: Shared) -> list[TierRatio]:
     out = []
-    default = _option(opts, "NET001", "limit")
-    per_tier = _option(opts, "NET001", "tier_limits")
     for index, fabric in enumerate(design.fabrics):
         for t in tier_bandwidths(design, index):
-            limit = per_tier.get(f"{fabric.id}.{t.name}", default)
+            limit = shared.tier_limit(fabric.id, t.name)
             out.append(
                 TierRatio(
                     fabric.id,
@@ -174,10 +168,8 @@ def _tiers(design: Design, opts: dict[str, dict[str, Any]]) -> list[TierRatio]:
     return out
 
 
-def _storage(
-    design: Design, opts: dict[str, dict[str, Any]], rules: dict[str, Any]
-) -> StorageCheck | None:
-    factor = float(_option(opts, "STO001", "factor"))
+def _storage(design: Design, shared: Shared) -> StorageCheck | None:
+    factor = float(shared.storage_read_factor)
     tiers = training_tiers(design)
     if not tiers and not design.workloads:
         return None
@@ -186,5 +178,5 @@ def _storage(
         bw = tier.aggregate("read")
         if bw is not None:
             bandwidth = bandwidth + bw
-    demand = read_demand(design, opts["STO001"])
+    demand = read_demand(design, shared.storage_demand)
     return StorageCheck(tuple(t.id for _, t in tiers), bandwidth.to("GB/s"), demand, factor)

@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         count = grid_size(varies, args.max_points, "--vary", sampled=bool(args.sample))
         design = load(args.design, overrides=overrides(args))  # LoadError: exit 2, located
         return _grid(args, pick_workload(design, args.workload).id, varies, count)
-    # the engine checks --config, --select and --ignore, and gives PAR005's memory reserve in
+    # the engine checks --config, --select and --ignore, and gives the memory reserve in
     # effect for this design (the search keeps that much of each GPU's memory free)
     engine = make_engine(args)
     design = load(args.design, overrides=engine.overrides)
@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
 
     calibrate(design, engine.config_for(args.design))  # the config's calibration profile
     wl = pick_workload(design, args.workload)
-    reserve = engine.options(engine.config_for(args.design))["PAR005"]["reserve"].m_as("")
+    reserve = engine.shared(engine.config_for(args.design)).memory_reserve.m_as("")
     from dclint.analysis.layouts import render
     from dclint.projection.search_design import plan_layouts
 

@@ -83,8 +83,9 @@ def run(args: argparse.Namespace) -> int:
 
         find_browser()  # before any work: the renderer is there, or one error line
     engine = make_engine(args)
-    # the review always runs the layout search: a slow layout is a priced finding (PAR005)
-    engine.cli["rule_settings"] = {"PAR005": {"search": True}}
+    # the review always runs the costly work (the layout search: a slow layout is a priced
+    # finding), as check --layout-search does
+    engine.costly = True
     paths = [*args.paths, *([args.against] if args.against else [])]
     result = run_engine(paths, engine)
     _price(result, engine)

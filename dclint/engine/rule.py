@@ -132,6 +132,10 @@ class Rule:
     origin: ClassVar[str] = ""  # where it was discovered, filled by the registry
     # what the design must declare for the rule to apply (dclint.engine.applies.NEEDS)
     needs: ClassVar[tuple[str, ...]] = ()
+    # the settings this rule owns that code outside the rules reads by concept (the summary,
+    # `capacity`, `init`, `plan`, the review): concept -> option name, or "*" for all its
+    # options (dclint.engine.shared.Shared names the concepts)
+    shares: ClassVar[dict[str, str]] = {}
 
     def check(self, design: Design, ctx: Context) -> Iterable[Violation]:
         raise NotImplementedError

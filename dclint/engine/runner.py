@@ -24,6 +24,7 @@ from dclint.engine.located import fmt_value as _fmt  # noqa: F401  (tests read i
 from dclint.engine.located import locate, rule_failure
 from dclint.engine.registry import discover
 from dclint.engine.rule import Context, Rule, Violation
+from dclint.engine.shared import Shared
 from dclint.engine.spelling import unit_spellings
 from dclint.engine.suppress_apply import (  # noqa: F401  (the DCL ids, re-exported)
     EXPIRED,
@@ -133,6 +134,13 @@ class Engine:
             entry = (config, validate_config(self.trusted(config), self.rules))
             self._typed[id(config)] = entry
         return entry[1]
+
+    def shared(self, config: Config) -> Shared:
+        """The settings code outside the rules reads (a rack's power limit, the memory reserve,
+        ...) under `config`, by concept (dclint.engine.shared)."""
+        from dclint.engine.shared import shared_settings
+
+        return shared_settings(self.options(config), self.rules)
 
     def found_configs(self) -> list[Config]:
         """The configs found by searching from the designs checked so far (not --config)."""

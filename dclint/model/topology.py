@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -198,7 +198,7 @@ class Rack:
     footprint: Quantity | None = None  # declared, else the platform's; None: unknown
 
     def power_limit(
-        self, limit: Quantity, platform_limits: dict[str, Quantity]
+        self, limit: Quantity, platform_limits: Mapping[str, Quantity]
     ) -> tuple[Quantity, str]:
         """The rack power limit for this rack and what it is: the envelope the design
         declares (row, hall, site), else the configured limit for its platform, else `limit`."""

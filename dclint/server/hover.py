@@ -105,13 +105,15 @@ def _racks(design: Any, entry: DesignPath) -> list[str]:
 
 
 def _rack_limit(design: Any, rack: Any) -> str:
-    """PWR001's limit in effect by default for this rack (its options may raise it)."""
+    """The rack power limit in effect by default for this rack: its row's, hall's or site's
+    envelope, else its platform's, else the rack limit (a config may change the last two)."""
     try:
-        from dclint.engine.registry import discover
+        from dclint.engine.config import default_options
+        from dclint.engine.shared import shared_settings
 
-        cls = discover(()).get("PWR001")
-        option = cls.options.get("limit") if cls is not None else None
-        return str(option.default) if option is not None else ""
+        shared = shared_settings(default_options())
+        limit = rack.power_limit(shared.rack_power_limit, shared.platform_rack_limits)[0]
+        return _fmt(limit)
     except Exception:
         return ""
 
