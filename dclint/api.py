@@ -89,6 +89,7 @@ from dclint.calc.power_chain import (
 from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
 from dclint.engine.changes import entry_copies_change, next_ids, rating_change
 from dclint.engine.findings import Finding, Impact
+from dclint.engine.options import Count, Positive, Ratio, Share
 from dclint.engine.registry import RULE_ID, USER_PREFIX
 from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Severity, Violation
 from dclint.errors import ConfigError, DclintError, LoadError
@@ -104,6 +105,17 @@ from dclint.model.site import is_apparent
 from dclint.model.source import Path as DesignPath
 from dclint.model.storage import StorageTier
 from dclint.model.topology import FeedItem, PanelItem, Rack, Topology
+from dclint.model.types import (
+    Area,
+    Bandwidth,
+    Duration,
+    Flow,
+    Information,
+    Mass,
+    Power,
+    Temperature,
+    TemperatureDelta,
+)
 from dclint.model.workload import Workload
 from dclint.projection import CurrencyError, Projection, Tco, project_workloads, tco, unprojected
 from dclint.projection.layout_checks import (
@@ -156,6 +168,8 @@ __all__ = [
     "SEQ_TP",
     "USER_PREFIX",
     "ZERO_PP",
+    "Area",
+    "Bandwidth",
     "Candidate",
     "Cdu",
     "CduLoad",
@@ -163,10 +177,12 @@ __all__ = [
     "Check",
     "ConfigError",
     "Context",
+    "Count",
     "CurrencyError",
     "DclintError",
     "Design",
     "DesignPath",
+    "Duration",
     "ElementLoad",
     "EndpointPorts",
     "Fabric",
@@ -175,25 +191,34 @@ __all__ = [
     "FailureCase",
     "FeedItem",
     "Finding",
+    "Flow",
     "GenerationLoad",
     "Generator",
     "Impact",
+    "Information",
     "LoadError",
     "Loop",
+    "Mass",
     "Option",
     "PanelItem",
+    "Positive",
+    "Power",
     "Projection",
     "Quantity",
     "Rack",
     "RangeError",
+    "Ratio",
     "Remedy",
     "RoomAir",
     "Rule",
     "SearchRefused",
     "Severity",
+    "Share",
     "StorageTier",
     "SwitchModel",
     "Tco",
+    "Temperature",
+    "TemperatureDelta",
     "TierBandwidth",
     "Topology",
     "Transformer",

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Power, topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.source import Path
@@ -74,7 +74,7 @@ class AirCooledDensityTooHigh(Rule):
     needs = ("racks",)
     options = {
         "limit": Option(
-            "60 kW", "power", "Highest heat one rack may reject to air (dclint's own default)"
+            "60 kW", Power, "Highest heat one rack may reject to air (dclint's own default)"
         ),
     }
 

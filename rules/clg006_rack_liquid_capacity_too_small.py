@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Power, topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import fmt
@@ -46,7 +46,7 @@ class RackLiquidCapacityTooSmall(Rule):
     options = {
         "nvl72_minimum": Option(
             "100 kW",
-            "power",
+            Power,
             "Least liquid cooling capacity of an NVL72-class rack (dclint's own default)",
         ),
     }

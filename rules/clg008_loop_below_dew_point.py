@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Temperature, TemperatureDelta, topology_of
 from dclint.calc.cooling import loop_halls
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -58,11 +58,11 @@ class LoopBelowDewPoint(Rule):
     options = {
         "dew_point": Option(
             "15 degC",
-            "temperature",
+            Temperature,
             "Room dew point where the hall declares none (ASHRAE recommended envelope's upper)",
         ),
         "margin": Option(
-            "2 K", "temperature_delta", "Least a loop's supply stays above the room's dew point"
+            "2 K", TemperatureDelta, "Least a loop's supply stays above the room's dew point"
         ),
     }
 

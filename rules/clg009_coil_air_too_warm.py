@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Temperature, topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import Q_, fmt
@@ -63,7 +63,7 @@ class CoilAirTooWarm(Rule):
     options = {
         "inlet_limit": Option(
             "27 degC",
-            "temperature",
+            Temperature,
             "Highest air inlet temperature a liquid-to-air cooler may return (ASHRAE TC 9.9 "
             "recommended envelope)",
         ),

@@ -57,7 +57,7 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import topology_of
+from dclint.api import Ratio, topology_of
 from dclint.calc.fabric_tiers import TierBandwidth, tier_bandwidths
 from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Violation
 from dclint.model.design import Design
@@ -157,8 +157,8 @@ class FabricOversubscribed(Rule):
         "tier_oversubscription_limits": "tier_limits",
     }
     options = {
-        "limit": Option(1.0, "ratio", "Highest downlink:uplink ratio of a compute-fabric tier"),
-        "tier_limits": Option({}, "dict:ratio", "Limits by 'fabric-id.tier-name'"),
+        "limit": Option(1.0, Ratio, "Highest downlink:uplink ratio of a compute-fabric tier"),
+        "tier_limits": Option({}, dict[str, Ratio], "Limits by 'fabric-id.tier-name'"),
     }
 
     @classmethod

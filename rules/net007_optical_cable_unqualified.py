@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import Duration
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.fabric import Fabric
@@ -54,11 +55,9 @@ class OpticalCableUnqualified(Rule):
     tags = ("fabric", "cabling")
     needs = ("fabric",)
     options = {
-        "min_burn_in": Option(
-            "48 h", "duration", "Shortest bit-error-rate burn-in of optical links"
-        ),
+        "min_burn_in": Option("48 h", Duration, "Shortest bit-error-rate burn-in of optical links"),
         "max_symbol_error_alert": Option(
-            1e-6, "float", "Highest symbol error rate the link monitoring may alert at"
+            1e-6, float, "Highest symbol error rate the link monitoring may alert at"
         ),
     }
 

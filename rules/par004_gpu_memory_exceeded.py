@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Share, topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.defaults import MEMORY_RESERVE
 from dclint.model.design import Design
@@ -66,7 +66,7 @@ class GpuMemoryExceeded(Rule):
     needs = ("workload",)
     options = {
         "reserve": Option(
-            f"{MEMORY_RESERVE:.0%}", "share", "Share of GPU memory kept free of the estimate"
+            f"{MEMORY_RESERVE:.0%}", Share, "Share of GPU memory kept free of the estimate"
         ),
     }
 

@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from dclint.api import Share
 from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Violation
 from dclint.model.defaults import MEMORY_RESERVE
 from dclint.model.design import Design
@@ -70,13 +71,13 @@ class LayoutSlowerThanBest(Rule):
     needs = ("workload",)
     shares = {"memory_reserve": "reserve"}
     options = {
-        "max_gap": Option("10%", "share", "How much slower than the best layout a layout may be"),
+        "max_gap": Option("10%", Share, "How much slower than the best layout a layout may be"),
         "reserve": Option(
-            f"{MEMORY_RESERVE:.0%}", "share", "GPU memory kept free, as PAR004's reserve"
+            f"{MEMORY_RESERVE:.0%}", Share, "GPU memory kept free, as PAR004's reserve"
         ),
         "search": Option(
             False,
-            "bool",
+            bool,
             "Run the layout search during check (only from --config; or --layout-search)",
             costly=True,
         ),

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Power, topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.topology import Rack
@@ -56,10 +56,10 @@ class RackPowerOverLimit(Rule):
     needs = ("racks",)
     shares = {"rack_power_limit": "limit", "platform_rack_limits": "platform_limits"}
     options = {
-        "limit": Option("120 kW", "power", "Highest design IT load of one rack"),
+        "limit": Option("120 kW", Power, "Highest design IT load of one rack"),
         "platform_limits": Option(
             {},
-            "dict:power",
+            dict[str, Power],
             "Limits by platform key where the design declares no envelope (none by default)",
         ),
     }

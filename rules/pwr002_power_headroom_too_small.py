@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Power, topology_of
 from dclint.calc.power import panel_allocation, racks_below
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -53,8 +53,8 @@ class PowerHeadroomTooSmall(Rule):
     needs = ("panels",)
     shares = {"feed_headroom": "headroom"}
     options = {
-        "headroom": Option("80 kW", "power", "Unallocated capacity to keep per domain"),
-        "per_rack": Option(False, "bool", "Require the headroom per planned NVL72-class rack"),
+        "headroom": Option("80 kW", Power, "Unallocated capacity to keep per domain"),
+        "per_rack": Option(False, bool, "Require the headroom per planned NVL72-class rack"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

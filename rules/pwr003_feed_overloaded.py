@@ -78,7 +78,7 @@ class FeedOverloaded(Rule):
     shares = {"feeds_carry_design_load": "design_load"}
     options = {
         "design_load": Option(
-            False, "bool", "Load feeds with the design IT load, not the catalog max_power"
+            False, bool, "Load feeds with the design IT load, not the catalog max_power"
         ),
     }
 

@@ -117,7 +117,7 @@ class RedundancyLostOnFeedFailure(Rule):
     needs = ("feeds",)
     options = {
         "design_load": Option(
-            False, "bool", "Load feeds with the design IT load, not the catalog max_power"
+            False, bool, "Load feeds with the design IT load, not the catalog max_power"
         ),
     }
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Share, topology_of
 from dclint.calc.power import normal_feed_load_kw
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -88,8 +88,8 @@ class PhaseImbalance(Rule):
     tags = ("power",)
     needs = ("panels",)
     options = {
-        "warning": Option("10%", "share", "Imbalance above which a panel gets a warning"),
-        "error": Option("20%", "share", "Imbalance above which a panel gets an error"),
+        "warning": Option("10%", Share, "Imbalance above which a panel gets a warning"),
+        "error": Option("20%", Share, "Imbalance above which a panel gets an error"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

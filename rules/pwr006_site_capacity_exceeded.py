@@ -60,7 +60,7 @@ class SiteCapacityExceeded(Rule):
     needs = ("site_power",)
     options = {
         "design_load": Option(
-            False, "bool", "Load the site with the design IT load, not the catalog max_power"
+            False, bool, "Load the site with the design IT load, not the catalog max_power"
         ),
     }
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Power, topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import fmt
@@ -44,7 +44,7 @@ class HighDensityRackNotThreePhase(Rule):
     tags = ("power",)
     needs = ("racks",)
     options = {
-        "threshold": Option("20 kW", "power", "IT load above which a rack must be three-phase"),
+        "threshold": Option("20 kW", Power, "IT load above which a rack must be three-phase"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -66,7 +66,7 @@ class PanelOverloaded(Rule):
     needs = ("panels",)
     options = {
         "design_load": Option(
-            False, "bool", "Load panels with the design IT load, not the catalog max_power"
+            False, bool, "Load panels with the design IT load, not the catalog max_power"
         ),
     }
 

@@ -59,7 +59,7 @@ class UpsOverloaded(Rule):
     tags = ("power", "redundancy")
     options = {
         "design_load": Option(
-            False, "bool", "Load UPS systems with the design IT load, not the catalog max_power"
+            False, bool, "Load UPS systems with the design IT load, not the catalog max_power"
         ),
     }
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Duration, topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.power_chain import Ups
@@ -41,7 +41,7 @@ class UpsBatteryTooShort(Rule):
     severity = "warning"
     tags = ("power",)
     options = {
-        "min_runtime": Option("5 min", "duration", "Least battery autonomy at full rated load"),
+        "min_runtime": Option("5 min", Duration, "Least battery autonomy at full rated load"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -51,7 +51,7 @@ class TransformerOverloaded(Rule):
     tags = ("power",)
     options = {
         "design_load": Option(
-            False, "bool", "Load transformers with the design IT load, not the catalog max_power"
+            False, bool, "Load transformers with the design IT load, not the catalog max_power"
         ),
     }
 

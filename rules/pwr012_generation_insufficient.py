@@ -51,7 +51,7 @@ class GenerationInsufficient(Rule):
     tags = ("power", "redundancy")
     options = {
         "design_load": Option(
-            False, "bool", "Load generators with the design IT load, not the catalog max_power"
+            False, bool, "Load generators with the design IT load, not the catalog max_power"
         ),
     }
 

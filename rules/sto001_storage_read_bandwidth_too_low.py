@@ -72,6 +72,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import Bandwidth, Count, Duration, Information, Positive
 from dclint.calc.storage_demand import training_tiers, workload_demands
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
@@ -87,36 +88,36 @@ class StorageReadBandwidthTooLow(Rule):
     needs = ("workload", "storage")
     shares = {"storage_read_factor": "factor", "storage_demand": "*"}
     options = {
-        "factor": Option(3.0, "positive", "Required multiple of the read demand"),
-        "bytes_per_token": Option("4 B", "information", "Bytes read per training token"),
+        "factor": Option(3.0, Positive, "Required multiple of the read demand"),
+        "bytes_per_token": Option("4 B", Information, "Bytes read per training token"),
         "media_read_per_gpu": Option(
-            "4 GB/s", "bandwidth", "Read rate per GPU of image and video training"
+            "4 GB/s", Bandwidth, "Read rate per GPU of image and video training"
         ),
         "media_dataset_size": Option(
             "30 TB",
-            "information",
+            Information,
             "Dataset size above which 1080p/4K or uncompressed media take media_read_per_gpu",
         ),
         "restore_target": Option(
-            "90 s", "duration", "Longest time to read the last checkpoint after a failure"
+            "90 s", Duration, "Longest time to read the last checkpoint after a failure"
         ),
         "bytes_per_parameter": Option(
             f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            "information",
+            Information,
             "Checkpoint bytes per parameter where checkpoint.size is not declared",
         ),
         "reference_read_per_node": Option(
             {"good": "4 GB/s", "better": "8 GB/s", "best": "40 GB/s"},
-            "dict:bandwidth",
+            dict[str, Bandwidth],
             "Single-node read guidance by storage.performance_level",
         ),
         "reference_read_per_su": Option(
             {"good": "15 GB/s", "better": "40 GB/s", "best": "125 GB/s"},
-            "dict:bandwidth",
+            dict[str, Bandwidth],
             "Aggregate read guidance per scalable unit by storage.performance_level",
         ),
-        "su_nodes": Option(32, "count", "Nodes of the scalable unit the guidance is written for"),
-        "node_gpus": Option(8, "count", "GPUs of the node the per-node guidance is written for"),
+        "su_nodes": Option(32, Count, "Nodes of the scalable unit the guidance is written for"),
+        "node_gpus": Option(8, Count, "GPUs of the node the per-node guidance is written for"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

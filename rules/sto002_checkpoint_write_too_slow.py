@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from dclint.api import Duration, Information
 from dclint.calc.checkpoints import checkpoint_size, checkpoint_tier, count_text, size_unit
 from dclint.engine.rule import Context, Option, Remedy, Rule, Violation
 from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
@@ -58,10 +59,10 @@ class CheckpointWriteTooSlow(Rule):
     tags = ("storage", "checkpoint")
     needs = ("workload", "storage")
     options = {
-        "target": Option("90 s", "duration", "Longest time to write one checkpoint"),
+        "target": Option("90 s", Duration, "Longest time to write one checkpoint"),
         "bytes_per_parameter": Option(
             f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            "information",
+            Information,
             "Checkpoint bytes per parameter where checkpoint.size is not declared",
         ),
     }

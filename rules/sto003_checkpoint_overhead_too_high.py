@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from dclint.api import Information, Share
 from dclint.calc.checkpoints import checkpoint_size, checkpoint_tier, size_unit
 from dclint.engine.rule import Context, Option, Remedy, Rule, Violation
 from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
@@ -53,10 +54,10 @@ class CheckpointOverheadTooHigh(Rule):
     tags = ("storage", "checkpoint")
     needs = ("workload",)
     options = {
-        "max_overhead": Option("5%", "share", "Highest save time : checkpoint interval"),
+        "max_overhead": Option("5%", Share, "Highest save time : checkpoint interval"),
         "bytes_per_parameter": Option(
             f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            "information",
+            Information,
             "Checkpoint bytes per parameter where checkpoint.size is not declared",
         ),
     }

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dclint.api import Information, Share
 from dclint.calc.checkpoints import checkpoint_size, checkpoint_tier, data_tiers, size_unit
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
@@ -52,10 +53,10 @@ class StorageCapacityTooSmall(Rule):
     tags = ("storage",)
     needs = ("workload", "storage")
     options = {
-        "max_fill": Option("100%", "share", "Highest share of a tier's capacity in use"),
+        "max_fill": Option("100%", Share, "Highest share of a tier's capacity in use"),
         "bytes_per_parameter": Option(
             f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            "information",
+            Information,
             "Checkpoint bytes per parameter where checkpoint.size is not declared",
         ),
     }

@@ -58,6 +58,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
+from dclint.api import Share
 from dclint.calc.pcie import pcie_link
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -75,10 +76,10 @@ class StorageClaimExceedsHardware(Rule):
     needs = ("storage",)
     options = {
         "protocol_efficiency": Option(
-            "90%", "share", "Highest share of NIC line rate a storage tier can deliver"
+            "90%", Share, "Highest share of NIC line rate a storage tier can deliver"
         ),
         "tolerance": Option(
-            "5%", "share", "Allowed gap between an aggregate and nodes x per-node figure"
+            "5%", Share, "Allowed gap between an aggregate and nodes x per-node figure"
         ),
     }
 

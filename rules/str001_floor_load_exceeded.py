@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
+from dclint.api import Area, topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.units import Q_, Quantity, fmt
@@ -54,7 +54,7 @@ class FloorLoadExceeded(Rule):
     options = {
         "footprint": Option(
             "0.72 m^2",
-            "area",
+            Area,
             "Floor area of a rack that declares none (dclint's own default: 600 x 1,200 mm)",
         ),
     }

@@ -122,7 +122,7 @@ def validate_config(config: Config, rules: dict[str, type[Rule]]) -> dict[str, d
         for name, opt in cls.options.items():
             try:
                 typed[rule_id][name] = parse_option(
-                    rule_id, name, opt.kind, settings.get(name, opt.default)
+                    rule_id, name, opt.type, settings.get(name, opt.default)
                 )
             except ConfigError as exc:  # name the config file and line of a bad value
                 if name not in settings:

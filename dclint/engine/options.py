@@ -5,14 +5,24 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args, get_origin
 
 from pydantic import BeforeValidator, Field, FiniteFloat, TypeAdapter, ValidationError
 
 from dclint.errors import ConfigError
 from dclint.model import types as t
 
-__all__ = ["KINDS", "parse_option", "parse_ratio", "ratio_text"]
+__all__ = [
+    "KINDS",
+    "Count",
+    "Positive",
+    "Ratio",
+    "Share",
+    "kind_name",
+    "parse_option",
+    "parse_ratio",
+    "ratio_text",
+]
 
 # a ratio as written: "2:1", "2/1", "2.0:1", "3 : 2", or a plain number ("2")
 _NUM = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
@@ -45,6 +55,10 @@ def ratio_text(value: float) -> str:
 
 
 Ratio = Annotated[float, BeforeValidator(parse_ratio)]
+Share = t.Fraction  # a share of a whole: `10%`, `0.1`
+# a multiple or a divisor: zero or less would divide by zero or turn the rule off
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+Count = Annotated[int, Field(ge=1, le=10**9)]  # a count that divides: 1 or more
 
 KINDS: dict[str, Any] = {
     "power": t.Power,
@@ -58,9 +72,8 @@ KINDS: dict[str, Any] = {
     "area": t.Area,
     "share": t.Fraction,
     "float": FiniteFloat,  # NaN would compare false with every value: a rule silently off
-    # a multiple or a divisor: zero or less would divide by zero or turn the rule off
-    "positive": Annotated[float, Field(gt=0, allow_inf_nan=False)],
-    "count": Annotated[int, Field(ge=1, le=10**9)],  # a count that divides: 1 or more
+    "positive": Positive,
+    "count": Count,
     "ratio": Ratio,  # a down:up ratio: 2:1, 2/1, 2.0:1 or 2.0
     "int": int,
     "bool": bool,
@@ -68,22 +81,64 @@ KINDS: dict[str, Any] = {
 }
 
 
-@lru_cache(maxsize=64)
-def _adapter(kind: str) -> TypeAdapter[Any]:
-    if kind.startswith("dict:"):
-        return TypeAdapter(dict[str, KINDS[kind[5:]]])  # type: ignore[misc,arg-type]
-    if kind.startswith("list:"):
-        return TypeAdapter(list[KINDS[kind[5:]]])  # type: ignore[misc,arg-type]
-    return TypeAdapter(KINDS[kind])
+_NAMES: dict[Any, str] = {tp: name for name, tp in KINDS.items()}
+_NAMES[float] = "float"  # read as a finite float
 
 
-def parse_option(rule_id: str, name: str, kind: str, value: Any) -> Any:
-    """The typed value of option `name` of `rule_id`; ConfigError names both on failure."""
+def kind_name(tp: Any) -> str:
+    """The name of an option type: ``power`` for Power, ``dict:ratio`` for dict[str, Ratio];
+    a kind name is itself."""
+    if isinstance(tp, str):
+        return tp
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is dict and len(args) == 2 and args[0] is str:
+        return f"dict:{kind_name(args[1])}"
+    if origin is list and len(args) == 1:
+        return f"list:{kind_name(args[0])}"
     try:
-        return _adapter(kind).validate_python(value)
+        return _NAMES[tp]
+    except (KeyError, TypeError):
+        return getattr(tp, "__name__", repr(tp))
+
+
+def _typed(kind: str) -> Any:
+    """The type a kind name reads as (KeyError: no such kind)."""
+    if kind.startswith("dict:"):
+        return dict[str, _typed(kind[5:])]  # type: ignore[misc]
+    if kind.startswith("list:"):
+        return list[_typed(kind[5:])]  # type: ignore[misc]
+    return KINDS[kind]
+
+
+@lru_cache(maxsize=64)
+def _adapter(tp: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(_typed(tp) if isinstance(tp, str) else tp)
+
+
+def _finite(tp: Any) -> Any:
+    """`tp` with a plain float read as a finite one (NaN compares false with every value)."""
+    if tp is float:
+        return FiniteFloat
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is dict and len(args) == 2:  # keys are names
+        return dict[str, _finite(args[1])]  # type: ignore[misc]
+    if origin is list and len(args) == 1:
+        return list[_finite(args[0])]  # type: ignore[misc]
+    return tp
+
+
+def parse_option(rule_id: str, name: str, tp: Any, value: Any) -> Any:
+    """The typed value of option `name` of `rule_id`, read as `tp` (an option type, or the
+    name of a kind); ConfigError names both on failure."""
+    try:
+        adapter = _adapter(tp if isinstance(tp, str) else _finite(tp))
+    except (KeyError, TypeError):
+        raise ConfigError(
+            f"option {rule_id}.{name}: unknown option type {kind_name(tp)!r}"
+        ) from None
+    try:
+        return adapter.validate_python(value)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         message = str(first["msg"]).removeprefix("Value error, ")
         raise ConfigError(f"option {rule_id}.{name}: {message} (got {value!r})") from None
-    except KeyError:
-        raise ConfigError(f"option {rule_id}.{name}: unknown option kind '{kind}'") from None

@@ -32,18 +32,28 @@ __all__ = [
 class Option:
     """A rule option: its default as written in config (``"120 kW"``) and its type.
 
-    `kind` names the type: ``power``, ``bandwidth``, ``duration``, ``temperature``, ``share``,
-    ``float``, ``positive`` (a float above 0), ``int``, ``count`` (an int from 1), ``bool``,
-    ``str``, or ``dict:<kind>`` for a mapping of names to values (e.g. per-platform limits).
-    A `costly` option turns on work that can run for minutes (a
+    `type` is what config values are read as: a quantity type of `dclint.api` (``Power``,
+    ``Bandwidth``, ``Duration``, ``Temperature``, ``TemperatureDelta``, ``Flow``,
+    ``Information``, ``Mass``, ``Area``, ``Share``), ``Ratio`` (``2:1``), ``float``,
+    ``Positive`` (a float above 0), ``int``, ``Count`` (an int from 1), ``bool``, ``str``, or
+    ``dict[str, T]`` / ``list[T]`` of one of them (e.g. per-platform limits). The name of a
+    kind (``"power"``, ``"dict:ratio"``) is still read, for plug-ins written before types. A
+    `costly` option turns on work that can run for minutes (a
     search): a config found by search may not turn it on, only one named with --config or a
     flag of the command (the engine withholds it, and the rule's context says so).
     """
 
     default: Any
-    kind: str
+    type: Any
     help: str
     costly: bool = False
+
+    @property
+    def kind(self) -> str:
+        """The type's name, as `explain` and the docs print it: ``power``, ``dict:ratio``."""
+        from dclint.engine.options import kind_name
+
+        return kind_name(self.type)
 
 
 @dataclass(frozen=True)

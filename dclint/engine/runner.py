@@ -226,7 +226,7 @@ def _turned_on(rid: str, name: str, option: Any, value: Any) -> bool:
     from dclint.engine.options import parse_option
 
     try:
-        return bool(parse_option(rid, name, option.kind, value))
+        return bool(parse_option(rid, name, option.type, value))
     except ConfigError:
         return False
 
