@@ -236,3 +236,18 @@ def test_the_console_scripts_repeat_imports_no_parser_and_no_engine(repo: Path) 
     assert cold_code == 1 and {"argparse", "dclint.engine", "pint"} <= set(cold_seen)
     assert (code, seen) == (1, [])
     assert runs[0].stdout == runs[1].stdout and "PWR001" in runs[1].stdout
+
+
+def test_a_cold_check_spends_nothing_on_records(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--no-cache (no record is ever made with it) and a working directory without a cache
+    folder yet skip the record's key (dclint's files listed and hashed) altogether."""
+
+    def refuse(argv: list[str], day: str) -> str:
+        raise AssertionError("the key was computed")
+
+    monkeypatch.setattr(_runs, "run_key", refuse)
+    assert _runs.replay(["check", "--no-cache", *ARGS]) is None
+    assert not (repo / DIRECTORY).exists()
+    assert _runs.replay(["check", *ARGS]) is None

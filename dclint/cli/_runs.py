@@ -221,11 +221,11 @@ def _pairs(value: Any) -> list[tuple[str, str]]:
 def replay(argv: list[str]) -> int | None:
     """Print the recorded report of `dclint argv` and return its exit code, when a record of
     this command line holds and nothing it depends on changed; None (run the command) else."""
-    if disabled():
+    if disabled() or "--no-cache" in argv:  # no record is made with the cache off
         return None
     try:
         folder = cache_folder()
-        if folder is None:
+        if folder is None or not os.path.isdir(folder):
             return None
         key = run_key(argv, _today())
         path = os.path.join(folder, f"{PREFIX}{key[:32]}.json")
