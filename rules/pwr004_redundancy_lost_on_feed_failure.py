@@ -31,8 +31,10 @@ racks:
 
 ## Fix
 Give the rack feeds that each carry its load shared by the survivors (a larger rating, or
-another feed), or lower the rack's load. `PWR004 = { design_load = true }` plays the failures
-at the design IT load instead of the peak, where power capping holds the racks to it.
+another feed), or lower the rack's load. `dclint check --fix --unsafe-fixes` raises the current
+rating of every feed of the rack that some single failure overloads, each to the next standard
+size (NEC 240.6(A)) that carries its worst case. `PWR004 = { design_load = true }` plays the
+failures at the design IT load instead of the peak, where power capping holds the racks to it.
 """
 
 from __future__ import annotations
@@ -128,6 +130,8 @@ class RedundancyLostOnFeedFailure(Rule):
         capacity = feed_capacity_kw(topo)
         normal = _normal(topo, rack_kw)
         worst: dict[str, _Case] = {}
+        # rack -> feed -> the most that feed carries as a survivor of any failure, where over
+        survivors: dict[str, dict[str, float]] = defaultdict(dict)
         for failure, lost, hit in _failures(topo):
             redundant = [r for r in hit if len(r.feeds) >= 2]
             if not redundant:
@@ -139,7 +143,11 @@ class RedundancyLostOnFeedFailure(Rule):
                     continue
                 for feed in live:
                     ratio = _ratio(loads[feed.id], capacity[feed.id])
-                    if ratio > 1 + _EPS and ratio > getattr(worst.get(rack.id), "ratio", 0.0):
+                    if ratio <= 1 + _EPS:
+                        continue
+                    over = survivors[rack.id]
+                    over[feed.id] = max(over.get(feed.id, 0.0), loads[feed.id])
+                    if ratio > getattr(worst.get(rack.id), "ratio", 0.0):
                         worst[rack.id] = _Case(ratio, failure, feed, loads[feed.id])
         for rack in topo.racks:
             case = worst.get(rack.id)
@@ -158,5 +166,15 @@ class RedundancyLostOnFeedFailure(Rule):
                 limit=cap,
                 fix="give the rack feeds whose survivors can carry its load after one failure "
                 "(larger ratings or another feed), or lower the rack's load",
-                changes=rating_change(case.feed, load, cap),
+                # every feed that some failure overloads, each raised for its worst case
+                changes=tuple(
+                    change
+                    for feed in rack.feeds
+                    if feed.id in survivors[rack.id]
+                    for change in rating_change(
+                        feed,
+                        Q_(survivors[rack.id][feed.id], "kW"),
+                        Q_(capacity[feed.id], "kW"),
+                    )
+                ),
             )

@@ -101,7 +101,12 @@ def test_diff_writes_nothing_and_exits_1(work, capsys) -> None:
 def test_net001_fix_adds_the_uplinks_and_spines_it_states(work, capsys) -> None:
     text = (ROOT / "sample_designs" / "broken-fabric-2to1.yaml").read_text()
     (work / "f.yaml").write_text(text.replace("../schemas", "schemas"))
-    code, _, _ = _check("--select", "NET001", "--fix", "--unsafe-fixes", "f.yaml", capsys=capsys)
+    code, out, _ = _check("--select", "NET001", "--fix", "--unsafe-fixes", "f.yaml", capsys=capsys)
+    assert out.splitlines() == [  # a line each fix, saying what it changed
+        "f.yaml:84: NET001 fixed: tier leaf uplinks 16 -> 32 a switch for 1:1",
+        "f.yaml:84: NET001 fixed: tier spine count 6 -> 12 switches to take the uplinks",
+        "All checks passed: 1 design, no findings.",
+    ]
     new = (work / "f.yaml").read_text().splitlines()
     at = new.index("        uplinks: 32  # expect: NET001")  # 32 down : 32 up on each leaf
     assert new[at + 1 : at + 5] == [
@@ -547,3 +552,76 @@ def test_respelled_keeps_the_number_and_the_quantity(written: str, respelled: st
     from dclint.engine.spelling import respelled as respell
 
     assert respell(written) == respelled
+
+
+N_PLUS_1 = """\
+name: n1
+power:
+  feeds:
+    - {id: f1, voltage: 415 V, current_rating: 60 A, path: A}
+    - {id: f2, voltage: 415 V, current_rating: 60 A, path: A}  # whip 2
+    - {id: f3, voltage: 415 V, current_rating: 60 A, path: A}
+racks:
+  - id: r01
+    it_load: 80 kW
+    feeds: [f1, f2, f3]
+"""
+
+
+def test_pwr004_fix_raises_every_feed_a_single_failure_overloads(work, capsys) -> None:
+    """N+1 feeds on one path: 80 kW on three share 26.67 kW each (PWR003 passes), but with
+    any one lost the other two carry 40 kW each, above 32.78 kW at 60 A. Each feed is raised
+    to 80 A, the next NEC 240.6(A) size past 60 A x 40 / 32.78 = 73.2 A; raising only the
+    survivor of the worst case would leave the rack losing its redundancy when another fails."""
+    (work / "d.yaml").write_text(N_PLUS_1)
+    code, out, err = _check("--fix", "d.yaml", capsys=capsys)
+    assert err == (
+        "dclint: 1 more fix would change the design; see it with --diff --unsafe-fixes, "
+        "apply with --fix --unsafe-fixes\n"
+    )
+    code, out, err = _check("--fix", "--unsafe-fixes", "d.yaml", capsys=capsys)
+    assert (work / "d.yaml").read_text() == N_PLUS_1.replace("60 A", "80 A")
+    assert out.splitlines() == [
+        f"d.yaml:10: PWR004 fixed: feed {f} current_rating 60 A -> 80 A (the next standard "
+        "rating, NEC 240.6(A)) to carry 40 kW"
+        for f in ("f1", "f2", "f3")
+    ] + ["All checks passed: 1 design, no findings."]
+    assert (code, err) == (0, "")
+
+
+def test_par005_fix_applies_the_best_layout_and_says_so(work, capsys) -> None:
+    """`check --fix --unsafe-fixes` makes PAR005's fix: the search's best layout written into
+    the workload (as `plan --apply`), one line per value changed, and PAR005 passes after."""
+    import dclint
+    from dclint.projection.search_design import plan_layouts
+
+    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
+    (work / "h.yaml").write_text(text)
+    original = dclint.load(ROOT / "sample_designs" / "h100-40node.yaml")
+    plan = plan_layouts(original, original.workloads[0], rank_only=True)
+    assert not isinstance(plan, str)
+    best = plan.result.valid[0]
+    assert (best.tp, best.micro_batch) != (8, 1)  # the declared layout is not the best
+    args = ("--select", "PAR005", "--layout-search", "--fix", "--unsafe-fixes", "h.yaml")
+    code, out, err = _check(*args, capsys=capsys)
+    wl = dclint.load(work / "h.yaml").workloads[0]
+    assert (wl.parallel.tp, wl.parallel.pp, wl.micro_batch, wl.recompute) == (
+        best.tp,
+        best.pp,
+        best.micro_batch,
+        best.recompute,
+    )
+    lines = out.splitlines()
+    assert lines[0].startswith(
+        f"h.yaml:99: PAR005 fixed: workload llm-13b parallel: {{tp: {best.tp}, pp: {best.pp}, "
+    )
+    assert lines[1:] == [
+        f"h.yaml:99: PAR005 fixed: workload llm-13b micro_batch: {best.micro_batch}",
+        f"h.yaml:99: PAR005 fixed: workload llm-13b recompute: {best.recompute}",
+        "All checks passed: 1 design, no findings.",
+    ]
+    # only the layout's lines changed: every other line is as written
+    old, new = text.splitlines(), (work / "h.yaml").read_text().splitlines()
+    changed = [line for line in new if line not in old]
+    assert [c.split(":")[0].strip() for c in changed] == ["micro_batch", "parallel", "recompute"]
+    assert (code, err) == (0, "")

@@ -101,6 +101,7 @@ def _left(plan: Any) -> None:
         n = plan.hidden
         print(
             f"dclint: {n} more fix{'es' if n != 1 else ''} would change the design; "
-            "see them with --diff --unsafe-fixes, apply with --fix --unsafe-fixes",
+            f"see {'them' if n != 1 else 'it'} with --diff --unsafe-fixes, apply with --fix "
+            "--unsafe-fixes",
             file=sys.stderr,
         )

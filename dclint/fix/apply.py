@@ -199,6 +199,7 @@ def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False)
     """The edits every finding's fixes make (safe ones; unsafe too with `unsafe`)."""
     plan = FixPlan()
     taken: set[tuple[str, int, int, str]] = set()
+    hidden: set[int] = set()
     for d in result.designs:
         design = d.design
         if design is None or design.source is None:
@@ -207,7 +208,9 @@ def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False)
         for f in d.findings:
             for change in f.changes:
                 if not change.safe and not unsafe:
-                    plan.hidden += 1
+                    if id(f) not in hidden:  # a fix a finding, however many edits it makes
+                        hidden.add(id(f))
+                        plan.hidden += 1
                     continue
                 got = _edit_for(source, change, f)
                 if isinstance(got, str):
