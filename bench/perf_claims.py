@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dclint.projection.collectives import Links
+from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
@@ -57,19 +57,30 @@ def main() -> None:
     bare = Software(overlap_tp=False, overlap_dp=False, overlap_pp=False)
     show("claim 1, nothing overlapped", step(LLAMA70, lay, h100_200, bare), 256, 989e12)
 
-    # 2. a 2:1 tier under the data-parallel groups: 13B-class model, DP-heavy layout on 512 GPUs
+    # 2. a 2:1 tier under the data-parallel groups: 13B-class model, DP-heavy layout on 512 GPUs,
+    # 256-GPU switch groups; the job's nodes packed in rank order, or spread over a 4,096-GPU
+    # fabric's 16 groups; adaptive routing (InfiniBand) or ECMP hashing (Ethernet)
     llama13 = Arch(40, 5120, 40, 40, 13824, 32000, 4096, swiglu=True, dense_params=13e9)
     lay = Layout(2, 1, 1, 256, 1, 1, 1, 1024, True, True, "selective")
-    flat = machine("h100-sxm", "bf16", 8, 400, ((256, 1.0),))
-    over = machine("h100-sxm", "bf16", 8, 400, ((256, 2.0),))
-    for sw, label in ((Software(), "overlapped"), (bare, "not overlapped")):
-        a, b = step(llama13, lay, flat, sw), step(llama13, lay, over, sw)
-        raw_a = a.dp if not sw.overlap_dp else step(llama13, lay, flat, bare).dp
-        raw_b = b.dp if not sw.overlap_dp else step(llama13, lay, over, bare).dp
-        print(
-            f"claim 2 ({label}): gradient sync {raw_b / raw_a - 1:+.0%}, "
-            f"throughput {a.time / b.time - 1:+.1%} (step {a.time:.3f} -> {b.time:.3f} s)"
-        )
+
+    def fabric(ratio: float, spread: int = 0, collision: float = 1.0) -> Machine:
+        m = machine("h100-sxm", "bf16", 8, 400, ((256, ratio),))
+        return replace(m, links=replace(m.links, spread=spread, collision=collision))
+
+    cases = {
+        "packed": (fabric(1.0), fabric(2.0)),
+        "spread, adaptive routing": (fabric(1.0, 4096), fabric(2.0, 4096)),
+        "spread, ECMP": (fabric(1.0, 4096, ECMP_COLLISION), fabric(2.0, 4096, ECMP_COLLISION)),
+        "1:1 packed vs 2:1 spread ECMP": (fabric(1.0), fabric(2.0, 4096, ECMP_COLLISION)),
+    }
+    for name, (flat, over) in cases.items():
+        raw = step(llama13, lay, over, bare).dp / step(llama13, lay, flat, bare).dp - 1
+        for sw, label in ((Software(), "overlapped"), (bare, "not overlapped")):
+            a, b = step(llama13, lay, flat, sw), step(llama13, lay, over, sw)
+            print(
+                f"claim 2 ({name}, {label}): gradient sync {raw:+.0%}, "
+                f"throughput {a.time / b.time - 1:+.1%} (step {a.time:.3f} -> {b.time:.3f} s)"
+            )
 
     # 3. 1.7T MoE (the sample design's architecture), TP 4, PP 8, EP 128, VPP 2, CP 2, FP8
     moe = Arch(96, 12288, 96, 8, 32768, 128000, 8192, True, 128, 2, 0.0, 1.7e12)

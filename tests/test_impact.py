@@ -137,3 +137,39 @@ def test_the_review_prices_a_finding(fmt: str, capsys: pytest.CaptureFixture[str
     main(["check", design, *flags, "--format", fmt])
     out = capsys.readouterr().out
     assert f"Meeting the limit saves {impact['days']:.4g} d" in out
+
+
+def test_ecmp_and_spread_placement_reach_the_step_model() -> None:
+    """`routing: ecmp` (the default on Ethernet switches) charges the tiers Meta's collision
+    factor, kept when NET001's 1:1 is priced; `placement: spread` spreads jobs over the
+    fabric's GPUs."""
+    from dclint.loader import load
+    from dclint.loader.overrides import parse_overrides
+    from dclint.projection.collectives import Links
+    from dclint.projection.predict import inputs, predict
+    from dclint.projection.training import hardware_of
+
+    def design_with(*sets: str) -> tuple[Any, Any, Any]:
+        design = load(FABRIC, overrides=parse_overrides(["fabrics[0].rail_optimised=false", *sets]))
+        wl = design.workloads[0]
+        hw = hardware_of(design, wl.platform)
+        assert not isinstance(hw, str)
+        return design, wl, hw
+
+    notes: list[str] = []
+    got = inputs(*design_with("fabrics[0].routing=ecmp", "fabrics[0].placement=spread"), notes)
+    assert not isinstance(got, str)
+    assert got[2].links == Links(72, 720e9, 40e9, ((32, 2.0),), 1.4, 576)
+    assert any("(Gangidi et al., SIGCOMM 2024" in n for n in notes)
+    adaptive, ecmp = design_with(), design_with("fabrics[0].routing=ecmp")
+    for nonblocking in (False, True):
+        a, e = predict(*adaptive, nonblocking=nonblocking), predict(*ecmp, nonblocking=nonblocking)
+        assert not isinstance(a, str) and not isinstance(e, str)
+        assert e.breakdown["dp"] > a.breakdown["dp"]
+    # the default: InfiniBand switches route adaptively; Ethernet ones hash
+    notes = []
+    got = inputs(*design_with(), notes)
+    assert not isinstance(got, str) and got[2].links.collision == 1.0
+    eth = inputs(*design_with(*(f"fabrics[0].tiers[{i}].switch=sn5600" for i in (0, 1))), notes)
+    assert not isinstance(eth, str) and eth[2].links.collision == 1.4
+    assert eth[2].links.spread == 0  # packed unless declared

@@ -8,11 +8,12 @@ from dataclasses import replace
 import pytest
 
 from dclint.projection.collectives import (
+    ECMP_COLLISION,
     Links,
     group_time,
-    oversubscription,
     ring_all_reduce_bytes,
     ring_latency,
+    tier_load,
 )
 from dclint.projection.efficiency import tile_share
 from dclint.projection.goodput import FAILURES_PER_GPU_HOUR, goodput, lost_share, optimal_interval_s
@@ -48,12 +49,33 @@ def test_group_across_domains_is_hierarchical() -> None:
     assert group_time(LINKS, 36 * GB, 16, 8) == pytest.approx(0.9)
 
 
-def test_oversubscribed_tier_slows_groups_that_cross_it() -> None:
-    assert oversubscription(LINKS, 256) == 1.0
-    assert oversubscription(LINKS, 512) == 2.0
-    # 64 ranks 8 apart span 512 GPUs: crosses the 2:1 tier, half the NIC rate
-    assert group_time(LINKS, 40 * GB, 64, 8) == pytest.approx(2.0)
-    assert group_time(LINKS, 40 * GB, 32, 8) == pytest.approx(1.0)
+def test_a_packed_ring_crosses_the_tier_on_few_hops() -> None:
+    """A ring in rank order leaves a 256-GPU switch group once: 64 ranks 8 apart (one a
+    domain) span 2 groups, so 2 of their 64 hops cross; every group of the layout runs at
+    once, so 2/64 of the NICs' flows meet a 2:1 tier's half-rate uplinks: no slowdown."""
+    assert tier_load(LINKS, 64, 8) == pytest.approx(2 / 64 * 2.0)
+    assert group_time(LINKS, 40 * GB, 64, 8) == pytest.approx(1.0)
+    assert tier_load(LINKS, 32, 8) == 0.0  # 256 GPUs: inside one switch group
+    # 4 ranks 256 apart: every hop leaves its group, the flows' load is the tier's 2:1
+    assert tier_load(LINKS, 4, 256) == pytest.approx(2.0)
+    assert group_time(LINKS, 40 * GB, 4, 256) == pytest.approx(2.0)
+
+
+def test_a_spread_ring_crosses_on_most_hops_and_ecmp_loses_capacity() -> None:
+    """Nodes spread over a 4,096-GPU fabric's 16 switch groups: a ring's neighbour is in
+    another group 15 times in 16, so the uplinks carry 15/16 of the flows at 1/2 (2:1) of
+    their rate: the ring runs 1.875x slower; ECMP's collisions (Meta, SIGCOMM 2024) x 1.4."""
+    spread = replace(LINKS, spread=4096)
+    assert tier_load(spread, 64, 8) == pytest.approx(15 / 16 * 2.0)
+    assert group_time(spread, 40 * GB, 64, 8) == pytest.approx(1.875)
+    ecmp = replace(spread, collision=ECMP_COLLISION)
+    assert group_time(ecmp, 40 * GB, 64, 8) == pytest.approx(1.875 * 1.4)
+    # at 1:1 adaptive routing keeps up (15/16 < 1); ECMP does not (15/16 x 1.4 = 1.3125)
+    flat = replace(spread, tiers=((256, 1.0),))
+    assert group_time(flat, 40 * GB, 64, 8) == pytest.approx(1.0)
+    assert group_time(replace(flat, collision=1.4), 40 * GB, 64, 8) == pytest.approx(1.3125)
+    # a fabric of one switch group: nothing to cross
+    assert tier_load(replace(LINKS, spread=256), 64, 8) == 0.0
 
 
 def test_all_to_all_splits_nvlink_and_fabric_shares() -> None:
@@ -61,15 +83,36 @@ def test_all_to_all_splits_nvlink_and_fabric_shares() -> None:
     assert group_time(LINKS, 36 * GB, 16, 1, all_to_all=True) == pytest.approx(0.05 + 0.45)
 
 
+def test_all_to_all_is_bound_by_the_tiers_bisection() -> None:
+    """64 ranks 8 apart over two 256-GPU groups: half of each rank's bytes go to the other
+    group; on a 4:1 tier they get a quarter of the NIC rate: 0.5 x 4 = 2x the NIC time."""
+    a2a = replace(LINKS, tiers=((256, 4.0),))
+    assert tier_load(a2a, 64, 8, all_to_all=True) == pytest.approx(2.0)
+    assert group_time(a2a, 64 * GB, 64, 8, all_to_all=True) == pytest.approx(
+        64 / 64 / 360 + 2.0 * 64 / 40
+    )
+    # 2:1: the crossing half is at the NIC's rate, the NIC binds (63/64 of the bytes leave)
+    assert group_time(LINKS, 64 * GB, 64, 8, all_to_all=True) == pytest.approx(
+        64 / 64 / 360 + 64 / 40
+    )
+    # ECMP's collisions: 0.5 x 2 x 1.4 = 1.4x
+    ecmp = replace(LINKS, collision=ECMP_COLLISION)
+    assert group_time(ecmp, 64 * GB, 64, 8, all_to_all=True) == pytest.approx(
+        64 / 64 / 360 + 1.4 * 64 / 40
+    )
+
+
 def test_oversubscription_raises_data_parallel_time() -> None:
     lay = Layout(tp=8, pp=1, dp=64, global_batch=512, distributed_optimizer=True)
     sw = Software(overlap_dp=False)
     flat = step(GPT, lay, Machine(989e12, 0.8, 0.5, 3.35e12, 0.8, Links(8, 360 * GB, 40 * GB)), sw)
-    over = step(GPT, lay, H100, sw)
+    packed = step(GPT, lay, H100, sw)
+    assert packed.dp == pytest.approx(flat.dp)  # 2 of 64 hops cross the 2:1 tier
+    over = step(GPT, lay, replace(H100, links=replace(LINKS, spread=4096)), sw)
     # the latency of the reduce-scatter and the all-gather (NCCL Simple ring, 63 steps across
-    # the network) does not depend on the tier's ratio; the bandwidth term doubles
+    # the network) does not depend on the tier's ratio; the bandwidth term x 15/16 x 2
     latency = 2 * (8.4 + 63 * 9.6) * US
-    assert over.dp - latency == pytest.approx(2 * (flat.dp - latency))
+    assert over.dp - latency == pytest.approx(1.875 * (flat.dp - latency))
     assert over.compute == flat.compute
     # 39.1e9 / 8 parameters a GPU, 63/64 of fp32 gradients and bf16 parameters at 40 GB/s
     local = 39.1e9 / 8
@@ -266,7 +309,32 @@ def test_data_parallel_latency_grows_with_the_ranks() -> None:
     small = step(arch, lay, H100, Software(overlap_dp=False))
     big = step(arch, replace(lay, dp=2048, global_batch=2048), H100, Software(overlap_dp=False))
     local = GPT.dense_params / 8
-    bandwidth = (2047 / 2048 - 127 / 128) * local * (4.0 + 2.0) / (40 * GB / 2.0)
+    # packed in rank order, the rings cross the 2:1 tier on 1/32 of their hops: NIC rate
+    bandwidth = (2047 / 2048 - 127 / 128) * local * (4.0 + 2.0) / (40 * GB)
     latency = 2 * (2047 - 127) * 9.6 * US
     assert big.dp - small.dp == pytest.approx(bandwidth + latency, rel=1e-9)
     assert big.time > small.time
+
+
+def test_two_to_one_gradient_sync_by_placement_and_routing() -> None:
+    """docs/performance-model.md, claim 2: a 13B model on 512 H100, DP 256 (TP 2) across
+    256-GPU switch groups, 2:1 against 1:1: packed +0%, spread over 16 groups +60% (adaptive
+    routing) or +74% (ECMP), 1:1 packed against 2:1 spread on ECMP +112%."""
+    from dclint.projection.efficiency import efficiency_for
+    from dclint.projection.efficiency import machine as gpu_machine
+
+    eff = efficiency_for("h100-sxm", "bf16")
+    assert eff is not None
+    llama13 = Arch(40, 5120, 40, 40, 13824, 32000, 4096, swiglu=True, dense_params=13e9)
+    lay = Layout(2, 1, 1, 256, 1, 1, 1, 1024, True, True, "selective")
+    bare = Software(overlap_tp=False, overlap_dp=False, overlap_pp=False)
+
+    def sync(ratio: float, spread: int = 0, collision: float = 1.0) -> float:
+        links = Links(8, 450 * GB * 0.8, 50 * GB * 0.8, ((256, ratio),), collision, spread)
+        return step(llama13, lay, gpu_machine(989e12, 3.35e12, eff, links), bare).dp
+
+    assert sync(2.0) / sync(1.0) == pytest.approx(1.0)
+    assert sync(2.0, 4096) / sync(1.0, 4096) - 1 == pytest.approx(0.601, abs=5e-4)
+    ecmp = sync(2.0, 4096, ECMP_COLLISION)
+    assert ecmp / sync(1.0, 4096, ECMP_COLLISION) - 1 == pytest.approx(0.743, abs=5e-4)
+    assert ecmp / sync(1.0) - 1 == pytest.approx(1.117, abs=5e-4)

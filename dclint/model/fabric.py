@@ -94,3 +94,15 @@ class Fabric(Strict):
         None, description="Rail-optimised: rail name -> leaf switch ids it lands on"
     )
     cabling: Cabling | None = None
+    placement: Literal["packed", "spread"] = Field(
+        "packed",
+        description="How jobs' nodes land under the switch groups (the step model's tier "
+        "crossing): packed in rank order under as few groups as they need (a topology-aware "
+        "scheduler), or spread over all of the fabric's groups",
+    )
+    routing: Literal["ecmp", "adaptive"] | None = Field(
+        None,
+        description="How tiers spread flows over their uplinks: ecmp hashes each flow to one "
+        "(collisions cost capacity), adaptive routes around load; default: ecmp on Ethernet "
+        "switches, adaptive on InfiniBand",
+    )

@@ -3,9 +3,18 @@
 Ranks are numbered tp innermost, then cp, ep/dp, pp (Megatron-Core's order); a group of
 `members` ranks `stride` apart covers `members x stride` consecutive ranks. A group inside one
 NVLink domain runs at NVLink bus bandwidth; one that leaves it runs hierarchically (NCCL): the
-bytes cross the fabric split over the group's members in each domain, at the NIC rate divided
-by the oversubscription of the highest tier the group spans beyond (when every rank
-communicates at once, a flow through an r:1 tier gets at most 1/r of its line rate).
+bytes cross the fabric split over the group's members in each domain, at the NIC rate.
+
+Oversubscription by collective (`tier_load`): every group of a layout runs its collective at
+once, so each NIC under a switch group carries a flow, and a tier's uplinks carry the flows
+that leave the group: a share x of them, against 1/r of the NICs' rate on an r:1 tier. A ring
+(NCCL orders it by rank) visits its domains in turn and leaves a switch group once a group it
+spans, x = groups spanned / domains visited when the job's nodes are packed in rank order, or
+1 - 1/G when they are spread over the fabric's G groups; a ring runs at the pace of its
+slowest hop, so the whole ring slows by x r when that exceeds 1. An all-to-all sends each
+member's bytes to every other: the share bound for other switch groups crosses the tier (its
+bisection), at most 1/r of the NIC rate. On ECMP-hashed tiers the uplinks deliver 1/c of their
+capacity (hash collisions of a few long flows: `ECMP_COLLISION`).
 
 Latency (alpha-beta): NCCL's own cost model (src/graph/tuning.cc, ncclTopoTuneModel and
 ncclTopoGetAlgoTime) gives a ring collective of `steps` steps, `inter` of them between NVLink
@@ -19,7 +28,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Links", "group_time", "ring_all_reduce_bytes", "ring_latency"]
+__all__ = [
+    "ECMP_COLLISION",
+    "Links",
+    "group_time",
+    "ring_all_reduce_bytes",
+    "ring_latency",
+    "tier_load",
+]
 
 # NCCL src/graph/tuning.cc, Ring row of baseLat and hwLat (microseconds), protocols LL, LL128,
 # Simple; LL carries 8 bytes of data in 16 (flags) and runs at 1/4 of the bus bandwidth across
@@ -29,6 +45,11 @@ RING_NVLINK_STEP_US = (0.47, 1.9, 3.4)
 RING_NET_STEP_US = (2.7, 4.0, 9.6)
 PROTOCOL_BW_SHARE = (0.25, 0.92, 1.0)
 LL_MULTINODE_NVLINK = 1.8
+# Gangidi et al., 'RDMA over Ethernet for Distributed AI Training at Meta Scale' (SIGCOMM 2024):
+# hashing on the destination queue pair too (E-ECMP) with NCCL's QP scaling improved AllReduce
+# by up to 40% over baseline ECMP, whose few long RoCE flows collide on the same uplinks: a
+# hashed tier delivers 1 / 1.4 of its uplink capacity to a collective
+ECMP_COLLISION = 1.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +58,18 @@ class Links:
 
     tiers: (GPUs under one switch group of the tier, its downlink:uplink ratio), lowest
     first, for tiers that have uplinks; a group spanning more GPUs crosses those uplinks.
+    collision: the share of its uplink capacity a tier loses (delivers 1 / collision) to ECMP
+    hash collisions; 1.0 where the fabric routes adaptively (InfiniBand).
+    spread: 0 when a job's nodes are packed in rank order under the switch groups (a
+    topology-aware scheduler); else the GPUs of the fabric its nodes are spread over.
     """
 
     domain: int
     nvlink: float
     nic: float
     tiers: tuple[tuple[int, float], ...] = ()
+    collision: float = 1.0
+    spread: int = 0
 
 
 def ring_all_reduce_bytes(size: float, ranks: int) -> float:
@@ -50,12 +77,34 @@ def ring_all_reduce_bytes(size: float, ranks: int) -> float:
     return 2.0 * (ranks - 1) / ranks * size
 
 
-def oversubscription(links: Links, span: int) -> float:
-    """The worst downlink:uplink ratio among the tiers a group of `span` ranks crosses."""
-    worst = 1.0
+def tier_load(links: Links, members: int, stride: int, all_to_all: bool = False) -> float:
+    """Demand on the busiest tier's uplinks over their capacity while every group runs the
+    collective at once: the share of the NICs' flows (a ring) or bytes (an all-to-all) that
+    leave a switch group x its down:up ratio x the ECMP collision factor (module doc). A ring
+    slows by it where it exceeds 1; an all-to-all's fabric time is at least it."""
+    span = members * stride
+    if span <= links.domain:
+        return 0.0
+    local = max(1, min(members, links.domain // stride))
+    nodes = -(-members // local)  # domains the group visits
+    worst = 0.0
     for under, ratio in links.tiers:
-        if span > under and ratio > worst:
-            worst = ratio
+        if links.spread:
+            groups = links.spread // under
+            if groups <= 1:
+                continue
+            leaving = 1.0 - 1.0 / groups
+            if all_to_all:
+                leaving *= 1.0 - local / members
+        elif span <= under:
+            continue
+        elif all_to_all:
+            leaving = 1.0 - under / span
+        else:
+            leaving = min(1.0, -(-span // under) / nodes)
+        load = leaving * ratio * links.collision
+        if load > worst:
+            worst = load
     return worst
 
 
@@ -91,12 +140,12 @@ def group_time(
         bandwidth = size / links.nvlink
     else:
         local = max(1, min(members, links.domain // stride))  # members sharing a domain
-        fabric = links.nic / oversubscription(links, span)
+        load = tier_load(links, members, stride, all_to_all) if links.tiers else 0.0
         if all_to_all:
             inside = local / members
-            return size * (inside / links.nvlink + (1 - inside) / fabric)
+            return size * (inside / links.nvlink + max(1 - inside, load) / links.nic)
         intra = size / links.nvlink if local > 1 else 0.0
-        bandwidth = intra + size / (local * fabric)
+        bandwidth = intra + size * max(1.0, load) / (local * links.nic)
     if calls <= 0 or members <= 1:
         return bandwidth
     lat = ring_latency(links, members, stride, ring)

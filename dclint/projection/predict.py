@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
-from dclint.projection.collectives import Links
+from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import GENERATION, efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
@@ -108,7 +108,28 @@ def _links(design: Design, hw: Hardware, eff_nvl: float, eff_net: float, notes: 
         tiers = _tiers(design, index, fabric, speed[0].m_as("Gb/s"), domain)
     if nvlink <= 0:
         nvlink = nic_gbps / 8 * 1e9 * eff_net
-    return Links(max(1, domain), nvlink, nic_gbps / 8 * 1e9 * eff_net, tiers)
+    collision, spread = 1.0, 0
+    if found is not None and tiers:
+        fabric = found[1]
+        if _hashed(design, fabric):
+            collision = ECMP_COLLISION
+            notes.append(
+                f"fabric '{fabric.id}' hashes flows over its uplinks (ECMP): a tier delivers "
+                f"1/{ECMP_COLLISION:g} of its uplink capacity to collectives (Gangidi et al., "
+                "SIGCOMM 2024: baseline ECMP up to 40% slower on AllReduce)"
+            )
+        if fabric.placement == "spread":
+            spread = max(1, topology_of(design).gpus)
+    return Links(max(1, domain), nvlink, nic_gbps / 8 * 1e9 * eff_net, tiers, collision, spread)
+
+
+def _hashed(design: Design, fabric: Fabric) -> bool:
+    """Whether the fabric's tiers hash flows (ECMP): as declared, else on Ethernet switches."""
+    if fabric.routing is not None:
+        return fabric.routing == "ecmp"
+    switches = topology_of(design).catalog.switches
+    models = [t.switch for t in fabric.tiers] + [s.model for s in fabric.switches]
+    return any((m := switches.get(k)) is not None and m.protocol == "ethernet" for k in models)
 
 
 def _tiers(
@@ -270,8 +291,9 @@ def predict(
     if isinstance(got, str):
         return got
     arch, layout, machine, sw = got
-    if nonblocking:
-        machine = replace(machine, links=replace(machine.links, tiers=()))
+    if nonblocking:  # every tier at 1:1; ECMP collisions stay
+        flat = tuple((under, 1.0) for under, _ in machine.links.tiers)
+        machine = replace(machine, links=replace(machine.links, tiers=flat))
     if domain is not None and domain > machine.links.domain:
         machine = replace(machine, links=replace(machine.links, domain=domain))
     band = band_for_gpu(hw.gpu_key, arch.experts > 0)
