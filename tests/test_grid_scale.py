@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from dclint.analysis import plan as grid_plan
+from dclint.analysis import facility_grid as grid_plan
 from dclint.analysis import sampling
-from dclint.analysis.plan import GridPoint, Setup, evaluate, pareto, run_grid
+from dclint.analysis.facility_grid import GridPoint, Setup, evaluate, pareto, run_grid
 from dclint.cli import main
 from dclint.errors import ConfigError
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, SAMPLES
+from dclint.analysis.facility_grid import GridPoint, pareto
 from dclint.analysis.layouts import declared_sentence
-from dclint.analysis.plan import GridPoint, pareto
 from dclint.cli import main
 from dclint.loader import load
 from dclint.projection.search_design import Plan, loses_on, plan_layouts

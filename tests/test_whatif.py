@@ -9,7 +9,7 @@ import pytest
 
 import dclint.projection
 from conftest import SAMPLES
-from dclint.analysis.whatif import split_values
+from dclint.analysis.sweep import split_values
 from dclint.cli import main
 from dclint.engine.runner import Engine
 from dclint.errors import ConfigError, LoadError
@@ -149,7 +149,7 @@ def test_sweep_json_and_bad_value(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_sweep_never_changes_the_engine_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
     """The grid runner (dclint.analysis.grid) checks each point with its own engine copy: the
     engine given keeps its overrides while the points run, not only after."""
-    from dclint.analysis.whatif import run_sweep
+    from dclint.analysis.sweep import run_sweep
     from dclint.loader.overrides import parse_overrides
 
     base = tuple(parse_overrides(["site.pue=1.2"]))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dclint.analysis.summary import DesignSummary, summarise
-from dclint.analysis.whatif import projections
+from dclint.analysis.sweep import projections
 from dclint.engine.findings import DesignResult, Finding
 from dclint.escaping import finite_json, printable
 from dclint.escaping import markdown_code as code

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from typing import Any
 
-from dclint.analysis.plan_records import GridPoint
 from dclint.errors import ConfigError
 from dclint.escaping import finite_data
 
@@ -38,7 +37,9 @@ class GridStore:
     """A grid's finished points, by their index in the full grid (row-major, last path
     fastest), in an SQLite file (or in memory with ':memory:')."""
 
-    def __init__(self, path: str, meta: dict[str, Any]) -> None:
+    def __init__(self, path: str, meta: dict[str, Any], point: Callable[..., Any]) -> None:
+        """`point` builds a point from its stored fields (the grid's point record)."""
+        self.point = point
         try:
             self.db = sqlite3.connect(path)
             self.db.executescript(SCHEMA)
@@ -62,7 +63,7 @@ class GridStore:
     def done(self) -> set[int]:
         return {row[0] for row in self.db.execute("select idx from points")}
 
-    def put(self, items: list[tuple[int, GridPoint]]) -> None:
+    def put(self, items: list[tuple[int, Any]]) -> None:
         """Record finished points (committed at once: a kill loses no recorded point)."""
         rows = []
         for idx, p in items:
@@ -115,7 +116,7 @@ class GridStore:
             r[0] for r in self.db.execute("select idx from points where front = 1 order by idx")
         ]
 
-    def points(self) -> Iterator[tuple[int, GridPoint]]:
+    def points(self) -> Iterator[tuple[int, Any]]:
         """Every finished point in grid order, read as it is iterated."""
         for idx, text, front in self.db.execute(
             "select idx, point, front from points order by idx"
@@ -123,7 +124,7 @@ class GridStore:
             data = json.loads(text)
             data["values"] = tuple(data["values"])
             data["pareto"] = bool(front)
-            yield idx, GridPoint(**data)
+            yield idx, self.point(**data)
 
     def close(self) -> None:
         self.db.close()

@@ -292,7 +292,7 @@ def _who() -> str:
 
 def sweep(args: argparse.Namespace) -> int:
     """`check --sweep PATH=V1,V2,...`: one check a value, one table."""
-    from dclint.analysis.whatif import render_json, render_text, run_sweep, split_values
+    from dclint.analysis.sweep import render_json, render_text, run_sweep, split_values
     from dclint.engine.files import collect
 
     if args.max_points < 1:

@@ -130,7 +130,7 @@ def _worlds(text: str | None) -> tuple[int, ...] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.analysis.plan import pick_workload
+    from dclint.analysis.facility_grid import pick_workload
     from dclint.loader import load
 
     if args.top < 1:
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     if args.vary and getattr(args, "apply", False):
         raise ConfigError("--apply writes one layout; a --vary grid has one a point")
     if args.vary:
-        from dclint.analysis.whatif import split_values
+        from dclint.analysis.sweep import split_values
 
         if args.gpus:
             raise ConfigError("--gpus applies to the layout search, not to a --vary grid")
@@ -219,7 +219,14 @@ def _grid(
     args: argparse.Namespace, workload: str, varies: list[tuple[str, list[str]]], count: int
 ) -> int:
     """`plan --vary`: `varies` (PATH, values) of `count` points, already within --max-points."""
-    from dclint.analysis.plan import GridPoint, Setup, coverage, render, render_stream, run_grid
+    from dclint.analysis.facility_grid import (
+        GridPoint,
+        Setup,
+        coverage,
+        render_stream,
+        run_grid,
+        table,
+    )
 
     setup = Setup(
         args.design,
@@ -263,8 +270,10 @@ def _grid(
     note = coverage(run.store.count(), run.total)
     try:
         if args.format == "html":  # the chart draws every point at once
+            from dclint.analysis.facility_grid_chart import render_html
+
             points = run.points()
-            emit(args, render(setup, paths, points, args.format, note))
+            emit(args, render_html(setup, paths, points, *table(paths, points), note))
             return 2 if any(p.errors for p in points) else 0
         failed = [False]
 

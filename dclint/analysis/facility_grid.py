@@ -1,4 +1,4 @@
-"""`dclint plan DESIGN --vary PATH=V1,V2,...`: the facility what-if grid and its Pareto front.
+"""The facility what-if grid (`dclint plan DESIGN --vary PATH=V1,V2,...`) and its Pareto front.
 
 Each point of the grid (every combination of the --vary values, the last --vary varying
 fastest) is the design with those values applied after any --set: its findings, the fastest
@@ -25,10 +25,9 @@ import itertools
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from dclint.analysis.plan_records import GridPoint, Setup
 from dclint.errors import ConfigError
 from dclint.escaping import finite_data, finite_json, markdown_text, printable
 
@@ -43,6 +42,39 @@ __all__ = [
     "run_grid",
     "table",
 ]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every point needs to rebuild the engine in its own process (all picklable)."""
+
+    file: str
+    workload: str | None
+    sets: tuple[str, ...] = ()  # --set texts
+    config: str | None = None
+    rules_dirs: tuple[str, ...] = ()
+    cli: dict[str, Any] = field(default_factory=dict)
+    today: str | None = None
+    by: str = "time"
+    isolated: bool = False  # --isolated: no config file, dclint's defaults
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    values: tuple[str, ...]
+    counts: dict[str, int]
+    errors: list[str]
+    best: dict[str, Any] | None  # the fastest layout, as `dclint plan --format json` gives it
+    days: float | None
+    run_cost: float | None
+    tco: float | None
+    currency: str | None
+    note: str = ""
+    pareto: bool = False
+
+    @property
+    def cost(self) -> float | None:
+        return self.tco if self.tco is not None else self.run_cost
 
 
 def _engine(setup: Setup, values: tuple[str, ...], paths: list[str]) -> Any:
@@ -115,7 +147,7 @@ def ask(setup: Setup, paths: list[str], values: tuple[str, ...]) -> Asked:
     engine = _engine(setup, values, paths)
     _collect()
     result = engine.check_file(setup.file)
-    from dclint.analysis.whatif import point_errors
+    from dclint.analysis.sweep import point_errors
 
     by_rule = Counter(f.rule for f in result.findings if "rule-failure" not in f.tags)
     counts = dict(sorted(by_rule.items()))
@@ -240,7 +272,7 @@ def run_grid(
     for k in shape:
         total *= k
     meta = _meta(setup, varies)
-    book = GridStore(store or ":memory:", meta)
+    book = GridStore(store or ":memory:", meta, GridPoint)
     wanted = sampling.latin_hypercube(shape, sample, seed) if sample else range(total)
     run = GridRun(book, total)
     searched: dict[Any, Any] = {}  # key -> the search's answer, for this run
@@ -431,10 +463,6 @@ def render(
             data["coverage"] = note
         return finite_json(data)
     head, rows = table(paths, points)
-    if fmt_name == "html":
-        from dclint.analysis.plan_chart import render_html
-
-        return render_html(setup, paths, points, head, rows, note)
     md = fmt_name == "markdown"
     cell = markdown_text if md else printable
     head, rows = [cell(c) for c in head], [[cell(c) for c in r] for r in rows]

@@ -10,7 +10,7 @@ from dclint.escaping import HTML_CSP
 from dclint.escaping import html_text as escape
 
 if TYPE_CHECKING:
-    from dclint.analysis.plan_records import GridPoint, Setup
+    from dclint.analysis.facility_grid import GridPoint, Setup
 
 __all__ = ["render_html"]
 
