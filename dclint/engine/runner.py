@@ -26,7 +26,7 @@ from dclint.engine.registry import discover
 from dclint.engine.rule import Context, Rule, Violation
 from dclint.engine.shared import Shared
 from dclint.engine.spelling import unit_spellings
-from dclint.engine.suppress_apply import (  # noqa: F401  (the DCL ids, re-exported)
+from dclint.engine.suppress import (  # noqa: F401  (the DCL ids, re-exported)
     EXPIRED,
     NO_REASON,
     UNKNOWN,
