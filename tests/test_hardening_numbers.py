@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from dclint.analysis.diagrams import Node
+from dclint.analysis.facility_grid import GridPoint, Setup, _json_stream
+from dclint.analysis.facility_grid_chart import _svg
 from dclint.analysis.grid_store import GridStore
-from dclint.analysis.plan import _json_stream
-from dclint.analysis.plan_chart import _svg
-from dclint.analysis.plan_records import GridPoint, Setup
 from dclint.cli import main
 from dclint.report.drawing import _box
 from dclint.report.svg import Bar, Part, hbars, si, stacked
@@ -115,7 +114,7 @@ def test_the_streamed_grid_json_writes_null_for_a_number_that_is_not_finite() ->
 
 
 def test_the_grid_store_writes_null_for_a_number_that_is_not_finite(tmp_path: Path) -> None:
-    store = GridStore(str(tmp_path / "g.db"), {"grid": "t"})
+    store = GridStore(str(tmp_path / "g.db"), {"grid": "t"}, GridPoint)
     store.put([(0, _point(float("inf"), float("nan")))])
     row = store.db.execute("select point, days, cost from points").fetchone()
     assert "Infinity" not in row[0] and "NaN" not in row[0]
