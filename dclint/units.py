@@ -157,10 +157,17 @@ def fmt(q: pint.Quantity, unit: str | None = None, digits: int = 4) -> str:
     # "1e+04"), print in full with thousands separators
     if 1 <= abs(mag) < 1e15 and (abs(mag) >= 10**digits or "e" in text):
         text = f"{mag:,.0f}"
-    units = f"{q.units:~}".replace(" ", "").replace("**", "^")
+    units = _unit_label(q.units)
     if units in ("", "dimensionless"):
         return text
     if units == "%":
         return f"{text}%"
-    units = units.replace("Δ°C", "K").replace("°C", "degC").replace("°F", "degF")
     return f"{text} {units}"
+
+
+@lru_cache(maxsize=1024)
+def _unit_label(unit: Any) -> str:
+    """A unit as `fmt` prints it (``kW``, ``L/min``, ``degC``); once a unit: pint's formatter
+    takes longer than the rest of a report line."""
+    units = f"{unit:~}".replace(" ", "").replace("**", "^")
+    return units.replace("Δ°C", "K").replace("°C", "degC").replace("°F", "degF")

@@ -59,13 +59,26 @@ class Graph:
     name: str
     nodes: list[Node] = field(default_factory=list)
     edges: list[tuple[str, str, str]] = field(default_factory=list)  # (from, to, label)
+    # the edges as a set: `link` looks each one up once (a scan of the list was quadratic)
+    _linked: set[tuple[str, str, str]] = field(default_factory=set, repr=False, compare=False)
 
     def add(self, node: Node) -> None:
         self.nodes.append(node)
 
     def link(self, a: str, b: str, label: str = "") -> None:
-        if (a, b, label) not in self.edges:
-            self.edges.append((a, b, label))
+        edge = (a, b, label)
+        if len(self._linked) != len(self.edges):  # edges given or changed outside link()
+            self._linked = set(self.edges)
+        if edge not in self._linked:
+            self._linked.add(edge)
+            self.edges.append(edge)
+
+    def layers(self) -> dict[int, list[Node]]:
+        """The nodes of each layer, in layer order (one pass, not one a layer)."""
+        out: dict[int, list[Node]] = {}
+        for n in self.nodes:
+            out.setdefault(n.layer, []).append(n)
+        return dict(sorted(out.items()))
 
 
 def share(load: float, capacity: float) -> float | None:
@@ -289,9 +302,8 @@ def power_graph(
         if gen.serves is not None and key(gen.serves) != "utility":
             g.link(f"gen:{gen.id}", key(gen.serves), "backs up")
         else:  # the whole site: what the utility feeds
-            for a, b, _ in list(g.edges):
-                if a == "utility":
-                    g.link(f"gen:{gen.id}", b, "backs up")
+            for b in [b for a, b, _ in g.edges if a == "utility"]:
+                g.link(f"gen:{gen.id}", b, "backs up")
     alloc, caps = feed_allocation(topo, feed_peak), feed_capacity_kw(topo)
     by_panel: dict[str, list[str]] = {}
     for fid, feed in topo.feeds.items():
@@ -483,9 +495,9 @@ def grouped(g: Graph) -> Graph:
     for a, b, _ in g.edges:
         parents.setdefault(b, set()).add(a)
     out = Graph(g.name)
-    for layer in sorted({n.layer for n in g.nodes}):
+    for layer, nodes_in_layer in g.layers().items():
         alike: dict[tuple[Any, ...], list[Node]] = {}
-        for n in (n for n in g.nodes if n.layer == layer):
+        for n in nodes_in_layer:
             above = frozenset(group_of.get(p, p) for p in parents.get(n.key, ()))
             kind = n.key.split(":", 1)[0]
             same = (kind, n.detail, n.share, n.over, n.rules, n.binding, n.consequence, above)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.severity import Severity
@@ -118,11 +119,16 @@ class Finding:
 
     @property
     def measured_text(self) -> str | None:
-        return _texts(self.measured, self.limit)[0]
+        return self._texts[0]
 
     @property
     def limit_text(self) -> str | None:
-        return _texts(self.measured, self.limit)[1]
+        return self._texts[1]
+
+    @cached_property
+    def _texts(self) -> tuple[str | None, str | None]:
+        # formatted once: every presenter and the roll-up read them (a unit's text is slow)
+        return _texts(self.measured, self.limit)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON values: `measured` and `limit` as text, each with its number and unit beside

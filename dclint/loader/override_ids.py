@@ -15,13 +15,16 @@ _RANGE_RE = re.compile(r"\[(\d+)-(\d+)\]")
 
 
 def find_item(
-    items: list[Any], source: Source, path: Path, rest: list[str]
+    items: list[Any], source: Source, path: Path, rest: tuple[str | int, ...] | list[str]
 ) -> tuple[int, int] | None:
     """Index of the item whose id is the longest dotted prefix of `rest` (ids may hold dots),
     and how many parts it used; None if none matches. An id inside a range or count splits
-    that item first."""
-    for used in range(len(rest), 0, -1):
-        wanted = ".".join(rest[:used])
+    that item first. Only the prefixes as long as some id are tried (a range's members have
+    as many dots as the range): linear in `rest`, however long."""
+    ids = [item.get("id") for item in items if isinstance(item, dict)]
+    lengths = {ident.count(".") + 1 for ident in ids if isinstance(ident, str)}
+    for used in sorted((n for n in lengths if n <= len(rest)), reverse=True):
+        wanted = ".".join(map(str, rest[:used]))
         for i, item in enumerate(items):
             if isinstance(item, dict) and item.get("id") == wanted:
                 return i, used

@@ -11,7 +11,6 @@ column = the 1-based index of the flag, so findings and errors caused by it poin
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +22,7 @@ from dclint.model.source import Path, Source
 __all__ = ["OVERRIDE_FILE", "Override", "apply_overrides", "parse_override", "parse_overrides"]
 
 OVERRIDE_FILE = "--set"
-_INDEX_RE = re.compile(r"\[(\d+)\]$")
+_SHOWN = 120  # characters of a flag's text an error line shows
 
 
 @dataclass(frozen=True)
@@ -38,7 +37,12 @@ class Override:
 
     @property
     def flag(self) -> str:
-        return f"{self.file} {self.text}"
+        """The flag as typed, cut short in the middle past _SHOWN characters (a 20,000-part
+        path is no error line)."""
+        text = self.text
+        if len(text) > _SHOWN:
+            text = f"{text[: _SHOWN - 40]}...{text[-37:]}"
+        return f"{self.file} {text}"
 
 
 def parse_override(text: str, index: int, flag: str = "--set") -> Override:
@@ -55,27 +59,43 @@ def parse_override(text: str, index: int, flag: str = "--set") -> Override:
     return Override(index, text, _parts(path.strip(), text, flag), value, flag)
 
 
+def _clip(text: str) -> str:
+    return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 40]}...{text[-37:]}"
+
+
 def parse_overrides(texts: list[str] | tuple[str, ...] | None) -> tuple[Override, ...]:
     return tuple(parse_override(t, i) for i, t in enumerate(texts or (), start=1))
 
 
 def _parts(path: str, text: str, flag: str) -> tuple[str | int, ...]:
+    """The parts of a dotted path, each trailing `[N]` an int; linear in the path's length."""
     out: list[str | int] = []
     for segment in path.split("."):
-        indexes: list[int] = []
-        while match := _INDEX_RE.search(segment):  # trailing [N]: list indexes
-            if len(match.group(1)) > 9:
-                raise ConfigError(
-                    f"{flag} {text[:60]}: list index {match.group(1)[:20]}... is too large"
-                )
-            indexes.insert(0, int(match.group(1)))
-            segment = segment[: match.start()]
+        segment, indexes = _indexes(segment)
+        for digits in indexes:
+            if len(digits) > 9:
+                raise ConfigError(f"{flag} {_clip(text)}: list index {digits[:20]}... is too large")
         if segment:
             out.append(segment)
         elif not indexes:
-            raise ConfigError(f"{flag} {text}: empty part in path '{path}'")
-        out.extend(indexes)
+            raise ConfigError(f"{flag} {_clip(text)}: empty part in path '{_clip(path)}'")
+        out.extend(int(d) for d in indexes)
     return tuple(out)
+
+
+def _indexes(segment: str) -> tuple[str, list[str]]:
+    """`racks[0][2]` -> ("racks", ["0", "2"]): the trailing `[N]` list indexes, read from the
+    end, each bracket once (a search per index from the start would be quadratic)."""
+    end, found = len(segment), []
+    while end and segment[end - 1] == "]":
+        start = segment.rfind("[", 0, end - 1)
+        digits = segment[start + 1 : end - 1]
+        if start < 0 or not digits.isdecimal():
+            break
+        found.append(digits)
+        end = start
+    found.reverse()
+    return segment[:end], found
 
 
 def apply_overrides(data: Any, source: Source, overrides: tuple[Override, ...]) -> Any:
@@ -91,14 +111,23 @@ def _fail(ov: Override, message: str) -> LoadError:
 
 
 def _apply(data: Any, source: Source, ov: Override) -> Any:
-    node, parts = data, list(ov.parts)
-    path: Path = ()
+    """Walk `ov.parts` down `data` and set the value. Linear in the path: one step a part, the
+    design path kept as a list (a tuple rebuilt a step, or the path's name formatted a step,
+    would be quadratic in a 20,000-part path), and a path that would nest the design deeper
+    than the loader allows (MAX_DEPTH) is refused rather than built."""
+    from dclint.loader.builder import MAX_DEPTH
+
+    node, parts = data, ov.parts
+    path: list[str | int] = []
     if not isinstance(node, dict):
         raise _fail(ov, "the design is not a mapping")
-    while parts:
-        part = parts.pop(0)
-        last = not parts
-        where = _name(path)
+    at = 0
+    while at < len(parts):
+        part = parts[at]
+        at += 1
+        last = at == len(parts)
+        if len(path) >= MAX_DEPTH:
+            raise _fail(ov, f"the path is deeper than the {MAX_DEPTH} levels a design may nest")
         if isinstance(node, dict):
             key = str(part)
             if last:
@@ -106,29 +135,33 @@ def _apply(data: Any, source: Source, ov: Override) -> Any:
                 _record(source, (*path, key), ov)
                 return data
             if node.get(key) is None:  # create missing sections: validation judges them
-                node[key] = [] if isinstance(parts[0], int) else {}
-            node, path = node[key], (*path, key)
+                node[key] = [] if isinstance(parts[at], int) else {}
+            node = node[key]
+            path.append(key)
         elif isinstance(node, list):
             if isinstance(part, int):
                 if part >= len(node):
+                    where = _name(tuple(path))
                     raise _fail(ov, f"{where} has {_items(len(node))}, no index {part}")
                 index = part
             else:
-                index, used = _find(node, source, path, [str(part), *map(str, parts)], ov)
-                del parts[: used - 1]
-                last = not parts
+                index, used = _find(node, source, tuple(path), parts[at - 1 :], ov)
+                at += used - 1
+                last = at == len(parts)
             if last:
                 node[index] = copy.deepcopy(ov.value)
                 _record(source, (*path, index), ov)
                 return data
-            node, path = node[index], (*path, index)
+            node = node[index]
+            path.append(index)
         else:
+            where = _name(tuple(path))
             raise _fail(ov, f"{where} is {_kind(node)}, not a mapping or list; cannot set {part}")
     return data
 
 
 def _find(
-    items: list[Any], source: Source, path: Path, rest: list[str], ov: Override
+    items: list[Any], source: Source, path: Path, rest: tuple[str | int, ...], ov: Override
 ) -> tuple[int, int]:
     """find_item, or the error naming the ids there are."""
     found = find_item(items, source, path, rest)
@@ -138,7 +171,8 @@ def _find(
     if not ids:
         raise _fail(ov, f"{_name(path)} items have no ids; use an index, e.g. {_name(path)}[0]")
     shown = ", ".join(ids[:8]) + (", ..." if len(ids) > 8 else "")
-    raise _fail(ov, f"no item with id '{rest[0]}' in {_name(path)} (ids: {shown})")
+    wanted = _clip(str(rest[0]))
+    raise _fail(ov, f"no item with id '{wanted}' in {_name(path)} (ids: {shown})")
 
 
 def _record(source: Source, path: Path, ov: Override) -> None:

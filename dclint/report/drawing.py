@@ -61,8 +61,8 @@ def _ordered(g: Graph) -> list[tuple[str, int]]:
         parents.setdefault(b, []).append(a)
     rank: dict[str, float] = {}
     out: list[tuple[str, int]] = []
-    for layer in sorted({n.layer for n in g.nodes}):
-        keys = [n.key for n in g.nodes if n.layer == layer]
+    for layer, nodes in g.layers().items():
+        keys = [n.key for n in nodes]
         found = [rank[p] for k in keys for p in parents.get(k, []) if p in rank]
         default = sum(found) / len(found) if found else 0.0
 
@@ -156,7 +156,7 @@ def mermaid(g: Graph) -> str:
     """A Mermaid flowchart, down the page as the SVG runs (left to right for wide layers);
     over-limit elements in red, the binding tier bold."""
     ids = {n.key: f"n{i}" for i, n in enumerate(g.nodes)}
-    widest = max(sum(1 for m in g.nodes if m.layer == n.layer) for n in g.nodes)
+    widest = max((len(nodes) for nodes in g.layers().values()), default=0)
     lines = ["```mermaid", "flowchart TD" if widest <= DOWN_MOST else "flowchart LR"]
     for n in g.nodes:
         title = n.title + (" binding" if n.binding else "")
