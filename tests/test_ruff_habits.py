@@ -235,3 +235,49 @@ def test_a_bad_per_file_setting_is_an_error(
     assert main(["check", "hall.yaml"]) == 2
     err = capsys.readouterr().err
     assert message in err and err.startswith(f"dclint: error: {repo / '.dclint.yaml'}")
+
+
+# --- --show-settings ------------------------------------------------------------------------
+
+
+def test_show_settings_as_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = _config(
+        repo,
+        "ignore: [NET]\nextend-ignore: [STO]\nfail-on: warning\n"
+        "PWR002: {severity: warning}\n"
+        "per-file:\n  hall.yaml:\n    PWR001: {limit: 132 kW}\n",
+    )
+    argv = ["check", "hall.yaml", "--show-settings", "--format", "json"]
+    argv += ["--extend-select", "NET001"]
+    assert main(argv) == 0
+    settings = json.loads(capsys.readouterr().out)
+    assert settings["file"] == "hall.yaml"
+    assert settings["config"] == str(config)
+    assert (settings["ignore"], settings["extend-ignore"]) == (["NET"], ["STO"])
+    assert settings["command-line"] == {"select": None, "extend-select": ["NET001"], "ignore": []}
+    assert settings["per-file"] == ["hall.yaml"]
+    assert settings["fail-on"] == "warning"
+    assert settings["rules"]["PWR001"] == {
+        "severity": "error",
+        "options": {"limit": "132 kW", "platform_limits": {}},
+    }
+    assert settings["rules"]["PWR002"]["severity"] == "warning"
+    assert settings["rules"]["NET001"]["options"]["limit"] == "1:1"
+    assert "NET002" in settings["not-selected"] and "STO001" in settings["not-selected"]
+    assert not any(r.startswith(("NET002", "STO")) for r in settings["rules"])
+
+
+def test_show_settings_as_text_and_isolated(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _config(repo, "PWR001: {limit: 100 kW}\n")
+    assert main(["check", ".", "--show-settings", "--isolated"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "Resolved settings for: ./hall.yaml\nSettings path: none (dclint defaults)\n\n"
+        "isolated = true\n"
+    )
+    assert '[rules.PWR001]\nseverity = "error"\nlimit = "120 kW"\n' in out
+    assert 'protocol_efficiency = "90%"\n' in out  # a share as a percentage
+    assert main(["check", ".", "--show-settings", "--format", "sarif"]) == 2
+    assert capsys.readouterr().err == (
+        "dclint: error: --show-settings prints text or json (--format text|json)\n"
+    )

@@ -68,6 +68,7 @@ _BYPASS: tuple[str, ...] = (
     "sweep",
     "watch",
     "show_files",
+    "show_settings",
     "fix",
     "diff",
     "add_suppressions",

@@ -80,6 +80,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="list the files found and whether each is checked, without checking",
     )
+    check.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the configuration resolved for the first design found, without checking",
+    )
     check.add_argument("--statistics", action="store_true", help="count findings by rule")
     check.add_argument(
         "--show-waivers",
@@ -138,6 +143,10 @@ def run(args: argparse.Namespace) -> int:
         return watch(args, run)
     if getattr(args, "show_files", False):
         return show_files(args)
+    if getattr(args, "show_settings", False):
+        from dclint.cli.settings import show_settings
+
+        return show_settings(args)
     if not cache:
         return _run(args, None)
     from dclint.cli._runs import Snapshot
