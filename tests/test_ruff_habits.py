@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -281,3 +282,68 @@ def test_show_settings_as_text_and_isolated(repo: Path, capsys: pytest.CaptureFi
     assert capsys.readouterr().err == (
         "dclint: error: --show-settings prints text or json (--format text|json)\n"
     )
+
+
+# --- the configuration's JSON Schema --------------------------------------------------------
+
+
+def _config_validator() -> Any:
+    import jsonschema
+
+    schema = json.loads((ROOT / "schemas" / "config.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_the_config_schema_is_in_sync(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "config"]) == 0
+    assert capsys.readouterr().out == (ROOT / "schemas" / "config.schema.json").read_text(
+        encoding="utf-8"
+    ), (
+        "schemas/config.schema.json is stale: run "
+        "`dclint schema config > schemas/config.schema.json`"
+    )
+
+
+@pytest.mark.parametrize(
+    ("config", "errors"),
+    [
+        (
+            {
+                "select": ["ALL"],
+                "extend-ignore": "STO004",
+                "fail-on": "warning",
+                "PWR001": {"limit": "132 kW", "severity": "warning"},
+                "NET001": {"tier_limits": {"compute.spine": "7:1"}},
+                "per-file": {"designs/hall-7.yaml": {"PWR001": {"limit": "142 kW"}}},
+            },
+            [],
+        ),
+        (
+            {"fail-onn": "error"},
+            ["Additional properties are not allowed ('fail-onn' was unexpected)"],
+        ),
+        (
+            {"PWR001": {"limt": "1 kW"}},
+            ["Additional properties are not allowed ('limt' was unexpected)"],
+        ),
+        ({"per-file": {"*": {"PWR001": {"limit": "132 kg"}}}}, ["'132 kg' does not match"]),
+        ({"NET001": {"limit": "7 to 1"}}, ["'7 to 1' is not valid under any of the given schemas"]),
+    ],
+)
+def test_the_config_schema_marks_what_dclint_refuses(
+    config: dict[str, Any], errors: list[str]
+) -> None:
+    messages = [e.message for e in _config_validator().iter_errors(config)]
+    assert [m[: len(want)] for m, want in zip(messages, errors, strict=False)] == errors
+    assert len(messages) == len(errors)
+
+
+def test_every_config_in_the_repository_validates() -> None:
+    from dclint.loader.yamlsafe import read_yaml
+
+    found = [p for p in ROOT.glob("**/.dclint.y*ml") if ".venv" not in p.parts]
+    assert found
+    for path in found:
+        data, _ = read_yaml(str(path), path.read_text(encoding="utf-8"))
+        assert [e.message for e in _config_validator().iter_errors(data)] == [], path

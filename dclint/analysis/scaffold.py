@@ -98,6 +98,7 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     add("# `# yaml-language-server: $schema=design.schema.json` give completion; a file that")
     add("# designs `include:` (a site profile, a rack-type library) takes the fragment schema,")
     add("# `dclint schema fragment > fragment.schema.json`, since it has no `name` of its own.")
+    add("# A `.dclint.yaml` config takes `dclint schema config > config.schema.json` the same way.")
     add(f"name: {platform}-{racks}r")
     add("site:")
     add(f"  utility_capacity: {utility} kW   # IT load x PUE x 1.2 margin")

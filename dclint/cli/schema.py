@@ -8,12 +8,13 @@ from typing import Any
 
 __all__ = ["KINDS", "add_parser", "run"]
 
-KINDS = ("design", "fragment")  # dclint.model.schema.SCHEMAS, named without importing it
+KINDS = ("design", "fragment", "config")  # dclint.model.schema.SCHEMAS, and the config's
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "schema", help="print a JSON Schema (design, or fragment: a file designs include)"
+        "schema",
+        help="print a JSON Schema (design; fragment: a file designs include; config)",
     )
     parser.add_argument(
         "kind",
@@ -36,7 +37,13 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(mapping_schema_text())
         return 0
+    kind = getattr(args, "kind", "design")
+    if kind == "config":  # the engine's (its rules' options), not the models'
+        from dclint.engine.config_schema import config_schema_text
+
+        sys.stdout.write(config_schema_text())
+        return 0
     from dclint.model.schema import schema_text
 
-    sys.stdout.write(schema_text(getattr(args, "kind", "design")))
+    sys.stdout.write(schema_text(kind))
     return 0
