@@ -3,22 +3,21 @@ their own cluster (the runs and systems of tests/test_calibration.py, written as
 
 A publication fixes tp and pp (micro-batch and interleaving are not published), so the test
 ranks (tp, pp) pairs, each by the fastest layout that uses it, and asks the published pair to be
-among the best TOP_FEW. Megatron-Core rows search with dclint's default software (Megatron-Core's,
-as the rows ran). Narayanan et al. 2021 ran Megatron-LM of 2021: full recomputation, no sequence
-or context parallelism, no distributed optimizer, nothing overlapped, fp16 gradients; its rows
-keep only those settings and use that software.
+among the best TOP_FEW. Each row comes from the calibration's design files (tests/calibration/)
+and searches with its paper's software preset: megatron-core-0.8 for the Megatron-Core rows;
+megatron-lm-2021 for Narayanan et al. 2021 (nothing overlapped, fp16 gradients, no flash
+attention), whose rows also keep only that code's layouts: full recomputation, no sequence or
+context parallelism, no distributed optimizer.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_calibration import _M, _N, NARAYANAN, SOFTWARE
+from test_calibration import MCORE, NARAYANAN, runs
 
 from dclint.loader.load import load_text
-from dclint.projection.search import search
 from dclint.projection.search_design import plan_layouts
 from dclint.projection.search_records import Candidate
 
@@ -43,6 +42,7 @@ workloads:
     global_batch: {batch}
     gpus: {gpus}
     parallel: {{tp: {tp}, pp: {pp}}}
+    software: {{preset: {preset}}}
 """
 
 
@@ -73,16 +73,16 @@ def _plan(row: tuple[float, ...], narayanan: bool) -> tuple[list[tuple[int, int]
             gpus=int(gpus),
             tp=int(tp),
             pp=int(pp),
+            preset="megatron-lm-2021" if narayanan else "megatron-core-0.8",
         )
     )
     plan = plan_layouts(design, design.workloads[0])
     assert not isinstance(plan, str), plan
     if not narayanan:
         return _pairs(plan.result.valid), (int(tp), int(pp))
-    result = search(replace(plan.space, software=SOFTWARE[NARAYANAN]))
     kept = [
         c
-        for c in result.valid
+        for c in plan.result.valid
         if c.recompute == "full" and not c.sequence_parallel and c.cp == 1
         and c.optimizer == "replicated"
     ]  # fmt: skip
@@ -97,12 +97,27 @@ def _plan(row: tuple[float, ...], narayanan: bool) -> tuple[list[tuple[int, int]
 MISSES = {7.5, 18.4, 39.1}
 
 
+def _rows(design: str) -> list[tuple[float, ...]]:
+    """(billions of parameters, heads, hidden, layers, tp, pp, GPUs, batch) of the calibration
+    design's runs (the weak-scaling ones for Megatron-Core)."""
+    out = []
+    for r in runs():
+        wl, m = r.wl, r.wl.model
+        if r.design.name != design or "strong" in wl.id:
+            continue
+        billions = float(wl.id.removeprefix("gpt-").removesuffix("b"))
+        p = wl.parallel
+        out.append((billions, m.attention_heads, m.hidden_size, m.layers, p.tp, p.pp, wl.gpus))
+        out[-1] += (wl.global_batch,)
+    return out  # type: ignore[return-value]
+
+
 def _cases() -> list[object]:
     miss = pytest.mark.xfail(strict=True, reason="model prefers another (tp, pp); see MISSES")
-    out: list[object] = [pytest.param(r, False, id=f"mcore-{r[0]}B") for r in _M]
+    out: list[object] = [pytest.param(r, False, id=f"mcore-{r[0]:g}B") for r in _rows(MCORE)]
     out += [
-        pytest.param(r, True, id=f"narayanan-{r[0]}B", marks=[miss] if r[0] in MISSES else [])
-        for r in _N
+        pytest.param(r, True, id=f"narayanan-{r[0]:g}B", marks=[miss] if r[0] in MISSES else [])
+        for r in _rows(NARAYANAN)
     ]
     return out
 
