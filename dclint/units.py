@@ -89,7 +89,7 @@ def parse_unit(text: str) -> pint.Unit:
     try:
         unit = ureg.parse_units(text.strip().replace("^", "**"))
     except (pint.errors.UndefinedUnitError, pint.errors.DefinitionSyntaxError) as exc:
-        raise QuantityError(f"unknown unit in '{_clip(text)}'") from exc
+        raise QuantityError(f"unknown unit in '{_clip(text)}'{_case_hint(text)}") from exc
     except Exception as exc:  # pint's parser raises assorted errors on odd input
         raise QuantityError(f"cannot read unit '{_clip(text)}'") from exc
     return unit
@@ -132,6 +132,40 @@ def unit_text(unit: Any) -> str:
         pass
     parts = [name if exp == 1 else f"{name}**{exp:g}" for name, exp in unit._units.items()]
     return "*".join(parts) or "dimensionless"
+
+
+def _case_hint(text: str) -> str:
+    """` (did you mean 'kW'?)` where each unknown name of `text` is a known prefix and unit
+    symbol in other letter cases (`KW`, `kw`) and only one such (`mw` could be mW or MW)."""
+    parts = []
+    for name in re.findall(_NAME, text):
+        if name.lower() in _lowered_cache():
+            try:
+                ureg.parse_units(name)
+                parts.append(name)  # known as written
+                continue
+            except Exception:
+                pass
+        found = _lowered_cache().get(name.lower(), set())
+        if len(found) != 1:
+            return ""
+        parts.append(next(iter(found)))
+    names = iter(parts)
+    guess = re.sub(_NAME, lambda m: next(names), text.strip())
+    return f" (did you mean '{guess}'?)" if guess != text.strip() else ""
+
+
+@lru_cache(maxsize=1)
+def _lowered_cache() -> dict[str, set[str]]:
+    """Lower-cased prefix + unit symbols (`kw`) -> their spellings (`kW`), for the hint."""
+    out: dict[str, set[str]] = {}
+    prefixes = {p.symbol or "" for p in ureg._prefixes.values()} | {""}
+    symbols = {ureg._units[name].symbol for name in DEFINED_UNITS}
+    for symbol in symbols:
+        if symbol and symbol.isascii():
+            for prefix in prefixes:
+                out.setdefault((prefix + symbol).lower(), set()).add(prefix + symbol)
+    return out
 
 
 def _ascii_hint(text: str) -> str:

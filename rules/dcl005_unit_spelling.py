@@ -11,7 +11,10 @@ One spelling per unit makes designs easy to read, search and compare: `grep '400
 every 400 Gb/s link, and a reviewer never has to stop at `l` (litre or the digit 1?). The SI
 Brochure (BIPM, 9th edition, section 5.4.3) writes a space between the number and its unit;
 `%` stays glued (`80%`), as dclint prints it. Units with several usual spellings are left as
-written: the time units from the day up, tokens, currency codes and `U`/`RU`.
+written: the time units from the day up, tokens, currency codes and `U`/`RU`. A unit in
+the wrong letter case (`120 KW`) is not read at all: `mW` and `MW` are a factor of 10^9 apart,
+so it is a load error (DCL000) whose hint names the one spelling that fits (`did you mean
+'kW'?`), where only one does.
 
 ## Example
 ```yaml

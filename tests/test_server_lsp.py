@@ -409,3 +409,27 @@ async def test_fix_actions_make_the_fixes_check_fix_makes(client: LanguageClient
     fixed = await _resolved_text(client, fix, path, thin)
     assert fixed.splitlines()[7] == thin.splitlines()[7].replace("100 A", "200 A")
     assert fixed.splitlines()[8:] == thin.splitlines()[8:]
+
+
+@pytest.mark.asyncio
+async def test_the_server_reads_the_configuration_check_reads(client: LanguageClient) -> None:
+    """The `.dclint.yaml` found up the tree governs the diagnostics, as for `dclint check`,
+    and a change to it (a watched-file event from the editor) re-checks the open designs."""
+    root: Path = client.root  # type: ignore[attr-defined]
+    config = root / ".dclint.yaml"
+    config.write_text("PWR001: {limit: 140 kW}\n")
+    (root / "halls").mkdir()
+    path = root / "halls" / "hall.yaml"
+    text = RACK.format(n=1, load="130 kW")
+    path.write_text(text)
+    _open(client, path, text)
+    assert await _diagnostics(client, path, 1) == []  # 130 kW is within the config's 140 kW
+    config.write_text("PWR001: {limit: 120 kW}\n")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            [types.FileEvent(config.as_uri(), types.FileChangeType.Changed)]
+        )
+    )
+    assert await _diagnostics(client, path, 1) == [("PWR001", 12)]
+    message = client.diagnostics[path.as_uri()][0].message
+    assert "rack r1 design IT load 130 kW exceeds the rack power limit 120 kW" in message

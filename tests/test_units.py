@@ -182,3 +182,24 @@ def test_a_field_kind_checks_each_distinct_valid_text_once() -> None:
                 adapter.validate_python(text)
     assert set(dim._seen) == {"123 kW"}
     assert "123 kW" not in Voltage.__metadata__[0]._seen  # each kind has its own
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("120 KW", " (did you mean 'kW'?)"),
+        ("120kw", " (did you mean 'kW'?)"),
+        ("5 KWH", " (did you mean 'kWh'?)"),
+        ("120 KVA", " (did you mean 'kVA'?)"),
+        ("1 mw", ""),  # mW or MW: a factor of 10^9 apart, so no guess
+        ("10 gb", ""),  # Gb or GB: bits or bytes
+        ("3 xyz", ""),
+    ],
+)
+def test_a_unit_in_the_wrong_letter_case_gets_a_hint(text: str, hint: str) -> None:
+    """The spelling a wrong-case unit has, where exactly one known prefix and symbol read so
+    (dclint never guesses it: the value stays an error)."""
+    unit = text.split(" ")[-1] if " " in text else text[3:]
+    with pytest.raises(QuantityError) as caught:
+        parse_quantity(text)
+    assert str(caught.value) == f"unknown unit in '{unit}'{hint}"
