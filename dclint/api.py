@@ -25,128 +25,138 @@ docs/writing-rules.md walks a plug-in from an empty folder to a tested package.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from dclint.calc.air import AIR, RoomAir, air_flow_needed, room_air
-from dclint.calc.checkpoints import (
-    checkpoint_size,
-    checkpoint_tier,
-    count_text,
-    data_tiers,
-    size_unit,
-)
-from dclint.calc.cooling import (
-    ASHRAE_SUPPLY_LIMITS,
-    COOLANTS,
-    CduLoad,
-    cdu_loads,
-    facility_supply,
-    loop_delta,
-    loop_halls,
-    required_flow,
-)
-from dclint.calc.fabric_graph import (
-    FabricGraph,
-    clos_endpoints,
-    down_ports,
-    fabric_graph,
-    fabric_racks,
-    fat_tree_endpoints,
-    nic_speed,
-    port_share,
-    ports_at,
-)
-from dclint.calc.fabric_tiers import (
-    EndpointPorts,
-    TierBandwidth,
-    endpoint_ports,
-    tier_bandwidths,
-    tier_links,
-)
-from dclint.calc.pcie import pcie_link
-from dclint.calc.power import (
-    feed_allocation,
-    feed_capacity_kw,
-    load_basis,
-    normal_feed_load_kw,
-    panel_allocation,
-    rack_load_kw,
-    rack_power_limit,
-    racks_below,
-    rating_text,
-    site_load,
-)
-from dclint.calc.power_chain import (
-    ElementLoad,
-    FailureCase,
-    GenerationLoad,
-    chain_feeds,
-    chain_loads,
-    failure_cases,
-    generation_loads,
-    ups_below,
-)
-from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
-from dclint.engine.changes import entry_copies_change, next_ids, rating_change
-from dclint.engine.findings import Finding, Impact
-from dclint.engine.options import Count, Positive, Ratio, Share
-from dclint.engine.registry import RULE_ID, USER_PREFIX
-from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Severity, Violation
-from dclint.errors import ConfigError, DclintError, LoadError
-from dclint.model.catalog import SwitchModel
-from dclint.model.cooling import Cdu, Loop
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER, MEMORY_RESERVE
-from dclint.model.design import Design
-from dclint.model.fabric import Fabric
-from dclint.model.power_chain import Generator, Transformer, Ups
-from dclint.model.ranges import RangeError, expand
-from dclint.model.resolve import topology_of
-from dclint.model.site import is_apparent
-from dclint.model.source import Path as DesignPath
-from dclint.model.storage import StorageTier
-from dclint.model.topology import FeedItem, PanelItem, Rack, Topology
-from dclint.model.types import (
-    Area,
-    Bandwidth,
-    Duration,
-    Flow,
-    Information,
-    Mass,
-    Power,
-    Temperature,
-    TemperatureDelta,
-)
-from dclint.model.workload import Workload
-from dclint.projection import CurrencyError, Projection, Tco, project_workloads, tco, unprojected
-from dclint.projection.layout_checks import (
-    BATCH_MB_DP,
-    CHECKS,
-    EP_DP_CP,
-    FFN_TP,
-    HEADS_TP,
-    LAYERS_PP,
-    MOE_SP,
-    PIPELINE_ZERO,
-    SEQ_CP,
-    SEQ_TP,
-    ZERO_PP,
-    Check,
-)
-from dclint.projection.money import convert
-from dclint.projection.remedies import checkpoint_ratio, step_ratio
-from dclint.projection.search_design import (
-    SearchRefused,
-    best_ratio,
-    layout_values,
-    loses_on,
-    ordinal,
-    plan_layouts,
-    set_line,
-)
-from dclint.projection.search_records import Candidate
-from dclint.projection.training import hardware_of
-from dclint.projection.uncertainty import band_for_gpu
-from dclint.units import Q_, Quantity, fmt
+if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is first asked for
+    from dclint.calc.air import AIR, RoomAir, air_flow_needed, room_air
+    from dclint.calc.checkpoints import (
+        checkpoint_size,
+        checkpoint_tier,
+        count_text,
+        data_tiers,
+        size_unit,
+    )
+    from dclint.calc.cooling import (
+        ASHRAE_SUPPLY_LIMITS,
+        COOLANTS,
+        CduLoad,
+        cdu_loads,
+        facility_supply,
+        loop_delta,
+        loop_halls,
+        required_flow,
+    )
+    from dclint.calc.fabric_graph import (
+        FabricGraph,
+        clos_endpoints,
+        down_ports,
+        fabric_graph,
+        fabric_racks,
+        fat_tree_endpoints,
+        nic_speed,
+        port_share,
+        ports_at,
+    )
+    from dclint.calc.fabric_tiers import (
+        EndpointPorts,
+        TierBandwidth,
+        endpoint_ports,
+        tier_bandwidths,
+        tier_links,
+    )
+    from dclint.calc.pcie import pcie_link
+    from dclint.calc.power import (
+        feed_allocation,
+        feed_capacity_kw,
+        load_basis,
+        normal_feed_load_kw,
+        panel_allocation,
+        rack_load_kw,
+        rack_power_limit,
+        racks_below,
+        rating_text,
+        site_load,
+    )
+    from dclint.calc.power_chain import (
+        ElementLoad,
+        FailureCase,
+        GenerationLoad,
+        chain_feeds,
+        chain_loads,
+        failure_cases,
+        generation_loads,
+        ups_below,
+    )
+    from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
+    from dclint.engine.changes import entry_copies_change, next_ids, rating_change
+    from dclint.engine.findings import Finding, Impact
+    from dclint.engine.options import Count, Positive, Ratio, Share
+    from dclint.engine.registry import RULE_ID, USER_PREFIX
+    from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Severity, Violation
+    from dclint.errors import ConfigError, DclintError, LoadError
+    from dclint.model.catalog import SwitchModel
+    from dclint.model.cooling import Cdu, Loop
+    from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER, MEMORY_RESERVE
+    from dclint.model.design import Design
+    from dclint.model.fabric import Fabric
+    from dclint.model.power_chain import Generator, Transformer, Ups
+    from dclint.model.ranges import RangeError, expand
+    from dclint.model.resolve import topology_of
+    from dclint.model.site import is_apparent
+    from dclint.model.source import Path as DesignPath
+    from dclint.model.storage import StorageTier
+    from dclint.model.topology import FeedItem, PanelItem, Rack, Topology
+    from dclint.model.types import (
+        Area,
+        Bandwidth,
+        Duration,
+        Flow,
+        Information,
+        Mass,
+        Power,
+        Temperature,
+        TemperatureDelta,
+    )
+    from dclint.model.workload import Workload
+    from dclint.projection import (
+        CurrencyError,
+        Projection,
+        Tco,
+        project_workloads,
+        tco,
+        unprojected,
+    )
+    from dclint.projection.layout_checks import (
+        BATCH_MB_DP,
+        CHECKS,
+        EP_DP_CP,
+        FFN_TP,
+        HEADS_TP,
+        LAYERS_PP,
+        MOE_SP,
+        PIPELINE_ZERO,
+        SEQ_CP,
+        SEQ_TP,
+        ZERO_PP,
+        Check,
+    )
+    from dclint.projection.money import convert
+    from dclint.projection.remedies import checkpoint_ratio, step_ratio
+    from dclint.projection.search_design import (
+        SearchRefused,
+        best_ratio,
+        layout_values,
+        loses_on,
+        ordinal,
+        plan_layouts,
+        set_line,
+    )
+    from dclint.projection.search_records import Candidate
+    from dclint.projection.training import hardware_of
+    from dclint.projection.uncertainty import band_for_gpu
+    from dclint.units import Q_, Quantity, fmt
 
 __all__ = [
     "AIR",
@@ -291,6 +301,164 @@ __all__ = [
     "workload_demands",
 ]
 
+# Where each name lives: `from dclint.api import X` imports X's module only, so a check
+# imports what the rules it runs use (the layout search only when PAR005 searches)
+_MODULE = {
+    "AIR": "dclint.calc.air",
+    "ASHRAE_SUPPLY_LIMITS": "dclint.calc.cooling",
+    "Area": "dclint.model.types",
+    "BATCH_MB_DP": "dclint.projection.layout_checks",
+    "Bandwidth": "dclint.model.types",
+    "CHECKPOINT_BYTES_PER_PARAMETER": "dclint.model.defaults",
+    "CHECKS": "dclint.projection.layout_checks",
+    "COOLANTS": "dclint.calc.cooling",
+    "Candidate": "dclint.projection.search_records",
+    "Cdu": "dclint.model.cooling",
+    "CduLoad": "dclint.calc.cooling",
+    "Change": "dclint.engine.rule",
+    "Check": "dclint.projection.layout_checks",
+    "ConfigError": "dclint.errors",
+    "Context": "dclint.engine.rule",
+    "Count": "dclint.engine.options",
+    "CurrencyError": "dclint.projection",
+    "DclintError": "dclint.errors",
+    "Design": "dclint.model.design",
+    "DesignPath": "dclint.model.source",
+    "Duration": "dclint.model.types",
+    "EP_DP_CP": "dclint.projection.layout_checks",
+    "ElementLoad": "dclint.calc.power_chain",
+    "EndpointPorts": "dclint.calc.fabric_tiers",
+    "FFN_TP": "dclint.projection.layout_checks",
+    "Fabric": "dclint.model.fabric",
+    "FabricGraph": "dclint.calc.fabric_graph",
+    "FailureCase": "dclint.calc.power_chain",
+    "FeedItem": "dclint.model.topology",
+    "Finding": "dclint.engine.findings",
+    "Flow": "dclint.model.types",
+    "GenerationLoad": "dclint.calc.power_chain",
+    "Generator": "dclint.model.power_chain",
+    "HEADS_TP": "dclint.projection.layout_checks",
+    "Impact": "dclint.engine.findings",
+    "Information": "dclint.model.types",
+    "LAYERS_PP": "dclint.projection.layout_checks",
+    "LoadError": "dclint.errors",
+    "Loop": "dclint.model.cooling",
+    "MEMORY_RESERVE": "dclint.model.defaults",
+    "MOE_SP": "dclint.projection.layout_checks",
+    "Mass": "dclint.model.types",
+    "Option": "dclint.engine.rule",
+    "PIPELINE_ZERO": "dclint.projection.layout_checks",
+    "PanelItem": "dclint.model.topology",
+    "Positive": "dclint.engine.options",
+    "Power": "dclint.model.types",
+    "Projection": "dclint.projection",
+    "Q_": "dclint.units",
+    "Quantity": "dclint.units",
+    "RULE_ID": "dclint.engine.registry",
+    "Rack": "dclint.model.topology",
+    "RangeError": "dclint.model.ranges",
+    "Ratio": "dclint.engine.options",
+    "Remedy": "dclint.engine.rule",
+    "RoomAir": "dclint.calc.air",
+    "Rule": "dclint.engine.rule",
+    "SEQ_CP": "dclint.projection.layout_checks",
+    "SEQ_TP": "dclint.projection.layout_checks",
+    "SearchRefused": "dclint.projection.search_design",
+    "Severity": "dclint.engine.rule",
+    "Share": "dclint.engine.options",
+    "StorageTier": "dclint.model.storage",
+    "SwitchModel": "dclint.model.catalog",
+    "Tco": "dclint.projection",
+    "Temperature": "dclint.model.types",
+    "TemperatureDelta": "dclint.model.types",
+    "TierBandwidth": "dclint.calc.fabric_tiers",
+    "Topology": "dclint.model.topology",
+    "Transformer": "dclint.model.power_chain",
+    "USER_PREFIX": "dclint.engine.registry",
+    "Ups": "dclint.model.power_chain",
+    "Violation": "dclint.engine.rule",
+    "Workload": "dclint.model.workload",
+    "WorkloadDemand": "dclint.calc.storage_demand",
+    "ZERO_PP": "dclint.projection.layout_checks",
+    "air_flow_needed": "dclint.calc.air",
+    "band_for_gpu": "dclint.projection.uncertainty",
+    "best_ratio": "dclint.projection.search_design",
+    "cdu_loads": "dclint.calc.cooling",
+    "chain_feeds": "dclint.calc.power_chain",
+    "chain_loads": "dclint.calc.power_chain",
+    "checkpoint_ratio": "dclint.projection.remedies",
+    "checkpoint_size": "dclint.calc.checkpoints",
+    "checkpoint_tier": "dclint.calc.checkpoints",
+    "clos_endpoints": "dclint.calc.fabric_graph",
+    "convert": "dclint.projection.money",
+    "count_text": "dclint.calc.checkpoints",
+    "data_tiers": "dclint.calc.checkpoints",
+    "down_ports": "dclint.calc.fabric_graph",
+    "endpoint_ports": "dclint.calc.fabric_tiers",
+    "entry_copies_change": "dclint.engine.changes",
+    "expand": "dclint.model.ranges",
+    "fabric_graph": "dclint.calc.fabric_graph",
+    "fabric_racks": "dclint.calc.fabric_graph",
+    "facility_supply": "dclint.calc.cooling",
+    "failure_cases": "dclint.calc.power_chain",
+    "fat_tree_endpoints": "dclint.calc.fabric_graph",
+    "feed_allocation": "dclint.calc.power",
+    "feed_capacity_kw": "dclint.calc.power",
+    "fmt": "dclint.units",
+    "generation_loads": "dclint.calc.power_chain",
+    "hardware_of": "dclint.projection.training",
+    "is_apparent": "dclint.model.site",
+    "layout_values": "dclint.projection.search_design",
+    "load_basis": "dclint.calc.power",
+    "loop_delta": "dclint.calc.cooling",
+    "loop_halls": "dclint.calc.cooling",
+    "loses_on": "dclint.projection.search_design",
+    "next_ids": "dclint.engine.changes",
+    "nic_speed": "dclint.calc.fabric_graph",
+    "normal_feed_load_kw": "dclint.calc.power",
+    "ordinal": "dclint.projection.search_design",
+    "panel_allocation": "dclint.calc.power",
+    "pcie_link": "dclint.calc.pcie",
+    "plan_layouts": "dclint.projection.search_design",
+    "port_share": "dclint.calc.fabric_graph",
+    "ports_at": "dclint.calc.fabric_graph",
+    "project_workloads": "dclint.projection",
+    "rack_load_kw": "dclint.calc.power",
+    "rack_power_limit": "dclint.calc.power",
+    "racks_below": "dclint.calc.power",
+    "rating_change": "dclint.engine.changes",
+    "rating_text": "dclint.calc.power",
+    "required_flow": "dclint.calc.cooling",
+    "room_air": "dclint.calc.air",
+    "set_line": "dclint.projection.search_design",
+    "site_load": "dclint.calc.power",
+    "size_unit": "dclint.calc.checkpoints",
+    "step_ratio": "dclint.projection.remedies",
+    "tco": "dclint.projection",
+    "tier_bandwidths": "dclint.calc.fabric_tiers",
+    "tier_links": "dclint.calc.fabric_tiers",
+    "topology_of": "dclint.model.resolve",
+    "training_tiers": "dclint.calc.storage_demand",
+    "unprojected": "dclint.projection",
+    "ups_below": "dclint.calc.power_chain",
+    "workload_demands": "dclint.calc.storage_demand",
+}
+_RENAMED = {"DesignPath": "Path"}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a name's module when the name is first asked for, and keep the name here."""
+    module = _MODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), _RENAMED.get(name, name))
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 @dataclass(frozen=True)
 class Facts:
@@ -302,39 +470,55 @@ class Facts:
     @property
     def topology(self) -> Topology:
         """Racks, feeds, panels, CDUs and loops with their references resolved."""
+        from dclint.model.resolve import topology_of
+
         return topology_of(self.design)
 
     def feed_allocation(self, peak: bool = False) -> dict[str, Quantity]:
         """Load allocated to each feed (a rack's whole load on each of its power paths);
         `peak` takes the racks' peak load instead of their design load."""
+        from dclint.calc.power import feed_allocation
+
         return feed_allocation(self.topology, peak)
 
     @property
     def feed_capacity_kw(self) -> dict[str, float]:
         """Derated capacity of each feed, in kW."""
+        from dclint.calc.power import feed_capacity_kw
+
         return feed_capacity_kw(self.topology)
 
     @property
     def cdu_loads(self) -> dict[str, CduLoad]:
         """Heat and flow each CDU carries, against its capacity."""
+        from dclint.calc.cooling import cdu_loads
+
         return cdu_loads(self.topology)
 
     def fabric_graph(self, index: int) -> FabricGraph:
         """The switch graph of `design.fabrics[index]`."""
+        from dclint.calc.fabric_graph import fabric_graph
+
         return fabric_graph(self.design, index)
 
     def tier_bandwidths(self, index: int) -> list[TierBandwidth]:
         """Down- and uplink bandwidth of each tier of `design.fabrics[index]`."""
+        from dclint.calc.fabric_tiers import tier_bandwidths
+
         return tier_bandwidths(self.design, index)
 
     @property
     def projections(self) -> list[Projection]:
         """The projected run of each workload that can be projected."""
+        from dclint.projection import project_workloads
+
         return project_workloads(self.design)
 
     @property
     def unprojected(self) -> list[tuple[str, str]]:
         """(workload id, why) for each workload that cannot be projected."""
+        from dclint.projection import unprojected
+
         return unprojected(self.design)
 
 

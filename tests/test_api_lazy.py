@@ -1,0 +1,54 @@
+"""dclint.api imports a name's module when a rule first asks for the name (issue 30, cold
+speed): a check imports what the rules it runs use, and the layout search only when PAR005
+searches."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+SAMPLE = ROOT / "sample_designs" / "gb200-superpod-su.yaml"
+
+
+def _modules(code: str) -> list[str]:
+    script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return [m for m in json.loads(out.stdout.splitlines()[-1]) if m.startswith("dclint")]
+
+
+def test_importing_the_api_imports_no_calculator_nor_projection() -> None:
+    loaded = _modules("import dclint.api")
+    assert [m for m in loaded if m.startswith(("dclint.calc", "dclint.projection"))] == []
+
+
+def test_one_name_imports_its_own_module_only() -> None:
+    loaded = _modules("from dclint.api import cdu_loads")
+    assert "dclint.calc.cooling" in loaded
+    assert [m for m in loaded if m.startswith(("dclint.projection", "dclint.calc.power"))] == []
+
+
+def test_a_check_that_does_not_search_imports_no_layout_search() -> None:
+    code = (
+        "import sys\nfrom dclint.cli import main\n"
+        f"code = main(['check', '--no-cache', {str(SAMPLE)!r}])\n"
+        "assert code == 0, code\nsys.stdout.flush()\n"
+    )
+    loaded = _modules(code)
+    assert "dclint.projection" in loaded  # the sample's workload is projected
+    assert [m for m in loaded if m.startswith("dclint.projection.search")] == []
+
+
+def test_every_exported_name_is_the_object_of_its_module() -> None:
+    import importlib
+
+    import dclint.api
+
+    for name, module in dclint.api._MODULE.items():
+        source = importlib.import_module(module)
+        assert getattr(dclint.api, name) is getattr(source, dclint.api._RENAMED.get(name, name))
+    assert set(dclint.api._MODULE) | {"Facts", "facts"} == set(dclint.api.__all__)
+    assert set(dclint.api.__all__) <= set(dir(dclint.api))
