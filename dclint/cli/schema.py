@@ -28,10 +28,20 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="print the JSON Schema of `dclint import`'s mapping file instead",
     )
+    parser.add_argument(
+        "--doc",
+        action="store_true",
+        help="print the design format's reference (Markdown) instead: docs/design-format.md",
+    )
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "doc", False):  # generated from the models, as the schema is
+        from dclint.model.design_doc import design_doc
+
+        sys.stdout.write(design_doc())
+        return 0
     if getattr(args, "import_mapping", False):
         from dclint.importer.mapping import mapping_schema_text
 
