@@ -130,12 +130,13 @@ def test_cost_uses_the_profile_for_its_gpu(
 ) -> None:
     before = _cost(capsys, _project(tmp_path, None))
     after = _cost(capsys, _project(tmp_path, H100))
-    assert round(before["step_time_predicted_s"], 4) == 2.5853
-    # the profile's constants on the declared layout: the first generated run, 3.5536 s
-    assert round(after["step_time_predicted_s"], 4) == 3.5536
+    assert round(before["step_time_predicted_s"], 4) == 2.5858
+    # the profile's constants on the declared layout (the first generated run, 3.5536 s, was
+    # generated before the straggler term: 3.5543 s with it)
+    assert round(after["step_time_predicted_s"], 4) == 3.5543
     assert after["step_breakdown"]["overhead"] == 0.05
     assert "overhead" not in before["step_breakdown"]
-    assert (round(before["mfu_predicted"], 4), round(after["mfu_predicted"], 4)) == (0.3948, 0.2872)
+    assert (round(before["mfu_predicted"], 4), round(after["mfu_predicted"], 4)) == (0.3947, 0.2871)
     assert any(a.startswith("calibrated by ") for a in after["assumptions"])
 
 
@@ -158,7 +159,7 @@ def test_plan_ranks_with_the_profile(tmp_path: Path, capsys: pytest.CaptureFixtu
         data = json.loads(capsys.readouterr().out)
         return f"{data['layouts'][0]['step_time_s']:.4f}"
 
-    assert (best(_project(tmp_path, None)), best(_project(tmp_path, H100))) == ("1.8932", "2.2931")
+    assert (best(_project(tmp_path, None)), best(_project(tmp_path, H100))) == ("1.8936", "2.2935")
 
 
 MEGATRON_LOG = """\

@@ -109,6 +109,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
             ("cp", "CP comm."),
             ("ep", "EP comm."),
             ("optimizer", "optimizer"),
+            ("straggler", "stragglers"),
             ("overhead", OVERHEAD),
         )
     ),

@@ -25,6 +25,7 @@ from dclint.projection.step_records import (
     Machine,
     Software,
     Step,
+    straggler_share,
 )
 
 __all__ = [
@@ -61,7 +62,7 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     x = _layer_pass(a, lay, mac, sw)
     compute, recompute = _compute(x)
     model, hardware = _flops(a, lay, causal)
-    return Step(
+    terms = (
         compute,
         recompute,
         _tp_comm(a, lay, mac, sw, x),
@@ -71,10 +72,10 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
         _cp_comm(a, lay, mac, sw, x),
         _ep_comm(a, lay, mac, sw, x),
         _optimizer(a, lay, mac, sw),
-        model,
-        hardware,
-        mac.overhead,
     )
+    # every GPU of the job synchronises each step: it waits for the slowest host
+    straggler = straggler_share(lay.tp * lay.pp * lay.cp * lay.dp) * sum(terms)
+    return Step(*terms, model, hardware, mac.overhead, straggler)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ constant's source are in docs/performance-model.md.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from dclint.projection.collectives import Links
@@ -19,11 +20,14 @@ __all__ = [
     "LAYER_KERNELS",
     "MOE_KERNELS",
     "STEP_PARTS",
+    "STRAGGLER_GPUS",
+    "STRAGGLER_SLOWDOWN",
     "Arch",
     "Layout",
     "Machine",
     "Software",
     "Step",
+    "straggler_share",
 ]
 
 # The step's parts, in the order a breakdown lists them (one table: the step model's keys,
@@ -39,6 +43,8 @@ STEP_PARTS: dict[str, tuple[str, str]] = {
     "cp": ("context-parallel comm.", "context-parallel communication"),
     "ep": ("expert all-to-all", "expert all-to-alls"),
     "optimizer": ("optimizer", "the optimizer step"),
+    # slow hosts a synchronous job waits for, growing with its GPUs (`straggler_share`)
+    "straggler": ("stragglers", "slow hosts (stragglers)"),
     # only with a calibration profile (`dclint calibrate`): seconds a step the client's runs
     # spend beyond the model's terms (data loading, logging, host synchronisation)
     "overhead": ("calibrated overhead", "the calibrated per-step overhead"),
@@ -50,6 +56,23 @@ ACT = 2.0  # bytes per activation element (bf16)
 # cross_entropy.py): forward cast bf16 -> fp32 (6), max (4), subtract (8), exp (8), sum (4),
 # divide (8); backward scale by the loss gradient (8) and cast back to bf16 (6)
 CROSS_ENTROPY_BYTES = 52.0
+
+# Stragglers. MegaScale (Jiang et al., NSDI 2024, sec. 6.3) found hosts that ran the same forward
+# computation about 10% slower than the others, in every job they joined; removing them from its
+# 12,288-GPU job raised MFU by about 0.7%. A synchronous step waits for its slowest host, so a
+# job holding one such host runs STRAGGLER_SLOWDOWN slower. With slow hosts spread over a fleet
+# at random (Poisson), a job of N GPUs holds at least one with probability 1 - exp(-N / G), and
+# the 0.7% at 12,288 GPUs gives G: one slow host's worth per 169,000 GPUs. Llama 3 (Meta 2024,
+# sec. 3.3.4) reports the same: "even a single straggler can slow down thousands of other GPUs".
+STRAGGLER_SLOWDOWN = 0.10
+STRAGGLER_GPUS = 12288 / -math.log(1 - 0.007 / STRAGGLER_SLOWDOWN)
+
+
+def straggler_share(gpus: int) -> float:
+    """Expected share of a step a job of `gpus` GPUs loses to slow hosts (MegaScale's)."""
+    return STRAGGLER_SLOWDOWN * -math.expm1(-gpus / STRAGGLER_GPUS)
+
+
 # HBM bytes an element of a GEMM operand costs beyond the cast-transpose (Machine.fp8_cast_bytes)
 # per Transformer Engine recipe: current scaling reads the BF16 tensor once more for its amax
 # before casting (2 B); blockwise (1 x 128 blocks) writes an fp32 scale every 128 elements and
@@ -177,6 +200,7 @@ class Step:
     model_flops: float  # per step, whole job (MFU numerator)
     hardware_flops: float  # per step, whole job, with recomputation
     overhead: float = 0.0  # calibrated seconds a step beyond the terms above (Machine.overhead)
+    straggler: float = 0.0  # seconds the slowest host adds (straggler_share of the terms above)
 
     @property
     def time(self) -> float:
@@ -191,6 +215,7 @@ class Step:
             + self.ep
             + self.optimizer
             + self.overhead
+            + self.straggler
         )
 
     def parts(self) -> dict[str, float]:
@@ -204,5 +229,6 @@ class Step:
             "cp": self.cp,
             "ep": self.ep,
             "optimizer": self.optimizer,
+            **({"straggler": self.straggler} if self.straggler else {}),
             **({"overhead": self.overhead} if self.overhead else {}),
         }
