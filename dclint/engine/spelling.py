@@ -40,7 +40,11 @@ _KV = re.compile(
     r"""(?:(?P<q>["'])(?P<qv>[^"'\n]*)(?P=q)|(?P<pv>[^\s,{}\[\]#'"][^,{}\[\]#\n]*?))"""
     r"""[ \t]*(?=$|[,}\]]|[ \t]#)"""
 )
-_HAS_QUANTITY = re.compile(r":[ \t]+[\"']?[+-]?\.?\d")
+# a value after `key: ` that starts with a number and has a unit (the lines worth reading)
+_CANDIDATE = re.compile(
+    r":[ \t]+[\"']?([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t]*"
+    r"[A-Za-zµμ°Ω_%][^,{}\[\]#'\"\n]*)"
+)
 _SPLIT = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)(\s*)(\S.*)$")
 _TOKEN = re.compile(r"[A-Za-zµμ°Ω_][A-Za-z0-9_µμΩ]*")
 
@@ -197,12 +201,22 @@ def unit_spellings(
     keys = quantity_keys()
     out: list[Finding] = []
     for name, text in {source.file: source.text, **source.texts}.items():
-        if not _HAS_QUANTITY.search(text):
-            continue
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not _HAS_QUANTITY.search(line) or line.lstrip().startswith("#"):
+        # one pass over the whole text for values that would be respelled (each distinct
+        # value judged once); only their lines are read key by key
+        lines = text.splitlines()
+        wanted = sorted(
+            {
+                text.count("\n", 0, m.start()) + 1
+                for m in _CANDIDATE.finditer(text)
+                if respelled(m.group(1).rstrip()) is not None
+            }
+        )
+        for number in wanted:
+            line = lines[number - 1]
+            if line.lstrip().startswith("#"):
                 continue
-            for m in _KV.finditer(_code(line) if "#" in line else line):
+            code = -1  # where the line's comment starts, worked out if needed
+            for m in _KV.finditer(line):
                 group = "qv" if m.group("qv") is not None else "pv"
                 value = m.group(group)
                 if m.group("key") not in keys or value is None:
@@ -210,6 +224,10 @@ def unit_spellings(
                 new = respelled(value)
                 if new is None:
                     continue
+                if code < 0:
+                    code = len(_code(line)) if "#" in line else len(line)
+                if m.end(group) > code:
+                    continue  # in the comment (`# was it_load: 120kW`)
                 start = m.start(group) + 1
                 summary = f"respelled {value} as {new}"
                 out.append(
