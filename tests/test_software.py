@@ -13,6 +13,7 @@ from dclint.projection.collectives import Links, group_time
 from dclint.projection.hardware import hardware_of
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
+from dclint.projection.search import memory_bytes
 from dclint.projection.step import Arch, Layout, Machine, Software, step
 from dclint.projection.step_records import FP8_RECIPE_BYTES, LAUNCH_SECONDS, LAYER_KERNELS
 
@@ -227,3 +228,12 @@ def test_the_megatron_lm_2021_preset_runs_unfused_serial_attention_and_communica
     )
     a, lay, mac = new_in[:3]
     assert step(a, lay, mac, old_in[3]).tp > step(a, lay, mac, new_in[3]).tp
+
+
+def test_the_layout_search_holds_expert_weights_over_the_expert_tp() -> None:
+    """The search's memory splits expert weights and gradients over ep x expert tp as PAR004
+    does; the sharded optimizer states are the same (tp x dp x cp ranks hold them all)."""
+    lay = Layout(tp=4, dp=8, ep=8, global_batch=64, sequence_parallel=True)
+    tp4 = memory_bytes(QWEN, lay, 1)
+    et1 = memory_bytes(QWEN, lay, 1, expert_tp=1)
+    assert et1 - tp4 == pytest.approx((2 + 4) * 29.0e9 * (1 / 8 - 1 / 32), rel=1e-9)

@@ -115,6 +115,7 @@ def memory_bytes(
     split_ends: tuple[int, int] = (0, 0),
     ends: tuple[int, int] | None = None,
     grad_bytes: float = 4.0,
+    expert_tp: int = 0,
 ) -> float:
     """Bytes on a GPU of the stage that binds, layers split evenly: dclint.projection.memory's
     stage model on the search's floats (tests/test_plan_search.py compares the two)."""
@@ -139,6 +140,7 @@ def memory_bytes(
         per_layer,
         LOGIT_BYTES * a.seq / c * b * a.vocab / t,
         grad_bytes,
+        expert_tp,
     )
     return max(
         sum(stage_bytes(shape, stage, n, zero))
@@ -297,8 +299,9 @@ def _inner(
                             rejected[ZERO_PP.message] += 1
                             continue
                         memory = memory_bytes(
-                            a, lay, zero, sw.flash_attention, space.split_ends, ends, sw.grad_bytes
-                        )
+                            a, lay, zero, sw.flash_attention, space.split_ends, ends,
+                            sw.grad_bytes, sw.expert_tp,
+                        )  # fmt: skip
                         if MEMORY.broken(memory, space.usable_bytes):
                             rejected[MEMORY.message] += 1
                             continue
