@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 SAMPLE = ROOT / "sample_designs" / "gb200-superpod-su.yaml"
@@ -52,3 +54,15 @@ def test_every_exported_name_is_the_object_of_its_module() -> None:
         assert getattr(dclint.api, name) is getattr(source, dclint.api._RENAMED.get(name, name))
     assert set(dclint.api._MODULE) | {"Facts", "facts"} == set(dclint.api.__all__)
     assert set(dclint.api.__all__) <= set(dir(dclint.api))
+
+
+def test_a_check_imports_pint_without_dask_and_leaves_dask_importable() -> None:
+    pytest.importorskip("dask")  # installed with the test extra (plan's cluster executor)
+    code = (
+        "import sys\nfrom dclint.cli import main\n"
+        f"code = main(['check', '--no-cache', {str(SAMPLE)!r}])\n"
+        "assert code == 0, code\nsys.stdout.flush()\n"
+        "assert 'pint' in sys.modules and 'dask' not in sys.modules\n"
+        "import dask\n"
+    )
+    assert "dclint.cli.check" in _modules(code)
