@@ -16,6 +16,7 @@ from dclint.analysis.facility_grid import GridPoint, Setup, _json_stream
 from dclint.analysis.facility_grid_chart import _svg
 from dclint.analysis.grid_store import GridStore
 from dclint.cli import main
+from dclint.errors import LoadError
 from dclint.report.drawing import _box
 from dclint.report.svg import Bar, Part, hbars, si, stacked
 
@@ -119,3 +120,25 @@ def test_the_grid_store_writes_null_for_a_number_that_is_not_finite(tmp_path: Pa
     row = store.db.execute("select point, days, cost from points").fetchone()
     assert "Infinity" not in row[0] and "NaN" not in row[0]
     assert (json.loads(row[0])["days"], row[1], row[2]) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1e-21 yW", "power 1e-21 yW is out of range (too small)"),  # 1e-45 W
+        ("1e21 YW", "power 1e21 YW is out of range"),  # 1e45 W
+        ("1e-22 kW", "power 1e-22 kW is out of range (too small)"),
+        ("1e-17 mW", None),  # 1e-20 W: within both bounds
+        ("1e15 GW", None),  # 1e24 W
+    ],
+)
+def test_a_prefix_cannot_carry_a_value_past_the_bounds(text: str, message: str | None) -> None:
+    from dclint.loader.load import load_text
+
+    design = f"name: t\nracks:\n  - {{id: r01, it_load: {text}}}\n"
+    try:
+        load_text(design, "d.yaml")
+    except LoadError as exc:
+        assert [p.message for p in exc.problems] == [f"racks[0].it_load: {message}"]
+    else:
+        assert message is None

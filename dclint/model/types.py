@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
@@ -45,8 +46,17 @@ _MAX_MAGNITUDE = 1e21
 # The smallest nonzero magnitude, in the field's own unit: below it a division overflows to
 # infinity ('5e-324 h' of checkpoint interval made a save time 'inf%' of it)
 _MIN_MAGNITUDE = 1e-21
+# The same bounds in pint's base units (g, m, s, bit): a prefix cannot carry a value past them
+# ('1e-21 yB/s' is 8e-45 b/s; '1e21 YW' 1e45 W), though its digits are within the bounds above
+_BASE_BOUNDS = (1e-30, 1e30)
 MIN_KELVIN = 200  # -73 degC: an absolute temperature in K below it is a difference misread
 _SEEN_LIMIT = 4096  # distinct texts each field kind remembers as valid
+
+
+@lru_cache(maxsize=512)
+def _base_factor(units: Any) -> float:
+    """What one of `units` is in pint's base units (1 kW -> 1e6 g m^2/s^3), once a unit."""
+    return abs(float(Q_(1.0, units).to_base_units().magnitude))
 
 
 def _absolute_zero(units: Any) -> float:
@@ -142,6 +152,12 @@ class Dim:
             raise _error(f"{self.kind} {value!s} is out of range")
         if mag != 0 and abs(mag) < _MIN_MAGNITUDE:
             raise _error(f"{self.kind} {value!s} is out of range (too small)")
+        if mag != 0 and not self.absolute_temperature:
+            base = abs(mag) * _base_factor(q._units)
+            if base > _BASE_BOUNDS[1]:
+                raise _error(f"{self.kind} {value!s} is out of range")
+            if base < _BASE_BOUNDS[0]:
+                raise _error(f"{self.kind} {value!s} is out of range (too small)")
         if self.absolute_temperature and mag <= _absolute_zero(q._units):
             raise _error(f"{self.kind} '{value}' is at or below absolute zero")
         if self.absolute_temperature and mag < MIN_KELVIN and str(q._units) == "kelvin":
