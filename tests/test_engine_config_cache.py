@@ -34,7 +34,7 @@ def test_alternating_directories_keep_their_own_limits(tmp_path: Path) -> None:
 def test_a_design_reached_through_a_symlink_has_its_real_directorys_config(
     tmp_path: Path,
 ) -> None:
-    """Directories are resolved once each (config_load._directory); a design that is itself a
+    """Directories are resolved once each (config._directory); a design that is itself a
     symbolic link, or named through a linked directory or `..`, still gets the config of the
     directory it really lies in."""
     for limit in (130, 120):

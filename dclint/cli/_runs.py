@@ -171,7 +171,7 @@ def cache_folder() -> str | None:
 
 
 def _config_of(file: str, found: dict[str, str | None]) -> str | None:
-    """The config a design file's directory finds (as dclint.engine.config_load does)."""
+    """The config a design file's directory finds (as dclint.engine.config does)."""
     directory = os.path.dirname(os.path.realpath(file))
     if directory not in found:
         found[directory] = find_config(directory)

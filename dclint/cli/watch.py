@@ -68,7 +68,7 @@ def watch(args: argparse.Namespace, check: Callable[[argparse.Namespace], int]) 
 def _roots(args: argparse.Namespace) -> list[str]:
     """What to watch: the checked paths' directories, the directories of the files their
     designs include or extend (followed through fragments), and their configs."""
-    from dclint.engine.config_load import find_config
+    from dclint.engine.config import find_config
     from dclint.engine.files import find_designs
 
     roots: set[Path] = set()

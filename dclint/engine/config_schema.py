@@ -1,5 +1,5 @@
 """The configuration's JSON Schema (draft 2020-12), generated from what the config reader
-accepts (dclint.engine.config_load) and from the built-in rules' options, so an editor
+accepts (dclint.engine.config) and from the built-in rules' options, so an editor
 completes `.dclint.yaml` keys and rule tables and flags `PWR001: {limit: 132 kg}` as it is
 typed. `dclint schema config` prints it; schemas/config.schema.json holds it."""
 
@@ -110,7 +110,7 @@ def _rule(cls: Any) -> dict[str, Any]:
 
 def config_schema() -> dict[str, Any]:
     """The schema of `.dclint.yaml` (and of `[tool.dclint]` in pyproject.toml)."""
-    from dclint.engine.config_load import REVIEW_KEYS
+    from dclint.engine.config import REVIEW_KEYS
     from dclint.engine.registry import discover
 
     rules = discover((), plugins=False)  # the built-in rules: the same schema everywhere
