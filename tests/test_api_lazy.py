@@ -66,3 +66,14 @@ def test_a_check_imports_pint_without_dask_and_leaves_dask_importable() -> None:
         "import dask\n"
     )
     assert "dclint.cli.check" in _modules(code)
+
+
+def test_a_check_imports_neither_the_summary_nor_the_diagrams() -> None:
+    code = (
+        "import sys\nfrom dclint.cli import main\n"
+        f"code = main(['check', '--no-cache', {str(SAMPLE)!r}])\n"
+        "assert code == 0, code\nsys.stdout.flush()\n"
+    )
+    loaded = _modules(code)
+    assert "dclint.analysis.assess" in loaded
+    assert [m for m in loaded if m in ("dclint.analysis.summary", "dclint.analysis.diagrams")] == []

@@ -29,20 +29,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from dclint.analysis.diagrams import (
-    Graph,
-    cooling_graph,
-    fabric_graph,
-    grouped,
-    power_basis,
-    power_graph,
-)
-from dclint.analysis.summary import DesignSummary, summarise
 from dclint.engine.findings import DesignResult, Finding, RunResult
 from dclint.engine.runner import Engine
 from dclint.errors import Problem
 
 if TYPE_CHECKING:
+    from dclint.analysis.diagrams import Graph
+    from dclint.analysis.summary import DesignSummary
     from dclint.engine.config import Config
     from dclint.engine.rule import Rule, Severity
     from dclint.model.design import Design
@@ -133,6 +126,9 @@ def diagrams(
     """Each diagram of `design` with something to draw; `flagged` marks the elements findings
     name (`Assessment.flagged`); `basis` (diagrams.power_basis of the rules and options in
     effect) sets the load the power diagram draws, the one its rules check."""
+    # the diagrams are a review's and the HTML report's: a check does not import them
+    from dclint.analysis.diagrams import cooling_graph, fabric_graph, grouped, power_graph
+
     builders: tuple[tuple[str, Callable[[], Graph | None]], ...] = (
         (
             "Power one-line: load against derated capacity",
@@ -220,6 +216,8 @@ class Assessment:
     def _summary(self) -> tuple[DesignSummary | None, str]:
         if self.design is None:
             return None, ""
+        from dclint.analysis.summary import summarise  # a check prints no summary
+
         try:
             return summarise(self.design, self.options, self.rules), ""
         except Exception as exc:  # a design the rules could check but the summary cannot
@@ -245,6 +243,8 @@ class Assessment:
         """The power, cooling and fabric diagrams as data (none without a summary)."""
         if self.design is None or self.summary is None:
             return Diagrams()
+        from dclint.analysis.diagrams import power_basis
+
         basis = power_basis(self.rules, self.options)
         return diagrams(self.design, self.summary, self.flagged, basis)
 
