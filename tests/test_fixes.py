@@ -554,6 +554,24 @@ def test_respelled_keeps_the_number_and_the_quantity(written: str, respelled: st
     assert respell(written) == respelled
 
 
+def test_values_written_as_dclint_writes_them_are_not_parsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """DCL005 judges a unit's spelling once, not each value: a design of 20,000 racks with
+    distinct loads spent seconds parsing every value's quantity again (#27 item 7's probe)."""
+    import dclint.units
+    from dclint.engine.spelling import respelled as respell
+
+    calls = []
+    parse = dclint.units.parse_quantity
+    monkeypatch.setattr(dclint.units, "parse_quantity", lambda t: calls.append(t) or parse(t))
+    respell.cache_clear()
+    assert [respell(f"{100 + i / 1000:.3f} kW") for i in range(500)] == [None] * 500
+    assert calls == []
+    assert respell("100.001 kilowatts") == "100.001 kW"
+    assert calls == ["100.001 kilowatts", "100.001 kW"]  # a respelling is still checked
+
+
 N_PLUS_1 = """\
 name: n1
 power:

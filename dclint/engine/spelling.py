@@ -64,13 +64,12 @@ def respelled(text: str) -> str | None:
     if match is None or match.group(3) == "%" or text != text.strip():
         return None
     number, _, unit = match.groups()
+    new = f"{number} {_unit_written(unit)}"
+    if new == text:  # as dclint writes it (most values): no quantity parsed
+        return None
     try:
         before = parse_quantity(text)
     except QuantityError:
-        return None
-    single = _TOKEN.fullmatch(unit) is not None
-    new = f"{number} {_TOKEN.sub(lambda m: _token(m.group(0), single), unit)}"
-    if new == text:
         return None
     try:
         after = parse_quantity(new)
@@ -80,6 +79,14 @@ def respelled(text: str) -> str | None:
     except Exception:  # QuantityError, or pint's on an offset unit it will not convert
         return None
     return new if same else None
+
+
+@lru_cache(maxsize=1024)
+def _unit_written(unit: str) -> str:
+    """How dclint writes the unit text `unit` (`kilowatts` -> `kW`), judged once a spelling:
+    a design repeats a few units over many values."""
+    single = _TOKEN.fullmatch(unit) is not None
+    return _TOKEN.sub(lambda m: _token(m.group(0), single), unit)
 
 
 def _token(token: str, single: bool) -> str:
