@@ -32,8 +32,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_designs" / "gb200-superpod-su.yaml"
 SCHEMA = ROOT / "schemas" / "design.schema.json"
 PY = sys.executable
-# pint without numpy, as dclint's command line imports it
-IMPORT_FLOOR = "import sys; sys.modules['numpy'] = None; import yaml, pydantic.main, pint"
+# pint without numpy and dask, as dclint's command line imports it (pint imports both where
+# they are installed; the test extra installs dask for the grid's cluster tests)
+IMPORT_FLOOR = (
+    "import sys; sys.modules['numpy'] = None; sys.modules['dask'] = None; "
+    "import yaml, pydantic.main, pint"
+)
 YAML_FLOOR = "import sys, yaml; yaml.load(open(sys.argv[1]), Loader=yaml.CSafeLoader)"
 # A stricter floor: on an explicit design, most of the plain C-loader parse is the garbage
 # collector walking the growing document (dclint raises its threshold; see README)
