@@ -166,3 +166,26 @@ def test_a_sweep_never_changes_the_engine_it_is_given(monkeypatch: pytest.Monkey
     sweep = run_sweep(sample, engine, base, "racks[0].it_load=1 kW,2 kW")
     assert [row.value for row in sweep.rows] == ["1 kW", "2 kW"]
     assert seen == [(False, True, 2), (False, True, 2)]
+
+
+def test_sweep_and_vary_run_through_one_grid_runner(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`check --sweep` and `plan --vary` share dclint.analysis.grid.run_batches (#26 item 6:
+    the facility grid had its own batch loop)."""
+    from dclint.analysis import grid
+
+    seen: list[list[object]] = []
+    real = grid.run_batches
+
+    def counted(items, prepare, ask, finish, pool=None):  # type: ignore[no-untyped-def]
+        seen.append(list(items))
+        return real(items, prepare, ask, finish, pool)
+
+    monkeypatch.setattr(grid, "run_batches", counted)
+    assert main(["check", SU, "--sweep", "site.pue=1.2,1.3", "--format", "json"]) == 0
+    assert seen == [[("1.2",), ("1.3",)]]
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    assert main(["plan", h100, "--vary", "site.pue=1.2,1.3,1.4", "--format", "json"]) == 0
+    assert seen[1:] == [[0, 1, 2]]  # the facility grid's flat indices
+    capsys.readouterr()

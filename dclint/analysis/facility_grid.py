@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -245,9 +244,6 @@ class GridRun:
         return [p for _, p in self.store.points()]
 
 
-BATCH = 32  # points checked, then searched, then stored together
-
-
 def run_grid(
     setup: Setup,
     varies: list[tuple[str, list[str]]],
@@ -323,49 +319,23 @@ def _evaluate(
     searched: dict[Any, Any],
     run: GridRun,
 ) -> None:
-    """Evaluate the points `todo` (flat indices) in batches: check and price each point, run
-    the batch's distinct new searches once each, store the finished points. On an executor
-    the batches overlap: while this process waits for a batch's searches and stores its
-    points, the workers already check the next AHEAD batches, a task CHUNK points at a time
-    (one round trip for several points), so they never wait on this process."""
-    from collections import deque
-
+    """Evaluate the points `todo` (flat indices) through the grid runner `check --sweep`
+    shares (dclint.analysis.grid.run_batches): check and price each point, then per batch run
+    its distinct new searches once each and store the finished points. On an executor the
+    batches overlap, so the workers never wait on this process."""
     from dclint.analysis import sampling
+    from dclint.analysis.grid import run_batches
 
-    def values_of(batch: list[int]) -> list[tuple[str, ...]]:
-        return [
-            tuple(varies[a][1][p] for a, p in enumerate(sampling.position(i, shape))) for i in batch
-        ]
+    def values_of(i: int) -> tuple[str, ...]:
+        return tuple(varies[a][1][p] for a, p in enumerate(sampling.position(i, shape)))
 
-    batches = [todo[start : start + BATCH] for start in range(0, len(todo), BATCH)]
-    if pool is None:
-        at = functools.partial(ask, setup, paths)
-        for batch in batches:
-            asked = [at(v) for v in values_of(batch)]
-            _search(asked, searched, run, map)
-            _store(batch, asked, book, searched)
-        return
+    mapped = map if pool is None else pool.map
 
-    def launch(batch: list[int]) -> tuple[list[int], list[Any]]:
-        values = values_of(batch)
-        chunks = [values[j : j + CHUNK] for j in range(0, len(values), CHUNK)]
-        return batch, [pool.submit(ask_many, setup, paths, c) for c in chunks]
-
-    pending = iter(batches)
-    flight = deque(launch(b) for b in itertools.islice(pending, AHEAD + 1))
-    while flight:
-        batch, futures = flight.popleft()
-        asked = [a for f in futures for a in f.result()]
-        following = next(pending, None)  # keep the workers fed while this batch is searched
-        if following is not None:
-            flight.append(launch(following))
-        _search(asked, searched, run, pool.map)
+    def finished(batch: list[int], asked: list[Asked]) -> None:
+        _search(asked, searched, run, mapped)
         _store(batch, asked, book, searched)
 
-
-def ask_many(setup: Setup, paths: list[str], values: list[tuple[str, ...]]) -> list[Asked]:
-    """`ask` for several points: one task, one round trip."""
-    return [ask(setup, paths, v) for v in values]
+    run_batches(todo, values_of, functools.partial(ask, setup, paths), finished, pool)
 
 
 def _search(asked: list[Asked], searched: dict[Any, Any], run: GridRun, mapped: Any) -> None:
@@ -389,8 +359,6 @@ def _store(batch: list[int], asked: list[Asked], book: Any, searched: dict[Any, 
         for key in list(searched)[: len(searched) - MAX_SEARCHES_KEPT]:
             del searched[key]
 
-
-AHEAD, CHUNK = 2, 8  # batches checked ahead of the one being stored; points a task
 
 MAX_SEARCHES_KEPT = 256
 

@@ -1,22 +1,26 @@
 """The what-if grid runner `check --sweep` and `plan --vary` share: every combination of the
 values given for some design paths (the last path varying fastest), each point evaluated on
-the design with those values applied after any --set, in order, in parallel processes when
-asked. It never changes the engine it is given: a point checks with its own copy."""
+the design with those values applied after any --set, in batches finished in order, on an
+executor when one is given. It never changes the engine it is given: a point checks with its
+own copy."""
 
 from __future__ import annotations
 
 import copy
 import itertools
+from collections import deque
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future
 from typing import TypeVar
 
-from dclint.analysis.executors import local_pool
 from dclint.engine.runner import Engine
 from dclint.loader.overrides import Override, parse_override
 
-__all__ = ["Point", "engine_at", "overrides_at", "points", "run_grid"]
+__all__ = ["Point", "engine_at", "overrides_at", "points", "run_batches"]
 
 T = TypeVar("T")
+A = TypeVar("A")
+Item = TypeVar("Item")
 Point = tuple[str, ...]  # one value a varied path, in the order the paths were given
 
 
@@ -41,10 +45,45 @@ def engine_at(engine: Engine, overrides: tuple[Override, ...]) -> Engine:
     return point
 
 
-def run_grid(evaluate: Callable[[Point], T], grid: Sequence[Point], jobs: int = 1) -> list[T]:
-    """`evaluate` at each point, results in the grid's order; in up to `jobs` processes
-    (`evaluate` must then be picklable: a module-level function or a partial of one)."""
-    if jobs <= 1 or len(grid) <= 1:
-        return [evaluate(p) for p in grid]
-    with local_pool(min(jobs, len(grid))) as pool:
-        return list(pool.map(evaluate, grid))
+def _ask_many(ask: Callable[[A], T], inputs: list[A]) -> list[T]:
+    """`ask` for several inputs: one task, one round trip."""
+    return [ask(x) for x in inputs]
+
+
+BATCH, AHEAD, CHUNK = 32, 2, 8  # points a batch; batches asked ahead; points a task
+
+
+def run_batches(
+    items: Sequence[Item],
+    prepare: Callable[[Item], A],
+    ask: Callable[[A], T],
+    finish: Callable[[list[Item], list[T]], None],
+    pool: Executor | None = None,
+) -> None:
+    """The one grid runner: `ask` at each item's input (`prepare(item)`, made here), and
+    `finish(batch, answers)` here for each batch of BATCH items, in order. Without a pool the
+    items are asked here, one by one. On an executor (`ask` then picklable: a module-level
+    function or a partial of one) the batches overlap: while this process finishes a batch,
+    the workers already ask the next AHEAD batches, CHUNK items a task (one round trip for
+    several items), so they never wait on this process. The engine a point checks with is its
+    own copy (`engine_at`): nothing here changes the engine a grid was given."""
+    batches = [list(items[start : start + BATCH]) for start in range(0, len(items), BATCH)]
+    if pool is None:
+        for batch in batches:
+            finish(batch, [ask(prepare(item)) for item in batch])
+        return
+
+    def launch(batch: list[Item]) -> tuple[list[Item], list[Future[list[T]]]]:
+        inputs = [prepare(item) for item in batch]
+        chunks = [inputs[j : j + CHUNK] for j in range(0, len(inputs), CHUNK)]
+        return batch, [pool.submit(_ask_many, ask, c) for c in chunks]
+
+    pending = iter(batches)
+    flight = deque(launch(b) for b in itertools.islice(pending, AHEAD + 1))
+    while flight:
+        batch, futures = flight.popleft()
+        answers = [a for f in futures for a in f.result()]
+        following = next(pending, None)  # keep the workers fed while this batch finishes
+        if following is not None:
+            flight.append(launch(following))
+        finish(batch, answers)

@@ -107,7 +107,7 @@ def point_errors(result: Any) -> list[str]:
 
 def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) -> Sweep:
     """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
-    from dclint.analysis.grid import engine_at, overrides_at, points, run_grid
+    from dclint.analysis.grid import engine_at, overrides_at, points, run_batches
 
     path, values = split_values(text)
 
@@ -119,7 +119,9 @@ def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) 
         work = projections(result.design) if result.design is not None else {}
         return SweepRow(point[0], dict(sorted(counts.items())), errors, work)
 
-    return Sweep(file, path, run_grid(row, points([(path, values)])))
+    rows: list[SweepRow] = []
+    run_batches(points([(path, values)]), lambda p: p, row, lambda _, done: rows.extend(done))
+    return Sweep(file, path, rows)
 
 
 def _q(q: Quantity | None, unit: str | None = None) -> str:
