@@ -119,7 +119,7 @@ def test_rack_load_override_and_text(capsys: pytest.CaptureFixture[str]) -> None
     ) in out
     # 150 kW / 136.6 kW = 1.1 -> two feeds a path; a new busway: (1,092.6 - 80) / 150 = 6.75
     assert (
-        "  feeds (new, like the template's) path A: 2 feeds like tap-a1 a path (136.6 kW each) "
+        "  feeds (new, like the template's) path A: 2 feeds like tap-a1 on a path (136.6 kW each) "
         "carry 150 kW\n"
         "  power headroom (PWR002) path A: +1 busway like busway-a (1093 kW derated, PWR002's "
         "headroom kept): +6 racks\n"
@@ -161,3 +161,15 @@ def test_fabric_ports_count_storage_and_management_endpoints(
         f"fabrics[0].endpoints={ends}",
     )
     assert (before, _racks(data)[("fabric ports", "compute.leaf")]) == (8, 7)
+
+
+def test_a_feed_derated_to_nothing_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """It said '1 feeds like a a path (0 kW each) carry 132 kW' (#27's probe)."""
+    derated = str(SAMPLES.parent / "tests" / "corpus" / "feed-derated-to-nothing.yaml")
+    data = _run(capsys, derated, "--add", "gb200-nvl72")
+    lifts = [b["lift"] for b in data["binding"] if b["limit"].startswith("feeds (new")]
+    assert lifts == [
+        f"feed {f} carries nothing (derated to 0 kW at its ambient): no count of such feeds "
+        "carries 132 kW; use conductors rated above its ambient temperature"
+        for f in ("a", "b")
+    ]

@@ -53,8 +53,12 @@ def power_limits(topo: Topology, rack: NewRack, shared: Shared) -> list[Limit]:
                 racks,
                 f"{len(feeds)} feed(s) like {'+'.join(f.id for f in feeds)}: "
                 f"{fmt(Q_(cap, 'kW'))} a path for {fmt(Q_(load, 'kW'))}",
-                f"{need} feeds like {feeds[0].id} a path ({fmt(Q_(one, 'kW'))} each) carry "
-                f"{fmt(Q_(load, 'kW'))}",
+                f"{need} feed{'s' * (need != 1)} like {feeds[0].id} on a path "
+                f"({fmt(Q_(one, 'kW'))} each) carry {fmt(Q_(load, 'kW'))}"
+                if one > 0
+                else f"feed {feeds[0].id} carries nothing (derated to 0 kW at its ambient): no "
+                f"count of such feeds carries {fmt(Q_(load, 'kW'))}; use conductors rated "
+                "above its ambient temperature",
             )
         )
         out.append(_path_power(topo, rack, path, feeds, shared))
