@@ -129,7 +129,8 @@ def _finite(tp: Any) -> Any:
 
 def parse_option(rule_id: str, name: str, tp: Any, value: Any) -> Any:
     """The typed value of option `name` of `rule_id`, read as `tp` (an option type, or the
-    name of a kind); ConfigError names both on failure."""
+    name of a kind); ConfigError names both on failure, and what the option takes."""
+    declared = _typed(tp) if isinstance(tp, str) and _known(tp) else _finite(tp)
     try:
         adapter = _adapter(tp if isinstance(tp, str) else _finite(tp))
     except (KeyError, TypeError):
@@ -140,5 +141,106 @@ def parse_option(rule_id: str, name: str, tp: Any, value: Any) -> Any:
         return adapter.validate_python(value)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
-        message = str(first["msg"]).removeprefix("Value error, ")
-        raise ConfigError(f"option {rule_id}.{name}: {message} (got {value!r})") from None
+        where = name + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
+        leaf = _leaf(declared, first["loc"])
+        raise ConfigError(f"option {rule_id}.{where}: {_reason(first, leaf)}") from None
+
+
+def _known(kind: str) -> bool:
+    try:
+        _typed(kind)
+    except KeyError:
+        return False
+    return True
+
+
+def _leaf(tp: Any, loc: Any) -> Any:
+    """The type of the value at `loc` (keys of a table, indexes of a list) of a `tp` option."""
+    for _ in loc:
+        origin, args = get_origin(tp), get_args(tp)
+        if origin is dict and len(args) == 2:
+            tp = args[1]
+        elif origin is list and len(args) == 1:
+            tp = args[0]
+        else:
+            break
+    return tp
+
+
+# pydantic's error types, by what the value should have been
+_WHOLE = {"int_type", "int_parsing", "int_from_float", "int_parsing_size"}
+_NUMBERS = {"float_type", "float_parsing", "finite_number"}
+_BOUNDS = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
+_EXPECTED = {
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "string_type": "text",
+    "dict_type": "a table of names to values",
+    "list_type": "a list",
+}
+
+
+def _reason(err: Any, tp: Any) -> str:
+    """What is wrong with the value, as dclint's own messages say it: what the option takes,
+    with its range, and what it got (`expected a whole number from 1 to 1,000,000,000, got
+    1e+16`); a message of dclint's own types (units, shares, ratios) as they wrote it."""
+    kind, value = err["type"], err.get("input")
+    got = _given(value)
+    if kind in _WHOLE or kind in _NUMBERS or kind in _BOUNDS:
+        whole = get_args(tp)[:1] == (int,) or tp is int or kind in _WHOLE
+        bounds, finite = _range(tp)
+        noun = "a whole number" if whole else "a finite number" if finite else "a number"
+        return f"expected {noun}{bounds}, got {got}"
+    if kind in _EXPECTED:
+        return f"expected {_EXPECTED[kind]}, got {got}"
+    message = str(err["msg"]).removeprefix("Value error, ")
+    message = message[0].lower() + message[1:] if message else "invalid value"
+    if "got " in message or (isinstance(value, str) and repr(value) in message):
+        return message  # dclint's own messages quote what they got
+    return f"{message}, got {got}"
+
+
+def _range(tp: Any) -> tuple[str, bool]:
+    """The bounds an Annotated number type declares, as text (` from 1 to 1,000,000,000`,
+    ` above 0`), and whether it refuses infinity and NaN."""
+    low = high = ""
+    finite = tp is float or tp is FiniteFloat
+    for meta in get_args(tp)[1:]:
+        for item in getattr(meta, "metadata", [meta]):
+            for attr, text in (("ge", "at least"), ("gt", "above")):
+                if getattr(item, attr, None) is not None:
+                    low = f"{text} {_number(getattr(item, attr))}"
+            for attr, text in (("le", "at most"), ("lt", "below")):
+                if getattr(item, attr, None) is not None:
+                    high = f"{text} {_number(getattr(item, attr))}"
+            finite = finite or getattr(item, "allow_inf_nan", True) is False
+    if low.startswith("at least") and high.startswith("at most"):
+        return f" from {low.removeprefix('at least ')} to {high.removeprefix('at most ')}", finite
+    words = " and ".join(w for w in (low, high) if w)
+    return (f" {words}" if words else ""), finite
+
+
+def _number(value: Any) -> str:
+    """A number as dclint's output prints one: thousands separators below 1e15
+    (`1,000,000,000`), four significant digits in exponent form above (`1e+16`)."""
+    if isinstance(value, int) and abs(value) < 10**15:
+        return f"{value:,}"
+    number = float(value)
+    if not math.isfinite(number) or abs(number) >= 1e15:
+        return f"{number:.4g}"
+    return f"{number:,.15g}"
+
+
+def _given(value: Any) -> str:
+    """What a config value was, for a message: `1e+16`, `'abc'`, `true`, `a table`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _number(value)
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
