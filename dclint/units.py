@@ -86,10 +86,14 @@ def parse_unit(text: str) -> pint.Unit:
         raise QuantityError(f"'{_clip(text)}' is not a unit expression{_ascii_hint(text)}")
     if text.count("(") != text.count(")"):
         raise QuantityError(f"unbalanced brackets in unit '{_clip(text)}'")
+    small, guesses = _data_prefix(text)
+    if small:  # 'pb' is a picobit to pint, and never what a design means
+        raise QuantityError(f"ambiguous unit in '{_clip(text)}': {small}{guesses}")
     try:
         unit = ureg.parse_units(text.strip().replace("^", "**"))
     except (pint.errors.UndefinedUnitError, pint.errors.DefinitionSyntaxError) as exc:
-        raise QuantityError(f"unknown unit in '{_clip(text)}'{_case_hint(text)}") from exc
+        hint = _case_hint(text) or guesses
+        raise QuantityError(f"unknown unit in '{_clip(text)}'{hint}") from exc
     except Exception as exc:  # pint's parser raises assorted errors on odd input
         raise QuantityError(f"cannot read unit '{_clip(text)}'") from exc
     return unit
@@ -153,6 +157,42 @@ def _case_hint(text: str) -> str:
     names = iter(parts)
     guess = re.sub(_NAME, lambda m: next(names), text.strip())
     return f" (did you mean '{guess}'?)" if guess != text.strip() else ""
+
+
+# A data unit whose prefix is a lower-case letter that is a large prefix in capitals: `pb`,
+# `mB`, `mbps` read as pico- and milli-units of data, `tb`, `gb` and `eb` as nothing; a design
+# means peta-, mega-, tera-, giga-, exa-. (`kb` is kilo, `K` no prefix; `zB`, `yB` are left to
+# the magnitude bounds: no one writes a zettabyte in lower case by habit.)
+_DATA_PREFIX = re.compile(r"^([mgtpe])(b|B|bps)$")
+
+
+def _data_prefix(text: str) -> tuple[str, str]:
+    """For a unit expression with such a data unit: what a sub-unit prefix would read it as
+    (`'pb' is pico (1e-12) bits`, '' where the prefix is none) and the hint of the spellings
+    meant (` (did you mean 'Pb/s' or 'PB/s'?)`); ('', '') for every other expression."""
+    small, spellings = "", [text.strip()]
+    for name in re.findall(_NAME, text):
+        found = _DATA_PREFIX.match(name)
+        if found is None:
+            continue
+        letter, unit = found.groups()
+        if letter in _PREFIX_NAMES and not small:
+            prefix = ureg._prefixes[_PREFIX_NAMES[letter]]
+            what = {"b": "bits", "B": "bytes", "bps": "bits per second"}[unit]
+            small = f"'{name}' is {prefix.name} ({float(prefix.converter.scale):g}) {what}"
+        units = [unit] if unit in ("B", "bps") else ["b", "B"]
+        big = letter.upper()
+        spellings = [
+            re.sub(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", big + u, s)
+            for s in spellings
+            for u in units
+        ]
+    if spellings == [text.strip()]:
+        return "", ""
+    return small, " (did you mean " + " or ".join(f"'{s}'" for s in spellings) + "?)"
+
+
+_PREFIX_NAMES = {"m": "milli", "p": "pico"}  # the letters of _DATA_PREFIX that are prefixes
 
 
 @lru_cache(maxsize=1)

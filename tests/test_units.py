@@ -192,7 +192,10 @@ def test_a_field_kind_checks_each_distinct_valid_text_once() -> None:
         ("5 KWH", " (did you mean 'kWh'?)"),
         ("120 KVA", " (did you mean 'kVA'?)"),
         ("1 mw", ""),  # mW or MW: a factor of 10^9 apart, so no guess
-        ("10 gb", ""),  # Gb or GB: bits or bytes
+        ("10 gb", " (did you mean 'Gb' or 'GB'?)"),  # a data unit: both spellings named
+        ("2 tb/s", " (did you mean 'Tb/s' or 'TB/s'?)"),
+        ("1 tB", " (did you mean 'TB'?)"),
+        ("8 tbps", " (did you mean 'Tbps'?)"),
         ("3 xyz", ""),
     ],
 )
@@ -203,3 +206,37 @@ def test_a_unit_in_the_wrong_letter_case_gets_a_hint(text: str, hint: str) -> No
     with pytest.raises(QuantityError) as caught:
         parse_quantity(text)
     assert str(caught.value) == f"unknown unit in '{unit}'{hint}"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1 pb", "ambiguous unit in 'pb': 'pb' is pico (1e-12) bits (did you mean 'Pb' or 'PB'?)"),
+        ("1 pB", "ambiguous unit in 'pB': 'pB' is pico (1e-12) bytes (did you mean 'PB'?)"),
+        ("3 mb", "ambiguous unit in 'mb': 'mb' is milli (0.001) bits (did you mean 'Mb' or 'MB'?)"),
+        (
+            "2 pb/s",
+            "ambiguous unit in 'pb/s': 'pb' is pico (1e-12) bits (did you mean 'Pb/s' or 'PB/s'?)",
+        ),
+        (
+            "100 mbps",
+            "ambiguous unit in 'mbps': 'mbps' is milli (0.001) bits per second "
+            "(did you mean 'Mbps'?)",
+        ),
+    ],
+)
+def test_a_data_unit_with_a_small_prefix_is_ambiguous(text: str, message: str) -> None:
+    """pint reads `1 pb` as a picobit: a design means a petabit or petabyte, so the value is
+    refused with both spellings, as a wrong-case unit is."""
+    with pytest.raises(QuantityError) as caught:
+        parse_quantity(text)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "bits"),
+    [("1 Pb", 1e15), ("1 PB", 8e15), ("1 kb", 1e3), ("1 Mbps", 1e6), ("1 GiB", 8 * 2**30)],
+)
+def test_data_units_spelled_right_still_read(text: str, bits: float) -> None:
+    q = parse_quantity(text)
+    assert q.to("b" if "ps" not in text else "b/s").magnitude == pytest.approx(bits)
