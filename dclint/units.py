@@ -31,13 +31,19 @@ def _build_registry() -> pint.UnitRegistry:
     # `bit` dimensionless, `Gb` a gilbert, `b` a barn and `U` an enzyme unit. Parsed on every run,
     # with no disk cache: pint's cache is a pickle, and a pickle that someone else could have
     # written runs their code when loaded; the parse costs about 13 ms of a cold check.
-    path = resources.files("dclint") / "data" / "units.txt"
-    with resources.as_file(path) as real_path:
-        registry: pint.UnitRegistry = Registry(  # dclint._fastq: pint's Quantity, faster
-            str(real_path),
-            autoconvert_offset_to_baseunit=False,  # it silently gives wrong heat loads
-            cache_folder=None,
-        )
+    text = (resources.files("dclint") / "data" / "units.txt").read_text(encoding="utf-8")
+    registry: pint.UnitRegistry = Registry(  # dclint._fastq: pint's Quantity, faster
+        None,  # the definitions are added below
+        autoconvert_offset_to_baseunit=False,  # it silently gives wrong heat loads
+        cache_folder=None,
+    )
+    definitions = _plain_definitions(text, registry)
+    if definitions is None:  # a line only pint's whole-file parser reads: let it read them all
+        registry.load_definitions(text.splitlines())
+    else:
+        for definition in definitions:
+            registry._helper_dispatch_adder(definition)
+    registry._build_cache()
     registry.formatter.default_format = "~"
     # pint's own parse cache never hits a prefixed symbol ("kW" is not a key of its unit table,
     # the guard of pint issue #1097), so every `q.to("kW")` parsed "kW" again (~0.2 ms each).
@@ -48,6 +54,50 @@ def _build_registry() -> pint.UnitRegistry:
     # Quantities unpickled in another process must land on this registry, not pint's default.
     pint.set_application_registry(registry)  # type: ignore[no-untyped-call]
     return registry
+
+
+def _plain_definitions(text: str, registry: Any) -> list[Any] | None:
+    """units.txt's definitions, one a line, as pint's definition file parser reads them, or
+    None where a line is not a plain definition (a `@` block) or this pint lacks the parts.
+
+    units.txt holds only prefixes, dimensions, units and aliases, one a line. pint's file
+    parser (flexparser) reads each such line with the same statement classes tried in the same
+    order, but builds its block machinery around them: about 6 ms of a 0.3 s cold check, for
+    the same definitions (tests/test_units_registry.py compares them, positions included)."""
+    try:
+        from flexparser import ParsingError
+        from pint.delegates.txt_defparser import plain
+
+        config = registry._def_parser._default_config
+    except (ImportError, AttributeError):
+        return None
+    # the order of pint's root block (pint.delegates.txt_defparser.defparser.PintRootBlock)
+    kinds: list[Any] = [
+        plain.AliasDefinition.from_string,
+        plain.DerivedDimensionDefinition.from_string_and_config,
+        plain.DimensionDefinition.from_string,
+        plain.PrefixDefinition.from_string_and_config,
+        plain.UnitDefinition.from_string_and_config,
+    ]
+    out: list[Any] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        body = raw.split("#", 1)[0]
+        line = body.strip()
+        if not line:
+            continue
+        if line.startswith("@"):
+            return None
+        for kind in kinds:
+            definition = kind(line, config) if kind.__name__.endswith("config") else kind(line)
+            if definition is not None:
+                break
+        if definition is None or isinstance(definition, ParsingError):
+            return None
+        column = len(body) - len(body.lstrip())
+        definition.set_position(number, column, number, column + len(line))
+        definition.set_raw(line)
+        out.append(definition)
+    return out
 
 
 ureg: pint.UnitRegistry = _build_registry()

@@ -135,7 +135,7 @@ def run() -> None:
 
 def _replay_or_main() -> int:
     argv = sys.argv[1:]
-    if argv[:1] == ["check"]:
+    if argv[:1] == ["check"] and "--no-cache" not in argv:  # no record is made without it
         from dclint.cli._runs import replay
 
         code = replay(argv)

@@ -128,9 +128,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.cli import _cache, _import_pint_without_numpy
+    from dclint.cli import _import_pint_without_numpy
 
-    cache = _cache.usable(args)
+    cache = _cache_usable(args)
     if not cache:
         _import_pint_without_numpy()  # as for every command (dclint.cli.main)
     if getattr(args, "sweep", None):
@@ -178,15 +178,30 @@ class _Watched:
         return getattr(self.stream, name)
 
 
+def _cache_usable(args: argparse.Namespace) -> bool:
+    """Whether this check reads and writes the results cache; with --no-cache, answered
+    without importing the cache's module (hashing, its records: a few milliseconds of a cold
+    check)."""
+    if getattr(args, "no_cache", False):
+        return False
+    from dclint.cli import _cache
+
+    return _cache.usable(args)
+
+
 def _run(args: argparse.Namespace, snapshot: Any, watched: _Watched | None = None) -> int:
-    from dclint.cli import _cache, _import_pint_without_numpy
+    from dclint.cli import _import_pint_without_numpy
 
     engine = make_engine(args, defer_rules=snapshot is not None)
-    store = _cache.Cache(args, engine, snapshot, watched) if snapshot is not None else None
-    if store is not None and args.format in _cache.FORMATS:
-        replayed = store.replay()
-        if replayed is not None:
-            return _report(args, replayed, [], store)
+    store = None
+    if snapshot is not None:
+        from dclint.cli import _cache
+
+        store = _cache.Cache(args, engine, snapshot, watched)
+        if args.format in _cache.FORMATS:
+            replayed = store.replay()
+            if replayed is not None:
+                return _report(args, replayed, [], store)
     _import_pint_without_numpy()
     engine.rules  # noqa: B018 - a bad rule pack is an error before anything is checked
     return _check(args, engine, store)
@@ -267,9 +282,11 @@ def _baseline(args: argparse.Namespace, result: Any) -> tuple[Any, list[Any]]:
     """--write-baseline records every current finding; --baseline hides the recorded ones.
     Entries no longer found are named so the baseline can be pruned: in the report (text,
     Markdown, HTML), else as warnings on stderr."""
+    write, read = getattr(args, "write_baseline", None), getattr(args, "baseline", None)
+    if not write and not read:
+        return result, []
     from dclint.engine import baseline
 
-    write, read = getattr(args, "write_baseline", None), getattr(args, "baseline", None)
     today = parse_today(args.today) if getattr(args, "today", None) else date.today()
     if write:
         entries = baseline.entries(result, by=_who(), on=today)

@@ -1,0 +1,35 @@
+"""What a cold `dclint check --no-cache` of one small design imports (issue 30, the import
+floor): nothing of the results cache, the baseline or a command it does not run. Import sets,
+not timings: each name here was imported by such a check before and is not needed by it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+SAMPLE = ROOT / "sample_designs" / "gb200-superpod-su.yaml"
+
+
+def _check_modules(*flags: str) -> list[str]:
+    argv = ["dclint", "check", *flags, str(SAMPLE)]
+    script = (
+        f"import json, sys\nsys.argv = {argv!r}\n"
+        "from dclint.cli import _replay_or_main\n"  # what the console script runs
+        "code = _replay_or_main()\nsys.stdout.flush()\n"
+        "print(json.dumps([code, sorted(sys.modules)]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    code, modules = json.loads(out.stdout.splitlines()[-1])
+    assert code == 0
+    return [m for m in modules if m.startswith("dclint")]
+
+
+def test_a_check_without_the_cache_imports_neither_the_cache_nor_the_baseline() -> None:
+    loaded = _check_modules("--no-cache")
+    assert "dclint.rules.clg001_cdu_overloaded" in loaded  # the rules did run
+    unneeded = {"dclint.cli._cache", "dclint.cli._runs", "dclint.engine.baseline"}
+    assert sorted(unneeded & set(loaded)) == []
