@@ -44,6 +44,7 @@ class Settings:
     overlap_dp: bool = True
     overlap_pp: bool = True
     overlap_cp: bool = True
+    overlap_ep: bool = False  # Megatron-Core's --overlap-moe-expert-parallel-comm (opt-in)
     grad_reduce_in_fp32: bool = True
     p2p_scatter_gather: bool = False
     fp8_recipe: str = "delayed"
@@ -60,7 +61,7 @@ class Settings:
 
     def describe(self) -> str:
         """One phrase for a prediction's assumptions: the settings the step model honours."""
-        over = [k for k in ("tp", "dp", "pp", "cp") if getattr(self, f"overlap_{k}")]
+        over = [k for k in ("tp", "dp", "pp", "cp", "ep") if getattr(self, f"overlap_{k}")]
         parts = [
             "flash attention" if self.flash_attention else "unfused attention",
             ("communication overlapped: " + ", ".join(o.upper() for o in over))
@@ -79,7 +80,8 @@ class Settings:
 # dclint's defaults: Megatron-Core with Transformer Engine as NVIDIA's current performance
 # recipes run it (flash attention, TP/DP/PP/CP overlap), fp32 gradient reduction (Megatron-
 # Core's DistributedDataParallelConfig default), Transformer Engine's default FP8 recipe
-# (DelayedScaling), no MoE parallel folding and no CUDA graphs (both opt-in)
+# (DelayedScaling), no MoE parallel folding, no expert-parallel all-to-all overlap and no CUDA
+# graphs (all three opt-in)
 DEFAULTS = Settings()
 
 # Each preset's settings, from the named source (docs/performance-model.md, "Software presets").
@@ -192,6 +194,12 @@ class Software(Strict):
     )
     overlap_cp: bool | None = Field(
         None, description="Context-parallel ring exchanges under the attention blocks"
+    )
+    overlap_ep: bool | None = Field(
+        None,
+        description="Expert-parallel all-to-alls of one micro-batch under the computation of "
+        "another (Megatron-Core's --overlap-moe-expert-parallel-comm, combined 1F1B; default: "
+        "false); Megatron-Bridge's performance recipes set it per model (moe_a2a_overlap)",
     )
     grad_reduce_in_fp32: bool | None = Field(
         None,

@@ -244,6 +244,7 @@ def software(s: Settings) -> Software:
         s.expert_tp,
         s.moe_parallel_folding,
         s.cuda_graphs,
+        s.overlap_ep,
     )
 
 

@@ -17,6 +17,7 @@ from dclint.projection.step_records import (
     ADAM_BYTES,
     CROSS_ENTROPY_BYTES,
     FP8_RECIPE_BYTES,
+    GEMM_STREAMS,
     LAUNCH_SECONDS,
     LAYER_KERNELS,
     MOE_KERNELS,
@@ -116,6 +117,9 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     et = _expert_tp(a, lay, sw)
     rows = n * routed / groups * et / t
     fwd_g = bwd_g = 0.0
+    # the local experts' GEMMs are one cuBLAS GEMM each, on Transformer Engine's compute
+    # streams (GEMM_STREAMS): at most that many share a wave of tiles
+    together = min(groups, float(GEMM_STREAMS))
     for out, inp, r, grp in (
         ((q + 2 * kv) / t, h, n, 1.0),
         (h, q / t, n, 1.0),
@@ -123,9 +127,10 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         (h, f / et, rows, groups),
     ):
         flops = 2 * r * out * inp * grp
-        fwd_g += flops / tile_share(r, out, mac.sms, grp)
-        bwd_g += flops / tile_share(r, inp, mac.sms, grp) + flops / tile_share(
-            inp, out, mac.sms, grp
+        tog = together if grp > 1 else grp
+        fwd_g += flops / tile_share(r, out, mac.sms, tog)
+        bwd_g += flops / tile_share(r, inp, mac.sms, tog) + flops / tile_share(
+            inp, out, mac.sms, tog
         )
     attn = 4 * n * s * q / t * (0.5 if sw.flash_attention else 1.0)
     scores = 0.0 if sw.flash_attention else 9 * a.heads * s * n / t  # softmax, dropout, mask
@@ -259,7 +264,17 @@ def _ep_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         passes = 2 + (1 if lay.recompute == "full" else 0)
         vol = 2 * passes * n * routed * h * ACT / t * (e - 1) / e
         stride = _expert_tp(a, lay, sw) if sw.moe_folding else t * c
-        ep = x.m * x.per_layer * group_time(mac.links, vol, e, stride, all_to_all=True)
+        one = group_time(mac.links, vol, e, stride, all_to_all=True)
+        if sw.overlap_ep:
+            # combined 1F1B (--overlap-moe-expert-parallel-comm): a micro-batch's dispatch and
+            # combine run under the forward and backward of the micro-batch paired with it.
+            # The last stage's warm-up forwards ((v - 1) p chunks; the first one at least) and
+            # as many cool-down backwards have no partner: their all-to-alls stay exposed
+            p, v = lay.pp, lay.vpp
+            alone = min(1.0, max(1, (v - 1) * p) / (x.m * v))
+            under = _overlapped(mac, one, x.fwd + x.bwd, e * stride)
+            one = alone * one + (1 - alone) * under
+        ep = x.m * x.per_layer * one
     return ep
 
 

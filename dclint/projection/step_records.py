@@ -16,6 +16,7 @@ __all__ = [
     "ADAM_BYTES",
     "CROSS_ENTROPY_BYTES",
     "FP8_RECIPE_BYTES",
+    "GEMM_STREAMS",
     "LAUNCH_SECONDS",
     "LAYER_KERNELS",
     "MOE_KERNELS",
@@ -79,6 +80,11 @@ def straggler_share(gpus: int) -> float:
 # MXFP8 an E8M0 byte every 32, for the row-wise and the column-wise copy each; delayed scaling
 # takes its scale from the amax history and computes the new amax inside the cast
 FP8_RECIPE_BYTES = {"delayed": 0.0, "current": 2.0, "blockwise": 2 * 4 / 128, "mxfp8": 2 / 32}
+# Transformer Engine's grouped GEMM (GroupedLinear, Megatron-Core's TEGroupedMLP) runs one cuBLAS
+# GEMM a local expert, round-robin over its compute streams (transformer_engine/common/gemm/
+# cublaslt_gemm.cu, nvte_multi_stream_cublas_gemm; num_streams = 4 in transformer_engine/gemm.h):
+# at most 4 experts' tiles share the SMs' waves, so small experts pay wave quantization
+GEMM_STREAMS = 4
 # Host time to launch one kernel from PyTorch eager mode, and kernels of one transformer layer's
 # forward (Megatron-Core with Transformer Engine: norm+QKV GEMM, rotary embedding, attention,
 # projection GEMM, bias-dropout-add, norm+FC1 GEMM, activation, FC2 GEMM, bias-dropout-add,
@@ -160,6 +166,9 @@ class Software:
     # layers captured as CUDA graphs: the host launches a graph, not each kernel
     # (without: LAUNCH_SECONDS x kernels a layer is the least a layer's pass can take)
     cuda_graphs: bool = False
+    # Megatron-Core's --overlap-moe-expert-parallel-comm (combined 1F1B): the dispatch and
+    # combine all-to-alls of one micro-batch run under the computation of another
+    overlap_ep: bool = False
 
 
 @dataclass(frozen=True, slots=True)
