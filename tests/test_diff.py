@@ -46,7 +46,7 @@ storage read demand           20 GB/s   20 GB/s
 Findings only in B (1):
   + PWR001 racks[1].it_load (su1-r8): rack su1-r8 design IT load 130 kW exceeds the rack \
 power limit 120 kW
-Findings only in A (0):
+Findings only in A: none
 """
     )
 
@@ -91,7 +91,20 @@ def test_diff_markdown_and_set(capsys: pytest.CaptureFixture[str]) -> None:
         "- **PWR002** `power.panels[0].current_rating` (busway-a): power domain busway-a "
         "keeps 23.32 kW unallocated"
     ) in out
-    assert out.endswith("### Findings only in A (0)\n\nnone\n")
+    assert "\n### Findings only in B (1)\n\n- **PWR002**" in out
+    assert out.endswith("\n\nFindings only in A: none\n")
+
+
+@pytest.mark.parametrize("form", ["text", "markdown"])
+def test_diff_says_none_for_an_empty_section(form: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """No 'Findings only in B (0)' heading over nothing: the same words, 'none', in both
+    formats."""
+    assert main(["diff", SU, SU, "--select", "PWR", "--format", form]) == 0
+    out = capsys.readouterr().out
+    assert "(0)" not in out
+    assert out.endswith(
+        "Findings only in B: none\n" + "\n" * (form == "markdown") + "Findings only in A: none\n"
+    )
 
 
 def test_diff_load_error_exits_2(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:

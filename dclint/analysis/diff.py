@@ -146,16 +146,19 @@ def render_text(d: Diff) -> str:
         ]
         out.append("  ".join(cells).rstrip())
     out.append("")
-    out.append(f"Findings only in B ({len(d.new)}):")
-    out.extend(f"  + {_finding(f)}" for f in d.new)
-    out.append(f"Findings only in A ({len(d.gone)}):")
-    out.extend(f"  - {_finding(f)}" for f in d.gone)
+    for side, found, mark in (("B", d.new, "+"), ("A", d.gone, "-")):
+        out.append(f"{_heading(side, found)}{':' if found else ''}")
+        out.extend(f"  {mark} {_finding(f)}" for f in found)
     return "\n".join(out) + "\n"
 
 
+def _heading(side: str, found: list[Finding]) -> str:
+    """`Findings only in B (2)` over the findings, `Findings only in A: none` where there are
+    none (no count of 0 over an empty section), in text and Markdown alike."""
+    return f"Findings only in {side} ({len(found)})" if found else f"Findings only in {side}: none"
+
+
 def _md(findings: list[Finding]) -> list[str]:
-    if not findings:
-        return ["none"]
     return [
         f"- **{md(f.rule)}** {code(f.path or '-')} ({md(f.subject or '-')}): {md(f.message)}"
         for f in findings
@@ -169,10 +172,9 @@ def render_markdown(d: Diff) -> str:
         "|---|---:|---:|---:|",
     ]
     out.extend(f"| {' | '.join(md(c) for c in r)} |" for r in _lines(d))
-    out.append(f"\n### Findings only in B ({len(d.new)})\n")
-    out.extend(_md(d.new))
-    out.append(f"\n### Findings only in A ({len(d.gone)})\n")
-    out.extend(_md(d.gone))
+    for side, found in (("B", d.new), ("A", d.gone)):
+        out.append(f"\n### {_heading(side, found)}\n" if found else f"\n{_heading(side, found)}")
+        out.extend(_md(found))
     return "\n".join(out) + "\n"
 
 
