@@ -71,3 +71,24 @@ def test_the_examples_make_a_design_that_checks_clean(tmp_path: Path) -> None:
 
 def test_the_readme_links_the_reference() -> None:
     assert "(docs/design-format.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_quantity_field_names_its_kind() -> None:
+    """A quantity's unit column names what it is, as `power (W, kW, MW)` does: floor_rating
+    read 'quantity (kN/m^2)', weight 'quantity (kg)' and footprint 'quantity (m^2)'."""
+    rows = re.findall(r"^\| `(\w+)` \| quantity \| ([^|]+) \|", design_doc(), re.M)
+    assert rows
+    assert [name for name, unit in rows if unit.startswith("quantity")] == []
+    kinds = {name: unit for name, unit in rows}
+    assert kinds["floor_rating"] == "pressure or mass per area (kN/m^2, kPa, kg/m^2, lbf/ft^2)"
+    assert kinds["weight"] == "mass (kg, t, lb)"
+    assert kinds["footprint"] == "area (m^2, ft^2)"
+
+
+@pytest.mark.parametrize("value", ["12 kN/m^2", "12 kPa", "1200 kg/m^2", "250 lbf/ft^2"])
+def test_the_schema_takes_each_floor_rating_the_model_does(value: str) -> None:
+    """The design schema's floor_rating pattern was a pressure's alone: an editor flagged
+    '1200 kg/m^2', which dclint reads."""
+    schema = json.loads((ROOT / "schemas" / "design.schema.json").read_text(encoding="utf-8"))
+    site = schema["$defs"]["Site"]["properties"]["floor_rating"]["anyOf"][0]
+    assert re.match(site["pattern"], value), value

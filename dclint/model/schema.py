@@ -35,6 +35,9 @@ KINDS: dict[str, tuple[str, str]] = {
     "L/min": ("volume flow", "L/min, L/s, m^3/h, gal/min"),
     "degC": ("temperature", "degC, degF, K"),
     "K": ("temperature difference", "K, delta_degC"),
+    "kg": ("mass", "kg, t, lb"),
+    "m^2": ("area", "m^2, ft^2"),
+    "kN/m^2": ("pressure or mass per area", "kN/m^2, kPa, kg/m^2, lbf/ft^2"),
     "PB": ("data size", "B, GB, TB, PB, TiB, bit"),
     "Gb/s": ("bandwidth", "Gb/s, GB/s, Gbps, Tb/s"),
     "TFLOPS": ("compute rate", "TFLOPS, PFLOPS, FLOP/s"),
@@ -93,6 +96,9 @@ def unit_pattern(example_unit: str) -> str:
         return _NUMBER + _alternation(deltas) + r"\s*$"
     if example_unit == "MW":  # a rating: real or apparent power
         return _NUMBER + f"(?:{_unit_alternatives('W')}|{_unit_alternatives('VA')})" + r"\s*$"
+    if example_unit == "kN/m^2":  # a floor rating: a pressure, or a mass per area
+        kinds = f"{_unit_alternatives('kPa')}|{_unit_alternatives('kg/m^2')}"
+        return _NUMBER + f"(?:{kinds})" + r"\s*$"
     wanted = ureg.get_dimensionality(example_unit)
     if any(str(k).startswith("[currency_") for k in wanted):
         return _NUMBER + _money_alternatives(example_unit) + r"\s*$"
