@@ -4,7 +4,9 @@
 Reports a quantity that dclint reads but that is not written as dclint writes it: the unit
 spelled out or by an alias (`120 kilowatts`, `10 l/min`, `5 hr`, `40 celsius`), `bps` for
 `b/s` (`400 Gbps`), or the number glued to its unit (`120kW`). Reported by the engine, which
-scans the design's text (and its included files) for the values of quantity fields.
+scans the design's text (and its included files) for the values of quantity fields, the items
+of lists of them (`split_speeds: [400Gbps]`) and the values of tables of them
+(`exchange_rates: {USD: 7.2CNY}`).
 
 ## Why it matters
 One spelling per unit makes designs easy to read, search and compare: `grep '400 Gb/s'` finds
@@ -27,7 +29,8 @@ so it is a load error (DCL000) whose hint names the one spelling that fits (`did
 Write the number, a space and the unit's symbol. `dclint check --fix` does it (a safe fix):
 it replaces the value's text only, inside its quotes, keeping the comment after it; the number
 stays as written (`1.20 MW`), and a respelling that would not read back to the same quantity
-is not offered.
+is not offered. Where two fixes would rewrite one text, the first is made and the second is
+reported as not fixed (run `--fix` again).
 """
 
 from __future__ import annotations

@@ -13,7 +13,11 @@ up (`30 days`), tokens, currency codes (`RMB` is `CNY`), temperature differences
 `U` beside `RU`.
 
 The text is scanned, not re-parsed: a `key: value` on one line (block or flow style) whose key
-is a quantity field of the design model and whose value reads as a quantity with a unit.
+is a quantity field of the design model (or of the catalog models a `catalog:` section
+overrides) and whose value reads as a quantity with a unit. The items of a list of quantities
+(`split_speeds: [400Gbps, 200Gbps]`, or `- 400Gbps` lines below it) and the values of a table
+of them (`exchange_rates: {USD: 7.2CNY}`) are found in the YAML's nodes, read only for a file
+whose text has such a value to respell.
 """
 
 from __future__ import annotations
@@ -44,6 +48,12 @@ _KV = re.compile(
 _CANDIDATE = re.compile(
     r":[ \t]+[\"']?([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t]*"
     r"[A-Za-zµμ°Ω_%][^,{}\[\]#'\"\n]*)"
+)
+# a value that starts a list item (`- 400Gbps`, `[400Gbps, 200Gbps]`): read in the YAML's nodes
+_ITEM = re.compile(
+    r"(?:(?:^|[ \t])-[ \t]+|[\[,][ \t]*)[\"']?([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t]*"
+    r"[A-Za-zµμ°Ω_%][^,{}\[\]#'\"\n]*)",
+    re.M,
 )
 _SPLIT = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)(\s*)(\S.*)$")
 _TOKEN = re.compile(r"[A-Za-zµμ°Ω_][A-Za-z0-9_µμΩ]*")
@@ -151,28 +161,45 @@ def _code(line: str) -> str:
 
 @cache
 def quantity_keys() -> frozenset[str]:
-    """The keys of the design model's quantity fields (`it_load`, `link_speed`), less those
-    that are also text fields somewhere (where `42U` could be a name)."""
+    """The keys of the design model's quantity fields (`it_load`, `link_speed`), and of the
+    catalog models' a design's `catalog:` section overrides, less those that are also text
+    fields somewhere (where `42U` could be a name)."""
+    return _keys()[0]
+
+
+@cache
+def _keys() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The keys of quantity fields, of lists of quantities (`split_speeds`) and of tables of
+    quantities by name (`exchange_rates`, `dense_flops`), each less the keys of text fields."""
+    from dclint.model.catalog import CatalogData
     from dclint.model.design import Design
     from dclint.model.types import Dim, fields_of
 
-    quantities: set[str] = set()
-    texts: set[str] = set()
+    shapes: dict[str, set[str]] = {"quantity": set(), "list": set(), "map": set(), "text": set()}
     seen: set[Any] = set()
 
     def kinds(tp: Any, found: set[str], models: list[Any]) -> None:
-        if typing.get_origin(tp) is typing.Annotated:
-            args = typing.get_args(tp)
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+        if origin is typing.Annotated:
             if any(isinstance(m, Dim) for m in args[1:]):
                 found.add("quantity")
                 return
-            tp = args[0]
+            kinds(args[0], found, models)
+            return
         if tp is str:
             found.add("text")
         elif isinstance(tp, type) and fields_of(tp):
             models.append(tp)
-        for arg in typing.get_args(tp):
-            kinds(arg, found, models)
+        elif origin in (list, tuple, set, frozenset, dict):
+            inner: set[str] = set()
+            for arg in args[1:] if origin is dict else args:  # a table's keys are names
+                kinds(arg, inner, models)
+            if "quantity" in inner:
+                found.add("map" if origin is dict else "list")
+            found.update(inner & {"text"})
+        else:  # a union, an optional
+            for arg in args:
+                kinds(arg, found, models)
 
     def walk(cls: Any) -> None:
         if cls in seen:
@@ -184,16 +211,81 @@ def quantity_keys() -> frozenset[str]:
             if any(isinstance(m, Dim) for m in info.metadata):
                 found.add("quantity")
             kinds(info.annotation, found, models)
-            keys = {name, info.alias} - {None}
-            if "quantity" in found:
-                quantities.update(keys)
-            if "text" in found:
-                texts.update(keys)
+            for shape in found:
+                shapes[shape].update({name, info.alias} - {None})
             for model in models:
                 walk(model)
 
     walk(Design)
-    return frozenset(quantities - texts)
+    walk(CatalogData)
+    texts = shapes["text"]
+    return (
+        frozenset(shapes["quantity"] - texts),
+        frozenset(shapes["list"] - texts),
+        frozenset(shapes["map"] - texts),
+    )
+
+
+def _in_collections(text: str, lines: set[int]) -> list[tuple[str, int, int, str]]:
+    """(name, 1-based line, 0-based column, text) of each item of a list of quantities and
+    each value of a table of them, written on one of `lines`; read in the YAML's nodes of the
+    top-level sections that hold those lines (a 20,000-rack `racks:` is not composed for a
+    `catalog:` value), or of the whole text where a section does not compose alone."""
+    rows = text.splitlines()
+    starts = [i for i, row in enumerate(rows) if row[:1] not in ("", " ", "\t", "#", "-", "%")]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    spans = list(zip(starts, [*starts[1:], len(rows)], strict=True))
+    out: list[tuple[str, int, int, str]] = []
+    for first, last in spans:
+        if not any(first < n <= last for n in lines):
+            continue
+        found = _nodes("\n".join(rows[first:last]) + "\n", rows[first:last], lines, first)
+        if found is None:  # an alias of an anchor in another section, say
+            return _nodes(text, rows, lines, 0) or []
+        out.extend(found)
+    return out
+
+
+def _nodes(
+    text: str, rows: list[str], lines: set[int], offset: int
+) -> list[tuple[str, int, int, str]] | None:
+    """_in_collections in `text`, whose first line is line `offset` + 1 of the file (None
+    where it does not compose)."""
+    import yaml
+
+    _, lists, maps = _keys()
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    out: list[tuple[str, int, int, str]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+            continue
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        for key, value in node.value:
+            name = key.value if isinstance(key, yaml.ScalarNode) else None
+            if name in lists and isinstance(value, yaml.SequenceNode):
+                items = [(f"{name}[{i}]", item) for i, item in enumerate(value.value)]
+            elif name in maps and isinstance(value, yaml.MappingNode):
+                items = [(f"{name}.{k.value}", v) for k, v in value.value]
+            else:
+                stack.append(value)
+                continue
+            for label, item in items:
+                line = item.start_mark.line
+                if not isinstance(item, yaml.ScalarNode) or offset + line + 1 not in lines:
+                    continue
+                column = item.start_mark.column + (1 if item.style in ("'", '"') else 0)
+                if item.end_mark.line != line or rows[line][column:].find(item.value) != 0:
+                    continue  # not written as one run of text on its line (an escape)
+                out.append((label, offset + line + 1, column, item.value))
+    return out
 
 
 def unit_spellings(
@@ -218,6 +310,13 @@ def unit_spellings(
                 if respelled(m.group(1).rstrip()) is not None
             }
         )
+        # lines whose value may be an item of a list or table of quantities: read in nodes
+        loose = {
+            text.count("\n", 0, m.start()) + 1
+            for m in _ITEM.finditer(text)
+            if respelled(m.group(1).rstrip()) is not None
+        }
+        done: set[tuple[int, int]] = set()
         for number in wanted:
             line = lines[number - 1]
             if line.lstrip().startswith("#"):
@@ -226,39 +325,59 @@ def unit_spellings(
             for m in _KV.finditer(line):
                 group = "qv" if m.group("qv") is not None else "pv"
                 value = m.group(group)
-                if m.group("key") not in keys or value is None:
+                if value is None:
                     continue
                 new = respelled(value)
                 if new is None:
+                    continue
+                if m.group("key") not in keys:
+                    loose.add(number)  # a table's value (`USD: 7.2CNY`), if any
                     continue
                 if code < 0:
                     code = len(_code(line)) if "#" in line else len(line)
                 if m.end(group) > code:
                     continue  # in the comment (`# was it_load: 120kW`)
                 start = m.start(group) + 1
-                summary = f"respelled {value} as {new}"
-                out.append(
-                    Finding(
-                        name,
-                        number,
-                        start,
-                        RULE,
-                        cls.name,
-                        severity,
-                        f"{m.group('key')} is written '{value}'; dclint writes it '{new}'",
-                        "",
-                        f"line {number}",
-                        fix=f"write '{new}' (dclint check --fix does)",
-                        changes=(
-                            Change(
-                                new,
-                                summary,
-                                line=number,
-                                column=start,
-                                end=start + len(value),
-                                safe=True,
-                            ),
-                        ),
-                    )
-                )
+                done.add((number, start))
+                out.append(_finding(cls, severity, name, number, start, m.group("key"), value, new))
+        for label, number, column, value in _in_collections(text, loose) if loose else []:
+            new = respelled(value)
+            if new is not None and (number, column + 1) not in done:
+                out.append(_finding(cls, severity, name, number, column + 1, label, value, new))
     return out
+
+
+def _finding(
+    cls: type[Rule],
+    severity: Any,
+    file: str,
+    number: int,
+    start: int,
+    label: str,
+    value: str,
+    new: str,
+) -> Finding:
+    """The DCL005 finding of `value` (at 1-based line `number`, column `start`), with the safe
+    fix that writes `new` in its place."""
+    return Finding(
+        file,
+        number,
+        start,
+        RULE,
+        cls.name,
+        severity,
+        f"{label} is written '{value}'; dclint writes it '{new}'",
+        "",
+        f"line {number}",
+        fix=f"write '{new}' (dclint check --fix does)",
+        changes=(
+            Change(
+                new,
+                f"respelled {value} as {new}",
+                line=number,
+                column=start,
+                end=start + len(value),
+                safe=True,
+            ),
+        ),
+    )

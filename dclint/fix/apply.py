@@ -199,6 +199,7 @@ def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False)
     """The edits every finding's fixes make (safe ones; unsafe too with `unsafe`)."""
     plan = FixPlan()
     taken: set[tuple[str, int, int, str]] = set()
+    claimed: dict[str, list[tuple[Edit, str]]] = {}  # each file's replacements, by whose fix
     hidden: set[int] = set()
     for d in result.designs:
         design = d.design
@@ -236,9 +237,18 @@ def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False)
                 insertion = (edit.start_line, edit.start_char) == (edit.end_line, edit.end_char)
                 if insertion:  # insertions at one place all go in, in the findings' order
                     spot = (*spot[:3], edit.text)
-                if spot in taken:  # one range entry fixed once for all of its racks
+                if spot in taken and _same(claimed.get(name, []), edit):
+                    continue  # one range entry fixed once for all of its racks
+                other = _collision(claimed.get(name, []), edit)
+                if other is not None:  # two fixes of one text: the first stays, said so
+                    plan.skipped.append(
+                        f"{f.file}:{f.line}: {f.rule}: it would rewrite the text {other}'s fix "
+                        f"rewrites (line {edit.start_line + 1}); run --fix again"
+                    )
                     continue
                 taken.add(spot)
+                if not insertion:
+                    claimed.setdefault(name, []).append((edit, f.rule))
                 edits = plan.edits.setdefault(name, [])
                 here = _span(edit)
                 at = next((i for i, e in enumerate(edits) if insertion and _span(e) == here), -1)
@@ -280,6 +290,29 @@ def plan_suppressions(result: Any, reason: str, *, fix_includes: bool = False) -
         old = plan.texts[name]
         plan.edits[name] = [Edit(0, 0, len(old.splitlines(keepends=True)) + 1, 0, text)]
     return plan
+
+
+def _same(claimed: list[tuple[Edit, str]], edit: Edit) -> bool:
+    """Whether `edit` is a replacement already claimed (the same span, the same text): an
+    insertion, or a second finding's copy of one fix."""
+    starts = (edit.start_line, edit.start_char) == (edit.end_line, edit.end_char)
+    return starts or any(e == edit for e, _ in claimed)
+
+
+def _collision(claimed: list[tuple[Edit, str]], edit: Edit) -> str | None:
+    """The rule whose claimed replacement `edit` overlaps (a different edit of the same text,
+    or an insertion inside it), or None."""
+    start, end = (edit.start_line, edit.start_char), (edit.end_line, edit.end_char)
+    for e, rule in claimed:
+        first, last = (e.start_line, e.start_char), (e.end_line, e.end_char)
+        if e == edit:
+            continue
+        if start == end:  # an insertion: inside a replaced span, not at its edges
+            if first < start < last:
+                return rule
+        elif start < last and first < end:
+            return rule
+    return None
 
 
 def _span(e: Edit) -> tuple[int, int, int, int]:
