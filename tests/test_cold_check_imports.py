@@ -33,3 +33,19 @@ def test_a_check_without_the_cache_imports_neither_the_cache_nor_the_baseline() 
     assert "dclint.rules.clg001_cdu_overloaded" in loaded  # the rules did run
     unneeded = {"dclint.cli._cache", "dclint.cli._runs", "dclint.engine.baseline"}
     assert sorted(unneeded & set(loaded)) == []
+
+
+def test_the_model_modules_give_pydantic_evaluated_annotations() -> None:
+    """Without `from __future__ import annotations` in the modules whose classes pydantic
+    reads, it is handed types, not strings to compile and evaluate one by one."""
+    import ast
+
+    models = ["catalog", "cooling", "cost", "design", "fabric", "power_chain", "racks"]
+    models += ["site", "software", "storage", "types", "workload"]
+    postponed = []
+    for name in models:
+        tree = ast.parse((ROOT / "dclint" / "model" / f"{name}.py").read_text("utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+                postponed += [f"{name}: {a.name}" for a in node.names if a.name == "annotations"]
+    assert postponed == []

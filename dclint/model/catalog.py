@@ -1,7 +1,7 @@
 """Hardware catalog entries: GPUs, platforms (racks and nodes), switches and NICs, with sources."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, PrivateAttr
@@ -53,7 +53,7 @@ class Gpu(Entry):
     nvlink_bandwidth: Bandwidth | None = None
 
     @property
-    def hbm_capacity(self) -> Quantity:
+    def hbm_capacity(self) -> "Quantity":
         """Memory a rule should budget against: `hbm_device` if known, else `hbm`."""
         return self.hbm_device if self.hbm_device is not None else self.hbm
 

@@ -1,7 +1,7 @@
 """Cooling: coolant distribution units (CDUs) and the loops that carry their coolant to racks."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from typing import Literal
 
 from pydantic import Field

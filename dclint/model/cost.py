@@ -1,7 +1,7 @@
 """Cost inputs: hardware prices, depreciation and the other items of a cluster's TCO."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from pydantic import Field
 
 from dclint.model.types import Duration, Fraction, Money, Strict

@@ -1,7 +1,7 @@
 """The design: one YAML file's content as a validated model."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, PrivateAttr
@@ -58,23 +58,23 @@ class Design(Strict):
             "element id (or id range) -> its source object, named with the findings on it",
         )
     )
-    _source: Source | None = PrivateAttr(default=None)
+    _source: "Source | None" = PrivateAttr(default=None)
     # what the resolver made of this design (`resolve.topology_of`), kept with it: the layer
     # above owns the type, so that the model imports nothing of it
     _resolved: Any = PrivateAttr(default=None)
-    _calibration: Calibration | None = PrivateAttr(default=None)
+    _calibration: "Calibration | None" = PrivateAttr(default=None)
 
     @property
-    def calibration(self) -> Calibration | None:
+    def calibration(self) -> "Calibration | None":
         """The calibration profile the config names (`calibration:`), if any: the step model
         applies its constants to the GPUs it holds (set by whoever read the config)."""
         return self._calibration
 
-    def calibrate(self, profile: Calibration | None) -> None:
+    def calibrate(self, profile: "Calibration | None") -> None:
         """Apply `profile` to this design's predictions (None: the model's own constants)."""
         self._calibration = profile
 
     @property
-    def source(self) -> Source | None:
+    def source(self) -> "Source | None":
         """Where the design was read from, with the position of every value (None if built)."""
         return self._source

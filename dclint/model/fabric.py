@@ -1,7 +1,7 @@
 """Fabrics: compute (GPU back-end), storage and front-end networks, parametric or explicit."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from typing import Annotated, Literal
 
 from pydantic import Field

@@ -5,8 +5,8 @@ switchboard or busway; none: the utility), as panels do; panels may name a trans
 UPS as their `fed_by`. Generators stand in for the utility: `serves` names the element they back
 up (none: the whole site)."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from typing import Annotated, Literal
 
 from pydantic import Field

@@ -1,7 +1,7 @@
 """Rack types (templates) and racks, written one at a time or as id ranges and counts."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from pydantic import Field
 
 from dclint.model.site import Status

@@ -1,7 +1,7 @@
 """The site, and its power: utility, panels/busways and feeds."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from dataclasses import dataclass as std_dataclass
 from typing import Annotated, Any, Literal
 

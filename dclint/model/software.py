@@ -7,8 +7,8 @@ Engine as NVIDIA's current recipes run it). `Workload.software_in_effect` gives 
 `Settings`; the step model (dclint.projection.step) and PAR004's memory read only that.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from dataclasses import dataclass, fields, replace
 from typing import Literal
 

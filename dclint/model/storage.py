@@ -1,7 +1,7 @@
 """Storage tiers: node-local caches, parallel file systems and object stores."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -60,7 +60,7 @@ class StorageTier(Strict):
     )
 
     @model_validator(mode="after")
-    def _one_write_scheme(self) -> StorageTier:
+    def _one_write_scheme(self) -> "StorageTier":
         if self.replication is not None and self.erasure_code is not None:
             raise ValueError("declare replication or erasure_code, not both")
         return self

@@ -1,7 +1,8 @@
 """Pydantic field types for quantities: each declares its dimension and rejects bare numbers."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written in the model modules, without `from __future__ import
+# annotations`: pydantic would compile and evaluate each field's annotation string when the
+# class is made (about 340 of them, some 5 ms of a cold check).
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache

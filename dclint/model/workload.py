@@ -1,7 +1,7 @@
 """Training workloads: the model, its data, its parallel layout and its checkpoints."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
+# reads this module's field types (why: the top of dclint.model.types).
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -219,7 +219,7 @@ class Workload(Strict):
         return got
 
     @model_validator(mode="after")
-    def _expert_tp_needs_folding(self) -> Workload:
+    def _expert_tp_needs_folding(self) -> "Workload":
         sw = self.software_in_effect
         if sw.expert_tp and sw.expert_tp != self.parallel.tp and not sw.moe_parallel_folding:
             raise ValueError(
