@@ -415,6 +415,12 @@ def _row(p: GridPoint) -> list[str]:
             _money(p.tco, p.currency), "*" if p.pareto else ""]  # fmt: skip
 
 
+def point_name(paths: list[str], values: tuple[str, ...] | list[str]) -> str:
+    """A point as its axes and values, `site.pue=1.2, racks[0].it_load=10 kW`: each axis named
+    as the user wrote it, as `check --sweep` names its one (`site.pue=1.2: error: ...`)."""
+    return ", ".join(f"{path}={value}" for path, value in zip(paths, values, strict=True))
+
+
 def coverage(evaluated: int, total: int) -> str:
     """What share of the grid a sampled run evaluated ('' when it evaluated all of it)."""
     if evaluated >= total:
@@ -444,7 +450,7 @@ def render(
     title = f"What-if grid of {setup.file}" + (
         f", workload {setup.workload}" if setup.workload else ""
     )
-    errors = [cell(f"{', '.join(p.values)}: error: {e}") for p in points for e in p.errors]
+    errors = [cell(f"{point_name(paths, p.values)}: error: {e}") for p in points for e in p.errors]
     foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
     notes = [note] if note else []
     title = "## " + markdown_text(title) if md else printable(title)
@@ -478,12 +484,12 @@ def render_stream(
         yield "|" + "---|" * len(head) + "\n"
         for p in points():
             yield "| " + " | ".join(cell(c) for c in _row(p)) + " |\n"
-            errors.extend(cell(f"{', '.join(p.values)}: error: {e}") for e in p.errors)
+            errors.extend(cell(f"{point_name(paths, p.values)}: error: {e}") for e in p.errors)
     else:
         widths = [len(c) for c in head]
         for p in points():
             widths = [max(w, len(cell(c))) for w, c in zip(widths, _row(p), strict=True)]
-            errors.extend(cell(f"{', '.join(p.values)}: error: {e}") for e in p.errors)
+            errors.extend(cell(f"{point_name(paths, p.values)}: error: {e}") for e in p.errors)
 
         def line(r: list[str]) -> str:
             return "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n"

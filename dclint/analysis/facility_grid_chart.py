@@ -37,6 +37,8 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
 
 
 def _svg(points: list[GridPoint], paths: list[str]) -> str:
+    from dclint.analysis.facility_grid import point_name
+
     known = [p for p in points if _finite(p.cost) and _finite(p.days)]  # no inf in the SVG
     if not known:
         return "<p>No point has both days and a cost to draw.</p>"
@@ -85,7 +87,7 @@ def _svg(points: list[GridPoint], paths: list[str]) -> str:
         out.append(f'<polyline points="{line}" fill="none" stroke="#c33" stroke-width="1.5"/>')
     for p in known:
         x, y = px(float(p.days or 0.0)), py(float(p.cost or 0.0))
-        label = escape(", ".join(f"{k}={v}" for k, v in zip(paths, p.values, strict=True)))
+        label = escape(point_name(paths, p.values))
         fill = "#c33" if p.pareto else "#fff"
         out.append(
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{fill}" stroke="#c33">'
