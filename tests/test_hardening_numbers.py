@@ -125,9 +125,25 @@ def test_the_grid_store_writes_null_for_a_number_that_is_not_finite(tmp_path: Pa
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("1e-21 yW", "power 1e-21 yW is out of range (too small)"),  # 1e-45 W
-        ("1e21 YW", "power 1e21 YW is out of range"),  # 1e45 W
-        ("1e-22 kW", "power 1e-22 kW is out of range (too small)"),
+        (  # 1e-45 W
+            "1e-21 yW",
+            "power 1e-21 yW is out of range (too small): at least 1e-30 in SI base units"
+            " (g, m, s, bit), the prefix applied",
+        ),
+        (  # 1e45 W
+            "1e21 YW",
+            "power 1e21 YW is out of range: at most 1e30 in SI base units (g, m, s, bit),"
+            " the prefix applied",
+        ),
+        (
+            "1e-22 kW",
+            "power 1e-22 kW is out of range (too small): a nonzero magnitude is at least 1e-21"
+            " in the unit written",
+        ),
+        (
+            "1e22 kW",
+            "power 1e22 kW is out of range: dclint reads magnitudes up to 1e21 in the unit written",
+        ),
         ("1e-17 mW", None),  # 1e-20 W: within both bounds
         ("1e15 GW", None),  # 1e24 W
     ],

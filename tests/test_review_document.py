@@ -136,7 +136,10 @@ def test_against_a_counter_design(tmp_path: Path) -> None:
     body = review(tmp_path, H100, "--against", str(counter))
     diff = section(body, "Counter-design: counter against h100-40node")
     assert diff[1].startswith("What changes from h100-40node (A) to counter (B)")
-    assert "### Findings gone in B (1)" in "\n".join(diff)
+    text = "\n".join(diff)
+    assert "### Findings only in A (1)" in text
+    assert "### Findings only in B: none" in text
+    assert text.index("only in B") < text.index("only in A")
 
 
 def test_waivers_in_the_review(tmp_path: Path) -> None:

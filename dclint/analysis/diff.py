@@ -147,12 +147,12 @@ def render_text(d: Diff) -> str:
         out.append("  ".join(cells).rstrip())
     out.append("")
     for side, found, mark in (("B", d.new, "+"), ("A", d.gone, "-")):
-        out.append(f"{_heading(side, found)}{':' if found else ''}")
+        out.append(f"{heading(side, found)}{':' if found else ''}")
         out.extend(f"  {mark} {_finding(f)}" for f in found)
     return "\n".join(out) + "\n"
 
 
-def _heading(side: str, found: list[Finding]) -> str:
+def heading(side: str, found: list[Finding]) -> str:
     """`Findings only in B (2)` over the findings, `Findings only in A: none` where there are
     none (no count of 0 over an empty section), in text and Markdown alike."""
     return f"Findings only in {side} ({len(found)})" if found else f"Findings only in {side}: none"
@@ -173,7 +173,7 @@ def render_markdown(d: Diff) -> str:
     ]
     out.extend(f"| {' | '.join(md(c) for c in r)} |" for r in _lines(d))
     for side, found in (("B", d.new), ("A", d.gone)):
-        out.append(f"\n### {_heading(side, found)}\n" if found else f"\n{_heading(side, found)}")
+        out.append(f"\n### {heading(side, found)}\n" if found else f"\n{heading(side, found)}")
         out.extend(_md(found))
     return "\n".join(out) + "\n"
 

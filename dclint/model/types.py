@@ -43,13 +43,18 @@ __all__ = [
 
 _QUANTITY_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*[^\s].*$"
 # The largest magnitude a design may write, in the field's own unit: beyond it arithmetic overflows.
-_MAX_MAGNITUDE = 1e21
+_MAX_MAGNITUDE = 1e21  # _TOO_BIG says it
 # The smallest nonzero magnitude, in the field's own unit: below it a division overflows to
 # infinity ('5e-324 h' of checkpoint interval made a save time 'inf%' of it)
-_MIN_MAGNITUDE = 1e-21
+_MIN_MAGNITUDE = 1e-21  # _TOO_SMALL says it
 # The same bounds in pint's base units (g, m, s, bit): a prefix cannot carry a value past them
 # ('1e-21 yB/s' is 8e-45 b/s; '1e21 YW' 1e45 W), though its digits are within the bounds above
-_BASE_BOUNDS = (1e-30, 1e30)
+_BASE_BOUNDS = (1e-30, 1e30)  # _TOO_BIG_BASE and _TOO_SMALL_BASE say them
+# what the out-of-range errors say the range is
+_TOO_BIG = ": dclint reads magnitudes up to 1e21 in the unit written"
+_TOO_SMALL = ": a nonzero magnitude is at least 1e-21 in the unit written"
+_TOO_BIG_BASE = ": at most 1e30 in SI base units (g, m, s, bit), the prefix applied"
+_TOO_SMALL_BASE = ": at least 1e-30 in SI base units (g, m, s, bit), the prefix applied"
 MIN_KELVIN = 200  # -73 degC: an absolute temperature in K below it is a difference misread
 _SEEN_LIMIT = 4096  # distinct texts each field kind remembers as valid
 
@@ -150,15 +155,15 @@ class Dim:
         self._check_dimension(q)
         mag = float(q.magnitude)
         if not math.isfinite(mag) or abs(mag) > _MAX_MAGNITUDE:
-            raise _error(f"{self.kind} {value!s} is out of range")
+            raise _error(f"{self.kind} {value!s} is out of range{_TOO_BIG}")
         if mag != 0 and abs(mag) < _MIN_MAGNITUDE:
-            raise _error(f"{self.kind} {value!s} is out of range (too small)")
+            raise _error(f"{self.kind} {value!s} is out of range (too small){_TOO_SMALL}")
         if mag != 0 and not self.absolute_temperature:
             base = abs(mag) * _base_factor(q._units)
             if base > _BASE_BOUNDS[1]:
-                raise _error(f"{self.kind} {value!s} is out of range")
+                raise _error(f"{self.kind} {value!s} is out of range{_TOO_BIG_BASE}")
             if base < _BASE_BOUNDS[0]:
-                raise _error(f"{self.kind} {value!s} is out of range (too small)")
+                raise _error(f"{self.kind} {value!s} is out of range (too small){_TOO_SMALL_BASE}")
         if self.absolute_temperature and mag <= _absolute_zero(q._units):
             raise _error(f"{self.kind} '{value}' is at or below absolute zero")
         if self.absolute_temperature and mag < MIN_KELVIN and str(q._units) == "kelvin":

@@ -241,7 +241,7 @@ def _diff(doc: ReviewDocument) -> list[Block]:
 
 def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
     """A design against a counter-design: the compared figures, findings gone and new."""
-    from dclint.analysis.diff import row_cells
+    from dclint.analysis.diff import heading, row_cells
 
     out = [
         Block(level, f"Counter-design: {b} against {a}", anchor="diff"),
@@ -252,13 +252,13 @@ def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
         ),
         Block("table", header=["Figure", "A", "B", "Change"], rows=row_cells(d)),
     ]
-    for title, found in (("Findings gone in B", d.gone), ("Findings new in B", d.new)):
-        out.append(Block("h3", f"{title} ({len(found)})"))
-        out.append(
-            Block("ul", items=[f"{f.rule} {f.subject or f.path}: {f.message}" for f in found])
-            if found
-            else Block("p", "None.")
-        )
+    # the headings and their order are `dclint diff`'s (text and Markdown): B's first
+    for side, found in (("B", d.new), ("A", d.gone)):
+        out.append(Block("h3", heading(side, found)))
+        if found:
+            out.append(
+                Block("ul", items=[f"{f.rule} {f.subject or f.path}: {f.message}" for f in found])
+            )
     return out
 
 
