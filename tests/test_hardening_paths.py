@@ -135,7 +135,8 @@ def test_tiny_values_never_make_infinity_and_json_has_no_nan(tmp_path: Path) -> 
     assert proc.returncode == 2
     assert json.loads(proc.stdout)["designs"][0]["errors"][0]["message"] == (
         "workloads[0].checkpoint.interval: duration 5e-324 h is out of range (too small): a "
-        "nonzero magnitude is at least 1e-21 in the unit written (value set by --set workloads.llm-13b.checkpoint.interval=5e-324 h)"
+        "nonzero magnitude is at least 1e-21 in the unit written "
+        "(value set by --set workloads.llm-13b.checkpoint.interval=5e-324 h)"
     )
 
 
