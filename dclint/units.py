@@ -295,3 +295,14 @@ def _unit_label(unit: Any) -> str:
     takes longer than the rest of a report line."""
     units = f"{unit:~}".replace(" ", "").replace("**", "^")
     return units.replace("Δ°C", "K").replace("°C", "degC").replace("°F", "degF")
+
+
+def number_text(value: Any) -> str:
+    """A number as dclint's output prints one: thousands separators below 1e15
+    (`1,000,000,000`), four significant digits in exponent form above (`1e+16`)."""
+    if isinstance(value, int) and abs(value) < 10**15:
+        return f"{value:,}"
+    number = float(value)
+    if not math.isfinite(number) or abs(number) >= 1e15:
+        return f"{number:.4g}"
+    return f"{number:,.15g}"

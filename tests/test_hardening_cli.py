@@ -201,8 +201,8 @@ def test_output_to_a_fifo_is_written_into_it(
         ("--rack-load", "1e-5 kW", "--rack-load '1e-5 kW': a rack load under 0.1 kW"),
         ("--rack-load", "1e-300 kW", "--rack-load '1e-300 kW': power 1e-300 kW is out of range"),
         ("--rack-load", "130 kg", "expected power, e.g. '120 kW', got a value in 'kg'"),
-        ("--nodes", "0", "--nodes '0': input should be greater than 0"),
-        ("--nodes", "-1", "--nodes '-1': input should be greater than 0"),
+        ("--nodes", "0", "--nodes '0': must be greater than 0, got 0"),
+        ("--nodes", "-1", "--nodes '-1': must be greater than 0, got -1"),
     ],
 )
 def test_capacity_flags_are_validated_as_design_values(

@@ -111,8 +111,8 @@ def test_a_billion_layers_is_refused_at_its_line_by_plan(
     _design(tmp_path, ("layers: 40", "layers: 1000000000"))
     assert main(["plan", "d.yaml"]) == 2
     assert capsys.readouterr().err.splitlines() == [
-        "dclint: error: d.yaml:88:15: workloads[0].model.layers: input should be less than or "
-        "equal to 10000"
+        "dclint: error: d.yaml:88:15: workloads[0].model.layers: must be at most 10,000, "
+        "got 1,000,000,000"
     ]
 
 

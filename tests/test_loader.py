@@ -165,10 +165,10 @@ def test_not_a_mapping() -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("3.0", "input should be 1 or 3, got 3.0"),
-        ('"3"', "input should be 1 or 3, got '3'"),
-        ("true", "input should be 1 or 3, got True"),
-        ("2", "input should be 1 or 3"),
+        ("3.0", "expected 1 or 3, got 3.0"),
+        ('"3"', "expected 1 or 3, got '3'"),
+        ("true", "expected 1 or 3, got true"),
+        ("2", "expected 1 or 3, got 2"),
     ],
 )
 def test_phases_is_exactly_1_or_3(value: str, message: str) -> None:

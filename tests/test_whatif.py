@@ -69,7 +69,7 @@ def test_values_are_read_as_yaml() -> None:
         ),
         (
             ["site.name=x", "site.pue=0.5"],
-            "--set:1:2: site.pue: input should be greater than or equal to 1 "
+            "--set:1:2: site.pue: must be at least 1, got 0.5 "
             "(value set by --set site.pue=0.5)",
         ),
         (
@@ -142,7 +142,7 @@ def test_sweep_json_and_bad_value(capsys: pytest.CaptureFixture[str]) -> None:
     rows = json.loads(capsys.readouterr().out)["sweeps"][0]["rows"]
     assert [(r["value"], r["findings"], r["errors"]) for r in rows] == [
         ("1.2", 0, []),
-        ("0.5", 0, ["--sweep:1:1: site.pue: input should be greater than or equal to 1"]),
+        ("0.5", 0, ["--sweep:1:1: site.pue: must be at least 1, got 0.5"]),
     ]
 
 

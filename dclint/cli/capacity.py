@@ -138,6 +138,7 @@ def _rack_values(args: argparse.Namespace) -> Any:
     from pydantic import ValidationError
 
     from dclint.model.racks import RackFields
+    from dclint.model.value_messages import value_message
 
     values = {"it_load": args.rack_load, "nodes": args.nodes}
     try:
@@ -146,7 +147,7 @@ def _rack_values(args: argparse.Namespace) -> Any:
         err = exc.errors(include_url=False)[0]
         flag = {"it_load": "--rack-load", "nodes": "--nodes"}[str(err["loc"][0])]
         given = values[str(err["loc"][0])]
-        message = err["msg"][:1].lower() + err["msg"][1:]
+        message = value_message(err)
         raise ConfigError(f"{flag} {str(given)[:40]!r}: {message}") from None
     if rack.it_load is not None and rack.it_load.m_as("kW") < MIN_RACK_LOAD_KW:
         raise ConfigError(

@@ -11,6 +11,7 @@ from pydantic import BeforeValidator, Field, FiniteFloat, TypeAdapter, Validatio
 
 from dclint.errors import ConfigError
 from dclint.model import types as t
+from dclint.units import number_text
 
 __all__ = [
     "KINDS",
@@ -209,10 +210,10 @@ def _range(tp: Any) -> tuple[str, bool]:
         for item in getattr(meta, "metadata", [meta]):
             for attr, text in (("ge", "at least"), ("gt", "above")):
                 if getattr(item, attr, None) is not None:
-                    low = f"{text} {_number(getattr(item, attr))}"
+                    low = f"{text} {number_text(getattr(item, attr))}"
             for attr, text in (("le", "at most"), ("lt", "below")):
                 if getattr(item, attr, None) is not None:
-                    high = f"{text} {_number(getattr(item, attr))}"
+                    high = f"{text} {number_text(getattr(item, attr))}"
             finite = finite or getattr(item, "allow_inf_nan", True) is False
     if low.startswith("at least") and high.startswith("at most"):
         return f" from {low.removeprefix('at least ')} to {high.removeprefix('at most ')}", finite
@@ -220,23 +221,12 @@ def _range(tp: Any) -> tuple[str, bool]:
     return (f" {words}" if words else ""), finite
 
 
-def _number(value: Any) -> str:
-    """A number as dclint's output prints one: thousands separators below 1e15
-    (`1,000,000,000`), four significant digits in exponent form above (`1e+16`)."""
-    if isinstance(value, int) and abs(value) < 10**15:
-        return f"{value:,}"
-    number = float(value)
-    if not math.isfinite(number) or abs(number) >= 1e15:
-        return f"{number:.4g}"
-    return f"{number:,.15g}"
-
-
 def _given(value: Any) -> str:
     """What a config value was, for a message: `1e+16`, `'abc'`, `true`, `a table`."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return _number(value)
+        return number_text(value)
     if isinstance(value, str):
         return repr(value if len(value) <= 40 else value[:37] + "...")
     if isinstance(value, dict):

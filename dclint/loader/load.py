@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -19,13 +18,11 @@ from dclint.model.resolve import resolve
 from dclint.model.software import MOVED_KEYS
 from dclint.model.source import Source, format_path
 from dclint.model.types import fields_of
+from dclint.model.value_messages import value_message
 
 __all__ = ["load", "load_text"]
 
-_LEADING_ZERO = re.compile(r"^[-+]?0[0-9_]+$")  # 010, 0_1: YAML 1.1 octals, kept as text
-_NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
 MAX_ERRORS = 100  # errors reported a design, as compilers stop after a screenful
-_YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "YES", "NO"}
 
 
 def load(
@@ -189,40 +186,9 @@ def _problems(exc: ValidationError, data: dict[str, Any], source: Source) -> lis
                 source, loc[:-1], f"missing required key '{loc[-1]}' in {parent}", key=True
             )
         else:
-            problem = _at(source, loc, f"{where}: {_message(err)}")
+            problem = _at(source, loc, f"{where}: {value_message(err)}")
         out.setdefault((problem.line, problem.column, problem.message), problem)
     return _capped(list(out.values()), len(out) + len(every) - len(errors))
-
-
-def _message(err: Any) -> str:
-    msg = str(err["msg"])
-    value = err.get("input")
-    if err["type"] == "bool_type" and isinstance(value, str) and value in _YAML11_BOOLS:
-        return f"expected true or false, got '{value}' (YAML 1.1 booleans are not read as such)"
-    if err["type"] in ("int_type", "float_type") and isinstance(value, str):
-        if len(value) >= 20 and value.lstrip("+-").isdigit():  # kept as text: too many digits
-            return f"number {value[:40]} is out of range"
-        hint = ""
-        if _LEADING_ZERO.match(value):
-            hint = " (leading zeros are not read as numbers)"
-        elif _NUMBER.match(value):
-            hint = " (quoted, so it is text: write it without quotes)"
-        return f"expected a number, got '{value[:40]}'{hint}"
-    if err["type"] == "string_type":
-        return f"expected a string, got {type(value).__name__} {str(value)[:40]!r}"
-    if err["type"] in ("model_type", "dict_type", "dataclass_type"):
-        return f"expected a mapping, got {_kind(value)}"
-    if err["type"] == "list_type":
-        return f"expected a list, got {_kind(value)}"
-    return msg[0].lower() + msg[1:] if msg else "invalid value"
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, str):
-        return f"the string {value[:40]!r}"
-    return {dict: "a mapping", list: "a list", type(None): "nothing"}.get(
-        type(value), type(value).__name__
-    )
 
 
 def _known_fields(loc: tuple[Any, ...]) -> list[str]:

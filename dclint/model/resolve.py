@@ -14,6 +14,7 @@ from dclint.model.racks import RackFields, RackGroup
 from dclint.model.ranges import RangeError, counted, expand, substitute
 from dclint.model.source import Path, format_path
 from dclint.model.topology import ChainItem, FeedItem, PanelItem, Rack, RefError, Topology
+from dclint.model.value_messages import value_message
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def _catalog(design: Design, errors: list[RefError]) -> Catalog:
         )
     except ValidationError as exc:
         for err in exc.errors():
-            errors.append(RefError(("catalog", *err["loc"]), f"catalog: {err['msg']}"))
+            errors.append(RefError(("catalog", *err["loc"]), f"catalog: {value_message(err)}"))
         return builtin()
 
 

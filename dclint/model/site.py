@@ -165,9 +165,8 @@ class Site(Strict):
 def _phase_count(value: Any) -> Any:
     """A record reads in lax mode, where a Literal[1, 3] would take 3.0 and "3"."""
     if type(value) is not int:
-        raise PydanticCustomError(
-            "phases", "input should be 1 or 3, got {value}", {"value": repr(value)}
-        )
+        got = str(value).lower() if type(value) is bool else repr(value)
+        raise PydanticCustomError("phases", "expected 1 or 3, got {value}", {"value": got})
     return value
 
 
