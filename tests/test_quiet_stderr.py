@@ -46,8 +46,7 @@ def test_an_error_at_a_flag_spells_the_flag_out(capsys: pytest.CaptureFixture[st
     """With no echo to read `--set:1:N` against, the error line says which flag it was."""
     assert main(["check", H100, "--set", "site.name=x", "--set", "site.pue=0.5"]) == 2
     assert capsys.readouterr().out.splitlines()[0] == (
-        "--set:1:2: error: site.pue: must be at least 1, got 0.5 "
-        "(value set by --set site.pue=0.5)"
+        "--set:1:2: error: site.pue: must be at least 1, got 0.5 (value set by --set site.pue=0.5)"
     )
 
 

@@ -69,8 +69,7 @@ def test_values_are_read_as_yaml() -> None:
         ),
         (
             ["site.name=x", "site.pue=0.5"],
-            "--set:1:2: site.pue: must be at least 1, got 0.5 "
-            "(value set by --set site.pue=0.5)",
+            "--set:1:2: site.pue: must be at least 1, got 0.5 (value set by --set site.pue=0.5)",
         ),
         (
             ["site.bogus=1"],
