@@ -134,3 +134,41 @@ def test_each_kind_of_quantity_checks_its_dimension() -> None:
         "42 °C",
         "5 degC",
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [
+        ("1 PB", True),
+        ("1 Pb", True),
+        ("1 TiB", True),
+        ("1 pb", False),  # pint's picobit: dclint refuses it as ambiguous, so does the schema
+        ("1 pB", False),
+        ("3 mb", False),  # a millibit
+        ("3 MB", True),
+    ],
+)
+def test_a_data_unit_under_a_sub_unit_prefix_is_flagged_as_dclint_refuses_it(
+    value: str, ok: bool
+) -> None:
+    from dclint.errors import LoadError
+    from dclint.loader.load import load_text
+
+    doc = {"name": "x", "storage": {"tiers": [{"id": "t", "capacity": value}]}}
+    schema_ok = not [e for e in _validator().iter_errors(doc) if e.instance == value]
+    assert schema_ok is ok
+    try:
+        load_text(f"name: x\nstorage:\n  tiers:\n    - {{id: t, capacity: {value}}}\n", "d.yaml")
+        loaded = True
+    except LoadError as exc:
+        loaded = not any("capacity" in p.message for p in exc.problems)
+    assert loaded is ok  # the schema and dclint agree
+
+
+def test_a_bandwidth_in_mbps_is_flagged() -> None:
+    def flagged(value: str) -> list[object]:
+        doc = {"name": "x", "storage": {"tiers": [{"id": "t", "read_bandwidth": value}]}}
+        return [e.instance for e in _validator().iter_errors(doc) if isinstance(e.instance, str)]
+
+    assert flagged("100 mbps") == ["100 mbps"]  # a millibit a second
+    assert flagged("100 Mbps") == []

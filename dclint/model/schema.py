@@ -24,6 +24,9 @@ SCHEMA_ID = "urn:dclint:schema:design:1"
 FRAGMENT_ID = "urn:dclint:schema:fragment:1"
 _NUMBER = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?\s*"
 _ANY_UNIT = _NUMBER + r"[^\s].*$"  # the pattern the field types give: any unit at all
+# what dclint refuses as ambiguous though pint reads it (units._DATA_PREFIX): a data unit under
+# a milli or pico prefix ('1 pb' is a picobit, '3 mb' a millibit), so that editors flag it too
+_NOT_A_SUB_UNIT_OF_DATA = r"(?![mp](?:bps|b|B)(?![A-Za-z0-9_]))"
 
 # example unit -> (what the value is, the units a reader would write)
 KINDS: dict[str, tuple[str, str]] = {
@@ -89,20 +92,24 @@ def _families() -> list[tuple[str, Any]]:
 def unit_pattern(example_unit: str) -> str:
     """A regular expression (ECMA-262 subset) for a quantity whose units have the dimension of
     `example_unit`: one unit, or one unit over another ('L/min', 'CNY/kWh', 'm^3/h')."""
+    return _NUMBER + _NOT_A_SUB_UNIT_OF_DATA + _units_of(example_unit) + r"\s*$"
+
+
+def _units_of(example_unit: str) -> str:
     from dclint.units import ureg
 
     if example_unit == "K":  # a temperature difference: kelvin, or a delta of a scale
         deltas = {"K", "kelvin", "delta_degC", "delta_degF", "delta_degree_Celsius"}
-        return _NUMBER + _alternation(deltas) + r"\s*$"
+        return _alternation(deltas)
     if example_unit == "MW":  # a rating: real or apparent power
-        return _NUMBER + f"(?:{_unit_alternatives('W')}|{_unit_alternatives('VA')})" + r"\s*$"
+        return f"(?:{_unit_alternatives('W')}|{_unit_alternatives('VA')})"
     if example_unit == "kN/m^2":  # a floor rating: a pressure, or a mass per area
         kinds = f"{_unit_alternatives('kPa')}|{_unit_alternatives('kg/m^2')}"
-        return _NUMBER + f"(?:{kinds})" + r"\s*$"
+        return f"(?:{kinds})"
     wanted = ureg.get_dimensionality(example_unit)
     if any(str(k).startswith("[currency_") for k in wanted):
-        return _NUMBER + _money_alternatives(example_unit) + r"\s*$"
-    return _NUMBER + _unit_alternatives(example_unit) + r"\s*$"
+        return _money_alternatives(example_unit)
+    return _unit_alternatives(example_unit)
 
 
 def _unit_alternatives(example_unit: str) -> str:
