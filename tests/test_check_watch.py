@@ -27,22 +27,36 @@ power:
 FRAGMENT = "racks:\n  - id: r1\n    it_load: {load}\n    feeds: [fa, fb]\n"
 
 
+_PENDING: dict[int, str] = {}  # what a process wrote after the marker a read stopped at
+
+
 def _read_until(proc: subprocess.Popen[str], marker: str, timeout: float = 30) -> str:
-    """What the process writes on stdout and stderr until `marker` appears on stderr."""
-    sel = selectors.DefaultSelector()
+    """What the process writes on stdout and stderr until `marker` appears on stderr (up to the
+    end of its line; the rest is kept for the next read). The pipes are read raw: a buffered
+    readline can hold a second line the selector then never reports."""
     assert proc.stdout is not None and proc.stderr is not None
-    sel.register(proc.stdout, selectors.EVENT_READ, "out")
-    sel.register(proc.stderr, selectors.EVENT_READ, "err")
-    seen = ""
+    fds = {proc.stdout.fileno(): "out", proc.stderr.fileno(): "err"}
+    sel = selectors.DefaultSelector()
+    for fd, name in fds.items():
+        sel.register(fd, selectors.EVENT_READ, name)
+    seen = _PENDING.pop(proc.pid, "")
     deadline = time.monotonic() + timeout
-    while marker not in seen:
-        left = deadline - time.monotonic()
-        assert left > 0, f"no {marker!r} within {timeout} s; got {seen!r}"
-        for key, _ in sel.select(left):
-            line = key.fileobj.readline()  # type: ignore[union-attr]
-            seen += line
-    sel.close()
-    return seen
+    try:
+        while marker not in seen:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {marker!r} within {timeout} s; got {seen!r}"
+            assert sel.get_map(), f"the process closed its output before {marker!r}: {seen!r}"
+            for key, _ in sel.select(left):
+                chunk = os.read(key.fd, 65536)  # type: ignore[arg-type]
+                if not chunk:
+                    sel.unregister(key.fd)
+                seen += chunk.decode("utf-8", "replace")
+    finally:
+        sel.close()
+    cut = seen.find("\n", seen.index(marker)) + 1 or len(seen)
+    if seen[cut:]:
+        _PENDING[proc.pid] = seen[cut:]
+    return seen[:cut]
 
 
 def test_watch_rechecks_on_a_fragment_change_and_stops_on_ctrl_c(tmp_path: Path) -> None:
