@@ -248,3 +248,14 @@ def test_missing_profile_names_the_config_line(
     assert main(["cost", str(design)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"dclint: error: {design.parent}/.dclint.yaml:1:1: cannot read"), err
+
+
+def test_an_unwritable_profile_names_its_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = _csv(tmp_path / "runs.csv", _measured(KNOWN))
+    target = tmp_path / "no" / "such" / "p.yaml"
+    assert main(["calibrate", str(SAMPLE), str(runs), "--profile", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"dclint: error: --profile {target}: No such file or directory\n", err
+    assert not target.parent.exists()

@@ -143,6 +143,6 @@ def run(args: argparse.Namespace) -> int:
         from dclint.loader.calibration import profile_text
 
         sources = ", ".join(args.runs)
-        write_atomic(args.profile, profile_text(profile(fits, args.profile, sources)))
+        write_atomic(args.profile, profile_text(profile(fits, args.profile, sources)), "--profile")
     emit(args, _json(fits) if args.format == "json" else _text(fits, args.design))
     return 0

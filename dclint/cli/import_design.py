@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         if was_enabled:
             gc.enable()
     if args.save_dump and result.dump is not None:
-        write_atomic(args.save_dump, result.dump)
+        write_atomic(args.save_dump, result.dump, "--save-dump")
     for line in result.report:
         print(f"dclint import: warning: {printable(line)}", file=sys.stderr)
     if args.output:
