@@ -75,12 +75,30 @@ def assumptions(a: Assessment) -> list[Assumption]:
             continue
         for name, opt in cls.options.items():
             value = options.get(rid, {}).get(name, opt.default)
-            percent = opt.kind == "share" or str(opt.default).strip().endswith("%")
-            shown = share(value) if percent else show(value)
             out.append(
-                Assumption(f"{rid}.{name}: {opt.help}", shown, show(opt.default), _source(cls))
+                Assumption(
+                    f"{rid}.{name}: {opt.help}",
+                    _option_text(opt, value),
+                    _option_text(opt, opt.default),
+                    _source(cls),
+                )
             )
     return out
+
+
+def _option_text(opt: Any, value: Any) -> str:
+    """An option's value as the config writes it: a share `10%`, a ratio `2:1` (also in a
+    mapping of ratios), else as `show` gives it."""
+    kind = opt.kind
+    if kind == "share" or str(opt.default).strip().endswith("%"):
+        return share(value)
+    if kind in ("ratio", "dict:ratio"):
+        from dclint.engine.options import parse_ratio, ratio_text
+
+        if isinstance(value, dict):
+            return ", ".join(f"{k} = {ratio_text(parse_ratio(v))}" for k, v in value.items()) or "-"
+        return ratio_text(parse_ratio(value))
+    return show(value)
 
 
 def projection_assumptions(projections: list[dict[str, Any]]) -> list[Assumption]:

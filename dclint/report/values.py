@@ -36,7 +36,8 @@ MONEY_KEYS = {"total", "per_gpu_year", "items", "cost_total", "cost_breakdown"}
 def show(value: Any) -> str:
     """A value as a reviewer reads it: quantities with units, numbers to 4 figures."""
     if isinstance(value, Quantity):
-        if value.dimensionless and str(value.units) in ("dimensionless", "percent"):
+        # a share: unitless (a parsed `Share` option: 0.1) or in percent (`10 %`)
+        if value.unitless or str(value.units) == "percent":
             return f"{value.m_as('dimensionless') * 100:.4g}%"
         return fmt(value)
     if isinstance(value, bool) or value is None:
@@ -60,6 +61,7 @@ def money(value: Any, currency: str) -> str:
 
 
 def share(value: Any) -> str:
+    """A share as a percentage: 0.1 -> `10%`; anything else as `show` gives it."""
     if isinstance(value, float) and 0 <= value <= 1:
         return f"{value * 100:.3g}%"
     return show(value)
