@@ -172,3 +172,13 @@ def test_warns_past_githubs_comment_limit(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr()
     assert 0 < len(out.out) <= 65_536
     assert out.err == ""
+
+
+def test_assumptions_show_options_as_a_config_writes_them() -> None:
+    from dclint.analysis.assess import run
+    from dclint.report.assumptions import assumptions
+
+    a = run([str(SAMPLES / "gb200-superpod-su.yaml")]).designs[0]
+    rows = {r.item.split(":")[0]: (r.value, r.default) for r in assumptions(a)}
+    assert rows["PAR004.reserve"] == ("10%", "10%")  # a parsed share printed '0.1'
+    assert rows["NET001.limit"] == ("1:1", "1:1")  # a parsed ratio printed '1'

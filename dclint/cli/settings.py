@@ -14,31 +14,10 @@ from dclint.errors import ConfigError
 __all__ = ["settings_of", "show_settings"]
 
 
-def _value(value: Any, kind: str) -> Any:
-    """An option's typed value as JSON: a quantity as text with its unit ("120 kW"), a share
-    as a percentage ("90%"), a ratio as dclint prints it ("2:1"), mappings and lists item by
-    item."""
-    from dclint.units import Quantity, fmt
-
-    if kind.startswith(("dict:", "list:")):
-        inner = kind[5:]
-        if isinstance(value, dict):
-            return {str(k): _value(v, inner) for k, v in value.items()}
-        return [_value(v, inner) for v in value]
-    if kind == "ratio":
-        from dclint.engine.options import ratio_text
-
-        return ratio_text(value)
-    if kind == "share" and isinstance(value, Quantity):
-        return f"{value.m_as('dimensionless') * 100:g}%"
-    if isinstance(value, Quantity):
-        return fmt(value)
-    return value
-
-
 def settings_of(file: str, engine: Any) -> dict[str, Any]:
     """The resolved configuration of `file` under `engine` (JSON-ready)."""
     from dclint.engine.config import for_file, selected
+    from dclint.engine.options import as_written
     from dclint.model.budget import MAX_IDS
 
     config = engine.config_for(file)
@@ -48,7 +27,7 @@ def settings_of(file: str, engine: Any) -> dict[str, Any]:
     for rid, cls in sorted(engine.rules.items()):
         if not selected(rid, config, file):
             continue
-        options = {n: _value(typed[rid][n], o.kind) for n, o in cls.options.items()}
+        options = {n: as_written(typed[rid][n], o.kind) for n, o in cls.options.items()}
         severity = config.rule_settings.get(rid, {}).get("severity", cls.severity)
         rules[rid] = {"severity": severity, "options": options}
     out: dict[str, Any] = {

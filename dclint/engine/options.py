@@ -11,7 +11,7 @@ from pydantic import BeforeValidator, Field, FiniteFloat, TypeAdapter, Validatio
 
 from dclint.errors import ConfigError
 from dclint.model import types as t
-from dclint.units import number_text
+from dclint.units import Quantity, fmt, number_text
 
 __all__ = [
     "KINDS",
@@ -19,6 +19,7 @@ __all__ = [
     "Positive",
     "Ratio",
     "Share",
+    "as_written",
     "kind_name",
     "parse_option",
     "parse_ratio",
@@ -53,6 +54,25 @@ def parse_ratio(value: Any) -> float:
 def ratio_text(value: float) -> str:
     """The canonical spelling of a ratio, as reports print it: 2.0 -> `2:1`, 1.5 -> `1.5:1`."""
     return f"{value:g}:1"
+
+
+def as_written(value: Any, kind: str) -> Any:
+    """A typed option value as a config writes it, JSON-ready: a quantity with its unit
+    (`120 kW`), a share as a percentage (`90%`), a ratio as `2:1`, mappings and lists item by
+    item, anything else as it is. `check --show-settings` prints it; the review's assumptions
+    table shows it (through `show`)."""
+    if kind.startswith(("dict:", "list:")):
+        inner = kind[5:]
+        if isinstance(value, dict):
+            return {str(k): as_written(v, inner) for k, v in value.items()}
+        return [as_written(v, inner) for v in value]
+    if kind == "ratio":
+        return ratio_text(value)
+    if kind == "share" and isinstance(value, Quantity):
+        return f"{value.m_as('dimensionless') * 100:g}%"
+    if isinstance(value, Quantity):
+        return fmt(value)
+    return value
 
 
 Ratio = Annotated[float, BeforeValidator(parse_ratio)]

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from dclint.analysis.assess import Assessment
-from dclint.report.values import share, show
+from dclint.engine.options import as_written, parse_option
+from dclint.report.values import show
 
 __all__ = ["Assumption", "assumptions", "projection_assumptions"]
 
@@ -74,31 +75,17 @@ def assumptions(a: Assessment) -> list[Assumption]:
         if not cls.options or not a.selected(rid):
             continue
         for name, opt in cls.options.items():
-            value = options.get(rid, {}).get(name, opt.default)
+            default = parse_option(rid, name, opt.type, opt.default)
+            value = options.get(rid, {}).get(name, default)
             out.append(
                 Assumption(
                     f"{rid}.{name}: {opt.help}",
-                    _option_text(opt, value),
-                    _option_text(opt, opt.default),
+                    show(as_written(value, opt.kind)),
+                    show(as_written(default, opt.kind)),
                     _source(cls),
                 )
             )
     return out
-
-
-def _option_text(opt: Any, value: Any) -> str:
-    """An option's value as the config writes it: a share `10%`, a ratio `2:1` (also in a
-    mapping of ratios), else as `show` gives it."""
-    kind = opt.kind
-    if kind == "share" or str(opt.default).strip().endswith("%"):
-        return share(value)
-    if kind in ("ratio", "dict:ratio"):
-        from dclint.engine.options import parse_ratio, ratio_text
-
-        if isinstance(value, dict):
-            return ", ".join(f"{k} = {ratio_text(parse_ratio(v))}" for k, v in value.items()) or "-"
-        return ratio_text(parse_ratio(value))
-    return show(value)
 
 
 def projection_assumptions(projections: list[dict[str, Any]]) -> list[Assumption]:
