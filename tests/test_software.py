@@ -8,9 +8,11 @@ import pytest
 
 from dclint.errors import LoadError
 from dclint.loader import load_text
+from dclint.model.design import Design
 from dclint.model.software import PRESET_SOURCES, PRESETS, Settings
-from dclint.projection.collectives import Links, group_time
-from dclint.projection.hardware import hardware_of
+from dclint.model.workload import Workload
+from dclint.projection.collectives import Links, group_time, node_share
+from dclint.projection.hardware import Hardware, hardware_of
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
 from dclint.projection.search import memory_bytes
@@ -119,7 +121,67 @@ def test_an_unknown_preset_is_a_load_error() -> None:
     assert "software.preset" in _load_error("    software: {preset: megatron-9}\n")
 
 
+def test_cuda_graphs_is_true_false_or_the_full_iteration() -> None:
+    full = _settings("    software: {cuda_graphs: full-iteration}\n")
+    assert full.cuda_graphs == "full-iteration"
+    assert "the whole iteration in one CUDA graph" in full.describe()
+    assert _settings("    software: {cuda_graphs: true}\n").cuda_graphs is True
+    got = _load_error("    software: {cuda_graphs: full}\n")
+    assert got == (
+        "d.yaml:11:29: workloads[0].software.cuda_graphs: expected false, true or "
+        "'full-iteration', got the string 'full'"
+    )
+    inp = inputs(*_design_workload_hardware("    software: {cuda_graphs: full-iteration}\n"), [])
+    assert not isinstance(inp, str)
+    assert inp[3].cuda_graphs and inp[3].graphed_experts
+
+
+def _design_workload_hardware(extra: str) -> tuple[Design, Workload, Hardware]:
+    design = load_text(DESIGN.format(extra=extra))
+    hw = hardware_of(design, design.workloads[0].platform)
+    assert not isinstance(hw, str)
+    return design, design.workloads[0], hw
+
+
 # --- what the step model does with each setting -------------------------------------------
+
+
+def test_the_flex_dispatcher_sends_a_token_once_a_node() -> None:
+    """DeepEP and HybridEP cross the network once for each node that holds one of a token's
+    experts: of 128 experts over two 8-GPU nodes with 8 routed, a token reaches the other node
+    with probability 1 - C(64, 8) / C(128, 8) = 0.99690, 2 x 0.99690 / 8 = 0.24923 of the 4
+    copies an all-to-all sends across; over four nodes 0.45363; inside one node nothing
+    changes."""
+    links = Links(domain=8, nvlink=360 * GB, nic=40 * GB)
+    assert node_share(links, 16, 1, 128, 8) == pytest.approx(0.249226, abs=1e-6)
+    assert node_share(links, 32, 1, 128, 8) == pytest.approx(0.453626, abs=1e-6)
+    assert node_share(links, 8, 1, 128, 8) == 1.0
+    # Qwen3 30B at ep 16 on two DGX H100 nodes: the network carries 0.249 of the half of the
+    # bytes that cross it (40 GB/s a GPU), NVLink every copy (360 GB/s); compute unchanged
+    text = (
+        DESIGN.format(extra="    software: {ep_dispatcher: hybridep}\n")
+        .replace(
+            "parameters: 8e9, layers: 32, hidden_size: 4096, vocab_size: 128256",
+            "parameters: 3.05e10, layers: 48, hidden_size: 2048, attention_heads: 32, "
+            "query_groups: 4, ffn_hidden_size: 768, vocab_size: 151936, experts: 128, "
+            "top_k: 8",
+        )
+        .replace("gpus: 64", "gpus: 16")
+        .replace("parallel: {tp: 8}", "parallel: {tp: 1, ep: 16}")
+    )
+    design = load_text(text)
+    hw = hardware_of(design, design.workloads[0].platform)
+    assert not isinstance(hw, str)
+    got = inputs(design, design.workloads[0], hw, [])
+    assert not isinstance(got, str)
+    a, lay, mac, sw = got
+    assert sw.node_dedup
+    flex, plain = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, node_dedup=False))
+    assert flex.compute == plain.compute
+    assert flex.ep / plain.ep == pytest.approx(
+        (1 / 360 + 0.5 * 0.249226 / 40) / (0.5 / 360 + 0.5 / 40), abs=1e-6
+    )
+
 
 GB = 1e9
 LINKS = Links(domain=8, nvlink=360 * GB, nic=40 * GB)

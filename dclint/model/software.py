@@ -18,7 +18,9 @@ from dclint.model.types import PositiveInt, Strict
 
 __all__ = [
     "DEFAULTS",
+    "EP_DISPATCHERS",
     "FP8_RECIPES",
+    "FULL_ITERATION",
     "MOVED_KEYS",
     "PRESETS",
     "PRESET_SOURCES",
@@ -28,6 +30,10 @@ __all__ = [
     "Software",
 ]
 
+FULL_ITERATION = "full-iteration"
+EpDispatcher = Literal["alltoall", "deepep", "hybridep"]
+# a dispatcher's name as the prediction's notes say it
+EP_DISPATCHERS = {"alltoall": "all-to-all", "deepep": "DeepEP", "hybridep": "HybridEP"}
 Fp8Recipe = Literal["delayed", "current", "blockwise", "mxfp8"]
 FP8_RECIPES: tuple[str, ...] = ("delayed", "current", "blockwise", "mxfp8")
 PresetName = Literal[
@@ -50,7 +56,12 @@ class Settings:
     fp8_recipe: str = "delayed"
     expert_tp: int = 0  # 0: the workload's tp (Megatron-Core's default)
     moe_parallel_folding: bool = False
-    cuda_graphs: bool = False
+    # True: the layers' attention, router and dispatch preprocessing captured (the dropless
+    # experts stay eager); "full-iteration": the whole step captured, experts included
+    cuda_graphs: bool | str = False
+    # the expert all-to-all's implementation: Megatron-Core's alltoall dispatcher, or the flex
+    # dispatcher's DeepEP or HybridEP backend (one network copy of a token a node)
+    ep_dispatcher: str = "alltoall"
     framework: str = "megatron-core"
     preset: str = ""  # the preset the settings came from ("": none)
 
@@ -69,10 +80,14 @@ class Settings:
             else "no communication overlapped",
             f"gradients reduced in {'fp32' if self.grad_reduce_in_fp32 else '16-bit'}",
         ]
-        if self.cuda_graphs:
+        if self.cuda_graphs == FULL_ITERATION:
+            parts.append("the whole iteration in one CUDA graph")
+        elif self.cuda_graphs:
             parts.append("CUDA graphs")
         if self.moe_parallel_folding:
             parts.append("MoE parallel folding")
+        if self.ep_dispatcher != "alltoall":
+            parts.append(f"{EP_DISPATCHERS[self.ep_dispatcher]} expert dispatch")
         name = f"preset {self.preset}" if self.preset else "dclint's default software"
         return f"{name} ({'; '.join(parts)})"
 
@@ -228,9 +243,22 @@ class Software(Strict):
         "2025, MoE Parallel Folding): the expert all-to-all stays inside expert_tp x ep "
         "consecutive ranks instead of striding over tp x cp",
     )
-    cuda_graphs: bool | None = Field(
+    cuda_graphs: Literal[False, True, "full-iteration"] | None = Field(
         None,
-        description="Layers captured as CUDA graphs: no per-kernel launch cost on the host",
+        description="Layers captured as CUDA graphs (true: attention, router and dispatch "
+        "preprocessing, as Megatron-Core's per-layer graphs capture a dropless MoE layer; the "
+        "experts stay eager and the host issues each local expert's GEMMs), or "
+        "'full-iteration': the whole step in one graph, experts included (Megatron-Bridge's "
+        "cuda_graph_impl full_iteration); default: false",
+    )
+    ep_dispatcher: EpDispatcher | None = Field(
+        None,
+        description="How the expert all-to-all moves tokens: 'alltoall' (Megatron-Core's "
+        "default --moe-token-dispatcher-type alltoall: every routed copy of a token crosses "
+        "the network to its expert's GPU), or the flex dispatcher's 'deepep' or 'hybridep' "
+        "backend (--moe-flex-dispatcher-backend): a token crosses the network once for each "
+        "node that holds one of its experts and is forwarded over NVLink there (DeepSeek-V3 "
+        "technical report, sec. 3.2.2; DeepEP's internode kernels)",
     )
 
     def settings(self) -> Settings:

@@ -52,7 +52,10 @@ def value_message(err: Any) -> str:
         got = str(value).lower() if isinstance(value, bool) else number_text(value)
         return f"expected a whole number, got {got}"
     if err["type"] in ("literal_error", "enum") and "expected" in err.get("ctx", {}):
-        choices = err["ctx"]["expected"]
+        # YAML's spelling of a boolean choice (pydantic writes Python's)
+        choices = re.sub(
+            r"(?<!')\b(True|False)\b(?!')", lambda m: m[1].lower(), err["ctx"]["expected"]
+        )
         hint = did_you_mean(str(value), re.findall(r"'([^']*)'", choices)) if value else ""
         return f"expected {choices}, got {_given(value)}{hint}"
     return msg[0].lower() + msg[1:] if msg else "invalid value"
@@ -66,6 +69,7 @@ _BOUNDS = {
     "less_than_equal": ("le", "at most"),
 }
 _WHOLE_NUMBER = ("int_type", "int_from_float", "int_parsing")
+_YAML_BOOL = re.compile(r"(?<!')\b(True|False)\b(?!')")
 
 
 def _given(value: Any) -> str:

@@ -16,6 +16,15 @@ member's bytes to every other: the share bound for other switch groups crosses t
 bisection), at most 1/r of the NIC rate. On ECMP-hashed tiers the uplinks deliver 1/c of their
 capacity (hash collisions of a few long flows: `ECMP_COLLISION`).
 
+Node-deduplicated dispatch (`node_share`): Megatron-Core's flex token dispatcher (DeepEP,
+HybridEP) sends a token across the network once for each node that holds one of its experts,
+with the set of that node's GPUs that need it, and forwards it over NVLink there (DeepSeek-V3
+technical report, arXiv 2412.19437, sec. 3.2.2; DeepEP's internode kernels count tokens per
+RDMA rank and carry an `is_token_in_nvl_rank` mask). With E experts spread evenly over the
+group's D domains and k routed a token (uniform, as force-balanced routing is), a remote
+domain is hit with probability 1 - C(E - E/D, k) / C(E, k): the network carries D x that / k
+of the bytes the all-to-all sends across it, and NVLink carries every routed copy.
+
 Latency (alpha-beta): NCCL's own cost model (src/graph/tuning.cc, ncclTopoTuneModel and
 ncclTopoGetAlgoTime) gives a ring collective of `steps` steps, `inter` of them between NVLink
 domains, the latency base + (steps - inter) x NVLink step + inter x network step for each
@@ -32,6 +41,7 @@ __all__ = [
     "ECMP_COLLISION",
     "Links",
     "group_time",
+    "node_share",
     "ring_all_reduce_bytes",
     "ring_latency",
     "tier_load",
@@ -75,6 +85,21 @@ class Links:
 def ring_all_reduce_bytes(size: float, ranks: int) -> float:
     """Bytes each rank sends in a ring all-reduce of `size` bytes: 2 (n - 1) / n x size."""
     return 2.0 * (ranks - 1) / ranks * size
+
+
+def node_share(links: Links, members: int, stride: int, experts: int, k: int) -> float:
+    """Network bytes of a node-deduplicated dispatch over those of an all-to-all among
+    `members` ranks `stride` apart, `experts` spread over them and `k` routed a token (module
+    doc); 1 inside one NVLink domain."""
+    local = max(1, min(members, links.domain // stride))
+    domains = -(-members // local)
+    if domains <= 1 or k <= 0:
+        return 1.0
+    elsewhere = experts - experts / domains  # experts on the other domains than a given one
+    miss = 1.0
+    for i in range(k):  # C(E - E/D, k) / C(E, k): none of the k experts on a given domain
+        miss *= max(0.0, elsewhere - i) / (experts - i)
+    return min(1.0, domains * (1.0 - miss) / k)
 
 
 def tier_load(links: Links, members: int, stride: int, all_to_all: bool = False) -> float:
@@ -131,10 +156,13 @@ def group_time(
     all_to_all: bool = False,
     calls: int = 0,
     ring: int = 1,
+    dedup: float = 1.0,
 ) -> float:
     """Seconds to move `size` bytes per rank in a collective of `members` ranks `stride` apart;
     with `calls` > 0, the bytes go in that many NCCL ring collectives (`ring` as in
-    `ring_latency`), each paying its latency, on the fastest protocol."""
+    `ring_latency`), each paying its latency, on the fastest protocol. An all-to-all with
+    `dedup` < 1 (`node_share`) sends that share of its cross-domain bytes over the network
+    and forwards every routed copy over NVLink."""
     span = members * stride
     if span <= links.domain:
         bandwidth = size / links.nvlink
@@ -143,7 +171,8 @@ def group_time(
         load = tier_load(links, members, stride, all_to_all) if links.tiers else 0.0
         if all_to_all:
             inside = local / members
-            return size * (inside / links.nvlink + max(1 - inside, load) / links.nic)
+            nvl = size / links.nvlink if dedup < 1.0 else size * inside / links.nvlink
+            return nvl + size * max(1 - inside, load) * dedup / links.nic
         intra = size / links.nvlink if local > 1 else 0.0
         bandwidth = intra + size * max(1.0, load) / (local * links.nic)
     if calls <= 0 or members <= 1:

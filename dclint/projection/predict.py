@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
+from dclint.model.software import FULL_ITERATION
 from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import GENERATION, efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
@@ -243,8 +244,10 @@ def software(s: Settings) -> Software:
         s.fp8_recipe,
         s.expert_tp,
         s.moe_parallel_folding,
-        s.cuda_graphs,
+        bool(s.cuda_graphs),
         s.overlap_ep,
+        s.cuda_graphs == FULL_ITERATION,
+        s.ep_dispatcher != "alltoall",
     )
 
 

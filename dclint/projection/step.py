@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dclint.projection.collectives import group_time
+from dclint.projection.collectives import group_time, node_share
 from dclint.projection.efficiency import tile_share
 from dclint.projection.flops import per_token
 from dclint.projection.step_records import (
@@ -18,6 +18,7 @@ from dclint.projection.step_records import (
     CROSS_ENTROPY_BYTES,
     FP8_RECIPE_BYTES,
     GEMM_STREAMS,
+    HOST_EXPERT_GEMM_SECONDS,
     LAUNCH_SECONDS,
     LAYER_KERNELS,
     MOE_KERNELS,
@@ -117,6 +118,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     et = _expert_tp(a, lay, sw)
     rows = n * routed / groups * et / t
     fwd_g = bwd_g = 0.0
+    exp_fwd_g = exp_bwd_g = 0.0
     # the local experts' GEMMs are one cuBLAS GEMM each, on Transformer Engine's compute
     # streams (GEMM_STREAMS): at most that many share a wave of tiles
     together = min(groups, float(GEMM_STREAMS))
@@ -128,10 +130,13 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     ):
         flops = 2 * r * out * inp * grp
         tog = together if grp > 1 else grp
-        fwd_g += flops / tile_share(r, out, mac.sms, tog)
-        bwd_g += flops / tile_share(r, inp, mac.sms, tog) + flops / tile_share(
-            inp, out, mac.sms, tog
-        )
+        f_g = flops / tile_share(r, out, mac.sms, tog)
+        b_g = flops / tile_share(r, inp, mac.sms, tog) + flops / tile_share(inp, out, mac.sms, tog)
+        fwd_g += f_g
+        bwd_g += b_g
+        if grp > 1 or (a.experts and r is rows):
+            exp_fwd_g += f_g
+            exp_bwd_g += b_g
     attn = 4 * n * s * q / t * (0.5 if sw.flash_attention else 1.0)
     scores = 0.0 if sw.flash_attention else 9 * a.heads * s * n / t  # softmax, dropout, mask
     elementwise = n * (20 * h / sp + ACT * f * (3 if a.swiglu else 2) * routed / t)
@@ -161,6 +166,13 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     if not sw.cuda_graphs:  # the host launches every kernel: a pass takes at least that
         launches = LAUNCH_SECONDS * (LAYER_KERNELS + (MOE_KERNELS if a.experts else 0))
         fwd, bwd = max(fwd, launches), max(bwd, 2 * launches)
+    if a.experts and not sw.graphed_experts:
+        # eager dropless experts: the host issues each local expert's GEMMs (2 forward, 4
+        # backward) after the token counts reach it; the expert GEMMs wait for the host
+        local = a.experts / e
+        host = HOST_EXPERT_GEMM_SECONDS * local
+        fwd += max(0.0, 2 * host - exp_fwd_g / flops_rate)
+        bwd += max(0.0, 4 * host - exp_bwd_g / flops_rate)
     if lay.recompute == "full":
         rec = fwd
     elif lay.recompute == "selective" and not sw.flash_attention:
@@ -264,7 +276,8 @@ def _ep_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         passes = 2 + (1 if lay.recompute == "full" else 0)
         vol = 2 * passes * n * routed * h * ACT / t * (e - 1) / e
         stride = _expert_tp(a, lay, sw) if sw.moe_folding else t * c
-        one = group_time(mac.links, vol, e, stride, all_to_all=True)
+        share = node_share(mac.links, e, stride, a.experts, routed) if sw.node_dedup else 1.0
+        one = group_time(mac.links, vol, e, stride, all_to_all=True, dedup=share)
         if sw.overlap_ep:
             # combined 1F1B (--overlap-moe-expert-parallel-comm): a micro-batch's dispatch and
             # combine run under the forward and backward of the micro-batch paired with it.

@@ -57,9 +57,9 @@ _SOURCE = "calibration residuals (docs/performance-model.md, tests/test_calibrat
 BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
     ("ampere", False): (0.972, 1.047, 10),
     ("blackwell", False): (1.053, 1.141, 5),
-    ("blackwell", True): (1.063, 2.228, 3),
+    ("blackwell", True): (0.77, 1.382, 30),
     ("hopper", False): (0.731, 1.137, 14),
-    ("hopper", True): (0.993, 2.934, 2),
+    ("hopper", True): (0.882, 1.94, 7),
 }
 
 
