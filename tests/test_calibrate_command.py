@@ -91,6 +91,35 @@ def test_held_out_error_on_noisy_runs(tmp_path: Path, capsys: pytest.CaptureFixt
     errors = got["mean_absolute_error"]
     assert (round(errors["fitted"], 4), round(errors["held_out"], 4)) == (0.019, 0.0283)
     assert [round(r["held_out_error"], 3) for r in got["runs"][:3]] == [-0.033, 0.029, -0.017]
+    assert got["warning"] is None
+
+
+FITTED_HELD = (0.1868, 0.2384)  # fitted, held out
+# runs the model cannot describe: half of them half again as slow as the others would be
+WILD = (1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0)
+
+
+def test_a_fit_that_misses_the_runs_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    times = [t * n for t, n in zip(_measured(KNOWN), WILD, strict=True)]
+    runs = str(_csv(tmp_path / "runs.csv", times))
+    got = _calibrate(capsys, runs)
+    errors = got["mean_absolute_error"]
+    assert (round(errors["fitted"], 4), round(errors["held_out"], 4)) == FITTED_HELD
+    assert got["warning"] == (
+        "the fitted constants miss these runs by 18.7% on average, more than 15%: the step "
+        "model does not describe them (software, layout or measurement it does not see); check "
+        "the runs' settings before using the profile"
+    )
+    assert main(["calibrate", str(SAMPLE), runs]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"  warning: {got['warning']}"
+    # one run 1.8x as slow as the model with the others' constants: the average hides it
+    times = [t * (1.8 if i == 9 else 1.0) for i, t in enumerate(_measured(KNOWN))]
+    got = _calibrate(capsys, str(_csv(tmp_path / "one.csv", times)))
+    assert round(got["mean_absolute_error"]["held_out"], 4) == 0.078
+    assert got["warning"].startswith("a fit to the other runs misses r10 by -44.4%, more than ")
+    assert "does not describe it (" in got["warning"]
 
 
 def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,6 +132,7 @@ def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         "  overhead 50 ms a step      bounds 0-60 s",
     ]
     assert out[-1] == "  mean absolute error: model 19.8%, fitted 0.0%, held out 0.0%"
+    assert not any("warning" in line for line in out)
 
 
 def _project(tmp_path: Path, profile: str | None, design: Path = SAMPLE) -> Path:

@@ -43,6 +43,11 @@ class Row:
         return self.fitted / self.run.step_time - 1
 
 
+# dclint's own threshold: the error the step model is held to on published runs
+# (docs/performance-model.md: each run within 15%)
+POOR_FIT = 0.15
+
+
 @dataclass(frozen=True)
 class GpuFit:
     gpu: str
@@ -57,6 +62,30 @@ class GpuFit:
     def holdout_error(self) -> float | None:
         held = [abs(r.held_out) for r in self.rows if r.held_out is not None]
         return sum(held) / len(held) if held else None
+
+    @property
+    def warning(self) -> str | None:
+        """Why the profile should not be trusted as written, or None: the fitted constants miss
+        the runs by more than POOR_FIT on average, or a fit to the other runs misses a run by
+        more than that (the model does not describe it)."""
+        far = [r for r in self.rows if r.held_out is not None and abs(r.held_out) > POOR_FIT]
+        fitted = self.fit.mean_absolute_error
+        if fitted > POOR_FIT:
+            miss, them = f"the fitted constants miss these runs by {fitted:.1%} on average", "them"
+        elif far:
+            named = ", ".join(f"{r.run.label} by {r.held_out:+.1%}" for r in far[:5])
+            more = f" and {len(far) - 5} more runs" if len(far) > 5 else ""
+            miss, them = (
+                f"a fit to the other runs misses {named}{more}",
+                "it" if len(far) == 1 else "them",
+            )
+        else:
+            return None
+        return (
+            f"{miss}, more than {POOR_FIT:.0%}: the step model does not describe {them} "
+            "(software, layout or measurement it does not see); check the runs' settings "
+            "before using the profile"
+        )
 
 
 def _workload(design: Design, name: str | None, run: Measured) -> Workload:

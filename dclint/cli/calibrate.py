@@ -91,6 +91,8 @@ def _text(fits: list[GpuFit], design: str) -> str:
             f"{f.fit.mean_absolute_error:.1%}, held out "
             + (f"{held:.1%}" if held is not None else "- (one run: nothing to hold out)")
         )
+        if f.warning:
+            out.append(f"  warning: {f.warning}")
     return "\n".join(out) + "\n"
 
 
@@ -112,6 +114,7 @@ def _json(fits: list[GpuFit]) -> str:
                 "fitted": f.fit.mean_absolute_error,
                 "held_out": f.holdout_error,
             },
+            "warning": f.warning,
             "runs": [
                 {
                     "run": r.run.label,
