@@ -178,6 +178,17 @@ def test_what_nautobot_answered(live: Run) -> None:
     assert cable["terminations"]["a1"]["object_type"] == "dcim.interface"
 
 
+def test_an_unwritable_dump_names_its_flag(live: Run) -> None:
+    """`--save-dump` into a folder that does not exist: exit 2, one line naming the flag (it
+    said '--output' before), and neither the dump nor the design written."""
+    target = live.out / "no" / "such" / "dump.json"
+    assert (live.out / "save-dump.rc").read_text().strip() == "2"
+    err = (live.out / "save-dump.err").read_text(encoding="utf-8")
+    assert err == f"dclint: error: --save-dump {target}: No such file or directory\n", err
+    assert not (live.out / "no").exists()
+    assert not (live.out / "site-unsaved.yaml").exists()
+
+
 def test_the_design_is_the_cluster_loaded(live: Run) -> None:
     from dclint.loader import load
 

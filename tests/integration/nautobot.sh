@@ -311,7 +311,7 @@ phase load "$t"
 
 cd "$OUT"
 t=$SECONDS
-rm -f site.yaml site-again.yaml dump.json check.json check.rc
+rm -f site.yaml site-again.yaml site-unsaved.yaml dump.json check.json check.rc save-dump.rc save-dump.err
 timeout --foreground 1200 "$PY" -m dclint import nautobot "$URL" --map "$HERE/nautobot-import.yaml" \
     --save-dump dump.json -o site.yaml 2>import.err || { cat import.err >&2; fail "dclint import"; }
 phase import "$t"
@@ -319,6 +319,12 @@ timeout --foreground 1200 "$PY" -m dclint import nautobot "$URL" --map "$HERE/na
     -o site-again.yaml 2>/dev/null || fail "dclint import (again)"
 cmp -s site.yaml site-again.yaml || fail "a re-import of unchanged data wrote different bytes"
 rm site-again.yaml
+# --save-dump into a folder that does not exist: one error line naming the flag, exit 2, and
+# no design written (tests/test_import_nautobot_live.py reads save-dump.rc and .err)
+rc=0
+timeout --foreground 1200 "$PY" -m dclint import nautobot "$URL" --map "$HERE/nautobot-import.yaml" \
+    --save-dump "$OUT/no/such/dump.json" -o site-unsaved.yaml 2>save-dump.err || rc=$?
+echo "$rc" >save-dump.rc
 rc=0
 timeout --foreground 300 "$PY" -m dclint check site.yaml --format json >check.json || rc=$?
 echo "$rc" >check.rc
