@@ -43,8 +43,11 @@ PRESET = {
     "megatron-bridge-qwen3-b200": "nemo-25.11",
     "megatron-bridge-qwen3-b300": "nemo-25.11",
     "megatron-bridge-qwen3-h100": "nemo-25.11",
+    # MLPerf Training v5.0/v5.1 on Blackwell: NeMo with the configs' settings declared
+    "mlperf-training-blackwell": "nemo-25.11",
 }
 NARAYANAN, MCORE = "narayanan-2021-a100", "megatron-core-0.8-h100"
+MLPERF = "mlperf-training-blackwell"
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,12 @@ MISSES = {
     "megatron-bridge-qwen3-b300: qwen3-235b-a22b-256-26.02",
     "megatron-bridge-qwen3-b300: qwen3-235b-a22b-256-26.04.01",
     "megatron-bridge-qwen3-h100: qwen3-30b-a3b-16-26.02",
+    # MLPerf's Llama 3.1 8B runs of one micro-batch a step: the model leaves out what such a
+    # step spends outside its one forward and backward (docs/performance-model.md, MLPerf)
+    "mlperf-training-blackwell: llama31-8b-72-v5.1-tyche",
+    "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche",
+    "mlperf-training-blackwell: llama31-8b-512-v5.1-theia",
+    "mlperf-training-blackwell: llama31-8b-256-v5.1-uf",
 }
 
 
@@ -131,7 +140,7 @@ def _cases() -> list[object]:
 
 
 def test_every_calibration_run_names_its_publications_preset() -> None:
-    assert len(runs()) == 66
+    assert len(runs()) == 82
     for run in runs():
         assert run.wl.software.preset == PRESET[run.design.name], run.name
 
@@ -141,10 +150,28 @@ def test_each_run_within_15_percent(run: Run) -> None:
     assert abs(error(run)) <= 0.15, f"{run.name}: {error(run):+.1%}"
 
 
-def test_mean_absolute_error_at_most_8_percent_on_dense_runs() -> None:
-    errors = [abs(error(r)) for r in runs() if not r.moe]
+def test_mean_absolute_error_at_most_8_percent_on_the_megatron_dense_runs() -> None:
+    """Narayanan et al.'s, the Megatron-Core README's and Megatron-Bridge's dense runs."""
+    errors = [abs(error(r)) for r in runs() if not r.moe and r.design.name != MLPERF]
     assert len(errors) == 29
     assert sum(errors) / len(errors) <= 0.08
+
+
+@pytest.mark.xfail(strict=True, reason="11.7% with MLPerf's 8B runs (docs/performance-model.md)")
+def test_mean_absolute_error_at_most_8_percent_on_every_dense_run() -> None:
+    errors = [abs(error(r)) for r in runs() if not r.moe]
+    assert len(errors) == 45
+    assert sum(errors) / len(errors) <= 0.08
+
+
+def test_mlperf_llama_405b_runs_to_the_tenth_of_a_percent() -> None:
+    """MLPerf's Llama 3.1 405B runs, many micro-batches a step: GB200 from 256 to 2,496 GPUs
+    over-predicted by 8.2% to 10.0% (the model loses 4% per GPU over that range, the runs 6%),
+    B200 at 256 and 448 GPUs within 2%."""
+    got = [
+        round(100 * error(r), 1) for r in runs() if r.design.name == MLPERF and "405b" in r.wl.id
+    ]
+    assert got == [8.2, 9.1, 8.2, 8.3, 9.0, 9.3, 10.0, 0.8, 1.9]
 
 
 def test_narayanan_set_within_10_percent() -> None:
