@@ -187,6 +187,12 @@ def test_json_projection_keys_from_the_step_model() -> None:
     # and 0.47% lost to slow hosts on 8,192 GPUs (straggler_share)
     assert d["mfu_predicted"] == pytest.approx(0.2487, rel=1e-3)
     assert d["mfu_gap"] == pytest.approx(0.30 / d["mfu_predicted"] - 1)
+    assert (
+        "eager dropless experts: the host issues the GEMMs of each local expert (1 a GPU), 73 us "
+        "a GEMM (2 forward, 4 backward), dclint's own calibration on Megatron-Bridge's Qwen3 "
+        "runs of NeMo 25.11-26.06 (docs/performance-model.md); software.cuda_graphs: "
+        "full-iteration removes it"
+    ) in p.assumptions
     parts = d["step_breakdown"]
     assert set(parts) == {
         "compute",

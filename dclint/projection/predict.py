@@ -18,6 +18,7 @@ from dclint.projection.efficiency import GENERATION, efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
+from dclint.projection.step_records import HOST_EXPERT_GEMM_SECONDS
 from dclint.projection.uncertainty import Band, band_for_gpu
 from dclint.units import Q_, Quantity
 
@@ -228,6 +229,14 @@ def inputs(
         f"step model: {settings.describe()}; efficiencies "
         + "; ".join(f"{k} {v}" for k, v in eff.sources)
     )
+    if arch.experts and settings.cuda_graphs != FULL_ITERATION:
+        local = arch.experts // max(1, layout.ep)
+        notes.append(
+            f"eager dropless experts: the host issues the GEMMs of each local expert ({local} a "
+            f"GPU), {HOST_EXPERT_GEMM_SECONDS * 1e6:.0f} us a GEMM (2 forward, 4 backward), "
+            "dclint's own calibration on Megatron-Bridge's Qwen3 runs of NeMo 25.11-26.06 "
+            "(docs/performance-model.md); software.cuda_graphs: full-iteration removes it"
+        )
     return arch, layout, machine, software(settings)
 
 
