@@ -148,16 +148,28 @@ def _design_workload_hardware(extra: str) -> tuple[Design, Workload, Hardware]:
 
 def test_the_flex_dispatcher_sends_a_token_once_a_node() -> None:
     """DeepEP and HybridEP cross the network once for each node that holds one of a token's
-    experts: of 128 experts over two 8-GPU nodes with 8 routed, a token reaches the other node
-    with probability 1 - C(64, 8) / C(128, 8) = 0.99690, 2 x 0.99690 / 8 = 0.24923 of the 4
-    copies an all-to-all sends across; over four nodes 0.45363; inside one node nothing
-    changes."""
+    experts: of 128 experts on two 8-GPU nodes with 8 routed, a token reaches the other node
+    with probability 1 - C(64, 8) / C(128, 8) = 0.99690, and the network carries
+    2 x 0.99690 / 8 = 0.24923 of the bytes an all-to-all sends across; on four nodes 0.45363;
+    inside one node nothing changes. The remote copies are forwarded over NVLink under the
+    network transfer: 1 GB a rank over 16 ranks takes 13.89 ms as an all-to-all (half over
+    NVLink at 360 GB/s, half over the network at 40 GB/s), 4.50 ms deduplicated; where
+    deduplication saves nothing (top 1 over 24 ranks) the two are equal, never slower."""
     links = Links(domain=8, nvlink=360 * GB, nic=40 * GB)
     assert node_share(links, 16, 1, 128, 8) == pytest.approx(0.249226, abs=1e-6)
     assert node_share(links, 32, 1, 128, 8) == pytest.approx(0.453626, abs=1e-6)
     assert node_share(links, 8, 1, 128, 8) == 1.0
-    # Qwen3 30B at ep 16 on two DGX H100 nodes: the network carries 0.249 of the half of the
-    # bytes that cross it (40 GB/s a GPU), NVLink every copy (360 GB/s); compute unchanged
+    share = node_share(links, 16, 1, 128, 8)
+    assert group_time(links, GB, 16, 1, all_to_all=True) == pytest.approx(13.889e-3, abs=1e-6)
+    assert group_time(links, GB, 16, 1, all_to_all=True, dedup=share) == pytest.approx(
+        4.5042e-3, abs=1e-7
+    )
+    top1 = node_share(links, 24, 1, 128, 1)
+    assert group_time(links, GB, 24, 1, all_to_all=True, dedup=top1) == pytest.approx(
+        group_time(links, GB, 24, 1, all_to_all=True), rel=1e-12
+    )
+    # Qwen3 30B at ep 16 on two DGX H100 nodes: the expert all-to-all's share of the step
+    # falls as the bytes on the network do; the compute does not change
     text = (
         DESIGN.format(extra="    software: {ep_dispatcher: hybridep}\n")
         .replace(
@@ -178,9 +190,7 @@ def test_the_flex_dispatcher_sends_a_token_once_a_node() -> None:
     assert sw.node_dedup
     flex, plain = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, node_dedup=False))
     assert flex.compute == plain.compute
-    assert flex.ep / plain.ep == pytest.approx(
-        (1 / 360 + 0.5 * 0.249226 / 40) / (0.5 / 360 + 0.5 / 40), abs=1e-6
-    )
+    assert flex.ep / plain.ep == pytest.approx(4.5042 / 13.889, abs=1e-4)
 
 
 GB = 1e9

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from dclint.model.schema_docs import yaml_literal
+
 __all__ = ["EXAMPLE", "SECTIONS", "design_doc", "example_of"]
 
 # (title, the design keys the section covers, what it is for)
@@ -153,7 +155,7 @@ def _type(prop: dict[str, Any], models: list[str]) -> str:
         elif "examples" in option:
             shown.append("quantity")
         elif "enum" in option:
-            shown.append(", ".join(f"`{v}`" for v in option["enum"]))
+            shown.append(", ".join(f"`{yaml_literal(v)}`" for v in option["enum"]))
         elif "const" in option:
             shown.append(f"`{option['const']}`")
         elif option.get("type") == "array":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DESCRIPTIONS", "describe"]
+__all__ = ["DESCRIPTIONS", "describe", "yaml_literal"]
 
 _ID = "Unique id (letters, digits and _ . : - $ [ ]); a range such as r[01-08] writes many"
 DESCRIPTIONS: dict[str, str] = {
@@ -95,7 +95,7 @@ def describe(model: str, name: str, prop: dict[str, Any]) -> str:
     if name == "id":
         return _ID
     if enum is not None:
-        return f"{title}: one of {', '.join(map(str, enum))}"
+        return f"{title}: one of {', '.join(map(yaml_literal, enum))}"
     if "integer" in kinds:
         return f"{title}, a whole number (no unit)"
     if "number" in kinds:
@@ -107,3 +107,8 @@ def describe(model: str, name: str, prop: dict[str, Any]) -> str:
     if "string" in kinds:
         return f"{title} (text)"
     return title
+
+
+def yaml_literal(value: object) -> str:
+    """A schema choice as a design writes it: `true`, not Python's `True`."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

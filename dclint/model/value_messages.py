@@ -53,9 +53,7 @@ def value_message(err: Any) -> str:
         return f"expected a whole number, got {got}"
     if err["type"] in ("literal_error", "enum") and "expected" in err.get("ctx", {}):
         # YAML's spelling of a boolean choice (pydantic writes Python's)
-        choices = re.sub(
-            r"(?<!')\b(True|False)\b(?!')", lambda m: m[1].lower(), err["ctx"]["expected"]
-        )
+        choices = _YAML_BOOL.sub(lambda m: m[1].lower(), err["ctx"]["expected"])
         hint = did_you_mean(str(value), re.findall(r"'([^']*)'", choices)) if value else ""
         return f"expected {choices}, got {_given(value)}{hint}"
     return msg[0].lower() + msg[1:] if msg else "invalid value"

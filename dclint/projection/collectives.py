@@ -23,7 +23,9 @@ technical report, arXiv 2412.19437, sec. 3.2.2; DeepEP's internode kernels count
 RDMA rank and carry an `is_token_in_nvl_rank` mask). With E experts spread evenly over the
 group's D domains and k routed a token (uniform, as force-balanced routing is), a remote
 domain is hit with probability 1 - C(E - E/D, k) / C(E, k): the network carries D x that / k
-of the bytes the all-to-all sends across it, and NVLink carries every routed copy.
+of the bytes the all-to-all sends across it, and NVLink forwards the remote copies as they
+arrive, under the network transfer ("communications via IB and NVLink are fully overlapped",
+DeepSeek-V3, sec. 3.2.2), so the dispatch is never slower than the plain all-to-all.
 
 Latency (alpha-beta): NCCL's own cost model (src/graph/tuning.cc, ncclTopoTuneModel and
 ncclTopoGetAlgoTime) gives a ring collective of `steps` steps, `inter` of them between NVLink
@@ -162,7 +164,7 @@ def group_time(
     with `calls` > 0, the bytes go in that many NCCL ring collectives (`ring` as in
     `ring_latency`), each paying its latency, on the fastest protocol. An all-to-all with
     `dedup` < 1 (`node_share`) sends that share of its cross-domain bytes over the network
-    and forwards every routed copy over NVLink."""
+    and forwards the remote copies over NVLink under that transfer."""
     span = members * stride
     if span <= links.domain:
         bandwidth = size / links.nvlink
@@ -171,8 +173,11 @@ def group_time(
         load = tier_load(links, members, stride, all_to_all) if links.tiers else 0.0
         if all_to_all:
             inside = local / members
-            nvl = size / links.nvlink if dedup < 1.0 else size * inside / links.nvlink
-            return nvl + size * max(1 - inside, load) * dedup / links.nic
+            network = size * max(1 - inside, load) * dedup / links.nic
+            # a deduplicated dispatch forwards the remote copies over NVLink as they arrive,
+            # under the network transfer (DeepSeek-V3 report, sec. 3.2.2: "fully overlapped")
+            forward = size * (1 - inside) / links.nvlink if dedup < 1.0 else 0.0
+            return size * inside / links.nvlink + max(network, forward)
         intra = size / links.nvlink if local > 1 else 0.0
         bandwidth = intra + size * max(1.0, load) / (local * links.nic)
     if calls <= 0 or members <= 1:

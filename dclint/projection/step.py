@@ -122,11 +122,12 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     # the local experts' GEMMs are one cuBLAS GEMM each, on Transformer Engine's compute
     # streams (GEMM_STREAMS): at most that many share a wave of tiles
     together = min(groups, float(GEMM_STREAMS))
-    for out, inp, r, grp in (
-        ((q + 2 * kv) / t, h, n, 1.0),
-        (h, q / t, n, 1.0),
-        (mlp_in / et, h, rows, groups),
-        (h, f / et, rows, groups),
+    moe = bool(a.experts)  # the MLP GEMMs are the local experts' (one or more)
+    for out, inp, r, grp, expert in (
+        ((q + 2 * kv) / t, h, n, 1.0, False),
+        (h, q / t, n, 1.0, False),
+        (mlp_in / et, h, rows, groups, moe),
+        (h, f / et, rows, groups, moe),
     ):
         flops = 2 * r * out * inp * grp
         tog = together if grp > 1 else grp
@@ -134,7 +135,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         b_g = flops / tile_share(r, inp, mac.sms, tog) + flops / tile_share(inp, out, mac.sms, tog)
         fwd_g += f_g
         bwd_g += b_g
-        if grp > 1 or (a.experts and r is rows):
+        if expert:
             exp_fwd_g += f_g
             exp_bwd_g += b_g
     attn = 4 * n * s * q / t * (0.5 if sw.flash_attention else 1.0)

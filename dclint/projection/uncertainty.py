@@ -57,9 +57,9 @@ _SOURCE = "calibration residuals (docs/performance-model.md, tests/test_calibrat
 BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
     ("ampere", False): (0.972, 1.047, 10),
     ("blackwell", False): (1.008, 1.883, 21),
-    ("blackwell", True): (0.77, 1.382, 30),
+    ("blackwell", True): (0.766, 1.371, 30),
     ("hopper", False): (0.731, 1.137, 14),
-    ("hopper", True): (0.882, 1.94, 7),
+    ("hopper", True): (0.93, 1.929, 7),
 }
 
 
