@@ -118,7 +118,9 @@ def test_a_fit_that_misses_the_runs_says_so(
     times = [t * (1.8 if i == 9 else 1.0) for i, t in enumerate(_measured(KNOWN))]
     got = _calibrate(capsys, str(_csv(tmp_path / "one.csv", times)))
     assert round(got["mean_absolute_error"]["held_out"], 4) == 0.078
-    assert got["warning"].startswith("a fit to the other runs misses r10 by -44.4%, more than ")
+    assert got["warning"].startswith(
+        "a fit to the other runs misses r10 (step time -44.4%), more than "
+    )
     assert "does not describe it (" in got["warning"]
 
 

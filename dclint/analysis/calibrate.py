@@ -73,7 +73,7 @@ class GpuFit:
         if fitted > POOR_FIT:
             miss, them = f"the fitted constants miss these runs by {fitted:.1%} on average", "them"
         elif far:
-            named = ", ".join(f"{r.run.label} by {r.held_out:+.1%}" for r in far[:5])
+            named = ", ".join(f"{r.run.label} (step time {r.held_out:+.1%})" for r in far[:5])
             more = f" and {len(far) - 5} more runs" if len(far) > 5 else ""
             miss, them = (
                 f"a fit to the other runs misses {named}{more}",
