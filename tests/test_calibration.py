@@ -265,3 +265,29 @@ def test_eager_experts_wait_for_the_host() -> None:
     assert step(a, lay, mac, sw).compute == pytest.approx(12.3609, abs=1e-4)
     assert eager.fwd - graphed.fwd == pytest.approx(2.368e-3 - 0.4388e-3, abs=1e-7)
     assert eager.bwd - graphed.bwd == pytest.approx(4.736e-3 - 0.9264e-3, abs=1e-7)
+
+
+def test_the_host_term_recomputed_and_hidden() -> None:
+    """Full recomputation issues the eager experts' GEMMs again: H100's Qwen3 30B pays the
+    forward's 1.9292 ms of host time a layer twice. One large local expert a GPU (the
+    moe-1.7t sample: 128 experts over ep 128) issues its 2 forward GEMMs in 148 us, under
+    their own time on the GPU: nothing added."""
+    from dclint.loader import load
+    from dclint.projection.step import _layer_pass
+
+    a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
+    full = replace(lay, recompute="full")
+    graphed = replace(sw, graphed_experts=True)
+    eager, captured = _layer_pass(a, full, mac, sw), _layer_pass(a, full, mac, graphed)
+    assert eager.fwd - captured.fwd == pytest.approx(1.9292e-3, abs=1e-7)
+    assert eager.rec - captured.rec == pytest.approx(1.9292e-3, abs=1e-7)
+    design = load(ROOT / "sample_designs" / "moe-1.7t-nvl72.yaml")
+    hw = hardware_of(design, design.workloads[0].platform)
+    assert not isinstance(hw, str)
+    got = inputs(design, design.workloads[0], hw, [])
+    assert not isinstance(got, str)
+    a, lay, mac, sw = got
+    assert a.experts // lay.ep == 1
+    eager = _layer_pass(a, lay, mac, sw)
+    captured = _layer_pass(a, lay, mac, replace(sw, graphed_experts=True))
+    assert (eager.fwd, eager.bwd) == (captured.fwd, captured.bwd)
