@@ -8,11 +8,9 @@ import pytest
 
 from dclint.errors import LoadError
 from dclint.loader import load_text
-from dclint.model.design import Design
 from dclint.model.software import PRESET_SOURCES, PRESETS, Settings
-from dclint.model.workload import Workload
 from dclint.projection.collectives import Links, group_time, node_share
-from dclint.projection.hardware import Hardware, hardware_of
+from dclint.projection.hardware import hardware_of
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
 from dclint.projection.search import memory_bytes
@@ -131,16 +129,18 @@ def test_cuda_graphs_is_true_false_or_the_full_iteration() -> None:
         "d.yaml:11:29: workloads[0].software.cuda_graphs: expected false, true or "
         "'full-iteration', got the string 'full'"
     )
-    inp = inputs(*_design_workload_hardware("    software: {cuda_graphs: full-iteration}\n"), [])
-    assert not isinstance(inp, str)
-    assert inp[3].cuda_graphs and inp[3].graphed_experts
+    sw = _step_inputs(DESIGN.format(extra="    software: {cuda_graphs: full-iteration}\n"))[3]
+    assert sw.cuda_graphs and sw.graphed_experts
 
 
-def _design_workload_hardware(extra: str) -> tuple[Design, Workload, Hardware]:
-    design = load_text(DESIGN.format(extra=extra))
+def _step_inputs(text: str) -> tuple[Arch, Layout, Machine, Software]:
+    """The step model's inputs for the first workload of a design text, as `cost` builds them."""
+    design = load_text(text)
     hw = hardware_of(design, design.workloads[0].platform)
     assert not isinstance(hw, str)
-    return design, design.workloads[0], hw
+    got = inputs(design, design.workloads[0], hw, [])
+    assert not isinstance(got, str)
+    return got
 
 
 # --- what the step model does with each setting -------------------------------------------
@@ -181,12 +181,7 @@ def test_the_flex_dispatcher_sends_a_token_once_a_node() -> None:
         .replace("gpus: 64", "gpus: 16")
         .replace("parallel: {tp: 8}", "parallel: {tp: 1, ep: 16}")
     )
-    design = load_text(text)
-    hw = hardware_of(design, design.workloads[0].platform)
-    assert not isinstance(hw, str)
-    got = inputs(design, design.workloads[0], hw, [])
-    assert not isinstance(got, str)
-    a, lay, mac, sw = got
+    a, lay, mac, sw = _step_inputs(text)
     assert sw.node_dedup
     flex, plain = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, node_dedup=False))
     assert flex.compute == plain.compute
