@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from dclint.analysis.summary import DesignSummary
+from dclint.analysis.summary import DesignSummary, rack_group
 from dclint.calc.cooling import cdu_loads, required_flow
 from dclint.calc.power import feed_allocation, feed_capacity_kw, panel_allocation, site_load
 from dclint.calc.power_chain import FailureCase, chain_loads, failure_cases, generation_loads
@@ -87,16 +87,6 @@ def share(load: float, capacity: float) -> float | None:
 
 def flags(ids: Iterable[str], flagged: dict[str, list[str]]) -> tuple[str, ...]:
     return tuple(sorted({r for i in ids for r in flagged.get(i, [])}))
-
-
-def rack_group(design: Design, rack: Rack) -> str:
-    """Group key of a rack: its type (or platform) and its row (or the `racks` entry)."""
-    entry = design.racks[int(rack.path[1])] if len(rack.path) > 1 else None
-    kind = rack.type_key or rack.platform_key or "rack"
-    where = (entry.row if entry is not None and entry.row else None) or (
-        entry.id if entry is not None else rack.id
-    )
-    return f"{kind} @ {where}"
 
 
 def rack_nodes(

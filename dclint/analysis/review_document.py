@@ -9,7 +9,7 @@ why (a design with no workload has no layout search; a design with no racks has 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -20,10 +20,13 @@ from dclint.engine.shared import shared_settings
 from dclint.model.resolve import topology_of
 
 if TYPE_CHECKING:
+    from dclint.analysis.assess import RunAssessment
     from dclint.analysis.capacity import Capacity
     from dclint.analysis.capacity_limits import Limit
     from dclint.analysis.diff import Diff
+    from dclint.projection import Projection
     from dclint.projection.search_design import Plan
+    from dclint.projection.search_records import Candidate
     from dclint.projection.uncertainty import Band
 
 __all__ = [
@@ -102,14 +105,55 @@ class ScopeLine:
 
 @dataclass(frozen=True)
 class Layout:
-    """The layout search for one workload: `plan` (None when it could not run, `note` why)."""
+    """The layout search for one workload: `plan` (None when it could not run, `note` why).
+
+    Every figure a layout row quotes scales from the workload's one `projection`: the declared
+    layout's days, MFU and cost are the projection's own, and another layout's are the
+    projection's times the step model's ratio of the two layouts (as PAR005 prices the gap).
+    Where the projection rests on a declared MFU, the days are the user's measurement, and
+    only the ratio comes from the model."""
 
     workload: str
     plan: Plan | None
     note: str = ""
     sentence: str = ""  # where the declared layout ranks and where it loses
     adopt: str = ""  # the best layout as --set flags ('' when the declared one is the best)
-    band: Band | None = None  # the step model's uncertainty on this hardware and class
+    band: Band | None = None  # the step model's band, where the projection's days are predicted
+    projection: Projection | None = None  # the workload's one projection (None: none made)
+
+    @property
+    def scale(self) -> float:
+        """The projection's training days over the search's for the declared layout: 1 where
+        the projection is the step model's own, measured over predicted where the MFU is
+        declared."""
+        if self.plan is None or self.projection is None:
+            return 1.0
+        searched = self.plan.days(self.plan.declared).m_as("day")
+        projected = self.projection.training_time.m_as("day")
+        return projected / searched if searched > 0 else 1.0
+
+    @property
+    def declared_mfu(self) -> bool:
+        """Whether the projection's MFU is the design's (not the step model's)."""
+        p = self.projection
+        return p is not None and not p.timing.mfu_source.startswith("predicted")
+
+    def days(self, c: Candidate) -> float:
+        assert self.plan is not None
+        return self.plan.days(c).m_as("day") * self.scale
+
+    def mfu(self, c: Candidate) -> float:
+        assert self.plan is not None
+        return self.plan.mfu(c) / self.scale
+
+    def step(self, c: Candidate) -> float:
+        """Seconds a step, at the projection's MFU for the declared layout."""
+        return c.step_time * self.scale
+
+    def cost(self, c: Candidate) -> Any:
+        assert self.plan is not None
+        cost = self.plan.cost(c)
+        return None if cost is None else cost * self.scale
 
 
 @dataclass(frozen=True)
@@ -282,10 +326,17 @@ def scope(
     return out
 
 
-def layouts(design: Any, reserve: float, by: str = "time") -> list[Layout]:
-    """The layout search for every workload with a declared architecture."""
+def layouts(
+    design: Any,
+    reserve: float,
+    by: str = "time",
+    projections: Sequence[Projection] = (),
+) -> list[Layout]:
+    """The layout search for every workload with a declared architecture; each row's figures
+    scale from the workload's projection in `projections` (the assessment's, computed once)."""
     from dclint.projection.search_design import plan_layouts, set_line
 
+    projected = {p.workload: p for p in projections}
     out = []
     for wl in design.workloads:
         try:  # rank_only: the search PAR005 ran in the check, from its cache
@@ -300,21 +351,13 @@ def layouts(design: Any, reserve: float, by: str = "time") -> list[Layout]:
         else:
             best = found.result.valid[0]
             adopt = set_line(found.workload, best, found.gpus) if found.gap() > 0 else ""
-            band = _band(design, wl.id)
-            out.append(Layout(wl.id, found, "", _sentence(found), adopt, band))
+            p = projected.get(wl.id)
+            pred = p.timing.prediction if p is not None else None
+            band = None
+            if pred is not None and p is not None and p.timing.mfu_source.startswith("predicted"):
+                band = pred.band
+            out.append(Layout(wl.id, found, "", _sentence(found), adopt, band, p))
     return out
-
-
-def _band(design: Any, workload: str) -> Band | None:
-    """The calibration band of the workload's predicted step (None where none was predicted)."""
-    from dclint.projection import project_workloads
-
-    try:
-        found = next((p for p in project_workloads(design) if p.workload == workload), None)
-    except Exception:  # no projection: no band
-        return None
-    pred = found.timing.prediction if found is not None else None
-    return pred.band if pred is not None else None
 
 
 def _sentence(plan: Plan) -> str:
@@ -369,27 +412,27 @@ def headroom(
 
 
 def build(
-    result: RunResult,
+    run: RunAssessment,
     front: FrontMatter,
-    rules: dict[str, type[Rule]],
-    options_for: Any,
-    selected: Any,
     group: Grouping,
     diff: Diff | None = None,
     diff_names: tuple[str, str] = ("", ""),
 ) -> ReviewDocument:
-    """The document of a checked (and priced) run."""
+    """The document of a checked and priced run, from its assessment alone: each design's
+    options, selection and projections are the assessment's (computed once, quoted by every
+    part that shows them)."""
     parts = []
-    for d in result.designs:
+    for a in run.designs:
+        d = a.result
         part = DesignPart(d)
-        options = options_for(d.file) if d.design is not None else None
-        part.scope = scope(d.design, rules, lambda rid, f=d.file: selected(rid, f), options)
+        options = a.options if d.design is not None else None
+        part.scope = scope(d.design, a.rules, a.selected, options)
         if d.design is not None and options is not None:
-            reserve = shared_settings(options, rules).memory_reserve.m_as("")
-            part.layouts = layouts(d.design, reserve)
-            part.headroom = headroom(d.design, options, rules)
+            reserve = shared_settings(options, a.rules).memory_reserve.m_as("")
+            part.layouts = layouts(d.design, reserve, projections=a.projected.projections)
+            part.headroom = headroom(d.design, options, a.rules)
         parts.append(part)
-    return ReviewDocument(front, result, ranked(result, group), parts, diff, diff_names)
+    return ReviewDocument(front, run.result, ranked(run.result, group), parts, diff, diff_names)
 
 
 def front_matter(given: dict[str, str | None], names: list[str], today: date) -> FrontMatter:

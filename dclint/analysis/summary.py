@@ -14,6 +14,7 @@ from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
+    from dclint.model.topology import Rack
 
 __all__ = ["DesignSummary", "RackLoad", "StorageCheck", "TierRatio", "Utilisation", "summarise"]
 
@@ -23,6 +24,7 @@ class RackLoad:
     id: str
     it_load: Quantity
     limit: Quantity
+    group: str = ""  # the rack's type (or platform) and row: what the review draws as one bar
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,9 @@ def summarise(
     topo = topology_of(design)
     limit, per_platform = shared.rack_power_limit, shared.platform_rack_limits
     racks = [
-        RackLoad(r.id, r.it_load.to("kW"), r.power_limit(limit, per_platform)[0])
+        RackLoad(
+            r.id, r.it_load.to("kW"), r.power_limit(limit, per_platform)[0], rack_group(design, r)
+        )
         for r in topo.racks
     ]
     allocation = feed_allocation(topo)
@@ -180,3 +184,13 @@ def _storage(design: Design, shared: Shared) -> StorageCheck | None:
             bandwidth = bandwidth + bw
     demand = read_demand(design, shared.storage_demand)
     return StorageCheck(tuple(t.id for _, t in tiers), bandwidth.to("GB/s"), demand, factor)
+
+
+def rack_group(design: Design, rack: Rack) -> str:
+    """Group key of a rack: its type (or platform) and its row (or the `racks` entry)."""
+    entry = design.racks[int(rack.path[1])] if len(rack.path) > 1 else None
+    kind = rack.type_key or rack.platform_key or "rack"
+    where = (entry.row if entry is not None and entry.row else None) or (
+        entry.id if entry is not None else rack.id
+    )
+    return f"{kind} @ {where}"

@@ -71,7 +71,6 @@ def _format(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from dclint.analysis import review_document as rd
-    from dclint.engine.config import selected
     from dclint.engine.runner import run as run_engine
     from dclint.report.rollup import kinds, roll_up
 
@@ -100,20 +99,11 @@ def run(args: argparse.Namespace) -> int:
     def group(d: Any) -> list[tuple[Any, int]]:
         return [(g.first, g.count) for g in roll_up(d.findings, kinds(d.design))]
 
-    doc = rd.build(
-        result,
-        front,
-        engine.rules,
-        lambda file: engine.options(engine.config_for(file)),
-        lambda rid, file: selected(rid, engine.config_for(file), file),
-        group,
-        diff,
-        diff_names,
-    )
     from dclint.analysis.assess import assess
     from dclint.report import document
 
     run = assess(result, engine, priced=False)  # priced above, before the document's ranking
+    doc = rd.build(run, front, group, diff, diff_names)
     if fmt == "markdown":
         _emit(args, document.render_markdown(doc, run))
     elif fmt == "html":

@@ -7,10 +7,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dclint.analysis.diagrams import Graph, rack_group
+from dclint.analysis.diagrams import Graph
 from dclint.analysis.steps import step_parts
 from dclint.model.ranges import compact
-from dclint.model.resolve import topology_of
 from dclint.report.review import Review
 from dclint.report.svg import ROWS_MOST, Bar, Part, hbars, stacked
 from dclint.units import Quantity, fmt
@@ -18,19 +17,30 @@ from dclint.units import Quantity, fmt
 __all__ = ["charted", "charts"]
 
 
+def _over_load(r: Review) -> set[str]:
+    """The racks a finding judges over on their load: the verdicts are the rules', read from
+    the findings on a rack's `it_load` (error or warning), never judged again here."""
+    return {
+        f.subject
+        for f in r.findings
+        if f.subject and f.path.endswith(".it_load") and f.severity in ("error", "warning")
+    }
+
+
 def _racks(r: Review) -> list[Bar]:
-    """One row per rack group: the span from its lightest to its heaviest rack."""
-    s, design = r.summary, r.design
+    """One row per rack group: the span from its lightest to its heaviest rack; red where a
+    finding judges one of its racks over its load limit."""
+    s = r.summary
     assert s is not None
     groups: dict[str, list[Any]] = {}
-    for rack, load in zip(topology_of(design).racks, s.rack_loads, strict=True):
-        groups.setdefault(rack_group(design, rack), []).append(load)
-    flagged = r.flagged
+    for load in s.rack_loads:
+        groups.setdefault(load.group or load.id, []).append(load)
+    judged = _over_load(r)
     out = []
     for name, loads in groups.items():
         kw = [x.it_load.m_as("kW") for x in loads]
         limit = max(x.limit.m_as("kW") for x in loads)
-        over = [x.id for x in loads if x.it_load.m_as("kW") > x.limit.m_as("kW") * (1 + 1e-9)]
+        over = [x.id for x in loads if x.id in judged]
         ids = [x.id for x in loads]
         spread = f"{min(kw):.4g}-{max(kw):.4g} kW" if min(kw) < max(kw) else f"{kw[0]:.4g} kW"
         note = f"{len(loads)} racks at {spread}" if len(kw) > 1 else spread
@@ -40,10 +50,11 @@ def _racks(r: Review) -> list[Bar]:
                 f"{compact(ids, 2)} {name.split(' @ ')[0]}",
                 max(kw) * 1e3,
                 limit * 1e3,
-                any(i in flagged for i in ids),
+                bool(over),
                 note,
                 min(kw) * 1e3 if len(kw) > 1 else None,
                 ",".join(ids) if len(ids) <= 64 else name,
+                verdict=bool(over),
             )
         )
     return out

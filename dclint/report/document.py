@@ -16,7 +16,7 @@ from dclint.engine.findings import Finding
 from dclint.report.review import Review, merged_assumptions, reviews
 from dclint.report.rollup import measured_limit
 from dclint.report.text import summary_line, waiver_terms
-from dclint.report.values import band
+from dclint.report.values import band, days_text
 from dclint.units import Q_, fmt
 
 __all__ = [
@@ -123,13 +123,13 @@ def _scope(part: DesignPart) -> list[Block]:
 
 
 def _layout_row(label: str, lay: Any, c: Any) -> list[str]:
-    plan = lay.plan
-    cost = plan.cost(c)
-    days = plan.days(c).m_as("day")
-    days_text = f"{days:,.1f} d"
+    """One layout's figures, each scaled from the workload's projection (`Layout`)."""
+    cost = lay.cost(c)
+    days = lay.days(c)
+    text = days_text(days)
     cost_text = "-" if cost is None else fmt(cost)
     if lay.band is not None:  # predicted figures carry the model's calibration band
-        days_text += f" ({band(days * lay.band.low_factor, days * lay.band.high_factor)} d)"
+        text += f" ({band(days * lay.band.low_factor, days * lay.band.high_factor)} d)"
         if cost is not None:
             m = float(cost.magnitude)
             low, high = m * lay.band.low_factor, m * lay.band.high_factor
@@ -138,9 +138,9 @@ def _layout_row(label: str, lay: Any, c: Any) -> list[str]:
         label,
         f"tp {c.tp}, pp {c.pp}, vpp {c.vpp}, cp {c.cp}, ep {c.ep}, dp {c.dp}, mb {c.micro_batch}",
         c.recompute,
-        fmt(Q_(c.step_time, "s"), "s"),
-        f"{plan.mfu(c):.1%}",
-        days_text,
+        fmt(Q_(lay.step(c), "s"), "s"),
+        f"{lay.mfu(c):.1%}",
+        text,
         cost_text,
     ]
 
@@ -179,6 +179,16 @@ def _layouts(part: DesignPart) -> list[Block]:
                     "Days and cost are predicted by the step model; the ranges are its "
                     f"calibration band: measured steps ran {lay.band.low_factor:.2f} to "
                     f"{lay.band.high_factor:.2f} times the predicted ones ({lay.band.source}).",
+                )
+            )
+        elif lay.declared_mfu and lay.projection is not None:
+            mfu = lay.projection.timing.mfu.m_as("")
+            out.append(
+                Block(
+                    "p",
+                    f"The declared layout's figures are the projection's (declared MFU "
+                    f"{mfu:.0%}); the best layout's are those times the step model's ratio of "
+                    "the two layouts, as the findings price the gap.",
                 )
             )
         if lay.adopt:

@@ -75,9 +75,12 @@ class Bar:
     note: str = ""
     low: float | None = None
     key: str = ""  # the element's id, kept in the SVG (data-id) for readers and tests
+    verdict: bool | None = None  # over its limit by the findings (None: judged by the bar)
 
     @property
     def over(self) -> bool:
+        if self.verdict is not None:
+            return self.verdict
         return self.flagged or (self.limit is not None and self.value > self.limit * (1 + 1e-9))
 
 

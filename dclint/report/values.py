@@ -13,6 +13,7 @@ __all__ = [
     "band",
     "breakdown",
     "days_band",
+    "days_text",
     "money",
     "projection_rows",
     "share",
@@ -68,21 +69,31 @@ def share(value: Any) -> str:
 
 
 def band(low: float, high: float, digits: int = 2) -> str:
-    """A range as a consultant quotes it: '31-41', to `digits` significant figures."""
-    lo, hi = _sig(low, digits), _sig(high, digits)
+    """A range as a consultant quotes it: '31-41', to `digits` significant figures, rounded
+    outward (the low end down, the high end up), so the printed range holds every value the
+    computed one does: 126.1-235 -> '120-240', never '130-240'."""
+    lo, hi = _sig(low, digits, math.floor), _sig(high, digits, math.ceil)
     if lo == hi:
-        lo, hi = _sig(low, digits + 1), _sig(high, digits + 1)
+        lo, hi = _sig(low, digits + 1, math.floor), _sig(high, digits + 1, math.ceil)
     return f"{lo}-{hi}"
 
 
-def _sig(x: float, digits: int) -> str:
-    """`x` to `digits` significant figures, thousands separated: 137,851 -> '140,000'."""
+def _sig(x: float, digits: int, direction: Any = round) -> str:
+    """`x` to `digits` significant figures, thousands separated: 137,851 -> '140,000';
+    `direction` (round, math.floor or math.ceil) says which way the last figure goes."""
     if x == 0 or not math.isfinite(x):
         return f"{x:g}"
-    rounded = round(x, digits - 1 - math.floor(math.log10(abs(x))))
+    places = digits - 1 - math.floor(math.log10(abs(x)))
+    step = 10.0**places
+    rounded = direction(round(x * step, 9)) / step  # round(.., 9): 1.2 * 10 is 12, not 12.000001
     if abs(rounded) >= 100:
         return f"{rounded:,.0f}"
     return f"{rounded:.{digits}g}"
+
+
+def days_text(days: float) -> str:
+    """Training days as the review prints them, in every table and sentence: '136.6 d'."""
+    return f"{show(float(days))} d"
 
 
 def days_band(p: dict[str, Any]) -> str:
@@ -121,7 +132,12 @@ def projection_rows(projections: list[dict[str, Any]]) -> list[list[str]]:
                 show(p.get("workload")),
                 show(p.get("gpus")),
                 share(p.get("mfu")) + mfu_band(p),
-                show(p.get("training_days")) + days_band(p),
+                (
+                    days_text(p["training_days"])
+                    if isinstance(p.get("training_days"), (int, float))
+                    else show(p.get("training_days"))
+                )
+                + days_band(p),
                 show(p.get("gpu_hours")),
                 show(p.get("energy_mwh")),
                 show(memory),
