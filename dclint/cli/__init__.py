@@ -97,8 +97,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    del args.subparsers
     args.argv = list(sys.argv[1:] if argv is None else argv)  # a review prints its command line
+    from dclint.cli._format import choose_format
+    from dclint.errors import ConfigError
+
+    try:
+        choose_format(args, args.subparsers[args.command])  # --format, else -o's suffix
+    except ConfigError as exc:
+        print(f"dclint: error: {exc}", file=sys.stderr)
+        return 2
+    del args.subparsers
     if args.command != "check":  # check imports pint when it checks (not when it replays)
         _import_pint_without_numpy(args.command)
     # pydantic scans every installed distribution for its plugins (entry points) when the first
