@@ -43,6 +43,8 @@ class CduOverloaded(Rule):
     name = "cdu-overloaded"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ocp.liquid",)
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -61,6 +61,8 @@ class CduRedundancyLost(Rule):
     name = "cdu-redundancy-lost"
     severity = "error"
     tags = ("cooling", "redundancy")
+    consequence = "single-failure"
+    covers = ("uptime.cooling-redundancy",)
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -57,6 +57,8 @@ class CoolantFlowInsufficient(Rule):
     name = "coolant-flow-insufficient"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ocp.liquid",)
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -82,6 +82,8 @@ class SupplyTemperatureOutOfRange(Rule):
     name = "supply-temperature-out-of-range"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ashrae.liquid",)
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

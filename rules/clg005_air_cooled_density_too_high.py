@@ -71,6 +71,8 @@ class AirCooledDensityTooHigh(Rule):
     name = "air-cooled-density-too-high"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ashrae.air",)
     needs = ("racks",)
     options = {
         "limit": Option(

@@ -42,6 +42,8 @@ class RackLiquidCapacityTooSmall(Rule):
     name = "rack-liquid-capacity-too-small"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ocp.liquid",)
     needs = ("racks",)
     options = {
         "nvl72_minimum": Option(

@@ -53,6 +53,8 @@ class FacilityFlowInsufficient(Rule):
     name = "facility-flow-insufficient"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ocp.liquid",)
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -54,6 +54,8 @@ class LoopBelowDewPoint(Rule):
     name = "loop-below-dew-point"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ashrae.liquid",)
     needs = ("cooling",)
     options = {
         "dew_point": Option(

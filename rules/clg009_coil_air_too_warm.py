@@ -59,6 +59,8 @@ class CoilAirTooWarm(Rule):
     name = "coil-air-too-warm"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ashrae.air",)
     needs = ("cooling",)
     options = {
         "inlet_limit": Option(

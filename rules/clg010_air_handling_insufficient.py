@@ -56,6 +56,8 @@ class AirHandlingInsufficient(Rule):
     name = "air-handling-insufficient"
     severity = "error"
     tags = ("cooling", "redundancy")
+    consequence = "single-failure"
+    covers = ("ashrae.air", "uptime.cooling-redundancy")
     needs = ("air_handlers",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -58,6 +58,8 @@ class BudgetExceeded(Rule):
     name = "budget-exceeded"
     severity = "error"
     tags = ("cost",)
+    consequence = "performance"
+    covers = ("project.budget",)
     needs = ("workload", "budget")
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -46,6 +46,8 @@ class DeadlineMissed(Rule):
     name = "deadline-missed"
     severity = "error"
     tags = ("cost", "schedule")
+    consequence = "performance"
+    covers = ("project.budget",)
     needs = ("workload", "deadline")
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

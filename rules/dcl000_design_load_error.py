@@ -36,6 +36,8 @@ class DesignLoadError(Rule):
     name = "design-load-error"
     severity = "error"
     tags = ("meta",)
+    consequence = "cannot-run"
+    covers = ()
 
     def check(self, design: object, ctx: object) -> tuple[()]:
         return ()  # the loader reports these; the engine never runs rules on such a design

@@ -32,6 +32,8 @@ class UnusedSuppression(Rule):
     name = "unused-suppression"
     severity = "warning"
     tags = ("meta",)
+    consequence = "meta"
+    covers = ()
 
     def check(self, design: object, ctx: object) -> tuple[()]:
         return ()

@@ -27,6 +27,8 @@ class SuppressionWithoutReason(Rule):
     name = "suppression-without-reason"
     severity = "error"
     tags = ("meta",)
+    consequence = "meta"
+    covers = ()
 
     def check(self, design: object, ctx: object) -> tuple[()]:
         return ()

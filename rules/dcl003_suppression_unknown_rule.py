@@ -26,6 +26,8 @@ class SuppressionUnknownRule(Rule):
     name = "suppression-unknown-rule"
     severity = "error"
     tags = ("meta",)
+    consequence = "meta"
+    covers = ()
 
     def check(self, design: object, ctx: object) -> tuple[()]:
         return ()

@@ -27,6 +27,8 @@ class SuppressionExpired(Rule):
     name = "suppression-expired"
     severity = "warning"
     tags = ("meta",)
+    consequence = "meta"
+    covers = ()
 
     def check(self, design: object, ctx: object) -> tuple[()]:
         return ()

@@ -43,6 +43,8 @@ class UnitSpelling(Rule):
     name = "unit-spelling"
     severity = "info"
     tags = ("meta",)
+    consequence = "meta"
+    covers = ()
 
     def check(self, design: object, ctx: object) -> tuple[()]:
         return ()

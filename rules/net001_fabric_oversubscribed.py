@@ -151,6 +151,8 @@ class FabricOversubscribed(Rule):
     name = "fabric-oversubscribed"
     severity = "error"
     tags = ("fabric",)
+    consequence = "performance"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
     shares = {
         "oversubscription_limit": "limit",

@@ -49,6 +49,8 @@ class SwitchRadixExceeded(Rule):
     name = "switch-radix-exceeded"
     severity = "error"
     tags = ("fabric",)
+    consequence = "over-rating"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
     options = {}
 

@@ -70,6 +70,8 @@ class LinkSpeedMismatch(Rule):
     name = "link-speed-mismatch"
     severity = "error"
     tags = ("fabric",)
+    consequence = "cannot-run"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
     options = {}
 

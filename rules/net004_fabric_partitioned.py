@@ -47,6 +47,8 @@ class FabricPartitioned(Rule):
     name = "fabric-partitioned"
     severity = "error"
     tags = ("fabric",)
+    consequence = "cannot-run"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
     options = {}
 

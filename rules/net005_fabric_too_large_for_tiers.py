@@ -67,6 +67,8 @@ class FabricTooLargeForTiers(Rule):
     name = "fabric-too-large-for-tiers"
     severity = "error"
     tags = ("fabric",)
+    consequence = "cannot-run"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
     options = {}
 

@@ -57,6 +57,8 @@ class RailMisaligned(Rule):
     name = "rail-misaligned"
     severity = "warning"
     tags = ("fabric",)
+    consequence = "performance"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
     options = {}
 

@@ -53,6 +53,8 @@ class OpticalCableUnqualified(Rule):
     name = "optical-cable-unqualified"
     severity = "error"
     tags = ("fabric", "cabling")
+    consequence = "capacity"
+    covers = ("nvidia.cabling",)
     needs = ("fabric",)
     options = {
         "min_burn_in": Option("48 h", Duration, "Shortest bit-error-rate burn-in of optical links"),

@@ -44,6 +44,8 @@ class FabricTiersMismatched(Rule):
     name = "fabric-tiers-mismatched"
     severity = "error"
     tags = ("fabric",)
+    consequence = "cannot-run"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
     options = {}
 

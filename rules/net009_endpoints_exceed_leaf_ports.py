@@ -46,6 +46,8 @@ class EndpointsExceedLeafPorts(Rule):
     name = "endpoints-exceed-leaf-ports"
     severity = "error"
     tags = ("fabric",)
+    consequence = "cannot-run"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
     options = {}
 

@@ -41,6 +41,8 @@ class LayoutWorldSizeMismatch(Rule):
     name = "layout-world-size-mismatch"
     severity = "error"
     tags = ("parallel",)
+    consequence = "cannot-run"
+    covers = ("megatron.layout",)
     needs = ("workload",)
     options = {}
 

@@ -51,6 +51,8 @@ class TensorParallelCrossesNvlink(Rule):
     name = "tensor-parallel-crosses-nvlink"
     severity = "error"
     tags = ("parallel", "fabric")
+    consequence = "cannot-run"
+    covers = ("megatron.layout",)
     needs = ("workload",)
     options = {}
 

@@ -88,6 +88,8 @@ class LayoutNotDivisible(Rule):
     name = "layout-not-divisible"
     severity = "error"
     tags = ("parallel",)
+    consequence = "cannot-run"
+    covers = ("megatron.layout",)
     needs = ("workload",)
     options = {}
 

@@ -63,6 +63,8 @@ class GpuMemoryExceeded(Rule):
     name = "gpu-memory-exceeded"
     severity = "error"
     tags = ("parallel", "memory")
+    consequence = "cannot-run"
+    covers = ("megatron.layout",)
     needs = ("workload",)
     options = {
         "reserve": Option(

@@ -68,6 +68,8 @@ class LayoutSlowerThanBest(Rule):
     name = "layout-slower-than-best"
     severity = "warning"
     tags = ("parallel", "performance")
+    consequence = "performance"
+    covers = ("megatron.layout",)
     needs = ("workload",)
     shares = {"memory_reserve": "reserve"}
     options = {

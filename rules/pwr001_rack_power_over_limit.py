@@ -53,6 +53,8 @@ class RackPowerOverLimit(Rule):
     name = "rack-power-over-limit"
     severity = "error"
     tags = ("power",)
+    consequence = "over-rating"
+    covers = ("ocp.rack-power",)
     needs = ("racks",)
     shares = {"rack_power_limit": "limit", "platform_rack_limits": "platform_limits"}
     options = {

@@ -50,6 +50,8 @@ class PowerHeadroomTooSmall(Rule):
     name = "power-headroom-too-small"
     severity = "error"
     tags = ("power",)
+    consequence = "capacity"
+    covers = ("tia942.electrical",)
     needs = ("panels",)
     shares = {"feed_headroom": "headroom"}
     options = {

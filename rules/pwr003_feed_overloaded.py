@@ -74,6 +74,8 @@ class FeedOverloaded(Rule):
     name = "feed-overloaded"
     severity = "error"
     tags = ("power", "redundancy")
+    consequence = "over-rating"
+    covers = ("nec.continuous", "nec.ampacity")
     needs = ("feeds",)
     shares = {"feeds_carry_design_load": "design_load"}
     options = {

@@ -116,6 +116,8 @@ class RedundancyLostOnFeedFailure(Rule):
     name = "redundancy-lost-on-feed-failure"
     severity = "error"
     tags = ("power", "redundancy")
+    consequence = "single-failure"
+    covers = ("uptime.power-redundancy",)
     needs = ("feeds",)
     options = {
         "design_load": Option(

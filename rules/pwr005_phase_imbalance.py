@@ -86,6 +86,8 @@ class PhaseImbalance(Rule):
     name = "phase-imbalance"
     severity = "warning"
     tags = ("power",)
+    consequence = "over-rating"
+    covers = ("phase.panel",)
     needs = ("panels",)
     options = {
         "warning": Option("10%", Share, "Imbalance above which a panel gets a warning"),

@@ -57,6 +57,8 @@ class SiteCapacityExceeded(Rule):
     name = "site-capacity-exceeded"
     severity = "error"
     tags = ("power",)
+    consequence = "over-rating"
+    covers = ("tia942.electrical",)
     needs = ("site_power",)
     options = {
         "design_load": Option(

@@ -42,6 +42,8 @@ class HighDensityRackNotThreePhase(Rule):
     name = "high-density-rack-not-three-phase"
     severity = "warning"
     tags = ("power",)
+    consequence = "over-rating"
+    covers = ("ocp.rack-power",)
     needs = ("racks",)
     options = {
         "threshold": Option("20 kW", Power, "IT load above which a rack must be three-phase"),

@@ -63,6 +63,8 @@ class PanelOverloaded(Rule):
     name = "panel-overloaded"
     severity = "error"
     tags = ("power",)
+    consequence = "over-rating"
+    covers = ("nec.continuous",)
     needs = ("panels",)
     options = {
         "design_load": Option(

@@ -57,6 +57,8 @@ class UpsOverloaded(Rule):
     name = "ups-overloaded"
     severity = "error"
     tags = ("power", "redundancy")
+    consequence = "over-rating"
+    covers = ("iec62040.ups", "tia942.electrical", "uptime.power-redundancy")
     options = {
         "design_load": Option(
             False, bool, "Load UPS systems with the design IT load, not the catalog max_power"

@@ -40,6 +40,8 @@ class UpsBatteryTooShort(Rule):
     name = "ups-battery-too-short"
     severity = "warning"
     tags = ("power",)
+    consequence = "single-failure"
+    covers = ("iec62040.ups",)
     options = {
         "min_runtime": Option("5 min", Duration, "Least battery autonomy at full rated load"),
     }

@@ -49,6 +49,8 @@ class TransformerOverloaded(Rule):
     name = "transformer-overloaded"
     severity = "error"
     tags = ("power",)
+    consequence = "over-rating"
+    covers = ("tia942.electrical",)
     options = {
         "design_load": Option(
             False, bool, "Load transformers with the design IT load, not the catalog max_power"

@@ -49,6 +49,8 @@ class GenerationInsufficient(Rule):
     name = "generation-insufficient"
     severity = "error"
     tags = ("power", "redundancy")
+    consequence = "single-failure"
+    covers = ("tia942.electrical", "uptime.power-redundancy")
     options = {
         "design_load": Option(
             False, bool, "Load generators with the design IT load, not the catalog max_power"

@@ -62,6 +62,8 @@ class SinglePointOfFailure(Rule):
     name = "single-point-of-failure"
     severity = "error"
     tags = ("power", "redundancy")
+    consequence = "single-failure"
+    covers = ("uptime.power-redundancy",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = topology_of(design)

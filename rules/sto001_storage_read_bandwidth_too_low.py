@@ -85,6 +85,8 @@ class StorageReadBandwidthTooLow(Rule):
     name = "storage-read-bandwidth-too-low"
     severity = "error"
     tags = ("storage",)
+    consequence = "performance"
+    covers = ("nvidia.storage",)
     needs = ("workload", "storage")
     shares = {"storage_read_factor": "factor", "storage_demand": "*"}
     options = {

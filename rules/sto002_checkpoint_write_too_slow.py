@@ -57,6 +57,8 @@ class CheckpointWriteTooSlow(Rule):
     name = "checkpoint-write-too-slow"
     severity = "error"
     tags = ("storage", "checkpoint")
+    consequence = "performance"
+    covers = ("nvidia.storage",)
     needs = ("workload", "storage")
     options = {
         "target": Option("90 s", Duration, "Longest time to write one checkpoint"),

@@ -52,6 +52,8 @@ class CheckpointOverheadTooHigh(Rule):
     name = "checkpoint-overhead-too-high"
     severity = "warning"
     tags = ("storage", "checkpoint")
+    consequence = "performance"
+    covers = ("nvidia.storage",)
     needs = ("workload",)
     options = {
         "max_overhead": Option("5%", Share, "Highest save time : checkpoint interval"),

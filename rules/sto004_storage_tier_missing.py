@@ -45,6 +45,8 @@ class StorageTierMissing(Rule):
     name = "storage-tier-missing"
     severity = "warning"
     tags = ("storage",)
+    consequence = "capacity"
+    covers = ("nvidia.storage",)
     needs = ("storage",)
     options = {}
 

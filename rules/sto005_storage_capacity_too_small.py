@@ -51,6 +51,8 @@ class StorageCapacityTooSmall(Rule):
     name = "storage-capacity-too-small"
     severity = "error"
     tags = ("storage",)
+    consequence = "cannot-run"
+    covers = ("nvidia.storage",)
     needs = ("workload", "storage")
     options = {
         "max_fill": Option("100%", Share, "Highest share of a tier's capacity in use"),

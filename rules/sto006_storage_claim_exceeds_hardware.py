@@ -73,6 +73,8 @@ class StorageClaimExceedsHardware(Rule):
     name = "storage-claim-exceeds-hardware"
     severity = "error"
     tags = ("storage",)
+    consequence = "capacity"
+    covers = ("nvidia.storage",)
     needs = ("storage",)
     options = {
         "protocol_efficiency": Option(

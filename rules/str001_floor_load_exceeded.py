@@ -50,6 +50,8 @@ class FloorLoadExceeded(Rule):
     name = "floor-load-exceeded"
     severity = "error"
     tags = ("structure",)
+    consequence = "over-rating"
+    covers = ("tia942.floor",)
     needs = ("floor_rating",)
     options = {
         "footprint": Option(

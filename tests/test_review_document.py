@@ -44,24 +44,43 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> str:
     return review(tmp_path_factory.mktemp("r"), FABRIC, H100, "--client", "ACME", "--revision", "B")
 
 
-def test_summary_ranks_by_days_then_money_then_severity(two: str) -> None:
+def test_summary_ranks_by_class_then_days_then_money_then_severity(two: str) -> None:
     body = section(two, "Executive summary")
     table = [x for x in body if x.startswith("| ") and x[2].isdigit()]
+    perf = "performance and money"
     assert table == [
-        "| 1 | broken-fabric-2to1 | PAR005 layout-slower-than-best | warning | 1 | 27.8 d "
-        "| 5,315,660 CNY |",
-        "| 2 | h100-40node | PAR005 layout-slower-than-best | warning | 1 | 0.5 d | 32,346 CNY |",
-        "| 3 | broken-fabric-2to1 | NET001 fabric-oversubscribed | error | 1 | - | - |",
+        f"| 1 | broken-fabric-2to1 | {perf} | PAR005 layout-slower-than-best | warning | 1 "
+        "| 27.8 d | 5,315,660 CNY |",
+        f"| 2 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.5 d "
+        "| 32,346 CNY |",
+        f"| 3 | broken-fabric-2to1 | {perf} | NET001 fabric-oversubscribed | error | 1 | - | - |",
     ]
     top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
-    assert len(top) == 3  # the top three, each with its figures and its fix
-    assert "Costs 27.8 d and 5,315,660 CNY of the projected run. Fix: run the best layout" in top[0]
-    assert top[2].endswith("Not priced (error). Fix: give each leaf switch 32 uplinks (now 16) "
-                           "and the spine tier 12 switches (now 6) to meet 1:1.")  # fmt: skip
+    assert len(top) == 3  # the top three, each with its figures, where, and its fix in words
+    assert top[0].endswith(
+        "broken-fabric-2to1.yaml:130 (PAR005 layout-slower-than-best). Fix: "
+        "run the best layout: the design change below. It costs 27.8 d and 5,315,660 CNY of the "
+        "projected run."
+    )
+    assert top[2].endswith("Fix: give each leaf switch 32 uplinks (now 16) and the spine tier "
+                           "12 switches (now 6) to meet 1:1.")  # fmt: skip
+    assert "--set" not in two  # the flags are the command line's, not the document's
+    # the first item's design change, as YAML under it
+    first = body.index(top[0])
+    assert body[first + 1 : first + 8] == [
+        "",
+        "   ```yaml",
+        "   workloads:",
+        "     - # [0] llama-70b-pretrain",
+        "       parallel: {tp: 2, pp: 1, vpp: 1, cp: 1, ep: 1, sequence_parallel: true, "
+        "distributed_optimizer: true, zero_stage: 2}",
+        "       micro_batch: 1",
+        "       recompute: none",
+    ]
 
 
 def test_front_matter_from_flags_and_config(two: str, tmp_path: Path) -> None:
-    assert two.startswith("# Design review\n")
+    assert two.startswith("# Design review: broken-fabric-2to1 and h100-40node for ACME\n")
     assert "| Client | ACME |" in two and "| Revision | B |" in two
     assert "| Date | 2026-12-02 |" in two
     config = tmp_path / "c.yaml"
@@ -72,7 +91,7 @@ def test_front_matter_from_flags_and_config(two: str, tmp_path: Path) -> None:
     text = review(tmp_path, H100, "--config", str(config), "--client", "Initech")
     assert text.startswith("# Audit of the 2-SU plan\n")
     assert "| Client | Initech |" in text  # the flag wins over the config
-    assert "| Author | J. Doe |" in text
+    assert "| Prepared by | J. Doe |" in text
 
 
 def test_bad_review_block_is_one_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -209,3 +228,38 @@ class ReadsTheTier:
     @classmethod
     def inapplicable(cls, design: Any, options: Any = None) -> str:
         return ""
+
+
+def test_risk_first_and_no_projection_on_a_design_that_cannot_run(tmp_path: Path) -> None:
+    """A panel over its rating and a layout the model cannot split rank above capacity and
+    money, and the projection of a run that cannot happen as stated is not printed as a
+    figure (the issue: 'parallel layout could be faster' stood above two panel overloads, and
+    the review projected 25.89 days on a partitioned fabric)."""
+    text = (SAMPLES / "broken-feed-headroom.yaml").read_text(encoding="utf-8")
+    assert text.count("parallel: {tp: 8, pp: 4, cp: 1}") == 1
+    design = tmp_path / "d.yaml"
+    design.write_text(text.replace("pp: 4, cp: 1}", "pp: 3, cp: 1}"), encoding="utf-8")
+    out = tmp_path / "review.md"
+    assert main(["review", str(design), "-o", str(out), "--today", "2026-12-02"]) == 0
+    body = out.read_text(encoding="utf-8")
+    summary = section(body, "Executive summary")
+    table = [x.split(" | ")[2:4] for x in summary if x.startswith("| ") and x[2].isdigit()]
+    assert table == [
+        ["equipment over its rating", "PWR008 panel-overloaded"],
+        ["the design cannot run the workload as stated", "PAR003 layout-not-divisible"],
+        ["capacity and headroom", "PWR002 power-headroom-too-small"],
+    ]
+    blocked = "not meaningful until PAR003 layout-not-divisible is fixed"
+    row = next(x for x in body.splitlines() if x.startswith("| llama-70b-pretrain | 576 |"))
+    assert row == "| llama-70b-pretrain | 576 | " + " | ".join([blocked] * 6) + " |"
+    assert "Not meaningful until PAR003 layout-not-divisible is fixed" in body
+    # the back matter: what was read, what was not checked, who signs
+    assert section(body, "Scope and method")[1].endswith("/d.yaml (broken-feed-headroom).")
+    limits = "\n".join(section(body, "Limitations and coverage"))
+    assert "Not checked by this review: on-site fuel storage and its autonomy;" in limits
+    assert "| NFPA 70 (NEC) | 210.20(A) and 215.3 continuous and noncontinuous loads |" in limits
+    assert "| checked | PWR003 feed-overloaded, PWR008 panel-overloaded |" in limits
+    assert section(body, "Sign-off")[3:5] == [
+        "| Role | Name | Signature | Date |",
+        "|---|---|---|---|",
+    ]

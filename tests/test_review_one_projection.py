@@ -41,9 +41,9 @@ def test_a_declared_mfu_run_is_quoted_one_way(tmp_path: Path) -> None:
     assert best[5] == "108.8 d"
     # and PAR005 prices exactly that gap: 136.6 d - 108.8 d
     summary = _row(text, "1")
-    assert summary[2] == "PAR005 layout-slower-than-best"
-    assert summary[5] == "27.8 d"
-    assert abs(_days(declared[5]) - _days(best[5]) - _days(summary[5])) < 0.1
+    assert summary[3] == "PAR005 layout-slower-than-best"
+    assert summary[6] == "27.8 d"
+    assert abs(_days(declared[5]) - _days(best[5]) - _days(summary[6])) < 0.1
     # no band where the days are the user's measurement, and a sentence says how they are made
     assert "(" not in declared[5] and "(" not in best[5]
     assert "The declared layout's figures are the projection's (declared MFU 40%)" in text

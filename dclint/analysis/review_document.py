@@ -15,7 +15,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.findings import SEVERITY_RANK, DesignResult, Finding, RunResult, Waiver
-from dclint.engine.rule import Rule
+from dclint.engine.rule import Change, Rule
 from dclint.engine.shared import shared_settings
 from dclint.model.resolve import topology_of
 
@@ -48,7 +48,7 @@ __all__ = [
 
 # a design's findings as defects: (first finding, how many objects share it) each
 Grouping = Callable[[DesignResult], list[tuple[Finding, int]]]
-FRONT_FIELDS = ("title", "client", "project", "author", "revision", "date")
+FRONT_FIELDS = ("title", "client", "project", "author", "reviewer", "revision", "date")
 TOP = 3  # items of the executive summary on its first page
 
 
@@ -58,13 +58,21 @@ class FrontMatter:
     client: str = ""
     project: str = ""
     author: str = ""
+    reviewer: str = ""
     revision: str = ""
     date: str = ""
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, value) of each field given, title excepted."""
-        labels = ("Client", "Project", "Author", "Revision", "Date")
-        values = (self.client, self.project, self.author, self.revision, self.date)
+        labels = ("Client", "Project", "Prepared by", "Reviewed by", "Revision", "Date")
+        values = (
+            self.client,
+            self.project,
+            self.author,
+            self.reviewer,
+            self.revision,
+            self.date,
+        )
         return [(k, v) for k, v in zip(labels, values, strict=True) if v]
 
     @property
@@ -79,6 +87,9 @@ class Ranked:
     design: str
     finding: Finding
     count: int = 1
+    rank: int = 0  # the consequence class's rank (dclint.engine.coverage.CONSEQUENCES)
+    consequence: str = ""  # its label: 'equipment over its rating', ...
+    blocked: Finding | None = None  # a finding that makes the design's projection meaningless
 
     @property
     def days(self) -> float:
@@ -117,7 +128,7 @@ class Layout:
     plan: Plan | None
     note: str = ""
     sentence: str = ""  # where the declared layout ranks and where it loses
-    adopt: str = ""  # the best layout as --set flags ('' when the declared one is the best)
+    adopt: tuple[Change, ...] = ()  # the design change to the best layout (none: it is the best)
     band: Band | None = None  # the step model's band, where the projection's days are predicted
     projection: Projection | None = None  # the workload's one projection (None: none made)
 
@@ -173,6 +184,7 @@ class DesignPart:
     scope: list[ScopeLine] = field(default_factory=list)
     layouts: list[Layout] = field(default_factory=list)
     headroom: Headroom | None = None
+    blocked: Finding | None = None  # an error that makes the projected figures meaningless
 
     @property
     def name(self) -> str:
@@ -197,17 +209,33 @@ class ReviewDocument:
         return self.ranked[:TOP]
 
 
-def ranked(result: RunResult, group: Grouping) -> list[Ranked]:
+def ranked(
+    result: RunResult, group: Grouping, rules: dict[str, type[Rule]] | None = None
+) -> list[Ranked]:
     """Every defect (`group` makes one defect on many objects one: its first finding and how
-    many), ordered by consequence: training days lost, then money, then severity; defects
-    without a price follow by severity."""
+    many), ordered by consequence class first (a single failure's loss of load or cooling,
+    equipment over its rating, a design that cannot run as stated, capacity, then performance
+    and money: each rule's `consequence`), then by training days lost and money, then
+    severity."""
+    from dclint.engine.coverage import blocking, consequence_of
+
+    rules = rules or {}
     out: list[Ranked] = []
     for d in result.designs:
+        blocked = blocking(d.findings, rules)
         for first, count in group(d):
-            out.append(Ranked(d.name or d.file, first, count))
+            rank, label = consequence_of(rules.get(first.rule))
+            out.append(Ranked(d.name or d.file, first, count, rank, label, blocked))
 
-    def key(r: Ranked) -> tuple[float, float, int, str, int]:
-        return (-r.days, -r.money, -SEVERITY_RANK[r.finding.severity], r.design, r.finding.line)
+    def key(r: Ranked) -> tuple[int, float, float, int, str, int]:
+        return (
+            r.rank,
+            -r.days,
+            -r.money,
+            -SEVERITY_RANK[r.finding.severity],
+            r.design,
+            r.finding.line,
+        )
 
     return sorted(out, key=key)
 
@@ -334,11 +362,11 @@ def layouts(
 ) -> list[Layout]:
     """The layout search for every workload with a declared architecture; each row's figures
     scale from the workload's projection in `projections` (the assessment's, computed once)."""
-    from dclint.projection.search_design import plan_layouts, set_line
+    from dclint.projection.search_design import layout_values, plan_layouts
 
     projected = {p.workload: p for p in projections}
     out = []
-    for wl in design.workloads:
+    for index, wl in enumerate(design.workloads):
         try:  # rank_only: the search PAR005 ran in the check, from its cache
             found = plan_layouts(design, wl, by, reserve=reserve, rank_only=True)
         except Exception as exc:  # a review must not fail because a search did
@@ -350,7 +378,12 @@ def layouts(
             out.append(Layout(wl.id, None, "no valid layout on its GPUs"))
         else:
             best = found.result.valid[0]
-            adopt = set_line(found.workload, best, found.gpus) if found.gap() > 0 else ""
+            adopt: tuple[Change, ...] = ()
+            if found.gap() > 0:
+                adopt = tuple(
+                    Change(value, f"workload {wl.id} {key}", path=("workloads", index, key))
+                    for key, value in layout_values(best, found.gpus).items()
+                )
             p = projected.get(wl.id)
             pred = p.timing.prediction if p is not None else None
             band = None
@@ -421,10 +454,12 @@ def build(
     """The document of a checked and priced run, from its assessment alone: each design's
     options, selection and projections are the assessment's (computed once, quoted by every
     part that shows them)."""
+    from dclint.engine.coverage import blocking
+
     parts = []
     for a in run.designs:
         d = a.result
-        part = DesignPart(d)
+        part = DesignPart(d, blocked=blocking(d.findings, a.rules))
         options = a.options if d.design is not None else None
         part.scope = scope(d.design, a.rules, a.selected, options)
         if d.design is not None and options is not None:
@@ -432,7 +467,9 @@ def build(
             part.layouts = layouts(d.design, reserve, projections=a.projected.projections)
             part.headroom = headroom(d.design, options, a.rules)
         parts.append(part)
-    return ReviewDocument(front, run.result, ranked(run.result, group), parts, diff, diff_names)
+    return ReviewDocument(
+        front, run.result, ranked(run.result, group, run.rules), parts, diff, diff_names
+    )
 
 
 def front_matter(given: dict[str, str | None], names: list[str], today: date) -> FrontMatter:
@@ -440,7 +477,22 @@ def front_matter(given: dict[str, str | None], names: list[str], today: date) ->
     reviewed and the date to today."""
     values = {k: (given.get(k) or "") for k in FRONT_FIELDS}
     if not values["title"]:
-        values["title"] = "Design review" + (f": {names[0]}" if len(names) == 1 else "")
+        values["title"] = _title(values["client"], values["project"], names)
     if not values["date"]:
         values["date"] = today.isoformat()
     return FrontMatter(**values)
+
+
+def _title(client: str, project: str, names: list[str]) -> str:
+    """'Design review: hall-b for ACME (Project Aurora)': the project, else the designs (up to
+    three by name), then the client."""
+    if project:
+        what = project
+    elif len(names) == 1:
+        what = names[0]
+    elif 1 < len(names) <= 3:
+        what = ", ".join(names[:-1]) + " and " + names[-1]
+    else:
+        what = f"{len(names)} designs" if names else ""
+    title = "Design review" + (f": {what}" if what else "")
+    return title + (f" for {client}" if client else "")

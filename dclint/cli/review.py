@@ -46,7 +46,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="document format (default: from the --output suffix, else html)",
     )
     parser.add_argument("--paper", choices=("A4", "Letter"), default="A4", help="PDF paper size")
-    for name in ("title", "client", "project", "author", "revision", "date"):
+    for name in ("title", "client", "project", "author", "reviewer", "revision", "date"):
         parser.add_argument(
             f"--{name}", help=f"front matter: {name} (default: config review.{name})"
         )

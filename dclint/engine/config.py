@@ -55,7 +55,7 @@ _KEYS = {
     "calibration",
 }
 # the review document's front matter (`dclint review`), each a line of text
-REVIEW_KEYS = ("title", "client", "project", "author", "revision", "date")
+REVIEW_KEYS = ("title", "client", "project", "author", "reviewer", "revision", "date")
 
 
 @dataclass(frozen=True)

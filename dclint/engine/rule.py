@@ -146,6 +146,12 @@ class Rule:
     # `capacity`, `init`, `plan`, the review): concept -> option name, or "*" for all its
     # options (dclint.engine.shared.Shared names the concepts)
     shares: ClassVar[dict[str, str]] = {}
+    # what a finding risks, for a review's ranking: a key of dclint.engine.coverage.CONSEQUENCES
+    # ("single-failure", "over-rating", "cannot-run", "capacity", "performance", "meta")
+    consequence: ClassVar[str] = ""
+    # the review topics the rule checks: keys of dclint.engine.coverage.TOPICS (the review's
+    # coverage map and `dclint rules --coverage` are built from them)
+    covers: ClassVar[tuple[str, ...]] = ()
 
     def check(self, design: Design, ctx: Context) -> Iterable[Violation]:
         raise NotImplementedError

@@ -49,7 +49,7 @@ class Band:
         }
 
 
-_SOURCE = "calibration residuals (docs/performance-model.md, tests/test_calibration.py)"
+_SOURCE = "dclint's calibration residuals (docs/performance-model.md)"
 
 # (generation, MoE) -> (low factor, high factor, runs): measured / predicted step time over the
 # calibration runs of that class, rounded to 3 places. Regenerate with `derive` (the calibration

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dclint.analysis.assess import RunAssessment
-from dclint.analysis.review_document import DesignPart, ReviewDocument
+from dclint.analysis.review_document import DesignPart, Ranked, ReviewDocument
 from dclint.engine.findings import Finding
+from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
 from dclint.report.rollup import measured_limit
 from dclint.report.text import summary_line, waiver_terms
@@ -48,6 +49,7 @@ class Block:
     raw: dict[str, str] = field(default_factory=dict)
     anchor: str = ""
     css: str = ""
+    code: list[str] = field(default_factory=list)  # "pre": its text; a list: YAML an item
 
 
 def _days(x: float) -> str:
@@ -60,8 +62,28 @@ def _money(f: Finding) -> str:
     return fmt(f.impact.cost)
 
 
-def _fix(f: Finding) -> str:
-    return f.fix or f"see `dclint explain {f.rule}`"
+def _price(r: Ranked) -> str:
+    f = r.finding
+    if f.impact is None:
+        return ""
+    if r.blocked is not None and r.blocked is not f:
+        b = r.blocked
+        return f" Its price is not meaningful until {b.rule} {b.name} is fixed."
+    return f" It costs {_days(r.days)} and {_money(f)} of the projected run."
+
+
+def _item(r: Ranked) -> str:
+    """One defect as a sentence: its class, what is wrong with its numbers, where (the design
+    file's line, and the source an import read it from), and the fix in words."""
+    f = r.finding
+    objects = f" ({r.count} objects alike)" if r.count > 1 else ""
+    where = f"{f.file}:{f.line}" + (f", from {f.origin}" if f.origin else "")
+    words = fix_words(f) or f"see the rule's documentation ({f.rule})"
+    kind = r.consequence[:1].upper() + r.consequence[1:]
+    return (
+        f"{kind}: {r.design}: {f.message}{measured_limit(f)}{objects}. At {where} "
+        f"({f.rule} {f.name}). Fix: {words}.{_price(r)}"
+    )
 
 
 def _summary(doc: ReviewDocument) -> list[Block]:
@@ -73,41 +95,33 @@ def _summary(doc: ReviewDocument) -> list[Block]:
         return out
     n = len(doc.ranked)
     lead = (
-        f"{n} defect{'s' * (n != 1)}, ranked by what they cost the projected run (training days, "
-        f"then money; severity breaks ties). {len(priced)} "
+        f"{n} defect{'s' * (n != 1)}, ranked by consequence: loss of load or cooling on a "
+        "single failure first, then equipment over its rating, a design that cannot run its "
+        "workload as stated, capacity, then performance and money; within a class by the "
+        f"training days and money each costs. {len(priced)} "
         f"carr{'ies' if len(priced) == 1 else 'y'} a price."
     )
     out.append(Block("p", lead))
-    items = []
-    for r in doc.top:
-        f = r.finding
-        where = f" on {r.count} objects" if r.count > 1 else ""
-        cost = (
-            f"Costs {_days(r.days)} and {_money(f)} of the projected run. "
-            if f.impact is not None
-            else f"Not priced ({f.severity}). "
-        )
-        items.append(
-            f"{r.design}: {f.rule} {f.name}{where}: {f.message}{measured_limit(f)}. "
-            f"{cost}Fix: {_fix(f)}."
-        )
-    out.append(Block("ol", items=items, css="top"))
+    items = [_item(r) for r in doc.top]
+    code = [fix_yaml(r.finding) for r in doc.top]
+    out.append(Block("ol", items=items, css="top", code=code))
     rows = [
         [
             str(i),
             r.design,
+            r.consequence,
             f"{r.finding.rule} {r.finding.name}",
             r.finding.severity,
             str(r.count),
-            _days(r.days) if r.finding.impact is not None else "-",
-            _money(r.finding),
+            _days(r.days) if r.finding.impact is not None and r.blocked is None else "-",
+            _money(r.finding) if r.blocked is None else "-",
         ]
         for i, r in enumerate(doc.ranked, start=1)
     ]
     out.append(
         Block(
             "table",
-            header=["#", "Design", "Rule", "Severity", "Objects", "Days", "Money"],
+            header=["#", "Design", "Consequence", "Rule", "Severity", "Objects", "Days", "Money"],
             rows=rows,
         )
     )
@@ -149,6 +163,16 @@ def _layouts(part: DesignPart) -> list[Block]:
     if not part.layouts:
         return []
     out = [Block("h3", "Parallel layout: the best found against the declared one")]
+    if part.blocked is not None:
+        b = part.blocked
+        out.append(
+            Block(
+                "p",
+                f"Not meaningful until {b.rule} {b.name} is fixed ({b.file}:{b.line}): the "
+                "design cannot run its workload as stated, so no layout's training time is.",
+            )
+        )
+        return out
     for lay in part.layouts:
         if lay.plan is None:
             out.append(Block("p", f"Workload {lay.workload}: no layout search: {lay.note}."))
@@ -192,8 +216,15 @@ def _layouts(part: DesignPart) -> list[Block]:
                 )
             )
         if lay.adopt:
-            out.append(Block("p", "To adopt the best: " + lay.adopt))
+            out.append(Block("p", "To adopt the best, write into the design:"))
+            out.append(Block("pre", code=[_adopt_yaml(lay)]))
     return out
+
+
+def _adopt_yaml(lay: Any) -> str:
+    from types import SimpleNamespace
+
+    return fix_yaml(SimpleNamespace(changes=lay.adopt, subject=lay.workload))
 
 
 def _headroom(part: DesignPart) -> list[Block]:
@@ -282,6 +313,111 @@ def _appendix(items: list[Review]) -> list[Block]:
     return out
 
 
+DISCLAIMER = (
+    "This review checks the design as its files declare it, against the rules and limits "
+    "listed under Scope and method, each with its source. It does not survey the site, "
+    "replace the stamped electrical, mechanical and structural design, or commission "
+    "anything; a figure the design does not declare is not checked, and a projection is a "
+    "model's estimate with the band its calibration supports."
+)
+
+
+def _contents(doc: ReviewDocument) -> list[Block]:
+    items = ["Executive summary"]
+    items += [f"Design {part.name}" for part in doc.designs]
+    if doc.diff is not None:
+        items.append("Counter-design")
+    items += ["Scope and method", "Limitations and coverage", "Sign-off"]
+    items.append("Appendix: assumptions and sources")
+    return [Block("h2", "Contents", anchor="contents"), Block("ol", items=items)]
+
+
+def _method(doc: ReviewDocument, run: RunAssessment) -> list[Block]:
+    from dclint import __version__
+
+    rules = run.rules
+    read = [
+        f"{a.file} ({a.name})" if a.design is not None else f"{a.file} (did not load)"
+        for a in run.designs
+    ]
+    origins = sorted({f.origin for f in run.findings if f.origin})
+    ran = sorted(rules)
+    out = [
+        Block("h2", "Scope and method", anchor="method"),
+        Block("p", "What was read: " + "; ".join(read) + "."),
+    ]
+    if origins:
+        out.append(Block("p", "Imported elements cite their sources: " + ", ".join(origins)))
+    out.append(
+        Block(
+            "p",
+            f"Rules run: {len(ran)} (each design's scope table says which applied and why "
+            "others did not), with the options in effect listed in the appendix against their "
+            f"defaults and sources. Checked with dclint {__version__} on {doc.front.date}.",
+        )
+    )
+    return out
+
+
+def _limitations(run: RunAssessment) -> list[Block]:
+    from dclint.engine.coverage import coverage
+
+    rows = coverage(run.rules)
+    table = [
+        [
+            r.topic.standard,
+            r.topic.clause,
+            r.topic.topic,
+            r.status,
+            ", ".join(f"{i} {n}" for i, n in r.rules) or r.topic.reported or "-",
+        ]
+        for r in rows
+    ]
+    missing = [r.topic.topic for r in rows if r.status != "checked"]
+    own = sorted(
+        f"{rid}.{name}"
+        for rid, cls in run.rules.items()
+        for name, opt in cls.options.items()
+        if "dclint's own" in opt.help
+    )
+    out = [
+        Block("h2", "Limitations and coverage", anchor="limitations"),
+        Block("p", DISCLAIMER),
+        Block(
+            "p",
+            "Not checked by this review: " + "; ".join(missing) + "."
+            if missing
+            else "Every topic of the coverage map below is checked by a rule.",
+        ),
+    ]
+    if own:
+        out.append(
+            Block(
+                "p",
+                "Limits that are dclint's own defaults (no published figure; each rule's "
+                "documentation says why): " + ", ".join(own) + ".",
+            )
+        )
+    out.append(
+        Block("table", header=["Standard", "Clause", "Topic", "Status", "Rules"], rows=table)
+    )
+    return out
+
+
+def _signoff(doc: ReviewDocument) -> list[Block]:
+    f = doc.front
+    blank = "________________"
+    rows = [
+        ["Prepared by", f.author or blank, blank, f.date],
+        ["Reviewed by", f.reviewer or blank, blank, blank],
+    ]
+    return [
+        Block("h2", "Sign-off", anchor="signoff"),
+        Block("p", f"Revision {f.revision or '-'} of {f.title}."),
+        Block("table", header=["Role", "Name", "Signature", "Date"], rows=rows),
+    ]
+
+
 def blocks(
     doc: ReviewDocument, run: RunAssessment, body: Callable[[Review, int], dict[str, str]]
 ) -> list[Block]:
@@ -290,6 +426,7 @@ def blocks(
     out = [Block("h1", front.title)]
     if front.rows():
         out.append(Block("table", header=["Document", ""], rows=[list(r) for r in front.rows()]))
+    out += _contents(doc)
     out += _summary(doc)
     by_file = {r.file: r for r in reviews(run)}
     items = list(by_file.values())
@@ -304,6 +441,10 @@ def blocks(
     if doc.diff is not None:
         out.append(Block("page"))
         out += _diff(doc)
+    out.append(Block("page"))
+    out += _method(doc, run)
+    out += _limitations(run)
+    out += _signoff(doc)
     out.append(Block("page"))
     out += _appendix(items)
     return out
@@ -375,8 +516,14 @@ def write_html(
             out.append(f"<p>{esc(b.text)}</p>")
         elif b.kind in ("ul", "ol"):
             css = f' class="{esc(b.css)}"' if b.css else ""
-            items = "".join(f"<li>{esc(i)}</li>" for i in b.items)
+            code = b.code or [""] * len(b.items)
+            items = "".join(
+                f"<li>{esc(i)}" + (f"<pre><code>{esc(c)}</code></pre>" if c else "") + "</li>"
+                for i, c in zip(b.items, code, strict=True)
+            )
             out.append(f"<{b.kind}{css}>{items}</{b.kind}>")
+        elif b.kind == "pre":
+            out.append("".join(f"<pre><code>{esc(c)}</code></pre>" for c in b.code))
         elif b.kind == "table":
             out.append(_html_table(esc, b))
         elif b.kind == "raw":
@@ -427,7 +574,16 @@ def write_markdown(parts: list[Block]) -> str:
             out += [md(b.text), ""]
         elif b.kind in ("ul", "ol"):
             marks = [f"{i}." if b.kind == "ol" else "-" for i in range(1, len(b.items) + 1)]
-            out += [f"{m} {md(x)}" for m, x in zip(marks, b.items, strict=True)] + [""]
+            code = b.code or [""] * len(b.items)
+            for m, x, c in zip(marks, b.items, code, strict=True):
+                out.append(f"{m} {md(x)}")
+                if c:  # the item's design change, as its own indented code block
+                    pad = " " * (len(m) + 1)
+                    out += ["", f"{pad}```yaml", *(pad + ln for ln in c.splitlines()), f"{pad}```"]
+            out.append("")
+        elif b.kind == "pre":
+            for c in b.code:
+                out += ["```yaml", *c.splitlines(), "```", ""]
         elif b.kind == "table":
             header = [md(h) or " " for h in b.header]
             out.append("| " + " | ".join(header) + " |")

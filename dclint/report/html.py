@@ -8,6 +8,7 @@ from dclint.analysis.assess import RunAssessment
 from dclint.escaping import HTML_CSP, html_text
 from dclint.report.charts import charts
 from dclint.report.drawing import svg
+from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.markdown import summary_rows
 from dclint.report.meta import metadata
 from dclint.report.review import (
@@ -57,7 +58,11 @@ def _table(header: list[str] | tuple[str, ...], rows: list[list[str]]) -> str:
 
 def _rollup(r: Rollup) -> str:
     f = r.first
-    fix = f" <em>Fix: {escape(f.fix)}</em>" if f.fix else ""
+    words = fix_words(f)
+    fix = f" <em>Fix: {escape(words)}</em>" if words else ""
+    change = fix_yaml(f)
+    if change:  # the design change the fix writes
+        fix += f'<pre class="change"><code>{escape(change)}</code></pre>'
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f' <strong class="impact">{escape(impact_sentence(f))}.</strong>'
     scope = f"<strong>{escape(r.scope())}</strong>, e.g.: " if r.count > 1 else ""
@@ -143,7 +148,7 @@ def _design(r: Review, n: int) -> str:
     if r.projections:
         out.append(
             "<h3>Projected training time and cost</h3>"
-            + _table(list(PROJECTION_COLUMNS), projection_rows(r.projections))
+            + _table(list(PROJECTION_COLUMNS), projection_rows(r.projections, r.blocked))
         )
         out += [
             f"<p>Cost breakdown of {escape(str(p.get('workload', '')))}: {escape(breakdown(p))}</p>"

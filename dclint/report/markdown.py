@@ -12,6 +12,7 @@ from dclint.analysis.steps import step_parts
 from dclint.analysis.summary import DesignSummary
 from dclint.escaping import markdown_text
 from dclint.report.drawing import mermaid
+from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.meta import metadata
 from dclint.report.review import (
     OVERVIEW_COLUMNS,
@@ -97,11 +98,16 @@ def rollup_line(r: Rollup, full: bool = True) -> str:
     """One entry a defect: location, rule, name, how many and which, message, numbers, fix."""
     f = r.first
     numbers = measured_limit(f) if full else ""
-    fix = f" Fix: {md(f.fix)}." if f.fix and full else ""
+    words = fix_words(f)
+    fix = f" Fix: {md(words)}." if words and full else ""
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f" **{md(impact_sentence(f))}.**"
     scope = f"**{md(r.scope())}**, e.g.: " if r.count > 1 else ""
-    return f"- {md(r.where)} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}.{fix}"
+    line = f"- {md(r.where)} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}.{fix}"
+    change = fix_yaml(f) if full else ""
+    if change:  # the design change, as the item's own code block
+        line += "\n\n  ```yaml\n" + "".join(f"  {ln}\n" for ln in change.splitlines()) + "  ```"
+    return line
 
 
 def slug(title: str) -> str:
@@ -146,7 +152,7 @@ def _findings(r: Review) -> list[str]:
 def _projection(r: Review) -> list[str]:
     out: list[str] = []
     if r.projections:
-        out += _table(list(PROJECTION_COLUMNS), projection_rows(r.projections))
+        out += _table(list(PROJECTION_COLUMNS), projection_rows(r.projections, r.blocked))
         out += [
             f"Cost breakdown of {md(p.get('workload', ''))}: {md(breakdown(p))}\n"
             for p in r.projections

@@ -42,6 +42,17 @@ class Review:
     assessment: Assessment | None = field(default=None, repr=False)
 
     @property
+    def blocked(self) -> str:
+        """'not meaningful until NET004 fabric-partitioned is fixed' where an error says the
+        design cannot run its workload as stated ('' otherwise): its projection is no figure."""
+        if self.assessment is None:
+            return ""
+        from dclint.engine.coverage import blocking
+
+        f = blocking(self.findings, self.assessment.rules)
+        return f"not meaningful until {f.rule} {f.name} is fixed" if f is not None else ""
+
+    @property
     def counts(self) -> dict[str, int]:
         return {s: sum(f.severity == s for f in self.findings) for s in SEVERITY_ORDER}
 

@@ -119,11 +119,16 @@ def mfu_band(p: dict[str, Any]) -> str:
     return f" ({band(100 * low, 100 * high)}%)"
 
 
-def projection_rows(projections: list[dict[str, Any]]) -> list[list[str]]:
+def projection_rows(projections: list[dict[str, Any]], blocked: str = "") -> list[list[str]]:
     """One row per projected workload, in PROJECTION_COLUMNS order; predicted MFU and days
-    carry their uncertainty band."""
+    carry their uncertainty band. Where the design cannot run its workload as stated,
+    `blocked` says so in place of every figure that rests on the run ('not meaningful until
+    NET004 fabric-partitioned is fixed')."""
     rows = []
     for p in projections:
+        if blocked:
+            rows.append([show(p.get("workload")), show(p.get("gpus")), *[blocked] * 6])
+            continue
         memory = p.get("memory_per_gpu_gib")
         if isinstance(memory, dict):
             memory = memory.get("total")
