@@ -59,7 +59,7 @@ def test_a_suffix_the_command_cannot_write(
     assert not out.exists()
     review = tmp_path / "review.json"
     assert main(["review", H100, "-o", str(review)]) == 2
-    assert "`dclint review` does not write json; it writes html, pdf or markdown" in (
+    assert "`dclint review` does not write json; it writes html, pdf, markdown, docx or xlsx" in (
         capsys.readouterr().err
     )
     assert not review.exists()

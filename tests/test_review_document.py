@@ -183,7 +183,7 @@ def test_waivers_in_the_review(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("r.docx", "--output {out}: write .html, .pdf or .md, or name --format"),
+        ("r.odt", "--output {out}: write .html, .pdf, .md, .docx or .xlsx, or name --format"),
     ],
 )
 def test_output_suffix(

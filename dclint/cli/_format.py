@@ -21,6 +21,8 @@ SUFFIXES: dict[str, tuple[str, ...]] = {
     ".htm": ("html",),
     ".pdf": ("pdf",),
     ".csv": ("csv",),
+    ".docx": ("docx",),
+    ".xlsx": ("xlsx",),
 }
 _FLAGS = ("--format", "--output-format")
 

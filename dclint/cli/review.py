@@ -23,7 +23,15 @@ from dclint.errors import ConfigError, LoadError
 
 __all__ = ["add_parser", "run"]
 
-FORMATS = {".html": "html", ".htm": "html", ".pdf": "pdf", ".md": "markdown"}
+FORMATS = {
+    ".html": "html",
+    ".htm": "html",
+    ".pdf": "pdf",
+    ".md": "markdown",
+    ".docx": "docx",
+    ".xlsx": "xlsx",
+}
+FILE_ONLY = ("pdf", "docx", "xlsx")  # formats written to a file, never to standard output
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -38,12 +46,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser.add_argument("paths", nargs="+", metavar="DESIGN", help="design files")
     parser.add_argument("--against", metavar="COUNTER", help="a counter-design to compare with")
     parser.add_argument(
-        "--output", "-o", metavar="FILE", help="the document: .html, .pdf or .md (default: stdout)"
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="the document: .html, .pdf, .md, .docx or .xlsx (default: stdout)",
     )
     parser.add_argument(
         "--format",
-        choices=("html", "pdf", "markdown"),
-        help="document format (default: from the --output suffix, else html)",
+        choices=("html", "pdf", "markdown", "docx", "xlsx"),
+        help="document format (default: from the --output suffix, else html); docx: an "
+        "editable Word copy, xlsx: the findings register",
     )
     parser.add_argument("--paper", choices=("A4", "Letter"), default="A4", help="PDF paper size")
     for name in ("title", "client", "project", "author", "reviewer", "revision", "date"):
@@ -64,7 +76,9 @@ def _format(args: argparse.Namespace) -> str:
     if args.output:
         suffix = Path(args.output).suffix.lower()
         if suffix not in FORMATS:
-            raise ConfigError(f"--output {args.output}: write .html, .pdf or .md, or name --format")
+            raise ConfigError(
+                f"--output {args.output}: write .html, .pdf, .md, .docx or .xlsx, or name --format"
+            )
         return FORMATS[suffix]
     return "html"
 
@@ -75,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
     from dclint.report.rollup import kinds, roll_up
 
     fmt = _format(args)
-    if fmt == "pdf" and not args.output:
-        raise ConfigError("--format pdf writes a file: give --output review.pdf")
+    if fmt in FILE_ONLY and not args.output:
+        raise ConfigError(f"--format {fmt} writes a file: give --output review.{fmt}")
     if fmt == "pdf":
         from dclint.report.pdf import find_browser
 
@@ -104,7 +118,11 @@ def run(args: argparse.Namespace) -> int:
 
     run = assess(result, engine, priced=False)  # priced above, before the document's ranking
     doc = rd.build(run, front, group, diff, diff_names)
-    if fmt == "markdown":
+    if fmt in ("docx", "xlsx"):
+        from dclint.report import office
+
+        (office.write_docx if fmt == "docx" else office.write_xlsx)(doc, run, args.output)
+    elif fmt == "markdown":
         _emit(args, document.render_markdown(doc, run))
     elif fmt == "html":
         _emit(args, document.render_html(doc, run))

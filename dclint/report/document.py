@@ -418,10 +418,63 @@ def _signoff(doc: ReviewDocument) -> list[Block]:
     ]
 
 
+def body_blocks(r: Review) -> list[Block]:
+    """One design's body as blocks (for a format with no HTML or Markdown body of its own: an
+    editable Word copy): verdict, findings (one defect on many objects once), the summary
+    figures and the projection, in the order the HTML and Markdown bodies show them."""
+    from dclint.report.markdown import summary_rows
+    from dclint.report.values import PROJECTION_COLUMNS, projection_rows
+
+    out = [
+        Block("h2", r.name),
+        Block("p", f"File: {r.file}. Verdict: {r.verdict}."),
+        Block("h3", f"Findings ({len(r.findings)})"),
+    ]
+    if r.errors:
+        out.append(
+            Block("ul", items=[f"{e.file}:{e.line}:{e.column}: {e.message}" for e in r.errors])
+        )
+    if not r.findings and not r.errors:
+        out.append(Block("p", "No findings."))
+    for severity in ("error", "warning", "info"):
+        for area, groups in sorted(r.rolled.get(severity, {}).items()):
+            items, code = [], []
+            for g in groups:
+                f = g.first
+                scope = f"{g.scope()}, e.g.: " if g.count > 1 else ""
+                words = fix_words(f)
+                items.append(
+                    f"{g.where} {f.rule} {f.name} ({severity}, {area}): {scope}{f.message}"
+                    f"{measured_limit(f)}." + (f" Fix: {words}." if words else "")
+                )
+                code.append(fix_yaml(f))
+            out.append(Block("ul", items=items, code=code))
+    if r.summary is not None:
+        rows = [list(row) for row in summary_rows(r.summary)]
+        out += [
+            Block("h3", "Summary figures"),
+            Block("table", header=["Figure", "Value"], rows=rows),
+        ]
+    if r.projections:
+        out.append(Block("h3", "Projected training time and cost"))
+        out.append(
+            Block(
+                "table",
+                header=list(PROJECTION_COLUMNS),
+                rows=projection_rows(r.projections, r.blocked),
+            )
+        )
+    out += [Block("p", n) for n in r.notes]
+    return out
+
+
 def blocks(
-    doc: ReviewDocument, run: RunAssessment, body: Callable[[Review, int], dict[str, str]]
+    doc: ReviewDocument,
+    run: RunAssessment,
+    body: Callable[[Review, int], dict[str, str]] | None = None,
 ) -> list[Block]:
-    """The whole document; `body` renders one design's existing review body in each format."""
+    """The whole document; `body` renders one design's existing review body in each format
+    (None: the body as blocks, `body_blocks`)."""
     front = doc.front
     out = [Block("h1", front.title)]
     if front.rows():
@@ -433,7 +486,10 @@ def blocks(
     for n, part in enumerate(doc.designs):
         review = by_file[part.result.file]
         out.append(Block("page"))
-        out.append(Block("raw", raw=body(review, n)))
+        if body is None:
+            out += body_blocks(review)
+        else:
+            out.append(Block("raw", raw=body(review, n)))
         out += _scope(part)
         out += _layouts(part)
         out += _headroom(part)
