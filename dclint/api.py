@@ -95,7 +95,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
     from dclint.engine.options import Count, Positive, Ratio, Share
     from dclint.engine.registry import RULE_ID, USER_PREFIX
     from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Severity, Violation
-    from dclint.errors import ConfigError, DclintError, LoadError
+    from dclint.errors import LOAD_ERROR_ID, ConfigError, DclintError, LoadError
     from dclint.model.catalog import SwitchModel
     from dclint.model.cooling import Cdu, Loop
     from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER, MEMORY_RESERVE
@@ -169,6 +169,7 @@ __all__ = [
     "FFN_TP",
     "HEADS_TP",
     "LAYERS_PP",
+    "LOAD_ERROR_ID",
     "MEMORY_RESERVE",
     "MOE_SP",
     "PIPELINE_ZERO",
@@ -317,6 +318,7 @@ _MODULE = {
     "CduLoad": "dclint.calc.cooling",
     "Change": "dclint.engine.rule",
     "Check": "dclint.projection.layout_checks",
+    "LOAD_ERROR_ID": "dclint.errors",
     "ConfigError": "dclint.errors",
     "Context": "dclint.engine.rule",
     "Count": "dclint.engine.options",

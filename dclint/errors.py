@@ -6,7 +6,12 @@ from dataclasses import dataclass
 
 from dclint.escaping import printable
 
-__all__ = ["ConfigError", "DclintError", "LoadError", "Problem", "printable"]
+__all__ = ["LOAD_ERROR_ID", "ConfigError", "DclintError", "LoadError", "Problem", "printable"]
+
+
+# the id a design that does not load is reported under (the DCL000 rule documents it; reports,
+# the server and dclint.testing name it through this constant, never the string)
+LOAD_ERROR_ID = "DCL000"
 
 
 class DclintError(Exception):

@@ -26,6 +26,7 @@ from pathlib import Path
 from dclint.engine.config import Config
 from dclint.engine.rule import Rule
 from dclint.engine.runner import Engine, run
+from dclint.errors import LOAD_ERROR_ID
 
 __all__ = [
     "DOC_SECTIONS",
@@ -39,7 +40,7 @@ __all__ = [
 DOC_SECTIONS = ("## What it does", "## Why it matters", "## Example", "## Fix")
 _EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
 _EXPECT_AT = re.compile(r"#\s*expect-at:\s*(\d+)\s+([A-Z0-9, ]+)")
-LOAD_ERROR = "DCL000"  # the loader's errors, documented as a rule
+LOAD_ERROR = LOAD_ERROR_ID  # the loader's errors, documented as a rule
 
 
 def expected_findings(path: Path | str) -> Counter[tuple[str, int]]:

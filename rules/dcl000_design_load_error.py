@@ -28,11 +28,12 @@ It cannot be suppressed or ignored: there is nothing to check until the design l
 
 from __future__ import annotations
 
+from dclint.api import LOAD_ERROR_ID
 from dclint.engine.rule import Rule
 
 
 class DesignLoadError(Rule):
-    id = "DCL000"
+    id = LOAD_ERROR_ID
     name = "design-load-error"
     severity = "error"
     tags = ("meta",)

@@ -19,6 +19,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.baseline import fingerprint, relative_file
+from dclint.errors import LOAD_ERROR_ID
 from dclint.escaping import finite_json
 from dclint.report.rollup import kinds, measured_limit, roll_up
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["SEVERITIES", "as_data", "render"]
 
 SEVERITIES = {"error": "major", "warning": "minor", "info": "info"}
-LOAD_ERROR = ("DCL000", "blocker")  # the check name and severity of a design that did not load
+LOAD_ERROR = (LOAD_ERROR_ID, "blocker")  # the check name and severity of a design that did not load
 
 
 def _entry(description: str, check: str, key: str, severity: str, file: str, line: int) -> Any:

@@ -24,7 +24,7 @@ from urllib.parse import quote
 from dclint import __version__
 from dclint.engine.baseline import fingerprint, relative_file
 from dclint.engine.findings import Waiver, number_and_unit
-from dclint.errors import Problem
+from dclint.errors import LOAD_ERROR_ID, Problem
 from dclint.escaping import finite_json
 from dclint.report.rollup import Rollup, kinds, roll_up
 
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 __all__ = ["FINGERPRINT_KEY", "LOAD_ERROR_ID", "as_data", "render"]
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-LOAD_ERROR_ID = "DCL000"
 FINGERPRINT_KEY = "dclint/v1"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 BASE = "%SRCROOT%"

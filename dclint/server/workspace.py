@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dclint.errors import ConfigError, LoadError, Problem
+from dclint.errors import LOAD_ERROR_ID, ConfigError, LoadError, Problem
 
 __all__ = ["Diagnostic", "Workspace"]
 
@@ -213,7 +213,7 @@ class Workspace:
         for p in problems:
             target = _absolute(p.file)
             by_file.setdefault(target, []).append(
-                Diagnostic(str(target), p.line, p.column, "DCL000", "error", p.message, shown)
+                Diagnostic(str(target), p.line, p.column, LOAD_ERROR_ID, "error", p.message, shown)
             )
         self.results[design] = by_file
         return by_file
