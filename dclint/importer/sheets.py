@@ -27,7 +27,7 @@ from dclint.importer.inventory import (
 )
 from dclint.importer.mapping import Mapping
 
-__all__ = ["MAX_BAD_CELLS", "MAX_SHEET_BYTES", "read_sheet"]
+__all__ = ["MAX_BAD_CELLS", "MAX_SHEET_BYTES", "csv_path", "input_paths", "read_sheet"]
 
 MAX_BAD_CELLS = 10_000  # bad cells kept (the command prints the first 200 and a count)
 MAX_SHEET_BYTES = 1 << 30
@@ -152,6 +152,42 @@ def _csv_rows(path: str, label: str) -> Iterator[list[_Cell]]:
         ]
 
 
+def csv_path(location: str, sheet: str | None) -> str:
+    """The csv a table is read from: FILE itself, or `SHEET.csv` in FILE's folder (FILE's
+    folder is FILE when it is a directory). A name that leads out of that folder, by a path
+    (the mapping refuses those) or a symbolic link, is refused before the file is opened."""
+    if os.path.isdir(location):
+        if sheet is None:
+            raise ConfigError(f"{location} is a directory: name each table's csv in `sheet:`")
+        folder = location
+    elif sheet is None or os.path.splitext(os.path.basename(location))[0] == sheet:
+        return location  # the file named on the command line
+    else:
+        folder = os.path.dirname(location) or "."
+    path = os.path.join(folder, f"{sheet}.csv")
+    real, top = os.path.realpath(path), os.path.realpath(folder)
+    if re.search(r"[/\\:\x00]", sheet) or os.path.dirname(real) != top:
+        raise ConfigError(
+            f"{path}: outside {folder} (a path or a symbolic link): an import reads only "
+            "the files in the folder of the file named"
+        )
+    return path
+
+
+def input_paths(location: str, kind: str, mapping: Mapping) -> list[str]:
+    """Every file an import of `location` reads, for the check that no output overwrites
+    one."""
+    if kind == "xlsx" or mapping.sheets is None:
+        return [location]
+    tables = [getattr(mapping.sheets, t) for t in ("panels", "feeds", "racks", "devices")]
+    out = [location]
+    for table in tables:
+        if table is not None:
+            with contextlib.suppress(ConfigError):  # refused again, with its error, on reading
+                out.append(csv_path(location, table.sheet))
+    return out
+
+
 def _norm(text: str) -> str:
     return " ".join(str(text).split()).casefold()
 
@@ -171,14 +207,7 @@ class _Reader:
     def rows(self, sheet: str | None) -> Iterator[list[_Cell]]:
         if self.kind == "xlsx":
             return _xlsx_rows(self.path, sheet, self.label)
-        path = self.path
-        if os.path.isdir(path):
-            if sheet is None:
-                raise ConfigError(f"{path} is a directory: name each table's csv in `sheet:`")
-            path = os.path.join(path, f"{sheet}.csv")
-        elif sheet is not None and os.path.splitext(os.path.basename(path))[0] != sheet:
-            path = os.path.join(os.path.dirname(path), f"{sheet}.csv")
-        return _csv_rows(path, self.label)
+        return _csv_rows(csv_path(self.path, sheet), self.label)
 
     def table(self, table: Any) -> Iterator[tuple[dict[str, _Cell], dict[str, str | None]]]:
         """Each data row as {field: cell}, with each field's header unit."""
