@@ -41,6 +41,14 @@ _DIMENSIONS = {  # field -> (unit a value is read in, example, what it is)
 }
 
 
+_BOUND_KIND = {
+    "voltage": "voltage",
+    "current_rating": "current",
+    "it_load": "power",
+    "power": "power",
+}
+
+
 class _Cell:
     __slots__ = ("fmt", "value", "where")
 
@@ -314,6 +322,12 @@ class _Reader:
             return None
         if not math.isfinite(out) or out <= 0:
             self.bad(cell, f"{what} above zero, e.g. '{example}'")
+            return None
+        from dclint.importer.validate import BOUNDS
+
+        largest, _, _ = BOUNDS[_BOUND_KIND[field]]
+        if out > largest:  # a typo of a few digits: dclint's bound (validate.BOUNDS)
+            self.bad(cell, f"{what} of at most {largest:,.0f} {base}, e.g. '{example}'")
             return None
         return out
 
