@@ -271,3 +271,21 @@ def test_a_next_page_on_another_server_is_refused(serve: Any) -> None:
         f"{s.url}/api/dcim/sites/?limit=1000: the next page is on another server "
         "(http://127.0.0.1:1/api/dcim/sites/); refusing to send the token there"
     )
+
+
+def test_a_server_that_is_not_there_is_one_error(serve: Any) -> None:
+    s = serve(lambda h: None)
+    url = s.url
+    s.close()
+    assert _fails(url) == (
+        f"{url}/api/dcim/sites/?limit=1000: cannot reach the server: Connection refused"
+    )
+
+
+def test_https_is_verified_against_the_system_certificates(serve: Any) -> None:
+    """A plain-http server spoken to over https: the TLS handshake fails, one error line."""
+    s = serve(lambda h: _json(h, _page([], None)))
+    assert _fails(s.url.replace("http://", "https://")) == (
+        f"https://127.0.0.1:{s.port}/api/dcim/sites/?limit=1000: TLS with the server failed "
+        "(WRONG_VERSION_NUMBER)"
+    )

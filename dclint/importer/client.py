@@ -12,6 +12,7 @@ time and bytes while it is read."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -81,6 +82,14 @@ def _base(url: str) -> tuple[tuple[str, str, int], str]:
     return origin, f"{parts.scheme}://{parts.netloc}{path}/api/"
 
 
+@functools.cache
+def _tls() -> Any:
+    """The system's certificates, verified (loaded once: each load reads the CA bundle)."""
+    import ssl
+
+    return ssl.create_default_context()
+
+
 def _connection(origin: tuple[str, str, int], limits: Limits) -> tuple[Any, bool]:
     """A connection to `origin` (through the environment's proxy, if one applies), and
     whether requests on it name the whole URL (a plain-http proxy)."""
@@ -101,10 +110,8 @@ def _connection(origin: tuple[str, str, int], limits: Limits) -> tuple[Any, bool
             headers["Proxy-Authorization"] = "Basic " + base64.b64encode(user.encode()).decode()
     conn: Any
     if scheme == "https":
-        import ssl
-
         conn = http.client.HTTPSConnection(
-            target, target_port, timeout=limits.connect_s, context=ssl.create_default_context()
+            target, target_port, timeout=limits.connect_s, context=_tls()
         )
         if proxy:
             conn.set_tunnel(host, port, headers=headers)
@@ -214,6 +221,15 @@ class _Client:
                 raise _Fail(
                     f"{_short(url)}: the server sent nothing for {limits.read_s:g} s"
                 ) from None
+            import ssl
+
+            if isinstance(exc, ssl.SSLCertVerificationError):
+                raise _Fail(
+                    f"{_short(url)}: the server's certificate is not trusted "
+                    f"({exc.verify_message}); SSL_CERT_FILE can name a CA bundle"
+                ) from None
+            if isinstance(exc, ssl.SSLError):
+                raise _Fail(f"{_short(url)}: TLS with the server failed ({exc.reason})") from None
             if isinstance(exc, OSError):
                 reason = getattr(exc, "reason", None) or exc.strerror or type(exc).__name__
             else:
