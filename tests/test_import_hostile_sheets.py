@@ -247,3 +247,21 @@ def test_a_csv_field_over_the_limit_is_one_error(
         "left open?)"
     ]
     assert not out.exists()
+
+
+def test_millions_of_empty_csv_lines_are_bounded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blank lines are rows too: past the row cap (lowered to 1,000 here), one error."""
+    racks = tmp_path / "racks.csv"
+    racks.write_text("Rack,Load (kW)\nr1,12\n" + "\n" * 5000 + "r2,30\n", encoding="utf-8")
+    (tmp_path / "map.yaml").write_text(
+        "sheets: {racks: {columns: {id: Rack, it_load: Load}}}\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(cells, "MAX_ROWS", 1000)
+    code = main(["import", "csv", str(racks), "--map", str(tmp_path / "map.yaml")])
+    assert code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"dclint: error: {racks}: more than 1,000 rows or 5,000,000 cells (at line 1,001): "
+        "over the import's limit for a table"
+    ]

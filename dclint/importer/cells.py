@@ -28,7 +28,8 @@ __all__ = [
     "xlsx_rows",
 ]
 
-MAX_SHEET_BYTES = 1 << 30  # a csv or xlsx file
+MAX_SHEET_BYTES = 1 << 30  # an xlsx file (its parts are bounded again, unpacked)
+MAX_CSV_BYTES = 256 << 20  # a csv file: 1,000 racks' inventory is ~1 MB
 MAX_ROWS = 1_048_576  # Excel's own limits of a sheet
 MAX_COLUMNS = 16_384  # XFD
 # dclint's own bounds, far above an inventory (1,000 racks: ~10,000 rows of ~30 columns):
@@ -244,7 +245,7 @@ def csv_rows(path: str) -> Iterator[list[Cell]]:
     from dclint.loader.readfile import FileRejected, read_regular
 
     try:
-        raw = read_regular(path, MAX_SHEET_BYTES, "csv")
+        raw = read_regular(path, MAX_CSV_BYTES, "csv")
     except FileRejected as exc:
         raise ConfigError(f"{path}: {exc}") from None
     try:
@@ -255,10 +256,18 @@ def csv_rows(path: str) -> Iterator[list[Cell]]:
     with contextlib.suppress(csv.Error):
         dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
     name = os.path.basename(path)
-    reader = csv.reader(text.splitlines(), dialect)
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    del raw
     previous = csv.field_size_limit(CSV_FIELD)
+    spanned = 0
     try:
         for r, row in enumerate(reader, start=1):
+            spanned += len(row)
+            if r > MAX_ROWS or spanned > MAX_CELLS:
+                raise ConfigError(
+                    f"{path}: more than {MAX_ROWS:,} rows or {MAX_CELLS:,} cells (at line "
+                    f"{reader.line_num:,}): over the import's limit for a table"
+                )
             yield [
                 Cell(v if v.strip() else None, f"{name}!{col_letter(c)}{r}")
                 for c, v in enumerate(row)
