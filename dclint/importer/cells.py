@@ -146,47 +146,69 @@ def _shared_strings_part(path: str, raw: bytes, parts: list[Any]) -> set[str]:
     return names
 
 
+class _Scan:
+    """Counts of a sheet's XML, fed element by element (expat: no tree is built, memory
+    stays flat), and its merged ranges."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.row = 0  # the current row's number
+        self.width = 0  # columns the current row spans
+        self.spanned = 0  # cells all rows before it span
+        self.merged: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        local = name.rpartition("}")[2]
+        if local == "c":
+            ref = attrs.get("r")
+            self.width = _cell_ref(ref)[1] + 1 if ref else self.width + 1
+            if self.width > MAX_COLUMNS:
+                raise ConfigError(
+                    f"{self.where}: row {self.row:,} is past a sheet's {MAX_COLUMNS:,} columns"
+                )
+        elif local == "row":
+            self.end_row()
+            r = attrs.get("r")
+            self.row = int(r) if r is not None and r.isdigit() else self.row + 1
+            if self.row > MAX_ROWS:
+                raise ConfigError(
+                    f"{self.where}: row {self.row:,} is past a sheet's {MAX_ROWS:,} rows"
+                )
+        elif local == "mergeCell":
+            _merge(self.merged, attrs.get("ref", ""), self.where)
+
+    def end_row(self) -> None:
+        self.spanned += self.width
+        self.width = 0
+        if self.spanned > MAX_CELLS:
+            raise ConfigError(
+                f"{self.where}: its rows span more than {MAX_CELLS:,} cells (up to row "
+                f"{self.row:,}): over the import's limit for a sheet"
+            )
+
+
 def _scan(ws: Any, where: str) -> dict[tuple[int, int], tuple[int, int]]:
     """The sheet's XML scanned once, streaming, before its data is read: ConfigError for a row
-    or column past Excel's limits or more than MAX_CELLS cells spanned; then (row, col) -> the
-    top-left cell of its merged range (read-only mode does not parse <mergeCells>)."""
-    from xml.etree.ElementTree import ParseError, iterparse
+    or column past Excel's limits or more than MAX_CELLS cells spanned (openpyxl fills a
+    row's gaps); then (row, col) -> the top-left cell of its merged range (read-only mode
+    does not parse <mergeCells>)."""
+    from xml.parsers import expat
 
-    out: dict[tuple[int, int], tuple[int, int]] = {}
     source = getattr(ws, "_get_source", None)
     if source is None:
-        return out
-    rows = spanned = 0
+        return {}
+    scan = _Scan(where)
+    parser = expat.ParserCreate(namespace_separator="}")
+    parser.StartElementHandler = scan.start
     try:
         with source() as xml:
-            for _, elem in iterparse(xml):
-                tag = elem.tag.rsplit("}", 1)[-1]
-                if tag == "row":
-                    r = elem.get("r")
-                    rows = int(r) if r is not None and r.isdigit() else rows + 1
-                    last = 0
-                    for c in elem:
-                        ref = c.get("r")
-                        last = _cell_ref(ref)[1] + 1 if ref else last + 1
-                    if rows > MAX_ROWS or last > MAX_COLUMNS:
-                        raise ConfigError(
-                            f"{where}: row {rows:,} or column {last:,} is past a sheet's "
-                            f"{MAX_ROWS:,} rows and {MAX_COLUMNS:,} columns"
-                        )
-                    spanned += last
-                    if spanned > MAX_CELLS:
-                        raise ConfigError(
-                            f"{where}: its rows span more than {MAX_CELLS:,} cells (up to row "
-                            f"{rows:,}): over the import's limit for a sheet"
-                        )
-                    elem.clear()  # the data's elements are not kept: memory stays flat
-                elif tag == "mergeCell":
-                    _merge(out, elem.get("ref", ""), where)
+            parser.ParseFile(xml)
+        scan.end_row()
     except ValueError as exc:  # a cell reference past the limits, or garbage
         raise ConfigError(f"{where}: '{str(exc)[:40]}' is not a cell reference") from None
-    except ParseError as exc:
+    except expat.ExpatError as exc:
         raise ConfigError(f"{where}: the sheet's XML is malformed ({exc})") from None
-    return out
+    return scan.merged
 
 
 def _merge(out: dict[tuple[int, int], tuple[int, int]], ref: str, where: str) -> None:
