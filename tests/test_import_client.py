@@ -289,3 +289,19 @@ def test_https_is_verified_against_the_system_certificates(serve: Any) -> None:
         f"https://127.0.0.1:{s.port}/api/dcim/sites/?limit=1000: TLS with the server failed "
         "(WRONG_VERSION_NUMBER)"
     )
+
+
+@pytest.mark.parametrize(
+    "body", [b'{"count": ' + b"9" * 5000 + b"}", b"[" * 100_000 + b"]" * 100_000, b"\xff"]
+)
+def test_an_answer_python_cannot_decode_is_one_error(serve: Any, body: bytes) -> None:
+    def answer(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Length", str(len(body)))
+        h.end_headers()
+        h.wfile.write(body)
+
+    s = serve(answer)
+    assert _fails(s.url) == (
+        f"{s.url}/api/dcim/sites/?limit=1000: the server's answer is not JSON dclint reads"
+    )

@@ -149,3 +149,24 @@ def test_a_value_the_schema_refuses_is_an_error_at_its_source() -> None:
         "be greater than zero, got '0 kW'"
     ]
     assert warnings == []
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        (
+            '{"dcim/racks": [{"id": 1, "u_height": ' + "9" * 5000 + "}]}",
+            "Exceeds the limit (4300 digits) for integer string conversion",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "nested too deep"),
+    ],
+)
+def test_a_dump_python_cannot_decode_is_one_error(
+    text: str, why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "dump.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["import", "netbox", "--from-file", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"dclint: error: --from-file {path}: not a dump dclint reads ({why})"
+    ]

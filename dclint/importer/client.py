@@ -183,8 +183,8 @@ class _Client:
             raise _Fail(f"{_short(url)}: the server answered {status}, not 200")
         try:
             return json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-            raise _Fail(f"{_short(url)}: the server's answer is not JSON") from None
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, a 5,000-digit number
+            raise _Fail(f"{_short(url)}: the server's answer is not JSON dclint reads") from None
 
     def _foreign(self, url: str) -> bool:
         try:

@@ -48,6 +48,9 @@ def read_dump_file(path: str) -> Any:
             raise ConfigError(
                 f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}"
             ) from None
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number; 100,000 levels
+        what = "nested too deep" if isinstance(exc, RecursionError) else str(exc).split(":")[0]
+        raise ConfigError(f"--from-file {path}: not a dump dclint reads ({what})") from None
     from dclint.loader.yamlsafe import YamlError, decode, read_yaml
 
     try:
