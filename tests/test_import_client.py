@@ -305,3 +305,19 @@ def test_an_answer_python_cannot_decode_is_one_error(serve: Any, body: bytes) ->
     assert _fails(s.url) == (
         f"{s.url}/api/dcim/sites/?limit=1000: the server's answer is not JSON dclint reads"
     )
+
+
+def test_a_url_where_every_endpoint_is_missing_is_an_error(serve: Any) -> None:
+    """A mistyped URL, not an empty site: every endpoint answers 404."""
+
+    def missing(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(404)
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+
+    s = serve(missing)
+    assert _fails(f"{s.url}/netbx") == (
+        f"{s.url}/netbx/api/: every endpoint answered 404 Not Found: is this the NetBox "
+        "server's URL?"
+    )
+    assert len(s.seen) == 10  # each endpoint once (NetBox's: no locations)

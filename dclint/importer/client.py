@@ -154,6 +154,7 @@ class _Client:
         scheme = "Bearer" if token.startswith("nbt_") else "Token"  # NetBox 4.5's v2 tokens
         self.authorization = f"{scheme} {token}"
         self.received = 0
+        self.not_found = 0  # endpoints that answered 404
 
     def get(self, url: str) -> Any:
         """The JSON answer at `url` (None for a 404), following redirects only within the
@@ -175,6 +176,7 @@ class _Client:
         else:
             raise _Fail(f"{_short(url)}: more than {self.limits.redirects} redirects")
         if status == 404:
+            self.not_found += 1
             return None
         if status >= 400:
             hint = " (is the token valid, with read permission?)" if status in (401, 403) else ""
@@ -294,6 +296,11 @@ def fetch_dump(
             dump[path] = _pages(client, f"{api}{path}/?limit={size}{extra}", size)
     except _Fail as exc:
         raise ConfigError(str(exc)) from None
+    if client.not_found == len(dump):  # a mistyped URL, not an empty site
+        raise ConfigError(
+            f"{printable(api)[:300]}: every endpoint answered 404 Not Found: is this the "
+            f"{'Nautobot' if source == 'nautobot' else 'NetBox'} server's URL?"
+        )
     return dump
 
 
