@@ -264,3 +264,22 @@ def test_millions_of_empty_csv_lines_are_bounded(
         f"dclint: error: {racks}: more than 1,000 rows or 5,000,000 cells (at line 1,001): "
         "over the import's limit for a table"
     ]
+
+
+def test_a_bloated_styles_part_is_refused_before_parsing(
+    book: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """openpyxl parses styles.xml whole even in read-only mode (cap lowered to 1 MiB here,
+    32 MiB by default; 2 MiB of padding is under the zip-bomb floor)."""
+    padding = b" " * (2 << 20)
+    _rewrite(book, "xl/styles.xml", lambda xml: xml.replace(b"<fonts", padding + b"<fonts", 1))
+    monkeypatch.setattr(cells, "MAX_XML_PART", 1 << 20)
+    monkeypatch.setattr(openpyxl, "load_workbook", _never)
+    code, text, err = _import(tmp_path, capsys)
+    assert (code, text) == (2, "")
+    assert len(err) == 1
+    assert err[0].startswith(f"dclint: error: {book}: xl/styles.xml unpacks to 2,09")
+    assert err[0].endswith(
+        " bytes, over the 1,048,576-byte limit for a workbook's own XML (styles, workbook, "
+        "relations)"
+    )

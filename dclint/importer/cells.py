@@ -35,6 +35,7 @@ MAX_COLUMNS = 16_384  # XFD
 # dclint's own bounds, far above an inventory (1,000 racks: ~10,000 rows of ~30 columns):
 MAX_CELLS = 5_000_000  # cells a sheet's rows span, gaps included (openpyxl fills them)
 MAX_PART_BYTES = 256 << 20  # one part of the zip, uncompressed (a sheet's XML)
+MAX_XML_PART = 32 << 20  # any other XML part (workbook, styles, relations), parsed whole
 MAX_SHARED_STRINGS = 64 << 20  # xl/sharedStrings.xml, which openpyxl parses whole on opening
 MAX_UNZIPPED = 1 << 30  # every part together
 MAX_RATIO = 250  # a part compressed more than this (and over RATIO_FLOOR) is a zip bomb
@@ -107,6 +108,12 @@ def read_workbook(path: str) -> bytes:
             raise ConfigError(
                 f"{path}: {name} unpacks to {size:,} bytes, over the {MAX_SHARED_STRINGS:,}-byte "
                 "limit for a workbook's shared strings"
+            )
+        whole = name.lower().endswith((".xml", ".rels")) and name.lower() not in strings
+        if whole and not name.lower().startswith("xl/worksheets/") and size > MAX_XML_PART:
+            raise ConfigError(  # openpyxl parses these whole on opening, even read-only
+                f"{path}: {name} unpacks to {size:,} bytes, over the {MAX_XML_PART:,}-byte "
+                "limit for a workbook's own XML (styles, workbook, relations)"
             )
         if size > MAX_PART_BYTES:
             raise ConfigError(
