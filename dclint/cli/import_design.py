@@ -57,20 +57,41 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
-    sheet = args.location if args.source in ("csv", "xlsx") else None
-    return [v for v in (args.from_file, args.map, sheet) if v]
+    """Every file the import reads: the dump, the mapping (named, or found here), the sheet
+    and, for csv, each table's file beside it."""
+    from dclint.importer.mapping import DEFAULT_MAPPING, load_mapping
+
+    mapping = args.map or (DEFAULT_MAPPING if os.path.isfile(DEFAULT_MAPPING) else None)
+    out = [v for v in (args.from_file, mapping) if v]
+    if args.source in ("csv", "xlsx") and args.location:
+        from dclint.importer.sheets import input_paths
+
+        out += input_paths(args.location, args.source, load_mapping(args.map)[0])
+    return out
+
+
+def _refuse_aliases(args: argparse.Namespace) -> None:
+    """Before anything is read or written: no output is an input or the other output, however
+    spelled (`./x` and `x`, a symlink, a hard link)."""
+    from dclint.cli._output import _same
+
+    outputs = [(f, p) for f, p in (("--output", args.output), ("--save-dump", args.save_dump)) if p]
+    if len(outputs) == 2 and _same(outputs[0][1], outputs[1][1]):
+        raise ConfigError(
+            f"--output {outputs[0][1]} and --save-dump {outputs[1][1]} are one file: give two"
+        )
+    if not outputs:
+        return
+    for name in _inputs(args):
+        for flag, path in outputs:
+            if _same(path, name):
+                raise ConfigError(f"{flag} {path} is also an input ({name}): write it elsewhere")
 
 
 def run(args: argparse.Namespace) -> int:
     from dclint.importer.run import ImportFailed, run_import
 
-    outputs = [o for o in (args.output, args.save_dump) if o]
-    for out in outputs:
-        for name in _inputs(args):
-            if os.path.exists(out) and os.path.exists(name) and os.path.samefile(out, name):
-                raise ConfigError(f"{out} is also an input: write it elsewhere")
-    if args.save_dump and args.output and args.save_dump == args.output:
-        raise ConfigError("--save-dump and --output name one file: give two")
+    _refuse_aliases(args)
     # A dump of a large site is millions of dicts and lists that live until the import ends,
     # with no cycles among them: the collector's passes over them were a sixth of a 1,000-rack
     # import's time (bench/import_netbox.py). Off for the import; the caller's setting after.

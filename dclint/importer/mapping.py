@@ -5,10 +5,11 @@ spreadsheets which sheet and columns hold what. Its JSON Schema is generated fro
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from dclint.errors import ConfigError
 from dclint.model.types import Bandwidth, Current, Id, Power, Strict, Voltage
@@ -25,6 +26,8 @@ __all__ = [
 
 MAPPING_SCHEMA_ID = "urn:dclint:schema:import-mapping:1"
 DEFAULT_MAPPING = "dclint-import.yaml"
+# a sheet's name (Excel forbids / \ : in one) or a csv's stem beside the file imported
+SHEET_NAME = r"^[^/\\:\x00-\x1f\x7f]+$"
 
 Kind = Literal["gpu_node", "switch", "storage", "cdu", "other", "ignore"]
 
@@ -74,12 +77,25 @@ class _Table(Strict):
     sheet: str | None = Field(
         None,
         description="xlsx: the sheet's name; csv: the file's name without .csv beside FILE "
-        "(default: FILE itself)",
+        "(default: FILE itself); a name, never a path: no / \\ : or control characters",
+        pattern=SHEET_NAME,
+        max_length=255,
     )
     header_row: int = Field(1, ge=1, le=1000, description="The row holding the headers")
     decimal: Literal[".", ","] = Field(
         ".", description="The decimal mark of numbers written as text ('40,8' needs ',')"
     )
+
+    @field_validator("sheet", mode="before")
+    @classmethod
+    def _a_name_not_a_path(cls, value: Any) -> Any:
+        # a csv is read from FILE's folder by this name: a path here would reach any file
+        if isinstance(value, str) and re.search(r"[/\\:\x00-\x1f\x7f]", value):
+            raise ValueError(
+                "a sheet's name, or a csv's name (without .csv) beside the file imported; "
+                "a path (/, \\, :) is refused: a mapping reads nothing outside that folder"
+            )
+        return value
 
 
 class PanelColumns(Strict):

@@ -48,6 +48,9 @@ def read_dump_file(path: str) -> Any:
             raise ConfigError(
                 f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}"
             ) from None
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number; 100,000 levels
+        what = "nested too deep" if isinstance(exc, RecursionError) else str(exc).split(":")[0]
+        raise ConfigError(f"--from-file {path}: not a dump dclint reads ({what})") from None
     from dclint.loader.yamlsafe import YamlError, decode, read_yaml
 
     try:
@@ -82,6 +85,9 @@ def run_import(
         from dclint.importer.sheets import read_sheet
 
         inv = read_sheet(location, source, the_map)
+    from dclint.importer.validate import check_inventory, check_loads
+
+    inv.problems.extend(check_inventory(inv))  # names, duplicates, numbers: at the source
     frag = build(inv, the_map)
     if frag.problems:
         raise ImportFailed(list(dict.fromkeys(frag.problems)))  # in reading order, each once
@@ -92,7 +98,11 @@ def run_import(
             f"mapping file's device_types)"
         )
     report += [f"not imported: {note}" for note in frag.notes]
-    return ImportResult(emit(frag, command), report, saved)
+    text = emit(frag, command)
+    unloadable, warnings = check_loads(text, location or dump or source)  # the last guard
+    if unloadable:
+        raise ImportFailed(list(dict.fromkeys(unloadable)))
+    return ImportResult(text, report + warnings, saved)
 
 
 def _read_dcim(

@@ -7,7 +7,6 @@ its whole range; empty rows are skipped. Every bad cell is reported (`Racks!C12:
 from __future__ import annotations
 
 import contextlib
-import csv
 import math
 import os
 import re
@@ -15,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from dclint.errors import ConfigError
+from dclint.importer.cells import Cell as _Cell
+from dclint.importer.cells import csv_path, csv_rows, read_workbook, xlsx_rows
 from dclint.importer.dcim import sanitize
 from dclint.importer.inventory import (
     DeviceRec,
@@ -27,11 +28,9 @@ from dclint.importer.inventory import (
 )
 from dclint.importer.mapping import Mapping
 
-__all__ = ["MAX_BAD_CELLS", "MAX_SHEET_BYTES", "read_sheet"]
+__all__ = ["MAX_BAD_CELLS", "input_paths", "read_sheet"]
 
 MAX_BAD_CELLS = 10_000  # bad cells kept (the command prints the first 200 and a count)
-MAX_SHEET_BYTES = 1 << 30
-MAX_MERGED_CELLS = 1_000_000
 _HEADER_UNIT = re.compile(r"^(.*?)\s*[\(\[]\s*([^\)\]]+?)\s*[\)\]]\s*$")
 _DIMENSIONS = {  # field -> (unit a value is read in, example, what it is)
     "voltage": ("V", "415 V", "a voltage"),
@@ -41,115 +40,28 @@ _DIMENSIONS = {  # field -> (unit a value is read in, example, what it is)
 }
 
 
-class _Cell:
-    __slots__ = ("fmt", "value", "where")
+_BOUND_KIND = {
+    "voltage": "voltage",
+    "current_rating": "current",
+    "it_load": "power",
+    "power": "power",
+}
 
-    def __init__(self, value: Any, where: str, fmt: str = "General") -> None:
-        self.value = value
-        self.where = where
-        self.fmt = fmt
 
+def input_paths(location: str, kind: str, mapping: Mapping) -> list[str]:
+    """Every file an import of `location` reads, for the check that no output overwrites
+    one."""
+    if kind == "xlsx" or mapping.sheets is None:
+        return [location]
+    from dclint.importer.cells import csv_path
 
-def _col_letter(index: int) -> str:
-    out = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        out = chr(65 + rem) + out
+    tables = [getattr(mapping.sheets, t) for t in ("panels", "feeds", "racks", "devices")]
+    out = [location]
+    for table in tables:
+        if table is not None:
+            with contextlib.suppress(ConfigError):  # refused again, with its error, on reading
+                out.append(csv_path(location, table.sheet))
     return out
-
-
-def _cell_ref(ref: str) -> tuple[int, int]:
-    m = re.fullmatch(r"([A-Z]{1,3})(\d{1,7})", ref)
-    if m is None:
-        raise ValueError(ref)
-    col = 0
-    for ch in m.group(1):
-        col = col * 26 + ord(ch) - 64
-    return int(m.group(2)), col - 1
-
-
-def _merges(ws: Any) -> dict[tuple[int, int], tuple[int, int]]:
-    """(row, col) -> the top-left cell of its merged range, for a read-only sheet: read-only
-    mode does not parse <mergeCells>, so the sheet's XML is scanned for it (after the data)."""
-    from xml.etree.ElementTree import iterparse
-
-    out: dict[tuple[int, int], tuple[int, int]] = {}
-    source = getattr(ws, "_get_source", None)
-    if source is None:
-        return out
-    with source() as xml:
-        for _, elem in iterparse(xml):
-            tag = elem.tag.rsplit("}", 1)[-1]
-            if tag == "mergeCell":
-                ref = elem.get("ref", "")
-                if ":" in ref:
-                    (r1, c1), (r2, c2) = (_cell_ref(x) for x in ref.split(":", 1))
-                    if (r2 - r1 + 1) * (c2 - c1 + 1) + len(out) > MAX_MERGED_CELLS:
-                        break
-                    for r in range(r1, r2 + 1):
-                        for c in range(c1, c2 + 1):
-                            if (r, c) != (r1, c1):
-                                out[(r, c)] = (r1, c1)
-            elif tag == "row":
-                elem.clear()  # the data's elements are not kept: memory stays flat
-    return out
-
-
-def _xlsx_rows(path: str, sheet: str | None, label: str) -> Iterator[list[_Cell]]:
-    try:
-        from openpyxl import load_workbook
-    except ImportError:
-        raise ConfigError(
-            "import xlsx needs openpyxl: pip install 'dclint[xlsx]' (or read a csv export)"
-        ) from None
-    try:
-        wb = load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # zipfile.BadZipFile, KeyError, InvalidFileException...
-        raise ConfigError(f"{path}: not a readable xlsx workbook ({type(exc).__name__})") from None
-    try:
-        name = sheet or wb.sheetnames[0]
-        if name not in wb.sheetnames:
-            raise ConfigError(f"{path}: no sheet '{name}' (it has: {', '.join(wb.sheetnames)})")
-        ws = wb[name]
-        merged = _merges(ws)
-        anchors: dict[tuple[int, int], Any] = {}
-        wanted = set(merged.values())
-        for r, row in enumerate(ws.iter_rows(), start=1):
-            cells = []
-            for c, cell in enumerate(row):
-                value = getattr(cell, "value", None)
-                if (r, c) in wanted:
-                    anchors[(r, c)] = value
-                if value is None and (r, c) in merged:
-                    value = anchors.get(merged[(r, c)])
-                fmt = getattr(cell, "number_format", "General") or "General"
-                cells.append(_Cell(value, f"{name}!{_col_letter(c)}{r}", fmt))
-            yield cells
-    finally:
-        wb.close()
-
-
-def _csv_rows(path: str, label: str) -> Iterator[list[_Cell]]:
-    from dclint.loader.readfile import FileRejected, read_regular
-
-    try:
-        raw = read_regular(path, MAX_SHEET_BYTES, "csv")
-    except FileRejected as exc:
-        raise ConfigError(f"{path}: {exc}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text (export the csv as UTF-8)") from None
-    dialect: Any = csv.excel
-    with contextlib.suppress(csv.Error):
-        dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
-    name = os.path.basename(path)
-    for r, row in enumerate(csv.reader(text.splitlines(), dialect), start=1):
-        yield [
-            _Cell(v if v.strip() else None, f"{name}!{_col_letter(c)}{r}")
-            for c, v in enumerate(row)
-        ]
 
 
 def _norm(text: str) -> str:
@@ -162,6 +74,7 @@ class _Reader:
         self.kind = kind
         self.problems: list[ImportProblem] = []
         self.label = os.path.basename(path)
+        self.raw: bytes | None = None  # the workbook, read and checked once
 
     def bad(self, cell: _Cell, expected: str) -> None:
         if len(self.problems) < MAX_BAD_CELLS:
@@ -170,15 +83,10 @@ class _Reader:
 
     def rows(self, sheet: str | None) -> Iterator[list[_Cell]]:
         if self.kind == "xlsx":
-            return _xlsx_rows(self.path, sheet, self.label)
-        path = self.path
-        if os.path.isdir(path):
-            if sheet is None:
-                raise ConfigError(f"{path} is a directory: name each table's csv in `sheet:`")
-            path = os.path.join(path, f"{sheet}.csv")
-        elif sheet is not None and os.path.splitext(os.path.basename(path))[0] != sheet:
-            path = os.path.join(os.path.dirname(path), f"{sheet}.csv")
-        return _csv_rows(path, self.label)
+            if self.raw is None:
+                self.raw = read_workbook(self.path)
+            return xlsx_rows(self.path, self.raw, sheet)
+        return csv_rows(csv_path(self.path, sheet))
 
     def table(self, table: Any) -> Iterator[tuple[dict[str, _Cell], dict[str, str | None]]]:
         """Each data row as {field: cell}, with each field's header unit."""
@@ -286,6 +194,12 @@ class _Reader:
         if not math.isfinite(out) or out <= 0:
             self.bad(cell, f"{what} above zero, e.g. '{example}'")
             return None
+        from dclint.importer.validate import BOUNDS
+
+        largest, _, _ = BOUNDS[_BOUND_KIND[field]]
+        if out > largest:  # a typo of a few digits: dclint's bound (validate.BOUNDS)
+            self.bad(cell, f"{what} of at most {largest:,.0f} {base}, e.g. '{example}'")
+            return None
         return out
 
 
@@ -319,14 +233,9 @@ def read_sheet(path: str, kind: str, mapping: Mapping) -> Inventory:
             f"import {kind} needs `sheets:` in the mapping file (--map): which sheet and "
             "columns hold racks, feeds, panels and devices"
         )
-    if kind == "xlsx":
-        from dclint.loader.readfile import FileRejected, read_regular
-
-        try:  # a regular file within the limit, before openpyxl opens it
-            read_regular(path, MAX_SHEET_BYTES, "workbook")
-        except FileRejected as exc:
-            raise ConfigError(f"{path}: {exc}") from None
     r = _Reader(path, kind)
+    if kind == "xlsx":  # a regular file within the limits, checked before openpyxl opens it
+        r.raw = read_workbook(path)
     inv = Inventory("spreadsheet")
     sheets = mapping.sheets
     label = os.path.basename(path)

@@ -1,0 +1,157 @@
+"""What an import may write: every object named, every number finite and within reach of
+real equipment (checked on the Inventory, at the source object), and, as a last guard, a
+fragment that dclint's own loader reads (a failure is reported at the source object of the
+entry it is in). Nothing is written otherwise."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from dclint.importer.inventory import ImportProblem, Inventory
+
+__all__ = ["BOUNDS", "check_inventory", "check_loads", "out_of_bounds"]
+
+# The largest value of each kind an import takes: dclint's own bounds, each about ten times
+# the largest real equipment, so a typo of a few digits or a corrupted cell is caught, never a
+# real site. Low-voltage switchgear is rated to 6,300 A (IEC 61439 frames), feeds in a hall
+# are low or medium voltage (IEC 60038: to 35 kV), announced racks reach 1 MW (OCP's
+# Mt Diablo, 2025), ports 1.6 Tb/s (IEEE 802.3dj).
+BOUNDS: dict[str, tuple[float, str, str]] = {  # kind -> (largest, unit, what)
+    "voltage": (100_000.0, "V", "a voltage"),
+    "current": (100_000.0, "A", "a current"),
+    "power": (10e6, "W", "a power"),
+    "percent": (100.0, "%", "a utilisation"),
+    "speed": (100_000.0, "Gb/s", "a link speed"),
+    "nodes": (10_000.0, "", "a node count"),
+}
+
+
+def out_of_bounds(value: float, kind: str, zero: bool = False) -> str | None:
+    """Why `value` (in the kind's unit) cannot be imported, or None when it can."""
+    largest, unit, what = BOUNDS[kind]
+    shown = f"{value:g}" + (f" {unit}" if unit and unit != "%" else unit)
+    if not math.isfinite(value):
+        return f"{what} of {shown} is not a finite number"
+    if value < 0 or (value == 0 and not zero):
+        return f"{what} of {shown}: expected a value above zero"
+    if value > largest and kind == "percent":
+        return f"{what} of {shown}: expected at most 100%"
+    if value > largest:
+        limit = f"{largest:,.0f}" + (f" {unit}" if unit and unit != "%" else unit)
+        return f"{what} of {shown} is beyond any real equipment (dclint takes up to {limit})"
+    return None
+
+
+def _values(inv: Inventory) -> Iterator[tuple[str, str, str, Any, str, bool]]:
+    """(origin, object, field, value, kind, zero allowed) for every number read."""
+    for p in inv.panels:
+        yield p.origin, "panel", "voltage", p.voltage, "voltage", False
+        yield p.origin, "panel", "current_rating", p.current_rating, "current", False
+    for f in inv.feeds:
+        yield f.origin, "feed", "voltage", f.voltage, "voltage", False
+        yield f.origin, "feed", "amperage", f.amperage, "current", False
+        yield f.origin, "feed", "max_utilization", f.max_utilization, "percent", False
+    for r in inv.racks:
+        yield r.origin, "rack", "nodes", r.nodes, "nodes", False
+        yield r.origin, "rack", "it_load", r.it_load, "power", True
+    for key, t in inv.device_types.items():
+        where = f"{inv.source} device type {t.key}" if t.key else f"device type {key}"
+        yield where, "device type", "allocated_draw", t.allocated_draw, "power", True
+        yield where, "device type", "maximum_draw", t.maximum_draw, "power", True
+    for d in inv.devices:
+        yield d.origin, "device", "power", d.power, "power", True
+    for c in inv.cables:
+        yield c.origin, "cable", "speed", c.speed, "speed", False
+
+
+def check_inventory(inv: Inventory) -> list[ImportProblem]:
+    """Every object without a name, read twice, or holding a number no design can, at the
+    object it came from. An object read twice is reported once and its copy dropped (so it
+    is not reported again as a duplicate id)."""
+    problems: list[ImportProblem] = []
+    groups: tuple[tuple[str, list[Any]], ...] = (
+        ("panel", inv.panels),
+        ("feed", inv.feeds),
+        ("rack", inv.racks),
+        ("device", inv.devices),
+    )
+    for kind, records in groups:
+        seen: set[str] = set()
+        kept = []
+        for rec in records:
+            if rec.origin in seen:  # one DCIM object twice (a sheet's origin is its own cell)
+                problems.append(ImportProblem(rec.origin, f"the source lists this {kind} twice"))
+                continue
+            seen.add(rec.origin)
+            kept.append(rec)
+            if not str(rec.name).strip():
+                problems.append(ImportProblem(rec.origin, f"a {kind} without a name"))
+        records[:] = kept
+    for origin, obj, field, value, kind, zero in _values(inv):
+        if value is None:
+            continue
+        why = out_of_bounds(float(value), kind, zero)
+        if why is not None:
+            problems.append(ImportProblem(origin, f"{obj} {field}: {why}"))
+    return problems
+
+
+_ENTRY = re.compile(r"^(\s*)- .*  # (.+)$")
+
+
+def _owners(text: str) -> dict[int, str]:
+    """Line (1-based) -> the source named by the comment of the list entry it is in."""
+    owners: dict[int, str] = {}
+    current: tuple[int, str] | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        indent = len(line) - len(line.lstrip())
+        m = _ENTRY.match(line)
+        if m:
+            current = (len(m.group(1)), m.group(2))
+        elif current is not None and indent <= current[0]:
+            current = None
+        if current is not None:
+            owners[number] = current[1]
+    return owners
+
+
+def check_loads(text: str, source: str) -> tuple[list[ImportProblem], list[str]]:
+    """(problems, warnings) of loading the fragment `text` with dclint's loader, each at the
+    source object of the entry it is in (else at `source`, what was imported). A value or key
+    the design's schema refuses is a problem: no design extending the file could load. What
+    a design extending it can complete (a rack with no load and no platform, a platform it
+    defines under `catalog:`, a panel it adds) is a warning."""
+    from dclint.errors import LoadError
+    from dclint.loader.load import load_text
+
+    try:
+        load_text(text, "<import>")
+    except LoadError as exc:
+        owners = _owners(text)
+        found = [(owners.get(p.line, source), p.message) for p in exc.problems]
+        if _schema_refuses(text):
+            return [
+                ImportProblem(w, f"the design written would not load: {m}") for w, m in found
+            ], []
+        return [], [
+            f"{w}: {m} (the design that extends this file must complete it)" for w, m in found
+        ]
+    return [], []
+
+
+def _schema_refuses(text: str) -> bool:
+    """Whether the text is not YAML, or not a Design by the schema (before references)."""
+    from pydantic import ValidationError
+
+    from dclint.loader.yamlsafe import YamlError, read_yaml
+    from dclint.model.design import Design
+
+    try:
+        data, _ = read_yaml("<import>", text)
+        Design.model_validate(data)
+    except (YamlError, ValidationError):
+        return True
+    return False
