@@ -29,6 +29,7 @@ __all__ = ["CSP", "STYLE", "design_section", "escape", "render"]
 CSP = HTML_CSP  # dclint.escaping's: every HTML page dclint writes carries it
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;color:#1a202c;padding:0 1em}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7fafc;padding:.3em .5em;margin:.3em 0}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #cbd5e0;
 padding:.25em .6em;text-align:left;vertical-align:top}th{background:#edf2f7}
 .error{color:#c53030}.warning{color:#b7791f}.info{color:#2b6cb0}code{font-size:.9em}
