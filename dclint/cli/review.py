@@ -123,6 +123,15 @@ def run(args: argparse.Namespace) -> int:
 
         html = document.render_html(doc, run, paper=args.paper)
         html_to_pdf(html, args.output, args.paper)
+    # the document reports them too, but whoever runs the command (a CI log, -o a file) sees
+    # the exit code 2 with its reason: one line a load error, as check and main print them
+    for problem in result.errors:
+        print(f"dclint: error: {problem}", file=sys.stderr)
+    if result.rule_failures:
+        print(
+            f"dclint: error: {result.rule_failures} rule failure(s): see the review's findings",
+            file=sys.stderr,
+        )
     return 2 if result.errors or result.rule_failures else 0
 
 
