@@ -63,8 +63,9 @@ def refuse_clobbering(args: argparse.Namespace) -> None:
                 raise ConfigError(f"{flag} {path} is a design being checked: write it elsewhere")
 
 
-def write_atomic(path: str, text: str | Iterable[str], flag: str = "--output") -> None:
-    """Write `text` to `path`. A regular file, or a new path, is written through a temporary
+def write_atomic(path: str, text: str | bytes | Iterable[str], flag: str = "--output") -> None:
+    """Write `text` to `path` (bytes: exactly those bytes, as a fix writes a design back with
+    its own line endings and BOM). A regular file, or a new path, is written through a temporary
     file and a rename (never a partial file), keeping an existing file's mode (a new one follows
     the umask); a symlink is followed and its target replaced. A character device, FIFO or
     socket (`/dev/null`, `/dev/stdout`, a pipe) is written directly. Errors are ConfigError."""
@@ -78,7 +79,7 @@ def write_atomic(path: str, text: str | Iterable[str], flag: str = "--output") -
         raise ConfigError(f"{flag} {path}: is a directory")
     try:
         if info is not None and not stat.S_ISREG(info.st_mode):
-            with open(path, "w", encoding="utf-8") as handle:
+            with _open(path, text) as handle:
                 _write(handle, text)
             return
         _replace(os.path.realpath(path), text, info)
@@ -86,16 +87,22 @@ def write_atomic(path: str, text: str | Iterable[str], flag: str = "--output") -
         raise ConfigError(f"{flag} {path}: {exc.strerror or exc}") from None
 
 
-def _write(handle: Any, text: str | Iterable[str]) -> None:
+def _open(path: str | int, text: str | bytes | Iterable[str]) -> Any:
+    if isinstance(text, bytes):
+        return open(path, "wb")
+    return open(path, "w", encoding="utf-8")
+
+
+def _write(handle: Any, text: str | bytes | Iterable[str]) -> None:
     """`text`, or its chunks in turn (a report made as it is written)."""
-    if isinstance(text, str):
+    if isinstance(text, (str, bytes)):
         handle.write(text)
         return
     for chunk in text:
         handle.write(chunk)
 
 
-def _replace(real: str, text: str | Iterable[str], info: os.stat_result | None) -> None:
+def _replace(real: str, text: str | bytes | Iterable[str], info: os.stat_result | None) -> None:
     if info is not None:
         mode = stat.S_IMODE(info.st_mode)
     else:
@@ -107,7 +114,7 @@ def _replace(real: str, text: str | Iterable[str], info: os.stat_result | None) 
 
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=directory or ".")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with _open(fd, text) as handle:
             _write(handle, text)
         os.chmod(tmp, mode)  # mkstemp creates 0600
         os.replace(tmp, real)
