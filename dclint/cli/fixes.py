@@ -80,7 +80,7 @@ def run_fixes(args: argparse.Namespace, result: Any, engine: Any = None) -> int 
         kept = plan.kept[name]
 
         def replace(path: str, data: bytes) -> None:
-            write_atomic(path, data, "--fix")
+            write_atomic(path, data, "--fix", replaces_input=True)
 
         why = files.write(name, kept, files.encode(kept, new), replace)
         if why is None:

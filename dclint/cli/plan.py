@@ -224,7 +224,7 @@ def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
         raise ConfigError(f"{args.design}: {got}")
 
     def replace(path: str, data: bytes) -> None:
-        write_atomic(path, data, "--apply")
+        write_atomic(path, data, "--apply", replaces_input=True)
 
     why = files.write(args.design, kept, files.encode(kept, apply(text, got.edits)), replace)
     if why is not None:
