@@ -58,7 +58,10 @@ _UNSAFE_IN_TEXT = UNSAFE_IN_LINE  # in a whole report: all but its own line feed
 _COLOUR_OR_UNSAFE = re.compile(f"(\\x1b\\[[0-9;]*m)|{UNSAFE_IN_LINE.pattern}")
 _COMMAND = re.compile(r"^(\s*)(::|##\[)", re.MULTILINE)
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!&])")
-_MERMAID_SAFE = re.compile(r"[^A-Za-z0-9 _.,:;/+=@%()'-]")
+# `:` is not safe: Mermaid's encodeEntities first strips the last `;` of any line matching
+# `style.*:\S*#.*;` or `classDef.*:\S*#.*;`, which would cut our own entity code short (a label
+# "style x:#" would show "#35") unless no `:` is written in a label
+_MERMAID_SAFE = re.compile(r"[^A-Za-z0-9 _.,;/+=@%()'-]")
 
 
 def _escape_one(match: re.Match[str]) -> str:
@@ -108,8 +111,9 @@ def _mermaid_entity(match: re.Match[str]) -> str:
 
 def mermaid_label(text: str) -> str:
     """Safe inside a quoted Mermaid label (`n1["..."]`, `-->|...|`): every character but
-    letters, digits, blanks and plain punctuation is a Mermaid entity code, `#` included, so
-    quotes, brackets, pipes, backticks, `<`, and entity codes written in the text stay text."""
+    letters, digits, blanks and plain punctuation is a Mermaid entity code, `#` and `:`
+    included, so quotes, brackets, pipes, backticks, `<`, and entity codes written in the text
+    (`#35;`, `#60;`) stay text, and Mermaid's style/classDef clean-up finds no line to cut."""
     return _MERMAID_SAFE.sub(_mermaid_entity, printable(text).strip())
 
 

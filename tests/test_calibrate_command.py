@@ -241,6 +241,20 @@ def test_megatron_log_is_one_run_at_its_median(
         ("tp,step_time\n8\n", "runs.csv", "runs.csv:2:1: 1 cells, the header has 2"),
         ("tp,step_time\n3,2 s\n", "runs.csv", "runs.csv:2: tp 3 x pp 1 x cp 1 does not make"),
         ("nothing here\n", "train.log", "train.log:1:1: no step times"),
+        # issue 48: a step the logger could not time was a line silently not read
+        (
+            "iteration 1 | elapsed time per iteration (ms): 2410.3 |\n"
+            "iteration 2 | elapsed time per iteration (ms): nan | global batch size: 8 |\n",
+            "train.log",
+            "train.log:2:48: step time 'nan' is not a finite number: every logged step is read",
+        ),
+        (
+            "[train_step_timing in s=2.2]\n[train_step_timing in s=-Infinity]\n",
+            "train.log",
+            "train.log:2:25: step time '-Infinity' is not a finite number",
+        ),
+        ("[train_step_timing in s=1e400]\n", "train.log", "train.log:1:25: step time '1e400' is"),
+        ("[train_step_timing in s=0]\n", "train.log", "train.log:1:25: step time '0' is outside"),
     ],
 )
 def test_bad_runs_are_one_located_error(

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from dclint.cli import main
 
 KEYS = {
@@ -88,3 +90,27 @@ def test_check_json_includes_projections(capsys: pytest.CaptureFixture[str]) -> 
     assert proj["workload"] == "llama-70b-pretrain"
     assert proj["currency"] == "CNY"
     assert design["tco"]["gpus"] == 576
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_tiny_nics_per_gpu_is_no_prediction_not_a_traceback(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 48: one NIC for 10^300 GPUs makes the step model's step 3.726e+298 s, an MFU that
+    underflows to 0; `cost` divided the declared MFU by it (ZeroDivisionError). Now there is no
+    prediction, said in the assumptions, and the declared 40% still gives the 136.6 days."""
+    text = (ROOT / "sample_designs" / "gb200-superpod-su.yaml").read_text("utf-8")
+    design = tmp_path / "d.yaml"
+    design.write_text(text.replace("nics_per_gpu: 1\n", "nics_per_gpu: 1e-300\n"), "utf-8")
+    assert main(["cost", str(design), "--format", fmt]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    note = "step model not used: its step of 3.726e+298 s is an MFU of 0%, not a prediction"
+    if fmt == "json":
+        (proj,) = json.loads(out)["projections"]
+        assert proj["mfu_predicted"] is None and proj.get("mfu_gap") is None
+        assert note in proj["assumptions"]
+        assert proj["training_days"] == pytest.approx(136.6, abs=0.05)
+    else:
+        assert "MFU predicted   -\n" in out and "training time   136.6 d\n" in out
+        assert f"  - {note}\n" in out

@@ -643,3 +643,147 @@ def test_par005_fix_applies_the_best_layout_and_says_so(work, capsys) -> None:
     changed = [line for line in new if line not in old]
     assert [c.split(":")[0].strip() for c in changed] == ["micro_batch", "parallel", "recompute"]
     assert (code, err) == (0, "")
+
+
+# --- issue 48: a fix keeps the file as its author keeps it, and says only what it wrote --------
+
+FORMS = {  # how a file is kept: (BOM, line ending, final newline)
+    "lf": (b"", b"\n", True),
+    "crlf": (b"", b"\r\n", True),
+    "bom-crlf": (b"\xef\xbb\xbf", b"\r\n", True),
+    "bom-lf-no-final-newline": (b"\xef\xbb\xbf", b"\n", False),
+    "crlf-no-final-newline": (b"", b"\r\n", False),
+}
+
+
+def _kept(text: str, form: str) -> bytes:
+    """`text` (LF, a final newline) as a file kept in `form`."""
+    bom, newline, final = FORMS[form]
+    body = text if final else text[:-1]
+    return bom + body.replace("\n", newline.decode()).encode("utf-8")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_fix_keeps_line_endings_bom_and_final_newline(form: str, work, capsys) -> None:
+    (work / "d.yaml").write_bytes(_kept(SPELLED, form))
+    code, out, err = _check("--fix", "d.yaml", capsys=capsys)
+    fixed = (
+        SPELLED.replace("415 volts", "415 V")
+        .replace("'415V'", "'415 V'")
+        .replace("250 amps", "250 A")
+        .replace("it_load: 100kW", "it_load: 100 kW")
+    )
+    assert (work / "d.yaml").read_bytes() == _kept(fixed, form)  # only the 4 values changed
+    assert len(out.splitlines()) == 5 and out.endswith(
+        "All checks passed: 1 design, no findings.\n"
+    )
+    assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_add_suppressions_keeps_the_file_as_kept(form: str, work, capsys) -> None:
+    (work / "lf.yaml").write_text(FEEDS)
+    (work / "d.yaml").write_bytes(_kept(FEEDS, form))
+    for name in ("lf.yaml", "d.yaml"):
+        _check("--add-suppressions", "accepted at adoption", name, capsys=capsys)
+    expected = (work / "lf.yaml").read_text()
+    assert expected.count("# dclint: ignore[") == 3  # three findings waived
+    assert (work / "d.yaml").read_bytes() == _kept(expected, form)
+
+
+@pytest.mark.parametrize("form", ["crlf", "bom-crlf", "crlf-no-final-newline"])
+def test_plan_apply_keeps_line_endings_bom_and_final_newline(form: str, work, capsys) -> None:
+    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
+    (work / "lf.yaml").write_text(text)
+    (work / "h.yaml").write_bytes(_kept(text, form))
+    assert main(["plan", "lf.yaml", "--apply"]) == 0
+    assert main(["plan", "h.yaml", "--apply"]) == 0
+    capsys.readouterr()
+    expected = (work / "lf.yaml").read_text()
+    assert expected != text  # the layout changed
+    assert (work / "h.yaml").read_bytes() == _kept(expected, form)
+
+
+def test_mixed_line_endings_are_not_fixed_and_say_so(work, capsys) -> None:
+    raw = SPELLED.replace("\n", "\r\n", 3).encode()  # three CRLF, then LF
+    (work / "d.yaml").write_bytes(raw)
+    code, out, err = _check("--fix", "d.yaml", capsys=capsys)
+    assert (work / "d.yaml").read_bytes() == raw
+    assert "fixed" not in out and out.count("DCL005") == 4
+    assert err == (
+        "dclint: not fixed: d.yaml: it mixes line endings (3 CRLF, 8 LF); "
+        "its fixes were not applied\n"
+    )
+    assert code == 0  # DCL005 is info
+
+
+def test_a_fix_that_would_break_the_yaml_is_not_said_fixed(work, capsys) -> None:
+    """A tab before a comment: the respelled value would not parse, so nothing is written and
+    nothing is said fixed (it was: 'DCL005 fixed' over an unchanged file)."""
+    text = "name: t\nracks:\n  - id: r01\n    platform: gb200-nvl72\n    it_load: 120kW\t# c\n"
+    (work / "t.yaml").write_text(text)
+    code, out, err = _check("--fix", "t.yaml", capsys=capsys)
+    assert (work / "t.yaml").read_text() == text
+    assert out == (
+        "t.yaml:5:14: DCL005 [info] it_load is written '120kW'; dclint writes it '120 kW'\n"
+        "Found 1 info in 1 design.\n"
+    )
+    assert err == "dclint: not fixed: t.yaml: the fixes would not leave valid YAML; not applied\n"
+    assert code == 0
+
+
+@pytest.mark.parametrize("when", ["after the check", "before the write"])
+def test_a_file_changed_during_the_check_is_not_fixed(
+    when: str, work, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone saves the design while the check runs: the fixes, planned on what the check read,
+    are not written over the new text, and not said fixed."""
+    from dclint.fix import apply, files
+
+    (work / "d.yaml").write_text(SPELLED)
+    edited = SPELLED.replace("name: spelled", "name: edited meanwhile")
+    if when == "after the check":
+        real = apply.plan_fixes
+
+        def plan(*a: object, **k: object) -> object:
+            (work / "d.yaml").write_text(edited)
+            return real(*a, **k)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(apply, "plan_fixes", plan)
+        why = "it changed since it was checked; its fixes were not applied"
+    else:
+        real_encode = files.encode
+
+        def encode(kept: files.Kept, new: str) -> bytes:
+            (work / "d.yaml").write_text(edited)
+            return real_encode(kept, new)
+
+        monkeypatch.setattr(files, "encode", encode)
+        why = "it changed since it was checked; its fixes were not applied"
+    code, out, err = _check("--fix", "d.yaml", capsys=capsys)
+    assert (work / "d.yaml").read_text() == edited
+    assert "fixed" not in out and out.count("DCL005 [info]") == 4
+    assert err == f"dclint: not fixed: d.yaml: {why}\n"
+    assert code == 0
+
+
+def test_plan_apply_on_a_file_changed_since_it_was_read_writes_nothing(
+    work, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dclint.fix import files
+
+    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
+    (work / "h.yaml").write_text(text)
+    real = files.read
+
+    def read(path: str) -> files.Kept:
+        (work / "h.yaml").write_text(text + "# saved meanwhile\n")
+        return real(path)
+
+    monkeypatch.setattr(files, "read", read)
+    assert main(["plan", "h.yaml", "--apply"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "dclint: error: h.yaml: it changed since it was read; the layout was not applied\n"
+    )
+    assert (work / "h.yaml").read_text() == text + "# saved meanwhile\n"

@@ -4,6 +4,7 @@ by the store, and the same grid on Dask and Ray as in process (those two: integr
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -221,3 +222,138 @@ def test_the_streamed_grid_report_is_the_whole_one_byte_for_byte(
     points = STREAM_POINTS[:count]
     streamed = "".join(grid_plan.render_stream(setup, paths, lambda: iter(points), fmt, note))
     assert streamed == grid_plan.render(setup, paths, points, fmt, note)
+
+
+# --- issue 48 item 4: a worker that dies is one error line naming the point; the rest is kept --
+
+_REAL_ASK = grid_plan.ask
+_DIE_AT = ("1.3", "0.8 CNY/kWh", "600 kW")  # grid index 6 of 12, the first of its task
+
+
+def _dying_ask(setup: Setup, paths: list[str], values: tuple[str, ...]) -> object:
+    """`ask`, except that the worker given the point _DIE_AT waits until the first batch (4
+    points) is in the store, then dies as the OOM killer would end it (no handler runs)."""
+    import os
+    import time
+
+    if tuple(values) == _DIE_AT and os.getpid() != int(os.environ["DCLINT_TEST_PARENT"]):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            db = sqlite3.connect(os.environ["DCLINT_TEST_STORE"])
+            with contextlib.closing(db), contextlib.suppress(sqlite3.Error):
+                if db.execute("select count(*) from points").fetchone()[0] >= 4:
+                    break
+            time.sleep(0.05)
+        os._exit(9)
+    return _REAL_ASK(setup, paths, values)
+
+
+def test_a_worker_that_dies_is_one_error_line_and_the_points_done_are_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from dclint.analysis import grid
+
+    store = tmp_path / "g.db"
+    monkeypatch.setattr(grid_plan, "ask", _dying_ask)
+    monkeypatch.setattr(grid, "BATCH", 4)  # 12 points: batches of 4, tasks of 2
+    monkeypatch.setattr(grid, "CHUNK", 2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # two worker processes anywhere
+    monkeypatch.setenv("DCLINT_TEST_PARENT", str(os.getpid()))
+    monkeypatch.setenv("DCLINT_TEST_STORE", str(store))
+    argv = ["plan", SAMPLE, "--vary", "site.pue=1.2,1.3,1.4"]
+    argv += ["--vary", "site.electricity_price=0.6 CNY/kWh,0.8 CNY/kWh"]
+    argv += ["--vary", "site.utility_capacity=600 kW,700 kW", "--jobs", "2", "--store", str(store)]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "dclint: error: a grid worker died (BrokenProcessPool) evaluating grid point "
+        "site.pue=1.3, site.electricity_price=0.8 CNY/kWh, site.utility_capacity=600 kW (or "
+        "site.pue=1.3, site.electricity_price=0.8 CNY/kWh, site.utility_capacity=700 kW, sent "
+        f"with it); the 4 of 12 points done are kept in {store} (--resume {store} goes on)\n"
+    )
+    with sqlite3.connect(store) as db:
+        assert [r[0] for r in db.execute("select idx from points order by idx")] == [0, 1, 2, 3]
+    # and the grid goes on from them (in this process), to all 12 points
+    monkeypatch.setattr(grid_plan, "ask", _REAL_ASK)
+    assert main([*argv[:-4], "--jobs", "1", "--resume", str(store)]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(store) as db:
+        assert db.execute("select count(*) from points").fetchone()[0] == 12
+
+
+@pytest.mark.parametrize(
+    ("spec", "error"),
+    [
+        ("dask://x", "'dask://x': expected dask://HOST:PORT, a port of 1-65535"),
+        ("dask://h:99999", "'dask://h:99999': expected dask://HOST:PORT, a port of 1-65535"),
+        (
+            "dask://999999999999999999999:8786",
+            "'dask://999999999999999999999:8786': expected dask://HOST:PORT: "
+            "'999999999999999999999' is not an IPv4 address",
+        ),
+        (
+            "ray://a b:1",
+            "'ray://a b:1': expected ray://HOST:PORT: 'a b' is not a host name or address",
+        ),
+        ("ray://[zz]:1", "'ray://[zz]:1': expected ray://HOST:PORT: '[zz]' is not an IPv6 address"),
+        ("http://h:80", "'http://h:80': expected dask://HOST:PORT or ray://HOST:PORT"),
+    ],
+)
+def test_a_garbage_executor_address_is_one_error_line_before_any_library_sees_it(
+    spec: str, error: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # importing either would fail
+    monkeypatch.setitem(sys.modules, "ray", None)
+    argv = ["plan", SAMPLE, "--vary", "site.pue=1.2,1.3", "--executor", spec]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"dclint: error: --executor {error}\n"
+
+
+def test_ray_is_started_privately_never_joining_a_recorded_cluster(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ray's address None (or "auto") joins the cluster RAY_ADDRESS or /tmp/ray's
+    ray_current_cluster records (someone else's, on a shared runner); "local" starts a new one
+    (ray.init's documentation). A stand-in for ray records what dclint asks of it."""
+    import sys
+    import types
+
+    from dclint.analysis.executors import executor_for
+
+    asked: list[dict[str, object]] = []
+    fake = types.SimpleNamespace(
+        is_initialized=lambda: False,
+        init=lambda **kw: asked.append(kw),
+        shutdown=lambda: asked.append({"shutdown": True}),
+        remote=lambda fn: fn,
+    )
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    with executor_for("ray", 2):
+        pass
+    assert asked == [
+        {"address": "local", "num_cpus": 2, "include_dashboard": False, "log_to_driver": False},
+        {"shutdown": True},
+    ]
+    asked.clear()
+    with executor_for("ray://10.0.0.5:10001", 2):  # named on the command line: that one
+        pass
+    assert asked == [
+        {"address": "ray://10.0.0.5:10001", "log_to_driver": False},
+        {"shutdown": True},
+    ]
+
+
+@pytest.mark.integration
+def test_ray_ignores_the_cluster_ray_address_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")  # nothing listens: joining it would fail
+    varies = [PUE]
+    assert (
+        run_grid(SETUP, varies, jobs=2, executor="ray").points()
+        == run_grid(SETUP, varies, jobs=1).points()
+    )

@@ -94,3 +94,83 @@ def test_a_found_config_that_leaves_the_search_off_says_nothing(
     monkeypatch.chdir(tmp_path)
     assert main(["check", "bad.yaml", "--select", "PAR005"]) == 0
     assert capsys.readouterr().out == "All checks passed: 1 design, no findings.\n"
+
+
+# --- issue 48: a config found by search names files only inside its repository ----------------
+
+PROFILE = "gpus:\n  h100-sxm:\n    compute: 0.85\n    network: 0.6\n    overhead: 50 ms\n"
+
+
+@pytest.fixture
+def calibrated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[str]]:
+    """A repository (`.git`) in tmp_path/repo holding an H100 design, a profile beside it and
+    one outside it; the working directory. Returns it and the profiles the check opened."""
+    import dclint.loader.calibration as calibration
+    from conftest import SAMPLES
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".git").mkdir()
+    (repo / "d.yaml").write_text((SAMPLES / "h100-40node.yaml").read_text("utf-8"), "utf-8")
+    (repo / "p.yaml").write_text(PROFILE, "utf-8")
+    (tmp_path / "outside.yaml").write_text(PROFILE, "utf-8")
+    opened: list[str] = []
+    real = calibration.read_calibration
+
+    def spy(path: str, named_at: str | None = None) -> object:
+        opened.append(path)
+        return real(path, named_at)
+
+    monkeypatch.setattr(calibration, "read_calibration", spy)
+    monkeypatch.chdir(repo)
+    return repo, opened
+
+
+@pytest.mark.parametrize(
+    ("named", "shown"),
+    [
+        ("/etc/passwd", "/etc/passwd"),
+        ("../outside.yaml", "{repo}/../outside.yaml"),
+        ("link.yaml", "{repo}/link.yaml"),  # a symlink in the repository to a file outside
+    ],
+)
+@pytest.mark.parametrize("command", ["check", "cost"])
+def test_a_found_config_naming_a_profile_outside_the_repository_is_one_error(
+    named: str,
+    shown: str,
+    command: str,
+    calibrated: tuple[Path, list[str]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from dclint.cli import main
+
+    repo, opened = calibrated
+    (repo / "link.yaml").symlink_to(repo.parent / "outside.yaml")
+    (repo / ".dclint.yaml").write_text(f"calibration: {named}\n", "utf-8")
+    assert main([command, "d.yaml"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, opened) == ("", [])  # nothing reported, the file never opened
+    assert err == (
+        f"dclint: error: {repo}/.dclint.yaml:1:1: calibration profile "
+        f"{shown.format(repo=repo)} is outside the repository root {repo}: a config found by "
+        "search names files only inside it (give the config with --config to name one "
+        "elsewhere)\n"
+    )
+
+
+def test_a_profile_inside_or_named_with_config_is_read(
+    calibrated: tuple[Path, list[str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The controls: inside the repository a found config's profile is read; --config may name
+    one anywhere."""
+    from dclint.cli import main
+
+    repo, opened = calibrated
+    (repo / ".dclint.yaml").write_text("calibration: p.yaml\n", "utf-8")
+    assert main(["cost", "d.yaml"]) == 0
+    assert opened == [str(repo / "p.yaml")]
+    config = repo.parent / "given.yaml"
+    config.write_text("calibration: outside.yaml\n", "utf-8")
+    assert main(["cost", "--config", str(config), "d.yaml"]) == 0
+    assert opened[1:] == [str(repo.parent / "outside.yaml")]
+    capsys.readouterr()

@@ -184,7 +184,7 @@ def test_the_helpers() -> None:
     assert printable("a\u202eb\x1bc\u200bd\udcff") == "a\\u202eb\\x1bc\\u200bd\\udcff"
     assert plain_line("  ::error::x") == "  \\x3a:error::x"
     assert plain_line("##[error]x") == "\\x23#[error]x"
-    assert mermaid_label('a#60;b"]`|') == "a#35;60;b#34;#93;#96;#124;"
+    assert mermaid_label('a#60;b"]`|:') == "a#35;60;b#34;#93;#96;#124;#58;"
     assert html_text("<a \"b\" 'c'>\u202e") == "&lt;a &quot;b&quot; &#x27;c&#x27;&gt;\\u202e"
     assert markdown_text("<b>|x`") == "\\<b\\>\\|x\\`"
     assert markdown_code("a``b") == "```a``b```"
@@ -211,3 +211,42 @@ def test_any_name_is_refused_at_its_line_or_escaped_everywhere(name: str) -> Non
             assert code in (0, 2), out
             assert "Traceback" not in out
             _assert_safe(out, fmt, name)
+
+
+def _as_mermaid_shows(line: str) -> str:
+    """The text a browser shows of a Mermaid line: Mermaid's encodeEntities and decodeEntities
+    (mermaid-js, packages/mermaid/src/utils.ts, ported as written), then the HTML entity
+    decoding of the label's DOM."""
+    import html
+
+    line = re.sub(r"style.*:\S*#.*;", lambda m: m.group()[:-1], line)
+    line = re.sub(r"classDef.*:\S*#.*;", lambda m: m.group()[:-1], line)
+
+    def code(m: re.Match[str]) -> str:
+        inner = m.group()[1:-1]
+        return ("ﬂ°°" if re.fullmatch(r"\+?\d+", inner) else "ﬂ°") + inner + "¶ß"
+
+    line = re.sub(r"#\w+;", code, line)
+    line = line.replace("ﬂ°°", "&#").replace("ﬂ°", "&").replace("¶ß", ";")
+    return html.unescape(line)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["#35;", "a#60;b", "style x:#", "classDef y:#35;", "style: #quot; done", "ﬂ°°60¶ß", "&lt;"],
+)
+def test_entity_codes_in_a_label_are_shown_as_written(text: str) -> None:
+    """Issue 48: an entity code in a design's text is shown as its characters, never decoded,
+    and Mermaid's style/classDef clean-up cannot cut one of dclint's own codes short."""
+    from dclint.analysis.diagrams import Graph, Node
+    from dclint.report.drawing import mermaid
+
+    graph = Graph("g", nodes=[Node(key="a", title=text, detail=text, layer=0)])
+    graph.add(Node(key="b", title="b", detail="b", layer=1))
+    graph.link("a", "b", text)
+    lines = [x for x in mermaid(graph).splitlines() if x.startswith("  n")]
+    assert not any(":" in x for x in lines)  # the clean-up's trigger
+    assert [_as_mermaid_shows(x) for x in lines[::2]] == [
+        f'  n0["{text}<br/>{text}"]',
+        f"  n0 -->|{text}| n1",
+    ]

@@ -187,7 +187,7 @@ def test_the_svg_and_mermaid_draw_the_boxes_and_the_consequence(chain: Path) -> 
     text = mermaid(graph)
     assert (
         '["ups-c (UPS)<br/>528 kW at peak / 593.8 kW (frame 625 kVA x PF 0.95; 65.75 kW free)'
-        '<br/>loss of UPS ups-c: 4 racks (s#91;1-4#93;, 528 kW) lose all supply"]'
+        '<br/>loss of UPS ups-c#58; 4 racks (s#91;1-4#93;, 528 kW) lose all supply"]'  # : as #58;
     ) in text
     assert '["gen (3 generators, N+1)<br/>1901 kW facility' in text
     assert "-->|backs up|" in text

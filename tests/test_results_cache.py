@@ -19,6 +19,7 @@ import pytest
 from conftest import EXAMPLES, ROOT, SAMPLES
 from dclint.cli import _MODULES, COMMANDS, main
 from dclint.cli._cache import DIRECTORY, ENV
+from dclint.cli._seal import seal
 from dclint.cli.check import FORMAT_NAMES
 from dclint.engine.runner import Engine
 
@@ -52,6 +53,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "inc.yaml").write_text(INCLUDER, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(ENV, raising=False)
+    secrets = tmp_path.parent / f"{tmp_path.name}-xdg"  # the per-user secret, outside the repo
+    secrets.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(secrets))
     return tmp_path
 
 
@@ -260,23 +264,23 @@ def test_a_spoiled_cache_file_is_ignored_and_rewritten(
     expected = _check(capsys, target)
     path = _cache_file(repo)
     text = path.read_text("utf-8")
-    data = json.loads(text)
+    data = json.loads(text.split("\n", 1)[1])  # after its seal line
     path.unlink()
     if spoil == "garbage":
         path.write_bytes(b"\x80\x00not json")
     elif spoil == "truncated":
         path.write_text(text[: len(text) // 2], "utf-8")
     elif spoil == "deep":
-        path.write_text("[" * 100_000 + "]" * 100_000, "utf-8")
+        path.write_text(seal("[" * 100_000 + "]" * 100_000, data["key"]) or "", "utf-8")
     elif spoil == "wrong-types":
         entry = data["designs"][target]
         entry["findings"][0]["line"] = "12"  # a string where a line number goes
         entry["findings"][0]["message"] = "forged"
-        path.write_text(json.dumps(data), "utf-8")
+        path.write_text(seal(json.dumps(data), data["key"]) or "", "utf-8")  # sealed: the shape
     elif spoil == "other-version":
         data["version"] = "0.0.0"
         data["designs"][target]["findings"] = []
-        path.write_text(json.dumps(data), "utf-8")
+        path.write_text(seal(json.dumps(data), data["key"]) or "", "utf-8")
     elif spoil == "huge":
         with open(path, "wb") as handle:
             handle.truncate(65 * 1024 * 1024)  # sparse: past the bound, read no further

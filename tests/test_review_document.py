@@ -263,3 +263,22 @@ def test_risk_first_and_no_projection_on_a_design_that_cannot_run(tmp_path: Path
         "| Role | Name | Signature | Date |",
         "|---|---|---|---|",
     ]
+
+
+@pytest.mark.parametrize("output", [False, True])
+def test_a_design_that_does_not_load_is_one_error_line_and_exit_2(
+    output: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 48: `review` of a design that does not load exited 2 printing nothing (with -o)
+    or only the document; now standard error says why, in check's one line."""
+    design = tmp_path / "broken.yaml"
+    design.write_text("name: b\nracks:\n  - id: r1\n    type: nope\n", encoding="utf-8")
+    target = tmp_path / "r.md"
+    argv = ["review", str(design), *(["-o", str(target)] if output else [])]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err == f"dclint: error: {design}:4:11: unknown rack type 'nope'\n"
+    if output:
+        assert out == "" and "unknown rack type" in target.read_text("utf-8")
+    else:
+        assert "<strong>does not load</strong>" in out

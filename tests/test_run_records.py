@@ -18,6 +18,7 @@ import pytest
 from conftest import EXAMPLES
 from dclint.cli import _runs, main
 from dclint.cli._cache import DIRECTORY, ENV
+from dclint.cli._seal import seal
 
 TODAY = ["--today", "2026-12-02"]
 FRAGMENT = """\
@@ -50,6 +51,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "inc.yaml").write_text(INCLUDER, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(ENV, raising=False)
+    secrets = tmp_path.parent / f"{tmp_path.name}-xdg"  # the per-user secret, outside the repo
+    secrets.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(secrets))
     return tmp_path
 
 
@@ -117,10 +121,11 @@ def test_any_change_it_depends_on_runs_the_check(
     (repo / ".dclint.yaml").write_text("fail-on: info\n", "utf-8")
     assert _replay(capsys, *ARGS)[0] is None  # a config now governs inc.yaml
     assert recorded()
+    today = _runs._today
     monkeypatch.setattr(_runs, "_today", lambda: "2099-01-01")
     assert _replay(capsys, *ARGS)[0] is None  # another day (suppressions expire)
-    monkeypatch.undo()
-    monkeypatch.chdir(repo)
+    monkeypatch.setattr(_runs, "_today", today)  # (not undo(): the cache stays on, as set)
+    assert _replay(capsys, *ARGS)[0] is not None
     monkeypatch.setenv("NO_COLOR", "1")
     assert _replay(capsys, *ARGS)[0] is None  # colour may differ
     monkeypatch.delenv("NO_COLOR")
@@ -188,20 +193,24 @@ def test_a_spoiled_record_is_no_record(
 ) -> None:
     _check(capsys, *ARGS)
     (path,) = _records(repo)
-    data = json.loads(path.read_text("utf-8"))
+    data = json.loads(path.read_text("utf-8").split("\n", 1)[1])  # after its seal line
+
+    def sealed(changed: dict[str, object]) -> str:  # with the user's own seal: the shape
+        return seal(json.dumps({**data, **changed}), data["key"]) or ""
+
     path.unlink()
     if spoil == "garbage":
         path.write_bytes(b"\x80\x00not json")
     elif spoil == "deep":
-        path.write_text("[" * 100_000 + "]" * 100_000, "utf-8")
+        path.write_text(seal("[" * 100_000 + "]" * 100_000, data["key"]) or "", "utf-8")
     elif spoil == "wrong-code":
-        path.write_text(json.dumps({**data, "code": 2}), "utf-8")
+        path.write_text(sealed({"code": 2}), "utf-8")
     elif spoil == "forged-key":
-        path.write_text(json.dumps({**data, "key": "0" * 64}), "utf-8")
+        path.write_text(sealed({"key": "0" * 64}), "utf-8")
     elif spoil == "no-designs":
-        path.write_text(json.dumps({**data, "designs": []}), "utf-8")
+        path.write_text(sealed({"designs": []}), "utf-8")
     elif spoil == "not-pairs":
-        path.write_text(json.dumps({**data, "digests": [["a", "b", "c"]]}), "utf-8")
+        path.write_text(sealed({"digests": [["a", "b", "c"]]}), "utf-8")
     elif spoil == "directory":
         path.mkdir()
     assert _replay(capsys, *ARGS) == (None, "")

@@ -17,7 +17,7 @@ from typing import Any
 
 from dclint.errors import ConfigError
 
-__all__ = ["RayExecutor", "executor_for", "local_pool"]
+__all__ = ["RayExecutor", "address", "executor_for", "local_pool"]
 
 
 class RayExecutor(Executor):
@@ -35,6 +35,40 @@ class RayExecutor(Executor):
 def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run `fn` in a Ray worker (Ray's decorator takes functions, not partials)."""
     return fn(*args, **kwargs)
+
+
+def address(spec: str) -> tuple[str, int]:
+    """The (host, port) of `dask://HOST:PORT` or `ray://HOST:PORT`: a host name (letters,
+    digits, hyphens and dots, RFC 1123), an IPv4 address or a bracketed IPv6 one, and a port of
+    1-65535; anything else is a ConfigError, before any library sees it."""
+    import ipaddress
+    import re
+
+    scheme, _, rest = spec.partition("://")
+    if scheme not in ("dask", "ray"):
+        raise ConfigError(
+            f"--executor {spec[:200]!r}: expected dask://HOST:PORT or ray://HOST:PORT"
+        )
+    usage = f"--executor {spec[:200]!r}: expected {scheme}://HOST:PORT"
+    host, colon, port = rest.rpartition(":")
+    if not colon or not re.fullmatch(r"[0-9]{1,5}", port) or not 1 <= int(port) <= 65535:
+        raise ConfigError(f"{usage}, a port of 1-65535")
+    if host.startswith("[") and host.endswith("]"):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            raise ConfigError(f"{usage}: '{host[:60]}' is not an IPv6 address") from None
+        return host, int(port)
+    if re.fullmatch(r"[0-9.]+", host):  # digits and dots: an IPv4 address or nothing
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            raise ConfigError(f"{usage}: '{host[:60]}' is not an IPv4 address") from None
+        return host, int(port)
+    label = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
+    if len(host) > 253 or not re.fullmatch(rf"{label}(\.{label})*\.?", host):
+        raise ConfigError(f"{usage}: '{host[:60]}' is not a host name or address")
+    return host, int(port)
 
 
 def local_pool(workers: int) -> ProcessPoolExecutor:
@@ -76,6 +110,8 @@ def executor_for(spec: str | None, jobs: int) -> Iterator[Executor | None]:
             pool.shutdown(wait=True, cancel_futures=True)
         return
     assert spec is not None
+    if "://" in spec:
+        address(spec)  # before anything is imported or contacted: one error line
     if spec.startswith("dask://") or spec == "dask":
         try:
             dist: Any = importlib.import_module("distributed")  # typed loosely: no stubs
@@ -92,8 +128,11 @@ def executor_for(spec: str | None, jobs: int) -> Iterator[Executor | None]:
             cluster = None
             try:
                 client = dist.Client(spec.removeprefix("dask://"), timeout="10s")
-            except OSError as exc:
-                raise ConfigError(f"--executor {spec}: cannot reach the scheduler: {exc}") from None
+            except (OSError, ValueError, MemoryError, TypeError) as exc:  # e.g. not a scheduler
+                raise ConfigError(
+                    f"--executor {spec}: cannot reach a Dask scheduler there: "
+                    f"{type(exc).__name__}: {str(exc)[:200]}"
+                ) from None
         try:
             yield client.get_executor()
         finally:
@@ -110,10 +149,21 @@ def executor_for(spec: str | None, jobs: int) -> Iterator[Executor | None]:
             ) from None
         started = not ray.is_initialized()
         if started:
-            if spec == "ray":
-                ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=spec, log_to_driver=False)
+            try:
+                if spec == "ray":  # a private cluster: "local" never joins the one RAY_ADDRESS
+                    ray.init(  # or Ray's temp folder (/tmp/ray/ray_current_cluster) records
+                        address="local",
+                        num_cpus=max(1, jobs),
+                        include_dashboard=False,
+                        log_to_driver=False,
+                    )
+                else:
+                    ray.init(address=spec, log_to_driver=False)
+            except (ConnectionError, OSError, ValueError, RuntimeError) as exc:
+                raise ConfigError(
+                    f"--executor {spec}: cannot start or reach Ray: {type(exc).__name__}: "
+                    f"{str(exc)[:200]}"
+                ) from None
         try:
             yield RayExecutor(ray)
         finally:

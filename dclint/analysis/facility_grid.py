@@ -258,7 +258,7 @@ def run_grid(
     """Every point of the grid (or a sample of it), each into the store as it finishes, the
     front marked. `executor`: a `concurrent.futures.Executor`, a name for
     dclint.analysis.executors, or None (local processes when `jobs` > 1)."""
-    from dclint.analysis import sampling
+    from dclint.analysis import grid, sampling
     from dclint.analysis.executors import executor_for
     from dclint.analysis.grid_store import GridStore
 
@@ -273,21 +273,57 @@ def run_grid(
     run = GridRun(book, total)
     searched: dict[Any, Any] = {}  # key -> the search's answer, for this run
     given = executor if executor is not None and not isinstance(executor, str) else None
-    with contextlib.ExitStack() as stack:
-        pool = given or stack.enter_context(executor_for(executor, jobs))
-        done = book.done()  # read once: a resumed grid of 10,000 points asked it per point
-        todo = [i for i in wanted if i not in done]
-        _evaluate(setup, varies, paths, shape, todo, pool, book, searched, run)
-        rounds = 0
-        while refine and sample and rounds < MAX_REFINE_ROUNDS:
-            book.mark_front()
-            near = sampling.neighbours(book.front(), shape) - book.done()
-            if not near:
-                break
-            _evaluate(setup, varies, paths, shape, sorted(near), pool, book, searched, run)
-            rounds += 1
+    try:
+        with contextlib.ExitStack() as stack:
+            pool = given or stack.enter_context(executor_for(executor, jobs))
+            done = book.done()  # read once: a resumed grid of 10,000 points asked it per point
+            todo = [i for i in wanted if i not in done]
+            _evaluate(setup, varies, paths, shape, todo, pool, book, searched, run)
+            rounds = 0
+            while refine and sample and rounds < MAX_REFINE_ROUNDS:
+                book.mark_front()
+                near = sampling.neighbours(book.front(), shape) - book.done()
+                if not near:
+                    break
+                _evaluate(setup, varies, paths, shape, sorted(near), pool, book, searched, run)
+                rounds += 1
+    except grid.WorkerDied as exc:  # one line naming the point, the points done kept
+        message = _death(exc, varies, shape, book, total, store)
+        raise grid.WorkerDied(exc.items, exc.cause, message) from None
     book.mark_front()
     return run
+
+
+def _death(
+    exc: Any,
+    varies: list[tuple[str, list[str]]],
+    shape: list[int],
+    book: Any,
+    total: int,
+    store: str | None,
+) -> str:
+    """One line: the point whose task a worker died under (and the others sent with it), and
+    the points done, kept in the store."""
+    from dclint.analysis import sampling
+
+    def named(i: Any) -> str:
+        at = sampling.position(int(i), shape)
+        pairs = zip(varies, at, strict=True)
+        return ", ".join(f"{path}={values[p]}" for (path, values), p in pairs)
+
+    points = [named(i) for i in exc.items]
+    where = f"grid point {points[0]}"
+    if len(points) == 2:
+        where += f" (or {points[1]}, sent with it)"
+    elif len(points) > 2:
+        where += f" (or one of the {len(points) - 1} other points sent with it)"
+    done = book.count()
+    kept = (
+        f"the {done:,} of {total:,} points done are kept in {store} (--resume {store} goes on)"
+        if store
+        else f"{done:,} of {total:,} points were done (--store FILE keeps them)"
+    )
+    return f"a grid worker died ({type(exc.cause).__name__}) evaluating {where}; {kept}"
 
 
 MAX_REFINE_ROUNDS = 20  # each round evaluates the front's unevaluated neighbours
@@ -323,7 +359,7 @@ def _evaluate(
     shares (dclint.analysis.grid.run_batches): check and price each point, then per batch run
     its distinct new searches once each and store the finished points. On an executor the
     batches overlap, so the workers never wait on this process."""
-    from dclint.analysis import sampling
+    from dclint.analysis import grid, sampling
     from dclint.analysis.grid import run_batches
 
     def values_of(i: int) -> tuple[str, ...]:
@@ -332,7 +368,12 @@ def _evaluate(
     mapped = map if pool is None else pool.map
 
     def finished(batch: list[int], asked: list[Asked]) -> None:
-        _search(asked, searched, run, mapped)
+        try:
+            _search(asked, searched, run, mapped)
+        except Exception as exc:  # a worker died under a layout search: the batch's points
+            if grid.worker_died(exc):
+                raise grid.WorkerDied(list(batch), exc) from None
+            raise
         _store(batch, asked, book, searched)
 
     run_batches(todo, values_of, functools.partial(ask, setup, paths), finished, pool)

@@ -14,9 +14,33 @@ from concurrent.futures import Executor, Future
 from typing import TypeVar
 
 from dclint.engine.runner import Engine
+from dclint.errors import DclintError
 from dclint.loader.overrides import Override, parse_override
 
-__all__ = ["Point", "engine_at", "overrides_at", "points", "run_batches"]
+__all__ = ["Point", "WorkerDied", "engine_at", "overrides_at", "points", "run_batches"]
+
+# what an executor raises when a worker ended under a task (killed, out of memory, a crash in
+# native code): concurrent.futures' BrokenExecutor (BrokenProcessPool), Ray's and Dask's, by
+# name (neither is imported unless asked for)
+_DEATHS = {"BrokenExecutor", "WorkerCrashedError", "NodeDiedError", "KilledWorker"}
+
+
+class WorkerDied(DclintError):
+    """A worker ended while it evaluated `items` (the items of one task): the caller names
+    them and says what was kept."""
+
+    def __init__(self, items: list[object], cause: BaseException, message: str = "") -> None:
+        self.items = items
+        self.cause = cause
+        super().__init__(
+            message or f"a grid worker died ({type(cause).__name__}) evaluating {items!r}"
+        )
+
+
+def worker_died(exc: BaseException) -> bool:
+    """Whether `exc` says an executor's worker ended under its task."""
+    return any(k.__name__ in _DEATHS for k in type(exc).__mro__)
+
 
 T = TypeVar("T")
 A = TypeVar("A")
@@ -78,11 +102,22 @@ def run_batches(
         chunks = [inputs[j : j + CHUNK] for j in range(0, len(inputs), CHUNK)]
         return batch, [pool.submit(_ask_many, ask, c) for c in chunks]
 
+    def results(batch: list[Item], futures: list[Future[list[T]]]) -> list[T]:
+        answers: list[T] = []
+        for j, future in enumerate(futures):
+            try:
+                answers += future.result()
+            except Exception as exc:
+                if worker_died(exc):  # the items of that task, for the caller to name
+                    raise WorkerDied(list(batch[j * CHUNK : (j + 1) * CHUNK]), exc) from None
+                raise
+        return answers
+
     pending = iter(batches)
     flight = deque(launch(b) for b in itertools.islice(pending, AHEAD + 1))
     while flight:
         batch, futures = flight.popleft()
-        answers = [a for f in futures for a in f.result()]
+        answers = results(batch, futures)
         following = next(pending, None)  # keep the workers fed while this batch finishes
         if following is not None:
             flight.append(launch(following))

@@ -74,6 +74,9 @@ def dispatch(args: argparse.Namespace) -> int:
     from dclint.errors import DclintError
 
     try:
+        from dclint.loader.readfile import remember_reads
+
+        remember_reads()  # every file the command reads: no output is written over one
         refuse_clobbering(args)  # before any work: an output must not overwrite an input
         code: int = _module(args.command).run(args)
         return code

@@ -22,12 +22,14 @@ what it found. Designs that did not load, or on which a rule failed, are never s
 with `--no-cache` or DCLINT_NO_CACHE set, `--fix`/`--diff`/`--add-suppressions`, `--watch`,
 `--sweep`, `--show-files`, `--set`, `--baseline` or `--write-baseline`.
 
-A cache file is untrusted input: read as a regular file of at most MAX_CACHE_BYTES, parsed as
-JSON (never pickle), every record's shape and types checked; one that is unreadable, corrupt,
-of another format or key, or of the wrong shape is ignored (and rewritten). Files are written
-through a temporary file and a rename; a cache that cannot be written is skipped silently.
-A cache file written by someone who can also edit the designs can claim any findings: do not
-restore `.dclint_cache/` from an untrusted source (it is git-ignored by its own `.gitignore`).
+A cache file is untrusted input: read only from a folder of the user's own that is no
+symlink and not tracked by git, opened without following a symlink, a regular file of the
+user's of at most MAX_CACHE_BYTES, sealed with the user's secret (dclint.cli._seal: an HMAC of
+the run key and the text, so an edited, planted or committed file is a miss, never a verdict),
+parsed as JSON (never pickle), every record's shape and types checked; one that is unreadable,
+corrupt, unsealed, of another format or key, or of the wrong shape is ignored (and rewritten).
+Files are written through a temporary file and a rename; a cache that cannot be written is
+skipped silently.
 
 A run that replayed or stored every design it checked also leaves a record of its command line
 and report (dclint.cli._runs), which the console script replays before importing anything else.
@@ -424,11 +426,16 @@ class Cache:
         return self._files[folder]
 
     def _read(self, path: Path) -> dict[str, Any]:
-        from dclint.loader.readfile import FileRejected, read_regular
+        from dclint.cli._seal import open_sealed, trusted_folder
 
+        if not trusted_folder(str(path.parent)):
+            return {}
+        text = open_sealed(str(path), MAX_CACHE_BYTES, self.run_key)
+        if text is None:
+            return {}
         try:
-            data = json.loads(read_regular(path, MAX_CACHE_BYTES, "cache"))
-        except (FileRejected, ValueError, OSError, RecursionError):
+            data = json.loads(text)
+        except (ValueError, RecursionError):
             return {}
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             return {}
@@ -493,7 +500,7 @@ class Cache:
             if len(text) > MAX_CACHE_BYTES:
                 continue
             with contextlib.suppress(OSError):
-                write(folder, f"{self.run_key[:32]}.json", text)
+                write(folder, f"{self.run_key[:32]}.json", text, self.run_key)
 
     def record(self, out: str, code: int) -> None:
         """The run's record (dclint.cli._runs), for a report of a format the cache reproduces

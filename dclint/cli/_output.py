@@ -7,17 +7,19 @@ import argparse
 import contextlib
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from dclint.errors import ConfigError
 
-__all__ = ["refuse_clobbering", "write_atomic"]
+__all__ = ["refuse_clobbering", "refuse_input", "write_atomic"]
 
 _OUTPUTS = (
     ("output", "--output"),
     ("write_baseline", "--write-baseline"),
     ("profile", "--profile"),
+    ("store", "--store"),  # plan --vary's SQLite store, written as points finish
+    ("resume", "--resume"),
 )
 _INPUTS = ("paths", "design", "a", "b", "against", "config", "baseline", "runs")
 
@@ -30,6 +32,9 @@ def _same(a: str, b: str) -> bool:
 
 
 def _named_inputs(args: argparse.Namespace) -> list[str]:
+    """The files a command line names as inputs, and the config each named design or folder
+    finds (a found config is read too; the files a design includes are known once it is read,
+    and write_atomic refuses them then)."""
     out: list[str] = []
     for dest in _INPUTS:
         value = getattr(args, dest, None)
@@ -37,7 +42,17 @@ def _named_inputs(args: argparse.Namespace) -> list[str]:
             out.append(value)
         elif isinstance(value, list):
             out.extend(v for v in value if isinstance(v, str))
-    return out
+    if getattr(args, "config", None) or getattr(args, "isolated", False):
+        return out
+    from dclint.loader.configfile import find_config
+
+    folders = set()
+    for name in out:
+        with contextlib.suppress(OSError, ValueError):
+            real = os.path.realpath(name)
+            folders.add(real if os.path.isdir(real) else os.path.dirname(real))
+    found = {find_config(folder) for folder in folders}
+    return out + sorted(f for f in found if f is not None)
 
 
 def refuse_clobbering(args: argparse.Namespace) -> None:
@@ -63,11 +78,36 @@ def refuse_clobbering(args: argparse.Namespace) -> None:
                 raise ConfigError(f"{flag} {path} is a design being checked: write it elsewhere")
 
 
-def write_atomic(path: str, text: str | Iterable[str], flag: str = "--output") -> None:
-    """Write `text` to `path`. A regular file, or a new path, is written through a temporary
+def refuse_input(path: str, flag: str) -> None:
+    """An output that is a file this run read (a design, an included file, a config found or
+    given, a calibration profile, a baseline: dclint.loader.readfile notes each, by inode, so
+    a hard link or another spelling is the same file) is a ConfigError, never written."""
+    from dclint.loader.readfile import was_read
+
+    read = was_read(path)
+    if read is not None:
+        same = "" if read == path else f" (read as {read})"
+        raise ConfigError(f"{flag} {path} is also an input{same}: write it elsewhere")
+
+
+def write_atomic(
+    path: str,
+    text: str | bytes | Iterable[str],
+    flag: str = "--output",
+    *,
+    replaces_input: bool = False,
+) -> None:
+    """Write `text` to `path` (bytes: exactly those bytes, as a fix writes a design back with
+    its own line endings and BOM). A regular file, or a new path, is written through a temporary
     file and a rename (never a partial file), keeping an existing file's mode (a new one follows
     the umask); a symlink is followed and its target replaced. A character device, FIFO or
-    socket (`/dev/null`, `/dev/stdout`, a pipe) is written directly. Errors are ConfigError."""
+    socket (`/dev/null`, `/dev/stdout`, a pipe) is written directly. Errors are ConfigError.
+    Unless it `replaces_input` (--fix, plan --apply), `path` must not be a file the run read
+    (refuse_input): checked before writing, and again before the rename (a report written as
+    it is made may read more)."""
+    check = None if replaces_input else (lambda: refuse_input(path, flag))
+    if check is not None:
+        check()
     try:
         info: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
@@ -78,24 +118,35 @@ def write_atomic(path: str, text: str | Iterable[str], flag: str = "--output") -
         raise ConfigError(f"{flag} {path}: is a directory")
     try:
         if info is not None and not stat.S_ISREG(info.st_mode):
-            with open(path, "w", encoding="utf-8") as handle:
+            with _open(path, text) as handle:
                 _write(handle, text)
             return
-        _replace(os.path.realpath(path), text, info)
+        _replace(os.path.realpath(path), text, info, check)
     except OSError as exc:
         raise ConfigError(f"{flag} {path}: {exc.strerror or exc}") from None
 
 
-def _write(handle: Any, text: str | Iterable[str]) -> None:
+def _open(path: str | int, text: str | bytes | Iterable[str]) -> Any:
+    if isinstance(text, bytes):
+        return open(path, "wb")
+    return open(path, "w", encoding="utf-8")
+
+
+def _write(handle: Any, text: str | bytes | Iterable[str]) -> None:
     """`text`, or its chunks in turn (a report made as it is written)."""
-    if isinstance(text, str):
+    if isinstance(text, (str, bytes)):
         handle.write(text)
         return
     for chunk in text:
         handle.write(chunk)
 
 
-def _replace(real: str, text: str | Iterable[str], info: os.stat_result | None) -> None:
+def _replace(
+    real: str,
+    text: str | bytes | Iterable[str],
+    info: os.stat_result | None,
+    check: Callable[[], None] | None = None,
+) -> None:
     if info is not None:
         mode = stat.S_IMODE(info.st_mode)
     else:
@@ -107,9 +158,11 @@ def _replace(real: str, text: str | Iterable[str], info: os.stat_result | None) 
 
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=directory or ".")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with _open(fd, text) as handle:
             _write(handle, text)
         os.chmod(tmp, mode)  # mkstemp creates 0600
+        if check is not None:
+            check()
         os.replace(tmp, real)
     except BaseException:
         with contextlib.suppress(OSError):  # the original error matters, not unlink's

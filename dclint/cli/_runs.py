@@ -20,8 +20,9 @@ every digest. Configs are hashed before the check reads them and again after it,
 is made only when both agree (the check read what was hashed). At most MAX_RUNS records are
 kept: the oldest are removed when one is written.
 
-A record is untrusted input, as a cache file is: read as a regular file within MAX_RUN_BYTES,
-parsed as JSON, its shape checked; anything else is no record.
+A record is untrusted input, as a cache file is: read only from a trusted cache folder, as a
+regular file of the user's within MAX_RUN_BYTES, not through a symlink, its seal checked
+(dclint.cli._seal), parsed as JSON, its shape checked; anything else is no record.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import sys
 import time
 
 from dclint import __version__
+from dclint.cli._seal import open_sealed, seal, trusted_folder
 from dclint.loader.configfile import find_config
 from dclint.loader.readfile import FileRejected, read_regular
 
@@ -227,10 +229,15 @@ def replay(argv: list[str]) -> int | None:
         folder = cache_folder()
         if folder is None or not os.path.isdir(folder):
             return None
+        if not trusted_folder(folder):
+            return None
         key = run_key(argv, _today())
         path = os.path.join(folder, f"{PREFIX}{key[:32]}.json")
-        data = json.loads(read_regular(path, MAX_RUN_BYTES, "cache"))
-    except (FileRejected, ValueError, OSError, RecursionError):
+        text = open_sealed(path, MAX_RUN_BYTES, key)
+        if text is None:
+            return None
+        data = json.loads(text)
+    except (ValueError, OSError, RecursionError):
         return None
     try:
         if not isinstance(data, dict) or data.get("schema") != SCHEMA or data.get("key") != key:
@@ -320,20 +327,28 @@ class Snapshot:
         if len(text) > MAX_RUN_BYTES:
             return
         with contextlib.suppress(OSError):
-            write(self.folder, f"{PREFIX}{key[:32]}.json", text)
-            _prune(self.folder)
+            if write(self.folder, f"{PREFIX}{key[:32]}.json", text, key):
+                _prune(self.folder)
 
 
-def write(folder: str | os.PathLike[str], name: str, text: str) -> None:
-    """`text` into folder/name through a temporary file and a rename; the folder made with
-    its .gitignore and CACHEDIR.TAG. Refuses a folder that is a symlink."""
+def write(folder: str | os.PathLike[str], name: str, text: str, context: str) -> bool:
+    """`text`, sealed for `context` (dclint.cli._seal), into folder/name through a temporary
+    file and a rename; the folder made (mode 0700) with its .gitignore and CACHEDIR.TAG.
+    Nothing is written (False) into a folder that is not trusted (a symlink, someone else's,
+    tracked by git) or without the user's secret."""
+    folder = os.fspath(folder)
+    if not trusted_folder(folder):
+        return False
+    sealed = seal(text, context)
+    if sealed is None:
+        return False
     try:
         info = os.lstat(folder)
     except FileNotFoundError:
-        os.mkdir(folder)
+        os.mkdir(folder, 0o700)
         info = os.lstat(folder)
     if not stat.S_ISDIR(info.st_mode):
-        return
+        return False
     for marker, content in ((".gitignore", "*\n"), ("CACHEDIR.TAG", _TAG)):
         path = os.path.join(folder, marker)
         if not os.path.lexists(path):
@@ -346,7 +361,7 @@ def write(folder: str | os.PathLike[str], name: str, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            handle.write(sealed)
         os.replace(tmp, os.path.join(folder, name))
     except BaseException:
         with contextlib.suppress(OSError):
@@ -358,6 +373,7 @@ def write(folder: str | os.PathLike[str], name: str, text: str) -> None:
             mine = e.name.endswith(".json") and e.is_file(follow_symlinks=False)
             if mine and e.name != name and now - e.stat().st_mtime > STALE_SECONDS:
                 os.unlink(e.path)
+    return True
 
 
 def _prune(folder: str) -> None:

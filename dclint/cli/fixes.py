@@ -48,7 +48,8 @@ def run_fixes(args: argparse.Namespace, result: Any, engine: Any = None) -> int 
     safe fix removes, and the configs whose ratio options a safe fix respells `N:1`."""
     from dclint.cli._output import write_atomic
     from dclint.errors import ConfigError
-    from dclint.fix.apply import plan_fixes, plan_suppressions
+    from dclint.fix import files
+    from dclint.fix.apply import plan_fixes, plan_suppressions, read_for_fix
 
     reason = getattr(args, "add_suppressions", None)
     if reason is not None:
@@ -64,9 +65,9 @@ def run_fixes(args: argparse.Namespace, result: Any, engine: Any = None) -> int 
             configs = [*engine.found_configs(), engine.config]
             found = rules_dir_removals(engine.found_configs())
             for name, edit, done in found + ratio_respellings(configs, engine.rules):
-                if _read(plan, name):
+                if read_for_fix(plan, name) is not None:
                     plan.edits.setdefault(name, []).append(edit)
-                    plan.done.append(done)
+                    plan.fixed(name, done)
     # what was fixed is said before a text report; another format is its report alone
     say = sys.stdout if args.format == "text" else None
     if args.diff:
@@ -74,23 +75,22 @@ def run_fixes(args: argparse.Namespace, result: Any, engine: Any = None) -> int 
         sys.stdout.write(text)
         _left(plan)
         return 1 if text else 0
+    written = set()
     for name, new in plan.new_texts().items():
-        write_atomic(name, new, "--fix")
-    for line in plan.done if say else ():
+        kept = plan.kept[name]
+
+        def replace(path: str, data: bytes) -> None:
+            write_atomic(path, data, "--fix", replaces_input=True)
+
+        why = files.write(name, kept, files.encode(kept, new), replace)
+        if why is None:
+            written.add(name)
+        else:
+            plan.skipped.append(f"{name}: {why}; its fixes were not applied")
+    for line in plan.done_lines(written) if say else ():  # only fixes written and read back
         print(line, file=say)
     _left(plan)
     return None
-
-
-def _read(plan: Any, name: str) -> bool:
-    from pathlib import Path
-
-    if name not in plan.texts:
-        try:
-            plan.texts[name] = Path(name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return False
-    return True
 
 
 def _left(plan: Any) -> None:

@@ -197,6 +197,7 @@ def _html(found: Any, top: int) -> str:
 def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
     """`plan --apply`: the best layout written into the design file that holds the workload."""
     from dclint.cli._output import write_atomic
+    from dclint.fix import files
     from dclint.fix.layout import layout_edits
     from dclint.fix.text import apply
     from dclint.projection.search_design import layout_values
@@ -205,12 +206,29 @@ def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
         raise ConfigError("--apply writes the design file; it does not take --set values")
     best = found.result.valid[0]
     gap = found.gap() if found.declared is not None else None
-    text = Path(args.design).read_text(encoding="utf-8")
+    # the file as its author keeps it (line endings, BOM, final newline: dclint.fix.files), and
+    # as the plan read it: a file changed since is not written
+    try:
+        kept = files.read(args.design)
+    except (OSError, UnicodeDecodeError, files.NotKept) as exc:
+        raise ConfigError(f"{args.design}: {exc}; the layout was not applied") from None
+    source = getattr(design, "source", None)
+    if source is not None and not files.same_text(kept, source.text):
+        raise ConfigError(
+            f"{args.design}: it changed since it was read; the layout was not applied"
+        )
+    text = kept.text
     index = design.workloads.index(wl)
     got = layout_edits(text, index, wl.id, best, layout_values(best, wl.gpus), gap)
     if isinstance(got, str):
         raise ConfigError(f"{args.design}: {got}")
-    write_atomic(args.design, apply(text, got.edits), "--apply")
+
+    def replace(path: str, data: bytes) -> None:
+        write_atomic(path, data, "--apply", replaces_input=True)
+
+    why = files.write(args.design, kept, files.encode(kept, apply(text, got.edits)), replace)
+    if why is not None:
+        raise ConfigError(f"{args.design}: {why}; the layout was not applied")
     print(f"{args.design}: {got.summary}")
     return 0
 

@@ -130,7 +130,19 @@ def run(args: argparse.Namespace) -> int:
         from dclint.report.pdf import html_to_pdf
 
         html = document.render_html(doc, run, paper=args.paper)
+        from dclint.cli._output import refuse_input
+
+        refuse_input(args.output, "--output")  # as write_atomic does for the other formats
         html_to_pdf(html, args.output, args.paper)
+    # the document reports them too, but whoever runs the command (a CI log, -o a file) sees
+    # the exit code 2 with its reason: one line a load error, as check and main print them
+    for problem in result.errors:
+        print(f"dclint: error: {problem}", file=sys.stderr)
+    if result.rule_failures:
+        print(
+            f"dclint: error: {result.rule_failures} rule failure(s): see the review's findings",
+            file=sys.stderr,
+        )
     return 2 if result.errors or result.rule_failures else 0
 
 

@@ -308,8 +308,33 @@ def config_for(
                 )
             config = replace(config, rules_dirs=())
         config = _budgets_lowered_only(config, warn)
+        if found is not None:
+            _files_inside_repository(config, found)
         cache[directory] = config
     return cache[directory]
+
+
+def _files_inside_repository(config: Config, found: Path) -> None:
+    """A config found by search names files (its `calibration:` profile) only inside its
+    repository root (dclint.loader.compose.repository_root: the nearest directory holding
+    `.git`, else the config's own), symlinks resolved; anything else is a ConfigError before
+    the file is opened (a repository's config could otherwise make CI read /etc/shadow). A
+    config given with --config may name any file."""
+    if not config.calibration:
+        return
+    from dclint.loader.compose import repository_root
+
+    folder = resolved(found).parent
+    got = repository_root(folder)
+    root = got[0] if got is not None else folder
+    target = Path(os.path.realpath(config.calibration))
+    if target == root or root in target.parents:
+        return
+    raise ConfigError(
+        f"{config.where('calibration')}: calibration profile {config.calibration} is outside "
+        f"the repository root {root}: a config found by search names files only inside it "
+        "(give the config with --config to name one elsewhere)"
+    )
 
 
 def _budgets_lowered_only(config: Config, warn: Callable[[str], None] | None) -> Config:

@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dclint.fix import files
+from dclint.fix.files import Kept
 from dclint.fix.text import Edit, apply, suppression_edit
 
-__all__ = ["FixPlan", "change_edit", "plan_fixes", "plan_suppressions"]
+__all__ = ["FixPlan", "change_edit", "plan_fixes", "plan_suppressions", "read_for_fix"]
 
 
 @dataclass
@@ -26,9 +28,21 @@ class FixPlan:
 
     edits: dict[str, list[Edit]] = field(default_factory=dict)
     done: list[str] = field(default_factory=list)
+    done_in: list[str] = field(default_factory=list)  # the file each `done` line's fix edits
     skipped: list[str] = field(default_factory=list)
-    texts: dict[str, str] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)  # as read for editing (LF, no BOM)
+    kept: dict[str, Kept] = field(default_factory=dict)  # each file as read (dclint.fix.files)
+    refused: set[str] = field(default_factory=set)  # files no fix may edit (said in skipped)
     hidden: int = 0  # unsafe fixes left out (no --unsafe-fixes)
+
+    def fixed(self, name: str, line: str) -> None:
+        """Note a fix planned in file `name`, said as `line` once the file is written."""
+        self.done.append(line)
+        self.done_in.append(name)
+
+    def done_lines(self, written: set[str]) -> list[str]:
+        """The `done` lines of the fixes in files that were written (and read back)."""
+        return [line for line, name in zip(self.done, self.done_in, strict=True) if name in written]
 
     def new_texts(self) -> dict[str, str]:
         """Each edited file's new text (files whose edits would break the YAML left out)."""
@@ -63,13 +77,40 @@ class FixPlan:
         return "".join(chunks)
 
 
-def _text(plan: FixPlan, name: str) -> str | None:
+def read_for_fix(plan: FixPlan, name: str, checked: str | None = None) -> str | None:
+    """The text of file `name` for editing (read once; dclint.fix.files), or None when no fix
+    may edit it: unreadable, of mixed line endings, or (`checked`: the text the check read)
+    changed since the check read it. A refusal is said once in `plan.skipped`."""
+    if name in plan.refused:
+        return None
     if name not in plan.texts:
         try:
-            plan.texts[name] = Path(name).read_text(encoding="utf-8")
+            kept = files.read(name)
         except (OSError, UnicodeDecodeError):
             return None
+        except files.NotKept as exc:
+            plan.refused.add(name)
+            plan.skipped.append(f"{name}: {exc}; its fixes were not applied")
+            return None
+        plan.kept[name], plan.texts[name] = kept, kept.text
+    if checked is not None and not files.same_text(plan.kept[name], checked):
+        plan.refused.add(name)
+        plan.skipped.append(f"{name}: it changed since it was checked; its fixes were not applied")
+        return None
     return plan.texts[name]
+
+
+def _checked(source: Any, name: str) -> str | None:
+    """The text the check read of file `name` (the design or a file it includes)."""
+    if source is None:
+        return None
+    if name == source.file:
+        return str(source.text)
+    text = source.texts.get(name)
+    return text if isinstance(text, str) else None
+
+
+_text = read_for_fix
 
 
 def _node_starting_at(text: str, line: int, column: int) -> tuple[Any, Any] | None:
@@ -224,7 +265,7 @@ def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False)
                         "(an included file): fix it there, or run with --fix-includes"
                     )
                     continue
-                text = _text(plan, name)
+                text = _text(plan, name, _checked(source, name))
                 if text is None:
                     continue
                 if edit.text[:1] in ("\0", "\1", "\2"):
@@ -256,7 +297,7 @@ def plan_fixes(result: Any, *, unsafe: bool = False, fix_includes: bool = False)
                     edits.append(edit)
                 else:
                     edits[at] = Edit(*here, edits[at].text + edit.text)
-                plan.done.append(f"{f.file}:{f.line}: {f.rule} fixed: {change.summary}")
+                plan.fixed(name, f"{f.file}:{f.line}: {f.rule} fixed: {change.summary}")
     return plan
 
 
@@ -264,7 +305,9 @@ def plan_suppressions(result: Any, reason: str, *, fix_includes: bool = False) -
     """A reasoned suppression for every current finding (DCL findings and load errors left)."""
     plan = FixPlan()
     by_line: dict[tuple[str, int], list[str]] = {}
+    checked: dict[str, str | None] = {}  # each file's text as the check read it
     for d in result.designs:
+        source = getattr(d.design, "source", None)
         for f in d.findings:
             if f.rule.startswith("DCL") or "rule-failure" in f.tags:
                 continue
@@ -273,19 +316,20 @@ def plan_suppressions(result: Any, reason: str, *, fix_includes: bool = False) -
                     f"{f.file}:{f.line}: {f.rule}: in an included file (--fix-includes)"
                 )
                 continue
+            checked.setdefault(f.file, _checked(source, f.file))
             rules = by_line.setdefault((f.file, f.line), [])
             if f.rule not in rules:
                 rules.append(f.rule)
     new: dict[str, str] = {}
     for (name, line), rules in sorted(by_line.items()):
         if name not in new:
-            text = _text(plan, name)
+            text = _text(plan, name, checked.get(name))
             if text is None:
                 continue
             new[name] = text
         for rule in rules:  # one comment a line, naming each rule found there
             new[name] = apply(new[name], [suppression_edit(new[name], line - 1, rule, reason)])
-            plan.done.append(f"{name}:{line}: {rule} suppressed: {reason}")
+            plan.fixed(name, f"{name}:{line}: {rule} suppressed: {reason}")
     for name, text in new.items():  # one whole-file edit each, against the text on disk
         old = plan.texts[name]
         plan.edits[name] = [Edit(0, 0, len(old.splitlines(keepends=True)) + 1, 0, text)]

@@ -9,9 +9,37 @@ from __future__ import annotations
 import os
 import stat
 
-__all__ = ["FileRejected", "read_regular"]
+__all__ = ["FileRejected", "read_regular", "remember_reads", "was_read"]
 
 _CHUNK = 1 << 20
+# (device, inode) -> path of every regular file read since remember_reads() (a command's run,
+# dclint.cli.dispatch), so that no output is written over an input (dclint.cli._output)
+_read: dict[tuple[int, int], str] | None = None
+
+
+def remember_reads() -> None:
+    """From now on note every file read (forgetting those noted before)."""
+    global _read
+    _read = {}
+
+
+def was_read(path: str | os.PathLike[str]) -> str | None:
+    """The path an input was read as, when `path` is that same file (the same inode: a hard
+    link, a symlink or another spelling), else None. Nothing is noted unless remember_reads()
+    was called."""
+    if not _read:
+        return None
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    read = _read.get((info.st_dev, info.st_ino))
+    if read is None:
+        return None
+    try:  # the inode may have been freed and reused since it was read
+        return read if os.path.samefile(read, path) else None
+    except (OSError, ValueError):
+        return None
 
 
 class FileRejected(ValueError):
@@ -48,6 +76,8 @@ def read_regular(path: str | os.PathLike[str], limit: int, what: str = "design")
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise FileRejected(f"{_kind(info.st_mode)}, not a {what} file")
+        if _read is not None:
+            _read.setdefault((info.st_dev, info.st_ino), os.fspath(path))
         if info.st_size > limit:
             raise FileRejected(f"file is over the {limit:,}-byte limit for a {what}")
         chunks: list[bytes] = []

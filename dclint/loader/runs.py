@@ -16,6 +16,7 @@ Every problem is one ConfigError `file:line:col: what is wrong`.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from statistics import median
@@ -53,9 +54,12 @@ _ARGUMENTS = {
     "seq_length": "sequence_length",
 }
 _ARG_LINE = re.compile(r"^\s*([a-z_]+) \.+ (\S+)\s*$")
-_MEGATRON = re.compile(r"elapsed time per iteration \(ms\):\s*([0-9.eE+-]+)")
+# a number, or a non-finite one (nan, inf: a step a logger could not time), which is an error
+# at its line rather than a line silently not read
+_NUMBER = r"((?i:[+-]?(?:nan|inf(?:inity)?)\b)|[0-9.eE+-]+)"
+_MEGATRON = re.compile(r"elapsed time per iteration \(ms\):\s*" + _NUMBER)
 _BATCH = re.compile(r"global batch size:\s*(\d+)")
-_NEMO = re.compile(r"train_step_timing in s\s*[=:]\s*([0-9.eE+-]+)")
+_NEMO = re.compile(r"train_step_timing in s\s*[=:]\s*" + _NUMBER)
 
 
 @dataclass(frozen=True)
@@ -218,12 +222,14 @@ def _log(path: str, text: str) -> Measured:
             continue
         try:
             seconds = float(found.group(1)) * scale
+            why = "is outside 1 us - 1 day" if math.isfinite(seconds) else "is not a finite number"
         except ValueError:
-            seconds = -1.0
+            seconds, why = -1.0, "is unreadable"
         if not 1e-6 <= seconds <= 86400:
             col = found.start(1) + 1
             raise ConfigError(
-                f"{path}:{number}:{col}: step time '{found.group(1)[:40]}' unreadable"
+                f"{path}:{number}:{col}: step time '{found.group(1)[:40]}' {why}: every logged "
+                "step is read, so remove or fix the line"
             )
         batch = _BATCH.search(line)
         if batch is not None:

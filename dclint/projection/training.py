@@ -9,6 +9,7 @@ recomputation (see flops.py). Energy = IT power attributable to the workload x w
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -130,6 +131,12 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
     if pred is not None:
         steps = float(wl.tokens) / pred.tokens_per_step
         mfu_predicted = (work / (capacity * pred.step_time * steps)).to("dimensionless")
+        if not 0 < mfu_predicted.magnitude < math.inf:  # e.g. a NIC for 10,000 GPUs
+            predicted = (
+                f"its step of {pred.step_time.m_as('s'):.4g} s is an MFU of "
+                f"{mfu_predicted.m_as('percent'):.3g}%, not a prediction"
+            )
+            pred, steps, mfu_predicted = None, None, None
     declared = declared_mfu(wl, work, peak)
     if isinstance(declared, str):
         return declared
@@ -168,7 +175,7 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
         elif pred is None:
             notes.append("no communication overhead declared (workload.communication_overhead)")
     if pred is None:
-        notes.append(f"step model not run: {predicted}")
+        notes.append(f"step model not used: {predicted}")
     else:
         notes.extend(pred.assumptions)
     running = compute + communication
