@@ -232,6 +232,7 @@ FAMILIES = {
     "STO": "storage",
     "PAR": "parallel layout",
     "CST": "cost and schedule",
+    "REL": "reliability",
 }
 
 
