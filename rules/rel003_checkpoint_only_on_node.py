@@ -28,7 +28,7 @@ workloads:
 
 ## Fix
 Checkpoint to a shared tier (a parallel file system or an object store), or keep the fast
-local save and copy each checkpoint out: `mode: async` with a `drain_tier` (REL005 checks that
+local save and copy each checkpoint out: `mode: async` with a `drain_tier` (REL004 checks that
 the copy keeps up).
 """
 

@@ -180,3 +180,34 @@ def test_async_checkpoint_needs_its_drain_tier(write: Callable[..., Path]) -> No
     broken = write(text.replace(", drain_tier: weka}", "}"))
     result = run([str(broken)], Engine(today=TODAY))
     assert [e.message for e in result.errors if "drain_tier" in e.message]
+
+
+def test_rel004_async_copy_must_finish_within_the_interval() -> None:
+    """5.67 TB saved to NVMe at 128 x 50 GB/s (0.886 s stall) and copied to s3 at 20 GB/s:
+    283.5 s against 120 s, so one checkpoint in 3 is safe and a failure redoes 3 intervals; the
+    copy to weka is bound by the NVMe read, 128 x 0.5 GB/s: 88.59 s against 60 s."""
+    path = EXAMPLES / "rel004" / "bad.yaml"
+    found = _findings(path, "REL004")
+    assert [(f.line, f.measured_text, f.limit_text) for f in found] == [
+        (28, "283.5 s", "120 s"),
+        (40, "88.59 s", "60 s"),
+    ]
+    m, work, delta = mtbf_s(1024), steps_s(405e9, 0.1e12, 1024), 5.67e12 / 6.4e12
+    extra = first_order(work, 360, 3 * delta, m) - first_order(work, 120, delta, m)
+    assert f"{extra / 86400:.4g} d more" in found[0].message
+    assert "one checkpoint in 3 is complete on s3" in found[0].message
+    assert "(nvme's read)" in found[1].message
+    assert _findings(EXAMPLES / "rel004" / "good.yaml", "REL004") == []
+
+
+def test_async_stall_is_the_local_write() -> None:
+    """The projection stalls an asynchronous checkpoint for the write to the fast tier only."""
+    from dclint.loader import load
+
+    (p, _) = project_workloads(load(EXAMPLES / "rel004" / "bad.yaml"))
+    delta = 5.67e12 / 6.4e12
+    running = (p.timing.compute + p.timing.communication).m_as("s")
+    assert p.timing.checkpoint.m_as("s") == pytest.approx(delta * running / 120, rel=1e-9)
+    assert any(
+        a.startswith("asynchronous checkpoints: training stalls 0.886 s") for a in p.assumptions
+    )

@@ -142,7 +142,7 @@ class Checkpoint(Strict):
         "sync",
         description="sync: training waits for the whole save to `tier`; async: training waits "
         "only for the write to `tier` (a fast, e.g. node-local, tier), which is then copied to "
-        "`drain_tier` in the background (REL005)",
+        "`drain_tier` in the background (REL004)",
     )
     drain_tier: Ref | None = Field(
         None,

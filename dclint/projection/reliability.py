@@ -1,4 +1,4 @@
-"""What failures cost a workload's run, for the reliability rules (REL001-REL005, STO007): its
+"""What failures cost a workload's run, for the reliability rules (REL001-REL004, STO007): its
 job MTBF (the site's GPU-hours between interruptions over its GPUs), its days of steps from the
 projection, and the wall time and money of a run checkpointed one way or another (goodput.py's
 first-order and Daly models)."""

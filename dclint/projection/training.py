@@ -104,10 +104,17 @@ def _checkpoint_time(
         )
     save = (size / bandwidth).to("s")
     saves = float((running / ckpt.interval).to("dimensionless").magnitude)
-    notes.append(
-        f"synchronous checkpoint saves: {save.m_as('s'):.0f} s each, "
-        f"{saves:.0f} saves to {tier.id if tier else '?'}"
-    )
+    if ckpt.mode == "async":
+        notes.append(
+            f"asynchronous checkpoints: training stalls {save.m_as('s'):.3g} s a save for the "
+            f"write to {tier.id if tier else '?'}, {saves:.0f} saves, then copied to "
+            f"{ckpt.drain_tier} in the background"
+        )
+    else:
+        notes.append(
+            f"synchronous checkpoint saves: {save.m_as('s'):.0f} s each, "
+            f"{saves:.0f} saves to {tier.id if tier else '?'}"
+        )
     return (save * saves).to("day"), save
 
 
