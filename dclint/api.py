@@ -92,7 +92,12 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         generation_loads,
         ups_below,
     )
-    from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
+    from dclint.calc.storage_demand import (
+        WorkloadDemand,
+        samples_per_second,
+        training_tiers,
+        workload_demands,
+    )
     from dclint.engine.changes import entry_copies_change, next_ids, rating_change
     from dclint.engine.findings import Finding, Impact
     from dclint.engine.options import Count, Positive, Ratio, Share
@@ -295,6 +300,7 @@ __all__ = [
     "restore_tier",
     "room_air",
     "run_of",
+    "samples_per_second",
     "save_time",
     "set_line",
     "site_load",
@@ -456,6 +462,7 @@ _MODULE = {
     "drain_tier": "dclint.calc.checkpoints",
     "run_of": "dclint.projection.reliability",
     "days_text": "dclint.projection.reliability",
+    "samples_per_second": "dclint.calc.storage_demand",
 }
 _RENAMED = {"DesignPath": "Path"}
 

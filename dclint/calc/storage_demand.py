@@ -31,7 +31,14 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.workload import Workload
 
-__all__ = ["Basis", "WorkloadDemand", "read_demand", "training_tiers", "workload_demands"]
+__all__ = [
+    "Basis",
+    "WorkloadDemand",
+    "read_demand",
+    "samples_per_second",
+    "training_tiers",
+    "workload_demands",
+]
 
 
 @dataclass(frozen=True)
@@ -167,6 +174,16 @@ def _reference(wl: Workload, level: str, options: Mapping[str, Any]) -> Basis:
         f"for one node; {fmt(guidance)} to provide, so {factor:g}x {fmt(guidance / factor)}"
     )
     return Basis(f"reference architecture '{level}'", (guidance / factor).to("GB/s"), how)
+
+
+def samples_per_second(design: Design, wl: Workload) -> tuple[float, str] | None:
+    """(samples a second, the MFU it rests on): training tokens/s at the workload's MFU
+    (declared, else the projection's default) over its sequence length; None where the GPU's
+    peak is unknown."""
+    got = _tokens_per_second(design, wl)
+    if got is None:
+        return None
+    return got[0] / wl.sequence_length, got[1]
 
 
 def _tokens_per_second(design: Design, wl: Workload) -> tuple[float, str] | None:

@@ -185,6 +185,14 @@ class Workload(Strict):
         "applies instead of its Best level per scalable unit",
     )
     dataset_size: Information | None = None
+    files_per_sample: float | None = Field(
+        None,
+        gt=0,
+        le=1e6,
+        description="Files the data loader opens for each sample (one sequence) it reads, e.g. "
+        "1 for one image a file: with the samples a second, the metadata rate STO008 holds "
+        "against the training tiers' metadata_rate",
+    )
     checkpoint: Checkpoint | None = None
     mfu: Fraction | None = None
     mfu_basis: Literal["model", "hardware"] = Field(
