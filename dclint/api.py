@@ -36,6 +36,9 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         checkpoint_tier,
         count_text,
         data_tiers,
+        drain_tier,
+        restore_tier,
+        save_time,
         size_unit,
     )
     from dclint.calc.cooling import (
@@ -89,7 +92,12 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         generation_loads,
         ups_below,
     )
-    from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
+    from dclint.calc.storage_demand import (
+        WorkloadDemand,
+        samples_per_second,
+        training_tiers,
+        workload_demands,
+    )
     from dclint.engine.changes import entry_copies_change, next_ids, rating_change
     from dclint.engine.findings import Finding, Impact
     from dclint.engine.options import Count, Positive, Ratio, Share
@@ -143,6 +151,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         Check,
     )
     from dclint.projection.money import convert
+    from dclint.projection.reliability import days_text, run_of
     from dclint.projection.remedies import checkpoint_ratio, step_ratio
     from dclint.projection.search_design import (
         SearchRefused,
@@ -250,7 +259,9 @@ __all__ = [
     "convert",
     "count_text",
     "data_tiers",
+    "days_text",
     "down_ports",
+    "drain_tier",
     "endpoint_ports",
     "entry_copies_change",
     "expand",
@@ -287,7 +298,11 @@ __all__ = [
     "rating_change",
     "rating_text",
     "required_flow",
+    "restore_tier",
     "room_air",
+    "run_of",
+    "samples_per_second",
+    "save_time",
     "set_line",
     "site_load",
     "size_unit",
@@ -444,6 +459,12 @@ _MODULE = {
     "unprojected": "dclint.projection",
     "ups_below": "dclint.calc.power_chain",
     "workload_demands": "dclint.calc.storage_demand",
+    "restore_tier": "dclint.calc.checkpoints",
+    "save_time": "dclint.calc.checkpoints",
+    "drain_tier": "dclint.calc.checkpoints",
+    "run_of": "dclint.projection.reliability",
+    "days_text": "dclint.projection.reliability",
+    "samples_per_second": "dclint.calc.storage_demand",
 }
 _RENAMED = {"DesignPath": "Path"}
 

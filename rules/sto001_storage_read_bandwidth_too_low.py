@@ -18,11 +18,6 @@ these, each printed in the finding:
   where the workload reads 1080p/4K or uncompressed data (`high_resolution_media: true`)
   from a `dataset_size` above `media_dataset_size` (30 TB); any other image or video data
   takes the reference architecture's 'best' level for its nodes;
-- checkpoint restore (every workload): after a failure every rank reads its shard of the
-  last checkpoint, so the checkpoint (declared size, else parameters x `bytes_per_parameter`,
-  14 B as in STO002) must be read within `restore_target` (90 s). A workload that declares
-  no `checkpoint` is held to the one it would write, and the finding says so: a training run
-  at scale checkpoints (the projection's goodput already assumes a Young/Daly interval);
 - reference architecture: where `storage.performance_level` names good, better or best, the
   aggregate read of that level per scalable unit (`reference_read_per_su`, 15 / 40 / 125 GB/s
   per SU of `su_nodes`, 32, nodes) scaled to the workload's nodes of `node_gpus` (8) GPUs,
@@ -30,8 +25,11 @@ these, each printed in the finding:
   bandwidth to provide, not a steady demand, so it is held as is: it enters the demand
   divided by `factor`.
 
+A checkpoint restore is STO007's: it reads from the tier the checkpoint lives on, and its
+time is the figure, with no 3x margin.
+
 ## Why it matters
-Data loading, restarts that read checkpoints and many jobs starting at once all hit the
+Data loading and many jobs starting at once hit the
 shared file system together; the 3x margin over the steady demand (dclint's own default) is
 what keeps the GPUs fed through those bursts. The defaults and their sources:
 
@@ -47,9 +45,6 @@ what keeps the GPUs fed through those bursts. The defaults and their sources:
   storage performance guidance; `su_nodes` 32 and `node_gpus` 8 are the DGX H100 scalable
   unit and node that guidance is written for (dclint scales it per 8 GPUs on other
   platforms).
-- `restore_target` 90 s: dclint's own default. The Llama 3 paper reports 419 unexpected
-  interruptions in 54 days on 16,384 H100 (one every ~3 h); a 90 s restore then costs under
-  1% of training time.
 
 ## Example
 ```yaml
@@ -72,10 +67,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Bandwidth, Count, Duration, Information, Positive
+from dclint.api import Bandwidth, Count, Information, Positive
 from dclint.calc.storage_demand import training_tiers, workload_demands
 from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
 from dclint.model.design import Design
 from dclint.units import Q_, fmt
 
@@ -99,14 +93,6 @@ class StorageReadBandwidthTooLow(Rule):
             "30 TB",
             Information,
             "Dataset size above which 1080p/4K or uncompressed media take media_read_per_gpu",
-        ),
-        "restore_target": Option(
-            "90 s", Duration, "Longest time to read the last checkpoint after a failure"
-        ),
-        "bytes_per_parameter": Option(
-            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            Information,
-            "Checkpoint bytes per parameter where checkpoint.size is not declared",
         ),
         "reference_read_per_node": Option(
             {"good": "4 GB/s", "better": "8 GB/s", "best": "40 GB/s"},

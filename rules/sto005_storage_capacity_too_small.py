@@ -8,6 +8,8 @@ size, on the workload's checkpoint tier; `bytes_per_parameter` 14 B where no siz
 declared, the ZeRO paper's 16 B/parameter of mixed-precision Adam less the bf16 gradients, as
 in STO002). Flags a tier whose total exceeds `max_fill` (default 100%) of its `capacity`.
 Node-local tiers are not checked (their capacity is per node and they hold staged copies).
+A tier whose `capacity_basis` is `raw` states raw media: its usable capacity is what the
+protection keeps, k/(k+m) of an `erasure_code` k+m (8+2: 80%) or 1/r of `replication` r.
 
 ## Why it matters
 A checkpoint that cannot be written because the file system is full stops training, and
@@ -79,9 +81,10 @@ class StorageCapacityTooSmall(Rule):
                 parts.setdefault(where[0], []).append((label, size[0] * kept))
         for index, items in sorted(parts.items()):
             tier = design.storage.tiers[index]
-            if tier.kind == "node_local" or tier.capacity is None:
+            capacity = tier.usable_capacity
+            if tier.kind == "node_local" or capacity is None or tier.capacity is None:
                 continue
-            usable = (tier.capacity * ctx["max_fill"]).to("GB")
+            usable = (capacity * ctx["max_fill"]).to("GB")
             total = sum((q.to("GB") for _, q in items), Q_(0.0, "GB"))
             if total.m_as("GB") <= usable.m_as("GB") * (1 + 1e-9):
                 continue
@@ -90,8 +93,11 @@ class StorageCapacityTooSmall(Rule):
             fill = (
                 ""
                 if ctx["max_fill"].m_as("percent") == 100
-                else (f" ({fmt(ctx['max_fill'].to('percent'))} of {fmt(tier.capacity, unit)})")
+                else (f" ({fmt(ctx['max_fill'].to('percent'))} of {fmt(capacity, unit)})")
             )
+            if tier.capacity_basis == "raw":
+                keeps = tier.protection_text() or "no erasure_code or replication declared"
+                fill += f" (raw {fmt(tier.capacity, size_unit(tier.capacity))}: {keeps})"
             yield Violation(
                 ("storage", "tiers", index, "capacity"),
                 f"storage tier {tier.id} must hold {fmt(total, unit, digits=7)} ({what}), more "

@@ -137,7 +137,16 @@ def test_every_net_option_is_covered_here() -> None:
         "NET001.tier_limits",
         "NET007.min_burn_in",
         "NET007.max_symbol_error_alert",
+        "NET011.max_lids",
     }
+
+
+def test_net011_max_lids() -> None:
+    """The 65,536-GPU fabric split in 2 needs 35,328 LIDs a subnet: within 49,151, not 35,000."""
+    good = EXAMPLES / "net011" / "good.yaml"
+    assert _findings(good, "NET011") == []
+    found = _findings(good, "NET011", max_lids=35_000)
+    assert [(f.line, f.measured_text, f.limit_text) for f in found] == [(11, "35,328", "35,000")]
 
 
 def test_net001_limit() -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dclint.loader import load
+import pytest
+
+from dclint.loader import load, load_text
 from dclint.loader.overrides import parse_overrides
-from dclint.projection import tco
+from dclint.projection import project_workloads, tco
 
 H100 = str(Path(__file__).resolve().parent.parent / "sample_designs" / "h100-40node.yaml")
 PRICES = ("cost.switch_price=90000 CNY", "cost.link_price=1500 CNY")
@@ -40,14 +42,75 @@ def test_declared_network_wins_and_no_price_counts_nothing() -> None:
 OPTICS = "cost.transceiver_price=4000 CNY"
 
 
-def test_optical_links_take_two_transceivers_each() -> None:
-    # h100-40node's fabric is cabled with transceivers (cabling.optics): 640 links, 1,280 optics
-    assert network(*PRICES, OPTICS) == 21 * 90_000 + 640 * 1_500 + 1_280 * 4_000
-    assert network(OPTICS) == 1_280 * 4_000  # a price alone counts its own item
+def test_optical_links_take_a_module_a_port_pair_in_twin_port_cages() -> None:
+    # h100-40node's fabric is cabled with transceivers (cabling.optics): 640 links. QM9700 cages
+    # are twin-port OSFP (catalog links_per_transceiver 2): the leaves' 320 down and 320 up and
+    # the spines' 320 down take 160 modules each; the HGX H100 nodes' single-port NICs 320.
+    assert network(*PRICES, OPTICS) == 21 * 90_000 + 640 * 1_500 + 800 * 4_000
+    assert network(OPTICS) == 800 * 4_000  # a price alone counts its own item
     # copper to the servers (the leaf tier's downlinks): only the 320 uplinks carry optics
-    assert network(OPTICS, "fabrics[0].tiers[0].cable=dac") == 640 * 4_000
+    assert network(OPTICS, "fabrics[0].tiers[0].cable=dac") == 320 * 4_000
     # 2:1 saves the optics of the 160 uplinks it drops as well as the links and switches
     two_to_one = ("fabrics[0].tiers[0].uplinks=10", "fabrics[0].tiers[1].count=3")
-    assert network(OPTICS, *two_to_one) == (320 + 160) * 2 * 4_000
+    assert network(OPTICS, *two_to_one) == (160 + 320 + 80 + 80) * 4_000
     notes = tco(load(H100, overrides=tuple(parse_overrides([OPTICS])))).assumptions
-    assert "network: 1,280 transceivers x 4000 CNY (counted tiers of the fabrics)" in notes
+    assert "network: 800 transceivers x 4000 CNY (counted tiers of the fabrics)" in notes
+    assert "network: twin-port OSFP cages carry two links a transceiver (catalog)" in notes
+
+
+DGX = """
+name: dgx
+racks:
+  - {id: "r[01-32]", platform: dgx-h100, nodes: 4}
+fabrics:
+  - id: compute
+    kind: compute
+    cabling: {optics: transceiver}
+    tiers:
+      - {name: leaf, switch: qm9700, count: 32, downlinks: 32, uplinks: 32}
+      - {name: spine, switch: qm9700, count: 16, downlinks: 64}
+cost:
+  transceiver_price: 1000 USD
+"""
+
+
+def test_dgx_h100_and_qm9700_both_carry_two_links_a_module() -> None:
+    """1,024 GPU links and 1,024 uplinks: 512 modules at each of the four ends (the DGX H100's
+    four twin-port OSFP cages a node, the QM9700's 32 a switch), 2,048 in all, not 4,096."""
+    items = tco(load_text(DGX)).items
+    assert items["network"].m_as("USD") == 2_048 * 1_000
+
+
+RUN = """
+name: run
+racks:
+  - {id: "r[01-32]", platform: hgx-h100, nodes: 4}
+workloads:
+  - id: llm
+    model: {parameters: 70e9}
+    tokens: 1e12
+    gpus: 512
+    parallel: {tp: 8}
+    mfu: 40%
+cost:
+  gpu_price: 30000 USD
+  network: 3000000 USD
+  depreciation: 3 year
+"""
+
+
+def test_a_runs_cost_carries_its_share_of_the_network() -> None:
+    """The run depreciates the network as it does the GPUs: its 512 of the 1,024 GPUs, for its
+    wall time over 3 years."""
+    (p,) = project_workloads(load_text(RUN))
+    wall_years = p.training_time.m_as("year")
+    assert p.cost_breakdown["network"].m_as("USD") == pytest.approx(
+        3_000_000 * 512 / 1024 * wall_years / 3, rel=1e-9
+    )
+    assert p.cost_breakdown["depreciation"].m_as("USD") == pytest.approx(
+        30_000 * 512 * wall_years / 3, rel=1e-9
+    )
+    assert any("network depreciation: 512 of the cluster's 1,024 GPUs" in a for a in p.assumptions)
+    bare = RUN.replace("  network: 3000000 USD\n", "")
+    (q,) = project_workloads(load_text(bare))
+    assert "network" not in q.cost_breakdown

@@ -93,6 +93,8 @@ def _fixed_wall(
     remedy = cls.remedy(design, f, p, options)
     if remedy is None:
         return None
+    if remedy.wall is not None:
+        return p.training_time.m_as("day") * remedy.wall
     t = p.timing
     running = (t.compute + t.communication).m_as("day")
     checkpoint = t.checkpoint.m_as("day")

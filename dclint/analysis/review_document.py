@@ -304,6 +304,7 @@ FAMILIES = {
     "STO": "storage",
     "PAR": "parallel layout",
     "CST": "cost and schedule",
+    "REL": "reliability",
 }
 
 

@@ -11,7 +11,16 @@ if TYPE_CHECKING:
     from dclint.model.storage import StorageTier
     from dclint.model.workload import Workload
 
-__all__ = ["checkpoint_size", "checkpoint_tier", "count_text", "data_tiers", "size_unit"]
+__all__ = [
+    "checkpoint_size",
+    "checkpoint_tier",
+    "count_text",
+    "data_tiers",
+    "drain_tier",
+    "restore_tier",
+    "save_time",
+    "size_unit",
+]
 
 
 def checkpoint_tier(design: Design, wl: Workload) -> tuple[int, StorageTier] | None:
@@ -25,6 +34,39 @@ def checkpoint_tier(design: Design, wl: Workload) -> tuple[int, StorageTier] | N
         ((i, t) for i, t in tiers if t.kind == "parallel_fs" and t.checkpoints is not False),
         None,
     )
+
+
+def drain_tier(design: Design, wl: Workload) -> tuple[int, StorageTier] | None:
+    """The persistent tier an asynchronous checkpoint is copied to (`checkpoint.drain_tier`),
+    None for a synchronous one or an unknown tier."""
+    ckpt = wl.checkpoint
+    if ckpt is None or ckpt.mode != "async" or ckpt.drain_tier is None:
+        return None
+    tiers = enumerate(design.storage.tiers)
+    return next(((i, t) for i, t in tiers if t.id == ckpt.drain_tier), None)
+
+
+def restore_tier(design: Design, wl: Workload) -> tuple[int, StorageTier] | None:
+    """The tier a restore reads the last complete checkpoint from: an asynchronous
+    checkpoint's drain tier (the copy on the fast tier may have gone with a failed node), else
+    the tier it is written to."""
+    return drain_tier(design, wl) or checkpoint_tier(design, wl)
+
+
+def save_time(
+    design: Design, wl: Workload, bytes_per_parameter: Quantity
+) -> tuple[Quantity, StorageTier] | None:
+    """(time one save stalls training, the tier written): checkpoint size over the aggregate
+    write bandwidth of its tier (for an asynchronous checkpoint, the fast tier it is first
+    written to); None without a checkpoint, a tier or a write bandwidth."""
+    size = checkpoint_size(wl, bytes_per_parameter)
+    where = checkpoint_tier(design, wl)
+    if size is None or where is None:
+        return None
+    bandwidth = where[1].aggregate("write")
+    if bandwidth is None or bandwidth.magnitude <= 0:
+        return None
+    return (size[0] / bandwidth).to("s"), where[1]
 
 
 def checkpoint_size(wl: Workload, bytes_per_parameter: Quantity) -> tuple[Quantity, bool] | None:

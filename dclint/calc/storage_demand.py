@@ -8,11 +8,6 @@ apply to it, each kept with the figures it came from so a finding can show them:
 - image or video data: NVIDIA's SuperPOD guidance, bandwidth to provide (so divided by
   STO001's factor, as the reference level below): GPUs x a per-GPU read rate for 1080p/4K or
   uncompressed data larger than `media_dataset_size`, else the Best level per scalable unit;
-- checkpoint restore: after a failure every rank reads its shard of the last checkpoint, so
-  the checkpoint is read once in aggregate within a restore target; every training workload
-  has one (a run at scale checkpoints, and the projection's goodput already assumes a
-  Young/Daly interval): the declared checkpoint, else the one it would write (parameters x
-  bytes per parameter);
 - reference architecture: the read bandwidth NVIDIA's SuperPOD reference architecture asks of
   the performance level the design names (`storage.performance_level`) for the workload's
   nodes of `node_gpus` GPUs: its aggregate per scalable unit of `su_nodes` nodes, scaled by
@@ -27,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dclint.calc.checkpoints import checkpoint_size, count_text, size_unit
+from dclint.calc.checkpoints import size_unit
 from dclint.model.resolve import topology_of
 from dclint.model.storage import StorageTier
 from dclint.units import Q_, Quantity, fmt
@@ -36,7 +31,14 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.model.workload import Workload
 
-__all__ = ["Basis", "WorkloadDemand", "read_demand", "training_tiers", "workload_demands"]
+__all__ = [
+    "Basis",
+    "WorkloadDemand",
+    "read_demand",
+    "samples_per_second",
+    "training_tiers",
+    "workload_demands",
+]
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ def read_demand(design: Design, options: Mapping[str, Any]) -> Quantity:
 
 def workload_demands(design: Design, options: Mapping[str, Any]) -> list[WorkloadDemand]:
     """Each concurrent workload's demand under STO001's options (`bytes_per_token`,
-    `media_read_per_gpu`, `restore_target`, `bytes_per_parameter`, `reference_read_per_node`,
+    `media_read_per_gpu`, `reference_read_per_node`,
     `node_gpus`); workloads with no basis that applies are left out."""
     out = []
     for index, wl in enumerate(design.workloads):
@@ -124,17 +126,6 @@ def _bases(design: Design, wl: Workload, options: Mapping[str, Any]) -> list[Bas
             bases.append(Basis("data loading", (Q_(rate, "1/s") * per).to("GB/s"), how))
     if wl.modality != "text":
         bases.append(_media(wl, options))
-    per_parameter = options["bytes_per_parameter"]
-    size = checkpoint_size(wl, per_parameter) or (
-        (per_parameter * float(wl.model.parameters)).to("GB"),
-        True,
-    )
-    target = options["restore_target"].to("s")
-    basis = f" = {count_text(wl.model.parameters)} x {fmt(per_parameter)}"
-    how = f"{fmt(size[0], size_unit(size[0]))}{basis if size[1] else ''} in {fmt(target)}"
-    if wl.checkpoint is None:
-        how = f"no checkpoint declared: the one it would write, {how}"
-    bases.append(Basis("checkpoint restore", (size[0] / target).to("GB/s"), how))
     level = design.storage.performance_level
     if level is not None:
         bases.append(_reference(wl, level, options))
@@ -183,6 +174,16 @@ def _reference(wl: Workload, level: str, options: Mapping[str, Any]) -> Basis:
         f"for one node; {fmt(guidance)} to provide, so {factor:g}x {fmt(guidance / factor)}"
     )
     return Basis(f"reference architecture '{level}'", (guidance / factor).to("GB/s"), how)
+
+
+def samples_per_second(design: Design, wl: Workload) -> tuple[float, str] | None:
+    """(samples a second, the MFU it rests on): training tokens/s at the workload's MFU
+    (declared, else the projection's default) over its sequence length; None where the GPU's
+    peak is unknown."""
+    got = _tokens_per_second(design, wl)
+    if got is None:
+        return None
+    return got[0] / wl.sequence_length, got[1]
 
 
 def _tokens_per_second(design: Design, wl: Workload) -> tuple[float, str] | None:

@@ -91,6 +91,9 @@ def check_refs(design: Design, topo: Topology) -> list[RefError]:
         ref = wl.checkpoint.tier if wl.checkpoint else None
         if ref is not None and ref not in tiers:
             unknown(("workloads", i, "checkpoint", "tier"), "storage tier", ref, tiers)
+        drain = wl.checkpoint.drain_tier if wl.checkpoint else None
+        if drain is not None and drain not in tiers:
+            unknown(("workloads", i, "checkpoint", "drain_tier"), "storage tier", drain, tiers)
     return errors
 
 

@@ -89,6 +89,11 @@ class Platform(Entry):
         None, description="Weight of the rack as installed (kind rack) or of one node (kind node)"
     )
     footprint: Area | None = Field(None, description="Floor area of the rack (kind rack)")
+    links_per_transceiver: PositiveInt = Field(
+        1,
+        description="Compute-fabric links one optical module in the platform's cages carries: "
+        "2 for twin-port OSFP (DGX H100), 1 for a single-port NIC's own module",
+    )
 
 
 class SwitchModel(Entry):
@@ -102,6 +107,11 @@ class SwitchModel(Entry):
         None,
         description="Link protocol its ports run (infiniband or ethernet); an InfiniBand and "
         "an Ethernet port do not link at any speed",
+    )
+    links_per_transceiver: PositiveInt = Field(
+        1,
+        description="Links one optical module in the switch's cages carries: 2 for twin-port "
+        "OSFP (QM9700 NDR: 32 cages, 64 ports)",
     )
 
     # (port_speed, split_speeds, their values in Gb/s): a fabric asks per link end

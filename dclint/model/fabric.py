@@ -106,3 +106,8 @@ class Fabric(Strict):
         "(collisions cost capacity), adaptive routes around load; default: ecmp on Ethernet "
         "switches, adaptive on InfiniBand",
     )
+    subnets: PositiveInt = Field(
+        1,
+        description="InfiniBand subnets the fabric is split into, joined by InfiniBand routers "
+        "(NET011 holds each to the 49,151 unicast LIDs of one subnet), a whole number (no unit)",
+    )

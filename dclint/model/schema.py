@@ -48,6 +48,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "USD": ("amount of money", "a currency code: USD, CNY, EUR, GBP, JPY, SGD, HKD, INR"),
     "CNY/kWh": ("electricity price", "a currency per energy: CNY/kWh, USD/MWh"),
     "token/s": ("token rate", "token/s"),
+    "op/s": ("metadata operation rate", "op/s"),
 }
 
 

@@ -2,11 +2,15 @@
 
 # Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
 # reads this module's field types (why: the top of dclint.model.types).
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from dclint.model.types import Bandwidth, Id, Information, PositiveInt, Strict
+from dclint.model.types import Bandwidth, Dim, Id, Information, PositiveInt, Strict
+from dclint.units import Quantity
+
+# File-system metadata operations a second (a file open is one): '500000 op/s'
+OperationRate = Annotated[Quantity, Dim("500000 op/s", "metadata operation rate")]
 
 __all__ = ["StorageSection", "StorageTier"]
 
@@ -58,6 +62,16 @@ class StorageTier(Strict):
     checkpoints: bool | None = Field(
         None, description="Checkpoints are written here (default: the parallel FS)"
     )
+    capacity_basis: Literal["usable", "raw"] = Field(
+        "usable",
+        description="What capacity states: usable space (default), or raw media, of which "
+        "an erasure_code k+m keeps k/(k+m) and a replication r keeps 1/r (STO005)",
+    )
+    metadata_rate: OperationRate | None = Field(
+        None,
+        description="File opens (metadata operations) a second the tier's metadata servers "
+        "sustain, e.g. '500000 op/s' (STO008)",
+    )
 
     @model_validator(mode="after")
     def _one_write_scheme(self) -> "StorageTier":
@@ -75,6 +89,22 @@ class StorageTier(Strict):
             data, parity = (int(x) for x in self.erasure_code.split("+"))
             return (data + parity) / data
         return 1.0
+
+    @property
+    def usable_capacity(self) -> Information | None:
+        """Capacity data can fill: declared usable, or raw over the protection's overhead
+        (k/(k+m) of an erasure code, 1/r of replication)."""
+        if self.capacity is None or self.capacity_basis == "usable":
+            return self.capacity
+        return self.capacity / self.write_amplification
+
+    def protection_text(self) -> str:
+        """'8+2 erasure code keeps 80%', 'replication 3 keeps 33.33%', or ''."""
+        if self.erasure_code is not None:
+            return f"{self.erasure_code} erasure code keeps {100 / self.write_amplification:.4g}%"
+        if self.replication is not None:
+            return f"replication {self.replication} keeps {100 / self.replication:.4g}%"
+        return ""
 
     def line_rate(self) -> Bandwidth | None:
         """nodes x NICs per node x ports x line rate, where nodes, NICs and speed are declared."""

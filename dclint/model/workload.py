@@ -138,6 +138,25 @@ class Checkpoint(Strict):
     size: Information | None = Field(None, description="Default: from parameters")
     tier: Ref | None = Field(None, description="Storage tier id (default: the checkpoint tier)")
     retained: PositiveInt = 1
+    mode: Literal["sync", "async"] = Field(
+        "sync",
+        description="sync: training waits for the whole save to `tier`; async: training waits "
+        "only for the write to `tier` (a fast, e.g. node-local, tier), which is then copied to "
+        "`drain_tier` in the background (REL004)",
+    )
+    drain_tier: Ref | None = Field(
+        None,
+        description="async: the persistent tier each checkpoint is copied to from `tier`; "
+        "the copy must finish within the interval, and a restore reads from it",
+    )
+
+    @model_validator(mode="after")
+    def _drain_only_when_async(self) -> "Checkpoint":
+        if self.drain_tier is not None and self.mode != "async":
+            raise ValueError("drain_tier is for mode: async (a synchronous save has no drain)")
+        if self.mode == "async" and self.drain_tier is None:
+            raise ValueError("mode: async needs drain_tier, the persistent tier it copies to")
+        return self
 
 
 class Workload(Strict):
@@ -166,6 +185,14 @@ class Workload(Strict):
         "applies instead of its Best level per scalable unit",
     )
     dataset_size: Information | None = None
+    files_per_sample: float | None = Field(
+        None,
+        gt=0,
+        le=1e6,
+        description="Files the data loader opens for each sample (one sequence) it reads, e.g. "
+        "1 for one image a file: with the samples a second, the metadata rate STO008 holds "
+        "against the training tiers' metadata_rate",
+    )
     checkpoint: Checkpoint | None = None
     mfu: Fraction | None = None
     mfu_basis: Literal["model", "hardware"] = Field(

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 from dclint.model.defaults import AVERAGE_LOAD, TCO_PERIOD
 from dclint.model.resolve import topology_of
 from dclint.projection.money import CurrencyError, convert
+from dclint.projection.network_capex import network_capex
 from dclint.projection.training import hardware_of
 from dclint.projection.workloads import gpu_price
-from dclint.units import Q_, Quantity, fmt
+from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
@@ -65,53 +66,10 @@ class Tco:
         }
 
 
-def _network(design: Design, notes: list[str]) -> Quantity | None:
-    """Network capex from the fabrics' counted tiers: switches x `cost.switch_price`, links
-    (endpoint ports at the first tier, uplinks between tiers) x `cost.link_price`, and two
-    transceivers a link cabled with `transceiver` (a tier's `cable`, else the fabric's
-    `cabling.optics`; endpoint links take the first tier's, uplinks the tier above's) x
-    `cost.transceiver_price`; None when no price is declared. A fabric in the explicit form
-    (switches and links listed) is not counted, and the note says so."""
-    from dclint.calc.fabric_tiers import endpoint_ports
-
-    cost = design.cost
-    prices = (cost.switch_price, cost.link_price, cost.transceiver_price)
-    if all(p is None for p in prices):
-        return None
-    switches = links = optics = 0
-    skipped = []
-    for fabric in design.fabrics:
-        if not fabric.tiers:
-            if fabric.switches or fabric.links:
-                skipped.append(fabric.id)
-            continue
-        optical = fabric.cabling.optics if fabric.cabling is not None else None
-        cables = [t.cable or optical for t in fabric.tiers]
-        switches += sum(t.count for t in fabric.tiers)
-        below = endpoint_ports(design, fabric).total
-        tier_links = [below] + [low.count * low.uplinks for low in fabric.tiers[:-1]]
-        links += sum(tier_links)
-        optics += sum(2 * n for n, c in zip(tier_links, cables, strict=True) if c == "transceiver")
-    parts, total = [], None
-    for n, price, what in (
-        (switches, cost.switch_price, "switches"),
-        (links, cost.link_price, "links"),
-        (optics, cost.transceiver_price, "transceivers"),
-    ):
-        if price is None:
-            continue
-        total = price * n if total is None else total + price * n
-        parts.append(f"{n:,} {what} x {fmt(price)}")
-    notes.append("network: " + " + ".join(parts) + " (counted tiers of the fabrics)")
-    if skipped:
-        notes.append(f"network: fabrics {', '.join(skipped)} in the explicit form are not counted")
-    return total
-
-
 def _declared(design: Design, gpus: int, years: float, notes: list[str]) -> dict[str, Quantity]:
     cost, site = design.cost, design.site
     raw: dict[str, Quantity | None] = {
-        "network": cost.network if cost.network is not None else _network(design, notes),
+        "network": cost.network if cost.network is not None else network_capex(design, notes),
         "storage": cost.storage,
         "power_cooling_infrastructure": cost.power_cooling_infrastructure,
         "building": cost.building,

@@ -18,7 +18,7 @@ from dclint.model.storage import StorageTier
 from dclint.model.workload import Workload
 from dclint.projection.declared import declared_mfu
 from dclint.projection.flops import FlopsCount, training_flops
-from dclint.projection.goodput import RESTART, Goodput, goodput
+from dclint.projection.goodput import DALY_FROM, RESTART, Goodput, goodput, wall_factor
 from dclint.projection.hardware import Hardware, attributable_power, hardware_of
 from dclint.projection.memory import MemoryEstimate, memory_per_gpu
 from dclint.projection.predict import Prediction, predict
@@ -105,10 +105,17 @@ def _checkpoint_time(
         )
     save = (size / bandwidth).to("s")
     saves = float((running / ckpt.interval).to("dimensionless").magnitude)
-    notes.append(
-        f"synchronous checkpoint saves: {save.m_as('s'):.0f} s each, "
-        f"{saves:.0f} saves to {tier.id if tier else '?'}"
-    )
+    if ckpt.mode == "async":
+        notes.append(
+            f"asynchronous checkpoints: training stalls {save.m_as('s'):.3g} s a save for the "
+            f"write to {tier.id if tier else '?'}, {saves:.0f} saves, then copied to "
+            f"{ckpt.drain_tier} in the background"
+        )
+    else:
+        notes.append(
+            f"synchronous checkpoint saves: {save.m_as('s'):.0f} s each, "
+            f"{saves:.0f} saves to {tier.id if tier else '?'}"
+        )
     return (save * saves).to("day"), save
 
 
@@ -181,15 +188,25 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
     running = compute + communication
     checkpoint, save = _checkpoint_time(design, wl, running, notes)
     interval = wl.checkpoint.interval if wl.checkpoint is not None else None
-    reliability = goodput(wl.gpus, save if save is not None else Q_(0.0, "s"), interval)
+    gpu_mtbf = design.site.gpu_mtbf
+    reliability = goodput(wl.gpus, save if save is not None else Q_(0.0, "s"), interval, gpu_mtbf)
     mtbf = reliability.mtbf.m_as("s")
     if save is not None and interval is not None:
-        # each failure redoes half an interval of work and waits a restart (Young/Daly)
-        lost = (interval.m_as("s") / 2 + RESTART.m_as("s")) / mtbf
+        # each failure redoes half an interval of work and waits a restart (Young/Daly); near
+        # the MTBF, Daly's higher-order expression (goodput.wall_factor)
+        tau, delta, restart = interval.m_as("s"), save.m_as("s"), RESTART.m_as("s")
+        factor = wall_factor(delta, tau, mtbf, restart)
+        failures = (running * factor - running - checkpoint).to("day")
+        if (tau + delta) / mtbf >= DALY_FROM:
+            notes.append(
+                f"failures: Daly's higher-order expression (interval + save "
+                f"{(tau + delta) / mtbf:.2f} x MTBF, at least {DALY_FROM:g}): wall = "
+                f"{factor:.4g} x steps"
+            )
     else:
         lost = RESTART.m_as("s") / mtbf
         notes.append("failures: restarts only (no checkpoint save time to bound the lost work)")
-    failures = ((running + checkpoint) * lost).to("day")
+        failures = ((running + checkpoint) * lost).to("day")
     notes.append(
         f"failures: {reliability.source}; job MTBF {reliability.mtbf.m_as('hour'):.3g} h, "
         f"restart {RESTART.m_as('minute'):g} min, Young/Daly interval "

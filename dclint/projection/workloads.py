@@ -12,7 +12,7 @@ from dclint.projection.flops import FlopsCount
 from dclint.projection.memory import MemoryEstimate
 from dclint.projection.money import CurrencyError, convert
 from dclint.projection.training import Hardware, Timing, attributable_power, hardware_of, timing
-from dclint.units import Q_, Quantity
+from dclint.units import Q_, Quantity, fmt
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
@@ -190,7 +190,38 @@ def _costs(
                 f"depreciation: {source}, straight line over {life.m_as('year'):g} years"
                 + (" (default)" if design.cost.depreciation is None else "")
             )
+    network = _network_share(design, wl, wall, life, notes)
+    if network is not None:
+        out["network"] = network
     return out
+
+
+def _network_share(
+    design: Design, wl: Workload, wall: Quantity, life: Quantity, notes: list[str]
+) -> Quantity | None:
+    """The run's share of the network capex (declared `cost.network`, else the fabrics at
+    their prices): the workload's GPUs over the cluster's, straight line over the hardware's
+    depreciation period, as the GPUs are."""
+    from dclint.projection.network_capex import network_capex
+
+    cost, site = design.cost, design.site
+    capex = cost.network if cost.network is not None else network_capex(design, [])
+    cluster = topology_of(design).gpus
+    if capex is None or cluster <= 0:
+        return None
+    try:
+        total = convert(capex, site.currency, site.exchange_rates)
+    except CurrencyError as exc:
+        notes.append(f"network depreciation omitted: {exc}")
+        return None
+    gpus = min(wl.gpus, cluster)
+    share = (wall / life).to("dimensionless") * gpus / cluster
+    what = "cost.network" if cost.network is not None else "the fabrics at cost prices"
+    notes.append(
+        f"network depreciation: {gpus:,} of the cluster's {cluster:,} GPUs' share of "
+        f"{fmt(total)} network capex ({what}), straight line over {life.m_as('year'):g} years"
+    )
+    return (total * share).to(site.currency)
 
 
 def _project(design: Design, index: int, wl: Workload) -> Projection | str:
