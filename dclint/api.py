@@ -66,6 +66,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         tier_bandwidths,
         tier_links,
     )
+    from dclint.calc.failures import Failure, FailureTable, Survivor, failure_table, sharing_text
     from dclint.calc.pcie import pcie_link
     from dclint.calc.power import (
         feed_allocation,
@@ -198,7 +199,9 @@ __all__ = [
     "Fabric",
     "FabricGraph",
     "Facts",
+    "Failure",
     "FailureCase",
+    "FailureTable",
     "FeedItem",
     "Finding",
     "Flow",
@@ -225,6 +228,7 @@ __all__ = [
     "Severity",
     "Share",
     "StorageTier",
+    "Survivor",
     "SwitchModel",
     "Tco",
     "Temperature",
@@ -258,6 +262,7 @@ __all__ = [
     "facility_supply",
     "facts",
     "failure_cases",
+    "failure_table",
     "fat_tree_endpoints",
     "feed_allocation",
     "feed_capacity_kw",
@@ -288,6 +293,7 @@ __all__ = [
     "required_flow",
     "room_air",
     "set_line",
+    "sharing_text",
     "site_load",
     "size_unit",
     "step_ratio",
@@ -332,6 +338,11 @@ _MODULE = {
     "Fabric": "dclint.model.fabric",
     "FabricGraph": "dclint.calc.fabric_graph",
     "FailureCase": "dclint.calc.power_chain",
+    "Failure": "dclint.calc.failures",
+    "FailureTable": "dclint.calc.failures",
+    "Survivor": "dclint.calc.failures",
+    "failure_table": "dclint.calc.failures",
+    "sharing_text": "dclint.calc.failures",
     "FeedItem": "dclint.model.topology",
     "Finding": "dclint.engine.findings",
     "Flow": "dclint.model.types",
