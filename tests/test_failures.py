@@ -199,3 +199,21 @@ def test_a_1000_rack_table_in_under_5_s() -> None:
     # generator, 125 CDUs
     assert len(table.failures) == 80 + 2000 + 32 + 8 + 2 + 125
     assert took < 5.0, f"{took:.2f} s"  # measured ~1 s on the project's 2-core machine
+
+
+def test_a_cdu_no_other_backs_up_and_a_pump_without_a_spare() -> None:
+    cases = _table(EXAMPLES / "clg011" / "bad.yaml")
+    # eight racks at 120 kW x 85% to liquid = 816 kW on cdu-1 alone: all eight lose cooling
+    lone = cases[("cdu", "cdu-1")]
+    assert lone.racks_lost == tuple(f"a{i}" for i in range(1, 9))
+    assert lone.moves == "816 kW of liquid heat lost: no CDU backs it up"
+    # cdu-2: 4 x 102 kW = 408 kW at 10 K: 408 / (0.997 kg/L x 4.18 kJ/(kg K) x 10 K) x 60 s =
+    # 587.4 L/min; one of two pumps (no spare) out: 1,000 x 1/2 = 500 L/min
+    pump = cases[("pump", "cdu-2")]
+    assert pump.worst is not None and pump.worst.unit == "L/min"
+    assert pump.worst.load == pytest.approx(587.4, rel=0.02)
+    assert pump.worst.capacity == pytest.approx(500.0, rel=1e-9)
+    assert pump.overloaded == (pump.worst,)
+    # cdu-3 has a spare: one out leaves its 1,000 L/min
+    spare = cases[("pump", "cdu-3")]
+    assert spare.worst is not None and spare.worst.capacity == pytest.approx(1000.0, rel=1e-9)

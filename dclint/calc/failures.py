@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from dclint.calc.power import feed_capacity_kw, feeds_below, rack_load_kw
 from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
@@ -436,6 +437,7 @@ def _cooling(topo: Topology) -> list[Failure]:
         moves = f"{_kw(heat)} of liquid heat to " + ", ".join(o.cdu.id for o in others)
         over = tuple(s for s in survivors if s.over)
         out.append(Failure(cid, "cdu", load.path, "cooling", moves, worst, over))
+    out.extend(_pumps(loads))
     for room in room_air(topo):
         h = room.handlers
         left = h.count - 1
@@ -460,4 +462,23 @@ def _cooling(topo: Topology) -> list[Failure]:
                 ids,
             )
         )
+    return out
+
+
+def _pumps(loads: dict[str, Any]) -> list[Failure]:
+    """One pump of each CDU that declares its pumps lost: the duty pumps move `max_flow`, so
+    with a spare the flow holds; without one the others move (pumps - 1) / pumps of it, against
+    the flow its loops need or are given (the more, as CLG003 counts it)."""
+    out: list[Failure] = []
+    for cid, load in loads.items():
+        cdu = load.cdu
+        if cdu.pumps is None:
+            continue
+        duty = max(cdu.pumps - cdu.redundant_pumps, 1)
+        left = min(cdu.pumps - 1, duty)
+        flow = cdu.max_flow.m_as("L/min") * left / duty
+        need = max(load.flow.m_as("L/min"), load.given.m_as("L/min"))
+        me = Survivor(cid, "cdu pumps", load.path, need, flow, "L/min")
+        moves = f"{left} of {cdu.pumps} pumps of {cid} run ({duty} duty)"
+        out.append(Failure(cid, "pump", load.path, "cooling", moves, me, (me,) * me.over))
     return out
