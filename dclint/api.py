@@ -67,6 +67,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         tier_links,
     )
     from dclint.calc.failures import Failure, FailureTable, Survivor, failure_table, sharing_text
+    from dclint.calc.it_load import ItPart, it_parts, it_total_kw, it_total_text
     from dclint.calc.pcie import pcie_link
     from dclint.calc.power import (
         feed_allocation,
@@ -209,6 +210,7 @@ __all__ = [
     "Generator",
     "Impact",
     "Information",
+    "ItPart",
     "LoadError",
     "Loop",
     "Mass",
@@ -270,6 +272,9 @@ __all__ = [
     "generation_loads",
     "hardware_of",
     "is_apparent",
+    "it_parts",
+    "it_total_kw",
+    "it_total_text",
     "layout_values",
     "load_basis",
     "loop_delta",
@@ -338,6 +343,10 @@ _MODULE = {
     "Fabric": "dclint.model.fabric",
     "FabricGraph": "dclint.calc.fabric_graph",
     "FailureCase": "dclint.calc.power_chain",
+    "ItPart": "dclint.calc.it_load",
+    "it_parts": "dclint.calc.it_load",
+    "it_total_kw": "dclint.calc.it_load",
+    "it_total_text": "dclint.calc.it_load",
     "Failure": "dclint.calc.failures",
     "FailureTable": "dclint.calc.failures",
     "Survivor": "dclint.calc.failures",

@@ -1,8 +1,12 @@
 """Facility load above the utility capacity.
 
 ## What it does
-The site's total IT load (every rack, active and planned) x PUE must not exceed
-`site.utility_capacity`. Each rack counts at its peak: the catalog `max_power` of its platform
+The site's total IT load x PUE must not exceed `site.utility_capacity`. The IT load is every
+rack (active and planned) and every other load the design declares: the fabrics' switches at
+their catalog power (a design's `catalog` overrides it; a fabric with `switches_in_rack_load`
+adds none, its racks hold them), fabric endpoints with a `power` and storage tiers with a
+`node_power`; the message says what the total includes. CDU pumps and fans are facility load,
+in the PUE. Each rack counts at its peak: the catalog `max_power` of its platform
 (x nodes) where one is known, the design IT load where that is higher, as PWR003 and PWR008
 load feeds and panels. A rack (or rack type) marked `power_capped: true`, and every rack with
 `design_load = true`, counts at its design IT load instead; the message says which. A capacity
@@ -43,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import topology_of
-from dclint.calc.power import load_basis, site_load
+from dclint.calc.it_load import it_total_kw, it_total_text
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.site import is_apparent
@@ -71,12 +75,10 @@ class SiteCapacityExceeded(Rule):
         if utility is None or not topo.racks:
             return
         peak = not ctx["design_load"]
-        it = site_load(topo, peak)
+        it = Q_(it_total_kw(topo, peak), "kW")
         facility = (it * site.pue).to("kW")
-        found = (
-            f"site IT load {fmt(it)} (racks at their {load_basis(topo.racks, peak)}) x PUE "
-            f"{site.pue:g} = {fmt(facility)}"
-        )
+        what = it_total_text(topo, peak)
+        found = f"site IT load {fmt(it)} {what} x PUE {site.pue:g} = {fmt(facility)}"
         if is_apparent(utility):  # VA: compare apparent power through the site's PF
             measured = Q_(facility.m_as("kW") / site.power_factor, "kVA")
             limit = utility.to("kVA")

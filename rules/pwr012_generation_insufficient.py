@@ -2,7 +2,8 @@
 
 ## What it does
 For every generator set in `power.generators`, takes the facility load it must carry: the IT
-load below the element it `serves` (the whole site without one), each rack at its peak (catalog
+load below the element it `serves` (without one, the whole site: every rack and every other
+load the design declares, switches among them, as PWR006 counts it), each rack at its peak (catalog
 `max_power`; `power_capped` racks, or `design_load = true`, at the design IT load), x the site's
 PUE, because the generators carry the cooling and the losses too. Flags the set when that load
 exceeds its firm output, `count - redundant` x its ISO 8528-1 `site_rating` (a kVA rating x the
@@ -36,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import topology_of
+from dclint.calc.it_load import it_total_text
 from dclint.calc.power_chain import generation_loads
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -64,6 +66,8 @@ class GenerationInsufficient(Rule):
             gen = gl.generator
             basis = "peak" if peak else "design IT load"
             where = f"on {gl.serves}" if gen.serves is None else f"below {gl.serves}"
+            if gen.serves is None:  # the whole site: racks and every other declared load
+                where += f" {it_total_text(topo, peak)}"
             if gl.load_kw > gl.firm_kw * (1 + _EPS):
                 yield Violation(
                     (*gl.path, "site_rating"),

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from dclint.calc.it_load import it_total_kw
 from dclint.calc.power import feed_capacity_kw, feeds_below, rack_load_kw
 from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
 from dclint.model.source import Path
@@ -374,7 +375,7 @@ def _generation(
         moves = "no generators: the racks run on UPS batteries, where they have any"
         return [Failure("utility", "utility", site, "power", moves, None, (), ids)]
     pue = topo.design.site.pue
-    total = sum(rack_load_kw(r, peak) for r in topo.racks)
+    total = it_total_kw(topo, peak)  # racks, switches and the other declared loads
     sets: list[tuple[Generator, Path, float]] = []
     for gen, path in topo.generators:
         it = total if gen.serves is None else worst.get(gen.serves, (0.0, None))[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dclint.calc.power import feeds_below, panel_share, rack_load_kw, site_load
+from dclint.calc.power import feeds_below, panel_share, rack_load_kw
 from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
 from dclint.model.source import Path
 from dclint.model.topology import ChainItem, FeedItem, PanelItem, Rack, Topology
@@ -144,8 +144,10 @@ def generation_loads(topo: Topology, peak: bool = True) -> list[GenerationLoad]:
     pue = topo.design.site.pue
     out: list[GenerationLoad] = []
     for gen, path in topo.generators:
-        if gen.serves is None:
-            it = site_load(topo, peak).m_as("kW")
+        if gen.serves is None:  # the racks and every other declared load (calc.it_load)
+            from dclint.calc.it_load import it_total_kw
+
+            it = it_total_kw(topo, peak)
             serves = "the site"
         else:
             it = _it_below(topo, gen.serves, peak)

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from dclint.model.types import Bandwidth, Id, Information, PositiveInt, Strict
+from dclint.model.types import Bandwidth, Id, Information, PositiveInt, Power, Strict
 
 __all__ = ["StorageSection", "StorageTier"]
 
@@ -20,6 +20,11 @@ class StorageTier(Strict):
     per_node_read_bandwidth: Bandwidth | None = None
     per_node_write_bandwidth: Bandwidth | None = None
     nodes: PositiveInt | None = None
+    node_power: Power | None = Field(
+        None,
+        description="Power of one storage node: nodes x node_power joins the racks in the site "
+        "and generator load (PWR006, PWR012); unset: not counted",
+    )
     nics_per_node: PositiveInt | None = Field(
         None, description="Storage-network NICs per storage node (STO006)"
     )
