@@ -92,6 +92,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         ups_below,
     )
     from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
+    from dclint.calc.voltage_drop import IEC_SIZES_MM2, VoltageDrop, voltage_drops
     from dclint.engine.changes import entry_copies_change, next_ids, rating_change
     from dclint.engine.findings import Finding, Impact
     from dclint.engine.options import Count, Positive, Ratio, Share
@@ -170,6 +171,7 @@ __all__ = [
     "EP_DP_CP",
     "FFN_TP",
     "HEADS_TP",
+    "IEC_SIZES_MM2",
     "LAYERS_PP",
     "MEMORY_RESERVE",
     "MOE_SP",
@@ -240,6 +242,7 @@ __all__ = [
     "Transformer",
     "Ups",
     "Violation",
+    "VoltageDrop",
     "Workload",
     "WorkloadDemand",
     "air_flow_needed",
@@ -309,6 +312,7 @@ __all__ = [
     "training_tiers",
     "unprojected",
     "ups_below",
+    "voltage_drops",
     "workload_demands",
 ]
 
@@ -343,6 +347,9 @@ _MODULE = {
     "Fabric": "dclint.model.fabric",
     "FabricGraph": "dclint.calc.fabric_graph",
     "FailureCase": "dclint.calc.power_chain",
+    "IEC_SIZES_MM2": "dclint.calc.voltage_drop",
+    "VoltageDrop": "dclint.calc.voltage_drop",
+    "voltage_drops": "dclint.calc.voltage_drop",
     "ItPart": "dclint.calc.it_load",
     "it_parts": "dclint.calc.it_load",
     "it_total_kw": "dclint.calc.it_load",

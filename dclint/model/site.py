@@ -13,10 +13,12 @@ from pydantic_core import PydanticCustomError
 from dclint.model.cooling import AirHandlers
 from dclint.model.types import (
     RECORD,
+    Area,
     Current,
     Dim,
     Fraction,
     Id,
+    Length,
     Money,
     Power,
     PricePerEnergy,
@@ -202,6 +204,22 @@ class _Circuit:
         default=None,
         description="Ambient the current rating holds at: 30 degC (NEC Table 310.16, IEC "
         "60364-5-52), unless declared (a busway maker's rating ambient, e.g. 40 degC)",
+    )
+    length: Length | None = Field(
+        default=None,
+        description="One-way length of the conductors or busway that feed it, from the element "
+        "above (e.g. 200 m): with conductor_size, its voltage drop (PWR014)",
+    )
+    conductor_size: Area | None = Field(
+        default=None,
+        description="Cross-section of one phase conductor (e.g. 150 mm^2); parallel sets in "
+        "conductors_per_phase (PWR014)",
+    )
+    conductor_material: Literal["copper", "aluminium"] = Field(
+        default="copper", description="Conductor metal, for its resistivity (PWR014)"
+    )
+    conductors_per_phase: Annotated[int, StrictMode()] = Field(
+        default=1, ge=1, le=64, description="Parallel conductors of conductor_size a phase"
     )
 
 
