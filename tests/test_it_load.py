@@ -76,3 +76,17 @@ def test_generators_carry_the_switches_too() -> None:
     assert gl.load_kw == pytest.approx(450.84, rel=1e-9)  # 346.8 kW x 1.3
     utility = next(f for f in failure_table(topo).failures if f.kind == "utility")
     assert utility.worst is not None and utility.worst.load == pytest.approx(450.84, rel=1e-9)
+
+
+def test_capacity_is_sized_on_the_design_day_pue() -> None:
+    path = EXAMPLES / "pwr006" / "bad-design-pue.yaml"
+    (finding,) = [f for f in run([str(path)], Engine()).findings if f.rule == "PWR006"]
+    # 800 kW x design-day PUE 1.35 = 1,080 kW (the annual 1.15 would give 920 kW)
+    assert finding.measured.m_as("kW") == pytest.approx(1080.0, rel=1e-9)
+    assert "x design-day PUE 1.35 = 1080 kW" in finding.message
+    text = path.read_text(encoding="utf-8").replace(
+        "racks:\n",
+        "power:\n  generators: [{id: g, site_rating: 1200 kW, count: 2, redundant: 1}]\nracks:\n",
+    )
+    (gl,) = generation_loads(_topo(text))
+    assert gl.load_kw == pytest.approx(1080.0, rel=1e-9)  # generators too

@@ -374,7 +374,7 @@ def _generation(
         ids = tuple(r.id for r in topo.racks)
         moves = "no generators: the racks run on UPS batteries, where they have any"
         return [Failure("utility", "utility", site, "power", moves, None, (), ids)]
-    pue = topo.design.site.pue
+    pue, _ = topo.design.site.sizing_pue
     total = it_total_kw(topo, peak)  # racks, switches and the other declared loads
     sets: list[tuple[Generator, Path, float]] = []
     for gen, path in topo.generators:

@@ -140,8 +140,9 @@ def _chain_loads(topo: Topology, peak: bool) -> dict[str, ElementLoad]:
 
 def generation_loads(topo: Topology, peak: bool = True) -> list[GenerationLoad]:
     """Each generator set with the facility load it must carry: the IT load below the element it
-    serves (the whole site if none) x the site's PUE."""
-    pue = topo.design.site.pue
+    serves (the whole site if none) x the site's design-day PUE (its annual PUE where no
+    design_pue is declared)."""
+    pue, _ = topo.design.site.sizing_pue  # the design day's, where declared
     out: list[GenerationLoad] = []
     for gen, path in topo.generators:
         if gen.serves is None:  # the racks and every other declared load (calc.it_load)

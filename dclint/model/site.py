@@ -140,6 +140,15 @@ class Site(Strict):
         description="Facility power factor: a utility capacity in VA carries this share in W",
     )
     pue: float = Field(1.3, ge=1.0, le=5.0, description="Power usage effectiveness")
+    design_pue: float | None = Field(
+        None,
+        ge=1.0,
+        le=5.0,
+        description="PUE on the design day (the site's ASHRAE 0.4% cooling design condition), "
+        "when the chillers or dry coolers work hardest: utility and generator capacity are "
+        "sized on it (PWR006, PWR012); `pue`, an annual energy ratio (ISO/IEC 30134-2), stays "
+        "the energy and cost figure; unset: pue",
+    )
     electricity_price: PricePerEnergy | None = None
     currency: str = Field(
         "USD", pattern=r"^[A-Z]{3}$", description="Currency the report totals are given in"
@@ -152,6 +161,14 @@ class Site(Strict):
         None, description="Facility-water class (ASHRAE W17...W45, W+)"
     )
     uptime_tier: Literal["I", "II", "III", "IV"] | None = None
+
+    @property
+    def sizing_pue(self) -> tuple[float, str]:
+        """The PUE capacity is sized on, and what it is for a message: the design-day PUE
+        where declared, else the annual one."""
+        if self.design_pue is not None:
+            return self.design_pue, f"design-day PUE {self.design_pue:g}"
+        return self.pue, f"PUE {self.pue:g} (annual: no site.design_pue declared)"
 
     @property
     def utility_power(self) -> Quantity | None:
