@@ -69,6 +69,8 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         tier_bandwidths,
         tier_links,
     )
+    from dclint.calc.failures import Failure, FailureTable, Survivor, failure_table, sharing_text
+    from dclint.calc.it_load import ItPart, it_parts, it_total_kw, it_total_text
     from dclint.calc.pcie import pcie_link
     from dclint.calc.power import (
         feed_allocation,
@@ -98,6 +100,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         training_tiers,
         workload_demands,
     )
+    from dclint.calc.voltage_drop import IEC_SIZES_MM2, VoltageDrop, voltage_drops
     from dclint.engine.changes import entry_copies_change, next_ids, rating_change
     from dclint.engine.findings import Finding, Impact
     from dclint.engine.options import Count, Positive, Ratio, Share
@@ -177,6 +180,7 @@ __all__ = [
     "EP_DP_CP",
     "FFN_TP",
     "HEADS_TP",
+    "IEC_SIZES_MM2",
     "LAYERS_PP",
     "LOAD_ERROR_ID",
     "MEMORY_RESERVE",
@@ -208,7 +212,9 @@ __all__ = [
     "Fabric",
     "FabricGraph",
     "Facts",
+    "Failure",
     "FailureCase",
+    "FailureTable",
     "FeedItem",
     "Finding",
     "Flow",
@@ -216,6 +222,7 @@ __all__ = [
     "Generator",
     "Impact",
     "Information",
+    "ItPart",
     "LoadError",
     "Loop",
     "Mass",
@@ -235,6 +242,7 @@ __all__ = [
     "Severity",
     "Share",
     "StorageTier",
+    "Survivor",
     "SwitchModel",
     "Tco",
     "Temperature",
@@ -244,6 +252,7 @@ __all__ = [
     "Transformer",
     "Ups",
     "Violation",
+    "VoltageDrop",
     "Workload",
     "WorkloadDemand",
     "air_flow_needed",
@@ -270,6 +279,7 @@ __all__ = [
     "facility_supply",
     "facts",
     "failure_cases",
+    "failure_table",
     "fat_tree_endpoints",
     "feed_allocation",
     "feed_capacity_kw",
@@ -277,6 +287,9 @@ __all__ = [
     "generation_loads",
     "hardware_of",
     "is_apparent",
+    "it_parts",
+    "it_total_kw",
+    "it_total_text",
     "layout_values",
     "load_basis",
     "loop_delta",
@@ -304,6 +317,7 @@ __all__ = [
     "samples_per_second",
     "save_time",
     "set_line",
+    "sharing_text",
     "site_load",
     "size_unit",
     "step_ratio",
@@ -314,6 +328,7 @@ __all__ = [
     "training_tiers",
     "unprojected",
     "ups_below",
+    "voltage_drops",
     "workload_demands",
 ]
 
@@ -349,6 +364,18 @@ _MODULE = {
     "Fabric": "dclint.model.fabric",
     "FabricGraph": "dclint.calc.fabric_graph",
     "FailureCase": "dclint.calc.power_chain",
+    "IEC_SIZES_MM2": "dclint.calc.voltage_drop",
+    "VoltageDrop": "dclint.calc.voltage_drop",
+    "voltage_drops": "dclint.calc.voltage_drop",
+    "ItPart": "dclint.calc.it_load",
+    "it_parts": "dclint.calc.it_load",
+    "it_total_kw": "dclint.calc.it_load",
+    "it_total_text": "dclint.calc.it_load",
+    "Failure": "dclint.calc.failures",
+    "FailureTable": "dclint.calc.failures",
+    "Survivor": "dclint.calc.failures",
+    "failure_table": "dclint.calc.failures",
+    "sharing_text": "dclint.calc.failures",
     "FeedItem": "dclint.model.topology",
     "Finding": "dclint.engine.findings",
     "Flow": "dclint.model.types",

@@ -8,11 +8,13 @@ carry all of it (2N). A rack is loaded with its peak, the catalog `max_power` of
 `design_load = true`, with its design IT load. The message says which. Flags the feed when
 that load exceeds its derated capacity, sqrt(3) x V(line-line) x I x PF x maximum
 utilisation for three-phase, V x I x PF x maximum utilisation for single-phase; a single-phase
-feed on a three-phase panel runs at the panel's line-to-neutral voltage, V(L-L) / sqrt(3)
-(239.6 V on a 415 V panel), unless its leg is line-to-line (`phase: L1-L2`), and never above
-the voltage it declares. A feed that declares its `ambient_temperature` keeps the share
-sqrt((Tc - Ta) / (Tc - Tref)) of that capacity (NEC 310.15(B)(1)'s ampacity correction, which
-IEC 60364-5-52 Table B.52.14 follows: 0.88 at 40 degC for 75 degC conductors rated at 30 degC;
+feed on a three-phase panel runs at the voltage written where that is the panel's line-to-line
+voltage (208 V from a 208Y/120 V panel) or its leg is line-to-line (`phase: L1-L2`), else at
+the line-to-neutral voltage, V(L-L) / sqrt(3) (239.6 V on a 415 V panel), and never above
+the voltage it declares; the message says which wiring it read. A feed that declares its
+`ambient_temperature` keeps the share sqrt((Tc - Ta) / (Tc - Tref)) of that capacity (NEC
+310.15(B)(1)'s ampacity correction, which IEC 60364-5-52 Table B.52.14 follows: 0.88 at 40
+degC for 75 degC conductors rated at 30 degC;
 `conductor_temperature` Tc, default 75 degC, and `reference_ambient` Tref, default 30 degC,
 say otherwise); the message gives the factor. Exactly at the capacity passes.
 
@@ -61,11 +63,15 @@ from dclint.units import Q_, fmt
 def supply_text(feed: FeedItem) -> str:
     """The feed's rating, and where its panel sets its voltage, why."""
     text = rating_text(feed.model, feed.volts)
-    if feed.panel_sets_voltage and feed.panel is not None:
-        text += (
-            f"; line-to-neutral of {feed.panel.id}'s {fmt(feed.panel.model.voltage, 'V')}, "
-            f"not the {fmt(feed.model.voltage, 'V')} written"
-        )
+    if feed.panel is None or not feed.wiring:
+        return text
+    panel = f"{feed.panel.id}'s {fmt(feed.panel.model.voltage, 'V')}"
+    if feed.panel_sets_voltage:
+        text += f"; {feed.wiring} of {panel}, not the {fmt(feed.model.voltage, 'V')} written"
+    elif feed.wiring == "line-to-line":
+        text += f"; single-phase line-to-line of {panel}, as written"
+    else:
+        text += f"; single-phase line-to-neutral of {panel}, as written"
     return text
 
 

@@ -1,14 +1,21 @@
 """Facility load above the utility capacity.
 
 ## What it does
-The site's total IT load (every rack, active and planned) x PUE must not exceed
-`site.utility_capacity`. Each rack counts at its peak: the catalog `max_power` of its platform
-(x nodes) where one is known, the design IT load where that is higher, as PWR003 and PWR008
-load feeds and panels. A rack (or rack type) marked `power_capped: true`, and every rack with
-`design_load = true`, counts at its design IT load instead; the message says which. A capacity
-written in VA (kVA, MVA) is apparent power: the facility load in kW is divided by the site's
-`power_factor` (default 0.95) and compared in kVA, and the message gives both. Exactly at the
-limit passes; a design without `utility_capacity` is not checked.
+The site's total IT load x PUE must not exceed `site.utility_capacity`. The IT load is every
+rack (active and planned) and every other load the design declares: the fabrics' switches at
+their catalog power (a design's `catalog` overrides it; a fabric with `switches_in_rack_load`
+adds none, its racks hold them), fabric endpoints with a `power` and storage tiers with a
+`node_power`; the message says what the total includes. CDU pumps and fans are facility load, in
+the PUE. The PUE is `site.design_pue` where declared: the utility must carry the design day (the
+site's ASHRAE 0.4% cooling condition), when chillers and dry coolers work hardest, not the
+year's average `pue` (ISO/IEC 30134-2 defines PUE as an annual energy ratio). Each rack counts
+at its peak: the catalog `max_power` of its platform (x nodes) where one is known, the design IT
+load where that is higher, as PWR003 and PWR008 load feeds and panels. A rack (or rack type)
+marked `power_capped: true`, and every rack with `design_load = true`, counts at its design IT
+load instead; the message says which. A capacity written in VA (kVA, MVA) is apparent power: the
+facility load in kW is divided by the site's `power_factor` (default 0.95) and compared in kVA,
+and the message gives both. Exactly at the limit passes; a design without `utility_capacity` is
+not checked.
 
 A board or switchboard feeding panels whose breaker ratings add up to more than its own is not
 flagged: feeders are sized on the calculated load (NEC Art. 215 and 220; IEC 60364 maximum
@@ -43,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import topology_of
-from dclint.calc.power import load_basis, site_load
+from dclint.calc.it_load import it_total_kw, it_total_text
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
 from dclint.model.site import is_apparent
@@ -73,12 +80,12 @@ class SiteCapacityExceeded(Rule):
         if utility is None or not topo.racks:
             return
         peak = not ctx["design_load"]
-        it = site_load(topo, peak)
-        facility = (it * site.pue).to("kW")
-        found = (
-            f"site IT load {fmt(it)} (racks at their {load_basis(topo.racks, peak)}) x PUE "
-            f"{site.pue:g} = {fmt(facility)}"
-        )
+        it = Q_(it_total_kw(topo, peak), "kW")
+        pue = site.sizing_pue[0]  # the design day's where declared
+        label = f"design-day PUE {pue:g}" if site.design_pue is not None else f"PUE {pue:g}"
+        facility = (it * pue).to("kW")
+        what = it_total_text(topo, peak)
+        found = f"site IT load {fmt(it)} {what} x {label} = {fmt(facility)}"
         if is_apparent(utility):  # VA: compare apparent power through the site's PF
             measured = Q_(facility.m_as("kW") / site.power_factor, "kVA")
             limit = utility.to("kVA")

@@ -2,9 +2,13 @@
 
 ## What it does
 For every UPS in `power.ups`, adds up the load of the racks below it (through the panels,
-busways and elements it feeds, each rack once, as PWR008 counts panels) at their peak (catalog
-`max_power`; `power_capped` racks and panels, or `design_load = true`, at the design IT load),
-plus the losses of any UPS below it (output / efficiency). Flags the UPS when that load exceeds
+busways and elements it feeds) at their peak (catalog `max_power`; `power_capped` racks and
+panels, or `design_load = true`, at the design IT load), plus the losses of any UPS below it
+(output / efficiency). Each rack's load is shared by its live feeds, and the UPS counts the most
+it carries in normal running or as a survivor of any single failure (`dclint failures` lists
+them; the message names the failure): a distributed-redundant scheme of N UPS with each rack on
+two of them and the racks spread evenly over the pairs puts total / (N - 1) on a survivor, not
+every rack's full load on each of its UPS. Flags the UPS when that load exceeds
 what it delivers with its spare modules out: the least of its frame `rating` (a kVA rating x the
 load's power factor), its frame `power` (kW) and `modules - redundant_modules` x `module_rating`.
 A UPS in N+1 carries its load on N modules. A catcher UPS (`catches`: the UPS systems of a
@@ -42,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import topology_of
+from dclint.calc.failures import sharing_text
 from dclint.calc.power import load_basis
 from dclint.calc.power_chain import chain_feeds, chain_loads
 from dclint.engine.rule import Context, Option, Rule, Violation
@@ -81,7 +86,7 @@ class UpsOverloaded(Rule):
                 yield Violation(
                     (*item.path, field),
                     f"UPS {cid} carries {fmt(Q_(load.load_kw, 'kW'))} ({load.racks} racks at "
-                    f"their {load_basis(racks, peak)}, each once), above the "
+                    f"their {load_basis(racks, peak)}, {sharing_text(load.failure)}), above the "
                     f"{fmt(Q_(load.capacity_kw, 'kW'))} it delivers ({load.capacity_text})",
                     subject=cid,
                     measured=Q_(load.load_kw, "kW"),

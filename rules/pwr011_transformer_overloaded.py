@@ -2,9 +2,11 @@
 
 ## What it does
 For every transformer in `power.transformers`, adds up the load below it: the racks fed through
-the panels and elements below it, each rack once (as PWR008 counts panels), at their peak
-(catalog `max_power`; `power_capped` racks and panels, or `design_load = true`, at the design IT
-load), plus the losses of the UPS systems below it (a UPS draws its output / efficiency).
+the panels and elements below it, at their peak (catalog `max_power`; `power_capped` racks and
+panels, or `design_load = true`, at the design IT load), each rack's load shared by its live
+feeds, in normal running and in every single failure it survives (`dclint failures`: the most it
+then carries counts, and the message names that failure), plus the losses of the UPS systems
+below it (a UPS draws its output / efficiency).
 Flags the transformer when that load exceeds its rating: a rating in kVA carries the load's
 power factor (`power_factor`, default 0.95) in kW, and the message gives both. Exactly at the
 rating passes.
@@ -33,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import topology_of
+from dclint.calc.failures import sharing_text
 from dclint.calc.power import load_basis
 from dclint.calc.power_chain import chain_feeds, chain_loads, ups_below
 from dclint.engine.rule import Context, Option, Rule, Violation
@@ -80,8 +83,8 @@ class TransformerOverloaded(Rule):
             yield Violation(
                 (*item.path, "rating"),
                 f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra} ({load.racks} "
-                f"racks at their {load_basis(racks, peak)}, each once{losses}), above its "
-                f"{load.capacity_text}",
+                f"racks at their {load_basis(racks, peak)}, {sharing_text(load.failure)}{losses}), "
+                f"above its {load.capacity_text}",
                 subject=cid,
                 measured=measured,
                 limit=limit,

@@ -2,13 +2,15 @@
 
 ## What it does
 For every generator set in `power.generators`, takes the facility load it must carry: the IT
-load below the element it `serves` (the whole site without one), each rack at its peak (catalog
+load below the element it `serves` (without one, the whole site: every rack and every other load
+the design declares, switches among them, as PWR006 counts it), each rack at its peak (catalog
 `max_power`; `power_capped` racks, or `design_load = true`, at the design IT load), x the site's
-PUE, because the generators carry the cooling and the losses too. Flags the set when that load
-exceeds its firm output, `count - redundant` x its ISO 8528-1 `site_rating` (a kVA rating x the
-set's power factor, 0.8 by ISO 8528's convention). Where `site.uptime_tier` is III or IV, also
-flags a set without a spare generator (N+1), and a set rated `standby`. Exactly at the firm
-output passes.
+PUE, because the generators carry the cooling and the losses too: its design-day PUE
+(`site.design_pue`, the ASHRAE 0.4% cooling condition) where declared, else `pue`. Flags the set
+when that load exceeds its firm output, `count - redundant` x its ISO 8528-1 `site_rating` (a
+kVA rating x the set's power factor, 0.8 by ISO 8528's convention). Where `site.uptime_tier` is
+III or IV, also flags a set without a spare generator (N+1), and a set rated `standby`. Exactly
+at the firm output passes.
 
 ## Why it matters
 A generator's nameplate is for standard reference conditions (ISO 8528-1, ISO 3046-1: 25 degC,
@@ -36,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import topology_of
+from dclint.calc.it_load import it_total_text
 from dclint.calc.power_chain import generation_loads
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
@@ -61,16 +64,19 @@ class GenerationInsufficient(Rule):
         topo = topology_of(design)
         peak = not ctx["design_load"]
         tier = design.site.uptime_tier
-        pue = design.site.pue
+        pue = design.site.sizing_pue[0]  # the design day's where declared
+        label = "design-day PUE" if design.site.design_pue is not None else "PUE"
         for gl in generation_loads(topo, peak):
             gen = gl.generator
             basis = "peak" if peak else "design IT load"
             where = f"on {gl.serves}" if gen.serves is None else f"below {gl.serves}"
+            if gen.serves is None:  # the whole site: racks and every other declared load
+                where += f" {it_total_text(topo, peak)}"
             if gl.load_kw > gl.firm_kw * (1 + _EPS):
                 yield Violation(
                     (*gl.path, "site_rating"),
                     f"generator set {gen.id} must carry {fmt(Q_(gl.it_kw, 'kW'))} of IT load "
-                    f"({basis}) {where} x PUE {pue:g} = {fmt(Q_(gl.load_kw, 'kW'))}, "
+                    f"({basis}) {where} x {label} {pue:g} = {fmt(Q_(gl.load_kw, 'kW'))}, "
                     f"above its firm {fmt(Q_(gl.firm_kw, 'kW'))} ({gen.count - gen.redundant} of "
                     f"{gen.count} sets at {fmt(gen.site_rating)} site rating, {gen.redundant} "
                     "spare)",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dclint.calc.power import feed_allocation, normal_feed_load_kw, panel_allocation
@@ -139,7 +141,8 @@ power:
   panels:
     - {id: p415, voltage: 415 V, current_rating: 400 A}
   feeds:
-    - {id: ln, panel: p415, phases: 1, voltage: 415 V, current_rating: 32 A}
+    - {id: ln, panel: p415, phases: 1, voltage: 250 V, current_rating: 32 A}
+    - {id: as_written, panel: p415, phases: 1, voltage: 415 V, current_rating: 32 A}
     - {id: l1, panel: p415, phases: 1, phase: L1, voltage: 240 V, current_rating: 32 A}
     - {id: ll, panel: p415, phases: 1, phase: L1-L2, voltage: 415 V, current_rating: 32 A}
     - {id: free, phases: 1, voltage: 415 V, current_rating: 32 A}
@@ -148,15 +151,38 @@ power:
 
 def test_a_single_phase_feed_on_a_415_v_wye_panel_runs_at_240_v() -> None:
     feeds = _topo(WYE).feeds
-    # 415 V / sqrt(3) = 239.6 V; x 32 A x 0.95 x 80% = 5.827 kW (not 415 V: 10.09 kW)
+    # written at 250 V, not the panel's line-to-line voltage: line-to-neutral, 415 V / sqrt(3)
+    # = 239.6 V; x 32 A x 0.95 x 80% = 5.827 kW
     assert feeds["ln"].volts == pytest.approx(239.60, abs=0.01)
     assert feeds["ln"].capacity.m_as("kW") == pytest.approx(5.827, abs=0.001)
-    assert feeds["ln"].panel_sets_voltage
+    assert feeds["ln"].panel_sets_voltage and feeds["ln"].wiring == "line-to-neutral"
+    # written at the panel's 415 V: line-to-line, as written (issue 52): 10.09 kW
+    assert feeds["as_written"].wiring == "line-to-line"
+    assert feeds["as_written"].capacity.m_as("kW") == pytest.approx(10.09, abs=0.01)
     assert feeds["l1"].volts == pytest.approx(239.60, abs=0.01)  # never above the panel's
     # a line-to-line leg sees 415 V; a feed without a panel keeps the voltage it declares
     assert feeds["ll"].capacity.m_as("kW") == pytest.approx(10.09, abs=0.01)
     assert feeds["free"].capacity.m_as("kW") == pytest.approx(10.09, abs=0.01)
     assert not feeds["ll"].panel_sets_voltage
+
+
+def test_a_208_v_feed_on_a_208y_120_v_panel_is_line_to_line() -> None:
+    text = """
+name: us
+power:
+  panels:
+    - {id: p208, voltage: 208 V, current_rating: 225 A}
+  feeds:
+    - {id: ll, panel: p208, phases: 1, voltage: 208 V, current_rating: 30 A}
+    - {id: ln, panel: p208, phases: 1, voltage: 120 V, current_rating: 30 A}
+"""
+    feeds = _topo(text).feeds
+    # 208 V x 30 A x 80% x PF 0.95 = 4.742 kW (read at 120 V it was 2.736 kW)
+    assert feeds["ll"].wiring == "line-to-line" and not feeds["ll"].panel_sets_voltage
+    assert feeds["ll"].capacity.m_as("kW") == pytest.approx(4.742, abs=0.001)
+    # 120 V: line-to-neutral of 208 V = 120.09 V, never above the 120 V written
+    assert feeds["ln"].wiring == "line-to-neutral"
+    assert feeds["ln"].capacity.m_as("kW") == pytest.approx(2.736, abs=0.001)
 
 
 def test_a_415_v_60_a_feed_carries_32_8_kw_at_pf_0_95() -> None:
@@ -242,3 +268,22 @@ power:
     # the breaker binds below the nameplate: 415 V x 400 A x sqrt(3) x 0.95 x 0.8 = 218.5 kW
     assert panels["u3"].capacity.m_as("kW") == pytest.approx(218.51, abs=0.01)
     assert panels["u3"].capacity_field == "current_rating"
+
+
+def test_the_feed_finding_says_which_wiring_it_read(tmp_path: Path) -> None:
+    from dclint.engine.runner import Engine, run
+
+    design = tmp_path / "d.yaml"
+    design.write_text(
+        "name: us\npower:\n  panels:\n    - {id: p208, voltage: 208 V, current_rating: 225 A}\n"
+        "  feeds:\n    - {id: f1, panel: p208, phases: 1, voltage: 208 V, current_rating: 30 A}\n"
+        "racks:\n  - {id: r1, it_load: 5 kW, feeds: [f1]}\n",
+        encoding="utf-8",
+    )
+    (finding,) = [f for f in run([str(design)], Engine()).findings if f.rule == "PWR003"]
+    # 5 kW on 208 V x 30 A x 0.8 x 0.95 = 4.742 kW
+    assert finding.limit.m_as("kW") == pytest.approx(4.742, abs=0.001)
+    assert finding.message.endswith(
+        "(208 V x 30 A single-phase at 80%: 4.992 kVA x PF 0.95; single-phase line-to-line of "
+        "p208's 208 V, as written)"
+    )

@@ -150,13 +150,14 @@ def _site(design: Any, rack: NewRack) -> Limit:
     site = design.site
     if site.utility_capacity is None:
         return Limit("utility", "site", None, "site.utility_capacity not declared")
-    budget = site.utility_power.m_as("kW") / site.pue  # a capacity in VA x the site's PF
+    pue = site.sizing_pue[0]  # the design day's where declared
+    budget = site.utility_power.m_as("kW") / pue  # a capacity in VA x the site's PF
     it = topology_of(design).it_load.m_as("kW")
     return Limit(
         "utility",
         "site",
         fits(budget - it, rack.it_load.m_as("kW")),
-        f"{fmt(site.utility_power)} / PUE {site.pue:g} = "
+        f"{fmt(site.utility_power)} / PUE {pue:g} = "
         f"{fmt(Q_(budget, 'kW'))} IT - {fmt(Q_(it, 'kW'))} = "
         f"{fmt(Q_(budget - it, 'kW'))}; {fmt(rack.it_load)} a rack",
     )
@@ -181,8 +182,9 @@ def lift(design: Any, c: Capacity, binding: Limit) -> str:
                 f"downlinks each, {per_rack} NICs a rack): +{more} rack{'s' * (more != 1)}"
             )
     if binding.name == "utility":
-        need = Q_(rack.it_load.m_as("kW") * design.site.pue, "kW")
-        return f"+{fmt(need)} of utility capacity (rack load x PUE {design.site.pue:g}): +1 rack"
+        pue = design.site.sizing_pue[0]
+        need = Q_(rack.it_load.m_as("kW") * pue, "kW")
+        return f"+{fmt(need)} of utility capacity (rack load x PUE {pue:g}): +1 rack"
     if binding.name.startswith("rack power limit"):
         return "a lower rack load, or a higher rack power limit where the racks are rated for it"
     return f"more {binding.name} at {binding.subject}"

@@ -162,7 +162,7 @@ def _catchers(topo: Topology, cid: str, per: float, peak: bool) -> list[Limit]:
 def _generation(topo: Topology, rack: NewRack, peak: bool) -> list[Limit]:
     """Generator sets backing up the site or an element above the template rack (PWR012)."""
     above = _ancestors(topo, rack)
-    pue = topo.design.site.pue
+    pue, _ = topo.design.site.sizing_pue
     per = _peak_kw(topo, rack, peak) * pue
     out = []
     for gl in generation_loads(topo, peak):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dclint.calc.power import feeds_below, panel_share, rack_load_kw, site_load
+from dclint.calc.power import feeds_below, panel_share, rack_load_kw
 from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
 from dclint.model.source import Path
 from dclint.model.topology import ChainItem, FeedItem, PanelItem, Rack, Topology
@@ -39,6 +39,9 @@ class ElementLoad:
     capacity_kw: float
     capacity_text: str
     racks: int
+    # the single failure that puts `load_kw` on it (the failure engine's worst case as a
+    # survivor); None: its load in normal running is its most
+    failure: str | None = None
 
     @property
     def share(self) -> float:
@@ -75,23 +78,6 @@ class FailureCase:
 def chain_feeds(item: ChainItem) -> list[FeedItem]:
     """Feeds below a transformer or UPS, through the panels and elements it feeds."""
     return feeds_below(item)
-
-
-def _output_kw(item: ChainItem, peak: bool, memo: dict[str, float]) -> float:
-    """What an element delivers: its racks, each once (panel_share), plus the losses of the UPS
-    systems directly or indirectly below it (a UPS draws its output / efficiency)."""
-    if item.id in memo:
-        return memo[item.id]
-    feeds = chain_feeds(item)
-    below = {f.id for f in feeds}
-    racks = {r.id: r for f in feeds for r in f.racks}
-    kw = sum(rack_load_kw(r, peak) * panel_share(r, below) for r in racks.values())
-    for ups in ups_below(item):
-        out = _output_kw(ups, peak, memo)
-        eff = float(ups.model.efficiency.m_as(""))
-        kw += out / eff - out if eff > 0 else 0.0
-    memo[item.id] = kw
-    return kw
 
 
 def ups_below(item: PanelItem | ChainItem) -> list[ChainItem]:
@@ -137,25 +123,32 @@ def chain_loads(topo: Topology, peak: bool = True) -> dict[str, ElementLoad]:
 
 
 def _chain_loads(topo: Topology, peak: bool) -> dict[str, ElementLoad]:
-    memo: dict[str, float] = {}
+    """Each element's load is the most it carries in normal running or as a survivor of any
+    single failure (dclint.calc.failures): a rack's load shared by its live feeds, so a
+    distributed-redundant UPS carries its racks' partners' share only when a partner fails."""
+    from dclint.calc.failures import failure_table
+
+    worst = failure_table(topo, peak).worst_load
     out: dict[str, ElementLoad] = {}
     for cid, item in topo.chain.items():
         cap, text = _capacity(item)
         racks = {r.id for f in chain_feeds(item) for r in f.racks}
-        out[cid] = ElementLoad(
-            cid, item.kind, item.path, _output_kw(item, peak, memo), cap, text, len(racks)
-        )
+        kw, failure = worst.get(cid, (0.0, None))
+        out[cid] = ElementLoad(cid, item.kind, item.path, kw, cap, text, len(racks), failure)
     return out
 
 
 def generation_loads(topo: Topology, peak: bool = True) -> list[GenerationLoad]:
     """Each generator set with the facility load it must carry: the IT load below the element it
-    serves (the whole site if none) x the site's PUE."""
-    pue = topo.design.site.pue
+    serves (the whole site if none) x the site's design-day PUE (its annual PUE where no
+    design_pue is declared)."""
+    pue, _ = topo.design.site.sizing_pue  # the design day's, where declared
     out: list[GenerationLoad] = []
     for gen, path in topo.generators:
-        if gen.serves is None:
-            it = site_load(topo, peak).m_as("kW")
+        if gen.serves is None:  # the racks and every other declared load (calc.it_load)
+            from dclint.calc.it_load import it_total_kw
+
+            it = it_total_kw(topo, peak)
             serves = "the site"
         else:
             it = _it_below(topo, gen.serves, peak)

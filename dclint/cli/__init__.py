@@ -33,6 +33,7 @@ COMMANDS = (
     "server",
     "review",
     "import",
+    "failures",
 )
 _MODULES = {"import": "import_design"}  # a command whose name is a Python keyword
 

@@ -47,6 +47,17 @@ class Cdu(Strict):
     facility_coolant: Coolant = Field(
         "water", description="Facility (primary) fluid, for its density and specific heat"
     )
+    pumps: PositiveInt | None = Field(
+        None,
+        description="Secondary-loop pumps in the CDU, a count; `max_flow` is what the duty "
+        "pumps (pumps - redundant_pumps) move (CLG011)",
+    )
+    redundant_pumps: int = Field(
+        0,
+        ge=0,
+        le=63,
+        description="Spare pumps (N+1: 1), a count: the flow is pumped without them (CLG011)",
+    )
 
 
 class Loop(Strict):

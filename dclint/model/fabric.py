@@ -8,7 +8,7 @@ from pydantic import Field
 from pydantic import Strict as StrictMode
 from pydantic.dataclasses import dataclass
 
-from dclint.model.types import RECORD, Bandwidth, Duration, Id, PositiveInt, Ref, Strict
+from dclint.model.types import RECORD, Bandwidth, Duration, Id, PositiveInt, Power, Ref, Strict
 
 __all__ = ["Cable", "Cabling", "Endpoint", "Fabric", "FabricKind", "Link", "Switch", "Tier"]
 
@@ -44,6 +44,11 @@ class Endpoint(Strict):
     role: Literal["storage", "management", "gateway"]
     count: PositiveInt = Field(description="Nodes")
     ports: PositiveInt = Field(1, le=64, description="Fabric ports per node")
+    power: Power | None = Field(
+        None,
+        description="Power of one node: counted with the racks in the site and generator load "
+        "(PWR006, PWR012); unset: not counted",
+    )
 
 
 # Records, not Strict models (see dclint.model.types.RECORD): an explicit 100,000-GPU fabric
@@ -99,6 +104,11 @@ class Fabric(Strict):
         description="How jobs' nodes land under the switch groups (the step model's tier "
         "crossing): packed in rank order under as few groups as they need (a topology-aware "
         "scheduler), or spread over all of the fabric's groups",
+    )
+    switches_in_rack_load: bool = Field(
+        False,
+        description="The racks' IT load already counts this fabric's switches (they stand in "
+        "the racks and `extra_load` holds them): the site load does not add them again",
     )
     routing: Literal["ecmp", "adaptive"] | None = Field(
         None,

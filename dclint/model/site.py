@@ -13,11 +13,13 @@ from pydantic_core import PydanticCustomError
 from dclint.model.cooling import AirHandlers
 from dclint.model.types import (
     RECORD,
+    Area,
     Current,
     Dim,
     Duration,
     Fraction,
     Id,
+    Length,
     Money,
     Power,
     PricePerEnergy,
@@ -139,6 +141,15 @@ class Site(Strict):
         description="Facility power factor: a utility capacity in VA carries this share in W",
     )
     pue: float = Field(1.3, ge=1.0, le=5.0, description="Power usage effectiveness")
+    design_pue: float | None = Field(
+        None,
+        ge=1.0,
+        le=5.0,
+        description="PUE on the design day (the site's ASHRAE 0.4% cooling design condition), "
+        "when the chillers or dry coolers work hardest: utility and generator capacity are "
+        "sized on it (PWR006, PWR012); `pue`, an annual energy ratio (ISO/IEC 30134-2), stays "
+        "the energy and cost figure; unset: pue",
+    )
     electricity_price: PricePerEnergy | None = None
     currency: str = Field(
         "USD", pattern=r"^[A-Z]{3}$", description="Currency the report totals are given in"
@@ -157,6 +168,14 @@ class Site(Strict):
         "GPUs), e.g. '50000 h'; default 50,687 h: the Llama 3 paper's 419 unexpected "
         "interruptions in 54 days on 16,384 H100 (3.09 h a job at that scale)",
     )
+
+    @property
+    def sizing_pue(self) -> tuple[float, str]:
+        """The PUE capacity is sized on, and what it is for a message: the design-day PUE
+        where declared, else the annual one."""
+        if self.design_pue is not None:
+            return self.design_pue, f"design-day PUE {self.design_pue:g}"
+        return self.pue, f"PUE {self.pue:g} (annual: no site.design_pue declared)"
 
     @property
     def utility_power(self) -> Quantity | None:
@@ -209,6 +228,22 @@ class _Circuit:
         default=None,
         description="Ambient the current rating holds at: 30 degC (NEC Table 310.16, IEC "
         "60364-5-52), unless declared (a busway maker's rating ambient, e.g. 40 degC)",
+    )
+    length: Length | None = Field(
+        default=None,
+        description="One-way length of the conductors or busway that feed it, from the element "
+        "above (e.g. 200 m): with conductor_size, its voltage drop (PWR014)",
+    )
+    conductor_size: Area | None = Field(
+        default=None,
+        description="Cross-section of one phase conductor (e.g. 150 mm^2); parallel sets in "
+        "conductors_per_phase (PWR014)",
+    )
+    conductor_material: Literal["copper", "aluminium"] = Field(
+        default="copper", description="Conductor metal, for its resistivity (PWR014)"
+    )
+    conductors_per_phase: Annotated[int, StrictMode()] = Field(
+        default=1, ge=1, le=64, description="Parallel conductors of conductor_size a phase"
     )
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from dclint.model.types import Bandwidth, Dim, Id, Information, PositiveInt, Strict
+from dclint.model.types import Bandwidth, Dim, Id, Information, PositiveInt, Power, Strict
 from dclint.units import Quantity
 
 # File-system metadata operations a second (a file open is one): '500000 op/s'
@@ -24,6 +24,11 @@ class StorageTier(Strict):
     per_node_read_bandwidth: Bandwidth | None = None
     per_node_write_bandwidth: Bandwidth | None = None
     nodes: PositiveInt | None = None
+    node_power: Power | None = Field(
+        None,
+        description="Power of one storage node: nodes x node_power joins the racks in the site "
+        "and generator load (PWR006, PWR012); unset: not counted",
+    )
     nics_per_node: PositiveInt | None = Field(
         None, description="Storage-network NICs per storage node (STO006)"
     )

@@ -142,14 +142,31 @@ class FeedItem:
     @cached_property
     def volts(self) -> float:
         """Voltage across the feed's load, in V. A single-phase feed on a three-phase panel is
-        wired line-to-neutral (V(L-L) / sqrt(3): 239.6 V on a 415 V panel) unless its leg is
-        line-to-line (`phase: L1-L2`); it never runs above the voltage it declares."""
+        wired line-to-line where its leg says so (`phase: L1-L2`) or its declared voltage is the
+        panel's line-to-line voltage (208 V from a 208Y/120 V panel: `wiring`), else
+        line-to-neutral (V(L-L) / sqrt(3): 239.6 V on a 415 V panel); it never runs above the
+        voltage it declares."""
         own = float(self.model.voltage.m_as("V"))
         if self.model.phases != 1 or self.panel is None or not self.panel.wye:
             return own
         line = float(self.panel.model.voltage.m_as("V"))
-        supply = line if self.model.phase and "-" in self.model.phase else line / 3**0.5
+        supply = line if self.wiring == "line-to-line" else line / 3**0.5
         return min(own, supply)
+
+    @cached_property
+    def wiring(self) -> str:
+        """How a single-phase feed on a three-phase panel is wired: as its declared leg says
+        (`phase: L1-L2` line-to-line, `phase: L1` line-to-neutral); without one, "line-to-line"
+        where its declared voltage equals the panel's line-to-line voltage (within 0.5%,
+        dclint's own tolerance for rounding: 208 V on a 208 V panel), else "line-to-neutral";
+        "" for a three-phase feed or one without such a panel."""
+        if self.model.phases != 1 or self.panel is None or not self.panel.wye:
+            return ""
+        line = float(self.panel.model.voltage.m_as("V"))
+        own = float(self.model.voltage.m_as("V"))
+        if self.model.phase:  # a declared leg says it: L1-L2 across two lines, L1 to neutral
+            return "line-to-line" if "-" in self.model.phase else "line-to-neutral"
+        return "line-to-line" if abs(own - line) <= 0.005 * line else "line-to-neutral"
 
     @property
     def panel_sets_voltage(self) -> bool:

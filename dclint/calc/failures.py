@@ -1,0 +1,485 @@
+"""The failure engine: every single failure of the power and cooling plant a design declares,
+played one at a time. For each, the load is re-distributed by the design's own topology (a
+rack's load is shared by its live feeds, so A/B cords and distributed-redundant UPS pairs share
+it as wired; a catcher UPS takes over the UPS it backs up; the members of a CDU group or the
+units of an air-handler set share what a lost one carried) and every surviving element is judged
+against its capacity: the worst survivor, its margin, and the racks left without supply or
+cooling. Nothing here prints; `dclint failures` and the rules read `failure_table`."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from dclint.calc.it_load import it_total_kw
+from dclint.calc.power import feed_capacity_kw, feeds_below, rack_load_kw
+from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
+from dclint.model.source import Path
+from dclint.model.topology import ChainItem, PanelItem, Rack, Topology
+
+__all__ = ["Failure", "FailureTable", "Survivor", "failure_table", "sharing_text"]
+
+Node = tuple[str, str]  # ("feed" | "panel" | "chain", id)
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class Survivor:
+    """An element left running after a failure, with the load it then carries and its capacity
+    (kW, or L/min for a CDU's flow)."""
+
+    element: str
+    kind: str
+    path: Path
+    load: float
+    capacity: float
+    unit: str = "kW"
+
+    @property
+    def margin(self) -> float:
+        """Capacity minus load: negative where the survivor is overloaded."""
+        return self.capacity - self.load
+
+    @property
+    def share(self) -> float:
+        if self.capacity > 0:
+            return self.load / self.capacity
+        return float("inf") if self.load > _EPS else 0.0
+
+    @property
+    def over(self) -> bool:
+        return self.load > self.capacity * (1 + _EPS) + _EPS
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One single failure: the element lost, what moves where, the worst survivor (the one
+    nearest to or furthest over its capacity), every overloaded survivor, and the racks left
+    without supply (power) or cooling."""
+
+    element: str
+    kind: str
+    path: Path
+    plant: str  # "power" or "cooling"
+    moves: str
+    worst: Survivor | None = None
+    overloaded: tuple[Survivor, ...] = ()
+    racks_lost: tuple[str, ...] = ()
+
+
+@dataclass
+class FailureTable:
+    """Every single failure, and the most each power element carries as a survivor of any of
+    them (or in normal running): `worst_load[id] = (kW, the failure's description or None)`."""
+
+    failures: list[Failure] = field(default_factory=list)
+    worst_load: dict[str, tuple[float, str | None]] = field(default_factory=dict)
+    normal_load: dict[str, float] = field(default_factory=dict)
+
+
+def failure_table(topo: Topology, peak: bool = True) -> FailureTable:
+    """The failure table of a design, racks at their peak (catalog max_power) or design IT
+    load; computed once per design and load basis."""
+    return topo.derived.once((failure_table, peak), lambda: _Power(topo, peak).table())
+
+
+def sharing_text(failure: str | None) -> str:
+    """How racks' load reaches an element, for a message: shared by their live feeds, in the
+    single failure that loads it most, or in normal running."""
+    if failure is None:
+        return "each shared by its live feeds, in normal running"
+    return f"each shared by its live feeds, with {failure} (its worst single failure)"
+
+
+def _name(kind: str, element: str) -> str:
+    return f"{'UPS' if kind == 'ups' else kind} {element}"
+
+
+class _Power:
+    """The power plant's graph: feeds under panels under UPS systems and transformers."""
+
+    def __init__(self, topo: Topology, peak: bool) -> None:
+        self.topo = topo
+        self.peak = peak
+        self.parent: dict[Node, Node | None] = {}
+        self.eff: dict[Node, float] = {}
+        self.capacity: dict[Node, float] = {}
+        self.kinds: dict[Node, str] = {}
+        self.paths: dict[Node, Path] = {}
+        self.rack_kw = {r.id: rack_load_kw(r, peak) for r in topo.racks}
+        caps = feed_capacity_kw(topo)
+        for fid, feed in topo.feeds.items():
+            node = ("feed", fid)
+            self.parent[node] = ("panel", feed.panel.id) if feed.panel is not None else None
+            self.capacity[node], self.kinds[node], self.paths[node] = caps[fid], "feed", feed.path
+        items: list[PanelItem | ChainItem] = [*topo.panels.values(), *topo.chain.values()]
+        for item in items:
+            node = self._node(item)
+            up = item.model.fed_by
+            self.parent[node] = (
+                ("chain", up) if up in topo.chain else ("panel", up) if up in topo.panels else None
+            )
+            self.paths[node] = item.path
+            if isinstance(item, PanelItem):
+                self.kinds[node] = str(item.model.kind)
+                self.capacity[node] = float(item.capacity.m_as("kW"))
+            elif isinstance(item.model, Ups):
+                self.kinds[node] = "ups"
+                self.capacity[node] = item.model.output_kw
+                self.eff[node] = float(item.model.efficiency.m_as("")) or 1.0
+            else:
+                assert isinstance(item.model, Transformer)
+                self.kinds[node] = "transformer"
+                self.capacity[node] = rating_kw(item.model.rating, item.model.power_factor)
+        self._up: dict[Node, list[tuple[Node, float]]] = {}
+        self.load = self._normal()
+
+    @staticmethod
+    def _node(item: PanelItem | ChainItem) -> Node:
+        return ("panel", item.id) if isinstance(item, PanelItem) else ("chain", item.id)
+
+    def ancestors(self, node: Node) -> list[tuple[Node, float]]:
+        """The elements above a node, each with the factor a change of the node's load reaches
+        it by (1 / efficiency of each UPS passed on the way up)."""
+        if node in self._up:
+            return self._up[node]
+        parent = self.parent.get(node)
+        out: list[tuple[Node, float]] = []
+        if parent is not None:
+            factor = 1.0 / self.eff.get(node, 1.0)
+            out = [(parent, factor)] + [(a, f * factor) for a, f in self.ancestors(parent)]
+        self._up[node] = out
+        return out
+
+    def _normal(self) -> dict[Node, float]:
+        """Every element's load with everything running: a rack shared by all its feeds."""
+        load: dict[Node, float] = defaultdict(float)
+        for rack in self.topo.racks:
+            for feed in rack.feeds:
+                self._add(load, ("feed", feed.id), self.rack_kw[rack.id] / len(rack.feeds))
+        return load
+
+    def _add(self, delta: dict[Node, float], node: Node, kw: float) -> None:
+        delta[node] += kw
+        for up, factor in self.ancestors(node):
+            delta[up] += kw * factor
+
+    # -- failures -------------------------------------------------------------------------------
+    def scenarios(self) -> list[tuple[str, str, Path, set[str], list[Rack]]]:
+        """(kind, element, path, feeds lost, racks touched) for every element of the supply."""
+        out = []  # top down: transformers and UPS systems, panels, feeds
+        items: list[PanelItem | ChainItem] = [*self.topo.chain.values(), *self.topo.panels.values()]
+        for item in items:
+            feeds = feeds_below(item)
+            racks = list({r.id: r for f in feeds for r in f.racks}.values())
+            node = self._node(item)
+            out.append((self.kinds[node], item.id, item.path, {f.id for f in feeds}, racks))
+        for fid, feed in self.topo.feeds.items():
+            racks = list({r.id: r for r in feed.racks}.values())
+            out.append(("feed", fid, feed.path, {fid}, racks))
+        out.extend(self._paths())
+        return out
+
+    def _paths(self) -> list[tuple[str, str, Path, set[str], list[Rack]]]:
+        """A power path whose source the design leaves undeclared (its feeds have no UPS or
+        transformer above them): the loss of that source takes every such feed of the path."""
+        by_path: dict[str, list[str]] = defaultdict(list)
+        for fid, feed in self.topo.feeds.items():
+            if feed.model.path and not any(
+                a[0] == "chain" for a, _ in self.ancestors(("feed", fid))
+            ):
+                by_path[feed.model.path].append(fid)
+        if len(by_path) < 2:
+            return []
+        out = []
+        for name, fids in sorted(by_path.items()):
+            racks = {r.id: r for fid in fids for r in self.topo.feeds[fid].racks}
+            path = self.topo.feeds[fids[0]].path
+            out.append(("path", name, path, set(fids), list(racks.values())))
+        return out
+
+    def play(self, lost: set[str], racks: list[Rack]) -> tuple[dict[Node, float], list[str]]:
+        """Load changes when the `lost` feeds go down, and the racks left with no live feed."""
+        delta: dict[Node, float] = defaultdict(float)
+        dead: list[str] = []
+        for rack in racks:
+            kw, n = self.rack_kw[rack.id], len(rack.feeds)
+            live = [f for f in rack.feeds if f.id not in lost]
+            if not live:
+                dead.append(rack.id)
+            for feed in rack.feeds:
+                new = kw / len(live) if live and feed.id not in lost else 0.0
+                if abs(new - kw / n) > _EPS:
+                    self._add(delta, ("feed", feed.id), new - kw / n)
+        return delta, dead
+
+    def survivor(self, node: Node, load: float, capacity: float | None = None) -> Survivor:
+        cap = self.capacity[node] if capacity is None else capacity
+        return Survivor(node[1], self.kinds[node], self.paths[node], load, cap)
+
+    def judge(
+        self, delta: dict[Node, float], gone: set[Node], ranked: list[tuple[float, Node]]
+    ) -> tuple[Survivor | None, list[Survivor]]:
+        """The worst survivor and the overloaded ones: the changed elements, and the most loaded
+        unchanged one (the first of `ranked` neither changed nor gone)."""
+        found: list[Survivor] = []
+        for node, d in delta.items():
+            if node in gone:
+                continue
+            load = self.load[node] + d
+            if load <= _EPS and self.load[node] > _EPS:
+                continue  # everything below it lost: it carries nothing, it is not judged
+            found.append(self.survivor(node, load))
+        for _, node in ranked:
+            if node not in delta and node not in gone:
+                found.append(self.survivor(node, self.load[node]))
+                break
+        over = sorted((s for s in found if s.over), key=lambda s: -s.share)
+        worst = max(found, key=lambda s: (s.share, s.load), default=None)
+        return worst, over
+
+    def table(self) -> FailureTable:
+        table = FailureTable()
+        for n in self.parent:
+            if n[0] != "feed":
+                table.normal_load[n[1]] = self.load[n]
+                table.worst_load[n[1]] = (self.load[n], None)
+        ranked = sorted(
+            ((Survivor("", "", (), self.load[n], self.capacity[n]).share, n) for n in self.parent),
+            key=lambda x: -x[0],
+        )
+        caught = self._catchers()
+        for kind, element, path, lost, racks in self.scenarios():
+            node: Node = ("feed", element) if kind == "feed" else self._key(kind, element)
+            chain_ups = kind == "ups" and node[0] == "chain"
+            if chain_ups and element in caught:
+                table.failures.append(self._caught(element, caught[element], path, ranked, table))
+                continue
+            delta, dead = self.play(lost, racks)
+            gone = {node} if kind != "path" else set()
+            worst, over = self.judge(delta, gone, ranked)
+            what = _name(kind, element)
+            for n, d in delta.items():
+                load = self.load[n] + d
+                if n[0] != "feed" and n not in gone and load > table.worst_load[n[1]][0] + _EPS:
+                    table.worst_load[n[1]] = (load, f"{what} lost")
+            table.failures.append(
+                Failure(
+                    element,
+                    kind,
+                    path,
+                    "power",
+                    self._moves(delta, dead, racks),
+                    worst,
+                    tuple(over),
+                    tuple(dead),
+                )
+            )
+            if chain_ups:
+                module = self._module(element, path)
+                if module is not None:
+                    table.failures.append(module)
+        table.failures.extend(_generation(self.topo, self.peak, table.worst_load))
+        table.failures.extend(_cooling(self.topo))
+        return table
+
+    def _key(self, kind: str, element: str) -> Node:
+        if kind == "path":
+            return ("path", element)
+        return ("chain", element) if element in self.topo.chain else ("panel", element)
+
+    def _catchers(self) -> dict[str, str]:
+        """Each UPS a catcher backs up, to its (first) catcher."""
+        out: dict[str, str] = {}
+        for cid, item in self.topo.chain.items():
+            if isinstance(item.model, Ups):
+                for caught in item.model.catches:
+                    out.setdefault(caught, cid)
+        return out
+
+    def _caught(
+        self,
+        ups: str,
+        catcher: str,
+        path: Path,
+        ranked: list[tuple[float, Node]],
+        table: FailureTable,
+    ) -> Failure:
+        """A UPS that a catcher backs up: its whole output moves to the catcher."""
+        node, cnode = ("chain", ups), ("chain", catcher)
+        kw = self.load[node]
+        delta: dict[Node, float] = defaultdict(float)
+        self._add(delta, cnode, kw)
+        for up, factor in self.ancestors(node):  # the caught UPS's input is gone
+            delta[up] -= kw * factor
+        worst, over = self.judge(delta, {node}, ranked)
+        del table  # a catcher's takeover is its own check (PWR009): not in its worst load
+        moves = f"{_kw(kw)} to catcher {catcher}"
+        return Failure(ups, "ups", path, "power", moves, worst, tuple(over))
+
+    def _module(self, ups: str, path: Path) -> Failure | None:
+        """One power module of a modular UPS lost: the UPS carries its load on the rest."""
+        model = self.topo.chain[ups].model
+        if model.module_rating is None or model.modules < 2:
+            return None
+        limits = [rating_kw(model.rating, model.power_factor)]
+        if model.power is not None:
+            limits.append(float(model.power.m_as("kW")))
+        limits.append((model.modules - 1) * rating_kw(model.module_rating, model.power_factor))
+        node: Node = ("chain", ups)
+        # nothing moves elsewhere: the UPS itself, on one module fewer, is what is judged
+        me = self.survivor(node, self.load[node], min(limits))
+        moves = f"{model.modules - 1} of {model.modules} modules carry {ups}'s load"
+        return Failure(ups, "ups module", path, "power", moves, me, (me,) * me.over)
+
+    def _moves(self, delta: dict[Node, float], dead: list[str], racks: list[Rack]) -> str:
+        """What moves where: the load the racks' live feeds take over, to the highest elements
+        that gain it (UPS or transformer, else panel, else feed), and the load lost."""
+        gained = {n: d for n, d in delta.items() if d > _EPS}
+        moved = sum(d for n, d in gained.items() if n[0] == "feed")
+        parts = []
+        if gained:
+            level = next(
+                (lv for lv in ("chain", "panel", "feed") if any(n[0] == lv for n in gained)), "feed"
+            )
+            tops = sorted(((n, d) for n, d in gained.items() if n[0] == level), key=lambda x: -x[1])
+            to = ", ".join(f"{n[1]} +{_kw(d)}" for n, d in tops[:4])
+            more = f" and {len(tops) - 4} more" if len(tops) > 4 else ""
+            live = len(racks) - len(dead)
+            parts.append(f"{_kw(moved)} of {live} rack{'s' * (live != 1)} to {to}{more}")
+        if dead:
+            kw = sum(self.rack_kw[r] for r in dead)
+            parts.append(f"{_kw(kw)} lost with {len(dead)} rack{'s' * (len(dead) != 1)}")
+        return "; ".join(parts) or "nothing below it"
+
+
+def _kw(kw: float) -> str:
+    from dclint.units import Q_, fmt
+
+    return fmt(Q_(kw, "kW"))
+
+
+def _generation(
+    topo: Topology, peak: bool, worst: dict[str, tuple[float, str | None]]
+) -> list[Failure]:
+    """The utility lost (the generator sets take the facility load, every unit running), and
+    one generator of each set lost while it runs (the rest carry it). A set carries IT x PUE:
+    the whole site's IT load, or the most the element it `serves` carries in any single
+    failure (`worst`, which counts the losses of the UPS systems below it)."""
+    if not topo.racks or (not topo.generators and topo.design.site.utility_capacity is None):
+        return []
+    site: Path = ("site", "utility_capacity")
+    if not topo.generators:
+        ids = tuple(r.id for r in topo.racks)
+        moves = "no generators: the racks run on UPS batteries, where they have any"
+        return [Failure("utility", "utility", site, "power", moves, None, (), ids)]
+    pue, _ = topo.design.site.sizing_pue
+    total = it_total_kw(topo, peak)  # racks, switches and the other declared loads
+    sets: list[tuple[Generator, Path, float]] = []
+    for gen, path in topo.generators:
+        it = total if gen.serves is None else worst.get(gen.serves, (0.0, None))[0]
+        sets.append((gen, path, it * pue))
+    survivors = [Survivor(g.id, "generator", p, kw, g.count * _unit(g)) for g, p, kw in sets]
+    moves = "facility load to " + ", ".join(f"{s.element} +{_kw(s.load)}" for s in survivors)
+    top = max(survivors, key=lambda s: (s.share, s.load))
+    over = tuple(s for s in survivors if s.over)
+    out = [Failure("utility", "utility", site, "power", moves, top, over)]
+    for gen, path, kw in sets:
+        left = gen.count - 1
+        me = Survivor(gen.id, "generator", path, kw, left * _unit(gen))
+        moves = f"on generator power, {left} of {gen.count} sets of {gen.id} run"
+        out.append(Failure(gen.id, "generator", path, "power", moves, me, (me,) * me.over))
+    return out
+
+
+def _unit(gen: Generator) -> float:
+    """One generator's site rating in kW."""
+    return rating_kw(gen.site_rating, gen.power_factor)
+
+
+def _cooling(topo: Topology) -> list[Failure]:
+    """Each CDU lost (its group's others share its heat in proportion to their capacity; with
+    no group, the racks on its loops lose cooling) and one air handler of each hall lost."""
+    from dclint.calc.air import room_air
+    from dclint.calc.cooling import cdu_loads
+
+    out: list[Failure] = []
+    loads = cdu_loads(topo)
+    groups: dict[str, list[str]] = defaultdict(list)
+    for cid, load in loads.items():
+        if load.cdu.redundancy_group is not None:
+            groups[load.cdu.redundancy_group].append(cid)
+    racks_on: dict[str, list[str]] = defaultdict(list)
+    for loop, _, racks in topo.loops:
+        racks_on[loop.cdu].extend(r.id for r in racks)
+    for cid, load in loads.items():
+        heat = load.heat.m_as("kW")
+        group = groups.get(load.cdu.redundancy_group or "", [])
+        others = [loads[o] for o in group if o != cid]
+        if not others:
+            lost = tuple(dict.fromkeys(racks_on.get(cid, [])))
+            moves = f"{_kw(heat)} of liquid heat lost: no CDU backs it up"
+            out.append(Failure(cid, "cdu", load.path, "cooling", moves, None, (), lost))
+            continue
+        total = heat + sum(o.heat.m_as("kW") for o in others)
+        cap = sum(o.cdu.capacity.m_as("kW") for o in others)
+        survivors = [
+            Survivor(
+                o.cdu.id,
+                "cdu",
+                o.path,
+                total * o.cdu.capacity.m_as("kW") / cap,
+                o.cdu.capacity.m_as("kW"),
+            )
+            for o in others
+        ]
+        worst = max(survivors, key=lambda s: (s.share, s.load))
+        moves = f"{_kw(heat)} of liquid heat to " + ", ".join(o.cdu.id for o in others)
+        over = tuple(s for s in survivors if s.over)
+        out.append(Failure(cid, "cdu", load.path, "cooling", moves, worst, over))
+    out.extend(_pumps(loads))
+    for room in room_air(topo):
+        h = room.handlers
+        left = h.count - 1
+        me = Survivor(
+            f"{room.hall} air handlers",
+            "air handlers",
+            room.path,
+            room.heat.m_as("kW"),
+            left * h.capacity.m_as("kW"),
+        )
+        ids = tuple(r.id for r in room.racks) if left == 0 else ()
+        moves = f"{_kw(me.load)} of heat to air on {left} of {h.count} units"
+        out.append(
+            Failure(
+                f"{room.hall} air handler",
+                "air handler",
+                room.path,
+                "cooling",
+                moves,
+                me,
+                (me,) * me.over,
+                ids,
+            )
+        )
+    return out
+
+
+def _pumps(loads: dict[str, Any]) -> list[Failure]:
+    """One pump of each CDU that declares its pumps lost: the duty pumps move `max_flow`, so
+    with a spare the flow holds; without one the others move (pumps - 1) / pumps of it, against
+    the flow its loops need or are given (the more, as CLG003 counts it)."""
+    out: list[Failure] = []
+    for cid, load in loads.items():
+        cdu = load.cdu
+        if cdu.pumps is None:
+            continue
+        duty = max(cdu.pumps - cdu.redundant_pumps, 1)
+        left = min(cdu.pumps - 1, duty)
+        flow = cdu.max_flow.m_as("L/min") * left / duty
+        need = max(load.flow.m_as("L/min"), load.given.m_as("L/min"))
+        me = Survivor(cid, "cdu pumps", load.path, need, flow, "L/min")
+        moves = f"{left} of {cdu.pumps} pumps of {cid} run ({duty} duty)"
+        out.append(Failure(cid, "pump", load.path, "cooling", moves, me, (me,) * me.over))
+    return out
