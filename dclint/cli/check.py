@@ -76,6 +76,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
     check.add_argument(
+        "--force-exclude",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="apply the config's `exclude` to files named on the command line too (as ruff's; "
+        "the pre-commit hook turns it on)",
+    )
+    check.add_argument(
         "--show-files",
         action="store_true",
         help="list the files found and whether each is checked, without checking",

@@ -51,12 +51,14 @@ _MAX_SNIFF = 10 * 1024 * 1024  # a larger file is left to the loader, which refu
 
 @dataclass
 class Found:
-    """What a search found: the files to check, the YAML skipped as not designs, and problems
-    for paths that do not exist or directories that cannot be listed."""
+    """What a search found: the files to check, the YAML skipped as not designs, the YAML a
+    config's `exclude` left out, and problems for paths that do not exist or directories that
+    cannot be listed."""
 
     files: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)
 
 
 def says_design(text: str) -> bool:
@@ -124,9 +126,10 @@ def included_by(designs: list[str]) -> dict[Path, str]:
 def find_designs(paths: list[str], exclude: tuple[str, ...] = ()) -> Found:
     """The files to check under `paths`: every file named, and the designs among the YAML
     files found in directories; the others found there are `skipped`."""
-    files, problems = collect(paths, exclude)
+    excluded: list[str] = []
+    files, problems = collect(paths, exclude, excluded)
     named = {os.path.normpath(p) for p in paths}
-    found = Found(problems=problems)
+    found = Found(problems=problems, excluded=excluded)
     for file in files:
         if os.path.normpath(file) in named or is_design(file):
             found.files.append(file)
@@ -135,15 +138,18 @@ def find_designs(paths: list[str], exclude: tuple[str, ...] = ()) -> Found:
     return found
 
 
-def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str], list[Problem]]:
-    """Design files under `paths` in a stable order, and problems for paths that do not exist."""
+def collect(
+    paths: list[str], exclude: tuple[str, ...] = (), excluded: list[str] | None = None
+) -> tuple[list[str], list[Problem]]:
+    """Design files under `paths` in a stable order, and problems for paths that do not exist;
+    the YAML files `exclude` leaves out of a directory's search are added to `excluded`."""
     files: list[str] = []
     problems: list[Problem] = []
     seen: set[str] = set()
     for raw in paths:
         kind = _kind_of(raw)
         if kind == "directory":
-            found = _walk(Path(raw), exclude, problems)
+            found = _walk(Path(raw), exclude, problems, excluded)
         elif kind == "file":
             found = [raw]
         else:
@@ -177,7 +183,12 @@ def _kind_of(raw: str) -> str:
     return "directory" if stat.S_ISDIR(info.st_mode) else "file"
 
 
-def _walk(root: Path, exclude: tuple[str, ...], problems: list[Problem]) -> list[str]:
+def _walk(
+    root: Path,
+    exclude: tuple[str, ...],
+    problems: list[Problem],
+    excluded: list[str] | None = None,
+) -> list[str]:
     out = []
 
     def unreadable(exc: OSError) -> None:  # a directory that cannot be listed is not skipped
@@ -193,6 +204,8 @@ def _walk(root: Path, exclude: tuple[str, ...], problems: list[Problem]) -> list
             full = os.path.join(directory, name)
             rel = os.path.relpath(full, root).replace(os.sep, "/")
             if any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in exclude):
+                if excluded is not None:
+                    excluded.append(full)
                 continue
             out.append(full)
     return out
