@@ -63,9 +63,10 @@ def test_hook_reports_a_fragments_defect_through_its_designs(
     monkeypatch.chdir(tmp_path)  # not a git repository: the hook walks the working directory
     assert main(["--select", "PWR001", "designs/libs/racks.yaml"]) == 1
     out = capsys.readouterr().out
-    # one finding a design, each at the fragment's line that set the load
-    lines = sorted(line.split(": ", 1)[0] for line in out.splitlines() if "PWR001" in line)
-    assert lines == [os.path.join("designs", "libs", "racks.yaml") + ":2:43"] * 4
+    # one line at the fragment's line that set the load, naming the four designs (issue 54)
+    (line,) = [line for line in out.splitlines() if "PWR001" in line]
+    assert line.startswith(os.path.join("designs", "libs", "racks.yaml") + ":2:43: PWR001")
+    assert line.endswith("[in 4 designs: base, hall-1, hall-2, hall-3]")
     files["libs/racks.yaml"].write_text(RACKS, encoding="utf-8")
     assert main(["designs/profiles/site.yaml", "--select", "PWR001"]) == 0  # hall-1 is fine
     assert main(["--select", "PWR001", "designs/notes.yaml"]) == 0  # nothing to check
@@ -101,10 +102,10 @@ def test_a_library_outside_designs_fails_the_hook_for_its_halls(
     (tmp_path / "libs/racks.yaml").write_text(HOT, encoding="utf-8")
     assert main(["--select", "PWR001", "libs/racks.yaml"]) == 1
     out = capsys.readouterr().out
-    assert [line.split(": ", 1)[0] for line in out.splitlines() if "PWR001" in line] == [
-        os.path.join("libs", "racks.yaml") + ":2:43"
-    ] * 3
-    assert out.splitlines()[-1] == "Found 3 errors in 3 designs."
+    (line,) = [line for line in out.splitlines() if "PWR001" in line]  # once, where it lives
+    assert line.startswith(os.path.join("libs", "racks.yaml") + ":2:43: PWR001 [error]")
+    assert line.endswith("[in 3 designs: hall-a, hall-b, hall-c]")
+    assert out.splitlines()[-1] == "Found 1 error in 3 designs."
 
 
 def test_yaml_that_is_neither_design_nor_included_is_skipped_silently(

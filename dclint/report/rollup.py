@@ -1,8 +1,12 @@
-"""Findings that are one defect on many objects of one kind, rolled up into one entry."""
+"""Findings that are one defect on many objects of one kind, rolled up into one entry; and one
+defect in a file many designs read (a rack-type library, a site profile, a base design),
+reported once at its place with the designs it affects (`defects`)."""
 
 from __future__ import annotations
 
+import os
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +14,18 @@ from typing import Any
 from dclint.engine.findings import Finding
 from dclint.model.ranges import compact
 
-__all__ = ["Rollup", "as_data", "impact_sentence", "kinds", "measured_limit", "roll_up"]
+__all__ = [
+    "Defect",
+    "Rollup",
+    "as_data",
+    "defect_counts",
+    "defects",
+    "defects_data",
+    "impact_sentence",
+    "kinds",
+    "measured_limit",
+    "roll_up",
+]
 
 
 @dataclass(frozen=True)
@@ -147,3 +162,128 @@ def as_data(findings: Sequence[Finding], design: Any) -> list[dict[str, Any]]:
         for r in roll_up(findings, kinds(design))
         if r.count > 1
     ]
+
+
+@dataclass(frozen=True)
+class Defect:
+    """One defect of a run: a roll-up (`group`, as the first design reporting it found it) and
+    every design that reports it at the same place. A finding in a fragment that three halls
+    include is one Defect in three designs, not three entries."""
+
+    group: Rollup
+    design: int  # the index (in the run's designs) of the first design reporting it
+    designs: tuple[str, ...]  # the names of the designs reporting it, in run order
+    members: tuple[tuple[int, Rollup], ...]  # (design index, its roll-up) for each of them
+    includers: tuple[str, ...]  # the designs in the run built on the file it lives in
+    own: bool  # it lives in the first reporting design's own file
+
+    @property
+    def first(self) -> Finding:
+        return self.group.first
+
+    @property
+    def count(self) -> int:
+        """Findings it stands for, counted once however many designs report it."""
+        return max(g.count for _, g in self.members)
+
+    @property
+    def shared(self) -> bool:
+        """Whether it is worth naming the designs: it lives outside the design's own file or
+        more than one design reads its file."""
+        return not self.own or len(self.includers) > 1 or len(self.designs) > 1
+
+    def across(self) -> str:
+        """'' for a design's own finding; else which designs it affects: 'in 3 designs:
+        hall-a, hall-b, hall-c', or where the verdict differs by includer, the designs where it
+        fails: 'in 2 of 3 designs that read it: hall-a, hall-b'."""
+        if not self.shared:
+            return ""
+        names = _names(self.designs)
+        n, m = len(self.designs), len(self.includers)
+        if n < m:
+            return f"in {n} of {m} designs that read it: {names}"
+        return f"in {n} design{'s' if n != 1 else ''}: {names}"
+
+
+def _names(names: Sequence[str], most: int = 8) -> str:
+    shown = ", ".join(names[:most])
+    more = len(names) - most
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _design_name(d: Any) -> str:
+    return str(d.name or os.path.splitext(os.path.basename(d.file))[0])
+
+
+def defects(result: Any) -> list[Defect]:
+    """The run's defects in order of first appearance: each design's roll-ups (roll_up), those
+    at one place (file, line, column, rule, severity, message shape) in several designs merged
+    into one. A design reporting two entries at one place keeps both."""
+    real: dict[str, str] = {}
+
+    def resolved(file: str) -> str:
+        if file not in real:
+            try:
+                real[file] = os.path.realpath(file)
+            except (OSError, ValueError):
+                real[file] = file
+        return real[file]
+
+    readers: dict[str, list[str]] = {}
+    for d in result.designs:
+        name = _design_name(d)
+        for file in dict.fromkeys((d.file, *d.includes)):
+            readers.setdefault(resolved(file), []).append(name)
+    merged: dict[tuple[Any, ...], list[Any]] = {}
+    for i, d in enumerate(result.designs):
+        name = _design_name(d)
+        seen: Counter[tuple[Any, ...]] = Counter()
+        for group in roll_up(d.findings, kinds(d.design)):
+            f = group.first
+            place = (f.rule, f.severity, resolved(f.file), f.line, f.column, _skeleton(f.message))
+            key = (*place, seen[place])
+            seen[place] += 1
+            entry = merged.get(key)
+            if entry is None:
+                own = resolved(f.file) == resolved(d.file)
+                merged[key] = [group, i, [name], [(i, group)], own]
+            else:
+                entry[2].append(name)
+                entry[3].append((i, group))
+    out = []
+    for key, (group, i, names, members, own) in merged.items():
+        includers = tuple(readers.get(key[2], ())) or tuple(names)
+        out.append(Defect(group, i, tuple(names), tuple(members), includers, own))
+    return out
+
+
+def defect_counts(result: Any) -> Counter[str]:
+    """Findings by severity, a defect many designs report counted once (the summary's)."""
+    counts: Counter[str] = Counter()
+    for d in defects(result):
+        counts[d.first.severity] += d.count
+    return counts
+
+
+def defects_data(result: Any) -> list[dict[str, Any]]:
+    """The defects for JSON: one entry each, with where it lives, the designs it affects and
+    the findings it stands for as [design index, finding index] pairs."""
+    index = {id(f): (i, j) for i, d in enumerate(result.designs) for j, f in enumerate(d.findings)}
+    out = []
+    for x in defects(result):
+        f = x.first
+        out.append(
+            {
+                "rule": f.rule,
+                "severity": f.severity,
+                "file": f.file,
+                "line": f.line,
+                "column": f.column,
+                "message": f.message,
+                "count": x.count,
+                "designs": list(x.designs),
+                "includers": list(x.includers),
+                "findings": [list(index[id(g)]) for _, r in x.members for g in r.findings],
+            }
+        )
+    return out
