@@ -227,7 +227,7 @@ def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
 
         code = run_fixes(args, result, engine)
         if code is not None:  # --diff: the diff is the report
-            return code
+            return _diff_code(result, code)
         args.fix = args.diff = False
         args.add_suppressions = None
         args.no_cache = True
@@ -238,6 +238,21 @@ def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
     if store is not None:
         store.store(result)
     return _report(args, assessed, fixed, store)
+
+
+def _diff_code(result: Any, code: int) -> int:
+    """--diff's exit code: 2 with each load error on stderr when a design did not load (as a
+    plain check exits; nothing could be fixed in it), else the diff's (1 when non-empty)."""
+    if not result.errors and not result.rule_failures:
+        return code
+    from dclint.errors import printable
+
+    for e in result.errors:
+        print(printable(f"{e.file}:{e.line}:{e.column}: error: {e.message}"), file=sys.stderr)
+    if result.rule_failures:
+        n = result.rule_failures
+        print(f"dclint: error: {n} rule{'s' if n != 1 else ''} failed", file=sys.stderr)
+    return 2
 
 
 def _report(args: argparse.Namespace, assessed: Any, fixed: list[Any], store: Any = None) -> int:
