@@ -104,3 +104,18 @@ def test_a_designs_own_finding_names_no_designs(
     out = _run(["solo.yaml"], capsys)
     assert out.splitlines()[0].endswith("(measured 130 kW, limit 120 kW)")
     assert out.splitlines()[1] == "Found 1 error in 1 design."
+
+
+def test_add_suppressions_says_once_what_it_left_in_included_files(
+    halls: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 54, item 7: without --fix-includes, the findings in the library three halls
+    include are one stderr line (was one a finding a design), and the report follows."""
+    code = main(["check", "--no-cache", "--add-suppressions", "accepted at adoption", "designs"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err == (
+        "dclint: left 1 place in included files as written (libs/racks.yaml:2: PWR001); "
+        "--fix-includes edits them\n"
+    )
+    assert out.splitlines()[-1] == "Found 1 error in 3 designs."

@@ -133,3 +133,50 @@ def test_exclude_holds_for_the_files_the_hook_is_passed(
     assert "designs/archive/old.yaml:3:46: PWR001 [error]" in capsys.readouterr().out.replace(
         os.sep, "/"
     )
+
+
+def test_show_files_lists_every_file_with_its_role(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 54, item 7: --show-files names every includer of a fragment (one kept outside
+    the searched folder too) and the files the config excludes."""
+    from dclint.cli import main as dclint
+
+    _halls(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert dclint(["check", "designs", "--show-files"]) == 0
+    halls = ", ".join(os.path.join("designs", f"hall-{x}.yaml") for x in "abc")
+    assert capsys.readouterr().out.splitlines() == [
+        os.path.join("designs", "archive", "old.yaml") + ": excluded (the config's exclude)",
+        os.path.join("designs", "hall-a.yaml") + ": design",
+        os.path.join("designs", "hall-b.yaml") + ": design",
+        os.path.join("designs", "hall-c.yaml") + ": design",
+        os.path.join("libs", "racks.yaml") + f": fragment of 3 designs: {halls}",
+    ]
+
+
+def test_check_reads_a_design_from_stdin_as_the_named_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 54, item 7: `dclint check - --stdin-filename PATH` checks the text on standard
+    input as PATH: its includes resolve from PATH's folder and PATH's config applies."""
+    import io
+
+    from dclint.cli import main as dclint
+
+    _halls(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    hot = "name: typed\ninclude: [../libs/racks.yaml]\nracks:\n  - {id: r1, type: nvl72}\n"
+    hot += "  - {id: r2, platform: gb200-nvl72, it_load: 130 kW}\n"
+    stdin = io.TextIOWrapper(io.BytesIO(hot.encode()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert dclint(["check", "-", "--stdin-filename", "designs/hall-new.yaml"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(": ", 1)[0] for line in out[:-1]] == [
+        os.path.join("designs", "hall-new.yaml") + ":5:46"
+    ]
+    assert out[-1] == "Found 1 error in 1 design."
+    (tmp_path / ".dclint.yaml").write_text('ignore: ["PWR001"]\n', encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(hot.encode())))
+    assert dclint(["check", "-", "--stdin-filename", "designs/hall-new.yaml"]) == 0
+    assert capsys.readouterr().out == "All checks passed: 1 design, no findings.\n"

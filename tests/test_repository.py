@@ -128,7 +128,8 @@ def test_show_files_lists_designs_fragments_and_skipped_files(
 ) -> None:
     code, out, err = _check(capsys, ".", "--show-files", cwd=repo)
     assert (code, err) == (0, "")
-    part = "fragment, checked as part of ./designs/halls/hall-1.yaml"
+    # issue 54: a fragment names every design that includes it
+    part = "fragment of 2 designs: ./designs/halls/hall-1.yaml, ./designs/halls/hall-2.yaml"
     assert out == [
         "./designs/halls/hall-1.yaml: design",
         "./designs/halls/hall-2.yaml: design",

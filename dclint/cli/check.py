@@ -74,6 +74,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="print the offending YAML line under each finding, with a caret",
     )
+    check.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with PATH '-': the name of the design read from standard input (its positions, "
+        "the config found for it, its per-file settings and its includes' folder)",
+    )
     check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
     check.add_argument(
         "--force-exclude",
@@ -137,6 +143,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from dclint.cli import _import_pint_without_numpy
 
+    if "-" in args.paths:
+        _import_pint_without_numpy()
+        return _check_stdin(args)
+    if getattr(args, "stdin_filename", None):
+        raise ConfigError("--stdin-filename names the design read from standard input: add '-'")
     cache = _cache_usable(args)
     if not cache:
         _import_pint_without_numpy()  # as for every command (dclint.cli.main)
@@ -212,6 +223,41 @@ def _run(args: argparse.Namespace, snapshot: Any, watched: _Watched | None = Non
     _import_pint_without_numpy()
     engine.rules  # noqa: B018 - a bad rule pack is an error before anything is checked
     return _check(args, engine, store)
+
+
+def _check_stdin(args: argparse.Namespace) -> int:
+    """`dclint check -`: the design text on standard input (at most the design size limit),
+    checked as the file --stdin-filename names would be (positions, config discovery,
+    per-file settings, includes); what writes files or reads many is refused."""
+    from dclint.analysis.assess import assess
+    from dclint.cli.fixes import fixing
+    from dclint.engine.findings import DesignResult, RunResult
+    from dclint.loader.yamlsafe import MAX_BYTES, YamlError, decode
+
+    if args.paths != ["-"]:
+        raise ConfigError("'-' (standard input) is checked alone: name no other path")
+    for flag, on in (
+        ("--fix, --diff and --add-suppressions", fixing(args)),
+        ("--watch", getattr(args, "watch", False)),
+        ("--sweep", getattr(args, "sweep", None)),
+        ("--show-files", getattr(args, "show_files", False)),
+        ("--write-baseline", getattr(args, "write_baseline", None)),
+    ):
+        if on:
+            raise ConfigError(f"{flag} work on files, not on standard input")
+    name = args.stdin_filename or "-"
+    engine = make_engine(args)
+    raw = sys.stdin.buffer.read(MAX_BYTES + 1)
+    try:
+        text = decode(name, raw)
+    except YamlError as exc:
+        checked = DesignResult(name, errors=exc.problems)
+    else:
+        checked = engine.check_text(name, text)
+    result = RunResult(designs=[checked])
+    result.rule_failures = sum("rule-failure" in f.tags for f in checked.findings)
+    result, fixed = _baseline(args, result)
+    return _report(args, assess(result, engine), fixed)
 
 
 def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
@@ -361,21 +407,35 @@ def sweep(args: argparse.Namespace) -> int:
 
 
 def show_files(args: argparse.Namespace) -> int:
-    """`check --show-files`: each YAML file found, and whether it is checked as a design, as a
-    fragment of one, or skipped; nothing is checked."""
-    from dclint.engine.files import included_by
+    """`check --show-files`: every YAML file the search met and its role: a design; a
+    fragment, with every design that includes or extends it (a fragment outside the searched
+    paths too); excluded by the config's `exclude`; or skipped, not a design. Nothing is
+    checked."""
+    from dclint.engine.files import includers
     from dclint.engine.runner import find_files
     from dclint.errors import printable
 
     found = find_files(args.paths, make_engine(args))
     if found.problems:
         raise LoadError(found.problems)
-    fragments = included_by(found.files)
+    users = includers(found.files)
     lines = [(f, "design") for f in found.files]
+    listed = {os.path.realpath(f) for f in found.files}
     for file in found.skipped:
-        by = fragments.get(Path(file).resolve())
-        lines.append(
-            (file, f"fragment, checked as part of {by}" if by else "skipped, not a design")
-        )
+        listed.add(os.path.realpath(file))
+        by = users.get(Path(file).resolve())
+        lines.append((file, _fragment_role(by) if by else "skipped, not a design"))
+    lines += [(f, "excluded (the config's exclude)") for f in found.excluded]
+    listed |= {os.path.realpath(f) for f in found.excluded}
+    cwd = Path.cwd()
+    for path, by in users.items():  # fragments outside the searched paths
+        if str(path) not in listed and not path.is_relative_to(Path(args.paths[0]).resolve()):
+            shown = os.path.relpath(path, cwd) if path.is_relative_to(cwd.parent) else str(path)
+            lines.append((shown, _fragment_role(by)))
     emit(args, "".join(f"{printable(f)}: {what}\n" for f, what in sorted(lines)))
     return 0
+
+
+def _fragment_role(by: list[str]) -> str:
+    n = len(by)
+    return f"fragment of {n} design{'s' if n != 1 else ''}: {', '.join(by)}"

@@ -31,6 +31,7 @@ __all__ = [
     "collect",
     "find_designs",
     "included_by",
+    "includers",
     "is_design",
     "references",
     "says_design",
@@ -120,6 +121,30 @@ def included_by(designs: list[str]) -> dict[Path, str]:
             if path not in out:
                 out[path] = design
                 stack.extend(references(path))
+    return out
+
+
+def includers(designs: list[str]) -> dict[Path, list[str]]:
+    """Each file the `designs` include or extend, directly or through other fragments (by its
+    resolved path), and every design that reaches it, in the order given."""
+    out: dict[Path, list[str]] = {}
+    refs: dict[Path, list[Path]] = {}
+
+    def cached(path: Path) -> list[Path]:
+        if path not in refs:
+            refs[path] = references(path)
+        return refs[path]
+
+    for design in designs:
+        seen: set[Path] = set()
+        stack = list(cached(Path(design)))
+        while stack:
+            path = stack.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            out.setdefault(path, []).append(design)
+            stack.extend(cached(path))
     return out
 
 
