@@ -19,6 +19,7 @@ __all__ = [
     "QuantityError",
     "dimension_of",
     "fmt",
+    "narrow_hint",
     "parse_quantity",
     "parse_unit",
     "unit_text",
@@ -186,6 +187,28 @@ def unit_text(unit: Any) -> str:
         pass
     parts = [name if exp == 1 else f"{name}**{exp:g}" for name, exp in unit._units.items()]
     return "*".join(parts) or "dimensionless"
+
+
+_HINT = re.compile(r" \(did you mean ('[^']+'(?: or '[^']+')*)\?\)")
+
+
+def narrow_hint(message: str, example_unit: str) -> str:
+    """`message` (a QuantityError's) with its 'did you mean' spellings narrowed to those of
+    `example_unit`'s dimension: a value wanted in kW is never told 'kWh' (energy); the hint is
+    dropped when none is left."""
+    found = _HINT.search(message)
+    if found is None:
+        return message
+    wanted = dimension_of(example_unit)
+    kept = []
+    for guess in re.findall(r"'([^']+)'", found.group(1)):
+        try:
+            if parse_unit(guess).dimensionality == wanted:
+                kept.append(guess)
+        except QuantityError:
+            continue
+    hint = " (did you mean " + " or ".join(f"'{k}'" for k in kept) + "?)" if kept else ""
+    return message[: found.start()] + hint + message[found.end() :]
 
 
 # letters whose case carries meaning a guess must not change: a bit is not a byte (8x), a

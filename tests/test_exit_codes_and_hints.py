@@ -62,3 +62,31 @@ def test_plan_apply_removes_the_declared_mfu_the_new_layout_makes_stale(
     # applied again: the layout is the best already, nothing is removed or said
     assert main(["plan", "h.yaml", "--apply"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        # a storage bandwidth: bytes a second, never 'Gbps' (8x off)
+        ("read_bandwidth", "300 GBps", "unknown unit in 'GBps' (did you mean 'GB/s'?)"),
+        # a power: 'kWh' is an energy, so no guess rather than a wrong one
+        ("it_load", "40 kwh", "unknown unit in 'kwh'"),
+        ("it_load", "40 KW", "unknown unit in 'KW' (did you mean 'kW'?)"),
+    ],
+)
+def test_a_unit_hint_has_the_dimension_the_field_wants(field: str, value: str, said: str) -> None:
+    from dclint.errors import LoadError
+    from dclint.loader.load import load_text
+
+    if field == "it_load":
+        text = f"name: x\nracks:\n  - {{id: r1, platform: gb200-nvl72, it_load: {value}}}\n"
+        where, kind = "racks[0].it_load", "power, e.g. '120 kW'"
+    else:
+        text = (
+            "name: x\nstorage:\n  tiers:\n    - {id: w, kind: parallel_fs, "
+            f"read_bandwidth: {value}, capacity: 1 PB}}\n"
+        )
+        where, kind = "storage.tiers[0].read_bandwidth", "bandwidth, e.g. '400 Gb/s'"
+    with pytest.raises(LoadError) as caught:
+        load_text(text, "d.yaml")
+    assert caught.value.problems[0].message == f"{where}: {said}; expected {kind}"
