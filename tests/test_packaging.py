@@ -58,6 +58,10 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (repo / "libs" / "racks.yaml").write_text(LIBRARY.format(load="120 kW"))
     for hall in ("hall-a", "hall-b", "hall-c"):
         (repo / "designs" / f"{hall}.yaml").write_text(HALL.format(name=hall))
+    # an archived design the config excludes: pre-commit --all-files passes it, dclint skips it
+    (repo / "designs" / "archive").mkdir()
+    (repo / "designs" / "archive" / "old.yaml").write_text(BAD)
+    (repo / ".dclint.yaml").write_text('exclude: ["designs/archive/*"]\n')
     for args in (
         ["init", "-q"],
         ["add", "."],
@@ -110,6 +114,13 @@ def test_pre_commit_hook_fails_a_library_edit_that_breaks_three_halls(hook_repo:
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "libs/racks.yaml:2:43: PWR001 [error]" in proc.stdout
     assert "Skipped" not in proc.stdout
+
+
+def test_pre_commit_hook_keeps_an_excluded_design_excluded(hook_repo: Path) -> None:
+    """Issue 54, item 1: the config's exclude holds for the files pre-commit passes."""
+    proc = _try_repo(hook_repo, "designs/archive/old.yaml", "designs/good.yaml")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Passed" in proc.stdout
 
 
 def test_the_hook_runs_the_installed_package_not_a_dclint_folder_in_the_repository(
