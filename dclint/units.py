@@ -19,6 +19,7 @@ __all__ = [
     "QuantityError",
     "dimension_of",
     "fmt",
+    "narrow_hint",
     "parse_quantity",
     "parse_unit",
     "unit_text",
@@ -188,11 +189,68 @@ def unit_text(unit: Any) -> str:
     return "*".join(parts) or "dimensionless"
 
 
+_HINT = re.compile(r" \(did you mean ('[^']+'(?: or '[^']+')*)\?\)")
+
+
+def narrow_hint(message: str, example_unit: str) -> str:
+    """`message` (a QuantityError's) with its 'did you mean' spellings narrowed to those of
+    `example_unit`'s dimension: a value wanted in kW is never told 'kWh' (energy); the hint is
+    dropped when none is left."""
+    found = _HINT.search(message)
+    if found is None:
+        return message
+    wanted = dimension_of(example_unit)
+    kept = []
+    for guess in re.findall(r"'([^']+)'", found.group(1)):
+        try:
+            if parse_unit(guess).dimensionality == wanted:
+                kept.append(guess)
+        except QuantityError:
+            continue
+    hint = " (did you mean " + " or ".join(f"'{k}'" for k in kept) + "?)" if kept else ""
+    return message[: found.start()] + hint + message[found.end() :]
+
+
+# letters whose case carries meaning a guess must not change: a bit is not a byte (8x), a
+# milli- or pico- prefix is not mega- or peta- (1e9, 1e27 apart)
+_MEANINGFUL_CASE = frozenset("bBmMpP")
+# bytes per second written as bits per second are (`GBps`, `KBps`): the capital B is bytes
+_BYTES_PER_SECOND = re.compile(r"^([A-Za-zµμ]?)Bps$")
+
+
+def _same_scale(name: str, guess: str) -> bool:
+    """Whether `guess` differs from `name` only in the case of letters whose case does not
+    change the quantity (`KW` -> `kW`, not `GBps` -> `Gbps`)."""
+    return all(a == b or a not in _MEANINGFUL_CASE for a, b in zip(name, guess, strict=True))
+
+
+def _byte_rate(name: str) -> str | None:
+    """`GB/s` for `GBps`, `kB/s` for `KBps`: bytes per second as dclint writes them; None for
+    any other name, or a prefix that is not one in any case."""
+    found = _BYTES_PER_SECOND.match(name)
+    if found is None:
+        return None
+    prefix = found.group(1)
+    if not prefix:
+        return "B/s"
+    if prefix in "mp":  # milli- or pico-bytes a second: no guess (dclint refuses `mB`)
+        return None
+    options = _lowered_cache().get((prefix + "B").lower(), set())
+    same = [o for o in options if _same_scale(prefix + "B", o)]
+    return f"{same[0]}/s" if len(same) == 1 else None
+
+
 def _case_hint(text: str) -> str:
     """` (did you mean 'kW'?)` where each unknown name of `text` is a known prefix and unit
-    symbol in other letter cases (`KW`, `kw`) and only one such (`mw` could be mW or MW)."""
+    symbol in other letter cases (`KW`, `kw`) and only one such (`mw` could be mW or MW); a
+    guess never changes a bit to a byte or a prefix's scale (`GBps` is `GB/s`, never `Gbps`:
+    8x off)."""
     parts = []
     for name in re.findall(_NAME, text):
+        rate = _byte_rate(name)
+        if rate is not None:
+            parts.append(rate)
+            continue
         if name.lower() in _lowered_cache():
             try:
                 ureg.parse_units(name)
@@ -201,7 +259,7 @@ def _case_hint(text: str) -> str:
             except Exception:
                 pass
         found = _lowered_cache().get(name.lower(), set())
-        if len(found) != 1:
+        if len(found) != 1 or not _same_scale(name, next(iter(found))):
             return ""
         parts.append(next(iter(found)))
     names = iter(parts)

@@ -35,10 +35,31 @@ def test_force_color_colours_a_pipe(
 def test_rules_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--format", "json"]) == 0
     rules = json.loads(capsys.readouterr().out)
-    assert rules[0].keys() == {"id", "name", "severity", "summary"}
+    assert rules[0].keys() == {
+        "id",
+        "name",
+        "severity",
+        "summary",
+        "topics",
+        "options",
+        "sources",
+        "fix",
+        "origin",
+        "explain",
+    }
     (pwr001,) = [r for r in rules if r["id"] == "PWR001"]
     assert pwr001["name"] == "rack-power-over-limit"
     assert pwr001["severity"] == "error"
+    # issue 54: options with defaults, topics, cited sources, fix availability
+    assert pwr001["topics"] == ["power"]
+    assert [(o["name"], o["type"], o["default"]) for o in pwr001["options"]] == [
+        ("limit", "power", "120 kW"),
+        ("platform_limits", "dict:power", {}),
+    ]
+    assert pwr001["sources"][0] == "NVIDIA GB200 NVL72 documentation"
+    assert pwr001["fix"] is False
+    fixable = [r["id"] for r in rules if r["fix"]]
+    assert fixable == ["CLG002", "NET001", "PAR005", "PWR003", "PWR004"]
 
 
 @pytest.mark.parametrize(

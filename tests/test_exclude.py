@@ -38,3 +38,14 @@ def test_globs_are_from_the_config_directory(
 def test_a_named_file_is_checked(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "designs/archive/old.yaml"]) == 1
     assert "PWR001" in capsys.readouterr().out
+
+
+def test_force_exclude_holds_for_a_named_file(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 54, item 1: --force-exclude (ruff's) applies `exclude` to named files too."""
+    assert main(["check", "--force-exclude", "designs/archive/old.yaml", "designs/ok.yaml"]) == 0
+    assert capsys.readouterr().out == "All checks passed: 1 design, no findings.\n"
+    assert main(["check", "--force-exclude", "designs/archive/old.yaml"]) == 0
+    assert capsys.readouterr().out == "All checks passed: 0 designs, no findings.\n"
+    assert main(["check", "--no-force-exclude", "designs/archive/old.yaml"]) == 1

@@ -18,6 +18,8 @@ from conftest import ROOT
 pytestmark = pytest.mark.integration
 
 BAD = "name: hot\nracks:\n  - {id: r1, platform: gb200-nvl72, it_load: 130 kW}\n"
+LIBRARY = "rack_types:\n  nvl72: {{platform: gb200-nvl72, it_load: {load}}}\n"
+HALL = "name: {name}\ninclude: [../libs/racks.yaml]\nracks:\n  - {{id: r1, type: nvl72}}\n"
 GOOD = "name: ok\nracks:\n  - {id: r1, platform: gb200-nvl72, it_load: 120 kW}\n"
 
 
@@ -49,7 +51,17 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (repo / "designs").mkdir()
     (repo / "designs" / "bad.yaml").write_text(BAD)
     (repo / "designs" / "good.yaml").write_text(GOOD)
-    (repo / "notes.yaml").write_text(BAD)  # not a design path: the hook must skip it
+    # not a design (a compose file): the hook is passed it and skips it silently
+    (repo / "notes.yaml").write_text("services:\n  web: {image: nginx}\n")
+    # issue 54: three halls include a rack library kept outside designs/
+    (repo / "libs").mkdir()
+    (repo / "libs" / "racks.yaml").write_text(LIBRARY.format(load="120 kW"))
+    for hall in ("hall-a", "hall-b", "hall-c"):
+        (repo / "designs" / f"{hall}.yaml").write_text(HALL.format(name=hall))
+    # an archived design the config excludes: pre-commit --all-files passes it, dclint skips it
+    (repo / "designs" / "archive").mkdir()
+    (repo / "designs" / "archive" / "old.yaml").write_text(BAD)
+    (repo / ".dclint.yaml").write_text('exclude: ["designs/archive/*"]\n')
     for args in (
         ["init", "-q"],
         ["add", "."],
@@ -86,6 +98,27 @@ def test_pre_commit_hook_fails_on_a_broken_design(hook_repo: Path) -> None:
 
 def test_pre_commit_hook_passes_a_clean_design(hook_repo: Path) -> None:
     proc = _try_repo(hook_repo, "designs/good.yaml", "notes.yaml")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Passed" in proc.stdout
+
+
+def test_pre_commit_hook_fails_a_library_edit_that_breaks_three_halls(hook_repo: Path) -> None:
+    """Issue 54, item 1: the published hook passes a fragment outside designs/ to dclint, which
+    checks the three halls including it."""
+    library = hook_repo / "libs" / "racks.yaml"
+    library.write_text(LIBRARY.format(load="130 kW"))
+    try:
+        proc = _try_repo(hook_repo, "libs/racks.yaml")
+    finally:
+        library.write_text(LIBRARY.format(load="120 kW"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "libs/racks.yaml:2:43: PWR001 [error]" in proc.stdout
+    assert "Skipped" not in proc.stdout
+
+
+def test_pre_commit_hook_keeps_an_excluded_design_excluded(hook_repo: Path) -> None:
+    """Issue 54, item 1: the config's exclude holds for the files pre-commit passes."""
+    proc = _try_repo(hook_repo, "designs/archive/old.yaml", "designs/good.yaml")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Passed" in proc.stdout
 

@@ -59,7 +59,8 @@ FILES = {
 }
 HOT = (
     "rack h2-r1 design IT load 130 kW exceeds the rack power limit 120 kW"
-    " [2 racks of type nvl72-hot: h2-r[1-2]] (measured 130 kW, limit 120 kW)"
+    " [2 racks of type nvl72-hot: h2-r[1-2]] [in 1 of 2 designs that read it: hall-2]"
+    " (measured 130 kW, limit 120 kW)"
 )
 
 
@@ -117,7 +118,7 @@ def test_includes_resolve_from_the_including_file_inside_the_tree(
     assert out == [
         "../libs/rack-types.yaml:3:47: PWR001 [error] rack h2-r1 design IT load 130 kW exceeds"
         " the rack power limit 120 kW (measured 130 kW, limit 120 kW)"
-        " [2 racks of type nvl72-hot: h2-r[1-2]]",
+        " [2 racks of type nvl72-hot: h2-r[1-2]] [in 1 of 2 designs that read it: hall-2]",
         "Found 2 errors in 2 designs; skipped 1 file that is not a design (--show-files lists it).",
     ]
 
@@ -127,7 +128,8 @@ def test_show_files_lists_designs_fragments_and_skipped_files(
 ) -> None:
     code, out, err = _check(capsys, ".", "--show-files", cwd=repo)
     assert (code, err) == (0, "")
-    part = "fragment, checked as part of ./designs/halls/hall-1.yaml"
+    # issue 54: a fragment names every design that includes it
+    part = "fragment of 2 designs: ./designs/halls/hall-1.yaml, ./designs/halls/hall-2.yaml"
     assert out == [
         "./designs/halls/hall-1.yaml: design",
         "./designs/halls/hall-2.yaml: design",

@@ -215,8 +215,9 @@ async def test_diagnostics_of_100_racks_within_a_second(client: LanguageClient) 
     _change(client, path, RACK.format(n=100, load="130 kW"), 2)
     got = await _diagnostics(client, path, 2)
     elapsed = time.perf_counter() - start
-    # one PWR001 a rack at the range entry's line; the site and both panels are over too
-    assert got == sorted([("PWR001", 12)] * 100 + [("PWR006", 2), ("PWR008", 5), ("PWR008", 6)])
+    # one PWR001 for the 100 racks at the range entry's line (issue 54: one diagnostic a
+    # defect, as check prints one line); the site and both panels are over too
+    assert got == sorted([("PWR001", 12), ("PWR006", 2), ("PWR008", 5), ("PWR008", 6)])
     assert elapsed < 1.0, f"diagnostics took {elapsed:.2f} s"
 
 

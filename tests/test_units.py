@@ -196,6 +196,13 @@ def test_a_field_kind_checks_each_distinct_valid_text_once() -> None:
         ("2 tb/s", " (did you mean 'Tb/s' or 'TB/s'?)"),
         ("1 tB", " (did you mean 'TB'?)"),
         ("8 tbps", " (did you mean 'Tbps'?)"),
+        # issue 54: bytes a second stay bytes (never 'Gbps', 8x off), the prefix's case kept
+        ("300 GBps", " (did you mean 'GB/s'?)"),
+        ("2 TBps", " (did you mean 'TB/s'?)"),
+        ("500 MBps", " (did you mean 'MB/s'?)"),
+        ("64 KBps", " (did you mean 'kB/s'?)"),
+        ("9 Bps", " (did you mean 'B/s'?)"),
+        ("5 mBps", ""),  # millibytes a second: no guess
         ("3 xyz", ""),
     ],
 )

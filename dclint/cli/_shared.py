@@ -138,6 +138,7 @@ def make_engine(args: argparse.Namespace, defer_rules: bool = False) -> Any:
         warn=_warn_once(),
         defer_rules=defer_rules,
         costly=getattr(args, "layout_search", False),
+        force_exclude=getattr(args, "force_exclude", False),
     )
 
 

@@ -74,7 +74,20 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="print the offending YAML line under each finding, with a caret",
     )
+    check.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with PATH '-': the name of the design read from standard input (its positions, "
+        "the config found for it, its per-file settings and its includes' folder)",
+    )
     check.add_argument("--quiet", "-q", action="store_true", help="print nothing when clean")
+    check.add_argument(
+        "--force-exclude",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="apply the config's `exclude` to files named on the command line too (as ruff's; "
+        "the pre-commit hook turns it on)",
+    )
     check.add_argument(
         "--show-files",
         action="store_true",
@@ -130,6 +143,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from dclint.cli import _import_pint_without_numpy
 
+    if "-" in args.paths:
+        _import_pint_without_numpy()
+        return _check_stdin(args)
+    if getattr(args, "stdin_filename", None):
+        raise ConfigError("--stdin-filename names the design read from standard input: add '-'")
     cache = _cache_usable(args)
     if not cache:
         _import_pint_without_numpy()  # as for every command (dclint.cli.main)
@@ -207,6 +225,41 @@ def _run(args: argparse.Namespace, snapshot: Any, watched: _Watched | None = Non
     return _check(args, engine, store)
 
 
+def _check_stdin(args: argparse.Namespace) -> int:
+    """`dclint check -`: the design text on standard input (at most the design size limit),
+    checked as the file --stdin-filename names would be (positions, config discovery,
+    per-file settings, includes); what writes files or reads many is refused."""
+    from dclint.analysis.assess import assess
+    from dclint.cli.fixes import fixing
+    from dclint.engine.findings import DesignResult, RunResult
+    from dclint.loader.yamlsafe import MAX_BYTES, YamlError, decode
+
+    if args.paths != ["-"]:
+        raise ConfigError("'-' (standard input) is checked alone: name no other path")
+    for flag, on in (
+        ("--fix, --diff and --add-suppressions", fixing(args)),
+        ("--watch", getattr(args, "watch", False)),
+        ("--sweep", getattr(args, "sweep", None)),
+        ("--show-files", getattr(args, "show_files", False)),
+        ("--write-baseline", getattr(args, "write_baseline", None)),
+    ):
+        if on:
+            raise ConfigError(f"{flag} work on files, not on standard input")
+    name = args.stdin_filename or "-"
+    engine = make_engine(args)
+    raw = sys.stdin.buffer.read(MAX_BYTES + 1)
+    try:
+        text = decode(name, raw)
+    except YamlError as exc:
+        checked = DesignResult(name, errors=exc.problems)
+    else:
+        checked = engine.check_text(name, text)
+    result = RunResult(designs=[checked])
+    result.rule_failures = sum("rule-failure" in f.tags for f in checked.findings)
+    result, fixed = _baseline(args, result)
+    return _report(args, assess(result, engine), fixed)
+
+
 def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
     from dclint.analysis.assess import assess
     from dclint.engine.runner import run as run_engine
@@ -220,7 +273,7 @@ def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
 
         code = run_fixes(args, result, engine)
         if code is not None:  # --diff: the diff is the report
-            return code
+            return _diff_code(result, code)
         args.fix = args.diff = False
         args.add_suppressions = None
         args.no_cache = True
@@ -231,6 +284,21 @@ def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
     if store is not None:
         store.store(result)
     return _report(args, assessed, fixed, store)
+
+
+def _diff_code(result: Any, code: int) -> int:
+    """--diff's exit code: 2 with each load error on stderr when a design did not load (as a
+    plain check exits; nothing could be fixed in it), else the diff's (1 when non-empty)."""
+    if not result.errors and not result.rule_failures:
+        return code
+    from dclint.errors import printable
+
+    for e in result.errors:
+        print(printable(f"{e.file}:{e.line}:{e.column}: error: {e.message}"), file=sys.stderr)
+    if result.rule_failures:
+        n = result.rule_failures
+        print(f"dclint: error: {n} rule{'s' if n != 1 else ''} failed", file=sys.stderr)
+    return 2
 
 
 def _report(args: argparse.Namespace, assessed: Any, fixed: list[Any], store: Any = None) -> int:
@@ -339,21 +407,35 @@ def sweep(args: argparse.Namespace) -> int:
 
 
 def show_files(args: argparse.Namespace) -> int:
-    """`check --show-files`: each YAML file found, and whether it is checked as a design, as a
-    fragment of one, or skipped; nothing is checked."""
-    from dclint.engine.files import included_by
+    """`check --show-files`: every YAML file the search met and its role: a design; a
+    fragment, with every design that includes or extends it (a fragment outside the searched
+    paths too); excluded by the config's `exclude`; or skipped, not a design. Nothing is
+    checked."""
+    from dclint.engine.files import includers
     from dclint.engine.runner import find_files
     from dclint.errors import printable
 
     found = find_files(args.paths, make_engine(args))
     if found.problems:
         raise LoadError(found.problems)
-    fragments = included_by(found.files)
+    users = includers(found.files)
     lines = [(f, "design") for f in found.files]
+    listed = {os.path.realpath(f) for f in found.files}
     for file in found.skipped:
-        by = fragments.get(Path(file).resolve())
-        lines.append(
-            (file, f"fragment, checked as part of {by}" if by else "skipped, not a design")
-        )
+        listed.add(os.path.realpath(file))
+        by = users.get(Path(file).resolve())
+        lines.append((file, _fragment_role(by) if by else "skipped, not a design"))
+    lines += [(f, "excluded (the config's exclude)") for f in found.excluded]
+    listed |= {os.path.realpath(f) for f in found.excluded}
+    cwd = Path.cwd()
+    for path, by in users.items():  # fragments outside the searched paths
+        if str(path) not in listed and not path.is_relative_to(Path(args.paths[0]).resolve()):
+            shown = os.path.relpath(path, cwd) if path.is_relative_to(cwd.parent) else str(path)
+            lines.append((shown, _fragment_role(by)))
     emit(args, "".join(f"{printable(f)}: {what}\n" for f, what in sorted(lines)))
     return 0
+
+
+def _fragment_role(by: list[str]) -> str:
+    n = len(by)
+    return f"fragment of {n} design{'s' if n != 1 else ''}: {', '.join(by)}"

@@ -222,15 +222,67 @@ def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
     got = layout_edits(text, index, wl.id, best, layout_values(best, wl.gpus), gap)
     if isinstance(got, str):
         raise ConfigError(f"{args.design}: {got}")
+    stale = [] if _same_layout(best, found.declared) else _measured_edits(text, index)
 
     def replace(path: str, data: bytes) -> None:
         write_atomic(path, data, "--apply", replaces_input=True)
 
-    why = files.write(args.design, kept, files.encode(kept, apply(text, got.edits)), replace)
+    edits = [*got.edits, *(e for _, e in stale)]
+    why = files.write(args.design, kept, files.encode(kept, apply(text, edits)), replace)
     if why is not None:
         raise ConfigError(f"{args.design}: {why}; the layout was not applied")
     print(f"{args.design}: {got.summary}")
+    if stale:
+        names = ", ".join(f"{k}: {v}" for (k, v), _ in stale)
+        it = "they" if len(stale) > 1 else "it"
+        print(
+            f"{args.design}: workload {wl.id}: removed the declared {names} (measured on the "
+            f"old layout, {it} no longer describe{'' if len(stale) > 1 else 's'} the new one; "
+            f"measure the new layout and declare {'them' if len(stale) > 1 else 'it'} again)"
+        )
     return 0
+
+
+# a workload's declared performance inputs: measured on one layout (an MFU, a step time, a
+# throughput), each sets the projection in place of the model; another layout makes them stale
+MEASURED_INPUTS = (
+    "mfu",
+    "achieved_flops",
+    "step_time",
+    "tokens_per_second",
+    "communication_overhead",
+)
+_LAYOUT = ("tp", "pp", "vpp", "cp", "ep", "micro_batch", "recompute")
+
+
+def _same_layout(best: Any, declared: Any) -> bool:
+    if declared is None:
+        return False
+    return all(getattr(best, a, None) == getattr(declared, a, None) for a in _LAYOUT)
+
+
+def _measured_edits(text: str, index: int) -> list[tuple[tuple[str, str], Any]]:
+    """((key, value as written), the edit removing its line) for each measured input workload
+    `index` declares in block style in `text` (a flow-style workload is left to --apply's own
+    refusal)."""
+    from dclint.fix.text import Edit, node_at
+
+    found = node_at(text, ("workloads", index))
+    if found is None or found[1].flow_style:
+        return []
+    lines = text.splitlines()
+    out = []
+    for key, value in found[1].value:
+        if key.value not in MEASURED_INPUTS:
+            continue
+        line = key.start_mark.line
+        if lines[line][: key.start_mark.column].strip():  # not alone on its line: left
+            continue
+        end = value.end_mark.line + (1 if value.end_mark.column else 0)
+        end = max(end, line + 1)
+        written = text[value.start_mark.index : value.end_mark.index].strip()
+        out.append(((str(key.value), written), Edit(line, 0, end, 0, "")))
+    return out
 
 
 def _grid(

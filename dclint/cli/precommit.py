@@ -2,11 +2,17 @@
 among the changed files, and for a changed fragment (a file other designs `include:` or
 `extends:`, such as a rack-type library or a site profile) the designs built on it instead.
 
-A file that is not a design by dclint.engine.files' rule (a top-level `name` beside design
-sections, or a `# dclint: design` line) is a fragment, never checked on its own; a base design
-is checked itself, and so are the designs extending it. Designs are found among the
-repository's YAML files (`git ls-files`, or the files under the working directory), reading
-only those that mention `include` or `extends`.
+The published hook passes every YAML file (`types: [yaml]`, wherever it lives) and dclint
+decides: a file that is not a design by dclint.engine.files' rule (a top-level `name` beside
+design sections, or a `# dclint: design` line) is a fragment, never checked on its own; a base
+design is checked itself, and so are the designs extending it; a file that is neither a design
+nor reached by one (a docker-compose file, a CI workflow) is skipped silently. Designs are found
+among the repository's YAML files (`git ls-files`, or the files under the working directory),
+reading only those that mention `include` or `extends`.
+
+The config's `exclude` holds for the files the hook passes (`--force-exclude`, as ruff's hook
+does): `pre-commit run --all-files` does not check an excluded, archived design.
+`--no-force-exclude` in the hook's `args` turns that off.
 """
 
 from __future__ import annotations
@@ -103,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     if not designs:
         return 0  # only fragments, and no design uses them yet
     shown = [str(p.relative_to(cwd)) if p.is_relative_to(cwd) else str(p) for p in designs]
-    return dclint(["check", "--quiet", *options, *shown])
+    force = [] if "--no-force-exclude" in options else ["--force-exclude"]
+    return dclint(["check", "--quiet", *force, *options, *shown])
 
 
 def run() -> None:

@@ -1,8 +1,13 @@
-"""`dclint rules`: list every rule with its id, name, severity and summary."""
+"""`dclint rules`: list every rule with its id, name, severity and summary; `--format json`
+adds what a tool needs to configure one: its options (type, default, help), the topics it
+covers (its tags), the sources its doc cites, whether it offers a fix, and where it was
+found."""
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import re
 from typing import Any
 
 from dclint.cli._shared import add_format, add_rules_dir, emit
@@ -62,12 +67,56 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         import json
 
-        listed = [
-            {"id": rule_id, "name": cls.name, "severity": cls.severity, "summary": cls.summary()}
-            for rule_id, cls in rules.items()
-        ]
-        emit(args, json.dumps(listed, indent=2, ensure_ascii=False) + "\n")
+        listed = [_described(rule_id, cls) for rule_id, cls in rules.items()]
+        emit(args, json.dumps(listed, indent=2, ensure_ascii=False, default=str) + "\n")
         return 0
     for rule_id, cls in rules.items():
         print(f"{rule_id}  {cls.name:<40} {cls.severity:<8} {cls.summary()}")
     return 0
+
+
+_CHANGES = re.compile(r"\bChange\(|\bchanges=")
+_CITED = re.compile(r"\(([A-Z][^()`]*?[A-Za-z][^()`]*)\)")
+
+
+def _sources(doc: str) -> list[str]:
+    """The works the doc's "Why it matters" section cites in parentheses, in order: `(NVIDIA
+    GB200 NVL72 documentation)`, `(Uptime Institute Global Data Center Survey)`."""
+    why = doc.split("## Why it matters", 1)[-1].split("\n## ", 1)[0] if "## Why" in doc else ""
+    found = (" ".join(m.group(1).split()) for m in _CITED.finditer(why))
+    return list(dict.fromkeys(c for c in found if " " in c and not c[0].isdigit()))
+
+
+def _offers_fix(cls: Any) -> bool:
+    """Whether the rule's findings can carry a fix (`check --fix`, `--unsafe-fixes`): its
+    module builds engine.rule.Change edits."""
+    module = inspect.getmodule(cls)
+    try:
+        return module is not None and _CHANGES.search(inspect.getsource(module)) is not None
+    except (OSError, TypeError):
+        return False
+
+
+def _described(rule_id: str, cls: Any) -> dict[str, Any]:
+    doc = cls.doc()
+    return {
+        "id": rule_id,
+        "name": cls.name,
+        "severity": cls.severity,
+        "summary": cls.summary(),
+        "topics": list(cls.tags),
+        "options": [
+            {
+                "name": name,
+                "type": option.kind,
+                "default": option.default,
+                "help": option.help,
+                "costly": option.costly,
+            }
+            for name, option in cls.options.items()
+        ],
+        "sources": _sources(doc),
+        "fix": _offers_fix(cls),
+        "origin": cls.origin,
+        "explain": f"dclint explain {rule_id}",
+    }

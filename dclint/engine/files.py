@@ -31,6 +31,7 @@ __all__ = [
     "collect",
     "find_designs",
     "included_by",
+    "includers",
     "is_design",
     "references",
     "says_design",
@@ -51,12 +52,14 @@ _MAX_SNIFF = 10 * 1024 * 1024  # a larger file is left to the loader, which refu
 
 @dataclass
 class Found:
-    """What a search found: the files to check, the YAML skipped as not designs, and problems
-    for paths that do not exist or directories that cannot be listed."""
+    """What a search found: the files to check, the YAML skipped as not designs, the YAML a
+    config's `exclude` left out, and problems for paths that do not exist or directories that
+    cannot be listed."""
 
     files: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)
 
 
 def says_design(text: str) -> bool:
@@ -121,12 +124,37 @@ def included_by(designs: list[str]) -> dict[Path, str]:
     return out
 
 
+def includers(designs: list[str]) -> dict[Path, list[str]]:
+    """Each file the `designs` include or extend, directly or through other fragments (by its
+    resolved path), and every design that reaches it, in the order given."""
+    out: dict[Path, list[str]] = {}
+    refs: dict[Path, list[Path]] = {}
+
+    def cached(path: Path) -> list[Path]:
+        if path not in refs:
+            refs[path] = references(path)
+        return refs[path]
+
+    for design in designs:
+        seen: set[Path] = set()
+        stack = list(cached(Path(design)))
+        while stack:
+            path = stack.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            out.setdefault(path, []).append(design)
+            stack.extend(cached(path))
+    return out
+
+
 def find_designs(paths: list[str], exclude: tuple[str, ...] = ()) -> Found:
     """The files to check under `paths`: every file named, and the designs among the YAML
     files found in directories; the others found there are `skipped`."""
-    files, problems = collect(paths, exclude)
+    excluded: list[str] = []
+    files, problems = collect(paths, exclude, excluded)
     named = {os.path.normpath(p) for p in paths}
-    found = Found(problems=problems)
+    found = Found(problems=problems, excluded=excluded)
     for file in files:
         if os.path.normpath(file) in named or is_design(file):
             found.files.append(file)
@@ -135,15 +163,18 @@ def find_designs(paths: list[str], exclude: tuple[str, ...] = ()) -> Found:
     return found
 
 
-def collect(paths: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str], list[Problem]]:
-    """Design files under `paths` in a stable order, and problems for paths that do not exist."""
+def collect(
+    paths: list[str], exclude: tuple[str, ...] = (), excluded: list[str] | None = None
+) -> tuple[list[str], list[Problem]]:
+    """Design files under `paths` in a stable order, and problems for paths that do not exist;
+    the YAML files `exclude` leaves out of a directory's search are added to `excluded`."""
     files: list[str] = []
     problems: list[Problem] = []
     seen: set[str] = set()
     for raw in paths:
         kind = _kind_of(raw)
         if kind == "directory":
-            found = _walk(Path(raw), exclude, problems)
+            found = _walk(Path(raw), exclude, problems, excluded)
         elif kind == "file":
             found = [raw]
         else:
@@ -177,7 +208,12 @@ def _kind_of(raw: str) -> str:
     return "directory" if stat.S_ISDIR(info.st_mode) else "file"
 
 
-def _walk(root: Path, exclude: tuple[str, ...], problems: list[Problem]) -> list[str]:
+def _walk(
+    root: Path,
+    exclude: tuple[str, ...],
+    problems: list[Problem],
+    excluded: list[str] | None = None,
+) -> list[str]:
     out = []
 
     def unreadable(exc: OSError) -> None:  # a directory that cannot be listed is not skipped
@@ -193,6 +229,8 @@ def _walk(root: Path, exclude: tuple[str, ...], problems: list[Problem]) -> list
             full = os.path.join(directory, name)
             rel = os.path.relpath(full, root).replace(os.sep, "/")
             if any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in exclude):
+                if excluded is not None:
+                    excluded.append(full)
                 continue
             out.append(full)
     return out

@@ -51,6 +51,8 @@ class Engine:
     warn: Callable[[str], None] | None = None  # told what a found config may not do
     defer_rules: bool = False  # discover the rules on first use, not now (a cached replay)
     costly: bool = False  # turn every costly option on (Option.costly; --layout-search)
+    # `exclude` holds for files named on the command line too (--force-exclude, the hook's)
+    force_exclude: bool = False
     _rules: dict[str, type[Rule]] | None = field(default=None, init=False, repr=False)
     _configs: dict[Path, Config] = field(default_factory=dict, init=False)
     _dirs: dict[str, Path] = field(default_factory=dict, init=False)  # directory -> resolved
@@ -240,8 +242,8 @@ def _with_origins(found: list[Finding], origins: dict[str, str]) -> list[Finding
 
 def _excluded(file: str, config: Config) -> bool:
     """Whether a file found in a searched directory matches its config's `exclude`: a glob
-    on its path from the config's directory, or on its name. Files named on the command line
-    are always checked, as in ruff."""
+    on its path from the config's directory, or on its name (files named on the command line
+    are checked anyway unless exclusion is forced: find_files)."""
     if not config.exclude or config.file is None:
         return False
     try:
@@ -254,14 +256,24 @@ def _excluded(file: str, config: Config) -> bool:
 
 def find_files(paths: list[str], engine: Engine) -> Found:
     """The designs to check under `paths` and the YAML skipped, less what the configs exclude
-    (--config's `exclude`, else each found file's own config's)."""
+    (--config's `exclude`, else each found file's own config's). A file named on the command
+    line is checked even when excluded, unless the engine forces exclusion (--force-exclude,
+    as ruff's): then it is `excluded` too."""
     found = find_designs(paths, engine.config.exclude if engine.config else ())
-    if engine.config is None:  # each found file's own config may exclude it, as --config does
-        given = {os.path.normpath(p) for p in paths}
-        found.files = [
-            f for f in found.files if f in given or not _excluded(f, engine.config_for(f))
-        ]
-        found.skipped = [f for f in found.skipped if not _excluded(f, engine.config_for(f))]
+    given = {os.path.normpath(p) for p in paths}
+
+    def excluded(f: str, named_too: bool) -> bool:
+        if os.path.normpath(f) in given and not named_too:
+            return False
+        return _excluded(f, engine.config if engine.config else engine.config_for(f))
+
+    if engine.config is None or engine.force_exclude:
+        force = engine.force_exclude
+        out = [f for f in found.files + found.skipped if excluded(f, force)]
+        found.excluded.extend(out)
+        gone = set(out)
+        found.files = [f for f in found.files if f not in gone]
+        found.skipped = [f for f in found.skipped if f not in gone]
     return found
 
 
@@ -285,7 +297,7 @@ def run(paths: list[str], engine: Engine | None = None) -> RunResult:
             )
         result.designs.append(design_result)
         result.rule_failures += sum("rule-failure" in f.tags for f in design_result.findings)
-    if not files and not found.problems:
+    if not files and not found.problems and not found.excluded:
         raise ConfigError(f"no designs found in {', '.join(paths)}{_skipped_note(found.skipped)}")
     result.skipped = not_included(found.skipped, result.designs)
     return result

@@ -12,7 +12,15 @@ from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJson
 from pydantic import Strict as StrictMode
 from pydantic_core import PydanticCustomError, core_schema
 
-from dclint.units import Q_, Quantity, QuantityError, dimension_of, parse_quantity, unit_text
+from dclint.units import (
+    Q_,
+    Quantity,
+    QuantityError,
+    dimension_of,
+    narrow_hint,
+    parse_quantity,
+    unit_text,
+)
 
 __all__ = [
     "RECORD",
@@ -152,7 +160,8 @@ class Dim:
             try:
                 q = parse_quantity(value)
             except QuantityError as exc:
-                raise _error(f"{exc}; expected {self.kind}, e.g. '{self.example}'") from None
+                said = narrow_hint(str(exc), self.example.split(" ", 1)[1])
+                raise _error(f"{said}; expected {self.kind}, e.g. '{self.example}'") from None
         self._check_dimension(q)
         mag = float(q.magnitude)
         if not math.isfinite(mag) or abs(mag) > _MAX_MAGNITUDE:

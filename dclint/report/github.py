@@ -1,5 +1,6 @@
 """GitHub Actions output: one workflow command (`::error file=...::message`) per defect (one
-defect on many racks of a type is one annotation naming them: see dclint.report.rollup)."""
+defect on many racks of a type is one annotation naming them, and a defect in a file several
+designs read is one annotation at its line naming the designs: see dclint.report.rollup)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from dclint.engine.baseline import relative_file
 from dclint.errors import printable
-from dclint.report.rollup import kinds, measured_limit, roll_up
+from dclint.report.rollup import defects, measured_limit
 from dclint.report.text import run_line
 
 if TYPE_CHECKING:
@@ -39,7 +40,10 @@ def command(level: str, message: str, **props: Any) -> str:
 def render(run: RunAssessment, view: View) -> str:
     result = run.result
     lines = []
-    for design in result.designs:
+    found: dict[int, list[Any]] = {}
+    for x in defects(result):
+        found.setdefault(x.design, []).append(x)
+    for i, design in enumerate(result.designs):
         for e in design.errors:
             lines.append(
                 command(
@@ -51,9 +55,11 @@ def render(run: RunAssessment, view: View) -> str:
                     title="dclint: design load error",
                 )
             )
-        for group in roll_up(design.findings, kinds(design.design)):
+        for defect in found.get(i, []):
+            group = defect.group
             f = group.first  # one annotation a defect: GitHub shows only the first few a step
             message = f.message + (f" [{group.scope()}]" if group.count > 1 else "")
+            message += f" [{defect.across()}]" if defect.shared else ""
             message += measured_limit(f)
             if f.fix:
                 message += f"\nFix: {f.fix}"

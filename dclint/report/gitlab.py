@@ -9,8 +9,9 @@ info -> info, and a design that does not load (no rule ran on it) -> blocker.
 
 A fingerprint is the baseline's (rule, file, design path, subject: never the line, so a block
 moved within the file keeps it) hashed with how many entries before it share it, since GitLab
-keeps one issue a fingerprint. One defect on many racks of a type is one entry, as in the
-GitHub and SARIF output (dclint.report.rollup).
+keeps one issue a fingerprint. One defect on many racks of a type is one entry, and so is a
+defect in a file several designs read (its description names them), as in the GitHub and SARIF
+output (dclint.report.rollup).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from dclint.engine.baseline import fingerprint, relative_file
 from dclint.errors import LOAD_ERROR_ID
 from dclint.escaping import finite_json
-from dclint.report.rollup import kinds, measured_limit, roll_up
+from dclint.report.rollup import Defect, defects, measured_limit
 
 if TYPE_CHECKING:
     from dclint.analysis.assess import RunAssessment
@@ -52,16 +53,21 @@ def as_data(run: RunAssessment) -> list[dict[str, Any]]:
         seen[base] = n + 1
         return hashlib.sha256(f"{base}\x1f{n}".encode()).hexdigest()[:32]
 
-    for design in run.result.designs:
+    found: dict[int, list[Defect]] = {}
+    for x in defects(run.result):
+        found.setdefault(x.design, []).append(x)
+    for i, design in enumerate(run.result.designs):
         for e in design.errors:
             base = "\x1f".join((LOAD_ERROR[0], relative_file(e.file), e.message))
             key = unique(hashlib.sha256(base.encode("utf-8", "surrogatepass")).hexdigest())
             message = f"design load error: {e.message}"
             out.append(_entry(message, LOAD_ERROR[0], key, LOAD_ERROR[1], e.file, e.line))
-        for group in roll_up(design.findings, kinds(design.design)):
+        for defect in found.get(i, []):
+            group = defect.group
             f = group.first
             message = f"{f.rule} {f.name}: {f.message}"
             message += f" [{group.scope()}]" if group.count > 1 else ""
+            message += f" [{defect.across()}]" if defect.shared else ""
             message += measured_limit(f)
             if f.fix:
                 message += f" Fix: {f.fix}"

@@ -1,5 +1,7 @@
 """JSON output: `version`, and `designs`, each with its findings and errors (stable keys), and,
-for a design that loaded, its projections and TCO."""
+for a design that loaded, its projections and TCO; and `defects`: one entry a defect, a finding
+in a file several designs read (a rack library three halls include) once, with the designs it
+affects (`designs`) and the [design, finding] indices it stands for."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from dclint import __version__
 from dclint.escaping import finite_json
 from dclint.report.rollup import as_data as rollup_data
+from dclint.report.rollup import defects_data
 
 if TYPE_CHECKING:
     from dclint.analysis.assess import Assessment, RunAssessment
@@ -51,7 +54,7 @@ def as_data(run: RunAssessment) -> dict[str, Any]:
         if d.design is not None:
             entry.update(_projection(a))
         designs.append(entry)
-    return {"version": __version__, "designs": designs}
+    return {"version": __version__, "designs": designs, "defects": defects_data(run.result)}
 
 
 def render(run: RunAssessment, view: View) -> str:

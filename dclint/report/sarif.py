@@ -6,9 +6,13 @@ Artifact URIs are relative to the working directory, under the uriBaseId %SRCROO
 
 One defect on many objects is one result, as in text and GitHub output: the first finding's
 place is the location, every other object's place a related location, and `properties.count`
-how many objects share the defect. A rule's help is its one-line summary and a help URI to its
-documentation (the rule's module, whose docstring `dclint explain` prints), not the whole
-doc. Suppressed and baselined findings are results with `suppressions[]` and a justification
+how many objects share the defect. A defect in a file several designs read (a rack library
+three halls include) is one result at that file's line; `properties.designs` names the designs
+it affects and each of their files is a related location. A rule's help is its one-line
+summary (`dclint explain` prints the whole doc); `helpUri` is the rule's published
+documentation where the rule declares one (`docs_url`, https only), and is omitted otherwise:
+never a path on the machine that ran the check.
+Suppressed and baselined findings are results with `suppressions[]` and a justification
 (SARIF 2.1.0 section 3.27.23), so code scanning lists them as dismissed, not as absent.
 `executionSuccessful` is false when the run exits 2 (a load error or a rule that failed).
 """
@@ -16,7 +20,6 @@ doc. Suppressed and baselined findings are results with `suppressions[]` and a j
 from __future__ import annotations
 
 import hashlib
-import inspect
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -26,7 +29,7 @@ from dclint.engine.baseline import fingerprint, relative_file
 from dclint.engine.findings import Waiver, number_and_unit
 from dclint.errors import LOAD_ERROR_ID, Problem
 from dclint.escaping import finite_json
-from dclint.report.rollup import Rollup, kinds, roll_up
+from dclint.report.rollup import Defect, Rollup, defects
 
 if TYPE_CHECKING:
     from dclint.analysis.assess import RunAssessment
@@ -46,11 +49,10 @@ def _what_it_does(doc: str) -> str:
 
 
 def _help_uri(cls: Any) -> str | None:
-    """Where the rule's documentation lives: its module, whose docstring is the doc."""
-    try:
-        return Path(inspect.getfile(cls)).resolve().as_uri()
-    except (TypeError, OSError, ValueError):  # a rule defined where no file is
-        return None
+    """The rule's published documentation (its `docs_url`, an https URL), or None: a local
+    file URI would name a path on the machine that ran the check, useless to a reader."""
+    url = getattr(cls, "docs_url", None)
+    return url if isinstance(url, str) and url.startswith("https://") else None
 
 
 def _descriptor(cls: Any) -> dict[str, Any]:
@@ -106,7 +108,11 @@ def _location(file: str, line: int, column: int) -> dict[str, Any]:
     }
 
 
-def _result(group: Rollup, index: int) -> dict[str, Any]:
+def _result(
+    group: Rollup, index: int, defect: Defect | None = None, files: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """One result; `defect` with the `files` of the run's designs names the designs a defect
+    in a shared file affects (a related location each)."""
     f = group.first
     location = _location(f.file, f.line, f.column)
     if f.path or f.subject:
@@ -148,6 +154,19 @@ def _result(group: Rollup, index: int) -> dict[str, Any]:
                 "message": {"text": other.subject or other.path or other.rule},
             }
             for i, other in enumerate(group.findings[1:], start=1)
+        ]
+    if defect is not None and defect.shared:
+        message += f" [{defect.across()}]"
+        props["designs"] = list(defect.designs)
+        related = out.setdefault("relatedLocations", [])
+        start = len(related) + 1
+        related += [
+            {
+                **_location(files[j], 1, 1),
+                "id": start + k,
+                "message": {"text": f"design {name} reads it"},
+            }
+            for k, ((j, _), name) in enumerate(zip(defect.members, defect.designs, strict=True))
         ]
     out.update(
         {
@@ -213,10 +232,13 @@ def as_data(run: RunAssessment) -> dict[str, Any]:
         index[LOAD_ERROR_ID] = len(descriptors)
         descriptors.append(LOAD_DESCRIPTOR)
     results = []
-    for design in result.designs:
+    found: dict[int, list[Defect]] = {}
+    for x in defects(result):
+        found.setdefault(x.design, []).append(x)
+    files = tuple(d.file for d in result.designs)
+    for i, design in enumerate(result.designs):
         results += [_load_result(e, index[LOAD_ERROR_ID]) for e in design.errors]
-        groups = roll_up(design.findings, kinds(design.design))
-        results += [_result(g, index[g.first.rule]) for g in groups]
+        results += [_result(x.group, index[x.first.rule], x, files) for x in found.get(i, [])]
         results += [_waived(w, index[w.finding.rule]) for w in design.waivers]
     driver = {
         "name": "dclint",

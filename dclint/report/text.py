@@ -2,7 +2,10 @@
 
 One defect on many racks of one type (the same rule, message shape, measured value and
 limit) is one line, at its first place, naming how many and which (`[8 racks of type nvl72:
-su1-r[1-8]]`); the summary still counts every finding. With `color` the rule id and severity
+su1-r[1-8]]`); the summary still counts every rack's finding. A defect in a file several designs
+read (a rack library three halls include) is one line at the fragment's place naming the designs
+(`[in 3 designs: hall-a, hall-b, hall-c]`), counted once in the summary.
+With `color` the rule id and severity
 are coloured (ANSI), as ruff colours its diagnostics; with `show_source` each line is followed
 by its YAML line and a caret under the column. Control characters from the design (a key
 holding ESC or a newline) are escaped, so a design cannot write terminal escape sequences or
@@ -12,11 +15,11 @@ CI workflow commands into a log.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dclint.engine.findings import Finding, RunResult, Waiver
 from dclint.errors import printable
-from dclint.report.rollup import kinds, measured_limit, roll_up
+from dclint.report.rollup import defect_counts, defects, measured_limit
 
 if TYPE_CHECKING:
     from dclint.analysis.assess import RunAssessment
@@ -94,13 +97,18 @@ def render(run: RunAssessment, view: View) -> str:
     color, show = view.color, view.show_source
     texts: dict[str, list[str] | None] = {}
     lines: list[str] = []
-    for design in result.designs:
+    by_design: dict[int, list[Any]] = {}
+    for defect in defects(result):
+        by_design.setdefault(defect.design, []).append(defect)
+    for i, design in enumerate(result.designs):
         for e in design.errors:
             where = _paint(f"{clean(e.file)}:{e.line}:{e.column}:", "1", color)
             lines.append(f"{where} {_paint('error:', '1;31', color)} {clean(e.message)}")
-        for group in roll_up(design.findings, kinds(design.design)):
+        for defect in by_design.get(i, []):
+            group = defect.group
             f = group.first
-            also = f" [{group.scope()}]" if group.count > 1 else ""
+            notes = [group.scope(), defect.across()]
+            also = "".join(f" [{n}]" for n in notes if n)
             lines.append(finding_line(f, color, also))
             if show:
                 lines.extend(_source_lines(f, texts))
@@ -138,7 +146,7 @@ def summary_line(result: RunResult) -> str:
     tail = f"; {waived} finding{'s' if waived != 1 else ''} waived" if waived else ""
     if not findings and not errors:
         return f"All checks passed: {designs}, no findings{tail}."
-    by = Counter(f.severity for f in findings)
+    by = defect_counts(result)
     parts = [
         f"{by[s]} {s}{'s' if by[s] != 1 else ''}" for s in ("error", "warning", "info") if by[s]
     ]

@@ -50,11 +50,85 @@ def hover_text(
         except Exception:  # a hover never fails the editor: figures are extra
             facts = []
         parts.extend(facts)
+        try:
+            value = _value_fact(design, path, rules)
+        except Exception:
+            value = None
+        if value:
+            parts.append(value)
     for d in findings:
         cls = rules.get(d.rule)
         summary = cls.summary() if cls is not None else d.rule
         parts.append(f"**{d.rule}** {summary}  \n`dclint explain {d.rule}` for the whole rule")
     return "\n\n".join(parts) if parts else None
+
+
+# the section a path is in -> what a rule `needs` of a design to read it (its `needs`)
+_SECTION_NEEDS = {
+    "racks": "racks",
+    "rack_types": "racks",
+    "cooling": "cooling",
+    "fabrics": "fabric",
+    "storage": "storage",
+    "workloads": "workload",
+    "feeds": "feeds",
+    "panels": "panels",
+    "air_handlers": "air_handlers",
+    "site": "site_power",
+}
+
+
+def _value_at(design: Any, path: DesignPath) -> Any:
+    """The loaded value at `path` in the design model (None where the model has none)."""
+    node = design
+    for part in path:
+        if isinstance(part, int):
+            if not isinstance(node, (list, tuple)) or part >= len(node):
+                return None
+            node = node[part]
+        elif isinstance(node, dict):
+            node = node.get(part)
+        else:
+            node = getattr(node, part, None)
+        if node is None:
+            return None
+    return node
+
+
+def _value_fact(design: Any, path: DesignPath, rules: dict[str, Any]) -> str | None:
+    """For a value with a unit (any section: CDU, site, storage, fabric): the value as dclint
+    read it, in base units, and the rules that read its section."""
+    import pint
+
+    value = _value_at(design, path)
+    if not isinstance(value, pint.Quantity):
+        return None
+    dotted = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in path).replace(".[", "[")
+    line = f"**{dotted}** = {_fmt(value)}" + _in_base(value)
+    section = path[1] if path[0] == "power" and len(path) > 1 else path[0]
+    need = _SECTION_NEEDS.get(str(section))
+    readers = sorted(rid for rid, cls in rules.items() if need and need in cls.needs)
+    if readers:
+        line += f"  \nread by {', '.join(readers)}"
+    return line
+
+
+# the unprefixed unit a value is shown in beside its own, by dimension (SI, and bits and bytes)
+_BASE_UNITS = ("W", "J", "V", "A", "s", "m", "m**2", "kg", "Pa", "L/s", "K", "B", "b/s", "B/s")
+
+
+def _in_base(value: Any) -> str:
+    """' (1.5e+06 W in base units)', or '' for a value of no dimension listed."""
+    from dclint.units import parse_unit
+
+    if value.units == parse_unit("degC") or str(value.units).startswith("delta_"):
+        return ""
+    for unit in _BASE_UNITS:
+        target = parse_unit(unit)
+        if value.dimensionality == target.dimensionality:
+            base = value.to(target)
+            return f" ({base.magnitude:.6g} {unit.replace('**2', '²')} in base units)"
+    return ""
 
 
 def _facts(design: Any, path: DesignPath) -> list[str]:

@@ -1,7 +1,9 @@
 """`dclint server`: the Language Server Protocol over stdio, on pygls.
 
 Diagnostics are published for open design files on open, change and save (the unsaved text),
-and for the designs a changed fragment is part of; hover shows what dclint computed at a value
+and for the designs a changed fragment is part of; a change is checked after QUIET seconds
+without another (each check runs in a worker thread, one at a time, and a newer edit drops an
+older check's diagnostics); hover shows what dclint computed at a value
 and the rule behind a finding; code actions add a reasoned suppression (the server asks for the
 reason), apply a fix a finding offers (as `check --fix` makes it; an unsafe one says it
 changes the design) and apply the layout search's best layout to a workload. The
@@ -11,6 +13,7 @@ configuration is the one `dclint check` finds for each file. Requires the `serve
 
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,9 @@ SEVERITY = {
 SUPPRESS = "dclint.suppress"
 APPLY_LAYOUT = "dclint.applyBestLayout"
 FIX = "dclint.fix"
+# seconds of quiet after an edit before the document is checked again (a keystroke within them
+# restarts the wait): 10 quick keystrokes cost one check, not ten
+QUIET = 0.2
 # the reasons the suppression action offers; an editor shows them as buttons
 REASONS = (
     "accepted in design review",
@@ -81,9 +87,12 @@ def build(root: Path | None = None, engine_args: dict[str, Any] | None = None) -
     server.ws = Workspace(root or Path.cwd(), engine_args or {})
 
     versions: dict[Path, int] = {}  # the version of each open document, as the editor sent it
+    edits: dict[Path, int] = {}  # a count of the changes to each path: a newer one supersedes
+    tasks: set[asyncio.Task[None]] = set()
+    lock = asyncio.Lock()  # one check at a time: the workspace is not shared between checks
 
-    def publish(changed: Path) -> None:
-        for file, diags in server.ws.changed(changed).items():
+    def send(results: dict[Path, list[Diagnostic]]) -> None:
+        for file, diags in results.items():
             text = server.ws.text(file)
             server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
@@ -92,6 +101,25 @@ def build(root: Path | None = None, engine_args: dict[str, Any] | None = None) -
                     version=versions.get(file) if file in server.ws.buffers else None,
                 )
             )
+
+    async def recheck(changed: Path, edit: int, delay: float) -> None:
+        """Check what `changed` affects after `delay` s of quiet; a newer edit of the same
+        path supersedes this one: before it starts (nothing is checked) or while it runs in
+        its worker thread (its diagnostics are dropped, the newer check publishes)."""
+        await asyncio.sleep(delay)
+        async with lock:
+            if edits.get(changed) != edit:
+                return
+            loop = asyncio.get_running_loop()
+            results = await loop.run_in_executor(None, server.ws.changed, changed)
+        if edits.get(changed) == edit:
+            send(results)
+
+    def publish(changed: Path, delay: float = 0.0) -> None:
+        edits[changed] = edits.get(changed, 0) + 1
+        task = asyncio.ensure_future(recheck(changed, edits[changed], delay))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: DclintServer, params: types.InitializeParams) -> None:
@@ -114,7 +142,7 @@ def build(root: Path | None = None, engine_args: dict[str, Any] | None = None) -
         path = _path(params.text_document.uri)
         versions[path] = params.text_document.version
         ls.ws.open(path, doc.source)
-        publish(path)
+        publish(path, QUIET)  # checked once the typing pauses
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: DclintServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -319,4 +347,9 @@ def _workload_at(ws: Workspace, path: Path, line: int) -> int | None:
 
 
 def serve(root: Path | None = None, engine_args: dict[str, Any] | None = None) -> None:
-    build(root, engine_args).start_io()
+    """Serve over stdio with dclint's bounded message loop (dclint.server.transport)."""
+    import sys
+
+    from dclint.server.transport import serve_stream
+
+    serve_stream(build(root, engine_args), sys.stdin.buffer, sys.stdout.buffer)

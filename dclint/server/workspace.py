@@ -48,6 +48,8 @@ class Workspace:
     # design file -> its diagnostics by the file they point at
     results: dict[Path, dict[Path, list[Diagnostic]]] = field(default_factory=dict)
     checked: dict[Path, Any] = field(default_factory=dict)  # design file -> DesignResult
+    # a fragment open on its own (no design includes it yet): its own load and unit problems
+    alone: dict[Path, list[Diagnostic]] = field(default_factory=dict)
     _engine: Any = field(default=None, init=False, repr=False)
     _users: dict[Path, list[Path]] | None = field(default=None, init=False, repr=False)
 
@@ -63,12 +65,17 @@ class Workspace:
         self.buffers.pop(path.resolve(), None)
 
     def text(self, path: Path) -> str | None:
+        """The editor's buffer, else the file as `check` reads it: a regular file within the
+        design size limit (a FIFO, a device or a 50 MB file named *.yaml: None)."""
+        from dclint.loader.readfile import FileRejected, read_regular
+        from dclint.loader.yamlsafe import MAX_BYTES
+
         path = path.resolve()
         if path in self.buffers:
             return self.buffers[path]
         try:
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            return read_regular(path, MAX_BYTES).decode("utf-8")
+        except (FileRejected, UnicodeDecodeError):
             return None
 
     # --- the engine ----------------------------------------------------------------------
@@ -132,18 +139,22 @@ class Workspace:
         return out
 
     def _candidates(self) -> Iterable[Path]:
+        """Open buffers, then the workspace's YAML files: regular files only (a FIFO or a
+        device named *.yaml is never opened), a symlink only to a file inside the workspace;
+        directory symlinks are not followed."""
         seen: set[Path] = set()
         for path in self.buffers:
             seen.add(path)
             yield path
-        for dirpath, dirnames, filenames in os.walk(self.root):
+        root = self.root.resolve()
+        for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "node_modules"]
             for name in filenames:
                 if name.endswith(SUFFIXES) and name not in CONFIG_NAMES:
-                    path = (Path(dirpath) / name).resolve()
-                    if path not in seen:
-                        seen.add(path)
-                        yield path
+                    found = _regular_inside(Path(dirpath) / name, root)
+                    if found is not None and found not in seen:
+                        seen.add(found)
+                        yield found
 
     def users(self) -> dict[Path, list[Path]]:
         """Who includes or extends each file (cached until a file's references change)."""
@@ -182,11 +193,21 @@ class Workspace:
     # --- checks --------------------------------------------------------------------------
     def check(self, design: Path) -> dict[Path, list[Diagnostic]]:
         """Check one design (its unsaved text if open): its diagnostics by file."""
+        from dclint.loader.yamlsafe import MAX_BYTES
+
         design = design.resolve()
         shown = _shown(design)
         text = self.buffers.get(design)
         engine = self.engine
         try:
+            if text is not None and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+                raise LoadError(
+                    [
+                        Problem(
+                            shown, 1, 1, f"file is over the {MAX_BYTES:,}-byte limit for a design"
+                        )
+                    ]
+                )
             result = engine.check_text(shown, text, read_part=self._read_part)
             if result.design is not None:
                 self._price(result)
@@ -196,17 +217,26 @@ class Workspace:
         except RecursionError:
             result = None
             problems = [Problem(shown, 1, 1, "design too deeply nested to check")]
+        except LoadError as exc:
+            result = None
+            problems = list(exc.problems)
         by_file: dict[Path, list[Diagnostic]] = {design: []}
         if result is not None:
+            from dclint.analysis.rollup import kinds, roll_up
+
             problems = list(result.errors)
-            for f in result.findings:
+            # one diagnostic a defect, as `check` prints one line: eight racks of a type over
+            # the limit are one diagnostic naming them
+            for group in roll_up(result.findings, kinds(result.design)):
+                f = group.first
                 target = _absolute(f.file)
                 fix = f.fix
                 if f.impact is not None:
                     fix = f"{fix} ({f.impact.text()})" if fix else f.impact.text()
+                message = f.message + (f" [{group.scope()}]" if group.count > 1 else "")
                 by_file.setdefault(target, []).append(
                     Diagnostic(
-                        str(target), f.line, f.column, f.rule, f.severity, f.message, shown, fix, f
+                        str(target), f.line, f.column, f.rule, f.severity, message, shown, fix, f
                     )
                 )
             self.checked[design] = result
@@ -232,19 +262,98 @@ class Workspace:
         (an empty list clears a file's old diagnostics)."""
         path = path.resolve()
         touched: set[Path] = {path}
-        for design in self.designs_for(path):
+        designs = self.designs_for(path)
+        self.alone.pop(path, None)
+        if not designs and path in self.buffers and _fragment_text(self.buffers[path]):
+            self.alone[path] = self.check_alone(path)
+        for design in designs:
             before = set(self.results.get(design, {}))
             touched |= before
             touched |= set(self.check(design))
         return {file: self.diagnostics(file) for file in sorted(touched)}
 
+    def check_alone(self, path: Path) -> list[Diagnostic]:
+        """The problems a fragment no design includes has on its own: YAML syntax, values
+        that do not read (units, numbers, a wrong kind of value). What an including design
+        supplies (its `name`, a rack type defined elsewhere) is not asked of it."""
+        from dclint.loader.load import load_text
+        from dclint.loader.yamlsafe import MAX_BYTES
+
+        text = self.buffers.get(path) or ""
+        shown = _shown(path)
+        lines = max(len(text.splitlines()), 1)
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+            message = f"file is over the {MAX_BYTES:,}-byte limit for a design"
+            return [Diagnostic(str(path), 1, 1, "DCL000", "error", message, shown)]
+        # a name appended after the text (its lines keep their numbers) makes it a design
+        ending = "" if text.endswith("\n") or not text else "\n"
+        try:
+            load_text(text + ending + "name: fragment-alone\n", shown, read_part=self._read_part)
+        except LoadError as exc:
+            return [
+                Diagnostic(
+                    str(path), min(p.line, lines), p.column, "DCL000", "error", p.message, shown
+                )
+                for p in exc.problems
+                if not _supplied_by_includer(p.message)
+            ]
+        except (ConfigError, RecursionError, ValueError):
+            return []
+        return []
+
     def diagnostics(self, file: Path) -> list[Diagnostic]:
-        """Every design's diagnostics on `file` (a fragment gathers its includers')."""
-        out: dict[tuple[Any, ...], Diagnostic] = {}
+        """Every design's diagnostics on `file`, one a defect: a fragment gathers its
+        includers', and a defect several of them report is one diagnostic naming them
+        (`[in 3 designs: hall-a, hall-b, hall-c]`), as `check` reports it."""
+        from dataclasses import replace
+
+        out: dict[tuple[Any, ...], list[Diagnostic]] = {}
+        for d in self.alone.get(file, []):
+            out.setdefault((d.line, d.column, d.rule), []).append(d)
         for by_file in self.results.values():
             for d in by_file.get(file, []):
-                out.setdefault((d.line, d.column, d.rule, d.message), d)
-        return sorted(out.values(), key=lambda d: (d.line, d.column, d.rule))
+                out.setdefault((d.line, d.column, d.rule), []).append(d)
+        merged = []
+        for same in out.values():
+            first = same[0]
+            names = sorted({Path(d.design).stem for d in same})
+            if len(names) > 1:
+                first = replace(
+                    first, message=f"{first.message} [in {len(names)} designs: {', '.join(names)}]"
+                )
+            merged.append(first)
+        return sorted(merged, key=lambda d: (d.line, d.column, d.rule))
+
+
+def _regular_inside(path: Path, root: Path) -> Path | None:
+    """`path` resolved, if it is a regular file (after symlinks) inside `root`; else None."""
+    import stat
+
+    try:
+        resolved = path.resolve()
+        if not resolved.is_relative_to(root):
+            return None
+        mode = os.stat(resolved).st_mode
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return resolved if stat.S_ISREG(mode) else None
+
+
+def _fragment_text(text: str) -> bool:
+    """Whether YAML text reads as a dclint fragment: a top-level design section (`racks`,
+    `rack_types`, `site`, ...) and no `name` (a docker-compose file or a workflow is not)."""
+    from dclint.engine.files import _TOP_KEY, DESIGN_KEYS
+
+    keys = {m.group(2) for m in _TOP_KEY.finditer(text)}
+    return "name" not in keys and not keys.isdisjoint(DESIGN_KEYS)
+
+
+def _supplied_by_includer(message: str) -> bool:
+    """A problem an including design would resolve: a missing key, a reference to what
+    another file defines (`unknown rack type 'nvl72'`); never a unit or a value's form."""
+    import re
+
+    return "missing required" in message or re.search(r"\bunknown (?!unit)", message) is not None
 
 
 def _refers(text: str | None) -> bool:
