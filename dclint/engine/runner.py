@@ -66,6 +66,11 @@ class Engine:
     _per_file: dict[tuple[int, tuple[str, ...]], tuple[Config, Config]] = field(
         default_factory=dict, init=False
     )
+    # the rules of a config naming site policies (dclint.policy): the discovered rules and
+    # its policies, by id(config) as above
+    _with_policies: dict[int, tuple[Config, dict[str, type[Rule]]]] = field(
+        default_factory=dict, init=False
+    )
 
     def __post_init__(self) -> None:
         if not self.defer_rules:
@@ -79,6 +84,35 @@ class Engine:
             dirs = self.rules_dirs + (self.config.rules_dirs if self.config else ())
             self._rules = discover(dirs)
         return self._rules
+
+    def rules_for(self, config: Config) -> dict[str, type[Rule]]:
+        """The rules that run under `config`: every rule discovered, and the site policies it
+        names (dclint.policy, imported only then). Each policy is added to `rules` too, for
+        the presenters; a policy of another config runs only under its own."""
+        if not config.policies:
+            return self._without_policies()
+        entry = self._with_policies.get(id(config))
+        if entry is None or entry[0] is not config:
+            from dclint.policy import policy_rules
+
+            base = self._without_policies()
+            found = policy_rules(config, base, confined=self.config is None)
+            for rid, cls in found.items():
+                other, policy = self.rules.get(rid), getattr(cls, "policy", None)
+                if other is not None and getattr(other, "policy", None) != policy:
+                    where = getattr(policy, "where_text", config.where("policies"))
+                    raise ConfigError(f"{where}: policy id {rid} is taken by {other.origin}")
+                self.rules[rid] = cls
+            entry = (config, {**base, **found})
+            self._with_policies[id(config)] = entry
+        return entry[1]
+
+    def _without_policies(self) -> dict[str, type[Rule]]:
+        """`rules` less the site policies added to it (a config that names none runs none)."""
+        rules = self.rules
+        if not any(getattr(cls, "policy", None) is not None for cls in rules.values()):
+            return rules
+        return {k: v for k, v in rules.items() if getattr(v, "policy", None) is None}
 
     def config_for(self, file: str) -> Config:
         """The config governing `file` (its directory's, or --config), the settings of the
@@ -131,7 +165,7 @@ class Engine:
         """Every rule's typed options under `config` (validated once per config object)."""
         entry = self._typed.get(id(config))
         if entry is None or entry[0] is not config:
-            entry = (config, validate_config(self.trusted(config), self.rules))
+            entry = (config, validate_config(self.trusted(config), self.rules_for(config)))
             self._typed[id(config)] = entry
         return entry[1]
 
@@ -177,7 +211,8 @@ class Engine:
         source = design.source
         assert source is not None
         result.includes = tuple(source.texts)
-        active = [cls for rid, cls in self.rules.items() if selected(rid, config, file)]
+        rules = self.rules_for(config)
+        active = [cls for rid, cls in rules.items() if selected(rid, config, file)]
         for cls in active:
             for name, problem in cls.config_problems(design, typed[cls.id]):
                 key = f"{cls.id}.{name}"
@@ -192,9 +227,9 @@ class Engine:
         located.extend(locate(cls, v, source, severity) for cls, v, severity in found)
         if design.origins:  # an imported design: each finding names its element's source
             located = _with_origins(located, design.origins)
-        located.extend(unit_spellings(source, config, file, self.rules))
+        located.extend(unit_spellings(source, config, file, rules))
         result.findings, result.waivers = apply_suppressions(
-            located, source, config, file, self.rules, self.today
+            located, source, config, file, rules, self.today
         )
         result.suppressed = len(result.waivers)
         return result
