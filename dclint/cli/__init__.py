@@ -33,6 +33,7 @@ COMMANDS = (
     "server",
     "review",
     "import",
+    "policies",
 )
 _MODULES = {"import": "import_design"}  # a command whose name is a Python keyword
 

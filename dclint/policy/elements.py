@@ -503,6 +503,11 @@ def _kinds() -> dict[str, Kind]:
                 "The racks standing in it",
                 lambda e, c: [r for r in c.of("racks") if r.obj.hall == e.id],
             ),
+            "cdus": _relation(
+                _elements("cdus"),
+                "The CDUs whose loops cool its racks",
+                _hall_cdus,
+            ),
             "it_load": _computed(
                 power,
                 "Design IT load of its racks",
@@ -700,6 +705,11 @@ def _chain(name: str, singular: str) -> Callable[[Context], list[Element]]:
         for item in c.topology.chain.values()
         if item.kind == singular
     ]
+
+
+def _hall_cdus(e: Element, c: Context) -> list[Element]:
+    ids = {m.cdu for m, _, racks in c.topology.loops if any(r.hall == e.id for r in racks)}
+    return [x for x in c.of("cdus") if x.id in ids]
 
 
 def _sum_kw(values: Any) -> Any:
