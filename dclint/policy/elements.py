@@ -505,7 +505,7 @@ def _kinds() -> dict[str, Kind]:
             ),
             "cdus": _relation(
                 _elements("cdus"),
-                "The CDUs whose loops cool its racks",
+                "The CDUs whose loops cool its racks, and the others of their redundancy groups",
                 _hall_cdus,
             ),
             "it_load": _computed(
@@ -708,8 +708,11 @@ def _chain(name: str, singular: str) -> Callable[[Context], list[Element]]:
 
 
 def _hall_cdus(e: Element, c: Context) -> list[Element]:
+    """The CDUs whose loops cool the hall's racks, and those of their redundancy groups."""
     ids = {m.cdu for m, _, racks in c.topology.loops if any(r.hall == e.id for r in racks)}
-    return [x for x in c.of("cdus") if x.id in ids]
+    cdus = c.of("cdus")
+    groups = {x.obj.redundancy_group for x in cdus if x.id in ids} - {None}
+    return [x for x in cdus if x.id in ids or x.obj.redundancy_group in groups]
 
 
 def _sum_kw(values: Any) -> Any:

@@ -270,15 +270,12 @@ def failure(cond: Any, element: Element, ctx: Context) -> Failure | None:
     if isinstance(cond, AnyOf):
         if any(holds(c, element, ctx) is not False for c in cond.items):
             return None
-        first = failure(cond.items[0], element, ctx)
-        why = f" (the first: {_words(first)})" if first is not None else ""
-        return Failure(
-            None, None, None, f"none of {len(cond.items)} alternatives holds{why}", element.path
-        )
+        text = "none of its alternatives holds: " + "; ".join(describe(c) for c in cond.items)
+        return Failure(None, None, None, text, element.path)
     if isinstance(cond, Not):
         if holds(cond.item, element, ctx) is not True:
             return None
-        return Failure(None, None, None, "a condition it must not meet holds", element.path)
+        return Failure(None, None, None, f"it must not have {describe(cond.item)}", element.path)
     raise TypeError(f"not a condition: {cond!r}")
 
 
@@ -306,6 +303,35 @@ _RELATION = {
     "present": "is not declared",
     "absent": "is declared",
 }
+
+
+_SAID = {
+    "max": "at most",
+    "min": "at least",
+    "below": "below",
+    "above": "above",
+    "in": "one of",
+    "equals": "=",
+    "not_equals": "!=",
+}
+
+
+def describe(cond: Any) -> str:
+    """A condition in words, as the policy wrote it: `status = planned`."""
+    if isinstance(cond, Test):
+        return ", ".join(
+            f"{cond.term.text} {'declared' if b.op == 'present' else 'not declared'}"
+            if b.op in ("present", "absent")
+            else f"{cond.term.text} {_SAID[b.op]} {b.shown}"
+            for b in cond.bounds
+        )
+    if isinstance(cond, AllOf):
+        return " and ".join(describe(c) for c in cond.items)
+    if isinstance(cond, AnyOf):
+        return "(" + " or ".join(describe(c) for c in cond.items) + ")"
+    if isinstance(cond, Not):
+        return f"not ({describe(cond.item)})"
+    return str(cond)
 
 
 def shown(value: Any, ftype: FieldType | None = None) -> Any:

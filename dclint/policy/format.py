@@ -570,7 +570,8 @@ class _Reader:
             )
             return None
         typed = self.typed(path, value, ftype, name, op, key)
-        return None if len(self.problems) > before else Bound(op, typed, str(value), line, col)
+        shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        return None if len(self.problems) > before else Bound(op, typed, shown, line, col)
 
     def typed(self, path: Path, value: Any, ftype: FieldType, name: str, op: str, key: bool) -> Any:
         """`value` as the comparison reads it: a float in the field's unit, text, a flag."""

@@ -17,8 +17,8 @@ REFERENCE_END = "<!-- end of generated reference -->"
 
 
 def _bounds() -> dict[str, Any]:
-    scalar = {"type": ["string", "number", "boolean"]}
-    ops = {op: scalar for op in OPS if op != "in"}
+    scalar: dict[str, Any] = {"type": ["string", "number", "boolean"]}
+    ops: dict[str, Any] = {op: scalar for op in OPS if op != "in"}
     ops["in"] = {"type": "array", "items": scalar, "minItems": 1}
     return {
         "anyOf": [
