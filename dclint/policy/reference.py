@@ -138,3 +138,22 @@ def policy_reference() -> str:
         lines.append("")
     lines.append(REFERENCE_END)
     return "\n".join(lines) + "\n"
+
+
+def write_reference(doc: str = "docs/policies.md") -> None:
+    """Replace the generated part of `doc` with `policy_reference()`."""
+    from pathlib import Path
+
+    path = Path(doc)
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(REFERENCE_START), text.index(REFERENCE_END) + len(REFERENCE_END)
+    path.write_text(text[:start] + policy_reference().rstrip("\n") + text[end:], encoding="utf-8")
+
+
+if __name__ == "__main__":  # python -m dclint.policy.reference --write
+    import sys
+
+    if sys.argv[1:] == ["--write"]:
+        write_reference()
+    else:
+        sys.stdout.write(policy_reference())
