@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     # the config `check` would find for a design here (#30 item 5), or the one given
     config = given_config(args) or config_for(Path("_"), {})
     if config.policies:  # its site policies are rules too (dclint.policy)
-        from dclint.policy import policy_rules
+        from dclint.engine.registry import policy_rules
 
         found = {**found, **policy_rules(config, found, confined=given_config(args) is None)}
     wanted = args.rule_id.strip()

@@ -48,6 +48,6 @@ def _policies(args: argparse.Namespace, rules: dict[str, Any]) -> dict[str, Any]
     config = given or config_for(Path("_"), {})
     if not config.policies:
         return {}
-    from dclint.policy import policy_rules
+    from dclint.engine.registry import policy_rules
 
     return policy_rules(config, rules, confined=given is None)

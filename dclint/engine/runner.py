@@ -93,7 +93,7 @@ class Engine:
             return self._without_policies()
         entry = self._with_policies.get(id(config))
         if entry is None or entry[0] is not config:
-            from dclint.policy import policy_rules
+            from dclint.engine.registry import policy_rules
 
             base = self._without_policies()
             found = policy_rules(config, base, confined=self.config is None)

@@ -61,47 +61,39 @@ def judge(policy: Policy, ctx: Context) -> Iterator[Violation]:
 # Reading terms
 
 
-def _read(x: Any, kind: str, step: str, ctx: Context) -> Any:
-    if kind:
-        return KINDS[kind].fields[step].get(x, ctx)
-    return getattr(x, step, None)
-
-
 def values(element: Element, ref: Ref, ctx: Context, where: Any = None) -> list[Any]:
     """Every value `ref` reaches from `element` (lists of elements flattened, absent values
     dropped); `where` keeps only the elements of its first list that satisfy it."""
-    current = [element]
-    for i, (step, kind) in enumerate(zip(ref.steps, ref.kinds, strict=True)):
+    current: list[Any] = [element]
+    split = ref.split
+    for i, (read, is_list) in enumerate(zip(ref.readers, ref.lists, strict=True)):
         found: list[Any] = []
         for x in current:
-            value = _read(x, kind, step, ctx)
+            value = read(x, ctx)
             if value is None:
                 continue
-            if isinstance(value, list) and (i == ref.split or (kind and _is_list(kind, step))):
+            if is_list and isinstance(value, list):
                 found.extend(v for v in value if v is not None)
             else:
                 found.append(value)
-        if i == ref.split and where is not None:
+        if i == split and where is not None:
             found = [x for x in found if holds(where, x, ctx) is True]
         current = found
     return current
 
 
-def _is_list(kind: str, step: str) -> bool:
-    return KINDS[kind].fields[step].type.kind == "elements"
-
-
 def measure(term: Ref | Aggregate, element: Element, ctx: Context) -> Any:
     """A Ref's value (a list where it passes through a list of elements), an aggregate's."""
-    if isinstance(term, Ref):
+    if type(term) is Ref:
         if term.many:
             return values(element, term, ctx)
         value: Any = element
-        for step, kind in zip(term.steps, term.kinds, strict=True):
-            value = _read(value, kind, step, ctx)
+        for read in term.readers:
+            value = read(value, ctx)
             if value is None:
                 return None
         return value
+    assert isinstance(term, Aggregate)
     found = values(element, term.ref, ctx, term.where)
     if term.fn == "count":
         return len(found)

@@ -96,6 +96,10 @@ class Ref:
     type: FieldType  # of the last step
     many: bool  # passes through a list of elements: several values
     split: int  # index of the first step giving a list of elements (-1: none)
+    # how each step is read (element, context) -> value, and whether it gives a list of
+    # elements: looked up once here, not at each element judged
+    readers: tuple[Any, ...] = field(default=(), compare=False)
+    lists: tuple[bool, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -506,7 +510,14 @@ class _Reader:
                     return None
             elif ftype.kind == "elements" and split < 0:
                 split = i
-        return Ref(text, tuple(steps), tuple(kinds), ftype, many, split)
+        readers, lists = [], []
+        for step, on in zip(steps, kinds, strict=True):
+            spec = KINDS[on].fields[step] if on else None
+            readers.append(spec.get if spec is not None else _attribute(step))
+            lists.append(spec is not None and spec.type.kind == "elements")
+        return Ref(
+            text, tuple(steps), tuple(kinds), ftype, many, split, tuple(readers), tuple(lists)
+        )
 
     # -- bounds ---------------------------------------------------------------------------------
 
@@ -733,6 +744,11 @@ class _Reader:
         return tuple(out)
 
 
+def _attribute(name: str) -> Any:
+    """A reader of a nested section's field (a workload's `checkpoint.interval`)."""
+    return lambda x, ctx: getattr(x, name, None)
+
+
 def _alternative_unit(dim: Any, q: Any) -> str | None:
     """A rating field that takes power or apparent power (`1.5 MW` or `2500 kVA`): the unit
     the value is compared in where it is apparent power."""
@@ -809,6 +825,7 @@ def read_policies(
         raise ConfigError(f"{file}:1:1: empty policy file: it holds no `policies:`") from None
     except YamlError as exc:
         raise ConfigError(str(exc.problems[0]), exc.problems) from None
+    source.values  # noqa: B018 - every position in one pass (each locate would re-read the text)
     reader = _Reader(file, source, {} if taken is None else taken, families or {})
     policies = reader.read(data)
     if reader.problems:
