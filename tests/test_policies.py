@@ -447,3 +447,41 @@ def test_policy_code_is_imported_only_when_a_config_names_policies(tmp_path: Pat
     loaded = _modules("check", "--no-cache", str(folder / "design.yaml"))
     assert "dclint.policy.evaluate" in loaded
     assert "dclint.policy.examples" not in loaded and "dclint.policy.reference" not in loaded
+
+
+def test_computed_facts_are_the_engines_own_figures() -> None:
+    from dclint.api import facts
+    from dclint.loader import load
+    from dclint.policy.elements import context_for
+    from dclint.policy.evaluate import judge
+    from dclint.policy.format import read_policies
+
+    design = load(str(ROOT / "sample_designs" / "h100-40node.yaml"))
+    text = """\
+policies:
+  - {id: ACME001, name: a, for: workloads, require: {predicted_step: {max: 1 ms}}}
+  - {id: ACME002, name: b, for: feeds, require: {capacity: {max: 1 kW}, load: {max: 1 kW}}}
+  - {id: ACME003, name: c, for: tiers, require: {oversubscription: {max: "0.5:1"}}}
+"""
+    found = {p.id: list(judge(p, context_for(design))) for p in read_policies("p.yaml", text)}
+    projection = facts(design).projections[0]
+    assert found["ACME001"][0].measured == projection.timing.step_time
+    assert found["ACME002"][0].measured.m_as("kW") == facts(design).feed_capacity_kw["a01"]
+    bandwidths = facts(design).tier_bandwidths(0)
+    assert [v.measured for v in found["ACME003"]] == [f"{bandwidths[0].ratio:.2f}:1"]
+    assert len(found["ACME002"]) == 20  # every feed, ranges expanded
+
+
+def test_policies_test_reads_a_directory_and_the_configs_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _repo(tmp_path)
+    assert main(["policies", "check", str(folder / "policies")]) == 0
+    assert capsys.readouterr().out == "4 policies in 1 file: ok\n"
+    monkeypatch.chdir(folder)
+    assert main(["policies", "test"]) == 0  # the config's files: no example, nothing fails
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "note: no failing example for ACME001, ACME002, ACME003, ACME004",
+        "0 of 0 examples behave",
+    ]
