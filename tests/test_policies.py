@@ -485,3 +485,13 @@ def test_policies_test_reads_a_directory_and_the_configs_files(
         "note: no failing example for ACME001, ACME002, ACME003, ACME004",
         "0 of 0 examples behave",
     ]
+
+
+def test_a_directory_check_does_not_call_the_policy_files_stray_yaml(tmp_path: Path) -> None:
+    from dclint.engine.runner import run
+
+    folder = _repo(tmp_path)
+    (folder / "notes.yaml").write_text("title: not a design\n", encoding="utf-8")
+    result = run([str(folder)], Engine(today=TODAY))
+    assert [Path(f).name for f in result.skipped] == ["notes.yaml"]
+    assert sum(f.rule.startswith("ACME") for f in result.findings) == 4

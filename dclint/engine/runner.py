@@ -107,6 +107,14 @@ class Engine:
             self._with_policies[id(config)] = entry
         return entry[1]
 
+    def policy_files(self) -> set[str]:
+        """The real paths of the site policy files the run has read (dclint.policy)."""
+        return {
+            os.path.realpath(policy.file)
+            for cls in self.rules.values()
+            if (policy := getattr(cls, "policy", None)) is not None
+        }
+
     def _without_policies(self) -> dict[str, type[Rule]]:
         """`rules` less the site policies added to it (a config that names none runs none)."""
         rules = self.rules
@@ -323,6 +331,9 @@ def run(paths: list[str], engine: Engine | None = None) -> RunResult:
     if not files and not found.problems:
         raise ConfigError(f"no designs found in {', '.join(paths)}{_skipped_note(found.skipped)}")
     result.skipped = not_included(found.skipped, result.designs)
+    if result.skipped and engine.policy_files():  # a config's site policies are no stray YAML
+        named = engine.policy_files()
+        result.skipped = [f for f in result.skipped if os.path.realpath(f) not in named]
     return result
 
 
