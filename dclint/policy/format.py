@@ -333,6 +333,9 @@ class _Reader:
         if depth > MAX_DEPTH:
             self.problem(path, f"conditions nested deeper than {MAX_DEPTH} levels")
             return AllOf(())
+        if isinstance(value, list) and not value:
+            self.problem(path, "an empty list of conditions: write at least one")
+            return AllOf(())
         if isinstance(value, list):
             return AllOf(
                 tuple(self.condition((*path, i), v, kind, depth + 1) for i, v in enumerate(value))
