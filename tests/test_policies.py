@@ -465,7 +465,9 @@ policies:
 """
     found = {p.id: list(judge(p, context_for(design))) for p in read_policies("p.yaml", text)}
     projection = facts(design).projections[0]
-    assert found["ACME001"][0].measured == projection.timing.step_time
+    step = projection.timing.step_time
+    assert found["ACME001"][0].measured.m_as("s") == pytest.approx(step.m_as("s"), rel=1e-12)
+    assert str(found["ACME001"][0].measured.units) == "millisecond"  # the limit's unit
     assert found["ACME002"][0].measured.m_as("kW") == facts(design).feed_capacity_kw["a01"]
     bandwidths = facts(design).tier_bandwidths(0)
     assert [v.measured for v in found["ACME003"]] == [f"{bandwidths[0].ratio:.2f}:1"]

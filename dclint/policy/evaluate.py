@@ -358,7 +358,10 @@ def _words(f: Failure) -> str:
     name = f.test.term.text
     if f.bound.op in ("present", "absent"):
         return f"{name} {_RELATION[f.bound.op]}"
-    measured = value_text(shown(f.measured, ftype))
+    value = shown(f.measured, ftype)
+    if isinstance(f.bound.value, Amount) and hasattr(value, "to"):
+        value = _in_unit(value, f.bound.value.unit)
+    measured = value_text(value)
     return f"{name} {measured} {_RELATION[f.bound.op]} {value_text(_limit(f.bound, ftype))}"
 
 
@@ -370,6 +373,8 @@ def _violation(
         ftype = f.test.term.type
         measured = shown(f.measured, ftype) if f.bound.op not in ("present",) else None
         limit = _limit(f.bound, ftype)
+        if isinstance(f.bound.value, Amount) and hasattr(measured, "to"):
+            measured = _in_unit(measured, f.bound.value.unit)
     if policy.message:
         message = render(policy, element, f, measured, limit, ctx)
     else:
@@ -382,6 +387,14 @@ def _violation(
         limit=limit,
         fix=policy.fix,
     )
+
+
+def _in_unit(value: Any, unit: str) -> Any:
+    """A measured quantity in the unit the policy wrote its limit in (1.32 MW against 1.2 MW)."""
+    try:
+        return value.to(unit)
+    except Exception:
+        return value
 
 
 def render(
