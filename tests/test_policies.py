@@ -467,7 +467,7 @@ policies:
     projection = facts(design).projections[0]
     step = projection.timing.step_time
     assert found["ACME001"][0].measured.m_as("s") == pytest.approx(step.m_as("s"), rel=1e-12)
-    assert str(found["ACME001"][0].measured.units) == "millisecond"  # the limit's unit
+    assert str(found["ACME001"][0].measured.units) == "ms"  # the unit of its limit
     assert found["ACME002"][0].measured.m_as("kW") == facts(design).feed_capacity_kw["a01"]
     bandwidths = facts(design).tier_bandwidths(0)
     assert [v.measured for v in found["ACME003"]] == [f"{bandwidths[0].ratio:.2f}:1"]
