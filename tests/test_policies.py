@@ -497,3 +497,16 @@ def test_a_directory_check_does_not_call_the_policy_files_stray_yaml(tmp_path: P
     result = run([str(folder)], Engine(today=TODAY))
     assert [Path(f).name for f in result.skipped] == ["notes.yaml"]
     assert sum(f.rule.startswith("ACME") for f in result.findings) == 4
+
+
+def test_the_walk_throughs_policy_reads_and_its_inline_example_fails() -> None:
+    from dclint.policy.examples import run_examples
+    from dclint.policy.format import read_policies
+
+    doc = (ROOT / "docs" / "policies.md").read_text(encoding="utf-8")
+    block = doc.split("**2. Write a policy.**", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    (policy,) = read_policies("acme.yaml", block)
+    assert (policy.id, policy.kind, policy.severity) == ("ACME001", "racks", "error")
+    inline = [o for o in run_examples([policy]) if o.example.data is not None]
+    assert [(o.example.label, o.ok) for o in inline] == [("fail[0]", True)]
+    assert inline[0].detail == ("rack r1 in hall B draws 120 kW; hall B takes at most 60 kW a rack")
