@@ -510,3 +510,20 @@ def test_the_walk_throughs_policy_reads_and_its_inline_example_fails() -> None:
     inline = [o for o in run_examples([policy]) if o.example.data is not None]
     assert [(o.example.label, o.ok) for o in inline] == [("fail[0]", True)]
     assert inline[0].detail == ("rack r1 in hall B draws 120 kW; hall B takes at most 60 kW a rack")
+
+
+def test_two_configs_may_name_the_same_policy_file(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    for name, pattern in (("a", "../policies/acme.yaml"), ("b", "../policies/*.yaml")):
+        (repo / name).mkdir()
+        (repo / name / ".dclint.yaml").write_text(f'policies: ["{pattern}"]\n', "utf-8")
+        (repo / name / "design.yaml").write_text(DESIGN, encoding="utf-8")
+    engine = Engine(today=TODAY)
+    counts = [
+        sum(
+            f.rule.startswith("ACME")
+            for f in engine.check_file(str(repo / n / "design.yaml")).findings
+        )
+        for n in ("a", "b")
+    ]
+    assert counts == [4, 4]

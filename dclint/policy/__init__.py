@@ -48,7 +48,7 @@ def policy_files(config: Any, confined: bool) -> list[str]:
         matches = sorted(glob.glob(full)) if glob.has_magic(full) else [full]
         if not matches:
             raise ConfigError(f"{where}: policies: '{pattern}' matches no file")
-        for file in matches:
+        for file in (os.path.normpath(os.path.abspath(m)) for m in matches):
             if root is not None:
                 real = Path(file).resolve()
                 if real != root and root not in real.parents:
