@@ -527,3 +527,23 @@ def test_two_configs_may_name_the_same_policy_file(tmp_path: Path) -> None:
         for n in ("a", "b")
     ]
     assert counts == [4, 4]
+
+
+def test_the_editor_workspace_judges_again_when_a_policy_file_changes(tmp_path: Path) -> None:
+    from dclint.server.workspace import Workspace
+
+    folder = _repo(tmp_path)
+    ws = Workspace(folder, {"today": TODAY})
+    design = (folder / "design.yaml").resolve()
+    policies = folder / "policies" / "acme.yaml"
+
+    def acme001() -> list[int]:
+        diags = ws.check(design)[design]
+        return [d.line for d in diags if d.rule == "ACME001"]
+
+    assert not ws.is_policy_file(policies)  # nothing checked yet
+    assert acme001() == [22]
+    assert ws.is_policy_file(policies) and not ws.is_policy_file(design)
+    policies.write_text(POLICIES.replace("60 kW", "90 kW"), encoding="utf-8")
+    ws.reload_config()  # what the server does for a policy file it sees saved or changed
+    assert acme001() == []
