@@ -327,7 +327,11 @@ def _kinds() -> dict[str, Kind]:
                 lambda e, c: e.obj.platform.kind if e.obj.platform is not None else None,
             ),
             "gpus": _computed(NUMBER, "GPUs in the rack", lambda e, c: e.obj.gpus),
-            "gpus_per_node": _computed(NUMBER, "GPUs in one node of its platform", _gpus_per_node),
+            "gpus_per_node": _computed(
+                NUMBER,
+                "GPUs in one node of a server-node platform (none for a rack-scale one)",
+                _gpus_per_node,
+            ),
             "peak_load": _computed(
                 power,
                 "Most it can draw: the platform's max_power x nodes, or it_load if higher",
