@@ -27,10 +27,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate  # a sibling script, not a package
+import policies  # the fifty site policies of the side-by-side policy case
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_designs" / "gb200-superpod-su.yaml"
 SCHEMA = ROOT / "schemas" / "design.schema.json"
+POLICY_SIZE = 10_000  # the design the site-policy case checks (issue 55: at most 20% more)
 PY = sys.executable
 # pint without numpy and dask, as dclint's command line imports it (pint imports both where
 # they are installed; the test extra installs dask for the grid's cluster tests)
@@ -101,6 +103,7 @@ def prepare(sizes: list[int], many: int, out: Path) -> dict[str, Any]:
         path = group / f"su-{i:03d}.yaml"
         path.write_text(text.replace("name: gb200-superpod-su", f"name: su-{i:03d}"), "utf-8")
         files["many"].append(path)
+    files["policies"] = policies.write(out)
     if not SCHEMA.exists():
         SCHEMA.parent.mkdir(exist_ok=True)
         schema = subprocess.run([PY, "-m", "dclint", "schema"], capture_output=True, check=True)
@@ -153,6 +156,18 @@ def cases(files: dict[str, Any]) -> list[dict[str, Any]]:
                         "cmd": [PY, "-c", YAML_FLOOR_NO_GC, str(path)],
                     }
                 )
+    explicit = files["sizes"].get(POLICY_SIZE, {}).get("explicit")
+    if explicit is not None:  # the same check with and without fifty site policies
+        for label, config in (("no policies", "without"), ("50 policies", "with")):
+            cmd = [*dclint, "--config", str(files["policies"][config]), str(explicit)]
+            out.append(
+                {
+                    "name": f"dclint {POLICY_SIZE} explicit, {label}",
+                    "kind": f"dclint-{config}-policies",
+                    "file": str(explicit),
+                    "cmd": cmd,
+                }
+            )
     small = str(files["small"])
     many = [str(p) for p in files["many"]]
     out += [
@@ -248,6 +263,12 @@ def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         "one small design: dclint / import yaml, pydantic, pint",
         ratio(t("dclint-small"), t("import", cmd=[PY, "-c", IMPORT_FLOOR])),
         1.1,
+        "x",
+    )
+    add(
+        f"explicit {POLICY_SIZE // 1000}k: {policies.COUNT} site policies / none",
+        ratio(t("dclint-with-policies"), t("dclint-without-policies")),
+        1.2,
         "x",
     )
     big, base = _find(results, "dclint", size=top, form="explicit"), _find(results, "dclint-small")

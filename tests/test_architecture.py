@@ -26,6 +26,9 @@ RANK = {
     "fix": 6,  # text edits of a design (a fix, the best layout), beside analysis
     "api": 6,  # dclint.api: what a rule may use, gathered from the rooms below
     "testing": 6,  # dclint.testing: the example checker, over the engine
+    # site policies as rules (dclint.policy): a rule source over the engine, which loads it by
+    # name only when a config names policies, as it loads the built-in rule pack
+    "policy": 6,
     "engine": 5,
     "importer": 5,  # beside the engine: reads sources into designs, never imported by check
     "projection": 5,

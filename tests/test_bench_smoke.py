@@ -27,6 +27,7 @@ TARGETS = {
     "explicit 100k: RSS beyond baseline / file size",
     "200 small designs, cached repeat: dclint / python -c pass",
     "one small design: dclint / import yaml, pydantic, pint",
+    "explicit 10k: 50 site policies / none",  # SKIP here: the policy pair runs at 10,000 GPUs
 }
 
 

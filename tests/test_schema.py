@@ -25,7 +25,8 @@ def test_checked_in_schemas_are_in_sync_with_the_models(kind: str) -> None:
 def test_the_schema_command_offers_every_schema() -> None:
     from dclint.cli.schema import KINDS
 
-    assert sorted(KINDS) == sorted([*SCHEMAS, "config"])  # the config's is the engine's
+    # the config's is the engine's, the policy file's dclint.policy's
+    assert sorted(KINDS) == sorted([*SCHEMAS, "config", "policy"])
     checked_in = {p.name for p in (ROOT / "schemas").glob("*.json")}
     assert {file for file, _ in SCHEMAS.values()} <= checked_in
 

@@ -34,6 +34,7 @@ COMMANDS = (
     "review",
     "import",
     "failures",
+    "policies",
 )
 _MODULES = {"import": "import_design"}  # a command whose name is a Python keyword
 

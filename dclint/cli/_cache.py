@@ -12,8 +12,9 @@ the date (suppressions expire), and every `check` option except those that only 
 report (format, output, colour, source lines, statistics, waivers shown, quiet, exit-zero): an
 option added later is part of the key until it is listed here. Within the file, each design
 (by its path as given) keeps the hash of the resolved configuration that governs it (the Config
-record, CLI values in, every field), the SHA-256 of its text and of every file it includes or
-extends, and its findings, waivers and the rack types the report rolls findings up by.
+record, CLI values in, every field; the text of each site policy file it names), the SHA-256
+of its text and of every file it includes or extends, and its findings, waivers and the rack
+types the report rolls findings up by.
 
 A run replays only when every design it checks is in the cache unchanged and the format is one
 the cache reproduces byte for byte (`FORMATS`: text and GitHub annotations print findings and
@@ -400,6 +401,11 @@ class Cache:
             # a calibration profile is read by the check: its text is part of the key
             profile = _text_digest(config.calibration) if config.calibration else None
             entry = (config, _key([config, profile]) if profile else _key(config))
+            if config.policies:  # the site policies it names are read by the check too
+                from dclint.policy import policy_files
+
+                files = policy_files(config, self.engine.config is None)
+                entry = (config, _key([entry[1], [[f, _text_digest(f)] for f in files]]))
             self._configs[id(config)] = entry
         return entry[1]
 
@@ -516,7 +522,7 @@ class Cache:
         configs = {}
         for file in inputs:
             config = engine.config_for(file)
-            if config.calibration or config.rules_dirs:
+            if config.calibration or config.rules_dirs or config.policies:
                 return
             configs[file] = config.file
         argv = getattr(self.args, "argv", None)

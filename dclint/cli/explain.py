@@ -25,14 +25,18 @@ def run(args: argparse.Namespace) -> int:
     from dclint.engine.registry import discover
 
     found = discover(tuple(args.rules_dir))
+    # the config `check` would find for a design here (#30 item 5), or the one given
+    config = given_config(args) or config_for(Path("_"), {})
+    if config.policies:  # its site policies are rules too (dclint.policy)
+        from dclint.engine.registry import policy_rules
+
+        found = {**found, **policy_rules(config, found, confined=given_config(args) is None)}
     wanted = args.rule_id.strip()
     cls = found.get(wanted.upper()) or next(
         (c for c in found.values() if c.name == wanted.lower()), None
     )
     if cls is None:
         raise ConfigError(f"unknown rule '{args.rule_id}' (see `dclint rules`)")
-    # the config `check` would find for a design here (#30 item 5), or the one given
-    config = given_config(args) or config_for(Path("_"), {})
     settings = config.rule_settings.get(cls.id, {})
     print(
         f"{cls.id} {cls.name} [{settings.get('severity', cls.severity)}]"

@@ -10,7 +10,7 @@ import inspect
 import re
 from typing import Any
 
-from dclint.cli._shared import add_format, add_rules_dir, emit
+from dclint.cli._shared import add_config, add_format, add_rules_dir, emit, given_config
 
 __all__ = ["add_parser", "run"]
 
@@ -18,6 +18,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser = sub.add_parser("rules", help="list every rule")
     add_rules_dir(parser)
+    add_config(parser)
     add_format(parser, ("text", "json"))
     parser.add_argument(
         "--coverage",
@@ -62,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from dclint.engine.registry import discover
 
     rules = discover(tuple(args.rules_dir))
+    rules = {**rules, **_policies(args, rules)}
     if args.coverage:
         return _coverage(args, rules)
     if args.format == "json":
@@ -105,6 +107,8 @@ def _described(rule_id: str, cls: Any) -> dict[str, Any]:
         "severity": cls.severity,
         "summary": cls.summary(),
         "topics": list(cls.tags),
+        "covers": list(getattr(cls, "covers", ())),
+        "consequence": getattr(cls, "consequence", ""),
         "options": [
             {
                 "name": name,
@@ -120,3 +124,19 @@ def _described(rule_id: str, cls: Any) -> dict[str, Any]:
         "origin": cls.origin,
         "explain": f"dclint explain {rule_id}",
     }
+
+
+def _policies(args: argparse.Namespace, rules: dict[str, Any]) -> dict[str, Any]:
+    """The site policies (dclint.policy) of the config given, or found from here as `check`
+    finds a design's: each is listed as a rule."""
+    from pathlib import Path
+
+    from dclint.engine.config import config_for
+
+    given = given_config(args)
+    config = given or config_for(Path("_"), {})
+    if not config.policies:
+        return {}
+    from dclint.engine.registry import policy_rules
+
+    return policy_rules(config, rules, confined=given is None)

@@ -8,13 +8,14 @@ from typing import Any
 
 __all__ = ["KINDS", "add_parser", "run"]
 
-KINDS = ("design", "fragment", "config")  # dclint.model.schema.SCHEMAS, and the config's
+# dclint.model.schema.SCHEMAS, the config's, and a site policy file's (dclint.policy)
+KINDS = ("design", "fragment", "config", "policy")
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
         "schema",
-        help="print a JSON Schema (design; fragment: a file designs include; config)",
+        help="print a JSON Schema (design; fragment: a file designs include; config; policy)",
     )
     parser.add_argument(
         "kind",
@@ -52,6 +53,11 @@ def run(args: argparse.Namespace) -> int:
         from dclint.engine.config_schema import config_schema_text
 
         sys.stdout.write(config_schema_text())
+        return 0
+    if kind == "policy":  # generated from the element kinds a policy can judge
+        from dclint.policy.reference import policy_schema_text
+
+        sys.stdout.write(policy_schema_text())
         return 0
     from dclint.model.schema import schema_text
 

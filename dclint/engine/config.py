@@ -53,6 +53,7 @@ _KEYS = {
     "max-ids",
     "review",
     "calibration",
+    "policies",
 }
 # the review document's front matter (`dclint review`), each a line of text
 REVIEW_KEYS = ("title", "client", "project", "author", "reviewer", "revision", "date")
@@ -82,6 +83,8 @@ class Config:
     review: dict[str, str] = field(default_factory=dict)  # front matter of `dclint review`
     # a calibration profile (`dclint calibrate`), resolved from the config's directory
     calibration: str | None = None
+    # site policy files and globs (dclint.policy), from the config's directory
+    policies: tuple[str, ...] = ()
     rule_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     # rule id -> {option: where it was set}: costly options a config found by search turned
     # on, which the engine did not (the rule may say so: PAR005's search)
@@ -214,6 +217,8 @@ def _from_mapping(data: dict[str, Any], file: str, root: Path) -> Config:
             if not isinstance(value, str) or not value.strip() or len(value) > 4096:
                 raise ConfigError(f"{where}: expected the path of a calibration profile")
             kwargs["calibration"] = str(root / value)
+        elif key == "policies":
+            kwargs["policies"] = _strings(value, where)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: expected a mapping of glob to rule ids")

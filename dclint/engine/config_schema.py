@@ -165,6 +165,11 @@ def config_schema() -> dict[str, Any]:
             "type": "string",
             "description": "a calibration profile (`dclint calibrate`), from the config's folder",
         },
+        "policies": {
+            "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}],
+            "description": "site policy files and globs (docs/policies.md), from the config's "
+            "folder",
+        },
         **rule_refs,
     }
     defs: dict[str, Any] = {kind: _quantity(kind) for kind in _UNITS}

@@ -11,14 +11,18 @@ import re
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from dclint.engine.rule import SEVERITIES, Rule
 from dclint.errors import ConfigError
 
-__all__ = ["ENTRY_POINT_GROUP", "RULE_ID", "USER_PREFIX", "discover"]
+__all__ = ["ENTRY_POINT_GROUP", "RULE_ID", "USER_PREFIX", "discover", "policy_rules"]
 
 ENTRY_POINT_GROUP = "dclint.rules"
 BUILTIN = "dclint.rules"
+# Site policies (YAML a config names) become rules through this package, loaded by name as the
+# built-in pack is, and only when a config names policies
+POLICIES = "dclint.policy"
 # A rule id: two to five capital letters (the family), three digits. Ids beginning with
 # USER_PREFIX are users' own: no built-in rule takes one, so a plug-in never collides with a
 # later release's rule.
@@ -142,3 +146,15 @@ def _check_metadata(cls: type[Rule], origin: str) -> None:
         raise ConfigError(f"{origin}: rule {cls.id} needs a kebab-case name")
     if cls.severity not in SEVERITIES:
         raise ConfigError(f"{origin}: rule {cls.id} has unknown severity '{cls.severity}'")
+
+
+def policy_rules(
+    config: Any, rules: dict[str, type[Rule]], confined: bool
+) -> dict[str, type[Rule]]:
+    """The rules of the site policies `config` names (dclint.policy, imported by name as the
+    built-in pack is): ids checked against `rules`; `confined` (a config found by search):
+    only files inside the repository. ConfigError, located, for a bad policy."""
+    found: dict[str, type[Rule]] = importlib.import_module(POLICIES).policy_rules(
+        config, rules, confined
+    )
+    return found

@@ -68,6 +68,11 @@ class Engine:
     _per_file: dict[tuple[int, tuple[str, ...]], tuple[Config, Config]] = field(
         default_factory=dict, init=False
     )
+    # the rules of a config naming site policies (dclint.policy): the discovered rules and
+    # its policies, by id(config) as above
+    _with_policies: dict[int, tuple[Config, dict[str, type[Rule]]]] = field(
+        default_factory=dict, init=False
+    )
 
     def __post_init__(self) -> None:
         if not self.defer_rules:
@@ -81,6 +86,43 @@ class Engine:
             dirs = self.rules_dirs + (self.config.rules_dirs if self.config else ())
             self._rules = discover(dirs)
         return self._rules
+
+    def rules_for(self, config: Config) -> dict[str, type[Rule]]:
+        """The rules that run under `config`: every rule discovered, and the site policies it
+        names (dclint.policy, imported only then). Each policy is added to `rules` too, for
+        the presenters; a policy of another config runs only under its own."""
+        if not config.policies:
+            return self._without_policies()
+        entry = self._with_policies.get(id(config))
+        if entry is None or entry[0] is not config:
+            from dclint.engine.registry import policy_rules
+
+            base = self._without_policies()
+            found = policy_rules(config, base, confined=self.config is None)
+            for rid, cls in found.items():
+                other, policy = self.rules.get(rid), getattr(cls, "policy", None)
+                if other is not None and getattr(other, "policy", None) != policy:
+                    where = getattr(policy, "where_text", config.where("policies"))
+                    raise ConfigError(f"{where}: policy id {rid} is taken by {other.origin}")
+                self.rules[rid] = cls
+            entry = (config, {**base, **found})
+            self._with_policies[id(config)] = entry
+        return entry[1]
+
+    def policy_files(self) -> set[str]:
+        """The real paths of the site policy files the run has read (dclint.policy)."""
+        return {
+            os.path.realpath(policy.file)
+            for cls in self.rules.values()
+            if (policy := getattr(cls, "policy", None)) is not None
+        }
+
+    def _without_policies(self) -> dict[str, type[Rule]]:
+        """`rules` less the site policies added to it (a config that names none runs none)."""
+        rules = self.rules
+        if not any(getattr(cls, "policy", None) is not None for cls in rules.values()):
+            return rules
+        return {k: v for k, v in rules.items() if getattr(v, "policy", None) is None}
 
     def config_for(self, file: str) -> Config:
         """The config governing `file` (its directory's, or --config), the settings of the
@@ -133,7 +175,7 @@ class Engine:
         """Every rule's typed options under `config` (validated once per config object)."""
         entry = self._typed.get(id(config))
         if entry is None or entry[0] is not config:
-            entry = (config, validate_config(self.trusted(config), self.rules))
+            entry = (config, validate_config(self.trusted(config), self.rules_for(config)))
             self._typed[id(config)] = entry
         return entry[1]
 
@@ -179,7 +221,8 @@ class Engine:
         source = design.source
         assert source is not None
         result.includes = tuple(source.texts)
-        active = [cls for rid, cls in self.rules.items() if selected(rid, config, file)]
+        rules = self.rules_for(config)
+        active = [cls for rid, cls in rules.items() if selected(rid, config, file)]
         for cls in active:
             for name, problem in cls.config_problems(design, typed[cls.id]):
                 key = f"{cls.id}.{name}"
@@ -194,9 +237,9 @@ class Engine:
         located.extend(locate(cls, v, source, severity) for cls, v, severity in found)
         if design.origins:  # an imported design: each finding names its element's source
             located = _with_origins(located, design.origins)
-        located.extend(unit_spellings(source, config, file, self.rules))
+        located.extend(unit_spellings(source, config, file, rules))
         result.findings, result.waivers = apply_suppressions(
-            located, source, config, file, self.rules, self.today
+            located, source, config, file, rules, self.today
         )
         result.suppressed = len(result.waivers)
         return result
@@ -300,6 +343,9 @@ def run(paths: list[str], engine: Engine | None = None) -> RunResult:
     if not files and not found.problems and not found.excluded:
         raise ConfigError(f"no designs found in {', '.join(paths)}{_skipped_note(found.skipped)}")
     result.skipped = not_included(found.skipped, result.designs)
+    if result.skipped and engine.policy_files():  # a config's site policies are no stray YAML
+        named = engine.policy_files()
+        result.skipped = [f for f in result.skipped if os.path.realpath(f) not in named]
     return result
 
 

@@ -147,6 +147,11 @@ def build(root: Path | None = None, engine_args: dict[str, Any] | None = None) -
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: DclintServer, params: types.DidSaveTextDocumentParams) -> None:
         path = _path(params.text_document.uri)
+        if ls.ws.is_policy_file(path):  # a site policy: every open design is judged again
+            ls.ws.reload_config()
+            for design in list(ls.ws.results):
+                publish(design)
+            return
         if path.name in (".dclint.yaml", ".dclint.yml", "pyproject.toml"):
             ls.ws.reload_config()
         publish(path)
@@ -160,7 +165,9 @@ def build(root: Path | None = None, engine_args: dict[str, Any] | None = None) -
         ls.ws.forget_references()
         for change in params.changes:
             path = _path(change.uri)
-            if path.name in (".dclint.yaml", ".dclint.yml", "pyproject.toml"):
+            if path.name in (".dclint.yaml", ".dclint.yml", "pyproject.toml") or (
+                ls.ws.is_policy_file(path)
+            ):
                 ls.ws.reload_config()
                 for design in list(ls.ws.results):
                     publish(design)

@@ -91,6 +91,13 @@ class Workspace:
         """A configuration file changed: rules and configs are read again on the next check."""
         self._engine = None
 
+    def is_policy_file(self, path: Path) -> bool:
+        """Whether `path` is a site policy file the checks so far have read (dclint.policy):
+        its change reloads the configuration as a config file's does."""
+        if self._engine is None:
+            return False
+        return os.path.realpath(path) in self._engine.policy_files()
+
     def _read_part(self, name: str) -> tuple[Any, Any]:
         """Read an included file, preferring the editor's unsaved buffer."""
         from dclint.loader.load import _read_part
