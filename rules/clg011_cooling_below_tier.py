@@ -58,6 +58,8 @@ class CoolingBelowTier(Rule):
     name = "cooling-below-tier"
     severity = "error"
     tags = ("cooling", "redundancy")
+    consequence = "single-failure"
+    covers = ("uptime.cooling-redundancy",)
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

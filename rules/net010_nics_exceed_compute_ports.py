@@ -42,6 +42,8 @@ class NicsExceedComputePorts(Rule):
     name = "nics-exceed-compute-ports"
     severity = "error"
     tags = ("fabric",)
+    consequence = "cannot-run"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -46,6 +46,8 @@ class InfinibandSubnetTooLarge(Rule):
     name = "infiniband-subnet-too-large"
     severity = "error"
     tags = ("fabric", "infiniband")
+    consequence = "cannot-run"
+    covers = ("nvidia.fabric",)
     needs = ("fabric",)
     options = {
         "max_lids": Option(49151, Count, "Unicast LIDs of one InfiniBand subnet"),

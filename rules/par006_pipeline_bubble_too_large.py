@@ -69,6 +69,8 @@ class PipelineBubbleTooLarge(Rule):
     name = "pipeline-bubble-too-large"
     severity = "warning"
     tags = ("layout", "pipeline")
+    consequence = "performance"
+    covers = ("megatron.layout",)
     needs = ("workload",)
     options = {
         "max_bubble": Option("50%", Share, "Largest share of a step the pipeline may idle"),

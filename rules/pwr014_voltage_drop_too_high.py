@@ -72,6 +72,8 @@ class VoltageDropTooHigh(Rule):
     name = "voltage-drop-too-high"
     severity = "warning"
     tags = ("power",)
+    consequence = "over-rating"
+    covers = ("nec.voltage-drop",)
     needs = ("feeds",)
     options = {
         "limit": Option("3%", Share, "Drop allowed on one feeder or branch circuit"),

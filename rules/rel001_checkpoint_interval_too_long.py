@@ -61,6 +61,8 @@ class CheckpointIntervalTooLong(Rule):
     name = "checkpoint-interval-too-long"
     severity = "warning"
     tags = ("reliability", "checkpoint")
+    consequence = "performance"
+    covers = ("reliability.checkpoint",)
     needs = ("workload",)
     options = {
         "max_loss": Option(

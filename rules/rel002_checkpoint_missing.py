@@ -51,6 +51,8 @@ class CheckpointMissing(Rule):
     name = "checkpoint-missing"
     severity = "warning"
     tags = ("reliability", "checkpoint")
+    consequence = "performance"
+    covers = ("reliability.checkpoint",)
     needs = ("workload", "storage")
     options = {
         "max_loss": Option(

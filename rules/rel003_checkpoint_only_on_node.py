@@ -49,6 +49,8 @@ class CheckpointOnlyOnNode(Rule):
     name = "checkpoint-only-on-node"
     severity = "error"
     tags = ("reliability", "checkpoint", "storage")
+    consequence = "single-failure"
+    covers = ("reliability.checkpoint",)
     needs = ("workload", "storage")
     options = {
         "bytes_per_parameter": Option(

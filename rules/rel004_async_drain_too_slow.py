@@ -53,6 +53,8 @@ class AsyncDrainTooSlow(Rule):
     name = "async-drain-too-slow"
     severity = "error"
     tags = ("reliability", "checkpoint", "storage")
+    consequence = "performance"
+    covers = ("reliability.checkpoint",)
     needs = ("workload", "storage")
     options = {
         "bytes_per_parameter": Option(

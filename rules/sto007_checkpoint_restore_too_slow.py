@@ -52,6 +52,8 @@ class CheckpointRestoreTooSlow(Rule):
     name = "checkpoint-restore-too-slow"
     severity = "warning"
     tags = ("storage", "checkpoint", "reliability")
+    consequence = "performance"
+    covers = ("nvidia.storage", "reliability.checkpoint")
     needs = ("workload", "storage")
     options = {
         "restore_target": Option(

@@ -47,6 +47,8 @@ class MetadataRateTooLow(Rule):
     name = "metadata-rate-too-low"
     severity = "error"
     tags = ("storage",)
+    consequence = "performance"
+    covers = ("nvidia.storage",)
     needs = ("workload", "storage")
     options = {
         "max_load": Option("100%", Share, "Highest share of the metadata rate the loaders use"),

@@ -4,6 +4,7 @@ topics it checks (the coverage map): the map is built from those declarations al
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -38,7 +39,6 @@ def test_the_map_names_what_is_not_checked(capsys: pytest.CaptureFixture[str]) -
         "tia942.pathways",
         "tia942.fire",
         "tia942.security",
-        "nec.voltage-drop",
         "phase.pdu",
     ]
     assert main(["rules", "--coverage", "--format", "json"]) == 0
@@ -49,3 +49,17 @@ def test_the_map_names_what_is_not_checked(capsys: pytest.CaptureFixture[str]) -
         {"id": "PWR008", "name": "panel-overloaded"},
     ]
     assert panel["status"] == "checked"
+
+
+def test_site_policies_are_the_clients_standard_in_the_map(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pack = Path(__file__).resolve().parent.parent / "docs" / "policy-packs" / "dgx-superpod.yaml"
+    config = tmp_path / "c.yaml"
+    config.write_text(f'policies: ["{pack}"]\n', encoding="utf-8")
+    assert main(["rules", "--coverage", "--format", "json", "--config", str(config)]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed[-1]["standard"] == "the client's standard"
+    assert [r["id"] for r in listed[-1]["rules"]] == ["SPOD001", "SPOD002", "SPOD003", "SPOD004"]
+    assert main(["rules", "--coverage", "--format", "json"]) == 0  # no policies: no such row
+    assert all(x["topic"] != "client.standard" for x in json.loads(capsys.readouterr().out))

@@ -302,6 +302,7 @@ FAMILIES = {
     "STR": "structure",
     "NET": "fabric",
     "STO": "storage",
+    "REL": "reliability",
     "PAR": "parallel layout",
     "CST": "cost and schedule",
     "REL": "reliability",

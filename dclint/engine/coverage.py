@@ -205,6 +205,13 @@ TOPICS: tuple[Topic, ...] = (
         "the projected step, training time, energy and cost",
     ),
     Topic(
+        "reliability.checkpoint",
+        "Young 1974; Daly 2006 (checkpoint intervals)",
+        "optimum checkpoint interval against the failure rate",
+        "checkpoint interval, restore time and where checkpoints live, at the job's failure rate",
+        "goodput and the days failures cost, in the projection",
+    ),
+    Topic(
         "project.budget",
         "the engagement's own targets",
         "budget and deadline",
@@ -212,6 +219,15 @@ TOPICS: tuple[Topic, ...] = (
     ),
 )
 _TOPIC_KEYS = {t.key for t in TOPICS}
+# topics the map shows only where a rule of the run covers them
+OPTIONAL_TOPICS = {
+    "client.standard": Topic(
+        "client.standard",
+        "the client's standard",
+        "site policies",
+        "the site's own standards, written as dclint policies",
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -238,7 +254,9 @@ def coverage(rules: Mapping[str, Any]) -> list[CoverageRow]:
         for key in getattr(cls, "covers", ()) or ():
             by_topic.setdefault(key, []).append((rule_id, cls.name))
             if key not in _TOPIC_KEYS and key not in extra:
-                extra[key] = Topic(key, getattr(cls, "origin", "") or "plug-in", "-", key)
+                extra[key] = OPTIONAL_TOPICS.get(key) or Topic(
+                    key, getattr(cls, "origin", "") or "plug-in", "-", key
+                )
     return [CoverageRow(t, tuple(by_topic.get(t.key, ()))) for t in (*TOPICS, *extra.values())]
 
 

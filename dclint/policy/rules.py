@@ -48,6 +48,7 @@ def rule_of(policy: Policy) -> type[PolicyRule]:
             "options": {},
             "policy": policy,
             "origin": f"policy {policy.where_text}",
+            "covers": ("client.standard",),  # the review's coverage map: the client's standard
             "__module__": __name__,
         },
     )
