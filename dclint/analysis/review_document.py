@@ -302,7 +302,6 @@ FAMILIES = {
     "STR": "structure",
     "NET": "fabric",
     "STO": "storage",
-    "REL": "reliability",
     "PAR": "parallel layout",
     "CST": "cost and schedule",
     "REL": "reliability",
