@@ -15,10 +15,12 @@ option added later is part of the key until it is listed here. Within the file, 
 record, CLI values in, every field), the SHA-256 of its text and of every file it includes or
 extends, and its findings, waivers and the rack types the report rolls findings up by.
 
-A run replays only when every design it checks is in the cache unchanged and the format is one
-the cache reproduces byte for byte (`FORMATS`: text and GitHub annotations print findings and
-nothing a design computes beyond them); otherwise it checks as if there were no cache and stores
-what it found. Designs that did not load, or on which a rule failed, are never stored. Never used
+In a format the cache reproduces byte for byte (`FORMATS`: text and GitHub annotations print
+findings and nothing a design computes beyond them), a run replays the designs the cache holds
+unchanged and checks only the others (`split`: one edited design of many costs about one
+design's check, and a changed fragment re-checks only the designs that include it), then
+stores what it found; in another format it checks as if there were no cache and stores what it
+found. Designs that did not load, or on which a rule failed, are never stored. Never used
 with `--no-cache` or DCLINT_NO_CACHE set, `--fix`/`--diff`/`--add-suppressions`, `--watch`,
 `--sweep`, `--show-files`, `--set`, `--baseline` or `--write-baseline`.
 
@@ -159,6 +161,17 @@ class _Stored(Finding):
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.data)
+
+
+@dataclass
+class Split:
+    """A run's designs (`files`, in the order the run finds them) as the cache holds them:
+    `stored` unchanged (read back), `missing` to check."""
+
+    files: list[str]
+    skipped: list[str]
+    stored: dict[str, DesignResult] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -447,13 +460,22 @@ class Cache:
     def replay(self) -> Replayed | None:
         """The run as stored, when every design it would check is stored unchanged; None
         (check them) otherwise."""
-        from dclint.engine.runner import find_files, not_included
+        split = self.split()
+        if split is None or split.missing:
+            return None
+        return self.replayed(split, [])
+
+    def split(self) -> Split | None:
+        """The designs this run checks: those stored unchanged (read back) and those to check
+        (changed, new, or not stored); None when the run cannot use the cache at all (a path
+        that names no design, a design with no cache folder)."""
+        from dclint.engine.runner import find_files
 
         engine = self.engine
         found = find_files(self.args.paths, engine)
         if found.problems or not found.files:
             return None
-        designs = []
+        split = Split(found.files, found.skipped)
         for file in found.files:
             config = engine.config_for(file)
             folder = self._folder(file, config)
@@ -461,21 +483,32 @@ class Cache:
                 return None
             entry = self._designs(folder).get(file)
             if not isinstance(entry, dict) or entry.get("config") != self._config_key(config):
-                return None
+                split.missing.append(file)
+                continue
             try:
                 inputs = _inputs(entry)
-                if inputs[0][0] != file:
-                    return None
-                if any(_text_digest(name) != digest for name, digest in inputs):
-                    return None
-                designs.append(_design_result(file, entry))
+                if inputs[0][0] != file or any(
+                    _text_digest(name) != digest for name, digest in inputs
+                ):
+                    split.missing.append(file)
+                    continue
+                split.stored[file] = _design_result(file, entry)
                 if self.inputs is not None:
                     self.inputs[file] = inputs
             except _Bad:
                 self._files[folder] = {}  # a record of the wrong shape: the file is rewritten
-                return None
-        result = RunResult(designs=designs, skipped=not_included(found.skipped, designs))
-        return Replayed(result, engine.config_for(designs[0].file).fail_on)
+                split.missing.append(file)
+        return split
+
+    def replayed(self, split: Split, checked: list[DesignResult]) -> Replayed:
+        """The run: the stored designs and those just `checked`, in the order it finds them."""
+        from dclint.engine.runner import not_included
+
+        by_file = {**split.stored, **{d.file: d for d in checked}}
+        designs = [by_file[file] for file in split.files]
+        result = RunResult(designs=designs, skipped=not_included(split.skipped, designs))
+        result.rule_failures = sum("rule-failure" in f.tags for d in checked for f in d.findings)
+        return Replayed(result, self.engine.config_for(designs[0].file).fail_on)
 
     def store(self, result: RunResult) -> None:
         """Keep what the run found for each design that loaded (quietly, if it cannot)."""
