@@ -18,7 +18,7 @@ import pytest
 
 from conftest import EXAMPLES, ROOT, SAMPLES
 from dclint.cli import _MODULES, COMMANDS, main
-from dclint.cli._cache import DIRECTORY, ENV
+from dclint.cli._cache import DIRECTORY, ENV, FORMATS
 from dclint.cli._seal import seal
 from dclint.cli.check import FORMAT_NAMES
 from dclint.engine.runner import Engine
@@ -96,7 +96,7 @@ def test_a_cached_run_prints_the_same_bytes_and_exit_code(
     monkeypatch.delenv(ENV)
     first = _check(capsys, *flags)  # checks and stores
     assert list((repo / DIRECTORY).glob("*.json")), "nothing stored"
-    if fmt in ("text", "github"):
+    if fmt in FORMATS:  # text, GitHub and JSON replay (issue 54 item 5: JSON too)
         _no_engine(monkeypatch)
     cached = _check(capsys, *flags)
     assert cold[0] == first[0] == cached[0] == 1
@@ -358,7 +358,7 @@ def _checked_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-@pytest.mark.parametrize("fmt", ["text", "github"])
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
 def test_one_edited_design_of_many_is_the_only_one_checked(
     fmt: str, repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -377,6 +377,7 @@ def test_one_edited_design_of_many_is_the_only_one_checked(
     assert (
         "clg006/good.yaml:6:62: CLG006 [error] rack n1 liquid cooling capacity 40 kW" in cold[1]
         or "file=clg006/good.yaml,line=6,col=62,title=CLG006" in cold[1]
+        or '"message": "rack n1 liquid cooling capacity 40 kW is below its' in cold[1]
     )
     assert _check(capsys, *flags) == cold and len(seen) == 1  # then all replayed
 

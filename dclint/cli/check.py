@@ -221,8 +221,13 @@ def _incremental(args: argparse.Namespace, engine: Any, store: Any, split: Any) 
     checked = [_check_one(engine, file) for file in split.missing]
     fresh = RunResult(designs=checked)
     price_findings(fresh, engine)  # as assess() prices a full run's findings
-    store.store(fresh)
-    return _report(args, store.replayed(split, checked), [], store)
+    assessed = None
+    if args.format == "json":  # the checked designs' projections, as a full run's report
+        from dclint.analysis.assess import assess
+
+        assessed = assess(fresh, engine, priced=False).designs
+    store.store(fresh, assessed)
+    return _report(args, store.replayed(split, checked, assessed), [], store)
 
 
 def _check_one(engine: Any, file: str) -> Any:
@@ -259,7 +264,7 @@ def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
         return 2 if result.errors or result.rule_failures else 0
     assessed = assess(result, engine)
     if store is not None:
-        store.store(result)
+        store.store(result, assessed.designs)
     return _report(args, assessed, fixed, store)
 
 
