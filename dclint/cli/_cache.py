@@ -15,13 +15,14 @@ option added later is part of the key until it is listed here. Within the file, 
 record, CLI values in, every field), the SHA-256 of its text and of every file it includes or
 extends, and its findings, waivers and the rack types the report rolls findings up by.
 
-In a format the cache reproduces byte for byte (`FORMATS`: text and GitHub annotations print
-findings and nothing a design computes beyond them; JSON prints each design's projections too,
-which a JSON run stores as the report's own dict), a run replays the designs the cache holds
-unchanged and checks only the others (`split`: one edited design of many costs about one
-design's check, and a changed fragment re-checks only the designs that include it), then
-stores what it found; in another format it checks as if there were no cache and stores what it
-found. Designs that did not load, or on which a rule failed, are never stored. Never used
+In a format the cache reproduces byte for byte (`FORMATS`: text, GitHub annotations and GitLab
+code quality print findings and nothing a design computes beyond them; JSON prints each
+design's projections too, which a JSON run stores as the report's own dict), a run replays the
+designs the cache holds unchanged and checks only the others (`split`: one edited design of
+many costs about one design's check, and a changed fragment re-checks only the designs that
+include it), then stores what it found; in another format it checks as if there were no
+cache and stores what it found. Designs that did not load, or on which a rule failed, are
+never stored. Never used
 with `--no-cache` or DCLINT_NO_CACHE set, `--fix`/`--diff`/`--add-suppressions`, `--watch`,
 `--sweep`, `--show-files`, `--set`, `--baseline` or `--write-baseline`.
 
@@ -62,7 +63,7 @@ from dclint.engine.rule import SEVERITIES
 __all__ = ["DIRECTORY", "ENV", "FORMATS", "Cache", "usable"]
 
 SCHEMA = 1  # the layout of a cache file; another number is ignored
-FORMATS = ("text", "github", "json")  # reproduced byte for byte from what is stored
+FORMATS = ("text", "github", "json", "gitlab")  # reproduced byte for byte from what is stored
 RECORDED = ("text", "github")  # the formats a run record (dclint.cli._runs) replays
 # JSON prints each design's projections too: kept (the report's own dict) by a JSON run, and a
 # design stored without them is checked again by one
