@@ -104,6 +104,12 @@ def prepare(sizes: list[int], many: int, out: Path) -> dict[str, Any]:
         path.write_text(text.replace("name: gb200-superpod-su", f"name: su-{i:03d}"), "utf-8")
         files["many"].append(path)
     files["policies"] = policies.write(out)
+
+    # the same designs again, for the incremental case: one of them changes before each run
+    edit = out / "many-edit"
+    shutil.rmtree(edit, ignore_errors=True)
+    shutil.copytree(group, edit)
+    files["edit"] = edit
     if not SCHEMA.exists():
         SCHEMA.parent.mkdir(exist_ok=True)
         schema = subprocess.run([PY, "-m", "dclint", "schema"], capture_output=True, check=True)
@@ -185,8 +191,23 @@ def cases(files: dict[str, Any]) -> list[dict[str, Any]]:
             "kind": "dclint-cached",
             "cmd": [_tool("dclint"), "check", *many],
         },
+        {  # a copy of them, checked as a folder, one design changed before each run: the
+            # others replayed from the cache (issue 54: the CI line after a one-file commit)
+            "name": f"dclint {len(many)} small, one changed",
+            "kind": "dclint-one-changed",
+            "cmd": [_tool("dclint"), "check", str(files["edit"])],
+            "touch": str(sorted(files["edit"].glob("*.yaml"))[0]),
+        },
     ]
     return out
+
+
+def touch(path: str) -> None:
+    """Change the design at `path` (a comment added or removed at its end): a new text."""
+    file = Path(path)
+    text = file.read_text(encoding="utf-8")
+    mark = "# changed for the benchmark\n"
+    file.write_text(text.removesuffix(mark) if text.endswith(mark) else text + mark, "utf-8")
 
 
 def _find(results: list[dict[str, Any]], kind: str, **match: Any) -> dict[str, Any] | None:
@@ -260,6 +281,12 @@ def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         "x",
     )
     add(
+        "200 small designs, one changed: dclint / one small design cold",
+        ratio(t("dclint-one-changed"), t("dclint-small")),
+        2.0,
+        "x",
+    )
+    add(
         "one small design: dclint / import yaml, pydantic, pint",
         ratio(t("dclint-small"), t("import", cmd=[PY, "-c", IMPORT_FLOOR])),
         1.1,
@@ -329,13 +356,15 @@ def main(argv: list[str] | None = None) -> int:
     # Round-robin: run r of every case, then run r + 1 of every case. A machine that speeds up
     # or slows down during the run then moves a case and its baseline alike.
     results = cases(files)
-    for case in results:  # the cached repeat's first run checks and fills the cache
-        if case["kind"] == "dclint-cached":
+    for case in results:  # the cached cases' first run checks and fills the cache
+        if case["kind"] in ("dclint-cached", "dclint-one-changed"):
             subprocess.run(case["cmd"], stdout=subprocess.DEVNULL, check=False)
     runs: list[list[dict[str, Any]]] = [[] for _ in results]
     for r in range(args.repeat):
         started = time.perf_counter()
         for case, done in zip(results, runs, strict=True):
+            if "touch" in case:
+                touch(case["touch"])
             done.append(run_once(case["cmd"]))
         print(
             f"  round {r + 1}/{args.repeat}: {time.perf_counter() - started:.1f}s", file=sys.stderr

@@ -26,6 +26,7 @@ TARGETS = {
     "200 small designs: dclint / check-jsonschema",
     "explicit 100k: RSS beyond baseline / file size",
     "200 small designs, cached repeat: dclint / python -c pass",
+    "200 small designs, one changed: dclint / one small design cold",
     "one small design: dclint / import yaml, pydantic, pint",
     "explicit 10k: 50 site policies / none",  # SKIP here: the policy pair runs at 10,000 GPUs
 }
@@ -62,6 +63,7 @@ def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
         "dclint-many",
         "cjs-many",
         "dclint-cached",
+        "dclint-one-changed",
     }
     for r in data["results"]:
         assert {"name", "cmd", "times_s", "median_s", "rss_kb", "peak_rss_kb", "rc"} <= set(r)

@@ -18,7 +18,7 @@ import pytest
 
 from conftest import EXAMPLES, ROOT, SAMPLES
 from dclint.cli import _MODULES, COMMANDS, main
-from dclint.cli._cache import DIRECTORY, ENV
+from dclint.cli._cache import DIRECTORY, ENV, FORMATS
 from dclint.cli._seal import seal
 from dclint.cli.check import FORMAT_NAMES
 from dclint.engine.runner import Engine
@@ -96,7 +96,7 @@ def test_a_cached_run_prints_the_same_bytes_and_exit_code(
     monkeypatch.delenv(ENV)
     first = _check(capsys, *flags)  # checks and stores
     assert list((repo / DIRECTORY).glob("*.json")), "nothing stored"
-    if fmt in ("text", "github"):
+    if fmt in FORMATS:  # text, GitHub and JSON replay (issue 54 item 5: JSON too)
         _no_engine(monkeypatch)
     cached = _check(capsys, *flags)
     assert cold[0] == first[0] == cached[0] == 1
@@ -146,18 +146,18 @@ def _replays(capsys: pytest.CaptureFixture[str], *argv: str) -> bool:
     import dclint.cli._cache as cache
 
     seen: list[bool] = []
-    real = cache.Cache.replay
+    real = cache.Cache.split
 
-    def spy(self: cache.Cache) -> cache.Replayed | None:
+    def spy(self: cache.Cache) -> cache.Split | None:
         got = real(self)
-        seen.append(got is not None)
+        seen.append(got is not None and not got.missing)  # every design stored unchanged
         return got
 
-    cache.Cache.replay = spy  # type: ignore[method-assign]
+    cache.Cache.split = spy  # type: ignore[method-assign]
     try:
         _check(capsys, *argv)
     finally:
-        cache.Cache.replay = real  # type: ignore[method-assign]
+        cache.Cache.split = real  # type: ignore[method-assign]
     return seen == [True]
 
 
@@ -340,3 +340,56 @@ def test_a_changed_calibration_profile_is_checked_again(
     assert _replays(capsys, "cal/d.yaml")
     (where / "p.yaml").write_text(profile.replace("50 ms", "80 ms"), encoding="utf-8")
     assert not _replays(capsys, "cal/d.yaml")
+
+
+# --- issue 54 item 5: an incremental cache ------------------------------------------------------
+
+
+def _checked_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The designs the runs from here on check (not replay), in order."""
+    seen: list[str] = []
+    real = Engine.check_file
+
+    def spy(self: Engine, file: str) -> object:
+        seen.append(file)
+        return real(self, file)
+
+    monkeypatch.setattr(Engine, "check_file", spy)
+    return seen
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+def test_one_edited_design_of_many_is_the_only_one_checked(
+    fmt: str, repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flags = ["--format", fmt, "--show-waivers", "--statistics", "."]
+    _check(capsys, *flags)  # stores every design
+    design = repo / "clg006" / "good.yaml"
+    text = design.read_text("utf-8").replace("capacity: 102 kW", "capacity: 40 kW")
+    design.write_text(text, "utf-8")  # a new CLG006 error: 40 kW for 102 kW of liquid heat
+    monkeypatch.setenv(ENV, "1")
+    cold = _check(capsys, *flags)  # what a check without the cache prints now
+    monkeypatch.delenv(ENV)
+    seen = _checked_files(monkeypatch)
+    warm = _check(capsys, *flags)
+    assert seen == ["./clg006/good.yaml"]  # of the 7 designs, the edited one
+    assert warm == cold and cold[0] == 1
+    assert (
+        "clg006/good.yaml:6:62: CLG006 [error] rack n1 liquid cooling capacity 40 kW" in cold[1]
+        or "file=clg006/good.yaml,line=6,col=62,title=CLG006" in cold[1]
+        or '"message": "rack n1 liquid cooling capacity 40 kW is below its' in cold[1]
+    )
+    assert _check(capsys, *flags) == cold and len(seen) == 1  # then all replayed
+
+
+def test_a_changed_fragment_checks_only_the_designs_that_include_it(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _check(capsys, ".")
+    (repo / "parts" / "racks.yaml").write_text(FRAGMENT.replace("125 kW", "100 kW"), "utf-8")
+    monkeypatch.setenv(ENV, "1")
+    cold = _check(capsys, ".")
+    monkeypatch.delenv(ENV)
+    seen = _checked_files(monkeypatch)
+    assert _check(capsys, ".") == cold
+    assert seen == ["./inc.yaml"]

@@ -78,7 +78,8 @@ def dispatch(args: argparse.Namespace) -> int:
     try:
         from dclint.loader.readfile import remember_reads
 
-        remember_reads()  # every file the command reads: no output is written over one
+        if args.command != "server":  # a long session writes no output: nothing to note
+            remember_reads()  # every file the command reads: no output is written over one
         refuse_clobbering(args)  # before any work: an output must not overwrite an input
         code: int = _module(args.command).run(args)
         return code

@@ -16,10 +16,14 @@ record, CLI values in, every field; the text of each site policy file it names),
 of its text and of every file it includes or extends, and its findings, waivers and the rack
 types the report rolls findings up by.
 
-A run replays only when every design it checks is in the cache unchanged and the format is one
-the cache reproduces byte for byte (`FORMATS`: text and GitHub annotations print findings and
-nothing a design computes beyond them); otherwise it checks as if there were no cache and stores
-what it found. Designs that did not load, or on which a rule failed, are never stored. Never used
+In a format the cache reproduces byte for byte (`FORMATS`: text, GitHub annotations and GitLab
+code quality print findings and nothing a design computes beyond them; JSON prints each
+design's projections too, which a JSON run stores as the report's own dict), a run replays the
+designs the cache holds unchanged and checks only the others (`split`: one edited design of
+many costs about one design's check, and a changed fragment re-checks only the designs that
+include it), then stores what it found; in another format it checks as if there were no
+cache and stores what it found. Designs that did not load, or on which a rule failed, are
+never stored. Never used
 with `--no-cache` or DCLINT_NO_CACHE set, `--fix`/`--diff`/`--add-suppressions`, `--watch`,
 `--sweep`, `--show-files`, `--set`, `--baseline` or `--write-baseline`.
 
@@ -60,7 +64,11 @@ from dclint.engine.rule import SEVERITIES
 __all__ = ["DIRECTORY", "ENV", "FORMATS", "Cache", "usable"]
 
 SCHEMA = 1  # the layout of a cache file; another number is ignored
-FORMATS = ("text", "github")  # reproduced byte for byte from the stored findings
+FORMATS = ("text", "github", "json", "gitlab")  # reproduced byte for byte from what is stored
+RECORDED = ("text", "github")  # the formats a run record (dclint.cli._runs) replays
+# JSON prints each design's projections too: kept (the report's own dict) by a JSON run, and a
+# design stored without them is checked again by one
+_PROJECTION = "json"
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 MAX_DESIGNS = 20_000  # entries a cache file keeps; past it only the latest run's
 # options that only shape the report: the same findings, shown otherwise
@@ -162,12 +170,70 @@ class _Stored(Finding):
         return dict(self.data)
 
 
+@dataclass
+class Split:
+    """A run's designs (`files`, in the order the run finds them) as the cache holds them:
+    `stored` unchanged (read back), `missing` to check."""
+
+    files: list[str]
+    skipped: list[str]
+    stored: dict[str, DesignResult] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    assessed: dict[str, Any] = field(default_factory=dict)  # JSON: stored projections
+
+
+@dataclass(frozen=True)
+class _AsDict:
+    """A stored projection or TCO: the dict the JSON report printed of it."""
+
+    data: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.data
+
+
+@dataclass(frozen=True)
+class _Projected:
+    """What the JSON report reads of a design's projection (dclint.analysis.assess.Projected),
+    from the dict it printed."""
+
+    data: dict[str, Any]
+
+    @property
+    def error(self) -> str:
+        return str(self.data.get("projection_error") or "")
+
+    @property
+    def projections(self) -> list[_AsDict]:
+        return [_AsDict(_dict(x)) for x in _list(self.data.get("projections"))]
+
+    @property
+    def unprojected(self) -> list[tuple[str, str]]:
+        pairs = [_dict(u) for u in _list(self.data.get("unprojected", []))]
+        return [(_str(u, "workload"), _str(u, "reason")) for u in pairs]
+
+    @property
+    def tco(self) -> _AsDict | None:
+        tco = self.data.get("tco")
+        return None if tco is None else _AsDict(_dict(tco))
+
+
+@dataclass(frozen=True)
+class _Assessed:
+    """A stored design as the JSON report reads an assessment: its result and projection."""
+
+    result: DesignResult
+    projected: _Projected
+
+
 @dataclass(eq=False)
 class Replayed:
-    """A run read back from the cache, as a presenter reads a run's assessment (`result`)."""
+    """A run read back from the cache, as a presenter reads a run's assessment (`result`, and
+    for JSON `designs`: the stored designs' projections, the checked ones' assessments)."""
 
     result: RunResult
     fail_on: str
+    designs: list[Any] = field(default_factory=list)
 
     def exit_code(self) -> int:
         return self.result.exit_code(self.fail_on)  # type: ignore[arg-type]
@@ -196,6 +262,12 @@ def _strings(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _Bad("strings")
     return tuple(value)
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise _Bad("list")
+    return value
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -453,13 +525,22 @@ class Cache:
     def replay(self) -> Replayed | None:
         """The run as stored, when every design it would check is stored unchanged; None
         (check them) otherwise."""
-        from dclint.engine.runner import find_files, not_included
+        split = self.split()
+        if split is None or split.missing:
+            return None
+        return self.replayed(split, [])
+
+    def split(self) -> Split | None:
+        """The designs this run checks: those stored unchanged (read back) and those to check
+        (changed, new, or not stored); None when the run cannot use the cache at all (a path
+        that names no design, a design with no cache folder)."""
+        from dclint.engine.runner import find_files
 
         engine = self.engine
         found = find_files(self.args.paths, engine)
         if found.problems or not found.files:
             return None
-        designs = []
+        split = Split(found.files, found.skipped)
         for file in found.files:
             config = engine.config_for(file)
             folder = self._folder(file, config)
@@ -467,25 +548,58 @@ class Cache:
                 return None
             entry = self._designs(folder).get(file)
             if not isinstance(entry, dict) or entry.get("config") != self._config_key(config):
-                return None
+                split.missing.append(file)
+                continue
+            if self.args.format == "json" and not isinstance(entry.get(_PROJECTION), dict):
+                split.missing.append(file)  # stored by a run that printed no projection
+                continue
             try:
                 inputs = _inputs(entry)
-                if inputs[0][0] != file:
-                    return None
-                if any(_text_digest(name) != digest for name, digest in inputs):
-                    return None
-                designs.append(_design_result(file, entry))
+                if inputs[0][0] != file or any(
+                    _text_digest(name) != digest for name, digest in inputs
+                ):
+                    split.missing.append(file)
+                    continue
+                split.stored[file] = _design_result(file, entry)
+                if self.args.format == "json":
+                    projection = _dict(entry[_PROJECTION])
+                    split.assessed[file] = _Assessed(split.stored[file], _Projected(projection))
+                    split.assessed[file].projected.projections  # noqa: B018 - its shape checked
+                    split.assessed[file].projected.unprojected  # noqa: B018
+                    split.assessed[file].projected.tco  # noqa: B018
                 if self.inputs is not None:
                     self.inputs[file] = inputs
             except _Bad:
                 self._files[folder] = {}  # a record of the wrong shape: the file is rewritten
-                return None
-        result = RunResult(designs=designs, skipped=not_included(found.skipped, designs))
-        return Replayed(result, engine.config_for(designs[0].file).fail_on)
+                split.missing.append(file)
+        return split
 
-    def store(self, result: RunResult) -> None:
-        """Keep what the run found for each design that loaded (quietly, if it cannot)."""
+    def replayed(
+        self, split: Split, checked: list[DesignResult], assessed: list[Any] | None = None
+    ) -> Replayed:
+        """The run: the stored designs and those just `checked` (with their `assessed`
+        assessments, for JSON), in the order it finds them."""
+        from dclint.engine.runner import not_included
+
+        by_file = {**split.stored, **{d.file: d for d in checked}}
+        designs = [by_file[file] for file in split.files]
+        result = RunResult(designs=designs, skipped=not_included(split.skipped, designs))
+        result.rule_failures = sum("rule-failure" in f.tags for d in checked for f in d.findings)
+        fail_on = self.engine.config_for(designs[0].file).fail_on
+        if self.args.format != "json":
+            return Replayed(result, fail_on)
+        fresh = {a.result.file: a for a in assessed or ()}
+        return Replayed(result, fail_on, [fresh.get(f) or split.assessed[f] for f in split.files])
+
+    def store(self, result: RunResult, assessed: Any = None) -> None:
+        """Keep what the run found for each design that loaded (quietly, if it cannot); with
+        a JSON run's `assessed` designs, the projection the report prints of each too."""
         by_folder: dict[Path, dict[str, Any]] = {}
+        projections: dict[str, Any] = {}
+        if assessed is not None and self.args.format == "json":
+            from dclint.report.json_format import _projection
+
+            projections = {a.result.file: _projection(a) for a in assessed if a.design}
         for d in result.designs:
             config = self.engine.config_for(d.file)
             folder = self._folder(d.file, config)
@@ -493,6 +607,8 @@ class Cache:
             if entry is None or folder is None:
                 self.inputs = None  # not stored: the run is not recorded either
                 continue
+            if d.file in projections:
+                entry[_PROJECTION] = json.loads(json.dumps(projections[d.file]))
             by_folder.setdefault(folder, {})[d.file] = entry
             if self.inputs is not None:
                 self.inputs[d.file] = [(name, digest) for name, digest in entry["inputs"]]
@@ -513,7 +629,7 @@ class Cache:
         printed on standard output, nothing on standard error, no rules directory and no
         calibration profile in effect."""
         snapshot, inputs, engine = self.snapshot, self.inputs, self.engine
-        if snapshot is None or not inputs or self.args.format not in FORMATS:
+        if snapshot is None or not inputs or self.args.format not in RECORDED:
             return
         if getattr(self.args, "output", None) or (self.stderr and self.stderr.written):
             return

@@ -281,6 +281,17 @@ def tracked(folder: str) -> bool:
     if info.st_size > MAX_INDEX_BYTES:
         return True
     prefix = os.path.relpath(folder, root).replace(os.sep, "/").encode() + b"/"
+    stamp = (index, info.st_mtime_ns, info.st_size, info.st_ino, prefix)
+    known = _tracked.get(stamp)
+    if known is None:  # an index is read once a run, however many cache folders it has
+        known = _tracked[stamp] = _index_tracks(index, git_dir, prefix)
+    return known
+
+
+_tracked: dict[tuple[str, int, int, int, bytes], bool] = {}
+
+
+def _index_tracks(index: str, git_dir: str, prefix: bytes) -> bool:
     try:
         with open(index, "rb") as handle:
             data = handle.read(MAX_INDEX_BYTES + 1)

@@ -217,9 +217,11 @@ def _run(args: argparse.Namespace, snapshot: Any, watched: _Watched | None = Non
 
         store = _cache.Cache(args, engine, snapshot, watched)
         if args.format in _cache.FORMATS:
-            replayed = store.replay()
-            if replayed is not None:
-                return _report(args, replayed, [], store)
+            split = store.split()
+            if split is not None and not split.missing:
+                return _report(args, store.replayed(split, []), [], store)
+            if split is not None and len(split.missing) < len(split.files):
+                return _incremental(args, engine, store, split)
     _import_pint_without_numpy()
     engine.rules  # noqa: B018 - a bad rule pack is an error before anything is checked
     return _check(args, engine, store)
@@ -260,6 +262,39 @@ def _check_stdin(args: argparse.Namespace) -> int:
     return _report(args, assess(result, engine), fixed)
 
 
+def _incremental(args: argparse.Namespace, engine: Any, store: Any, split: Any) -> int:
+    """Check only the designs the cache does not hold unchanged (one edited design of many
+    costs about one design's check), store them, and report the whole run as a check would."""
+    from dclint.analysis.assess import price_findings
+    from dclint.cli import _import_pint_without_numpy
+    from dclint.engine.findings import RunResult
+
+    _import_pint_without_numpy()
+    engine.rules  # noqa: B018 - a bad rule pack is an error before anything is checked
+    checked = [_check_one(engine, file) for file in split.missing]
+    fresh = RunResult(designs=checked)
+    price_findings(fresh, engine)  # as assess() prices a full run's findings
+    assessed = None
+    if args.format == "json":  # the checked designs' projections, as a full run's report
+        from dclint.analysis.assess import assess
+
+        assessed = assess(fresh, engine, priced=False).designs
+    store.store(fresh, assessed)
+    return _report(args, store.replayed(split, checked, assessed), [], store)
+
+
+def _check_one(engine: Any, file: str) -> Any:
+    """One design checked, as dclint.engine.runner.run checks each (a design nested past
+    Python's recursion limit is a load error)."""
+    try:
+        return engine.check_file(file)
+    except RecursionError:
+        from dclint.engine.findings import DesignResult
+        from dclint.errors import Problem
+
+        return DesignResult(file, errors=[Problem(file, 1, 1, "design too deeply nested to check")])
+
+
 def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
     from dclint.analysis.assess import assess
     from dclint.engine.runner import run as run_engine
@@ -282,7 +317,7 @@ def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
         return 2 if result.errors or result.rule_failures else 0
     assessed = assess(result, engine)
     if store is not None:
-        store.store(result)
+        store.store(result, assessed.designs)
     return _report(args, assessed, fixed, store)
 
 
