@@ -122,6 +122,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         Duration,
         Flow,
         Information,
+        Length,
         Mass,
         Power,
         Temperature,
@@ -215,6 +216,7 @@ __all__ = [
     "Generator",
     "Impact",
     "Information",
+    "Length",
     "LoadError",
     "Loop",
     "Mass",
@@ -463,6 +465,7 @@ _MODULE = {
     "run_of": "dclint.projection.reliability",
     "days_text": "dclint.projection.reliability",
     "samples_per_second": "dclint.calc.storage_demand",
+    "Length": "dclint.model.types",
 }
 _RENAMED = {"DesignPath": "Path"}
 

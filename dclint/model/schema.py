@@ -49,6 +49,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "CNY/kWh": ("electricity price", "a currency per energy: CNY/kWh, USD/MWh"),
     "token/s": ("token rate", "token/s"),
     "op/s": ("metadata operation rate", "op/s"),
+    "m": ("length", "m, km, ft"),
 }
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "Fraction",
     "Id",
     "Information",
+    "Length",
     "Mass",
     "Money",
     "PositiveInt",
@@ -273,6 +274,7 @@ Money = Annotated[Quantity, Dim("30000 USD", "amount of money", currency=True)]
 PricePerEnergy = Annotated[Quantity, Dim("0.8 CNY/kWh", "electricity price", currency=True)]
 Mass = Annotated[Quantity, Dim("1360 kg", "mass")]
 Area = Annotated[Quantity, Dim("0.64 m^2", "area")]
+Length = Annotated[Quantity, Dim("30 m", "length")]
 Fraction = Annotated[Quantity, _Fraction()]
 
 _ID_RE = r"^[A-Za-z0-9][A-Za-z0-9_.:$\-\[\]]*$"
