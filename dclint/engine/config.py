@@ -116,14 +116,6 @@ class Config:
         return replace(self, **given)
 
 
-# Options a rule gave to another (rule, option) -> the rule that has it now: a config that
-# still sets one is told where it went (a checkpoint restore is timed by STO007 now).
-MOVED_OPTIONS = {
-    ("STO001", "restore_target"): "STO007",
-    ("STO001", "bytes_per_parameter"): "STO007",
-}
-
-
 def find_config(start: Path) -> Path | None:
     """The nearest config file in `start` or a parent (dclint.loader.configfile)."""
     found = configfile.find_config(str(start))
@@ -480,7 +472,7 @@ def _check_settings(
                     )
             elif name not in rules[rule_id].options:
                 known = ", ".join(rules[rule_id].options) or "none"
-                moved = MOVED_OPTIONS.get((rule_id, name))
+                moved = rules[rule_id].moved.get(name)
                 hint = f"; it moved to {moved}.{name}" if moved else ""
                 raise ConfigError(
                     f"{at}: rule {rule_id} has no option '{name}' (options: {known}){hint}"

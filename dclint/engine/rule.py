@@ -148,6 +148,9 @@ class Rule:
     # `capacity`, `init`, `plan`, the review): concept -> option name, or "*" for all its
     # options (dclint.engine.shared.Shared names the concepts)
     shares: ClassVar[dict[str, str]] = {}
+    # options the rule once had and gave to another: option -> the rule id that has it now (a
+    # config that still sets one is told where it went)
+    moved: ClassVar[dict[str, str]] = {}
 
     def check(self, design: Design, ctx: Context) -> Iterable[Violation]:
         raise NotImplementedError
