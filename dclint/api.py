@@ -492,6 +492,7 @@ _MODULE = {
     "run_of": "dclint.projection.reliability",
     "days_text": "dclint.projection.reliability",
     "samples_per_second": "dclint.calc.storage_demand",
+    "Length": "dclint.model.types",
 }
 _RENAMED = {"DesignPath": "Path"}
 

@@ -83,6 +83,7 @@ class StorageReadBandwidthTooLow(Rule):
     covers = ("nvidia.storage",)
     needs = ("workload", "storage")
     shares = {"storage_read_factor": "factor", "storage_demand": "*"}
+    moved = {"restore_target": "STO007", "bytes_per_parameter": "STO007"}
     options = {
         "factor": Option(3.0, Positive, "Required multiple of the read demand"),
         "bytes_per_token": Option("4 B", Information, "Bytes read per training token"),

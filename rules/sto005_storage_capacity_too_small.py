@@ -4,10 +4,11 @@
 Adds up, for each shared storage tier, the data sets it holds (each workload's
 `dataset_size` on every tier that feeds training: those marked `feeds_training`, else the
 parallel file systems) and the checkpoints it keeps (`checkpoint.retained` x the checkpoint
-size, on the workload's checkpoint tier; `bytes_per_parameter` 14 B where no size is
-declared, the ZeRO paper's 16 B/parameter of mixed-precision Adam less the bf16 gradients, as
-in STO002). Flags a tier whose total exceeds `max_fill` (default 100%) of its `capacity`.
-Node-local tiers are not checked (their capacity is per node and they hold staged copies).
+size, on the workload's checkpoint tier, or an asynchronous checkpoint's `drain_tier`;
+`bytes_per_parameter` 14 B where no size is declared, the ZeRO paper's 16 B/parameter of
+mixed-precision Adam less the bf16 gradients, as in STO002). Flags a tier whose total exceeds
+`max_fill` (default 100%) of its `capacity`. Node-local tiers are not checked (their capacity
+is per node and they hold staged copies).
 A tier whose `capacity_basis` is `raw` states raw media: its usable capacity is what the
 protection keeps, k/(k+m) of an `erasure_code` k+m (8+2: 80%) or 1/r of `replication` r.
 
@@ -41,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import Information, Share
-from dclint.calc.checkpoints import checkpoint_size, checkpoint_tier, data_tiers, size_unit
+from dclint.calc.checkpoints import checkpoint_size, data_tiers, restore_tier, size_unit
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
 from dclint.model.design import Design
@@ -73,7 +74,7 @@ class StorageCapacityTooSmall(Rule):
                 for index, _ in shared:
                     parts.setdefault(index, []).append((f"{wl.id} data set", wl.dataset_size))
             size = checkpoint_size(wl, ctx["bytes_per_parameter"])
-            where = checkpoint_tier(design, wl)
+            where = restore_tier(design, wl)  # an asynchronous one's drain tier keeps them
             if size is not None and where is not None and wl.checkpoint is not None:
                 kept = wl.checkpoint.retained
                 one = fmt(size[0], size_unit(size[0]))

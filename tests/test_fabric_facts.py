@@ -47,3 +47,18 @@ def test_subnets_declared_are_each_held_to_the_limit(write: Callable[..., Path])
     text = (EXAMPLES / "net011" / "good.yaml").read_text(encoding="utf-8")
     (f,) = _found(write(text.replace("subnets: 2", "subnets: 1")), "NET011")
     assert f.path == "fabrics[0].subnets"
+
+
+def test_cable_runs_against_the_reach_of_their_medium() -> None:
+    """NVIDIA LinkX reaches: passive copper 3 m at 400G and 2 m at 800G, SR 50 m, DR 500 m,
+    FR 2 km; each run of the bad example is past its medium's."""
+    found = _found(EXAMPLES / "net012" / "bad.yaml", "NET012")
+    assert [(f.line, f.measured_text, f.limit_text) for f in found] == [
+        (15, "4 m", "3 m"),
+        (17, "60 m", "50 m"),
+        (19, "600 m", "500 m"),
+        (27, "2.5 m", "2 m"),
+        (36, "2500 m", "2000 m"),
+    ]
+    assert "passive copper (dac) at 800 Gb/s" in found[3].message
+    assert _found(EXAMPLES / "net012" / "good.yaml", "NET012") == []

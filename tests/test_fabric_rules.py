@@ -138,7 +138,25 @@ def test_every_net_option_is_covered_here() -> None:
         "NET007.min_burn_in",
         "NET007.max_symbol_error_alert",
         "NET011.max_lids",
+        "NET012.dac_reach_400g",
+        "NET012.dac_reach_800g",
+        "NET012.optics_reach",
     }
+
+
+def test_net012_reach_options() -> None:
+    """The good example runs every medium at its reach; a shorter reach fails that tier."""
+    good = EXAMPLES / "net012" / "good.yaml"
+    assert _findings(good, "NET012") == []
+    found = _findings(good, "NET012", dac_reach_400g="2.9 m")
+    assert [(f.line, f.measured_text, f.limit_text) for f in found] == [(14, "3 m", "2.9 m")]
+    found = _findings(good, "NET012", dac_reach_800g="1.9 m")
+    assert [(f.line, f.measured_text, f.limit_text) for f in found] == [(26, "2 m", "1.9 m")]
+    found = _findings(good, "NET012", optics_reach={"sr": "40 m", "dr": "500 m", "fr": "1 km"})
+    assert [(f.line, f.measured_text, f.limit_text) for f in found] == [
+        (16, "50 m", "40 m"),
+        (35, "2000 m", "1000 m"),
+    ]
 
 
 def test_net011_max_lids() -> None:

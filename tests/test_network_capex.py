@@ -114,3 +114,10 @@ def test_a_runs_cost_carries_its_share_of_the_network() -> None:
     bare = RUN.replace("  network: 3000000 USD\n", "")
     (q,) = project_workloads(load_text(bare))
     assert "network" not in q.cost_breakdown
+
+
+def test_the_tco_shows_the_networks_share() -> None:
+    found = tco(load(H100, overrides=tuple(parse_overrides([*PRICES, OPTICS]))))
+    network = 21 * 90_000 + 640 * 1_500 + 800 * 4_000
+    share = 100 * network / found.total.m_as("CNY")
+    assert f"network: {share:.3g}% of the TCO (6,050,000 CNY)" in found.assumptions

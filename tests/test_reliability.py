@@ -211,3 +211,13 @@ def test_async_stall_is_the_local_write() -> None:
     assert any(
         a.startswith("asynchronous checkpoints: training stalls 0.886 s") for a in p.assumptions
     )
+
+
+def test_a_config_setting_sto001s_restore_target_is_told_where_it_went(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.dclint.STO001]\nrestore_target = "100 s"\n', encoding="utf-8")
+    design = str(EXAMPLES / "sto007" / "good.yaml")
+    assert main(["check", design, "--config", str(config)]) == 2
+    assert capsys.readouterr().err.rstrip().endswith("; it moved to STO007.restore_target")

@@ -3,6 +3,7 @@ replication (STO005), the loaders' file opens against the metadata rate (STO008)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,15 @@ def test_metadata_max_load() -> None:
         if f.rule == "STO008"
     ]
     assert [(f.line, f.limit_text) for f in found] == [(13, "3780 op/s")]
+
+
+def test_async_checkpoints_are_kept_on_their_drain_tier(write: Callable[..., Path]) -> None:
+    """5 retained 5.67 TB checkpoints drained to s3 (15 TB usable) need 28.35 TB there."""
+    text = (EXAMPLES / "rel004" / "good.yaml").read_text(encoding="utf-8")
+    text = text.replace(
+        "{id: s3, kind: object, read_bandwidth: 100 GB/s, write_bandwidth: 20 GB/s}",
+        "{id: s3, kind: object, capacity: 15 TB, read_bandwidth: 100 GB/s, "
+        "write_bandwidth: 20 GB/s}",
+    ).replace("      drain_tier: s3\n", "      drain_tier: s3\n      retained: 5\n", 1)
+    (f,) = _found(write(text), "STO005")
+    assert (f.subject, f.measured_text, f.limit_text) == ("s3", "28.35 TB", "15 TB")

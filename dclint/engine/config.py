@@ -502,7 +502,11 @@ def _check_settings(
                     )
             elif name not in rules[rule_id].options:
                 known = ", ".join(rules[rule_id].options) or "none"
-                raise ConfigError(f"{at}: rule {rule_id} has no option '{name}' (options: {known})")
+                moved = rules[rule_id].moved.get(name)
+                hint = f"; it moved to {moved}.{name}" if moved else ""
+                raise ConfigError(
+                    f"{at}: rule {rule_id} has no option '{name}' (options: {known}){hint}"
+                )
             elif glob is not None:  # a per-file value is typed here, whether a file matches
                 option = rules[rule_id].options[name]
                 try:

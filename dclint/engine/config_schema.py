@@ -24,6 +24,7 @@ _UNITS = {
     "information": "PB",
     "mass": "kg",
     "area": "m^2",
+    "length": "m",
 }
 _IDS = {
     "type": "array",

@@ -91,6 +91,7 @@ KINDS: dict[str, Any] = {
     "information": t.Information,
     "mass": t.Mass,
     "area": t.Area,
+    "length": t.Length,
     "share": t.Fraction,
     "float": FiniteFloat,  # NaN would compare false with every value: a rule silently off
     "positive": Positive,

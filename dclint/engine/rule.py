@@ -154,6 +154,9 @@ class Rule:
     # the review topics the rule checks: keys of dclint.engine.coverage.TOPICS (the review's
     # coverage map and `dclint rules --coverage` are built from them)
     covers: ClassVar[tuple[str, ...]] = ()
+    # options the rule once had and gave to another: option -> the rule id that has it now (a
+    # config that still sets one is told where it went)
+    moved: ClassVar[dict[str, str]] = {}
 
     def check(self, design: Design, ctx: Context) -> Iterable[Violation]:
         raise NotImplementedError

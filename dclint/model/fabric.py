@@ -8,7 +8,17 @@ from pydantic import Field
 from pydantic import Strict as StrictMode
 from pydantic.dataclasses import dataclass
 
-from dclint.model.types import RECORD, Bandwidth, Duration, Id, PositiveInt, Power, Ref, Strict
+from dclint.model.types import (
+    RECORD,
+    Bandwidth,
+    Duration,
+    Id,
+    Length,
+    PositiveInt,
+    Power,
+    Ref,
+    Strict,
+)
 
 __all__ = ["Cable", "Cabling", "Endpoint", "Fabric", "FabricKind", "Link", "Switch", "Tier"]
 
@@ -29,6 +39,16 @@ class Tier(Strict):
         None,
         description="Cable of this tier's downlinks: dac or acc (copper) to servers, "
         "transceiver or aoc (optical) between tiers; default: the fabric's cabling.optics",
+    )
+    cable_length: Length | None = Field(
+        None,
+        description="Longest cable run of this tier's downlinks, from the hall layout or the "
+        "cable plan, e.g. '30 m' (NET012 holds it to the medium's reach)",
+    )
+    optics: Literal["sr", "dr", "fr"] | None = Field(
+        None,
+        description="Reach class of this tier's transceivers: sr (multimode, 50 m on OM4), dr "
+        "(single-mode, 500 m), fr (2 km) (NET012)",
     )
 
 

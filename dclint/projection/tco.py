@@ -18,7 +18,7 @@ from dclint.projection.money import CurrencyError, convert
 from dclint.projection.network_capex import network_capex
 from dclint.projection.training import hardware_of
 from dclint.projection.workloads import gpu_price
-from dclint.units import Q_, Quantity
+from dclint.units import Q_, Quantity, fmt
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
@@ -114,6 +114,11 @@ def tco(design: Design) -> Tco:
     items = {k: items[k] for k in order if k in items}
     omitted = tuple(k for k in order if k not in items)
     currency = design.site.currency
+    if "network" in items:
+        whole = sum(items.values(), Q_(0.0, currency))
+        if whole.magnitude > 0:
+            share = (items["network"] / whole).m_as("percent")
+            notes.append(f"network: {share:.3g}% of the TCO ({fmt(items['network'])})")
     break_even = None
     value = design.cost.value_per_gpu_year
     if value is not None and gpus:
