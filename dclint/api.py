@@ -67,6 +67,12 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         tier_links,
     )
     from dclint.calc.failures import Failure, FailureTable, Survivor, failure_table, sharing_text
+    from dclint.calc.heat_rejection import (
+        PG_FREEZING_POINTS,
+        RejectionLoad,
+        freezing_point,
+        rejection_loads,
+    )
     from dclint.calc.it_load import ItPart, it_parts, it_total_kw, it_total_text
     from dclint.calc.pcie import pcie_link
     from dclint.calc.power import (
@@ -175,6 +181,7 @@ __all__ = [
     "LAYERS_PP",
     "MEMORY_RESERVE",
     "MOE_SP",
+    "PG_FREEZING_POINTS",
     "PIPELINE_ZERO",
     "Q_",
     "RULE_ID",
@@ -225,6 +232,7 @@ __all__ = [
     "Rack",
     "RangeError",
     "Ratio",
+    "RejectionLoad",
     "Remedy",
     "RoomAir",
     "Rule",
@@ -272,6 +280,7 @@ __all__ = [
     "feed_allocation",
     "feed_capacity_kw",
     "fmt",
+    "freezing_point",
     "generation_loads",
     "hardware_of",
     "is_apparent",
@@ -298,6 +307,7 @@ __all__ = [
     "racks_below",
     "rating_change",
     "rating_text",
+    "rejection_loads",
     "required_flow",
     "room_air",
     "set_line",
@@ -347,6 +357,10 @@ _MODULE = {
     "Fabric": "dclint.model.fabric",
     "FabricGraph": "dclint.calc.fabric_graph",
     "FailureCase": "dclint.calc.power_chain",
+    "PG_FREEZING_POINTS": "dclint.calc.heat_rejection",
+    "RejectionLoad": "dclint.calc.heat_rejection",
+    "freezing_point": "dclint.calc.heat_rejection",
+    "rejection_loads": "dclint.calc.heat_rejection",
     "IEC_SIZES_MM2": "dclint.calc.voltage_drop",
     "VoltageDrop": "dclint.calc.voltage_drop",
     "voltage_drops": "dclint.calc.voltage_drop",

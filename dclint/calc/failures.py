@@ -439,6 +439,7 @@ def _cooling(topo: Topology) -> list[Failure]:
         over = tuple(s for s in survivors if s.over)
         out.append(Failure(cid, "cdu", load.path, "cooling", moves, worst, over))
     out.extend(_pumps(loads))
+    out.extend(_rejection(topo))
     for room in room_air(topo):
         h = room.handlers
         left = h.count - 1
@@ -482,4 +483,21 @@ def _pumps(loads: dict[str, Any]) -> list[Failure]:
         me = Survivor(cid, "cdu pumps", load.path, need, flow, "L/min")
         moves = f"{left} of {cdu.pumps} pumps of {cid} run ({duty} duty)"
         out.append(Failure(cid, "pump", load.path, "cooling", moves, me, (me,) * me.over))
+    return out
+
+
+def _rejection(topo: Topology) -> list[Failure]:
+    """One unit of each heat-rejection set lost: the others reject the heat at the design-day
+    ambient (dclint.calc.heat_rejection)."""
+    from dclint.calc.heat_rejection import rejection_loads
+
+    out: list[Failure] = []
+    for load in rejection_loads(topo):
+        u = load.unit
+        left = u.count - 1
+        me = Survivor(u.id, u.kind.replace("_", " "), load.path, load.heat_kw, left * load.unit_kw)
+        moves = f"{_kw(load.heat_kw)} on {left} of {u.count} units, at the design-day ambient"
+        out.append(
+            Failure(u.id, "heat rejection", load.path, "cooling", moves, me, (me,) * me.over)
+        )
     return out

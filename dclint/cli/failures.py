@@ -13,10 +13,12 @@ __all__ = ["add_parser", "run"]
 _HELP = (
     "Plays every single failure the design declares, one at a time: each feed, panel, busway, "
     "switchboard, UPS and UPS module, transformer, the utility and one generator of each set, "
-    "each CDU and one air handler of each hall. A rack's load is shared by its live feeds (A/B "
-    "cords, distributed-redundant UPS pairs as wired), a catcher takes over the UPS it backs up, "
-    "a CDU group's others share a lost CDU's heat. Lists what moves where, the worst survivor "
-    "(load against capacity, and the margin) and the racks left without supply or cooling."
+    "each CDU, one pump of each CDU that declares its pumps, one air handler of each hall and "
+    "one unit of each heat-rejection set (at the design-day ambient). A rack's load is shared "
+    "by its live feeds (A/B cords, distributed-redundant UPS pairs as wired), a catcher takes "
+    "over the UPS it backs up, a CDU group's others share a lost CDU's heat. Lists what moves "
+    "where, the worst survivor (load against capacity, and the margin) and the racks left "
+    "without supply or cooling."
 )
 
 

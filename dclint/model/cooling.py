@@ -8,6 +8,7 @@ from pydantic import Field
 
 from dclint.model.types import (
     Flow,
+    Fraction,
     Id,
     PositiveInt,
     Power,
@@ -17,7 +18,7 @@ from dclint.model.types import (
     TemperatureDelta,
 )
 
-__all__ = ["AirHandlers", "Cdu", "Coolant", "Cooling", "Loop"]
+__all__ = ["AirHandlers", "Cdu", "Coolant", "Cooling", "HeatRejection", "Loop"]
 
 Coolant = Literal["water", "pg25"]
 
@@ -102,6 +103,52 @@ class AirHandlers(Strict):
     )
 
 
+class HeatRejection(Strict):
+    """Units that reject the facility water's heat outdoors: dry coolers, cooling towers or
+    chillers, `count` alike, `redundant` of them spare."""
+
+    id: Id
+    kind: Literal["dry_cooler", "cooling_tower", "chiller"]
+    capacity: Power = Field(description="Heat one unit rejects at its rated conditions")
+    count: PositiveInt = Field(1, description="Units, a count")
+    redundant: int = Field(
+        0,
+        ge=0,
+        le=10**6,
+        description="Spare units (N+1: 1), a count: the heat is rejected without them",
+    )
+    rated_ambient: Temperature | None = Field(
+        None,
+        description="Ambient the capacity is rated at: dry bulb for a dry cooler, wet bulb "
+        "for a cooling tower (CLG012)",
+    )
+    entering_temperature: Temperature | None = Field(
+        None,
+        description="Fluid entering the unit at design (the facility water's return): with "
+        "rated_ambient, the capacity at the design-day ambient scales with entering minus "
+        "ambient (CLG012)",
+    )
+    serves: list[Ref] | None = Field(
+        None, description="CDU ids whose facility water it cools (default: every CDU)"
+    )
+    coolant: Literal["water", "propylene_glycol"] = Field(
+        "water", description="Fluid in its outdoor circuit (CLG013)"
+    )
+    glycol_share: Fraction | None = Field(
+        None, description="Propylene glycol share of the fluid by mass, e.g. 35% (CLG013)"
+    )
+    outdoor: bool | None = Field(
+        None,
+        description="Its fluid runs outdoors, exposed to the site's minimum temperature; "
+        "default: yes for dry coolers and cooling towers, no for chillers (CLG013)",
+    )
+
+
 class Cooling(Strict):
     cdus: list[Cdu] = Field(default_factory=list)
     loops: list[Loop] = Field(default_factory=list)
+    heat_rejection: list[HeatRejection] = Field(
+        default_factory=list,
+        description="Dry coolers, cooling towers and chillers rejecting the facility water's "
+        "heat (CLG012, CLG013)",
+    )

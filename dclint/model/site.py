@@ -161,6 +161,21 @@ class Site(Strict):
         None, description="Facility-water class (ASHRAE W17...W45, W+)"
     )
     uptime_tier: Literal["I", "II", "III", "IV"] | None = None
+    design_dry_bulb: Temperature | None = Field(
+        None,
+        description="Design-day outdoor dry bulb: the ASHRAE 0.4% (or extreme) cooling design "
+        "condition of the site's climate station (CLG012)",
+    )
+    design_wet_bulb: Temperature | None = Field(
+        None,
+        description="Design-day outdoor wet bulb (ASHRAE 0.4% evaporation design condition), "
+        "for cooling towers (CLG012)",
+    )
+    min_temperature: Temperature | None = Field(
+        None,
+        description="Lowest outdoor temperature the plant must survive: the ASHRAE 99.6% "
+        "heating dry bulb or, safer, the extreme annual minimum (CLG013)",
+    )
 
     @property
     def sizing_pue(self) -> tuple[float, str]:
