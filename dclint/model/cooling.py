@@ -76,7 +76,17 @@ class Loop(Strict):
     coil_approach: TemperatureDelta | None = Field(
         None,
         description="Air leaving the loop's liquid-to-air coils minus the loop's supply "
-        "(e.g. 3 K); unset: 0 K (CLG009)",
+        "(e.g. 3 K); unset: from coil_effectiveness where declared, else 0 K (CLG009)",
+    )
+    coil_effectiveness: Fraction | None = Field(
+        None,
+        description="The coils' air-side effectiveness, (air in - air out) / (air in - water "
+        "in), e.g. 70%: with the racks' air temperature rise it gives the coil approach (CLG009)",
+    )
+    air_temperature_rise: TemperatureDelta | None = Field(
+        None,
+        description="Air temperature rise through the loop's racks, exhaust minus inlet (e.g. "
+        "15 K); default: the hall's air_handlers.temperature_rise (CLG009)",
     )
 
 
