@@ -152,6 +152,23 @@ CASES = {
     # line currents 23.9 / 21.7 / 19.6 A at 230 V: 10% out of balance, a pass at the default 10%
     "PWR005.warning": ("PWR005", PHASES, "PWR005: {warning: 5%}", [(5, "warning")], []),
     "PWR005.error": ("PWR005", PHASES, "PWR005: {warning: 5%, error: 8%}", [(5, "error")], []),
+    # pdu-1's feeder drops 3.41%, r3's feed 5.75% in all: a 4% limit passes the feeder
+    "PWR014.limit": ("PWR014", _example("pwr014"), "PWR014: {limit: 4%}", [16], [13, 16]),
+    "PWR014.total_limit": (
+        "PWR014",
+        _example("pwr014"),
+        "PWR014: {total_limit: 6%}",
+        [13],
+        [13, 16],
+    ),
+    # 3.21% at the NVL72s' 132 kW peak, 2.92% at their 120 kW design load
+    "PWR014.design_load": (
+        "PWR014",
+        _example("pwr014", "bad-peak.yaml"),
+        "PWR014: {design_load: true}",
+        [],
+        [11],
+    ),
     "PWR007.threshold": (
         "PWR007",
         SINGLE_PHASE,
