@@ -110,7 +110,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
     from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER, MEMORY_RESERVE
     from dclint.model.design import Design
     from dclint.model.fabric import Fabric
-    from dclint.model.power_chain import Generator, Transformer, Ups
+    from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
     from dclint.model.ranges import RangeError, expand
     from dclint.model.resolve import topology_of
     from dclint.model.site import is_apparent
@@ -306,6 +306,7 @@ __all__ = [
     "rack_power_limit",
     "racks_below",
     "rating_change",
+    "rating_kw",
     "rating_text",
     "rejection_loads",
     "required_flow",
@@ -357,6 +358,7 @@ _MODULE = {
     "Fabric": "dclint.model.fabric",
     "FabricGraph": "dclint.calc.fabric_graph",
     "FailureCase": "dclint.calc.power_chain",
+    "rating_kw": "dclint.model.power_chain",
     "PG_FREEZING_POINTS": "dclint.calc.heat_rejection",
     "RejectionLoad": "dclint.calc.heat_rejection",
     "freezing_point": "dclint.calc.heat_rejection",

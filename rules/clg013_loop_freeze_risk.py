@@ -13,8 +13,8 @@ A dry cooler's coils hold the facility water outdoors; on the coldest night, wit
 down or a pump stopped, plain water freezes and bursts the tubes, and the plant is lost for
 weeks. Glycol makers (e.g. Dow's DOWFROST engineering data) and ASHRAE recommend a freeze point
 a few kelvin below the lowest expected ambient; the default margin, 3 K (about 5 degF), is
-dclint's own default after that practice, and configurable. Glycol costs heat capacity (PG25's cp is 3.92 against water's
-4.18 kJ/(kg K)), so the share should be enough, not more.
+dclint's own default after that practice, and configurable. Glycol costs heat capacity (PG25's
+cp is 3.92 against water's 4.18 kJ/(kg K)), so the share should be enough, not more.
 
 ## Example
 ```yaml

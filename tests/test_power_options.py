@@ -169,6 +169,23 @@ CASES = {
         [],
         [11],
     ),
+    # 8 x 132 kW x 50% = 528 kW step; at the 120 kW design load 480 kW, exactly what 2 x
+    # 2,000 kW x 12% accept
+    "PWR015.design_load": (
+        "PWR015",
+        _example("pwr015"),
+        "PWR015: {design_load: true}",
+        [],
+        [12],
+    ),
+    # without a declared step_load: 35% x 2 x 2,000 kW = 1,400 kW passes; 10% gives 400 kW
+    "PWR015.default_step": (
+        "PWR015",
+        _example("pwr015").replace("      step_load: 12%  # expect: PWR015\n", ""),
+        "PWR015: {default_step: 10%}",
+        [9],
+        [],
+    ),
     "PWR007.threshold": (
         "PWR007",
         SINGLE_PHASE,

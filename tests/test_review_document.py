@@ -98,7 +98,7 @@ def test_scope_says_what_was_not_checked(two: str) -> None:
         "| cost and schedule | not checked | CST001: the design declares no budget; CST002: the "
         "design declares no deadline |"
     )
-    assert rows["power"].startswith("| power | checked | 14 rules applied")
+    assert rows["power"].startswith("| power | checked | 15 rules applied")
     assert rows["upstream power"] == (
         "| upstream power | not modelled | not modelled beyond panels and the site's utility "
         "capacity: the design declares nothing above its panels |"
