@@ -97,6 +97,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         generation_loads,
         ups_below,
     )
+    from dclint.calc.pumps import PumpMatch, head_at, pump_matches
     from dclint.calc.storage_demand import WorkloadDemand, training_tiers, workload_demands
     from dclint.calc.voltage_drop import IEC_SIZES_MM2, VoltageDrop, voltage_drops
     from dclint.engine.changes import entry_copies_change, next_ids, rating_change
@@ -228,6 +229,7 @@ __all__ = [
     "Positive",
     "Power",
     "Projection",
+    "PumpMatch",
     "Quantity",
     "Rack",
     "RangeError",
@@ -283,6 +285,7 @@ __all__ = [
     "freezing_point",
     "generation_loads",
     "hardware_of",
+    "head_at",
     "is_apparent",
     "it_parts",
     "it_total_kw",
@@ -302,6 +305,7 @@ __all__ = [
     "port_share",
     "ports_at",
     "project_workloads",
+    "pump_matches",
     "rack_load_kw",
     "rack_power_limit",
     "racks_below",
@@ -358,6 +362,9 @@ _MODULE = {
     "Fabric": "dclint.model.fabric",
     "FabricGraph": "dclint.calc.fabric_graph",
     "FailureCase": "dclint.calc.power_chain",
+    "PumpMatch": "dclint.calc.pumps",
+    "head_at": "dclint.calc.pumps",
+    "pump_matches": "dclint.calc.pumps",
     "rating_kw": "dclint.model.power_chain",
     "PG_FREEZING_POINTS": "dclint.calc.heat_rejection",
     "RejectionLoad": "dclint.calc.heat_rejection",

@@ -89,8 +89,9 @@ def test_scope_says_what_was_not_checked(two: str) -> None:
     scope = section("\n".join(h100), "Scope: what was checked and what was not")
     rows = {r.split(" | ")[0].strip("| "): r for r in scope if r.startswith("| ")}
     assert rows["cooling"] == (
-        "| cooling | partly checked | 2 of 13 rules applied; CLG001, CLG002, CLG003, CLG004, "
-        "CLG007, CLG008, CLG009, CLG011: the design declares no CDUs or loops; CLG010: the design "
+        "| cooling | partly checked | 2 of 14 rules applied; CLG001, CLG002, CLG003, CLG004, "
+        "CLG007, CLG008, CLG009, CLG011, CLG014: the design declares no CDUs or loops; CLG010: the "
+        "design "
         "declares no air handlers (site.halls.\\<hall\\>.air\\_handlers); CLG012, CLG013: the "
         "design declares no heat rejection (cooling.heat\\_rejection) |"
     )

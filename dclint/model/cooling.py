@@ -12,15 +12,23 @@ from dclint.model.types import (
     Id,
     PositiveInt,
     Power,
+    Pressure,
     Ref,
     Strict,
     Temperature,
     TemperatureDelta,
 )
 
-__all__ = ["AirHandlers", "Cdu", "Coolant", "Cooling", "HeatRejection", "Loop"]
+__all__ = ["AirHandlers", "Cdu", "Coolant", "Cooling", "HeatRejection", "Loop", "PumpPoint"]
 
 Coolant = Literal["water", "pg25"]
+
+
+class PumpPoint(Strict):
+    """One point of a pump curve: the head the pumps give outside the CDU at a flow."""
+
+    flow: Flow
+    head: Pressure = Field(description="Available head (pressure) at that flow, e.g. 250 kPa")
 
 
 class Cdu(Strict):
@@ -53,6 +61,11 @@ class Cdu(Strict):
         description="Secondary-loop pumps in the CDU, a count; `max_flow` is what the duty "
         "pumps (pumps - redundant_pumps) move (CLG011)",
     )
+    pump_curve: list[PumpPoint] | None = Field(
+        None,
+        description="The secondary pumps' curve from the maker's data: available head outside "
+        "the CDU at rising flows (CLG014)",
+    )
     redundant_pumps: int = Field(
         0,
         ge=0,
@@ -77,6 +90,11 @@ class Loop(Strict):
         None,
         description="Air leaving the loop's liquid-to-air coils minus the loop's supply "
         "(e.g. 3 K); unset: from coil_effectiveness where declared, else 0 K (CLG009)",
+    )
+    pressure_drop: Pressure | None = Field(
+        None,
+        description="Pressure drop of the loop outside the CDU (piping, manifolds, the racks' "
+        "cold plates or coils) at the flow its racks need (CLG014)",
     )
     coil_effectiveness: Fraction | None = Field(
         None,
