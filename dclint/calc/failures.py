@@ -18,7 +18,15 @@ from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
 from dclint.model.source import Path
 from dclint.model.topology import ChainItem, PanelItem, Rack, Topology
 
-__all__ = ["Failure", "FailureTable", "Survivor", "failure_table", "sharing_text"]
+__all__ = [
+    "Failure",
+    "FailureTable",
+    "MaintenanceCase",
+    "Survivor",
+    "failure_table",
+    "maintenance_table",
+    "sharing_text",
+]
 
 Node = tuple[str, str]  # ("feed" | "panel" | "chain", id)
 _EPS = 1e-9
@@ -82,6 +90,28 @@ def failure_table(topo: Topology, peak: bool = True) -> FailureTable:
     """The failure table of a design, racks at their peak (catalog max_power) or design IT
     load; computed once per design and load basis."""
     return topo.derived.once((failure_table, peak), lambda: _Power(topo, peak).table())
+
+
+@dataclass(frozen=True)
+class MaintenanceCase:
+    """One element out for maintenance, then the single failure that does most harm on top of
+    it: the racks lost (by maintenance alone, and with the failure) and the worst survivor."""
+
+    maintained: str
+    kind: str
+    path: Path
+    lost_alone: tuple[str, ...]
+    failure: str | None
+    worst: Survivor | None
+    racks_lost: tuple[str, ...]
+
+
+def maintenance_table(topo: Topology, peak: bool = True) -> list[MaintenanceCase]:
+    """Maintenance mode (Tier III/IV): each transformer, UPS, panel, busway and switchboard out
+    for service, then each single failure of another of them: the racks lost and the worst
+    survivor of the worst pairing (most racks lost, then the most loaded survivor). Pairs of
+    elements: a design's elements squared, each pair playing the racks below both."""
+    return topo.derived.once((maintenance_table, peak), lambda: _Power(topo, peak).maintenance())
 
 
 def sharing_text(failure: str | None) -> str:
@@ -283,6 +313,33 @@ class _Power:
         table.failures.extend(_generation(self.topo, self.peak, table.worst_load))
         table.failures.extend(_cooling(self.topo))
         return table
+
+    def maintenance(self) -> list[MaintenanceCase]:
+        ranked = sorted(
+            ((Survivor("", "", (), self.load[n], self.capacity[n]).share, n) for n in self.parent),
+            key=lambda x: -x[0],
+        )
+        items = [x for x in self.scenarios() if x[0] not in ("feed", "path")]
+        out: list[MaintenanceCase] = []
+        for kind, element, path, lost, racks in items:
+            _, alone = self.play(lost, racks)
+            best: tuple[tuple[int, float], str | None, Survivor | None, list[str]] = (
+                (len(alone), 0.0), None, None, alone,
+            )  # fmt: skip
+            for kind2, element2, _, lost2, racks2 in items:
+                if element2 == element:
+                    continue
+                both = list({r.id: r for r in [*racks, *racks2]}.values())
+                delta, dead = self.play(lost | lost2, both)
+                gone = {self._key(kind, element), self._key(kind2, element2)}
+                worst, _ = self.judge(delta, gone, ranked)
+                score = (len(dead), worst.share if worst is not None else 0.0)
+                if score > best[0]:
+                    best = (score, _name(kind2, element2), worst, dead)
+            out.append(
+                MaintenanceCase(element, kind, path, tuple(alone), best[1], best[2], tuple(best[3]))
+            )
+        return out
 
     def _key(self, kind: str, element: str) -> Node:
         if kind == "path":
