@@ -252,3 +252,20 @@ def test_failures_command_maintenance(capsys: pytest.CaptureFixture[str]) -> Non
         "(100%)",
         "1",
     ]
+
+
+def test_the_review_carries_the_fmea_appendix(tmp_path: Path) -> None:
+    out = tmp_path / "r.md"
+    sample = SAMPLES / "gb200-superpod-su.yaml"
+    assert main(["review", str(sample), "--format", "markdown", "-o", str(out)]) in (0, 1)
+    text = out.read_text(encoding="utf-8")
+    assert "### Single failures (FMEA)" in text
+    assert (
+        "23 single failures of the power and cooling plant played, racks at their peak: 0 "
+        "overload a survivor, 1 leave racks without supply or cooling." in text
+    )
+    # busway-a lost: its 8 racks' halves (8 x 66 kW) move to busway-b, 1,056 of 1,093 kW
+    assert (
+        "| busway busway-a | 528 kW of 8 racks to busway-b +528 kW | busway-b 1056 kW of 1093 kW "
+        "| 36.58 kW | 0 |" in text
+    )

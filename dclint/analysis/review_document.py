@@ -129,6 +129,7 @@ class DesignPart:
     scope: list[ScopeLine] = field(default_factory=list)
     layouts: list[Layout] = field(default_factory=list)
     headroom: Headroom | None = None
+    failures: list[Any] | None = None  # dclint.calc.failures.Failure: the FMEA appendix
 
     @property
     def name(self) -> str:
@@ -388,8 +389,17 @@ def build(
             reserve = shared_settings(options, rules).memory_reserve.m_as("")
             part.layouts = layouts(d.design, reserve)
             part.headroom = headroom(d.design, options, rules)
+            part.failures = _failures(d.design)
         parts.append(part)
     return ReviewDocument(front, result, ranked(result, group), parts, diff, diff_names)
+
+
+def _failures(design: Any) -> list[Any]:
+    """Every single failure of the design's plant (dclint.calc.failures), racks at peak."""
+    from dclint.calc.failures import failure_table
+    from dclint.model.resolve import topology_of
+
+    return failure_table(topology_of(design)).failures
 
 
 def front_matter(given: dict[str, str | None], names: list[str], today: date) -> FrontMatter:

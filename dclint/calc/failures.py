@@ -75,6 +75,11 @@ class Failure:
     overloaded: tuple[Survivor, ...] = ()
     racks_lost: tuple[str, ...] = ()
 
+    @property
+    def label(self) -> str:
+        """The failure as a table names it: 'UPS ups-1', 'feed a1', 'utility'."""
+        return self.kind if self.element == self.kind else _name(self.kind, self.element)
+
 
 @dataclass
 class FailureTable:

@@ -121,7 +121,7 @@ def _text(name: str, peak: bool, table: Any) -> str:
     ]
     rows = [("failure", "worst survivor", "margin", "racks lost", "what moves where")]
     for f in failures:
-        label = f"{'UPS' if f.kind == 'ups' else f.kind} {f.element}"
+        label = f.label
         rows.append(
             (
                 label,
