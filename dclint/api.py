@@ -70,6 +70,12 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         tier_links,
     )
     from dclint.calc.failures import Failure, FailureTable, Survivor, failure_table, sharing_text
+    from dclint.calc.heat_rejection import (
+        PG_FREEZING_POINTS,
+        RejectionLoad,
+        freezing_point,
+        rejection_loads,
+    )
     from dclint.calc.it_load import ItPart, it_parts, it_total_kw, it_total_text
     from dclint.calc.pcie import pcie_link
     from dclint.calc.power import (
@@ -94,6 +100,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         generation_loads,
         ups_below,
     )
+    from dclint.calc.pumps import PumpMatch, head_at, pump_matches
     from dclint.calc.storage_demand import (
         WorkloadDemand,
         samples_per_second,
@@ -112,7 +119,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
     from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER, MEMORY_RESERVE
     from dclint.model.design import Design
     from dclint.model.fabric import Fabric
-    from dclint.model.power_chain import Generator, Transformer, Ups
+    from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
     from dclint.model.ranges import RangeError, expand
     from dclint.model.resolve import topology_of
     from dclint.model.site import is_apparent
@@ -185,6 +192,7 @@ __all__ = [
     "LOAD_ERROR_ID",
     "MEMORY_RESERVE",
     "MOE_SP",
+    "PG_FREEZING_POINTS",
     "PIPELINE_ZERO",
     "Q_",
     "RULE_ID",
@@ -231,10 +239,12 @@ __all__ = [
     "Positive",
     "Power",
     "Projection",
+    "PumpMatch",
     "Quantity",
     "Rack",
     "RangeError",
     "Ratio",
+    "RejectionLoad",
     "Remedy",
     "RoomAir",
     "Rule",
@@ -284,8 +294,10 @@ __all__ = [
     "feed_allocation",
     "feed_capacity_kw",
     "fmt",
+    "freezing_point",
     "generation_loads",
     "hardware_of",
+    "head_at",
     "is_apparent",
     "it_parts",
     "it_total_kw",
@@ -305,11 +317,14 @@ __all__ = [
     "port_share",
     "ports_at",
     "project_workloads",
+    "pump_matches",
     "rack_load_kw",
     "rack_power_limit",
     "racks_below",
     "rating_change",
+    "rating_kw",
     "rating_text",
+    "rejection_loads",
     "required_flow",
     "restore_tier",
     "room_air",
@@ -364,6 +379,14 @@ _MODULE = {
     "Fabric": "dclint.model.fabric",
     "FabricGraph": "dclint.calc.fabric_graph",
     "FailureCase": "dclint.calc.power_chain",
+    "PumpMatch": "dclint.calc.pumps",
+    "head_at": "dclint.calc.pumps",
+    "pump_matches": "dclint.calc.pumps",
+    "rating_kw": "dclint.model.power_chain",
+    "PG_FREEZING_POINTS": "dclint.calc.heat_rejection",
+    "RejectionLoad": "dclint.calc.heat_rejection",
+    "freezing_point": "dclint.calc.heat_rejection",
+    "rejection_loads": "dclint.calc.heat_rejection",
     "IEC_SIZES_MM2": "dclint.calc.voltage_drop",
     "VoltageDrop": "dclint.calc.voltage_drop",
     "voltage_drops": "dclint.calc.voltage_drop",

@@ -4,8 +4,13 @@ it serves take in.
 ## What it does
 A loop that declares `air_cooler` (`rear_door` or `in_row`) feeds liquid-to-air coils: their
 air goes back into the room as the racks' inlet air, and it is no colder than the loop's supply
-plus the coil's approach (`coil_approach` on the loop; where none is declared, 0 K, which is
-dclint's own default: no coil cools air below the water that cools it). Flags the loop when
+plus the coil's approach (`coil_approach` on the loop; where none is declared but the coils'
+`coil_effectiveness` e and the racks' air temperature rise dT are, dT x (1 - e) / e: in a room
+where the air a door returns is the next racks' inlet, the air leaving a coil of effectiveness e,
+(air in - air out) / (air in - water in), settles there above the water, e.g. 6.4 K for 70% at
+a 15 K rise; else 0 K, which is dclint's own default: no coil cools air below the water that
+cools it). The rise is the loop's `air_temperature_rise`, else its hall's air handlers'
+`temperature_rise`. Flags the loop when
 that is above the air inlet limit: the lower of `inlet_limit` (default 27 degC) and the lowest
 `max_inlet_temperature` (catalog, with its source) of the platforms of its racks. Exactly at
 the limit passes. Loops without `air_cooler` feed cold plates and are not checked (CLG004
@@ -46,12 +51,37 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Temperature, topology_of
+from dclint.api import Loop, Rack, Temperature, topology_of
 from dclint.engine.rule import Context, Option, Rule, Violation
 from dclint.model.design import Design
-from dclint.units import Q_, fmt
+from dclint.units import Q_, Quantity, fmt
 
 _EPS = 1e-9
+
+
+def _approach(design: Design, loop: Loop, racks: list[Rack]) -> tuple[Quantity, str]:
+    """The coils' approach, air leaving minus water entering, and how it was found: declared;
+    else from the coils' effectiveness e and the racks' air rise dT: where the air a door
+    returns is the next racks' inlet, it leaves at supply + dT (1 - e) / e; else 0 K."""
+    if loop.coil_approach is not None:
+        approach = loop.coil_approach.to("K")
+        return approach, f"its {fmt(approach)} coil approach"
+    rise = loop.air_temperature_rise
+    if rise is None:
+        halls = design.site.halls
+        hall = next((halls[r.hall] for r in racks if r.hall in halls), None)
+        if hall is not None and hall.air_handlers is not None:
+            rise = hall.air_handlers.temperature_rise
+    eff = loop.coil_effectiveness
+    if eff is None or rise is None or eff.m_as("") <= 0:
+        return Q_(0.0, "K"), "0 K coil approach (none declared)"
+    e, dt = float(eff.m_as("")), float(rise.m_as("K"))
+    approach = Q_(dt * (1 - e) / e, "K")
+    return approach, (
+        f"a {fmt(approach)} coil approach ({fmt(eff, 'percent')} effective coils at a "
+        f"{fmt(rise.to('K'))} air rise through the racks: {dt:g} x (1 - {e:g}) / {e:g}, the air "
+        "leaving the coils being the next racks' inlet)"
+    )
 
 
 class CoilAirTooWarm(Rule):
@@ -84,16 +114,11 @@ class CoilAirTooWarm(Rule):
                         "max_inlet_temperature", "catalog"
                     )
                     limit, why = own.to("degC"), f"{rack.platform_key}'s inlet limit ({source})"
-            approach = loop.coil_approach.to("K") if loop.coil_approach else Q_(0.0, "K")
+            approach, coil = _approach(design, loop, racks)
             supply = loop.supply_temperature
             leaving = Q_(supply.m_as("degC") + approach.m_as("K"), "degC")
             if leaving.m_as("degC") <= limit.m_as("degC") + _EPS:
                 continue
-            coil = (
-                f"its {fmt(approach)} coil approach"
-                if loop.coil_approach is not None
-                else "0 K coil approach (none declared)"
-            )
             kind = loop.air_cooler.replace("_", "-")
             yield Violation(
                 (*path, "supply_temperature"),

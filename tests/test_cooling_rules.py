@@ -203,7 +203,16 @@ def test_every_clg_option_is_covered_here() -> None:
         ("CLG008", "dew_point"),  # these two: tests/test_facility_cooling.py
         ("CLG008", "margin"),
         ("CLG009", "inlet_limit"),
+        ("CLG013", "margin"),
     }
+
+
+def test_clg013_margin_option_is_read() -> None:
+    good = EXAMPLES / "clg013" / "good.yaml"
+    assert not {f for f in finding_counts(good) if f[0] == "CLG013"}
+    # 40% glycol freezes at -21.1 degC: 3.1 K below -18 degC; a 5 K margin asks for -23 degC
+    config = Config(rule_settings={"CLG013": {"margin": "5 K"}})
+    assert {f for f in finding_counts(good, config=config) if f[0] == "CLG013"} == {("CLG013", 7)}
 
 
 def test_clg005_limit_option_is_read() -> None:

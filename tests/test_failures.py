@@ -217,3 +217,55 @@ def test_a_cdu_no_other_backs_up_and_a_pump_without_a_spare() -> None:
     # cdu-3 has a spare: one out leaves its 1,000 L/min
     spare = cases[("pump", "cdu-3")]
     assert spare.worst is not None and spare.worst.capacity == pytest.approx(1000.0, rel=1e-9)
+
+
+def test_maintenance_then_a_failure() -> None:
+    from dclint.calc.failures import maintenance_table
+
+    cases = {c.maintained: c for c in maintenance_table(topology_of(load(DR)))}
+    # ups-1 out for service loses nothing; ups-2 failing then takes r12 (on ups-1 and ups-2)
+    # and puts r13 and r23 wholly, r34 half on ups-3: 100 + 100 + 50 = 250 kW of 250 kW
+    c = cases["ups-1"]
+    assert c.lost_alone == () and c.failure == "UPS ups-2" and c.racks_lost == ("r12",)
+    assert c.worst is not None and c.worst.element == "ups-3"
+    assert c.worst.load == pytest.approx(250.0, rel=1e-9)
+
+
+def test_failures_command_maintenance(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["failures", str(DR), "--maintenance"]) == 0
+    text = capsys.readouterr().out
+    assert "Maintenance mode: 8 elements out for service, each then its worst failure" in text
+    tail = text.split("Maintenance mode:")[1]
+    row = next(line for line in tail.splitlines() if line.startswith("UPS ups-1  "))
+    assert row.split() == [
+        "UPS",
+        "ups-1",
+        "UPS",
+        "ups-2",
+        "ups-3",
+        "(ups)",
+        "250",
+        "kW",
+        "of",
+        "250",
+        "kW",
+        "(100%)",
+        "1",
+    ]
+
+
+def test_the_review_carries_the_fmea_appendix(tmp_path: Path) -> None:
+    out = tmp_path / "r.md"
+    sample = SAMPLES / "gb200-superpod-su.yaml"
+    assert main(["review", str(sample), "--format", "markdown", "-o", str(out)]) in (0, 1)
+    text = out.read_text(encoding="utf-8")
+    assert "### Single failures (FMEA)" in text
+    assert (
+        "23 single failures of the power and cooling plant played, racks at their peak: 0 "
+        "overload a survivor, 1 leave racks without supply or cooling." in text
+    )
+    # busway-a lost: its 8 racks' halves (8 x 66 kW) move to busway-b, 1,056 of 1,093 kW
+    assert (
+        "| busway busway-a | 528 kW of 8 racks to busway-b +528 kW | busway-b 1056 kW of 1093 kW "
+        "| 36.58 kW | 0 |" in text
+    )

@@ -152,6 +152,40 @@ CASES = {
     # line currents 23.9 / 21.7 / 19.6 A at 230 V: 10% out of balance, a pass at the default 10%
     "PWR005.warning": ("PWR005", PHASES, "PWR005: {warning: 5%}", [(5, "warning")], []),
     "PWR005.error": ("PWR005", PHASES, "PWR005: {warning: 5%, error: 8%}", [(5, "error")], []),
+    # pdu-1's feeder drops 3.41%, r3's feed 5.75% in all: a 4% limit passes the feeder
+    "PWR014.limit": ("PWR014", _example("pwr014"), "PWR014: {limit: 4%}", [16], [13, 16]),
+    "PWR014.total_limit": (
+        "PWR014",
+        _example("pwr014"),
+        "PWR014: {total_limit: 6%}",
+        [13],
+        [13, 16],
+    ),
+    # 3.21% at the NVL72s' 132 kW peak, 2.92% at their 120 kW design load
+    "PWR014.design_load": (
+        "PWR014",
+        _example("pwr014", "bad-peak.yaml"),
+        "PWR014: {design_load: true}",
+        [],
+        [11],
+    ),
+    # 8 x 132 kW x 50% = 528 kW step; at the 120 kW design load 480 kW, exactly what 2 x
+    # 2,000 kW x 12% accept
+    "PWR015.design_load": (
+        "PWR015",
+        _example("pwr015"),
+        "PWR015: {design_load: true}",
+        [],
+        [12],
+    ),
+    # without a declared step_load: 35% x 2 x 2,000 kW = 1,400 kW passes; 10% gives 400 kW
+    "PWR015.default_step": (
+        "PWR015",
+        _example("pwr015").replace("      step_load: 12%  # expect: PWR015\n", ""),
+        "PWR015: {default_step: 10%}",
+        [9],
+        [],
+    ),
     "PWR007.threshold": (
         "PWR007",
         SINGLE_PHASE,

@@ -108,15 +108,17 @@ def test_scope_says_what_was_not_checked(two: str) -> None:
     scope = section("\n".join(h100), "Scope: what was checked and what was not")
     rows = {r.split(" | ")[0].strip("| "): r for r in scope if r.startswith("| ")}
     assert rows["cooling"] == (
-        "| cooling | partly checked | 2 of 11 rules applied; CLG001, CLG002, CLG003, CLG004, "
-        "CLG007, CLG008, CLG009, CLG011: the design declares no CDUs or loops; CLG010: the design "
-        "declares no air handlers (site.halls.\\<hall\\>.air\\_handlers) |"
+        "| cooling | partly checked | 2 of 14 rules applied; CLG001, CLG002, CLG003, CLG004, "
+        "CLG007, CLG008, CLG009, CLG011, CLG014: the design declares no CDUs or loops; CLG010: the "
+        "design "
+        "declares no air handlers (site.halls.\\<hall\\>.air\\_handlers); CLG012, CLG013: the "
+        "design declares no heat rejection (cooling.heat\\_rejection) |"
     )
     assert rows["cost and schedule"] == (
         "| cost and schedule | not checked | CST001: the design declares no budget; CST002: the "
         "design declares no deadline |"
     )
-    assert rows["power"].startswith("| power | checked | 14 rules applied")
+    assert rows["power"].startswith("| power | checked | 15 rules applied")
     assert rows["upstream power"] == (
         "| upstream power | not modelled | not modelled beyond panels and the site's utility "
         "capacity: the design declares nothing above its panels |"

@@ -185,6 +185,7 @@ class DesignPart:
     layouts: list[Layout] = field(default_factory=list)
     headroom: Headroom | None = None
     blocked: Finding | None = None  # an error that makes the projected figures meaningless
+    failures: list[Any] | None = None  # dclint.calc.failures.Failure: the FMEA appendix
 
     @property
     def name(self) -> str:
@@ -467,10 +468,19 @@ def build(
             reserve = shared_settings(options, a.rules).memory_reserve.m_as("")
             part.layouts = layouts(d.design, reserve, projections=a.projected.projections)
             part.headroom = headroom(d.design, options, a.rules)
+            part.failures = _failures(d.design)
         parts.append(part)
     return ReviewDocument(
         front, run.result, ranked(run.result, group, run.rules), parts, diff, diff_names
     )
+
+
+def _failures(design: Any) -> list[Any]:
+    """Every single failure of the design's plant (dclint.calc.failures), racks at peak."""
+    from dclint.calc.failures import failure_table
+    from dclint.model.resolve import topology_of
+
+    return failure_table(topology_of(design)).failures
 
 
 def front_matter(given: dict[str, str | None], names: list[str], today: date) -> FrontMatter:

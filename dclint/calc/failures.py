@@ -10,62 +10,25 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
-from dclint.calc.it_load import it_total_kw
+from dclint.calc.failure_records import EPS, Failure, Survivor, failure_name, kw_text
+from dclint.calc.failures_plant import cooling_failures, generation_failures
 from dclint.calc.power import feed_capacity_kw, feeds_below, rack_load_kw
-from dclint.model.power_chain import Generator, Transformer, Ups, rating_kw
+from dclint.model.power_chain import Transformer, Ups, rating_kw
 from dclint.model.source import Path
 from dclint.model.topology import ChainItem, PanelItem, Rack, Topology
 
-__all__ = ["Failure", "FailureTable", "Survivor", "failure_table", "sharing_text"]
+__all__ = [
+    "Failure",
+    "FailureTable",
+    "MaintenanceCase",
+    "Survivor",
+    "failure_table",
+    "maintenance_table",
+    "sharing_text",
+]
 
 Node = tuple[str, str]  # ("feed" | "panel" | "chain", id)
-_EPS = 1e-9
-
-
-@dataclass(frozen=True)
-class Survivor:
-    """An element left running after a failure, with the load it then carries and its capacity
-    (kW, or L/min for a CDU's flow)."""
-
-    element: str
-    kind: str
-    path: Path
-    load: float
-    capacity: float
-    unit: str = "kW"
-
-    @property
-    def margin(self) -> float:
-        """Capacity minus load: negative where the survivor is overloaded."""
-        return self.capacity - self.load
-
-    @property
-    def share(self) -> float:
-        if self.capacity > 0:
-            return self.load / self.capacity
-        return float("inf") if self.load > _EPS else 0.0
-
-    @property
-    def over(self) -> bool:
-        return self.load > self.capacity * (1 + _EPS) + _EPS
-
-
-@dataclass(frozen=True)
-class Failure:
-    """One single failure: the element lost, what moves where, the worst survivor (the one
-    nearest to or furthest over its capacity), every overloaded survivor, and the racks left
-    without supply (power) or cooling."""
-
-    element: str
-    kind: str
-    path: Path
-    plant: str  # "power" or "cooling"
-    moves: str
-    worst: Survivor | None = None
-    overloaded: tuple[Survivor, ...] = ()
-    racks_lost: tuple[str, ...] = ()
 
 
 @dataclass
@@ -84,16 +47,34 @@ def failure_table(topo: Topology, peak: bool = True) -> FailureTable:
     return topo.derived.once((failure_table, peak), lambda: _Power(topo, peak).table())
 
 
+@dataclass(frozen=True)
+class MaintenanceCase:
+    """One element out for maintenance, then the single failure that does most harm on top of
+    it: the racks lost (by maintenance alone, and with the failure) and the worst survivor."""
+
+    maintained: str
+    kind: str
+    path: Path
+    lost_alone: tuple[str, ...]
+    failure: str | None
+    worst: Survivor | None
+    racks_lost: tuple[str, ...]
+
+
+def maintenance_table(topo: Topology, peak: bool = True) -> list[MaintenanceCase]:
+    """Maintenance mode (Tier III/IV): each transformer, UPS, panel, busway and switchboard out
+    for service, then each single failure of another of them: the racks lost and the worst
+    survivor of the worst pairing (most racks lost, then the most loaded survivor). Pairs of
+    elements: a design's elements squared, each pair playing the racks below both."""
+    return topo.derived.once((maintenance_table, peak), lambda: _Power(topo, peak).maintenance())
+
+
 def sharing_text(failure: str | None) -> str:
     """How racks' load reaches an element, for a message: shared by their live feeds, in the
     single failure that loads it most, or in normal running."""
     if failure is None:
         return "each shared by its live feeds, in normal running"
     return f"each shared by its live feeds, with {failure} (its worst single failure)"
-
-
-def _name(kind: str, element: str) -> str:
-    return f"{'UPS' if kind == 'ups' else kind} {element}"
 
 
 class _Power:
@@ -210,7 +191,7 @@ class _Power:
                 dead.append(rack.id)
             for feed in rack.feeds:
                 new = kw / len(live) if live and feed.id not in lost else 0.0
-                if abs(new - kw / n) > _EPS:
+                if abs(new - kw / n) > EPS:
                     self._add(delta, ("feed", feed.id), new - kw / n)
         return delta, dead
 
@@ -228,7 +209,7 @@ class _Power:
             if node in gone:
                 continue
             load = self.load[node] + d
-            if load <= _EPS and self.load[node] > _EPS:
+            if load <= EPS and self.load[node] > EPS:
                 continue  # everything below it lost: it carries nothing, it is not judged
             found.append(self.survivor(node, load))
         for _, node in ranked:
@@ -259,10 +240,10 @@ class _Power:
             delta, dead = self.play(lost, racks)
             gone = {node} if kind != "path" else set()
             worst, over = self.judge(delta, gone, ranked)
-            what = _name(kind, element)
+            what = failure_name(kind, element)
             for n, d in delta.items():
                 load = self.load[n] + d
-                if n[0] != "feed" and n not in gone and load > table.worst_load[n[1]][0] + _EPS:
+                if n[0] != "feed" and n not in gone and load > table.worst_load[n[1]][0] + EPS:
                     table.worst_load[n[1]] = (load, f"{what} lost")
             table.failures.append(
                 Failure(
@@ -280,9 +261,36 @@ class _Power:
                 module = self._module(element, path)
                 if module is not None:
                     table.failures.append(module)
-        table.failures.extend(_generation(self.topo, self.peak, table.worst_load))
-        table.failures.extend(_cooling(self.topo))
+        table.failures.extend(generation_failures(self.topo, self.peak, table.worst_load))
+        table.failures.extend(cooling_failures(self.topo))
         return table
+
+    def maintenance(self) -> list[MaintenanceCase]:
+        ranked = sorted(
+            ((Survivor("", "", (), self.load[n], self.capacity[n]).share, n) for n in self.parent),
+            key=lambda x: -x[0],
+        )
+        items = [x for x in self.scenarios() if x[0] not in ("feed", "path")]
+        out: list[MaintenanceCase] = []
+        for kind, element, path, lost, racks in items:
+            _, alone = self.play(lost, racks)
+            best: tuple[tuple[int, float], str | None, Survivor | None, list[str]] = (
+                (len(alone), 0.0), None, None, alone,
+            )  # fmt: skip
+            for kind2, element2, _, lost2, racks2 in items:
+                if element2 == element:
+                    continue
+                both = list({r.id: r for r in [*racks, *racks2]}.values())
+                delta, dead = self.play(lost | lost2, both)
+                gone = {self._key(kind, element), self._key(kind2, element2)}
+                worst, _ = self.judge(delta, gone, ranked)
+                score = (len(dead), worst.share if worst is not None else 0.0)
+                if score > best[0]:
+                    best = (score, failure_name(kind2, element2), worst, dead)
+            out.append(
+                MaintenanceCase(element, kind, path, tuple(alone), best[1], best[2], tuple(best[3]))
+            )
+        return out
 
     def _key(self, kind: str, element: str) -> Node:
         if kind == "path":
@@ -315,7 +323,7 @@ class _Power:
             delta[up] -= kw * factor
         worst, over = self.judge(delta, {node}, ranked)
         del table  # a catcher's takeover is its own check (PWR009): not in its worst load
-        moves = f"{_kw(kw)} to catcher {catcher}"
+        moves = f"{kw_text(kw)} to catcher {catcher}"
         return Failure(ups, "ups", path, "power", moves, worst, tuple(over))
 
     def _module(self, ups: str, path: Path) -> Failure | None:
@@ -336,7 +344,7 @@ class _Power:
     def _moves(self, delta: dict[Node, float], dead: list[str], racks: list[Rack]) -> str:
         """What moves where: the load the racks' live feeds take over, to the highest elements
         that gain it (UPS or transformer, else panel, else feed), and the load lost."""
-        gained = {n: d for n, d in delta.items() if d > _EPS}
+        gained = {n: d for n, d in delta.items() if d > EPS}
         moved = sum(d for n, d in gained.items() if n[0] == "feed")
         parts = []
         if gained:
@@ -344,142 +352,11 @@ class _Power:
                 (lv for lv in ("chain", "panel", "feed") if any(n[0] == lv for n in gained)), "feed"
             )
             tops = sorted(((n, d) for n, d in gained.items() if n[0] == level), key=lambda x: -x[1])
-            to = ", ".join(f"{n[1]} +{_kw(d)}" for n, d in tops[:4])
+            to = ", ".join(f"{n[1]} +{kw_text(d)}" for n, d in tops[:4])
             more = f" and {len(tops) - 4} more" if len(tops) > 4 else ""
             live = len(racks) - len(dead)
-            parts.append(f"{_kw(moved)} of {live} rack{'s' * (live != 1)} to {to}{more}")
+            parts.append(f"{kw_text(moved)} of {live} rack{'s' * (live != 1)} to {to}{more}")
         if dead:
             kw = sum(self.rack_kw[r] for r in dead)
-            parts.append(f"{_kw(kw)} lost with {len(dead)} rack{'s' * (len(dead) != 1)}")
+            parts.append(f"{kw_text(kw)} lost with {len(dead)} rack{'s' * (len(dead) != 1)}")
         return "; ".join(parts) or "nothing below it"
-
-
-def _kw(kw: float) -> str:
-    from dclint.units import Q_, fmt
-
-    return fmt(Q_(kw, "kW"))
-
-
-def _generation(
-    topo: Topology, peak: bool, worst: dict[str, tuple[float, str | None]]
-) -> list[Failure]:
-    """The utility lost (the generator sets take the facility load, every unit running), and
-    one generator of each set lost while it runs (the rest carry it). A set carries IT x PUE:
-    the whole site's IT load, or the most the element it `serves` carries in any single
-    failure (`worst`, which counts the losses of the UPS systems below it)."""
-    if not topo.racks or (not topo.generators and topo.design.site.utility_capacity is None):
-        return []
-    site: Path = ("site", "utility_capacity")
-    if not topo.generators:
-        ids = tuple(r.id for r in topo.racks)
-        moves = "no generators: the racks run on UPS batteries, where they have any"
-        return [Failure("utility", "utility", site, "power", moves, None, (), ids)]
-    pue, _ = topo.design.site.sizing_pue
-    total = it_total_kw(topo, peak)  # racks, switches and the other declared loads
-    sets: list[tuple[Generator, Path, float]] = []
-    for gen, path in topo.generators:
-        it = total if gen.serves is None else worst.get(gen.serves, (0.0, None))[0]
-        sets.append((gen, path, it * pue))
-    survivors = [Survivor(g.id, "generator", p, kw, g.count * _unit(g)) for g, p, kw in sets]
-    moves = "facility load to " + ", ".join(f"{s.element} +{_kw(s.load)}" for s in survivors)
-    top = max(survivors, key=lambda s: (s.share, s.load))
-    over = tuple(s for s in survivors if s.over)
-    out = [Failure("utility", "utility", site, "power", moves, top, over)]
-    for gen, path, kw in sets:
-        left = gen.count - 1
-        me = Survivor(gen.id, "generator", path, kw, left * _unit(gen))
-        moves = f"on generator power, {left} of {gen.count} sets of {gen.id} run"
-        out.append(Failure(gen.id, "generator", path, "power", moves, me, (me,) * me.over))
-    return out
-
-
-def _unit(gen: Generator) -> float:
-    """One generator's site rating in kW."""
-    return rating_kw(gen.site_rating, gen.power_factor)
-
-
-def _cooling(topo: Topology) -> list[Failure]:
-    """Each CDU lost (its group's others share its heat in proportion to their capacity; with
-    no group, the racks on its loops lose cooling) and one air handler of each hall lost."""
-    from dclint.calc.air import room_air
-    from dclint.calc.cooling import cdu_loads
-
-    out: list[Failure] = []
-    loads = cdu_loads(topo)
-    groups: dict[str, list[str]] = defaultdict(list)
-    for cid, load in loads.items():
-        if load.cdu.redundancy_group is not None:
-            groups[load.cdu.redundancy_group].append(cid)
-    racks_on: dict[str, list[str]] = defaultdict(list)
-    for loop, _, racks in topo.loops:
-        racks_on[loop.cdu].extend(r.id for r in racks)
-    for cid, load in loads.items():
-        heat = load.heat.m_as("kW")
-        group = groups.get(load.cdu.redundancy_group or "", [])
-        others = [loads[o] for o in group if o != cid]
-        if not others:
-            lost = tuple(dict.fromkeys(racks_on.get(cid, [])))
-            moves = f"{_kw(heat)} of liquid heat lost: no CDU backs it up"
-            out.append(Failure(cid, "cdu", load.path, "cooling", moves, None, (), lost))
-            continue
-        total = heat + sum(o.heat.m_as("kW") for o in others)
-        cap = sum(o.cdu.capacity.m_as("kW") for o in others)
-        survivors = [
-            Survivor(
-                o.cdu.id,
-                "cdu",
-                o.path,
-                total * o.cdu.capacity.m_as("kW") / cap,
-                o.cdu.capacity.m_as("kW"),
-            )
-            for o in others
-        ]
-        worst = max(survivors, key=lambda s: (s.share, s.load))
-        moves = f"{_kw(heat)} of liquid heat to " + ", ".join(o.cdu.id for o in others)
-        over = tuple(s for s in survivors if s.over)
-        out.append(Failure(cid, "cdu", load.path, "cooling", moves, worst, over))
-    out.extend(_pumps(loads))
-    for room in room_air(topo):
-        h = room.handlers
-        left = h.count - 1
-        me = Survivor(
-            f"{room.hall} air handlers",
-            "air handlers",
-            room.path,
-            room.heat.m_as("kW"),
-            left * h.capacity.m_as("kW"),
-        )
-        ids = tuple(r.id for r in room.racks) if left == 0 else ()
-        moves = f"{_kw(me.load)} of heat to air on {left} of {h.count} units"
-        out.append(
-            Failure(
-                f"{room.hall} air handler",
-                "air handler",
-                room.path,
-                "cooling",
-                moves,
-                me,
-                (me,) * me.over,
-                ids,
-            )
-        )
-    return out
-
-
-def _pumps(loads: dict[str, Any]) -> list[Failure]:
-    """One pump of each CDU that declares its pumps lost: the duty pumps move `max_flow`, so
-    with a spare the flow holds; without one the others move (pumps - 1) / pumps of it, against
-    the flow its loops need or are given (the more, as CLG003 counts it)."""
-    out: list[Failure] = []
-    for cid, load in loads.items():
-        cdu = load.cdu
-        if cdu.pumps is None:
-            continue
-        duty = max(cdu.pumps - cdu.redundant_pumps, 1)
-        left = min(cdu.pumps - 1, duty)
-        flow = cdu.max_flow.m_as("L/min") * left / duty
-        need = max(load.flow.m_as("L/min"), load.given.m_as("L/min"))
-        me = Survivor(cid, "cdu pumps", load.path, need, flow, "L/min")
-        moves = f"{left} of {cdu.pumps} pumps of {cid} run ({duty} duty)"
-        out.append(Failure(cid, "pump", load.path, "cooling", moves, me, (me,) * me.over))
-    return out

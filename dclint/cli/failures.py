@@ -13,10 +13,12 @@ __all__ = ["add_parser", "run"]
 _HELP = (
     "Plays every single failure the design declares, one at a time: each feed, panel, busway, "
     "switchboard, UPS and UPS module, transformer, the utility and one generator of each set, "
-    "each CDU and one air handler of each hall. A rack's load is shared by its live feeds (A/B "
-    "cords, distributed-redundant UPS pairs as wired), a catcher takes over the UPS it backs up, "
-    "a CDU group's others share a lost CDU's heat. Lists what moves where, the worst survivor "
-    "(load against capacity, and the margin) and the racks left without supply or cooling."
+    "each CDU, one pump of each CDU that declares its pumps, one air handler of each hall and "
+    "one unit of each heat-rejection set (at the design-day ambient). A rack's load is shared "
+    "by its live feeds (A/B cords, distributed-redundant UPS pairs as wired), a catcher takes "
+    "over the UPS it backs up, a CDU group's others share a lost CDU's heat. Lists what moves "
+    "where, the worst survivor (load against capacity, and the margin) and the racks left "
+    "without supply or cooling."
 )
 
 
@@ -31,6 +33,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "--design-load",
         action="store_true",
         help="load racks with their design IT load, not their catalog max_power",
+    )
+    parser.add_argument(
+        "--maintenance",
+        action="store_true",
+        help="also play maintenance mode (Tier III/IV): each UPS, transformer, panel, busway "
+        "and switchboard out for service, then the worst single failure of another",
     )
     add_format(parser, ("text", "json"))
     add_output(parser, "write the table to FILE (atomically)")
@@ -47,12 +55,39 @@ def run(args: argparse.Namespace) -> int:
     engine = make_engine(args)
     design = load(args.design, overrides=engine.overrides)
     peak = not args.design_load
-    table = failure_table(topology_of(design), peak)
-    if args.format == "json":
-        emit(args, _json(design, peak, table))
+    topo = topology_of(design)
+    table = failure_table(topo, peak)
+    if args.maintenance:
+        from dclint.calc.failures import maintenance_table
+
+        cases = maintenance_table(topo, peak)
     else:
-        emit(args, _text(design.name, peak, table))
+        cases = None
+    if args.format == "json":
+        emit(args, _json(design, peak, table, cases))
+    else:
+        emit(args, _text(design.name, peak, table) + _maintenance_text(cases))
     return 0
+
+
+def _maintenance_text(cases: Any) -> str:
+    """Maintenance mode's table: the element out, the worst failure on top, and its effect."""
+    if cases is None:
+        return ""
+    rows = [("out for maintenance", "worst failure then", "worst survivor", "racks lost")]
+    for c in cases:
+        lost = str(len(c.racks_lost))
+        if c.lost_alone:
+            lost += f" ({len(c.lost_alone)} by maintenance alone)"
+        name = f"{'UPS' if c.kind == 'ups' else c.kind} {c.maintained}"
+        rows.append((name, c.failure or "-", _survivor(c.worst), lost))
+    w = [max(len(r[i]) for r in rows) for i in range(3)]
+    head = f"Maintenance mode: {len(cases)} elements out for service, each then its worst failure"
+    out = ["", head, ""]
+    out += [
+        f"{r[0].ljust(w[0])}  {r[1].ljust(w[1])}  {r[2].ljust(w[2])}  {r[3]}".rstrip() for r in rows
+    ]
+    return "\n".join(out) + "\n"
 
 
 def _survivor(s: Any) -> str:
@@ -86,7 +121,7 @@ def _text(name: str, peak: bool, table: Any) -> str:
     ]
     rows = [("failure", "worst survivor", "margin", "racks lost", "what moves where")]
     for f in failures:
-        label = f"{'UPS' if f.kind == 'ups' else f.kind} {f.element}"
+        label = f.label
         rows.append(
             (
                 label,
@@ -105,7 +140,7 @@ def _text(name: str, peak: bool, table: Any) -> str:
     return "\n".join(out) + "\n"
 
 
-def _json(design: Any, peak: bool, table: Any) -> str:
+def _json(design: Any, peak: bool, table: Any, cases: Any = None) -> str:
     from dclint import __version__
     from dclint.escaping import finite_json
     from dclint.model.source import format_path
@@ -148,4 +183,17 @@ def _json(design: Any, peak: bool, table: Any) -> str:
             for f in table.failures
         ],
     }
+    if cases is not None:
+        data["maintenance"] = [
+            {
+                "maintained": c.maintained,
+                "kind": c.kind,
+                "path": format_path(c.path),
+                "racks_lost_alone": list(c.lost_alone),
+                "worst_failure": c.failure,
+                "worst_survivor": survivor(c.worst),
+                "racks_lost": list(c.racks_lost),
+            }
+            for c in cases
+        ]
     return finite_json(data)

@@ -34,6 +34,10 @@ NEEDS: dict[str, tuple[Callable[[Any], bool], str]] = {
         lambda d: bool(d.cooling.cdus or d.cooling.loops),
         "the design declares no CDUs or loops",
     ),
+    "heat_rejection": (
+        lambda d: bool(d.cooling.heat_rejection),
+        "the design declares no heat rejection (cooling.heat_rejection)",
+    ),
     "air_handlers": (
         lambda d: any(h.air_handlers is not None for h in d.site.halls.values()),
         "the design declares no air handlers (site.halls.<hall>.air_handlers)",

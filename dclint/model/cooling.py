@@ -8,18 +8,27 @@ from pydantic import Field
 
 from dclint.model.types import (
     Flow,
+    Fraction,
     Id,
     PositiveInt,
     Power,
+    Pressure,
     Ref,
     Strict,
     Temperature,
     TemperatureDelta,
 )
 
-__all__ = ["AirHandlers", "Cdu", "Coolant", "Cooling", "Loop"]
+__all__ = ["AirHandlers", "Cdu", "Coolant", "Cooling", "HeatRejection", "Loop", "PumpPoint"]
 
 Coolant = Literal["water", "pg25"]
+
+
+class PumpPoint(Strict):
+    """One point of a pump curve: the head the pumps give outside the CDU at a flow."""
+
+    flow: Flow
+    head: Pressure = Field(description="Available head (pressure) at that flow, e.g. 250 kPa")
 
 
 class Cdu(Strict):
@@ -52,6 +61,11 @@ class Cdu(Strict):
         description="Secondary-loop pumps in the CDU, a count; `max_flow` is what the duty "
         "pumps (pumps - redundant_pumps) move (CLG011)",
     )
+    pump_curve: list[PumpPoint] | None = Field(
+        None,
+        description="The secondary pumps' curve from the maker's data: available head outside "
+        "the CDU at rising flows (CLG014)",
+    )
     redundant_pumps: int = Field(
         0,
         ge=0,
@@ -75,7 +89,22 @@ class Loop(Strict):
     coil_approach: TemperatureDelta | None = Field(
         None,
         description="Air leaving the loop's liquid-to-air coils minus the loop's supply "
-        "(e.g. 3 K); unset: 0 K (CLG009)",
+        "(e.g. 3 K); unset: from coil_effectiveness where declared, else 0 K (CLG009)",
+    )
+    pressure_drop: Pressure | None = Field(
+        None,
+        description="Pressure drop of the loop outside the CDU (piping, manifolds, the racks' "
+        "cold plates or coils) at the flow its racks need (CLG014)",
+    )
+    coil_effectiveness: Fraction | None = Field(
+        None,
+        description="The coils' air-side effectiveness, (air in - air out) / (air in - water "
+        "in), e.g. 70%: with the racks' air temperature rise it gives the coil approach (CLG009)",
+    )
+    air_temperature_rise: TemperatureDelta | None = Field(
+        None,
+        description="Air temperature rise through the loop's racks, exhaust minus inlet (e.g. "
+        "15 K); default: the hall's air_handlers.temperature_rise (CLG009)",
     )
 
 
@@ -102,6 +131,52 @@ class AirHandlers(Strict):
     )
 
 
+class HeatRejection(Strict):
+    """Units that reject the facility water's heat outdoors: dry coolers, cooling towers or
+    chillers, `count` alike, `redundant` of them spare."""
+
+    id: Id
+    kind: Literal["dry_cooler", "cooling_tower", "chiller"]
+    capacity: Power = Field(description="Heat one unit rejects at its rated conditions")
+    count: PositiveInt = Field(1, description="Units, a count")
+    redundant: int = Field(
+        0,
+        ge=0,
+        le=10**6,
+        description="Spare units (N+1: 1), a count: the heat is rejected without them",
+    )
+    rated_ambient: Temperature | None = Field(
+        None,
+        description="Ambient the capacity is rated at: dry bulb for a dry cooler, wet bulb "
+        "for a cooling tower (CLG012)",
+    )
+    entering_temperature: Temperature | None = Field(
+        None,
+        description="Fluid entering the unit at design (the facility water's return): with "
+        "rated_ambient, the capacity at the design-day ambient scales with entering minus "
+        "ambient (CLG012)",
+    )
+    serves: list[Ref] | None = Field(
+        None, description="CDU ids whose facility water it cools (default: every CDU)"
+    )
+    coolant: Literal["water", "propylene_glycol"] = Field(
+        "water", description="Fluid in its outdoor circuit (CLG013)"
+    )
+    glycol_share: Fraction | None = Field(
+        None, description="Propylene glycol share of the fluid by mass, e.g. 35% (CLG013)"
+    )
+    outdoor: bool | None = Field(
+        None,
+        description="Its fluid runs outdoors, exposed to the site's minimum temperature; "
+        "default: yes for dry coolers and cooling towers, no for chillers (CLG013)",
+    )
+
+
 class Cooling(Strict):
     cdus: list[Cdu] = Field(default_factory=list)
     loops: list[Loop] = Field(default_factory=list)
+    heat_rejection: list[HeatRejection] = Field(
+        default_factory=list,
+        description="Dry coolers, cooling towers and chillers rejecting the facility water's "
+        "heat (CLG012, CLG013)",
+    )

@@ -138,6 +138,12 @@ class Generator:
         le=1,
         description="Power factor a kVA site rating is given at (ISO 8528-1 rates sets at 0.8)",
     )
+    step_load: Fraction | None = Field(
+        default=None,
+        description="Largest load step one set accepts at once, as a share of its site rating "
+        "(ISO 8528-5 load acceptance: the maker's declared first step, e.g. 35%); unset: "
+        "PWR015's default",
+    )
     serves: Ref | None = Field(
         default=None,
         description="Id of the element (transformer, switchboard) the set backs up; none: the site",
@@ -162,4 +168,15 @@ class PowerSection(Strict):
     )
     generators: list[Generator] = Field(
         default_factory=list, description="Generator sets backing up the utility"
+    )
+    load_swing: Fraction | None = Field(
+        None,
+        description="Share of the racks' load a synchronous training job drops and restores "
+        "within a second, between compute and communication phases (e.g. 50%): the step the "
+        "generators see (PWR015); unset: not checked",
+    )
+    swing_smoothing: Fraction | None = Field(
+        None,
+        description="Share of that swing the racks' own energy storage and ramp limits absorb "
+        "(platform power smoothing, e.g. GB300's) (PWR015)",
     )

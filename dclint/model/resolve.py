@@ -292,6 +292,13 @@ class _Resolver:
                     break
                 rack.loop, rack.loop_path = loop, path
             topo.loops.append((loop, path, racks))
+        for i, unit in enumerate(self.design.cooling.heat_rejection):
+            for j, ref in enumerate(unit.serves or []):
+                if ref not in topo.cdus:
+                    self.error(
+                        ("cooling", "heat_rejection", i, "serves", j),
+                        f"unknown CDU '{ref}'{self.hint(ref, topo.cdus)}",
+                    )
 
     def workloads(self) -> None:
         seen: set[str] = set()

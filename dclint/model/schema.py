@@ -41,6 +41,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "kg": ("mass", "kg, t, lb"),
     "m^2": ("area", "m^2, ft^2"),
     "m": ("length", "m, km, ft"),
+    "kPa": ("pressure", "kPa, bar, psi"),
     "kN/m^2": ("pressure or mass per area", "kN/m^2, kPa, kg/m^2, lbf/ft^2"),
     "PB": ("data size", "B, GB, TB, PB, TiB, bit"),
     "Gb/s": ("bandwidth", "Gb/s, GB/s, Gbps, Tb/s"),

@@ -168,6 +168,21 @@ class Site(Strict):
         "GPUs), e.g. '50000 h'; default 50,687 h: the Llama 3 paper's 419 unexpected "
         "interruptions in 54 days on 16,384 H100 (3.09 h a job at that scale)",
     )
+    design_dry_bulb: Temperature | None = Field(
+        None,
+        description="Design-day outdoor dry bulb: the ASHRAE 0.4% (or extreme) cooling design "
+        "condition of the site's climate station (CLG012)",
+    )
+    design_wet_bulb: Temperature | None = Field(
+        None,
+        description="Design-day outdoor wet bulb (ASHRAE 0.4% evaporation design condition), "
+        "for cooling towers (CLG012)",
+    )
+    min_temperature: Temperature | None = Field(
+        None,
+        description="Lowest outdoor temperature the plant must survive: the ASHRAE 99.6% "
+        "heating dry bulb or, safer, the extreme annual minimum (CLG013)",
+    )
 
     @property
     def sizing_pue(self) -> tuple[float, str]:

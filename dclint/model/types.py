@@ -41,6 +41,7 @@ __all__ = [
     "Money",
     "PositiveInt",
     "Power",
+    "Pressure",
     "PricePerEnergy",
     "Ref",
     "Strict",
@@ -284,6 +285,7 @@ PricePerEnergy = Annotated[Quantity, Dim("0.8 CNY/kWh", "electricity price", cur
 Mass = Annotated[Quantity, Dim("1360 kg", "mass")]
 Area = Annotated[Quantity, Dim("0.64 m^2", "area")]
 Length = Annotated[Quantity, Dim("200 m", "length")]
+Pressure = Annotated[Quantity, Dim("150 kPa", "pressure")]
 Fraction = Annotated[Quantity, _Fraction()]
 
 _ID_RE = r"^[A-Za-z0-9][A-Za-z0-9_.:$\-\[\]]*$"

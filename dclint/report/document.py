@@ -227,6 +227,61 @@ def _adopt_yaml(lay: Any) -> str:
     return fix_yaml(SimpleNamespace(changes=lay.adopt, subject=lay.workload))
 
 
+FMEA_ROWS = 10  # dclint's own bound on the appendix's rows: `dclint failures` lists them all
+
+
+def _fmea(part: DesignPart) -> list[Block]:
+    """Single failures, FMEA-style: those that overload a survivor or lose racks first, then the
+    nearest to their limit; the worst survivor, its margin, what moves where."""
+    if not part.failures:
+        return []
+    fails = sorted(
+        part.failures,
+        key=lambda f: (-len(f.racks_lost), -(f.worst.share if f.worst is not None else 0.0)),
+    )
+    over = sum(1 for f in fails if f.overloaded)
+    lost = sum(1 for f in fails if f.racks_lost)
+    out = [
+        Block("h3", "Single failures (FMEA)"),
+        Block(
+            "p",
+            f"{len(fails)} single failures of the power and cooling plant played, racks at their "
+            f"peak: {over} overload a survivor, {lost} leave racks without supply or cooling."
+            + (
+                f" The {FMEA_ROWS} most severe are listed; `dclint failures` lists all."
+                if len(fails) > FMEA_ROWS
+                else ""
+            ),
+        ),
+    ]
+    rows = []
+    for f in fails[:FMEA_ROWS]:
+        w = f.worst
+        survivor = (
+            "-"
+            if w is None
+            else (f"{w.element} {fmt(Q_(w.load, w.unit))} of {fmt(Q_(w.capacity, w.unit))}")
+        )
+        margin = "-" if w is None else fmt(Q_(w.margin, w.unit))
+        rows.append(
+            [
+                f.label,
+                f.moves,
+                survivor,
+                margin,
+                str(len(f.racks_lost)),
+            ]
+        )
+    out.append(
+        Block(
+            "table",
+            header=["Failure", "What moves where", "Worst survivor", "Margin", "Racks lost"],
+            rows=rows,
+        )
+    )
+    return out
+
+
 def _headroom(part: DesignPart) -> list[Block]:
     h = part.headroom
     if h is None:
@@ -493,6 +548,7 @@ def blocks(
         out += _scope(part)
         out += _layouts(part)
         out += _headroom(part)
+        out += _fmea(part)
         out += _waivers(part)
     if doc.diff is not None:
         out.append(Block("page"))

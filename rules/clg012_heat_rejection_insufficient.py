@@ -1,0 +1,75 @@
+"""Dry coolers, cooling towers or chillers that cannot reject the heat on the design day.
+
+## What it does
+For each set in `cooling.heat_rejection`, adds up the liquid heat of the CDUs it `serves`
+(default: every CDU) and compares it with the set's capacity at the site's design-day ambient,
+with its spare units out: `(count - redundant)` x one unit's capacity. A dry cooler's capacity is
+rated at an ambient dry bulb (`rated_ambient`) for a fluid entering at `entering_temperature`;
+its heat transfer is driven by the initial temperature difference, entering minus ambient, so at
+the site's `design_dry_bulb` it is the rating x (entering - design) / (entering - rated), never
+more than the rating. A cooling tower is scaled the same way on the wet bulb
+(`site.design_wet_bulb`). A chiller keeps its rating (declare the capacity at the design-day
+condition). Without the temperatures, the rating is used, and the message says so. Exactly at
+the heat passes.
+
+## Why it matters
+Heat rejection must carry the load on the hottest hours of the year, not on an average day:
+ASHRAE's climatic design conditions (ASHRAE Handbook - Fundamentals, chapter 14) give the 0.4%
+cooling dry bulb and evaporation wet bulb a site exceeds only 35 hours a year, and data-center
+plants are selected there or at the extreme (Uptime Institute asks Tier III/IV sites for the
+extreme values). Dry-cooler makers rate at e.g. 35 degC ambient; on a 40 degC day with 45 degC
+water entering, the initial temperature difference halves from 10 K to 5 K and so does the
+capacity, and warm-water liquid cooling (ASHRAE W32-W45) runs with small differences.
+
+## Example
+```yaml
+site: {design_dry_bulb: 40 degC}
+cooling:
+  heat_rejection:
+    - {id: dc, kind: dry_cooler, capacity: 600 kW, count: 3, redundant: 1,
+       rated_ambient: 35 degC, entering_temperature: 45 degC}   # CLG012: 600 kW for 816 kW
+```
+
+## Fix
+Add units, select them at the design-day ambient, raise the water temperature (a larger
+entering-minus-ambient difference), or add adiabatic pre-cooling or trim chillers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dclint.api import fmt, topology_of
+from dclint.calc.heat_rejection import rejection_loads
+from dclint.engine.rule import Context, Rule, Violation
+from dclint.model.design import Design
+from dclint.units import Q_
+
+_EPS = 1e-9
+
+
+class HeatRejectionInsufficient(Rule):
+    id = "CLG012"
+    name = "heat-rejection-insufficient"
+    severity = "error"
+    tags = ("cooling",)
+    needs = ("heat_rejection",)
+
+    def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
+        for load in rejection_loads(topology_of(design)):
+            if load.heat_kw <= load.firm_kw * (1 + _EPS):
+                continue
+            u = load.unit
+            yield Violation(
+                (*load.path, "capacity"),
+                f"{u.kind.replace('_', ' ')} set {u.id} must reject {fmt(Q_(load.heat_kw, 'kW'))} "
+                f"of liquid heat (CDUs {', '.join(load.cdus)}), above the "
+                f"{fmt(Q_(load.firm_kw, 'kW'))} its {load.working} of {u.count} units reject on "
+                f"the design day ({u.redundant} spare; each {fmt(Q_(load.unit_kw, 'kW'))}: "
+                f"{load.basis})",
+                subject=u.id,
+                measured=Q_(load.heat_kw, "kW"),
+                limit=Q_(load.firm_kw, "kW"),
+                fix="add units or select them at the design-day ambient, raise the water "
+                "temperature, or add adiabatic pre-cooling or trim chillers",
+            )
