@@ -291,3 +291,18 @@ def test_the_host_term_recomputed_and_hidden() -> None:
     eager = _layer_pass(a, lay, mac, sw)
     captured = _layer_pass(a, lay, mac, replace(sw, graphed_experts=True))
     assert (eager.fwd, eager.bwd) == (captured.fwd, captured.bwd)
+
+
+def published_mfu(run: Run) -> float:
+    """The run's published MFU on model FLOPs as it counts them: the prediction's MFU over the
+    predicted-to-published throughput ratio (the same for MFU, HFU and tokens a second)."""
+    return float(prediction(run).mfu.m_as("")) / ratio(run)
+
+
+def test_mfu_ceilings_are_the_calibration_runs_best() -> None:
+    """dclint.projection.uncertainty's CEILINGS: per generation and class, the highest MFU a
+    calibration run published; when the runs change, this prints the table to paste."""
+    from dclint.projection.uncertainty import CEILINGS, derive_ceilings
+
+    got = derive_ceilings((r.generation, r.moe, published_mfu(r), r.name) for r in runs())
+    assert got == CEILINGS, f"CEILINGS = {got}"

@@ -19,7 +19,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BANDS", "Band", "band", "band_for_gpu", "derive"]
+__all__ = [
+    "BANDS",
+    "CEILINGS",
+    "Band",
+    "band",
+    "band_for_gpu",
+    "ceiling",
+    "derive",
+    "derive_ceilings",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +70,40 @@ BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
     ("hopper", False): (0.731, 1.137, 14),
     ("hopper", True): (0.93, 1.929, 7),
 }
+
+
+# (generation, MoE) -> (published MFU, run): the highest MFU any calibration run of the class
+# published, on model FLOPs as that run counts them (its `causal_attention`; Narayanan et al.'s
+# HFU x model / hardware FLOPs). What a layout search may recommend above it, dclint has not
+# seen measured: `dclint plan` says so. Regenerate with `derive_ceilings` (the calibration test
+# prints the table when it fails).
+CEILINGS: dict[tuple[str, bool], tuple[float, str]] = {
+    ("ampere", False): (0.392, "narayanan-2021-a100: gpt-529.6b"),
+    ("blackwell", False): (0.4104, "megatron-bridge-25.11-gb200: llama31-405b-256"),
+    ("blackwell", True): (0.363, "megatron-bridge-qwen3-gb300: qwen3-235b-a22b-256-25.11"),
+    ("hopper", False): (0.49, "megatron-core-0.8-h100: gpt-16b"),
+    ("hopper", True): (0.1281, "megatron-bridge-qwen3-h100: qwen3-235b-a22b-256-26.04.01"),
+}
+
+
+def derive_ceilings(
+    published: Iterable[tuple[str, bool, float, str]],
+) -> dict[tuple[str, bool], tuple[float, str]]:
+    """The ceiling table from (generation, MoE, published MFU, run name) per run."""
+    best: dict[tuple[str, bool], tuple[float, str]] = {}
+    for generation, moe, mfu, name in published:
+        key = (generation, moe)
+        if key not in best or mfu > best[key][0]:
+            best[key] = (round(mfu, 4), name)
+    return dict(sorted(best.items()))
+
+
+def ceiling(gpu_key: str, moe: bool) -> tuple[float, str] | None:
+    """The best published MFU of the calibration runs of a catalog GPU's generation and class,
+    and the run (None: no calibration run of that class)."""
+    from dclint.projection.efficiency import GENERATION
+
+    return CEILINGS.get((GENERATION.get(gpu_key, gpu_key), moe))
 
 
 def derive(
