@@ -22,10 +22,9 @@ start-up, one finding per broken condition, at the field to change:
   the tokens each cp rank holds (sequence / cp) by tp under sequence parallelism (on by
   default with tp > 1)                                                         -> `cp`, `tp`
 - global batch divisible by micro batch x dp                                   -> `global_batch`
-- interleaving (vpp > 1): micro-batches a step (global batch / (micro batch x dp)) a multiple
-  of pp: the interleaved schedule runs them in groups of pp (Megatron-Core `schedules.py`,
-  `microbatch_group_size_per_vp_stage`, default pp, in [pp, m] with a last group of 0 or at
-  least pp; Megatron-LM 2021 "not divisible by pipeline-model-parallel-size")
+- interleaving (vpp > 1): at least pp micro-batches a step (global batch / (micro batch x
+  dp)): Megatron-Core's interleaved schedule takes `microbatch_group_size_per_vp_stage` in
+  [pp, m] (its default, pp, needs m a multiple of pp, as Megatron-LM 2021 did)
                                                                    -> `global_batch`
 - experts divisible by ep, ep dividing dp x cp, and sequence parallelism on when an MoE
   model runs with tp > 1                                            -> `ep`, `sequence_parallel`
@@ -246,8 +245,8 @@ def _batch_and_experts(wl: Workload) -> Iterator[Broken]:
             micro = wl.global_batch // per_step
             text = (
                 f"global batch {wl.global_batch} sequences gives {micro} micro-batches a step "
-                f"(micro batch {wl.micro_batch} x dp {dp}), not a multiple of pp {p.pp}: "
-                f"the interleaved schedule (vpp {p.vpp}) runs them in groups of pp"
+                f"(micro batch {wl.micro_batch} x dp {dp}), fewer than pp {p.pp}: the "
+                f"interleaved schedule (vpp {p.vpp}) runs groups of at least pp micro-batches"
             )
             yield ("global_batch",), float(micro), float(p.pp), text
     if MOE_SP(m.experts or 0, p.tp, p.sequence_parallel_on):

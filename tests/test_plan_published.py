@@ -214,8 +214,8 @@ def test_gpt3_175b_on_1536_a100_published_layout_near_the_best_and_above_calibra
 ) -> None:
     """GPT-3 175B on 1,536 A100 (Narayanan et al. 2021, Table 2: tp 8, pp 12, batch 1,536),
     with dclint's default software. The best (tp, pp, vpp, micro-batch) and how much slower the
-    fastest tp 8 / pp 12 layout is; no layout interleaves micro-batches that are not a multiple
-    of pp (the issue's tp 8, pp 2, vpp 24 ran one micro-batch a step at the default batch, 768:
+    fastest tp 8 / pp 12 layout is; no layout interleaves fewer micro-batches than pp (the
+    issue's tp 8, pp 2, vpp 24 ran one micro-batch a step at the default batch, 768:
     (p - 1) / (v m) then priced a 2-stage pipeline at 1/24 of a pass); every layout listed
     predicts more MFU than any Ampere dense calibration run published, and the output says so."""
     plan = _gpt3_plan(GPT3_A100.replace("    global_batch: 1536\n", batch))
@@ -227,7 +227,7 @@ def test_gpt3_175b_on_1536_a100_published_layout_near_the_best_and_above_calibra
     assert pub.step_time / top.step_time < 1.15
     for c in valid:
         m = plan.space.global_batch // (c.dp * c.micro_batch)
-        assert c.vpp == 1 or m % c.pp == 0
+        assert c.vpp == 1 or m >= c.pp
     assert plan.ceiling == (0.392, "narayanan-2021-a100: gpt-529.6b")
     assert all(plan.above_ceiling(c) for c in valid[:10])
     sentence = ceiling_sentence(plan, 10)
@@ -249,4 +249,4 @@ def test_interleaving_with_too_few_micro_batches_is_rejected_and_par003_says_why
     (broken,) = list(_par003_broken(design.workloads[0]))
     assert broken[0] == ("global_batch",)
     assert broken[1:3] == (1.0, 2.0)
-    assert "1 micro-batches a step (micro batch 8 x dp 96), not a multiple of pp 2" in broken[3]
+    assert "1 micro-batches a step (micro batch 8 x dp 96), fewer than pp 2" in broken[3]

@@ -88,16 +88,16 @@ def _batch_mb_dp(global_batch: int, micro_batch: int, dp: int) -> bool:
 
 
 def _interleaved_mb(global_batch: int, micro_batch: int, dp: int, pp: int, vpp: int) -> bool:
-    """The interleaved schedule runs micro-batches in groups of pp a virtual stage: it needs
-    m = global batch / (micro-batch x dp) a multiple of pp. Megatron-LM 2021 and Megatron-Core
-    to 0.7 (`schedules.py`: "number of microbatches is not divisible by
-    pipeline-model-parallel-size when using interleaved schedule"); later Megatron-Core
-    requires `microbatch_group_size_per_vp_stage` (default pp) in [pp, m] and the last group
-    0 or at least pp micro-batches: the same for the default group."""
+    """The interleaved schedule needs at least pp micro-batches a step (m = global batch /
+    (micro-batch x dp)): Megatron-Core's `forward_backward_pipelining_with_interleaving` raises
+    unless `microbatch_group_size_per_vp_stage` lies in [pp, m] (and the last group holds 0 or
+    at least pp micro-batches: a group of m always does). Its default group, pp, needs m a
+    multiple of pp, as Megatron-LM 2021 and Megatron-Core to 0.7 did ("number of microbatches
+    is not divisible by pipeline-model-parallel-size when using interleaved schedule"); dclint
+    takes the group as set to fit, so only m < pp is refused."""
     if vpp <= 1 or pp <= 1:
         return False
-    m = global_batch // (micro_batch * dp)
-    return m < pp or m % pp != 0
+    return global_batch // (micro_batch * dp) < pp
 
 
 def _moe_sp(experts: int, tp: int, sequence_parallel: bool) -> bool:
@@ -129,7 +129,7 @@ BATCH_MB_DP = Check(
 )
 INTERLEAVED_MB = Check(
     "interleaved_mb",
-    "PAR003: interleaved pipeline needs micro-batches a multiple of pp",
+    "PAR003: interleaved pipeline needs at least pp micro-batches",
     _interleaved_mb,
 )
 MOE_SP = Check("moe_sp", "PAR003: MoE with tp > 1 needs sequence parallelism", _moe_sp)
