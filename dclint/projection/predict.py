@@ -309,5 +309,5 @@ def predict(
         machine = replace(machine, links=replace(machine.links, tiers=flat))
     if domain is not None and domain > machine.links.domain:
         machine = replace(machine, links=replace(machine.links, domain=domain))
-    band = band_for_gpu(hw.gpu_key, arch.experts > 0)
+    band = band_for_gpu(hw.gpu_key, arch.experts > 0, wl.software_in_effect.framework, wl.gpus)
     return run(arch, layout, machine, sw, wl.gpus, causal, notes, band)
