@@ -144,7 +144,12 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         Check,
     )
     from dclint.projection.money import convert
-    from dclint.projection.remedies import checkpoint_ratio, step_ratio
+    from dclint.projection.remedies import (
+        checkpoint_ratio,
+        placement_open,
+        spread_design,
+        step_ratio,
+    )
     from dclint.projection.search_design import (
         SearchRefused,
         best_ratio,
@@ -278,6 +283,7 @@ __all__ = [
     "ordinal",
     "panel_allocation",
     "pcie_link",
+    "placement_open",
     "plan_layouts",
     "port_share",
     "ports_at",
@@ -292,6 +298,7 @@ __all__ = [
     "set_line",
     "site_load",
     "size_unit",
+    "spread_design",
     "step_ratio",
     "tco",
     "tier_bandwidths",
@@ -433,9 +440,11 @@ _MODULE = {
     "rating_text": "dclint.calc.power",
     "required_flow": "dclint.calc.cooling",
     "room_air": "dclint.calc.air",
+    "placement_open": "dclint.projection.remedies",
     "set_line": "dclint.projection.search_design",
     "site_load": "dclint.calc.power",
     "size_unit": "dclint.calc.checkpoints",
+    "spread_design": "dclint.projection.remedies",
     "step_ratio": "dclint.projection.remedies",
     "tco": "dclint.projection",
     "tier_bandwidths": "dclint.calc.fabric_tiers",

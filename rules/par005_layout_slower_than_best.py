@@ -206,7 +206,7 @@ def _band(design: Design, wl: Any, plan: Any) -> str:
     if isinstance(hw, str):
         return ""
     b = band_for_gpu(
-        hw.gpu_key, plan.space.arch.experts > 0, wl.software_in_effect.framework, wl.gpus
+        hw.family, plan.space.arch.experts > 0, wl.software_in_effect.framework, wl.gpus
     )
     # short: the review's executive summary quotes the message whole (the runs behind the
     # band are in the workload's `uncertainty` in JSON)

@@ -235,7 +235,7 @@ def question(
         machine.peak,
         by,
         limit,
-        ceiling(hw.gpu_key, bool(arch.experts)),
+        ceiling(hw.family, bool(arch.experts)),
     )
 
 
