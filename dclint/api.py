@@ -152,6 +152,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         EP_DP_CP,
         FFN_TP,
         HEADS_TP,
+        INTERLEAVED_MB,
         LAYERS_PP,
         MOE_SP,
         PIPELINE_ZERO,
@@ -162,7 +163,12 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
     )
     from dclint.projection.money import convert
     from dclint.projection.reliability import days_text, run_of
-    from dclint.projection.remedies import checkpoint_ratio, step_ratio
+    from dclint.projection.remedies import (
+        checkpoint_ratio,
+        placement_open,
+        spread_design,
+        step_ratio,
+    )
     from dclint.projection.search_design import (
         SearchRefused,
         best_ratio,
@@ -188,6 +194,7 @@ __all__ = [
     "FFN_TP",
     "HEADS_TP",
     "IEC_SIZES_MM2",
+    "INTERLEAVED_MB",
     "LAYERS_PP",
     "LOAD_ERROR_ID",
     "MEMORY_RESERVE",
@@ -313,6 +320,7 @@ __all__ = [
     "ordinal",
     "panel_allocation",
     "pcie_link",
+    "placement_open",
     "plan_layouts",
     "port_share",
     "ports_at",
@@ -335,6 +343,7 @@ __all__ = [
     "sharing_text",
     "site_load",
     "size_unit",
+    "spread_design",
     "step_ratio",
     "tco",
     "tier_bandwidths",
@@ -354,6 +363,7 @@ _MODULE = {
     "ASHRAE_SUPPLY_LIMITS": "dclint.calc.cooling",
     "Area": "dclint.model.types",
     "BATCH_MB_DP": "dclint.projection.layout_checks",
+    "INTERLEAVED_MB": "dclint.projection.layout_checks",
     "Bandwidth": "dclint.model.types",
     "CHECKPOINT_BYTES_PER_PARAMETER": "dclint.model.defaults",
     "CHECKS": "dclint.projection.layout_checks",
@@ -497,9 +507,11 @@ _MODULE = {
     "rating_text": "dclint.calc.power",
     "required_flow": "dclint.calc.cooling",
     "room_air": "dclint.calc.air",
+    "placement_open": "dclint.projection.remedies",
     "set_line": "dclint.projection.search_design",
     "site_load": "dclint.calc.power",
     "size_unit": "dclint.calc.checkpoints",
+    "spread_design": "dclint.projection.remedies",
     "step_ratio": "dclint.projection.remedies",
     "tco": "dclint.projection",
     "tier_bandwidths": "dclint.calc.fabric_tiers",

@@ -35,6 +35,13 @@ oversubscribe deliberately between pods: Meta's Llama 3 cluster ("The Llama 3 He
 Models", 2024) is full bisection within 3,072-GPU pods and 7:1 at the aggregation layer above
 them. Set a per-tier limit for such a tier.
 
+What it costs depends on where the jobs land: the finding's price (`impact`) is the step-time
+model's run with every tier at 1:1 against the run as it is, under the fabric's `placement`.
+Packed in rank order under the switch groups, a data-parallel ring leaves its group a few
+times and a 2:1 tier may cost nothing; spread over the groups, most hops cross it. A fabric
+that states no placement is priced as a range, packed to spread, both ends in the finding
+(docs/performance-model.md, *Oversubscription by collective*).
+
 ## Example
 ```yaml
 tiers:
@@ -61,7 +68,7 @@ from dclint.api import Ratio, topology_of
 from dclint.calc.fabric_tiers import TierBandwidth, tier_bandwidths
 from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Violation
 from dclint.model.design import Design
-from dclint.projection.remedies import step_ratio
+from dclint.projection.remedies import placement_open, spread_design, step_ratio
 from dclint.units import fmt
 
 if TYPE_CHECKING:
@@ -168,9 +175,25 @@ class FabricOversubscribed(Rule):
         cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]
     ) -> Remedy | None:
         """Every tier at 1:1: the step-time model's step without the oversubscription over the
-        step as it is scales the run."""
+        step as it is scales the run. Where a compute fabric states no `placement`, the price
+        is a range: jobs packed under the switch groups (the step model's default) to jobs
+        spread over them, each end's step at 1:1 over its step as it is."""
         ratio = step_ratio(design, projection, nonblocking=True)
-        return Remedy(running=ratio) if ratio is not None else None
+        if ratio is None:
+            return None
+        if not placement_open(design):
+            return Remedy(running=ratio)
+        spread = spread_design(design)
+        base = step_ratio(spread, projection)
+        fixed = step_ratio(spread, projection, nonblocking=True)
+        if base is None or fixed is None:
+            return Remedy(running=ratio)
+        return Remedy(
+            running=ratio,
+            alternative=(base, fixed / base),
+            label="jobs packed under the switch groups",
+            other="spread over them; the fabric states no placement",
+        )
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for fabric_index, fabric in enumerate(design.fabrics):

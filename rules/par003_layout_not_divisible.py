@@ -22,6 +22,10 @@ start-up, one finding per broken condition, at the field to change:
   the tokens each cp rank holds (sequence / cp) by tp under sequence parallelism (on by
   default with tp > 1)                                                         -> `cp`, `tp`
 - global batch divisible by micro batch x dp                                   -> `global_batch`
+- interleaving (vpp > 1): at least pp micro-batches a step (global batch / (micro batch x
+  dp)): Megatron-Core's interleaved schedule takes `microbatch_group_size_per_vp_stage` in
+  [pp, m] (its default, pp, needs m a multiple of pp, as Megatron-LM 2021 did)
+                                                                   -> `global_batch`
 - experts divisible by ep, ep dividing dp x cp, and sequence parallelism on when an MoE
   model runs with tp > 1                                            -> `ep`, `sequence_parallel`
 - with `framework: deepspeed` and pp > 1, `zero_stage` 0 or 1: DeepSpeed's pipeline engine
@@ -65,6 +69,7 @@ from dclint.api import (
     EP_DP_CP,
     FFN_TP,
     HEADS_TP,
+    INTERLEAVED_MB,
     LAYERS_PP,
     MOE_SP,
     PIPELINE_ZERO,
@@ -238,6 +243,14 @@ def _batch_and_experts(wl: Workload) -> Iterator[Broken]:
                 f"{_split(wl.global_batch, per_step)}"
             )
             yield ("global_batch",), float(wl.global_batch), float(per_step), text
+        elif INTERLEAVED_MB(wl.global_batch, wl.micro_batch, dp, p.pp, p.vpp):
+            micro = wl.global_batch // per_step
+            text = (
+                f"global batch {wl.global_batch} sequences gives {micro} micro-batches a step "
+                f"(micro batch {wl.micro_batch} x dp {dp}), fewer than pp {p.pp}: the "
+                f"interleaved schedule (vpp {p.vpp}) runs groups of at least pp micro-batches"
+            )
+            yield ("global_batch",), float(micro), float(p.pp), text
     if MOE_SP(m.experts or 0, p.tp, p.sequence_parallel_on):
         text = f"an MoE model with tp {p.tp} needs sequence parallelism, declared off"
         yield ("parallel", "sequence_parallel"), 0.0, 1.0, text

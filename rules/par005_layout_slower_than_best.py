@@ -198,7 +198,7 @@ def _name(c: Candidate) -> str:
 
 
 def _band(design: Design, wl: Any, plan: Any) -> str:
-    """'; calibration band 0.73-1.14x': measured over predicted step times in the calibration
+    """'; calibration band 0.82-1.09x': measured over predicted step times in the calibration
     runs of this GPU generation and workload class. Both steps come from the one model, so
     the gap between them is firmer than either figure; the band says how far either may be
     from a measured step."""
@@ -207,7 +207,9 @@ def _band(design: Design, wl: Any, plan: Any) -> str:
     hw = hardware_of(design, wl.platform)
     if isinstance(hw, str):
         return ""
-    b = band_for_gpu(hw.gpu_key, plan.space.arch.experts > 0)
+    b = band_for_gpu(
+        hw.family, plan.space.arch.experts > 0, wl.software_in_effect.framework, wl.gpus
+    )
     # short: the review's executive summary quotes the message whole (the runs behind the
     # band are in the workload's `uncertainty` in JSON)
     return f"; calibration band {b.low_factor:.2f}-{b.high_factor:.2f}x"

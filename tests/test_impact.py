@@ -9,7 +9,7 @@ import pytest
 
 from dclint.cli import main
 from dclint.engine.findings import Finding
-from dclint.engine.rule import Rule
+from dclint.engine.rule import Remedy, Rule
 from dclint.projection import project_workloads
 
 H100 = "sample_designs/h100-40node.yaml"
@@ -88,15 +88,20 @@ def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.Monk
     finding = Finding("f.yaml", 1, 1, "STO002", "n", "error", "m", "p", "s")
     saved = {"days": 0.0}
 
-    def fixed(_design: object, _f: object, p: Any, _cls: object, _options: object) -> float:
+    def fixed(p: Any, _running: float, _checkpoint: float) -> float:
         return float(p.training_time.m_as("day")) - saved["days"]
+
+    class Fixing(Rule):
+        @classmethod
+        def remedy(cls, *_: Any) -> Remedy:  # type: ignore[override]
+            return Remedy()
 
     monkeypatch.setattr(priced, "_fixed_wall", fixed)
     for days in (1.421e-14, 0.0099):
         saved["days"] = days
-        assert priced._impact(design, finding, projections, Rule, {}) is None
+        assert priced._impact(design, finding, projections, Fixing, {}) is None
     saved["days"] = priced.MIN_DAYS
-    kept = priced._impact(design, finding, projections, Rule, {})
+    kept = priced._impact(design, finding, projections, Fixing, {})
     assert kept is not None and kept.days.m_as("day") == pytest.approx(0.01)
     (p,) = projections
     share = 0.01 / p.training_time.m_as("day")
@@ -173,3 +178,66 @@ def test_ecmp_and_spread_placement_reach_the_step_model() -> None:
     eth = inputs(*design_with(*(f"fabrics[0].tiers[{i}].switch=sn5600" for i in (0, 1))), notes)
     assert not isinstance(eth, str) and eth[2].links.collision == 1.4
     assert eth[2].links.spread == 0  # packed unless declared
+
+
+# The DP-heavy pair of issue 51: 13B on 512 H100, tp 2 / dp 256, a 2:1 leaf tier of 4 groups
+# of 128 GPUs, not rail-optimised (docs/performance-model.md, practitioner claim 2)
+PAIR = """
+name: net001-pair
+site: {electricity_price: 0.1 USD/kWh}
+cost: {gpu_price: 25000 USD}
+racks:
+  - {id: "r[001-064]", platform: dgx-h100, nodes: 1}
+fabrics:
+  - id: compute
+    kind: compute
+{placement}    tiers:
+      - {name: leaf, switch: qm9700, count: 4, downlinks: 128, uplinks: 64}
+workloads:
+  - id: llm-13b
+    model: {parameters: 13e9, layers: 40, hidden_size: 5120, attention_heads: 40,
+            vocab_size: 32000}
+    tokens: 1e12
+    sequence_length: 4096
+    global_batch: 1024
+    gpus: 512
+    parallel: {tp: 2, pp: 1, dp: 256}
+"""
+
+
+def _pair(tmp_path: Any, capsys: pytest.CaptureFixture[str], placement: str) -> dict[str, Any]:
+    path = tmp_path / "pair.yaml"
+    path.write_text(PAIR.replace("{placement}", placement))
+    d = _check(capsys, str(path), "--select", "NET001")
+    (f,) = d["findings"]  # type: ignore[misc]
+    return f  # type: ignore[no-any-return]
+
+
+def test_net001_without_a_placement_is_priced_packed_to_spread(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No placement stated: packed, a ring leaves its group on 2 of 64 hops and the 2:1 tier
+    costs nothing; spread over the 4 groups it binds. The finding carries both ends, each the
+    price of the design stating that placement; the text and the review say both."""
+    open_end = _pair(tmp_path, capsys, "")["impact"]
+    spread = _pair(tmp_path, capsys, "    placement: spread\n")["impact"]
+    assert "impact" not in _pair(tmp_path, capsys, "    placement: packed\n")
+    assert open_end["days"] == 0.0 and open_end["cost"] == 0.0
+    low, high = open_end["range"]["days"]
+    assert low == 0.0
+    assert high == pytest.approx(spread["days"], rel=1e-9)
+    assert high == pytest.approx(0.33566, rel=1e-4)
+    assert open_end["range"]["cost"][1] == pytest.approx(spread["cost"], rel=1e-9)
+    assert open_end["range"]["cost"][1] > 0
+    assert open_end["range"]["assumption"] == [
+        "jobs packed under the switch groups",
+        "spread over them; the fabric states no placement",
+    ]
+    path = tmp_path / "pair.yaml"
+    path.write_text(PAIR.replace("{placement}", ""))
+    main(["check", str(path), "--select", "NET001"])
+    out = capsys.readouterr().out
+    assert "meeting the limit saves 0 d" in out and "to 0.3357 d" in out
+    main(["review", str(path), "--select", "NET001", "--format", "markdown"])
+    review = capsys.readouterr().out
+    assert "(jobs packed under the switch groups) to 0.3357 d" in review

@@ -17,9 +17,12 @@ from pathlib import Path
 import pytest
 from test_calibration import MCORE, NARAYANAN, runs
 
+from dclint.analysis.layouts import as_data, ceiling_sentence
 from dclint.loader.load import load_text
-from dclint.projection.search_design import plan_layouts
+from dclint.projection.layout_checks import INTERLEAVED_MB
+from dclint.projection.search_design import Plan, plan_layouts
 from dclint.projection.search_records import Candidate
+from dclint.rules.par003_layout_not_divisible import _broken as _par003_broken
 
 TOP_FEW = 3
 
@@ -174,3 +177,76 @@ def test_deepspeed_is_not_offered_zero_2_or_3_with_pipeline_parallelism() -> Non
     assert staged == {"replicated", "distributed"}
     assert {c.optimizer for c in plan.result.valid if c.pp == 1} >= {"zero3"}
     assert plan.result.rejected["PAR003: ZeRO stage the framework does not run with pp > 1"] > 0
+
+
+GPT3_A100 = """
+name: gpt3-175b-1536
+racks:
+  - {id: "r[0001-0192]", platform: dgx-a100, nodes: 1}
+fabrics:
+  - {id: compute, kind: compute, rail_optimised: true}
+workloads:
+  - id: gpt3
+    model: {parameters: 175e9, layers: 96, hidden_size: 12288, attention_heads: 96,
+            vocab_size: 51200}
+    tokens: 300e9
+    sequence_length: 2048
+    global_batch: 1536
+    gpus: 1536
+    parallel: {tp: 8, pp: 12}
+"""
+
+
+def _gpt3_plan(text: str) -> Plan:
+    design = load_text(text)
+    plan = plan_layouts(design, design.workloads[0])
+    assert not isinstance(plan, str), plan
+    return plan
+
+
+@pytest.mark.parametrize(
+    ("batch", "best", "published"),
+    [("    global_batch: 1536\n", (8, 4, 24, 4), 1.0320), ("", (8, 6, 16, 4), 1.0425)],
+    ids=["batch-1536", "batch-default"],
+)
+def test_gpt3_175b_on_1536_a100_published_layout_near_the_best_and_above_calibration_said(
+    batch: str, best: tuple[int, int, int, int], published: float
+) -> None:
+    """GPT-3 175B on 1,536 A100 (Narayanan et al. 2021, Table 2: tp 8, pp 12, batch 1,536),
+    with dclint's default software. The best (tp, pp, vpp, micro-batch) and how much slower the
+    fastest tp 8 / pp 12 layout is; no layout interleaves fewer micro-batches than pp (the
+    issue's tp 8, pp 2, vpp 24 ran one micro-batch a step at the default batch, 768:
+    (p - 1) / (v m) then priced a 2-stage pipeline at 1/24 of a pass); every layout listed
+    predicts more MFU than any Ampere dense calibration run published, and the output says so."""
+    plan = _gpt3_plan(GPT3_A100.replace("    global_batch: 1536\n", batch))
+    valid = plan.result.valid
+    top = valid[0]
+    assert (top.tp, top.pp, top.vpp, top.micro_batch) == best
+    pub = next(c for c in valid if (c.tp, c.pp) == (8, 12))
+    assert pub.step_time / top.step_time == pytest.approx(published, abs=1e-4)
+    assert pub.step_time / top.step_time < 1.15
+    for c in valid:
+        m = plan.space.global_batch // (c.dp * c.micro_batch)
+        assert c.vpp == 1 or m >= c.pp
+    assert plan.ceiling == (0.392, "narayanan-2021-a100: gpt-529.6b")
+    assert all(plan.above_ceiling(c) for c in valid[:10])
+    sentence = ceiling_sentence(plan, 10)
+    assert sentence is not None
+    assert sentence.startswith("outside what dclint has seen measured: 10 of the layouts listed")
+    assert "more than 39.2% MFU" in sentence
+    assert as_data(plan, 10)["ceiling_note"] == sentence
+
+
+def test_interleaving_with_too_few_micro_batches_is_rejected_and_par003_says_why() -> None:
+    text = (
+        GPT3_A100.replace("    global_batch: 1536\n", "    global_batch: 768\n")
+        .replace("{tp: 8, pp: 12}", "{tp: 8, pp: 2, vpp: 24}")
+        .replace("    gpus: 1536\n", "    gpus: 1536\n    micro_batch: 8\n")
+    )
+    plan = _gpt3_plan(text)
+    assert plan.declared_reason == INTERLEAVED_MB.message
+    design = load_text(text)
+    (broken,) = list(_par003_broken(design.workloads[0]))
+    assert broken[0] == ("global_batch",)
+    assert broken[1:3] == (1.0, 2.0)
+    assert "1 micro-batches a step (micro batch 8 x dp 96), fewer than pp 2" in broken[3]

@@ -67,36 +67,56 @@ def _impact(
     cls: type[Rule],
     options: dict[str, Any],
 ) -> Impact | None:
-    days = 0.0
-    cost = 0.0
-    found = False
+    days = high_days = 0.0
+    cost = high_cost = 0.0
+    found = ranged = False
+    labels = ("", "")
     currency = design.site.currency
     for p in projections:
         wall = p.training_time.m_as("day")
-        fixed = _fixed_wall(design, f, p, cls, options)
-        if fixed is None or wall <= 0:
+        remedy = cls.remedy(design, f, p, options)
+        if remedy is None or wall <= 0:
             continue
         found = True
+        if remedy.wall is not None:  # the rule gives the whole run's wall time fixed
+            fixed = p.training_time.m_as("day") * remedy.wall
+        else:
+            fixed = _fixed_wall(p, remedy.running, remedy.checkpoint)
         saved = max(0.0, wall - fixed)
         days += saved
         cost += p.cost_total.m_as(currency) * saved / wall
-    if not found or days < MIN_DAYS:
+        other = saved
+        if remedy.alternative is not None:
+            ranged = True
+            labels = (remedy.label, remedy.other)
+            base, ratio = remedy.alternative
+            as_is = _fixed_wall(p, base, 1.0)
+            other = max(0.0, as_is - _fixed_wall(p, base * ratio, remedy.checkpoint))
+        high_days += other
+        high_cost += p.cost_total.m_as(currency) * other / wall
+    if not found or max(days, high_days) < MIN_DAYS:
         return None
     has_cost = any(p.cost_breakdown for p in projections)
-    return Impact(Q_(days, "day"), Q_(cost, currency) if has_cost else None, currency)
+    money = Q_(cost, currency) if has_cost else None
+    if not ranged:
+        return Impact(Q_(days, "day"), money, currency)
+    if days < MIN_DAYS:  # the low end is no impact: 0, not float noise
+        days, money = 0.0, Q_(0.0, currency) if has_cost else None
+    return Impact(
+        Q_(days, "day"),
+        money,
+        currency,
+        Q_(high_days, "day"),
+        Q_(high_cost, currency) if has_cost else None,
+        *labels,
+    )
 
 
-def _fixed_wall(
-    design: Design, f: Finding, p: Projection, cls: type[Rule], options: dict[str, Any]
-) -> float | None:
-    """Wall days of `p`'s run with `f`'s limit met, or None if `f` does not touch it."""
-    remedy = cls.remedy(design, f, p, options)
-    if remedy is None:
-        return None
-    if remedy.wall is not None:
-        return p.training_time.m_as("day") * remedy.wall
+def _fixed_wall(p: Projection, running_scale: float, checkpoint_scale: float) -> float:
+    """Wall days of `p`'s run with its running time and its checkpoint time scaled: failures
+    keep their share of the run."""
     t = p.timing
     running = (t.compute + t.communication).m_as("day")
     checkpoint = t.checkpoint.m_as("day")
     lost = t.failures.m_as("day") / (running + checkpoint) if running + checkpoint > 0 else 0.0
-    return (running * remedy.running + checkpoint * remedy.checkpoint) * (1 + lost)
+    return (running * running_scale + checkpoint * checkpoint_scale) * (1 + lost)

@@ -9,7 +9,7 @@ from dclint.projection.search_design import Plan, loses_on, ordinal, set_line
 from dclint.projection.search_records import Candidate
 from dclint.units import Q_, fmt
 
-__all__ = ["as_data", "declared_sentence", "render", "table"]
+__all__ = ["as_data", "ceiling_sentence", "declared_sentence", "render", "table"]
 
 HEAD = (
     "rank", "tp", "pp", "vpp", "cp", "ep", "dp", "mb", "recompute", "SP", "optimizer",
@@ -44,6 +44,21 @@ def declared_sentence(plan: Plan) -> str:
     return f"{text}, {plan.gap():.0%} {what} than the best; it loses on {loses_on(d, valid[0])}"
 
 
+def ceiling_sentence(plan: Plan, top: int) -> str | None:
+    """What the listed layouts predict above the best MFU the calibration runs of their GPU
+    generation and class published, in words (None when none does)."""
+    above = [c for c in plan.result.valid[:top] if plan.above_ceiling(c)]
+    if not above or plan.ceiling is None:
+        return None
+    best, run = plan.ceiling
+    return (
+        f"outside what dclint has seen measured: {len(above)} of the layouts listed predict "
+        f"more than {best:.1%} MFU (up to {max(plan.mfu(c) for c in above):.1%}), the best "
+        f"MFU any calibration run of this GPU generation and class published ({run}); read "
+        "them as a ranking, not as a throughput to expect"
+    )
+
+
 def as_data(plan: Plan, top: int) -> dict[str, Any]:
     def layout(c: Candidate) -> dict[str, Any]:
         cost = plan.cost(c)
@@ -57,6 +72,7 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             "cost": None if cost is None else float(cost.magnitude),
             "currency": None if cost is None else f"{cost.units:~}",
             "breakdown_s": c.step.parts(),
+            "above_calibrated_mfu": plan.above_ceiling(c),
         }  # fmt: skip
 
     valid = plan.result.valid
@@ -74,6 +90,10 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             "reason": plan.declared_reason,
             "loses_on": loses_on(plan.declared, valid[0]) if valid else None,
         },
+        "calibrated_mfu": (
+            None if plan.ceiling is None else {"mfu": plan.ceiling[0], "run": plan.ceiling[1]}
+        ),
+        "ceiling_note": ceiling_sentence(plan, top),
         "rejected": plan.result.rejected,
         "set": set_line(plan.workload, valid[0], plan.gpus) if valid else None,
     }
@@ -104,6 +124,9 @@ def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[s
         for row, c in zip(rows, valid[:top], strict=True):
             row.insert(1, f"{c.world:,}")
     notes = [declared_sentence(plan) + "."]
+    above = ceiling_sentence(plan, top)
+    if above is not None:
+        notes.append(above[0].upper() + above[1:] + ".")
     notes += [f"Rejected: {r}: {n:,}" for r, n in plan.result.rejected.items()]
     if valid:
         notes.append("Best layout as flags: " + set_line(plan.workload, valid[0], plan.gpus))
@@ -134,6 +157,9 @@ def render(plan: Plan, top: int, fmt_name: str) -> str:
             row.insert(1, f"{c.world:,}")
     out += _table(head, rows, md)
     out += ["", declared_sentence(plan) + "."]
+    above = ceiling_sentence(plan, top)
+    if above is not None:
+        out += ["", above + "."]
     if plan.result.rejected:
         out += ["", "rejected:" if not md else "Rejected:"]
         out += [f"{'-' if md else ' '} {r}: {n:,}" for r, n in plan.result.rejected.items()]

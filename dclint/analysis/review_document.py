@@ -94,7 +94,8 @@ class Ranked:
     @property
     def days(self) -> float:
         f = self.finding
-        return f.impact.days.m_as("day") if f.impact is not None else 0.0
+        # a range (an assumption the design leaves open) ranks by its larger end
+        return f.impact.most_days if f.impact is not None else 0.0
 
     @property
     def money(self) -> float:

@@ -77,16 +77,46 @@ class Impact:
     days: Quantity
     cost: Quantity | None
     currency: str
+    # a range where the design leaves an assumption open (NET001's placement): `days` and
+    # `cost` under `label`, these under `other`
+    days_high: Quantity | None = None
+    cost_high: Quantity | None = None
+    label: str = ""
+    other: str = ""
+
+    @property
+    def most_days(self) -> float:
+        """The larger end of the days saved (the one figure without a range)."""
+        high = self.days_high.m_as("day") if self.days_high is not None else 0.0
+        return max(self.days.m_as("day"), high)
 
     def as_dict(self) -> dict[str, Any]:
         cost = self.cost.m_as(self.currency) if self.cost is not None else None
-        return {"days": self.days.m_as("day"), "cost": cost, "currency": self.currency}
+        out: dict[str, Any] = {
+            "days": self.days.m_as("day"),
+            "cost": cost,
+            "currency": self.currency,
+        }
+        if self.days_high is not None:
+            high = self.cost_high.m_as(self.currency) if self.cost_high is not None else None
+            out["range"] = {
+                "assumption": [self.label, self.other],
+                "days": [self.days.m_as("day"), self.days_high.m_as("day")],
+                "cost": [cost, high],
+            }
+        return out
 
     def text(self) -> str:
         from dclint.units import fmt
 
         money = f", {fmt(self.cost)}" if self.cost is not None else ""
-        return f"meeting the limit saves {fmt(self.days, 'day')}{money}"
+        if self.days_high is None:
+            return f"meeting the limit saves {fmt(self.days, 'day')}{money}"
+        high = f", {fmt(self.cost_high)}" if self.cost_high is not None else ""
+        return (
+            f"meeting the limit saves {fmt(self.days, 'day')}{money} ({self.label}) to "
+            f"{fmt(self.days_high, 'day')}{high} ({self.other})"
+        )
 
 
 @dataclass(frozen=True, order=True)

@@ -107,6 +107,12 @@ class Remedy:
     running: float = 1.0
     checkpoint: float = 1.0
     wall: float | None = None
+    # the same fix under another assumption the design leaves open (NET001: jobs spread over the
+    # switch groups where no placement is stated): the run's running time under it over the
+    # running time as projected, and the fix's scale of it; `label` and `other` name the two
+    alternative: tuple[float, float] | None = None
+    label: str = ""
+    other: str = ""
 
 
 @dataclass

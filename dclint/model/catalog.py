@@ -51,6 +51,12 @@ class Gpu(Entry):
     )
     hbm_bandwidth: Bandwidth
     nvlink_bandwidth: Bandwidth | None = None
+    architecture: Literal["ampere", "hopper", "blackwell"] | None = Field(
+        None,
+        description="GPU architecture whose step-model constants (measured matmul rate, "
+        "attention efficiency, SMs) a catalog entry of a known family takes, e.g. an H100 "
+        "variant of another memory or power limit: hopper. Built-in entries know their own",
+    )
 
     @property
     def hbm_capacity(self) -> "Quantity":

@@ -119,11 +119,12 @@ class Fabric(Strict):
         None, description="Rail-optimised: rail name -> leaf switch ids it lands on"
     )
     cabling: Cabling | None = None
-    placement: Literal["packed", "spread"] = Field(
-        "packed",
+    placement: Literal["packed", "spread"] | None = Field(
+        None,
         description="How jobs' nodes land under the switch groups (the step model's tier "
         "crossing): packed in rank order under as few groups as they need (a topology-aware "
-        "scheduler), or spread over all of the fabric's groups",
+        "scheduler), or spread over all of the fabric's groups. Not stated: the step model "
+        "takes packed, and NET001 prices both ends",
     )
     switches_in_rack_load: bool = Field(
         False,

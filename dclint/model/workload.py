@@ -159,6 +159,11 @@ class Checkpoint(Strict):
         return self
 
 
+# the software presets of NVIDIA's recipes, which count the embedding and the loss as pipeline
+# layers for the models that need it (Workload._recipe_pipeline_split)
+RECIPE_SPLIT_PRESETS = frozenset({"nemo-2", "nemo-25.11"})
+
+
 class Workload(Strict):
     id: Id
     model: ModelSpec
@@ -244,6 +249,34 @@ class Workload(Strict):
 
             got = replace(got, framework=self.framework)
         return got
+
+    @model_validator(mode="after")
+    def _recipe_pipeline_split(self) -> "Workload":
+        """NVIDIA's recipe presets count the embedding and the loss as pipeline layers where
+        the model's layers need it: Megatron-Bridge's and NeMo's recipes set
+        account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split per
+        model, for those whose layers do not split over their pp x vpp (Llama 3.1 405B's 126
+        + 2 = 128 on pp 8 x vpp 8, Qwen3 235B's 94 + 2 = 96 on pp 8) and not for the others
+        (Llama 3 70B's 80 on pp 8 x vpp 5). A declared flag, or declared uneven stages, win."""
+        p = self.parallel
+        flags = {"account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split"}
+        layers = self.model.layers
+        if (
+            flags & p.model_fields_set
+            or p.pp == 1
+            or p.first_stage_layers is not None
+            or p.last_stage_layers is not None
+            or layers is None
+            or self.software_in_effect.preset not in RECIPE_SPLIT_PRESETS
+        ):
+            return self
+        even = layers % p.pp == 0 and (layers // p.pp) % p.vpp == 0
+        slots = layers + 2
+        if even or slots % p.pp or (slots // p.pp) % p.vpp:
+            return self
+        counted = p.model_copy(update=dict.fromkeys(flags, True))
+        object.__setattr__(self, "parallel", counted)  # frozen: set once, while validating
+        return self
 
     @model_validator(mode="after")
     def _expert_tp_needs_folding(self) -> "Workload":

@@ -161,7 +161,8 @@ BLACKWELL = "blackwell"
 def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> Efficiency | None:
     """The constants for a catalog GPU and precision (`peak` its dense FLOP/s at the precision,
     which the measured matmul rate is divided by); None for an unknown generation."""
-    generation = GENERATION.get(gpu_key)
+    # a built-in key, or an architecture a catalog entry declares (Hardware.family)
+    generation = GENERATION.get(gpu_key, gpu_key if gpu_key in SMS else None)
     if generation is None:
         return None
     matmul = _MATMUL.get((generation, precision))

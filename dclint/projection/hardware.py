@@ -25,6 +25,17 @@ class Hardware:
     platform_key: str | None
     platform: Platform | None
 
+    @property
+    def family(self) -> str:
+        """The key the step model's constants, bands and ceilings are looked up by: a built-in
+        GPU's own key, else the architecture its catalog entry declares (a variant of a known
+        family inherits the family's constants), else its key (no constants)."""
+        from dclint.projection.efficiency import GENERATION
+
+        if self.gpu_key in GENERATION or self.gpu.architecture is None:
+            return self.gpu_key
+        return self.gpu.architecture
+
 
 def hardware_of(design: Design, key: str | None) -> Hardware | str:
     """The GPU (and platform) of a platform or GPU catalog key, by default the first rack's;

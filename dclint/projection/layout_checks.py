@@ -23,6 +23,7 @@ __all__ = [
     "EP_DP_CP",
     "FFN_TP",
     "HEADS_TP",
+    "INTERLEAVED_MB",
     "LAYERS_PP",
     "MEMORY",
     "MOE_SP",
@@ -86,6 +87,19 @@ def _batch_mb_dp(global_batch: int, micro_batch: int, dp: int) -> bool:
     return global_batch % (micro_batch * dp) != 0
 
 
+def _interleaved_mb(global_batch: int, micro_batch: int, dp: int, pp: int, vpp: int) -> bool:
+    """The interleaved schedule needs at least pp micro-batches a step (m = global batch /
+    (micro-batch x dp)): Megatron-Core's `forward_backward_pipelining_with_interleaving` raises
+    unless `microbatch_group_size_per_vp_stage` lies in [pp, m] (and the last group holds 0 or
+    at least pp micro-batches: a group of m always does). Its default group, pp, needs m a
+    multiple of pp, as Megatron-LM 2021 and Megatron-Core to 0.7 did ("number of microbatches
+    is not divisible by pipeline-model-parallel-size when using interleaved schedule"); dclint
+    takes the group as set to fit, so only m < pp is refused."""
+    if vpp <= 1 or pp <= 1:
+        return False
+    return global_batch // (micro_batch * dp) < pp
+
+
 def _moe_sp(experts: int, tp: int, sequence_parallel: bool) -> bool:
     return bool(experts) and tp > 1 and not sequence_parallel
 
@@ -113,6 +127,11 @@ EP_DP_CP = Check("ep_dp_cp", "PAR003: ep does not divide dp x cp", _ep_dp_cp)
 BATCH_MB_DP = Check(
     "batch_mb_dp", "PAR003: global batch not a multiple of micro-batch x dp", _batch_mb_dp
 )
+INTERLEAVED_MB = Check(
+    "interleaved_mb",
+    "PAR003: interleaved pipeline needs at least pp micro-batches",
+    _interleaved_mb,
+)
 MOE_SP = Check("moe_sp", "PAR003: MoE with tp > 1 needs sequence parallelism", _moe_sp)
 SEQ_TP = Check("seq_tp", "PAR003: sequence per cp rank not divisible by tp", _seq_tp)
 ZERO_PP = Check("zero_pp", "PAR003: ZeRO stage the framework does not run with pp > 1", _zero_pp)
@@ -126,6 +145,7 @@ CHECKS: tuple[Check, ...] = (  # type: ignore[type-arg]
     SEQ_CP,
     EP_DP_CP,
     BATCH_MB_DP,
+    INTERLEAVED_MB,
     MOE_SP,
     SEQ_TP,
     ZERO_PP,

@@ -178,7 +178,7 @@ def inputs(
     peak = hw.gpu.dense_flops.get(wl.precision)
     if peak is None:
         return f"GPU '{hw.gpu_key}' has no dense {wl.precision} FLOPS in the catalog"
-    eff = efficiency_for(hw.gpu_key, wl.precision, peak.m_as("FLOP/s"))
+    eff = efficiency_for(hw.family, wl.precision, peak.m_as("FLOP/s"))
     if eff is None:
         return f"no efficiency constants for GPU '{hw.gpu_key}' at {wl.precision}"
     bf16 = hw.gpu.dense_flops.get("bf16")
@@ -219,7 +219,7 @@ def inputs(
         machine = calibrated(machine, entry)
         notes.append(profile.describe(hw.gpu_key) or "")
     settings = wl.software_in_effect
-    blackwell = GENERATION.get(hw.gpu_key) == "blackwell"
+    blackwell = GENERATION.get(hw.family, hw.family) == "blackwell"
     if wl.precision == "fp8" and settings.fp8_recipe == "mxfp8" and not blackwell:
         notes.append(
             f"fp8_recipe mxfp8 needs Blackwell tensor cores (block scaling in hardware); "
@@ -309,5 +309,5 @@ def predict(
         machine = replace(machine, links=replace(machine.links, tiers=flat))
     if domain is not None and domain > machine.links.domain:
         machine = replace(machine, links=replace(machine.links, domain=domain))
-    band = band_for_gpu(hw.gpu_key, arch.experts > 0)
+    band = band_for_gpu(hw.family, arch.experts > 0, wl.software_in_effect.framework, wl.gpus)
     return run(arch, layout, machine, sw, wl.gpus, causal, notes, band)

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.projection.workloads import Projection
 
-__all__ = ["checkpoint_ratio", "step_ratio"]
+__all__ = ["checkpoint_ratio", "placement_open", "spread_design", "step_ratio"]
 
 
 def step_ratio(design: Design, projection: Projection, **change: Any) -> float | None:
@@ -31,6 +31,22 @@ def step_ratio(design: Design, projection: Projection, **change: Any) -> float |
     if isinstance(fixed, str) or pred.step_time.magnitude <= 0:
         return None
     return float(fixed.step_time.m_as("s") / pred.step_time.m_as("s"))
+
+
+def placement_open(design: Design) -> bool:
+    """Whether a compute fabric leaves its jobs' placement unstated (`placement` absent)."""
+    return any(f.kind == "compute" and f.placement is None for f in design.fabrics)
+
+
+def spread_design(design: Design) -> Design:
+    """`design` with every compute fabric that states no placement taking `spread`."""
+    fabrics = [
+        f.model_copy(update={"placement": "spread"})
+        if f.kind == "compute" and f.placement is None
+        else f
+        for f in design.fabrics
+    ]
+    return design.model_copy(update={"fabrics": fabrics})
 
 
 def checkpoint_ratio(projection: Projection, seconds: float) -> float | None:

@@ -40,6 +40,7 @@ from dclint.projection.layout_checks import (
     EP_DP_CP,
     FFN_TP,
     HEADS_TP,
+    INTERLEAVED_MB,
     LAYERS_PP,
     MEMORY,
     MOE_SP,
@@ -289,6 +290,9 @@ def _inner(
                 rejected[SEQ_TP.message] += len(vpps) * 12
                 continue
             for vpp in vpps:
+                if INTERLEAVED_MB.broken(batch, mb, dp, pp, vpp):
+                    rejected[INTERLEAVED_MB.message] += 12
+                    continue
                 for i, rec in enumerate(RECOMPUTE):
                     lay = Layout(tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec)
                     if ends is not None:

@@ -19,6 +19,7 @@ from dclint.projection.layout_checks import (
     EP_DP_CP,
     FFN_TP,
     HEADS_TP,
+    INTERLEAVED_MB,
     LAYERS_PP,
     MEMORY,
     MOE_SP,
@@ -35,6 +36,7 @@ from dclint.projection.search_records import OPTIMIZERS, Candidate, Search, Spac
 from dclint.projection.step import step
 from dclint.projection.step_records import STEP_PARTS
 from dclint.projection.training import hardware_of
+from dclint.projection.uncertainty import ceiling
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
@@ -75,6 +77,14 @@ class Plan:
     cost_per_gpu_day: Quantity | None
     peak: float  # FLOP/s per GPU
     by: str = "time"  # what the ranking and the gap measure: step time, or GPU-seconds a step
+    # the best MFU the calibration runs of this GPU generation and class published, and the run
+    # (dclint.projection.uncertainty.CEILINGS); None: no calibration run of the class
+    ceiling: tuple[float, str] | None = None
+
+    def above_ceiling(self, c: Candidate) -> bool:
+        """Whether `c`'s predicted MFU is above every MFU the calibration runs of its class
+        published: a prediction outside what dclint has seen measured."""
+        return self.ceiling is not None and self.mfu(c) > self.ceiling[0]
 
     def days(self, c: Candidate) -> Quantity:
         return Q_(self.steps * c.step_time * self.overhead / 86400, "day")
@@ -110,6 +120,7 @@ def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
         SEQ_CP(a.seq, c.cp),
         EP_DP_CP(c.ep, c.dp, c.cp),
         BATCH_MB_DP(space.global_batch, c.micro_batch, c.dp),
+        INTERLEAVED_MB(space.global_batch, c.micro_batch, c.dp, c.pp, c.vpp),
         MOE_SP(a.experts, c.tp, c.sequence_parallel),
         SEQ_TP(a.seq, c.cp, c.tp, c.sequence_parallel),
         ZERO_PP(c.pp, OPTIMIZERS.index(c.optimizer), space.pipeline_zero),
@@ -141,6 +152,7 @@ class Question:
     peak: float
     by: str
     limit: float | None
+    ceiling: tuple[float, str] | None = None
 
     @property
     def key(self) -> tuple[Space, str, float | None]:
@@ -163,6 +175,7 @@ class Question:
             self.cost_per_gpu_day,
             self.peak,
             self.by,
+            self.ceiling,
         )
 
 
@@ -222,6 +235,7 @@ def question(
         machine.peak,
         by,
         limit,
+        ceiling(hw.family, bool(arch.experts)),
     )
 
 

@@ -59,7 +59,16 @@ def _days(x: float) -> str:
 def _money(f: Finding) -> str:
     if f.impact is None or f.impact.cost is None:
         return "-"
+    if f.impact.cost_high is not None:  # a range: the design leaves an assumption open
+        return f"{fmt(f.impact.cost)} to {fmt(f.impact.cost_high)}"
     return fmt(f.impact.cost)
+
+
+def _days_of(f: Finding, days: float) -> str:
+    """The days a finding costs, both ends where its price is a range."""
+    if f.impact is not None and f.impact.days_high is not None:
+        return f"{_days(f.impact.days.m_as('day'))} to {_days(f.impact.days_high.m_as('day'))}"
+    return _days(days)
 
 
 def _price(r: Ranked) -> str:
@@ -69,7 +78,8 @@ def _price(r: Ranked) -> str:
     if r.blocked is not None and r.blocked is not f:
         b = r.blocked
         return f" Its price is not meaningful until {b.rule} {b.name} is fixed."
-    return f" It costs {_days(r.days)} and {_money(f)} of the projected run."
+    ends = f" ({f.impact.label} to {f.impact.other})" if f.impact.days_high is not None else ""
+    return f" It costs {_days_of(f, r.days)} and {_money(f)} of the projected run{ends}."
 
 
 def _item(r: Ranked) -> str:
@@ -113,7 +123,9 @@ def _summary(doc: ReviewDocument) -> list[Block]:
             f"{r.finding.rule} {r.finding.name}",
             r.finding.severity,
             str(r.count),
-            _days(r.days) if r.finding.impact is not None and r.blocked is None else "-",
+            _days_of(r.finding, r.days)
+            if r.finding.impact is not None and r.blocked is None
+            else "-",
             _money(r.finding) if r.blocked is None else "-",
         ]
         for i, r in enumerate(doc.ranked, start=1)
