@@ -41,6 +41,8 @@ def test_rules_as_json(capsys: pytest.CaptureFixture[str]) -> None:
         "severity",
         "summary",
         "topics",
+        "covers",
+        "consequence",
         "options",
         "sources",
         "fix",
@@ -52,6 +54,7 @@ def test_rules_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert pwr001["severity"] == "error"
     # issue 54: options with defaults, topics, cited sources, fix availability
     assert pwr001["topics"] == ["power"]
+    assert (pwr001["covers"], pwr001["consequence"]) == (["ocp.rack-power"], "over-rating")
     assert [(o["name"], o["type"], o["default"]) for o in pwr001["options"]] == [
         ("limit", "power", "120 kW"),
         ("platform_limits", "dict:power", {}),

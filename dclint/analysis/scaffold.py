@@ -73,7 +73,6 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     panel_kw = max(b - a + 1 for a, b in rows) * load + (reserve if nvl else 0.0)
     panel_amps = _amps(_PANEL_AMPS, panel_kw)
     pue = 1.15 if liquid else 1.4
-    utility = math.ceil(load * racks * pue * 1.2 / 100) * 100
     nic = catalog.nics.get(spec.compute_nic or "")
     speed = nic.speed if nic else Q_(400, "Gb/s")
     switch = next((k for k, s in catalog.switches.items() if s.port_speed == speed), None)
@@ -101,7 +100,7 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
     add("# A `.dclint.yaml` config takes `dclint schema config > config.schema.json` the same way.")
     add(f"name: {platform}-{racks}r")
     add("site:")
-    add(f"  utility_capacity: {utility} kW   # IT load x PUE x 1.2 margin")
+    add("__UTILITY__")  # written once the fabric's switches are counted
     hall = "a liquid-cooled" if liquid else "an air-cooled"
     add(f"  pue: {pue}   # a planning figure for {hall} hall: replace with your site's")
     add("  electricity_price: 0.8 CNY/kWh   # a planning figure: replace with your tariff")
@@ -208,6 +207,14 @@ def scaffold(platform: str, racks: int, nodes: int | None = None) -> str:
             + f"{split}}}"
         )
     add("")
+    # the utility carries the switches too (PWR006 counts every declared IT load)
+    each = model.power.m_as("kW") if model.power is not None else 0.0
+    switches_kw = each * sum(count for _, count, _, _ in tiers)
+    utility = math.ceil((load * racks + switches_kw) * pue * 1.2 / 100) * 100
+    comment = (
+        "(IT load + switches) x PUE x 1.2 margin" if switches_kw else "IT load x PUE x 1.2 margin"
+    )
+    L[L.index("__UTILITY__")] = f"  utility_capacity: {utility} kW   # {comment}"
     read = math.ceil(gpus * 0.7 / 10) * 10
     hosts = racks * nodes if spec.kind == "node" else gpus // 4  # NVL72: 4 GPUs a tray
     add("storage:   # three tiers; ~0.7 GB/s of parallel-FS reads a GPU (SuperPOD-like)")
