@@ -99,6 +99,32 @@ def test_presenters_compute_nothing() -> None:
     assert bad == []
 
 
+def test_presenters_never_resolve_a_design() -> None:
+    """report/ reads verdicts from findings and the assessment: it imports nothing from
+    dclint.model.resolve (a rack's kind comes on the design's result, `rack_kinds`)."""
+    graph = grimp.build_graph("dclint", exclude_type_checking_imports=False)
+    bad = [
+        f"{module} -> {imported}"
+        for module in graph.modules
+        if _room(module) == "report"
+        for imported in graph.find_modules_directly_imported_by(module)
+        if imported == "dclint.model.resolve"
+    ]
+    assert bad == []
+
+
+def test_every_renderer_lives_in_report() -> None:
+    """No function named render* is defined in analysis/ or cli/: every presenter is in
+    report/, behind dclint.report.registry."""
+    found = []
+    for room in ("analysis", "cli"):
+        for path in sorted((ROOT / "dclint" / room).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef) and node.name.startswith("render"):
+                    found.append(f"{path.relative_to(ROOT)}: {node.name}")
+    assert found == []
+
+
 def test_root_package_holds_only_its_public_face() -> None:
     files = {p.name for p in (ROOT / "dclint").glob("*.py")}
     assert files <= ROOT_FILES, sorted(files - ROOT_FILES)

@@ -295,11 +295,25 @@ def _price(d: DesignResult, engine: Engine) -> None:
         d.findings = price(d.design, d.findings, options, engine.rules)
 
 
+def _rack_kinds(d: DesignResult) -> None:
+    """Each rack's type (or platform) key on `d`, for the reports' roll-ups (in place)."""
+    if d.design is None or d.rack_kinds:
+        return
+    from dclint.model.resolve import topology_of
+
+    try:
+        racks = topology_of(d.design).rack_by_id
+    except Exception:  # a design whose topology cannot be resolved: no kinds
+        return
+    d.rack_kinds = {i: r.type_key or r.platform_key or "-" for i, r in racks.items()}
+
+
 def assess_design(result: DesignResult, engine: Engine, *, priced: bool = True) -> Assessment:
     """The assessment of one checked design (an editor's unsaved text, a single file):
     findings priced (unless `priced` is False), figures computed on first read."""
     if priced:
         _price(result, engine)
+    _rack_kinds(result)
     return Assessment(result, engine)
 
 
@@ -308,6 +322,8 @@ def assess(result: RunResult, engine: Engine, *, priced: bool = True) -> RunAsse
     `Assessment` a design whose figures are computed on first read."""
     if priced:
         price_findings(result, engine)
+    for d in result.designs:
+        _rack_kinds(d)
     return RunAssessment(result, [Assessment(d, engine) for d in result.designs], engine)
 
 

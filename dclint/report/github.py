@@ -51,7 +51,7 @@ def render(run: RunAssessment, view: View) -> str:
                     title="dclint: design load error",
                 )
             )
-        for group in roll_up(design.findings, kinds(design.design)):
+        for group in roll_up(design.findings, kinds(design)):
             f = group.first  # one annotation a defect: GitHub shows only the first few a step
             message = f.message + (f" [{group.scope()}]" if group.count > 1 else "")
             message += measured_limit(f)

@@ -58,7 +58,7 @@ def as_data(run: RunAssessment) -> list[dict[str, Any]]:
             key = unique(hashlib.sha256(base.encode("utf-8", "surrogatepass")).hexdigest())
             message = f"design load error: {e.message}"
             out.append(_entry(message, LOAD_ERROR[0], key, LOAD_ERROR[1], e.file, e.line))
-        for group in roll_up(design.findings, kinds(design.design)):
+        for group in roll_up(design.findings, kinds(design)):
             f = group.first
             message = f"{f.rule} {f.name}: {f.message}"
             message += f" [{group.scope()}]" if group.count > 1 else ""

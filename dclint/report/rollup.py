@@ -105,32 +105,24 @@ def roll_up(findings: Sequence[Finding], kind_of: Callable[[str], str]) -> list[
     return [Rollup(tuple(fs), key[-1]) for key, fs in groups.items()]
 
 
-def kinds(design: Any) -> Callable[[str], str]:
-    """A subject's kind for rolling up: 'racks of type nvl72' for a rack, '' otherwise. A
-    design replayed from the results cache offers its stored `rack_by_id` itself."""
-    stored = getattr(design, "rack_by_id", None)
-    try:
-        if stored is not None:
-            racks = stored
-        elif design is None:
-            racks = {}
-        else:
-            from dclint.model.resolve import topology_of  # not on the cached path
-
-            racks = topology_of(design).rack_by_id
-    except Exception:  # a design whose topology cannot be resolved: no kinds
-        racks = {}
+def kinds(result: Any) -> Callable[[str], str]:
+    """A subject's kind for rolling up: 'racks of type nvl72' for a rack, '' otherwise.
+    `result` is a design's result (dclint.engine.findings.DesignResult): its `rack_kinds`, set
+    by the assessment; a design replayed from the results cache offers its stored
+    `rack_by_id` itself."""
+    named: dict[str, str] = dict(getattr(result, "rack_kinds", None) or {})
+    stored = getattr(getattr(result, "design", None), "rack_by_id", None) or {}
+    for key, rack in stored.items():
+        named.setdefault(key, rack.type_key or rack.platform_key or "-")
 
     def kind(subject: str) -> str:
-        rack = racks.get(subject)
-        if rack is None:
-            return ""
-        return f"racks of type {rack.type_key or rack.platform_key or '-'}"
+        found = named.get(subject)
+        return "" if found is None else f"racks of type {found}"
 
     return kind
 
 
-def as_data(findings: Sequence[Finding], design: Any) -> list[dict[str, Any]]:
+def as_data(findings: Sequence[Finding], result: Any) -> list[dict[str, Any]]:
     """The roll-ups of more than one finding, for JSON: each keeps every subject and the
     index of each of its findings in the design's `findings` list."""
     index = {id(f): i for i, f in enumerate(findings)}
@@ -144,6 +136,6 @@ def as_data(findings: Sequence[Finding], design: Any) -> list[dict[str, Any]]:
             "subjects": r.subjects,
             "findings": [index[id(f)] for f in r.findings],
         }
-        for r in roll_up(findings, kinds(design))
+        for r in roll_up(findings, kinds(result))
         if r.count > 1
     ]

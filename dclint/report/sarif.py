@@ -215,7 +215,7 @@ def as_data(run: RunAssessment) -> dict[str, Any]:
     results = []
     for design in result.designs:
         results += [_load_result(e, index[LOAD_ERROR_ID]) for e in design.errors]
-        groups = roll_up(design.findings, kinds(design.design))
+        groups = roll_up(design.findings, kinds(design))
         results += [_result(g, index[g.first.rule]) for g in groups]
         results += [_waived(w, index[w.finding.rule]) for w in design.waivers]
     driver = {

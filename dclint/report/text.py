@@ -98,7 +98,7 @@ def render(run: RunAssessment, view: View) -> str:
         for e in design.errors:
             where = _paint(f"{clean(e.file)}:{e.line}:{e.column}:", "1", color)
             lines.append(f"{where} {_paint('error:', '1;31', color)} {clean(e.message)}")
-        for group in roll_up(design.findings, kinds(design.design)):
+        for group in roll_up(design.findings, kinds(design)):
             f = group.first
             also = f" [{group.scope()}]" if group.count > 1 else ""
             lines.append(finding_line(f, color, also))
