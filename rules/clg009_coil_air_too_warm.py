@@ -46,9 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Temperature, topology_of
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Context, Design, Option, Rule, Temperature, Violation, topology_of
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9

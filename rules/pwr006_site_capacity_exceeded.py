@@ -42,11 +42,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.power import load_basis, site_load
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.site import is_apparent
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    Rule,
+    Violation,
+    is_apparent,
+    load_basis,
+    site_load,
+    topology_of,
+)
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9

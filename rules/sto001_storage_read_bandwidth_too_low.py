@@ -72,11 +72,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Bandwidth, Count, Duration, Information, Positive
-from dclint.calc.storage_demand import training_tiers, workload_demands
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
-from dclint.model.design import Design
+from dclint.api import (
+    CHECKPOINT_BYTES_PER_PARAMETER,
+    Bandwidth,
+    Context,
+    Count,
+    Design,
+    Duration,
+    Information,
+    Option,
+    Positive,
+    Rule,
+    Violation,
+    training_tiers,
+    workload_demands,
+)
 from dclint.units import Q_, fmt
 
 
