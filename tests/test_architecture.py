@@ -19,6 +19,7 @@ from conftest import ROOT
 # are independent of each other (engine and projection; loader and calc).
 RANK = {
     "__main__": 9,
+    "library": 8,  # dclint.library: the library's entry point dclint.run(), beside cli
     "cli": 8,
     "report": 7,
     "server": 7,  # the editor's presenter, beside report
@@ -41,6 +42,7 @@ RANK = {
 ROOT_FILES = {"__init__.py", "__main__.py", "units.py", "_fastq.py", "errors.py", "api.py"}
 ROOT_FILES |= {"escaping.py"}  # the free-text escapers every presenter and importer uses
 ROOT_FILES |= {"testing.py"}  # the rule API and its example checker: public face
+ROOT_FILES |= {"library.py"}  # dclint.run(), the library's entry point
 # a built-in rule imports what a third party's may: the published API and the units
 RULE_MAY_IMPORT = ("dclint.api", "dclint.units")
 
@@ -122,6 +124,33 @@ def test_every_renderer_lives_in_report() -> None:
 def test_root_package_holds_only_its_public_face() -> None:
     files = {p.name for p in (ROOT / "dclint").glob("*.py")}
     assert files <= ROOT_FILES, sorted(files - ROOT_FILES)
+
+
+def test_the_root_package_imports_nothing_above_the_model() -> None:
+    """dclint/__init__.py is the public face: it imports (lazily) the loader, the model, the
+    errors and dclint.library (whose `run` is dclint.run), never analysis/, report/, cli/, the
+    engine or the projection: no arrow runs up from the root."""
+    tree = ast.parse((ROOT / "dclint" / "__init__.py").read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "dclint":  # from dclint import x
+            imported.update(f"dclint.{a.name}" for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dclint"):
+            imported.add(str(node.module))
+        elif isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names if a.name.startswith("dclint"))
+    assert imported == {
+        "dclint.errors",
+        "dclint.library",
+        "dclint.loader",
+        "dclint.loader.dump",
+        "dclint.model.design",
+        "dclint.model.resolve",
+    }
+    import dclint
+    from dclint.library import run
+
+    assert dclint.run is run
 
 
 def test_rules_import_only_what_a_rule_may_use() -> None:

@@ -24,7 +24,7 @@ A presenter reads, per design:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -51,7 +51,6 @@ __all__ = [
     "diagrams",
     "price_findings",
     "project",
-    "run",
 ]
 
 
@@ -325,16 +324,3 @@ def assess(result: RunResult, engine: Engine, *, priced: bool = True) -> RunAsse
     for d in result.designs:
         _rack_kinds(d)
     return RunAssessment(result, [Assessment(d, engine) for d in result.designs], engine)
-
-
-def run(paths: str | Sequence[str], engine: Engine | None = None) -> RunAssessment:
-    """Check the designs under `paths` (files or directories) and assess them: the library
-    entry point, `dclint.run()`. `engine` carries a configuration, a rule selection, extra
-    rule directories and the date (default: each file's own configuration, today). Raises
-    `dclint.ConfigError` for a bad configuration; a design that does not load is an error
-    in its `Assessment`, never an exception."""
-    from dclint.engine.runner import run as run_engine
-
-    engine = engine or Engine()
-    paths = [paths] if isinstance(paths, str) else list(paths)
-    return assess(run_engine(paths, engine), engine)
