@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     diff, diff_names = _diff(result, engine, args)
 
     def group(d: Any) -> list[tuple[Any, int]]:
-        return [(g.first, g.count) for g in roll_up(d.findings, kinds(d.design))]
+        return [(g.first, g.count) for g in roll_up(d.findings, kinds(d))]
 
     from dclint.analysis.assess import assess
     from dclint.report import document
