@@ -49,3 +49,23 @@ def test_a_list_is_keyed_by_its_first_item() -> None:
     sweeps = [Sweep("d.yaml", "site.pue", [])]
     assert kind_of(sweeps) == "list[dclint.analysis.sweep.Sweep]"
     assert formats(kind_of(sweeps)) == ("text", "json")
+
+
+def test_every_command_finds_its_presenters_here() -> None:
+    """The result types of check, plan, plan --vary, diff, check --sweep, cost, capacity and
+    review, with the formats each is written in."""
+    from dclint.report import registry as r
+
+    assert {k: formats(k) for k in dict.fromkeys(k for k, _ in RENDERERS)} == {
+        r.RUN: (
+            "text", "json", "sarif", "junit", "github", "gitlab", "markdown",
+            "markdown-summary", "html",
+        ),
+        r.PLAN: ("text", "json", "markdown", "html"),
+        r.GRID: ("text", "json", "markdown", "html"),
+        r.DIFF: ("text", "json", "markdown", "html"),
+        r.SWEEPS: ("text", "json"),
+        r.COSTS: ("text", "json", "markdown", "html"),
+        r.CAPACITY: ("text", "json", "markdown", "html"),
+        r.REVIEW: ("markdown", "html", "pdf", "docx", "xlsx"),
+    }  # fmt: skip

@@ -114,23 +114,17 @@ def run(args: argparse.Namespace) -> int:
         return [(g.first, g.count) for g in roll_up(d.findings, kinds(d))]
 
     from dclint.analysis.assess import assess
-    from dclint.report import document
+    from dclint.report.registry import renderer
 
     run = assess(result, engine, priced=False)  # priced above, before the document's ranking
     doc = rd.build(run, front, group, diff, diff_names)
-    if fmt in ("docx", "xlsx"):
-        from dclint.report import office
-
-        (office.write_docx if fmt == "docx" else office.write_xlsx)(doc, run, args.output)
-    elif fmt == "markdown":
-        _emit(args, document.render_markdown(doc, run))
-    elif fmt == "html":
-        _emit(args, document.render_html(doc, run))
+    write = renderer(doc, fmt)
+    if fmt == "pdf":
+        write(doc, run, args.output, args.paper)
+    elif fmt in FILE_ONLY:
+        write(doc, run, args.output)
     else:
-        from dclint.report.pdf import html_to_pdf
-
-        html = document.render_html(doc, run, paper=args.paper)
-        html_to_pdf(html, args.output, args.paper)
+        _emit(args, write(doc, run))
     return 2 if result.errors or result.rule_failures else 0
 
 

@@ -24,6 +24,8 @@ DIFF = "dclint.analysis.diff.Diff"  # `dclint diff`: (diff) and, for html, (diff
 SWEEPS = "list[dclint.analysis.sweep.Sweep]"  # `dclint check --sweep`: (sweeps)
 COSTS = "dclint.analysis.costs.Costs"  # `dclint cost`: (costs)
 CAPACITY = "dclint.analysis.capacity.Capacity"  # `dclint capacity`: (capacity, lifts)
+# `dclint review`: (doc, run) for text formats; (doc, run, path[, paper]) for file formats
+REVIEW = "dclint.analysis.review_document.ReviewDocument"
 
 # (result type, format) -> "module:function", the module under dclint.report
 RENDERERS: dict[tuple[str, str], str] = {
@@ -34,6 +36,11 @@ RENDERERS: dict[tuple[str, str], str] = {
     **{(SWEEPS, f): f"sweep:render_{f}" for f in ("text", "json")},
     **{(COSTS, f): f"cost:render_{f}" for f in ("text", "json", "markdown", "html")},
     **{(CAPACITY, f): f"capacity:render_{f}" for f in ("text", "json", "markdown", "html")},
+    (REVIEW, "markdown"): "document:render_markdown",
+    (REVIEW, "html"): "document:render_html",
+    (REVIEW, "pdf"): "pdf:write_pdf",
+    (REVIEW, "docx"): "office:write_docx",
+    (REVIEW, "xlsx"): "office:write_xlsx",
 }
 
 
