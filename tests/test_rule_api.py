@@ -33,3 +33,32 @@ def test_field_path_names_where_each_field_was_written() -> None:
 def test_field_path_refuses_a_name_that_is_no_rack_field(name: str) -> None:
     with pytest.raises(ValueError, match=rf"^Rack.field_path\('{name}'\): no such rack field"):
         _rack().field_path(name)
+
+
+def test_the_rule_api_reference_is_generated_and_in_sync(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/rule-api.md is `dclint schema --api-doc`: every exported name in its facet, and
+    the fields a rule reads (a rack's `feeds`, found here and not in the model code)."""
+    import dclint.api
+    from dclint.cli import main
+
+    assert main(["schema", "--api-doc"]) == 0
+    text = capsys.readouterr().out
+    assert text == (ROOT / "docs" / "rule-api.md").read_text(encoding="utf-8"), (
+        "docs/rule-api.md is stale: run `dclint schema --api-doc > docs/rule-api.md`"
+    )
+    rows = [
+        line.split(" | ")[0].strip("| `") for line in text.splitlines() if line.startswith("| `")
+    ]
+    assert set(dclint.api.__all__) <= set(rows)
+    assert "| `feeds` | `list[FeedItem]` |  |" in text.split("### `Rack`")[1].split("###")[0]
+    assert "| `Power` | value type | a quantity of power, written like `120 kW` |" in text
+    assert [h for h in text.splitlines() if h.startswith("## ")] == [
+        "## Rule surface",
+        "## Design and topology",
+        "## Facts",
+        "## Calculators (provisional)",
+        "## Layout predicates",
+        "## What a rule reads",
+    ]
