@@ -22,8 +22,8 @@ __all__ = [
 if TYPE_CHECKING:
     from typing import Any
 
-    from dclint.analysis.assess import run
     from dclint.errors import ConfigError, DclintError, LoadError
+    from dclint.library import run
     from dclint.loader import load, load_text
     from dclint.loader.dump import dump
     from dclint.model.design import Design
@@ -49,7 +49,7 @@ def __getattr__(name: str) -> Any:
 
         return topology_of
     if name == "run":
-        from dclint.analysis.assess import run
+        from dclint.library import run  # the library's entry point, above the assessment
 
         return run
     if name in ("LoadError", "DclintError", "ConfigError"):

@@ -1,21 +1,34 @@
 """Everything a rule may use, in one import: `from dclint.api import ...`.
 
 A rule (built-in or a third party's) is a `Rule` subclass in a module whose docstring is its
-doc; `check(design, ctx)` yields `Violation`s. This module names what such a rule may read and
-build, and nothing in it changes between minor releases without a deprecation:
+doc; `check(design, ctx)` yields `Violation`s. The built-in rules import nothing else of dclint
+but `dclint.units` (tests/test_architecture.py), so what they can do a third party's rule can.
+The names come in five facets (`FACETS` lists each one's names):
 
-- the rule surface: `Rule`, `Option` (a typed option), `Context` (options and the run's date),
-  `Violation` (what a rule reports), `Severity`, `RULE_ID`, `USER_PREFIX`; for a rule whose
-  findings can be priced, `Rule.remedy` returns a `Remedy` (what fixing a `Finding` does to a
-  workload's projected run), with `step_ratio` and `checkpoint_ratio` to build one;
-- the design: `Design` and its parts (`Workload`, `Fabric`, `StorageTier`, `Cdu`, `Loop`,
-  `SwitchModel`), its resolved `Topology` (`Rack`, `FeedItem`, `PanelItem`), design paths
-  (`DesignPath`) and id ranges (`expand`, `RangeError`);
-- its resolved facts, typed and computed once a design: `facts(design)` gives `Facts`
-  (feed allocation and capacity, CDU loads, fabric graphs and tier bandwidths, workload
-  projections), and the calculators behind them (the layout search's helpers among them,
-  and `CHECKS`, the layout checks PAR003 and the search share);
-- quantities: `Quantity`, `Q_` (build one: ``Q_(120, "kW")``), `fmt` (print one compactly).
+- **rule surface** (stable): `Rule`, `Option` with its typed values (`Count`, `Positive`,
+  `Ratio`, `Share`, and the quantity types `Power`, `Duration`, `Temperature`, ...),
+  `Context` (options and the run's date), `Violation` (what a rule reports, with its `Change`
+  fixes: `rating_change`, `entry_copies_change`, `next_ids`), `Severity`, `RULE_ID`,
+  `USER_PREFIX`; for a rule whose findings can be priced, `Rule.remedy` returns a `Remedy`
+  (what fixing a `Finding` does to a workload's projected run), built with `step_ratio` and
+  `checkpoint_ratio`; the errors (`ConfigError`, `LoadError`, `LOAD_ERROR_ID`); quantities
+  (`Quantity`, `Q_` builds one: ``Q_(120, "kW")``, `fmt` prints one compactly);
+- **design and topology** (stable): `Design` and its parts (`Workload`, `Fabric`,
+  `StorageTier`, `Cdu`, `Loop`, `SwitchModel`, `Ups`, `Transformer`, `Generator`), its
+  resolved `Topology` from `topology_of(design)` (`Rack` with its `feeds`, `FeedItem`,
+  `PanelItem`; `Rack.field_path(name)` says where a rack's field was written, and raises on a
+  name that is no rack field), design paths (`DesignPath`) and id ranges (`expand`,
+  `RangeError`);
+- **facts** (stable): `facts(design)` gives `Facts` (feed allocation and capacity, CDU loads,
+  fabric graphs and tier bandwidths, workload projections), computed once a design;
+  `project_workloads`, `Projection`, `tco`, `Tco`, `convert`, `hardware_of`, `band_for_gpu`;
+- **calculators** (provisional: their names and signatures may change in a minor release,
+  with a note in the changelog): the power, power-chain, cooling, air, fabric, PCIe,
+  checkpoint and storage calculators the facts are built from (`feed_allocation`,
+  `chain_loads`, `cdu_loads`, `fabric_graph`, `tier_bandwidths`, ...) and their records;
+- **layout predicates**: the parallel layout checks PAR003 and the layout search share
+  (`CHECKS`, `HEADS_TP`, `LAYERS_PP`, ...) and the search's helpers (`plan_layouts`,
+  `Candidate`, `best_ratio`, `set_line`, ...).
 
 Rule ids match `RULE_ID` (two to five capital letters, three digits: ``PWR001``). Ids that
 begin with `USER_PREFIX` ("X": ``XPWR001``, ``XAB001``) are reserved for users' own rules:
@@ -355,6 +368,162 @@ __all__ = [
     "voltage_drops",
     "workload_demands",
 ]
+
+# The API's facets, each a promise of its own (see the module doc); every exported name is in
+# exactly one (tests/test_api_lazy.py)
+FACETS: dict[str, tuple[str, ...]] = {
+    "rule surface": (
+        "Area",
+        "Bandwidth",
+        "Change",
+        "ConfigError",
+        "Context",
+        "Count",
+        "DclintError",
+        "Duration",
+        "Finding",
+        "Flow",
+        "Impact",
+        "Information",
+        "LOAD_ERROR_ID",
+        "LoadError",
+        "Mass",
+        "Option",
+        "Positive",
+        "Power",
+        "Q_",
+        "Quantity",
+        "RULE_ID",
+        "Ratio",
+        "Remedy",
+        "Rule",
+        "Severity",
+        "Share",
+        "Temperature",
+        "TemperatureDelta",
+        "USER_PREFIX",
+        "Violation",
+        "checkpoint_ratio",
+        "entry_copies_change",
+        "fmt",
+        "next_ids",
+        "rating_change",
+        "step_ratio",
+    ),
+    "design and topology": (
+        "CHECKPOINT_BYTES_PER_PARAMETER",
+        "Cdu",
+        "Design",
+        "DesignPath",
+        "Fabric",
+        "FeedItem",
+        "Generator",
+        "Loop",
+        "MEMORY_RESERVE",
+        "PanelItem",
+        "Rack",
+        "RangeError",
+        "StorageTier",
+        "SwitchModel",
+        "Topology",
+        "Transformer",
+        "Ups",
+        "Workload",
+        "expand",
+        "is_apparent",
+        "topology_of",
+    ),
+    "facts": (
+        "CurrencyError",
+        "Facts",
+        "Projection",
+        "Tco",
+        "band_for_gpu",
+        "convert",
+        "facts",
+        "hardware_of",
+        "project_workloads",
+        "tco",
+        "unprojected",
+    ),
+    "calculators (provisional)": (
+        "AIR",
+        "ASHRAE_SUPPLY_LIMITS",
+        "COOLANTS",
+        "CduLoad",
+        "ElementLoad",
+        "EndpointPorts",
+        "FabricGraph",
+        "FailureCase",
+        "GenerationLoad",
+        "RoomAir",
+        "TierBandwidth",
+        "WorkloadDemand",
+        "air_flow_needed",
+        "cdu_loads",
+        "chain_feeds",
+        "chain_loads",
+        "checkpoint_size",
+        "checkpoint_tier",
+        "clos_endpoints",
+        "count_text",
+        "data_tiers",
+        "down_ports",
+        "endpoint_ports",
+        "fabric_graph",
+        "fabric_racks",
+        "facility_supply",
+        "failure_cases",
+        "fat_tree_endpoints",
+        "feed_allocation",
+        "feed_capacity_kw",
+        "generation_loads",
+        "load_basis",
+        "loop_delta",
+        "loop_halls",
+        "nic_speed",
+        "normal_feed_load_kw",
+        "panel_allocation",
+        "pcie_link",
+        "port_share",
+        "ports_at",
+        "rack_load_kw",
+        "rack_power_limit",
+        "racks_below",
+        "rating_text",
+        "required_flow",
+        "room_air",
+        "site_load",
+        "size_unit",
+        "tier_bandwidths",
+        "tier_links",
+        "training_tiers",
+        "ups_below",
+        "workload_demands",
+    ),
+    "layout predicates": (
+        "BATCH_MB_DP",
+        "CHECKS",
+        "Candidate",
+        "Check",
+        "EP_DP_CP",
+        "FFN_TP",
+        "HEADS_TP",
+        "LAYERS_PP",
+        "MOE_SP",
+        "PIPELINE_ZERO",
+        "SEQ_CP",
+        "SEQ_TP",
+        "SearchRefused",
+        "ZERO_PP",
+        "best_ratio",
+        "layout_values",
+        "loses_on",
+        "ordinal",
+        "plan_layouts",
+        "set_line",
+    ),
+}
 
 # Where each name lives: `from dclint.api import X` imports X's module only, so a check
 # imports what the rules it runs use (the layout search only when PAR005 searches)

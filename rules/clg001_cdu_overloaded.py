@@ -31,10 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.cooling import cdu_loads
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Context, Design, Rule, Violation, cdu_loads, topology_of
 from dclint.units import fmt
 
 

@@ -47,12 +47,19 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dclint.api import topology_of
-from dclint.calc.cooling import CduLoad, cdu_loads
-from dclint.engine.changes import entry_copies_change, next_ids
-from dclint.engine.rule import Change, Context, Rule, Violation
-from dclint.model.cooling import Cdu
-from dclint.model.design import Design
+from dclint.api import (
+    Cdu,
+    CduLoad,
+    Change,
+    Context,
+    Design,
+    Rule,
+    Violation,
+    cdu_loads,
+    entry_copies_change,
+    next_ids,
+    topology_of,
+)
 from dclint.units import Q_, fmt
 
 

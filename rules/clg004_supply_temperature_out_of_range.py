@@ -52,13 +52,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.cooling import ASHRAE_SUPPLY_LIMITS, facility_supply, loop_delta
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.cooling import Cdu, Loop
-from dclint.model.design import Design
-from dclint.model.source import Path
-from dclint.model.topology import Rack
+from dclint.api import (
+    ASHRAE_SUPPLY_LIMITS,
+    Cdu,
+    Context,
+    Design,
+    Loop,
+    Rack,
+    Rule,
+    Violation,
+    facility_supply,
+    loop_delta,
+    topology_of,
+)
+from dclint.api import DesignPath as Path
 from dclint.units import Q_, Quantity, fmt
 
 _EPS = 1e-9

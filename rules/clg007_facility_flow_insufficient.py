@@ -39,10 +39,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.cooling import COOLANTS, cdu_loads, required_flow
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    COOLANTS,
+    Context,
+    Design,
+    Rule,
+    Violation,
+    cdu_loads,
+    required_flow,
+    topology_of,
+)
 from dclint.units import fmt
 
 _EPS = 1e-9

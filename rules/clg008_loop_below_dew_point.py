@@ -40,10 +40,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Temperature, TemperatureDelta, topology_of
-from dclint.calc.cooling import loop_halls
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    Rule,
+    Temperature,
+    TemperatureDelta,
+    Violation,
+    loop_halls,
+    topology_of,
+)
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9

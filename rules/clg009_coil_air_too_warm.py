@@ -51,9 +51,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Loop, Rack, Temperature, topology_of
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    Context,
+    Design,
+    Loop,
+    Option,
+    Rack,
+    Rule,
+    Temperature,
+    Violation,
+    topology_of,
+)
 from dclint.units import Q_, Quantity, fmt
 
 _EPS = 1e-9

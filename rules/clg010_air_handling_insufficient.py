@@ -42,10 +42,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.air import RoomAir, air_flow_needed, room_air
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    Context,
+    Design,
+    RoomAir,
+    Rule,
+    Violation,
+    air_flow_needed,
+    room_air,
+    topology_of,
+)
 from dclint.units import fmt
 
 _EPS = 1e-9

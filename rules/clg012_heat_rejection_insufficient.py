@@ -39,10 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import fmt, topology_of
-from dclint.calc.heat_rejection import rejection_loads
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Context, Design, Rule, Violation, fmt, rejection_loads, topology_of
 from dclint.units import Q_
 
 _EPS = 1e-9

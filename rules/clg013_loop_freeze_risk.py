@@ -34,10 +34,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import TemperatureDelta, fmt, topology_of
-from dclint.calc.heat_rejection import PG_FREEZING_POINTS, freezing_point
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    PG_FREEZING_POINTS,
+    Context,
+    Design,
+    Option,
+    Rule,
+    TemperatureDelta,
+    Violation,
+    fmt,
+    freezing_point,
+    topology_of,
+)
 from dclint.units import Q_
 
 _EPS = 1e-9

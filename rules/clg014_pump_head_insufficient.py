@@ -40,9 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import fmt, pump_matches, topology_of
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Context, Design, Rule, Violation, fmt, pump_matches, topology_of
 from dclint.units import Q_
 
 _EPS = 1e-9

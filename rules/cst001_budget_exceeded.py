@@ -33,10 +33,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
-from dclint.projection import CurrencyError, project_workloads, tco
-from dclint.projection.money import convert
+from dclint.api import (
+    Context,
+    CurrencyError,
+    Design,
+    Rule,
+    Violation,
+    convert,
+    project_workloads,
+    tco,
+)
 from dclint.units import Quantity, fmt
 
 

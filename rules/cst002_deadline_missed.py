@@ -35,9 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
-from dclint.projection import project_workloads
+from dclint.api import Context, Design, Rule, Violation, project_workloads
 from dclint.units import Q_, fmt
 
 

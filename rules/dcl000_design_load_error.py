@@ -28,8 +28,7 @@ It cannot be suppressed or ignored: there is nothing to check until the design l
 
 from __future__ import annotations
 
-from dclint.api import LOAD_ERROR_ID
-from dclint.engine.rule import Rule
+from dclint.api import LOAD_ERROR_ID, Rule
 
 
 class DesignLoadError(Rule):

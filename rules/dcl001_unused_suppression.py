@@ -24,7 +24,7 @@ nothing out of a list that is otherwise used (`ignore[PWR001,NET001]` becomes
 
 from __future__ import annotations
 
-from dclint.engine.rule import Rule
+from dclint.api import Rule
 
 
 class UnusedSuppression(Rule):

@@ -19,7 +19,7 @@ Say why: `# dclint: ignore[PWR001] rack built for 132 kW (HPE spec sheet), appro
 
 from __future__ import annotations
 
-from dclint.engine.rule import Rule
+from dclint.api import Rule
 
 
 class SuppressionWithoutReason(Rule):

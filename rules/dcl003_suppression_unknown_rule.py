@@ -18,7 +18,7 @@ Correct the rule id (`dclint rules` lists them) or the date.
 
 from __future__ import annotations
 
-from dclint.engine.rule import Rule
+from dclint.api import Rule
 
 
 class SuppressionUnknownRule(Rule):

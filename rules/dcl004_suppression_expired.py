@@ -19,7 +19,7 @@ Fix the finding, or renew the waiver with a new date and reason.
 
 from __future__ import annotations
 
-from dclint.engine.rule import Rule
+from dclint.api import Rule
 
 
 class SuppressionExpired(Rule):

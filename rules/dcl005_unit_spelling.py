@@ -35,7 +35,7 @@ reported as not fixed (run `--fix` again).
 
 from __future__ import annotations
 
-from dclint.engine.rule import Rule
+from dclint.api import Rule
 
 
 class UnitSpelling(Rule):

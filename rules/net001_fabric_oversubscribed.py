@@ -64,16 +64,26 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import Ratio, topology_of
-from dclint.calc.fabric_tiers import TierBandwidth, tier_bandwidths
-from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Violation
-from dclint.model.design import Design
-from dclint.projection.remedies import placement_open, spread_design, step_ratio
+from dclint.api import (
+    Change,
+    Context,
+    Design,
+    Option,
+    Ratio,
+    Remedy,
+    Rule,
+    TierBandwidth,
+    Violation,
+    placement_open,
+    spread_design,
+    step_ratio,
+    tier_bandwidths,
+    topology_of,
+)
 from dclint.units import fmt
 
 if TYPE_CHECKING:
-    from dclint.engine.findings import Finding
-    from dclint.projection import Projection
+    from dclint.api import Finding, Projection
 
 
 def _uplinks_needed(

@@ -35,10 +35,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.fabric_graph import fabric_graph, port_share, ports_at
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    Context,
+    Design,
+    Rule,
+    Violation,
+    fabric_graph,
+    port_share,
+    ports_at,
+    topology_of,
+)
 from dclint.units import fmt
 
 _FIX = "use more switches, a higher-radix switch, or split ports to a lower speed"

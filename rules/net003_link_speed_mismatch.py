@@ -47,14 +47,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.fabric_graph import fabric_graph, fabric_racks, nic_speed, port_share
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.catalog import SwitchModel
-from dclint.model.design import Design
-from dclint.model.fabric import Fabric
-from dclint.model.source import Path
-from dclint.model.topology import Rack
+from dclint.api import (
+    Context,
+    Design,
+    Fabric,
+    Rack,
+    Rule,
+    SwitchModel,
+    Violation,
+    fabric_graph,
+    fabric_racks,
+    nic_speed,
+    port_share,
+    topology_of,
+)
+from dclint.api import DesignPath as Path
 from dclint.units import Quantity, fmt
 
 _FIX = "match NIC, port and link speeds (or declare the speed the ports are configured to)"

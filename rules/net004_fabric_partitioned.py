@@ -35,11 +35,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.fabric_graph import FabricGraph, fabric_graph
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.ranges import RangeError, expand
-from dclint.model.source import Path
+from dclint.api import (
+    Context,
+    Design,
+    FabricGraph,
+    RangeError,
+    Rule,
+    Violation,
+    expand,
+    fabric_graph,
+)
+from dclint.api import DesignPath as Path
 
 
 class FabricPartitioned(Rule):

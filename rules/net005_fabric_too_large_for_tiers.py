@@ -49,17 +49,25 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import topology_of
-from dclint.calc.fabric_graph import clos_endpoints, down_ports, fabric_graph, ports_at
-from dclint.calc.fabric_tiers import endpoint_ports, tier_bandwidths
-from dclint.engine.rule import Context, Remedy, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.fabric import Fabric
-from dclint.projection.remedies import step_ratio
+from dclint.api import (
+    Context,
+    Design,
+    Fabric,
+    Remedy,
+    Rule,
+    Violation,
+    clos_endpoints,
+    down_ports,
+    endpoint_ports,
+    fabric_graph,
+    ports_at,
+    step_ratio,
+    tier_bandwidths,
+    topology_of,
+)
 
 if TYPE_CHECKING:
-    from dclint.engine.findings import Finding
-    from dclint.projection import Projection
+    from dclint.api import Finding, Projection
 
 
 class FabricTooLargeForTiers(Rule):

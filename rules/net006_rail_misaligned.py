@@ -43,11 +43,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.fabric_graph import fabric_graph, fabric_racks
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.fabric import Fabric
-from dclint.model.ranges import RangeError, expand
+from dclint.api import (
+    Context,
+    Design,
+    Fabric,
+    RangeError,
+    Rule,
+    Violation,
+    expand,
+    fabric_graph,
+    fabric_racks,
+)
 
 _FIX = "give each rail its own leaves and cable NIC k of every node to rail k"
 

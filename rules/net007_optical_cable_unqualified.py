@@ -38,11 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Duration
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.fabric import Fabric
-from dclint.model.source import Path
+from dclint.api import Context, Design, Duration, Fabric, Option, Rule, Violation
+from dclint.api import DesignPath as Path
 from dclint.units import fmt
 
 OPTICAL = frozenset({"aoc", "transceiver"})

@@ -34,9 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.fabric_tiers import tier_links
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Context, Design, Rule, Violation, tier_links
 
 
 class FabricTiersMismatched(Rule):

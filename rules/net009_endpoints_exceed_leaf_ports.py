@@ -36,9 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.fabric_tiers import endpoint_ports
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Context, Design, Rule, Violation, endpoint_ports
 
 
 class EndpointsExceedLeafPorts(Rule):

@@ -32,9 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.calc.fabric_graph import fabric_racks
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Context, Design, Rule, Violation, fabric_racks
 
 
 class NicsExceedComputePorts(Rule):

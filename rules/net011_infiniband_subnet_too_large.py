@@ -34,11 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from dclint.api import Count
-from dclint.calc.fabric_tiers import endpoint_ports
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.resolve import topology_of
+from dclint.api import Context, Count, Design, Option, Rule, Violation, endpoint_ports, topology_of
 
 
 class InfinibandSubnetTooLarge(Rule):

@@ -35,10 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Length
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.resolve import topology_of
+from dclint.api import Context, Design, Length, Option, Rule, Violation, topology_of
 from dclint.units import Q_, fmt
 
 

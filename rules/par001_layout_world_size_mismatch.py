@@ -31,9 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Context, Design, Rule, Violation, topology_of
 
 
 class LayoutWorldSizeMismatch(Rule):

@@ -36,14 +36,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.engine.rule import Context, Remedy, Rule, Violation
-from dclint.model.design import Design
-from dclint.projection.remedies import step_ratio
-from dclint.projection.training import hardware_of
+from dclint.api import Context, Design, Remedy, Rule, Violation, hardware_of, step_ratio
 
 if TYPE_CHECKING:
-    from dclint.engine.findings import Finding
-    from dclint.projection import Projection
+    from dclint.api import Finding, Projection
 
 
 class TensorParallelCrossesNvlink(Rule):

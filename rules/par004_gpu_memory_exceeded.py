@@ -50,11 +50,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Share, topology_of
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.defaults import MEMORY_RESERVE
-from dclint.model.design import Design
-from dclint.projection import project_workloads
+from dclint.api import (
+    MEMORY_RESERVE,
+    Context,
+    Design,
+    Option,
+    Rule,
+    Share,
+    Violation,
+    project_workloads,
+    topology_of,
+)
 from dclint.units import fmt
 
 

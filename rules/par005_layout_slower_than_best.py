@@ -51,16 +51,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import Share
-from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Violation
-from dclint.model.defaults import MEMORY_RESERVE
-from dclint.model.design import Design
+from dclint.api import (
+    MEMORY_RESERVE,
+    Change,
+    Context,
+    Design,
+    Option,
+    Remedy,
+    Rule,
+    Share,
+    Violation,
+)
 from dclint.units import Q_, fmt
 
 if TYPE_CHECKING:
-    from dclint.engine.findings import Finding
-    from dclint.projection import Projection
-    from dclint.projection.search_records import Candidate
+    from dclint.api import Candidate, Finding, Projection
 
 
 class LayoutSlowerThanBest(Rule):
@@ -100,7 +105,7 @@ class LayoutSlowerThanBest(Rule):
     ) -> Remedy | None:
         """The layout search's best layout: its step over the declared layout's scales the run
         of the workload at fault."""
-        from dclint.projection.search_design import best_ratio
+        from dclint.api import best_ratio
 
         if projection.timing.prediction is None or finding.subject != projection.workload:
             return None
@@ -114,7 +119,7 @@ class LayoutSlowerThanBest(Rule):
             if "search" in ctx.withheld:
                 yield from _withheld(design, ctx.withheld["search"])
             return
-        from dclint.projection.search_design import (
+        from dclint.api import (
             SearchRefused,
             layout_values,
             loses_on,

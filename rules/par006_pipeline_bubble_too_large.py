@@ -35,16 +35,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import Share
-from dclint.engine.rule import Context, Option, Remedy, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.workload import Workload
-from dclint.projection.reliability import run_of
+from dclint.api import Context, Design, Option, Remedy, Rule, Share, Violation, Workload, run_of
 from dclint.units import Q_, fmt
 
 if TYPE_CHECKING:
-    from dclint.engine.findings import Finding
-    from dclint.projection import Projection
+    from dclint.api import Finding, Projection
 
 
 def bubble(wl: Workload) -> tuple[float, int, int] | None:

@@ -41,10 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Power, topology_of
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.topology import Rack
+from dclint.api import Context, Design, Option, Power, Rack, Rule, Violation, topology_of
 from dclint.units import Q_, fmt
 
 

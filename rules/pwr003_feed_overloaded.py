@@ -51,12 +51,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.power import feed_allocation, feed_capacity_kw, load_basis, rating_text
-from dclint.engine.changes import rating_change
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.topology import FeedItem
+from dclint.api import (
+    Context,
+    Design,
+    FeedItem,
+    Option,
+    Rule,
+    Violation,
+    feed_allocation,
+    feed_capacity_kw,
+    load_basis,
+    rating_change,
+    rating_text,
+    topology_of,
+)
 from dclint.units import Q_, fmt
 
 

@@ -43,12 +43,21 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dclint.api import topology_of
-from dclint.calc.power import feed_capacity_kw, load_basis, rack_load_kw
-from dclint.engine.changes import rating_change
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.topology import FeedItem, Rack, Topology
+from dclint.api import (
+    Context,
+    Design,
+    FeedItem,
+    Option,
+    Rack,
+    Rule,
+    Topology,
+    Violation,
+    feed_capacity_kw,
+    load_basis,
+    rack_load_kw,
+    rating_change,
+    topology_of,
+)
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9

@@ -44,11 +44,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Share, topology_of
-from dclint.calc.power import normal_feed_load_kw
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.topology import PanelItem
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    PanelItem,
+    Rule,
+    Share,
+    Violation,
+    normal_feed_load_kw,
+    topology_of,
+)
 from dclint.units import Q_, fmt
 
 LINES = ("L1", "L2", "L3")

@@ -49,11 +49,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.it_load import it_total_kw, it_total_text
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.site import is_apparent
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    Rule,
+    Violation,
+    is_apparent,
+    it_total_kw,
+    it_total_text,
+    topology_of,
+)
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9

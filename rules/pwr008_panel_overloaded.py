@@ -49,10 +49,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.power import load_basis, panel_allocation, racks_below, rating_text
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    Rule,
+    Violation,
+    load_basis,
+    panel_allocation,
+    racks_below,
+    rating_text,
+    topology_of,
+)
 from dclint.units import fmt
 
 _EPS = 1e-9

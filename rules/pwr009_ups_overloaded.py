@@ -45,13 +45,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.failures import sharing_text
-from dclint.calc.power import load_basis
-from dclint.calc.power_chain import chain_feeds, chain_loads
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.power_chain import Ups
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    Rule,
+    Ups,
+    Violation,
+    chain_feeds,
+    chain_loads,
+    load_basis,
+    sharing_text,
+    topology_of,
+)
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9

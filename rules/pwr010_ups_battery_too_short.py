@@ -28,10 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Duration, topology_of
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.power_chain import Ups
+from dclint.api import Context, Design, Duration, Option, Rule, Ups, Violation, topology_of
 from dclint.units import fmt
 
 

@@ -34,14 +34,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.failures import sharing_text
-from dclint.calc.power import load_basis
-from dclint.calc.power_chain import chain_feeds, chain_loads, ups_below
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.power_chain import Transformer
-from dclint.model.site import is_apparent
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    Rule,
+    Transformer,
+    Violation,
+    chain_feeds,
+    chain_loads,
+    is_apparent,
+    load_basis,
+    sharing_text,
+    topology_of,
+    ups_below,
+)
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9

@@ -37,11 +37,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.it_load import it_total_text
-from dclint.calc.power_chain import generation_loads
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    Rule,
+    Violation,
+    generation_loads,
+    it_total_text,
+    topology_of,
+)
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9

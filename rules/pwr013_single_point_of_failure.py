@@ -45,12 +45,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from dclint.api import topology_of
-from dclint.calc.power_chain import failure_cases
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.source import Path
-from dclint.model.topology import Rack
+from dclint.api import Context, Design, Rack, Rule, Violation, failure_cases, topology_of
+from dclint.api import DesignPath as Path
 
 
 def _names(ids: list[str]) -> str:

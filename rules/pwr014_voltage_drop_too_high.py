@@ -43,11 +43,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Share, fmt, topology_of
-from dclint.calc.voltage_drop import IEC_SIZES_MM2, VoltageDrop, voltage_drops
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.topology import Topology
+from dclint.api import (
+    IEC_SIZES_MM2,
+    Context,
+    Design,
+    Option,
+    Rule,
+    Share,
+    Topology,
+    Violation,
+    VoltageDrop,
+    fmt,
+    topology_of,
+    voltage_drops,
+)
 from dclint.units import Q_
 
 _EPS = 1e-9

@@ -39,11 +39,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Share, fmt, topology_of
-from dclint.calc.power import rack_load_kw, racks_below
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.power_chain import rating_kw
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    Rule,
+    Share,
+    Violation,
+    fmt,
+    rack_load_kw,
+    racks_below,
+    rating_kw,
+    topology_of,
+)
 from dclint.units import Q_
 
 _EPS = 1e-9

@@ -43,17 +43,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import Information, Share
-from dclint.calc.checkpoints import save_time
-from dclint.engine.rule import Context, Option, Remedy, Rule, Violation
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
-from dclint.model.design import Design
-from dclint.projection.reliability import days_text, run_of
+from dclint.api import (
+    CHECKPOINT_BYTES_PER_PARAMETER,
+    Context,
+    Design,
+    Information,
+    Option,
+    Remedy,
+    Rule,
+    Share,
+    Violation,
+    days_text,
+    run_of,
+    save_time,
+)
 from dclint.units import Q_, fmt
 
 if TYPE_CHECKING:
-    from dclint.engine.findings import Finding
-    from dclint.projection import Projection
+    from dclint.api import Finding, Projection
 
 
 class CheckpointIntervalTooLong(Rule):

@@ -37,12 +37,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Information, Share
-from dclint.calc.checkpoints import checkpoint_tier
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
-from dclint.model.design import Design
-from dclint.projection.reliability import days_text, run_of
+from dclint.api import (
+    CHECKPOINT_BYTES_PER_PARAMETER,
+    Context,
+    Design,
+    Information,
+    Option,
+    Rule,
+    Share,
+    Violation,
+    checkpoint_tier,
+    days_text,
+    run_of,
+)
 from dclint.units import Q_, fmt
 
 

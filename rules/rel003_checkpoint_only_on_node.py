@@ -36,12 +36,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Information
-from dclint.calc.checkpoints import restore_tier, save_time
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
-from dclint.model.design import Design
-from dclint.projection.reliability import days_text, run_of
+from dclint.api import (
+    CHECKPOINT_BYTES_PER_PARAMETER,
+    Context,
+    Design,
+    Information,
+    Option,
+    Rule,
+    Violation,
+    days_text,
+    restore_tier,
+    run_of,
+    save_time,
+)
 
 
 class CheckpointOnlyOnNode(Rule):

@@ -39,12 +39,21 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from dclint.api import Information
-from dclint.calc.checkpoints import checkpoint_size, drain_tier, save_time, size_unit
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
-from dclint.model.design import Design
-from dclint.projection.reliability import days_text, run_of
+from dclint.api import (
+    CHECKPOINT_BYTES_PER_PARAMETER,
+    Context,
+    Design,
+    Information,
+    Option,
+    Rule,
+    Violation,
+    checkpoint_size,
+    days_text,
+    drain_tier,
+    run_of,
+    save_time,
+    size_unit,
+)
 from dclint.units import fmt
 
 

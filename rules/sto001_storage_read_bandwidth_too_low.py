@@ -67,10 +67,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Bandwidth, Count, Information, Positive
-from dclint.calc.storage_demand import training_tiers, workload_demands
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    Bandwidth,
+    Context,
+    Count,
+    Design,
+    Information,
+    Option,
+    Positive,
+    Rule,
+    Violation,
+    training_tiers,
+    workload_demands,
+)
 from dclint.units import Q_, fmt
 
 

@@ -34,17 +34,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import Information, Share
-from dclint.calc.checkpoints import checkpoint_size, checkpoint_tier, size_unit
-from dclint.engine.rule import Context, Option, Remedy, Rule, Violation
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
-from dclint.model.design import Design
-from dclint.projection.remedies import checkpoint_ratio
+from dclint.api import (
+    CHECKPOINT_BYTES_PER_PARAMETER,
+    Context,
+    Design,
+    Information,
+    Option,
+    Remedy,
+    Rule,
+    Share,
+    Violation,
+    checkpoint_ratio,
+    checkpoint_size,
+    checkpoint_tier,
+    size_unit,
+)
 from dclint.units import fmt
 
 if TYPE_CHECKING:
-    from dclint.engine.findings import Finding
-    from dclint.projection import Projection
+    from dclint.api import Finding, Projection
 
 
 class CheckpointOverheadTooHigh(Rule):

@@ -30,8 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.engine.rule import Context, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Context, Design, Rule, Violation
 
 _TIERS = {
     "node_local": "a node-local NVMe cache",

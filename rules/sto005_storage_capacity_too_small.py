@@ -41,11 +41,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Information, Share
-from dclint.calc.checkpoints import checkpoint_size, data_tiers, restore_tier, size_unit
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
-from dclint.model.design import Design
+from dclint.api import (
+    CHECKPOINT_BYTES_PER_PARAMETER,
+    Context,
+    Design,
+    Information,
+    Option,
+    Rule,
+    Share,
+    Violation,
+    checkpoint_size,
+    data_tiers,
+    restore_tier,
+    size_unit,
+)
 from dclint.units import Q_, Quantity, fmt
 
 

@@ -58,11 +58,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from dclint.api import Share
-from dclint.calc.pcie import pcie_link
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
-from dclint.model.storage import StorageTier
+from dclint.api import Context, Design, Option, Rule, Share, StorageTier, Violation, pcie_link
 from dclint.units import Quantity, fmt
 
 _DIRECTIONS: tuple[Literal["read", "write"], ...] = ("read", "write")

@@ -38,12 +38,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Duration, Information
-from dclint.calc.checkpoints import checkpoint_size, count_text, restore_tier, size_unit
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.defaults import CHECKPOINT_BYTES_PER_PARAMETER
-from dclint.model.design import Design
-from dclint.projection.reliability import run_of
+from dclint.api import (
+    CHECKPOINT_BYTES_PER_PARAMETER,
+    Context,
+    Design,
+    Duration,
+    Information,
+    Option,
+    Rule,
+    Violation,
+    checkpoint_size,
+    count_text,
+    restore_tier,
+    run_of,
+    size_unit,
+)
 from dclint.units import Q_, fmt
 
 

@@ -35,10 +35,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Share
-from dclint.calc.storage_demand import samples_per_second, training_tiers
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import (
+    Context,
+    Design,
+    Option,
+    Rule,
+    Share,
+    Violation,
+    samples_per_second,
+    training_tiers,
+)
 from dclint.units import Q_, fmt
 
 

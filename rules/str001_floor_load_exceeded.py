@@ -36,9 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Area, topology_of
-from dclint.engine.rule import Context, Option, Rule, Violation
-from dclint.model.design import Design
+from dclint.api import Area, Context, Design, Option, Rule, Violation, topology_of
 from dclint.units import Q_, Quantity, fmt
 
 _EPS = 1e-9

@@ -77,3 +77,24 @@ def test_a_check_imports_neither_the_summary_nor_the_diagrams() -> None:
     loaded = _modules(code)
     assert "dclint.analysis.assess" in loaded
     assert [m for m in loaded if m in ("dclint.analysis.summary", "dclint.analysis.diagrams")] == []
+
+
+def test_every_exported_name_is_in_exactly_one_facet() -> None:
+    import dclint.api
+
+    named = [n for names in dclint.api.FACETS.values() for n in names]
+    assert sorted(named) == sorted(dclint.api.__all__)
+    assert len(named) == len(set(named))
+    assert list(dclint.api.FACETS) == [
+        "rule surface",
+        "design and topology",
+        "facts",
+        "calculators (provisional)",
+        "layout predicates",
+    ]
+    # the names the docs promise live in the facet they are promised in
+    assert {"Rule", "Option", "Violation", "Change", "Remedy"} <= set(
+        dclint.api.FACETS["rule surface"]
+    )
+    assert {"topology_of", "Rack", "Topology"} <= set(dclint.api.FACETS["design and topology"])
+    assert {"facts", "Facts"} <= set(dclint.api.FACETS["facts"])

@@ -19,6 +19,7 @@ from conftest import ROOT
 # are independent of each other (engine and projection; loader and calc).
 RANK = {
     "__main__": 9,
+    "library": 8,  # dclint.library: the library's entry point dclint.run(), beside cli
     "cli": 8,
     "report": 7,
     "server": 7,  # the editor's presenter, beside report
@@ -44,14 +45,9 @@ RANK = {
 ROOT_FILES = {"__init__.py", "__main__.py", "units.py", "_fastq.py", "errors.py", "api.py"}
 ROOT_FILES |= {"escaping.py"}  # the free-text escapers every presenter and importer uses
 ROOT_FILES |= {"testing.py"}  # the rule API and its example checker: public face
-RULE_MAY_IMPORT = (
-    "dclint.api",
-    "dclint.engine",
-    "dclint.model",
-    "dclint.calc",
-    "dclint.projection",
-)
-RULE_MAY_IMPORT += ("dclint.units", "dclint.errors", "dclint.escaping")
+ROOT_FILES |= {"library.py"}  # dclint.run(), the library's entry point
+# a built-in rule imports what a third party's may: the published API and the units
+RULE_MAY_IMPORT = ("dclint.api", "dclint.units")
 
 
 def _graph() -> grimp.ImportGraph:
@@ -102,12 +98,67 @@ def test_presenters_compute_nothing() -> None:
     assert bad == []
 
 
+def test_presenters_never_resolve_a_design() -> None:
+    """report/ reads verdicts from findings and the assessment: it imports nothing from
+    dclint.model.resolve (a rack's kind comes on the design's result, `rack_kinds`)."""
+    graph = grimp.build_graph("dclint", exclude_type_checking_imports=False)
+    bad = [
+        f"{module} -> {imported}"
+        for module in graph.modules
+        if _room(module) == "report"
+        for imported in graph.find_modules_directly_imported_by(module)
+        if imported == "dclint.model.resolve"
+    ]
+    assert bad == []
+
+
+def test_every_renderer_lives_in_report() -> None:
+    """No function named render* is defined in analysis/ or cli/: every presenter is in
+    report/, behind dclint.report.registry."""
+    found = []
+    for room in ("analysis", "cli"):
+        for path in sorted((ROOT / "dclint" / room).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef) and node.name.startswith("render"):
+                    found.append(f"{path.relative_to(ROOT)}: {node.name}")
+    assert found == []
+
+
 def test_root_package_holds_only_its_public_face() -> None:
     files = {p.name for p in (ROOT / "dclint").glob("*.py")}
     assert files <= ROOT_FILES, sorted(files - ROOT_FILES)
 
 
+def test_the_root_package_imports_nothing_above_the_model() -> None:
+    """dclint/__init__.py is the public face: it imports (lazily) the loader, the model, the
+    errors and dclint.library (whose `run` is dclint.run), never analysis/, report/, cli/, the
+    engine or the projection: no arrow runs up from the root."""
+    tree = ast.parse((ROOT / "dclint" / "__init__.py").read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "dclint":  # from dclint import x
+            imported.update(f"dclint.{a.name}" for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dclint"):
+            imported.add(str(node.module))
+        elif isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names if a.name.startswith("dclint"))
+    assert imported == {
+        "dclint.errors",
+        "dclint.library",
+        "dclint.loader",
+        "dclint.loader.dump",
+        "dclint.model.design",
+        "dclint.model.resolve",
+    }
+    import dclint
+    from dclint.library import run
+
+    assert dclint.run is run
+
+
 def test_rules_import_only_what_a_rule_may_use() -> None:
+    """Every built-in rule imports only dclint.api and dclint.units (at module level, in a
+    function or under TYPE_CHECKING alike), as a third party's rule does."""
     bad = []
     for path in sorted((ROOT / "rules").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -118,7 +169,7 @@ def test_rules_import_only_what_a_rule_may_use() -> None:
             else:
                 continue
             for name in names:
-                if name.startswith("dclint") and not name.startswith(RULE_MAY_IMPORT):
+                if name.startswith("dclint") and name not in RULE_MAY_IMPORT:
                     bad.append(f"{Path(path).name}: {name}")
     assert bad == []
 

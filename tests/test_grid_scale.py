@@ -15,6 +15,7 @@ from dclint.analysis import sampling
 from dclint.analysis.facility_grid import GridPoint, Setup, evaluate, pareto, run_grid
 from dclint.cli import main
 from dclint.errors import ConfigError
+from dclint.report import grid as grid_report
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = str(ROOT / "sample_designs" / "h100-40node.yaml")
@@ -220,8 +221,8 @@ def test_the_streamed_grid_report_is_the_whole_one_byte_for_byte(
     setup = Setup("d.yaml", "llm")
     paths = ["site.pue", "workloads[0].global_batch"]
     points = STREAM_POINTS[:count]
-    streamed = "".join(grid_plan.render_stream(setup, paths, lambda: iter(points), fmt, note))
-    assert streamed == grid_plan.render(setup, paths, points, fmt, note)
+    streamed = "".join(grid_report.render_stream(setup, paths, lambda: iter(points), fmt, note))
+    assert streamed == grid_report.render(setup, paths, points, fmt, note)
 
 
 # --- issue 48 item 4: a worker that dies is one error line naming the point; the rest is kept --

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from dclint.analysis.diagrams import Node
-from dclint.analysis.facility_grid import GridPoint, Setup, _json_stream
-from dclint.analysis.facility_grid_chart import _svg
+from dclint.analysis.facility_grid import GridPoint, Setup
 from dclint.analysis.grid_store import GridStore
 from dclint.cli import main
 from dclint.errors import LoadError
 from dclint.report.drawing import _box
+from dclint.report.grid import _json_stream, _svg
 from dclint.report.svg import Bar, Part, hbars, si, stacked
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -175,7 +175,7 @@ def test_warns_past_githubs_comment_limit(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_assumptions_show_options_as_a_config_writes_them() -> None:
-    from dclint.analysis.assess import run
+    from dclint.library import run
     from dclint.report.assumptions import assumptions
 
     a = run([str(SAMPLES / "gb200-superpod-su.yaml")]).designs[0]

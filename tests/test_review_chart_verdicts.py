@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conftest import SAMPLES
-from dclint.analysis.assess import run
+from dclint.library import run
 from dclint.report.charts import _racks
 from dclint.report.review import reviews
 

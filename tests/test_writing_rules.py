@@ -102,3 +102,57 @@ def test_the_pack_builds_installs_and_runs(tmp_path: Path) -> None:
     tested = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "tests")
     assert tested.returncode == 0, tested.stdout + tested.stderr
     assert "2 passed" in tested.stdout
+
+
+SNIPPETS = dict(re.findall(r"^```python example=(\S+)\n(.*?)^```", DOC, re.M | re.S))
+
+
+def _snippet(name: str) -> dict[str, object]:
+    namespace: dict[str, object] = {"__name__": f"writing_rules_{name}"}
+    exec(compile(SNIPPETS[name], f"writing-rules.md:{name}", "exec"), namespace)
+    return namespace
+
+
+def _bad_design(tmp_path: Path) -> object:
+    from dclint.loader import load
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(FILES[f"{EXAMPLES}/bad.yaml"], encoding="utf-8")
+    return load(str(path))
+
+
+def test_the_fixes_section_offers_the_change_it_describes(tmp_path: Path) -> None:
+    """The page's `Change` example: rack r02 (41 kW written on the rack) gets one unsafe
+    change, its it_load to 40 kW at racks[1].it_load."""
+    from dclint.api import Q_, Change, Context
+
+    rule = _snippet("fixes")["RackCappedAtHouseLimit"]
+    found = list(rule().check(_bad_design(tmp_path), Context({"limit": Q_(40, "kW")})))  # type: ignore[operator]
+    assert [(v.subject, v.path) for v in found] == [("r02", ("racks", 1, "it_load"))]
+    assert found[0].changes == (
+        Change("40 kW", "rack r02 it_load -> 40 kW", path=("racks", 1, "it_load")),
+    )
+    assert not found[0].changes[0].safe
+
+
+def test_the_needs_and_remedy_section_works_as_written(tmp_path: Path) -> None:
+    """The page's `needs`/`remedy` example: it does not apply to a design with no workload;
+    on the 40-node sample (9.1 s saves) a 5 s limit flags llm-13b, and fixing it scales the
+    run's checkpoint time by 5/9.1."""
+    from types import SimpleNamespace
+
+    from dclint.api import Q_, Context, facts
+    from dclint.loader import load
+
+    rule = _snippet("remedy")["CheckpointSaveTooSlow"]
+    assert rule.inapplicable(_bad_design(tmp_path)) == "the design declares no training workload"  # type: ignore[attr-defined]
+    assert rule.priced()  # type: ignore[attr-defined]
+    design = load(str(ROOT / "sample_designs" / "h100-40node.yaml"))
+    options = {"limit": Q_(5, "s")}
+    found = list(rule().check(design, Context(options)))  # type: ignore[operator]
+    assert [(v.subject, round(v.measured.m_as("s"), 3)) for v in found] == [("llm-13b", 9.1)]
+    assert list(rule().check(design, Context({"limit": Q_(60, "s")}))) == []  # type: ignore[operator]
+    projection = facts(design).projections[0]
+    remedy = rule.remedy(design, SimpleNamespace(subject="llm-13b"), projection, options)  # type: ignore[attr-defined]
+    assert remedy.running == 1.0
+    assert remedy.checkpoint == pytest.approx(5 / 9.1, rel=1e-3)

@@ -24,7 +24,7 @@ A presenter reads, per design:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -51,7 +51,6 @@ __all__ = [
     "diagrams",
     "price_findings",
     "project",
-    "run",
 ]
 
 
@@ -295,11 +294,25 @@ def _price(d: DesignResult, engine: Engine) -> None:
         d.findings = price(d.design, d.findings, options, engine.rules)
 
 
+def _rack_kinds(d: DesignResult) -> None:
+    """Each rack's type (or platform) key on `d`, for the reports' roll-ups (in place)."""
+    if d.design is None or d.rack_kinds:
+        return
+    from dclint.model.resolve import topology_of
+
+    try:
+        racks = topology_of(d.design).rack_by_id
+    except Exception:  # a design whose topology cannot be resolved: no kinds
+        return
+    d.rack_kinds = {i: r.type_key or r.platform_key or "-" for i, r in racks.items()}
+
+
 def assess_design(result: DesignResult, engine: Engine, *, priced: bool = True) -> Assessment:
     """The assessment of one checked design (an editor's unsaved text, a single file):
     findings priced (unless `priced` is False), figures computed on first read."""
     if priced:
         _price(result, engine)
+    _rack_kinds(result)
     return Assessment(result, engine)
 
 
@@ -308,17 +321,6 @@ def assess(result: RunResult, engine: Engine, *, priced: bool = True) -> RunAsse
     `Assessment` a design whose figures are computed on first read."""
     if priced:
         price_findings(result, engine)
+    for d in result.designs:
+        _rack_kinds(d)
     return RunAssessment(result, [Assessment(d, engine) for d in result.designs], engine)
-
-
-def run(paths: str | Sequence[str], engine: Engine | None = None) -> RunAssessment:
-    """Check the designs under `paths` (files or directories) and assess them: the library
-    entry point, `dclint.run()`. `engine` carries a configuration, a rule selection, extra
-    rule directories and the date (default: each file's own configuration, today). Raises
-    `dclint.ConfigError` for a bad configuration; a design that does not load is an error
-    in its `Assessment`, never an exception."""
-    from dclint.engine.runner import run as run_engine
-
-    engine = engine or Engine()
-    paths = [paths] if isinstance(paths, str) else list(paths)
-    return assess(run_engine(paths, engine), engine)

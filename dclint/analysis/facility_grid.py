@@ -28,7 +28,6 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from dclint.errors import ConfigError
-from dclint.escaping import finite_data, finite_json, markdown_text, printable
 
 __all__ = [
     "GridPoint",
@@ -37,7 +36,6 @@ __all__ = [
     "ask",
     "evaluate",
     "pareto",
-    "render",
     "run_grid",
     "table",
 ]
@@ -242,6 +240,17 @@ class GridRun:
 
     def points(self) -> list[GridPoint]:
         return [p for _, p in self.store.points()]
+
+
+@dataclass(frozen=True)
+class GridReport:
+    """A grid as its report reads it: `points` iterates the points afresh each call (from the
+    store, never held whole), `note` says what share a sample evaluated ('' for all)."""
+
+    setup: Setup
+    paths: list[str]
+    points: Callable[[], Iterator[GridPoint]]
+    note: str = ""
 
 
 def run_grid(
@@ -467,98 +476,3 @@ def coverage(evaluated: int, total: int) -> str:
     if evaluated >= total:
         return ""
     return f"evaluated {evaluated:,} of {total:,} points ({evaluated / total:.2%}) of the grid"
-
-
-def render(
-    setup: Setup, paths: list[str], points: list[GridPoint], fmt_name: str, note: str = ""
-) -> str:
-    if fmt_name == "json":
-        data = as_data(setup, paths, points)
-        if note:
-            data["coverage"] = note
-        return finite_json(data)
-    head, rows = table(paths, points)
-    md = fmt_name == "markdown"
-    cell = markdown_text if md else printable
-    head, rows = [cell(c) for c in head], [[cell(c) for c in r] for r in rows]
-    if md:
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-    else:
-        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-                 for r in [head, *rows]]  # fmt: skip
-    title = f"What-if grid of {setup.file}" + (
-        f", workload {setup.workload}" if setup.workload else ""
-    )
-    errors = [cell(f"{point_name(paths, p.values)}: error: {e}") for p in points for e in p.errors]
-    foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
-    notes = [note] if note else []
-    title = "## " + markdown_text(title) if md else printable(title)
-    return "\n".join([title, "", *lines, "", *errors, *notes, foot]) + "\n"
-
-
-def render_stream(
-    setup: Setup,
-    paths: list[str],
-    points: Callable[[], Iterator[GridPoint]],
-    fmt_name: str,
-    note: str = "",
-) -> Iterator[str]:
-    """`render` for text, Markdown and JSON, a line at a time, reading the points as it goes
-    (`points` iterates them afresh from the store each call: the text table's column widths
-    take a first pass), so a grid of any size is printed without holding it. The same text as
-    `render`, byte for byte."""
-    if fmt_name == "json":
-        yield from _json_stream(setup, paths, points, note)
-        return
-    md = fmt_name == "markdown"
-    cell = markdown_text if md else printable
-    head = [cell(c) for c in _head(paths)]
-    title = f"What-if grid of {setup.file}" + (
-        f", workload {setup.workload}" if setup.workload else ""
-    )
-    yield ("## " + markdown_text(title) if md else printable(title)) + "\n\n"
-    errors: list[str] = []
-    if md:
-        yield "| " + " | ".join(head) + " |\n"
-        yield "|" + "---|" * len(head) + "\n"
-        for p in points():
-            yield "| " + " | ".join(cell(c) for c in _row(p)) + " |\n"
-            errors.extend(cell(f"{point_name(paths, p.values)}: error: {e}") for e in p.errors)
-    else:
-        widths = [len(c) for c in head]
-        for p in points():
-            widths = [max(w, len(cell(c))) for w, c in zip(widths, _row(p), strict=True)]
-            errors.extend(cell(f"{point_name(paths, p.values)}: error: {e}") for e in p.errors)
-
-        def line(r: list[str]) -> str:
-            return "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n"
-
-        yield line(head)
-        for p in points():
-            yield line([cell(c) for c in _row(p)])
-    foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
-    yield "\n" + "".join(f"{e}\n" for e in errors) + (f"{note}\n" if note else "") + foot + "\n"
-
-
-def _json_stream(
-    setup: Setup, paths: list[str], points: Callable[[], Iterator[GridPoint]], note: str
-) -> Iterator[str]:
-    """`json.dumps(as_data(...), indent=2)` with the points written one by one."""
-    mark = "\0points\0"  # stands for the points in the skeleton, then cut out
-    data: dict[str, Any] = {**as_data(setup, paths, []), "points": [mark]}
-    if note:
-        data["coverage"] = note
-    skeleton = json.dumps(finite_data(data), indent=2, ensure_ascii=False, allow_nan=False)
-    before, after = skeleton.split("\n    " + json.dumps(mark) + "\n", 1)
-    first = True
-    for p in points():
-        point = finite_data(_point_data(paths, p))
-        text = json.dumps(point, indent=2, ensure_ascii=False, allow_nan=False)
-        yield (before + "\n" if first else ",\n") + "    " + text.replace("\n", "\n    ")
-        first = False
-    if first:  # no point: an empty list, as json.dumps writes it
-        yield before.removesuffix("[") + "[]" + after.removeprefix("  ]") + "\n"
-        return
-    yield "\n" + after + "\n"

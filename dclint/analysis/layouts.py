@@ -1,15 +1,15 @@
-"""`dclint plan DESIGN --workload W`: the layout search's result as text, JSON or Markdown."""
+"""`dclint plan DESIGN --workload W`: the layout search's result as cells, sentences and data
+(drawn by dclint.report.plan)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from dclint.escaping import finite_json, markdown_text, printable
 from dclint.projection.search_design import Plan, loses_on, ordinal, set_line
 from dclint.projection.search_records import Candidate
 from dclint.units import Q_, fmt
 
-__all__ = ["as_data", "ceiling_sentence", "declared_sentence", "render", "table"]
+__all__ = ["as_data", "best_flags", "ceiling_sentence", "declared_sentence", "table"]
 
 HEAD = (
     "rank", "tp", "pp", "vpp", "cp", "ep", "dp", "mb", "recompute", "SP", "optimizer",
@@ -59,6 +59,12 @@ def ceiling_sentence(plan: Plan, top: int) -> str | None:
     )
 
 
+def best_flags(plan: Plan) -> str | None:
+    """The best layout as `dclint plan` flags (`--set workloads...`), None when none is valid."""
+    valid = plan.result.valid
+    return set_line(plan.workload, valid[0], plan.gpus) if valid else None
+
+
 def as_data(plan: Plan, top: int) -> dict[str, Any]:
     def layout(c: Candidate) -> dict[str, Any]:
         cost = plan.cost(c)
@@ -99,14 +105,6 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
     }
 
 
-def _table(head: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
-    if markdown:
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        return lines + ["| " + " | ".join(r) + " |" for r in rows]
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    return ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in [head, *rows]]
-
-
 def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[str]]:
     """The search as a titled table for a document: title, head, rows, and the sentences
     under it (where the declared layout ranks, the best as flags, how days are counted)."""
@@ -128,47 +126,11 @@ def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[s
     if above is not None:
         notes.append(above[0].upper() + above[1:] + ".")
     notes += [f"Rejected: {r}: {n:,}" for r, n in plan.result.rejected.items()]
-    if valid:
-        notes.append("Best layout as flags: " + set_line(plan.workload, valid[0], plan.gpus))
+    flags = best_flags(plan)
+    if flags is not None:
+        notes.append("Best layout as flags: " + flags)
     notes.append(
         "Days: steps x predicted step x the declared run's checkpoint and failure overhead "
         "(dclint cost); cost: GPU-days x that run's cost a GPU-day."
     )
     return title, head, rows, notes
-
-
-def render(plan: Plan, top: int, fmt_name: str) -> str:
-    if fmt_name == "json":
-        return finite_json(as_data(plan, top))
-    md = fmt_name == "markdown"
-    valid = plan.result.valid
-    worlds = sorted({c.world for c in valid}) or [plan.gpus]
-    on = " or ".join(f"{w:,}" for w in worlds)
-    title = (
-        f"Layouts for workload {plan.workload} of {plan.design} on {on} GPUs: "
-        f"{plan.result.candidates:,} candidates, {len(valid):,} valid"
-    )
-    out = [f"## {markdown_text(title)}" if md else printable(title), ""]
-    rows = [_row(plan, i + 1, c) for i, c in enumerate(valid[:top])]
-    head = list(HEAD)
-    if len(worlds) > 1:  # several GPU counts searched (--gpus): each row says its own
-        head.insert(1, "GPUs")
-        for row, c in zip(rows, valid[:top], strict=True):
-            row.insert(1, f"{c.world:,}")
-    out += _table(head, rows, md)
-    out += ["", declared_sentence(plan) + "."]
-    above = ceiling_sentence(plan, top)
-    if above is not None:
-        out += ["", above + "."]
-    if plan.result.rejected:
-        out += ["", "rejected:" if not md else "Rejected:"]
-        out += [f"{'-' if md else ' '} {r}: {n:,}" for r, n in plan.result.rejected.items()]
-    if valid:
-        line = set_line(plan.workload, valid[0], plan.gpus)
-        out += ["", "best layout as flags:", f"{'    ' if md else '  '}{line}"]
-    out += [
-        "",
-        "days: steps x predicted step x the declared run's checkpoint and failure overhead "
-        "(`dclint cost`); cost: GPU-days x that run's cost a GPU-day",
-    ]
-    return "\n".join(out) + "\n"

@@ -121,11 +121,18 @@ def roll_up(findings: Sequence[Finding], kind_of: Callable[[str], str]) -> list[
 
 
 def kinds(design: Any) -> Callable[[str], str]:
-    """A subject's kind for rolling up: 'racks of type nvl72' for a rack, '' otherwise. A
-    design replayed from the results cache offers its stored `rack_by_id` itself."""
+    """A subject's kind for rolling up: 'racks of type nvl72' for a rack, '' otherwise.
+    `design` is a design, or a design's result (dclint.engine.findings.DesignResult) whose
+    `rack_kinds` the assessment set; a design replayed from the results cache offers its
+    stored `rack_by_id` itself."""
+    named: dict[str, str] = dict(getattr(design, "rack_kinds", None) or {})
+    if hasattr(design, "rack_kinds"):  # a result: its design, if any
+        design = getattr(design, "design", None)
     stored = getattr(design, "rack_by_id", None)
     try:
-        if stored is not None:
+        if named:
+            racks: dict[str, Any] = {}
+        elif stored is not None:
             racks = stored
         elif design is None:
             racks = {}
@@ -135,12 +142,12 @@ def kinds(design: Any) -> Callable[[str], str]:
             racks = topology_of(design).rack_by_id
     except Exception:  # a design whose topology cannot be resolved: no kinds
         racks = {}
+    for key, rack in racks.items():
+        named.setdefault(key, rack.type_key or rack.platform_key or "-")
 
     def kind(subject: str) -> str:
-        rack = racks.get(subject)
-        if rack is None:
-            return ""
-        return f"racks of type {rack.type_key or rack.platform_key or '-'}"
+        found = named.get(subject)
+        return "" if found is None else f"racks of type {found}"
 
     return kind
 

@@ -8,17 +8,14 @@ from typing import Any
 
 from dclint.engine.runner import Engine
 from dclint.errors import ConfigError
-from dclint.escaping import finite_json
 from dclint.loader.overrides import Override
-from dclint.units import Quantity, fmt
+from dclint.units import Quantity
 
 __all__ = [
     "Sweep",
     "SweepRow",
     "as_data",
     "projections",
-    "render_json",
-    "render_text",
     "run_sweep",
     "split_values",
 ]
@@ -124,41 +121,6 @@ def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) 
     return Sweep(file, path, rows)
 
 
-def _q(q: Quantity | None, unit: str | None = None) -> str:
-    return "-" if q is None else fmt(q, unit)
-
-
-def _table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
-    head = [sweep.path, "findings", *sweep.rules]
-    for w in sweep.workloads:
-        head += [f"{w} days", f"{w} cost"]
-    body = []
-    for row in sweep.rows:
-        cells = [row.value, "error" if row.errors else str(row.total)]
-        cells += [str(row.counts.get(rule, 0)) for rule in sweep.rules]
-        for w in sweep.workloads:
-            days, cost = row.workloads.get(w, (None, None))
-            cells += ["-" if days is None else f"{days.m_as('day'):.1f}", _q(cost)]
-        body.append(cells)
-    return head, body
-
-
-def render_text(sweeps: list[Sweep]) -> str:
-    out = []
-    for sweep in sweeps:
-        head, body = _table(sweep)
-        widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-        out.append(f"Sweep of {sweep.path} on {sweep.file}")
-        for cells in [head, *body]:
-            first = cells[0].ljust(widths[0])
-            rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-            out.append("  ".join([first, *rest]).rstrip())
-        for row in sweep.rows:
-            out.extend(f"{sweep.path}={row.value}: error: {e}" for e in row.errors)
-        out.append("")
-    return "\n".join(out)
-
-
 def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
     from dclint import __version__
 
@@ -189,7 +151,3 @@ def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
             for s in sweeps
         ],
     }
-
-
-def render_json(sweeps: list[Sweep]) -> str:
-    return finite_json(as_data(sweeps))

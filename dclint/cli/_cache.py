@@ -50,7 +50,7 @@ import sys
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from dclint import __version__
 from dclint.cli._runs import DIRECTORY, ENV, disabled, tree_stats, write
@@ -231,6 +231,7 @@ class Replayed:
     """A run read back from the cache, as a presenter reads a run's assessment (`result`, and
     for JSON `designs`: the stored designs' projections, the checked ones' assessments)."""
 
+    report_as: ClassVar[str] = "dclint.analysis.assess.RunAssessment"  # report.registry
     result: RunResult
     fail_on: str
     designs: list[Any] = field(default_factory=list)

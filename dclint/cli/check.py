@@ -339,7 +339,7 @@ def _diff_code(result: Any, code: int) -> int:
 def _report(args: argparse.Namespace, assessed: Any, fixed: list[Any], store: Any = None) -> int:
     """The report of a run's assessment (or of one replayed from the cache) and the exit code;
     with the results cache (`store`), the run's record (dclint.cli._runs) too."""
-    from dclint.report import formatter
+    from dclint.report.registry import renderer
     from dclint.report.view import View
 
     argv = getattr(args, "argv", None)
@@ -353,7 +353,7 @@ def _report(args: argparse.Namespace, assessed: Any, fixed: list[Any], store: An
         today=getattr(args, "today", None),
         baseline_fixed=tuple(fixed),
     )
-    text = formatter(args.format)(assessed, view)
+    text = renderer(assessed, args.format)(assessed, view)
     if args.format == "markdown" and len(text) > GITHUB_COMMENT_LIMIT:
         print(
             f"dclint: warning: the Markdown report is {len(text):,} characters, past GitHub's "
@@ -421,7 +421,7 @@ def _who() -> str:
 
 def sweep(args: argparse.Namespace) -> int:
     """`check --sweep PATH=V1,V2,...`: one check a value, one table."""
-    from dclint.analysis.sweep import render_json, render_text, run_sweep, split_values
+    from dclint.analysis.sweep import run_sweep, split_values
     from dclint.engine.files import collect
 
     if args.max_points < 1:
@@ -435,9 +435,10 @@ def sweep(args: argparse.Namespace) -> int:
         raise ConfigError("no design files found in " + ", ".join(args.paths))
     if args.format not in ("text", "json"):
         raise ConfigError("--sweep prints text or json (--format text|json)")
+    from dclint.report.registry import renderer
+
     sweeps = [run_sweep(f, engine, engine.overrides, args.sweep) for f in files]
-    text = render_json(sweeps) if args.format == "json" else render_text(sweeps)
-    emit(args, text)
+    emit(args, renderer(sweeps, args.format)(sweeps))
     return 2 if any(r.errors for s in sweeps for r in s.rows) else 0
 
 

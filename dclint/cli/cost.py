@@ -3,161 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dclint.cli._shared import add_config, add_output, add_set, emit, overrides
-from dclint.escaping import finite_json
-
-if TYPE_CHECKING:
-    from dclint.projection import Projection, Tco
 
 __all__ = ["add_parser", "run"]
-
-
-def band(low: float, high: float, digits: int = 2) -> str:
-    """dclint.report.values.band, imported when a report is made: it imports pint, and
-    building the command line's parser (every command's module) must not."""
-    from dclint.report.values import band
-
-    return band(low, high, digits)
-
-
-def _source(p: Projection) -> str:
-    return p.timing.mfu_source.split(" ", 1)[0]
-
-
-def _pct(q: Any) -> str:
-    return "-" if q is None else f"{q.m_as('percent'):.3g}%"
-
-
-def _predicted(p: Projection) -> str:
-    t = p.timing
-    if t.mfu_predicted is None:
-        return "-"
-    text = _pct(t.mfu_predicted)
-    if t.prediction is not None:
-        low, high = t.prediction.band.mfu(t.mfu_predicted.m_as(""))
-        text += f" ({band(100 * low, 100 * high)}%)"
-    if not t.mfu_source.startswith("predicted"):
-        gap = t.mfu.m_as("") / t.mfu_predicted.m_as("") - 1
-        text += f" (declared {gap:+.0%})"
-    return text
-
-
-def _predicted_step(p: Projection) -> str:
-    pred = p.timing.prediction
-    if pred is None:
-        return "-"
-    low, high = pred.band.step_time(pred.step_time.m_as("s"))
-    return f"{_fmt(pred.step_time, 's')} ({band(low, high, 3)} s)"
-
-
-def _training(p: Projection) -> str:
-    """The training time, with its band where it comes from the predicted step."""
-    text = _fmt(p.training_time, "day")
-    pred = p.timing.prediction
-    if pred is not None and p.timing.mfu_source.startswith("predicted"):
-        days = p.training_time.m_as("day")
-        text += f" ({band(days * pred.band.low_factor, days * pred.band.high_factor)} d)"
-    return text
-
-
-def _part_row(key: str) -> Any:
-    return lambda p: _part(p, key)
-
-
-def _part(p: Projection, key: str) -> str:
-    """A part of the predicted step: its seconds and share."""
-    pred = p.timing.prediction
-    if pred is None or key not in pred.breakdown:
-        return "-"
-    seconds = pred.breakdown[key].m_as("s")
-    return f"{seconds:.3g} s ({seconds / pred.step_time.m_as('s'):.0%})"
-
-
-OVERHEAD = "calibrated overhead"  # a row only when a calibration profile adds one
-
-
-def _rows(projections: list[Projection]) -> list[tuple[str, Any]]:
-    """ROWS, without the calibrated overhead's when no projection has one."""
-    calibrated = any(
-        p.timing.prediction is not None and "overhead" in p.timing.prediction.breakdown
-        for p in projections
-    )
-    return [r for r in ROWS if calibrated or r[0] != f"  {OVERHEAD}"]
-
-
-ROWS: tuple[tuple[str, Any], ...] = (
-    ("design", lambda p: p.design),
-    ("GPUs", lambda p: f"{p.gpus} x {p.gpu}"),
-    ("precision", lambda p: p.precision),
-    ("FLOPs (model)", lambda p: f"{p.flops.model.m_as('FLOP'):.3g} FLOP"),
-    ("MFU", lambda p: f"{p.timing.mfu.m_as('percent'):.4g}% ({_source(p)})"),
-    ("MFU predicted", lambda p: _predicted(p)),
-    ("HFU predicted", lambda p: _pct(p.timing.prediction.hfu if p.timing.prediction else None)),
-    ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),
-    ("predicted step", lambda p: _predicted_step(p)),
-    *(
-        (f"  {label}", _part_row(key))
-        for key, label in (
-            ("compute", "compute"),
-            ("recompute", "recompute"),
-            ("tp", "TP comm."),
-            ("pp_bubble", "PP bubble"),
-            ("pp_p2p", "PP p2p"),
-            ("dp", "DP comm."),
-            ("cp", "CP comm."),
-            ("ep", "EP comm."),
-            ("optimizer", "optimizer"),
-            ("straggler", "stragglers"),
-            ("overhead", OVERHEAD),
-        )
-    ),
-    ("compute", lambda p: _fmt(p.timing.compute, "day")),
-    ("communication", lambda p: _fmt(p.timing.communication, "day")),
-    ("checkpoints", lambda p: _fmt(p.timing.checkpoint, "day")),
-    ("failures", lambda p: _fmt(p.timing.failures, "day")),
-    ("training time", lambda p: _training(p)),
-    ("goodput", lambda p: f"{p.timing.goodput.m_as('percent'):.1f}%"),
-    ("GPU-hours", lambda p: _fmt(p.gpu_hours, "hour")),
-    ("facility power", lambda p: _fmt(p.facility_power, "kW")),
-    ("energy", lambda p: _fmt(p.energy, "MWh")),
-    ("TFLOPS/W", lambda p: f"{p.efficiency.m_as('TFLOPS/W'):.3g}"),
-    ("cost total", lambda p: _fmt(p.cost_total)),
-    ("memory/GPU", lambda p: _fmt(p.memory.total, "GiB")),
-)
-
-
-def _fmt(q: Any, unit: str | None = None) -> str:
-    from dclint.units import fmt
-
-    return fmt(q, unit)
-
-
-def _table(projections: list[Projection]) -> str:
-    header = ["workload", *(p.workload for p in projections)]
-    rows = [header] + [
-        [name, *(str(get(p)) for p in projections)] for name, get in _rows(projections)
-    ]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
-    )
-
-
-def _tco_text(t: Tco) -> str:
-    from dclint.units import fmt
-
-    lines = [f"TCO {t.design}: {fmt(t.total)} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]
-    lines += [f"  {name}: {fmt(value)}" for name, value in t.items.items()]
-    per = t.per_gpu_year
-    if per is not None:
-        lines.append(f"  per GPU-year: {fmt(per)}")
-    if t.break_even is not None:
-        lines.append(f"  break-even: {t.break_even.m_as('month'):.1f} months")
-    if t.omitted:
-        lines.append(f"  omitted (not declared): {', '.join(t.omitted)}")
-    return "\n".join(lines)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -173,41 +23,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     add_set(parser)
     add_config(parser)
     return parser
-
-
-def _tco_rows(t: Tco) -> list[list[str]]:
-    from dclint.units import fmt
-
-    rows = [["total", f"{fmt(t.total)} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]]
-    rows += [[name, fmt(value)] for name, value in t.items.items()]
-    if t.per_gpu_year is not None:
-        rows.append(["per GPU-year", fmt(t.per_gpu_year)])
-    if t.break_even is not None:
-        rows.append(["break-even", f"{t.break_even.m_as('month'):.1f} months"])
-    if t.omitted:
-        rows.append(["omitted (not declared)", ", ".join(t.omitted)])
-    return rows
-
-
-def _document(designs: list[Any], projections: list[Projection], fmt_name: str) -> str:
-    """The cost report as a document (Markdown or HTML): the same figures as the text."""
-    from dclint.projection import tco, unprojected
-    from dclint.report.document import Block, write_html, write_markdown
-
-    title = "Training time, energy and cost"
-    parts = [Block("h1", title)]
-    if projections:
-        header = ["", *(p.workload for p in projections)]
-        rows = [[name, *(str(get(p)) for p in projections)] for name, get in _rows(projections)]
-        parts.append(Block("table", header=header, rows=rows))
-    for p in projections:
-        parts.append(Block("h3", f"Assumptions for {p.workload}"))
-        parts.append(Block("ul", items=list(p.assumptions)))
-    for d in designs:
-        parts += [Block("p", f"{d.name}: {w} not projected: {r}") for w, r in unprojected(d)]
-        parts.append(Block("h2", f"TCO of {d.name}"))
-        parts.append(Block("table", header=["Item", "Value"], rows=_tco_rows(tco(d))))
-    return write_markdown(parts) if fmt_name == "markdown" else write_html(parts, title)
 
 
 def _calibrate(args: argparse.Namespace, designs: list[Any]) -> None:
@@ -226,36 +41,14 @@ def _calibrate(args: argparse.Namespace, designs: list[Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dclint.analysis.costs import costs
     from dclint.loader import load
-    from dclint.projection import project_workloads, tco, unprojected
+    from dclint.report.registry import renderer
 
     sets = overrides(args)
     # LoadError -> exit 2 with file:line:col
     designs = [load(path, overrides=sets) for path in args.paths]
     _calibrate(args, designs)
-    projections = [p for d in designs for p in project_workloads(d)]
-    if args.format == "json":
-        data = {
-            "projections": [p.as_dict() for p in projections],
-            "unprojected": [
-                {"design": d.name, "workload": w, "reason": r}
-                for d in designs
-                for w, r in unprojected(d)
-            ],
-            "tco": [tco(d).as_dict() for d in designs],
-        }
-        emit(args, finite_json(data))
-        return 0
-    if args.format in ("markdown", "html"):
-        emit(args, _document(designs, projections, args.format))
-        return 0
-    out = [_table(projections)] if projections else []
-    for p in projections:
-        out.append(
-            f"\nassumptions for {p.workload}:\n" + "\n".join(f"  - {a}" for a in p.assumptions)
-        )
-    for d in designs:
-        out += [f"\n{d.name}: {w} not projected: {r}" for w, r in unprojected(d)]
-        out.append("\n" + _tco_text(tco(d)))
-    emit(args, "\n".join(out).lstrip("\n") + "\n")
+    result = costs(designs)
+    emit(args, renderer(result, args.format)(result))
     return 0

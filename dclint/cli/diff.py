@@ -51,16 +51,11 @@ def run(args: argparse.Namespace) -> int:
     b = checked(engine, args.b)
     opts = (engine.options(engine.config_for(a.file)), engine.options(engine.config_for(b.file)))
     d = compare.compare(a, b, opts)
-    if args.format == "html":
-        from dclint.report.document import diff_blocks, write_html
+    from dclint.report.registry import renderer
 
-        names = (a.name or a.file, b.name or b.file)
-        emit(args, write_html(diff_blocks(d, *names, level="h1"), f"{names[1]} against {names[0]}"))
+    write = renderer(d, args.format)
+    if args.format == "html":
+        emit(args, write(d, (a.name or a.file, b.name or b.file)))
         return 0
-    render = {
-        "text": compare.render_text,
-        "markdown": compare.render_markdown,
-        "json": compare.render_json,
-    }[args.format]
-    emit(args, render(d))
+    emit(args, write(d))
     return 0

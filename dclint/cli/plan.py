@@ -162,8 +162,8 @@ def run(args: argparse.Namespace) -> int:
     calibrate(design, engine.config_for(args.design))  # the config's calibration profile
     wl = pick_workload(design, args.workload)
     reserve = engine.shared(engine.config_for(args.design)).memory_reserve.m_as("")
-    from dclint.analysis.layouts import render
     from dclint.projection.search_design import plan_layouts
+    from dclint.report.registry import renderer
 
     found = plan_layouts(design, wl, args.by, worlds, reserve=reserve)
     if isinstance(found, str):
@@ -176,22 +176,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if getattr(args, "apply", False):
         return _apply(args, design, wl, found)
-    if args.format == "html":
-        emit(args, _html(found, args.top))
-        return 0
-    emit(args, render(found, args.top, args.format))
+    emit(args, renderer(found, args.format)(found, args.top))
     return 0
-
-
-def _html(found: Any, top: int) -> str:
-    """The layout search as an HTML page: the text's table and sentences."""
-    from dclint.analysis.layouts import table
-    from dclint.report.document import Block, write_html
-
-    title, head, rows, notes = table(found, top)
-    parts = [Block("h1", title), Block("table", header=head, rows=rows)]
-    parts += [Block("p", n) for n in notes]
-    return write_html(parts, title)
 
 
 def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
@@ -289,14 +275,8 @@ def _grid(
     args: argparse.Namespace, workload: str, varies: list[tuple[str, list[str]]], count: int
 ) -> int:
     """`plan --vary`: `varies` (PATH, values) of `count` points, already within --max-points."""
-    from dclint.analysis.facility_grid import (
-        GridPoint,
-        Setup,
-        coverage,
-        render_stream,
-        run_grid,
-        table,
-    )
+    from dclint.analysis.facility_grid import GridPoint, GridReport, Setup, coverage, run_grid
+    from dclint.report.registry import renderer
 
     setup = Setup(
         args.design,
@@ -340,10 +320,9 @@ def _grid(
     note = coverage(run.store.count(), run.total)
     try:
         if args.format == "html":  # the chart draws every point at once
-            from dclint.analysis.facility_grid_chart import render_html
-
             points = run.points()
-            emit(args, render_html(setup, paths, points, *table(paths, points), note))
+            report = GridReport(setup, paths, lambda: iter(points), note)
+            emit(args, renderer(report, args.format)(report))
             return 2 if any(p.errors for p in points) else 0
         failed = [False]
 
@@ -352,7 +331,8 @@ def _grid(
                 failed[0] = failed[0] or bool(point.errors)
                 yield point
 
-        emit(args, render_stream(setup, paths, stored, args.format, note))
+        report = GridReport(setup, paths, stored, note)
+        emit(args, renderer(report, args.format)(report))
         return 2 if failed[0] else 0
     finally:
         run.store.close()

@@ -111,29 +111,24 @@ def run(args: argparse.Namespace) -> int:
     diff, diff_names = _diff(result, engine, args)
 
     def group(d: Any) -> list[tuple[Any, int]]:
-        return [(g.first, g.count) for g in roll_up(d.findings, kinds(d.design))]
+        return [(g.first, g.count) for g in roll_up(d.findings, kinds(d))]
 
     from dclint.analysis.assess import assess
-    from dclint.report import document
+    from dclint.report.registry import renderer
 
     run = assess(result, engine, priced=False)  # priced above, before the document's ranking
     doc = rd.build(run, front, group, diff, diff_names)
-    if fmt in ("docx", "xlsx"):
-        from dclint.report import office
-
-        (office.write_docx if fmt == "docx" else office.write_xlsx)(doc, run, args.output)
-    elif fmt == "markdown":
-        _emit(args, document.render_markdown(doc, run))
-    elif fmt == "html":
-        _emit(args, document.render_html(doc, run))
-    else:
-        from dclint.report.pdf import html_to_pdf
-
-        html = document.render_html(doc, run, paper=args.paper)
+    write = renderer(doc, fmt)
+    if fmt in FILE_ONLY:
         from dclint.cli._output import refuse_input
 
         refuse_input(args.output, "--output")  # as write_atomic does for the other formats
-        html_to_pdf(html, args.output, args.paper)
+    if fmt == "pdf":
+        write(doc, run, args.output, args.paper)
+    elif fmt in FILE_ONLY:
+        write(doc, run, args.output)
+    else:
+        _emit(args, write(doc, run))
     # the document reports them too, but whoever runs the command (a CI log, -o a file) sees
     # the exit code 2 with its reason: one line a load error, as check and main print them
     for problem in result.errors:

@@ -34,6 +34,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="print the design format's reference (Markdown) instead: docs/design-format.md",
     )
+    parser.add_argument(
+        "--api-doc",
+        action="store_true",
+        help="print the rule API's reference (Markdown) instead: docs/rule-api.md",
+    )
     return parser
 
 
@@ -42,6 +47,11 @@ def run(args: argparse.Namespace) -> int:
         from dclint.model.design_doc import design_doc
 
         sys.stdout.write(design_doc())
+        return 0
+    if getattr(args, "api_doc", False):  # generated from dclint.api, as the design's is
+        from dclint.report.api_doc import api_doc
+
+        sys.stdout.write(api_doc())
         return 0
     if getattr(args, "import_mapping", False):
         from dclint.importer.mapping import mapping_schema_text

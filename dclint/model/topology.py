@@ -242,8 +242,23 @@ class Rack:
         return self.platform.gpus * (self.nodes if self.platform.kind == "node" else 1)
 
     def field_path(self, name: str) -> Path:
-        """Where the value of a rack field was written (the rack, its type, or its platform)."""
-        return self.origin.get(name, self.path)
+        """Where the value of a rack field was written: for a field a rack type or platform
+        may give (`it_load`, `coolant_flow`, ...), the rack, its type or its platform (the rack
+        entry when none wrote it); for a field of the rack entry only (`feeds`, `hall`,
+        `row`, `status`, `type`), that field of the entry. Raises ValueError for a name that
+        is no rack field (a misspelt name would otherwise point at the wrong line)."""
+        from dclint.model.racks import RackFields, RackGroup
+
+        if name in self.origin:
+            return self.origin[name]
+        if name in RackFields.model_fields:
+            return self.path
+        if name in RackGroup.model_fields:
+            return (*self.path, name)
+        known = sorted({*RackGroup.model_fields, *self.origin})
+        raise ValueError(
+            f"Rack.field_path({name!r}): no such rack field; one of {', '.join(known)}"
+        )
 
     @cached_property
     def peak_load(self) -> Quantity:

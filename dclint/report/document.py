@@ -349,7 +349,7 @@ def _diff(doc: ReviewDocument) -> list[Block]:
 
 def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
     """A design against a counter-design: the compared figures, findings gone and new."""
-    from dclint.analysis.diff import heading, row_cells
+    from dclint.report.compared import heading, row_cells
 
     out = [
         Block(level, f"Counter-design: {b} against {a}", anchor="diff"),

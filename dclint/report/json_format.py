@@ -43,7 +43,7 @@ def as_data(run: RunAssessment) -> dict[str, Any]:
             "name": d.name,
             "findings": [f.as_dict() for f in d.findings],
             # one defect on many racks of a type: each keeps its subjects and finding indices
-            "rollups": rollup_data(d.findings, d.design),
+            "rollups": rollup_data(d.findings, d),
             # found and not reported: suppressed inline or accepted by a baseline, with why
             "waivers": [w.as_dict() for w in d.waivers],
             "errors": [

@@ -11,10 +11,11 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from dclint.errors import ConfigError
 
-__all__ = ["BROWSERS", "find_browser", "html_to_pdf"]
+__all__ = ["BROWSERS", "find_browser", "html_to_pdf", "write_pdf"]
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 TIMEOUT_S = 120
@@ -92,3 +93,11 @@ def html_to_pdf(html: str, output: str, paper: str = "A4") -> None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
+
+
+def write_pdf(doc: Any, run: Any, path: str, paper: str = "A4") -> None:
+    """The review (`doc`, of the run's assessment `run`) as a PDF at `path`: its HTML page with
+    the print styles for `paper`, printed by a browser."""
+    from dclint.report.document import render_html
+
+    html_to_pdf(render_html(doc, run, paper=paper), path, paper)

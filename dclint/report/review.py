@@ -130,7 +130,7 @@ def _review(a: Assessment) -> Review:
     for f in a.findings:
         area = f.tags[0] if f.tags else "other"
         areas.setdefault(f.severity, {}).setdefault(area, []).append(f)
-    kind = kinds(a.design)
+    kind = kinds(a.result)
     review.rolled = {
         sev: {area: roll_up(found, kind) for area, found in by_area.items()}
         for sev, by_area in areas.items()

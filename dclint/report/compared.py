@@ -1,0 +1,40 @@
+"""Two designs compared (dclint.analysis.diff.Diff) as table cells and section headings, for
+`dclint diff` (dclint.report.diff) and the review document alike."""
+
+from __future__ import annotations
+
+from dclint.analysis.diff import Diff, Value
+from dclint.engine.findings import Finding
+from dclint.units import Quantity, fmt
+
+__all__ = ["heading", "row_cells"]
+
+
+def _cell(v: Value) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, Quantity):
+        return fmt(v.to("day")) if v.check("[time]") else fmt(v)
+    if isinstance(v, float):
+        return f"{v:.2f}"
+    return str(v)
+
+
+def _ratio(label: str, v: Value) -> str:
+    return f"{v:.2f}:1" if "down:up" in label and isinstance(v, float) else _cell(v)
+
+
+def _lines(d: Diff) -> list[list[str]]:
+    return [
+        [r.label, _ratio(r.label, r.a), _ratio(r.label, r.b), r.change]
+        for r in [*d.rows, *d.projections]
+    ]
+
+
+row_cells = _lines  # the compared figures as table cells, for the review document
+
+
+def heading(side: str, found: list[Finding]) -> str:
+    """`Findings only in B (2)` over the findings, `Findings only in A: none` where there are
+    none (no count of 0 over an empty section), in text and Markdown alike."""
+    return f"Findings only in {side} ({len(found)})" if found else f"Findings only in {side}: none"

@@ -1,0 +1,49 @@
+"""`check --sweep PATH=V1,V2,...` as text or JSON: one table a swept file
+(`dclint.analysis.sweep.Sweep`)."""
+
+from __future__ import annotations
+
+from dclint.analysis.sweep import Sweep, as_data
+from dclint.escaping import finite_json
+from dclint.units import Quantity, fmt
+
+__all__ = ["render_json", "render_text"]
+
+
+def _q(q: Quantity | None, unit: str | None = None) -> str:
+    return "-" if q is None else fmt(q, unit)
+
+
+def _table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
+    head = [sweep.path, "findings", *sweep.rules]
+    for w in sweep.workloads:
+        head += [f"{w} days", f"{w} cost"]
+    body = []
+    for row in sweep.rows:
+        cells = [row.value, "error" if row.errors else str(row.total)]
+        cells += [str(row.counts.get(rule, 0)) for rule in sweep.rules]
+        for w in sweep.workloads:
+            days, cost = row.workloads.get(w, (None, None))
+            cells += ["-" if days is None else f"{days.m_as('day'):.1f}", _q(cost)]
+        body.append(cells)
+    return head, body
+
+
+def render_text(sweeps: list[Sweep]) -> str:
+    out = []
+    for sweep in sweeps:
+        head, body = _table(sweep)
+        widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+        out.append(f"Sweep of {sweep.path} on {sweep.file}")
+        for cells in [head, *body]:
+            first = cells[0].ljust(widths[0])
+            rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+            out.append("  ".join([first, *rest]).rstrip())
+        for row in sweep.rows:
+            out.extend(f"{sweep.path}={row.value}: error: {e}" for e in row.errors)
+        out.append("")
+    return "\n".join(out)
+
+
+def render_json(sweeps: list[Sweep]) -> str:
+    return finite_json(as_data(sweeps))
