@@ -50,6 +50,8 @@ class HeatRejectionInsufficient(Rule):
     name = "heat-rejection-insufficient"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ashrae.climate",)
     needs = ("heat_rejection",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -64,6 +64,8 @@ class LoopFreezeRisk(Rule):
     name = "loop-freeze-risk"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ashrae.climate",)
     needs = ("heat_rejection",)
     options = {
         "margin": Option(

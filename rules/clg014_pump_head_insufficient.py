@@ -51,6 +51,8 @@ class PumpHeadInsufficient(Rule):
     name = "pump-head-insufficient"
     severity = "error"
     tags = ("cooling",)
+    consequence = "over-rating"
+    covers = ("ocp.liquid",)
     needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

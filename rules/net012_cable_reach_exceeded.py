@@ -44,6 +44,8 @@ class CableReachExceeded(Rule):
     name = "cable-reach-exceeded"
     severity = "error"
     tags = ("fabric", "cabling")
+    consequence = "cannot-run"
+    covers = ("nvidia.cabling",)
     needs = ("fabric",)
     options = {
         "dac_reach_400g": Option("3 m", Length, "Reach of passive copper at up to 400 Gb/s"),

@@ -62,6 +62,8 @@ class GeneratorStepLoadExceeded(Rule):
     name = "generator-step-load-exceeded"
     severity = "error"
     tags = ("power",)
+    consequence = "single-failure"
+    covers = ("iso8528.acceptance",)
     options = {
         "default_step": Option(
             "35%", Share, "First load step a set accepts where it declares no step_load"

@@ -131,6 +131,18 @@ TOPICS: tuple[Topic, ...] = (
         "liquid supply temperature, dew point and condensation",
     ),
     Topic(
+        "ashrae.climate",
+        "ASHRAE Handbook: Fundamentals, climatic design conditions",
+        "0.4% cooling and 99.6% heating design conditions",
+        "heat rejection at the design-day ambient, freeze protection of outdoor loops",
+    ),
+    Topic(
+        "iso8528.acceptance",
+        "ISO 8528-5",
+        "generating sets: load acceptance",
+        "generator and UPS step load from a training job's power swings",
+    ),
+    Topic(
         "nec.continuous",
         "NFPA 70 (NEC)",
         "210.20(A) and 215.3 continuous and noncontinuous loads",
