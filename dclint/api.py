@@ -251,6 +251,7 @@ __all__ = [
     "Impact",
     "Information",
     "ItPart",
+    "Length",
     "LoadError",
     "Loop",
     "Mass",
@@ -373,6 +374,7 @@ __all__ = [
 # exactly one (tests/test_api_lazy.py)
 FACETS: dict[str, tuple[str, ...]] = {
     "rule surface": (
+        "Length",
         "Area",
         "Bandwidth",
         "Change",
@@ -557,7 +559,6 @@ FACETS: dict[str, tuple[str, ...]] = {
 # Where each name lives: `from dclint.api import X` imports X's module only, so a check
 # imports what the rules it runs use (the layout search only when PAR005 searches)
 _MODULE = {
-    "Length": "dclint.model.types",
     "AIR": "dclint.calc.air",
     "ASHRAE_SUPPLY_LIMITS": "dclint.calc.cooling",
     "Area": "dclint.model.types",
