@@ -53,6 +53,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--save-dump", metavar="FILE", help="also save what the server answered")
     p.add_argument("--output", "-o", metavar="FILE", help="file to write (default: stdout)")
+    p.add_argument(
+        "--ledger",
+        metavar="FILE",
+        help="also write the import's ledger as JSON: for each kind of source object, what "
+        "was read, imported, merged and skipped (and why), each by its source reference",
+    )
     return p
 
 
@@ -64,7 +70,7 @@ def _inputs(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from dclint.importer.run import ImportFailed, run_import
 
-    outputs = [o for o in (args.output, args.save_dump) if o]
+    outputs = [o for o in (args.output, args.save_dump, getattr(args, "ledger", None)) if o]
     for out in outputs:
         for name in _inputs(args):
             if os.path.exists(out) and os.path.exists(name) and os.path.samefile(out, name):
@@ -103,6 +109,10 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(args.save_dump, result.dump, "--save-dump")
     for line in result.report:
         print(f"dclint import: warning: {printable(line)}", file=sys.stderr)
+    for line in result.ledger:
+        print(f"dclint import: ledger: {printable(line)}", file=sys.stderr)
+    if getattr(args, "ledger", None):
+        write_atomic(args.ledger, result.ledger_json, "--ledger")
     if args.output:
         write_atomic(args.output, result.text)
         print(f"dclint import: wrote {printable(args.output)}")

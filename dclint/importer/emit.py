@@ -112,4 +112,6 @@ def emit(frag: Fragment, command: str) -> str:
     if frag.notes:
         out.append("# Not imported:")
         out += [f"#   {note}" for note in frag.notes]
+    if frag.ledger.kinds:
+        out += [line.replace("\n", " ") for line in frag.ledger.comment()]
     return "\n".join(out) + "\n"

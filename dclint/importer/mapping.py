@@ -27,6 +27,22 @@ MAPPING_SCHEMA_ID = "urn:dclint:schema:import-mapping:1"
 DEFAULT_MAPPING = "dclint-import.yaml"
 
 Kind = Literal["gpu_node", "switch", "storage", "cdu", "other", "ignore"]
+StatusUse = Literal["active", "planned", "offline", "skip"]
+# dclint's documented default: everything that is or will be in the room is load (a node in
+# repair comes back and its rack and feeds must carry it); what is being removed is not
+DEFAULT_STATUS: dict[str, StatusUse] = {
+    "active": "active",
+    "connected": "active",
+    "available": "active",
+    "planned": "planned",
+    "staged": "planned",
+    "provisioning": "planned",
+    "reserved": "planned",
+    "offline": "offline",
+    "failed": "offline",
+    "inventory": "skip",  # in stock, not in a rack
+    "decommissioning": "skip",
+}
 
 
 class DeviceTypeMap(Strict):
@@ -166,6 +182,32 @@ class Mapping(Strict):
         "allocated or maximum draw of their power ports",
     )
     fabric: FabricMap = Field(default_factory=FabricMap, description="The fabric built")
+    status: dict[str, StatusUse] = Field(
+        default_factory=lambda: dict(DEFAULT_STATUS),
+        description="DCIM status (of a rack, device or feed) -> how the import counts it: "
+        "active, planned (counted, marked planned), offline (counted: a node in repair comes "
+        "back; marked offline_nodes) or skip (not imported, on the ledger). Default: active, "
+        "connected, available -> active; planned, staged, provisioning, reserved -> planned; "
+        "offline, failed -> offline; inventory, decommissioning -> skip. A status not listed "
+        "is skipped",
+    )
+    rows: Literal["group", "location", "facility_id", "none"] = Field(
+        "group",
+        description="Where a rack's row comes from: group (Nautobot's rack_group, else the "
+        "rack's own location when it sits below the imported one, NetBox 4's rack-group "
+        "equivalent), location, facility_id (a floor-grid cell), none",
+    )
+    node_count: Literal["both", "racks", "devices"] = Field(
+        "both",
+        description="Spreadsheets: a rack's node count column and its device rows count the "
+        "same nodes. both: they must agree (else an error at both cells); racks or devices: "
+        "that source wins and the ledger says so",
+    )
+    rack_platforms: dict[str, Id | None] = Field(
+        default_factory=dict,
+        description="A value of the racks' platform column -> the platform catalog key, or "
+        "null for a rack without GPU nodes (network, storage)",
+    )
     sheets: SheetsMap | None = Field(
         None, description="csv/xlsx: which sheet and columns hold racks, feeds, panels, devices"
     )

@@ -26,6 +26,8 @@ class ImportResult:
     text: str
     report: list[str] = field(default_factory=list)  # what was left out, for stderr
     dump: str | None = None  # what a server answered, for --save-dump
+    ledger: list[str] = field(default_factory=list)  # one line a kind, for stderr
+    ledger_json: str = ""  # the whole ledger, for --ledger FILE
 
 
 KINDS = {"netbox": "NetBox", "nautobot": "Nautobot"}
@@ -75,7 +77,7 @@ def run_import(
     site = site or the_map.site
     saved: str | None = None
     if source in KINDS:
-        inv, saved = _read_dcim(source, location, dump, site, token_env)
+        inv, saved = _read_dcim(source, location, dump, site, token_env, the_map)
     else:
         if location is None:
             raise ConfigError(f"import {source}: name the file to read")
@@ -85,18 +87,39 @@ def run_import(
     frag = build(inv, the_map)
     if frag.problems:
         raise ImportFailed(list(dict.fromkeys(frag.problems)))  # in reading order, each once
-    report = []
+    report = [str(w) for w in inv.warnings]
     for key, count in frag.unmapped.items():
         report.append(
             f"unmapped device type {key}: {count} devices not imported (name it in the "
             f"mapping file's device_types)"
         )
     report += [f"not imported: {note}" for note in frag.notes]
-    return ImportResult(emit(frag, command), report, saved)
+    text = emit(frag, command)
+    _loads(text)
+    ledger_json = json.dumps(frag.ledger.as_json(), indent=1, sort_keys=True) + "\n"
+    return ImportResult(text, report, saved, frag.ledger.lines(), ledger_json)
+
+
+def _loads(text: str) -> None:
+    """The design written loads, or the import fails: never a design `check` refuses."""
+    from dclint.errors import LoadError
+    from dclint.loader.load import load_text
+
+    try:
+        load_text(text, "<the design the import would write>")
+    except LoadError as exc:
+        raise ImportFailed(
+            [ImportProblem("the design the import would write", str(p)) for p in exc.problems]
+        ) from None
 
 
 def _read_dcim(
-    source: str, location: str | None, dump: str | None, site: str | None, token_env: str | None
+    source: str,
+    location: str | None,
+    dump: str | None,
+    site: str | None,
+    token_env: str | None,
+    mapping: Any = None,
 ) -> tuple[Inventory, str | None]:
     from dclint.importer.dcim import read_dump
 
@@ -114,7 +137,7 @@ def _read_dcim(
         data = fetch_dump(source, location, token_env or "")
         saved = json.dumps(data, indent=1, sort_keys=True) + "\n"
     try:
-        inv = read_dump(data, kind, location or "", site)
+        inv = read_dump(data, kind, location or "", site, mapping)
     except ValueError as exc:
         where = dump or location or source
         raise ImportFailed([ImportProblem(where, str(exc))]) from None
