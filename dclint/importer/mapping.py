@@ -96,12 +96,33 @@ class _Table(Strict):
     decimal: Literal[".", ","] = Field(
         ".", description="The decimal mark of numbers written as text ('40,8' needs ',')"
     )
+    units: dict[str, str] = Field(
+        default_factory=dict,
+        description="A quantity column's header -> the header of the column holding each "
+        "row's unit, e.g. {Design load: Unit}",
+    )
+    skip_rows: list[int] = Field(
+        default_factory=list, description="Rows (as the sheet numbers them) not read"
+    )
+    stop_at: str | None = Field(
+        None,
+        description="A cell text that ends the table (e.g. 'Notes'): its row and every row "
+        "after it are not read (total rows and footers after a blank row are recognised "
+        "without it)",
+    )
+
+
+class Column(Strict):
+    """A column by its header, with the unit its bare numbers are in."""
+
+    column: str = Field(description="The column's header")
+    unit: str | None = Field(None, description="The unit of its bare numbers, e.g. kW")
 
 
 class PanelColumns(Strict):
     id: str = Field(description="Header of the panel's name")
-    voltage: str | None = Field(None, description="Header of its voltage")
-    current_rating: str | None = Field(None, description="Header of its rating (A)")
+    voltage: str | Column | None = Field(None, description="Header of its voltage")
+    current_rating: str | Column | None = Field(None, description="Header of its rating (A)")
     path: str | None = Field(None, description="Header of its power path (A/B)")
 
 
@@ -109,8 +130,8 @@ class FeedColumns(Strict):
     id: str = Field(description="Header of the feed's name")
     panel: str | None = Field(None, description="Header of the panel it hangs on")
     rack: str | None = Field(None, description="Header of the rack it feeds")
-    voltage: str = Field(description="Header of its voltage")
-    current_rating: str = Field(description="Header of its breaker rating")
+    voltage: str | Column = Field(description="Header of its voltage")
+    current_rating: str | Column = Field(description="Header of its breaker rating")
     phases: str | None = Field(None, description="Header of its phase count (1 or 3)")
     path: str | None = Field(None, description="Header of its power path (A/B)")
     max_utilisation: str | None = Field(None, description="Header of its max utilisation")
@@ -120,7 +141,7 @@ class RackColumns(Strict):
     id: str = Field(description="Header of the rack's name")
     platform: str | None = Field(None, description="Header of its platform catalog key")
     nodes: str | None = Field(None, description="Header of its node count")
-    it_load: str | None = Field(None, description="Header of its IT load")
+    it_load: str | Column | None = Field(None, description="Header of its IT load")
     row: str | None = Field(None, description="Header of its row")
 
 
@@ -129,7 +150,7 @@ class DeviceColumns(Strict):
     rack: str = Field(description="Header of the rack it sits in")
     type: str = Field(description="Header of its model (a key of device_types)")
     role: str | None = Field(None, description="Header of its role (a key of roles)")
-    power: str | None = Field(None, description="Header of its power draw")
+    power: str | Column | None = Field(None, description="Header of its power draw")
 
 
 class PanelTable(_Table):
