@@ -297,6 +297,17 @@ def read_dump(
 def _places(r: _Reader, site_key: str | None, site_path: str) -> None:
     """Sites and locations on the ledger: those in the imported one merged into `site`."""
     inside = _descendants(r, site_key) if site_key is not None else set()
+    above: set[tuple[str, str]] = set()  # the imported location's site and parents
+    if site_key is not None and site_path == "dcim/locations":
+        by_id = r.by_id.get("dcim/locations", {})
+        here = by_id.get(site_key)
+        while here is not None:
+            if _key(here.get("site")) is not None:
+                above.add(("dcim/sites", str(_key(here.get("site")))))
+            parent = _key(here.get("parent"))
+            if parent is not None:
+                above.add(("dcim/locations", parent))
+            here = by_id.get(parent) if parent is not None and parent != site_key else None
     for path in ("dcim/sites", "dcim/locations"):
         kind = path.removeprefix("dcim/").rstrip("s")
         for obj in r.lists.get(path, []):
@@ -311,6 +322,8 @@ def _places(r: _Reader, site_key: str | None, site_path: str) -> None:
                 or (site_path == "dcim/sites" and _key(obj.get("site")) == site_key)
             ):
                 r.inv.ledger.merged(kind, origin, "site")
+            elif (path, ident) in above:
+                r.inv.ledger.skipped(kind, origin, "above the imported location")
             else:
                 r.inv.ledger.skipped(kind, origin, "outside the location")
 
