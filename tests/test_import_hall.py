@@ -177,3 +177,27 @@ def test_every_object_of_the_hall_is_in_the_design_or_on_the_ledger(tmp_path: Pa
             walked += 1
     assert walked == 1 + 4 + 9 + 4 + 20 + 64
     assert all(entry["unplaced_objects"] == [] for entry in ledger.values())
+
+
+def test_findings_carry_their_source_in_text_sarif_and_the_review(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _import(tmp_path, hall_dump()) == 0
+    site = str(tmp_path / "site.yaml")
+    sources = [
+        f"NetBox power-feed 4 <{NB}/power-feeds/4/>",
+        f"NetBox power-feed 13 <{NB}/power-feeds/13/>",
+        f"NetBox rack 2 <{NB}/racks/2/>",
+    ]
+    capsys.readouterr()
+    assert main(["check", site]) == 1
+    text = capsys.readouterr().out
+    assert [text.count(f"(source: {s})") for s in sources] == [1, 1, 1]
+    assert main(["check", site, "--format", "sarif"]) == 1
+    results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert sorted(r["properties"]["origin"] for r in results) == sorted(sources)
+    review = tmp_path / "review.md"
+    main(["review", site, "--format", "markdown", "--output", str(review)])
+    doc = review.read_text(encoding="utf-8")  # Markdown escapes the URL's angle brackets
+    escaped = [s.replace("<", "\\<").replace(">", "\\>") for s in sources]
+    assert [doc.count(f"(source: {s})") for s in escaped] == [1, 1, 1]

@@ -101,7 +101,10 @@ def rollup_line(r: Rollup, full: bool = True) -> str:
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f" **{md(impact_sentence(f))}.**"
     scope = f"**{md(r.scope())}**, e.g.: " if r.count > 1 else ""
-    return f"- {md(r.where)} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}.{fix}"
+    source = f" (source: {md(f.origin)})" if f.origin else ""  # an imported element's
+    return (
+        f"- {md(r.where)} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}{source}.{fix}"
+    )
 
 
 def slug(title: str) -> str:
