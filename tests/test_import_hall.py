@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from integration.hall import GPU_RACKS, MAPPING, hall_dump
+from integration.hall import GPU_RACKS, MAPPING, NAUTOBOT_MAPPING, hall_dump, nautobot_hall_dump
 
 from dclint.cli import main
 from dclint.loader import load
@@ -201,3 +201,41 @@ def test_findings_carry_their_source_in_text_sarif_and_the_review(
     doc = review.read_text(encoding="utf-8")  # Markdown escapes the URL's angle brackets
     escaped = [s.replace("<", "\\<").replace(">", "\\>") for s in sources]
     assert [doc.count(f"(source: {s})") for s in escaped] == [1, 1, 1]
+
+
+def test_the_hall_from_nautobot_follows_its_panel_to_panel_feeds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "dump.json").write_text(json.dumps(nautobot_hall_dump()), encoding="utf-8")
+    (tmp_path / "map.yaml").write_text(NAUTOBOT_MAPPING, encoding="utf-8")
+    args = ["import", "nautobot", "--from-file", str(tmp_path / "dump.json")]
+    args += ["--map", str(tmp_path / "map.yaml"), "-o", str(tmp_path / "site.yaml")]
+    assert main([*args, "--ledger", str(tmp_path / "ledger.json")]) == 0
+    design = load(str(tmp_path / "site.yaml"))
+    topo = topology_of(design)
+    assert topo.gpus == 256
+    assert {r.id: round(r.it_load.m_as("kW"), 3) for r in topo.racks if r.platform_key} == {
+        r: 40.8 for r in GPU_RACKS
+    }
+    assert _rows(design) == {**{r: f"Row {r[0]}" for r in GPU_RACKS}, "N01": "Row N"}
+    assert {g.id: g.offline_nodes for g in design.racks if g.offline_nodes} == {"A02": 1}
+    # the campus UPS panels, outside the hall, followed upstream by their feeds to the RPPs
+    assert {p.id: p.fed_by for p in design.power.panels} == {
+        "rpp-a": "ups-a",
+        "rpp-b": "ups-b",
+        "ups-a": None,
+        "ups-b": None,
+    }
+    ledger = json.loads((tmp_path / "ledger.json").read_text(encoding="utf-8"))
+    counts = {k: (v["read"], v["imported"], v["merged"], v["skipped"]) for k, v in ledger.items()}
+    assert counts == {
+        "location": (2, 1, 0, 1),  # the hall imported; the campus above it
+        "rack": (9, 9, 0, 0),
+        "power-panel": (4, 4, 0, 0),
+        "power-feed": (20, 18, 2, 0),  # the UPS-to-RPP feeds: the RPPs' fed_by
+        "device": (64, 0, 44, 20),
+    }
+    assert sorted(i["into"] for i in ledger["power-feed"]["merged_objects"]) == [
+        "fed_by of panel rpp-a",
+        "fed_by of panel rpp-b",
+    ]

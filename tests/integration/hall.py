@@ -164,3 +164,109 @@ panels:
   rpp-a: {current_rating: 800 A, fed_by: ups-a}
   rpp-b: {current_rating: 800 A, fed_by: ups-b}
 """
+
+
+def nautobot_hall_dump() -> dict[str, Any]:
+    """The same hall as Nautobot 3.x's REST API lists it at depth=1: locations (campus, the
+    hall under it), rack groups Row A/B/N, Status objects, `power_path` on panels and feeds,
+    the UPS-to-RPP circuits as panel-to-panel feeds (`destination_panel`), device types keyed
+    by model."""
+    nb = hall_dump()
+    url = "https://nautobot.example.com/api"
+
+    def ref(path: str, ident: Any, **more: Any) -> dict[str, Any]:
+        return {"id": str(ident), "url": f"{url}/{path}/{ident}/", "display": "", **more}
+
+    def status(obj: dict[str, Any]) -> dict[str, str]:
+        return {"name": obj["status"]["label"]}
+
+    campus = {**ref("dcim/locations", "campus", name="Campus"), "parent": None}
+    hall = {**ref("dcim/locations", "hall-1", name="Hall 1"), "parent": {"id": "campus"}}
+    groups = {row: ref("dcim/rack-groups", f"row-{row}", name=f"Row {row}") for row in "ABN"}
+    racks = [
+        {
+            **ref("dcim/racks", f"rack-{r['name']}", name=r["name"]),
+            "location": {"id": "hall-1"},
+            "rack_group": groups[r["name"][0]],
+            "status": status(r),
+            "facility_id": r["facility_id"],
+        }
+        for r in nb["dcim/racks"]
+    ]
+    panels = [
+        {
+            **ref("dcim/power-panels", p["name"], name=p["name"]),
+            "location": {"id": "campus" if p["name"].startswith("ups") else "hall-1"},
+            "power_path": {"value": p["name"][-1]},
+        }
+        for p in nb["dcim/power-panels"]
+    ]
+    feeds = []
+    for f in nb["dcim/power-feeds"]:
+        panel = f["power_panel"]["name"]
+        feed = {
+            **ref("dcim/power-feeds", f"feed-{f['name']}", name=f["name"]),
+            "power_panel": {"id": panel, "name": panel},
+            "rack": None if f["rack"] is None else {"id": f"rack-{f['rack']['name']}"},
+            "status": status(f),
+            "type": f["type"],
+            "supply": f["supply"],
+            "phase": f["phase"],
+            "voltage": f["voltage"],
+            "amperage": f["amperage"],
+            "max_utilization": f["max_utilization"],
+            "power_path": {"value": panel[-1]},
+        }
+        if f["rack"] is None:  # ups-a-rpp-a: the UPS panel feeding the RPP
+            down = "rpp-" + panel[-1]
+            feed["destination_panel"] = {"id": down, "name": down}
+        feeds.append(feed)
+    types = [
+        {**ref("dcim/device-types", t["slug"]), "model": t["model"]}
+        for t in nb["dcim/device-types"]
+    ]
+    templates = [
+        {
+            **ref("dcim/power-port-templates", t["id"]),
+            "device_type": {"id": t["device_type"]["slug"]},
+            "maximum_draw": t["maximum_draw"],
+            "allocated_draw": t["allocated_draw"],
+        }
+        for t in nb["dcim/power-port-templates"]
+    ]
+    devices = [
+        {
+            **ref("dcim/devices", f"dev-{d['name']}", name=d["name"]),
+            "device_type": {"id": d["device_type"]["slug"], "model": d["device_type"]["model"]},
+            "role": {"name": d["role"]["name"]},
+            "location": {"id": "hall-1"},
+            "rack": {"id": f"rack-{d['rack']['name']}"},
+            "status": status(d),
+        }
+        for d in nb["dcim/devices"]
+    ]
+    return {
+        "dcim/locations": [campus, hall],
+        "dcim/racks": racks,
+        "dcim/power-panels": panels,
+        "dcim/power-feeds": feeds,
+        "dcim/device-types": types,
+        "dcim/power-port-templates": templates,
+        "dcim/devices": devices,
+        "dcim/interfaces": [],
+        "dcim/cables": [],
+    }
+
+
+NAUTOBOT_MAPPING = """\
+name: hall1
+site: Hall 1
+device_types:
+  DGX H100: {kind: gpu_node, platform: dgx-h100}
+  QM9700: {kind: switch, switch: qm9700}
+power_draw: maximum
+panels:
+  ups-a: {current_rating: 1600 A, voltage: 415 V}
+  ups-b: {current_rating: 1600 A, voltage: 415 V}
+  "*": {current_rating: 800 A}
+"""
