@@ -125,3 +125,24 @@ def test_every_object_read_is_in_the_design_or_on_the_ledger(
     assert "#   rack: read 10, imported 9, merged 0, skipped 1 (outside the location: 1)\n" in text
     # the decommissioning node is not load: gpu-r01 holds 3 nodes
     assert "dgx-h100-x3" in text
+
+
+def test_a_design_that_would_not_load_is_never_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "dump.json").write_text(json.dumps(netbox_dump(cluster())), encoding="utf-8")
+    mapping = NETBOX_MAP.read_text(encoding="utf-8").replace(
+        '"*": {current_rating: 800 A}', '"*": {current_rating: 800 A, fed_by: ups-z}'
+    )
+    (tmp_path / "map.yaml").write_text(mapping, encoding="utf-8")
+    out = tmp_path / "site.yaml"
+    args = ["import", "netbox", "--from-file", str(tmp_path / "dump.json")]
+    assert main([*args, "--map", str(tmp_path / "map.yaml"), "-o", str(out)]) == 2
+    assert not out.exists()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2  # pp-a's and pp-b's fed_by
+    assert err[0].startswith(
+        "dclint import: error: the design the import would write: <the design the import "
+        "would write>:"
+    )
+    assert "ups-z" in err[0] and "ups-z" in err[1]

@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     for line in result.ledger:
         print(f"dclint import: ledger: {printable(line)}", file=sys.stderr)
     if getattr(args, "ledger", None):
-        write_atomic(args.ledger, result.ledger_json, "--ledger")
+        write_atomic(args.ledger, result.ledger_json(), "--ledger")
     if args.output:
         write_atomic(args.output, result.text)
         print(f"dclint import: wrote {printable(args.output)}")

@@ -27,7 +27,13 @@ class ImportResult:
     report: list[str] = field(default_factory=list)  # what was left out, for stderr
     dump: str | None = None  # what a server answered, for --save-dump
     ledger: list[str] = field(default_factory=list)  # one line a kind, for stderr
-    ledger_json: str = ""  # the whole ledger, for --ledger FILE
+    book: Any = None  # the Ledger, for --ledger FILE
+
+    def ledger_json(self) -> str:
+        """The whole ledger as JSON (built only when asked for: a large site's is big)."""
+        if self.book is None:
+            return "{}\n"
+        return json.dumps(self.book.as_json(), indent=1, sort_keys=True) + "\n"
 
 
 KINDS = {"netbox": "NetBox", "nautobot": "Nautobot"}
@@ -95,16 +101,29 @@ def run_import(
         )
     report += [f"not imported: {note}" for note in frag.notes]
     text = emit(frag, command)
-    _loads(text)
-    ledger_json = json.dumps(frag.ledger.as_json(), indent=1, sort_keys=True) + "\n"
-    return ImportResult(text, report, saved, frag.ledger.lines(), ledger_json)
+    _loads(frag, text)
+    return ImportResult(text, report, saved, frag.ledger.lines(), frag.ledger)
 
 
-def _loads(text: str) -> None:
-    """The design written loads, or the import fails: never a design `check` refuses."""
+def _loads(frag: Any, text: str) -> None:
+    """The design written loads, or the import fails: never a design `check` refuses. Checked
+    on the fragment's own values (the model and its references: a 1,000-rack site's YAML
+    would take seconds to parse again); a design that fails is loaded from its text, for the
+    errors' positions."""
     from dclint.errors import LoadError
+    from dclint.importer.emit import as_data
     from dclint.loader.load import load_text
+    from dclint.loader.refs import check_refs
+    from dclint.model.design import Design
+    from dclint.model.resolve import resolve
 
+    try:
+        design = Design.model_validate(as_data(frag))
+        topology, errors = resolve(design)
+        if not errors and not check_refs(design, topology):
+            return
+    except Exception:  # the load below says what and where
+        pass
     try:
         load_text(text, "<the design the import would write>")
     except LoadError as exc:
