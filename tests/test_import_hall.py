@@ -201,6 +201,11 @@ def test_findings_carry_their_source_in_text_sarif_and_the_review(
     doc = review.read_text(encoding="utf-8")  # Markdown escapes the URL's angle brackets
     escaped = [s.replace("<", "\\<").replace(">", "\\>") for s in sources]
     assert [doc.count(f"(source: {s})") for s in escaped] == [1, 1, 1]
+    # the review lists the elements the source marks not active, counted as load
+    assert (
+        "| elements not active | counted as load | planned racks: B04; racks with nodes "
+        "offline (in repair): A02 (1): counted in the loads, feeds and GPUs checked |"
+    ) in doc
 
 
 def test_the_hall_from_nautobot_follows_its_panel_to_panel_feeds(
