@@ -146,3 +146,21 @@ def test_a_design_that_would_not_load_is_never_written(
         "would write>:"
     )
     assert "ups-z" in err[0] and "ups-z" in err[1]
+
+
+def test_the_ledger_is_the_same_bytes_whatever_the_dump_order(tmp_path: Path) -> None:
+    import random
+
+    dump = _mutated()
+    texts = []
+    for i, order in enumerate(
+        (dump, {k: random.Random(3).sample(v, len(v)) for k, v in dump.items()})
+    ):
+        (tmp_path / "dump.json").write_text(json.dumps(order), encoding="utf-8")
+        out, ledger = tmp_path / f"site{i}.yaml", tmp_path / f"ledger{i}.json"
+        args = ["import", "netbox", "--from-file", str(tmp_path / "dump.json")]
+        args += ["--map", str(NETBOX_MAP), "--site", "dc1", "-o", str(out)]
+        assert main([*args, "--ledger", str(ledger)]) == 0
+        texts.append((out.read_text(encoding="utf-8"), ledger.read_text(encoding="utf-8")))
+    assert texts[0] == texts[1]
+    assert texts[0][0].count("\n#   NetBox cable ") == 9  # the 9 skipped cables, in order

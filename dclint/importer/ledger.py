@@ -6,12 +6,20 @@ the design and the ledger: an object read and never placed is listed as such."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Ledger", "LedgerItem"]
 
 MOST_NAMED = 200  # skipped objects the fragment's comment names per kind (JSON names all)
+_DIGITS = re.compile(r"(\d+)")
+
+
+def _natural(origin: str) -> tuple[Any, ...]:
+    """Sources in a stable order whatever order the source listed them in: numbers by value
+    (`device 9` before `device 10`), so a re-import writes the same bytes."""
+    return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(origin))
 
 
 @dataclass(slots=True)
@@ -78,9 +86,12 @@ class Ledger:
             out.append(text)
         return out
 
+    def items(self, kind: str, *states: str) -> list[LedgerItem]:
+        found = [i for i in self.kinds.get(kind, {}).values() if i.state in states]
+        return sorted(found, key=lambda i: _natural(i.origin))
+
     def skipped_items(self, kind: str) -> list[LedgerItem]:
-        items = self.kinds.get(kind, {}).values()
-        return [i for i in items if i.state in ("skipped", "read")]
+        return self.items(kind, "skipped", "read")
 
     def comment(self) -> list[str]:
         """The fragment's foot: the counts, then each skipped object by its source."""
@@ -108,11 +119,8 @@ class Ledger:
                 key = "reason" if state == "skipped" else "into"
                 entry[state + "_objects"] = [
                     {"source": i.origin, key: i.into, **({"note": i.note} if i.note else {})}
-                    for i in self.kinds[kind].values()
-                    if i.state == state
+                    for i in self.items(kind, state)
                 ]
-            entry["unplaced_objects"] = [
-                i.origin for i in self.kinds[kind].values() if i.state == "read"
-            ]
+            entry["unplaced_objects"] = [i.origin for i in self.items(kind, "read")]
             out[kind] = entry
         return out
