@@ -244,3 +244,23 @@ def test_the_hall_from_nautobot_follows_its_panel_to_panel_feeds(
         "fed_by of panel rpp-a",
         "fed_by of panel rpp-b",
     ]
+
+
+def test_redundant_psus_with_no_allocated_draw_are_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dump = hall_dump()
+    for t in dump["dcim/power-port-templates"]:
+        if t["device_type"]["slug"] == "dgx-h100":
+            t["allocated_draw"] = None
+    assert _import(tmp_path, dump) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"dclint import: warning: NetBox device 1 <{NB}/devices/1/>: device type dgx-h100: 6 "
+        "power ports (redundant PSUs) with no allocated draw: read as one port's maximum, "
+        "3.3 kW a device, never their sum; give the device's draw as `power:` in the "
+        "mapping's device_types\n"
+    ) in err
+    topo = topology_of(load(str(tmp_path / "site.yaml")))
+    loads = {r.id: r.it_load.m_as("kW") for r in topo.racks}
+    assert loads["A01"] == pytest.approx(13.2)  # 4 x 3.3 kW: what the warning says

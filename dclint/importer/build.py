@@ -325,6 +325,7 @@ def _racks(
                         no_draw[d.device_type] += 1
                     node_draw += w or 0.0
                     _above_rating(inv, m.platform, d, w, mapping.power_draw, types, over)
+                    _one_port(inv, d, types, mapping, over)
                 else:
                     node_draw += (_catalog_power(m.platform) or (0.0, None))[0] or 0.0
                 note = "status offline: counted, marked offline_nodes" * (d.status == "offline")
@@ -446,6 +447,37 @@ def _above_rating(
         f"{platform}'s rated maximum of {num(rated / 1000)} kW in dclint's catalog"
     )
     seen[dev.device_type] = text
+    inv.warnings.append(ImportProblem(dev.origin, text))
+
+
+def _one_port(
+    inv: Inventory,
+    dev: DeviceRec,
+    types: dict[str, DeviceTypeRec],
+    mapping: Mapping,
+    seen: dict[str, str],
+) -> None:
+    """Redundant PSUs with no allocated draw: the device's draw is read as one port's
+    maximum, which may be below it; a warning, once a device type."""
+    dtype = types.get(dev.device_type)
+    m = mapping.device_types.get(dev.device_type)
+    if (
+        dev.power is not None
+        or (m is not None and m.power is not None)
+        or dtype is None
+        or dtype.ports < 2
+        or dtype.allocated_draw is not None
+        or dtype.largest_maximum is None
+        or f"{dev.device_type} one port" in seen
+    ):
+        return
+    text = (
+        f"device type {dev.device_type}: {dtype.ports} power ports (redundant PSUs) with no "
+        f"allocated draw: read as one port's maximum, {num(dtype.largest_maximum / 1000)} kW "
+        "a device, never their sum; give the device's draw as `power:` in the mapping's "
+        "device_types"
+    )
+    seen[f"{dev.device_type} one port"] = text
     inv.warnings.append(ImportProblem(dev.origin, text))
 
 
