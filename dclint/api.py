@@ -145,6 +145,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         Duration,
         Flow,
         Information,
+        Length,
         Mass,
         Power,
         Temperature,

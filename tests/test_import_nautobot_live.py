@@ -32,6 +32,7 @@ from typing import Any
 
 import pytest
 from integration.cluster import NET_RACK, cluster, netbox_dump
+from integration.hall import GPU_RACKS
 
 from dclint.cli import main
 from dclint.model.ranges import expand
@@ -155,16 +156,17 @@ def test_everything_the_script_started_is_stopped(live: Run) -> None:
 def test_what_nautobot_answered(live: Run) -> None:
     dump = json.loads((live.out / "dump.json").read_text(encoding="utf-8"))
     counts = {path: len(objects) for path, objects in dump.items()}
+    # the cluster, and beside it the hall of issue #49 (tests/integration/hall.py)
     assert counts == {
-        "dcim/locations": 1,
-        "dcim/racks": 9,
-        "dcim/power-panels": 2,
-        "dcim/power-feeds": 18,
-        "dcim/device-types": 3,
-        "dcim/power-port-templates": 9,
-        "dcim/devices": 45,
-        "dcim/power-ports": 6 * 32 + 2 * 12 + 1,
-        "dcim/interfaces": 1024,
+        "dcim/locations": 1 + 2,
+        "dcim/racks": 9 + 9,
+        "dcim/power-panels": 2 + 4,
+        "dcim/power-feeds": 18 + 20,
+        "dcim/device-types": 3 + 2,
+        "dcim/power-port-templates": 9 + 3,
+        "dcim/devices": 45 + 64,
+        "dcim/power-ports": 6 * 32 + 2 * 12 + 1 + (6 * 32 + 2 * 12 + 2 * 9 + 10 + 1),
+        "dcim/interfaces": 1024 + (8 * 32 + 64 * 12),
         "dcim/cables": 512,
     }
     # Nautobot's own shapes, as the importer reads them
@@ -299,3 +301,42 @@ def test_the_token_is_nowhere(live: Run) -> None:
     assert token.search(live.log) is None
     for path in live.out.iterdir():
         assert token.search(path.read_text(encoding="utf-8")) is None, path.name
+
+
+def test_the_hall_from_a_live_nautobot(live: Run) -> None:
+    """Issue #49's hall in a real Nautobot: 256 GPUs in eight GPU racks at 40.8 kW (six
+    redundant PSUs a DGX H100), the RMA node counted and marked, the campus UPS panels followed
+    upstream by their panel-to-panel feeds, rows from the rack groups, every object on the
+    ledger, and the overload the RMA node would have hidden."""
+    from dclint.loader import load
+
+    design = load(live.out / "hall.yaml")
+    topo = topology_of(design)
+    assert topo.gpus == 256
+    gpu = {r.id: round(r.it_load.m_as("kW"), 3) for r in topo.racks if r.platform_key}
+    assert gpu == {r: 40.8 for r in GPU_RACKS}
+    rows = {i: g.row for g in design.racks for i, _ in expand(g.id)}
+    assert rows == {**{r: f"Row {r[0]}" for r in GPU_RACKS}, "N01": "Row N"}
+    assert {g.id: g.offline_nodes for g in design.racks if g.offline_nodes} == {"A02": 1}
+    assert [g.id for g in design.racks if g.status == "planned"] == ["B04"]
+    assert {p.id: p.fed_by for p in design.power.panels} == {
+        "rpp-a": "ups-a",
+        "rpp-b": "ups-b",
+        "ups-a": None,
+        "ups-b": None,
+    }
+    ledger = json.loads((live.out / "hall-ledger.json").read_text(encoding="utf-8"))
+    counts = {k: (v["read"], v["imported"], v["merged"], v["skipped"]) for k, v in ledger.items()}
+    assert counts == {
+        "location": (3, 1, 0, 2),  # Hall 1; Campus above it; dc1 (the cluster) outside
+        "rack": (18, 9, 0, 9),
+        "power-panel": (6, 4, 0, 2),
+        "power-feed": (38, 18, 2, 18),
+        "device": (109, 0, 44, 65),
+        "cable": (512, 0, 0, 512),
+    }
+    assert all(v["unplaced_objects"] == [] for v in ledger.values())
+    assert (live.out / "hall-check.rc").read_text().strip() == "1"
+    report = json.loads((live.out / "hall-check.json").read_text(encoding="utf-8"))
+    found = sorted((f["rule"], f["subject"]) for f in report["designs"][0]["findings"])
+    assert found == [("PWR003", "A02-a"), ("PWR003", "A02-b"), ("PWR004", "A02")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,18 @@ def test_rest_dump_becomes_a_compact_design_with_sources(tmp_path: Path) -> None
     assert body.count("\n      - {a: ") == 12  # 8 rack-leaf runs, 4 leaf-spine runs
     assert "      - {a: 'leaf[1-8]', b: spine4, count: 8, speed: 400 Gb/s}" in body
     assert body.endswith(
-        "# Not imported, device types the mapping file does not name (devices):\n#   cm7200: 1\n"
+        "# Not imported, device types the mapping file does not name (devices):\n"
+        "#   cm7200: 1\n"
+        "# Import ledger (read = imported + merged + skipped):\n"
+        "#   cable: read 512, imported 512, merged 0, skipped 0\n"
+        "#   device: read 45, imported 12, merged 32, skipped 1 (unmapped type cm7200: 1)\n"
+        "#   power-feed: read 18, imported 18, merged 0, skipped 0\n"
+        "#   power-panel: read 2, imported 2, merged 0, skipped 0\n"
+        "#   rack: read 9, imported 9, merged 0, skipped 0\n"
+        "#   site: read 1, imported 1, merged 0, skipped 0\n"
+        "# Skipped devices:\n"
+        "#   NetBox device 45 <https://netbox.example.com/dcim/devices/45/>: unmapped type "
+        "cm7200\n"
     )
 
 
@@ -154,7 +166,7 @@ def test_graphql_answer_gives_the_same_design(tmp_path: Path) -> None:
     _, graphql = _import(tmp_path, netbox_graphql(cluster()), "--map", str(NETBOX_MAP))
 
     def body(text: str) -> list[str]:  # GraphQL carries no URLs: comments name ids only
-        return [line.split(" <")[0].replace('"', "") for line in text.splitlines()[1:]]
+        return [re.sub(r" <[^>]*>", "", line).replace('"', "") for line in text.splitlines()[1:]]
 
     assert body(graphql) == body(rest)
     assert "# NetBox power-panel 1\n" in graphql

@@ -298,6 +298,22 @@ def _upstream(design: Any) -> ScopeLine:
     )
 
 
+def _not_active(design: Any) -> list[ScopeLine]:
+    """Racks the design marks not active (planned; nodes offline, in repair): listed, since
+    they count in the loads, feeds and GPUs checked."""
+    planned = [g.id for g in design.racks if g.status == "planned"]
+    offline = [f"{g.id} ({g.offline_nodes})" for g in design.racks if g.offline_nodes]
+    parts = []
+    if planned:
+        parts.append(f"planned racks: {', '.join(planned)}")
+    if offline:
+        parts.append(f"racks with nodes offline (in repair): {', '.join(offline)}")
+    if not parts:
+        return []
+    detail = "; ".join(parts) + ": counted in the loads, feeds and GPUs checked"
+    return [ScopeLine("elements not active", "counted as load", detail)]
+
+
 FAMILIES = {
     "PWR": "power",
     "CLG": "cooling",
@@ -353,6 +369,7 @@ def scope(
     out.append(_upstream(design))
     if design is not None:
         out += _unread(design, rules)
+        out += _not_active(design)
     out += [ScopeLine(what, "not modelled", why) for what, why in NOT_MODELLED]
     return out
 

@@ -53,6 +53,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--save-dump", metavar="FILE", help="also save what the server answered")
     p.add_argument("--output", "-o", metavar="FILE", help="file to write (default: stdout)")
+    p.add_argument(
+        "--ledger",
+        metavar="FILE",
+        help="also write the import's ledger as JSON: for each kind of source object, what "
+        "was read, imported, merged and skipped (and why), each by its source reference",
+    )
     return p
 
 
@@ -75,11 +81,16 @@ def _refuse_aliases(args: argparse.Namespace) -> None:
     spelled (`./x` and `x`, a symlink, a hard link)."""
     from dclint.cli._output import _same
 
-    outputs = [(f, p) for f, p in (("--output", args.output), ("--save-dump", args.save_dump)) if p]
-    if len(outputs) == 2 and _same(outputs[0][1], outputs[1][1]):
-        raise ConfigError(
-            f"--output {outputs[0][1]} and --save-dump {outputs[1][1]} are one file: give two"
-        )
+    named = (
+        ("--output", args.output),
+        ("--save-dump", args.save_dump),
+        ("--ledger", getattr(args, "ledger", None)),
+    )
+    outputs = [(f, p) for f, p in named if p]
+    for i, (flag, path) in enumerate(outputs):
+        for other, second in outputs[i + 1 :]:
+            if _same(path, second):
+                raise ConfigError(f"{flag} {path} and {other} {second} are one file: give two")
     if not outputs:
         return
     for name in _inputs(args):
@@ -124,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(args.save_dump, result.dump, "--save-dump")
     for line in result.report:
         print(f"dclint import: warning: {printable(line)}", file=sys.stderr)
+    for line in result.ledger:
+        print(f"dclint import: ledger: {printable(line)}", file=sys.stderr)
+    if getattr(args, "ledger", None):
+        write_atomic(args.ledger, result.ledger_json(), "--ledger")
     if args.output:
         write_atomic(args.output, result.text)
         print(f"dclint import: wrote {printable(args.output)}")

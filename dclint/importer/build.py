@@ -8,7 +8,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from dclint.importer.inventory import DeviceRec, ImportProblem, Inventory
+from dclint.importer.inventory import DeviceRec, DeviceTypeRec, ImportProblem, Inventory, RackRec
+from dclint.importer.ledger import Ledger
 from dclint.importer.mapping import Mapping
 
 __all__ = ["Entry", "Fragment", "build", "slug"]
@@ -48,6 +49,7 @@ class Fragment:
     notes: list[str] = field(default_factory=list)  # what was left out, and why
     origins: list[tuple[str, str]] = field(default_factory=list)  # the design's `origins`
     problems: list[ImportProblem] = field(default_factory=list)
+    ledger: Ledger = field(default_factory=Ledger)
 
 
 def num(value: float) -> str:
@@ -58,7 +60,7 @@ def num(value: float) -> str:
 
 def build(inv: Inventory, mapping: Mapping) -> Fragment:
     name = mapping.name or slug(inv.site or "imported")
-    frag = Fragment(name, inv.site)
+    frag = Fragment(name, inv.site, ledger=inv.ledger)
     frag.problems.extend(inv.problems)
     ids = _Ids(frag)
     panel_ids = {p.name: ids.take(p.name, p.origin) for p in inv.panels}
@@ -186,6 +188,8 @@ def _panels(inv: Inventory, mapping: Mapping, frag: Fragment, panel_ids: dict[st
             fields["fed_by"] = given.fed_by
         elif p.name in inv.fed_by and inv.fed_by[p.name] in panel_ids:
             fields["fed_by"] = panel_ids[inv.fed_by[p.name]]
+        note = f"upstream of panel {inv.upstream[p.name]}" if p.name in inv.upstream else ""
+        inv.ledger.imported("power-panel", p.origin, ident, note)
         frag.panels.append(Entry(fields, p.origin, {ident: p.origin}))
 
 
@@ -204,31 +208,69 @@ def _feeds(
             fields["max_utilisation"] = f"{num(f.max_utilization)}%"
         if f.path:
             fields["path"] = f.path
-        if f.status != "active":
+        if f.status == "planned":
             fields["status"] = f.status
+        note = f"status {f.status}: counted as load" if f.status == "offline" else ""
+        inv.ledger.imported("power-feed", f.origin, feed_ids[i], note)
         rows.append((fields, f.origin))
     frag.feeds.extend(compact_entries(rows, inv.source, "power-feed"))
 
 
-def _draw(inv: Inventory, mapping: Mapping, dev: DeviceRec, which: str) -> float | None:
+def _draw(
+    types: dict[str, DeviceTypeRec], mapping: Mapping, dev: DeviceRec, which: str
+) -> float | None:
     """W one device draws: the sheet's or the mapping's figure, else the DCIM's allocated
-    (or maximum) draw of its power ports."""
+    (or maximum) draw of its power ports. A device type with several power ports has
+    redundant PSUs: each port's maximum is what that PSU carries when its partners fail, so
+    the device's maximum is its draw spread over them (their allocated draws), at least one
+    port's maximum, never the sum of the ports' maxima (the caveat of NetBox's and
+    Nautobot's own power utilisation)."""
     if dev.power is not None:
         return dev.power
     m = mapping.device_types.get(dev.device_type)
     if m is not None and m.power is not None:
         return float(m.power.m_as("W"))
-    for dtype in inv.device_types.values():
-        if dtype.key == dev.device_type:
-            first = dtype.maximum_draw if which == "maximum" else dtype.allocated_draw
-            second = dtype.allocated_draw if which == "maximum" else dtype.maximum_draw
-            return first if first is not None else second
-    return None
+    dtype = types.get(dev.device_type)
+    if dtype is None:
+        return None
+    if dtype.ports > 1:
+        found = [x for x in (dtype.allocated_draw, dtype.largest_maximum) if x is not None]
+        if which == "maximum":
+            return max(found) if found else None
+        return found[0] if found else None
+    first = dtype.maximum_draw if which == "maximum" else dtype.allocated_draw
+    second = dtype.allocated_draw if which == "maximum" else dtype.maximum_draw
+    return first if first is not None else second
+
+
+def _catalog_power(platform: str) -> tuple[float | None, float | None] | None:
+    """(power, max_power) in W of a catalog platform; None when the catalog has no such
+    platform."""
+    from dclint.model.builtin_catalog import builtin_raw
+    from dclint.units import parse_quantity
+
+    entry = builtin_raw().get("platforms", {}).get(platform)
+    if entry is None:
+        return None
+    out: list[float | None] = []
+    for key in ("power", "max_power"):
+        value = entry.get(key)
+        out.append(None if value is None else float(parse_quantity(str(value)).m_as("W")))
+    return out[0], out[1]
+
+
+def _cells(origins: list[str]) -> str:
+    """Source references of several rows, as one text (`plan.xlsx Equipment!A5:A8`)."""
+    if len(origins) == 1:
+        return origins[0]
+    return _many(origins, "", "row")
 
 
 def _racks(
     inv: Inventory, mapping: Mapping, frag: Fragment, ids: _Ids, feed_ids: dict[int, str]
 ) -> None:
+    led = inv.ledger
+    types = {t.key: t for t in inv.device_types.values()}
     feeds_of: dict[str, list[tuple[str, str]]] = {}
     for i, f in enumerate(inv.feeds):
         if f.rack is not None:
@@ -236,38 +278,82 @@ def _racks(
     devices_of: dict[str, list[DeviceRec]] = {}
     unmapped: Counter[str] = Counter()
     no_draw: Counter[str] = Counter()
+    rack_names = {r.name for r in inv.racks}
     for d in inv.devices:
         m = mapping.device_types.get(d.device_type)
         if m is None:
             unmapped[d.device_type] += 1
+            led.skipped("device", d.origin, f"unmapped type {d.device_type}")
             continue
-        if d.rack is not None and m.kind != "ignore":
-            devices_of.setdefault(d.rack, []).append(d)
+        if m.kind == "ignore":
+            led.skipped("device", d.origin, "ignored by the mapping")
+            continue
+        if m.kind == "gpu_node" and m.platform and _catalog_power(m.platform) is None:
+            frag.problems.append(
+                ImportProblem(
+                    d.origin,
+                    f"device type {d.device_type} is mapped to platform '{m.platform}', which "
+                    "the catalog does not know: name a catalog key in the mapping's device_types",
+                )
+            )
+            continue
+        if d.rack is None or d.rack not in rack_names:
+            if not (m.kind == "switch" and m.switch):
+                led.skipped("device", d.origin, "no rack")
+            continue
+        devices_of.setdefault(d.rack, []).append(d)
     frag.unmapped = dict(sorted(unmapped.items()))
+    over: dict[str, str] = {}  # device type -> the warning that its draw is above the catalog's
     rows = []
     for rack in inv.racks:
         ident = ids.take(rack.name, rack.origin)
         fields: dict[str, Any] = {"id": ident}
         platforms: Counter[str] = Counter()
+        node_rows: list[DeviceRec] = []
+        offline = 0
         extra = 0.0
-        total = 0.0
+        node_draw = 0.0
         for d in devices_of.get(rack.name, []):
             m = mapping.device_types[d.device_type]
             if m.kind == "gpu_node" and m.platform:
                 platforms[m.platform] += 1
-                if mapping.power_draw != "catalog":
-                    w = _draw(inv, mapping, d, mapping.power_draw)
+                node_rows.append(d)
+                offline += d.status == "offline"
+                if mapping.power_draw != "catalog" or d.power is not None:
+                    w = _draw(types, mapping, d, mapping.power_draw)
                     if w is None:
                         no_draw[d.device_type] += 1
-                    total += w or 0.0
+                    node_draw += w or 0.0
+                    _above_rating(inv, m.platform, d, w, mapping.power_draw, types, over)
+                    _one_port(inv, d, types, mapping, over)
+                else:
+                    node_draw += (_catalog_power(m.platform) or (0.0, None))[0] or 0.0
+                note = "status offline: counted, marked offline_nodes" * (d.status == "offline")
+                led.merged("device", d.origin, f"rack {ident} (a {m.platform} node)", note)
                 continue
-            w = _draw(inv, mapping, d, "allocated")
+            w = _draw(types, mapping, d, "allocated")
             if w is None:
                 no_draw[d.device_type] += 1
             extra += w or 0.0
-            total += w or 0.0
-        if rack.platform is not None:
-            platforms[rack.platform] += rack.nodes or 0  # 0: a rack-scale platform
+            led.merged("device", d.origin, f"rack {ident} (its load)")
+        platform = rack.platform
+        if platform is not None and platform in mapping.rack_platforms:
+            platform = mapping.rack_platforms[platform]
+        elif platform is not None and _catalog_power(platform) is None:
+            frag.problems.append(
+                ImportProblem(
+                    rack.platform_at or rack.origin,
+                    f"'{platform}' is not a platform the catalog knows: map it in the mapping "
+                    f"file's rack_platforms ({{{platform}: null}} for a rack without GPU nodes, "
+                    "or a catalog key such as dgx-h100)",
+                )
+            )
+            continue
+        nodes = _node_count(inv, mapping, frag, rack, ident, platform, node_rows)
+        if nodes is None:
+            continue
+        if platform is not None:
+            platforms[platform] += 0
         if len(platforms) > 1:
             frag.problems.append(
                 ImportProblem(
@@ -277,29 +363,58 @@ def _racks(
                 )
             )
             continue
+        devices_w = extra
         if platforms:
-            platform, nodes = next(iter(platforms.items()))
+            platform = next(iter(platforms))
             key = f"{platform}-x{nodes}" if nodes else platform
             frag.rack_types.setdefault(
                 key, {"platform": platform, "nodes": nodes} if nodes else {"platform": platform}
             )
             fields["type"] = key
-            if mapping.power_draw != "catalog":
-                fields["it_load"] = f"{num(total / 1000)} kW"
-            elif extra:
-                fields["extra_load"] = f"{num(extra / 1000)} kW"
-        elif total:
-            fields["it_load"] = f"{num(total / 1000)} kW"
+            each = (_catalog_power(platform) or (None, None))[0]
+            if node_rows and (mapping.power_draw != "catalog" or any(d.power for d in node_rows)):
+                gpu_w = node_draw * nodes / len(node_rows)  # the counted nodes, drawing alike
+                fields["it_load"] = f"{num((gpu_w + extra) / 1000)} kW"
+                devices_w += gpu_w
+            else:
+                devices_w += (each or 0.0) * max(nodes, 1)
+                if extra:
+                    fields["extra_load"] = f"{num(extra / 1000)} kW"
+        elif extra:
+            fields["it_load"] = f"{num(extra / 1000)} kW"
+        if "type" not in fields and "it_load" not in fields and rack.it_load is None:
+            kinds = sorted({d.device_type for d in inv.devices if d.rack == rack.name})
+            why = "no devices and no load" if not kinds else "no mapped devices and no load"
+            note = f"its devices' types: {', '.join(kinds)}" if kinds else ""
+            led.skipped("rack", rack.origin, why, note)
+            continue
         if rack.it_load is not None:
             fields.pop("extra_load", None)
-            fields["it_load"] = f"{num(rack.it_load / 1000)} kW"
+            governs = max(rack.it_load, devices_w)
+            fields["it_load"] = f"{num(governs / 1000)} kW"
+            if rack.it_load < devices_w - 0.5:
+                inv.warnings.append(
+                    ImportProblem(
+                        rack.load_at or rack.origin,
+                        f"rack '{rack.name}': the declared load {num(rack.it_load / 1000)} kW "
+                        f"is below its devices' draw {num(devices_w / 1000)} kW: the larger "
+                        "governs (it_load)",
+                    )
+                )
+        if rack.status == "offline":
+            offline = max(nodes or 0, offline)
+        if offline:
+            fields["offline_nodes"] = offline
         feeds = [f for _, f in sorted(feeds_of.get(rack.name, []))]
         if feeds:
             fields["feeds"] = feeds
-        if rack.status != "active":
+        if rack.status == "planned":
             fields["status"] = rack.status
         if rack.row:
             fields["row"] = rack.row
+        note = "status offline: counted as load" if rack.status == "offline" else ""
+        if led.state("rack", rack.origin) != "imported":
+            led.imported("rack", rack.origin, ident, note)
         rows.append((fields, rack.origin))
     for dtype, count in sorted(no_draw.items()):
         frag.notes.append(
@@ -307,6 +422,108 @@ def _racks(
             f"as 0 W (give `power:` in the mapping's device_types)"
         )
     frag.racks.extend(compact_entries(rows, inv.source, "rack"))
+
+
+def _above_rating(
+    inv: Inventory,
+    platform: str,
+    dev: DeviceRec,
+    w: float | None,
+    which: str,
+    types: dict[str, DeviceTypeRec],
+    seen: dict[str, str],
+) -> None:
+    """A GPU node drawing more than its platform's rated maximum in the catalog: a warning
+    naming both figures, once a device type."""
+    rated = (_catalog_power(platform) or (None, None))[1]
+    if w is None or rated is None or w <= rated + 0.5 or dev.device_type in seen:
+        return
+    dtype = types.get(dev.device_type)
+    how = "its own figure" if dev.power is not None else f"its {which} draw"
+    if dev.power is None and dtype is not None and dtype.ports > 1:
+        how += f" over {dtype.ports} power ports"
+    text = (
+        f"device type {dev.device_type}: {num(w / 1000)} kW a device ({how}) is above "
+        f"{platform}'s rated maximum of {num(rated / 1000)} kW in dclint's catalog"
+    )
+    seen[dev.device_type] = text
+    inv.warnings.append(ImportProblem(dev.origin, text))
+
+
+def _one_port(
+    inv: Inventory,
+    dev: DeviceRec,
+    types: dict[str, DeviceTypeRec],
+    mapping: Mapping,
+    seen: dict[str, str],
+) -> None:
+    """Redundant PSUs with no allocated draw: the device's draw is read as one port's
+    maximum, which may be below it; a warning, once a device type."""
+    dtype = types.get(dev.device_type)
+    m = mapping.device_types.get(dev.device_type)
+    if (
+        dev.power is not None
+        or (m is not None and m.power is not None)
+        or dtype is None
+        or dtype.ports < 2
+        or dtype.allocated_draw is not None
+        or dtype.largest_maximum is None
+        or f"{dev.device_type} one port" in seen
+    ):
+        return
+    text = (
+        f"device type {dev.device_type}: {dtype.ports} power ports (redundant PSUs) with no "
+        f"allocated draw: read as one port's maximum, {num(dtype.largest_maximum / 1000)} kW "
+        "a device, never their sum; give the device's draw as `power:` in the mapping's "
+        "device_types"
+    )
+    seen[f"{dev.device_type} one port"] = text
+    inv.warnings.append(ImportProblem(dev.origin, text))
+
+
+def _node_count(
+    inv: Inventory,
+    mapping: Mapping,
+    frag: Fragment,
+    rack: RackRec,
+    ident: str,
+    platform: str | None,
+    node_rows: list[DeviceRec],
+) -> int | None:
+    """A rack's nodes, where the rack's node count and its device rows both count them:
+    reconciled, never summed. Agreement is one count; a disagreement is an error at both
+    cells unless the mapping's node_count names the source that wins (the ledger says so)."""
+    rows = len(node_rows)
+    if rack.nodes is None:
+        return rows
+    if not node_rows:
+        return rack.nodes
+    at = rack.nodes_at or rack.origin
+    where = _cells([d.origin for d in node_rows])
+    if rows == rack.nodes:
+        for d in node_rows:
+            inv.ledger.merged(
+                "device", d.origin, f"rack {ident} (a node)", f"agrees with the count at {at}"
+            )
+        return rack.nodes
+    if mapping.node_count == "both":
+        text = (
+            f"rack '{rack.name}': its node count says {rack.nodes} ({at}), its device rows "
+            f"{rows} ({where}): both count the same nodes; correct one, or set node_count: "
+            "racks (or devices) in the mapping file to name the one that wins"
+        )
+        frag.problems.append(ImportProblem(at, text))
+        frag.problems.append(ImportProblem(node_rows[0].origin, text))
+        return None
+    wins = rack.nodes if mapping.node_count == "racks" else rows
+    note = (
+        f"node count {rack.nodes} at {at} and {rows} device rows disagree: "
+        f"{mapping.node_count} wins ({wins} nodes)"
+    )
+    inv.ledger.imported("rack", rack.origin, ident, note)
+    for d in node_rows:
+        inv.ledger.merged("device", d.origin, f"rack {ident} (a node)", note)
+    return wins
 
 
 def _fabric(inv: Inventory, mapping: Mapping, frag: Fragment, ids: _Ids) -> None:
@@ -327,12 +544,18 @@ def _fabric(inv: Inventory, mapping: Mapping, frag: Fragment, ids: _Ids) -> None
             node[d.name] = ("rack", slug(d.rack))
     if not rows:
         return
+    led = inv.ledger
     if not inv.cables:  # a fabric is its links: switches alone would read as unconnected
         frag.notes.append(
             f"{len(rows)} switches: no cables between interfaces, so no fabric (their draw "
             "is in their racks' load)"
         )
+        for _, origin in rows:
+            if led.state("device", origin) != "merged":
+                led.skipped("device", origin, "a switch with no rack and no cables")
         return
+    for fields, origin in rows:
+        led.imported("device", origin, str(fields["id"]))
     frag.fabric = {"id": mapping.fabric.id, "kind": mapping.fabric.kind}
     frag.switches = compact_entries(rows, inv.source, "device", flow=True)
     default_speed = mapping.fabric.link_speed
@@ -342,9 +565,11 @@ def _fabric(inv: Inventory, mapping: Mapping, frag: Fragment, ids: _Ids) -> None
         a, b = node.get(c.a), node.get(c.b)
         if a is None or b is None:
             left_out["cables not between a mapped GPU node or switch and a switch"] += 1
+            led.skipped("cable", c.origin, "not between a mapped GPU node or switch and a switch")
             continue
         if a[0] == "rack" and b[0] == "rack":
             left_out["cables between two GPU nodes (NVLink is the platform's own)"] += 1
+            led.skipped("cable", c.origin, "between two GPU nodes (NVLink is the platform's)")
             continue
         if b[0] == "rack" or (a[0] == b[0] == "switch" and _above(tiers, a[1], b[1], mapping)):
             a, b = b, a
@@ -361,6 +586,7 @@ def _fabric(inv: Inventory, mapping: Mapping, frag: Fragment, ids: _Ids) -> None
             )
             continue
         links.setdefault((a[1], b[1], speed), []).append(c.origin)
+        led.imported("cable", c.origin, f"link {a[1]} - {b[1]}")
     for reason, count in sorted(left_out.items()):
         frag.notes.append(f"{count} {reason}")
     frag.links = _link_entries(links, inv.source)

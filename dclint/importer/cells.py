@@ -153,6 +153,19 @@ def _shared_strings_part(path: str, raw: bytes, parts: list[Any]) -> set[str]:
     return names
 
 
+class Uncached:
+    """A formula cell with no value cached (a workbook written by a program that does not
+    compute formulas): its value is unknown, never 0 or empty."""
+
+    __slots__ = ("formula",)
+
+    def __init__(self, formula: str) -> None:
+        self.formula = formula
+
+    def __repr__(self) -> str:
+        return f"={self.formula}"
+
+
 class _Scan:
     """Counts of a sheet's XML, fed element by element (expat: no tree is built, memory
     stays flat), and its merged ranges."""
@@ -163,9 +176,35 @@ class _Scan:
         self.width = 0  # columns the current row spans
         self.spanned = 0  # cells all rows before it span
         self.merged: dict[tuple[int, int], tuple[int, int]] = {}
+        # (row, col) -> formula of each formula cell without a cached value (read-only,
+        # data-only openpyxl gives such a cell as empty)
+        self.uncached: dict[tuple[int, int], str] = {}
+        self._in = ""  # the cell child being read: "f" (formula) or "v"/"is" (value)
+        self._formula: str | None = None
+        self._value = ""
+
+    def text(self, data: str) -> None:
+        if self._in == "f":
+            self._formula = (self._formula or "") + data
+        elif self._in in ("v", "t"):
+            self._value += data
+
+    def end(self, name: str) -> None:
+        local = name.rpartition("}")[2]
+        if local == "c":
+            if self._formula is not None and not self._value.strip():
+                self.uncached[(self.row, self.width - 1)] = self._formula or "(shared formula)"
+            self._formula, self._value = None, ""
+        if local in ("f", "v", "t"):
+            self._in = ""
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
         local = name.rpartition("}")[2]
+        if local == "f":
+            self._in = "f"
+            self._formula = self._formula or ""
+        elif local in ("v", "t"):
+            self._in = local
         if local == "c":
             ref = attrs.get("r")
             self.width = _cell_ref(ref)[1] + 1 if ref else self.width + 1
@@ -194,7 +233,7 @@ class _Scan:
             )
 
 
-def _scan(ws: Any, where: str) -> dict[tuple[int, int], tuple[int, int]]:
+def _scan(ws: Any, where: str) -> _Scan:
     """The sheet's XML scanned once, streaming, before its data is read: ConfigError for a row
     or column past Excel's limits or more than MAX_CELLS cells spanned (openpyxl fills a
     row's gaps); then (row, col) -> the top-left cell of its merged range (read-only mode
@@ -202,11 +241,13 @@ def _scan(ws: Any, where: str) -> dict[tuple[int, int], tuple[int, int]]:
     from xml.parsers import expat
 
     source = getattr(ws, "_get_source", None)
-    if source is None:
-        return {}
     scan = _Scan(where)
+    if source is None:
+        return scan
     parser = expat.ParserCreate(namespace_separator="}")
     parser.StartElementHandler = scan.start
+    parser.EndElementHandler = scan.end
+    parser.CharacterDataHandler = scan.text
     try:
         with source() as xml:
             parser.ParseFile(xml)
@@ -215,7 +256,7 @@ def _scan(ws: Any, where: str) -> dict[tuple[int, int], tuple[int, int]]:
         raise ConfigError(f"{where}: '{str(exc)[:40]}' is not a cell reference") from None
     except expat.ExpatError as exc:
         raise ConfigError(f"{where}: the sheet's XML is malformed ({exc})") from None
-    return scan.merged
+    return scan
 
 
 def _merge(out: dict[tuple[int, int], tuple[int, int]], ref: str, where: str) -> None:
@@ -252,7 +293,8 @@ def xlsx_rows(path: str, raw: bytes, sheet: str | None) -> Iterator[list[Cell]]:
             raise ConfigError(f"{path}: no sheet '{name}' (it has: {', '.join(wb.sheetnames)})")
         ws = wb[name]
         ws.reset_dimensions()  # the declared <dimension> may claim A1:XFD1048576
-        merged = _scan(ws, f"{path}: sheet '{name}'")
+        scanned = _scan(ws, f"{path}: sheet '{name}'")
+        merged, uncached = scanned.merged, scanned.uncached
         anchors: dict[tuple[int, int], Any] = {}
         wanted = set(merged.values())
         for r, row in enumerate(ws.iter_rows(), start=1):
@@ -263,6 +305,8 @@ def xlsx_rows(path: str, raw: bytes, sheet: str | None) -> Iterator[list[Cell]]:
                     anchors[(r, c)] = value
                 if value is None and (r, c) in merged:
                     value = anchors.get(merged[(r, c)])
+                if value is None and (r, c) in uncached:
+                    value = Uncached(uncached[(r, c)])
                 fmt = getattr(cell, "number_format", "General") or "General"
                 cells.append(Cell(value, f"{name}!{col_letter(c)}{r}", fmt))
             yield cells

@@ -62,8 +62,9 @@ GRAPHQL_NAMES = {
 # The GraphQL query whose answer (`{"data": {...}}`) `--from-file` reads (NetBox 4.x).
 GRAPHQL_QUERY = """{
   site_list { id name slug }
-  rack_list { id name site { id } status facility_id }
-  power_panel_list { id name site { id } }
+  location_list { id name slug site { id } parent { id } }
+  rack_list { id name site { id } location { id name } status facility_id }
+  power_panel_list { id name site { id } location { id name } }
   power_feed_list { id name power_panel { id name } rack { id name } status type supply
                     phase voltage amperage max_utilization }
   device_type_list { id slug model }
@@ -78,14 +79,6 @@ GRAPHQL_QUERY = """{
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # `400gbase-x-osfp` (REST), `A_400GBASE_X_OSFP` (GraphQL's enum name: netbox#14494)
 _SPEED_IN_TYPE = re.compile(r"(?:^|_)(\d+(?:\.\d+)?)g(?:base|fc|e)", re.IGNORECASE)
-_STATUS = {  # DCIM status -> dclint's (active, planned); others are not imported
-    "active": "active",
-    "connected": "active",
-    "planned": "planned",
-    "staged": "planned",
-    "provisioning": "planned",
-    "reserved": "planned",
-}
 _OBJECT_NAMES = {
     "dcim/sites": "site",
     "dcim/locations": "location",
@@ -171,6 +164,22 @@ class _Reader:
         }
         self.inv = Inventory(kind)
         self._origins: dict[tuple[str, str], str] = {}
+        self.policy: dict[str, str] = {}
+
+    def status(self, kind: str, obj: Mapping[str, Any], origin: str) -> str | None:
+        """The object's status by the mapping's policy (active, planned, offline); None, and
+        on the ledger, for a status the policy skips or does not name."""
+        raw = _choice(obj.get("status")) or "active"
+        use = self.policy.get(raw)
+        if use is None:
+            self.inv.ledger.skipped(
+                kind, origin, f"status {raw}", "not in the mapping's status policy"
+            )
+            return None
+        if use == "skip":
+            self.inv.ledger.skipped(kind, origin, f"status {raw}")
+            return None
+        return use
 
     def origin(self, path: str, obj: Mapping[str, Any]) -> str:
         """`NetBox power-feed 12 <https://nb/dcim/power-feeds/12/>`: the object and its page."""
@@ -210,100 +219,225 @@ class _Reader:
         return None if text is None else sanitize(text, self.origin(path, obj), self.inv.problems)
 
 
-def read_dump(dump: Any, kind: str, base: str = "", site: str | None = None) -> Inventory:
+def read_dump(
+    dump: Any, kind: str, base: str = "", site: str | None = None, mapping: Any = None
+) -> Inventory:
     """An Inventory of one site from a dump (see the module's text); ValueError if its shape
-    is not a dump's. `kind` is "NetBox" or "Nautobot"; `site` picks a site (or location)."""
+    is not a dump's. `kind` is "NetBox" or "Nautobot"; `site` picks a site (or location).
+    Every site, location, rack, panel, feed, device and cable read is on the ledger."""
+    from dclint.importer.mapping import Mapping
+
+    the_map: Mapping = mapping if mapping is not None else Mapping()
     r = _Reader(_lists(dump), kind, base)
+    r.policy = dict(the_map.status)
     inv = r.inv
-    site_key = _site(r, site)
-    in_site = _in_site(r, site_key)
+    led = inv.ledger
+    site_key, site_path = _site(r, site)
+    in_site = _in_site(r, site_key, site_path)
+    _places(r, site_key, site_path)
 
-    racks = [o for o in r.lists.get("dcim/racks", []) if in_site(o)]
-    rack_ids = {str(o.get("id")) for o in racks}
-    for obj in racks:
+    rack_ids: set[str] = set()
+    site_racks: set[str] = set()  # in the location, imported or not
+    for obj in r.lists.get("dcim/racks", []):
         origin = r.origin("dcim/racks", obj)
-        status = _STATUS.get(_choice(obj.get("status")) or "active")
+        led.read("rack", origin)
+        if not in_site(obj):
+            led.skipped("rack", origin, "outside the location")
+            continue
+        site_racks.add(str(obj.get("id")))
+        status = r.status("rack", obj, origin)
         if status is None:
-            inv.skip(f"racks with status {_choice(obj.get('status'))}")
             continue
-        row = obj.get("facility_id") or None
+        rack_ids.add(str(obj.get("id")))
+        row = _row(r, obj, the_map.rows, site_key, origin)
         inv.racks.append(
-            RackRec(
-                sanitize(obj.get("name"), origin, inv.problems),
-                origin,
-                status,
-                None if row is None else sanitize(row, origin, inv.problems),
-            )
+            RackRec(sanitize(obj.get("name"), origin, inv.problems), origin, status, row)
         )
 
-    panels = [o for o in r.lists.get("dcim/power-panels", []) if in_site(o)]
-    panel_ids = {str(o.get("id")) for o in panels}
-    for obj in panels:
-        origin = r.origin("dcim/power-panels", obj)
-        path = _choice(obj.get("power_path"))
-        inv.panels.append(
-            PanelRec(
-                sanitize(obj.get("name"), origin, inv.problems),
-                origin,
-                path.upper() if path in ("a", "b") else None,
-            )
-        )
-
+    panels = _panels(r, in_site, the_map)
     for obj in r.lists.get("dcim/power-feeds", []):
-        if _key(obj.get("power_panel")) not in panel_ids:
-            continue
+        origin = r.origin("dcim/power-feeds", obj)
+        led.read("power-feed", origin)
+        up = _key(obj.get("power_panel"))
         if _key(obj.get("destination_panel")) is not None:  # Nautobot: panel to panel
-            origin = r.origin("dcim/power-feeds", obj)
-            down = r.name("dcim/power-panels", obj.get("destination_panel"), origin)
-            up = r.name("dcim/power-panels", obj.get("power_panel"), origin)
-            if down is not None and up is not None:
-                inv.fed_by[down] = up
+            down = _key(obj.get("destination_panel"))
+            if up in panels and down in panels:
+                down_name = r.name("dcim/power-panels", obj.get("destination_panel"), origin)
+                up_name = r.name("dcim/power-panels", obj.get("power_panel"), origin)
+                if down_name is not None and up_name is not None:
+                    inv.fed_by[down_name] = up_name
+                    led.merged("power-feed", origin, f"fed_by of panel {down_name}")
+                    continue
+            elif down in panels:  # the chain leaves the data here
+                led.skipped("power-feed", origin, "its upstream panel is not in the data")
+                continue
+            led.skipped("power-feed", origin, "outside the location")
+            continue
+        if up not in panels:
+            led.skipped("power-feed", origin, "outside the location" if up else "no panel")
             continue
         _feed(r, obj, rack_ids)
 
     _device_types(r)
     for obj in r.lists.get("dcim/devices", []):
-        if _key(obj.get("rack")) not in rack_ids and not in_site(obj):
+        origin = r.origin("dcim/devices", obj)
+        led.read("device", origin)
+        rack = _key(obj.get("rack"))
+        if rack not in rack_ids and not in_site(obj):
+            led.skipped("device", origin, "outside the location")
+            continue
+        if rack is not None and rack in site_racks and rack not in rack_ids:
+            led.skipped("device", origin, "its rack is not imported")
             continue
         _device(r, obj, rack_ids)
     _cables(r)
     return inv
 
 
-def _site(r: _Reader, wanted: str | None) -> str | None:
-    """The id of the site (NetBox) or location (Nautobot) to import: the one named, or the
-    only one there is; None to import everything."""
-    sites = r.lists.get("dcim/sites") or r.lists.get("dcim/locations") or []
-    path = "dcim/sites" if r.lists.get("dcim/sites") else "dcim/locations"
+def _places(r: _Reader, site_key: str | None, site_path: str) -> None:
+    """Sites and locations on the ledger: those in the imported one merged into `site`."""
+    inside = _descendants(r, site_key) if site_key is not None else set()
+    above: set[tuple[str, str]] = set()  # the imported location's site and parents
+    if site_key is not None and site_path == "dcim/locations":
+        by_id = r.by_id.get("dcim/locations", {})
+        here = by_id.get(site_key)
+        while here is not None:
+            if _key(here.get("site")) is not None:
+                above.add(("dcim/sites", str(_key(here.get("site")))))
+            parent = _key(here.get("parent"))
+            if parent is not None:
+                above.add(("dcim/locations", parent))
+            here = by_id.get(parent) if parent is not None and parent != site_key else None
+    for path in ("dcim/sites", "dcim/locations"):
+        kind = path.removeprefix("dcim/").rstrip("s")
+        for obj in r.lists.get(path, []):
+            origin = r.origin(path, obj)
+            r.inv.ledger.read(kind, origin)
+            ident = str(obj.get("id"))
+            if path == site_path and ident == site_key:
+                r.inv.ledger.imported(kind, origin, "site")
+            elif (
+                site_key is None
+                or (path == "dcim/locations" and ident in inside)
+                or (site_path == "dcim/sites" and _key(obj.get("site")) == site_key)
+            ):
+                r.inv.ledger.merged(kind, origin, "site")
+            elif (path, ident) in above:
+                r.inv.ledger.skipped(kind, origin, "above the imported location")
+            else:
+                r.inv.ledger.skipped(kind, origin, "outside the location")
+
+
+def _row(r: _Reader, obj: Mapping[str, Any], how: str, site_key: str | None, at: str) -> str | None:
+    """A rack's row: its rack group (Nautobot), else the location it sits in when that is
+    below the imported one (NetBox 4 keeps rows as locations); or as the mapping says."""
+    value: Any = None
+    if how == "group":
+        group = obj.get("rack_group") or obj.get("group")
+        if group is not None:
+            value = r.name("dcim/rack-groups", group, at)
+        elif _key(obj.get("location")) not in (None, site_key):
+            value = r.name("dcim/locations", obj.get("location"), at)
+    elif how == "location":
+        value = r.name("dcim/locations", obj.get("location"), at)
+    elif how == "facility_id":
+        value = obj.get("facility_id") or None
+    return None if value is None else sanitize(value, at, r.inv.problems)
+
+
+def _panels(r: _Reader, in_site: Any, mapping: Any) -> dict[str, dict[str, Any]]:
+    """The location's panels, and upstream of them every panel that feeds one (Nautobot's
+    panel-to-panel feeds, the mapping's `fed_by`) wherever it sits, until the chain leaves the
+    data: a campus UPS panel feeding the hall's RPPs is imported with them."""
+    led = r.inv.ledger
+    every = {str(o.get("id")): o for o in r.lists.get("dcim/power-panels", [])}
+    chosen = {k: o for k, o in every.items() if in_site(o)}
+    by_name = {str(o.get("name")): k for k, o in every.items()}
+    feeders: dict[str, list[str]] = {}
+    for f in r.lists.get("dcim/power-feeds", []):
+        down, up = _key(f.get("destination_panel")), _key(f.get("power_panel"))
+        if down is not None and up is not None:
+            feeders.setdefault(down, []).append(up)
+    upstream: dict[str, str] = {}  # panel id -> the panel it is upstream of
+    todo = list(chosen)
+    while todo:
+        key = todo.pop()
+        name = str(every[key].get("name"))
+        given = mapping.panels.get(name) or mapping.panels.get(_slug(name))
+        ups = list(feeders.get(key, []))
+        if given is not None and given.fed_by:
+            ups += [by_name[n] for n in by_name if n == given.fed_by or _slug(n) == given.fed_by]
+        for up in ups:
+            if up in every and up not in chosen:
+                chosen[up] = every[up]
+                upstream[up] = name
+                todo.append(up)
+    for key, obj in sorted(every.items()):
+        origin = r.origin("dcim/power-panels", obj)
+        led.read("power-panel", origin)
+        if key not in chosen:
+            led.skipped("power-panel", origin, "outside the location")
+    for key in sorted(chosen, key=lambda k: str(chosen[k].get("name"))):
+        obj = chosen[key]
+        origin = r.origin("dcim/power-panels", obj)
+        path = _choice(obj.get("power_path"))
+        name = sanitize(obj.get("name"), origin, r.inv.problems)
+        if key in upstream:
+            r.inv.upstream[name] = upstream[key]
+        r.inv.panels.append(PanelRec(name, origin, path.upper() if path in ("a", "b") else None))
+    return chosen
+
+
+def _slug(name: str) -> str:
+    from dclint.importer.build import slug
+
+    return slug(name)
+
+
+def _site(r: _Reader, wanted: str | None) -> tuple[str | None, str]:
+    """The id of the site or location to import (a NetBox site or location, a Nautobot
+    location), and the path it is listed under: the one named, or the only one there is;
+    None to import everything."""
+    sites = r.lists.get("dcim/sites") or []
+    locations = r.lists.get("dcim/locations") or []
     if wanted is not None:
-        for obj in sites:
-            if wanted in (obj.get("slug"), obj.get("name"), str(obj.get("id"))):
-                r.inv.site = sanitize(obj.get("slug") or obj.get("name"), "site", r.inv.problems)
-                r.inv.site_origin = r.origin(path, obj)
-                return str(obj.get("id"))
-        names = sorted(str(o.get("slug") or o.get("name")) for o in sites)
+        for path, objs in (("dcim/sites", sites), ("dcim/locations", locations)):
+            for obj in objs:
+                if wanted in (obj.get("slug"), obj.get("name"), str(obj.get("id"))):
+                    name = obj.get("slug") or obj.get("name")
+                    r.inv.site = sanitize(name, "site", r.inv.problems)
+                    r.inv.site_origin = r.origin(path, obj)
+                    return str(obj.get("id")), path
+        names = sorted(str(o.get("slug") or o.get("name")) for o in (*sites, *locations))
         raise ValueError(f"no site or location '{wanted}' in the dump (it holds: {names})")
-    roots = [o for o in sites if o.get("parent") is None]
+    path = "dcim/sites" if sites else "dcim/locations"
+    roots = [o for o in (sites or locations) if o.get("parent") is None]
     if len(roots) == 1:
         obj = roots[0]
         r.inv.site = sanitize(obj.get("slug") or obj.get("name"), "site", r.inv.problems)
         r.inv.site_origin = r.origin(path, obj)
-    return None
+    return None, path
 
 
-def _in_site(r: _Reader, site: str | None) -> Any:
+def _in_site(r: _Reader, site: str | None, path: str) -> Any:
     if site is None:
         return lambda obj: True
+    if path == "dcim/sites":
+
+        def test(obj: Mapping[str, Any]) -> bool:
+            return _key(obj.get("site")) == site
+
+        return test
     children = _descendants(r, site)
 
-    def test(obj: Mapping[str, Any]) -> bool:
-        return _key(obj.get("site")) == site or _key(obj.get("location")) in children
+    def in_location(obj: Mapping[str, Any]) -> bool:
+        return _key(obj.get("location")) in children
 
-    return test
+    return in_location
 
 
 def _descendants(r: _Reader, root: str) -> set[str]:
-    """A Nautobot location and every location under it (racks sit in rooms under a site)."""
+    """A location and every location under it (racks sit in rooms under a site)."""
     found = {root}
     locations = r.lists.get("dcim/locations", [])
     grew = True
@@ -320,13 +454,12 @@ def _descendants(r: _Reader, root: str) -> set[str]:
 def _feed(r: _Reader, obj: Mapping[str, Any], rack_ids: set[str]) -> None:
     inv = r.inv
     origin = r.origin("dcim/power-feeds", obj)
-    status = _STATUS.get(_choice(obj.get("status")) or "active")
+    status = r.status("power-feed", obj, origin)
     if status is None:
-        inv.skip(f"power feeds with status {_choice(obj.get('status'))}")
         return
     supply = _choice(obj.get("supply")) or "ac"
     if supply != "ac":
-        inv.skip("power feeds with a DC supply (dclint's feeds are AC)")
+        inv.ledger.skipped("power-feed", origin, "DC supply (dclint's feeds are AC)")
         return
     voltage, amperage = _number(obj.get("voltage")), _number(obj.get("amperage"))
     if voltage is None or amperage is None or voltage <= 0 or amperage <= 0:
@@ -363,12 +496,16 @@ def _device_types(r: _Reader) -> None:
         key = _key(obj.get("device_type"))
         if key is None:
             continue
-        total = draws.setdefault(key, [0.0, 0.0, 0.0, 0.0])  # allocated, maximum, seen(a, m)
+        # allocated, maximum, seen(a, m), ports, the largest one port's maximum
+        total = draws.setdefault(key, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+        total[4] += 1
         for i, field in enumerate(("allocated_draw", "maximum_draw")):
             value = _number(obj.get(field))
             if value is not None:
                 total[i] += value
                 total[i + 2] = 1.0
+                if i == 1:
+                    total[5] = max(total[5], value)
     for obj in r.lists.get("dcim/device-types", []):
         ident = str(obj.get("id"))
         key = _type_key(obj)
@@ -378,6 +515,8 @@ def _device_types(r: _Reader) -> None:
             sanitize(obj.get("model") or key, f"device type {ident}", r.inv.problems),
             d[0] if d and d[2] else None,
             d[1] if d and d[3] else None,
+            int(d[4]) if d else 0,
+            d[5] if d and d[3] else None,
         )
 
 
@@ -389,13 +528,13 @@ def _type_key(obj: Mapping[str, Any]) -> str:
 def _device(r: _Reader, obj: Mapping[str, Any], rack_ids: set[str]) -> None:
     inv = r.inv
     origin = r.origin("dcim/devices", obj)
-    status = _STATUS.get(_choice(obj.get("status")) or "active")
+    status = r.status("device", obj, origin)
     if status is None:
-        inv.skip(f"devices with status {_choice(obj.get('status'))}")
         return
     dtype = obj.get("device_type")
     key = _key(dtype)
     if key is None:
+        inv.ledger.skipped("device", origin, "no device type")
         return
     if key not in inv.device_types:  # a type not in the dump: its nested form names it
         nested = dtype if isinstance(dtype, Mapping) else {"id": key}
@@ -486,13 +625,18 @@ def _cables(r: _Reader) -> None:
     def end(iface: Mapping[str, Any]) -> tuple[DeviceRec | None, float | None]:
         return devices.get(device_origin.get(_key(iface.get("device")) or "", "")), _speed(iface)
 
+    led = r.inv.ledger
     for cable in r.lists.get("dcim/cables", []):
-        status = _STATUS.get(_choice(cable.get("status")) or "connected")
-        if status is None:
-            r.inv.skip(f"cables with status {_choice(cable.get('status'))}")
-            continue
         origin = r.origin("dcim/cables", cable)
+        led.read("cable", origin)
+        if cable.get("status") is None:
+            cable = {**cable, "status": "connected"}
+        if r.status("cable", cable, origin) is None:
+            continue
         a_side, b_side = _ends(r, cable, "a"), _ends(r, cable, "b")
+        if not a_side or not b_side:
+            led.skipped("cable", origin, "not between two interfaces (power, console)")
+            continue
         if len(a_side) == 1 and len(b_side) > 1:  # a breakout: one port to several
             pairs = [(a_side[0], b) for b in b_side]
         elif len(b_side) == 1 and len(a_side) > 1:
@@ -502,7 +646,7 @@ def _cables(r: _Reader) -> None:
         for a, b in pairs:
             (da, sa), (db, sb) = end(a), end(b)
             if da is None or db is None:
-                r.inv.skip("cables to a device not imported")
+                led.skipped("cable", origin, "to a device not imported")
                 continue
             speeds = [s for s in (sa, sb) if s]
             r.inv.cables.append(CableRec(origin, da.name, db.name, min(speeds, default=None)))

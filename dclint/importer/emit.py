@@ -9,7 +9,7 @@ from typing import Any
 
 from dclint.importer.build import Entry, Fragment
 
-__all__ = ["emit"]
+__all__ = ["as_data", "emit"]
 
 _PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:$/%\-\[\] ]*$")
 _YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
@@ -112,4 +112,34 @@ def emit(frag: Fragment, command: str) -> str:
     if frag.notes:
         out.append("# Not imported:")
         out += [f"#   {note}" for note in frag.notes]
+    if frag.ledger.kinds:
+        out += [line.replace("\n", " ") for line in frag.ledger.comment()]
     return "\n".join(out) + "\n"
+
+
+def as_data(frag: Fragment) -> dict[str, Any]:
+    """The design `emit` writes, as the plain data its YAML reads back to: what the import
+    checks loads before it writes."""
+
+    def items(entries: list[Entry]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in e.fields.items() if k != "__flow__"} for e in entries]
+
+    out: dict[str, Any] = {"name": frag.name}
+    if frag.site:
+        out["site"] = {"name": frag.site}
+    if frag.panels or frag.feeds:
+        out["power"] = {
+            k: items(v) for k, v in (("panels", frag.panels), ("feeds", frag.feeds)) if v
+        }
+    if frag.rack_types:
+        out["rack_types"] = {k: dict(v) for k, v in frag.rack_types.items()}
+    if frag.racks:
+        out["racks"] = items(frag.racks)
+    if frag.fabric is not None:
+        fabric: dict[str, Any] = {**frag.fabric, "switches": items(frag.switches)}
+        if frag.links:
+            fabric["links"] = items(frag.links)
+        out["fabrics"] = [fabric]
+    if frag.origins:
+        out["origins"] = dict(frag.origins)
+    return out

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dclint.importer.ledger import Ledger
+
 __all__ = [
     "CableRec",
     "DeviceRec",
@@ -50,6 +52,10 @@ class RackRec:
     platform: str | None = None  # a sheet may name them; a DCIM's come from its devices
     nodes: int | None = None
     it_load: float | None = None  # W
+    nodes_at: str | None = None  # a sheet's cells of the node count, the load, the platform
+    load_at: str | None = None
+    platform_at: str | None = None
+    offline_nodes: int = 0  # nodes the source marks offline/failed: counted, and marked
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +63,9 @@ class DeviceTypeRec:
     key: str  # the key a mapping names it by: NetBox slug, Nautobot model
     model: str
     allocated_draw: float | None = None  # W, summed over its power ports
-    maximum_draw: float | None = None
+    maximum_draw: float | None = None  # W, summed over its power ports
+    ports: int = 0  # power ports (PSUs): more than one are redundant
+    largest_maximum: float | None = None  # W, the largest one port's maximum draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +110,11 @@ class Inventory:
     devices: list[DeviceRec] = field(default_factory=list)
     cables: list[CableRec] = field(default_factory=list)
     fed_by: dict[str, str] = field(default_factory=dict)  # panel -> the panel feeding it
+    upstream: dict[str, str] = field(default_factory=dict)  # outside panel -> what it feeds
     skipped: dict[str, int] = field(default_factory=dict)  # reason -> count
     problems: list[ImportProblem] = field(default_factory=list)
+    warnings: list[ImportProblem] = field(default_factory=list)
+    ledger: Ledger = field(default_factory=Ledger)
 
     def skip(self, reason: str) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1

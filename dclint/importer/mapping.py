@@ -30,6 +30,22 @@ DEFAULT_MAPPING = "dclint-import.yaml"
 SHEET_NAME = r"^[^/\\:\x00-\x1f\x7f]+$"
 
 Kind = Literal["gpu_node", "switch", "storage", "cdu", "other", "ignore"]
+StatusUse = Literal["active", "planned", "offline", "skip"]
+# dclint's documented default: everything that is or will be in the room is load (a node in
+# repair comes back and its rack and feeds must carry it); what is being removed is not
+DEFAULT_STATUS: dict[str, StatusUse] = {
+    "active": "active",
+    "connected": "active",
+    "available": "active",
+    "planned": "planned",
+    "staged": "planned",
+    "provisioning": "planned",
+    "reserved": "planned",
+    "offline": "offline",
+    "failed": "offline",
+    "inventory": "skip",  # in stock, not in a rack
+    "decommissioning": "skip",
+}
 
 
 class DeviceTypeMap(Strict):
@@ -85,6 +101,20 @@ class _Table(Strict):
     decimal: Literal[".", ","] = Field(
         ".", description="The decimal mark of numbers written as text ('40,8' needs ',')"
     )
+    units: dict[str, str] = Field(
+        default_factory=dict,
+        description="A quantity column's header -> the header of the column holding each "
+        "row's unit, e.g. {Design load: Unit}",
+    )
+    skip_rows: list[int] = Field(
+        default_factory=list, description="Rows (as the sheet numbers them) not read"
+    )
+    stop_at: str | None = Field(
+        None,
+        description="A cell text that ends the table (e.g. 'Notes'): its row and every row "
+        "after it are not read (total rows and footers after a blank row are recognised "
+        "without it)",
+    )
 
     @field_validator("sheet", mode="before")
     @classmethod
@@ -98,10 +128,17 @@ class _Table(Strict):
         return value
 
 
+class Column(Strict):
+    """A column by its header, with the unit its bare numbers are in."""
+
+    column: str = Field(description="The column's header")
+    unit: str | None = Field(None, description="The unit of its bare numbers, e.g. kW")
+
+
 class PanelColumns(Strict):
     id: str = Field(description="Header of the panel's name")
-    voltage: str | None = Field(None, description="Header of its voltage")
-    current_rating: str | None = Field(None, description="Header of its rating (A)")
+    voltage: str | Column | None = Field(None, description="Header of its voltage")
+    current_rating: str | Column | None = Field(None, description="Header of its rating (A)")
     path: str | None = Field(None, description="Header of its power path (A/B)")
 
 
@@ -109,8 +146,8 @@ class FeedColumns(Strict):
     id: str = Field(description="Header of the feed's name")
     panel: str | None = Field(None, description="Header of the panel it hangs on")
     rack: str | None = Field(None, description="Header of the rack it feeds")
-    voltage: str = Field(description="Header of its voltage")
-    current_rating: str = Field(description="Header of its breaker rating")
+    voltage: str | Column = Field(description="Header of its voltage")
+    current_rating: str | Column = Field(description="Header of its breaker rating")
     phases: str | None = Field(None, description="Header of its phase count (1 or 3)")
     path: str | None = Field(None, description="Header of its power path (A/B)")
     max_utilisation: str | None = Field(None, description="Header of its max utilisation")
@@ -120,7 +157,7 @@ class RackColumns(Strict):
     id: str = Field(description="Header of the rack's name")
     platform: str | None = Field(None, description="Header of its platform catalog key")
     nodes: str | None = Field(None, description="Header of its node count")
-    it_load: str | None = Field(None, description="Header of its IT load")
+    it_load: str | Column | None = Field(None, description="Header of its IT load")
     row: str | None = Field(None, description="Header of its row")
 
 
@@ -129,7 +166,7 @@ class DeviceColumns(Strict):
     rack: str = Field(description="Header of the rack it sits in")
     type: str = Field(description="Header of its model (a key of device_types)")
     role: str | None = Field(None, description="Header of its role (a key of roles)")
-    power: str | None = Field(None, description="Header of its power draw")
+    power: str | Column | None = Field(None, description="Header of its power draw")
 
 
 class PanelTable(_Table):
@@ -182,6 +219,32 @@ class Mapping(Strict):
         "allocated or maximum draw of their power ports",
     )
     fabric: FabricMap = Field(default_factory=FabricMap, description="The fabric built")
+    status: dict[str, StatusUse] = Field(
+        default_factory=lambda: dict(DEFAULT_STATUS),
+        description="DCIM status (of a rack, device or feed) -> how the import counts it: "
+        "active, planned (counted, marked planned), offline (counted: a node in repair comes "
+        "back; marked offline_nodes) or skip (not imported, on the ledger). Default: active, "
+        "connected, available -> active; planned, staged, provisioning, reserved -> planned; "
+        "offline, failed -> offline; inventory, decommissioning -> skip. A status not listed "
+        "is skipped",
+    )
+    rows: Literal["group", "location", "facility_id", "none"] = Field(
+        "group",
+        description="Where a rack's row comes from: group (Nautobot's rack_group, else the "
+        "rack's own location when it sits below the imported one, NetBox 4's rack-group "
+        "equivalent), location, facility_id (a floor-grid cell), none",
+    )
+    node_count: Literal["both", "racks", "devices"] = Field(
+        "both",
+        description="Spreadsheets: a rack's node count column and its device rows count the "
+        "same nodes. both: they must agree (else an error at both cells); racks or devices: "
+        "that source wins and the ledger says so",
+    )
+    rack_platforms: dict[str, Id | None] = Field(
+        default_factory=dict,
+        description="A value of the racks' platform column -> the platform catalog key, or "
+        "null for a rack without GPU nodes (network, storage)",
+    )
     sheets: SheetsMap | None = Field(
         None, description="csv/xlsx: which sheet and columns hold racks, feeds, panels, devices"
     )

@@ -26,6 +26,14 @@ class ImportResult:
     text: str
     report: list[str] = field(default_factory=list)  # what was left out, for stderr
     dump: str | None = None  # what a server answered, for --save-dump
+    ledger: list[str] = field(default_factory=list)  # one line a kind, for stderr
+    book: Any = None  # the Ledger, for --ledger FILE
+
+    def ledger_json(self) -> str:
+        """The whole ledger as JSON (built only when asked for: a large site's is big)."""
+        if self.book is None:
+            return "{}\n"
+        return json.dumps(self.book.as_json(), indent=1, sort_keys=True) + "\n"
 
 
 KINDS = {"netbox": "NetBox", "nautobot": "Nautobot"}
@@ -78,7 +86,7 @@ def run_import(
     site = site or the_map.site
     saved: str | None = None
     if source in KINDS:
-        inv, saved = _read_dcim(source, location, dump, site, token_env)
+        inv, saved = _read_dcim(source, location, dump, site, token_env, the_map)
     else:
         if location is None:
             raise ConfigError(f"import {source}: name the file to read")
@@ -91,7 +99,7 @@ def run_import(
     frag = build(inv, the_map)
     if frag.problems:
         raise ImportFailed(list(dict.fromkeys(frag.problems)))  # in reading order, each once
-    report = []
+    report = [str(w) for w in inv.warnings]
     for key, count in frag.unmapped.items():
         report.append(
             f"unmapped device type {key}: {count} devices not imported (name it in the "
@@ -102,11 +110,16 @@ def run_import(
     unloadable, warnings = check_loads(text, location or dump or source)  # the last guard
     if unloadable:
         raise ImportFailed(list(dict.fromkeys(unloadable)))
-    return ImportResult(text, report + warnings, saved)
+    return ImportResult(text, report + warnings, saved, frag.ledger.lines(), frag.ledger)
 
 
 def _read_dcim(
-    source: str, location: str | None, dump: str | None, site: str | None, token_env: str | None
+    source: str,
+    location: str | None,
+    dump: str | None,
+    site: str | None,
+    token_env: str | None,
+    mapping: Any = None,
 ) -> tuple[Inventory, str | None]:
     from dclint.importer.dcim import read_dump
 
@@ -124,7 +137,7 @@ def _read_dcim(
         data = fetch_dump(source, location, token_env or "")
         saved = json.dumps(data, indent=1, sort_keys=True) + "\n"
     try:
-        inv = read_dump(data, kind, location or "", site)
+        inv = read_dump(data, kind, location or "", site, mapping)
     except ValueError as exc:
         where = dump or location or source
         raise ImportFailed([ImportProblem(where, str(exc))]) from None

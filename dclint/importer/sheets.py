@@ -15,7 +15,7 @@ from typing import Any
 
 from dclint.errors import ConfigError
 from dclint.importer.cells import Cell as _Cell
-from dclint.importer.cells import csv_path, csv_rows, read_workbook, xlsx_rows
+from dclint.importer.cells import Uncached, csv_path, csv_rows, read_workbook, xlsx_rows
 from dclint.importer.dcim import sanitize
 from dclint.importer.inventory import (
     DeviceRec,
@@ -68,15 +68,33 @@ def _norm(text: str) -> str:
     return " ".join(str(text).split()).casefold()
 
 
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+# a row that sums the others: "TOTAL", "Subtotal row A", "Grand total", "Sum", German "Summe"
+_TOTAL = re.compile(r"^(grand\s+|sub-?)?(totals?|sum|summe|gesamt)\b", re.IGNORECASE)
+
+
 class _Reader:
-    def __init__(self, path: str, kind: str) -> None:
+    def __init__(self, path: str, kind: str, ledger: Any = None) -> None:
+        from dclint.importer.ledger import Ledger
+
         self.path = path
         self.kind = kind
         self.problems: list[ImportProblem] = []
         self.label = os.path.basename(path)
         self.raw: bytes | None = None  # the workbook, read and checked once
+        self.ledger: Ledger = ledger if ledger is not None else Ledger()
+        self.headers: dict[str, dict[str, str]] = {}  # table -> field -> the client's header
+        self.reported: set[str] = set()  # cells with a problem already
+
+    def origin(self, where: str) -> str:
+        return f"{self.label} {where}" if self.kind == "xlsx" else where
 
     def bad(self, cell: _Cell, expected: str) -> None:
+        if cell.where in self.reported:
+            return  # one problem a cell
         if len(self.problems) < MAX_BAD_CELLS:
             shown = repr(cell.value)[:60]
             self.problems.append(ImportProblem(cell.where, f"{shown}: expected {expected}"))
@@ -88,26 +106,118 @@ class _Reader:
             return xlsx_rows(self.path, self.raw, sheet)
         return csv_rows(csv_path(self.path, sheet))
 
-    def table(self, table: Any) -> Iterator[tuple[dict[str, _Cell], dict[str, str | None]]]:
-        """Each data row as {field: cell}, with each field's header unit."""
-        columns = {k: v for k, v in table.columns.model_dump().items() if v is not None}
+    def table(
+        self, table: Any, kind: str
+    ) -> Iterator[tuple[dict[str, _Cell], dict[str, str | None]]]:
+        """Each data row as {field: cell}, with each field's unit (the row's unit column, the
+        header's, the mapping's). Rows that are not data go on the ledger: a total row, a
+        footer after a blank row, `skip_rows`, `stop_at` and what follows it."""
+        raw = {k: v for k, v in table.columns.model_dump().items() if v is not None}
+        columns: dict[str, str] = {}
+        defaults: dict[str, str | None] = {}
+        for field, spec in raw.items():
+            header = spec if isinstance(spec, str) else spec["column"]
+            columns[field] = header
+            m = _HEADER_UNIT.match(header)
+            given = spec.get("unit") if isinstance(spec, dict) else None
+            defaults[field] = given or (m.group(2) if m else None)
         index: dict[str, int] = {}
         units: dict[str, str | None] = {}
+        unit_cols: dict[str, int] = {}
+        first = next(iter(columns))  # the id (or name) column
+        blank = stopped = footer = False
+        skip = set(table.skip_rows)
         for r, row in enumerate(self.rows(table.sheet), start=1):
             if r < table.header_row:
                 continue
             if r == table.header_row:
-                index, units = self._header(row, columns, table)
+                index, units = self._header(row, columns, table, defaults)
+                unit_cols = self._unit_columns(row, table, columns, index)
+                self.headers[kind] = {f: columns[f] for f in columns}
                 continue
-            if all(c.value is None or str(c.value).strip() == "" for c in row):
+            if all(_empty(c.value) for c in row):
+                blank = True
                 continue  # an empty row
             cells = {}
             for field, i in index.items():
                 cells[field] = row[i] if i < len(row) else _Cell(None, "")
-            yield cells, units
+            at = cells[first].where or (row[0].where if row else f"row {r}")
+            where = self.origin(at)
+            texts = [str(c.value) for c in row if isinstance(c.value, str)]
+            if table.stop_at is not None and any(_norm(t) == _norm(table.stop_at) for t in texts):
+                stopped = True
+            if stopped or r in skip:
+                self.ledger.read(kind, where)
+                why = "stop_at" if stopped else "skip_rows"
+                self.ledger.skipped(kind, where, f"a row the mapping's {why} leaves out")
+                continue
+            if any(_TOTAL.match(t.strip()) for t in texts):
+                self.ledger.read(kind, where)
+                self.ledger.skipped(kind, where, "a total row")
+                continue
+            if footer or (blank and _empty(cells[first].value)):
+                footer = True  # after a blank row, a row with no id: the table's footer
+                self.ledger.read(kind, where)
+                self.ledger.skipped(kind, where, "a footer after a blank row")
+                continue
+            for field, cell in cells.items():
+                if isinstance(cell.value, Uncached):  # reported here, read as empty after
+                    self.uncached(cell)
+                    cells[field] = _Cell(None, cell.where, cell.fmt)
+            row_units = dict(units)
+            for field, i in unit_cols.items():
+                cell = row[i] if i < len(row) else _Cell(None, "")
+                if not _empty(cell.value):
+                    row_units[field] = str(cell.value).strip()
+            self.ledger.read(kind, where)
+            yield cells, row_units
+
+    def uncached(self, cell: _Cell) -> None:
+        assert isinstance(cell.value, Uncached)
+        self.reported.add(cell.where)
+        if len(self.problems) < MAX_BAD_CELLS:
+            self.problems.append(
+                ImportProblem(
+                    cell.where,
+                    f"={cell.value.formula}: a formula with no value cached (the workbook "
+                    "was written by a program that does not compute formulas): open and save "
+                    "it in a spreadsheet program, or enter the value",
+                )
+            )
+
+    def _unit_columns(
+        self, row: list[_Cell], table: Any, columns: dict[str, str], index: dict[str, int]
+    ) -> dict[str, int]:
+        """field -> the column holding its rows' units (`units: {Design load: Unit}`)."""
+        out: dict[str, int] = {}
+        heads = {_norm(str(c.value)): i for i, c in enumerate(row) if c.value is not None}
+        for quantity, unit_header in table.units.items():
+            fields = [f for f, h in columns.items() if _norm(h) == _norm(quantity)]
+            fields += [
+                f
+                for f, h in columns.items()
+                if (m := _HEADER_UNIT.match(h)) and _norm(m.group(1)) == _norm(quantity)
+            ]
+            where = row[0].where.split("!")[0] if row else table.sheet
+            if not fields:
+                raise ConfigError(
+                    f"units: {quantity!r} is not a column the mapping reads "
+                    f"(it reads: {', '.join(map(repr, columns.values()))})"
+                )
+            if _norm(unit_header) not in heads:
+                raise ConfigError(
+                    f"{where}!{table.header_row}: no column headed {unit_header!r} (the "
+                    f"units of {quantity!r})"
+                )
+            out[fields[0]] = heads[_norm(unit_header)]
+        return out
 
     def _header(
-        self, row: list[_Cell], columns: dict[str, str], table: Any
+        self,
+        row: list[_Cell],
+        columns: dict[str, str],
+        table: Any,
+        defaults: dict[str, str | None],
     ) -> tuple[dict[str, int], dict[str, str | None]]:
         found: dict[str, tuple[int, str | None]] = {}
         for i, cell in enumerate(row):
@@ -117,7 +227,8 @@ class _Reader:
             m = _HEADER_UNIT.match(text)
             for key in {_norm(text)} | ({_norm(m.group(1))} if m else set()):
                 found.setdefault(key, (i, m.group(2) if m else None))
-        index, units = {}, {}
+        index: dict[str, int] = {}
+        units: dict[str, str | None] = {}
         missing = []
         for field, header in columns.items():
             hit = found.get(_norm(header))
@@ -128,7 +239,7 @@ class _Reader:
                 missing.append(header)
                 continue
             index[field] = hit[0]
-            units[field] = hit[1]
+            units[field] = hit[1] or defaults.get(field)
         if missing:
             where = row[0].where.split("!")[0] if row else table.sheet
             raise ConfigError(
@@ -155,9 +266,11 @@ class _Reader:
             return float(value)
         return _parse_number(str(value), decimal)
 
-    def quantity(self, cell: _Cell, field: str, unit: str | None, decimal: str) -> float | None:
-        """The cell's value in the field's unit: a number with the header's unit, or text
-        with its own unit."""
+    def quantity(
+        self, cell: _Cell, field: str, unit: str | None, decimal: str, header: str | None = None
+    ) -> float | None:
+        """The cell's value in the field's unit: a number with the unit of its row's unit
+        column, its header's or the mapping's, or text with its own unit."""
         base, example, what = _DIMENSIONS[field]
         value = cell.value
         if value is None or (isinstance(value, str) and not value.strip()):
@@ -168,10 +281,13 @@ class _Reader:
         try:
             if isinstance(value, int | float) and not isinstance(value, bool):
                 if unit is None:
+                    head = header or field
                     self.bad(
                         cell,
-                        f"{what} with its unit: '{example}', or a unit in the "
-                        f"header ('{field} ({example.split()[-1]})')",
+                        f"{what} with its unit: '{example}', a unit in the header "
+                        f"('{head} ({example.split()[-1]})'), a unit column (units: "
+                        f"{{{head}: Unit}}) or the column's unit in the mapping file "
+                        f"({{column: {head}, unit: {example.split()[-1]}}})",
                     )
                     return None
                 q = Q_(float(value), parse_unit(unit))
@@ -233,23 +349,29 @@ def read_sheet(path: str, kind: str, mapping: Mapping) -> Inventory:
             f"import {kind} needs `sheets:` in the mapping file (--map): which sheet and "
             "columns hold racks, feeds, panels and devices"
         )
-    r = _Reader(path, kind)
+    inv = Inventory("spreadsheet")
+    r = _Reader(path, kind, inv.ledger)
     if kind == "xlsx":  # a regular file within the limits, checked before openpyxl opens it
         r.raw = read_workbook(path)
-    inv = Inventory("spreadsheet")
     sheets = mapping.sheets
-    label = os.path.basename(path)
 
     def origin(cell: _Cell) -> str:
-        return f"{label} {cell.where}" if kind == "xlsx" else cell.where
+        return r.origin(cell.where)
+
+    def head(table: str, field: str) -> str | None:
+        return r.headers.get(table, {}).get(field)
 
     if sheets.panels is not None:
-        for cells, units in r.table(sheets.panels):
+        for cells, units in r.table(sheets.panels, "power-panel"):
             name = r.text(cells["id"])
             voltage = current = None
             if "voltage" in cells:
                 voltage = r.quantity(
-                    cells["voltage"], "voltage", units["voltage"], sheets.panels.decimal
+                    cells["voltage"],
+                    "voltage",
+                    units["voltage"],
+                    sheets.panels.decimal,
+                    head("power-panel", "voltage"),
                 )
             if "current_rating" in cells:
                 current = r.quantity(
@@ -257,6 +379,7 @@ def read_sheet(path: str, kind: str, mapping: Mapping) -> Inventory:
                     "current_rating",
                     units["current_rating"],
                     sheets.panels.decimal,
+                    head("power-panel", "current_rating"),
                 )
             path_ = r.text(cells["path"], required=False) if "path" in cells else None
             if name is not None:
@@ -265,7 +388,7 @@ def read_sheet(path: str, kind: str, mapping: Mapping) -> Inventory:
                 )
     if sheets.racks is not None:
         t = sheets.racks
-        for cells, units in r.table(t):
+        for cells, units in r.table(t, "rack"):
             name = r.text(cells["id"])
             platform = r.text(cells["platform"], False) if "platform" in cells else None
             nodes = None
@@ -277,19 +400,50 @@ def read_sheet(path: str, kind: str, mapping: Mapping) -> Inventory:
                     nodes = int(n)
             load = None
             if "it_load" in cells and cells["it_load"].value is not None:
-                load = r.quantity(cells["it_load"], "it_load", units["it_load"], t.decimal)
+                load = r.quantity(
+                    cells["it_load"],
+                    "it_load",
+                    units["it_load"],
+                    t.decimal,
+                    head("rack", "it_load"),
+                )
             row = r.text(cells["row"], False) if "row" in cells else None
             if name is not None:
+                at = {
+                    f: origin(cells[f]) if f in cells and cells[f].where else None
+                    for f in ("nodes", "it_load", "platform")
+                }
                 inv.racks.append(
-                    RackRec(name, origin(cells["id"]), "active", row, platform, nodes, load)
+                    RackRec(
+                        name,
+                        origin(cells["id"]),
+                        "active",
+                        row,
+                        platform,
+                        nodes,
+                        load,
+                        at["nodes"],
+                        at["it_load"],
+                        at["platform"],
+                    )
                 )
     if sheets.feeds is not None:
         ft = sheets.feeds
-        for cells, units in r.table(ft):
+        for cells, units in r.table(ft, "power-feed"):
             name = r.text(cells["id"])
-            v = r.quantity(cells["voltage"], "voltage", units["voltage"], ft.decimal)
+            v = r.quantity(
+                cells["voltage"],
+                "voltage",
+                units["voltage"],
+                ft.decimal,
+                head("power-feed", "voltage"),
+            )
             a = r.quantity(
-                cells["current_rating"], "current_rating", units["current_rating"], ft.decimal
+                cells["current_rating"],
+                "current_rating",
+                units["current_rating"],
+                ft.decimal,
+                head("power-feed", "current_rating"),
             )
             phases = 3
             if "phases" in cells and cells["phases"].value is not None:
@@ -321,14 +475,16 @@ def read_sheet(path: str, kind: str, mapping: Mapping) -> Inventory:
                 )
     if sheets.devices is not None:
         dt = sheets.devices
-        for cells, units in r.table(dt):
+        for cells, units in r.table(dt, "device"):
             name = r.text(cells["name"])
             rack = r.text(cells["rack"])
             model = r.text(cells["type"])
             role = r.text(cells["role"], False) if "role" in cells else None
             power = None
             if "power" in cells and cells["power"].value is not None:
-                power = r.quantity(cells["power"], "power", units["power"], dt.decimal)
+                power = r.quantity(
+                    cells["power"], "power", units["power"], dt.decimal, head("device", "power")
+                )
             if name is None or model is None:
                 continue
             inv.device_types.setdefault(model, DeviceTypeRec(model, model))

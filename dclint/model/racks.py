@@ -54,5 +54,10 @@ class RackGroup(RackFields):
         description="Feed ids; `$n` stands for the rack's number within its range",
     )
     status: Status = "active"
+    offline_nodes: PositiveInt | None = Field(
+        None,
+        description="Nodes the source of truth marks offline or failed (in repair, RMA): still "
+        "counted in the rack's load, feeds and GPUs, since they come back",
+    )
     row: str | None = None
     hall: str | None = Field(None, description="Key of the hall (site.halls) the racks stand in")

@@ -70,7 +70,9 @@ def _rollup(r: Rollup) -> str:
     text = (
         f"<li><code>{escape(r.where)}</code> "
         f'<strong class="{f.severity}">{escape(f.rule)}</strong> {escape(f.name)}: '
-        f"{scope}{escape(f.message + measured_limit(f))}.{fix}"
+        f"{scope}{escape(f.message + measured_limit(f))}"
+        + (f" (source: {escape(f.origin)})" if f.origin else "")  # an imported element's
+        + f".{fix}"
     )
     if r.count > 1:
         text += (

@@ -103,7 +103,10 @@ def rollup_line(r: Rollup, full: bool = True) -> str:
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f" **{md(impact_sentence(f))}.**"
     scope = f"**{md(r.scope())}**, e.g.: " if r.count > 1 else ""
-    line = f"- {md(r.where)} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}.{fix}"
+    source = f" (source: {md(f.origin)})" if f.origin else ""  # an imported element's
+    line = (
+        f"- {md(r.where)} **{f.rule}** {md(f.name)}: {scope}{md(f.message + numbers)}{source}.{fix}"
+    )
     change = fix_yaml(f) if full else ""
     if change:  # the design change, as the item's own code block
         line += "\n\n  ```yaml\n" + "".join(f"  {ln}\n" for ln in change.splitlines()) + "  ```"

@@ -339,6 +339,16 @@ if (rc, found) != (1, want):
     sys.exit(f"dclint check: exit {rc}, findings {found}; expected exit 1, {want}")
 print(f"nautobot.sh: dclint check: exit {rc}, findings {found}", file=sys.stderr)
 EOF
+# the client's hall of issue #49 (loaded beside the cluster by nautobot_load.py): its import,
+# with the ledger, and its check (tests/test_import_nautobot_live.py reads them)
+rm -f hall.yaml hall-ledger.json hall-import.err hall-check.json hall-check.rc
+python3 -c "import sys; sys.path.insert(0, '$HERE'); from hall import NAUTOBOT_MAPPING as m; \
+open('hall-import.yaml', 'w').write(m)"
+timeout --foreground 1200 "$PY" -m dclint import nautobot "$URL" --map hall-import.yaml \
+    --ledger hall-ledger.json -o hall.yaml 2>hall-import.err || { cat hall-import.err >&2; fail "dclint import (hall)"; }
+rc=0
+timeout --foreground 300 "$PY" -m dclint check hall.yaml --format json >hall-check.json || rc=$?
+echo "$rc" >hall-check.rc
 if grep -rqsF "$NAUTOBOT_TOKEN" "$OUT" "$WORK"/*.log; then
     fail "the API token appears in the output"
 fi

@@ -26,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cluster import SITE, Cluster, cluster, interfaces
+from hall import GPU_RACKS, OFFLINE, PLANNED_RACK, RACKS, TYPES
 
 TIMEOUT_S = 900  # one bulk request: a busy two-core machine takes ~0.8 s a cable
 CHUNK = 200
@@ -226,6 +227,155 @@ def load(api: Api, c: Cluster) -> dict[str, int]:
     }
 
 
+def load_hall(api: Api) -> dict[str, int]:
+    """The client's hall of issue #49 (tests/integration/hall.py) beside the cluster: a campus
+    location holding two UPS panels, the hall under it with its RPPs, rack groups Row A/B/N,
+    the UPS-to-RPP circuits as panel-to-panel feeds, an offline (RMA) node, a planned rack.
+    Device types the cluster made are reused (DGX H100, QM9700, CM7200: the same draws)."""
+    status = {n: api.get_one("extras/statuses", name=n)["id"] for n in ("Active", "Planned")}
+    status["Offline"] = api.get_one("extras/statuses", name="Offline")["id"]
+    (campus_type,) = api.create(
+        "dcim/location-types",
+        [{"name": "Campus", "nestable": False, "content_types": ["dcim.powerpanel"]}],
+    )
+    (hall_type,) = api.create(
+        "dcim/location-types",
+        [
+            {
+                "name": "Hall",
+                "parent": campus_type["id"],
+                "nestable": False,
+                "content_types": [
+                    "dcim.rack",
+                    "dcim.rackgroup",
+                    "dcim.device",
+                    "dcim.powerpanel",
+                ],
+            }
+        ],
+    )
+    (campus,) = api.create(
+        "dcim/locations",
+        [{"name": "Campus", "location_type": campus_type["id"], "status": status["Active"]}],
+    )
+    (hall,) = api.create(
+        "dcim/locations",
+        [
+            {
+                "name": "Hall 1",
+                "location_type": hall_type["id"],
+                "parent": campus["id"],
+                "status": status["Active"],
+            }
+        ],
+    )
+    groups = api.create(
+        "dcim/rack-groups", [{"name": f"Row {r}", "location": hall["id"]} for r in "ABN"]
+    )
+    group_id = {g["name"][-1]: g["id"] for g in groups}
+    racks = api.create(
+        "dcim/racks",
+        [
+            {
+                "name": name,
+                "location": hall["id"],
+                "rack_group": group_id[name[0]],
+                "facility_id": f"G-{10 + i}",
+                "status": status["Planned" if name == PLANNED_RACK else "Active"],
+            }
+            for i, name in enumerate(RACKS, start=1)
+        ],
+    )
+    rack_id = {r["name"]: r["id"] for r in racks}
+    panels = api.create(
+        "dcim/power-panels",
+        [
+            {"name": f"ups-{p}", "location": campus["id"], "power_path": p, "panel_type": "ups"}
+            for p in "ab"
+        ]
+        + [
+            {"name": f"rpp-{p}", "location": hall["id"], "power_path": p, "panel_type": "rpp"}
+            for p in "ab"
+        ],
+    )
+    panel_id = {p["name"]: p["id"] for p in panels}
+    common = {"status": status["Active"], "supply": "ac", "phase": "three-phase"}
+    common |= {"voltage": 415, "max_utilization": 80}
+    feeds = [
+        {
+            **common,
+            "name": f"ups-{p}-rpp-{p}",
+            "power_panel": panel_id[f"ups-{p}"],
+            "destination_panel": panel_id[f"rpp-{p}"],
+            "power_path": p,
+            "type": "primary" if p == "a" else "redundant",
+            "amperage": 1250,
+        }
+        for p in "ab"
+    ]
+    feeds += [
+        {
+            **common,
+            "name": f"{rack}-{p}",
+            "power_panel": panel_id[f"rpp-{p}"],
+            "rack": rack_id[rack],
+            "power_path": p,
+            "type": "primary" if p == "a" else "redundant",
+            "amperage": 63 if rack == "A02" else 100,
+        }
+        for p in "ab"
+        for rack in RACKS
+    ]
+    api.create("dcim/power-feeds", feeds)
+    maker = api.create("dcim/manufacturers", [{"name": "Generic"}])[0]["id"]
+    new_types = api.create(
+        "dcim/device-types",
+        [{"manufacturer": maker, "model": m, "u_height": 1} for m in ("SN2201", "PDU-X")],
+    )
+    type_id = {t["model"]: t["id"] for t in new_types}
+    for model in ("DGX H100", "QM9700", "CM7200"):
+        type_id[model] = api.get_one("dcim/device-types", model=model)["id"]
+    api.create(
+        "dcim/power-port-templates",
+        [
+            {"device_type": type_id[model], "name": f"psu{p}"}
+            | ({} if allocated is None else {"allocated_draw": allocated})
+            | ({} if maximum is None else {"maximum_draw": maximum})
+            for _, model, psus, allocated, maximum in TYPES
+            if model in ("SN2201", "PDU-X")
+            for p in range(1, psus + 1)
+        ],
+    )
+    role_id = {r["name"]: r["id"] for r in api.list_all("extras/roles")}
+    missing = [n for n in ("mgmt", "pdu") if n not in role_id]
+    for r in api.create(
+        "extras/roles", [{"name": n, "content_types": ["dcim.device"]} for n in missing]
+    ):
+        role_id[r["name"]] = r["id"]
+    model_of = {slug: model for slug, model, *_ in TYPES}
+    plan = [(f"{r}-n{n}", "dgx-h100", "gpu-node", r) for r in GPU_RACKS for n in range(1, 5)]
+    plan += [(f"hall-leaf{k}", "qm9700", "leaf", "N01") for k in range(1, 9)]
+    plan += [(f"hall-spine{k}", "qm9700", "spine", "N01") for k in range(1, 5)]
+    plan += [(f"{r}-mgmt", "sn2201", "mgmt", r) for r in RACKS]
+    plan += [(f"{r}-pdu", "pdu-x", "pdu", r) for r in RACKS]
+    plan += [("N01-pdu2", "pdu-x", "pdu", "N01"), ("hall-console1", "cm7200", "console", "N01")]
+    devices = api.create(
+        "dcim/devices",
+        [
+            {
+                "name": name,
+                "device_type": type_id[model_of[slug]],
+                "role": role_id[role],
+                "location": hall["id"],
+                "rack": rack_id[rack],
+                "status": status["Offline" if name == OFFLINE else "Active"],
+            }
+            for name, slug, role, rack in plan
+        ],
+    )
+    return {"racks": len(racks), "power-feeds": len(feeds), "devices": len(devices)}
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         raise SystemExit("usage: NAUTOBOT_TOKEN=... nautobot_load.py URL")
@@ -235,6 +385,7 @@ def main() -> int:
     api = Api(sys.argv[1], token)
     start = time.monotonic()
     counts = load(api, cluster())
+    counts |= {f"hall {k}": v for k, v in load_hall(api).items()}
     took = time.monotonic() - start
     print(f"nautobot_load: {json.dumps(counts)} in {api.requests} requests, {took:.1f} s")
     return 0
