@@ -136,10 +136,26 @@ def check_loads(text: str, source: str) -> tuple[list[ImportProblem], list[str]]
             return [
                 ImportProblem(w, f"the design written would not load: {m}") for w, m in found
             ], []
+        # a reference to an element the import did not write (a panel's fed_by naming a panel
+        # outside the data) is the import's own error: the chain it followed was cut there,
+        # and the ledger says so; a catalog entry (platform, type) a design may define is not
+        dangling = [(w, m) for w, m in found if _dangling(m)]
+        if dangling:
+            return [
+                ImportProblem(w, f"the design written would not load: {m}") for w, m in dangling
+            ], []
         return [], [
             f"{w}: {m} (the design that extends this file must complete it)" for w, m in found
         ]
     return [], []
+
+
+_COMPLETABLE = ("unknown platform", "unknown rack type", "unknown type")
+
+
+def _dangling(message: str) -> bool:
+    """Whether a load error names an element of the design that is not there."""
+    return message.startswith("unknown ") and not message.startswith(_COMPLETABLE)
 
 
 def _schema_refuses(text: str) -> bool:
