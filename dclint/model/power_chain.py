@@ -142,7 +142,7 @@ class Generator:
         default=None,
         description="Largest load step one set accepts at once, as a share of its site rating "
         "(ISO 8528-5 load acceptance: the maker's declared first step, e.g. 35%); unset: "
-        "PWR015's default",
+        "the step-load rule's default",
     )
     serves: Ref | None = Field(
         default=None,
