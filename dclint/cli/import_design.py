@@ -135,8 +135,12 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(args.save_dump, result.dump, "--save-dump")
     for line in result.report:
         print(f"dclint import: warning: {printable(line)}", file=sys.stderr)
+    # the kinds the import left something of out, on stderr (what was read and not written is
+    # named, never dropped); a kind imported whole is quiet there: the whole ledger is at the
+    # fragment's foot and, with --ledger, in its JSON
     for line in result.ledger:
-        print(f"dclint import: ledger: {printable(line)}", file=sys.stderr)
+        if ", skipped 0" not in line or "not placed" in line:
+            print(f"dclint import: ledger: {printable(line)}", file=sys.stderr)
     if getattr(args, "ledger", None):
         write_atomic(args.ledger, result.ledger_json(), "--ledger")
     if args.output:
