@@ -125,11 +125,15 @@ class _Power:
         it by (1 / efficiency of each UPS passed on the way up)."""
         if node in self._up:
             return self._up[node]
-        parent = self.parent.get(node)
+        # walked, not recursed: a chain of thousands of panels is a design, not a stack
         out: list[tuple[Node, float]] = []
-        if parent is not None:
-            factor = 1.0 / self.eff.get(node, 1.0)
-            out = [(parent, factor)] + [(a, f * factor) for a, f in self.ancestors(parent)]
+        factor, here, seen = 1.0, node, {node}
+        parent = self.parent.get(here)
+        while parent is not None and parent not in seen:
+            factor /= self.eff.get(here, 1.0)
+            out.append((parent, factor))
+            seen.add(parent)
+            here, parent = parent, self.parent.get(parent)
         self._up[node] = out
         return out
 

@@ -126,10 +126,12 @@ def _chain_loads(topo: Topology, peak: bool) -> dict[str, ElementLoad]:
     """Each element's load is the most it carries in normal running or as a survivor of any
     single failure (dclint.calc.failures): a rack's load shared by its live feeds, so a
     distributed-redundant UPS carries its racks' partners' share only when a partner fails."""
+    out: dict[str, ElementLoad] = {}
+    if not topo.chain:  # no transformer or UPS: no failure to play for them
+        return out
     from dclint.calc.failures import failure_table
 
     worst = failure_table(topo, peak).worst_load
-    out: dict[str, ElementLoad] = {}
     for cid, item in topo.chain.items():
         cap, text = _capacity(item)
         racks = {r.id for f in chain_feeds(item) for r in f.racks}
