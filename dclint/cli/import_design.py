@@ -139,8 +139,7 @@ def run(args: argparse.Namespace) -> int:
     # named, never dropped); a kind imported whole is quiet there: the whole ledger is at the
     # fragment's foot and, with --ledger, in its JSON
     for line in result.ledger:
-        if ", skipped 0" not in line or "not placed" in line:
-            print(f"dclint import: ledger: {printable(line)}", file=sys.stderr)
+        print(f"dclint import: ledger: {printable(line)}", file=sys.stderr)
     if getattr(args, "ledger", None):
         write_atomic(args.ledger, result.ledger_json(), "--ledger")
     if args.output:

@@ -68,12 +68,15 @@ class Ledger:
                 out[item.into] = out.get(item.into, 0) + 1
         return dict(sorted(out.items()))
 
-    def lines(self) -> list[str]:
+    def lines(self, incomplete: bool = False) -> list[str]:
         """One line a kind: `device: read 64, imported 12, merged 40, skipped 12 (unmapped
-        type pdu: 8; status decommissioning: 4)`."""
+        type pdu: 8; status decommissioning: 4)`; with `incomplete`, only the kinds something
+        was left out of (skipped, or read and not placed)."""
         out = []
         for kind in sorted(self.kinds):
             c = self.counts(kind)
+            if incomplete and not (c["skipped"] or c["unplaced"]):
+                continue
             text = (
                 f"{kind}: read {c['read']}, imported {c['imported']}, merged {c['merged']}, "
                 f"skipped {c['skipped']}"

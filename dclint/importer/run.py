@@ -26,7 +26,7 @@ class ImportResult:
     text: str
     report: list[str] = field(default_factory=list)  # what was left out, for stderr
     dump: str | None = None  # what a server answered, for --save-dump
-    ledger: list[str] = field(default_factory=list)  # one line a kind, for stderr
+    ledger: list[str] = field(default_factory=list)  # the kinds left incomplete, for stderr
     book: Any = None  # the Ledger, for --ledger FILE
 
     def ledger_json(self) -> str:
@@ -110,7 +110,8 @@ def run_import(
     unloadable, warnings = check_loads(text, location or dump or source)  # the last guard
     if unloadable:
         raise ImportFailed(list(dict.fromkeys(unloadable)))
-    return ImportResult(text, report + warnings, saved, frag.ledger.lines(), frag.ledger)
+    left_out = frag.ledger.lines(incomplete=True)
+    return ImportResult(text, report + warnings, saved, left_out, frag.ledger)
 
 
 def _read_dcim(

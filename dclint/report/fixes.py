@@ -67,9 +67,6 @@ def fix_yaml(f: Any) -> str:
 
 
 def _indent(path: list[Any]) -> str:
-    """The indentation of a key under `path`: two spaces a mapping, four under a list item."""
-    width = 0
-    for key in path:
-        width += 4 if isinstance(key, int) else 2
-    # a list's items sit at their mapping key's indentation + 2, their keys 2 further
-    return " " * max(0, width - sum(2 for k in path if isinstance(k, int)))
+    """The indentation of a key under `path`: two spaces a level, a list item's `- ` counting
+    as its level."""
+    return "  " * len(path)
