@@ -200,9 +200,10 @@ def test_a_node_count_and_device_rows_that_disagree(
         f"dclint import: error: plan.xlsx Equipment!A6: {text}",
     ]
     # the mapping names the source that wins: the ledger says so
-    assert _run(tmp_path, MAPPING + "node_count: racks\n", "--ledger", "ledger.json") == 0
+    ledger_file = tmp_path / "ledger.json"
+    assert _run(tmp_path, MAPPING + "node_count: racks\n", "--ledger", str(ledger_file)) == 0
     assert topology_of(load(str(tmp_path / "site.yaml"))).gpus == 264
-    ledger = json.loads(Path("ledger.json").read_text(encoding="utf-8"))
+    ledger = json.loads(ledger_file.read_text(encoding="utf-8"))
     rack = next(i for i in ledger["rack"]["imported_objects"] if i["into"] == "A02")
     assert rack["note"] == (
         "node count 4 at plan.xlsx Rack schedule!D3 and 3 device rows disagree: racks wins "
