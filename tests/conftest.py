@@ -14,7 +14,20 @@ from dclint.engine.runner import Engine, run
 from dclint.testing import expected_findings
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "rules" / "examples"
+
+
+class _ExampleFolders:
+    """A built-in rule's example folder by its id in lower case, `EXAMPLES / "pwr001"`: each
+    family keeps its rules' examples beside them, rules/<family>/examples/<id>/."""
+
+    def __init__(self) -> None:
+        self.folders = {p.name: p for p in ROOT.glob("rules/*/examples/*") if p.is_dir()}
+
+    def __truediv__(self, rule: str) -> Path:
+        return self.folders[rule]
+
+
+EXAMPLES = _ExampleFolders()
 SAMPLES = ROOT / "sample_designs"
 TODAY = date(2026, 12, 2)
 # dclint check keeps a results cache (.dclint_cache/ at a repository's root): tests run without

@@ -160,7 +160,7 @@ def test_rules_import_only_what_a_rule_may_use() -> None:
     """Every built-in rule imports only dclint.api and dclint.units (at module level, in a
     function or under TYPE_CHECKING alike), as a third party's rule does."""
     bad = []
-    for path in sorted((ROOT / "rules").glob("*.py")):
+    for path in sorted((ROOT / "rules").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
@@ -177,7 +177,7 @@ def test_rules_import_only_what_a_rule_may_use() -> None:
 def _rule_imports() -> set[tuple[str, str]]:
     """(module, name) of every dclint name a built-in rule imports."""
     found = set()
-    for path in sorted((ROOT / "rules").glob("*.py")):
+    for path in sorted((ROOT / "rules").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dclint"):
                 found.update((str(node.module), a.name) for a in node.names)

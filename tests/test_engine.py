@@ -98,7 +98,7 @@ def test_duplicate_rule_id_names_both_sources(tmp_path: Path) -> None:
     with pytest.raises(
         ConfigError,
         match=r"duplicate rule id PWR001: defined by built-in pack: "
-        r"dclint\.rules\.pwr001_rack_power_over_limit and by --rules-dir",
+        r"dclint\.rules\.power\.pwr001_rack_power_over_limit and by --rules-dir",
     ):
         Engine(rules_dirs=(str(rules),))
 

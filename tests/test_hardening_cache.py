@@ -105,7 +105,7 @@ def test_units_without_a_cache_are_dclints_own(tmp_path: Path) -> None:
 
 # --- issue 48 item 3: a cache that cannot lie ---------------------------------------------------
 
-BAD = ROOT / "rules" / "examples" / "clg006" / "bad.yaml"
+BAD = ROOT / "rules" / "cooling" / "examples" / "clg006" / "bad.yaml"
 TODAY = ["--today", "2026-12-02"]
 VIOLATION = "CLG006 [error]"  # 3 of them, and a PWR finding, in the example
 

@@ -43,7 +43,7 @@ def test_the_same_file_given_with_config_loads_its_rules(repo: Path) -> None:
 
 # Issue 27 item 6: a config found by search may not turn on work that can run for minutes
 # (PAR005's layout search); --layout-search or the same file named with --config may.
-PAR005 = Path(__file__).resolve().parent.parent / "rules" / "examples" / "par005"
+PAR005 = Path(__file__).resolve().parent.parent / "rules" / "layout" / "examples" / "par005"
 NOT_RUN = (
     "bad.yaml:{}:5: PAR005 [info] workload {}: layout search not run: {}:3:3 turns it on "
     "(search = true), but that config was found by search, not named with --config, and may "

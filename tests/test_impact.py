@@ -122,7 +122,7 @@ def test_impact_in_sarif_and_text(capsys: pytest.CaptureFixture[str]) -> None:
 def test_findings_without_a_projection_carry_no_impact(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    d = _check(capsys, "rules/examples/par002/bad.yaml")
+    d = _check(capsys, "rules/layout/examples/par002/bad.yaml")
     assert all("impact" not in f for f in d["findings"])  # type: ignore[attr-defined]
 
 

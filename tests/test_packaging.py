@@ -32,9 +32,11 @@ def test_wheel_contains_rules_examples_and_data(tmp_path: Path) -> None:
     )
     (wheel,) = tmp_path.glob("dclint-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    rule_modules = {p.name for p in (ROOT / "rules").glob("*.py")}
-    assert {f"dclint/rules/{n}" for n in rule_modules} <= names
-    assert "dclint/rules/examples/pwr001/bad.yaml" in names
+    rule_files = {p.relative_to(ROOT / "rules").as_posix() for p in (ROOT / "rules").rglob("*")}
+    shipped = {f"dclint/rules/{n}" for n in rule_files if n.endswith((".py", ".yaml", ".yml"))}
+    assert len(shipped) > 200 and shipped <= names  # every family's modules and examples
+    assert "dclint/rules/power/examples/pwr001/bad.yaml" in names
+    assert "dclint/rules/layout/examples/par005/.dclint.yml" in names
     assert {"dclint/data/catalog.yaml", "dclint/data/units.txt", "dclint/cli/__init__.py"} <= names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()

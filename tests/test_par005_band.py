@@ -13,7 +13,7 @@ from dclint.cli import main
 from dclint.projection.uncertainty import BANDS
 
 ROOT = Path(__file__).resolve().parent.parent
-BAD = str(ROOT / "rules" / "examples" / "par005" / "bad.yaml")
+BAD = str(ROOT / "rules" / "layout" / "examples" / "par005" / "bad.yaml")
 BAND = "calibration band 0.82-1.09x"
 
 

@@ -22,7 +22,7 @@ from dclint.loader.load import load_text
 from dclint.projection.layout_checks import INTERLEAVED_MB
 from dclint.projection.search_design import Plan, plan_layouts
 from dclint.projection.search_records import Candidate
-from dclint.rules.par003_layout_not_divisible import _broken as _par003_broken
+from dclint.rules.layout.par003_layout_not_divisible import _broken as _par003_broken
 
 TOP_FEW = 3
 

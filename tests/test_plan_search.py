@@ -22,7 +22,7 @@ from dclint.projection.memory import memory_per_gpu
 from dclint.projection.search import search
 from dclint.projection.search_design import Plan, plan_layouts
 from dclint.projection.search_records import MICRO_BATCHES, OPTIMIZERS, REASONS, RECOMPUTE
-from dclint.rules.par003_layout_not_divisible import _broken
+from dclint.rules.layout.par003_layout_not_divisible import _broken
 
 DESIGN = """
 name: tiny
@@ -270,7 +270,7 @@ def test_the_layout_checks_messages_have_one_home() -> None:
     homes = {
         check.message: sorted(
             str(p.relative_to(ROOT))
-            for p in [*ROOT.glob("dclint/**/*.py"), *ROOT.glob("rules/*.py")]
+            for p in [*ROOT.glob("dclint/**/*.py"), *ROOT.glob("rules/**/*.py")]
             if check.message in p.read_text()
         )
         for check in CHECKS

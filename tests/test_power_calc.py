@@ -14,7 +14,7 @@ from dclint.errors import LoadError
 from dclint.loader.load import load_text
 from dclint.model.resolve import topology_of
 from dclint.model.topology import Topology
-from dclint.rules.pwr005_phase_imbalance import imbalance, line_currents
+from dclint.rules.power.pwr005_phase_imbalance import imbalance, line_currents
 
 
 def _topo(text: str) -> Topology:

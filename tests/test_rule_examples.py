@@ -1,9 +1,9 @@
 """Every discovered rule, walked through its own good and bad example designs.
 
-Examples live in rules/examples/<rule id, lower case>/: `good*.yaml` must give no finding of
-that rule; `bad*.yaml` must give exactly the (rule, line) pairs its `# expect: ID` comments
-mark, counted as a multiset (for every rule, so a bad example cannot trigger unrelated rules
-by accident).
+Examples live in rules/<family>/examples/<rule id, lower case>/: `good*.yaml` must give no
+finding of that rule; `bad*.yaml` must give exactly the (rule, line) pairs its `# expect: ID`
+comments mark, counted as a multiset (for every rule, so a bad example cannot trigger unrelated
+rules by accident).
 """
 
 from __future__ import annotations

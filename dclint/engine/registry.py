@@ -46,10 +46,19 @@ def _rules_in(module: ModuleType) -> list[type[Rule]]:
 
 
 def _modules_of(package: ModuleType) -> list[ModuleType]:
+    """A pack's rule modules: its modules and those of its sub-packages (the built-in pack's
+    families, rules/power/ ...), sorted by name; names beginning with `_` (a family's helpers)
+    are not rule modules."""
     if not hasattr(package, "__path__"):
         return [package]
-    names = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if not m.ispkg)
-    return [importlib.import_module(f"{package.__name__}.{n}") for n in names if n[0] != "_"]
+    found = sorted(
+        (m.name, m.ispkg) for m in pkgutil.iter_modules(package.__path__) if m.name[0] != "_"
+    )
+    modules = []
+    for name, ispkg in found:
+        module = importlib.import_module(f"{package.__name__}.{name}")
+        modules += _modules_of(module) if ispkg else [module]
+    return modules
 
 
 def _from_dir(directory: str) -> list[ModuleType]:

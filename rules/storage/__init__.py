@@ -1,0 +1,3 @@
+"""Storage rules (STO): tiers, bandwidth, capacity and the checkpoint's write and restore.
+
+One module a rule; its examples in examples/<id>/ beside it."""

@@ -1,0 +1,3 @@
+"""Structure rules (STR): floor loading.
+
+One module a rule; its examples in examples/<id>/ beside it."""
