@@ -11,7 +11,8 @@ The names come in five facets (`FACETS` lists each one's names):
   fixes: `rating_change`, `entry_copies_change`, `next_ids`), `Severity`, `RULE_ID`,
   `USER_PREFIX`; for a rule whose findings can be priced, `Rule.remedy` returns a `Remedy`
   (what fixing a `Finding` does to a workload's projected run), built with `step_ratio` and
-  `checkpoint_ratio`; the errors (`ConfigError`, `LoadError`, `LOAD_ERROR_ID`); quantities
+  `checkpoint_ratio`; the errors (`ConfigError`, `LoadError`, `LOAD_ERROR_ID`) and the ids of
+  the findings the engine reports itself (`SUPPRESSION_IDS`, `UNIT_SPELLING_ID`); quantities
   (`Quantity`, `Q_` builds one: ``Q_(120, "kW")``, `fmt` prints one compactly);
 - **design and topology** (stable): `Design` and its parts (`Workload`, `Fabric`,
   `StorageTier`, `Cdu`, `Loop`, `SwitchModel`, `Ups`, `Transformer`, `Generator`), its
@@ -126,6 +127,8 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
     from dclint.engine.options import Count, Positive, Ratio, Share
     from dclint.engine.registry import RULE_ID, USER_PREFIX
     from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Severity, Violation
+    from dclint.engine.spelling import UNIT_SPELLING_ID
+    from dclint.engine.suppress import SUPPRESSION_IDS
     from dclint.errors import LOAD_ERROR_ID, ConfigError, DclintError, LoadError
     from dclint.model.catalog import SwitchModel
     from dclint.model.cooling import Cdu, Loop
@@ -219,6 +222,8 @@ __all__ = [
     "RULE_ID",
     "SEQ_CP",
     "SEQ_TP",
+    "SUPPRESSION_IDS",
+    "UNIT_SPELLING_ID",
     "USER_PREFIX",
     "ZERO_PP",
     "Area",
@@ -400,10 +405,12 @@ FACETS: dict[str, tuple[str, ...]] = {
         "Ratio",
         "Remedy",
         "Rule",
+        "SUPPRESSION_IDS",
         "Severity",
         "Share",
         "Temperature",
         "TemperatureDelta",
+        "UNIT_SPELLING_ID",
         "USER_PREFIX",
         "Violation",
         "checkpoint_ratio",
@@ -575,6 +582,8 @@ _MODULE = {
     "Change": "dclint.engine.rule",
     "Check": "dclint.projection.layout_checks",
     "LOAD_ERROR_ID": "dclint.errors",
+    "SUPPRESSION_IDS": "dclint.engine.suppress",
+    "UNIT_SPELLING_ID": "dclint.engine.spelling",
     "ConfigError": "dclint.errors",
     "Context": "dclint.engine.rule",
     "Count": "dclint.engine.options",

@@ -8,6 +8,8 @@ Imports under `if TYPE_CHECKING:` are left out: they name types for the checker 
 from __future__ import annotations
 
 import ast
+import re
+import sys
 from pathlib import Path
 
 import grimp
@@ -158,10 +160,20 @@ def test_the_root_package_imports_nothing_above_the_model() -> None:
 
 def test_rules_import_only_what_a_rule_may_use() -> None:
     """Every built-in rule imports only dclint.api and dclint.units (at module level, in a
-    function or under TYPE_CHECKING alike), as a third party's rule does."""
+    function or under TYPE_CHECKING alike), as a third party's rule does. Inside the pack, a
+    rule may import its own family's modules, by a relative import: the family's helpers
+    (`_shared`: the pattern its rules share) and a sibling rule, to name it by its class
+    (`ctx.peer(FabricOversubscribed.id)`); the helpers obey the same bounds. Nothing of the
+    pack is imported across families."""
     bad = []
     for path in sorted((ROOT / "rules").rglob("*.py")):
+        family = path.parent
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                inside = node.level == 1 and family.parent == ROOT / "rules"
+                if not inside or not (family / f"{node.module}.py").is_file():
+                    bad.append(f"{path.relative_to(ROOT)}: {'.' * node.level}{node.module}")
+                continue
             if isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
             elif isinstance(node, ast.Import):
@@ -170,8 +182,68 @@ def test_rules_import_only_what_a_rule_may_use() -> None:
                 continue
             for name in names:
                 if name.startswith("dclint") and name not in RULE_MAY_IMPORT:
-                    bad.append(f"{Path(path).name}: {name}")
+                    bad.append(f"{path.relative_to(ROOT)}: {name}")
     assert bad == []
+
+
+def test_every_rule_lives_in_a_family_folder_with_its_examples() -> None:
+    """rules/<family>/ holds its rule modules, its helpers (names beginning with `_`) and
+    examples/<id>/ for each of its rules; no rule module sits at the pack's top."""
+    from dclint.engine.registry import discover
+
+    assert sorted(p.name for p in (ROOT / "rules").glob("*.py")) == ["__init__.py"]
+    for rule_id, cls in discover(plugins=False).items():
+        module = Path(sys.modules[cls.__module__].__file__ or "")
+        assert module.parent.parent == ROOT / "rules", f"{rule_id}: {module}"
+        assert (module.parent / "examples" / rule_id.lower()).is_dir(), rule_id
+
+
+# Where a rule id may still be written as a string outside its rule's module (dclint/ and
+# rules/), and why. Documentation (docstrings, field descriptions, help text) may name ids.
+ID_LITERALS_ALLOWED = {
+    # the engine reports these findings itself (no rule's check does); the rule that documents
+    # each takes its id from here through dclint.api (DesignLoadError.id is LOAD_ERROR_ID)
+    "dclint/errors.py": {"DCL000"},
+    "dclint/engine/suppress.py": {"DCL001", "DCL002", "DCL003", "DCL004"},
+    "dclint/engine/spelling.py": {"DCL005"},
+    # the layout predicates' labels ("PAR003: layers not divisible by pp"): their wording is
+    # #47's layout_checks item, not this test's
+    "dclint/projection/layout_checks.py": {"PAR002", "PAR003", "PAR004"},
+    "dclint/projection/search_design.py": {"PAR001"},
+}
+_ID_LITERAL = re.compile(r"^\s*([A-Z]{2,5}\d{3})(?::|\s*$)")
+
+
+def _id_literals(path: Path) -> set[str]:
+    """Rule ids written as a string constant of their own (`"PWR001"`) or as a label's head
+    (`"PAR003: ..."`) in `path`, less the ids of the rules it defines (`id = "PWR001"`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    own = {
+        n.value.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "id" for t in n.targets)
+        and isinstance(n.value, ast.Constant)
+    }
+    found = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            match = _ID_LITERAL.match(n.value)
+            if match and match.group(1) not in own:
+                found.add(match.group(1))
+    return found
+
+
+def test_a_rule_is_named_by_its_class_not_a_string() -> None:
+    """Outside its own module a rule is referred to by its class (`FabricOversubscribed.id`) or
+    the registry, never a string literal: a new `"PWR001"` in dclint/ or rules/ fails here
+    unless ID_LITERALS_ALLOWED says why it must stay."""
+    found = {}
+    for path in sorted([*(ROOT / "dclint").rglob("*.py"), *(ROOT / "rules").rglob("*.py")]):
+        ids = _id_literals(path)
+        if ids:
+            found[path.relative_to(ROOT).as_posix()] = ids
+    assert found == ID_LITERALS_ALLOWED
 
 
 def _rule_imports() -> set[tuple[str, str]]:

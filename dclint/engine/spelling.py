@@ -33,9 +33,11 @@ from dclint.engine.findings import Finding
 from dclint.engine.rule import Change, Rule
 from dclint.model.source import Source
 
-__all__ = ["RULE", "respelled", "unit_spellings"]
+__all__ = ["UNIT_SPELLING_ID", "respelled", "unit_spellings"]
 
-RULE = "DCL005"
+# The id of the findings the engine reports on unit spellings, spelled here once: the rule that
+# documents them (rules/meta/) takes its id from here through dclint.api.
+UNIT_SPELLING_ID = "DCL005"
 
 # `key: value` where the value ends at a comment, the line's end, or a flow collection's `,`
 # `}` `]`; a quoted value is taken inside its quotes
@@ -293,10 +295,10 @@ def unit_spellings(
 ) -> list[Finding]:
     """A DCL005 finding, with its safe fix, for each quantity of the design's text and of the
     files it includes that is not written as dclint writes it."""
-    cls = rules.get(RULE)
-    if cls is None or not selected(RULE, config, file):
+    cls = rules.get(UNIT_SPELLING_ID)
+    if cls is None or not selected(UNIT_SPELLING_ID, config, file):
         return []
-    severity = config.rule_settings.get(RULE, {}).get("severity", cls.severity)
+    severity = config.rule_settings.get(UNIT_SPELLING_ID, {}).get("severity", cls.severity)
     keys = quantity_keys()
     out: list[Finding] = []
     for name, text in {source.file: source.text, **source.texts}.items():
@@ -363,7 +365,7 @@ def _finding(
         file,
         number,
         start,
-        RULE,
+        UNIT_SPELLING_ID,
         cls.name,
         severity,
         f"{label} is written '{value}'; dclint writes it '{new}'",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 from dclint.engine.config import Config, selected
 from dclint.engine.findings import Finding, Waiver
@@ -19,9 +20,11 @@ from dclint.model.source import Source
 __all__ = [
     "EXPIRED",
     "NO_REASON",
+    "SUPPRESSION_IDS",
     "UNKNOWN",
     "UNUSED",
     "Suppression",
+    "SuppressionIds",
     "apply_suppressions",
     "scan",
 ]
@@ -82,7 +85,19 @@ def _inside_quotes(line: str, index: int) -> bool:
     return head.count('"') % 2 == 1 or head.count("'") % 2 == 1
 
 
-UNUSED, NO_REASON, UNKNOWN, EXPIRED = "DCL001", "DCL002", "DCL003", "DCL004"
+class SuppressionIds(NamedTuple):
+    """The ids of the findings the engine itself reports on suppression comments, spelled here
+    once: the rules that document them (rules/meta/) take their ids from here through
+    dclint.api, as DesignLoadError takes LOAD_ERROR_ID."""
+
+    unused: str
+    no_reason: str
+    unknown: str
+    expired: str
+
+
+SUPPRESSION_IDS = SuppressionIds("DCL001", "DCL002", "DCL003", "DCL004")
+UNUSED, NO_REASON, UNKNOWN, EXPIRED = SUPPRESSION_IDS
 _IDS = re.compile(r"ignore\[([^\]]*)\]")
 
 

@@ -291,7 +291,7 @@ class Workspace:
         lines = max(len(text.splitlines()), 1)
         if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
             message = f"file is over the {MAX_BYTES:,}-byte limit for a design"
-            return [Diagnostic(str(path), 1, 1, "DCL000", "error", message, shown)]
+            return [Diagnostic(str(path), 1, 1, LOAD_ERROR_ID, "error", message, shown)]
         # a name appended after the text (its lines keep their numbers) makes it a design
         ending = "" if text.endswith("\n") or not text else "\n"
         try:
@@ -299,7 +299,13 @@ class Workspace:
         except LoadError as exc:
             return [
                 Diagnostic(
-                    str(path), min(p.line, lines), p.column, "DCL000", "error", p.message, shown
+                    str(path),
+                    min(p.line, lines),
+                    p.column,
+                    LOAD_ERROR_ID,
+                    "error",
+                    p.message,
+                    shown,
                 )
                 for p in exc.problems
                 if not _supplied_by_includer(p.message)

@@ -66,6 +66,8 @@ from dclint.api import (
     topology_of,
 )
 
+from .net001_fabric_oversubscribed import FabricOversubscribed
+
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
@@ -90,7 +92,7 @@ class FabricTooLargeForTiers(Rule):
         return Remedy(running=ratio) if ratio is not None else None
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        net001 = ctx.peer("NET001")
+        net001 = ctx.peer(FabricOversubscribed.id)
         for f, fabric in enumerate(design.fabrics):
             if fabric.kind != "compute":
                 continue

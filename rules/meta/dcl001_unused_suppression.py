@@ -24,11 +24,11 @@ nothing out of a list that is otherwise used (`ignore[PWR001,NET001]` becomes
 
 from __future__ import annotations
 
-from dclint.api import Rule
+from dclint.api import SUPPRESSION_IDS, Rule
 
 
 class UnusedSuppression(Rule):
-    id = "DCL001"
+    id = SUPPRESSION_IDS.unused
     name = "unused-suppression"
     severity = "warning"
     tags = ("meta",)

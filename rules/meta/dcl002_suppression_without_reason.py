@@ -19,11 +19,11 @@ Say why: `# dclint: ignore[PWR001] rack built for 132 kW (HPE spec sheet), appro
 
 from __future__ import annotations
 
-from dclint.api import Rule
+from dclint.api import SUPPRESSION_IDS, Rule
 
 
 class SuppressionWithoutReason(Rule):
-    id = "DCL002"
+    id = SUPPRESSION_IDS.no_reason
     name = "suppression-without-reason"
     severity = "error"
     tags = ("meta",)

@@ -18,11 +18,11 @@ Correct the rule id (`dclint rules` lists them) or the date.
 
 from __future__ import annotations
 
-from dclint.api import Rule
+from dclint.api import SUPPRESSION_IDS, Rule
 
 
 class SuppressionUnknownRule(Rule):
-    id = "DCL003"
+    id = SUPPRESSION_IDS.unknown
     name = "suppression-unknown-rule"
     severity = "error"
     tags = ("meta",)

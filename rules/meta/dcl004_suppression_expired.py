@@ -19,11 +19,11 @@ Fix the finding, or renew the waiver with a new date and reason.
 
 from __future__ import annotations
 
-from dclint.api import Rule
+from dclint.api import SUPPRESSION_IDS, Rule
 
 
 class SuppressionExpired(Rule):
-    id = "DCL004"
+    id = SUPPRESSION_IDS.expired
     name = "suppression-expired"
     severity = "warning"
     tags = ("meta",)

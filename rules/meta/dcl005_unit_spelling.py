@@ -35,11 +35,11 @@ reported as not fixed (run `--fix` again).
 
 from __future__ import annotations
 
-from dclint.api import Rule
+from dclint.api import UNIT_SPELLING_ID, Rule
 
 
 class UnitSpelling(Rule):
-    id = "DCL005"
+    id = UNIT_SPELLING_ID
     name = "unit-spelling"
     severity = "info"
     tags = ("meta",)

@@ -82,6 +82,8 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from .sto007_checkpoint_restore_too_slow import CheckpointRestoreTooSlow
+
 
 class StorageReadBandwidthTooLow(Rule):
     id = "STO001"
@@ -92,7 +94,10 @@ class StorageReadBandwidthTooLow(Rule):
     covers = ("nvidia.storage",)
     needs = ("workload", "storage")
     shares = {"storage_read_factor": "factor", "storage_demand": "*"}
-    moved = {"restore_target": "STO007", "bytes_per_parameter": "STO007"}
+    moved = {
+        "restore_target": CheckpointRestoreTooSlow.id,
+        "bytes_per_parameter": CheckpointRestoreTooSlow.id,
+    }
     options = {
         "factor": Option(3.0, Positive, "Required multiple of the read demand"),
         "bytes_per_token": Option("4 B", Information, "Bytes read per training token"),
