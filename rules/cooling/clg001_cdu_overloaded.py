@@ -31,18 +31,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation, cdu_loads, topology_of
+from dclint.api import Context, Design, Violation, cdu_loads, topology_of
 from dclint.units import fmt
 
+from ._shared import CoolingRule
 
-class CduOverloaded(Rule):
+
+class CduOverloaded(CoolingRule):
     id = "CLG001"
     name = "cdu-overloaded"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ocp.liquid",)
-    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for cid, load in cdu_loads(topology_of(design)).items():

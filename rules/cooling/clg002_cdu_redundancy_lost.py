@@ -53,7 +53,6 @@ from dclint.api import (
     Change,
     Context,
     Design,
-    Rule,
     Violation,
     cdu_loads,
     entry_copies_change,
@@ -62,15 +61,16 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import CoolingRule
 
-class CduRedundancyLost(Rule):
+
+class CduRedundancyLost(CoolingRule):
     id = "CLG002"
     name = "cdu-redundancy-lost"
     severity = "error"
     tags = ("cooling", "redundancy")
     consequence = "single-failure"
     covers = ("uptime.cooling-redundancy",)
-    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         groups: dict[str, list[CduLoad]] = defaultdict(list)

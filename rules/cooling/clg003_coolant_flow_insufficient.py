@@ -46,7 +46,6 @@ from collections.abc import Iterator
 from dclint.api import (
     Context,
     Design,
-    Rule,
     Violation,
     cdu_loads,
     loop_delta,
@@ -55,17 +54,17 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import CoolingRule
+
 _EPS = 1e-9
 
 
-class CoolantFlowInsufficient(Rule):
+class CoolantFlowInsufficient(CoolingRule):
     id = "CLG003"
     name = "coolant-flow-insufficient"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ocp.liquid",)
-    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = topology_of(design)

@@ -59,7 +59,6 @@ from dclint.api import (
     Design,
     Loop,
     Rack,
-    Rule,
     Violation,
     facility_supply,
     loop_delta,
@@ -67,6 +66,8 @@ from dclint.api import (
 )
 from dclint.api import DesignPath as Path
 from dclint.units import Q_, Quantity, fmt
+
+from ._shared import CoolingRule
 
 _EPS = 1e-9
 
@@ -84,14 +85,12 @@ def _inlet_limit(racks: list[Rack]) -> tuple[Quantity, Rack, str] | None:
     return min(limits, key=lambda x: x[0].m_as("degC")) if limits else None
 
 
-class SupplyTemperatureOutOfRange(Rule):
+class SupplyTemperatureOutOfRange(CoolingRule):
     id = "CLG004"
     name = "supply-temperature-out-of-range"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ashrae.liquid",)
-    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         cls = design.site.ashrae_class

@@ -41,9 +41,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Rack, Rule, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Rack, Violation, topology_of
 from dclint.api import DesignPath as Path
 from dclint.units import Q_, fmt
+
+from ._shared import CoolingRule
 
 
 def _cooling_known(rack: Rack) -> bool:
@@ -63,11 +65,10 @@ def _load_path(rack: Rack) -> Path:
     return path
 
 
-class AirCooledDensityTooHigh(Rule):
+class AirCooledDensityTooHigh(CoolingRule):
     id = "CLG005"
     name = "air-cooled-density-too-high"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ashrae.air",)
     needs = ("racks",)

@@ -31,15 +31,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Rule, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Violation, topology_of
 from dclint.units import fmt
 
+from ._shared import CoolingRule
 
-class RackLiquidCapacityTooSmall(Rule):
+
+class RackLiquidCapacityTooSmall(CoolingRule):
     id = "CLG006"
     name = "rack-liquid-capacity-too-small"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ocp.liquid",)
     needs = ("racks",)

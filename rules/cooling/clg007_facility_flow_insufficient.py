@@ -43,7 +43,6 @@ from dclint.api import (
     COOLANTS,
     Context,
     Design,
-    Rule,
     Violation,
     cdu_loads,
     required_flow,
@@ -51,17 +50,17 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import CoolingRule
+
 _EPS = 1e-9
 
 
-class FacilityFlowInsufficient(Rule):
+class FacilityFlowInsufficient(CoolingRule):
     id = "CLG007"
     name = "facility-flow-insufficient"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ocp.liquid",)
-    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for cid, load in cdu_loads(topology_of(design)).items():

@@ -44,7 +44,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Temperature,
     TemperatureDelta,
     Violation,
@@ -53,17 +52,17 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import CoolingRule
+
 _EPS = 1e-9
 
 
-class LoopBelowDewPoint(Rule):
+class LoopBelowDewPoint(CoolingRule):
     id = "CLG008"
     name = "loop-below-dew-point"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ashrae.liquid",)
-    needs = ("cooling",)
     options = {
         "dew_point": Option(
             "15 degC",

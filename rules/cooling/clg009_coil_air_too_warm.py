@@ -57,12 +57,13 @@ from dclint.api import (
     Loop,
     Option,
     Rack,
-    Rule,
     Temperature,
     Violation,
     topology_of,
 )
 from dclint.units import Q_, Quantity, fmt
+
+from ._shared import CoolingRule
 
 _EPS = 1e-9
 
@@ -92,14 +93,12 @@ def _approach(design: Design, loop: Loop, racks: list[Rack]) -> tuple[Quantity, 
     )
 
 
-class CoilAirTooWarm(Rule):
+class CoilAirTooWarm(CoolingRule):
     id = "CLG009"
     name = "coil-air-too-warm"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ashrae.air",)
-    needs = ("cooling",)
     options = {
         "inlet_limit": Option(
             "27 degC",

@@ -46,7 +46,6 @@ from dclint.api import (
     Context,
     Design,
     RoomAir,
-    Rule,
     Violation,
     air_flow_needed,
     room_air,
@@ -54,10 +53,12 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import CoolingRule
+
 _EPS = 1e-9
 
 
-class AirHandlingInsufficient(Rule):
+class AirHandlingInsufficient(CoolingRule):
     id = "CLG010"
     name = "air-handling-insufficient"
     severity = "error"

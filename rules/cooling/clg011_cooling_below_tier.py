@@ -40,8 +40,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation, cdu_loads, failure_table, fmt, topology_of
+from dclint.api import Context, Design, Violation, cdu_loads, failure_table, fmt, topology_of
 from dclint.units import Q_
+
+from ._shared import CoolingRule
 
 _NAMES = {"III": "concurrently maintainable", "IV": "fault tolerant"}
 
@@ -50,14 +52,13 @@ def _names(ids: tuple[str, ...]) -> str:
     return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
 
 
-class CoolingBelowTier(Rule):
+class CoolingBelowTier(CoolingRule):
     id = "CLG011"
     name = "cooling-below-tier"
     severity = "error"
     tags = ("cooling", "redundancy")
     consequence = "single-failure"
     covers = ("uptime.cooling-redundancy",)
-    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         tier = design.site.uptime_tier

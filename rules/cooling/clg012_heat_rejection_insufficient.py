@@ -39,17 +39,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation, fmt, rejection_loads, topology_of
+from dclint.api import Context, Design, Violation, fmt, rejection_loads, topology_of
 from dclint.units import Q_
+
+from ._shared import CoolingRule
 
 _EPS = 1e-9
 
 
-class HeatRejectionInsufficient(Rule):
+class HeatRejectionInsufficient(CoolingRule):
     id = "CLG012"
     name = "heat-rejection-insufficient"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ashrae.climate",)
     needs = ("heat_rejection",)

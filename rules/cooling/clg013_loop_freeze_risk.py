@@ -39,7 +39,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     TemperatureDelta,
     Violation,
     fmt,
@@ -47,6 +46,8 @@ from dclint.api import (
     topology_of,
 )
 from dclint.units import Q_
+
+from ._shared import CoolingRule
 
 _EPS = 1e-9
 
@@ -59,11 +60,10 @@ def _share_for(limit: float) -> str:
     return f"{share:.0%} propylene glycol ({freezing_point('propylene_glycol', share):g} degC)"
 
 
-class LoopFreezeRisk(Rule):
+class LoopFreezeRisk(CoolingRule):
     id = "CLG013"
     name = "loop-freeze-risk"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ashrae.climate",)
     needs = ("heat_rejection",)

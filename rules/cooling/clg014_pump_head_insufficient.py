@@ -40,20 +40,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation, fmt, pump_matches, topology_of
+from dclint.api import Context, Design, Violation, fmt, pump_matches, topology_of
 from dclint.units import Q_
+
+from ._shared import CoolingRule
 
 _EPS = 1e-9
 
 
-class PumpHeadInsufficient(Rule):
+class PumpHeadInsufficient(CoolingRule):
     id = "CLG014"
     name = "pump-head-insufficient"
     severity = "error"
-    tags = ("cooling",)
     consequence = "over-rating"
     covers = ("ocp.liquid",)
-    needs = ("cooling",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for m in pump_matches(topology_of(design)):

@@ -71,7 +71,6 @@ from dclint.api import (
     Option,
     Ratio,
     Remedy,
-    Rule,
     TierBandwidth,
     Violation,
     placement_open,
@@ -81,6 +80,8 @@ from dclint.api import (
     topology_of,
 )
 from dclint.units import fmt
+
+from ._shared import FabricRule
 
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
@@ -163,14 +164,11 @@ def _more_uplinks(
     return tuple(out)
 
 
-class FabricOversubscribed(Rule):
+class FabricOversubscribed(FabricRule):
     id = "NET001"
     name = "fabric-oversubscribed"
     severity = "error"
-    tags = ("fabric",)
     consequence = "performance"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
     shares = {
         "oversubscription_limit": "limit",
         "tier_oversubscription_limits": "tier_limits",

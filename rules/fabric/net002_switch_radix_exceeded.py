@@ -38,7 +38,6 @@ from collections.abc import Iterator
 from dclint.api import (
     Context,
     Design,
-    Rule,
     Violation,
     fabric_graph,
     port_share,
@@ -47,18 +46,16 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import FabricRule
+
 _FIX = "use more switches, a higher-radix switch, or split ports to a lower speed"
 
 
-class SwitchRadixExceeded(Rule):
+class SwitchRadixExceeded(FabricRule):
     id = "NET002"
     name = "switch-radix-exceeded"
     severity = "error"
-    tags = ("fabric",)
     consequence = "over-rating"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
-    options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         models = topology_of(design).catalog.switches

@@ -52,7 +52,6 @@ from dclint.api import (
     Design,
     Fabric,
     Rack,
-    Rule,
     SwitchModel,
     Violation,
     fabric_graph,
@@ -64,6 +63,8 @@ from dclint.api import (
 from dclint.api import DesignPath as Path
 from dclint.units import Quantity, fmt
 
+from ._shared import FabricRule
+
 _FIX = "match NIC, port and link speeds (or declare the speed the ports are configured to)"
 _FIX_PROTOCOL = (
     "build the fabric from switches of one protocol; join an InfiniBand and an Ethernet "
@@ -72,15 +73,11 @@ _FIX_PROTOCOL = (
 _NAMES = {"infiniband": "InfiniBand", "ethernet": "Ethernet"}
 
 
-class LinkSpeedMismatch(Rule):
+class LinkSpeedMismatch(FabricRule):
     id = "NET003"
     name = "link-speed-mismatch"
     severity = "error"
-    tags = ("fabric",)
     consequence = "cannot-run"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
-    options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):

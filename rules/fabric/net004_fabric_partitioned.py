@@ -40,23 +40,20 @@ from dclint.api import (
     Design,
     FabricGraph,
     RangeError,
-    Rule,
     Violation,
     expand,
     fabric_graph,
 )
 from dclint.api import DesignPath as Path
 
+from ._shared import FabricRule
 
-class FabricPartitioned(Rule):
+
+class FabricPartitioned(FabricRule):
     id = "NET004"
     name = "fabric-partitioned"
     severity = "error"
-    tags = ("fabric",)
     consequence = "cannot-run"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
-    options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):

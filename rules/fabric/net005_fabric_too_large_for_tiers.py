@@ -54,7 +54,6 @@ from dclint.api import (
     Design,
     Fabric,
     Remedy,
-    Rule,
     Violation,
     clos_endpoints,
     down_ports,
@@ -66,21 +65,18 @@ from dclint.api import (
     topology_of,
 )
 
+from ._shared import FabricRule
 from .net001_fabric_oversubscribed import FabricOversubscribed
 
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
-class FabricTooLargeForTiers(Rule):
+class FabricTooLargeForTiers(FabricRule):
     id = "NET005"
     name = "fabric-too-large-for-tiers"
     severity = "error"
-    tags = ("fabric",)
     consequence = "cannot-run"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
-    options = {}
 
     @classmethod
     def remedy(

@@ -48,25 +48,22 @@ from dclint.api import (
     Design,
     Fabric,
     RangeError,
-    Rule,
     Violation,
     expand,
     fabric_graph,
     fabric_racks,
 )
 
+from ._shared import FabricRule
+
 _FIX = "give each rail its own leaves and cable NIC k of every node to rail k"
 
 
-class RailMisaligned(Rule):
+class RailMisaligned(FabricRule):
     id = "NET006"
     name = "rail-misaligned"
     severity = "warning"
-    tags = ("fabric",)
     consequence = "performance"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
-    options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):

@@ -38,21 +38,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Duration, Fabric, Option, Rule, Violation
+from dclint.api import Context, Design, Duration, Fabric, Option, Violation
 from dclint.api import DesignPath as Path
 from dclint.units import fmt
+
+from ._shared import FabricRule
 
 OPTICAL = frozenset({"aoc", "transceiver"})
 
 
-class OpticalCableUnqualified(Rule):
+class OpticalCableUnqualified(FabricRule):
     id = "NET007"
     name = "optical-cable-unqualified"
     severity = "error"
     tags = ("fabric", "cabling")
     consequence = "capacity"
     covers = ("nvidia.cabling",)
-    needs = ("fabric",)
     options = {
         "min_burn_in": Option("48 h", Duration, "Shortest bit-error-rate burn-in of optical links"),
         "max_symbol_error_alert": Option(

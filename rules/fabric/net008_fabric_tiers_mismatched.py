@@ -34,18 +34,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation, tier_links
+from dclint.api import Context, Design, Violation, tier_links
+
+from ._shared import FabricRule
 
 
-class FabricTiersMismatched(Rule):
+class FabricTiersMismatched(FabricRule):
     id = "NET008"
     name = "fabric-tiers-mismatched"
     severity = "error"
-    tags = ("fabric",)
     consequence = "cannot-run"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
-    options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):

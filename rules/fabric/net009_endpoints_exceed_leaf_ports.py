@@ -36,18 +36,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation, endpoint_ports
+from dclint.api import Context, Design, Violation, endpoint_ports
+
+from ._shared import FabricRule
 
 
-class EndpointsExceedLeafPorts(Rule):
+class EndpointsExceedLeafPorts(FabricRule):
     id = "NET009"
     name = "endpoints-exceed-leaf-ports"
     severity = "error"
-    tags = ("fabric",)
     consequence = "cannot-run"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
-    options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):

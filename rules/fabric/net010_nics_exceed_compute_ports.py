@@ -32,17 +32,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation, fabric_racks
+from dclint.api import Context, Design, Violation, fabric_racks
+
+from ._shared import FabricRule
 
 
-class NicsExceedComputePorts(Rule):
+class NicsExceedComputePorts(FabricRule):
     id = "NET010"
     name = "nics-exceed-compute-ports"
     severity = "error"
-    tags = ("fabric",)
     consequence = "cannot-run"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):

@@ -34,17 +34,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from dclint.api import Context, Count, Design, Option, Rule, Violation, endpoint_ports, topology_of
+from dclint.api import Context, Count, Design, Option, Violation, endpoint_ports, topology_of
+
+from ._shared import FabricRule
 
 
-class InfinibandSubnetTooLarge(Rule):
+class InfinibandSubnetTooLarge(FabricRule):
     id = "NET011"
     name = "infiniband-subnet-too-large"
     severity = "error"
     tags = ("fabric", "infiniband")
     consequence = "cannot-run"
-    covers = ("nvidia.fabric",)
-    needs = ("fabric",)
     options = {
         "max_lids": Option(49151, Count, "Unicast LIDs of one InfiniBand subnet"),
     }

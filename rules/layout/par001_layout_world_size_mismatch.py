@@ -31,18 +31,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation, topology_of
+from dclint.api import Context, Design, Violation, topology_of
+
+from ._shared import LayoutRule
 
 
-class LayoutWorldSizeMismatch(Rule):
+class LayoutWorldSizeMismatch(LayoutRule):
     id = "PAR001"
     name = "layout-world-size-mismatch"
     severity = "error"
-    tags = ("parallel",)
     consequence = "cannot-run"
-    covers = ("megatron.layout",)
-    needs = ("workload",)
-    options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         racks = topology_of(design).racks

@@ -36,21 +36,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import Context, Design, Remedy, Rule, Violation, hardware_of, step_ratio
+from dclint.api import Context, Design, Remedy, Violation, hardware_of, step_ratio
+
+from ._shared import LayoutRule
 
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
-class TensorParallelCrossesNvlink(Rule):
+class TensorParallelCrossesNvlink(LayoutRule):
     id = "PAR002"
     name = "tensor-parallel-crosses-nvlink"
     severity = "error"
     tags = ("parallel", "fabric")
     consequence = "cannot-run"
-    covers = ("megatron.layout",)
-    needs = ("workload",)
-    options = {}
 
     @classmethod
     def remedy(

@@ -78,25 +78,22 @@ from dclint.api import (
     ZERO_PP,
     Context,
     Design,
-    Rule,
     Violation,
     Workload,
 )
 from dclint.api import DesignPath as Path
 
+from ._shared import LayoutRule
+
 # (path below the workload, measured, limit, what breaks) of one broken condition
 Broken = tuple[tuple[str, ...], float, float, str]
 
 
-class LayoutNotDivisible(Rule):
+class LayoutNotDivisible(LayoutRule):
     id = "PAR003"
     name = "layout-not-divisible"
     severity = "error"
-    tags = ("parallel",)
     consequence = "cannot-run"
-    covers = ("megatron.layout",)
-    needs = ("workload",)
-    options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for i, wl in enumerate(design.workloads):

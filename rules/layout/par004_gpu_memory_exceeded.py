@@ -55,7 +55,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Share,
     Violation,
     project_workloads,
@@ -63,15 +62,15 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import LayoutRule
 
-class GpuMemoryExceeded(Rule):
+
+class GpuMemoryExceeded(LayoutRule):
     id = "PAR004"
     name = "gpu-memory-exceeded"
     severity = "error"
     tags = ("parallel", "memory")
     consequence = "cannot-run"
-    covers = ("megatron.layout",)
-    needs = ("workload",)
     options = {
         "reserve": Option(
             f"{MEMORY_RESERVE:.0%}", Share, "Share of GPU memory kept free of the estimate"

@@ -58,24 +58,23 @@ from dclint.api import (
     Design,
     Option,
     Remedy,
-    Rule,
     Share,
     Violation,
 )
 from dclint.units import Q_, fmt
 
+from ._shared import LayoutRule
+
 if TYPE_CHECKING:
     from dclint.api import Candidate, Finding, Projection
 
 
-class LayoutSlowerThanBest(Rule):
+class LayoutSlowerThanBest(LayoutRule):
     id = "PAR005"
     name = "layout-slower-than-best"
     severity = "warning"
     tags = ("parallel", "performance")
     consequence = "performance"
-    covers = ("megatron.layout",)
-    needs = ("workload",)
     shares = {"memory_reserve": "reserve"}
     options = {
         "max_gap": Option("10%", Share, "How much slower than the best layout a layout may be"),

@@ -35,8 +35,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import Context, Design, Option, Remedy, Rule, Share, Violation, Workload, run_of
+from dclint.api import Context, Design, Option, Remedy, Share, Violation, Workload, run_of
 from dclint.units import Q_, fmt
+
+from ._shared import LayoutRule
 
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
@@ -59,14 +61,12 @@ def bubble(wl: Workload) -> tuple[float, int, int] | None:
     return (p - 1) / (v * m + p - 1), m, dp
 
 
-class PipelineBubbleTooLarge(Rule):
+class PipelineBubbleTooLarge(LayoutRule):
     id = "PAR006"
     name = "pipeline-bubble-too-large"
     severity = "warning"
     tags = ("layout", "pipeline")
     consequence = "performance"
-    covers = ("megatron.layout",)
-    needs = ("workload",)
     options = {
         "max_bubble": Option("50%", Share, "Largest share of a step the pipeline may idle"),
     }

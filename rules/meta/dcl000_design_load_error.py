@@ -28,16 +28,13 @@ It cannot be suppressed or ignored: there is nothing to check until the design l
 
 from __future__ import annotations
 
-from dclint.api import LOAD_ERROR_ID, Rule
+from dclint.api import LOAD_ERROR_ID
+
+from ._shared import ReportedByEngine
 
 
-class DesignLoadError(Rule):
+class DesignLoadError(ReportedByEngine):
     id = LOAD_ERROR_ID
     name = "design-load-error"
     severity = "error"
-    tags = ("meta",)
     consequence = "cannot-run"
-    covers = ()
-
-    def check(self, design: object, ctx: object) -> tuple[()]:
-        return ()  # the loader reports these; the engine never runs rules on such a design

@@ -24,16 +24,12 @@ nothing out of a list that is otherwise used (`ignore[PWR001,NET001]` becomes
 
 from __future__ import annotations
 
-from dclint.api import SUPPRESSION_IDS, Rule
+from dclint.api import SUPPRESSION_IDS
+
+from ._shared import ReportedByEngine
 
 
-class UnusedSuppression(Rule):
+class UnusedSuppression(ReportedByEngine):
     id = SUPPRESSION_IDS.unused
     name = "unused-suppression"
     severity = "warning"
-    tags = ("meta",)
-    consequence = "meta"
-    covers = ()
-
-    def check(self, design: object, ctx: object) -> tuple[()]:
-        return ()

@@ -19,16 +19,12 @@ Say why: `# dclint: ignore[PWR001] rack built for 132 kW (HPE spec sheet), appro
 
 from __future__ import annotations
 
-from dclint.api import SUPPRESSION_IDS, Rule
+from dclint.api import SUPPRESSION_IDS
+
+from ._shared import ReportedByEngine
 
 
-class SuppressionWithoutReason(Rule):
+class SuppressionWithoutReason(ReportedByEngine):
     id = SUPPRESSION_IDS.no_reason
     name = "suppression-without-reason"
     severity = "error"
-    tags = ("meta",)
-    consequence = "meta"
-    covers = ()
-
-    def check(self, design: object, ctx: object) -> tuple[()]:
-        return ()

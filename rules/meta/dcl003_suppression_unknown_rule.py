@@ -18,16 +18,12 @@ Correct the rule id (`dclint rules` lists them) or the date.
 
 from __future__ import annotations
 
-from dclint.api import SUPPRESSION_IDS, Rule
+from dclint.api import SUPPRESSION_IDS
+
+from ._shared import ReportedByEngine
 
 
-class SuppressionUnknownRule(Rule):
+class SuppressionUnknownRule(ReportedByEngine):
     id = SUPPRESSION_IDS.unknown
     name = "suppression-unknown-rule"
     severity = "error"
-    tags = ("meta",)
-    consequence = "meta"
-    covers = ()
-
-    def check(self, design: object, ctx: object) -> tuple[()]:
-        return ()

@@ -19,16 +19,12 @@ Fix the finding, or renew the waiver with a new date and reason.
 
 from __future__ import annotations
 
-from dclint.api import SUPPRESSION_IDS, Rule
+from dclint.api import SUPPRESSION_IDS
+
+from ._shared import ReportedByEngine
 
 
-class SuppressionExpired(Rule):
+class SuppressionExpired(ReportedByEngine):
     id = SUPPRESSION_IDS.expired
     name = "suppression-expired"
     severity = "warning"
-    tags = ("meta",)
-    consequence = "meta"
-    covers = ()
-
-    def check(self, design: object, ctx: object) -> tuple[()]:
-        return ()

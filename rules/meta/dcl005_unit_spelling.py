@@ -35,16 +35,12 @@ reported as not fixed (run `--fix` again).
 
 from __future__ import annotations
 
-from dclint.api import UNIT_SPELLING_ID, Rule
+from dclint.api import UNIT_SPELLING_ID
+
+from ._shared import ReportedByEngine
 
 
-class UnitSpelling(Rule):
+class UnitSpelling(ReportedByEngine):
     id = UNIT_SPELLING_ID
     name = "unit-spelling"
     severity = "info"
-    tags = ("meta",)
-    consequence = "meta"
-    covers = ()
-
-    def check(self, design: object, ctx: object) -> tuple[()]:
-        return ()

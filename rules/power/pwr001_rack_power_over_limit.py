@@ -41,15 +41,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Rack, Rule, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Rack, Violation, topology_of
 from dclint.units import Q_, fmt
 
+from ._shared import PowerRule
 
-class RackPowerOverLimit(Rule):
+
+class RackPowerOverLimit(PowerRule):
     id = "PWR001"
     name = "rack-power-over-limit"
     severity = "error"
-    tags = ("power",)
     consequence = "over-rating"
     covers = ("ocp.rack-power",)
     needs = ("racks",)

@@ -43,7 +43,6 @@ from dclint.api import (
     Design,
     Option,
     Power,
-    Rule,
     Violation,
     panel_allocation,
     racks_below,
@@ -51,12 +50,13 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import PowerRule
 
-class PowerHeadroomTooSmall(Rule):
+
+class PowerHeadroomTooSmall(PowerRule):
     id = "PWR002"
     name = "power-headroom-too-small"
     severity = "error"
-    tags = ("power",)
     consequence = "capacity"
     covers = ("tia942.electrical",)
     needs = ("panels",)

@@ -56,7 +56,6 @@ from dclint.api import (
     Design,
     FeedItem,
     Option,
-    Rule,
     Violation,
     feed_allocation,
     feed_capacity_kw,
@@ -66,6 +65,8 @@ from dclint.api import (
     topology_of,
 )
 from dclint.units import Q_, fmt
+
+from ._shared import PowerRule
 
 
 def supply_text(feed: FeedItem) -> str:
@@ -83,7 +84,7 @@ def supply_text(feed: FeedItem) -> str:
     return text
 
 
-class FeedOverloaded(Rule):
+class FeedOverloaded(PowerRule):
     id = "PWR003"
     name = "feed-overloaded"
     severity = "error"

@@ -49,7 +49,6 @@ from dclint.api import (
     FeedItem,
     Option,
     Rack,
-    Rule,
     Topology,
     Violation,
     feed_capacity_kw,
@@ -59,6 +58,8 @@ from dclint.api import (
     topology_of,
 )
 from dclint.units import Q_, fmt
+
+from ._shared import PowerRule
 
 _EPS = 1e-9
 
@@ -120,7 +121,7 @@ def _failures(topo: Topology) -> Iterator[tuple[str, set[str], list[Rack]]]:
         yield f"path {name} lost", fids, list(hit.values())
 
 
-class RedundancyLostOnFeedFailure(Rule):
+class RedundancyLostOnFeedFailure(PowerRule):
     id = "PWR004"
     name = "redundancy-lost-on-feed-failure"
     severity = "error"

@@ -49,13 +49,14 @@ from dclint.api import (
     Design,
     Option,
     PanelItem,
-    Rule,
     Share,
     Violation,
     normal_feed_load_kw,
     topology_of,
 )
 from dclint.units import Q_, fmt
+
+from ._shared import PowerRule
 
 LINES = ("L1", "L2", "L3")
 
@@ -87,11 +88,10 @@ def imbalance(amps: dict[str, float]) -> float | None:
     return max(abs(v - mean) for v in amps.values()) / mean if mean > 0 else None
 
 
-class PhaseImbalance(Rule):
+class PhaseImbalance(PowerRule):
     id = "PWR005"
     name = "phase-imbalance"
     severity = "warning"
-    tags = ("power",)
     consequence = "over-rating"
     covers = ("phase.panel",)
     needs = ("panels",)

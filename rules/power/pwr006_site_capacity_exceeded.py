@@ -53,7 +53,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Violation,
     is_apparent,
     it_total_kw,
@@ -62,14 +61,15 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import PowerRule
+
 _EPS = 1e-9
 
 
-class SiteCapacityExceeded(Rule):
+class SiteCapacityExceeded(PowerRule):
     id = "PWR006"
     name = "site-capacity-exceeded"
     severity = "error"
-    tags = ("power",)
     consequence = "over-rating"
     covers = ("tia942.electrical",)
     needs = ("site_power",)

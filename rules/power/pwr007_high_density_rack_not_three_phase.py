@@ -31,15 +31,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Rule, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Violation, topology_of
 from dclint.units import fmt
 
+from ._shared import PowerRule
 
-class HighDensityRackNotThreePhase(Rule):
+
+class HighDensityRackNotThreePhase(PowerRule):
     id = "PWR007"
     name = "high-density-rack-not-three-phase"
     severity = "warning"
-    tags = ("power",)
     consequence = "over-rating"
     covers = ("ocp.rack-power",)
     needs = ("racks",)

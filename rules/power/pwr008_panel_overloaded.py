@@ -53,7 +53,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Violation,
     load_basis,
     panel_allocation,
@@ -63,14 +62,15 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import PowerRule
+
 _EPS = 1e-9
 
 
-class PanelOverloaded(Rule):
+class PanelOverloaded(PowerRule):
     id = "PWR008"
     name = "panel-overloaded"
     severity = "error"
-    tags = ("power",)
     consequence = "over-rating"
     covers = ("nec.continuous",)
     needs = ("panels",)

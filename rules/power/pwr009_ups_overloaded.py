@@ -49,7 +49,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Ups,
     Violation,
     chain_feeds,
@@ -60,10 +59,12 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import PowerRule
+
 _EPS = 1e-9
 
 
-class UpsOverloaded(Rule):
+class UpsOverloaded(PowerRule):
     id = "PWR009"
     name = "ups-overloaded"
     severity = "error"

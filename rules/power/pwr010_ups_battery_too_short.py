@@ -28,15 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Duration, Option, Rule, Ups, Violation, topology_of
+from dclint.api import Context, Design, Duration, Option, Ups, Violation, topology_of
 from dclint.units import fmt
 
+from ._shared import PowerRule
 
-class UpsBatteryTooShort(Rule):
+
+class UpsBatteryTooShort(PowerRule):
     id = "PWR010"
     name = "ups-battery-too-short"
     severity = "warning"
-    tags = ("power",)
     consequence = "single-failure"
     covers = ("iec62040.ups",)
     options = {

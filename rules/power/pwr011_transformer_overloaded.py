@@ -38,7 +38,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Transformer,
     Violation,
     chain_feeds,
@@ -51,14 +50,15 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import PowerRule
+
 _EPS = 1e-9
 
 
-class TransformerOverloaded(Rule):
+class TransformerOverloaded(PowerRule):
     id = "PWR011"
     name = "transformer-overloaded"
     severity = "error"
-    tags = ("power",)
     consequence = "over-rating"
     covers = ("tia942.electrical",)
     options = {

@@ -41,7 +41,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Violation,
     generation_loads,
     it_total_text,
@@ -49,10 +48,12 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import PowerRule
+
 _EPS = 1e-9
 
 
-class GenerationInsufficient(Rule):
+class GenerationInsufficient(PowerRule):
     id = "PWR012"
     name = "generation-insufficient"
     severity = "error"

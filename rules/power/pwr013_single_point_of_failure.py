@@ -45,15 +45,17 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rack, Rule, Violation, failure_cases, topology_of
+from dclint.api import Context, Design, Rack, Violation, failure_cases, topology_of
 from dclint.api import DesignPath as Path
+
+from ._shared import PowerRule
 
 
 def _names(ids: list[str]) -> str:
     return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
 
 
-class SinglePointOfFailure(Rule):
+class SinglePointOfFailure(PowerRule):
     id = "PWR013"
     name = "single-point-of-failure"
     severity = "error"

@@ -48,7 +48,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Share,
     Topology,
     Violation,
@@ -58,6 +57,8 @@ from dclint.api import (
     voltage_drops,
 )
 from dclint.units import Q_
+
+from ._shared import PowerRule
 
 _EPS = 1e-9
 
@@ -76,11 +77,10 @@ def _what(drop: VoltageDrop) -> str:
     return "branch circuit" if drop.kind == "feed" else f"feeder of {drop.kind}"
 
 
-class VoltageDropTooHigh(Rule):
+class VoltageDropTooHigh(PowerRule):
     id = "PWR014"
     name = "voltage-drop-too-high"
     severity = "warning"
-    tags = ("power",)
     consequence = "over-rating"
     covers = ("nec.voltage-drop",)
     needs = ("feeds",)

@@ -43,7 +43,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Share,
     Violation,
     fmt,
@@ -54,14 +53,15 @@ from dclint.api import (
 )
 from dclint.units import Q_
 
+from ._shared import PowerRule
+
 _EPS = 1e-9
 
 
-class GeneratorStepLoadExceeded(Rule):
+class GeneratorStepLoadExceeded(PowerRule):
     id = "PWR015"
     name = "generator-step-load-exceeded"
     severity = "error"
-    tags = ("power",)
     consequence = "single-failure"
     covers = ("iso8528.acceptance",)
     options = {

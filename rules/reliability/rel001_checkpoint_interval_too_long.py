@@ -50,7 +50,6 @@ from dclint.api import (
     Information,
     Option,
     Remedy,
-    Rule,
     Share,
     Violation,
     days_text,
@@ -59,17 +58,17 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import ReliabilityRule
+
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
-class CheckpointIntervalTooLong(Rule):
+class CheckpointIntervalTooLong(ReliabilityRule):
     id = "REL001"
     name = "checkpoint-interval-too-long"
     severity = "warning"
-    tags = ("reliability", "checkpoint")
     consequence = "performance"
-    covers = ("reliability.checkpoint",)
     needs = ("workload",)
     options = {
         "max_loss": Option(

@@ -43,7 +43,6 @@ from dclint.api import (
     Design,
     Information,
     Option,
-    Rule,
     Share,
     Violation,
     checkpoint_tier,
@@ -52,15 +51,14 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import ReliabilityRule
 
-class CheckpointMissing(Rule):
+
+class CheckpointMissing(ReliabilityRule):
     id = "REL002"
     name = "checkpoint-missing"
     severity = "warning"
-    tags = ("reliability", "checkpoint")
     consequence = "performance"
-    covers = ("reliability.checkpoint",)
-    needs = ("workload", "storage")
     options = {
         "max_loss": Option(
             "5%", Share, "Most wall time the missing checkpoint may add over checkpointing"

@@ -42,7 +42,6 @@ from dclint.api import (
     Design,
     Information,
     Option,
-    Rule,
     Violation,
     days_text,
     restore_tier,
@@ -50,15 +49,15 @@ from dclint.api import (
     save_time,
 )
 
+from ._shared import ReliabilityRule
 
-class CheckpointOnlyOnNode(Rule):
+
+class CheckpointOnlyOnNode(ReliabilityRule):
     id = "REL003"
     name = "checkpoint-only-on-node"
     severity = "error"
     tags = ("reliability", "checkpoint", "storage")
     consequence = "single-failure"
-    covers = ("reliability.checkpoint",)
-    needs = ("workload", "storage")
     options = {
         "bytes_per_parameter": Option(
             f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",

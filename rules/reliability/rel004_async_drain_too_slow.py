@@ -45,7 +45,6 @@ from dclint.api import (
     Design,
     Information,
     Option,
-    Rule,
     Violation,
     checkpoint_size,
     days_text,
@@ -56,15 +55,15 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import ReliabilityRule
 
-class AsyncDrainTooSlow(Rule):
+
+class AsyncDrainTooSlow(ReliabilityRule):
     id = "REL004"
     name = "async-drain-too-slow"
     severity = "error"
     tags = ("reliability", "checkpoint", "storage")
     consequence = "performance"
-    covers = ("reliability.checkpoint",)
-    needs = ("workload", "storage")
     options = {
         "bytes_per_parameter": Option(
             f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",

@@ -75,24 +75,21 @@ from dclint.api import (
     Information,
     Option,
     Positive,
-    Rule,
     Violation,
     training_tiers,
     workload_demands,
 )
 from dclint.units import Q_, fmt
 
+from ._shared import StorageRule
 from .sto007_checkpoint_restore_too_slow import CheckpointRestoreTooSlow
 
 
-class StorageReadBandwidthTooLow(Rule):
+class StorageReadBandwidthTooLow(StorageRule):
     id = "STO001"
     name = "storage-read-bandwidth-too-low"
     severity = "error"
-    tags = ("storage",)
     consequence = "performance"
-    covers = ("nvidia.storage",)
-    needs = ("workload", "storage")
     shares = {"storage_read_factor": "factor", "storage_demand": "*"}
     moved = {
         "restore_target": CheckpointRestoreTooSlow.id,

@@ -47,7 +47,6 @@ from dclint.api import (
     Information,
     Option,
     Remedy,
-    Rule,
     Violation,
     checkpoint_ratio,
     checkpoint_size,
@@ -57,18 +56,18 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import StorageRule
+
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
-class CheckpointWriteTooSlow(Rule):
+class CheckpointWriteTooSlow(StorageRule):
     id = "STO002"
     name = "checkpoint-write-too-slow"
     severity = "error"
     tags = ("storage", "checkpoint")
     consequence = "performance"
-    covers = ("nvidia.storage",)
-    needs = ("workload", "storage")
     options = {
         "target": Option("90 s", Duration, "Longest time to write one checkpoint"),
         "bytes_per_parameter": Option(

@@ -41,7 +41,6 @@ from dclint.api import (
     Information,
     Option,
     Remedy,
-    Rule,
     Share,
     Violation,
     checkpoint_ratio,
@@ -51,17 +50,18 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from ._shared import StorageRule
+
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
-class CheckpointOverheadTooHigh(Rule):
+class CheckpointOverheadTooHigh(StorageRule):
     id = "STO003"
     name = "checkpoint-overhead-too-high"
     severity = "warning"
     tags = ("storage", "checkpoint")
     consequence = "performance"
-    covers = ("nvidia.storage",)
     needs = ("workload",)
     options = {
         "max_overhead": Option("5%", Share, "Highest save time : checkpoint interval"),

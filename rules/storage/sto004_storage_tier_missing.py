@@ -30,7 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation
+from dclint.api import Context, Design, Violation
+
+from ._shared import StorageRule
 
 _TIERS = {
     "node_local": "a node-local NVMe cache",
@@ -39,15 +41,12 @@ _TIERS = {
 }
 
 
-class StorageTierMissing(Rule):
+class StorageTierMissing(StorageRule):
     id = "STO004"
     name = "storage-tier-missing"
     severity = "warning"
-    tags = ("storage",)
     consequence = "capacity"
-    covers = ("nvidia.storage",)
     needs = ("storage",)
-    options = {}
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         tiers = design.storage.tiers

@@ -47,7 +47,6 @@ from dclint.api import (
     Design,
     Information,
     Option,
-    Rule,
     Share,
     Violation,
     checkpoint_size,
@@ -57,15 +56,14 @@ from dclint.api import (
 )
 from dclint.units import Q_, Quantity, fmt
 
+from ._shared import StorageRule
 
-class StorageCapacityTooSmall(Rule):
+
+class StorageCapacityTooSmall(StorageRule):
     id = "STO005"
     name = "storage-capacity-too-small"
     severity = "error"
-    tags = ("storage",)
     consequence = "cannot-run"
-    covers = ("nvidia.storage",)
-    needs = ("workload", "storage")
     options = {
         "max_fill": Option("100%", Share, "Highest share of a tier's capacity in use"),
         "bytes_per_parameter": Option(

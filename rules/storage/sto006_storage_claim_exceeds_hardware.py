@@ -58,19 +58,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from dclint.api import Context, Design, Option, Rule, Share, StorageTier, Violation, pcie_link
+from dclint.api import Context, Design, Option, Share, StorageTier, Violation, pcie_link
 from dclint.units import Quantity, fmt
+
+from ._shared import StorageRule
 
 _DIRECTIONS: tuple[Literal["read", "write"], ...] = ("read", "write")
 
 
-class StorageClaimExceedsHardware(Rule):
+class StorageClaimExceedsHardware(StorageRule):
     id = "STO006"
     name = "storage-claim-exceeds-hardware"
     severity = "error"
-    tags = ("storage",)
     consequence = "capacity"
-    covers = ("nvidia.storage",)
     needs = ("storage",)
     options = {
         "protocol_efficiency": Option(

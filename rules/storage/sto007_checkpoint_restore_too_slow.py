@@ -45,7 +45,6 @@ from dclint.api import (
     Duration,
     Information,
     Option,
-    Rule,
     Violation,
     checkpoint_size,
     count_text,
@@ -55,15 +54,16 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import StorageRule
 
-class CheckpointRestoreTooSlow(Rule):
+
+class CheckpointRestoreTooSlow(StorageRule):
     id = "STO007"
     name = "checkpoint-restore-too-slow"
     severity = "warning"
     tags = ("storage", "checkpoint", "reliability")
     consequence = "performance"
     covers = ("nvidia.storage", "reliability.checkpoint")
-    needs = ("workload", "storage")
     options = {
         "restore_target": Option(
             "90 s", Duration, "Longest time to read the last checkpoint after a failure"

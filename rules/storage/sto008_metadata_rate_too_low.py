@@ -39,7 +39,6 @@ from dclint.api import (
     Context,
     Design,
     Option,
-    Rule,
     Share,
     Violation,
     samples_per_second,
@@ -47,15 +46,14 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from ._shared import StorageRule
 
-class MetadataRateTooLow(Rule):
+
+class MetadataRateTooLow(StorageRule):
     id = "STO008"
     name = "metadata-rate-too-low"
     severity = "error"
-    tags = ("storage",)
     consequence = "performance"
-    covers = ("nvidia.storage",)
-    needs = ("workload", "storage")
     options = {
         "max_load": Option("100%", Share, "Highest share of the metadata rate the loaders use"),
     }
