@@ -17,14 +17,21 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class _ExampleFolders:
-    """A built-in rule's example folder by its id in lower case, `EXAMPLES / "pwr001"`: each
-    family keeps its rules' examples beside them, rules/<family>/examples/<id>/."""
+    """The built-in rules' examples as one folder of folders, though each family keeps its
+    rules' examples beside them (rules/<family>/examples/<id>/): `EXAMPLES / "pwr001"`,
+    `EXAMPLES / "pwr001/bad.yaml"` and `EXAMPLES.glob("*/*.yaml")` find them by rule id."""
+
+    parent = ROOT / "rules"
 
     def __init__(self) -> None:
         self.folders = {p.name: p for p in ROOT.glob("rules/*/examples/*") if p.is_dir()}
 
-    def __truediv__(self, rule: str) -> Path:
-        return self.folders[rule]
+    def __truediv__(self, path: str) -> Path:
+        rule, _, rest = path.partition("/")
+        return self.folders[rule] / rest if rest else self.folders[rule]
+
+    def glob(self, pattern: str) -> list[Path]:
+        return sorted(ROOT.glob(f"rules/*/examples/{pattern}"))
 
 
 EXAMPLES = _ExampleFolders()
