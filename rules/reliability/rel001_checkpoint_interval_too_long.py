@@ -44,10 +44,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dclint.api import (
-    CHECKPOINT_BYTES_PER_PARAMETER,
     Context,
     Design,
-    Information,
     Option,
     Remedy,
     Share,
@@ -58,6 +56,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from .._checkpoints import bytes_per_parameter
 from ._shared import ReliabilityRule
 
 if TYPE_CHECKING:
@@ -74,11 +73,7 @@ class CheckpointIntervalTooLong(ReliabilityRule):
         "max_loss": Option(
             "5%", Share, "Most wall time the interval may add over the Young/Daly optimum's"
         ),
-        "bytes_per_parameter": Option(
-            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            Information,
-            "Checkpoint bytes per parameter where checkpoint.size is not declared",
-        ),
+        "bytes_per_parameter": bytes_per_parameter(),
     }
 
     @classmethod

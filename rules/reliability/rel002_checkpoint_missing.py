@@ -38,10 +38,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import (
-    CHECKPOINT_BYTES_PER_PARAMETER,
     Context,
     Design,
-    Information,
     Option,
     Share,
     Violation,
@@ -51,6 +49,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
+from .._checkpoints import bytes_per_parameter
 from ._shared import ReliabilityRule
 
 
@@ -63,10 +62,8 @@ class CheckpointMissing(ReliabilityRule):
         "max_loss": Option(
             "5%", Share, "Most wall time the missing checkpoint may add over checkpointing"
         ),
-        "bytes_per_parameter": Option(
-            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            Information,
-            "Bytes per parameter of the checkpoint the workload would write",
+        "bytes_per_parameter": bytes_per_parameter(
+            "Bytes per parameter of the checkpoint the workload would write"
         ),
     }
 

@@ -37,11 +37,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import (
-    CHECKPOINT_BYTES_PER_PARAMETER,
     Context,
     Design,
-    Information,
-    Option,
     Violation,
     days_text,
     restore_tier,
@@ -49,6 +46,7 @@ from dclint.api import (
     save_time,
 )
 
+from .._checkpoints import bytes_per_parameter
 from ._shared import ReliabilityRule
 
 
@@ -59,11 +57,7 @@ class CheckpointOnlyOnNode(ReliabilityRule):
     tags = ("reliability", "checkpoint", "storage")
     consequence = "single-failure"
     options = {
-        "bytes_per_parameter": Option(
-            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            Information,
-            "Checkpoint bytes per parameter where checkpoint.size is not declared",
-        ),
+        "bytes_per_parameter": bytes_per_parameter(),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

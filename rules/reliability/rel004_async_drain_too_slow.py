@@ -40,11 +40,8 @@ import math
 from collections.abc import Iterator
 
 from dclint.api import (
-    CHECKPOINT_BYTES_PER_PARAMETER,
     Context,
     Design,
-    Information,
-    Option,
     Violation,
     checkpoint_size,
     days_text,
@@ -55,6 +52,7 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from .._checkpoints import bytes_per_parameter
 from ._shared import ReliabilityRule
 
 
@@ -65,11 +63,7 @@ class AsyncDrainTooSlow(ReliabilityRule):
     tags = ("reliability", "checkpoint", "storage")
     consequence = "performance"
     options = {
-        "bytes_per_parameter": Option(
-            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            Information,
-            "Checkpoint bytes per parameter where checkpoint.size is not declared",
-        ),
+        "bytes_per_parameter": bytes_per_parameter(),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

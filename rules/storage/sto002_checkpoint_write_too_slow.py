@@ -40,22 +40,19 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dclint.api import (
-    CHECKPOINT_BYTES_PER_PARAMETER,
     Context,
     Design,
     Duration,
-    Information,
     Option,
     Remedy,
     Violation,
     checkpoint_ratio,
-    checkpoint_size,
     checkpoint_tier,
-    count_text,
     size_unit,
 )
 from dclint.units import fmt
 
+from .._checkpoints import basis, bytes_per_parameter, over, transfer
 from ._shared import StorageRule
 
 if TYPE_CHECKING:
@@ -70,11 +67,7 @@ class CheckpointWriteTooSlow(StorageRule):
     consequence = "performance"
     options = {
         "target": Option("90 s", Duration, "Longest time to write one checkpoint"),
-        "bytes_per_parameter": Option(
-            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            Information,
-            "Checkpoint bytes per parameter where checkpoint.size is not declared",
-        ),
+        "bytes_per_parameter": bytes_per_parameter(),
     }
 
     @classmethod
@@ -89,34 +82,18 @@ class CheckpointWriteTooSlow(StorageRule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         target = ctx["target"].to("s")
+        per = ctx["bytes_per_parameter"]
         for wl in design.workloads:
-            size = checkpoint_size(wl, ctx["bytes_per_parameter"])
-            where = checkpoint_tier(design, wl)
-            if size is None or where is None:
+            t = transfer(wl, per, checkpoint_tier(design, wl), "write")
+            if t is None or not over(t.seconds, target):
                 continue
-            index, tier = where
-            bandwidth = tier.aggregate("write")
-            if bandwidth is None or bandwidth.magnitude <= 0:
-                continue
-            seconds = (size[0] / bandwidth).to("s")
-            if seconds.m_as("s") <= target.m_as("s") * (1 + 1e-9):
-                continue
-            per = fmt(ctx["bytes_per_parameter"])
-            basis = f" ({count_text(wl.model.parameters)} parameters x {per})" if size[1] else ""
-            field = next(
-                (
-                    n
-                    for n in ("write_bandwidth", "per_node_write_bandwidth")
-                    if getattr(tier, n) is not None
-                ),
-                "id",
-            )
-            need = (size[0] / target).to("GB/s")
+            seconds, tier = t.seconds, t.tier
+            need = (t.size / target).to("GB/s")
             yield Violation(
-                ("storage", "tiers", index, field),
-                f"workload {wl.id} writes a {fmt(size[0], size_unit(size[0]))} checkpoint"
-                f"{basis} to {tier.id} at {fmt(bandwidth.to('GB/s'))} in "
-                f"{fmt(seconds, 's')}, above the {fmt(target, 's')} target "
+                ("storage", "tiers", t.index, t.field("write")),
+                f"workload {wl.id} writes a {fmt(t.size, size_unit(t.size))} checkpoint"
+                f"{basis(wl, t.estimated, per)} to {tier.id} at {fmt(t.bandwidth.to('GB/s'))} "
+                f"in {fmt(seconds, 's')}, above the {fmt(target, 's')} target "
                 f"({fmt(need, digits=5)} of write bandwidth needed)",
                 subject=tier.id,
                 refs=(wl.id,),

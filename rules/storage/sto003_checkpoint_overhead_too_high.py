@@ -35,10 +35,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from dclint.api import (
-    CHECKPOINT_BYTES_PER_PARAMETER,
     Context,
     Design,
-    Information,
     Option,
     Remedy,
     Share,
@@ -50,6 +48,7 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
+from .._checkpoints import bytes_per_parameter
 from ._shared import StorageRule
 
 if TYPE_CHECKING:
@@ -65,11 +64,7 @@ class CheckpointOverheadTooHigh(StorageRule):
     needs = ("workload",)
     options = {
         "max_overhead": Option("5%", Share, "Highest save time : checkpoint interval"),
-        "bytes_per_parameter": Option(
-            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            Information,
-            "Checkpoint bytes per parameter where checkpoint.size is not declared",
-        ),
+        "bytes_per_parameter": bytes_per_parameter(),
     }
 
     @classmethod

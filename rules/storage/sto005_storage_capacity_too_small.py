@@ -42,10 +42,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import (
-    CHECKPOINT_BYTES_PER_PARAMETER,
     Context,
     Design,
-    Information,
     Option,
     Share,
     Violation,
@@ -56,6 +54,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, Quantity, fmt
 
+from .._checkpoints import bytes_per_parameter
 from ._shared import StorageRule
 
 
@@ -66,11 +65,7 @@ class StorageCapacityTooSmall(StorageRule):
     consequence = "cannot-run"
     options = {
         "max_fill": Option("100%", Share, "Highest share of a tier's capacity in use"),
-        "bytes_per_parameter": Option(
-            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            Information,
-            "Checkpoint bytes per parameter where checkpoint.size is not declared",
-        ),
+        "bytes_per_parameter": bytes_per_parameter(),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -39,21 +39,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dclint.api import (
-    CHECKPOINT_BYTES_PER_PARAMETER,
     Context,
     Design,
     Duration,
-    Information,
     Option,
     Violation,
-    checkpoint_size,
-    count_text,
     restore_tier,
     run_of,
     size_unit,
 )
 from dclint.units import Q_, fmt
 
+from .._checkpoints import basis, bytes_per_parameter, over, transfer
 from ._shared import StorageRule
 
 
@@ -68,29 +65,20 @@ class CheckpointRestoreTooSlow(StorageRule):
         "restore_target": Option(
             "90 s", Duration, "Longest time to read the last checkpoint after a failure"
         ),
-        "bytes_per_parameter": Option(
-            f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B",
-            Information,
-            "Checkpoint bytes per parameter where checkpoint.size is not declared",
-        ),
+        "bytes_per_parameter": bytes_per_parameter(),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         target = ctx["restore_target"].to("s")
+        per = ctx["bytes_per_parameter"]
         for i, wl in enumerate(design.workloads):
-            size = checkpoint_size(wl, ctx["bytes_per_parameter"])
             where = restore_tier(design, wl)
-            if size is None or where is None or where[1].kind == "node_local":
+            if where is None or where[1].kind == "node_local":
                 continue
-            index, tier = where
-            bandwidth = tier.aggregate("read")
-            if bandwidth is None or bandwidth.magnitude <= 0:
+            t = transfer(wl, per, where, "read")
+            if t is None or not over(t.seconds, target):
                 continue
-            seconds = (size[0] / bandwidth).to("s")
-            if seconds.m_as("s") <= target.m_as("s") * (1 + 1e-9):
-                continue
-            per = fmt(ctx["bytes_per_parameter"])
-            basis = f" ({count_text(wl.model.parameters)} parameters x {per})" if size[1] else ""
+            seconds, tier = t.seconds, t.tier
             cost = ""
             run = run_of(design, i)
             if run is not None and run.steps_s > 0 and wl.checkpoint is not None:
@@ -102,20 +90,13 @@ class CheckpointRestoreTooSlow(StorageRule):
                     f"{fmt(seconds - target, 's')} longer: {fmt(Q_(days, 'day'))}"
                     f"{run.money(days)}"
                 )
-            field = next(
-                (
-                    n
-                    for n in ("read_bandwidth", "per_node_read_bandwidth")
-                    if getattr(tier, n) is not None
-                ),
-                "id",
-            )
-            need = (size[0] / target).to("GB/s")
+            need = (t.size / target).to("GB/s")
             yield Violation(
-                ("storage", "tiers", index, field),
-                f"workload {wl.id} restores a {fmt(size[0], size_unit(size[0]))} checkpoint"
-                f"{basis} from {tier.id} at {fmt(bandwidth.to('GB/s'))} in "
-                f"{fmt(seconds, 's')}, above the {fmt(target, 's')} target "
+                ("storage", "tiers", t.index, t.field("read")),
+                f"workload {wl.id} restores a {fmt(t.size, size_unit(t.size))} checkpoint"
+                f"{basis(wl, t.estimated, per)} from {tier.id} at "
+                f"{fmt(t.bandwidth.to('GB/s'))} in {fmt(seconds, 's')}, above the "
+                f"{fmt(target, 's')} target "
                 f"({fmt(need, digits=5)} of read bandwidth needed){cost}",
                 subject=tier.id,
                 refs=(wl.id,),

@@ -1,0 +1,76 @@
+"""What the checkpoint rules of two families share (storage: STO002, STO003, STO005, STO007;
+reliability: REL001-REL004): the bytes-per-parameter option that sizes an undeclared
+checkpoint, one checkpoint's transfer to or from its tier, and how its size was reached."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from dclint.api import (
+    CHECKPOINT_BYTES_PER_PARAMETER,
+    Information,
+    Option,
+    Quantity,
+    StorageTier,
+    Workload,
+    checkpoint_size,
+    count_text,
+)
+from dclint.units import fmt
+
+UNDECLARED = "Checkpoint bytes per parameter where checkpoint.size is not declared"
+
+
+def bytes_per_parameter(text: str = UNDECLARED) -> Option:
+    """The `bytes_per_parameter` option: dclint's default size of a checkpoint per parameter."""
+    return Option(f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B", Information, text)
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One checkpoint written to (or read from) a storage tier: its size, whether the size was
+    estimated from the parameters, the tier's aggregate bandwidth and the time it takes."""
+
+    index: int  # the tier's index in storage.tiers
+    tier: StorageTier
+    size: Quantity
+    estimated: bool
+    bandwidth: Quantity
+    seconds: Quantity
+
+    def field(self, direction: Literal["read", "write"]) -> str:
+        """The tier field that sets the bandwidth: declared aggregate, else per node."""
+        names = (f"{direction}_bandwidth", f"per_node_{direction}_bandwidth")
+        return next((n for n in names if getattr(self.tier, n) is not None), "id")
+
+
+def transfer(
+    wl: Workload,
+    per_parameter: Quantity,
+    where: tuple[int, StorageTier] | None,
+    direction: Literal["read", "write"],
+) -> Transfer | None:
+    """`wl`'s checkpoint moved to or from the tier `where` (its index and the tier); None when
+    the workload has no checkpoint, no tier, or a tier of no bandwidth."""
+    size = checkpoint_size(wl, per_parameter)
+    if size is None or where is None:
+        return None
+    index, tier = where
+    bandwidth = tier.aggregate(direction)
+    if bandwidth is None or bandwidth.magnitude <= 0:
+        return None
+    return Transfer(index, tier, size[0], size[1], bandwidth, (size[0] / bandwidth).to("s"))
+
+
+def basis(wl: Workload, estimated: bool, per_parameter: Quantity) -> str:
+    """' (175B parameters x 14 B)' where the size was estimated, else ''."""
+    return f" ({count_text(wl.model.parameters)} parameters x {fmt(per_parameter)})" * estimated
+
+
+def over(seconds: Quantity, target: Quantity) -> bool:
+    """Whether a transfer of `seconds` misses `target` (exactly at it passes)."""
+    return seconds.m_as("s") > target.m_as("s") * (1 + 1e-9)
+
+
+__all__ = ["UNDECLARED", "Transfer", "basis", "bytes_per_parameter", "over", "transfer"]
