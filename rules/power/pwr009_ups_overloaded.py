@@ -51,17 +51,12 @@ from dclint.api import (
     Option,
     Ups,
     Violation,
-    chain_feeds,
     chain_loads,
-    load_basis,
-    sharing_text,
     topology_of,
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
-
-_EPS = 1e-9
+from ._shared import PowerRule, carried, over, overloaded
 
 
 class UpsOverloaded(PowerRule):
@@ -85,20 +80,19 @@ class UpsOverloaded(PowerRule):
             if not isinstance(item.model, Ups):
                 continue
             load = loads[cid]
-            if load.load_kw > load.capacity_kw * (1 + _EPS):
-                racks = list({r.id: r for f in chain_feeds(item) for r in f.racks}.values())
+            if over(load.load_kw, load.capacity_kw):
                 field = "redundant_modules" if item.model.redundant_modules else "rating"
                 if item.model.module_rating is not None and field == "rating":
                     field = "modules"
-                yield Violation(
+                yield overloaded(
                     (*item.path, field),
-                    f"UPS {cid} carries {fmt(Q_(load.load_kw, 'kW'))} ({load.racks} racks at "
-                    f"their {load_basis(racks, peak)}, {sharing_text(load.failure)}), above the "
+                    f"UPS {cid} carries {fmt(Q_(load.load_kw, 'kW'))} "
+                    f"({carried(load, item, peak)}), above the "
                     f"{fmt(Q_(load.capacity_kw, 'kW'))} it delivers ({load.capacity_text})",
-                    subject=cid,
-                    measured=Q_(load.load_kw, "kW"),
-                    limit=Q_(load.capacity_kw, "kW"),
-                    fix="add a power module or frame, move racks to another UPS, or cap the "
+                    cid,
+                    load.load_kw,
+                    load.capacity_kw,
+                    "add a power module or frame, move racks to another UPS, or cap the "
                     "racks' power",
                 )
             caught = [loads[c] for c in item.model.catches if c in loads]
@@ -107,16 +101,16 @@ class UpsOverloaded(PowerRule):
             worst = max(caught, key=lambda c: c.load_kw)
             own = load.load_kw
             need = worst.load_kw + own
-            if need <= load.capacity_kw * (1 + _EPS):
+            if not over(need, load.capacity_kw):
                 continue
-            yield Violation(
+            yield overloaded(
                 (*item.path, "catches"),
                 f"catcher UPS {cid} must take over {worst.id}'s {fmt(Q_(worst.load_kw, 'kW'))}"
                 + (f" besides its own {fmt(Q_(own, 'kW'))}" if own > 0 else "")
                 + f", above the {fmt(Q_(load.capacity_kw, 'kW'))} it delivers "
                 f"({load.capacity_text})",
-                subject=cid,
-                measured=Q_(need, "kW"),
-                limit=Q_(load.capacity_kw, "kW"),
-                fix="give the catcher a rating at least the largest UPS it backs up",
+                cid,
+                need,
+                load.capacity_kw,
+                "give the catcher a rating at least the largest UPS it backs up",
             )

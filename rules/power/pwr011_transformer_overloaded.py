@@ -40,19 +40,14 @@ from dclint.api import (
     Option,
     Transformer,
     Violation,
-    chain_feeds,
     chain_loads,
     is_apparent,
-    load_basis,
-    sharing_text,
     topology_of,
     ups_below,
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
-
-_EPS = 1e-9
+from ._shared import PowerRule, carried, over
 
 
 class TransformerOverloaded(PowerRule):
@@ -76,9 +71,8 @@ class TransformerOverloaded(PowerRule):
             if not isinstance(model, Transformer):
                 continue
             load = loads[cid]
-            if load.load_kw <= load.capacity_kw * (1 + _EPS):
+            if not over(load.load_kw, load.capacity_kw):
                 continue
-            racks = list({r.id: r for f in chain_feeds(item) for r in f.racks}.values())
             ups = ups_below(item)
             losses = f", and the losses of UPS {', '.join(u.id for u in ups)} below" if ups else ""
             measured, limit = Q_(load.load_kw, "kW"), Q_(load.capacity_kw, "kW")
@@ -89,9 +83,8 @@ class TransformerOverloaded(PowerRule):
                 extra = f" = {fmt(measured)} at PF {model.power_factor:g}"
             yield Violation(
                 (*item.path, "rating"),
-                f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra} ({load.racks} "
-                f"racks at their {load_basis(racks, peak)}, {sharing_text(load.failure)}{losses}), "
-                f"above its {load.capacity_text}",
+                f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra} "
+                f"({carried(load, item, peak)}{losses}), above its {load.capacity_text}",
                 subject=cid,
                 measured=measured,
                 limit=limit,

@@ -48,9 +48,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
-
-_EPS = 1e-9
+from ._shared import PowerRule, over, overloaded
 
 
 class GenerationInsufficient(PowerRule):
@@ -78,18 +76,18 @@ class GenerationInsufficient(PowerRule):
             where = f"on {gl.serves}" if gen.serves is None else f"below {gl.serves}"
             if gen.serves is None:  # the whole site: racks and every other declared load
                 where += f" {it_total_text(topo, peak)}"
-            if gl.load_kw > gl.firm_kw * (1 + _EPS):
-                yield Violation(
+            if over(gl.load_kw, gl.firm_kw):
+                yield overloaded(
                     (*gl.path, "site_rating"),
                     f"generator set {gen.id} must carry {fmt(Q_(gl.it_kw, 'kW'))} of IT load "
                     f"({basis}) {where} x {label} {pue:g} = {fmt(Q_(gl.load_kw, 'kW'))}, "
                     f"above its firm {fmt(Q_(gl.firm_kw, 'kW'))} ({gen.count - gen.redundant} of "
                     f"{gen.count} sets at {fmt(gen.site_rating)} site rating, {gen.redundant} "
                     "spare)",
-                    subject=gen.id,
-                    measured=Q_(gl.load_kw, "kW"),
-                    limit=Q_(gl.firm_kw, "kW"),
-                    fix="add generators or use larger sets at the site's conditions",
+                    gen.id,
+                    gl.load_kw,
+                    gl.firm_kw,
+                    "add generators or use larger sets at the site's conditions",
                 )
             if tier not in ("III", "IV"):
                 continue
