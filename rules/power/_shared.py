@@ -1,6 +1,6 @@
 """What the power rules share: their family's metadata, and the pattern of an element of the
 power chain (UPS, transformer, generator set) loaded beyond what it delivers with its spares
-out (PWR009, PWR011, PWR012)."""
+out (PWR009, PWR011, PWR012); the `design_load` option most of them take."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from dclint.api import (
     DesignPath,
     ElementLoad,
+    Option,
     Rule,
     Violation,
     chain_feeds,
@@ -24,6 +25,12 @@ class PowerRule(Rule):
     """A power rule: tagged `power`. A rule states only what differs."""
 
     tags: ClassVar[tuple[str, ...]] = ("power",)
+
+
+def design_load(what: str) -> Option:
+    """The `design_load` option: load `what` ('feeds', 'UPS systems') with the racks' design IT
+    load instead of their catalog max_power (the peak)."""
+    return Option(False, bool, f"Load {what} with the design IT load, not the catalog max_power")
 
 
 def over(load_kw: float, capacity_kw: float) -> bool:

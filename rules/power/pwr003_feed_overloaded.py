@@ -55,7 +55,6 @@ from dclint.api import (
     Context,
     Design,
     FeedItem,
-    Option,
     Violation,
     feed_allocation,
     feed_capacity_kw,
@@ -66,7 +65,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
+from ._shared import PowerRule, design_load
 
 
 def supply_text(feed: FeedItem) -> str:
@@ -94,9 +93,7 @@ class FeedOverloaded(PowerRule):
     needs = ("feeds",)
     shares = {"feeds_carry_design_load": "design_load"}
     options = {
-        "design_load": Option(
-            False, bool, "Load feeds with the design IT load, not the catalog max_power"
-        ),
+        "design_load": design_load("feeds"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -47,7 +47,6 @@ from dclint.api import (
     Context,
     Design,
     FeedItem,
-    Option,
     Rack,
     Topology,
     Violation,
@@ -59,7 +58,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
+from ._shared import PowerRule, design_load
 
 _EPS = 1e-9
 
@@ -130,9 +129,7 @@ class RedundancyLostOnFeedFailure(PowerRule):
     covers = ("uptime.power-redundancy",)
     needs = ("feeds",)
     options = {
-        "design_load": Option(
-            False, bool, "Load feeds with the design IT load, not the catalog max_power"
-        ),
+        "design_load": design_load("feeds"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -52,7 +52,6 @@ from collections.abc import Iterator
 from dclint.api import (
     Context,
     Design,
-    Option,
     Violation,
     is_apparent,
     it_total_kw,
@@ -61,7 +60,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
+from ._shared import PowerRule, design_load
 
 _EPS = 1e-9
 
@@ -74,9 +73,7 @@ class SiteCapacityExceeded(PowerRule):
     covers = ("tia942.electrical",)
     needs = ("site_power",)
     options = {
-        "design_load": Option(
-            False, bool, "Load the site with the design IT load, not the catalog max_power"
-        ),
+        "design_load": design_load("the site"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

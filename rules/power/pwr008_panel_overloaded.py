@@ -52,7 +52,6 @@ from collections.abc import Iterator
 from dclint.api import (
     Context,
     Design,
-    Option,
     Violation,
     load_basis,
     panel_allocation,
@@ -62,7 +61,7 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
-from ._shared import PowerRule
+from ._shared import PowerRule, design_load
 
 _EPS = 1e-9
 
@@ -75,9 +74,7 @@ class PanelOverloaded(PowerRule):
     covers = ("nec.continuous",)
     needs = ("panels",)
     options = {
-        "design_load": Option(
-            False, bool, "Load panels with the design IT load, not the catalog max_power"
-        ),
+        "design_load": design_load("panels"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

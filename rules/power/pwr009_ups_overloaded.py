@@ -48,7 +48,6 @@ from collections.abc import Iterator
 from dclint.api import (
     Context,
     Design,
-    Option,
     Ups,
     Violation,
     chain_loads,
@@ -56,7 +55,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, carried, over, overloaded
+from ._shared import PowerRule, carried, design_load, over, overloaded
 
 
 class UpsOverloaded(PowerRule):
@@ -67,9 +66,7 @@ class UpsOverloaded(PowerRule):
     consequence = "over-rating"
     covers = ("iec62040.ups", "tia942.electrical", "uptime.power-redundancy")
     options = {
-        "design_load": Option(
-            False, bool, "Load UPS systems with the design IT load, not the catalog max_power"
-        ),
+        "design_load": design_load("UPS systems"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

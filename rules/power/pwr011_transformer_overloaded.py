@@ -37,7 +37,6 @@ from collections.abc import Iterator
 from dclint.api import (
     Context,
     Design,
-    Option,
     Transformer,
     Violation,
     chain_loads,
@@ -47,7 +46,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, carried, over
+from ._shared import PowerRule, carried, design_load, over
 
 
 class TransformerOverloaded(PowerRule):
@@ -57,9 +56,7 @@ class TransformerOverloaded(PowerRule):
     consequence = "over-rating"
     covers = ("tia942.electrical",)
     options = {
-        "design_load": Option(
-            False, bool, "Load transformers with the design IT load, not the catalog max_power"
-        ),
+        "design_load": design_load("transformers"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

@@ -40,7 +40,6 @@ from collections.abc import Iterator
 from dclint.api import (
     Context,
     Design,
-    Option,
     Violation,
     generation_loads,
     it_total_text,
@@ -48,7 +47,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, over, overloaded
+from ._shared import PowerRule, design_load, over, overloaded
 
 
 class GenerationInsufficient(PowerRule):
@@ -59,9 +58,7 @@ class GenerationInsufficient(PowerRule):
     consequence = "single-failure"
     covers = ("tia942.electrical", "uptime.power-redundancy")
     options = {
-        "design_load": Option(
-            False, bool, "Load generators with the design IT load, not the catalog max_power"
-        ),
+        "design_load": design_load("generators"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:

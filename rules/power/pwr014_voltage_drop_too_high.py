@@ -58,7 +58,7 @@ from dclint.api import (
 )
 from dclint.units import Q_
 
-from ._shared import PowerRule
+from ._shared import PowerRule, design_load
 
 _EPS = 1e-9
 
@@ -87,9 +87,7 @@ class VoltageDropTooHigh(PowerRule):
     options = {
         "limit": Option("3%", Share, "Drop allowed on one feeder or branch circuit"),
         "total_limit": Option("5%", Share, "Drop allowed from the top panel to a rack feed"),
-        "design_load": Option(
-            False, bool, "Load circuits with the design IT load, not the catalog max_power"
-        ),
+        "design_load": design_load("circuits"),
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
