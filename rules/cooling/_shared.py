@@ -13,3 +13,9 @@ class CoolingRule(Rule):
 
     tags: ClassVar[tuple[str, ...]] = ("cooling",)
     needs: ClassVar[tuple[str, ...]] = ("cooling",)
+
+
+class CoolingRedundancyRule(CoolingRule):
+    """A cooling rule on what survives a failure (a CDU, pump or air handler lost)."""
+
+    tags: ClassVar[tuple[str, ...]] = ("cooling", "redundancy")

@@ -61,14 +61,13 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import CoolingRule
+from ._shared import CoolingRedundancyRule
 
 
-class CduRedundancyLost(CoolingRule):
+class CduRedundancyLost(CoolingRedundancyRule):
     id = "CLG002"
     name = "cdu-redundancy-lost"
     severity = "error"
-    tags = ("cooling", "redundancy")
     consequence = "single-failure"
     covers = ("uptime.cooling-redundancy",)
 

@@ -53,16 +53,15 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
-from ._shared import CoolingRule
+from ._shared import CoolingRedundancyRule
 
 _EPS = 1e-9
 
 
-class AirHandlingInsufficient(CoolingRule):
+class AirHandlingInsufficient(CoolingRedundancyRule):
     id = "CLG010"
     name = "air-handling-insufficient"
     severity = "error"
-    tags = ("cooling", "redundancy")
     consequence = "single-failure"
     covers = ("ashrae.air", "uptime.cooling-redundancy")
     needs = ("air_handlers",)

@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from dclint.api import Context, Design, Violation, cdu_loads, failure_table, fmt, topology_of
 from dclint.units import Q_
 
-from ._shared import CoolingRule
+from ._shared import CoolingRedundancyRule
 
 _NAMES = {"III": "concurrently maintainable", "IV": "fault tolerant"}
 
@@ -52,11 +52,10 @@ def _names(ids: tuple[str, ...]) -> str:
     return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
 
 
-class CoolingBelowTier(CoolingRule):
+class CoolingBelowTier(CoolingRedundancyRule):
     id = "CLG011"
     name = "cooling-below-tier"
     severity = "error"
-    tags = ("cooling", "redundancy")
     consequence = "single-failure"
     covers = ("uptime.cooling-redundancy",)
 

@@ -14,3 +14,11 @@ class FabricRule(Rule):
     tags: ClassVar[tuple[str, ...]] = ("fabric",)
     covers: ClassVar[tuple[str, ...]] = ("nvidia.fabric",)
     needs: ClassVar[tuple[str, ...]] = ("fabric",)
+
+
+class CablingRule(FabricRule):
+    """A fabric rule on the cables and optics: tagged `cabling` too, checks the NVIDIA cabling
+    topics."""
+
+    tags: ClassVar[tuple[str, ...]] = ("fabric", "cabling")
+    covers: ClassVar[tuple[str, ...]] = ("nvidia.cabling",)

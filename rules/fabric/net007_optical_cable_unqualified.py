@@ -42,18 +42,16 @@ from dclint.api import Context, Design, Duration, Fabric, Option, Violation
 from dclint.api import DesignPath as Path
 from dclint.units import fmt
 
-from ._shared import FabricRule
+from ._shared import CablingRule
 
 OPTICAL = frozenset({"aoc", "transceiver"})
 
 
-class OpticalCableUnqualified(FabricRule):
+class OpticalCableUnqualified(CablingRule):
     id = "NET007"
     name = "optical-cable-unqualified"
     severity = "error"
-    tags = ("fabric", "cabling")
     consequence = "capacity"
-    covers = ("nvidia.cabling",)
     options = {
         "min_burn_in": Option("48 h", Duration, "Shortest bit-error-rate burn-in of optical links"),
         "max_symbol_error_alert": Option(

@@ -38,16 +38,14 @@ from collections.abc import Iterator
 from dclint.api import Context, Design, Length, Option, Violation, topology_of
 from dclint.units import Q_, fmt
 
-from ._shared import FabricRule
+from ._shared import CablingRule
 
 
-class CableReachExceeded(FabricRule):
+class CableReachExceeded(CablingRule):
     id = "NET012"
     name = "cable-reach-exceeded"
     severity = "error"
-    tags = ("fabric", "cabling")
     consequence = "cannot-run"
-    covers = ("nvidia.cabling",)
     options = {
         "dac_reach_400g": Option("3 m", Length, "Reach of passive copper at up to 400 Gb/s"),
         "dac_reach_800g": Option("2 m", Length, "Reach of passive copper above 400 Gb/s"),

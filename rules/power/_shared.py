@@ -27,6 +27,12 @@ class PowerRule(Rule):
     tags: ClassVar[tuple[str, ...]] = ("power",)
 
 
+class PowerRedundancyRule(PowerRule):
+    """A power rule on what survives a failure (a feed, path, UPS or generator set lost)."""
+
+    tags: ClassVar[tuple[str, ...]] = ("power", "redundancy")
+
+
 def design_load(what: str) -> Option:
     """The `design_load` option: load `what` ('feeds', 'UPS systems') with the racks' design IT
     load instead of their catalog max_power (the peak)."""

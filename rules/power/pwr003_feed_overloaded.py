@@ -65,7 +65,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, design_load
+from ._shared import PowerRedundancyRule, design_load
 
 
 def supply_text(feed: FeedItem) -> str:
@@ -83,11 +83,10 @@ def supply_text(feed: FeedItem) -> str:
     return text
 
 
-class FeedOverloaded(PowerRule):
+class FeedOverloaded(PowerRedundancyRule):
     id = "PWR003"
     name = "feed-overloaded"
     severity = "error"
-    tags = ("power", "redundancy")
     consequence = "over-rating"
     covers = ("nec.continuous", "nec.ampacity")
     needs = ("feeds",)

@@ -58,7 +58,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, design_load
+from ._shared import PowerRedundancyRule, design_load
 
 _EPS = 1e-9
 
@@ -120,11 +120,10 @@ def _failures(topo: Topology) -> Iterator[tuple[str, set[str], list[Rack]]]:
         yield f"path {name} lost", fids, list(hit.values())
 
 
-class RedundancyLostOnFeedFailure(PowerRule):
+class RedundancyLostOnFeedFailure(PowerRedundancyRule):
     id = "PWR004"
     name = "redundancy-lost-on-feed-failure"
     severity = "error"
-    tags = ("power", "redundancy")
     consequence = "single-failure"
     covers = ("uptime.power-redundancy",)
     needs = ("feeds",)

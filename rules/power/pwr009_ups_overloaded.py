@@ -55,14 +55,13 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, carried, design_load, over, overloaded
+from ._shared import PowerRedundancyRule, carried, design_load, over, overloaded
 
 
-class UpsOverloaded(PowerRule):
+class UpsOverloaded(PowerRedundancyRule):
     id = "PWR009"
     name = "ups-overloaded"
     severity = "error"
-    tags = ("power", "redundancy")
     consequence = "over-rating"
     covers = ("iec62040.ups", "tia942.electrical", "uptime.power-redundancy")
     options = {

@@ -47,14 +47,13 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, design_load, over, overloaded
+from ._shared import PowerRedundancyRule, design_load, over, overloaded
 
 
-class GenerationInsufficient(PowerRule):
+class GenerationInsufficient(PowerRedundancyRule):
     id = "PWR012"
     name = "generation-insufficient"
     severity = "error"
-    tags = ("power", "redundancy")
     consequence = "single-failure"
     covers = ("tia942.electrical", "uptime.power-redundancy")
     options = {

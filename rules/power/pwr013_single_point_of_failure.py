@@ -48,18 +48,17 @@ from collections.abc import Iterator
 from dclint.api import Context, Design, Rack, Violation, failure_cases, topology_of
 from dclint.api import DesignPath as Path
 
-from ._shared import PowerRule
+from ._shared import PowerRedundancyRule
 
 
 def _names(ids: list[str]) -> str:
     return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
 
 
-class SinglePointOfFailure(PowerRule):
+class SinglePointOfFailure(PowerRedundancyRule):
     id = "PWR013"
     name = "single-point-of-failure"
     severity = "error"
-    tags = ("power", "redundancy")
     consequence = "single-failure"
     covers = ("uptime.power-redundancy",)
 

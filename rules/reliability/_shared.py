@@ -14,3 +14,9 @@ class ReliabilityRule(Rule):
     tags: ClassVar[tuple[str, ...]] = ("reliability", "checkpoint")
     covers: ClassVar[tuple[str, ...]] = ("reliability.checkpoint",)
     needs: ClassVar[tuple[str, ...]] = ("workload", "storage")
+
+
+class StoredCheckpointRule(ReliabilityRule):
+    """A reliability rule on where the checkpoint a restart reads is kept: tagged `storage` too."""
+
+    tags: ClassVar[tuple[str, ...]] = ("reliability", "checkpoint", "storage")

@@ -47,14 +47,13 @@ from dclint.api import (
 )
 
 from .._checkpoints import bytes_per_parameter
-from ._shared import ReliabilityRule
+from ._shared import StoredCheckpointRule
 
 
-class CheckpointOnlyOnNode(ReliabilityRule):
+class CheckpointOnlyOnNode(StoredCheckpointRule):
     id = "REL003"
     name = "checkpoint-only-on-node"
     severity = "error"
-    tags = ("reliability", "checkpoint", "storage")
     consequence = "single-failure"
     options = {
         "bytes_per_parameter": bytes_per_parameter(),

@@ -53,14 +53,13 @@ from dclint.api import (
 from dclint.units import fmt
 
 from .._checkpoints import bytes_per_parameter
-from ._shared import ReliabilityRule
+from ._shared import StoredCheckpointRule
 
 
-class AsyncDrainTooSlow(ReliabilityRule):
+class AsyncDrainTooSlow(StoredCheckpointRule):
     id = "REL004"
     name = "async-drain-too-slow"
     severity = "error"
-    tags = ("reliability", "checkpoint", "storage")
     consequence = "performance"
     options = {
         "bytes_per_parameter": bytes_per_parameter(),

@@ -14,3 +14,9 @@ class StorageRule(Rule):
     tags: ClassVar[tuple[str, ...]] = ("storage",)
     covers: ClassVar[tuple[str, ...]] = ("nvidia.storage",)
     needs: ClassVar[tuple[str, ...]] = ("workload", "storage")
+
+
+class CheckpointStorageRule(StorageRule):
+    """A storage rule on writing checkpoints: tagged `checkpoint` too."""
+
+    tags: ClassVar[tuple[str, ...]] = ("storage", "checkpoint")

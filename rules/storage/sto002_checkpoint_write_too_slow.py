@@ -53,17 +53,16 @@ from dclint.api import (
 from dclint.units import fmt
 
 from .._checkpoints import basis, bytes_per_parameter, over, transfer
-from ._shared import StorageRule
+from ._shared import CheckpointStorageRule
 
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
-class CheckpointWriteTooSlow(StorageRule):
+class CheckpointWriteTooSlow(CheckpointStorageRule):
     id = "STO002"
     name = "checkpoint-write-too-slow"
     severity = "error"
-    tags = ("storage", "checkpoint")
     consequence = "performance"
     options = {
         "target": Option("90 s", Duration, "Longest time to write one checkpoint"),

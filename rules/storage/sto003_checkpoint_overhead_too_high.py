@@ -49,17 +49,16 @@ from dclint.api import (
 from dclint.units import fmt
 
 from .._checkpoints import bytes_per_parameter
-from ._shared import StorageRule
+from ._shared import CheckpointStorageRule
 
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
-class CheckpointOverheadTooHigh(StorageRule):
+class CheckpointOverheadTooHigh(CheckpointStorageRule):
     id = "STO003"
     name = "checkpoint-overhead-too-high"
     severity = "warning"
-    tags = ("storage", "checkpoint")
     consequence = "performance"
     needs = ("workload",)
     options = {
