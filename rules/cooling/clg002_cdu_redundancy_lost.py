@@ -93,12 +93,7 @@ class CduRedundancyLost(CoolingRedundancyRule):
     ) -> Violation:
         """One CDU out, the one with the largest heat capacity: the rest must carry the heat."""
         largest = need.largest
-        others = (
-            f"the rest ({', '.join(m.cdu.id for m in members if m is not largest)}) give "
-            f"{fmt(Q_(need.left, 'kW'))}"
-            if len(members) > 1
-            else "no CDU is left"
-        )
+        others = _rest(members, largest, f"give {fmt(Q_(need.left, 'kW'))}")
         return Violation(
             (*largest.path, "capacity"),
             f"CDU group {name} carries {fmt(Q_(need.demand, 'kW'))} of liquid heat; with its "
@@ -116,12 +111,7 @@ class CduRedundancyLost(CoolingRedundancyRule):
     ) -> Violation:
         """One CDU out, the one with the largest pumps: the rest must pump the group's flow."""
         largest = need.largest
-        others = (
-            f"the rest ({', '.join(m.cdu.id for m in members if m is not largest)}) pump "
-            f"{fmt(Q_(need.left, 'L/min'))}"
-            if len(members) > 1
-            else "no CDU is left"
-        )
+        others = _rest(members, largest, f"pump {fmt(Q_(need.left, 'L/min'))}")
         given = sum((m.given.m_as("L/min") for m in members), 0.0)
         needed = sum((m.flow.m_as("L/min") for m in members), 0.0)
         basis = "given to the racks" if given > needed else "the racks' liquid heat needs"
@@ -211,3 +201,11 @@ def _more_cdus(
         f"({', '.join(ids)})"
     )
     return fix, (entry_copies_change(template.cdu, template.path[:-1], ids, summary),)
+
+
+def _rest(members: list[CduLoad], largest: CduLoad, what: str) -> str:
+    """What the group's other CDUs do with `largest` out ('the rest (cdu-b, cdu-c) give
+    600 kW'), or that none is left."""
+    if len(members) <= 1:
+        return "no CDU is left"
+    return f"the rest ({', '.join(m.cdu.id for m in members if m is not largest)}) {what}"
