@@ -5,10 +5,11 @@ checkpoint, one checkpoint's transfer to or from its tier, and how its size was 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from dclint.api import (
     CHECKPOINT_BYTES_PER_PARAMETER,
+    Design,
     Information,
     Option,
     Quantity,
@@ -16,6 +17,8 @@ from dclint.api import (
     Workload,
     checkpoint_size,
     count_text,
+    run_of,
+    save_time,
 )
 from dclint.units import fmt
 
@@ -68,9 +71,30 @@ def basis(wl: Workload, estimated: bool, per_parameter: Quantity) -> str:
     return f" ({count_text(wl.model.parameters)} parameters x {fmt(per_parameter)})" * estimated
 
 
+def run_and_stall(
+    design: Design, index: int, wl: Workload, per_parameter: Quantity
+) -> tuple[Any, float] | None:
+    """The projected run of workload `index` (`run_of`: its steps, failures and money) and the
+    seconds one checkpoint save stalls it (0 where no checkpoint tier is known); None where no
+    run with steps can be projected."""
+    run = run_of(design, index)
+    if run is None or run.steps_s <= 0:
+        return None
+    save = save_time(design, wl, per_parameter)
+    return run, save[0].m_as("s") if save is not None else 0.0
+
+
 def over(seconds: Quantity, target: Quantity) -> bool:
     """Whether a transfer of `seconds` misses `target` (exactly at it passes)."""
     return seconds.m_as("s") > target.m_as("s") * (1 + 1e-9)
 
 
-__all__ = ["UNDECLARED", "Transfer", "basis", "bytes_per_parameter", "over", "transfer"]
+__all__ = [
+    "UNDECLARED",
+    "Transfer",
+    "basis",
+    "bytes_per_parameter",
+    "over",
+    "run_and_stall",
+    "transfer",
+]

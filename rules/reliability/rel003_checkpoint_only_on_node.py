@@ -42,11 +42,9 @@ from dclint.api import (
     Violation,
     days_text,
     restore_tier,
-    run_of,
-    save_time,
 )
 
-from .._checkpoints import bytes_per_parameter
+from .._checkpoints import bytes_per_parameter, run_and_stall
 from ._shared import StoredCheckpointRule
 
 
@@ -68,13 +66,11 @@ class CheckpointOnlyOnNode(StoredCheckpointRule):
             field = "drain_tier" if ckpt.mode == "async" else "tier"
             path = ("workloads", i, "checkpoint", field if getattr(ckpt, field) else "interval")
             cost = ""
-            run = run_of(design, i)
-            save = save_time(design, wl, ctx["bytes_per_parameter"])
-            if run is not None and run.steps_s > 0:
+            priced = run_and_stall(design, i, wl, ctx["bytes_per_parameter"])
+            if priced is not None:
+                run, stall = priced
                 expected = run.unprotected_s()
-                kept = run.checkpointed_s(
-                    save[0].m_as("s") if save is not None else 0.0, ckpt.interval.m_as("s")
-                )
+                kept = run.checkpointed_s(stall, ckpt.interval.m_as("s"))
                 lost = (expected - kept) / 86400
                 cost = (
                     f": its {days_text(run.steps_s)} of steps ({run.mtbf_text()}) are expected "

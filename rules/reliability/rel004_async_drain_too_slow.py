@@ -46,13 +46,11 @@ from dclint.api import (
     checkpoint_size,
     days_text,
     drain_tier,
-    run_of,
-    save_time,
     size_unit,
 )
 from dclint.units import fmt
 
-from .._checkpoints import bytes_per_parameter
+from .._checkpoints import bytes_per_parameter, run_and_stall
 from ._shared import StoredCheckpointRule
 
 
@@ -86,10 +84,9 @@ class AsyncDrainTooSlow(StoredCheckpointRule):
                 continue
             n = math.ceil(copy.m_as("s") / interval.m_as("s") - 1e-9)
             cost = ""
-            run = run_of(design, i)
-            save = save_time(design, wl, ctx["bytes_per_parameter"])
-            if run is not None and run.steps_s > 0:
-                stall = save[0].m_as("s") if save is not None else 0.0
+            priced = run_and_stall(design, i, wl, ctx["bytes_per_parameter"])
+            if priced is not None:
+                run, stall = priced
                 tau = interval.m_as("s")
                 # a persistent checkpoint every n intervals: the same stalls, n x the lost work
                 now = run.checkpointed_s(stall * n, tau * n)
