@@ -4,7 +4,10 @@ their spare units out.
 ## What it does
 For each hall that declares `air_handlers`, adds up the heat its racks reject to air: each
 rack's design IT load x (1 - its liquid fraction; catalog: 15% to air for a GB200 NVL72, 100%
-for an air-cooled DGX; a rack's own `liquid_fraction` wins, e.g. with a rear door). Flags
+for an air-cooled DGX; a rack's own `liquid_fraction` wins, e.g. with a rear door), and the
+heat of the switches, endpoints and storage nodes the design declares: all of it to air, in the
+hall they are `cooled_by`, else in the halls of the racks they serve, an equal share a rack
+(dclint.calc.it_load; the message gives the sum). Flags
 1. the hall when that heat is above the sensible capacity of its units with the spares out,
    `(count - redundant) x capacity`;
 2. where the handlers declare `airflow` (per unit, m^3/s or CFM) and their
@@ -92,7 +95,11 @@ class AirHandlingInsufficient(Rule):
             return
         yield Violation(
             (*room.path, "capacity"),
-            f"hall {room.hall}'s {len(room.racks)} racks reject {fmt(heat)} to air, above "
+            f"hall {room.hall}'s {len(room.racks)} racks"
+            + (" and the loads cooled there" if room.extra else "")
+            + f" reject {fmt(heat)} to air"
+            + (f" ({room.includes})" if room.includes else "")
+            + ", above "
             f"the {fmt(capacity)} its air handlers carry with the spares out "
             f"({self._spares(room)}, {fmt(room.handlers.capacity, 'kW')} each)",
             subject=room.hall,

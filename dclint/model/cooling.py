@@ -66,6 +66,17 @@ class Cdu(Strict):
         description="The secondary pumps' curve from the maker's data: available head outside "
         "the CDU at rising flows (CLG014)",
     )
+    power: Power | None = Field(
+        None,
+        description="Electrical input of the CDU (its pumps and controls) at design, e.g. "
+        "15 kW: its heat joins the liquid heat it passes (CLG001); with fed_by, its power "
+        "joins that element's load (PWR009). Facility load: in the PUE, not the site's IT load",
+    )
+    fed_by: list[Ref] | None = Field(
+        None,
+        description="Power elements (panels, UPS systems) the CDU is fed from, each carrying an "
+        "equal share (PWR009, dclint failures); unset: on no declared element",
+    )
     redundant_pumps: int = Field(
         0,
         ge=0,
