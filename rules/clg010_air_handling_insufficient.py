@@ -50,14 +50,22 @@ from dclint.api import (
     Design,
     RoomAir,
     Rule,
+    Topology,
     Violation,
     air_flow_needed,
+    default_note,
     room_air,
     topology_of,
 )
 from dclint.units import fmt
 
 _EPS = 1e-9
+
+
+def _note(room: RoomAir, topo: Topology) -> str:
+    """The default allocation of the loads besides the racks, where one is used: '; ...'."""
+    note = default_note(topo, [w for w, _ in room.extra], cooling=True)
+    return f"; {note}" if note else ""
 
 
 class AirHandlingInsufficient(Rule):
@@ -71,8 +79,9 @@ class AirHandlingInsufficient(Rule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         tier = design.site.uptime_tier
-        for room in room_air(topology_of(design)):
-            yield from self._heat(room)
+        topo = topology_of(design)
+        for room in room_air(topo):
+            yield from self._heat(room, topo)
             yield from self._airflow(room)
             if tier in ("III", "IV") and room.handlers.redundant < 1:
                 yield Violation(
@@ -89,7 +98,7 @@ class AirHandlingInsufficient(Rule):
         h = room.handlers
         return f"{room.working} of {h.count} units, {h.redundant} spare"
 
-    def _heat(self, room: RoomAir) -> Iterator[Violation]:
+    def _heat(self, room: RoomAir, topo: Topology) -> Iterator[Violation]:
         heat, capacity = room.heat, room.capacity
         if heat.m_as("kW") <= capacity.m_as("kW") * (1 + _EPS):
             return
@@ -98,7 +107,7 @@ class AirHandlingInsufficient(Rule):
             f"hall {room.hall}'s {len(room.racks)} racks"
             + (" and the loads cooled there" if room.extra else "")
             + f" reject {fmt(heat)} to air"
-            + (f" ({room.includes})" if room.includes else "")
+            + (f" ({room.includes}{_note(room, topo)})" if room.includes else "")
             + ", above "
             f"the {fmt(capacity)} its air handlers carry with the spares out "
             f"({self._spares(room)}, {fmt(room.handlers.capacity, 'kW')} each)",

@@ -52,8 +52,10 @@ from collections.abc import Iterator
 from dclint.api import (
     Context,
     Design,
+    ElementLoad,
     Option,
     Rule,
+    Topology,
     Ups,
     Violation,
     chain_feeds,
@@ -65,6 +67,12 @@ from dclint.api import (
 from dclint.units import Q_, fmt
 
 _EPS = 1e-9
+
+
+def _note(load: ElementLoad, topo: Topology) -> str:
+    """The default allocation of the loads besides the racks, where one is used: '...; '."""
+    note = load.allocation(topo)
+    return f"{note}; " if note else ""
 
 
 class UpsOverloaded(Rule):
@@ -97,7 +105,7 @@ class UpsOverloaded(Rule):
                     (*item.path, field),
                     f"UPS {cid} carries {fmt(Q_(load.load_kw, 'kW'))}"
                     + (f" = {load.includes}" if load.includes else "")
-                    + f" ({load.racks} racks at "
+                    + f" ({_note(load, topo)}{load.racks} racks at "
                     f"their {load_basis(racks, peak)}, {sharing_text(load.failure)}), above the "
                     f"{fmt(Q_(load.capacity_kw, 'kW'))} it delivers ({load.capacity_text})",
                     subject=cid,

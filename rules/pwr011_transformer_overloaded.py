@@ -89,9 +89,10 @@ class TransformerOverloaded(Rule):
                 extra = f" = {fmt(measured)} at PF {model.power_factor:g}"
             yield Violation(
                 (*item.path, "rating"),
-                f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra}"
-                + (f" = {load.includes}" if load.includes else "")
-                + f" ({load.racks} "
+                f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra} ("
+                + (f"{load.includes}; " if load.includes else "")
+                + (f"{note}; " if (note := load.allocation(topo)) else "")
+                + f"{load.racks} "
                 f"racks at their {load_basis(racks, peak)}, {sharing_text(load.failure)}{losses}), "
                 f"above its {load.capacity_text}",
                 subject=cid,

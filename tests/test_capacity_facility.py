@@ -222,3 +222,42 @@ def test_the_text_says_what_lifts_the_binding_limit(capsys: pytest.CaptureFixtur
         "  fabric ports compute.leaf: +3 leaf switches (32 downlinks each, 72 NICs a rack): "
         "+1 rack\n"
     )
+
+
+def test_the_arithmetic_says_what_each_total_includes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fabric = (
+        "fabrics:\n  - id: compute\n    kind: compute\n    racks: ['r[1-8]']\n    tiers:\n"
+        "      - {name: leaf, switch: qm9700, count: 8, downlinks: 32, uplinks: 32}\n"
+        "      - {name: spine, switch: qm9700, count: 4, downlinks: 64}\n"
+    )
+    got = _limits(_run(capsys, _write(tmp_path, CHAIN + fabric), "--add", GB200))
+    note = (
+        "fabric switches on the UPS of the racks they serve, pro rata by rack, as no fed_by is "
+        "declared"
+    )
+    # 12 QM9700 x 1.7 kW = 20.4 kW over r1-r8, half a rack's share on each of its UPS; with
+    # tx-b (or ups-b) lost ups-a carries every r rack (8 x 132 = 1,056 kW) and all 20.4 kW:
+    # 1,187.5 - 1,076.4 = 111.1 kW < 132 kW a rack
+    assert got[("UPS (PWR009)", "ups-a")] == (
+        0,
+        "1188 kW (frame 1250 kVA x PF 0.95; 6 modules of 250 kVA in N+1: 5 carry the load) - "
+        f"1076 kW carried at peak (racks 1056 kW + fabric switches 20.4 kW; {note}) = 111.1 kW; "
+        "132 kW a rack",
+    )
+    # tx-a with tx-b lost: (1,076.4 + 528 of ups-c) / 0.96 = 1,671.25 kW, of which the UPS
+    # losses are 1,604.4 x (1 / 0.96 - 1) = 66.85 kW; 2,375 - 1,671.25 = 703.75 kW -> 5 racks
+    assert got[("transformer (PWR011)", "tx-a")] == (
+        5,
+        "2375 kW (nameplate 2500 kVA x PF 0.95) - 1671 kW carried at peak (racks 1584 kW + "
+        f"fabric switches 20.4 kW + losses of the UPS below 66.85 kW; {note}) = 703.8 kW; "
+        "137.5 kW a rack (1 / 0.96 UPS efficiency below)",
+    )
+    # (1,584 + 20.4) x 1.2 = 1,925.3 kW; 3,200 - 1,925.3 = 1,274.7 kW -> 8 racks of 158.4 kW
+    assert got[("generation (PWR012)", "gen")] == (
+        8,
+        "2 of 3 x 2000 kVA = 3200 kW firm - 1604 kW IT at peak (racks 1584 kW at their peak: "
+        "catalog max_power of gb200-nvl72; 12 fabric switches 20.4 kW: fabric compute: 12 x "
+        "qm9700 at 1.7 kW (catalog power)) x PUE 1.2 = 1275 kW; 158.4 kW a rack (x PUE)",
+    )

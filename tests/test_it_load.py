@@ -153,7 +153,9 @@ def test_the_ups_finding_says_what_its_total_includes() -> None:
     (finding,) = findings
     assert finding.measured.m_as("kW") == pytest.approx(206.8, rel=0.02)
     assert finding.message.startswith(
-        "UPS ups-1 carries 206.8 kW = racks 200 kW + fabric switches 6.8 kW (3 racks at their "
+        "UPS ups-1 carries 206.8 kW = racks 200 kW + fabric switches 6.8 kW (fabric switches on "
+        "the UPS of the racks they serve, pro rata by rack, as no fed_by is declared; 3 racks at "
+        "their "
     )
     # the racks alone (200 kW) fit a 200 kW UPS: the switches make the overload
     racks_only = DR.read_text(encoding="utf-8").replace("250 kW", "200 kW")

@@ -17,7 +17,15 @@ from dclint.model.source import Path
 from dclint.model.topology import Topology
 from dclint.units import Q_, fmt
 
-__all__ = ["ItPart", "declared_loads", "it_parts", "it_total_kw", "it_total_text", "sum_text"]
+__all__ = [
+    "ItPart",
+    "declared_loads",
+    "default_note",
+    "it_parts",
+    "it_total_kw",
+    "it_total_text",
+    "sum_text",
+]
 
 
 @dataclass(frozen=True)
@@ -182,6 +190,29 @@ def sum_text(parts: list[tuple[str, float]], total: float | None = None) -> str:
         if rest > 1e-6 * max(total, 1.0):
             text += f" + losses of the UPS below {fmt(Q_(rest, 'kW'))}"
     return text
+
+
+def default_note(topo: Topology, whats: list[str], cooling: bool = False) -> str:
+    """The loads among `whats` counted by the default allocation, as a message says so: 'fabric
+    switches on the UPS of the racks they serve, pro rata by rack, as no fed_by is declared', or
+    '' where every one declares its `fed_by` (`cooled_by` for `cooling`)."""
+    by = {p.what: p for p in declared_loads(topo)}
+    named = [
+        w
+        for w in dict.fromkeys(whats)
+        if w in by and by[w].it and not (by[w].cooled_by if cooling else by[w].fed_by)
+    ]
+    if not named:
+        return ""
+    if cooling:
+        return (
+            f"{' and '.join(named)} to air in the halls of the racks they serve, pro rata by "
+            "rack, as no cooled_by is declared"
+        )
+    return (
+        f"{' and '.join(named)} on the UPS of the racks they serve, pro rata by rack, as no "
+        "fed_by is declared"
+    )
 
 
 def it_total_kw(topo: Topology, peak: bool = False) -> float:

@@ -56,6 +56,13 @@ class ElementLoad:
             return ""
         return sum_text(list(self.parts), self.load_kw)
 
+    def allocation(self, topo: Topology) -> str:
+        """'fabric switches on the UPS of the racks they serve, pro rata by rack, as no fed_by
+        is declared' where a load in `parts` is counted by the default allocation, else ''."""
+        from dclint.calc.it_load import default_note
+
+        return default_note(topo, [w for w, kw in self.parts if w != "racks" and kw > 1e-9])
+
     @property
     def share(self) -> float:
         return self.load_kw / self.capacity_kw if self.capacity_kw > 0 else float("inf")
