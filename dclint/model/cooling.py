@@ -174,7 +174,14 @@ class HeatRejection(Strict):
         "water", description="Fluid in its outdoor circuit (CLG013)"
     )
     glycol_share: Fraction | None = Field(
-        None, description="Propylene glycol share of the fluid by mass, e.g. 35% (CLG013)"
+        None,
+        description="Propylene glycol share of the fluid, by mass unless glycol_share_basis "
+        "says volume, e.g. 35% (CLG013)",
+    )
+    glycol_share_basis: Literal["mass", "volume"] = Field(
+        "mass",
+        description="Whether glycol_share is by mass (weight, as makers' tables list it first) "
+        "or by volume (as a fill is often mixed): 40% by volume is 40.4% by mass (CLG013)",
     )
     outdoor: bool | None = Field(
         None,
