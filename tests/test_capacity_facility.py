@@ -261,3 +261,42 @@ def test_the_arithmetic_says_what_each_total_includes(
         "catalog max_power of gb200-nvl72; 12 fabric switches 20.4 kW: fabric compute: 12 x "
         "qm9700 at 1.7 kW (catalog power)) x PUE 1.2 = 1275 kW; 158.4 kW a rack (x PUE)",
     )
+
+
+def test_cooling_arithmetic_says_what_each_total_includes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = """\
+name: cdu-cap
+site:
+  halls:
+    h1: {air_handlers: {capacity: 100 kW, count: 4, redundant: 1}}
+racks:
+  - {id: 'r[1-4]', platform: gb200-nvl72, hall: h1}
+fabrics:
+  - id: compute
+    kind: compute
+    tiers:
+      - {name: leaf, switch: qm9700, count: 8, downlinks: 32, uplinks: 32}
+      - {name: spine, switch: qm9700, count: 4, downlinks: 64}
+cooling:
+  cdus:
+    - {id: cdu-1, capacity: 1000 kW, max_flow: 2125 L/min, power: 12 kW}
+  loops:
+    - {id: l1, cdu: cdu-1, supply_temperature: 32 degC, return_temperature: 42 degC,
+       racks: ['r[1-4]']}
+"""
+    got = _limits(_run(capsys, _write(tmp_path, text), "--add", GB200))
+    # 4 x 120 kW x 85% = 408 kW of liquid heat + the CDU's 12 kW of pumps = 420 kW;
+    # (1,000 - 420) / 102 kW a rack = 5.7 -> 5
+    assert got[("CDU capacity", "cdu-1")] == (
+        5,
+        "cdu-1: 1000 kW - 420 kW (racks 408 kW + CDU pumps 12 kW) = 580 kW -> 5; 102 kW a rack",
+    )
+    # to air: 4 x 120 x 15% = 72 kW + the fabric's 12 x 1.7 = 20.4 kW (all of it, the racks'
+    # hall, pro rata); 3 of 4 x 100 kW = 300 kW; (300 - 92.4) / 18 kW a rack = 11.5 -> 11
+    assert got[("air handlers (CLG010)", "hall h1")] == (
+        11,
+        "3 of 4 x 100 kW = 300 kW - 92.4 kW to air (racks 72 kW + fabric switches 20.4 kW) = "
+        "207.6 kW; 18 kW a rack to air",
+    )

@@ -263,8 +263,9 @@ def _air(topo: Topology, rack: NewRack) -> list[Limit]:
             "air handlers (CLG010)",
             f"hall {room.hall}",
             fits(free, air),
-            f"{spares} = {fmt(room.capacity)} - {fmt(room.heat)} to air = "
-            f"{fmt(Q_(free, 'kW'))}; {fmt(Q_(air, 'kW'))} a rack to air",
+            f"{spares} = {fmt(room.capacity)} - {fmt(room.heat)} to air"
+            + (f" ({room.includes})" if room.includes else "")
+            + f" = {fmt(Q_(free, 'kW'))}; {fmt(Q_(air, 'kW'))} a rack to air",
             f"+1 air handler of {fmt(h.capacity, 'kW')}: +{fits(unit, air)} racks",
         )
     ]

@@ -368,7 +368,8 @@ def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]
         flow, top = load.flow.m_as("L/min"), load.cdu.max_flow.m_as("L/min")
         rules = flags([cid], flagged)
         share = max(heat / cap if cap else 0.0, flow / top if top else 0.0)
-        detail = f"heat {heat:.4g} / {cap:.4g} kW; flow {flow:.4g} / {top:.4g} L/min"
+        made = f" kW ({load.includes})" if load.includes else ""  # where more than racks
+        detail = f"heat {heat:.4g}{made} / {cap:.4g} kW; flow {flow:.4g} / {top:.4g} L/min"
         cdu = load.cdu
         if cdu.facility_flow is not None and cdu.facility_temperature_rise is not None:
             need = required_flow(load.heat, cdu.facility_coolant, cdu.facility_temperature_rise)
