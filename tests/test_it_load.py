@@ -280,3 +280,26 @@ def test_unknown_fed_by_and_cooled_by_are_errors() -> None:
         (42, 14, "unknown power element 'ups-9'; did you mean 'ups-4'?"),
         (43, 16, "unknown CDU or hall 'h9'"),
     ]
+
+
+def test_a_lost_cdu_moves_its_racks_heat_not_its_own_pumps() -> None:
+    text = (
+        "name: pumps\n"
+        "racks:\n  - {id: 'r[1-4]', platform: gb200-nvl72}\n"
+        "cooling:\n"
+        "  cdus:\n"
+        "    - {id: cdu-1, capacity: 1000 kW, max_flow: 2125 L/min, power: 12 kW,"
+        " redundancy_group: g}\n"
+        "    - {id: cdu-2, capacity: 1000 kW, max_flow: 2125 L/min, power: 12 kW,"
+        " redundancy_group: g}\n"
+        "  loops:\n"
+        "    - {id: l1, cdu: cdu-1, supply_temperature: 32 degC, return_temperature: 42 degC,"
+        " racks: ['r[1-4]']}\n"
+    )
+    lost = next(
+        f for f in failure_table(_topo(text)).failures if (f.kind, f.element) == ("cdu", "cdu-1")
+    )
+    # cdu-1: 4 x 102 kW = 408 kW of racks + 12 kW of its pumps; lost, its racks' 408 kW moves to
+    # cdu-2, which carries it and its own 12 kW: 420 kW
+    assert lost.moves == "408 kW of liquid heat to cdu-2"
+    assert lost.worst is not None and lost.worst.load == pytest.approx(420.0, rel=1e-9)
