@@ -29,8 +29,9 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ElementLoad:
-    """One transformer or UPS: what it delivers (racks below it, each once, plus the losses of
-    the UPS systems below) against what it can deliver (its capacity with spares out), in kW."""
+    """One transformer or UPS: what it delivers (racks below it, each once, the declared loads
+    besides them it carries, plus the losses of the UPS systems below) against what it can
+    deliver (its capacity with spares out), in kW."""
 
     id: str
     kind: str
