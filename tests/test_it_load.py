@@ -303,3 +303,21 @@ def test_a_lost_cdu_moves_its_racks_heat_not_its_own_pumps() -> None:
     # cdu-2, which carries it and its own 12 kW: 420 kW
     assert lost.moves == "408 kW of liquid heat to cdu-2"
     assert lost.worst is not None and lost.worst.load == pytest.approx(420.0, rel=1e-9)
+
+
+def test_generators_serving_a_ups_do_not_count_its_cdu_pumps_twice() -> None:
+    text = _dr().replace(
+        "  ups:\n",
+        "  generators: [{id: gen, site_rating: 1000 kW, count: 2, redundant: 1, serves: ups-4}]\n"
+        "  ups:\n",
+    ) + (
+        "cooling:\n  cdus:\n"
+        "    - {id: cdu-1, capacity: 600 kW, max_flow: 2000 L/min, power: 15 kW,"
+        " fed_by: [ups-4]}\n"
+    )
+    table = failure_table(_topo(text))
+    gen = next(f for f in table.failures if (f.kind, f.element) == ("generator", "gen"))
+    # ups-4's worst (ups-1 lost): 200 kW of racks + 6.8 kW of switches + 15 kW of pumps =
+    # 221.8 kW; the set carries its IT load, 206.8 kW, x PUE 1.3 (the pumps are in the PUE)
+    assert table.worst_load["ups-4"][0] == pytest.approx(221.8, rel=1e-9)
+    assert gen.worst is not None and gen.worst.load == pytest.approx(206.8 * 1.3, rel=1e-9)

@@ -397,7 +397,18 @@ class _Power:
         for cid in self.topo.chain:
             lost, gone = cases.get(cid, (set(), set()))
             table.parts[cid] = tuple(self.parts_at(("chain", cid), lost, gone))
-        table.failures.extend(generation_failures(self.topo, self.peak, table.worst_load))
+        facility = {p.what for p in declared_loads(self.topo, self.peak) if not p.it}
+        served = {g.serves for g, _ in self.topo.generators if g.serves in self.topo.panels}
+        for pid in served:
+            lost, gone = cases.get(str(pid), (set(), set()))
+            table.parts[str(pid)] = tuple(self.parts_at(("panel", str(pid)), lost, gone))
+        # what a generator set serving an element carries is IT load x PUE: the facility loads
+        # on the element (CDU pumps) are in the PUE already
+        it_worst = {
+            k: (kw - sum(p for w, p in table.parts.get(k, ()) if w in facility), why)
+            for k, (kw, why) in table.worst_load.items()
+        }
+        table.failures.extend(generation_failures(self.topo, self.peak, it_worst))
         table.failures.extend(cooling_failures(self.topo))
         return table
 
