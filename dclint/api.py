@@ -90,7 +90,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         freezing_point,
         rejection_loads,
     )
-    from dclint.calc.it_load import ItPart, it_parts, it_total_kw, it_total_text
+    from dclint.calc.it_load import ItPart, default_note, it_parts, it_total_kw, it_total_text
     from dclint.calc.pcie import pcie_link
     from dclint.calc.power import (
         feed_allocation,
@@ -306,6 +306,7 @@ __all__ = [
     "count_text",
     "data_tiers",
     "days_text",
+    "default_note",
     "down_ports",
     "drain_tier",
     "endpoint_ports",
@@ -472,6 +473,7 @@ FACETS: dict[str, tuple[str, ...]] = {
         "failure_table",
         "freezing_point",
         "head_at",
+        "default_note",
         "it_parts",
         "it_total_kw",
         "it_total_text",
@@ -612,6 +614,7 @@ _MODULE = {
     "voltage_drops": "dclint.calc.voltage_drop",
     "ItPart": "dclint.calc.it_load",
     "it_parts": "dclint.calc.it_load",
+    "default_note": "dclint.calc.it_load",
     "it_total_kw": "dclint.calc.it_load",
     "it_total_text": "dclint.calc.it_load",
     "Failure": "dclint.calc.failures",

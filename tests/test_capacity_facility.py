@@ -222,3 +222,81 @@ def test_the_text_says_what_lifts_the_binding_limit(capsys: pytest.CaptureFixtur
         "  fabric ports compute.leaf: +3 leaf switches (32 downlinks each, 72 NICs a rack): "
         "+1 rack\n"
     )
+
+
+def test_the_arithmetic_says_what_each_total_includes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fabric = (
+        "fabrics:\n  - id: compute\n    kind: compute\n    racks: ['r[1-8]']\n    tiers:\n"
+        "      - {name: leaf, switch: qm9700, count: 8, downlinks: 32, uplinks: 32}\n"
+        "      - {name: spine, switch: qm9700, count: 4, downlinks: 64}\n"
+    )
+    got = _limits(_run(capsys, _write(tmp_path, CHAIN + fabric), "--add", GB200))
+    note = (
+        "fabric switches on the UPS of the racks they serve, pro rata by rack, as no fed_by is "
+        "declared"
+    )
+    # 12 QM9700 x 1.7 kW = 20.4 kW over r1-r8, half a rack's share on each of its UPS; with
+    # tx-b (or ups-b) lost ups-a carries every r rack (8 x 132 = 1,056 kW) and all 20.4 kW:
+    # 1,187.5 - 1,076.4 = 111.1 kW < 132 kW a rack
+    assert got[("UPS (PWR009)", "ups-a")] == (
+        0,
+        "1188 kW (frame 1250 kVA x PF 0.95; 6 modules of 250 kVA in N+1: 5 carry the load) - "
+        f"1076 kW carried at peak (racks 1056 kW + fabric switches 20.4 kW; {note}) = 111.1 kW; "
+        "132 kW a rack",
+    )
+    # tx-a with tx-b lost: (1,076.4 + 528 of ups-c) / 0.96 = 1,671.25 kW, of which the UPS
+    # losses are 1,604.4 x (1 / 0.96 - 1) = 66.85 kW; 2,375 - 1,671.25 = 703.75 kW -> 5 racks
+    assert got[("transformer (PWR011)", "tx-a")] == (
+        5,
+        "2375 kW (nameplate 2500 kVA x PF 0.95) - 1671 kW carried at peak (racks 1584 kW + "
+        f"fabric switches 20.4 kW + losses of the UPS below 66.85 kW; {note}) = 703.8 kW; "
+        "137.5 kW a rack (1 / 0.96 UPS efficiency below)",
+    )
+    # (1,584 + 20.4) x 1.2 = 1,925.3 kW; 3,200 - 1,925.3 = 1,274.7 kW -> 8 racks of 158.4 kW
+    assert got[("generation (PWR012)", "gen")] == (
+        8,
+        "2 of 3 x 2000 kVA = 3200 kW firm - 1604 kW IT at peak (racks 1584 kW at their peak: "
+        "catalog max_power of gb200-nvl72; 12 fabric switches 20.4 kW: fabric compute: 12 x "
+        "qm9700 at 1.7 kW (catalog power)) x PUE 1.2 = 1275 kW; 158.4 kW a rack (x PUE)",
+    )
+
+
+def test_cooling_arithmetic_says_what_each_total_includes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = """\
+name: cdu-cap
+site:
+  halls:
+    h1: {air_handlers: {capacity: 100 kW, count: 4, redundant: 1}}
+racks:
+  - {id: 'r[1-4]', platform: gb200-nvl72, hall: h1}
+fabrics:
+  - id: compute
+    kind: compute
+    tiers:
+      - {name: leaf, switch: qm9700, count: 8, downlinks: 32, uplinks: 32}
+      - {name: spine, switch: qm9700, count: 4, downlinks: 64}
+cooling:
+  cdus:
+    - {id: cdu-1, capacity: 1000 kW, max_flow: 2125 L/min, power: 12 kW}
+  loops:
+    - {id: l1, cdu: cdu-1, supply_temperature: 32 degC, return_temperature: 42 degC,
+       racks: ['r[1-4]']}
+"""
+    got = _limits(_run(capsys, _write(tmp_path, text), "--add", GB200))
+    # 4 x 120 kW x 85% = 408 kW of liquid heat + the CDU's 12 kW of pumps = 420 kW;
+    # (1,000 - 420) / 102 kW a rack = 5.7 -> 5
+    assert got[("CDU capacity", "cdu-1")] == (
+        5,
+        "cdu-1: 1000 kW - 420 kW (racks 408 kW + CDU pumps 12 kW) = 580 kW -> 5; 102 kW a rack",
+    )
+    # to air: 4 x 120 x 15% = 72 kW + the fabric's 12 x 1.7 = 20.4 kW (all of it, the racks'
+    # hall, pro rata); 3 of 4 x 100 kW = 300 kW; (300 - 92.4) / 18 kW a rack = 11.5 -> 11
+    assert got[("air handlers (CLG010)", "hall h1")] == (
+        11,
+        "3 of 4 x 100 kW = 300 kW - 92.4 kW to air (racks 72 kW + fabric switches 20.4 kW) = "
+        "207.6 kW; 18 kW a rack to air",
+    )

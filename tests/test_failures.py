@@ -127,15 +127,78 @@ def test_failures_command_text_and_json(tmp_path: Path, capsys: pytest.CaptureFi
     assert first["worst_survivor"]["load"] == pytest.approx(200.0, rel=1e-9)
 
 
+def _expected_failures(path: Path) -> list[tuple[str, str]]:
+    """Every single failure a design declares, read from the design itself (not from the
+    engine): each feed, panel (busway, switchboard), transformer and UPS, one module of a
+    modular UPS, the power paths whose sources are undeclared (two or more), the utility and
+    one generator of each set, each CDU, one pump of each CDU that counts its pumps, one air
+    handler of each hall and one unit of each heat-rejection set."""
+    design = load(path)
+    topo = topology_of(design)
+    out: list[tuple[str, str]] = []
+    power = design.power
+    out += [("transformer", t.id) for t in power.transformers]
+    for u in power.ups:
+        out.append(("ups", u.id))
+        if u.module_rating is not None and u.modules >= 2:
+            out.append(("ups module", u.id))
+    out += [(str(p.kind), p.id) for p in power.panels]
+    out += [("feed", fid) for fid in topo.feeds]
+    chained = set(topo.chain)
+    paths: set[str] = set()
+    for feed in topo.feeds.values():
+        up, above = feed.model.panel, False
+        while up is not None:
+            above |= up in chained
+            item = topo.panels.get(up) or topo.chain.get(up)
+            up = item.model.fed_by if item is not None else None
+        if feed.model.path and not above:
+            paths.add(feed.model.path)
+    if len(paths) >= 2:
+        out += [("path", p) for p in sorted(paths)]
+    if topo.racks and (power.generators or design.site.utility_capacity is not None):
+        out.append(("utility", "utility"))
+        out += [("generator", g.id) for g in power.generators]
+    out += [("cdu", c.id) for c in design.cooling.cdus]
+    out += [("pump", c.id) for c in design.cooling.cdus if c.pumps is not None]
+    out += [("heat rejection", u.id) for u in design.cooling.heat_rejection]
+    halls = design.site.halls
+    out += [("air handler", f"{h} air handler") for h in halls if halls[h].air_handlers]
+    return out
+
+
 @pytest.mark.parametrize("sample", sorted(p.name for p in SAMPLES.glob("*.yaml")))
-def test_every_sample_lists_its_failures(sample: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["failures", str(SAMPLES / sample)]) == 0
-    topo = topology_of(load(SAMPLES / sample))
-    table = failure_table(topo)
-    # every feed, panel and chain element is played, each with a worst survivor or racks lost
-    played = {f.element for f in table.failures}
-    assert set(topo.feeds) | set(topo.panels) | set(topo.chain) <= played
-    assert all(f.worst is not None or f.racks_lost for f in table.failures if f.plant == "power")
+def test_every_sample_lists_its_failures(
+    sample: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = SAMPLES / sample
+    expected = _expected_failures(path)
+    table = failure_table(topology_of(load(path)))
+    # exactly the failures the design declares, each once
+    assert sorted((f.kind, f.element) for f in table.failures) == sorted(expected)
+    # each with its worst survivor (load and capacity), or the racks it leaves without supply
+    # or cooling where nothing survives it
+    for f in table.failures:
+        assert f.worst is not None or f.racks_lost, f.label
+    # the command prints a row for each, named as the table names it, and its JSON the same
+    assert main(["failures", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"Single failures of {load(path).name}: {len(expected)} played, ")
+    labels = [f.label for f in table.failures]
+    rows = lines[3 : 3 + len(labels)]
+    assert [r.split("  ")[0] for r in rows] == labels
+    out = tmp_path / "f.json"
+    assert main(["failures", str(path), "--format", "json", "-o", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))["failures"]
+    assert [(d["kind"], d["element"]) for d in data] == [
+        (f.kind, f.element) for f in table.failures
+    ]
+    for d, f in zip(data, table.failures, strict=True):
+        if f.worst is None:
+            assert d["worst_survivor"] is None and d["racks_lost"] == list(f.racks_lost)
+        else:
+            assert d["worst_survivor"]["element"] == f.worst.element
+            assert d["worst_survivor"]["load"] == pytest.approx(f.worst.load, rel=1e-9)
 
 
 def _scale_design(racks: int) -> str:

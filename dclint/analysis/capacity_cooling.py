@@ -33,7 +33,9 @@ def cooling_limits(topo: Topology, rack: NewRack) -> list[Limit]:
         cap_parts.append(
             (
                 fits(room, heat.m_as("kW")),
-                f"{cid}: {fmt(load.cdu.capacity)} - {fmt(load.heat)} = {fmt(Q_(room, 'kW'))}",
+                f"{cid}: {fmt(load.cdu.capacity)} - {fmt(load.heat)}"
+                + (f" ({load.includes})" if load.includes else "")
+                + f" = {fmt(Q_(room, 'kW'))}",
             )
         )
         delta = loop_delta(loops[cid])

@@ -12,7 +12,8 @@ from typing import Any
 from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits, summed
 from dclint.calc.air import air_flow_needed, room_air
 from dclint.calc.cooling import cdu_loads, required_flow
-from dclint.calc.power_chain import chain_loads, generation_loads
+from dclint.calc.it_load import it_parts, it_total_text
+from dclint.calc.power_chain import ElementLoad, GenerationLoad, chain_loads, generation_loads
 from dclint.model.power_chain import Ups, rating_kw
 from dclint.model.topology import Topology
 from dclint.units import Q_, Quantity, fmt
@@ -97,8 +98,8 @@ def chain_limits(topo: Topology, rack: NewRack, peak: bool = True) -> list[Limit
                 cid,
                 n,
                 f"{fmt(Q_(load.capacity_kw, 'kW'))} ({load.capacity_text}) - "
-                f"{fmt(Q_(load.load_kw, 'kW'))} carried {_basis(peak)} = {fmt(Q_(room, 'kW'))}; "
-                f"{fmt(Q_(per, 'kW'))} a rack{lost}",
+                f"{fmt(Q_(load.load_kw, 'kW'))} carried {_basis(peak)}{_includes(topo, load)} "
+                f"= {fmt(Q_(room, 'kW'))}; {fmt(Q_(per, 'kW'))} a rack{lost}",
                 _chain_lift(item.model, load.load_kw, load.capacity_kw, per, n),
             )
         )
@@ -106,6 +107,15 @@ def chain_limits(topo: Topology, rack: NewRack, peak: bool = True) -> list[Limit
             out += _catchers(topo, cid, per, peak)
     out += _generation(topo, rack, peak)
     return out
+
+
+def _includes(topo: Topology, load: ElementLoad) -> str:
+    """' (racks 200 kW + fabric switches 6.8 kW; fabric switches on the UPS of the racks they
+    serve, ...)' where the load holds more than racks, else ''."""
+    if not load.includes:
+        return ""
+    note = load.allocation(topo)
+    return f" ({load.includes}{'; ' + note if note else ''})"
 
 
 def _basis(peak: bool) -> str:
@@ -179,13 +189,22 @@ def _generation(topo: Topology, rack: NewRack, peak: bool) -> list[Limit]:
                 fits(room, per),
                 f"{gen.count - gen.redundant} of {gen.count} x {fmt(gen.site_rating)} = "
                 f"{fmt(Q_(gl.firm_kw, 'kW'))} firm - {fmt(Q_(gl.it_kw, 'kW'))} IT "
-                f"{_basis(peak)} x PUE {pue:g} = {fmt(Q_(room, 'kW'))}; "
+                f"{_basis(peak)}{_it_includes(topo, gl, peak)} x PUE {pue:g} = "
+                f"{fmt(Q_(room, 'kW'))}; "
                 f"{fmt(Q_(per, 'kW'))} a rack (x PUE)",
                 f"+1 generator of {fmt(gen.site_rating)} ({fmt(Q_(one, 'kW'))} site rating): "
                 f"+{more} rack{'s' * (more != 1)}",
             )
         )
     return out
+
+
+def _it_includes(topo: Topology, gl: GenerationLoad, peak: bool) -> str:
+    """What a set's IT load includes where the site's loads besides the racks are in it: ' (racks
+    326.4 kW at their peak; 12 fabric switches 20.4 kW: ...)'."""
+    if gl.generator.serves is not None or len(it_parts(topo, peak)) < 2:
+        return ""
+    return f" {it_total_text(topo, peak)}"
 
 
 def plant_limits(topo: Topology, rack: NewRack, footprint: Quantity | None = None) -> list[Limit]:
@@ -244,8 +263,9 @@ def _air(topo: Topology, rack: NewRack) -> list[Limit]:
             "air handlers (CLG010)",
             f"hall {room.hall}",
             fits(free, air),
-            f"{spares} = {fmt(room.capacity)} - {fmt(room.heat)} to air = "
-            f"{fmt(Q_(free, 'kW'))}; {fmt(Q_(air, 'kW'))} a rack to air",
+            f"{spares} = {fmt(room.capacity)} - {fmt(room.heat)} to air"
+            + (f" ({room.includes})" if room.includes else "")
+            + f" = {fmt(Q_(free, 'kW'))}; {fmt(Q_(air, 'kW'))} a rack to air",
             f"+1 air handler of {fmt(h.capacity, 'kW')}: +{fits(unit, air)} racks",
         )
     ]

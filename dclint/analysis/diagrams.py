@@ -233,6 +233,8 @@ def power_graph(
                 f"{carried:.4g} kW {_basis(up_peak)} taking over {taken.id} (catcher for "
                 f"{', '.join(c.id for c in caught)})"
             )
+        if load.includes:  # what the carried load is made of, where it is more than racks
+            detail += f" ({load.includes})"
         detail += (
             f" / {load.capacity_kw:.4g} kW ({load.capacity_text}; "
             f"{load.capacity_kw - carried:.4g} kW free)"
@@ -280,7 +282,7 @@ def power_graph(
             Node(
                 f"gen:{gen.id}",
                 f"{gen.id} ({gen.count} generator{'s' * (gen.count != 1)}, {red})",
-                f"{gl.load_kw:.4g} kW facility ({_basis(up_peak)} x PUE {design.site.pue:g}) / "
+                f"{gl.load_kw:.4g} kW facility ({_basis(up_peak)} x {_pue(design)}) / "
                 f"{gl.firm_kw:.4g} kW firm ({gen.count - gen.redundant} of {gen.count} at "
                 f"{fmt(gen.site_rating)} {gen.rating_class}; serves {gl.serves})",
                 0,
@@ -366,7 +368,8 @@ def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]
         flow, top = load.flow.m_as("L/min"), load.cdu.max_flow.m_as("L/min")
         rules = flags([cid], flagged)
         share = max(heat / cap if cap else 0.0, flow / top if top else 0.0)
-        detail = f"heat {heat:.4g} / {cap:.4g} kW; flow {flow:.4g} / {top:.4g} L/min"
+        made = f" kW ({load.includes})" if load.includes else ""  # where more than racks
+        detail = f"heat {heat:.4g}{made} / {cap:.4g} kW; flow {flow:.4g} / {top:.4g} L/min"
         cdu = load.cdu
         if cdu.facility_flow is not None and cdu.facility_temperature_rise is not None:
             need = required_flow(load.heat, cdu.facility_coolant, cdu.facility_temperature_rise)
@@ -525,3 +528,10 @@ def grouped(g: Graph) -> Graph:
     for a, b, label in g.edges:
         out.link(group_of.get(a, a), group_of.get(b, b), label)
     return out
+
+
+def _pue(design: Design) -> str:
+    """The PUE the generators are sized on, as PWR012 names it: the design day's where
+    declared."""
+    pue = design.site.sizing_pue[0]
+    return f"design-day PUE {pue:g}" if design.site.design_pue is not None else f"PUE {pue:g}"

@@ -30,11 +30,29 @@ class RoomAir:
     handlers: AirHandlers
     path: Path  # the hall's air_handlers entry
     racks: list[Rack] = field(default_factory=list)
+    # heat to air besides the racks': ('fabric switches', kW) ... (loads `cooled_by` the hall,
+    # or the hall's share, pro rata by rack, of those that name no cooler)
+    extra: list[tuple[str, float]] = field(default_factory=list)
+
+    @property
+    def rack_heat(self) -> Quantity:
+        """The racks' heat to air: each rack's IT load x (1 - liquid fraction), at its design
+        load."""
+        return Q_(sum((r.air_heat.m_as("kW") for r in self.racks), 0.0), "kW")
 
     @property
     def heat(self) -> Quantity:
-        """Heat to air: each rack's IT load x (1 - liquid fraction), at its design load."""
-        return Q_(sum((r.air_heat.m_as("kW") for r in self.racks), 0.0), "kW")
+        """Heat to air: the racks' and the declared loads' besides them."""
+        return Q_(self.rack_heat.m_as("kW") + sum(kw for _, kw in self.extra), "kW")
+
+    @property
+    def includes(self) -> str:
+        """'racks 40 kW + fabric switches 20.4 kW', or '' where the racks are all of it."""
+        if not self.extra:
+            return ""
+        from dclint.calc.it_load import sum_text
+
+        return sum_text([("racks", self.rack_heat.m_as("kW")), *self.extra])
 
     @property
     def working(self) -> int:
@@ -62,6 +80,15 @@ def air_flow_needed(heat: Quantity, rise: Quantity) -> Quantity:
     return Q_(heat.m_as("kW") / (rho_cp * kelvin), "m^3/s")
 
 
+def _extra(room: RoomAir, what: str, kw: float) -> None:
+    """Add a declared load's heat to a room, one entry a kind of load."""
+    for i, (w, have) in enumerate(room.extra):
+        if w == what:
+            room.extra[i] = (w, have + kw)
+            return
+    room.extra.append((what, kw))
+
+
 def room_air(topo: Topology) -> list[RoomAir]:
     """Every hall that declares air handlers, with the racks that stand in it."""
 
@@ -76,6 +103,22 @@ def room_air(topo: Topology) -> list[RoomAir]:
             room = rooms.get(rack.hall or "")
             if room is not None:
                 room.racks.append(rack)
+        from dclint.calc.it_load import declared_loads
+
+        for part in declared_loads(topo):
+            if part.cooled_by is not None:  # a CDU's, or a hall's whole
+                room = rooms.get(part.cooled_by)
+                if room is not None:
+                    _extra(room, part.what, part.kw)
+                continue
+            if not part.it or not part.racks:
+                continue
+            per = part.kw / len(part.racks)
+            for rid in part.racks:
+                served = topo.rack_by_id.get(rid)
+                room = rooms.get(served.hall or "") if served is not None else None
+                if room is not None:
+                    _extra(room, part.what, per)
         return list(rooms.values())
 
     return topo.derived.once(room_air, build)

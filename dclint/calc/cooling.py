@@ -122,6 +122,19 @@ class CduLoad:
     flow: Quantity = field(default_factory=lambda: Q_(0.0, "L/min"))
     given: Quantity = field(default_factory=lambda: Q_(0.0, "L/min"))
     loops: list[str] = field(default_factory=list)
+    # the heat besides the racks' on its loops: ('fabric switches', kW), ('CDU pumps', kW) ...
+    # (loads `cooled_by` it, and its own pumps' power); in `heat`, not in the loops' flow
+    extra: list[tuple[str, float]] = field(default_factory=list)
+
+    @property
+    def includes(self) -> str:
+        """'racks 816 kW + CDU pumps 15 kW', or '' where the racks' liquid heat is all of it."""
+        if not self.extra:
+            return ""
+        from dclint.calc.it_load import sum_text
+
+        racks = self.heat.m_as("kW") - sum(kw for _, kw in self.extra)
+        return sum_text([("racks", racks), *self.extra])
 
 
 def _heat(racks: list[Rack]) -> Quantity:
@@ -157,6 +170,14 @@ def cdu_loads(topo: Topology) -> dict[str, CduLoad]:
             if delta.m_as("K") > 0:
                 load.flow = load.flow + required_flow(heat, loop.coolant, delta)
             load.given = load.given + _given(racks, loop, delta)
+        from dclint.calc.it_load import declared_loads
+
+        for part in declared_loads(topo):
+            load = loads.get(part.cooled_by or "")
+            if load is None or part.kw <= 0:
+                continue
+            load.heat = load.heat + Q_(part.kw, "kW")
+            load.extra.append((part.what, part.kw))
         return loads
 
     return topo.derived.once(cdu_loads, build)

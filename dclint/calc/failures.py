@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from dclint.calc.failure_records import EPS, Failure, Survivor, failure_name, kw_text
 from dclint.calc.failures_plant import cooling_failures, generation_failures
+from dclint.calc.it_load import declared_loads
 from dclint.calc.power import feed_capacity_kw, feeds_below, rack_load_kw
 from dclint.model.power_chain import Transformer, Ups, rating_kw
 from dclint.model.source import Path
@@ -39,12 +40,20 @@ class FailureTable:
     failures: list[Failure] = field(default_factory=list)
     worst_load: dict[str, tuple[float, str | None]] = field(default_factory=dict)
     normal_load: dict[str, float] = field(default_factory=dict)
+    # what each transformer's and UPS's worst load is made of: ('racks', kW), ('fabric
+    # switches', kW) ..., without the losses of UPS systems below (the rest of the total)
+    parts: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
 
 
 def failure_table(topo: Topology, peak: bool = True) -> FailureTable:
     """The failure table of a design, racks at their peak (catalog max_power) or design IT
     load; computed once per design and load basis."""
-    return topo.derived.once((failure_table, peak), lambda: _Power(topo, peak).table())
+    return topo.derived.once((failure_table, peak), lambda: _power(topo, peak).table())
+
+
+def _power(topo: Topology, peak: bool) -> _Power:
+    """The power graph of a design, built once per load basis."""
+    return topo.derived.once((_Power, peak), lambda: _Power(topo, peak))
 
 
 @dataclass(frozen=True)
@@ -66,7 +75,22 @@ def maintenance_table(topo: Topology, peak: bool = True) -> list[MaintenanceCase
     for service, then each single failure of another of them: the racks lost and the worst
     survivor of the worst pairing (most racks lost, then the most loaded survivor). Pairs of
     elements: a design's elements squared, each pair playing the racks below both."""
-    return topo.derived.once((maintenance_table, peak), lambda: _Power(topo, peak).maintenance())
+    return topo.derived.once((maintenance_table, peak), lambda: _power(topo, peak).maintenance())
+
+
+def extras_below(topo: Topology, element: str, peak: bool = True) -> float:
+    """The declared IT loads besides the racks (switches, storage and other nodes) below an
+    element, by the failure engine's allocation, as `panel_share` counts a rack: a load any of
+    whose sources is at or below the element counts whole (with its other sources lost, the
+    element carries all of it). CDU pumps are facility load (in the PUE): not counted."""
+    node: Node = ("chain", element) if element in topo.chain else ("panel", element)
+    facility = {p.what for p in declared_loads(topo, peak) if not p.it}
+    power = _power(topo, peak)
+    return sum(
+        kw
+        for what, kw, atts in power.extras
+        if what not in facility and any(node in power.above(a) for a in atts)
+    )
 
 
 def sharing_text(failure: str | None) -> str:
@@ -77,8 +101,15 @@ def sharing_text(failure: str | None) -> str:
     return f"each shared by its live feeds, with {failure} (its worst single failure)"
 
 
+Extra = tuple[str, float, tuple[Node, ...]]  # (what, kW, the elements it is fed from)
+
+
 class _Power:
-    """The power plant's graph: feeds under panels under UPS systems and transformers."""
+    """The power plant's graph: feeds under panels under UPS systems and transformers, and the
+    loads besides the racks (switches, storage and other nodes, CDU pumps), each shared by the
+    elements it is fed from, as a dual-corded device rides its live sources: those it declares
+    (`fed_by`), else, pro rata by rack, the UPS systems (or transformers) of the racks it
+    serves."""
 
     def __init__(self, topo: Topology, peak: bool) -> None:
         self.topo = topo
@@ -114,7 +145,64 @@ class _Power:
                 self.kinds[node] = "transformer"
                 self.capacity[node] = rating_kw(item.model.rating, item.model.power_factor)
         self._up: dict[Node, list[tuple[Node, float]]] = {}
+        self._upset: dict[Node, frozenset[Node]] = {}
+        self.extras = self._extras()
+        self.extras_lost: dict[str, float] = {}  # the last play's: declared loads lost, moved
+        self.extras_moved: dict[str, float] = {}
+        self.under: dict[Node, set[int]] = defaultdict(set)  # extras fed at or below a node
+        for i, (_, _, atts) in enumerate(self.extras):
+            for a in set(atts):
+                self.under[a].add(i)
+                for up, _ in self.ancestors(a):
+                    self.under[up].add(i)
         self.load = self._normal()
+
+    def _extras(self) -> list[Extra]:
+        """The declared loads on the graph: each `fed_by` element an equal share; without one,
+        each rack it serves an equal share, split over the rack's feeds as the rack's own load
+        is, on the UPS or transformer nearest above each feed (not on the rack's panels and
+        busways, which feed the racks; a share on a feed with neither above it reaches no
+        element but the site). Grouped by the elements they ride on. A CDU's pumps without
+        `fed_by` are on no declared element."""
+        out: list[Extra] = []
+        known = {("panel", p) for p in self.topo.panels} | {("chain", c) for c in self.topo.chain}
+        for part in declared_loads(self.topo, self.peak):
+            if part.fed_by:
+                atts = tuple(n for n in map(self._ref, part.fed_by) if n in known)
+                if atts:
+                    out.append((part.what, part.kw, atts))
+                continue
+            if not part.it or not part.racks:
+                continue
+            per = part.kw / len(part.racks)
+            shares: dict[tuple[Node, ...], float] = defaultdict(float)
+            for rid in part.racks:
+                rack = self.topo.rack_by_id.get(rid)
+                if rack is None or not rack.feeds:
+                    continue
+                ups = (self._nearest(("feed", f.id)) for f in rack.feeds)
+                atts = tuple(n for n in ups if n is not None)
+                if atts:
+                    shares[atts] += per * len(atts) / len(rack.feeds)
+            out.extend((part.what, kw, atts) for atts, kw in shares.items())
+        return out
+
+    def _nearest(self, node: Node) -> Node | None:
+        """The first UPS or transformer above a node, None where it has none."""
+        return next((up for up, _ in self.ancestors(node) if up[0] == "chain"), None)
+
+    def _ref(self, ref: str) -> Node:
+        return ("chain", ref) if ref in self.topo.chain else ("panel", ref)
+
+    def above(self, node: Node) -> frozenset[Node]:
+        """A node and every element above it."""
+        if node not in self._upset:
+            self._upset[node] = frozenset([node, *(n for n, _ in self.ancestors(node))])
+        return self._upset[node]
+
+    def _cut(self, node: Node, gone: set[Node]) -> bool:
+        """Whether a node is lost with the `gone` elements (it is one, or one is above it)."""
+        return bool(gone) and not gone.isdisjoint(self.above(node))
 
     @staticmethod
     def _node(item: PanelItem | ChainItem) -> Node:
@@ -143,7 +231,26 @@ class _Power:
         for rack in self.topo.racks:
             for feed in rack.feeds:
                 self._add(load, ("feed", feed.id), self.rack_kw[rack.id] / len(rack.feeds))
+        for _, kw, atts in self.extras:
+            for a in atts:
+                self._add(load, a, kw / len(atts))
         return load
+
+    def parts_at(self, node: Node, lost: set[str], gone: set[Node]) -> list[tuple[str, float]]:
+        """What a node carries with the `lost` feeds and `gone` elements down, by kind of load
+        (racks first), without the losses of UPS systems below it."""
+        out: dict[str, float] = {"racks": 0.0}
+        for rack in self.topo.racks:
+            live = [f for f in rack.feeds if f.id not in lost]
+            for f in live:
+                if node in self.above(("feed", f.id)):
+                    out["racks"] += self.rack_kw[rack.id] / len(live)
+        for what, kw, atts in self.extras:
+            alive = [a for a in atts if not self._cut(a, gone)]
+            for a in alive:
+                if node in self.above(a):
+                    out[what] = out.get(what, 0.0) + kw / len(alive)
+        return list(out.items())
 
     def _add(self, delta: dict[Node, float], node: Node, kw: float) -> None:
         delta[node] += kw
@@ -184,10 +291,30 @@ class _Power:
             out.append(("path", name, path, set(fids), list(racks.values())))
         return out
 
-    def play(self, lost: set[str], racks: list[Rack]) -> tuple[dict[Node, float], list[str]]:
-        """Load changes when the `lost` feeds go down, and the racks left with no live feed."""
+    def play(
+        self, lost: set[str], racks: list[Rack], gone: set[Node] | None = None
+    ) -> tuple[dict[Node, float], list[str]]:
+        """Load changes when the `lost` feeds (and the `gone` elements, which the declared
+        loads besides the racks ride on) go down, and the racks left with no live feed."""
         delta: dict[Node, float] = defaultdict(float)
         dead: list[str] = []
+        self.extras_lost, self.extras_moved = {}, {}
+        hit: set[int] = set()
+        for node in gone or ():
+            hit |= self.under.get(node, set())
+        for i in sorted(hit):
+            what, kw, atts = self.extras[i]
+            alive = [not self._cut(a, gone or set()) for a in atts]
+            up_n = sum(alive)
+            if not up_n:
+                self.extras_lost[what] = self.extras_lost.get(what, 0.0) + kw
+            elif up_n < len(atts):
+                moved = kw * (len(atts) - up_n) / len(atts)
+                self.extras_moved[what] = self.extras_moved.get(what, 0.0) + moved
+            for a, up in zip(atts, alive, strict=True):
+                new = kw / up_n if up else 0.0
+                if abs(new - kw / len(atts)) > EPS:
+                    self._add(delta, a, new - kw / len(atts))
         for rack in racks:
             kw, n = self.rack_kw[rack.id], len(rack.feeds)
             live = [f for f in rack.feeds if f.id not in lost]
@@ -235,20 +362,22 @@ class _Power:
             key=lambda x: -x[0],
         )
         caught = self._catchers()
+        cases: dict[str, tuple[set[str], set[Node]]] = {}  # each element's worst: what is down
         for kind, element, path, lost, racks in self.scenarios():
             node: Node = ("feed", element) if kind == "feed" else self._key(kind, element)
             chain_ups = kind == "ups" and node[0] == "chain"
             if chain_ups and element in caught:
                 table.failures.append(self._caught(element, caught[element], path, ranked, table))
                 continue
-            delta, dead = self.play(lost, racks)
             gone = {node} if kind != "path" else set()
+            delta, dead = self.play(lost, racks, gone)
             worst, over = self.judge(delta, gone, ranked)
             what = failure_name(kind, element)
             for n, d in delta.items():
                 load = self.load[n] + d
                 if n[0] != "feed" and n not in gone and load > table.worst_load[n[1]][0] + EPS:
                     table.worst_load[n[1]] = (load, f"{what} lost")
+                    cases[n[1]] = (lost, gone)
             table.failures.append(
                 Failure(
                     element,
@@ -265,7 +394,21 @@ class _Power:
                 module = self._module(element, path)
                 if module is not None:
                     table.failures.append(module)
-        table.failures.extend(generation_failures(self.topo, self.peak, table.worst_load))
+        for cid in self.topo.chain:
+            lost, gone = cases.get(cid, (set(), set()))
+            table.parts[cid] = tuple(self.parts_at(("chain", cid), lost, gone))
+        facility = {p.what for p in declared_loads(self.topo, self.peak) if not p.it}
+        served = {g.serves for g, _ in self.topo.generators if g.serves in self.topo.panels}
+        for pid in served:
+            lost, gone = cases.get(str(pid), (set(), set()))
+            table.parts[str(pid)] = tuple(self.parts_at(("panel", str(pid)), lost, gone))
+        # what a generator set serving an element carries is IT load x PUE: the facility loads
+        # on the element (CDU pumps) are in the PUE already
+        it_worst = {
+            k: (kw - sum(p for w, p in table.parts.get(k, ()) if w in facility), why)
+            for k, (kw, why) in table.worst_load.items()
+        }
+        table.failures.extend(generation_failures(self.topo, self.peak, it_worst))
         table.failures.extend(cooling_failures(self.topo))
         return table
 
@@ -277,7 +420,7 @@ class _Power:
         items = [x for x in self.scenarios() if x[0] not in ("feed", "path")]
         out: list[MaintenanceCase] = []
         for kind, element, path, lost, racks in items:
-            _, alone = self.play(lost, racks)
+            _, alone = self.play(lost, racks, {self._key(kind, element)})
             best: tuple[tuple[int, float], str | None, Survivor | None, list[str]] = (
                 (len(alone), 0.0), None, None, alone,
             )  # fmt: skip
@@ -285,8 +428,8 @@ class _Power:
                 if element2 == element:
                     continue
                 both = list({r.id: r for r in [*racks, *racks2]}.values())
-                delta, dead = self.play(lost | lost2, both)
                 gone = {self._key(kind, element), self._key(kind2, element2)}
+                delta, dead = self.play(lost | lost2, both, gone)
                 worst, _ = self.judge(delta, gone, ranked)
                 score = (len(dead), worst.share if worst is not None else 0.0)
                 if score > best[0]:
@@ -359,8 +502,12 @@ class _Power:
             to = ", ".join(f"{n[1]} +{kw_text(d)}" for n, d in tops[:4])
             more = f" and {len(tops) - 4} more" if len(tops) > 4 else ""
             live = len(racks) - len(dead)
-            parts.append(f"{kw_text(moved)} of {live} rack{'s' * (live != 1)} to {to}{more}")
+            said = [f"{kw_text(moved)} of {live} rack{'s' * (live != 1)}"] if moved > EPS else []
+            said += [f"{kw_text(kw)} of {w}" for w, kw in self.extras_moved.items()]
+            parts.append(f"{' and '.join(said or ['load'])} to {to}{more}")
         if dead:
             kw = sum(self.rack_kw[r] for r in dead)
             parts.append(f"{kw_text(kw)} lost with {len(dead)} rack{'s' * (len(dead) != 1)}")
+        for what, kw in self.extras_lost.items():
+            parts.append(f"{kw_text(kw)} of {what} lost")
         return "; ".join(parts) or "nothing below it"

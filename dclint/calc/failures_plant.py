@@ -55,8 +55,9 @@ def _unit(gen: Generator) -> float:
 
 
 def cooling_failures(topo: Topology) -> list[Failure]:
-    """Each CDU lost (its group's others share its heat in proportion to their capacity; with
-    no group, the racks on its loops lose cooling) and one air handler of each hall lost."""
+    """Each CDU lost (its group's others share its heat, but for its own pumps', in proportion
+    to their capacity; with no group, the racks on its loops lose cooling) and one air handler
+    of each hall lost."""
     from dclint.calc.air import room_air
     from dclint.calc.cooling import cdu_loads
 
@@ -70,7 +71,9 @@ def cooling_failures(topo: Topology) -> list[Failure]:
     for loop, _, racks in topo.loops:
         racks_on[loop.cdu].extend(r.id for r in racks)
     for cid, load in loads.items():
-        heat = load.heat.m_as("kW")
+        # its racks' heat and what it cools besides; its own pumps' heat stops with it
+        own = load.cdu.power.m_as("kW") if load.cdu.power is not None else 0.0
+        heat = load.heat.m_as("kW") - own
         group = groups.get(load.cdu.redundancy_group or "", [])
         others = [loads[o] for o in group if o != cid]
         if not others:

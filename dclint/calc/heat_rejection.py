@@ -15,26 +15,42 @@ from dclint.units import Quantity
 
 __all__ = [
     "PG_FREEZING_POINTS",
+    "PG_VOLUME_SHARES",
     "RejectionLoad",
     "freezing_point",
     "rejection_loads",
 ]
 
-# Freezing point (degC) of propylene glycol - water by mass share of glycol (ASHRAE Handbook -
-# Fundamentals, chapter 31, "Physical properties of secondary coolants", propylene glycol
-# table; 25% -> -9.6 degC as the PG25 of dclint.calc.cooling). Linear between the points.
+# Freezing point (degC) of propylene glycol - water by the MASS share of glycol: ASHRAE Handbook -
+# Fundamentals (2017, 2021), chapter 31, "Physical Properties of Secondary Coolants (Brines)",
+# Table 5, "Freezing and Boiling Points of Aqueous Solutions of Propylene Glycol", which gives the
+# same figures as Dow's "Engineering and Operating Guide for DOWFROST and DOWFROST HD" (freezing
+# points of DOWFROST solutions, percent by weight and by volume). Checked against Melinder's
+# correlation (IIR, "Properties of Secondary Working Fluids for Indirect Systems", 2010): -7.2,
+# -12.8, -20.6, -32.2 degC at 20, 30, 40, 50% by mass, within 1.3 K. Linear between the points.
 PG_FREEZING_POINTS: tuple[tuple[float, float], ...] = (
     (0.0, 0.0), (0.05, -1.6), (0.10, -3.3), (0.15, -5.1), (0.20, -7.1), (0.25, -9.6),
     (0.30, -12.7), (0.35, -16.4), (0.40, -21.1), (0.45, -26.7), (0.50, -33.5),
+    (0.55, -41.1), (0.60, -51.1),
+)  # fmt: skip
+
+# The same solutions' share of glycol by VOLUME, point for point (the tables' volume column:
+# 20% by mass is 19.4% by volume)
+PG_VOLUME_SHARES: tuple[float, ...] = (
+    0.0, 0.048, 0.096, 0.145, 0.194, 0.244, 0.294, 0.344, 0.396, 0.447, 0.499, 0.550, 0.600,
 )  # fmt: skip
 
 
-def freezing_point(coolant: str, share: float | None) -> float:
-    """Freezing point in degC of water (0) or of propylene glycol at a mass share (linear
-    between the table's points; above 50%, the 50% figure: the table ends there)."""
+def freezing_point(coolant: str, share: float | None, basis: str = "mass") -> float:
+    """Freezing point in degC of water (0) or of propylene glycol at a share by mass (or by
+    volume, `basis`), linear between the table's points; above 60%, the 60% figure (the table
+    ends there; a solution that strong is rarely pumped)."""
     if coolant != "propylene_glycol" or not share:
         return 0.0
-    points = PG_FREEZING_POINTS
+    if basis == "volume":
+        points = tuple(zip(PG_VOLUME_SHARES, (t for _, t in PG_FREEZING_POINTS), strict=True))
+    else:
+        points = PG_FREEZING_POINTS
     if share >= points[-1][0]:
         return points[-1][1]
     for (s0, t0), (s1, t1) in pairwise(points):

@@ -1,18 +1,31 @@
-"""Every IT load a design declares, not only its racks: the fabrics' switches (catalog power,
+"""Every load a design declares, not only its racks: the fabrics' switches (catalog power,
 overridable in the design's `catalog`), storage nodes (`node_power`) and fabric endpoints
-(`power`), each with what it counts, for the site and generator totals."""
+(`power`), each with what it counts, for the site and generator totals; and where each is fed
+and cooled, for the UPS, transformer and cooling totals: the elements it declares (`fed_by`,
+`cooled_by`), else the supply and the halls of the racks it serves, pro rata by rack. A CDU's
+own `power` (its pumps) joins the element it is fed by and the heat it passes; it is facility
+load, in the PUE, not IT load."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from dclint.calc.power import load_basis, site_load
 from dclint.model.source import Path
 from dclint.model.topology import Topology
 from dclint.units import Q_, fmt
 
-__all__ = ["ItPart", "it_parts", "it_total_kw", "it_total_text"]
+__all__ = [
+    "ItPart",
+    "declared_loads",
+    "default_note",
+    "it_parts",
+    "it_total_kw",
+    "it_total_text",
+    "sum_text",
+]
 
 
 @dataclass(frozen=True)
@@ -25,6 +38,24 @@ class ItPart:
     kw: float
     detail: str
     path: Path
+    fed_by: tuple[str, ...] = ()  # declared power elements; () : the racks' supply, pro rata
+    cooled_by: str | None = None  # a CDU or hall; None: the racks' halls, pro rata, to air
+    racks: tuple[str, ...] = ()  # the racks it serves (the default allocation's basis)
+    it: bool = True  # IT load; False: facility load (CDU pumps), in the PUE
+
+    @property
+    def allocation(self) -> str:
+        """Where its power and heat are counted, for a message or the review."""
+        fed = (
+            f"fed by {', '.join(self.fed_by)}"
+            if self.fed_by
+            else f"on the supply of its {len(self.racks)} racks, pro rata"
+        )
+        if self.cooled_by is not None:
+            cooled = f"cooled by {self.cooled_by}"
+        else:
+            cooled = "to air in its racks' halls, pro rata"
+        return f"{fed}; {cooled}"
 
 
 def it_parts(topo: Topology, peak: bool = False) -> list[ItPart]:
@@ -73,7 +104,10 @@ def _parts(topo: Topology, peak: bool) -> list[ItPart]:
             detail += " (catalog power)"
         if unknown:
             detail += f"; not counted, no catalog power: {', '.join(unknown)}"
-        out.append(ItPart("fabric switches", sum(counts.values()), kw, detail, ("fabrics", i)))
+        where = _where(fabric.fed_by, fabric.cooled_by, _served(topo, fabric))
+        out.append(
+            ItPart("fabric switches", sum(counts.values()), kw, detail, ("fabrics", i), *where)
+        )
         for j, ep in enumerate(fabric.endpoints):
             if ep.power is None:
                 continue
@@ -84,6 +118,7 @@ def _parts(topo: Topology, peak: bool) -> list[ItPart]:
                     ep.count * float(ep.power.m_as("kW")),
                     f"fabric {fabric.id}: {ep.count} x {fmt(ep.power, 'kW')}",
                     ("fabrics", i, "endpoints", j),
+                    *_where(fabric.fed_by, fabric.cooled_by, _served(topo, fabric)),
                 )
             )
     for i, st in enumerate(design.storage.tiers):
@@ -96,9 +131,88 @@ def _parts(topo: Topology, peak: bool) -> list[ItPart]:
                 st.nodes * float(st.node_power.m_as("kW")),
                 f"{st.nodes} x {fmt(st.node_power, 'kW')}",
                 ("storage", "tiers", i),
+                *_where(st.fed_by, st.cooled_by, tuple(r.id for r in topo.racks)),
             )
         )
     return out
+
+
+def _served(topo: Topology, fabric: Any) -> tuple[str, ...]:
+    """The racks a fabric serves: its `racks`, else every rack with GPUs."""
+    from dclint.calc.fabric_graph import fabric_racks
+
+    return tuple(r.id for r in fabric_racks(topo.design, fabric))
+
+
+def _where(
+    fed_by: list[str] | None, cooled_by: str | None, racks: tuple[str, ...]
+) -> tuple[tuple[str, ...], str | None, tuple[str, ...]]:
+    """An ItPart's fed_by, cooled_by and racks served."""
+    return tuple(fed_by or ()), cooled_by, racks
+
+
+def declared_loads(topo: Topology, peak: bool = False) -> list[ItPart]:
+    """Every load besides the racks: the IT parts after the racks (switches, endpoints, storage
+    nodes), then each CDU that declares its `power` (its pumps: facility load, `it` False)."""
+
+    def build() -> list[ItPart]:
+        out = list(it_parts(topo, peak)[1:])
+        for i, cdu in enumerate(topo.design.cooling.cdus):
+            if cdu.power is None:
+                continue
+            kw = float(cdu.power.m_as("kW"))
+            out.append(
+                ItPart(
+                    "CDU pumps",
+                    1,
+                    kw,
+                    f"CDU {cdu.id}: {fmt(cdu.power, 'kW')} (declared)",
+                    ("cooling", "cdus", i),
+                    tuple(cdu.fed_by or ()),
+                    cdu.id,
+                    (),
+                    False,
+                )
+            )
+        return out
+
+    return topo.derived.once((declared_loads, peak), build)
+
+
+def sum_text(parts: list[tuple[str, float]], total: float | None = None) -> str:
+    """'racks 580 kW + fabric switches 20.4 kW + storage nodes 11.6 kW', the parts of a total
+    as messages and the review print them; a remainder of the `total` the parts do not cover
+    (the losses of UPS systems below) is named too."""
+    shown = [(w, kw) for w, kw in parts if abs(kw) > 1e-9]
+    text = " + ".join(f"{w} {fmt(Q_(kw, 'kW'))}" for w, kw in shown)
+    if total is not None:
+        rest = total - sum(kw for _, kw in shown)
+        if rest > 1e-6 * max(total, 1.0):
+            text += f" + losses of the UPS below {fmt(Q_(rest, 'kW'))}"
+    return text
+
+
+def default_note(topo: Topology, whats: list[str], cooling: bool = False) -> str:
+    """The loads among `whats` counted by the default allocation, as a message says so: 'fabric
+    switches on the UPS of the racks they serve, pro rata by rack, as no fed_by is declared', or
+    '' where every one declares its `fed_by` (`cooled_by` for `cooling`)."""
+    by = {p.what: p for p in declared_loads(topo)}
+    named = [
+        w
+        for w in dict.fromkeys(whats)
+        if w in by and by[w].it and not (by[w].cooled_by if cooling else by[w].fed_by)
+    ]
+    if not named:
+        return ""
+    if cooling:
+        return (
+            f"{' and '.join(named)} to air in the halls of the racks they serve, pro rata by "
+            "rack, as no cooled_by is declared"
+        )
+    return (
+        f"{' and '.join(named)} on the UPS of the racks they serve, pro rata by rack, as no "
+        "fed_by is declared"
+    )
 
 
 def it_total_kw(topo: Topology, peak: bool = False) -> float:

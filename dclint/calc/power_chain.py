@@ -29,8 +29,9 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ElementLoad:
-    """One transformer or UPS: what it delivers (racks below it, each once, plus the losses of
-    the UPS systems below) against what it can deliver (its capacity with spares out), in kW."""
+    """One transformer or UPS: what it delivers (racks below it, each once, the declared loads
+    besides them it carries, plus the losses of the UPS systems below) against what it can
+    deliver (its capacity with spares out), in kW."""
 
     id: str
     kind: str
@@ -42,6 +43,26 @@ class ElementLoad:
     # the single failure that puts `load_kw` on it (the failure engine's worst case as a
     # survivor); None: its load in normal running is its most
     failure: str | None = None
+    # what `load_kw` is made of: ('racks', kW), ('fabric switches', kW) ...; the rest of it is
+    # the losses of UPS systems below
+    parts: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def includes(self) -> str:
+        """'racks 580 kW + fabric switches 20.4 kW + storage data nodes 11.6 kW', or '' where
+        the racks are all of it."""
+        from dclint.calc.it_load import sum_text
+
+        if not any(kw > 1e-9 for w, kw in self.parts if w != "racks"):
+            return ""
+        return sum_text(list(self.parts), self.load_kw)
+
+    def allocation(self, topo: Topology) -> str:
+        """'fabric switches on the UPS of the racks they serve, pro rata by rack, as no fed_by
+        is declared' where a load in `parts` is counted by the default allocation, else ''."""
+        from dclint.calc.it_load import default_note
+
+        return default_note(topo, [w for w, kw in self.parts if w != "racks" and kw > 1e-9])
 
     @property
     def share(self) -> float:
@@ -131,12 +152,14 @@ def _chain_loads(topo: Topology, peak: bool) -> dict[str, ElementLoad]:
         return out
     from dclint.calc.failures import failure_table
 
-    worst = failure_table(topo, peak).worst_load
+    table = failure_table(topo, peak)
+    worst = table.worst_load
     for cid, item in topo.chain.items():
         cap, text = _capacity(item)
         racks = {r.id for f in chain_feeds(item) for r in f.racks}
         kw, failure = worst.get(cid, (0.0, None))
-        out[cid] = ElementLoad(cid, item.kind, item.path, kw, cap, text, len(racks), failure)
+        parts = table.parts.get(cid, ())
+        out[cid] = ElementLoad(cid, item.kind, item.path, kw, cap, text, len(racks), failure, parts)
     return out
 
 
@@ -160,13 +183,19 @@ def generation_loads(topo: Topology, peak: bool = True) -> list[GenerationLoad]:
 
 
 def _it_below(topo: Topology, element: str, peak: bool) -> float:
+    """The IT load below an element in normal running: its racks' shares and those of the
+    declared IT loads fed below it (switches, storage and other nodes; CDU pumps are facility
+    load, in the PUE)."""
     item = topo.panels.get(element) or topo.chain.get(element)
     if item is None:
         return 0.0
     feeds = feeds_below(item)
     below = {f.id for f in feeds}
     racks = {r.id: r for f in feeds for r in f.racks}
-    return sum(rack_load_kw(r, peak) * panel_share(r, below) for r in racks.values())
+    kw = sum(rack_load_kw(r, peak) * panel_share(r, below) for r in racks.values())
+    from dclint.calc.failures import extras_below
+
+    return kw + extras_below(topo, element, peak)
 
 
 def _parents(topo: Topology) -> dict[Any, Any]:

@@ -66,6 +66,17 @@ class Cdu(Strict):
         description="The secondary pumps' curve from the maker's data: available head outside "
         "the CDU at rising flows (CLG014)",
     )
+    power: Power | None = Field(
+        None,
+        description="Electrical input of the CDU (its pumps and controls) at design, e.g. "
+        "15 kW: its heat joins the liquid heat it passes (CLG001); with fed_by, its power "
+        "joins that element's load (PWR009). Facility load: in the PUE, not the site's IT load",
+    )
+    fed_by: list[Ref] | None = Field(
+        None,
+        description="Power elements (panels, UPS systems) the CDU is fed from, each carrying an "
+        "equal share (PWR009, dclint failures); unset: on no declared element",
+    )
     redundant_pumps: int = Field(
         0,
         ge=0,
@@ -163,7 +174,14 @@ class HeatRejection(Strict):
         "water", description="Fluid in its outdoor circuit (CLG013)"
     )
     glycol_share: Fraction | None = Field(
-        None, description="Propylene glycol share of the fluid by mass, e.g. 35% (CLG013)"
+        None,
+        description="Propylene glycol share of the fluid, by mass unless glycol_share_basis "
+        "says volume, e.g. 35% (CLG013)",
+    )
+    glycol_share_basis: Literal["mass", "volume"] = Field(
+        "mass",
+        description="Whether glycol_share is by mass (weight, as makers' tables list it first) "
+        "or by volume (as a fill is often mixed): 40% by volume is 40.4% by mass (CLG013)",
     )
     outdoor: bool | None = Field(
         None,

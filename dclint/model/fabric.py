@@ -66,8 +66,9 @@ class Endpoint(Strict):
     ports: PositiveInt = Field(1, le=64, description="Fabric ports per node")
     power: Power | None = Field(
         None,
-        description="Power of one node: counted with the racks in the site and generator load "
-        "(PWR006, PWR012); unset: not counted",
+        description="Power of one node: counted with the racks in the site, UPS, generator and "
+        "cooling totals (PWR006, PWR009, PWR012, CLG010; the fabric's fed_by and cooled_by "
+        "say where); unset: not counted",
     )
 
 
@@ -125,6 +126,19 @@ class Fabric(Strict):
         "crossing): packed in rank order under as few groups as they need (a topology-aware "
         "scheduler), or spread over all of the fabric's groups. Not stated: the step model "
         "takes packed, and NET001 prices both ends",
+    )
+    fed_by: list[Ref] | None = Field(
+        None,
+        description="Power elements (panels, UPS systems, transformers) the fabric's switches "
+        "and endpoints are fed from, each carrying an equal share, shared by the live ones when "
+        "one is lost; unset: their power rides on the supply of the racks the fabric serves, "
+        "pro rata by rack (PWR009, PWR011, dclint failures)",
+    )
+    cooled_by: Ref | None = Field(
+        None,
+        description="A CDU id (their heat to its liquid) or a hall (site.halls key: their heat "
+        "to its air handlers) that cools the fabric's switches and endpoints; unset: the halls "
+        "of the racks the fabric serves, pro rata by rack, to air (CLG001, CLG010)",
     )
     switches_in_rack_load: bool = Field(
         False,

@@ -69,8 +69,33 @@ class _Resolver:
         self.feeds()
         self.racks()
         self.cooling()
+        self.declared_loads()
         self.workloads()
         return self.topo
+
+    def declared_loads(self) -> None:
+        """`fed_by` and `cooled_by` of fabrics, storage tiers and CDUs name known elements."""
+        topo, design = self.topo, self.design
+        known: dict[str, Any] = {**topo.panels, **topo.chain}
+        halls = design.site.halls
+        owners: list[tuple[Path, Any]] = [
+            *((("fabrics", i), f) for i, f in enumerate(design.fabrics)),
+            *((("storage", "tiers", i), t) for i, t in enumerate(design.storage.tiers)),
+            *((("cooling", "cdus", i), c) for i, c in enumerate(design.cooling.cdus)),
+        ]
+        for path, owner in owners:
+            for j, ref in enumerate(owner.fed_by or []):
+                if ref not in known:
+                    self.error(
+                        (*path, "fed_by", j),
+                        f"unknown power element '{ref}'{self.hint(ref, known)}",
+                    )
+            cooled = getattr(owner, "cooled_by", None)
+            if cooled is not None and cooled not in topo.cdus and cooled not in halls:
+                self.error(
+                    (*path, "cooled_by"),
+                    f"unknown CDU or hall '{cooled}'{self.hint(cooled, {**topo.cdus, **halls})}",
+                )
 
     def panels(self) -> None:
         panels, chain = self.topo.panels, self.topo.chain

@@ -6,7 +6,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from dclint.model.types import Bandwidth, Dim, Id, Information, PositiveInt, Power, Strict
+from dclint.model.types import (
+    Bandwidth,
+    Dim,
+    Id,
+    Information,
+    PositiveInt,
+    Power,
+    Ref,
+    Strict,
+)
 from dclint.units import Quantity
 
 # File-system metadata operations a second (a file open is one): '500000 op/s'
@@ -26,8 +35,20 @@ class StorageTier(Strict):
     nodes: PositiveInt | None = None
     node_power: Power | None = Field(
         None,
-        description="Power of one storage node: nodes x node_power joins the racks in the site "
-        "and generator load (PWR006, PWR012); unset: not counted",
+        description="Power of one storage node: nodes x node_power joins the racks in the site, "
+        "UPS, generator and cooling totals (PWR006, PWR009, PWR012, CLG010; fed_by and "
+        "cooled_by say where); unset: not counted",
+    )
+    fed_by: list[Ref] | None = Field(
+        None,
+        description="Power elements (panels, UPS systems, transformers) the storage nodes are "
+        "fed from, each carrying an equal share; unset: their power rides on the supply of "
+        "every rack, pro rata by rack (PWR009, PWR011, dclint failures)",
+    )
+    cooled_by: Ref | None = Field(
+        None,
+        description="A CDU id or a hall (site.halls key) that cools the storage nodes; unset: "
+        "the racks' halls, pro rata by rack, to air (CLG001, CLG010)",
     )
     nics_per_node: PositiveInt | None = Field(
         None, description="Storage-network NICs per storage node (STO006)"

@@ -3,8 +3,10 @@
 ## What it does
 For each CDU, adds up the liquid heat of the racks on its loops (rack IT load x liquid
 fraction: 85% for GB200/GB300 NVL72, from the catalog, unless the rack sets
-`liquid_fraction`) and flags the CDU when it exceeds the CDU's rated `capacity`. Exactly at
-the capacity passes. Active and planned racks both count.
+`liquid_fraction`), of the switches, endpoints and storage nodes `cooled_by` it, and its own
+pumps' `power` (pump work ends as heat in the loop it circulates; the message gives the sum),
+and flags the CDU when it exceeds the CDU's rated `capacity`. Exactly at the capacity passes.
+Active and planned racks both count.
 
 ## Why it matters
 CDU makers rate a CDU's heat capacity at a stated approach temperature (e.g. 5 K between
@@ -51,8 +53,10 @@ class CduOverloaded(CoolingRule):
                 continue
             yield Violation(
                 (*load.path, "capacity"),
-                f"CDU {cid} carries {fmt(load.heat, 'kW')} of liquid heat on "
-                f"{', '.join(load.loops)}, above its rated capacity {fmt(capacity)}",
+                f"CDU {cid} carries {fmt(load.heat, 'kW')} of liquid heat"
+                + (f" ({load.includes})" if load.includes else "")
+                + f" on {', '.join(load.loops) or 'no loop'}, above its rated capacity "
+                f"{fmt(capacity)}",
                 subject=cid,
                 measured=load.heat.to("kW"),
                 limit=capacity,

@@ -4,7 +4,10 @@ their spare units out.
 ## What it does
 For each hall that declares `air_handlers`, adds up the heat its racks reject to air: each
 rack's design IT load x (1 - its liquid fraction; catalog: 15% to air for a GB200 NVL72, 100%
-for an air-cooled DGX; a rack's own `liquid_fraction` wins, e.g. with a rear door). Flags
+for an air-cooled DGX; a rack's own `liquid_fraction` wins, e.g. with a rear door), and the
+heat of the switches, endpoints and storage nodes the design declares: all of it to air, in the
+hall they are `cooled_by`, else in the halls of the racks they serve, an equal share a rack
+(dclint.calc.it_load; the message gives the sum). Flags
 1. the hall when that heat is above the sensible capacity of its units with the spares out,
    `(count - redundant) x capacity`;
 2. where the handlers declare `airflow` (per unit, m^3/s or CFM) and their
@@ -46,8 +49,10 @@ from dclint.api import (
     Context,
     Design,
     RoomAir,
+    Topology,
     Violation,
     air_flow_needed,
+    default_note,
     room_air,
     topology_of,
 )
@@ -56,6 +61,12 @@ from dclint.units import fmt
 from ._shared import CoolingRedundancyRule
 
 _EPS = 1e-9
+
+
+def _note(room: RoomAir, topo: Topology) -> str:
+    """The default allocation of the loads besides the racks, where one is used: '; ...'."""
+    note = default_note(topo, [w for w, _ in room.extra], cooling=True)
+    return f"; {note}" if note else ""
 
 
 class AirHandlingInsufficient(CoolingRedundancyRule):
@@ -68,8 +79,9 @@ class AirHandlingInsufficient(CoolingRedundancyRule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         tier = design.site.uptime_tier
-        for room in room_air(topology_of(design)):
-            yield from self._heat(room)
+        topo = topology_of(design)
+        for room in room_air(topo):
+            yield from self._heat(room, topo)
             yield from self._airflow(room)
             if tier in ("III", "IV") and room.handlers.redundant < 1:
                 yield Violation(
@@ -86,13 +98,17 @@ class AirHandlingInsufficient(CoolingRedundancyRule):
         h = room.handlers
         return f"{room.working} of {h.count} units, {h.redundant} spare"
 
-    def _heat(self, room: RoomAir) -> Iterator[Violation]:
+    def _heat(self, room: RoomAir, topo: Topology) -> Iterator[Violation]:
         heat, capacity = room.heat, room.capacity
         if heat.m_as("kW") <= capacity.m_as("kW") * (1 + _EPS):
             return
         yield Violation(
             (*room.path, "capacity"),
-            f"hall {room.hall}'s {len(room.racks)} racks reject {fmt(heat)} to air, above "
+            f"hall {room.hall}'s {len(room.racks)} racks"
+            + (" and the loads cooled there" if room.extra else "")
+            + f" reject {fmt(heat)} to air"
+            + (f" ({room.includes}{_note(room, topo)})" if room.includes else "")
+            + ", above "
             f"the {fmt(capacity)} its air handlers carry with the spares out "
             f"({self._spares(room)}, {fmt(room.handlers.capacity, 'kW')} each)",
             subject=room.hall,

@@ -2,7 +2,8 @@
 
 ## What it does
 For each set in `cooling.heat_rejection`, adds up the liquid heat of the CDUs it `serves`
-(default: every CDU) and compares it with the set's capacity at the site's design-day ambient,
+(default: every CDU; as CLG001 counts a CDU: its racks' liquid heat, the loads `cooled_by` it and
+its own pumps' power) and compares it with the set's capacity at the site's design-day ambient,
 with its spare units out: `(count - redundant)` x one unit's capacity. A dry cooler's capacity is
 rated at an ambient dry bulb (`rated_ambient`) for a fluid entering at `entering_temperature`;
 its heat transfer is driven by the initial temperature difference, entering minus ambient, so at

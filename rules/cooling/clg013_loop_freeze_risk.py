@@ -3,10 +3,14 @@
 ## What it does
 For each set in `cooling.heat_rejection` whose fluid runs outdoors (`outdoor`; default yes for
 dry coolers and cooling towers, no for chillers), takes the freezing point of its `coolant`:
-0 degC for water, and for propylene glycol at its `glycol_share` by mass the ASHRAE Handbook -
-Fundamentals (chapter 31) figure (25%: -9.6 degC, 35%: -16.4 degC, 40%: -21.1 degC; linear
-between). Flags the set when that freezing point is not at least `margin` (default 3 K) below
-`site.min_temperature`. Sites that declare no minimum temperature are not checked.
+0 degC for water, and for propylene glycol at its `glycol_share` by mass (or by volume, with
+`glycol_share_basis: volume`) the figure of ASHRAE Handbook - Fundamentals, chapter 31, Table 5,
+"Freezing and Boiling Points of Aqueous Solutions of Propylene Glycol", as Dow's DOWFROST guide
+also gives it: by mass 20%: -7.1 degC, 25%: -9.6, 30%: -12.7, 35%: -16.4, 40%: -21.1, 50%:
+-33.5 degC; the tables' volume column puts those solutions at 19.4, 24.4, 29.4, 34.4, 39.6 and
+49.9% by volume; linear between the points. Flags the set when that freezing point is not at
+least `margin` (default 3 K) below `site.min_temperature`. Sites that declare no minimum
+temperature are not checked.
 
 ## Why it matters
 A dry cooler's coils hold the facility water outdoors; on the coldest night, with the load
@@ -56,8 +60,10 @@ def _share_for(limit: float) -> str:
     """The least tabulated glycol share that freezes at or below `limit` degC."""
     share = next((s for s, t in PG_FREEZING_POINTS if t <= limit + _EPS), None)
     if share is None:
-        return "a separate glycol loop or drain-down (even 50% glycol freezes at -33.5 degC)"
-    return f"{share:.0%} propylene glycol ({freezing_point('propylene_glycol', share):g} degC)"
+        return "a separate glycol loop or drain-down (even 60% glycol freezes at -51.1 degC)"
+    return (
+        f"{share:.0%} propylene glycol by mass ({freezing_point('propylene_glycol', share):g} degC)"
+    )
 
 
 class LoopFreezeRisk(CoolingRule):
@@ -85,11 +91,12 @@ class LoopFreezeRisk(CoolingRule):
             if not outdoor:
                 continue
             share = None if unit.glycol_share is None else float(unit.glycol_share.m_as(""))
-            freeze = freezing_point(unit.coolant, share)
+            basis = unit.glycol_share_basis
+            freeze = freezing_point(unit.coolant, share, basis)
             if freeze <= floor - margin + _EPS:
                 continue
             fluid = (
-                f"{share:.0%} propylene glycol"
+                f"{share * 100:.3g}% propylene glycol by {basis}"
                 if unit.coolant == "propylene_glycol" and share
                 else "water"
             )
@@ -98,7 +105,8 @@ class LoopFreezeRisk(CoolingRule):
                 ("cooling", "heat_rejection", i, field),
                 f"{unit.kind.replace('_', ' ')} set {unit.id}'s outdoor fluid ({fluid}) freezes "
                 f"at {freeze:.3g} degC, not {margin:g} K below the site's minimum "
-                f"{fmt(low, 'degC')} (freezing points: ASHRAE Handbook - Fundamentals, ch. 31)",
+                f"{fmt(low, 'degC')} (freezing points: ASHRAE Handbook - Fundamentals, ch. 31, "
+                "Table 5)",
                 subject=unit.id,
                 measured=Q_(freeze, "degC"),
                 limit=Q_(floor - margin, "degC"),

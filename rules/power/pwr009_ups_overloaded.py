@@ -4,7 +4,11 @@
 For every UPS in `power.ups`, adds up the load of the racks below it (through the panels,
 busways and elements it feeds) at their peak (catalog `max_power`; `power_capped` racks and
 panels, or `design_load = true`, at the design IT load), plus the losses of any UPS below it
-(output / efficiency). Each rack's load is shared by its live feeds, and the UPS counts the most
+(output / efficiency), and the loads besides the racks it feeds: the fabrics' switches and
+endpoints and the storage nodes (`fed_by` where they declare it, else an equal share a rack of
+the racks they serve, on each rack's UPS systems; dclint.calc.it_load) and the CDUs'
+pumps with a `fed_by`; the message gives the sum ("racks 580 kW + fabric switches 20.4 kW").
+Each rack's load is shared by its live feeds, and the UPS counts the most
 it carries in normal running or as a survivor of any single failure (`dclint failures` lists
 them; the message names the failure): a distributed-redundant scheme of N UPS with each rack on
 two of them and the racks spread evenly over the pairs puts total / (N - 1) on a survivor, not
@@ -48,6 +52,8 @@ from collections.abc import Iterator
 from dclint.api import (
     Context,
     Design,
+    ElementLoad,
+    Topology,
     Ups,
     Violation,
     chain_loads,
@@ -56,6 +62,12 @@ from dclint.api import (
 from dclint.units import Q_, fmt
 
 from ._shared import PowerRedundancyRule, carried, design_load, over, overloaded
+
+
+def _note(load: ElementLoad, topo: Topology) -> str:
+    """The default allocation of the loads besides the racks, where one is used: '...; '."""
+    note = load.allocation(topo)
+    return f"{note}; " if note else ""
 
 
 class UpsOverloaded(PowerRedundancyRule):
@@ -82,8 +94,9 @@ class UpsOverloaded(PowerRedundancyRule):
                     field = "modules"
                 yield overloaded(
                     (*item.path, field),
-                    f"UPS {cid} carries {fmt(Q_(load.load_kw, 'kW'))} "
-                    f"({carried(load, item, peak)}), above the "
+                    f"UPS {cid} carries {fmt(Q_(load.load_kw, 'kW'))}"
+                    + (f" = {load.includes}" if load.includes else "")
+                    + f" ({_note(load, topo)}{carried(load, item, peak)}), above the "
                     f"{fmt(Q_(load.capacity_kw, 'kW'))} it delivers ({load.capacity_text})",
                     cid,
                     load.load_kw,

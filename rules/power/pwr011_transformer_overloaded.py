@@ -6,7 +6,10 @@ the panels and elements below it, at their peak (catalog `max_power`; `power_cap
 panels, or `design_load = true`, at the design IT load), each rack's load shared by its live
 feeds, in normal running and in every single failure it survives (`dclint failures`: the most it
 then carries counts, and the message names that failure), plus the losses of the UPS systems
-below it (a UPS draws its output / efficiency).
+below it (a UPS draws its output / efficiency), and the loads besides the racks below it: the
+fabrics' switches and endpoints and the storage nodes (on their `fed_by`, else an equal share a
+rack of the racks they serve, on each rack's UPS or transformer) and CDU pumps with a `fed_by`;
+the message gives the sum and says where the default share was used.
 Flags the transformer when that load exceeds its rating: a rating in kVA carries the load's
 power factor (`power_factor`, default 0.95) in kW, and the message gives both. Exactly at the
 rating passes.
@@ -80,8 +83,10 @@ class TransformerOverloaded(PowerRule):
                 extra = f" = {fmt(measured)} at PF {model.power_factor:g}"
             yield Violation(
                 (*item.path, "rating"),
-                f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra} "
-                f"({carried(load, item, peak)}{losses}), above its {load.capacity_text}",
+                f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra} ("
+                + (f"{load.includes}; " if load.includes else "")
+                + (f"{note}; " if (note := load.allocation(topo)) else "")
+                + f"{carried(load, item, peak)}{losses}), above its {load.capacity_text}",
                 subject=cid,
                 measured=measured,
                 limit=limit,
