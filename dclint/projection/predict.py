@@ -192,6 +192,9 @@ def inputs(
             f"global_batch not declared: {batch} sequences assumed "
             f"({DEFAULT_MICRO_BATCHES_PER_STAGE} x pp micro-batches a step, dclint's own default)"
         )
+    settings = wl.software_in_effect
+    torch_fsdp = settings.sharding in ("fsdp", "hsdp")
+    reshard = settings.reshard_after_forward
     layout = Layout(
         p.tp,
         p.pp,
@@ -204,8 +207,12 @@ def inputs(
         p.tp > 1 and p.sequence_parallel is not False,  # Megatron-Core recipes run it with tp
         p.distributed_optimizer,
         wl.recompute,
-        p.sharding >= 3,  # ZeRO-3 / FSDP: parameters gathered every micro-batch
+        p.sharding >= 3 or torch_fsdp,  # ZeRO-3 / FSDP: parameters sharded
         stage_layers=_busiest_stage(wl),
+        # FSDP's default: reshard after forward unless pipelined (TorchTitan); ZeRO-3 always
+        reshard=(p.pp == 1 if reshard is None else reshard) if torch_fsdp else True,
+        shard_group=settings.shard_group if settings.sharding == "hsdp" else 0,
+        torch_fsdp=torch_fsdp,
     )
     links = _links(design, hw, eff.nvlink, eff.network, notes)
     machine = gpu_machine(
@@ -218,7 +225,6 @@ def inputs(
 
         machine = calibrated(machine, entry)
         notes.append(profile.describe(hw.gpu_key) or "")
-    settings = wl.software_in_effect
     blackwell = GENERATION.get(hw.family, hw.family) == "blackwell"
     if wl.precision == "fp8" and settings.fp8_recipe == "mxfp8" and not blackwell:
         notes.append(
@@ -257,6 +263,9 @@ def software(s: Settings) -> Software:
         s.overlap_ep,
         s.cuda_graphs == FULL_ITERATION,
         s.ep_dispatcher != "alltoall",
+        s.kernels,
+        s.fp8_all_gather,
+        s.selective_recompute == "op",
     )
 
 
