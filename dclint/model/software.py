@@ -135,7 +135,7 @@ class Settings:
             parts.append(
                 "torch.compile's fused kernels"
                 if self.kernels == "compiled"
-                else "eager PyTorch kernels (one a element-wise operation)"
+                else "eager PyTorch kernels (one an element-wise operation)"
             )
         if self.sharding in ("fsdp", "hsdp"):
             kind = "HSDP" if self.sharding == "hsdp" else "FSDP"
