@@ -49,9 +49,10 @@ PRESET = {
     # PyTorch-native runs: TorchTitan's Llama 3.1 tables (FSDP2, TP, PP, CP; compile, Float8)
     # and llm-foundry's MPT benchmark tables (Composer, PyTorch FSDP), H100 and A100
     "torchtitan-h100": "torchtitan",
+    "torchao-float8-h100": "torchtitan",
     "llm-foundry": "llm-foundry",
 }
-PYTORCH = ("torchtitan-h100", "llm-foundry")
+PYTORCH = ("torchtitan-h100", "torchao-float8-h100", "llm-foundry")
 NARAYANAN, MCORE = "narayanan-2021-a100", "megatron-core-0.8-h100"
 MLPERF = "mlperf-training-blackwell"
 
@@ -158,7 +159,7 @@ def _cases() -> list[object]:
 
 
 def test_every_calibration_run_names_its_publications_preset() -> None:
-    assert len(runs()) == 154
+    assert len(runs()) == 157
     for run in runs():
         assert run.wl.software.preset == PRESET[run.design.name], run.name
 
@@ -276,10 +277,11 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     from dclint.projection.uncertainty import BAND_QUANTILE
 
     inside, total, per = _held_out(BAND_QUANTILE)
-    assert (inside, total) == (132, 154)
+    assert (inside, total) == (133, 157)
     assert per == {  # the coverage table of docs/performance-model.md
         "llm-foundry": (54, 54),
-        "torchtitan-h100": (12, 18),
+        "torchao-float8-h100": (3, 3),
+        "torchtitan-h100": (10, 18),
         "megatron-bridge-25.11-b200": (3, 3),
         "megatron-bridge-25.11-gb200": (5, 5),
         "megatron-bridge-25.11-h100": (4, 5),
@@ -293,10 +295,10 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
         "narayanan-2021-a100": (10, 10),
     }
     assert inside / total >= 0.80
-    assert _held_out(BAND_QUANTILE + 0.05)[:2] == (127, 154)
+    assert _held_out(BAND_QUANTILE + 0.05)[:2] == (130, 157)
     megatron = sum(h for k, (h, _) in per.items() if k not in PYTORCH)
     native = sum(h for k, (h, _) in per.items() if k in PYTORCH)
-    assert (megatron, native) == (66, 66)  # of 82 and 72: each stack at least 80%
+    assert (megatron, native) == (66, 67)  # of 82 and 75: each stack at least 80%
 
 
 def test_every_point_estimate_lies_inside_its_band() -> None:
@@ -422,20 +424,20 @@ def _native(stem: str, wid: str) -> Run:
 
 
 def test_pytorch_native_runs_as_measured() -> None:
-    """The PyTorch-native set (TorchTitan's tables on power-capped H100, llm-foundry's MPT
-    tables on H100 and A100): mean absolute error 20.8% over 72 runs, 38 within 15%; A100's
-    27 at 8.5%; H100 runs over-predicted (+8% to
-    +91%: docs/performance-model.md, PyTorch-native runs)."""
+    """The PyTorch-native set (TorchTitan's and torchao's tables on power-capped H100,
+    llm-foundry's MPT tables on H100 and A100): mean absolute error 21.0% over 75 runs, 38
+    within 15%; A100's 27 at 8.5%; the H100 runs over-predicted but one (+8% to +91%:
+    docs/performance-model.md, PyTorch-native runs)."""
     native = [r for r in runs() if r.design.name in PYTORCH]
     errors = [abs(error(r)) for r in native]
-    assert len(errors) == 72
-    assert round(100 * sum(errors) / len(errors), 1) == 20.8
+    assert len(errors) == 75
+    assert round(100 * sum(errors) / len(errors), 1) == 21.0
     assert sum(e <= 0.15 for e in errors) == 38
     a100 = [abs(error(r)) for r in native if r.generation == "ampere"]
     assert (len(a100), round(100 * sum(a100) / len(a100), 1)) == (27, 8.5)
 
 
-@pytest.mark.xfail(strict=True, reason="20.8% (docs/performance-model.md, PyTorch-native runs)")
+@pytest.mark.xfail(strict=True, reason="21.0% (docs/performance-model.md, PyTorch-native runs)")
 def test_mean_absolute_error_at_most_8_percent_on_the_pytorch_native_runs() -> None:
     errors = [abs(error(r)) for r in runs() if r.design.name in PYTORCH]
     assert sum(errors) / len(errors) <= 0.08

@@ -96,7 +96,7 @@ BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
 
 # the smallest and largest residual of every calibration run (and 1): the band of predictions
 # outside the calibration domain
-ENVELOPE: tuple[float, float, int] = (0.731, 1.929, 154)
+ENVELOPE: tuple[float, float, int] = (0.731, 1.929, 157)
 
 # Frameworks whose runs form a calibration stack of their own: PyTorch-native training (FSDP,
 # eager or compiled kernels, torchao Float8), whose residuals differ from Megatron-Core's (the
@@ -111,11 +111,12 @@ def native(framework: str | None) -> bool:
 
 
 # (generation, MoE) -> (low factor, high factor, runs) of the PyTorch-native calibration runs
-# (tests/calibration/torchtitan-h100.yaml, llm-foundry.yaml), as BANDS. Regenerate with
+# (tests/calibration/torchtitan-h100.yaml, torchao-float8-h100.yaml, llm-foundry.yaml), as
+# BANDS. Regenerate with
 # `derive` on those runs (the calibration test prints the table when it fails).
 NATIVE_BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
     ("ampere", False): (0.993, 1.193, 27),
-    ("hopper", False): (1.0, 1.611, 45),
+    ("hopper", False): (1.0, 1.586, 48),
 }
 NATIVE_DOMAINS: dict[tuple[str, bool], tuple[tuple[str, ...], int, int]] = {
     ("ampere", False): (("llm-foundry",), 8, 128),
