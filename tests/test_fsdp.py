@@ -180,3 +180,16 @@ def test_a_native_run_takes_the_native_band_and_a_blackwell_one_says_why_not() -
     assert not isinstance(got, str)
     assert got.band.outside == ("no blackwell PyTorch-native dense calibration run (or under 5)",)
     assert (got.band.low_factor, got.band.high_factor) == (0.731, 1.929)
+
+
+@pytest.mark.parametrize(
+    "preset", ["torchtitan", "llm-foundry", "accelerate-deepspeed", "megatron-core", "nemo"]
+)
+def test_every_new_preset_predicts_and_names_itself(preset: str) -> None:
+    design, wl = _wl(f"{{preset: {preset}}}", parallel="{zero_stage: 3}", gpus=16, batch=32)
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    got = predict(design, wl, hw)
+    assert not isinstance(got, str), got
+    assert any(f"preset {preset} (" in note for note in got.assumptions)
+    assert got.step_time.m_as("s") > 0
