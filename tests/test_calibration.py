@@ -22,6 +22,7 @@ import pytest
 from conftest import ROOT
 from dclint.loader import load_text
 from dclint.model.design import Design
+from dclint.model.software import Sharding
 from dclint.model.workload import Workload
 from dclint.projection.efficiency import GENERATION
 from dclint.projection.hardware import Hardware, hardware_of
@@ -45,7 +46,13 @@ PRESET = {
     "megatron-bridge-qwen3-h100": "nemo-25.11",
     # MLPerf Training v5.0/v5.1 on Blackwell: NeMo with the configs' settings declared
     "mlperf-training-blackwell": "nemo-25.11",
+    # PyTorch-native runs: TorchTitan's Llama 3.1 tables (FSDP2, TP, PP, CP; compile, Float8)
+    # and llm-foundry's MPT benchmark tables (Composer, PyTorch FSDP), H100 and A100
+    "torchtitan-h100": "torchtitan",
+    "torchao-float8-h100": "torchtitan",
+    "llm-foundry": "llm-foundry",
 }
+PYTORCH = ("torchtitan-h100", "torchao-float8-h100", "llm-foundry")
 NARAYANAN, MCORE = "narayanan-2021-a100", "megatron-core-0.8-h100"
 MLPERF = "mlperf-training-blackwell"
 
@@ -65,8 +72,15 @@ class Run:
         return bool(self.wl.model.experts)
 
     @property
+    def native(self) -> bool:
+        """A PyTorch-native run (its own bands: uncertainty.NATIVE_BANDS)."""
+        from dclint.projection.uncertainty import native
+
+        return native(self.wl.software_in_effect.framework)
+
+    @property
     def generation(self) -> str:
-        return GENERATION[self.hw.gpu_key]
+        return GENERATION.get(self.hw.gpu_key, self.hw.family)
 
 
 @cache
@@ -137,11 +151,15 @@ MISSES = {
 
 def _cases() -> list[object]:
     miss = pytest.mark.xfail(strict=True, reason="known miss (docs/performance-model.md)")
-    return [pytest.param(r, id=r.name, marks=[miss] if r.name in MISSES else []) for r in runs()]
+    return [
+        pytest.param(r, id=r.name, marks=[miss] if r.name in MISSES else [])
+        for r in runs()
+        if r.design.name not in PYTORCH
+    ]
 
 
 def test_every_calibration_run_names_its_publications_preset() -> None:
-    assert len(runs()) == 82
+    assert len(runs()) == 157
     for run in runs():
         assert run.wl.software.preset == PRESET[run.design.name], run.name
 
@@ -153,14 +171,18 @@ def test_each_run_within_15_percent(run: Run) -> None:
 
 def test_mean_absolute_error_at_most_8_percent_on_the_megatron_dense_runs() -> None:
     """Narayanan et al.'s, the Megatron-Core README's and Megatron-Bridge's dense runs."""
-    errors = [abs(error(r)) for r in runs() if not r.moe and r.design.name != MLPERF]
+    errors = [
+        abs(error(r))
+        for r in runs()
+        if not r.moe and r.design.name != MLPERF and r.design.name not in PYTORCH
+    ]
     assert len(errors) == 29
     assert sum(errors) / len(errors) <= 0.08
 
 
 @pytest.mark.xfail(strict=True, reason="11.7% with MLPerf's 8B runs (docs/performance-model.md)")
 def test_mean_absolute_error_at_most_8_percent_on_every_dense_run() -> None:
-    errors = [abs(error(r)) for r in runs() if not r.moe]
+    errors = [abs(error(r)) for r in runs() if not r.moe and r.design.name not in PYTORCH]
     assert len(errors) == 45
     assert sum(errors) / len(errors) <= 0.08
 
@@ -199,17 +221,27 @@ def test_fp8_runs_keep_attention_at_the_bf16_peak() -> None:
 def test_uncertainty_bands_are_the_calibration_residuals() -> None:
     """dclint.projection.uncertainty's table is what the calibration runs give, per generation
     and class; when the model moves, this prints the table to paste."""
-    from dclint.projection.uncertainty import BANDS, DOMAINS, ENVELOPE, derive, derive_domains
+    from dclint.projection.uncertainty import (
+        BANDS,
+        DOMAINS,
+        ENVELOPE,
+        NATIVE_BANDS,
+        NATIVE_DOMAINS,
+        derive,
+        derive_domains,
+    )
     from dclint.projection.uncertainty import envelope as envelope_of
 
-    got = derive((r.generation, r.moe, error(r)) for r in runs())
-    assert got == BANDS, f"BANDS = {got}"
+    for stack, bands, domains in ((False, BANDS, DOMAINS), (True, NATIVE_BANDS, NATIVE_DOMAINS)):
+        mine = [r for r in runs() if r.native == stack]
+        got = derive((r.generation, r.moe, error(r)) for r in mine)
+        assert got == bands, f"{'NATIVE_' if stack else ''}BANDS = {got}"
+        spans = derive_domains(
+            (r.generation, r.moe, r.wl.software_in_effect.framework, r.wl.gpus) for r in mine
+        )
+        assert spans == domains, f"{'NATIVE_' if stack else ''}DOMAINS = {spans}"
     every = envelope_of(error(r) for r in runs())
     assert every == ENVELOPE, f"ENVELOPE = {every}"
-    domains = derive_domains(
-        (r.generation, r.moe, r.wl.software_in_effect.framework, r.wl.gpus) for r in runs()
-    )
-    assert domains == DOMAINS, f"DOMAINS = {domains}"
 
 
 def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]]]:
@@ -223,12 +255,15 @@ def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]]]:
     sources = sorted({r.design.name for r in runs()})
     for source in sources:
         rest = [r for r in runs() if r.design.name != source]
-        bands = derive(((r.generation, r.moe, error(r)) for r in rest), q)
+        bands = {
+            stack: derive(((r.generation, r.moe, error(r)) for r in rest if r.native == stack), q)
+            for stack in (False, True)
+        }
         wide = envelope(error(r) for r in rest)
         held = [r for r in runs() if r.design.name == source]
         hits = 0
         for r in held:
-            low, high, _ = bands.get((r.generation, r.moe), wide)
+            low, high, _ = bands[r.native].get((r.generation, r.moe), wide)
             hits += low <= 1 + error(r) <= high
         per[source] = (hits, len(held))
         inside, total = inside + hits, total + len(held)
@@ -242,8 +277,11 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     from dclint.projection.uncertainty import BAND_QUANTILE
 
     inside, total, per = _held_out(BAND_QUANTILE)
-    assert (inside, total) == (66, 82)
+    assert (inside, total) == (133, 157)
     assert per == {  # the coverage table of docs/performance-model.md
+        "llm-foundry": (54, 54),
+        "torchao-float8-h100": (3, 3),
+        "torchtitan-h100": (10, 18),
         "megatron-bridge-25.11-b200": (3, 3),
         "megatron-bridge-25.11-gb200": (5, 5),
         "megatron-bridge-25.11-h100": (4, 5),
@@ -257,7 +295,10 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
         "narayanan-2021-a100": (10, 10),
     }
     assert inside / total >= 0.80
-    assert _held_out(BAND_QUANTILE + 0.05)[:2] == (64, 82)
+    assert _held_out(BAND_QUANTILE + 0.05)[:2] == (130, 157)
+    megatron = sum(h for k, (h, _) in per.items() if k not in PYTORCH)
+    native = sum(h for k, (h, _) in per.items() if k in PYTORCH)
+    assert (megatron, native) == (66, 67)  # of 82 and 75: each stack at least 80%
 
 
 def test_every_point_estimate_lies_inside_its_band() -> None:
@@ -370,5 +411,103 @@ def test_mfu_ceilings_are_the_calibration_runs_best() -> None:
     calibration run published; when the runs change, this prints the table to paste."""
     from dclint.projection.uncertainty import CEILINGS, derive_ceilings
 
-    got = derive_ceilings((r.generation, r.moe, published_mfu(r), r.name) for r in runs())
+    # the Megatron-family runs: PyTorch-native FSDP runs of small models on 8 GPUs (MPT 7B at
+    # 61.7% on A100) are not the layouts `plan` ranks (docs/performance-model.md)
+    got = derive_ceilings(
+        (r.generation, r.moe, published_mfu(r), r.name) for r in runs() if not r.native
+    )
     assert got == CEILINGS, f"CEILINGS = {got}"
+
+
+def _native(stem: str, wid: str) -> Run:
+    return next(r for r in runs() if r.design.name == stem and r.wl.id == wid)
+
+
+def test_pytorch_native_runs_as_measured() -> None:
+    """The PyTorch-native set (TorchTitan's and torchao's tables on power-capped H100,
+    llm-foundry's MPT tables on H100 and A100): mean absolute error 21.0% over 75 runs, 38
+    within 15%; A100's 27 at 8.5%; the H100 runs over-predicted but one (+8% to +91%:
+    docs/performance-model.md, PyTorch-native runs)."""
+    native = [r for r in runs() if r.design.name in PYTORCH]
+    errors = [abs(error(r)) for r in native]
+    assert len(errors) == 75
+    assert round(100 * sum(errors) / len(errors), 1) == 21.0
+    assert sum(e <= 0.15 for e in errors) == 38
+    a100 = [abs(error(r)) for r in native if r.generation == "ampere"]
+    assert (len(a100), round(100 * sum(a100) / len(a100), 1)) == (27, 8.5)
+
+
+@pytest.mark.xfail(strict=True, reason="21.0% (docs/performance-model.md, PyTorch-native runs)")
+def test_mean_absolute_error_at_most_8_percent_on_the_pytorch_native_runs() -> None:
+    errors = [abs(error(r)) for r in runs() if r.design.name in PYTORCH]
+    assert sum(errors) / len(errors) <= 0.08
+
+
+def test_fsdp_throughput_a_gpu_falls_from_8_to_128_gpus() -> None:
+    """TorchTitan's Llama 3.1 8B, FSDP over 8 and 128 GPUs (Tables 1 and 3): published -2.7%,
+    -2.3%, -1.8% (eager, compiled, compiled with Float8); the model's per-block collectives
+    cross the network at 128 and hold NCCL's SMs longer (FSDP_SM_SHARE): a fall too."""
+    for name in ("fsdp", "fsdp-compile", "fsdp-compile-float8"):
+        eight = _native("torchtitan-h100", f"llama31-8b-8-{name}")
+        more = _native("torchtitan-h100", f"llama31-8b-128-{name}")
+        published = float(more.wl.tokens_per_second / 128 / (eight.wl.tokens_per_second / 8))
+        predicted = float(
+            prediction(more).tokens_per_second / 128 / (prediction(eight).tokens_per_second / 8)
+        )
+        assert published < 1 and predicted < 1, name
+    got = [
+        round(
+            100
+            * float(
+                prediction(_native("torchtitan-h100", f"llama31-8b-128-{n}")).tokens_per_second
+                / 16
+                / prediction(_native("torchtitan-h100", f"llama31-8b-8-{n}")).tokens_per_second
+                - 1
+            ),
+            1,
+        )
+        for n in ("fsdp", "fsdp-compile", "fsdp-compile-float8")
+    ]
+    assert got == [-1.3, -1.6, -2.0]
+
+
+def test_405b_from_8k_to_32k_is_slower_a_token() -> None:
+    """TorchTitan's Llama 3.1 405B on 512 H100 (tp 8, pp 8, FSDP 8, 1F1B, 8 micro-batches
+    of 32,768 tokens): 100 tokens/s a GPU at 8,192 (Table 5) and 76 at 32,768 (Table 6),
+    -24%. Attention's quadratic cost, FSDP gathering once a step under PP: the model gives
+    -25.6% (-24.6% regathering every micro-batch, which costs the 8K run more)."""
+    short = _native("torchtitan-h100", "llama31-405b-512-1f1b")
+    long = _native("torchtitan-h100", "llama31-405b-512-cp1-32k")
+    change = float(prediction(long).tokens_per_second / prediction(short).tokens_per_second)
+    assert round(100 * (change - 1), 1) == -25.6
+    zero3 = [
+        r.wl.model_copy(
+            update={
+                "software": r.wl.software.model_copy(
+                    update={"sharding": Sharding(kind="fsdp", reshard_after_forward=True)}
+                )
+            }
+        )
+        for r in (short, long)
+    ]
+    regather = float(
+        prediction(long, zero3[1]).tokens_per_second / prediction(short, zero3[0]).tokens_per_second
+    )
+    assert regather > change
+
+
+def test_hsdp_shards_inside_a_node_and_all_reduces_across() -> None:
+    """HSDP with shard groups of 8 (one node) on 128 GPUs: the gathers stay on NVLink and the
+    gradients are all-reduced across the 16 groups; its data-parallel time differs from FSDP's
+    over all 128."""
+    run = _native("torchtitan-h100", "llama31-8b-128-fsdp")
+    hsdp = run.wl.model_copy(
+        update={
+            "software": run.wl.software.model_copy(
+                update={"sharding": Sharding(kind="hsdp", shard_group=8)}
+            )
+        }
+    )
+    full, grouped = prediction(run), prediction(run, hsdp)
+    assert grouped.step.dp != full.step.dp
+    assert grouped.step.compute == full.step.compute

@@ -21,12 +21,15 @@ __all__ = [
     "EP_DISPATCHERS",
     "FP8_RECIPES",
     "FULL_ITERATION",
+    "KERNELS",
     "MOVED_KEYS",
     "PRESETS",
     "PRESET_SOURCES",
+    "SHARDING_KINDS",
     "Fp8Recipe",
     "PresetName",
     "Settings",
+    "Sharding",
     "Software",
 ]
 
@@ -34,11 +37,40 @@ FULL_ITERATION = "full-iteration"
 EpDispatcher = Literal["alltoall", "deepep", "hybridep"]
 # a dispatcher's name as the prediction's notes say it
 EP_DISPATCHERS = {"alltoall": "all-to-all", "deepep": "DeepEP", "hybridep": "HybridEP"}
-Fp8Recipe = Literal["delayed", "current", "blockwise", "mxfp8"]
-FP8_RECIPES: tuple[str, ...] = ("delayed", "current", "blockwise", "mxfp8")
+# Transformer Engine's recipes (delayed, current, blockwise, mxfp8) and torchao's float8
+# training recipes (tensorwise: dynamic scaling a tensor; rowwise: a scale a row)
+Fp8Recipe = Literal["delayed", "current", "blockwise", "mxfp8", "tensorwise", "rowwise"]
+FP8_RECIPES: tuple[str, ...] = (
+    "delayed",
+    "current",
+    "blockwise",
+    "mxfp8",
+    "tensorwise",
+    "rowwise",
+)
 PresetName = Literal[
-    "megatron-lm-2021", "megatron-core-0.8", "nemo-2", "nemo-25.11", "deepspeed-zero3"
+    "megatron-lm-2021",
+    "megatron-core-0.8",
+    "megatron-core",
+    "nemo",
+    "nemo-2",
+    "nemo-25.11",
+    "deepspeed-zero3",
+    "accelerate-deepspeed",
+    "torchtitan",
+    "llm-foundry",
 ]
+# where the element-wise kernels (norms, activation, rotary embedding, residuals) come from:
+# Transformer Engine's fused modules, PyTorch eager (one kernel an operation), or
+# torch.compile's fused Triton kernels
+Kernels = Literal["transformer-engine", "eager", "compiled"]
+KERNELS: tuple[str, ...] = ("transformer-engine", "eager", "compiled")
+ShardingKind = Literal["fsdp", "hsdp", "zero"]
+SHARDING_KINDS: tuple[str, ...] = ("fsdp", "hsdp", "zero")
+# what selective recomputation repeats: Megatron-Core's core attention (Korthikanti et al.
+# 2022), or TorchTitan's op-level policy (every other matmul of a layer and the element-wise
+# operations around them; docs/performance-model.md, Software)
+SelectiveRecompute = Literal["core-attention", "op"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +94,17 @@ class Settings:
     # the expert all-to-all's implementation: Megatron-Core's alltoall dispatcher, or the flex
     # dispatcher's DeepEP or HybridEP backend (one network copy of a token a node)
     ep_dispatcher: str = "alltoall"
+    kernels: str = "transformer-engine"
+    # FSDP2 / torchao: FP8 weights all-gathered in FP8 (enable_fsdp_float8_all_gather)
+    fp8_all_gather: bool = False
+    selective_recompute: str = "core-attention"
+    # data-parallel sharding as the framework runs it ("": parallel.zero_stage's, Megatron-
+    # Core's distributed optimizer or ZeRO); fsdp / hsdp: PyTorch FSDP (Sharding below)
+    sharding: str = ""
+    shard_group: int = 0  # hsdp: ranks a shard group holds (0: every data-parallel rank)
+    # None: FSDP's default (True without pipeline parallelism, False with it, as TorchTitan
+    # sets it); True: parameters regathered every micro-batch; False: once a step
+    reshard_after_forward: bool | None = None
     framework: str = "megatron-core"
     preset: str = ""  # the preset the settings came from ("": none)
 
@@ -88,6 +131,28 @@ class Settings:
             parts.append("MoE parallel folding")
         if self.ep_dispatcher != "alltoall":
             parts.append(f"{EP_DISPATCHERS[self.ep_dispatcher]} expert dispatch")
+        if self.kernels != "transformer-engine":
+            parts.append(
+                "torch.compile's fused kernels"
+                if self.kernels == "compiled"
+                else "eager PyTorch kernels (one an element-wise operation)"
+            )
+        if self.sharding in ("fsdp", "hsdp"):
+            kind = "HSDP" if self.sharding == "hsdp" else "FSDP"
+            group = f", shard groups of {self.shard_group}" if self.shard_group else ""
+            re = self.reshard_after_forward
+            when = (
+                "regathered every micro-batch"
+                if re
+                else "gathered once a step"
+                if re is False
+                else "resharded after forward unless pipelined"
+            )
+            parts.append(f"{kind}{group}, parameters {when}")
+        if self.fp8_all_gather:
+            parts.append("FP8 parameter all-gather")
+        if self.selective_recompute == "op":
+            parts.append("op-level selective recomputation")
         name = f"preset {self.preset}" if self.preset else "dclint's default software"
         return f"{name} ({'; '.join(parts)})"
 
@@ -149,6 +214,58 @@ PRESETS: dict[str, Settings] = {
         framework="deepspeed",
         preset="deepspeed-zero3",
     ),
+    # Megatron-Core as NVIDIA's current recipes run it: dclint's defaults, named
+    "megatron-core": Settings(preset="megatron-core"),
+    # NeMo / Megatron-Bridge performance recipes: bf16 gradient reduction, FP8 current scaling,
+    # MoE parallel folding; the embedding and loss counted in the pipeline split (model.workload)
+    "nemo": Settings(
+        grad_reduce_in_fp32=False,
+        fp8_recipe="current",
+        moe_parallel_folding=True,
+        preset="nemo",
+    ),
+    # Hugging Face Accelerate with DeepSpeed ZeRO-3 (accelerate's DeepSpeedPlugin): the
+    # DeepSpeed engine's overlap_comm and prefetch, PyTorch SDPA (flash) attention through
+    # transformers, eager PyTorch element-wise kernels, fp32 gradient reduction in bf16 runs
+    # (DeepSpeed's bf16 optimizer keeps fp32 gradients)
+    "accelerate-deepspeed": Settings(
+        overlap_tp=False,
+        overlap_pp=False,
+        overlap_cp=False,
+        kernels="eager",
+        sharding="zero",
+        framework="deepspeed",
+        preset="accelerate-deepspeed",
+    ),
+    # TorchTitan (Liang et al. 2025, arXiv 2410.06511, and its docs/performance.md): FSDP2
+    # (fully_shard, reshard_after_forward as FSDP's default: not under pipeline parallelism),
+    # gradients reduced in fp32 (mixed_precision_reduce float32), eager PyTorch unless
+    # compile is on (its config's default), PyTorch SDPA flash attention, torchao Float8
+    # tensorwise for fp8 runs, op-level selective activation checkpointing, TP collectives
+    # blocking unless AsyncTP (enable_async_tensor_parallel, with compile: overlap_tp); no
+    # CUDA graphs
+    "torchtitan": Settings(
+        overlap_tp=False,
+        fp8_recipe="tensorwise",
+        kernels="eager",
+        selective_recompute="op",
+        sharding="fsdp",
+        framework="torchtitan",
+        preset="torchtitan",
+    ),
+    # MosaicML llm-foundry / Composer (scripts/train/benchmarking/README.md): PyTorch FSDP
+    # FULL_SHARD (parameters regathered every micro-batch), eager PyTorch with flash attention,
+    # fp32 gradient reduction (amp_bf16 keeps fp32 parameters and gradients), no TP or PP
+    "llm-foundry": Settings(
+        overlap_tp=False,
+        overlap_pp=False,
+        overlap_cp=False,
+        kernels="eager",
+        sharding="fsdp",
+        reshard_after_forward=True,
+        framework="llm-foundry",
+        preset="llm-foundry",
+    ),
 }
 
 # preset -> (framework and version, source of its settings): the docs' presets table
@@ -171,6 +288,24 @@ PRESET_SOURCES: dict[str, tuple[str, str]] = {
         "DeepSpeed ZeRO-3",
         "Rajbhandari et al. 2020 (ZeRO, SC20) and DeepSpeed's ZeRO configuration docs",
     ),
+    "megatron-core": ("Megatron-Core", "dclint's defaults (NVIDIA's current recipes)"),
+    "nemo": (
+        "NeMo / Megatron-Bridge",
+        "NVIDIA-NeMo/Megatron-Bridge scripts/performance (the recipes' defaults)",
+    ),
+    "accelerate-deepspeed": (
+        "Hugging Face Accelerate with DeepSpeed ZeRO",
+        "Accelerate's DeepSpeedPlugin and DeepSpeed's ZeRO configuration docs",
+    ),
+    "torchtitan": (
+        "TorchTitan (FSDP2, torch.compile, torchao Float8)",
+        "Liang et al. 2025, TorchTitan (arXiv 2410.06511), and pytorch/torchtitan "
+        "docs/performance.md",
+    ),
+    "llm-foundry": (
+        "MosaicML llm-foundry / Composer (PyTorch FSDP)",
+        "mosaicml/llm-foundry scripts/train/benchmarking/README.md and its yamls",
+    ),
 }
 
 # keys that moved into `software:` -> where they are now (the loader's hint for older designs)
@@ -179,7 +314,34 @@ MOVED_KEYS = {
     "grad_reduce_in_fp32": "the workload's software.grad_reduce_in_fp32",
 }
 
-_SETTINGS = tuple(f.name for f in fields(Settings) if f.name not in ("framework", "preset"))
+_SETTINGS = tuple(
+    f.name
+    for f in fields(Settings)
+    if f.name not in ("framework", "preset", "sharding", "shard_group", "reshard_after_forward")
+)
+
+
+class Sharding(Strict):
+    """How the data-parallel ranks shard the model (PyTorch FSDP / FSDP2, HSDP, ZeRO)."""
+
+    kind: ShardingKind = Field(
+        description="fsdp: PyTorch FSDP full shard over every data-parallel rank (FSDP2's "
+        "fully_shard); hsdp: sharded inside shard groups of shard_group ranks and replicated "
+        "across them (gradients all-reduced between groups); zero: Megatron-Core's "
+        "distributed optimizer or DeepSpeed ZeRO, as parallel.zero_stage says"
+    )
+    shard_group: PositiveInt | None = Field(
+        None,
+        description="hsdp: data-parallel ranks a shard group holds, e.g. 8 (one node); "
+        "default: every data-parallel rank",
+    )
+    reshard_after_forward: bool | None = Field(
+        None,
+        description="Free the gathered parameters after each forward and gather them again "
+        "for the backward, every micro-batch (FSDP's reshard_after_forward); false: gathered "
+        "once a step and kept; default: true without pipeline parallelism, false with it "
+        "(TorchTitan's default)",
+    )
 
 
 class Software(Strict):
@@ -229,8 +391,9 @@ class Software(Strict):
     )
     fp8_recipe: Fp8Recipe | None = Field(
         None,
-        description="Transformer Engine FP8 scaling recipe for fp8 workloads: delayed (default), "
-        "current, blockwise or mxfp8 (Blackwell)",
+        description="FP8 scaling recipe for fp8 workloads: Transformer Engine's delayed "
+        "(default), current, blockwise or mxfp8 (Blackwell), or torchao's float8 training "
+        "tensorwise or rowwise (TorchTitan)",
     )
     expert_tp: PositiveInt | None = Field(
         None,
@@ -261,8 +424,43 @@ class Software(Strict):
         "technical report, sec. 3.2.2; DeepEP's internode kernels)",
     )
 
+    kernels: Kernels | None = Field(
+        None,
+        description="Where the element-wise kernels (norms, activation, rotary embedding, "
+        "residual adds) come from: transformer-engine (fused modules, the default), eager "
+        "(PyTorch, one kernel an operation) or compiled (torch.compile's fused kernels)",
+    )
+    compile: bool | None = Field(
+        None,
+        description="torch.compile on the model: true sets kernels compiled, false eager "
+        "(where kernels is not declared)",
+    )
+    fp8_all_gather: bool | None = Field(
+        None,
+        description="FSDP all-gathers FP8 weights in FP8 (torchao's "
+        "enable_fsdp_float8_all_gather; fp8 workloads): half the bytes of bf16",
+    )
+    selective_recompute: SelectiveRecompute | None = Field(
+        None,
+        description="What recompute: selective repeats: core-attention (Megatron-Core, the "
+        "default) or op (TorchTitan's op-level policy: every other matmul of a layer and the "
+        "element-wise operations)",
+    )
+    sharding: Sharding | None = Field(
+        None,
+        description="Data-parallel sharding as PyTorch FSDP runs it (kind fsdp or hsdp, the "
+        "shard group, reshard_after_forward); default: parallel.zero_stage's",
+    )
+
     def settings(self) -> Settings:
         """The resolved settings: the preset's (else dclint's defaults), then those declared."""
         base = PRESETS[self.preset] if self.preset else DEFAULTS
         declared = {k: getattr(self, k) for k in _SETTINGS if getattr(self, k) is not None}
+        if self.compile is not None and self.kernels is None:
+            declared["kernels"] = "compiled" if self.compile else "eager"
+        declared.pop("compile", None)
+        if self.sharding is not None:
+            declared["sharding"] = self.sharding.kind
+            declared["shard_group"] = self.sharding.shard_group or 0
+            declared["reshard_after_forward"] = self.sharding.reshard_after_forward
         return replace(base, **declared) if declared else base

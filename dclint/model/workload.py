@@ -161,7 +161,7 @@ class Checkpoint(Strict):
 
 # the software presets of NVIDIA's recipes, which count the embedding and the loss as pipeline
 # layers for the models that need it (Workload._recipe_pipeline_split)
-RECIPE_SPLIT_PRESETS = frozenset({"nemo-2", "nemo-25.11"})
+RECIPE_SPLIT_PRESETS = frozenset({"nemo", "nemo-2", "nemo-25.11"})
 
 
 class Workload(Strict):
@@ -222,7 +222,7 @@ class Workload(Strict):
         "computes, Megatron-Core 2024+); false for the full score matrix (Narayanan et al. 2021)",
     )
     recompute: Literal["none", "selective", "full"] = "selective"
-    framework: Literal["megatron-core", "deepspeed"] | None = Field(
+    framework: Literal["megatron-core", "deepspeed", "torchtitan", "llm-foundry"] | None = Field(
         None,
         description="Training framework the layout runs on: PAR003 and the layout search hold "
         "it to what that framework runs (DeepSpeed: ZeRO stage 0 or 1 with pp > 1); default: "
@@ -276,6 +276,19 @@ class Workload(Strict):
             return self
         counted = p.model_copy(update=dict.fromkeys(flags, True))
         object.__setattr__(self, "parallel", counted)  # frozen: set once, while validating
+        return self
+
+    @model_validator(mode="after")
+    def _fsdp_shards_the_weights(self) -> "Workload":
+        """PyTorch FSDP (software.sharding kind fsdp or hsdp, or a preset that runs it) shards
+        weights, gradients and optimizer states: ZeRO stage 3 for memory and the search,
+        unless parallel.zero_stage is declared."""
+        if (
+            self.software_in_effect.sharding in ("fsdp", "hsdp")
+            and self.parallel.zero_stage is None
+        ):
+            sharded = self.parallel.model_copy(update={"zero_stage": 3})
+            object.__setattr__(self, "parallel", sharded)  # frozen: set once, while validating
         return self
 
     @model_validator(mode="after")

@@ -123,6 +123,15 @@ def training_flops(wl: Workload, causal: bool = True, convention: str = "exact")
     if wl.recompute == "full":
         hardware = model * 4.0 / 3.0
         formula += "; full recomputation: hardware FLOPs x 4/3"
+    elif (
+        wl.recompute == "selective" and exact and wl.software_in_effect.selective_recompute == "op"
+    ):
+        # TorchTitan's op-level policy: half the layers' forward GEMMs repeated (step.py's _flops)
+        head = 6.0 * float(wl.model.hidden_size or 0) * float(wl.model.vocab_size or 0) * tokens
+        hardware = model + (model - head - 3.0 * core_forward * tokens) / 6.0
+        formula += (
+            "; op-level selective recomputation: half the layers' forward GEMMs in hardware FLOPs"
+        )
     elif wl.recompute == "selective" and exact:
         hardware = model + core_forward * tokens
         formula += "; selective recomputation of core attention in hardware FLOPs"

@@ -39,8 +39,9 @@ P = ParamSpec("P")
 
 # The highest ZeRO stage each framework runs with pipeline parallelism: DeepSpeed's pipeline
 # engine asserts ZeRO-2 and ZeRO-3 "are incompatible with pipeline parallelism"
-# (deepspeed/runtime/pipe/engine.py); dclint's Megatron-Core model takes every stage
-PIPELINE_ZERO = {"megatron-core": 3, "deepspeed": 1}
+# (deepspeed/runtime/pipe/engine.py); dclint's Megatron-Core model takes every stage, and
+# TorchTitan runs FSDP2 under pipeline parallelism (its 3D and 4D runs; llm-foundry runs no PP)
+PIPELINE_ZERO = {"megatron-core": 3, "deepspeed": 1, "torchtitan": 3, "llm-foundry": 3}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,14 @@ from dclint.projection.efficiency import GENERATION, efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
-from dclint.projection.step_records import HOST_EXPERT_GEMM_SECONDS
+from dclint.projection.step_records import (
+    EAGER_NORM_BYTES,
+    EAGER_ROTARY_BYTES,
+    EAGER_SWIGLU_BYTES,
+    FP8_RECIPE_BYTES,
+    FSDP_SM_SHARE,
+    HOST_EXPERT_GEMM_SECONDS,
+)
 from dclint.projection.uncertainty import Band, band_for_gpu
 from dclint.units import Q_, Quantity
 
@@ -192,6 +199,9 @@ def inputs(
             f"global_batch not declared: {batch} sequences assumed "
             f"({DEFAULT_MICRO_BATCHES_PER_STAGE} x pp micro-batches a step, dclint's own default)"
         )
+    settings = wl.software_in_effect
+    torch_fsdp = settings.sharding in ("fsdp", "hsdp")
+    reshard = settings.reshard_after_forward
     layout = Layout(
         p.tp,
         p.pp,
@@ -204,8 +214,12 @@ def inputs(
         p.tp > 1 and p.sequence_parallel is not False,  # Megatron-Core recipes run it with tp
         p.distributed_optimizer,
         wl.recompute,
-        p.sharding >= 3,  # ZeRO-3 / FSDP: parameters gathered every micro-batch
+        p.sharding >= 3 or torch_fsdp,  # ZeRO-3 / FSDP: parameters sharded
         stage_layers=_busiest_stage(wl),
+        # FSDP's default: reshard after forward unless pipelined (TorchTitan); ZeRO-3 always
+        reshard=(p.pp == 1 if reshard is None else reshard) if torch_fsdp else True,
+        shard_group=settings.shard_group if settings.sharding == "hsdp" else 0,
+        torch_fsdp=torch_fsdp,
     )
     links = _links(design, hw, eff.nvlink, eff.network, notes)
     machine = gpu_machine(
@@ -218,7 +232,6 @@ def inputs(
 
         machine = calibrated(machine, entry)
         notes.append(profile.describe(hw.gpu_key) or "")
-    settings = wl.software_in_effect
     blackwell = GENERATION.get(hw.family, hw.family) == "blackwell"
     if wl.precision == "fp8" and settings.fp8_recipe == "mxfp8" and not blackwell:
         notes.append(
@@ -229,6 +242,7 @@ def inputs(
         f"step model: {settings.describe()}; efficiencies "
         + "; ".join(f"{k} {v}" for k, v in eff.sources)
     )
+    notes.extend(_software_notes(settings, layout, arch))
     if arch.experts and settings.cuda_graphs != FULL_ITERATION:
         local = arch.experts // max(1, layout.ep)
         notes.append(
@@ -238,6 +252,51 @@ def inputs(
             "(docs/performance-model.md); software.cuda_graphs: full-iteration removes it"
         )
     return arch, layout, machine, software(settings)
+
+
+def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
+    """The assumptions behind the PyTorch-native terms a workload's settings turn on, each
+    with its source or as dclint's own (docs/performance-model.md, Software)."""
+    notes: list[str] = []
+    if layout.torch_fsdp and layout.dp * layout.cp > 1:
+        when = (
+            "gathered for every micro-batch's forward and backward and reduce-scattered every "
+            "micro-batch"
+            if layout.reshard
+            else "gathered once a step and reduce-scattered once (reshard_after_forward false: "
+            "FSDP2 under pipeline parallelism, as TorchTitan runs it)"
+        )
+        group = (
+            f"; HSDP: sharded over groups of {layout.shard_group}, gradients all-reduced across"
+            if layout.shard_group
+            else ""
+        )
+        notes.append(
+            f"PyTorch FSDP: parameters {when}{group}; one collective a block, the next block's "
+            "gather prefetched, the first gather and last reduction of a pass exposed; NCCL's "
+            f"kernels take {FSDP_SM_SHARE:.0%} of the compute they run under on every leg, "
+            "NVLink or network (Calculon's NVLink processor_usage, applied by dclint to FSDP's "
+            "collectives)"
+        )
+    if s.kernels == "eager" and arch.swiglu:
+        notes.append(
+            "eager PyTorch kernels: a Llama-style layer's RMSNorm, rotary embedding and SwiGLU "
+            f"one kernel an operation, {EAGER_NORM_BYTES} x h + {EAGER_ROTARY_BYTES} x (q + kv)"
+            f" + {EAGER_SWIGLU_BYTES} x f bytes a token and layer beyond the fused kernels "
+            "(dclint's count of TorchTitan's llama3 model code)"
+        )
+    if s.fp8_recipe in ("tensorwise", "rowwise"):
+        notes.append(
+            f"torchao float8 {s.fp8_recipe} scaling: {FP8_RECIPE_BYTES[s.fp8_recipe]:g} B an "
+            "element beyond the cast-transpose for the amax (dclint's own count)"
+        )
+    if s.selective_recompute == "op" and layout.recompute == "selective":
+        notes.append(
+            "op-level selective recomputation (TorchTitan's policy: the attention output and "
+            "every other matmul's saved): the backward repeats half the layer's GEMMs and its "
+            "element-wise operations"
+        )
+    return notes
 
 
 def software(s: Settings) -> Software:
@@ -257,6 +316,9 @@ def software(s: Settings) -> Software:
         s.overlap_ep,
         s.cuda_graphs == FULL_ITERATION,
         s.ep_dispatcher != "alltoall",
+        s.kernels,
+        s.fp8_all_gather,
+        s.selective_recompute == "op",
     )
 
 

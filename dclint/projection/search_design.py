@@ -214,7 +214,9 @@ def question(
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
-    seconds = st.time + (zero3_gather(arch, layout, machine) if zero == 3 else 0.0)
+    # PyTorch FSDP's gathers are in the step already (step._torch_fsdp): no search-side term
+    regather = zero == 3 and not layout.torch_fsdp
+    seconds = st.time + (zero3_gather(arch, layout, machine) if regather else 0.0)
     memory = memory_per_gpu(wl).total.m_as("B")
     declared = Candidate(
         layout.tp, layout.pp, layout.vpp, layout.cp, layout.ep, layout.dp, layout.micro_batch,

@@ -16,7 +16,11 @@ from dclint.projection.step_records import (
     ACT,
     ADAM_BYTES,
     CROSS_ENTROPY_BYTES,
+    EAGER_NORM_BYTES,
+    EAGER_ROTARY_BYTES,
+    EAGER_SWIGLU_BYTES,
     FP8_RECIPE_BYTES,
+    FSDP_SM_SHARE,
     GEMM_STREAMS,
     HOST_EXPERT_GEMM_SECONDS,
     LAUNCH_SECONDS,
@@ -63,7 +67,7 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     function a cost term, each reading the layer pass (`_layer_pass`) they share."""
     x = _layer_pass(a, lay, mac, sw)
     compute, recompute = _compute(x)
-    model, hardware = _flops(a, lay, causal)
+    model, hardware = _flops(a, lay, causal, sw.op_recompute)
     terms = (
         compute,
         recompute,
@@ -148,6 +152,14 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     weights = (h * (q + 2 * kv) + q * h) / t + w_mlp
     acts = n * (2 * h + (q + 2 * kv) / t + q / t + f * (3 if a.swiglu else 2) * routed / t)
     elementwise += ACT * (weights + 2 * acts)
+    if sw.kernels == "eager" and a.swiglu:
+        # a Llama-style layer in eager PyTorch: RMSNorm, rotary embedding and SwiGLU one
+        # kernel an operation (EAGER_*_BYTES, counted from TorchTitan's model code)
+        elementwise += n * (
+            EAGER_NORM_BYTES * h / sp
+            + EAGER_ROTARY_BYTES * (q + kv) / t
+            + EAGER_SWIGLU_BYTES * f / t
+        )
     attn_rate = (mac.attention_peak or mac.peak) * mac.attention_eff
     memory = (elementwise + scores) / bytes_rate
     # FP8: GEMM inputs and output gradients cast with their transposes. Transformer Engine's
@@ -176,6 +188,10 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         bwd += max(0.0, 4 * host - exp_bwd_g / flops_rate)
     if lay.recompute == "full":
         rec = fwd
+    elif lay.recompute == "selective" and sw.op_recompute:
+        # TorchTitan's op-level policy saves the attention output and every other matmul's:
+        # the backward repeats half the layer's GEMMs and its element-wise operations
+        rec = 0.5 * fwd_g / flops_rate + memory + cast_fwd
     elif lay.recompute == "selective" and not sw.flash_attention:
         rec = attn / attn_rate + scores / bytes_rate
     else:
@@ -337,6 +353,9 @@ def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
                 links, 2 * share * local * sw.grad_bytes, ranks, t, calls=calls, ring=2
             )
             params = 0.0
+        if lay.fsdp and lay.torch_fsdp:
+            dp += _torch_fsdp(mac, sw, lay, x, local, ranks)
+            continue
         if lay.fsdp:
             # ZeRO-3 / FSDP: every micro-batch gathers the parameters for its forward and again
             # for its backward and reduce-scatters its gradients (Rajbhandari et al. 2020: 3x
@@ -357,7 +376,46 @@ def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
     return dp
 
 
-def _flops(a: Arch, lay: Layout, causal: bool) -> tuple[float, float]:
+def _torch_fsdp(
+    mac: Machine, sw: Software, lay: Layout, x: _Pass, local: float, ranks: int
+) -> float:
+    """PyTorch FSDP (FSDP2's fully_shard a block, FSDP1's FULL_SHARD): each block's parameters
+    all-gathered before its forward (and again before its backward when resharding after the
+    forward), its gradients reduce-scattered after its backward, the next block's gather
+    prefetched under the current block's compute. Exposed: what exceeds the pass's compute,
+    the first block's gather and the last block's reduce-scatter of each phase, and the SMs
+    NCCL's kernels hold while they run (FSDP_SM_SHARE, on every leg, NVLink or network).
+    Resharding: 2 gathers and a reduce-scatter every micro-batch; not (FSDP2 under pipeline
+    parallelism: TorchTitan's reshard_after_forward False, gradient sync on the last
+    micro-batch): one gather and one reduce-scatter a step. HSDP: sharded over shard groups of
+    `shard_group` ranks, the gradient shards all-reduced across the groups."""
+    t, links, blocks = lay.tp, mac.links, max(1.0, x.per_layer)
+    group = lay.shard_group if 0 < lay.shard_group < ranks else ranks
+    share = (group - 1) / group
+    weight_bytes = 1.0 if (sw.fp8_all_gather and mac.fp8_cast_bytes) else ACT
+    calls = max(1, round(blocks))  # one collective a block
+    gather = group_time(links, share * local * weight_bytes, group, t, calls=calls)
+    reduce = group_time(links, share * local * sw.grad_bytes, group, t, calls=calls)
+    replicas = ranks // group
+    if replicas > 1:  # HSDP: the shard's gradients all-reduced across the shard groups
+        shard = local / group * sw.grad_bytes
+        reduce += group_time(
+            links, 2 * (replicas - 1) / replicas * shard, replicas, t * group, calls=calls, ring=2
+        )
+    fwd, bwd = x.per_layer * x.fwd, x.per_layer * (x.bwd + x.rec)
+
+    def hidden(comm: float, under: float) -> float:
+        if not sw.overlap_dp:
+            return comm
+        first = comm / blocks  # the first block's gather, the last block's reduction
+        return max(0.0, comm - first - under) + first + FSDP_SM_SHARE * min(comm, under)
+
+    if lay.reshard:
+        return x.m * (hidden(gather, fwd) + hidden(gather + reduce, bwd))
+    return hidden(gather, fwd) + hidden(reduce, bwd)
+
+
+def _flops(a: Arch, lay: Layout, causal: bool, op: bool = False) -> tuple[float, float]:
     """Model FLOPs of a step, and hardware FLOPs (with recomputation), whole job."""
     h, s = float(a.hidden), float(a.seq)
     tokens = lay.global_batch * s
@@ -366,6 +424,8 @@ def _flops(a: Arch, lay: Layout, causal: bool) -> tuple[float, float]:
     extra = 0.0
     if lay.recompute == "full":
         extra = (model - 6 * h * a.vocab * tokens) / 3
+    elif lay.recompute == "selective" and op:  # half the layers' forward GEMMs
+        extra = (model - 6 * h * a.vocab * tokens - 3 * core_forward * tokens) / 6
     elif lay.recompute == "selective":
         extra = core_forward * tokens
     return model, model + extra

@@ -15,7 +15,11 @@ __all__ = [
     "ACT",
     "ADAM_BYTES",
     "CROSS_ENTROPY_BYTES",
+    "EAGER_NORM_BYTES",
+    "EAGER_ROTARY_BYTES",
+    "EAGER_SWIGLU_BYTES",
     "FP8_RECIPE_BYTES",
+    "FSDP_SM_SHARE",
     "GEMM_STREAMS",
     "HOST_EXPERT_GEMM_SECONDS",
     "LAUNCH_SECONDS",
@@ -80,7 +84,36 @@ def straggler_share(gpus: int) -> float:
 # before casting (2 B); blockwise (1 x 128 blocks) writes an fp32 scale every 128 elements and
 # MXFP8 an E8M0 byte every 32, for the row-wise and the column-wise copy each; delayed scaling
 # takes its scale from the amax history and computes the new amax inside the cast
-FP8_RECIPE_BYTES = {"delayed": 0.0, "current": 2.0, "blockwise": 2 * 4 / 128, "mxfp8": 2 / 32}
+# torchao's float8 training (pytorch/ao torchao/float8): tensorwise dynamic scaling reads the
+# tensor once more for its amax, as current scaling does (2 B); rowwise takes an amax along the
+# rows for the operand and along the columns for its transpose (two more reads, 4 B); dclint's
+# own count of the bytes, not a measurement
+FP8_RECIPE_BYTES = {
+    "delayed": 0.0,
+    "current": 2.0,
+    "blockwise": 2 * 4 / 128,
+    "mxfp8": 2 / 32,
+    "tensorwise": 2.0,
+    "rowwise": 4.0,
+}
+# HBM bytes a token and layer the element-wise work of a Llama-style layer (RMSNorm written in
+# PyTorch operations, rotary embedding as a complex multiply, SwiGLU as silu and mul) costs in
+# eager PyTorch beyond the fused kernels' count, by element of the tensor it works on; counted
+# from TorchTitan's llama3 model.py (Dec 2024), each operation reading its inputs and writing
+# its output at its dtype: RMSNorm (h): float cast 2+4, pow 4+4, mean 4, normalise 4+4, cast
+# back 4+2, weight 2+2 = 36 against a fused norm's 4 (x 2 norms); rotary (q + kv): float cast
+# 2+4, complex multiply 4+4, cast back 4+2 = 20 against 4; SwiGLU (f): silu 2+2, mul 4+2 =
+# 10 against 6. A GPT-style layer's LayerNorm and GELU are one kernel each in eager PyTorch
+# (nothing beyond the fused count)
+# Compute an NCCL collective of PyTorch FSDP takes from the GEMMs it runs under, on every leg:
+# NCCL's kernels hold their SMs for the collective's whole time, waiting on the network too.
+# Calculon's NVLink figure (Isaev et al. SC23, system files' processor_usage 0.15), applied to
+# FSDP's per-block collectives whatever they cross (Megatron-Core's bucketed gradient
+# reduction keeps Calculon's 2% over the network; docs/performance-model.md, FSDP)
+FSDP_SM_SHARE = 0.15
+EAGER_NORM_BYTES = 2 * (36 - 4)  # x h
+EAGER_ROTARY_BYTES = 20 - 4  # x (q + kv) / t
+EAGER_SWIGLU_BYTES = 10 - 6  # x f / t
 # Transformer Engine's grouped GEMM (GroupedLinear, Megatron-Core's TEGroupedMLP) runs one cuBLAS
 # GEMM a local expert, round-robin over its compute streams (transformer_engine/common/gemm/
 # cublaslt_gemm.cu, nvte_multi_stream_cublas_gemm; num_streams = 4 in transformer_engine/gemm.h):
@@ -145,7 +178,14 @@ class Layout:
     sequence_parallel: bool = False
     distributed_optimizer: bool = True
     recompute: str = "selective"  # none | selective | full
-    fsdp: bool = False  # ZeRO-3 / Megatron-FSDP: parameters gathered every micro-batch
+    fsdp: bool = False  # ZeRO-3 / FSDP: parameters sharded over the data-parallel ranks
+    # parameters regathered for every micro-batch's forward and backward and its gradients
+    # reduce-scattered (ZeRO-3, FSDP's reshard_after_forward); False: gathered once a step
+    # and the gradients reduced once (FSDP2 under pipeline parallelism)
+    reshard: bool = True
+    shard_group: int = 0  # HSDP: ranks a shard group holds (0: all dp x cp ranks)
+    # PyTorch FSDP's per-block collectives (FSDP_SM_SHARE); False: ZeRO-3 as before
+    torch_fsdp: bool = False
     stage_layers: float = 0.0  # layers of the busiest stage when stages are uneven; 0: layers/pp
 
 
@@ -181,6 +221,13 @@ class Software:
     # the flex dispatcher (DeepEP, HybridEP): a token crosses the network once a node that
     # holds one of its experts and is forwarded over NVLink (module doc of collectives)
     node_dedup: bool = False
+    # element-wise kernels: "transformer-engine" (fused), "compiled" (torch.compile, fused),
+    # "eager" (PyTorch, one kernel an operation: EAGER_BYTES)
+    kernels: str = "transformer-engine"
+    fp8_all_gather: bool = False  # FSDP all-gathers FP8 weights (1 B a parameter)
+    # selective recomputation repeats every other matmul of a layer and its element-wise
+    # operations (TorchTitan's op-level policy), not core attention
+    op_recompute: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,195 @@
+"""PyTorch FSDP as FSDP and the PyTorch-native software settings (issue 51): the schema of
+`software.sharding`, `compile` / `kernels`, op-level selective recomputation, FP8 all-gather,
+and what each does to the step model's terms."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from dclint.errors import LoadError
+from dclint.loader import load_text
+from dclint.model.design import Design
+from dclint.model.workload import Workload
+from dclint.projection.hardware import hardware_of
+from dclint.projection.predict import inputs, predict
+from dclint.projection.step import Arch, Layout, Machine, Software, step
+
+DESIGN = """
+name: fsdp
+racks:
+  - {{id: 'r[01-16]', platform: dgx-h100, nodes: 1}}
+fabrics:
+  - {{id: compute, kind: compute}}
+workloads:
+  - id: w
+    model: {{parameters: 8.03e9, layers: 32, hidden_size: 4096, attention_heads: 32,
+            query_groups: 8, ffn_hidden_size: 14336, vocab_size: 128256, {swiglu}}}
+    tokens: 1e12
+    sequence_length: 8192
+    global_batch: {batch}
+    micro_batch: 2
+    gpus: {gpus}
+    parallel: {parallel}
+    software: {software}
+"""
+
+
+def _wl(
+    software: str = "{preset: torchtitan}",
+    parallel: str = "{}",
+    gpus: int = 8,
+    batch: int = 16,
+    swiglu: str = "swiglu: true",
+) -> tuple[Design, Workload]:
+    text = DESIGN.format(
+        software=software, parallel=parallel, gpus=gpus, batch=batch, swiglu=swiglu
+    )
+    design = load_text(text)
+    return design, design.workloads[0]
+
+
+def _inputs(
+    software: str = "{preset: torchtitan}",
+    parallel: str = "{}",
+    gpus: int = 8,
+    batch: int = 16,
+    swiglu: str = "swiglu: true",
+) -> tuple[Arch, Layout, Machine, Software]:
+    design, wl = _wl(software, parallel, gpus, batch, swiglu)
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    got = inputs(design, wl, hw, [])
+    assert not isinstance(got, str), got
+    return got
+
+
+def test_compile_sets_the_kernels_unless_they_are_declared() -> None:
+    assert _wl()[1].software_in_effect.kernels == "eager"  # TorchTitan's config default
+    got = _wl("{preset: torchtitan, compile: true}")[1].software_in_effect
+    assert got.kernels == "compiled"
+    got = _wl("{preset: torchtitan, compile: true, kernels: transformer-engine}")[1]
+    assert got.software_in_effect.kernels == "transformer-engine"
+    assert _wl("{compile: false}")[1].software_in_effect.kernels == "eager"
+
+
+def test_fsdp_shards_every_state_for_memory_unless_zero_stage_is_declared() -> None:
+    assert _wl()[1].parallel.sharding == 3
+    assert _wl("{sharding: {kind: hsdp, shard_group: 8}}")[1].parallel.sharding == 3
+    assert _wl(parallel="{zero_stage: 1}")[1].parallel.sharding == 1
+    assert _wl("{sharding: {kind: zero}}")[1].parallel.sharding == 1
+
+
+def test_an_unknown_sharding_kind_is_a_load_error() -> None:
+    with pytest.raises(LoadError):
+        _wl("{sharding: {kind: ddp}}")
+
+
+def test_fsdp_reshards_after_forward_unless_pipelined() -> None:
+    """TorchTitan's default: reshard_after_forward without PP, not with it; declared wins.
+    `zero_stage: 3` alone is ZeRO-3 as before (regathered every micro-batch, not torch's)."""
+    lay = _inputs()[1]
+    assert (lay.fsdp, lay.torch_fsdp, lay.reshard) == (True, True, True)
+    lay = _inputs(parallel="{pp: 2}", gpus=16, batch=64)[1]
+    assert (lay.fsdp, lay.torch_fsdp, lay.reshard) == (True, True, False)
+    lay = _inputs("{preset: torchtitan, sharding: {kind: fsdp, reshard_after_forward: true}}",
+                  parallel="{pp: 2}", gpus=16, batch=64)[1]  # fmt: skip
+    assert lay.reshard
+    lay = _inputs("{preset: megatron-core}", parallel="{zero_stage: 3, pp: 2}", gpus=16, batch=64)[
+        1
+    ]
+    assert (lay.fsdp, lay.torch_fsdp, lay.reshard) == (True, False, True)
+
+
+def test_gathering_once_a_step_costs_less_than_every_micro_batch() -> None:
+    a, lay, mac, sw = _inputs(parallel="{pp: 2}", gpus=16, batch=64)
+    once = step(a, lay, mac, sw)
+    every = step(a, replace(lay, reshard=True), mac, sw)
+    assert once.dp < every.dp
+    assert once.compute == every.compute
+
+
+def test_fsdp_over_the_network_loses_more_a_gpu_than_over_nvlink() -> None:
+    """8 GPUs gather over NVLink, 128 over the network: NCCL's kernels hold their SMs longer
+    (FSDP_SM_SHARE on every leg), so throughput a GPU falls."""
+    a, lay, mac, sw = _inputs()
+    eight = step(a, lay, mac, sw)
+    a, lay, mac, sw = _inputs(gpus=128, batch=256)
+    many = step(a, lay, mac, sw)
+    assert many.time > eight.time
+    assert many.compute == eight.compute
+
+
+def test_hsdp_gathers_inside_its_shard_group_and_all_reduces_across() -> None:
+    a, lay, mac, sw = _inputs("{preset: torchtitan, sharding: {kind: hsdp, shard_group: 8}}",
+                              gpus=128, batch=256)  # fmt: skip
+    assert lay.shard_group == 8
+    hsdp = step(a, lay, mac, sw)
+    full = step(a, replace(lay, shard_group=0), mac, sw)
+    assert hsdp.dp != full.dp
+
+
+def test_fp8_all_gather_halves_the_gathered_bytes() -> None:
+    a, lay, mac, sw = _inputs(gpus=128, batch=256)
+    mac8 = replace(mac, fp8_cast_bytes=4.0)
+    bf16 = step(a, lay, mac8, sw)
+    fp8 = step(a, lay, mac8, replace(sw, fp8_all_gather=True))
+    assert fp8.dp < bf16.dp
+    # a bf16 run gathers bf16 whatever the setting says
+    assert step(a, lay, mac, replace(sw, fp8_all_gather=True)).dp == step(a, lay, mac, sw).dp
+
+
+def test_eager_kernels_cost_a_llama_layer_bytes_and_a_gpt_layer_none() -> None:
+    a, lay, mac, sw = _inputs()
+    eager, compiled = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, kernels="compiled"))
+    assert eager.compute > compiled.compute
+    assert compiled.compute == step(a, lay, mac, replace(sw, kernels="transformer-engine")).compute
+    a, lay, mac, sw = _inputs(swiglu="swiglu: false")
+    assert (
+        step(a, lay, mac, sw).compute == step(a, lay, mac, replace(sw, kernels="compiled")).compute
+    )
+
+
+def test_op_level_selective_recomputation_repeats_half_the_gemms() -> None:
+    a, lay, mac, sw = _inputs()
+    assert lay.recompute == "selective" and sw.op_recompute
+    op = step(a, lay, mac, sw)
+    core = step(a, lay, mac, replace(sw, op_recompute=False))
+    full = step(a, replace(lay, recompute="full"), mac, sw)
+    assert core.recompute == 0.0  # flash attention already recomputes the scores
+    assert 0 < op.recompute < full.recompute
+    assert op.hardware_flops > op.model_flops
+
+
+def test_a_native_run_takes_the_native_band_and_a_blackwell_one_says_why_not() -> None:
+    design, wl = _wl()
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    got = predict(design, wl, hw)
+    assert not isinstance(got, str)
+    assert got.band.source.endswith("80% of 48 hopper PyTorch-native dense runs")
+    assert not got.band.outside
+    text = DESIGN.format(software="{preset: torchtitan}", parallel="{}", gpus=8, batch=16,
+                         swiglu="swiglu: true").replace("dgx-h100", "dgx-b200")  # fmt: skip
+    design = load_text(text)
+    wl = design.workloads[0]
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    got = predict(design, wl, hw)
+    assert not isinstance(got, str)
+    assert got.band.outside == ("no blackwell PyTorch-native dense calibration run (or under 5)",)
+    assert (got.band.low_factor, got.band.high_factor) == (0.731, 1.929)
+
+
+@pytest.mark.parametrize(
+    "preset", ["torchtitan", "llm-foundry", "accelerate-deepspeed", "megatron-core", "nemo"]
+)
+def test_every_new_preset_predicts_and_names_itself(preset: str) -> None:
+    design, wl = _wl(f"{{preset: {preset}}}", parallel="{zero_stage: 3}", gpus=16, batch=32)
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    got = predict(design, wl, hw)
+    assert not isinstance(got, str), got
+    assert any(f"preset {preset} (" in note for note in got.assumptions)
+    assert got.step_time.m_as("s") > 0
