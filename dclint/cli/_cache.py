@@ -65,7 +65,11 @@ __all__ = ["DIRECTORY", "ENV", "FORMATS", "Cache", "usable"]
 
 SCHEMA = 1  # the layout of a cache file; another number is ignored
 FORMATS = ("text", "github", "json", "gitlab")  # reproduced byte for byte from what is stored
-RECORDED = ("text", "github")  # the formats a run record (dclint.cli._runs) replays
+# the formats a run record (dclint.cli._runs) replays: every report `check` prints; those that
+# print each design's git commit keep it in the record
+RECORDED: tuple[str, ...] = ("text", "json", "sarif", "junit", "github", "gitlab", "markdown")
+RECORDED += ("markdown-summary", "html")
+_COMMITS = ("markdown", "html")
 # JSON prints each design's projections too: kept (the report's own dict) by a JSON run, and a
 # design stored without them is checked again by one
 _PROJECTION = "json"
@@ -626,9 +630,9 @@ class Cache:
                 write(folder, f"{self.run_key[:32]}.json", text, self.run_key)
 
     def record(self, out: str, code: int) -> None:
-        """The run's record (dclint.cli._runs), for a report of a format the cache reproduces
-        printed on standard output, nothing on standard error, no rules directory and no
-        calibration profile in effect."""
+        """The run's record (dclint.cli._runs), for a report printed on standard output,
+        nothing on standard error, no rules directory, site policies or calibration profile in
+        effect."""
         snapshot, inputs, engine = self.snapshot, self.inputs, self.engine
         if snapshot is None or not inputs or self.args.format not in RECORDED:
             return
@@ -644,4 +648,5 @@ class Cache:
             configs[file] = config.file
         argv = getattr(self.args, "argv", None)
         if argv is not None:
-            snapshot.record(list(argv), inputs, configs, out, code)
+            commits = self.args.format in _COMMITS
+            snapshot.record(list(argv), inputs, configs, out, code, commits)
