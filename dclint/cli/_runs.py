@@ -331,6 +331,8 @@ class Snapshot:
         self.listed: dict[str, str | None] = {}  # YAML file met there -> its digest
         self.usable = self.folder is not None
         self._found: dict[str, str | None] = {}  # directory -> its config
+        if not self.usable:  # no cache folder: nothing is recorded, nothing to read
+            return
         started = time.time_ns()
         for file in paths:
             try:
