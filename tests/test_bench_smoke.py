@@ -26,6 +26,7 @@ TARGETS = {
     "200 small designs: dclint / check-jsonschema",
     "explicit 100k: RSS beyond baseline / file size",
     "200 small designs, cached repeat: dclint / python -c pass",
+    "check . of 200 small designs, cached repeat: dclint / python -c pass",
     "200 small designs, one changed: dclint / one small design cold",
     "one small design: dclint / import yaml, pydantic, pint",
     "explicit 10k: 50 site policies / none",  # SKIP here: the policy pair runs at 10,000 GPUs
@@ -63,6 +64,7 @@ def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
         "dclint-many",
         "cjs-many",
         "dclint-cached",
+        "dclint-cached-dir",
         "dclint-one-changed",
     }
     for r in data["results"]:
@@ -92,6 +94,12 @@ def test_results_have_the_expected_keys(report: tuple[dict, Path]) -> None:
     assert cached["rc"] == [0] and "--no-cache" not in cached["cmd"]
     assert all("--no-cache" in r["cmd"] for r in data["results"] if r["kind"] == "dclint-many")
     assert statuses["200 small designs, cached repeat: dclint / python -c pass"] in ("PASS", "FAIL")
+    # `check .` in a git repository of the designs, replayed from the run record of its search
+    folder = next(r for r in data["results"] if r["kind"] == "dclint-cached-dir")
+    assert folder["rc"] == [0] and folder["cmd"][1:] == ["check", "."]
+    _, out = report
+    assert (out / "many" / ".git").is_dir()
+    assert len(list((out / "many" / ".dclint_cache").glob("run-*.json"))) == 1
 
 
 def test_generated_designs_load(report: tuple[dict, Path]) -> None:

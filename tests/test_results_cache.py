@@ -358,7 +358,7 @@ def _checked_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+@pytest.mark.parametrize("fmt", ["text", "github", "json", "sarif"])
 def test_one_edited_design_of_many_is_the_only_one_checked(
     fmt: str, repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -378,6 +378,7 @@ def test_one_edited_design_of_many_is_the_only_one_checked(
         "clg006/good.yaml:6:62: CLG006 [error] rack n1 liquid cooling capacity 40 kW" in cold[1]
         or "file=clg006/good.yaml,line=6,col=62,title=CLG006" in cold[1]
         or '"message": "rack n1 liquid cooling capacity 40 kW is below its' in cold[1]
+        or '"text": "rack n1 liquid cooling capacity 40 kW is below its' in cold[1]
     )
     assert _check(capsys, *flags) == cold and len(seen) == 1  # then all replayed
 

@@ -138,8 +138,7 @@ def test_any_change_it_depends_on_runs_the_check(
 def test_runs_that_are_not_recorded(
     repo: Path, capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    _check(capsys, *TODAY, "pwr")  # a directory: what it holds is found anew each time
-    _check(capsys, *TODAY, "--format", "json", "pwr/bad.yaml")  # not reproduced by the cache
+    _check(capsys, *TODAY, "pwr")  # a directory modified less than 2 s ago (RACY_NS)
     _check(capsys, *TODAY, "--no-cache", "pwr/bad.yaml")
     _check(capsys, *TODAY, "-o", "report.txt", "pwr/bad.yaml")
     _check(capsys, *TODAY, "--rules-dir", str(EXAMPLES.parent), "pwr/bad.yaml")
@@ -156,6 +155,97 @@ def test_runs_that_are_not_recorded(
     os.chdir(elsewhere)
     _check(capsys, *TODAY, "d.yaml")
     assert _replay(capsys, *TODAY, "d.yaml")[0] is None
+
+
+def _aged(*folders: Path) -> None:
+    """Set the folders' modification time an hour back (past RACY_NS): a record of a search
+    through them is made."""
+    for folder in folders:
+        info = folder.stat()
+        os.utime(folder, ns=(info.st_atime_ns, info.st_mtime_ns - 3600 * 10**9))
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "gitlab", "html"])
+def test_a_directory_is_replayed_in_every_format(
+    fmt: str, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`dclint check .` (issue 54 item 5): the searched directories are stat'ed, not searched,
+    and every format's report replays."""
+    (repo / "notes.yaml").write_text("services: {}\n", "utf-8")  # YAML, not a design
+    for folder in (repo, repo / "pwr"):  # made before the folders are aged (pwr/ has a config)
+        (folder / DIRECTORY).mkdir(mode=0o700)
+    _aged(repo, repo / "pwr", repo / "parts")
+    argv = [*TODAY, "--format", fmt, "."]
+    code, out, err = _check(capsys, *argv)
+    assert (code, err) == (1, "") and len(_records(repo)) == 1
+    assert _replay(capsys, *argv) == (code, out)
+    record = json.loads(_records(repo)[0].read_text("utf-8").split("\n", 1)[1])
+    searched = sorted(d for d, *_ in record["dirs"])
+    assert searched == [".", "./parts", "./pwr"]  # not .git, not the cache folder
+    assert "./notes.yaml" in dict(record["digests"])  # met, though no design
+
+
+def test_what_a_directorys_search_finds_anew_runs_the_check(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for folder in (repo, repo / "pwr"):
+        (folder / DIRECTORY).mkdir(mode=0o700)
+
+    def recorded() -> bool:
+        _aged(repo, *(d for d in repo.iterdir() if d.is_dir() and d.name[0] != "."))
+        _check(capsys, *TODAY, ".")
+        return _replay(capsys, *TODAY, ".")[0] is not None
+
+    assert recorded()
+    new = repo / "pwr" / "copy.yaml"
+    new.write_text((repo / "pwr" / "good.yaml").read_text("utf-8"), "utf-8")
+    assert _replay(capsys, *TODAY, ".")[0] is None  # a design added in a subfolder
+    assert recorded()
+    notes = repo / "parts" / "notes.yaml"
+    notes.write_text("services: {}\n", "utf-8")
+    assert _replay(capsys, *TODAY, ".")[0] is None  # any YAML added
+    assert recorded()
+    notes.write_text("name: n\nracks: []\n", "utf-8")  # now says it is a design
+    assert _replay(capsys, *TODAY, ".")[0] is None  # a YAML file that was no design edited
+    assert recorded()
+    new.unlink()
+    assert _replay(capsys, *TODAY, ".")[0] is None  # a design removed
+    assert recorded()
+    (repo / "pwr").chmod(0o500)  # the change time
+    try:
+        assert _replay(capsys, *TODAY, ".")[0] is None
+    finally:
+        (repo / "pwr").chmod(0o700)
+    assert recorded()
+    (repo / "sub").mkdir()
+    assert _replay(capsys, *TODAY, ".")[0] is None  # a folder added
+    assert recorded()
+    (repo / "sub" / ".dclint.yaml").write_text("fail-on: info\n", "utf-8")
+    assert _replay(capsys, *TODAY, ".")[0] is None  # a config added (a hidden file)
+    assert recorded()
+    assert _replay(capsys, *TODAY, "./")[0] is None  # another command line
+
+
+def test_a_record_of_markdown_keeps_the_commits_it_printed(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dclint.report import commits
+
+    seen = {"commit": "0123456789ab"}
+    monkeypatch.setattr(commits, "_git", lambda folder, *args: _fake_git(seen, args))
+    argv = [*TODAY, "--format", "markdown", "pwr/bad.yaml"]
+    code, out, _ = _check(capsys, *argv)
+    assert "0123456789ab" in out
+    assert _replay(capsys, *argv) == (code, out)
+    seen["commit"] = "ba9876543210"  # a new commit: the report would say so
+    assert _replay(capsys, *argv)[0] is None
+    assert "ba9876543210" in _check(capsys, *argv)[1]
+
+
+def _fake_git(seen: dict[str, str], args: tuple[str, ...]) -> str:
+    if args[0] == "rev-parse":
+        return f"/nowhere\n{seen['commit']}abcdef\n"
+    return ""
 
 
 def test_a_config_changed_during_the_check_is_not_recorded(

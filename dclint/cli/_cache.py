@@ -16,13 +16,16 @@ record, CLI values in, every field; the text of each site policy file it names),
 of its text and of every file it includes or extends, and its findings, waivers and the rack
 types the report rolls findings up by.
 
-In a format the cache reproduces byte for byte (`FORMATS`: text, GitHub annotations and GitLab
-code quality print findings and nothing a design computes beyond them; JSON prints each
-design's projections too, which a JSON run stores as the report's own dict), a run replays the
-designs the cache holds unchanged and checks only the others (`split`: one edited design of
-many costs about one design's check, and a changed fragment re-checks only the designs that
-include it), then stores what it found; in another format it checks as if there were no
-cache and stores what it found. Designs that did not load, or on which a rule failed, are
+In a format the cache reproduces byte for byte (`FORMATS`: text, GitHub annotations, GitLab
+code quality and SARIF print findings and nothing a design computes beyond them, SARIF with a
+description of each rule, read from the rule pack; JSON prints each design's projections too,
+which a JSON run stores as the report's own dict), a run replays the designs the cache holds
+unchanged and checks only the others (`split`: one edited design of many costs about one
+design's check, and a changed fragment re-checks only the designs that include it), then
+stores what it found. JUnit (each rule that did not apply, and why, read from the design),
+Markdown and HTML (projections, costs, provenance) check every design and store what they
+found; their run's report, as every format's, is replayed whole by its run record while
+nothing changed (dclint.cli._runs). Designs that did not load, or on which a rule failed, are
 never stored. Never used
 with `--no-cache` or DCLINT_NO_CACHE set, `--fix`/`--diff`/`--add-suppressions`, `--watch`,
 `--sweep`, `--show-files`, `--set`, `--baseline` or `--write-baseline`.
@@ -64,8 +67,13 @@ from dclint.engine.rule import SEVERITIES
 __all__ = ["DIRECTORY", "ENV", "FORMATS", "Cache", "usable"]
 
 SCHEMA = 1  # the layout of a cache file; another number is ignored
-FORMATS = ("text", "github", "json", "gitlab")  # reproduced byte for byte from what is stored
-RECORDED = ("text", "github")  # the formats a run record (dclint.cli._runs) replays
+# reproduced byte for byte from what is stored
+FORMATS = ("text", "github", "json", "gitlab", "sarif")
+# the formats a run record (dclint.cli._runs) replays: every report `check` prints; those that
+# print each design's git commit keep it in the record
+RECORDED: tuple[str, ...] = ("text", "json", "sarif", "junit", "github", "gitlab", "markdown")
+RECORDED += ("markdown-summary", "html")
+_COMMITS = ("markdown", "html")
 # JSON prints each design's projections too: kept (the report's own dict) by a JSON run, and a
 # design stored without them is checked again by one
 _PROJECTION = "json"
@@ -166,6 +174,11 @@ class _Stored(Finding):
     def limit_text(self) -> str | None:
         return self.shown[1]
 
+    def numbers(self, name: str) -> tuple[float | None, str | None]:
+        """As the finding printed them (their types checked when read: `_finding`)."""
+        number = self.data.get(f"{name}_value")
+        return (None if number is None else float(number)), self.data.get(f"{name}_unit")
+
     def as_dict(self) -> dict[str, Any]:
         return dict(self.data)
 
@@ -235,6 +248,12 @@ class Replayed:
     result: RunResult
     fail_on: str
     designs: list[Any] = field(default_factory=list)
+    engine: Any = field(default=None, repr=False)
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The run's rules (SARIF describes each): the rule pack imported, nothing checked."""
+        return dict(self.engine.rules)
 
     def exit_code(self) -> int:
         return self.result.exit_code(self.fail_on)  # type: ignore[arg-type]
@@ -297,6 +316,12 @@ def _finding(d: Any) -> _Stored:
     if "impact" in d:
         impact = _Impact(_str(d, "impact_text"), _dict(d["impact"]))
     data = {k: v for k, v in d.items() if k not in ("tags", "refs", "impact_text")}
+    for name in ("measured", "limit"):  # what Finding.numbers gives: read by SARIF
+        number, unit = data.get(f"{name}_value"), data.get(f"{name}_unit")
+        if number is not None and type(number) not in (int, float):
+            raise _Bad("number")
+        if unit is not None and not isinstance(unit, str):
+            raise _Bad("unit")
     return _Stored(
         file=_str(d, "file"),
         line=_int(d, "line"),
@@ -588,9 +613,10 @@ class Cache:
         result.rule_failures = sum("rule-failure" in f.tags for d in checked for f in d.findings)
         fail_on = self.engine.config_for(designs[0].file).fail_on
         if self.args.format != "json":
-            return Replayed(result, fail_on)
+            return Replayed(result, fail_on, engine=self.engine)
         fresh = {a.result.file: a for a in assessed or ()}
-        return Replayed(result, fail_on, [fresh.get(f) or split.assessed[f] for f in split.files])
+        designs = [fresh.get(f) or split.assessed[f] for f in split.files]
+        return Replayed(result, fail_on, designs, self.engine)
 
     def store(self, result: RunResult, assessed: Any = None) -> None:
         """Keep what the run found for each design that loaded (quietly, if it cannot); with
@@ -626,9 +652,9 @@ class Cache:
                 write(folder, f"{self.run_key[:32]}.json", text, self.run_key)
 
     def record(self, out: str, code: int) -> None:
-        """The run's record (dclint.cli._runs), for a report of a format the cache reproduces
-        printed on standard output, nothing on standard error, no rules directory and no
-        calibration profile in effect."""
+        """The run's record (dclint.cli._runs), for a report printed on standard output,
+        nothing on standard error, no rules directory, site policies or calibration profile in
+        effect."""
         snapshot, inputs, engine = self.snapshot, self.inputs, self.engine
         if snapshot is None or not inputs or self.args.format not in RECORDED:
             return
@@ -644,4 +670,5 @@ class Cache:
             configs[file] = config.file
         argv = getattr(self.args, "argv", None)
         if argv is not None:
-            snapshot.record(list(argv), inputs, configs, out, code)
+            commits = self.args.format in _COMMITS
+            snapshot.record(list(argv), inputs, configs, out, code, commits)

@@ -1,24 +1,34 @@
-"""Run records, the results cache's fast path: a repeat of a `dclint check` command line that
-names design files (not directories), in the same working directory on the same day, with
-every design, included file and config unchanged, prints the report the first run printed and
-exits with its code. The replay imports os, sys, json, hashlib and dclint's file reader only
-(no argparse, no engine, no presenter), so that a cached repeat costs little more than the
-interpreter's start.
+"""Run records, the results cache's fast path: a repeat of a `dclint check` command line, in
+the same working directory on the same day, with every design, included file, config and
+searched directory unchanged, prints the report the first run printed and exits with its code.
+The replay imports os, sys, json, hashlib and dclint's file reader only (no argparse, no engine,
+no presenter), so that a cached repeat costs little more than the interpreter's start.
 
 A record is written by a check that used the results cache (dclint.cli._cache; never with
---no-cache or the options that bypass it) and printed a text or GitHub report on standard
-output, nothing on standard error, exit code 0 or 1, each of its paths a file, with no rules
-directory (--rules-dir, a --config's rules-dir) and no calibration profile in effect. It lives in
-the results cache folder of the working directory (beside the config that governs it, else at
-its repository root; none: no record), one JSON file a record, `run-<key>.json`, the key a hash
-of the record format, dclint's version and files (dclint.cli._cache's run key has them too),
-the installed distributions, the Python, the working directory, the date, the whole command
-line, NO_COLOR, FORCE_COLOR and whether standard output is a terminal. It holds the config of
-each design (found, or given with --config) and the SHA-256 of the text of every design, every
-file it includes and every config; a replay finds each design's config again and compares
-every digest. Configs are hashed before the check reads them and again after it, and a record
-is made only when both agree (the check read what was hashed). At most MAX_RUNS records are
-kept: the oldest are removed when one is written.
+--no-cache or the options that bypass it) and printed its report (any format) on standard
+output, nothing on standard error, exit code 0 or 1, with no rules directory (--rules-dir, a
+--config's rules-dir), no site policies and no calibration profile in effect. It lives in the
+results cache folder of the working directory (beside the config that governs it, else at its
+repository root; none: no record), one JSON file a record, `run-<key>.json`, the key a hash of
+the record format, dclint's version and files (dclint.cli._cache's run key has them too), the
+installed distributions, the Python, the working directory, the date, the whole command line,
+NO_COLOR, FORCE_COLOR and whether standard output is a terminal. It holds the config of each
+design (found, or given with --config) and the SHA-256 of the text of every design, every file
+it includes and every config; a replay finds each design's config again and compares every
+digest. Configs are hashed before the check reads them and again after it, and a record is
+made only when both agree (the check read what was hashed).
+
+A directory on the command line (`dclint check .`) is searched as dclint.engine.files searches
+it; the record keeps each directory the search entered, by inode, modification and change
+time (a file added, removed or renamed in it changes them), and the digest of every YAML file
+the search met, designs or not (an edit can make a file a design). A replay stats those
+directories instead of searching them again. Their times are taken before the check and again
+after it, and a directory modified less than RACY_NS before the check is not recorded (a
+file added within the file system's timestamp granularity would not change its time). A
+Markdown or HTML report prints each design's git commit: its record keeps them, and a replay
+asks git again (two calls a folder).
+
+At most MAX_RUNS records are kept: the oldest are removed when one is written.
 
 A record is untrusted input, as a cache file is: read only from a trusted cache folder, as a
 regular file of the user's within MAX_RUN_BYTES, not through a symlink, its seal checked
@@ -68,6 +78,9 @@ _TAG = (
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
 _LARGE = 1 << 20  # bytes past which hashlib (OpenSSL) is worth its import
+# a searched directory modified this recently when a check starts is not recorded: FAT's 2 s
+# timestamps, and the kernel's coarse clock (a few ms) elsewhere
+RACY_NS = 2_000_000_000
 
 
 def disabled() -> bool:
@@ -220,6 +233,30 @@ def _pairs(value: Any) -> list[tuple[str, str]]:
     return out
 
 
+def _dirs(value: Any) -> list[tuple[str, int, int, int]]:
+    if not isinstance(value, list):
+        raise ValueError("dirs")
+    out = []
+    for row in value:
+        if not isinstance(row, list) or len(row) != 4 or not isinstance(row[0], str):
+            raise ValueError("dir")
+        if not all(type(x) is int for x in row[1:]):
+            raise ValueError("dir")
+        out.append((row[0], row[1], row[2], row[3]))
+    return out
+
+
+def _times(directory: str) -> list[int] | None:
+    """A directory's inode, modification and change times (ns); None if it is none."""
+    try:
+        info = os.stat(directory)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISDIR(info.st_mode):
+        return None
+    return [info.st_ino, info.st_mtime_ns, info.st_ctime_ns]
+
+
 def replay(argv: list[str]) -> int | None:
     """Print the recorded report of `dclint argv` and return its exit code, when a record of
     this command line holds and nothing it depends on changed; None (run the command) else."""
@@ -249,10 +286,17 @@ def replay(argv: list[str]) -> int | None:
             return None
         designs = _pairs(data.get("designs"))  # (design, its config or "")
         digests = _pairs(data.get("digests"))  # (file, SHA-256) of every file read
+        dirs = _dirs(data.get("dirs", []))  # (directory, inode, mtime, ctime) searched
+        commits = data.get("commits")  # Markdown, HTML: each design's git commit, as printed
+        if commits is not None and not isinstance(commits, dict):
+            return None
     except ValueError:
         return None
     if not designs:
         return None
+    for directory, *times in dirs:
+        if _times(directory) != times:
+            return None
     found: dict[str, str | None] = {}
     for file, config in designs:
         if given is None and (_config_of(file, found) or "") != config:
@@ -260,15 +304,22 @@ def replay(argv: list[str]) -> int | None:
     for file, expected in digests:
         if text_digest(file) != expected:
             return None
+    if commits is not None:
+        from dclint.report.commits import commits as now
+
+        if now(list(commits)) != commits:
+            return None
     if out:
         sys.stdout.write(out)
     return exit_code
 
 
 class Snapshot:
-    """What a check's record depends on, taken before the check reads anything: the date, and
-    each design's config (found, or given with --config) with its digest. None of it (no
-    record) when a path is not a regular file or the working directory has no cache folder."""
+    """What a check's record depends on, taken before the check reads anything: the date, each
+    design's config (found, or given with --config) with its digest, and for a directory each
+    directory searched (its times) and each YAML file met (its digest). None of it (no record)
+    when a path is neither a regular file nor a directory, a directory cannot be searched or
+    was modified just now, or the working directory has no cache folder."""
 
     def __init__(self, paths: list[str], given: str | None) -> None:
         self.day = _today()
@@ -276,20 +327,70 @@ class Snapshot:
         self.folder = cache_folder()
         self.configs: dict[str, str | None] = {}  # design -> its config file
         self.digests: dict[str, str | None] = {}  # config file -> its digest before the check
+        self.dirs: list[list[Any]] = []  # [directory, inode, mtime, ctime] of each searched
+        self.listed: dict[str, str | None] = {}  # YAML file met there -> its digest
         self.usable = self.folder is not None
-        found: dict[str, str | None] = {}
+        self._found: dict[str, str | None] = {}  # directory -> its config
+        if not self.usable:  # no cache folder: nothing is recorded, nothing to read
+            return
+        started = time.time_ns()
         for file in paths:
             try:
                 regular = os.path.isfile(file)
+                directory = not regular and os.path.isdir(file)
             except ValueError:  # a NUL in the name
-                regular = False
+                regular = directory = False
+            if directory and self._search(file, started):
+                continue
             if not regular:
                 self.usable = False
                 return
-            config = given if given is not None else _config_of(file, found)
-            self.configs[file] = config
-            if config is not None and config not in self.digests:
-                self.digests[config] = text_digest(config)
+            self.configs[file] = self._config(file)
+        for file in self.listed:
+            self.listed[file] = text_digest(file)
+
+    def _config(self, file: str) -> str | None:
+        """The config of a design file, hashed (now, before the check reads it)."""
+        config = self.given if self.given is not None else _config_of(file, self._found)
+        if config is not None and config not in self.digests:
+            self.digests[config] = text_digest(config)
+        return config
+
+    def _search(self, root: str, started: int) -> bool:
+        """Each directory under `root` that dclint.engine.files searches, timed before it is
+        listed, and the YAML files it holds; False when one cannot be listed or was modified
+        less than RACY_NS before `started`."""
+        from pathlib import Path
+
+        from dclint.engine.files import SKIP_DIRS, SUFFIXES
+
+        stack = [str(Path(root))]  # spelled as the search spells it ("./x" is "x")
+        while stack:
+            directory = stack.pop()
+            times = _times(directory)
+            if times is None or times[1] > started - RACY_NS:
+                return False
+            self.dirs.append([directory, *times])
+            try:
+                with os.scandir(directory) as listing:
+                    entries = list(listing)
+            except OSError:
+                return False
+            for e in entries:
+                if e.name.startswith("."):
+                    continue
+                try:
+                    is_dir = e.is_dir()
+                except OSError:
+                    is_dir = False
+                if is_dir:  # as os.walk(followlinks=False): a linked directory is not searched
+                    if e.name not in SKIP_DIRS and not e.is_symlink():
+                        stack.append(os.path.join(directory, e.name))
+                elif e.name.endswith(SUFFIXES):
+                    path = os.path.join(directory, e.name)
+                    self.listed[path] = None
+                    self._config(path)  # the config it would be checked with
+        return True
 
     def record(
         self,
@@ -298,31 +399,55 @@ class Snapshot:
         configs: dict[str, str | None],
         out: str,
         exit_code: int,
+        commits: bool = False,
     ) -> None:
         """Write the record of a run: `inputs` the (file, digest) pairs each design was checked
-        from, `configs` the config each was checked with (Config.file); nothing is written when
-        a config is not the one found before the check, or changed during it."""
+        from, `configs` the config each was checked with (Config.file), with `commits` each
+        design's git commit (a Markdown or HTML report prints them); nothing is written when a
+        config is not the one found before the check, a file or directory changed during it,
+        or a design is neither named nor met in a directory searched."""
         if not self.usable or self.folder is None or exit_code not in (0, 1):
             return
-        if set(inputs) != set(self.configs) or configs != self.configs:
+        expected = dict(self.configs)
+        for file in inputs:
+            if file not in expected:
+                if file not in self.listed:
+                    return
+                expected[file] = self._config(file)
+        if set(inputs) != set(expected) or configs != expected:
             return
         for config, before in self.digests.items():
             if before is None or text_digest(config) != before:
                 return
+        listed = dict(self.listed)
+        for name, digest in (pair for pairs in inputs.values() for pair in pairs):
+            if listed.get(name, digest) != digest:  # read otherwise than before the check
+                return
+        if any(d is None for d in listed.values()):
+            return
+        for directory, *times in self.dirs:
+            if _times(directory) != times:
+                return
         digests = [[c, d] for c, d in self.digests.items()]
+        digests += [[name, d] for name, d in listed.items()]
         for pairs in inputs.values():
-            digests += [[name, d] for name, d in pairs]
+            digests += [[name, d] for name, d in pairs if name not in listed]
         key = run_key(argv, self.day)
-        data = {
+        data: dict[str, Any] = {
             "schema": SCHEMA,
             "version": __version__,
             "key": key,
             "given": self.given,
-            "designs": [[f, c or ""] for f, c in self.configs.items()],
+            "designs": [[f, c or ""] for f, c in expected.items()],
             "digests": digests,
+            "dirs": self.dirs,
             "out": out,
             "code": exit_code,
         }
+        if commits:
+            from dclint.report.commits import commits as of
+
+            data["commits"] = of(list(expected))
         text = json.dumps(data, separators=(",", ":"))
         if len(text) > MAX_RUN_BYTES:
             return

@@ -27,6 +27,8 @@ from dclint.errors import Problem
 
 __all__ = [
     "DESIGN_KEYS",
+    "SKIP_DIRS",
+    "SUFFIXES",
     "Found",
     "collect",
     "find_designs",
@@ -37,8 +39,8 @@ __all__ = [
     "says_design",
 ]
 
-_SKIP_DIRS = {"node_modules", "venv", ".venv", "__pycache__", "build", "dist", "site-packages"}
-_SUFFIXES = (".yaml", ".yml")
+SKIP_DIRS = {"node_modules", "venv", ".venv", "__pycache__", "build", "dist", "site-packages"}
+SUFFIXES = (".yaml", ".yml")
 # the top-level keys of dclint.model.design.Design besides name and description, which other
 # YAML has too (a test keeps this in step with the model: importing it here would cost pydantic)
 DESIGN_KEYS = frozenset(
@@ -102,7 +104,7 @@ def references(path: Path) -> list[Path]:
     for key in ("extends", "include"):
         refs = data.get(key)
         for ref in refs if isinstance(refs, list) else [refs]:
-            if isinstance(ref, str) and ref.endswith(_SUFFIXES):
+            if isinstance(ref, str) and ref.endswith(SUFFIXES):
                 try:
                     out.append((path.parent / ref).resolve())
                 except (OSError, RuntimeError, ValueError):  # a loop, a NUL, a name too long:
@@ -222,9 +224,9 @@ def _walk(
         problems.append(Problem(os.fspath(where), 1, 1, f"cannot read directory: {reason}"))
 
     for directory, dirs, names in os.walk(root, followlinks=False, onerror=unreadable):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
         for name in sorted(names):
-            if name.startswith(".") or not name.endswith(_SUFFIXES):
+            if name.startswith(".") or not name.endswith(SUFFIXES):
                 continue
             full = os.path.join(directory, name)
             rel = os.path.relpath(full, root).replace(os.sep, "/")

@@ -160,11 +160,15 @@ class Finding:
         # formatted once: every presenter and the roll-up read them (a unit's text is slow)
         return _texts(self.measured, self.limit)
 
+    def numbers(self, name: str) -> tuple[float | None, str | None]:
+        """`measured` or `limit` (`name`) as (number, unit): number_and_unit."""
+        return number_and_unit(self.measured if name == "measured" else self.limit)
+
     def as_dict(self) -> dict[str, Any]:
         """JSON values: `measured` and `limit` as text, each with its number and unit beside
         (`measured_value`, `measured_unit`; None where the value is text or absent)."""
-        measured, measured_unit = number_and_unit(self.measured)
-        limit, limit_unit = number_and_unit(self.limit)
+        measured, measured_unit = self.numbers("measured")
+        limit, limit_unit = self.numbers("limit")
         return {
             "rule": self.rule,
             "name": self.name,

@@ -4,47 +4,18 @@ git commit and the command line, so a printed review can be traced to what produ
 from __future__ import annotations
 
 import shlex
-import subprocess
 import sys
 from collections.abc import Sequence
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from dclint import __version__
 from dclint.analysis.assess import Assessment
+from dclint.report.commits import commits as git_commits
 from dclint.report.values import share, show
 from dclint.report.view import View
 
 __all__ = ["metadata"]
-
-
-def _commits(files: list[str]) -> dict[str, str]:
-    """Each design file's commit ('<sha>', with ' (file modified since)' when the file differs
-    from it); '' when it is not in a git work tree or git is not installed. Two git calls a
-    folder of designs."""
-    folders: dict[Path, list[str]] = {}
-    for file in files:
-        folders.setdefault(Path(file).resolve().parent, []).append(file)
-    out = dict.fromkeys(files, "")
-    for folder, inside in folders.items():
-        paths = [Path(f).resolve() for f in inside]
-        try:
-            top, commit = _git(folder, "rev-parse", "--show-toplevel", "HEAD").split()
-            status = _git(folder, "status", "--porcelain", "-z", "--", *map(str, paths))
-        except (OSError, subprocess.SubprocessError, ValueError):
-            continue  # not a repository (or no commit yet): say nothing
-        changed = {Path(top, entry[3:]).resolve() for entry in status.split("\0") if entry[3:]}
-        for file, path in zip(inside, paths, strict=True):
-            out[file] = commit[:12] + (" (file modified since)" if path in changed else "")
-    return out
-
-
-def _git(folder: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=10, check=True
-    )
-    return done.stdout
 
 
 def _changed_options(a: Assessment, defaults: dict[str, dict[str, Any]]) -> list[str]:
@@ -87,7 +58,7 @@ def metadata(items: Sequence[Assessment], view: View) -> list[tuple[str, str]]:
     files = [a.file for a in items]
     configs = {a.file: _config(a) for a in items}
     changed = {a.file: "; ".join(_changed_options(a, defaults)) or "none" for a in items}
-    commits = _commits(files)
+    commits = git_commits(files)
     for label, per_file in (
         ("Configuration", configs),
         ("Options differing from defaults", changed),

@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from dclint import __version__
 from dclint.engine.baseline import fingerprint, relative_file
-from dclint.engine.findings import Waiver, number_and_unit
+from dclint.engine.findings import Waiver
 from dclint.errors import LOAD_ERROR_ID, Problem
 from dclint.escaping import finite_json
 from dclint.report.rollup import Defect, Rollup, defects
@@ -135,8 +135,8 @@ def _result(
         )
         if v
     }
-    for name, value in (("measured", f.measured), ("limit", f.limit)):
-        number, unit = number_and_unit(value)
+    for name in ("measured", "limit"):
+        number, unit = f.numbers(name)
         if number is not None:  # the number and its unit beside the text
             props[f"{name}Value"], props[f"{name}Unit"] = number, unit
     if f.impact is not None:
