@@ -84,6 +84,15 @@ def _families() -> list[tuple[str, Any]]:
         ):  # a name dclint's parser refuses ('°C': write degC)
             continue
         by_dim.setdefault(ureg.get_dimensionality(definition.name), set()).add(token)
+    # A prefixed name pint happens to hold ('kilogram', 'decimeter': they appear once the registry
+    # has met them) is a prefix and a unit the pattern has already: leave it out, so the pattern
+    # does not depend on what the registry was asked before.
+    for tokens in by_dim.values():
+        tokens -= {
+            t
+            for t in tokens
+            if any(t[len(p) :] in tokens for p in prefixes if t.startswith(p) and t != p)
+        }
     prefix = _alternation(prefixes) + "?"
     out = [(prefix + _alternation(tokens), dim) for dim, tokens in by_dim.items()]
     length = ureg.get_dimensionality("meter")
