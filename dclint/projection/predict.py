@@ -14,7 +14,7 @@ from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
 from dclint.model.software import FULL_ITERATION
 from dclint.projection.collectives import ECMP_COLLISION, Links
-from dclint.projection.efficiency import GENERATION, efficiency_for
+from dclint.projection.efficiency import GENERATION, efficiency_for, power_clock
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
@@ -211,6 +211,16 @@ def inputs(
     machine = gpu_machine(
         peak.m_as("FLOP/s"), hw.gpu.hbm_bandwidth.m_as("B/s"), eff, links, attention_peak
     )
+    if hw.power_limit is not None:
+        scaled = power_clock(hw.family, hw.power_limit.m_as("W"), hw.gpu.tdp.m_as("W"))
+        if scaled is not None:
+            factor, note = scaled
+            machine = replace(
+                machine,
+                matmul_eff=machine.matmul_eff * factor,
+                attention_eff=machine.attention_eff * factor,
+            )
+            notes.append(note)
     profile = design.calibration
     entry = profile.gpus.get(hw.gpu_key) if profile is not None else None
     if profile is not None and entry is not None:  # a profile changes only the GPUs it holds
