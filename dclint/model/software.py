@@ -62,6 +62,9 @@ class Settings:
     # the expert all-to-all's implementation: Megatron-Core's alltoall dispatcher, or the flex
     # dispatcher's DeepEP or HybridEP backend (one network copy of a token a node)
     ep_dispatcher: str = "alltoall"
+    # transformer layers whose activations go to host memory (Megatron-Core's
+    # --cpu-offloading-num-layers, activations only); 0: none
+    activation_offload_layers: int = 0
     framework: str = "megatron-core"
     preset: str = ""  # the preset the settings came from ("": none)
 
@@ -259,6 +262,15 @@ class Software(Strict):
         "backend (--moe-flex-dispatcher-backend): a token crosses the network once for each "
         "node that holds one of its experts and is forwarded over NVLink there (DeepSeek-V3 "
         "technical report, sec. 3.2.2; DeepEP's internode kernels)",
+    )
+
+    activation_offload_layers: PositiveInt | None = Field(
+        None,
+        description="Transformer layers whose activations are offloaded to host memory during "
+        "the forward and brought back for the backward (Megatron-Core's "
+        "--cpu-offloading-num-layers, weights kept on the GPU, as Megatron-Bridge's recipes "
+        "set cpu_offloading_num_layers): PAR004 does not count their activations. Megatron-Core "
+        "runs it with pp 1 and no recomputation only, on fewer layers than the model's",
     )
 
     def settings(self) -> Settings:

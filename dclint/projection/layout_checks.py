@@ -78,9 +78,11 @@ def _seq_cp(seq: int, cp: int) -> bool:
     return cp > 1 and seq % (2 * cp) != 0
 
 
-def _ep_dp_cp(ep: int, dp: int, cp: int) -> bool:
-    """Expert-parallel groups carved from the dp x cp ranks."""
-    return ep > 1 and (dp * cp) % ep != 0
+def _ep_dp_cp(ep: int, dp: int, cp: int, tp: int = 1, expert_tp: int = 1) -> bool:
+    """Expert-parallel groups carved from the dp x cp ranks; under MoE parallel folding
+    (`tp` and `expert_tp` given) from the tp x dp x cp ranks of a stage, expert tp x ep at a
+    time (Megatron-Core's expert rank generator: world / pp a multiple of expert tp x ep)."""
+    return ep > 1 and (tp * dp * cp) % (expert_tp * ep) != 0
 
 
 def _batch_mb_dp(global_batch: int, micro_batch: int, dp: int) -> bool:
