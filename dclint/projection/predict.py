@@ -247,7 +247,30 @@ def inputs(
             "dclint's own calibration on Megatron-Bridge's Qwen3 runs of NeMo 25.11-26.06 "
             "(docs/performance-model.md); software.cuda_graphs: full-iteration removes it"
         )
+    if arch.experts and layout.ep > 1 and not settings.overlap_ep:
+        notes.append(_exposed_all_to_all(layout, settings, links.domain))
     return arch, layout, machine, software(settings)
+
+
+def _exposed_all_to_all(lay: Layout, s: Settings, domain: int) -> str:
+    """Where the expert all-to-all runs and the published settings that hide or shorten it:
+    the step model leaves it exposed unless the workload declares the overlap."""
+    stride = (s.expert_tp or lay.tp) if s.moe_parallel_folding else lay.tp * lay.cp
+    span = lay.ep * stride
+    local = lay.ep if span <= domain else max(1, min(lay.ep, domain // stride))
+    where = (
+        f"ep {lay.ep} ranks {stride} apart span {span:,} GPUs, {local} of them in a "
+        f"{domain}-GPU NVLink domain: {1 - local / lay.ep:.0%} of its bytes cross the "
+        "scale-out network"
+        if span > domain
+        else f"ep {lay.ep} inside one {domain}-GPU NVLink domain"
+    )
+    return (
+        f"expert all-to-all not overlapped ({where}): Megatron-Core's "
+        "--overlap-moe-expert-parallel-comm (software.overlap_ep: true, Megatron-Bridge's "
+        "moe_a2a_overlap) runs it under the paired micro-batch's compute, and MoE parallel "
+        "folding at expert_tp 1 numbers the ep ranks next to each other"
+    )
 
 
 def software(s: Settings) -> Software:
