@@ -178,19 +178,19 @@ _POWER_CLOCK = (
 )
 
 
-def power_clock(family: str, limit: float, tdp: float) -> tuple[float, str] | None:
-    """The factor a board power `limit` (W) scales a GPU's tensor-core rate by, and the
-    assumption to print; None for an unknown generation. The reference is the power its
-    family's matmul rate was measured at, or the GPU's own `tdp` (W) when lower: no limit
-    at or above it slows the GPU."""
+def power_clock(family: str, power: float) -> tuple[float, str] | None:
+    """The factor a GPU's board power `power` (W: its power limit, else its tdp) scales its
+    tensor-core rate by, and the assumption to print; None for an unknown generation. The
+    reference is the power its family's matmul rate was measured at: no power at or above it
+    makes the GPU faster (a GB200's 1200 W keeps B200's measured rate)."""
     generation = GENERATION.get(family, family if family in SMS else None)
     if generation is None:
         return None
-    reference = min(tdp, _MEASURED_AT_W[generation])
-    factor = min(1.0, limit / reference) ** POWER_CLOCK_EXPONENT
+    reference = _MEASURED_AT_W[generation]
+    factor = min(1.0, power / reference) ** POWER_CLOCK_EXPONENT
     note = (
-        f"power limit {limit:g} W against the {reference:g} W its matmul rate is measured at: "
-        f"tensor-core rate x {factor:.3f} ({_POWER_CLOCK})"
+        f"board power {power:g} W against the {reference:g} W its family's matmul rate is "
+        f"measured at: tensor-core rate x {factor:.3f} ({_POWER_CLOCK})"
     )
     return factor, note
 

@@ -211,16 +211,17 @@ def inputs(
     machine = gpu_machine(
         peak.m_as("FLOP/s"), hw.gpu.hbm_bandwidth.m_as("B/s"), eff, links, attention_peak
     )
-    if hw.power_limit is not None:
-        scaled = power_clock(hw.family, hw.power_limit.m_as("W"), hw.gpu.tdp.m_as("W"))
-        if scaled is not None:
-            factor, note = scaled
-            machine = replace(
-                machine,
-                matmul_eff=machine.matmul_eff * factor,
-                attention_eff=machine.attention_eff * factor,
-            )
-            notes.append(note)
+    # a power limit, or a catalog entry's own board power, below its family's measured part
+    board = hw.power_limit if hw.power_limit is not None else hw.gpu.tdp
+    scaled = power_clock(hw.family, board.m_as("W"))
+    if scaled is not None and scaled[0] < 1.0:
+        factor, note = scaled
+        machine = replace(
+            machine,
+            matmul_eff=machine.matmul_eff * factor,
+            attention_eff=machine.attention_eff * factor,
+        )
+        notes.append(note)
     profile = design.calibration
     entry = profile.gpus.get(hw.gpu_key) if profile is not None else None
     if profile is not None and entry is not None:  # a profile changes only the GPUs it holds
