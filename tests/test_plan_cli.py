@@ -77,7 +77,7 @@ def test_text_and_markdown(capsys: pytest.CaptureFixture[str]) -> None:
     sentence = declared_sentence(_plan(SMALL))
     assert sentence.startswith("your layout (tp 8, pp 1, vpp 1, cp 1, ep 1, dp 8) is ")
     assert f"\n{sentence}.\n" in out
-    assert "  PAR004: does not fit in GPU memory: 2,124" in out
+    assert "  does not fit in GPU memory: 2,124" in out
     assert "--set 'workloads.tp8-mb1.parallel={tp: 2, pp: 1," in out
     assert (
         len([line for line in out.splitlines() if line.lstrip().startswith(("1 ", "2 ", "3 "))])

@@ -9,6 +9,7 @@ from pydantic import Field, PrivateAttr
 from dclint.model.types import (
     Area,
     Bandwidth,
+    BoardPower,
     Compute,
     Information,
     Mass,
@@ -43,7 +44,7 @@ class Gpu(Entry):
     datasheet figure where none is known. A design that overrides `hbm` of a built-in GPU should
     set `hbm_device` too (or null it), since the device figure wins."""
 
-    tdp: Power = Field(description="Board power")
+    tdp: BoardPower = Field(description="Board power")
     dense_flops: dict[Precision, Compute] = Field(description="Dense peak per precision")
     hbm: Information = Field(description="Datasheet memory (e.g. 80 GB)")
     hbm_device: Information | None = Field(
@@ -51,6 +52,12 @@ class Gpu(Entry):
     )
     hbm_bandwidth: Bandwidth
     nvlink_bandwidth: Bandwidth | None = None
+    power_limit: BoardPower | None = Field(
+        None,
+        description="Board power limit the GPU runs at (nvidia-smi -pl), below the `tdp` its "
+        "dense_flops are rated at: the step model scales its tensor-core rate by the cube root "
+        "of power_limit / tdp (docs/performance-model.md, GPUs as deployed); default: tdp",
+    )
     architecture: Literal["ampere", "hopper", "blackwell"] | None = Field(
         None,
         description="GPU architecture whose step-model constants (measured matmul rate, "
@@ -78,6 +85,11 @@ class Platform(Entry):
     nvlink_domain: PositiveInt = Field(description="GPUs in one NVLink domain")
     power: Power = Field(description="Design IT load of the rack or node")
     max_power: Power | None = Field(None, description="Most the rack or node can draw")
+    gpu_power_limit: BoardPower | None = Field(
+        None,
+        description="Board power limit the platform sets on its GPUs (nvidia-smi -pl); "
+        "overrides the GPU's own power_limit (default: the GPU's tdp)",
+    )
     liquid_cooling_required: bool = False
     liquid_fraction: float = Field(0.0, ge=0, le=1, description="Share of heat to liquid")
     max_inlet_temperature: Temperature | None = Field(

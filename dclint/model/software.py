@@ -105,6 +105,9 @@ class Settings:
     # None: FSDP's default (True without pipeline parallelism, False with it, as TorchTitan
     # sets it); True: parameters regathered every micro-batch; False: once a step
     reshard_after_forward: bool | None = None
+    # transformer layers whose activations go to host memory (Megatron-Core's
+    # --cpu-offloading-num-layers, activations only); 0: none
+    activation_offload_layers: int = 0
     framework: str = "megatron-core"
     preset: str = ""  # the preset the settings came from ("": none)
 
@@ -450,6 +453,14 @@ class Software(Strict):
         None,
         description="Data-parallel sharding as PyTorch FSDP runs it (kind fsdp or hsdp, the "
         "shard group, reshard_after_forward); default: parallel.zero_stage's",
+    )
+    activation_offload_layers: PositiveInt | None = Field(
+        None,
+        description="Transformer layers whose activations are offloaded to host memory during "
+        "the forward and brought back for the backward (Megatron-Core's "
+        "--cpu-offloading-num-layers, weights kept on the GPU, as Megatron-Bridge's recipes "
+        "set cpu_offloading_num_layers): PAR004 does not count their activations. Megatron-Core "
+        "runs it with pp 1 and no recomputation only, on fewer layers than the model's",
     )
 
     def settings(self) -> Settings:

@@ -26,6 +26,7 @@ __all__ = [
     "RECORD",
     "Area",
     "Bandwidth",
+    "BoardPower",
     "Compute",
     "Count",
     "Current",
@@ -270,6 +271,7 @@ class _Fraction:
 
 
 Power = Annotated[Quantity, Dim("120 kW", "power")]
+BoardPower = Annotated[Quantity, Dim("700 W", "power")]  # a GPU's: its hint says watts
 Voltage = Annotated[Quantity, Dim("415 V", "voltage")]
 Current = Annotated[Quantity, Dim("60 A", "current")]
 Energy = Annotated[Quantity, Dim("2622 kWh", "energy")]

@@ -67,6 +67,12 @@ class ModelSpec(Strict):
     experts: Experts | None = None
     top_k: Experts | None = None
     swiglu: bool = False
+    dropout: bool = Field(
+        True,
+        description="Hidden and attention dropout in training (PAR004 counts Korthikanti et al.'s "
+        "two dropout masks a layer); false for models trained without, hidden_dropout and "
+        "attention_dropout 0 (Llama 3, Qwen3: PyTorch's dropout at p 0 stores no mask)",
+    )
 
 
 class Parallel(Strict):
@@ -289,6 +295,24 @@ class Workload(Strict):
         ):
             sharded = self.parallel.model_copy(update={"zero_stage": 3})
             object.__setattr__(self, "parallel", sharded)  # frozen: set once, while validating
+        return self
+
+    @model_validator(mode="after")
+    def _offload_needs_one_stage(self) -> "Workload":
+        """Megatron-Core's TransformerConfig refuses CPU activation offloading with pipeline
+        parallelism, on as many layers as the model has, and with recomputation."""
+        n = self.software_in_effect.activation_offload_layers
+        if not n:
+            return self
+        why = None
+        if self.parallel.pp > 1:
+            why = f"parallel.pp {self.parallel.pp}: Megatron-Core offloads with pp 1 only"
+        elif self.model.layers is not None and n >= self.model.layers:
+            why = f"the model's {self.model.layers} layers: offload fewer than all of them"
+        elif self.recompute != "none" and "recompute" in self.model_fields_set:
+            why = f"recompute {self.recompute}: Megatron-Core offloads without recomputation"
+        if why is not None:
+            raise ValueError(f"software.activation_offload_layers {n} with {why}")
         return self
 
     @model_validator(mode="after")

@@ -19,6 +19,7 @@ __all__ = [
     "Efficiency",
     "efficiency_for",
     "machine",
+    "power_clock",
     "tile_share",
 ]
 
@@ -156,6 +157,42 @@ GENERATION: dict[str, str] = {
     "gb300": "blackwell",
 }
 BLACKWELL = "blackwell"
+
+
+# GPUs as deployed: a board power limit (nvidia-smi -pl) below the power a family's matmul rate
+# was measured at lowers the clock its tensor cores sustain. CMOS dynamic power is C V^2 f and
+# the voltage follows the clock over the DVFS range, so power grows as f^3 and the sustained
+# clock as the cube root of the power: dclint's own relation from that physics. NVIDIA's
+# datasheets of one die at two board powers agree within 2-4%: H100 NVL at 400 W, 835 dense BF16
+# TFLOPS against H100 SXM's 989 at 700 W (0.845; the cube root 0.830); B200 at 1000 W against
+# GB200 at 1200 W, 2.25 and 2.5 PFLOPS (0.900; 0.941); B300 at 1100 W against GB300 at 1400 W
+# (0.900; 0.923). HBM-bound kernels keep their rate (the memory clock is not throttled).
+POWER_CLOCK_EXPONENT = 1 / 3
+# Board power of the parts the measured matmul rates come from (_MATMUL): A100 SXM 400 W,
+# H100 and H200 SXM 700 W, B200 1000 W (their datasheets)
+_MEASURED_AT_W: dict[str, float] = {"ampere": 400.0, "hopper": 700.0, "blackwell": 1000.0}
+_POWER_CLOCK = (
+    "dclint's own relation: sustained clock as the cube root of the power (dynamic power C V^2 f, "
+    "V following f); NVIDIA's datasheets of one die at two powers agree within 2-4% (H100 NVL "
+    "400 W against SXM 700 W: 0.845, the rule 0.830)"
+)
+
+
+def power_clock(family: str, power: float) -> tuple[float, str] | None:
+    """The factor a GPU's board power `power` (W: its power limit, else its tdp) scales its
+    tensor-core rate by, and the assumption to print; None for an unknown generation. The
+    reference is the power its family's matmul rate was measured at: no power at or above it
+    makes the GPU faster (a GB200's 1200 W keeps B200's measured rate)."""
+    generation = GENERATION.get(family, family if family in SMS else None)
+    if generation is None:
+        return None
+    reference = _MEASURED_AT_W[generation]
+    factor = min(1.0, power / reference) ** POWER_CLOCK_EXPONENT
+    note = (
+        f"board power {power:g} W against the {reference:g} W its family's matmul rate is "
+        f"measured at: tensor-core rate x {factor:.3f} ({_POWER_CLOCK})"
+    )
+    return factor, note
 
 
 def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> Efficiency | None:

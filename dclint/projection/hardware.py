@@ -36,6 +36,14 @@ class Hardware:
             return self.gpu_key
         return self.gpu.architecture
 
+    @property
+    def power_limit(self) -> Quantity | None:
+        """The board power limit the GPU runs at: the platform's, else the GPU's own (None:
+        its tdp, no limit)."""
+        if self.platform is not None and self.platform.gpu_power_limit is not None:
+            return self.platform.gpu_power_limit
+        return self.gpu.power_limit
+
 
 def hardware_of(design: Design, key: str | None) -> Hardware | str:
     """The GPU (and platform) of a platform or GPU catalog key, by default the first rack's;
@@ -61,6 +69,9 @@ def hardware_of(design: Design, key: str | None) -> Hardware | str:
 def attributable_power(design: Design, wl: Workload, hw: Hardware) -> tuple[Quantity, str]:
     """IT power drawn for the workload (before PUE), and how it was attributed."""
     if wl.power_basis == "gpu_tdp":
+        if hw.power_limit is not None and hw.power_limit < hw.gpu.tdp:
+            limit = hw.power_limit
+            return (limit * wl.gpus).to("kW"), f"GPU power limit {limit.m_as('W'):g} W per GPU"
         return (hw.gpu.tdp * wl.gpus).to("kW"), f"GPU TDP {hw.gpu.tdp.m_as('W'):g} W per GPU"
     racks = [
         r

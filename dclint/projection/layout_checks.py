@@ -2,9 +2,9 @@
 
 Megatron-Core's argument checks and TransformerConfig (Megatron-LM
 `megatron/training/arguments.py` validate_args), DeepSpeed's pipeline engine, and dclint's
-NVLink-domain and memory checks: each a `Check` with its name, its message (the rule that
-states it, then the reason the layout search counts its rejections under) and its predicate
-(True: broken).
+NVLink-domain and memory checks: each a `Check` with its name, its message (the reason the
+layout search counts its rejections under; the rules that state the checks label their own
+findings) and its predicate (True: broken).
 PAR003 tests a declared workload with these predicates (its findings word each case in full),
 the layout search rejects candidates with them, and the declared layout's reason comes from
 them: the three read this table. `CHECKS` is in the search's order: a candidate is rejected
@@ -47,7 +47,7 @@ PIPELINE_ZERO = {"megatron-core": 3, "deepspeed": 1, "torchtitan": 3, "llm-found
 @dataclass(frozen=True)
 class Check(Generic[P]):
     name: str
-    message: str  # the rule that states it and the search's rejection reason
+    message: str  # the search's rejection reason
     broken: Callable[P, bool]
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> bool:
@@ -79,9 +79,11 @@ def _seq_cp(seq: int, cp: int) -> bool:
     return cp > 1 and seq % (2 * cp) != 0
 
 
-def _ep_dp_cp(ep: int, dp: int, cp: int) -> bool:
-    """Expert-parallel groups carved from the dp x cp ranks."""
-    return ep > 1 and (dp * cp) % ep != 0
+def _ep_dp_cp(ep: int, dp: int, cp: int, tp: int = 1, expert_tp: int = 1) -> bool:
+    """Expert-parallel groups carved from the dp x cp ranks; under MoE parallel folding
+    (`tp` and `expert_tp` given) from the tp x dp x cp ranks of a stage, expert tp x ep at a
+    time (Megatron-Core's expert rank generator: world / pp a multiple of expert tp x ep)."""
+    return ep > 1 and (tp * dp * cp) % (expert_tp * ep) != 0
 
 
 def _batch_mb_dp(global_batch: int, micro_batch: int, dp: int) -> bool:
@@ -119,24 +121,22 @@ def _memory(memory: float, usable: float) -> bool:
     return memory > usable
 
 
-TP_DOMAIN = Check("tp_domain", "PAR002: tp does not divide the NVLink domain", _tp_domain)
-HEADS_TP = Check("heads_tp", "PAR003: heads or query groups not divisible by tp", _heads_tp)
-FFN_TP = Check("ffn_tp", "PAR003: FFN hidden size not divisible by tp", _ffn_tp)
-LAYERS_PP = Check("layers_pp", "PAR003: layers not divisible by pp", _layers_pp)
-SEQ_CP = Check("seq_cp", "PAR003: sequence not divisible by 2 x cp", _seq_cp)
-EP_DP_CP = Check("ep_dp_cp", "PAR003: ep does not divide dp x cp", _ep_dp_cp)
-BATCH_MB_DP = Check(
-    "batch_mb_dp", "PAR003: global batch not a multiple of micro-batch x dp", _batch_mb_dp
-)
+TP_DOMAIN = Check("tp_domain", "tp does not divide the NVLink domain", _tp_domain)
+HEADS_TP = Check("heads_tp", "heads or query groups not divisible by tp", _heads_tp)
+FFN_TP = Check("ffn_tp", "FFN hidden size not divisible by tp", _ffn_tp)
+LAYERS_PP = Check("layers_pp", "layers not divisible by pp", _layers_pp)
+SEQ_CP = Check("seq_cp", "sequence not divisible by 2 x cp", _seq_cp)
+EP_DP_CP = Check("ep_dp_cp", "ep does not divide dp x cp", _ep_dp_cp)
+BATCH_MB_DP = Check("batch_mb_dp", "global batch not a multiple of micro-batch x dp", _batch_mb_dp)
 INTERLEAVED_MB = Check(
     "interleaved_mb",
-    "PAR003: interleaved pipeline needs at least pp micro-batches",
+    "interleaved pipeline needs at least pp micro-batches",
     _interleaved_mb,
 )
-MOE_SP = Check("moe_sp", "PAR003: MoE with tp > 1 needs sequence parallelism", _moe_sp)
-SEQ_TP = Check("seq_tp", "PAR003: sequence per cp rank not divisible by tp", _seq_tp)
-ZERO_PP = Check("zero_pp", "PAR003: ZeRO stage the framework does not run with pp > 1", _zero_pp)
-MEMORY = Check("memory", "PAR004: does not fit in GPU memory", _memory)
+MOE_SP = Check("moe_sp", "MoE with tp > 1 needs sequence parallelism", _moe_sp)
+SEQ_TP = Check("seq_tp", "sequence per cp rank not divisible by tp", _seq_tp)
+ZERO_PP = Check("zero_pp", "ZeRO stage the framework does not run with pp > 1", _zero_pp)
+MEMORY = Check("memory", "does not fit in GPU memory", _memory)
 
 CHECKS: tuple[Check, ...] = (  # type: ignore[type-arg]
     TP_DOMAIN,

@@ -30,11 +30,24 @@ Conventions:
   5 a s^2 b term (attention scores, softmax and dropout) only where attention is not flash
   attention (`software.flash_attention: false`), since flash attention never stores the scores;
   selective recomputation drops it too, full recomputation keeps only the layer input,
-  2 s b h (/t with sequence parallelism). Sequence parallelism is on by default when tp > 1,
+  2 s b h (/t with sequence parallelism). A model trained without dropout (`model.dropout:
+  false`: PyTorch's dropout at p 0 returns its input and stores no mask) drops the two masks
+  (and the scores' dropout mask, a s^2 b). In FP8 and FP4 runs Transformer Engine saves each
+  GEMM's input quantized for the backward, its column-wise copy only, 1 B an element
+  (transformer_engine/pytorch/module/linear.py, v2.9, `_Linear.forward`: "Discard row-wise
+  data since it is not needed in backward pass", then "Cached input tensor"; LayerNormLinear
+  and LayerNormMLP save `ln_out` and the FP8 activation output `act_out` alike): the QKV and
+  first MLP GEMMs' inputs sbh each, the second MLP GEMM's sbf; the attention output stays in
+  BF16 for the flash backward (2sbq) and its projection keeps an FP8 copy (sbq).
+  Sequence parallelism is on by default when tp > 1,
   as Megatron-Core training recipes run it.
 - In flight: stage k of pp holds min(pp - k, micro-batches) micro-batches of its layers;
   with interleaving, 2 (pp - k - 1) + (vpp - 1) pp + 1 chunks of its layers / vpp
   (Megatron-Core's interleaved 1F1B warm-up), at most micro-batches x vpp.
+- Activations offloaded to host memory (`software.activation_offload_layers`, Megatron-Core's
+  --cpu-offloading-num-layers, pp 1 only) are not counted but for one layer in transit
+  (dclint's assumption: Transformer Engine's offload handler copies a layer while the next
+  computes).
 - The last stage holds the logits of its one micro-batch: s b x vocabulary / t in bf16 plus
   the fp32 copy the vocab-parallel cross-entropy keeps (6 B a logit).
 - The stages that can bind are each checked: the first (most micro-batches in flight, the
@@ -51,6 +64,7 @@ from dclint.model.workload import Workload
 from dclint.units import Q_, Quantity
 
 __all__ = [
+    "FP8_SAVED",
     "GRAD_BYTES",
     "LOGIT_BYTES",
     "OPTIMIZER_BYTES",
@@ -68,6 +82,8 @@ __all__ = [
 
 WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2.0, 4.0, 12.0
 LOGIT_BYTES = 6.0  # bf16 logits and the fp32 copy the loss keeps
+# precisions whose GEMM inputs Transformer Engine saves quantized for the backward (module doc)
+FP8_SAVED = ("fp8", "fp4")
 
 
 @dataclass(frozen=True)
@@ -114,6 +130,7 @@ class Shape:
     logits: float  # bytes of one micro-batch's logits on the last stage
     grad_bytes: float = 4.0  # bytes of a main gradient (fp32; bf16 2)
     etp: int = 0  # tensor-parallel size of the expert layers (0: tp)
+    offload: int = 0  # layers whose activations are offloaded to host memory (pp 1 only)
 
 
 def expert_parameters(wl: Workload) -> float:
@@ -180,17 +197,27 @@ def layer_activations(
     recompute: str,
     flash: bool = True,
     widths: tuple[float, float, float, bool] | None = None,
+    dropout: bool = True,
+    fp8: bool = False,
 ) -> float:
     """Bytes of one transformer layer's activations for one micro-batch (module doc's terms);
-    `widths` (q, k, f, gated) default to GPT's (h, h, 4h, False)."""
+    `widths` (q, k, f, gated) default to GPT's (h, h, 4h, False); `dropout` False drops the two
+    masks, `fp8` saves the four GEMM inputs in FP8 (module doc)."""
     if recompute == "full":
         return 2 * s * b * h / (t if sp else 1)
     q, k, f, gated = widths or (h, h, 4 * h, False)
-    split = (4 * q + 4 * k + 2 * f * (2 if gated else 1) + 2 * f) / h
-    base = (10 + split) / t if sp else 10 + split / t
+    gemm_in = 1 if fp8 else 2  # bytes an element of a saved GEMM input
+    # norms' inputs 4, QKV and first MLP GEMMs' inputs, the dropout masks
+    replicated = 4 + 2 * gemm_in + (2 if dropout else 0)
+    # Q, K and V, the attention output (flash backward and, in BF16, the projection's input),
+    # the projection's FP8 copy, the activation's input, the second MLP GEMM's input
+    split = (
+        2 * q + 4 * k + 2 * q + (q if fp8 else 0) + 2 * f * (2 if gated else 1) + gemm_in * f
+    ) / h
+    base = (replicated + split) / t if sp else replicated + split / t
     if recompute == "selective" or flash:
         return s * b * h * base
-    return s * b * h * (base + 5 * heads * s / (h * t))
+    return s * b * h * (base + (5 if dropout else 4) * heads * s / (h * t))
 
 
 def _in_flight(stage: int, n: float, sh: Shape) -> float:
@@ -218,7 +245,10 @@ def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]
     optimizer = OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
     if sh.per_layer is None:
         return weights, gradients, optimizer, -1.0
-    activations = sh.per_layer * _in_flight(stage, n, sh)
+    held = n
+    if sh.offload and sh.pp == 1:  # one offloaded layer in transit (dclint's assumption)
+        held = max(1.0, n - sh.offload + 1)
+    activations = sh.per_layer * _in_flight(stage, held, sh)
     if stage == sh.pp - 1:
         activations += sh.logits
     return weights, gradients, optimizer, activations
@@ -256,6 +286,7 @@ def shape_of(wl: Workload) -> Shape:
         per_layer = layer_activations(
             s, wl.micro_batch, m.hidden_size, heads, p.tp, p.sequence_parallel_on,
             wl.recompute, wl.software_in_effect.flash_attention, model_widths(wl),
+            m.dropout, wl.precision in FP8_SAVED,
         )  # fmt: skip
         if m.vocab_size:
             logits = LOGIT_BYTES * s * wl.micro_batch * m.vocab_size / p.tp
@@ -275,6 +306,7 @@ def shape_of(wl: Workload) -> Shape:
         logits,
         GRAD_BYTES if wl.software_in_effect.grad_reduce_in_fp32 else GRAD_BYTES / 2,
         wl.software_in_effect.expert_tp,
+        wl.software_in_effect.activation_offload_layers,
     )
 
 
@@ -328,6 +360,15 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
         notes.append("no data-parallel sharding (distributed optimizer off)")
     if not wl.software_in_effect.grad_reduce_in_fp32:
         notes.append("gradients in bf16 (grad_reduce_in_fp32 false)")
+    if sh.offload:
+        notes.append(
+            f"activations of {sh.offload} layers offloaded to host memory, one in transit "
+            "(software.activation_offload_layers)"
+        )
+    if not wl.model.dropout:
+        notes.append("no dropout masks (model.dropout false)")
+    if wl.precision in FP8_SAVED:
+        notes.append("GEMM inputs saved in FP8 for the backward (Transformer Engine)")
     if activations < 0:
         notes.append("activations not estimated: model layers and hidden_size not declared")
     else:

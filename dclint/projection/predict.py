@@ -14,7 +14,7 @@ from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
 from dclint.model.software import FULL_ITERATION
 from dclint.projection.collectives import ECMP_COLLISION, Links
-from dclint.projection.efficiency import GENERATION, efficiency_for
+from dclint.projection.efficiency import GENERATION, efficiency_for, power_clock
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
@@ -225,6 +225,17 @@ def inputs(
     machine = gpu_machine(
         peak.m_as("FLOP/s"), hw.gpu.hbm_bandwidth.m_as("B/s"), eff, links, attention_peak
     )
+    # a power limit, or a catalog entry's own board power, below its family's measured part
+    board = hw.power_limit if hw.power_limit is not None else hw.gpu.tdp
+    scaled = power_clock(hw.family, board.m_as("W"))
+    if scaled is not None and scaled[0] < 1.0:
+        factor, note = scaled
+        machine = replace(
+            machine,
+            matmul_eff=machine.matmul_eff * factor,
+            attention_eff=machine.attention_eff * factor,
+        )
+        notes.append(note)
     profile = design.calibration
     entry = profile.gpus.get(hw.gpu_key) if profile is not None else None
     if profile is not None and entry is not None:  # a profile changes only the GPUs it holds
@@ -251,6 +262,8 @@ def inputs(
             "dclint's own calibration on Megatron-Bridge's Qwen3 runs of NeMo 25.11-26.06 "
             "(docs/performance-model.md); software.cuda_graphs: full-iteration removes it"
         )
+    if arch.experts and layout.ep > 1 and not settings.overlap_ep:
+        notes.append(_exposed_all_to_all(layout, settings, links.domain))
     return arch, layout, machine, software(settings)
 
 
@@ -297,6 +310,27 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             "element-wise operations"
         )
     return notes
+
+
+def _exposed_all_to_all(lay: Layout, s: Settings, domain: int) -> str:
+    """Where the expert all-to-all runs and the published settings that hide or shorten it:
+    the step model leaves it exposed unless the workload declares the overlap."""
+    stride = (s.expert_tp or lay.tp) if s.moe_parallel_folding else lay.tp * lay.cp
+    span = lay.ep * stride
+    local = lay.ep if span <= domain else max(1, min(lay.ep, domain // stride))
+    where = (
+        f"ep {lay.ep} ranks {stride} apart span {span:,} GPUs, {local} of them in a "
+        f"{domain}-GPU NVLink domain: {1 - local / lay.ep:.0%} of its bytes cross the "
+        "scale-out network"
+        if span > domain
+        else f"ep {lay.ep} inside one {domain}-GPU NVLink domain"
+    )
+    return (
+        f"expert all-to-all not overlapped ({where}): Megatron-Core's "
+        "--overlap-moe-expert-parallel-comm (software.overlap_ep: true, Megatron-Bridge's "
+        "moe_a2a_overlap) runs it under the paired micro-batch's compute, and MoE parallel "
+        "folding at expert_tp 1 numbers the ep ranks next to each other"
+    )
 
 
 def software(s: Settings) -> Software:

@@ -117,6 +117,8 @@ def memory_bytes(
     ends: tuple[int, int] | None = None,
     grad_bytes: float = 4.0,
     expert_tp: int = 0,
+    saved: tuple[bool, bool] = (True, False),
+    offload: int = 0,
 ) -> float:
     """Bytes on a GPU of the stage that binds, layers split evenly: dclint.projection.memory's
     stage model on the search's floats (tests/test_plan_search.py compares the two)."""
@@ -124,7 +126,7 @@ def memory_bytes(
     sp = lay.sequence_parallel and t > 1
     widths = (a.q, a.kv, float(a.ffn), a.swiglu)
     per_layer = layer_activations(
-        a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths
+        a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths, *saved
     )
     shape = Shape(
         a.layers,
@@ -142,6 +144,7 @@ def memory_bytes(
         LOGIT_BYTES * a.seq / c * b * a.vocab / t,
         grad_bytes,
         expert_tp,
+        offload,
     )
     return max(
         sum(stage_bytes(shape, stage, n, zero))
@@ -304,7 +307,7 @@ def _inner(
                             continue
                         memory = memory_bytes(
                             a, lay, zero, sw.flash_attention, space.split_ends, ends,
-                            sw.grad_bytes, sw.expert_tp,
+                            sw.grad_bytes, sw.expert_tp, space.saved, space.offload,
                         )  # fmt: skip
                         if MEMORY.broken(memory, space.usable_bytes):
                             rejected[MEMORY.message] += 1

@@ -29,7 +29,7 @@ from dclint.projection.layout_checks import (
     TP_DOMAIN,
     ZERO_PP,
 )
-from dclint.projection.memory import memory_per_gpu
+from dclint.projection.memory import FP8_SAVED, memory_per_gpu
 from dclint.projection.predict import inputs
 from dclint.projection.search import SearchTooLarge, search, zero3_gather
 from dclint.projection.search_records import OPTIMIZERS, Candidate, Search, Space
@@ -211,6 +211,8 @@ def question(
             int(wl.parallel.account_for_loss_in_pipeline_split),
         ),
         PIPELINE_ZERO[wl.software_in_effect.framework],
+        (wl.model.dropout, wl.precision in FP8_SAVED),
+        wl.software_in_effect.activation_offload_layers,
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)

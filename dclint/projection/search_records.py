@@ -44,6 +44,10 @@ class Space:
     split_ends: tuple[int, int] = (0, 0)
     # the highest ZeRO stage the workload's framework runs with pp > 1 (DeepSpeed: 1)
     pipeline_zero: int = 3
+    # (dropout masks stored, GEMM inputs saved in FP8): dclint.projection.memory's activations
+    saved: tuple[bool, bool] = (True, False)
+    # layers whose activations the software offloads to host memory (with pp 1 only)
+    offload: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -256,7 +256,17 @@ def _batch_and_experts(wl: Workload) -> Iterator[Broken]:
     if m.experts is not None and m.experts % p.ep:
         text = f"{m.experts} experts do not split over ep {p.ep} {_split(m.experts, p.ep)}"
         yield ("parallel", "ep"), float(m.experts), float(p.ep), text
-    if dp is not None and EP_DP_CP(p.ep, dp, p.cp):
+    sw = wl.software_in_effect
+    if dp is not None and sw.moe_parallel_folding:
+        et = sw.expert_tp or p.tp
+        if EP_DP_CP(p.ep, dp, p.cp, p.tp, et):
+            ranks, group = p.tp * dp * p.cp, et * p.ep
+            text = (
+                f"expert tp {et} x ep {p.ep} = {group} does not divide tp {p.tp} x dp {dp} x "
+                f"cp {p.cp} = {ranks} ranks (MoE parallel folding) {_split(ranks, group)}"
+            )
+            yield ("parallel", "ep"), float(ranks), float(group), text
+    elif dp is not None and EP_DP_CP(p.ep, dp, p.cp):
         ranks = dp * p.cp
         text = (
             f"ep {p.ep} does not divide dp {dp} x cp {p.cp} = {ranks} ranks {_split(ranks, p.ep)}"
