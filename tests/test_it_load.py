@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXAMPLES
-from dclint.calc.failures import failure_table
+from dclint.calc.failures.play import failure_table
 from dclint.calc.it_load import it_parts, it_total_kw
 from dclint.calc.power_chain import generation_loads
 from dclint.engine.runner import Engine, run

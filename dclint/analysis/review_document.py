@@ -21,12 +21,12 @@ from dclint.model.resolve import topology_of
 
 if TYPE_CHECKING:
     from dclint.analysis.assess import RunAssessment
-    from dclint.analysis.capacity import Capacity
-    from dclint.analysis.capacity_limits import Limit
+    from dclint.analysis.capacity.headroom import Capacity
+    from dclint.analysis.capacity.limits import Limit
     from dclint.analysis.diff import Diff
     from dclint.projection import Projection
-    from dclint.projection.search_design import Plan
-    from dclint.projection.search_records import Candidate
+    from dclint.projection.search.plan import Plan
+    from dclint.projection.search.records import Candidate
     from dclint.projection.uncertainty import Band
 
 __all__ = [
@@ -186,7 +186,7 @@ class DesignPart:
     layouts: list[Layout] = field(default_factory=list)
     headroom: Headroom | None = None
     blocked: Finding | None = None  # an error that makes the projected figures meaningless
-    failures: list[Any] | None = None  # dclint.calc.failures.Failure: the FMEA appendix
+    failures: list[Any] | None = None  # dclint.calc.failures.play.Failure: the FMEA appendix
 
     @property
     def name(self) -> str:
@@ -382,7 +382,7 @@ def layouts(
 ) -> list[Layout]:
     """The layout search for every workload with a declared architecture; each row's figures
     scale from the workload's projection in `projections` (the assessment's, computed once)."""
-    from dclint.projection.search_design import layout_values, plan_layouts
+    from dclint.projection.search.plan import layout_values, plan_layouts
 
     projected = {p.workload: p for p in projections}
     out = []
@@ -416,7 +416,7 @@ def layouts(
 def _sentence(plan: Plan) -> str:
     """'your layout (tp 8, ...) is 3,147th of 25,044, 37% slower than the best; it loses on
     compute' (the count from the search, which times only what can beat the declared one)."""
-    from dclint.projection.search_design import loses_on, ordinal
+    from dclint.projection.search.plan import loses_on, ordinal
 
     d, best = plan.declared, plan.result.valid[0]
     where = f"tp {d.tp}, pp {d.pp}, vpp {d.vpp}, cp {d.cp}, ep {d.ep}, dp {d.dp}"
@@ -434,7 +434,7 @@ def _sentence(plan: Plan) -> str:
 
 def _lift(design: Any, c: Capacity, binding: Limit) -> str:
     """What lifts the binding limit, in the form '+1 leaf switch: +2 racks'."""
-    from dclint.analysis.capacity import lift
+    from dclint.analysis.capacity.headroom import lift
 
     return lift(design, c, binding)
 
@@ -443,7 +443,7 @@ def headroom(
     design: Any, options: dict[str, dict[str, Any]], rules: dict[str, type[Rule]] | None = None
 ) -> Headroom:
     """More racks like the design's first: the limits, the binding one and its lift."""
-    from dclint.analysis.capacity import capacity, new_rack
+    from dclint.analysis.capacity.headroom import capacity, new_rack
 
     topo = topology_of(design)
     if not topo.racks:
@@ -494,8 +494,8 @@ def build(
 
 
 def _failures(design: Any) -> list[Any]:
-    """Every single failure of the design's plant (dclint.calc.failures), racks at peak."""
-    from dclint.calc.failures import failure_table
+    """Every single failure of the design's plant (dclint.calc.failures.play), racks at peak."""
+    from dclint.calc.failures.play import failure_table
     from dclint.model.resolve import topology_of
 
     return failure_table(topology_of(design)).failures

@@ -104,7 +104,7 @@ def point_errors(result: Any) -> list[str]:
 
 def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) -> Sweep:
     """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
-    from dclint.analysis.grid import engine_at, overrides_at, points, run_batches
+    from dclint.analysis.grid.runner import engine_at, overrides_at, points, run_batches
 
     path, values = split_values(text)
 

@@ -124,12 +124,12 @@ def chain_loads(topo: Topology, peak: bool = True) -> dict[str, ElementLoad]:
 
 def _chain_loads(topo: Topology, peak: bool) -> dict[str, ElementLoad]:
     """Each element's load is the most it carries in normal running or as a survivor of any
-    single failure (dclint.calc.failures): a rack's load shared by its live feeds, so a
+    single failure (dclint.calc.failures.play): a rack's load shared by its live feeds, so a
     distributed-redundant UPS carries its racks' partners' share only when a partner fails."""
     out: dict[str, ElementLoad] = {}
     if not topo.chain:  # no transformer or UPS: no failure to play for them
         return out
-    from dclint.calc.failures import failure_table
+    from dclint.calc.failures.play import failure_table
 
     worst = failure_table(topo, peak).worst_load
     for cid, item in topo.chain.items():

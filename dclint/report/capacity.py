@@ -1,5 +1,5 @@
 """`dclint capacity DESIGN --add PLATFORM` as text, JSON, Markdown or an HTML page: each limit's
-room for more racks (dclint.analysis.capacity), the binding one, and what lifts it."""
+room for more racks (dclint.analysis.capacity.headroom), the binding one, and what lifts it."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from dclint.analysis.facility_grid import (
+from dclint.analysis.grid.facility import (
     GridPoint,
     GridReport,
     Setup,

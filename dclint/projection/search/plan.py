@@ -31,8 +31,8 @@ from dclint.projection.layout_checks import (
 )
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
-from dclint.projection.search import SearchTooLarge, search, zero3_gather
-from dclint.projection.search_records import OPTIMIZERS, Candidate, Search, Space
+from dclint.projection.search.layouts import SearchTooLarge, search, zero3_gather
+from dclint.projection.search.records import OPTIMIZERS, Candidate, Search, Space
 from dclint.projection.step import step
 from dclint.projection.step_records import STEP_PARTS
 from dclint.projection.training import hardware_of
