@@ -122,7 +122,7 @@ def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) 
 
 
 def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
-    from dclint import __version__
+    from dclint._version import __version__
 
     def workload(days: Quantity | None, cost: Quantity | None) -> dict[str, Any]:
         return {

@@ -141,7 +141,7 @@ def _text(name: str, peak: bool, table: Any) -> str:
 
 
 def _json(design: Any, peak: bool, table: Any, cases: Any = None) -> str:
-    from dclint import __version__
+    from dclint._version import __version__
     from dclint.escaping import finite_json
     from dclint.model.source import format_path
 

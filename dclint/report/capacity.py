@@ -92,7 +92,7 @@ def _capacity_text(c: Any, lifts: list[str]) -> str:
 
 
 def _capacity_json(c: Any, lifts: list[str]) -> str:
-    from dclint import __version__
+    from dclint._version import __version__
 
     r = c.rack
     data = {

@@ -400,7 +400,7 @@ def _contents(doc: ReviewDocument) -> list[Block]:
 
 
 def _method(doc: ReviewDocument, run: RunAssessment) -> list[Block]:
-    from dclint import __version__
+    from dclint._version import __version__
 
     rules = run.rules
     read = [

@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from dclint import __version__
+from dclint._version import __version__
 from dclint.analysis.assess import Assessment
 from dclint.report.values import share, show
 from dclint.report.view import View

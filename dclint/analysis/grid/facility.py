@@ -345,7 +345,7 @@ def _meta(setup: Setup, varies: list[tuple[str, list[str]]]) -> dict[str, Any]:
     from dataclasses import asdict
     from pathlib import Path
 
-    from dclint import __version__
+    from dclint._version import __version__
 
     try:
         digest = hashlib.sha256(Path(setup.file).read_bytes()).hexdigest()
