@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dclint.loader.load import load_text  # noqa: E402
-from dclint.projection.search_design import cached_search, plan_layouts  # noqa: E402
+from dclint.projection.search.plan import cached_search, plan_layouts  # noqa: E402
 
 DENSE_70B = """\
     model: {parameters: 70.6e9, layers: 80, hidden_size: 8192, attention_heads: 64,

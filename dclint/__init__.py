@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dclint._version import __version__
+
 # typing.TYPE_CHECKING without importing typing (milliseconds of every start, the cached one too)
 TYPE_CHECKING = False
 
-__version__ = "0.1.0"
 __all__ = [
     "ConfigError",
     "DclintError",

@@ -83,7 +83,13 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         tier_bandwidths,
         tier_links,
     )
-    from dclint.calc.failures import Failure, FailureTable, Survivor, failure_table, sharing_text
+    from dclint.calc.failures.play import (
+        Failure,
+        FailureTable,
+        Survivor,
+        failure_table,
+        sharing_text,
+    )
     from dclint.calc.heat_rejection import (
         PG_FREEZING_POINTS,
         RejectionLoad,
@@ -186,7 +192,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         spread_design,
         step_ratio,
     )
-    from dclint.projection.search_design import (
+    from dclint.projection.search.plan import (
         SearchRefused,
         best_ratio,
         layout_values,
@@ -195,7 +201,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         plan_layouts,
         set_line,
     )
-    from dclint.projection.search_records import Candidate
+    from dclint.projection.search.records import Candidate
     from dclint.projection.training import hardware_of
     from dclint.projection.uncertainty import band_for_gpu
     from dclint.units import Q_, Quantity, fmt
@@ -578,7 +584,7 @@ _MODULE = {
     "CHECKPOINT_BYTES_PER_PARAMETER": "dclint.model.defaults",
     "CHECKS": "dclint.projection.layout_checks",
     "COOLANTS": "dclint.calc.cooling",
-    "Candidate": "dclint.projection.search_records",
+    "Candidate": "dclint.projection.search.records",
     "Cdu": "dclint.model.cooling",
     "CduLoad": "dclint.calc.cooling",
     "Change": "dclint.engine.rule",
@@ -617,11 +623,11 @@ _MODULE = {
     "default_note": "dclint.calc.it_load",
     "it_total_kw": "dclint.calc.it_load",
     "it_total_text": "dclint.calc.it_load",
-    "Failure": "dclint.calc.failures",
-    "FailureTable": "dclint.calc.failures",
-    "Survivor": "dclint.calc.failures",
-    "failure_table": "dclint.calc.failures",
-    "sharing_text": "dclint.calc.failures",
+    "Failure": "dclint.calc.failures.play",
+    "FailureTable": "dclint.calc.failures.play",
+    "Survivor": "dclint.calc.failures.play",
+    "failure_table": "dclint.calc.failures.play",
+    "sharing_text": "dclint.calc.failures.play",
     "FeedItem": "dclint.model.topology",
     "Finding": "dclint.engine.findings",
     "Flow": "dclint.model.types",
@@ -653,7 +659,7 @@ _MODULE = {
     "Rule": "dclint.engine.rule",
     "SEQ_CP": "dclint.projection.layout_checks",
     "SEQ_TP": "dclint.projection.layout_checks",
-    "SearchRefused": "dclint.projection.search_design",
+    "SearchRefused": "dclint.projection.search.plan",
     "Severity": "dclint.engine.rule",
     "Share": "dclint.engine.options",
     "StorageTier": "dclint.model.storage",
@@ -672,7 +678,7 @@ _MODULE = {
     "ZERO_PP": "dclint.projection.layout_checks",
     "air_flow_needed": "dclint.calc.air",
     "band_for_gpu": "dclint.projection.uncertainty",
-    "best_ratio": "dclint.projection.search_design",
+    "best_ratio": "dclint.projection.search.plan",
     "cdu_loads": "dclint.calc.cooling",
     "chain_feeds": "dclint.calc.power_chain",
     "chain_loads": "dclint.calc.power_chain",
@@ -698,18 +704,18 @@ _MODULE = {
     "generation_loads": "dclint.calc.power_chain",
     "hardware_of": "dclint.projection.training",
     "is_apparent": "dclint.model.site",
-    "layout_values": "dclint.projection.search_design",
+    "layout_values": "dclint.projection.search.plan",
     "load_basis": "dclint.calc.power",
     "loop_delta": "dclint.calc.cooling",
     "loop_halls": "dclint.calc.cooling",
-    "loses_on": "dclint.projection.search_design",
+    "loses_on": "dclint.projection.search.plan",
     "next_ids": "dclint.engine.changes",
     "nic_speed": "dclint.calc.fabric_graph",
     "normal_feed_load_kw": "dclint.calc.power",
-    "ordinal": "dclint.projection.search_design",
+    "ordinal": "dclint.projection.search.plan",
     "panel_allocation": "dclint.calc.power",
     "pcie_link": "dclint.calc.pcie",
-    "plan_layouts": "dclint.projection.search_design",
+    "plan_layouts": "dclint.projection.search.plan",
     "port_share": "dclint.calc.fabric_graph",
     "ports_at": "dclint.calc.fabric_graph",
     "project_workloads": "dclint.projection",
@@ -721,7 +727,7 @@ _MODULE = {
     "required_flow": "dclint.calc.cooling",
     "room_air": "dclint.calc.air",
     "placement_open": "dclint.projection.remedies",
-    "set_line": "dclint.projection.search_design",
+    "set_line": "dclint.projection.search.plan",
     "site_load": "dclint.calc.power",
     "size_unit": "dclint.calc.checkpoints",
     "spread_design": "dclint.projection.remedies",

@@ -41,7 +41,7 @@ def test_a_check_that_does_not_search_imports_no_layout_search() -> None:
     )
     loaded = _modules(code)
     assert "dclint.projection" in loaded  # the sample's workload is projected
-    assert [m for m in loaded if m.startswith("dclint.projection.search")] == []
+    assert [m for m in loaded if m.startswith("dclint.projection.search.layouts")] == []
 
 
 def test_every_exported_name_is_the_object_of_its_module() -> None:

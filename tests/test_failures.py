@@ -1,6 +1,6 @@
-"""The failure engine (dclint.calc.failures) and `dclint failures`: every single failure played,
-load re-distributed by the design's own topology, the worst survivor judged. Figures are the
-hand calculations in each comment (pytest.approx within 2%, most exact)."""
+"""The failure engine (dclint.calc.failures.play) and `dclint failures`: every single failure
+played, load re-distributed by the design's own topology, the worst survivor judged. Figures are
+the hand calculations in each comment (pytest.approx within 2%, most exact)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, SAMPLES
-from dclint.calc.failures import Failure, failure_table
+from dclint.calc.failures.play import Failure, failure_table
 from dclint.calc.power_chain import chain_loads
 from dclint.cli import main
 from dclint.loader import load, load_text
@@ -283,7 +283,7 @@ def test_a_cdu_no_other_backs_up_and_a_pump_without_a_spare() -> None:
 
 
 def test_maintenance_then_a_failure() -> None:
-    from dclint.calc.failures import maintenance_table
+    from dclint.calc.failures.play import maintenance_table
 
     cases = {c.maintained: c for c in maintenance_table(topology_of(load(DR)))}
     # ups-1 out for service loses nothing; ups-2 failing then takes r12 (on ups-1 and ups-2)

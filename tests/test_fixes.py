@@ -155,7 +155,7 @@ def test_plan_apply_writes_the_best_layout(work, capsys) -> None:
     import dclint
 
     wl = dclint.load(work / "h.yaml").workloads[0]
-    from dclint.projection.search_design import plan_layouts
+    from dclint.projection.search.plan import plan_layouts
 
     original = dclint.load(ROOT / "sample_designs" / "h100-40node.yaml")
     plan = plan_layouts(original, original.workloads[0], rank_only=True)
@@ -611,7 +611,7 @@ def test_par005_fix_applies_the_best_layout_and_says_so(work, capsys) -> None:
     """`check --fix --unsafe-fixes` makes PAR005's fix: the search's best layout written into
     the workload (as `plan --apply`), one line per value changed, and PAR005 passes after."""
     import dclint
-    from dclint.projection.search_design import plan_layouts
+    from dclint.projection.search.plan import plan_layouts
 
     text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
     (work / "h.yaml").write_text(text)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from dclint.analysis import facility_grid as grid_plan
 from dclint.analysis import sampling
-from dclint.analysis.facility_grid import GridPoint, Setup, evaluate, pareto, run_grid
+from dclint.analysis.grid import facility as grid_plan
+from dclint.analysis.grid.facility import GridPoint, Setup, evaluate, pareto, run_grid
 from dclint.cli import main
 from dclint.errors import ConfigError
 from dclint.report import grid as grid_report
@@ -254,7 +254,7 @@ def test_a_worker_that_dies_is_one_error_line_and_the_points_done_are_kept(
 ) -> None:
     import os
 
-    from dclint.analysis import grid
+    from dclint.analysis.grid import runner as grid
 
     store = tmp_path / "g.db"
     monkeypatch.setattr(grid_plan, "ask", _dying_ask)

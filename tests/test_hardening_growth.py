@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from dclint.cli import main
 from dclint.cli._shared import grid_jobs
-from dclint.projection.search import MAX_EXAMINED, _divisors
+from dclint.projection.search.layouts import MAX_EXAMINED, _divisors
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_designs" / "h100-40node.yaml"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from dclint.analysis.diagrams import Node
-from dclint.analysis.facility_grid import GridPoint, Setup
-from dclint.analysis.grid_store import GridStore
+from dclint.analysis.grid.facility import GridPoint, Setup
+from dclint.analysis.grid.store import GridStore
 from dclint.cli import main
 from dclint.errors import LoadError
 from dclint.report.drawing import _box

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES
-from dclint.calc.failures import failure_table
+from dclint.calc.failures.play import failure_table
 from dclint.calc.heat_rejection import freezing_point, rejection_loads
 from dclint.engine.runner import Engine, run
 from dclint.loader import load, load_text

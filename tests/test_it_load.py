@@ -12,7 +12,7 @@ import pytest
 from conftest import EXAMPLES
 from dclint.calc.air import room_air
 from dclint.calc.cooling import cdu_loads
-from dclint.calc.failures import failure_table
+from dclint.calc.failures.play import failure_table
 from dclint.calc.it_load import it_parts, it_total_kw
 from dclint.calc.power_chain import chain_loads, generation_loads
 from dclint.engine.runner import Engine, run

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, SAMPLES
-from dclint.analysis.facility_grid import GridPoint, pareto
+from dclint.analysis.grid.facility import GridPoint, pareto
 from dclint.analysis.layouts import declared_sentence
 from dclint.cli import main
 from dclint.loader import load
-from dclint.projection.search_design import Plan, loses_on, plan_layouts
+from dclint.projection.search.plan import Plan, loses_on, plan_layouts
 
 SMALL = str(EXAMPLES / "par005" / "bad.yaml")  # 13B on 64 H100, two workloads
 H100 = str(SAMPLES / "h100-40node.yaml")
@@ -171,7 +171,7 @@ def test_par005_is_priced_by_the_best_layouts_step(capsys: pytest.CaptureFixture
     impact = next(f["impact"] for f in found if f["rule"] == "PAR005")
     from dclint.loader import load
     from dclint.projection import project_workloads
-    from dclint.projection.search_design import plan_layouts
+    from dclint.projection.search.plan import plan_layouts
 
     design = load(SMALL)
     plan = plan_layouts(design, design.workloads[0])

@@ -20,8 +20,8 @@ from test_calibration import MCORE, NARAYANAN, runs
 from dclint.analysis.layouts import as_data, ceiling_sentence
 from dclint.loader.load import load_text
 from dclint.projection.layout_checks import INTERLEAVED_MB
-from dclint.projection.search_design import Plan, plan_layouts
-from dclint.projection.search_records import Candidate
+from dclint.projection.search.plan import Plan, plan_layouts
+from dclint.projection.search.records import Candidate
 from dclint.rules.layout.par003_layout_not_divisible import _broken as _par003_broken
 
 TOP_FEW = 3

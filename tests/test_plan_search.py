@@ -1,5 +1,6 @@
-"""The layout search (dclint.projection.search): the grid it enumerates, the reasons it rejects
-for, agreement with PAR002-PAR004 on every candidate, determinism, and the published layouts."""
+"""The layout search (dclint.projection.search.layouts): the grid it enumerates, the reasons it
+rejects for, agreement with PAR002-PAR004 on every candidate, determinism,
+and the published layouts."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ from dclint.projection.layout_checks import (
     Check,
 )
 from dclint.projection.memory import memory_per_gpu
-from dclint.projection.search import search
-from dclint.projection.search_design import Plan, plan_layouts
-from dclint.projection.search_records import MICRO_BATCHES, OPTIMIZERS, REASONS, RECOMPUTE
+from dclint.projection.search.layouts import search
+from dclint.projection.search.plan import Plan, plan_layouts
+from dclint.projection.search.records import MICRO_BATCHES, OPTIMIZERS, REASONS, RECOMPUTE
 from dclint.rules.layout.par003_layout_not_divisible import _broken
 
 DESIGN = """
@@ -233,7 +234,7 @@ def test_uneven_split_is_megatrons_first_and_last_stages(
 ) -> None:
     """Middle stages of ceil(layers / pp); the first and last share the rest, each 1 to a
     middle stage's (40 on pp 16: 14 middle stages of 3 leave -2)."""
-    from dclint.projection.search import uneven_split
+    from dclint.projection.search.layouts import uneven_split
 
     assert uneven_split(layers, pp) == ends
 

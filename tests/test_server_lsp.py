@@ -246,8 +246,8 @@ async def test_apply_best_layout_action_edits_only_the_layout(client: LanguageCl
     assert actions is not None
     (action,) = [a for a in actions if a.title.startswith("Apply the best layout")]
     import dclint
-    from dclint.projection.search_design import plan_layouts
-    from dclint.projection.search_records import OPTIMIZERS
+    from dclint.projection.search.plan import plan_layouts
+    from dclint.projection.search.records import OPTIMIZERS
 
     design = dclint.load(SAMPLE)
     plan = plan_layouts(design, design.workloads[0], reserve=0.1, rank_only=True)

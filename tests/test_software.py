@@ -13,7 +13,7 @@ from dclint.projection.collectives import Links, group_time, node_share
 from dclint.projection.hardware import hardware_of
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
-from dclint.projection.search import memory_bytes
+from dclint.projection.search.layouts import memory_bytes
 from dclint.projection.step import Arch, Layout, Machine, Software, step
 from dclint.projection.step_records import FP8_RECIPE_BYTES, LAUNCH_SECONDS, LAYER_KERNELS
 

@@ -146,7 +146,7 @@ def test_sweep_json_and_bad_value(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_sweep_never_changes_the_engine_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The grid runner (dclint.analysis.grid) checks each point with its own engine copy: the
+    """The grid runner (dclint.analysis.grid.runner) checks each point with its own engine copy: the
     engine given keeps its overrides while the points run, not only after."""
     from dclint.analysis.sweep import run_sweep
     from dclint.loader.overrides import parse_overrides
@@ -170,9 +170,9 @@ def test_a_sweep_never_changes_the_engine_it_is_given(monkeypatch: pytest.Monkey
 def test_sweep_and_vary_run_through_one_grid_runner(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`check --sweep` and `plan --vary` share dclint.analysis.grid.run_batches (#26 item 6:
+    """`check --sweep` and `plan --vary` share dclint.analysis.grid.runner.run_batches (#26 item 6:
     the facility grid had its own batch loop)."""
-    from dclint.analysis import grid
+    from dclint.analysis.grid import runner as grid
 
     seen: list[list[object]] = []
     real = grid.run_batches

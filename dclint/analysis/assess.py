@@ -16,10 +16,14 @@ A presenter reads, per design:
 - `summary` (`DesignSummary`: GPUs, IT load, facility power, rack loads, feeds, CDUs, fabric
   tiers, storage), or `summary_error`;
 - `projected` (`Projected`: each workload's `Projection`, the workloads not projected and why,
-  the cluster `Tco`);
+  the cluster `Tco`), and `projection_data` (each projection as data, its step's parts
+  labelled);
 - `diagrams` (`Diagrams`: the power, cooling and fabric graphs as data, titled);
 - `config`, `options` (the typed rule options in effect), `selected(rule_id)`, and
   `flagged` (finding subjects -> the rules that name them).
+
+`Assessment.settle()` computes them all at once: the review's one result
+(`dclint.analysis.review_document.review`) is settled before report/ lays it out.
 """
 
 from __future__ import annotations
@@ -236,6 +240,26 @@ class Assessment:
     def projected(self) -> Projected:
         """Projections, workloads not projected, TCO (empty when the design did not load)."""
         return project(self.design) if self.design is not None else Projected()
+
+    @cached_property
+    def projection_data(self) -> list[dict[str, Any]]:
+        """Each projection as data (`Projection.as_dict`), with its step's parts labelled as
+        the review shows them (`step_parts`: (label, seconds) each, [] with no step model)."""
+        from dclint.analysis.steps import step_parts
+
+        out = []
+        for p in self.projected.projections:
+            data = p.as_dict()
+            data["step_parts"] = step_parts(data)
+            out.append(data)
+        return out
+
+    def settle(self) -> Assessment:
+        """Every figure computed now (summary, projections and their data, diagrams, options),
+        so that a presenter only reads: a review computes in analysis/, then lays out."""
+        for name in ("config", "options", "flagged", "_summary", "projection_data", "diagrams"):
+            getattr(self, name)
+        return self
 
     @cached_property
     def diagrams(self) -> Diagrams:

@@ -174,165 +174,211 @@ def power_graph(
     topo = topology_of(design)
     if not topo.panels and not topo.feeds and not topo.chain:
         return None
-    g = Graph("power")
-    site_peak, panel_peak, feed_peak, up_peak = (
-        _peak(basis or {}, n) for n in ("site_power", "panels", "feeds", UPSTREAM)
-    )
-    facility_q = Q_(site_load(topo, site_peak).m_as("kW") * design.site.pue, "kW")
-    facility = facility_q.m_as("kW")
-    cap = design.site.utility_power
-    capacity = cap.m_as("kW") if cap is not None else 0.0
-    g.add(
-        Node(
-            "utility",
-            "utility",
-            f"{fmt(facility_q)} facility ({_basis(site_peak)} x PUE {design.site.pue:g})"
-            + (f" / {fmt(cap)}" if cap is not None else " (capacity not given)"),
-            0,
-            share(facility, capacity),
-            cap is not None and facility > capacity,
-            flags(["site", "utility"], flagged),
-        )
-    )
-    cases = failure_cases(topo)
-    lost = _losses(cases)
-    by_feed = {c.element: len(c.racks_lost) for c in cases if c.kind == "feed" and c.racks_lost}
+    p = _PowerDrawing(design, topo, flagged, basis or {})
+    p.utility()
+    p.chain()
+    p.catchers()
+    p.panels()
+    p.generators()
+    racks = p.feeds(s)
+    for node in racks:
+        p.g.add(node)
+    return p.g
 
-    def key(element: str | None) -> str:
+
+class _PowerDrawing:
+    """The power graph drawn step by step: the utility, the chain (UPS systems, transformers,
+    switchboards), the catchers' links, the panels, the generator sets, the feeds and racks."""
+
+    def __init__(
+        self,
+        design: Design,
+        topo: Topology,
+        flagged: dict[str, list[str]],
+        basis: Mapping[str, bool],
+    ) -> None:
+        self.design, self.topo, self.flagged = design, topo, flagged
+        self.g = Graph("power")
+        self.site_peak, self.panel_peak, self.feed_peak, self.up_peak = (
+            _peak(basis, n) for n in ("site_power", "panels", "feeds", UPSTREAM)
+        )
+        self.cases = failure_cases(topo)
+        self.lost = _losses(self.cases)
+        self.depth: dict[str, int] = {}
+
+    def key(self, element: str | None) -> str:
         """The box of a `fed_by` target, resolved as the failure cases resolve it."""
-        if element in topo.chain:
+        if element in self.topo.chain:
             return f"chain:{element}"
-        if element in topo.panels:
+        if element in self.topo.panels:
             return f"panel:{element}"
         return "utility"
 
-    depth: dict[str, int] = {}
-
-    def level(eid: str, seen: tuple[str, ...] = ()) -> int:
+    def level(self, eid: str, seen: tuple[str, ...] = ()) -> int:
+        """An element's `fed_by` depth below the utility (0: fed by the utility)."""
+        depth = self.depth
         if eid not in depth:
-            item = topo.chain.get(eid) or topo.panels[eid]
+            item = self.topo.chain.get(eid) or self.topo.panels[eid]
             parent = item.model.fed_by
-            if parent is not None and key(parent) != "utility" and parent not in seen:
-                depth[eid] = level(str(parent), (*seen, eid)) + 1
+            if parent is not None and self.key(parent) != "utility" and parent not in seen:
+                depth[eid] = self.level(str(parent), (*seen, eid)) + 1
             else:
                 depth[eid] = 0
         return depth[eid]
 
-    deepest = max((level(e) for e in [*topo.chain, *topo.panels]), default=-1)
-    loads = chain_loads(topo, up_peak)
-    for cid, item in topo.chain.items():
-        load = loads[cid]
-        rules = flags([cid], flagged)
-        caught = [loads[c] for c in getattr(item.model, "catches", None) or [] if c in loads]
-        carried = load.load_kw
-        detail = f"{carried:.4g} kW {_basis(up_peak)}"
-        if caught:  # as PWR009 checks a catcher: its own load and the largest it takes over
-            taken = max(caught, key=lambda c: c.load_kw)
-            carried += taken.load_kw
-            detail = (
-                f"{carried:.4g} kW {_basis(up_peak)} taking over {taken.id} (catcher for "
-                f"{', '.join(c.id for c in caught)})"
-            )
-        if load.includes:  # what the carried load is made of, where it is more than racks
-            detail += f" ({load.includes})"
-        detail += (
-            f" / {load.capacity_kw:.4g} kW ({load.capacity_text}; "
-            f"{load.capacity_kw - carried:.4g} kW free)"
-        )
-        g.add(
+    def utility(self) -> None:
+        design, topo = self.design, self.topo
+        facility_q = Q_(site_load(topo, self.site_peak).m_as("kW") * design.site.pue, "kW")
+        facility = facility_q.m_as("kW")
+        cap = design.site.utility_power
+        capacity = cap.m_as("kW") if cap is not None else 0.0
+        self.g.add(
             Node(
-                f"chain:{cid}",
-                f"{cid} ({'UPS' if item.kind == 'ups' else item.kind})",
-                detail,
-                level(cid) + 1,
-                share(carried, load.capacity_kw),
-                carried > load.capacity_kw * (1 + 1e-9) or bool(rules),
-                rules,
-                consequence=lost.get(("chain", cid), ""),
-            )
-        )
-        g.link(key(item.model.fed_by), f"chain:{cid}")
-    for cid, item in topo.chain.items():  # a catcher to what the UPS systems it backs up feed
-        for caught_id in getattr(item.model, "catches", None) or []:
-            for child in getattr(topo.chain.get(caught_id), "children", []):
-                g.link(f"chain:{cid}", key(child.id), f"catches {caught_id}")
-    for pid, panel in topo.panels.items():
-        load = panel_allocation(topo, panel, peak=panel_peak).m_as("kW")
-        pcap = panel.capacity.m_as("kW")
-        rules = flags([pid], flagged)
-        drawn = _basis(panel_peak and not panel.model.power_capped)
-        g.add(
-            Node(
-                f"panel:{pid}",
-                f"{pid} ({panel.model.kind})",
-                f"{load:.4g} kW {drawn} / {pcap:.4g} kW derated ({pcap - load:.4g} kW free)",
-                level(pid) + 1,
-                share(load, pcap),
-                load > pcap or bool(rules),
-                rules,
-                consequence=lost.get(("panel", pid), ""),
-            )
-        )
-        g.link(key(panel.model.fed_by), f"panel:{pid}")
-    for gl in generation_loads(topo, up_peak):
-        gen = gl.generator
-        rules = flags([gen.id], flagged)
-        red = f"N+{gen.redundant}" if gen.redundant else "N"
-        g.add(
-            Node(
-                f"gen:{gen.id}",
-                f"{gen.id} ({gen.count} generator{'s' * (gen.count != 1)}, {red})",
-                f"{gl.load_kw:.4g} kW facility ({_basis(up_peak)} x {_pue(design)}) / "
-                f"{gl.firm_kw:.4g} kW firm ({gen.count - gen.redundant} of {gen.count} at "
-                f"{fmt(gen.site_rating)} {gen.rating_class}; serves {gl.serves})",
+                "utility",
+                "utility",
+                f"{fmt(facility_q)} facility ({_basis(self.site_peak)} x PUE {design.site.pue:g})"
+                + (f" / {fmt(cap)}" if cap is not None else " (capacity not given)"),
                 0,
-                share(gl.load_kw, gl.firm_kw),
-                gl.load_kw > gl.firm_kw * (1 + 1e-9) or bool(rules),
-                rules,
+                share(facility, capacity),
+                cap is not None and facility > capacity,
+                flags(["site", "utility"], self.flagged),
             )
         )
-        if gen.serves is not None and key(gen.serves) != "utility":
-            g.link(f"gen:{gen.id}", key(gen.serves), "backs up")
-        else:  # the whole site: what the utility feeds
-            for b in [b for a, b, _ in g.edges if a == "utility"]:
-                g.link(f"gen:{gen.id}", b, "backs up")
-    alloc, caps = feed_allocation(topo, feed_peak), feed_capacity_kw(topo)
-    by_panel: dict[str, list[str]] = {}
-    for fid, feed in topo.feeds.items():
-        by_panel.setdefault(feed.panel.id if feed.panel else "", []).append(fid)
-    racks, where = rack_nodes(design, s, topo, flagged, deepest + 3)
-    for pid, fids in by_panel.items():
-        shares = {f: alloc[f].m_as("kW") / caps[f] if caps[f] else float("inf") for f in fids}
-        worst = max(fids, key=lambda f: shares[f])
-        over = [f for f in fids if shares[f] > 1 + 1e-9]
-        rules = flags(fids, flagged)
-        detail = (
-            f"worst {alloc[worst].m_as('kW'):.4g} kW {_basis(feed_peak)} / {caps[worst]:.4g} kW "
-            "derated"
-        )
-        if over:
-            detail += f"; over: {compact(over)}"
-        key_ = f"feeds:{pid}"
-        g.add(
-            Node(
-                key_,
-                f"{len(fids)} feed{'s' * (len(fids) > 1)} {compact(fids)}",
-                detail,
-                deepest + 2,
-                shares[worst],
-                bool(over or rules),
-                rules,
-                members=tuple(fids),
-                consequence=_feed_losses(fids, by_feed),
+
+    def chain(self) -> None:
+        """UPS systems, transformers and switchboards, as PWR009/PWR011 load them."""
+        up_peak = self.up_peak
+        loads = chain_loads(self.topo, up_peak)
+        for cid, item in self.topo.chain.items():
+            load = loads[cid]
+            rules = flags([cid], self.flagged)
+            caught = [loads[c] for c in getattr(item.model, "catches", None) or [] if c in loads]
+            carried = load.load_kw
+            detail = f"{carried:.4g} kW {_basis(up_peak)}"
+            if caught:  # as PWR009 checks a catcher: its own load and the largest it takes over
+                taken = max(caught, key=lambda c: c.load_kw)
+                carried += taken.load_kw
+                detail = (
+                    f"{carried:.4g} kW {_basis(up_peak)} taking over {taken.id} (catcher for "
+                    f"{', '.join(c.id for c in caught)})"
+                )
+            if load.includes:  # what the carried load is made of, where it is more than racks
+                detail += f" ({load.includes})"
+            detail += (
+                f" / {load.capacity_kw:.4g} kW ({load.capacity_text}; "
+                f"{load.capacity_kw - carried:.4g} kW free)"
             )
-        )
-        g.link(f"panel:{pid}" if pid else "utility", key_)
-        for fid in fids:
-            for rack in topo.feeds[fid].racks:
-                g.link(key_, where[rack.id])
-    for node in racks:
-        g.add(node)
-    return g
+            self.g.add(
+                Node(
+                    f"chain:{cid}",
+                    f"{cid} ({'UPS' if item.kind == 'ups' else item.kind})",
+                    detail,
+                    self.level(cid) + 1,
+                    share(carried, load.capacity_kw),
+                    carried > load.capacity_kw * (1 + 1e-9) or bool(rules),
+                    rules,
+                    consequence=self.lost.get(("chain", cid), ""),
+                )
+            )
+            self.g.link(self.key(item.model.fed_by), f"chain:{cid}")
+
+    def catchers(self) -> None:
+        """A catcher UPS to what the UPS systems it backs up feed."""
+        chain = self.topo.chain
+        for cid, item in chain.items():
+            for caught_id in getattr(item.model, "catches", None) or []:
+                for child in getattr(chain.get(caught_id), "children", []):
+                    self.g.link(f"chain:{cid}", self.key(child.id), f"catches {caught_id}")
+
+    def panels(self) -> None:
+        for pid, panel in self.topo.panels.items():
+            load = panel_allocation(self.topo, panel, peak=self.panel_peak).m_as("kW")
+            pcap = panel.capacity.m_as("kW")
+            rules = flags([pid], self.flagged)
+            drawn = _basis(self.panel_peak and not panel.model.power_capped)
+            self.g.add(
+                Node(
+                    f"panel:{pid}",
+                    f"{pid} ({panel.model.kind})",
+                    f"{load:.4g} kW {drawn} / {pcap:.4g} kW derated ({pcap - load:.4g} kW free)",
+                    self.level(pid) + 1,
+                    share(load, pcap),
+                    load > pcap or bool(rules),
+                    rules,
+                    consequence=self.lost.get(("panel", pid), ""),
+                )
+            )
+            self.g.link(self.key(panel.model.fed_by), f"panel:{pid}")
+
+    def generators(self) -> None:
+        """Generator sets as PWR012 counts them: IT x PUE with the spare sets out."""
+        g, up_peak = self.g, self.up_peak
+        for gl in generation_loads(self.topo, up_peak):
+            gen = gl.generator
+            rules = flags([gen.id], self.flagged)
+            red = f"N+{gen.redundant}" if gen.redundant else "N"
+            g.add(
+                Node(
+                    f"gen:{gen.id}",
+                    f"{gen.id} ({gen.count} generator{'s' * (gen.count != 1)}, {red})",
+                    f"{gl.load_kw:.4g} kW facility ({_basis(up_peak)} x {_pue(self.design)}) / "
+                    f"{gl.firm_kw:.4g} kW firm ({gen.count - gen.redundant} of {gen.count} at "
+                    f"{fmt(gen.site_rating)} {gen.rating_class}; serves {gl.serves})",
+                    0,
+                    share(gl.load_kw, gl.firm_kw),
+                    gl.load_kw > gl.firm_kw * (1 + 1e-9) or bool(rules),
+                    rules,
+                )
+            )
+            if gen.serves is not None and self.key(gen.serves) != "utility":
+                g.link(f"gen:{gen.id}", self.key(gen.serves), "backs up")
+            else:  # the whole site: what the utility feeds
+                for b in [b for a, b, _ in g.edges if a == "utility"]:
+                    g.link(f"gen:{gen.id}", b, "backs up")
+
+    def feeds(self, s: DesignSummary) -> list[Node]:
+        """A box of feeds a panel, linked to the rack groups they feed; the rack groups' boxes
+        (added last)."""
+        topo, g, feed_peak = self.topo, self.g, self.feed_peak
+        deepest = max((self.level(e) for e in [*topo.chain, *topo.panels]), default=-1)
+        by_feed = {
+            c.element: len(c.racks_lost) for c in self.cases if c.kind == "feed" and c.racks_lost
+        }
+        alloc, caps = feed_allocation(topo, feed_peak), feed_capacity_kw(topo)
+        by_panel: dict[str, list[str]] = {}
+        for fid, feed in topo.feeds.items():
+            by_panel.setdefault(feed.panel.id if feed.panel else "", []).append(fid)
+        racks, where = rack_nodes(self.design, s, topo, self.flagged, deepest + 3)
+        for pid, fids in by_panel.items():
+            shares = {f: alloc[f].m_as("kW") / caps[f] if caps[f] else float("inf") for f in fids}
+            worst = max(fids, key=lambda f: shares[f])
+            over = [f for f in fids if shares[f] > 1 + 1e-9]
+            rules = flags(fids, self.flagged)
+            detail = (
+                f"worst {alloc[worst].m_as('kW'):.4g} kW {_basis(feed_peak)} / "
+                f"{caps[worst]:.4g} kW derated"
+            )
+            if over:
+                detail += f"; over: {compact(over)}"
+            key_ = f"feeds:{pid}"
+            g.add(
+                Node(
+                    key_,
+                    f"{len(fids)} feed{'s' * (len(fids) > 1)} {compact(fids)}",
+                    detail,
+                    deepest + 2,
+                    shares[worst],
+                    bool(over or rules),
+                    rules,
+                    members=tuple(fids),
+                    consequence=_feed_losses(fids, by_feed),
+                )
+            )
+            g.link(f"panel:{pid}" if pid else "utility", key_)
+            for fid in fids:
+                for rack in topo.feeds[fid].racks:
+                    g.link(key_, where[rack.id])
+        return racks
 
 
 def _losses(cases: list[FailureCase]) -> dict[tuple[str, str], str]:

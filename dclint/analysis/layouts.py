@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dclint.projection.search_design import Plan, loses_on, ordinal, set_line
-from dclint.projection.search_records import Candidate
+from dclint.projection.search.plan import Plan, loses_on, ordinal, set_line
+from dclint.projection.search.records import Candidate
 from dclint.units import Q_, fmt
 
 __all__ = ["as_data", "best_flags", "ceiling_sentence", "declared_sentence", "table"]

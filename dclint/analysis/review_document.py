@@ -9,24 +9,26 @@ why (a design with no workload has no layout search; a design with no racks has 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.findings import SEVERITY_RANK, DesignResult, Finding, RunResult, Waiver
 from dclint.engine.rule import Change, Rule
 from dclint.engine.shared import shared_settings
+from dclint.errors import LoadError
 from dclint.model.resolve import topology_of
 
 if TYPE_CHECKING:
     from dclint.analysis.assess import RunAssessment
-    from dclint.analysis.capacity import Capacity
-    from dclint.analysis.capacity_limits import Limit
+    from dclint.analysis.capacity.headroom import Capacity
+    from dclint.analysis.capacity.limits import Limit
     from dclint.analysis.diff import Diff
+    from dclint.engine.runner import Engine
     from dclint.projection import Projection
-    from dclint.projection.search_design import Plan
-    from dclint.projection.search_records import Candidate
+    from dclint.projection.search.plan import Plan
+    from dclint.projection.search.records import Candidate
     from dclint.projection.uncertainty import Band
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "FrontMatter",
     "Headroom",
     "Layout",
+    "LayoutRow",
     "Ranked",
     "ReviewDocument",
     "ScopeLine",
@@ -43,11 +46,10 @@ __all__ = [
     "headroom",
     "layouts",
     "ranked",
+    "review",
     "scope",
 ]
 
-# a design's findings as defects: (first finding, how many objects share it) each
-Grouping = Callable[[DesignResult], list[tuple[Finding, int]]]
 FRONT_FIELDS = ("title", "client", "project", "author", "reviewer", "revision", "date")
 TOP = 3  # items of the executive summary on its first page
 
@@ -116,6 +118,18 @@ class ScopeLine:
 
 
 @dataclass(frozen=True)
+class LayoutRow:
+    """One layout's figures as the review quotes them, each scaled from the workload's one
+    projection (`Layout.row`)."""
+
+    candidate: Candidate
+    step: float  # seconds a step
+    mfu: float
+    days: float
+    cost: Any  # Quantity in the design's currency, or None
+
+
+@dataclass(frozen=True)
 class Layout:
     """The layout search for one workload: `plan` (None when it could not run, `note` why).
 
@@ -132,6 +146,8 @@ class Layout:
     adopt: tuple[Change, ...] = ()  # the design change to the best layout (none: it is the best)
     band: Band | None = None  # the step model's band, where the projection's days are predicted
     projection: Projection | None = None  # the workload's one projection (None: none made)
+    declared: LayoutRow | None = None  # the declared layout's row (None: no search)
+    best: LayoutRow | None = None  # the best layout's row
 
     @property
     def scale(self) -> float:
@@ -167,6 +183,20 @@ class Layout:
         cost = self.plan.cost(c)
         return None if cost is None else cost * self.scale
 
+    def row(self, c: Candidate) -> LayoutRow:
+        return LayoutRow(c, self.step(c), self.mfu(c), self.days(c), self.cost(c))
+
+    def with_rows(self) -> Layout:
+        """This layout with its declared and best rows computed (a search that ran)."""
+        if self.plan is None:
+            return self
+        return replace(self, declared=self.row(self.plan.declared), best=self.row(self.best_c))
+
+    @property
+    def best_c(self) -> Candidate:
+        assert self.plan is not None
+        return self.plan.result.valid[0]
+
 
 @dataclass(frozen=True)
 class Headroom:
@@ -186,7 +216,7 @@ class DesignPart:
     layouts: list[Layout] = field(default_factory=list)
     headroom: Headroom | None = None
     blocked: Finding | None = None  # an error that makes the projected figures meaningless
-    failures: list[Any] | None = None  # dclint.calc.failures.Failure: the FMEA appendix
+    failures: list[Any] | None = None  # dclint.calc.failures.play.Failure: the FMEA appendix
 
     @property
     def name(self) -> str:
@@ -205,29 +235,30 @@ class ReviewDocument:
     designs: list[DesignPart]
     diff: Diff | None = None
     diff_names: tuple[str, str] = ("", "")
+    run: RunAssessment | None = field(default=None, repr=False)  # what every part quotes
 
     @property
     def top(self) -> list[Ranked]:
         return self.ranked[:TOP]
 
 
-def ranked(
-    result: RunResult, group: Grouping, rules: dict[str, type[Rule]] | None = None
-) -> list[Ranked]:
-    """Every defect (`group` makes one defect on many objects one: its first finding and how
-    many), ordered by consequence class first (a single failure's loss of load or cooling,
-    equipment over its rating, a design that cannot run as stated, capacity, then performance
-    and money: each rule's `consequence`), then by training days lost and money, then
-    severity."""
+def ranked(result: RunResult, rules: dict[str, type[Rule]] | None = None) -> list[Ranked]:
+    """Every defect (one defect on many objects is one: its first finding and how many, as
+    the reports roll them up), ordered by consequence class first (a single failure's loss of
+    load or cooling, equipment over its rating, a design that cannot run as stated, capacity,
+    then performance and money: each rule's `consequence`), then by training days lost and
+    money, then severity."""
     from dclint.engine.coverage import blocking, consequence_of
+    from dclint.engine.rollup import kinds, roll_up
 
     rules = rules or {}
     out: list[Ranked] = []
     for d in result.designs:
         blocked = blocking(d.findings, rules)
-        for first, count in group(d):
+        for group in roll_up(d.findings, kinds(d)):
+            first = group.first
             rank, label = consequence_of(rules.get(first.rule))
-            out.append(Ranked(d.name or d.file, first, count, rank, label, blocked))
+            out.append(Ranked(d.name or d.file, first, group.count, rank, label, blocked))
 
     def key(r: Ranked) -> tuple[int, float, float, int, str, int]:
         return (
@@ -382,7 +413,7 @@ def layouts(
 ) -> list[Layout]:
     """The layout search for every workload with a declared architecture; each row's figures
     scale from the workload's projection in `projections` (the assessment's, computed once)."""
-    from dclint.projection.search_design import layout_values, plan_layouts
+    from dclint.projection.search.plan import layout_values, plan_layouts
 
     projected = {p.workload: p for p in projections}
     out = []
@@ -409,14 +440,14 @@ def layouts(
             band = None
             if pred is not None and p is not None and p.timing.mfu_source.startswith("predicted"):
                 band = pred.band
-            out.append(Layout(wl.id, found, "", _sentence(found), adopt, band, p))
+            out.append(Layout(wl.id, found, "", _sentence(found), adopt, band, p).with_rows())
     return out
 
 
 def _sentence(plan: Plan) -> str:
     """'your layout (tp 8, ...) is 3,147th of 25,044, 37% slower than the best; it loses on
     compute' (the count from the search, which times only what can beat the declared one)."""
-    from dclint.projection.search_design import loses_on, ordinal
+    from dclint.projection.search.plan import loses_on, ordinal
 
     d, best = plan.declared, plan.result.valid[0]
     where = f"tp {d.tp}, pp {d.pp}, vpp {d.vpp}, cp {d.cp}, ep {d.ep}, dp {d.dp}"
@@ -434,7 +465,7 @@ def _sentence(plan: Plan) -> str:
 
 def _lift(design: Any, c: Capacity, binding: Limit) -> str:
     """What lifts the binding limit, in the form '+1 leaf switch: +2 racks'."""
-    from dclint.analysis.capacity import lift
+    from dclint.analysis.capacity.headroom import lift
 
     return lift(design, c, binding)
 
@@ -443,7 +474,7 @@ def headroom(
     design: Any, options: dict[str, dict[str, Any]], rules: dict[str, type[Rule]] | None = None
 ) -> Headroom:
     """More racks like the design's first: the limits, the binding one and its lift."""
-    from dclint.analysis.capacity import capacity, new_rack
+    from dclint.analysis.capacity.headroom import capacity, new_rack
 
     topo = topology_of(design)
     if not topo.racks:
@@ -464,10 +495,46 @@ def headroom(
     return Headroom(c, binding, _lift(design, c, binding), then)
 
 
+def review(
+    result: RunResult,
+    engine: Engine,
+    given: dict[str, str | None],
+    today: date,
+    against: bool = False,
+) -> ReviewDocument:
+    """`dclint review`'s one result: the checked run's findings priced, the run assessed and
+    every figure computed (`Assessment.settle`), the front matter (`given`: flags and config;
+    the title from the designs' names), and with `against` the first design compared with the
+    last. Presenters lay out what it holds and compute nothing."""
+    from dclint.analysis.assess import assess, price_findings
+
+    price_findings(result, engine)
+    names = [d.name or d.file for d in result.designs]
+    front = front_matter(given, names, today)
+    diff, diff_names = _diff(result, engine) if against else (None, ("", ""))
+    run = assess(result, engine, priced=False)  # priced above, before the document's ranking
+    doc = build(run, front, diff, diff_names)
+    for a in run.designs:
+        a.settle()
+    return doc
+
+
+def _diff(result: RunResult, engine: Engine) -> tuple[Diff, tuple[str, str]]:
+    """The first design against the counter-design (the last); LoadError where one of them
+    did not load."""
+    from dclint.analysis.diff import compare
+
+    a, b = result.designs[0], result.designs[-1]
+    for d in (a, b):
+        if d.errors:
+            raise LoadError(d.errors)
+    opts = (engine.options(engine.config_for(a.file)), engine.options(engine.config_for(b.file)))
+    return compare(a, b, opts), (a.name or a.file, b.name or b.file)
+
+
 def build(
     run: RunAssessment,
     front: FrontMatter,
-    group: Grouping,
     diff: Diff | None = None,
     diff_names: tuple[str, str] = ("", ""),
 ) -> ReviewDocument:
@@ -489,13 +556,13 @@ def build(
             part.failures = _failures(d.design)
         parts.append(part)
     return ReviewDocument(
-        front, run.result, ranked(run.result, group, run.rules), parts, diff, diff_names
+        front, run.result, ranked(run.result, run.rules), parts, diff, diff_names, run
     )
 
 
 def _failures(design: Any) -> list[Any]:
-    """Every single failure of the design's plant (dclint.calc.failures), racks at peak."""
-    from dclint.calc.failures import failure_table
+    """Every single failure of the design's plant (dclint.calc.failures.play), racks at peak."""
+    from dclint.calc.failures.play import failure_table
     from dclint.model.resolve import topology_of
 
     return failure_table(topology_of(design)).failures

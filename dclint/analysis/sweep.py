@@ -104,7 +104,7 @@ def point_errors(result: Any) -> list[str]:
 
 def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) -> Sweep:
     """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
-    from dclint.analysis.grid import engine_at, overrides_at, points, run_batches
+    from dclint.analysis.grid.runner import engine_at, overrides_at, points, run_batches
 
     path, values = split_values(text)
 
@@ -122,7 +122,7 @@ def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) 
 
 
 def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
-    from dclint import __version__
+    from dclint._version import __version__
 
     def workload(days: Quantity | None, cost: Quantity | None) -> dict[str, Any]:
         return {

@@ -145,12 +145,12 @@ def chain_loads(topo: Topology, peak: bool = True) -> dict[str, ElementLoad]:
 
 def _chain_loads(topo: Topology, peak: bool) -> dict[str, ElementLoad]:
     """Each element's load is the most it carries in normal running or as a survivor of any
-    single failure (dclint.calc.failures): a rack's load shared by its live feeds, so a
+    single failure (dclint.calc.failures.play): a rack's load shared by its live feeds, so a
     distributed-redundant UPS carries its racks' partners' share only when a partner fails."""
     out: dict[str, ElementLoad] = {}
     if not topo.chain:  # no transformer or UPS: no failure to play for them
         return out
-    from dclint.calc.failures import failure_table
+    from dclint.calc.failures.play import failure_table
 
     table = failure_table(topo, peak)
     worst = table.worst_load
@@ -193,7 +193,7 @@ def _it_below(topo: Topology, element: str, peak: bool) -> float:
     below = {f.id for f in feeds}
     racks = {r.id: r for f in feeds for r in f.racks}
     kw = sum(rack_load_kw(r, peak) * panel_share(r, below) for r in racks.values())
-    from dclint.calc.failures import extras_below
+    from dclint.calc.failures.play import extras_below
 
     return kw + extras_below(topo, element, peak)
 

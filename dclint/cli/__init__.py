@@ -6,7 +6,7 @@ import contextlib
 import os
 import sys
 
-from dclint import __version__
+from dclint._version import __version__
 
 # typing.TYPE_CHECKING without importing typing (milliseconds of every start, the cached one too)
 TYPE_CHECKING = False

@@ -55,7 +55,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, ClassVar
 
-from dclint import __version__
+from dclint._version import __version__
 from dclint.cli._runs import DIRECTORY, ENV, disabled, tree_stats, write
 from dclint.cli._runs import code as _code
 from dclint.cli._runs import digest as _digest

@@ -44,7 +44,7 @@ import stat
 import sys
 import time
 
-from dclint import __version__
+from dclint._version import __version__
 from dclint.cli._seal import open_sealed, seal, trusted_folder
 from dclint.loader.configfile import find_config
 from dclint.loader.readfile import FileRejected, read_regular

@@ -51,8 +51,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.analysis.capacity import capacity as compute
-    from dclint.analysis.capacity import new_rack
+    from dclint.analysis.capacity.headroom import capacity as compute
+    from dclint.analysis.capacity.headroom import new_rack
     from dclint.loader import load
     from dclint.report.registry import renderer
 
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _lifts(design: Any, c: Any) -> list[str]:
     """What lifts each binding limit, in the order of `c.binding`."""
-    from dclint.analysis.capacity import lift
+    from dclint.analysis.capacity.headroom import lift
 
     return [lift(design, c, lim) for lim in c.binding]
 

@@ -48,7 +48,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.calc.failures import failure_table
+    from dclint.calc.failures.play import failure_table
     from dclint.loader import load
     from dclint.model.resolve import topology_of
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     topo = topology_of(design)
     table = failure_table(topo, peak)
     if args.maintenance:
-        from dclint.calc.failures import maintenance_table
+        from dclint.calc.failures.play import maintenance_table
 
         cases = maintenance_table(topo, peak)
     else:
@@ -141,7 +141,7 @@ def _text(name: str, peak: bool, table: Any) -> str:
 
 
 def _json(design: Any, peak: bool, table: Any, cases: Any = None) -> str:
-    from dclint import __version__
+    from dclint._version import __version__
     from dclint.escaping import finite_json
     from dclint.model.source import format_path
 

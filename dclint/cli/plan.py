@@ -130,7 +130,7 @@ def _worlds(text: str | None) -> tuple[int, ...] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.analysis.facility_grid import pick_workload
+    from dclint.analysis.grid.facility import pick_workload
     from dclint.loader import load
 
     if args.top < 1:
@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     calibrate(design, engine.config_for(args.design))  # the config's calibration profile
     wl = pick_workload(design, args.workload)
     reserve = engine.shared(engine.config_for(args.design)).memory_reserve.m_as("")
-    from dclint.projection.search_design import plan_layouts
+    from dclint.projection.search.plan import plan_layouts
     from dclint.report.registry import renderer
 
     found = plan_layouts(design, wl, args.by, worlds, reserve=reserve)
@@ -186,7 +186,7 @@ def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
     from dclint.fix import files
     from dclint.fix.layout import layout_edits
     from dclint.fix.text import apply
-    from dclint.projection.search_design import layout_values
+    from dclint.projection.search.plan import layout_values
 
     if args.set:
         raise ConfigError("--apply writes the design file; it does not take --set values")
@@ -275,7 +275,7 @@ def _grid(
     args: argparse.Namespace, workload: str, varies: list[tuple[str, list[str]]], count: int
 ) -> int:
     """`plan --vary`: `varies` (PATH, values) of `count` points, already within --max-points."""
-    from dclint.analysis.facility_grid import GridPoint, GridReport, Setup, coverage, run_grid
+    from dclint.analysis.grid.facility import GridPoint, GridReport, Setup, coverage, run_grid
     from dclint.report.registry import renderer
 
     setup = Setup(

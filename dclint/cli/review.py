@@ -19,7 +19,7 @@ from dclint.cli._shared import (
     parse_today,
     write_atomic,
 )
-from dclint.errors import ConfigError, LoadError
+from dclint.errors import ConfigError
 
 __all__ = ["add_parser", "run"]
 
@@ -86,7 +86,6 @@ def _format(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     from dclint.analysis import review_document as rd
     from dclint.engine.runner import run as run_engine
-    from dclint.report.rollup import kinds, roll_up
 
     fmt = _format(args)
     if fmt in FILE_ONLY and not args.output:
@@ -101,23 +100,16 @@ def run(args: argparse.Namespace) -> int:
     engine.costly = True
     paths = [*args.paths, *([args.against] if args.against else [])]
     result = run_engine(paths, engine)
-    _price(result, engine)
     today = parse_today(args.today) if args.today else date.today()
     first = result.designs[0].file if result.designs else "."
     given = dict(engine.config_for(first).review)
     given.update({k: getattr(args, k) for k in rd.FRONT_FIELDS if getattr(args, k)})
-    names = [d.name or d.file for d in result.designs]
-    front = rd.front_matter(given, names, today)
-    diff, diff_names = _diff(result, engine, args)
+    # the one entry into analysis/: the document, every figure computed (the report lays out)
+    doc = rd.review(result, engine, given, today, against=bool(args.against))
+    run = doc.run
 
-    def group(d: Any) -> list[tuple[Any, int]]:
-        return [(g.first, g.count) for g in roll_up(d.findings, kinds(d))]
-
-    from dclint.analysis.assess import assess
     from dclint.report.registry import renderer
 
-    run = assess(result, engine, priced=False)  # priced above, before the document's ranking
-    doc = rd.build(run, front, group, diff, diff_names)
     write = renderer(doc, fmt)
     if fmt in FILE_ONLY:
         from dclint.cli._output import refuse_input
@@ -146,23 +138,3 @@ def _emit(args: argparse.Namespace, text: str) -> None:
         write_atomic(args.output, text)
     else:
         sys.stdout.write(text)
-
-
-def _price(result: Any, engine: Any) -> None:
-    from dclint.analysis.assess import price_findings
-
-    price_findings(result, engine)
-
-
-def _diff(result: Any, engine: Any, args: argparse.Namespace) -> tuple[Any, tuple[str, str]]:
-    """The first design against the counter-design, when --against names one."""
-    if not args.against:
-        return None, ("", "")
-    from dclint.analysis.diff import compare
-
-    a, b = result.designs[0], result.designs[-1]
-    for d in (a, b):
-        if d.errors:
-            raise LoadError(d.errors)
-    opts = (engine.options(engine.config_for(a.file)), engine.options(engine.config_for(b.file)))
-    return compare(a, b, opts), (a.name or a.file, b.name or b.file)

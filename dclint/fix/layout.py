@@ -29,7 +29,7 @@ def best_layout_edits(
 ) -> LayoutEdit | str:
     """Edits to `text` (the design file that writes workload `index`) applying the best valid
     layout, or why there is none to apply."""
-    from dclint.projection.search_design import layout_values, plan_layouts
+    from dclint.projection.search.plan import layout_values, plan_layouts
 
     wl = design.workloads[index]
     plan = plan_layouts(design, wl, reserve=reserve, rank_only=True)

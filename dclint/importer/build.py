@@ -269,78 +269,121 @@ def _cells(origins: list[str]) -> str:
 def _racks(
     inv: Inventory, mapping: Mapping, frag: Fragment, ids: _Ids, feed_ids: dict[int, str]
 ) -> None:
-    led = inv.ledger
-    types = {t.key: t for t in inv.device_types.values()}
-    feeds_of: dict[str, list[tuple[str, str]]] = {}
+    b = _RackBuilder(inv, mapping, frag)
     for i, f in enumerate(inv.feeds):
         if f.rack is not None:
-            feeds_of.setdefault(f.rack, []).append((f.path or "~", feed_ids[i]))
-    devices_of: dict[str, list[DeviceRec]] = {}
-    unmapped: Counter[str] = Counter()
-    no_draw: Counter[str] = Counter()
-    rack_names = {r.name for r in inv.racks}
-    for d in inv.devices:
-        m = mapping.device_types.get(d.device_type)
-        if m is None:
-            unmapped[d.device_type] += 1
-            led.skipped("device", d.origin, f"unmapped type {d.device_type}")
-            continue
-        if m.kind == "ignore":
-            led.skipped("device", d.origin, "ignored by the mapping")
-            continue
-        if m.kind == "gpu_node" and m.platform and _catalog_power(m.platform) is None:
-            frag.problems.append(
-                ImportProblem(
-                    d.origin,
-                    f"device type {d.device_type} is mapped to platform '{m.platform}', which "
-                    "the catalog does not know: name a catalog key in the mapping's device_types",
-                )
-            )
-            continue
-        if d.rack is None or d.rack not in rack_names:
-            if not (m.kind == "switch" and m.switch):
-                led.skipped("device", d.origin, "no rack")
-            continue
-        devices_of.setdefault(d.rack, []).append(d)
-    frag.unmapped = dict(sorted(unmapped.items()))
-    over: dict[str, str] = {}  # device type -> the warning that its draw is above the catalog's
+            b.feeds_of.setdefault(f.rack, []).append((f.path or "~", feed_ids[i]))
+    b.sort_devices()
     rows = []
     for rack in inv.racks:
         ident = ids.take(rack.name, rack.origin)
-        fields: dict[str, Any] = {"id": ident}
-        platforms: Counter[str] = Counter()
-        node_rows: list[DeviceRec] = []
-        offline = 0
-        extra = 0.0
-        node_draw = 0.0
-        for d in devices_of.get(rack.name, []):
+        fields = b.rack(rack, ident)
+        if fields is None:
+            continue
+        note = "status offline: counted as load" if rack.status == "offline" else ""
+        if inv.ledger.state("rack", rack.origin) != "imported":
+            inv.ledger.imported("rack", rack.origin, ident, note)
+        rows.append((fields, rack.origin))
+    for dtype, count in sorted(b.no_draw.items()):
+        frag.notes.append(
+            f"{count} devices of type {dtype} with no power draw in {inv.source}: counted "
+            f"as 0 W (give `power:` in the mapping's device_types)"
+        )
+    frag.racks.extend(compact_entries(rows, inv.source, "rack"))
+
+
+@dataclass
+class _Drawn:
+    """What a rack's devices add up to: its GPU nodes by platform, their rows and draw, the
+    offline ones, and the draw of the rest (switches, storage, ...), in W."""
+
+    platforms: Counter[str] = field(default_factory=Counter)
+    node_rows: list[DeviceRec] = field(default_factory=list)
+    offline: int = 0
+    extra: float = 0.0
+    node_draw: float = 0.0
+
+
+class _RackBuilder:
+    """The racks' entries, built from the racks, their devices and their feeds; problems,
+    warnings and the ledger go to the fragment and the inventory."""
+
+    def __init__(self, inv: Inventory, mapping: Mapping, frag: Fragment) -> None:
+        self.inv, self.mapping, self.frag = inv, mapping, frag
+        self.types = {t.key: t for t in inv.device_types.values()}
+        self.feeds_of: dict[str, list[tuple[str, str]]] = {}
+        self.devices_of: dict[str, list[DeviceRec]] = {}
+        self.no_draw: Counter[str] = Counter()
+        self.over: dict[str, str] = {}  # device type -> the warning that its draw is above
+
+    def sort_devices(self) -> None:
+        """Each mapped device to its rack; the rest on the ledger (unmapped, ignored, unknown
+        platform, no rack)."""
+        inv, mapping, frag, led = self.inv, self.mapping, self.frag, self.inv.ledger
+        unmapped: Counter[str] = Counter()
+        rack_names = {r.name for r in inv.racks}
+        for d in inv.devices:
+            m = mapping.device_types.get(d.device_type)
+            if m is None:
+                unmapped[d.device_type] += 1
+                led.skipped("device", d.origin, f"unmapped type {d.device_type}")
+                continue
+            if m.kind == "ignore":
+                led.skipped("device", d.origin, "ignored by the mapping")
+                continue
+            if m.kind == "gpu_node" and m.platform and _catalog_power(m.platform) is None:
+                frag.problems.append(
+                    ImportProblem(
+                        d.origin,
+                        f"device type {d.device_type} is mapped to platform '{m.platform}', "
+                        "which the catalog does not know: name a catalog key in the mapping's "
+                        "device_types",
+                    )
+                )
+                continue
+            if d.rack is None or d.rack not in rack_names:
+                if not (m.kind == "switch" and m.switch):
+                    led.skipped("device", d.origin, "no rack")
+                continue
+            self.devices_of.setdefault(d.rack, []).append(d)
+        frag.unmapped = dict(sorted(unmapped.items()))
+
+    def drawn(self, rack: RackRec, ident: str) -> _Drawn:
+        """A rack's devices counted: GPU nodes by platform and their draw, the rest's draw."""
+        inv, mapping, led = self.inv, self.mapping, self.inv.ledger
+        out = _Drawn()
+        for d in self.devices_of.get(rack.name, []):
             m = mapping.device_types[d.device_type]
             if m.kind == "gpu_node" and m.platform:
-                platforms[m.platform] += 1
-                node_rows.append(d)
-                offline += d.status == "offline"
+                out.platforms[m.platform] += 1
+                out.node_rows.append(d)
+                out.offline += d.status == "offline"
                 if mapping.power_draw != "catalog" or d.power is not None:
-                    w = _draw(types, mapping, d, mapping.power_draw)
+                    w = _draw(self.types, mapping, d, mapping.power_draw)
                     if w is None:
-                        no_draw[d.device_type] += 1
-                    node_draw += w or 0.0
-                    _above_rating(inv, m.platform, d, w, mapping.power_draw, types, over)
-                    _one_port(inv, d, types, mapping, over)
+                        self.no_draw[d.device_type] += 1
+                    out.node_draw += w or 0.0
+                    _above_rating(inv, m.platform, d, w, mapping.power_draw, self.types, self.over)
+                    _one_port(inv, d, self.types, mapping, self.over)
                 else:
-                    node_draw += (_catalog_power(m.platform) or (0.0, None))[0] or 0.0
+                    out.node_draw += (_catalog_power(m.platform) or (0.0, None))[0] or 0.0
                 note = "status offline: counted, marked offline_nodes" * (d.status == "offline")
                 led.merged("device", d.origin, f"rack {ident} (a {m.platform} node)", note)
                 continue
-            w = _draw(types, mapping, d, "allocated")
+            w = _draw(self.types, mapping, d, "allocated")
             if w is None:
-                no_draw[d.device_type] += 1
-            extra += w or 0.0
+                self.no_draw[d.device_type] += 1
+            out.extra += w or 0.0
             led.merged("device", d.origin, f"rack {ident} (its load)")
+        return out
+
+    def platform(self, rack: RackRec) -> tuple[bool, str | None]:
+        """(known, the rack's own platform as the mapping names it); not known: a problem."""
         platform = rack.platform
-        if platform is not None and platform in mapping.rack_platforms:
-            platform = mapping.rack_platforms[platform]
-        elif platform is not None and _catalog_power(platform) is None:
-            frag.problems.append(
+        if platform is not None and platform in self.mapping.rack_platforms:
+            return True, self.mapping.rack_platforms[platform]
+        if platform is not None and _catalog_power(platform) is None:
+            self.frag.problems.append(
                 ImportProblem(
                     rack.platform_at or rack.origin,
                     f"'{platform}' is not a platform the catalog knows: map it in the mapping "
@@ -348,10 +391,21 @@ def _racks(
                     "or a catalog key such as dgx-h100)",
                 )
             )
-            continue
-        nodes = _node_count(inv, mapping, frag, rack, ident, platform, node_rows)
+            return False, None
+        return True, platform
+
+    def rack(self, rack: RackRec, ident: str) -> dict[str, Any] | None:
+        """A rack's entry (None: left out, with a problem or on the ledger)."""
+        inv, frag = self.inv, self.frag
+        fields: dict[str, Any] = {"id": ident}
+        drawn = self.drawn(rack, ident)
+        known, platform = self.platform(rack)
+        if not known:
+            return None
+        nodes = _node_count(inv, self.mapping, frag, rack, ident, platform, drawn.node_rows)
         if nodes is None:
-            continue
+            return None
+        platforms = drawn.platforms
         if platform is not None:
             platforms[platform] += 0
         if len(platforms) > 1:
@@ -362,18 +416,45 @@ def _racks(
                     f"({', '.join(sorted(platforms))}): a dclint rack holds one",
                 )
             )
-            continue
+            return None
+        devices_w = self.load(fields, drawn, nodes)
+        if "type" not in fields and "it_load" not in fields and rack.it_load is None:
+            kinds = sorted({d.device_type for d in inv.devices if d.rack == rack.name})
+            why = "no devices and no load" if not kinds else "no mapped devices and no load"
+            note = f"its devices' types: {', '.join(kinds)}" if kinds else ""
+            inv.ledger.skipped("rack", rack.origin, why, note)
+            return None
+        if rack.it_load is not None:
+            self.declared_load(fields, rack, devices_w)
+        offline = drawn.offline
+        if rack.status == "offline":
+            offline = max(nodes or 0, offline)
+        if offline:
+            fields["offline_nodes"] = offline
+        feeds = [f for _, f in sorted(self.feeds_of.get(rack.name, []))]
+        if feeds:
+            fields["feeds"] = feeds
+        if rack.status == "planned":
+            fields["status"] = rack.status
+        if rack.row:
+            fields["row"] = rack.row
+        return fields
+
+    def load(self, fields: dict[str, Any], drawn: _Drawn, nodes: int) -> float:
+        """The rack's type and load in `fields`; its devices' draw in W."""
+        extra, node_rows = drawn.extra, drawn.node_rows
         devices_w = extra
-        if platforms:
-            platform = next(iter(platforms))
+        if drawn.platforms:
+            platform = next(iter(drawn.platforms))
             key = f"{platform}-x{nodes}" if nodes else platform
-            frag.rack_types.setdefault(
+            self.frag.rack_types.setdefault(
                 key, {"platform": platform, "nodes": nodes} if nodes else {"platform": platform}
             )
             fields["type"] = key
             each = (_catalog_power(platform) or (None, None))[0]
-            if node_rows and (mapping.power_draw != "catalog" or any(d.power for d in node_rows)):
-                gpu_w = node_draw * nodes / len(node_rows)  # the counted nodes, drawing alike
+            powered = any(d.power for d in node_rows)
+            if node_rows and (self.mapping.power_draw != "catalog" or powered):
+                gpu_w = drawn.node_draw * nodes / len(node_rows)  # the counted nodes, alike
                 fields["it_load"] = f"{num((gpu_w + extra) / 1000)} kW"
                 devices_w += gpu_w
             else:
@@ -382,46 +463,24 @@ def _racks(
                     fields["extra_load"] = f"{num(extra / 1000)} kW"
         elif extra:
             fields["it_load"] = f"{num(extra / 1000)} kW"
-        if "type" not in fields and "it_load" not in fields and rack.it_load is None:
-            kinds = sorted({d.device_type for d in inv.devices if d.rack == rack.name})
-            why = "no devices and no load" if not kinds else "no mapped devices and no load"
-            note = f"its devices' types: {', '.join(kinds)}" if kinds else ""
-            led.skipped("rack", rack.origin, why, note)
-            continue
-        if rack.it_load is not None:
-            fields.pop("extra_load", None)
-            governs = max(rack.it_load, devices_w)
-            fields["it_load"] = f"{num(governs / 1000)} kW"
-            if rack.it_load < devices_w - 0.5:
-                inv.warnings.append(
-                    ImportProblem(
-                        rack.load_at or rack.origin,
-                        f"rack '{rack.name}': the declared load {num(rack.it_load / 1000)} kW "
-                        f"is below its devices' draw {num(devices_w / 1000)} kW: the larger "
-                        "governs (it_load)",
-                    )
+        return devices_w
+
+    def declared_load(self, fields: dict[str, Any], rack: RackRec, devices_w: float) -> None:
+        """A declared load and the devices' draw: the larger governs, a warning if it is the
+        devices'."""
+        assert rack.it_load is not None
+        fields.pop("extra_load", None)
+        governs = max(rack.it_load, devices_w)
+        fields["it_load"] = f"{num(governs / 1000)} kW"
+        if rack.it_load < devices_w - 0.5:
+            self.inv.warnings.append(
+                ImportProblem(
+                    rack.load_at or rack.origin,
+                    f"rack '{rack.name}': the declared load {num(rack.it_load / 1000)} kW "
+                    f"is below its devices' draw {num(devices_w / 1000)} kW: the larger "
+                    "governs (it_load)",
                 )
-        if rack.status == "offline":
-            offline = max(nodes or 0, offline)
-        if offline:
-            fields["offline_nodes"] = offline
-        feeds = [f for _, f in sorted(feeds_of.get(rack.name, []))]
-        if feeds:
-            fields["feeds"] = feeds
-        if rack.status == "planned":
-            fields["status"] = rack.status
-        if rack.row:
-            fields["row"] = rack.row
-        note = "status offline: counted as load" if rack.status == "offline" else ""
-        if led.state("rack", rack.origin) != "imported":
-            led.imported("rack", rack.origin, ident, note)
-        rows.append((fields, rack.origin))
-    for dtype, count in sorted(no_draw.items()):
-        frag.notes.append(
-            f"{count} devices of type {dtype} with no power draw in {inv.source}: counted "
-            f"as 0 W (give `power:` in the mapping's device_types)"
-        )
-    frag.racks.extend(compact_entries(rows, inv.source, "rack"))
+            )
 
 
 def _above_rating(

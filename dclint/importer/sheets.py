@@ -11,6 +11,7 @@ import math
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from dclint.errors import ConfigError
@@ -76,6 +77,46 @@ def _empty(value: Any) -> bool:
 _TOTAL = re.compile(r"^(grand\s+|sub-?)?(totals?|sum|summe|gesamt)\b", re.IGNORECASE)
 
 
+def _columns(table: Any) -> tuple[dict[str, str], dict[str, str | None]]:
+    """The mapping's columns: field -> header, and field -> its unit (the mapping's, else the
+    header's: 'Load (kW)')."""
+    raw = {k: v for k, v in table.columns.model_dump().items() if v is not None}
+    columns: dict[str, str] = {}
+    defaults: dict[str, str | None] = {}
+    for field, spec in raw.items():
+        header = spec if isinstance(spec, str) else spec["column"]
+        columns[field] = header
+        m = _HEADER_UNIT.match(header)
+        given = spec.get("unit") if isinstance(spec, dict) else None
+        defaults[field] = given or (m.group(2) if m else None)
+    return columns, defaults
+
+
+@dataclass
+class _Rows:
+    """Where a table's reading stands: a blank row seen, `stop_at` met, the footer reached."""
+
+    blank: bool = False
+    stopped: bool = False
+    footer: bool = False
+
+    def left_out(self, table: Any, r: int, row: list[_Cell], no_id: bool) -> str:
+        """Why row `r` is not data ('' when it is): `stop_at` and what follows it, `skip_rows`,
+        a total row, a footer (after a blank row, a row with no id, and all after it)."""
+        texts = [str(c.value) for c in row if isinstance(c.value, str)]
+        if table.stop_at is not None and any(_norm(t) == _norm(table.stop_at) for t in texts):
+            self.stopped = True
+        if self.stopped or r in table.skip_rows:
+            why = "stop_at" if self.stopped else "skip_rows"
+            return f"a row the mapping's {why} leaves out"
+        if any(_TOTAL.match(t.strip()) for t in texts):
+            return "a total row"
+        if self.footer or (self.blank and no_id):
+            self.footer = True  # after a blank row, a row with no id: the table's footer
+            return "a footer after a blank row"
+        return ""
+
+
 class _Reader:
     def __init__(self, path: str, kind: str, ledger: Any = None) -> None:
         from dclint.importer.ledger import Ledger
@@ -112,21 +153,12 @@ class _Reader:
         """Each data row as {field: cell}, with each field's unit (the row's unit column, the
         header's, the mapping's). Rows that are not data go on the ledger: a total row, a
         footer after a blank row, `skip_rows`, `stop_at` and what follows it."""
-        raw = {k: v for k, v in table.columns.model_dump().items() if v is not None}
-        columns: dict[str, str] = {}
-        defaults: dict[str, str | None] = {}
-        for field, spec in raw.items():
-            header = spec if isinstance(spec, str) else spec["column"]
-            columns[field] = header
-            m = _HEADER_UNIT.match(header)
-            given = spec.get("unit") if isinstance(spec, dict) else None
-            defaults[field] = given or (m.group(2) if m else None)
+        columns, defaults = _columns(table)
         index: dict[str, int] = {}
         units: dict[str, str | None] = {}
         unit_cols: dict[str, int] = {}
         first = next(iter(columns))  # the id (or name) column
-        blank = stopped = footer = False
-        skip = set(table.skip_rows)
+        state = _Rows()
         for r, row in enumerate(self.rows(table.sheet), start=1):
             if r < table.header_row:
                 continue
@@ -136,41 +168,39 @@ class _Reader:
                 self.headers[kind] = {f: columns[f] for f in columns}
                 continue
             if all(_empty(c.value) for c in row):
-                blank = True
+                state.blank = True
                 continue  # an empty row
             cells = {}
             for field, i in index.items():
                 cells[field] = row[i] if i < len(row) else _Cell(None, "")
             at = cells[first].where or (row[0].where if row else f"row {r}")
             where = self.origin(at)
-            texts = [str(c.value) for c in row if isinstance(c.value, str)]
-            if table.stop_at is not None and any(_norm(t) == _norm(table.stop_at) for t in texts):
-                stopped = True
-            if stopped or r in skip:
-                self.ledger.read(kind, where)
-                why = "stop_at" if stopped else "skip_rows"
-                self.ledger.skipped(kind, where, f"a row the mapping's {why} leaves out")
-                continue
-            if any(_TOTAL.match(t.strip()) for t in texts):
-                self.ledger.read(kind, where)
-                self.ledger.skipped(kind, where, "a total row")
-                continue
-            if footer or (blank and _empty(cells[first].value)):
-                footer = True  # after a blank row, a row with no id: the table's footer
-                self.ledger.read(kind, where)
-                self.ledger.skipped(kind, where, "a footer after a blank row")
-                continue
-            for field, cell in cells.items():
-                if isinstance(cell.value, Uncached):  # reported here, read as empty after
-                    self.uncached(cell)
-                    cells[field] = _Cell(None, cell.where, cell.fmt)
-            row_units = dict(units)
-            for field, i in unit_cols.items():
-                cell = row[i] if i < len(row) else _Cell(None, "")
-                if not _empty(cell.value):
-                    row_units[field] = str(cell.value).strip()
+            why = state.left_out(table, r, row, _empty(cells[first].value))
             self.ledger.read(kind, where)
-            yield cells, row_units
+            if why:
+                self.ledger.skipped(kind, where, why)
+                continue
+            yield self._cells(cells), self._row_units(row, units, unit_cols)
+
+    def _cells(self, cells: dict[str, _Cell]) -> dict[str, _Cell]:
+        """A data row's cells, an uncached formula reported and read as empty."""
+        for field, cell in cells.items():
+            if isinstance(cell.value, Uncached):  # reported here, read as empty after
+                self.uncached(cell)
+                cells[field] = _Cell(None, cell.where, cell.fmt)
+        return cells
+
+    @staticmethod
+    def _row_units(
+        row: list[_Cell], units: dict[str, str | None], unit_cols: dict[str, int]
+    ) -> dict[str, str | None]:
+        """Each field's unit in this row: its unit column's, else the header's or mapping's."""
+        row_units = dict(units)
+        for field, i in unit_cols.items():
+            cell = row[i] if i < len(row) else _Cell(None, "")
+            if not _empty(cell.value):
+                row_units[field] = str(cell.value).strip()
+        return row_units
 
     def uncached(self, cell: _Cell) -> None:
         assert isinstance(cell.value, Uncached)
@@ -354,146 +384,161 @@ def read_sheet(path: str, kind: str, mapping: Mapping) -> Inventory:
     if kind == "xlsx":  # a regular file within the limits, checked before openpyxl opens it
         r.raw = read_workbook(path)
     sheets = mapping.sheets
-
-    def origin(cell: _Cell) -> str:
-        return r.origin(cell.where)
-
-    def head(table: str, field: str) -> str | None:
-        return r.headers.get(table, {}).get(field)
-
     if sheets.panels is not None:
-        for cells, units in r.table(sheets.panels, "power-panel"):
-            name = r.text(cells["id"])
-            voltage = current = None
-            if "voltage" in cells:
-                voltage = r.quantity(
-                    cells["voltage"],
-                    "voltage",
-                    units["voltage"],
-                    sheets.panels.decimal,
-                    head("power-panel", "voltage"),
-                )
-            if "current_rating" in cells:
-                current = r.quantity(
-                    cells["current_rating"],
-                    "current_rating",
-                    units["current_rating"],
-                    sheets.panels.decimal,
-                    head("power-panel", "current_rating"),
-                )
-            path_ = r.text(cells["path"], required=False) if "path" in cells else None
-            if name is not None:
-                inv.panels.append(
-                    PanelRec(name, origin(cells["id"]), _path(path_), voltage, current)
-                )
+        _panels(r, inv, sheets.panels)
     if sheets.racks is not None:
-        t = sheets.racks
-        for cells, units in r.table(t, "rack"):
-            name = r.text(cells["id"])
-            platform = r.text(cells["platform"], False) if "platform" in cells else None
-            nodes = None
-            if "nodes" in cells and cells["nodes"].value is not None:
-                n = r.number(cells["nodes"], t.decimal)
-                if n is None or not n.is_integer() or n < 1:
-                    r.bad(cells["nodes"], "a whole number of nodes, e.g. 4")
-                else:
-                    nodes = int(n)
-            load = None
-            if "it_load" in cells and cells["it_load"].value is not None:
-                load = r.quantity(
-                    cells["it_load"],
-                    "it_load",
-                    units["it_load"],
-                    t.decimal,
-                    head("rack", "it_load"),
-                )
-            row = r.text(cells["row"], False) if "row" in cells else None
-            if name is not None:
-                at = {
-                    f: origin(cells[f]) if f in cells and cells[f].where else None
-                    for f in ("nodes", "it_load", "platform")
-                }
-                inv.racks.append(
-                    RackRec(
-                        name,
-                        origin(cells["id"]),
-                        "active",
-                        row,
-                        platform,
-                        nodes,
-                        load,
-                        at["nodes"],
-                        at["it_load"],
-                        at["platform"],
-                    )
-                )
+        _racks(r, inv, sheets.racks)
     if sheets.feeds is not None:
-        ft = sheets.feeds
-        for cells, units in r.table(ft, "power-feed"):
-            name = r.text(cells["id"])
-            v = r.quantity(
-                cells["voltage"],
-                "voltage",
-                units["voltage"],
-                ft.decimal,
-                head("power-feed", "voltage"),
-            )
-            a = r.quantity(
-                cells["current_rating"],
-                "current_rating",
-                units["current_rating"],
-                ft.decimal,
-                head("power-feed", "current_rating"),
-            )
-            phases = 3
-            if "phases" in cells and cells["phases"].value is not None:
-                n = r.number(cells["phases"], ft.decimal)
-                if n not in (1.0, 3.0):
-                    r.bad(cells["phases"], "1 or 3 phases")
-                else:
-                    phases = int(n or 3)
-            util = None
-            if "max_utilisation" in cells and cells["max_utilisation"].value is not None:
-                util = _percent(r, cells["max_utilisation"], ft.decimal)
-            panel = r.text(cells["panel"], False) if "panel" in cells else None
-            rack = r.text(cells["rack"], False) if "rack" in cells else None
-            path_ = r.text(cells["path"], False) if "path" in cells else None
-            if name is not None and v is not None and a is not None:
-                inv.feeds.append(
-                    FeedRec(
-                        name,
-                        origin(cells["id"]),
-                        panel,
-                        rack,
-                        v,
-                        a,
-                        phases,
-                        util,
-                        _path(path_),
-                        "active",
-                    )
-                )
+        _feeds(r, inv, sheets.feeds)
     if sheets.devices is not None:
-        dt = sheets.devices
-        for cells, units in r.table(dt, "device"):
-            name = r.text(cells["name"])
-            rack = r.text(cells["rack"])
-            model = r.text(cells["type"])
-            role = r.text(cells["role"], False) if "role" in cells else None
-            power = None
-            if "power" in cells and cells["power"].value is not None:
-                power = r.quantity(
-                    cells["power"], "power", units["power"], dt.decimal, head("device", "power")
-                )
-            if name is None or model is None:
-                continue
-            inv.device_types.setdefault(model, DeviceTypeRec(model, model))
-            inv.devices.append(
-                DeviceRec(name, origin(cells["name"]), model, rack, role, "active", power)
-            )
+        _devices(r, inv, sheets.devices)
     _check_refs(inv, r)
     inv.problems.extend(r.problems)
     return inv
+
+
+def _head(r: _Reader, table: str, field: str) -> str | None:
+    """The header a table's field was read from (for a unit message)."""
+    return r.headers.get(table, {}).get(field)
+
+
+def _panels(r: _Reader, inv: Inventory, t: Any) -> None:
+    """The power panels' sheet."""
+    for cells, units in r.table(t, "power-panel"):
+        name = r.text(cells["id"])
+        voltage = current = None
+        if "voltage" in cells:
+            voltage = r.quantity(
+                cells["voltage"],
+                "voltage",
+                units["voltage"],
+                t.decimal,
+                _head(r, "power-panel", "voltage"),
+            )
+        if "current_rating" in cells:
+            current = r.quantity(
+                cells["current_rating"],
+                "current_rating",
+                units["current_rating"],
+                t.decimal,
+                _head(r, "power-panel", "current_rating"),
+            )
+        path_ = r.text(cells["path"], required=False) if "path" in cells else None
+        if name is not None:
+            inv.panels.append(
+                PanelRec(name, r.origin(cells["id"].where), _path(path_), voltage, current)
+            )
+
+
+def _racks(r: _Reader, inv: Inventory, t: Any) -> None:
+    """The racks' sheet."""
+    for cells, units in r.table(t, "rack"):
+        name = r.text(cells["id"])
+        platform = r.text(cells["platform"], False) if "platform" in cells else None
+        nodes = None
+        if "nodes" in cells and cells["nodes"].value is not None:
+            n = r.number(cells["nodes"], t.decimal)
+            if n is None or not n.is_integer() or n < 1:
+                r.bad(cells["nodes"], "a whole number of nodes, e.g. 4")
+            else:
+                nodes = int(n)
+        load = None
+        if "it_load" in cells and cells["it_load"].value is not None:
+            load = r.quantity(
+                cells["it_load"],
+                "it_load",
+                units["it_load"],
+                t.decimal,
+                _head(r, "rack", "it_load"),
+            )
+        row = r.text(cells["row"], False) if "row" in cells else None
+        if name is not None:
+            at = {
+                f: r.origin(cells[f].where) if f in cells and cells[f].where else None
+                for f in ("nodes", "it_load", "platform")
+            }
+            inv.racks.append(
+                RackRec(
+                    name,
+                    r.origin(cells["id"].where),
+                    "active",
+                    row,
+                    platform,
+                    nodes,
+                    load,
+                    at["nodes"],
+                    at["it_load"],
+                    at["platform"],
+                )
+            )
+
+
+def _feeds(r: _Reader, inv: Inventory, t: Any) -> None:
+    """The power feeds' sheet."""
+    for cells, units in r.table(t, "power-feed"):
+        name = r.text(cells["id"])
+        v = r.quantity(
+            cells["voltage"],
+            "voltage",
+            units["voltage"],
+            t.decimal,
+            _head(r, "power-feed", "voltage"),
+        )
+        a = r.quantity(
+            cells["current_rating"],
+            "current_rating",
+            units["current_rating"],
+            t.decimal,
+            _head(r, "power-feed", "current_rating"),
+        )
+        phases = 3
+        if "phases" in cells and cells["phases"].value is not None:
+            n = r.number(cells["phases"], t.decimal)
+            if n not in (1.0, 3.0):
+                r.bad(cells["phases"], "1 or 3 phases")
+            else:
+                phases = int(n or 3)
+        util = None
+        if "max_utilisation" in cells and cells["max_utilisation"].value is not None:
+            util = _percent(r, cells["max_utilisation"], t.decimal)
+        panel = r.text(cells["panel"], False) if "panel" in cells else None
+        rack = r.text(cells["rack"], False) if "rack" in cells else None
+        path_ = r.text(cells["path"], False) if "path" in cells else None
+        if name is not None and v is not None and a is not None:
+            inv.feeds.append(
+                FeedRec(
+                    name,
+                    r.origin(cells["id"].where),
+                    panel,
+                    rack,
+                    v,
+                    a,
+                    phases,
+                    util,
+                    _path(path_),
+                    "active",
+                )
+            )
+
+
+def _devices(r: _Reader, inv: Inventory, t: Any) -> None:
+    """The devices' sheet."""
+    for cells, units in r.table(t, "device"):
+        name = r.text(cells["name"])
+        rack = r.text(cells["rack"])
+        model = r.text(cells["type"])
+        role = r.text(cells["role"], False) if "role" in cells else None
+        power = None
+        if "power" in cells and cells["power"].value is not None:
+            power = r.quantity(
+                cells["power"], "power", units["power"], t.decimal, _head(r, "device", "power")
+            )
+        if name is None or model is None:
+            continue
+        inv.device_types.setdefault(model, DeviceTypeRec(model, model))
+        inv.devices.append(
+            DeviceRec(name, r.origin(cells["name"].where), model, rack, role, "active", power)
+        )
 
 
 def _path(text: str | None) -> str | None:

@@ -251,21 +251,29 @@ _ID = FieldSpec(TEXT, "The element's id (a hall's or rack type's key)", lambda e
 # The kinds
 
 
-def _kinds() -> dict[str, Kind]:
-    from dclint.model.cooling import AirHandlers, Cdu, Loop
-    from dclint.model.fabric import Fabric, Switch, Tier
-    from dclint.model.power_chain import Generator, Transformer, Ups
-    from dclint.model.racks import RackGroup, RackType
-    from dclint.model.site import Feed, Hall, Panel
-    from dclint.model.storage import StorageTier
-    from dclint.model.workload import Workload
+_Add = Callable[[str, str, str, dict[str, FieldSpec], Any], None]
 
+
+def _kinds() -> dict[str, Kind]:
+    """Every kind of element a policy can select, with its fields."""
     power = _quantity("120 kW", "power")
-    duration = _quantity("3 year", "duration")
     kinds: dict[str, Kind] = {}
 
     def add(name: str, singular: str, doc: str, fields: dict[str, FieldSpec], make: Any) -> None:
         kinds[name] = Kind(name, singular, doc, {"id": _ID, **fields}, make)
+
+    _rack_kinds(add, power)
+    _power_kinds(add, power)
+    _cooling_kinds(add, power)
+    _fabric_kinds(add)
+    _storage_and_workload_kinds(add)
+    _design_kind(add, power, list(kinds))
+    return kinds
+
+
+def _rack_kinds(add: _Add, power: FieldType) -> None:
+    """Racks (one element per physical rack) and rack types."""
+    from dclint.model.racks import RackGroup, RackType
 
     # racks: one element per physical rack (ranges and counts expanded)
     rack_fields = {
@@ -377,6 +385,12 @@ def _kinds() -> dict[str, Kind]:
         ],
     )
 
+
+def _power_kinds(add: _Add, power: FieldType) -> None:
+    """Feeds, panels, UPS systems, transformers and generator sets."""
+    from dclint.model.power_chain import Generator, Transformer, Ups
+    from dclint.model.site import Feed, Panel
+
     feed_fields = _model_fields(Feed, ("id", "panel"))
     feed_fields.update(
         {
@@ -451,6 +465,12 @@ def _kinds() -> dict[str, Kind]:
         _model_fields(Generator, ("id",)),
         lambda c: [Element("generators", g.id, p, g) for g, p in c.topology.generators],
     )
+
+
+def _cooling_kinds(add: _Add, power: FieldType) -> None:
+    """CDUs, loops, halls and their air handlers."""
+    from dclint.model.cooling import AirHandlers, Cdu, Loop
+    from dclint.model.site import Hall
 
     cdu_fields = _model_fields(Cdu, ("id",))
     cdu_fields.update(
@@ -545,6 +565,11 @@ def _kinds() -> dict[str, Kind]:
         ],
     )
 
+
+def _fabric_kinds(add: _Add) -> None:
+    """Fabrics, their switch tiers and their explicit switches."""
+    from dclint.model.fabric import Fabric, Switch, Tier
+
     fabric_fields = _model_fields(Fabric, ("id", "tiers", "switches", "racks"))
     fabric_fields.update(
         {
@@ -611,6 +636,12 @@ def _kinds() -> dict[str, Kind]:
         "switches", "switch", "Every explicit switch (fabrics[].switches)", switch_fields, _switches
     )
 
+
+def _storage_and_workload_kinds(add: _Add) -> None:
+    from dclint.model.storage import StorageTier
+    from dclint.model.workload import Workload
+
+    duration = _quantity("3 year", "duration")
     add(
         "storage_tiers",
         "storage_tier",
@@ -646,6 +677,9 @@ def _kinds() -> dict[str, Kind]:
         ],
     )
 
+
+def _design_kind(add: _Add, power: FieldType, kinds: list[str]) -> None:
+    """The design itself, with a relation to every element of each kind added before it."""
     design_fields: dict[str, FieldSpec] = {
         "name": FieldSpec(TEXT, "The design's name", lambda e, c: c.design.name, _key("name")),
         "site": FieldSpec(
@@ -673,7 +707,6 @@ def _kinds() -> dict[str, Kind]:
         design_fields,
         lambda c: [Element("design", c.design.name, (), c.design)],
     )
-    return kinds
 
 
 def _site_model() -> Any:

@@ -1,5 +1,5 @@
 """`dclint capacity DESIGN --add PLATFORM` as text, JSON, Markdown or an HTML page: each limit's
-room for more racks (dclint.analysis.capacity), the binding one, and what lifts it."""
+room for more racks (dclint.analysis.capacity.headroom), the binding one, and what lifts it."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def _capacity_text(c: Any, lifts: list[str]) -> str:
 
 
 def _capacity_json(c: Any, lifts: list[str]) -> str:
-    from dclint import __version__
+    from dclint._version import __version__
 
     r = c.rack
     data = {

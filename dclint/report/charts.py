@@ -8,7 +8,6 @@ import math
 from typing import Any
 
 from dclint.analysis.diagrams import Graph
-from dclint.analysis.steps import step_parts
 from dclint.model.ranges import compact
 from dclint.report.review import Review
 from dclint.report.svg import ROWS_MOST, Bar, Part, hbars, stacked
@@ -169,7 +168,7 @@ def charts(r: Review, cost: dict[str, float], currency: str, prefix: str) -> lis
         title = "Other findings: measured against limit (%)"
         out += _bars(title, numbers, "%", f"{prefix}-nums")
     for i, p in enumerate(r.projections):
-        parts = step_parts(p)
+        parts = p.get("step_parts") or []
         if parts:
             title = f"Training step of {p.get('workload', '')}: where the time goes"
             chart = stacked(title, [Part(n, v) for n, v in parts], "s", f"{prefix}-step{i}")

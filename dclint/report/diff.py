@@ -68,7 +68,7 @@ def _json(v: Value) -> Any:
 
 
 def render_json(d: Diff) -> str:
-    from dclint import __version__
+    from dclint._version import __version__
 
     def rows(items: list[Row]) -> list[dict[str, Any]]:
         return [

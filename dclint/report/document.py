@@ -148,10 +148,9 @@ def _scope(part: DesignPart) -> list[Block]:
     ]
 
 
-def _layout_row(label: str, lay: Any, c: Any) -> list[str]:
-    """One layout's figures, each scaled from the workload's projection (`Layout`)."""
-    cost = lay.cost(c)
-    days = lay.days(c)
+def _layout_row(label: str, lay: Any, row: Any) -> list[str]:
+    """One layout's figures, each scaled from the workload's projection (`LayoutRow`)."""
+    c, cost, days = row.candidate, row.cost, row.days
     text = days_text(days)
     cost_text = "-" if cost is None else fmt(cost)
     if lay.band is not None:  # predicted figures carry the model's calibration band
@@ -164,8 +163,8 @@ def _layout_row(label: str, lay: Any, c: Any) -> list[str]:
         label,
         f"tp {c.tp}, pp {c.pp}, vpp {c.vpp}, cp {c.cp}, ep {c.ep}, dp {c.dp}, mb {c.micro_batch}",
         c.recompute,
-        fmt(Q_(lay.step(c), "s"), "s"),
-        f"{lay.mfu(c):.1%}",
+        fmt(Q_(row.step, "s"), "s"),
+        f"{row.mfu:.1%}",
         text,
         cost_text,
     ]
@@ -190,7 +189,6 @@ def _layouts(part: DesignPart) -> list[Block]:
             out.append(Block("p", f"Workload {lay.workload}: no layout search: {lay.note}."))
             continue
         plan = lay.plan
-        best = plan.result.valid[0]
         out.append(
             Block(
                 "p",
@@ -203,8 +201,8 @@ def _layouts(part: DesignPart) -> list[Block]:
                 "table",
                 header=["Layout", "Parallelism", "Recompute", "Step", "MFU", "Days", "Cost"],
                 rows=[
-                    _layout_row("declared", lay, plan.declared),
-                    _layout_row("best", lay, best),
+                    _layout_row("declared", lay, lay.declared),
+                    _layout_row("best", lay, lay.best),
                 ],
             )
         )
@@ -400,7 +398,7 @@ def _contents(doc: ReviewDocument) -> list[Block]:
 
 
 def _method(doc: ReviewDocument, run: RunAssessment) -> list[Block]:
-    from dclint import __version__
+    from dclint._version import __version__
 
     rules = run.rules
     read = [

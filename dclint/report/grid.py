@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from dclint.analysis.facility_grid import (
+from dclint.analysis.grid.facility import (
     GridPoint,
     GridReport,
     Setup,
@@ -155,35 +156,61 @@ def _svg(points: list[GridPoint], paths: list[str]) -> str:
     known = [p for p in points if _finite(p.cost) and _finite(p.days)]  # no inf in the SVG
     if not known:
         return "<p>No point has both days and a cost to draw.</p>"
-    xs = [float(p.days or 0.0) for p in known]
-    ys = [float(p.cost or 0.0) for p in known]
-    x0, x1 = min(xs), max(xs)
-    y0, y1 = min(ys), max(ys)
-    x0, x1 = (x0 * 0.98, x1 * 1.02) if x1 > x0 else (x0 * 0.9, x0 * 1.1 + 1e-9)
-    y0, y1 = (y0 * 0.98, y1 * 1.02) if y1 > y0 else (y0 * 0.9, y0 * 1.1 + 1e-9)
-
-    def px(x: float) -> float:
-        return PAD + (x - x0) / (x1 - x0) * (W - 2 * PAD)
-
-    def py(y: float) -> float:
-        return H - PAD - (y - y0) / (y1 - y0) * (H - 2 * PAD)
-
+    ax = _Axes.around(known)
     currency = escape(known[0].currency or "")
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
         f'viewBox="0 0 {W} {H}" role="img" aria-label="cost against days">',
+        *_axes_drawn(ax, known, currency),
+        *_points_drawn(ax, known, paths, currency),
+        "</svg>",
+    ]
+    return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class _Axes:
+    """The chart's ranges: days across (x0..x1), cost up (y0..y1)."""
+
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+
+    @classmethod
+    def around(cls, known: list[GridPoint]) -> _Axes:
+        """Ranges 2% wider than the points' (10% round a single value)."""
+        xs = [float(p.days or 0.0) for p in known]
+        ys = [float(p.cost or 0.0) for p in known]
+        x0, x1 = min(xs), max(xs)
+        y0, y1 = min(ys), max(ys)
+        x0, x1 = (x0 * 0.98, x1 * 1.02) if x1 > x0 else (x0 * 0.9, x0 * 1.1 + 1e-9)
+        y0, y1 = (y0 * 0.98, y1 * 1.02) if y1 > y0 else (y0 * 0.9, y0 * 1.1 + 1e-9)
+        return cls(x0, x1, y0, y1)
+
+    def px(self, x: float) -> float:
+        return PAD + (x - self.x0) / (self.x1 - self.x0) * (W - 2 * PAD)
+
+    def py(self, y: float) -> float:
+        return H - PAD - (y - self.y0) / (self.y1 - self.y0) * (H - 2 * PAD)
+
+
+def _axes_drawn(ax: _Axes, known: list[GridPoint], currency: str) -> list[str]:
+    """The two axes, their ticks and their names."""
+    out = [
         f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#333"/>',
         f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{H - PAD}" stroke="#333"/>',
     ]
-    for t in _ticks(x0, x1):
+    for t in _ticks(ax.x0, ax.x1):
         out.append(
-            f'<text x="{px(t):.1f}" y="{H - PAD + 18}" font-size="11" '
+            f'<text x="{ax.px(t):.1f}" y="{H - PAD + 18}" font-size="11" '
             f'text-anchor="middle">{t:,.2f}</text>'
         )
+    y1 = ax.y1
     scale, unit = (1e6, " M") if y1 >= 1e6 else (1e3, " k") if y1 >= 1e4 else (1.0, "")
-    for t in _ticks(y0, y1):
+    for t in _ticks(ax.y0, ax.y1):
         out.append(
-            f'<text x="{PAD - 6}" y="{py(t) + 4:.1f}" font-size="11" '
+            f'<text x="{PAD - 6}" y="{ax.py(t) + 4:.1f}" font-size="11" '
             f'text-anchor="end">{t / scale:,.4g}{unit}</text>'
         )
     out.append(
@@ -194,6 +221,13 @@ def _svg(points: list[GridPoint], paths: list[str]) -> str:
         f'<text x="12" y="{H / 2}" font-size="12" text-anchor="middle" '
         f'transform="rotate(-90 12 {H / 2})">{_cost_name(known)} ({currency})</text>'
     )
+    return out
+
+
+def _points_drawn(ax: _Axes, known: list[GridPoint], paths: list[str], currency: str) -> list[str]:
+    """The Pareto front's line, every point, and the front's labels."""
+    px, py = ax.px, ax.py
+    out = []
     front = sorted((p for p in known if p.pareto), key=lambda p: float(p.days or 0.0))
     if len(front) > 1:
         line = " ".join(f"{px(float(p.days or 0)):.1f},{py(float(p.cost or 0)):.1f}" for p in front)
@@ -214,8 +248,7 @@ def _svg(points: list[GridPoint], paths: list[str]) -> str:
             f'<text x="{x + 7:.1f}" y="{y + dy:.1f}" font-size="10" fill="#822">'
             f"{escape(short)}</text>"
         )
-    out.append("</svg>")
-    return "\n".join(out)
+    return out
 
 
 def _cost_name(points: list[GridPoint]) -> str:

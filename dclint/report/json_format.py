@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dclint import __version__
+from dclint._version import __version__
 from dclint.escaping import finite_json
 from dclint.report.rollup import as_data as rollup_data
 from dclint.report.rollup import defects_data

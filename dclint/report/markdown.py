@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 from dclint.analysis.assess import RunAssessment
-from dclint.analysis.steps import step_parts
 from dclint.analysis.summary import DesignSummary
 from dclint.escaping import markdown_text
 from dclint.report.drawing import mermaid
@@ -162,7 +161,7 @@ def _projection(r: Review) -> list[str]:
             if p.get("cost_breakdown")
         ]
         for p in r.projections:
-            parts = step_parts(p)
+            parts = p.get("step_parts") or []
             total = sum(v for _, v in parts) or 1.0
             if parts:
                 out += [f"Training step of {md(p.get('workload', ''))}:", ""]

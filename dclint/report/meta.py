@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from dclint import __version__
+from dclint._version import __version__
 from dclint.analysis.assess import Assessment
 from dclint.report.commits import commits as git_commits
 from dclint.report.values import share, show

@@ -26,7 +26,7 @@ def _table(head: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
 
 
 def _drawn(plan: Any, top: int, fmt_name: str) -> str:
-    """`plan` (dclint.projection.search_design.Plan): its `top` layouts as text or Markdown."""
+    """`plan` (dclint.projection.search.plan.Plan): its `top` layouts as text or Markdown."""
     md = fmt_name == "markdown"
     title, head, rows, _ = table(plan, top)
     out = [f"## {markdown_text(title)}" if md else printable(title), ""]

@@ -18,12 +18,12 @@ from dclint.report import FORMATS
 __all__ = ["RENDERERS", "formats", "kind_of", "renderer"]
 
 RUN = "dclint.analysis.assess.RunAssessment"  # `dclint check`: render(run, view)
-PLAN = "dclint.projection.search_design.Plan"  # `dclint plan`: (plan, top)
-GRID = "dclint.analysis.facility_grid.GridReport"  # `dclint plan --vary`: (report)
+PLAN = "dclint.projection.search.plan.Plan"  # `dclint plan`: (plan, top)
+GRID = "dclint.analysis.grid.facility.GridReport"  # `dclint plan --vary`: (report)
 DIFF = "dclint.analysis.diff.Diff"  # `dclint diff`: (diff) and, for html, (diff, names)
 SWEEPS = "list[dclint.analysis.sweep.Sweep]"  # `dclint check --sweep`: (sweeps)
 COSTS = "dclint.analysis.costs.Costs"  # `dclint cost`: (costs)
-CAPACITY = "dclint.analysis.capacity.Capacity"  # `dclint capacity`: (capacity, lifts)
+CAPACITY = "dclint.analysis.capacity.headroom.Capacity"  # `dclint capacity`: (capacity, lifts)
 # `dclint review`: (doc, run) for text formats; (doc, run, path[, paper]) for file formats
 REVIEW = "dclint.analysis.review_document.ReviewDocument"
 

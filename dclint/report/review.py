@@ -139,7 +139,7 @@ def _review(a: Assessment) -> Review:
         return review
     review.summary, review.summary_error = a.summary, a.summary_error
     projected = a.projected
-    review.projections = [p.as_dict() for p in projected.projections]
+    review.projections = a.projection_data
     review.tco = projected.tco.as_dict() if projected.tco is not None else None
     review.notes = [*projected.notes, *a.diagrams.notes]
     review.graphs = list(a.diagrams.graphs)

@@ -1,9 +1,9 @@
 """The roll-ups the reports present (one defect on many racks of a type; one defect in a file
-several designs read): grouped in dclint.analysis.rollup, which the editor server shares."""
+several designs read): grouped in dclint.engine.rollup, which the editor server shares."""
 
 from __future__ import annotations
 
-from dclint.analysis.rollup import (
+from dclint.engine.rollup import (
     Defect,
     Rollup,
     as_data,

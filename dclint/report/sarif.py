@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from dclint import __version__
+from dclint._version import __version__
 from dclint.engine.baseline import fingerprint, relative_file
 from dclint.engine.findings import Waiver
 from dclint.errors import LOAD_ERROR_ID, Problem

@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from dclint import __version__
+from dclint._version import __version__
 from dclint.server.workspace import Diagnostic, Workspace
 
 __all__ = ["build", "serve"]

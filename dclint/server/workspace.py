@@ -229,7 +229,7 @@ class Workspace:
             problems = list(exc.problems)
         by_file: dict[Path, list[Diagnostic]] = {design: []}
         if result is not None:
-            from dclint.analysis.rollup import kinds, roll_up
+            from dclint.engine.rollup import kinds, roll_up
 
             problems = list(result.errors)
             # one diagnostic a defect, as `check` prints one line: eight racks of a type over

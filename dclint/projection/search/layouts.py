@@ -58,7 +58,7 @@ from dclint.projection.memory import (
     stage_bytes,
     stage_layers,
 )
-from dclint.projection.search_records import (
+from dclint.projection.search.records import (
     MICRO_BATCHES,
     OPTIMIZERS,
     REASONS,

@@ -1,13 +1,13 @@
 """The failures of the plant outside the power distribution graph: the utility and a
 generator of each set, each CDU, one pump of a CDU, one air handler of a hall and one
-heat-rejection unit, each with its survivors judged (dclint.calc.failures plays them all)."""
+heat-rejection unit, each with its survivors judged (dclint.calc.failures.play plays them all)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import Any
 
-from dclint.calc.failure_records import Failure, Survivor, kw_text
+from dclint.calc.failures.records import Failure, Survivor, kw_text
 from dclint.calc.it_load import it_total_kw
 from dclint.model.power_chain import Generator, rating_kw
 from dclint.model.source import Path

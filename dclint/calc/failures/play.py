@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from dclint.calc.failure_records import EPS, Failure, Survivor, failure_name, kw_text
-from dclint.calc.failures_plant import cooling_failures, generation_failures
+from dclint.calc.failures.plant import cooling_failures, generation_failures
+from dclint.calc.failures.records import EPS, Failure, Survivor, failure_name, kw_text
 from dclint.calc.it_load import declared_loads
 from dclint.calc.power import feed_capacity_kw, feeds_below, rack_load_kw
 from dclint.model.power_chain import Transformer, Ups, rating_kw

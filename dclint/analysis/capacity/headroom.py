@@ -2,7 +2,7 @@
 
 New racks copy a template (the first rack of that platform, else the first rack): new feeds like
 its feeds, on any panel of the same path (keeping PWR002's headroom), below the UPS systems and
-transformers above it and the generator sets that back them up (capacity_facility), any CDU
+transformers above it and the generator sets that back them up (`facility`), any CDU
 serving a loop, its hall's air handlers and floor, the compute fabrics it is on. Storage is
 never bound (STO001's demand comes from workloads, not racks); the site allows utility capacity
 / PUE of IT load. `lift` says what lifts a binding limit.
@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dclint.analysis.capacity_cooling import cooling_limits
-from dclint.analysis.capacity_facility import chain_limits, plant_limits
-from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits
-from dclint.analysis.capacity_power import power_limits, rack_limit
+from dclint.analysis.capacity.cooling import cooling_limits
+from dclint.analysis.capacity.facility import chain_limits, plant_limits
+from dclint.analysis.capacity.limits import EPS, Limit, NewRack, fits
+from dclint.analysis.capacity.power import power_limits, rack_limit
 from dclint.analysis.diagrams import UPSTREAM, power_basis
 from dclint.engine.shared import shared_settings
 from dclint.model.ranges import RangeError, expand

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dclint.analysis.capacity_limits import Limit, NewRack, fits, summed
+from dclint.analysis.capacity.limits import Limit, NewRack, fits, summed
 from dclint.calc.cooling import cdu_loads, loop_delta, required_flow
 from dclint.model.topology import Topology
 from dclint.units import Q_, fmt

@@ -71,7 +71,7 @@ class Candidate:
 
     @property
     def key(self) -> tuple[int, int, int, int, int, int, int, bool, int, int]:
-        """Identity and tie-break order (see dclint.projection.search's docstring)."""
+        """Identity and tie-break order (see dclint.projection.search.layouts's docstring)."""
         return (
             self.tp,
             self.pp,

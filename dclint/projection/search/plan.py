@@ -31,8 +31,8 @@ from dclint.projection.layout_checks import (
 )
 from dclint.projection.memory import FP8_SAVED, memory_per_gpu
 from dclint.projection.predict import inputs
-from dclint.projection.search import SearchTooLarge, search, zero3_gather
-from dclint.projection.search_records import OPTIMIZERS, Candidate, Search, Space
+from dclint.projection.search.layouts import SearchTooLarge, search, zero3_gather
+from dclint.projection.search.records import OPTIMIZERS, Candidate, Search, Space
 from dclint.projection.step import step
 from dclint.projection.step_records import STEP_PARTS
 from dclint.projection.training import hardware_of
@@ -127,7 +127,7 @@ def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
         MEMORY(c.memory, space.usable_bytes),
     )
     if c.tp * c.pp * c.cp * c.dp != c.world:
-        return "PAR001: tp x pp x cp x dp is not the workload's GPUs"
+        return "tp x pp x cp x dp is not the workload's GPUs"
     return next(
         (check.message for check, broken in zip(CHECKS, checks, strict=True) if broken), None
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits, summed
+from dclint.analysis.capacity.limits import EPS, Limit, NewRack, fits, summed
 from dclint.calc.air import air_flow_needed, room_air
 from dclint.calc.cooling import cdu_loads, required_flow
 from dclint.calc.it_load import it_parts, it_total_text

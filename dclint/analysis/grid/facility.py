@@ -2,7 +2,7 @@
 
 Each point of the grid (every combination of the --vary values, the last --vary varying
 fastest) is the design with those values applied after any --set: its findings, the fastest
-valid layout of the workload (`dclint.projection.search_design`) with its days and run cost
+valid layout of the workload (`dclint.projection.search.plan`) with its days and run cost
 (energy and depreciation), and the design's TCO (`dclint.projection.tco`: the declared and
 priced capital items and running costs over the period). The Pareto front is the points no
 other point beats on both cost (TCO, or the run cost where no TCO item is priced) and days.
@@ -11,7 +11,7 @@ Points that pose the same layout search (the same workload, GPUs, memory and fab
 search sees them: `search_design.Question.key`) share one search. Each batch of points is
 checked and priced first, then its distinct new searches run, so a point never waits on a
 search another worker is repeating. Finished points stream into a store
-(dclint.analysis.grid_store: SQLite) that an interrupted run resumes from; the front and the
+(dclint.analysis.grid.store: SQLite) that an interrupted run resumes from; the front and the
 report are read back from it. Points run in local processes, or on any executor
 (dclint.analysis.executors: Dask, Ray); a sample (`sample`) evaluates part of a grid too large
 to enumerate, and `refine` adds the neighbours of its front until the front holds.
@@ -78,7 +78,7 @@ def _engine(setup: Setup, values: tuple[str, ...], paths: list[str]) -> Any:
     """The engine of one point: this process's engine for `setup` (rules discovered, config
     read and options validated once per process, not once per point) applying the point's
     overrides after the --set ones."""
-    from dclint.analysis.grid import engine_at, overrides_at
+    from dclint.analysis.grid.runner import engine_at, overrides_at
 
     base, sets = _base_engine(json.dumps(asdict(setup), sort_keys=True))
     return engine_at(base, sets + overrides_at(paths, values, "--vary"))
@@ -139,7 +139,7 @@ class Asked:
 def ask(setup: Setup, paths: list[str], values: tuple[str, ...]) -> Asked:
     """Check the design with the values applied, price its TCO, pose its layout search."""
     from dclint.projection import tco
-    from dclint.projection.search_design import question
+    from dclint.projection.search.plan import question
 
     engine = _engine(setup, values, paths)
     _collect()
@@ -169,7 +169,7 @@ def answer(key: tuple[Any, ...]) -> Any:
     than the search saved."""
     from dataclasses import replace as copy_with
 
-    from dclint.projection.search import SearchTooLarge, search
+    from dclint.projection.search.layouts import SearchTooLarge, search
 
     try:
         result = search(*key)
@@ -234,7 +234,7 @@ def pareto(points: list[GridPoint]) -> list[GridPoint]:
 class GridRun:
     """A finished (or resumed) grid: its store, and how much of the grid it evaluated."""
 
-    store: Any  # dclint.analysis.grid_store.GridStore
+    store: Any  # dclint.analysis.grid.store.GridStore
     total: int  # points in the full grid
     searches: int = 0  # layout searches run (distinct keys)
 
@@ -267,9 +267,10 @@ def run_grid(
     """Every point of the grid (or a sample of it), each into the store as it finishes, the
     front marked. `executor`: a `concurrent.futures.Executor`, a name for
     dclint.analysis.executors, or None (local processes when `jobs` > 1)."""
-    from dclint.analysis import grid, sampling
+    from dclint.analysis import sampling
     from dclint.analysis.executors import executor_for
-    from dclint.analysis.grid_store import GridStore
+    from dclint.analysis.grid import runner as grid
+    from dclint.analysis.grid.store import GridStore
 
     paths = [p for p, _ in varies]
     shape = [len(v) for _, v in varies]
@@ -344,7 +345,7 @@ def _meta(setup: Setup, varies: list[tuple[str, list[str]]]) -> dict[str, Any]:
     from dataclasses import asdict
     from pathlib import Path
 
-    from dclint import __version__
+    from dclint._version import __version__
 
     try:
         digest = hashlib.sha256(Path(setup.file).read_bytes()).hexdigest()
@@ -365,11 +366,12 @@ def _evaluate(
     run: GridRun,
 ) -> None:
     """Evaluate the points `todo` (flat indices) through the grid runner `check --sweep`
-    shares (dclint.analysis.grid.run_batches): check and price each point, then per batch run
+    shares (dclint.analysis.grid.runner.run_batches): check and price each point, then per batch run
     its distinct new searches once each and store the finished points. On an executor the
     batches overlap, so the workers never wait on this process."""
-    from dclint.analysis import grid, sampling
-    from dclint.analysis.grid import run_batches
+    from dclint.analysis import sampling
+    from dclint.analysis.grid import runner as grid
+    from dclint.analysis.grid.runner import run_batches
 
     def values_of(i: int) -> tuple[str, ...]:
         return tuple(varies[a][1][p] for a, p in enumerate(sampling.position(i, shape)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from dclint.analysis.capacity_limits import EPS, Limit, NewRack, fits, summed
+from dclint.analysis.capacity.limits import EPS, Limit, NewRack, fits, summed
 from dclint.calc.power import panel_allocation, rack_paths, racks_below
 from dclint.model.topology import PanelItem, Topology
 from dclint.units import Q_, fmt
