@@ -184,3 +184,15 @@ def test_a_real_run_over_its_budget_fails_and_its_workers_count(tmp_path: Path) 
     assert float(line.split()[2]) > 0.35 + 3 * 0.1, line  # the tests' and three interpreters'
     code, out = _pytest(root, "0.2", "-p", "no:xdist", "-k", "slow")
     assert code == 0 and "CPU budget" not in out, out
+
+
+def test_the_budget_judges_the_default_tier_pyproject_names() -> None:
+    import shlex
+    import tomllib
+
+    from _budget import MARKS
+
+    ini = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]
+    args = shlex.split(ini["ini_options"]["addopts"])
+    assert args[args.index("-m") + 1] == MARKS
+    assert ini["ini_options"]["testpaths"] == ["tests"]  # what partial() takes as the whole
