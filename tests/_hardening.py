@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -32,6 +34,18 @@ def dclint(
         stdin=subprocess.DEVNULL,
     )
     return proc, time.perf_counter() - start
+
+
+def dclint_here(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`dclint ARGS` in `cwd` run by main() in this process, as a finished process: for what a
+    command says and its exit code where the process itself is not what is tested (a fresh
+    interpreter costs about a CPU-second of the default tier's budget)."""
+    from dclint.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess(["dclint", *args], code, out.getvalue(), err.getvalue())
 
 
 def error_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:

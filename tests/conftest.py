@@ -8,6 +8,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from _budget import CpuBudget
 
 from dclint.engine.config import CONFIG_NAMES, Config, load_config
 from dclint.engine.runner import Engine, run
@@ -77,3 +78,8 @@ def write(tmp_path: Path):  # type: ignore[no-untyped-def]
         return path
 
     return _write
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # the default tier's CPU budget (tests/_budget.py): judged on whole default-tier runs only
+    config.pluginmanager.register(CpuBudget(config), "dclint-cpu-budget")

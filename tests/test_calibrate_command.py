@@ -112,16 +112,16 @@ def test_a_fit_that_misses_the_runs_says_so(
         "model does not describe them (software, layout or measurement it does not see); check "
         "the runs' settings before using the profile"
     )
-    assert main(["calibrate", str(SAMPLE), runs]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == f"  warning: {got['warning']}"
-    # one run 1.8x as slow as the model with the others' constants: the average hides it
+    # one run 1.8x as slow as the model with the others' constants: the average hides it (the
+    # text report this time: each fit of wild runs costs seconds, so one fit a format)
     times = [t * (1.8 if i == 9 else 1.0) for i, t in enumerate(_measured(KNOWN))]
-    got = _calibrate(capsys, str(_csv(tmp_path / "one.csv", times)))
-    assert round(got["mean_absolute_error"]["held_out"], 4) == 0.078
-    assert got["warning"].startswith(
-        "a fit to the other runs misses r10 (step time -44.4%), more than "
+    assert main(["calibrate", str(SAMPLE), str(_csv(tmp_path / "one.csv", times))]) == 0
+    *_, errors_line, warning = capsys.readouterr().out.splitlines()
+    assert errors_line.endswith(", held out 7.8%")
+    assert warning.startswith(
+        "  warning: a fit to the other runs misses r10 (step time -44.4%), more than "
     )
-    assert "does not describe it (" in got["warning"]
+    assert "does not describe it (" in warning
 
 
 def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from _hardening import SMALL, dclint
+from _hardening import SMALL, dclint_here
 
 from dclint.cli import build_parser, main
 
@@ -225,7 +225,7 @@ def test_a_crashing_rule_is_exit_2_in_a_grid(argv: tuple[str, ...]) -> None:
     """Issue 27, item 14: a rule that raises is exit 2 in `check --sweep` and `plan --vary`, as
     in `check`; each point says which rule failed."""
     corpus = Path(__file__).resolve().parent / "corpus"
-    proc, _ = dclint(*argv, "--rules-dir", "plugins", cwd=corpus)
+    proc = dclint_here(*argv, "--rules-dir", "plugins", cwd=corpus)
     assert "Traceback" not in proc.stdout + proc.stderr
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stdout.count("error: rule TST901 failed on ") == 2, proc.stdout

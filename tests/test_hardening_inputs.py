@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from _hardening import LIMIT_S, SMALL, dclint, error_lines
+from _hardening import LIMIT_S, SMALL, dclint, dclint_here, error_lines
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
 
@@ -185,7 +185,6 @@ def test_pyproject_positions_skip_multiline_strings() -> None:
 def test_a_hostile_baseline_is_one_error_line(tmp_path: Path, content: bytes, reason: str) -> None:
     (tmp_path / "design.yaml").write_text(SMALL, encoding="utf-8")
     (tmp_path / "b.json").write_bytes(content)
-    proc, _ = dclint("check", "design.yaml", "--baseline", "b.json", cwd=tmp_path)
-    [line] = error_lines(proc)
+    [line] = error_lines(dclint_here("check", "design.yaml", "--baseline", "b.json", cwd=tmp_path))
     assert line.startswith("dclint: error: ") and reason in line, line
     json.dumps(line)  # a plain line

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from _hardening import LIMIT_S, dclint, error_lines
+from _hardening import LIMIT_S, dclint, dclint_here, error_lines
 
 from dclint.errors import LoadError
 from dclint.loader import load_text
@@ -91,8 +91,7 @@ def test_a_found_config_may_lower_max_ids_but_not_raise_it(
 def test_a_bad_max_ids_is_a_config_error(tmp_path: Path, value: str) -> None:
     (tmp_path / ".dclint.yaml").write_text(f"max-ids: {value}\n", "utf-8")
     (tmp_path / "d.yaml").write_text(_groups("r1"), "utf-8")
-    proc, _ = dclint("check", "d.yaml", cwd=tmp_path)
-    [line] = error_lines(proc)
+    [line] = error_lines(dclint_here("check", "d.yaml", cwd=tmp_path))
     assert line.endswith(".dclint.yaml: max-ids: expected a whole number from 1 to 1,000,000,000")
 
 

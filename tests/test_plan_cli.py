@@ -3,6 +3,8 @@ and PAR005's price."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shlex
 from pathlib import Path
@@ -120,9 +122,22 @@ def test_workload_without_architecture_is_an_error(
 UPLINKS = "fabrics[0].tiers[0].uplinks=20,5"
 
 
-def test_grid_points_in_order_with_findings_and_front(capsys: pytest.CaptureFixture[str]) -> None:
-    d = _json(capsys, H100, "--vary", UPLINKS, "--vary", "workloads[0].gpus=320,256", "--jobs", "2")
-    points = d["points"]
+GRID4 = [H100, "--vary", UPLINKS, "--vary", "workloads[0].gpus=320,256", "--jobs", "1"]
+
+
+@pytest.fixture(scope="module")
+def grid4() -> dict[str, object]:
+    """The four-point grid's JSON, computed once for the tests that read it (about 4 CPU-seconds
+    a run); one process and two give the same grid (test_grid_is_the_same_...)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["plan", *GRID4, "--format", "json"]) == 0
+    data: dict[str, object] = json.loads(out.getvalue())
+    return data
+
+
+def test_grid_points_in_order_with_findings_and_front(grid4: dict[str, object]) -> None:
+    points = grid4["points"]
     assert isinstance(points, list)
     values = [tuple(p["values"].values()) for p in points]
     assert values == [("20", "320"), ("20", "256"), ("5", "320"), ("5", "256")]
@@ -197,13 +212,11 @@ def test_bench_1024_gpus_70b_within_its_target(capsys: pytest.CaptureFixture[str
 
 
 def test_grid_html_draws_every_point_and_fills_the_front(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], grid4: dict[str, object]
 ) -> None:
-    args = [H100, "--vary", UPLINKS, "--vary", "workloads[0].gpus=320,256", "--jobs", "1"]
-    data = _json(capsys, *args)
-    points = data["points"]
+    points = grid4["points"]
     assert isinstance(points, list)
-    assert main(["plan", *args, "--format", "html"]) == 0
+    assert main(["plan", *GRID4, "--format", "html"]) == 0
     page = capsys.readouterr().out
     assert page.startswith("<!doctype html>") and "<svg" in page
     assert page.count("<circle") == len(points)

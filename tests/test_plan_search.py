@@ -200,7 +200,13 @@ def test_declared_rank_is_its_place_in_the_ranking() -> None:
 
 
 @pytest.mark.parametrize(
-    "design", ["h100-40node.yaml", "gb200-superpod-su.yaml", "broken-fabric-2to1.yaml"]
+    "design",
+    [
+        "h100-40node.yaml",
+        # the same equivalence on two more samples (two searches each): integration tier
+        pytest.param("gb200-superpod-su.yaml", marks=pytest.mark.integration),
+        pytest.param("broken-fabric-2to1.yaml", marks=pytest.mark.integration),
+    ],
 )
 def test_rank_only_search_gives_the_same_best_and_rank(design: str) -> None:
     from conftest import SAMPLES

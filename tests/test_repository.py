@@ -5,6 +5,7 @@ resolves includes from the including file wherever it is run from."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -217,6 +218,7 @@ def test_design_keys_are_the_models_top_level_sections() -> None:
     assert set(Design.model_fields) - {"name", "description"} == DESIGN_KEYS
 
 
+@functools.cache  # checked against the meta-schema and built once a process
 def _validator(kind: str) -> jsonschema.Draft202012Validator:
     schema = json.loads((ROOT / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -3,6 +3,7 @@ extend-ignore, the GitLab Code Quality format and per-file options. Each failed 
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 from pathlib import Path
@@ -287,6 +288,7 @@ def test_show_settings_as_text_and_isolated(repo: Path, capsys: pytest.CaptureFi
 # --- the configuration's JSON Schema --------------------------------------------------------
 
 
+@functools.cache  # checked against the meta-schema and built once a process
 def _config_validator() -> Any:
     import jsonschema
 

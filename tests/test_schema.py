@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import jsonschema
@@ -31,6 +32,7 @@ def test_the_schema_command_offers_every_schema() -> None:
     assert {file for file, _ in SCHEMAS.values()} <= checked_in
 
 
+@functools.cache  # checked against the meta-schema and built once a process, not once a test
 def _validator() -> jsonschema.Draft202012Validator:
     schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -1,0 +1,139 @@
+"""The default tier's CPU budget: a run of the whole default tier (`pytest`, every test file,
+`-m 'not integration'`, nothing selected or deselected otherwise) that passes fails anyway when
+its processes spent more than BUDGET CPU-seconds, and names the ten slowest tests.
+
+CPU seconds, not wall time: wall time on a shared machine says how busy the machine was. The
+figure is user + system time of every process the run used: the controller and each xdist
+worker (each reports its own through xdist's workeroutput), with the children each waited for
+(the subprocesses and process pools tests start). Headroom: CPU seconds still inflate when
+other work shares the cores (hyperthreads, caches): 10-20% on a lightly used machine, far more
+on a saturated one. The budget is 120 for a tier estimated at 85-100 on an idle two-core
+machine, and a run whose mean load average exceeds its own workers by more than half the cores
+is reported, not judged (on the 2-core machine shared by other jobs at load 6-9 where this was
+written, the tier measured 209 CPU-seconds). DCLINT_CPU_BUDGET sets another budget (a slower
+machine's); 0 turns the check off.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from pathlib import Path
+
+import pytest
+
+BUDGET = 120.0  # CPU-seconds for the whole default tier
+MARKS = "not integration"  # the default tier's -m (pyproject's addopts)
+KEY = "dclint_cpu_seconds"
+
+
+def cpu_seconds() -> float:
+    """This process's user + system time, with that of the children it has waited for."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def partial(config: pytest.Config) -> str | None:
+    """Why this run is not the whole default tier, or None when it is."""
+    option = config.option
+    if (getattr(option, "markexpr", "") or "").strip() != MARKS:
+        return f"-m is not '{MARKS}'"
+    for name in ("keyword", "deselect", "ignore", "ignore_glob", "lf", "stepwise"):
+        if getattr(option, name, None):
+            return f"--{name} narrows it"
+    if getattr(option, "collectonly", False):
+        return "collect only"
+    root = config.rootpath
+    for arg in config.args:
+        if "::" in arg or Path(config.invocation_params.dir, arg).resolve() not in (
+            root / "tests",
+            root,
+        ):
+            return f"{arg} selects part of it"
+    if config.pluginmanager.hasplugin("_cov"):
+        return "coverage inflates it"
+    return None
+
+
+def judge(
+    spent: float,
+    who: str,
+    budget: float,
+    load: float,
+    cores: int,
+    workers: int,
+    durations: dict[str, float],
+) -> tuple[list[str], bool]:
+    """The summary's lines, and whether the run fails: over the budget on a machine its own
+    processes had (a mean load average within half the cores of its workers)."""
+    head = f"default tier: {spent:.1f} CPU-seconds ({who}), budget {budget:g}"
+    head += f"; mean load average {load:.1f} on {cores} cores"
+    if spent <= budget:
+        return [head], False
+    if load > max(workers, 1) + cores / 2:
+        note = "over the budget on a shared machine: not judged (CPU seconds inflate under load)"
+        return [head, f"{note}; run it again on an idle one"], False
+    slowest = sorted(durations.items(), key=lambda kv: -kv[1])[:10]
+    lines = [f"{head}: OVER THE BUDGET. The ten slowest tests (wall seconds):"]
+    lines += [f"  {seconds:6.2f}  {nodeid}" for nodeid, seconds in slowest]
+    lines += [
+        "make them cheaper (a smaller design, a module-scoped fixture, main([...]) instead of "
+        "a subprocess) or, for a sweep or timing test, mark it integration"
+    ]
+    return lines, True
+
+
+class CpuBudget:
+    load = staticmethod(os.getloadavg)  # the 1, 5 and 15-minute load averages
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.workers: list[float] = []
+        self.durations: dict[str, float] = {}
+        self.loads: list[float] = []
+        self.sampled = 0.0
+        self.verdict: list[str] = []
+        self.over = False
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.durations[report.nodeid] = self.durations.get(report.nodeid, 0.0) + report.duration
+        now = time.monotonic()
+        if now - self.sampled > 5:  # the load average moves over a minute: a sample each 5 s
+            self.sampled = now
+            self.loads.append(self.load()[0])
+
+    @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
+    def pytest_testnodedown(self, node: object) -> None:
+        output = getattr(node, "workeroutput", None) or {}
+        if KEY in output:
+            self.workers.append(float(output[KEY]))
+
+    @pytest.hookimpl(trylast=True)  # after the session's fixtures are torn down
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if hasattr(self.config, "workerinput"):  # an xdist worker: report to the controller
+            self.config.workeroutput[KEY] = cpu_seconds()  # type: ignore[attr-defined]
+            return
+        budget = float(os.environ.get("DCLINT_CPU_BUDGET", BUDGET))
+        why = partial(self.config)
+        if budget <= 0 or why is not None or exitstatus != pytest.ExitCode.OK:
+            return
+        if self.workers:  # the controller ran no test; its children are the workers themselves
+            own = resource.getrusage(resource.RUSAGE_SELF)
+            spent = own.ru_utime + own.ru_stime + sum(self.workers)
+            who = f"controller and {len(self.workers)} workers"
+        else:
+            spent, who = cpu_seconds(), "one process"
+        load = sum(self.loads) / len(self.loads) if self.loads else 0.0
+        self.verdict, self.over = judge(
+            spent, who, budget, load, os.cpu_count() or 1, len(self.workers), self.durations
+        )
+        if self.over:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.verdict:
+            terminalreporter.write_sep("-", "CPU budget", red=self.over, bold=self.over)
+            for line in self.verdict:
+                terminalreporter.write_line(line)
