@@ -205,6 +205,7 @@ class ReviewDocument:
     designs: list[DesignPart]
     diff: Diff | None = None
     diff_names: tuple[str, str] = ("", "")
+    ledgers: list[Any] = field(default_factory=list)  # dclint.importer.ledger.ReadLedger
 
     @property
     def top(self) -> list[Ranked]:
@@ -470,6 +471,7 @@ def build(
     group: Grouping,
     diff: Diff | None = None,
     diff_names: tuple[str, str] = ("", ""),
+    ledgers: Sequence[Any] = (),
 ) -> ReviewDocument:
     """The document of a checked and priced run, from its assessment alone: each design's
     options, selection and projections are the assessment's (computed once, quoted by every
@@ -489,7 +491,13 @@ def build(
             part.failures = _failures(d.design)
         parts.append(part)
     return ReviewDocument(
-        front, run.result, ranked(run.result, group, run.rules), parts, diff, diff_names
+        front,
+        run.result,
+        ranked(run.result, group, run.rules),
+        parts,
+        diff,
+        diff_names,
+        list(ledgers),
     )
 
 

@@ -380,6 +380,8 @@ def _appendix(items: list[Review]) -> list[Block]:
     return out
 
 
+LEDGER_COUNTS = ("read", "imported", "merged", "skipped", "unplaced")
+
 DISCLAIMER = (
     "This review checks the design as its files declare it, against the rules and limits "
     "listed under Scope and method, each with its source. It does not survey the site, "
@@ -396,7 +398,86 @@ def _contents(doc: ReviewDocument) -> list[Block]:
         items.append("Counter-design")
     items += ["Scope and method", "Limitations and coverage", "Sign-off"]
     items.append("Appendix: assumptions and sources")
+    if doc.ledgers:
+        items.append("Appendix: import ledger")
     return [Block("h2", "Contents", anchor="contents"), Block("ol", items=items)]
+
+
+LEDGER_STATES = {"skipped": "skipped", "unplaced": "read and not placed"}
+
+
+def _ledger_appendix(doc: ReviewDocument) -> list[Block]:
+    """Per import behind the designs: what it read, imported, merged and skipped, by kind,
+    then every source object it skipped (its reference, kind and why) and every object it
+    placed with a note (an offline node counted), from the ledger the import wrote."""
+    if not doc.ledgers:
+        return []
+    out = [
+        Block("h2", "Appendix: import ledger", anchor="ledger"),
+        Block(
+            "p",
+            "What each import behind the reviewed designs read from its source and what became "
+            "of it: imported as an element, merged into one (a GPU node into its rack's count), "
+            "or skipped, and why. Every skipped source object is listed by its reference.",
+        ),
+    ]
+    for led in doc.ledgers:
+        total = {k: sum(c[k] for c in led.counts.values()) for k in LEDGER_COUNTS}
+        source = f"`{led.command}`" if led.command else "an import (its JSON ledger)"
+        out.append(Block("h3", f"Source: {led.command or led.file}"))
+        out.append(
+            Block(
+                "p",
+                f"Ledger of {led.file}, written by {source}: read {total['read']:,} objects of "
+                f"{len(led.counts)} kinds; imported {total['imported']:,}, merged "
+                f"{total['merged']:,}, skipped {total['skipped']:,}"
+                + (f", read and not placed {total['unplaced']:,}" if total["unplaced"] else "")
+                + ".",
+            )
+        )
+        rows = [
+            [
+                kind,
+                *(f"{c[k]:,}" for k in LEDGER_COUNTS),
+                led.reasons.get(kind, "-"),
+            ]
+            for kind, c in sorted(led.counts.items())
+        ]
+        header = ["Kind", "Read", "Imported", "Merged", "Skipped", "Not placed", "Why skipped"]
+        out.append(Block("table", header=header, rows=rows))
+        left = led.listed("skipped", "unplaced")
+        out.append(Block("h3", f"Skipped source objects ({len(left):,})"))
+        if left:
+            out.append(
+                Block(
+                    "table",
+                    header=["Source object", "Kind", "Why"],
+                    rows=[[x.origin, x.kind, x.why] for x in left],
+                )
+            )
+        else:
+            out.append(Block("p", "None: every object read is in the design."))
+        for kind, n in sorted(led.unnamed.items()):
+            out.append(
+                Block(
+                    "p",
+                    f"{n:,} more skipped {kind} objects are counted above but not named: the "
+                    "fragment's foot names a few hundred a kind. Give `dclint review --ledger "
+                    "FILE` the JSON ledger the import wrote (`dclint import ... --ledger FILE`) "
+                    "to list every one.",
+                )
+            )
+        noted = led.listed("noted")
+        if noted:
+            out.append(Block("h3", f"Placed with a note ({len(noted):,})"))
+            out.append(
+                Block(
+                    "table",
+                    header=["Source object", "Kind", "What became of it"],
+                    rows=[[x.origin, x.kind, x.why] for x in noted],
+                )
+            )
+    return out
 
 
 def _method(doc: ReviewDocument, run: RunAssessment) -> list[Block]:
@@ -413,6 +494,16 @@ def _method(doc: ReviewDocument, run: RunAssessment) -> list[Block]:
         Block("h2", "Scope and method", anchor="method"),
         Block("p", "What was read: " + "; ".join(read) + "."),
     ]
+    for led in doc.ledgers:
+        out.append(
+            Block(
+                "p",
+                f"Imported: {led.file}"
+                + (f", written by `{led.command}`" if led.command else "")
+                + f"; its ledger (what was read, imported and skipped: {led.left_out:,} objects "
+                "left out) is the appendix 'Import ledger'.",
+            )
+        )
     if origins:
         out.append(Block("p", "Imported elements cite their sources: " + ", ".join(origins)))
     out.append(
@@ -571,6 +662,7 @@ def blocks(
     out += _signoff(doc)
     out.append(Block("page"))
     out += _appendix(items)
+    out += _ledger_appendix(doc)
     return out
 
 
