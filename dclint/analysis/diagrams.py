@@ -440,6 +440,8 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
             rules = flags([f"{fabric}.{t.tier}", fabric], flagged)
             if t.ratio is None:
                 detail = f"{fmt(t.down.to('Tb/s'))} down, top tier"
+            elif t.down.magnitude == 0:  # leaf-spine links and no endpoint links (NET004)
+                detail = f"no endpoint links / {fmt(t.up.to('Tb/s'))} up"  # type: ignore[union-attr]
             else:
                 limit = f" (limit {t.limit:g}:1)" if t.limit is not None else ""
                 detail = (
@@ -456,7 +458,7 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
                     None,
                     over or bool(rules),
                     rules,
-                    binding=t is binding and t.ratio is not None,
+                    binding=t is binding and bool(t.ratio),
                 )
             )
             g.link(key, below)
