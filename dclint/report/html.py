@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dclint.analysis.assess import RunAssessment
 from dclint.escaping import HTML_CSP, html_text
-from dclint.report.charts import charts
+from dclint.report.charts import OVER_HEADER, charts, over_rows
 from dclint.report.drawing import svg
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.markdown import summary_rows
@@ -148,6 +148,12 @@ def _design(r: Review, n: int) -> str:
     cost, currency = _cost(r)
     for title, chart in charts(r, cost, currency, f"d{n}"):
         out.append(f'<figure class="chart" aria-label="{escape(title)}">{chart}</figure>')
+    over = over_rows(r)
+    if over:  # whole lists: a table continues across pages where a figure would clip
+        out.append(
+            f'<p class="over-list">Over their limit in the figures above ({len(over)}):</p>'
+            + _table(OVER_HEADER, over)
+        )
     if r.projections:
         out.append(
             "<h3>Projected training time and cost</h3>"
