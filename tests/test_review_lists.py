@@ -51,9 +51,14 @@ def test_no_box_or_bar_drops_names(review: dict[str, str]) -> None:
 def test_the_table_under_the_figures_names_every_one(review: dict[str, str], fmt: str) -> None:
     text = review[fmt]
     every = ", ".join([*A_FEEDS, *(f[:-1] + "b" for f in A_FEEDS)])
-    # one row: the racks (40.8 kW each) are within their 120 kW, so the rack chart has none
-    assert "Over their limit in the figures above (1):" in text
+    # the feeds, and the GPU racks PWR004 names (each loses its redundancy with a feed lost);
+    # their 40.8 kW is within the racks' 120 kW, so the rack chart adds no row
+    assert "Over their limit in the figures above (2):" in text
+    racks = "2 x A[01-04], B[01-04] (dgx-h100-x4)"
     if fmt == "html":
         assert f"<td>2 x 9 feeds of rpp-a, rpp-b</td><td>{every}</td>" in text
+        assert f"<td>{racks}</td><td>A[01-04], B[01-04]</td>" in text
     else:
         assert f"| Power one-line | 2 x 9 feeds of rpp-a, rpp-b | {every} |" in text
+        md_racks = racks.replace("[", "\\[").replace("]", "\\]")
+        assert f"| Power one-line | {md_racks} | A\\[01-04\\], B\\[01-04\\] |" in text

@@ -104,6 +104,13 @@ def _whole(ids: list[str], noun: str) -> str:
     return named if len(named) <= TITLE_IDS else f"{len(ids)} {noun}"
 
 
+def _family(flagged: dict[str, list[str]], prefix: str) -> dict[str, list[str]]:
+    """The findings a diagram marks its elements by: its own family's (a power one-line is
+    not red where a fabric finding names a rack: NET004's partition is no power overload)."""
+    out = {k: [r for r in v if r.startswith(prefix)] for k, v in flagged.items()}
+    return {k: v for k, v in out.items() if v}
+
+
 def share(load: float, capacity: float) -> float | None:
     return load / capacity if capacity > 0 else None
 
@@ -145,7 +152,7 @@ def rack_nodes(
                 bool(over or rules),
                 rules,
                 members=tuple(ids),
-                over_members=tuple(over),
+                over_members=tuple(i for i in ids if i in over or i in flagged),
             )
         )
         where.update(dict.fromkeys(ids, node_key))
@@ -199,6 +206,7 @@ def power_graph(
     if not topo.panels and not topo.feeds and not topo.chain:
         return None
     g = Graph("power")
+    flagged = _family(flagged, "PWR")
     site_peak, panel_peak, feed_peak, up_peak = (
         _peak(basis or {}, n) for n in ("site_power", "panels", "feeds", UPSTREAM)
     )
@@ -347,7 +355,7 @@ def power_graph(
                 rules,
                 members=tuple(fids),
                 consequence=_feed_losses(fids, by_feed),
-                over_members=tuple(over),
+                over_members=tuple(f for f in fids if f in over or f in flagged),
             )
         )
         g.link(f"panel:{pid}" if pid else "utility", key_)
@@ -387,6 +395,7 @@ def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]
     if not topo.cdus:
         return None
     g = Graph("cooling")
+    flagged = _family(flagged, "CLG")
     for cid, load in cdu_loads(topo).items():
         heat, cap = load.heat.m_as("kW"), load.cdu.capacity.m_as("kW")
         flow, top = load.flow.m_as("L/min"), load.cdu.max_flow.m_as("L/min")
@@ -446,6 +455,7 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
     if not s.tiers:
         return None
     g = Graph("fabric")
+    flagged = _family(flagged, "NET")
     fabrics: dict[str, list[int]] = {}
     for i, t in enumerate(s.tiers):
         fabrics.setdefault(t.fabric, []).append(i)

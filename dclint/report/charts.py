@@ -71,8 +71,10 @@ def over_rows(r: Review) -> list[list[str]]:
     rows = []
     for title, g in r.graphs:
         for n in g.nodes:
-            if n.over_members:
-                ids = list(n.over_members)
+            ids = list(n.over_members)
+            if not ids and n.over:  # an element's box, or alike elements' drawn as one
+                ids = list(n.members) or [n.key.split(":", 1)[-1]]
+            if ids:
                 rows.append([title.split(":")[0], n.title, compact(ids, most=len(ids))])
     if r.summary is not None and r.design is not None:
         judged = _over_load(r)

@@ -27,6 +27,7 @@ __all__ = [
     "PRINT_CSS",
     "Block",
     "blocks",
+    "contents",
     "diff_blocks",
     "print_css_for",
     "render_html",
@@ -50,6 +51,8 @@ class Block:
     anchor: str = ""
     css: str = ""
     code: list[str] = field(default_factory=list)  # "pre": its text; a list: YAML an item
+    links: list[str] = field(default_factory=list)  # a list: the anchor each item links to
+    pages: list[str] = field(default_factory=list)  # a list: the page each item starts on
 
 
 def _days(x: float) -> str:
@@ -391,16 +394,39 @@ DISCLAIMER = (
 )
 
 
-def _contents(doc: ReviewDocument) -> list[Block]:
-    items = ["Executive summary"]
-    items += [f"Design {part.name}" for part in doc.designs]
+def contents(doc: ReviewDocument) -> list[tuple[str, str]]:
+    """(entry, anchor) of each section the contents list, in the document's order; the
+    anchor is the id of the section's heading in the HTML (a design's: its section)."""
+    out = [("Executive summary", "summary")]
+    out += [(f"Design {part.name}", f"d{n}") for n, part in enumerate(doc.designs)]
     if doc.diff is not None:
-        items.append("Counter-design")
-    items += ["Scope and method", "Limitations and coverage", "Sign-off"]
-    items.append("Appendix: assumptions and sources")
+        out.append(("Counter-design", "diff"))
+    out += [
+        ("Scope and method", "method"),
+        ("Limitations and coverage", "limitations"),
+        ("Sign-off", "signoff"),
+        ("Appendix: assumptions and sources", "appendix"),
+    ]
     if doc.ledgers:
-        items.append("Appendix: import ledger")
-    return [Block("h2", "Contents", anchor="contents"), Block("ol", items=items)]
+        out.append(("Appendix: import ledger", "ledger"))
+    return out
+
+
+def _contents(doc: ReviewDocument, pages: dict[str, int] | None = None) -> list[Block]:
+    """The contents; with `pages` (anchor -> page, from a printed copy: dclint.report.pdf),
+    each entry's page number."""
+    entries = contents(doc)
+    numbers = [str((pages or {}).get(a, "")) for _, a in entries] if pages else []
+    return [
+        Block("h2", "Contents", anchor="contents"),
+        Block(
+            "ol",
+            items=[e for e, _ in entries],
+            links=[a for _, a in entries],
+            pages=numbers,
+            css="toc",
+        ),
+    ]
 
 
 LEDGER_STATES = {"skipped": "skipped", "unplaced": "read and not placed"}
@@ -630,6 +656,7 @@ def blocks(
     doc: ReviewDocument,
     run: RunAssessment,
     body: Callable[[Review, int], dict[str, str]] | None = None,
+    pages: dict[str, int] | None = None,
 ) -> list[Block]:
     """The whole document; `body` renders one design's existing review body in each format
     (None: the body as blocks, `body_blocks`)."""
@@ -637,7 +664,7 @@ def blocks(
     out = [Block("h1", front.title)]
     if front.rows():
         out.append(Block("table", header=["Document", ""], rows=[list(r) for r in front.rows()]))
-    out += _contents(doc)
+    out += _contents(doc, pages)
     out += _summary(doc)
     by_file = {r.file: r for r in reviews(run)}
     items = list(by_file.values())
@@ -685,6 +712,7 @@ body{font-size:10pt;line-height:1.35}
 h1{font-size:20pt;margin:0 0 .4em}h2{font-size:14pt}h3{font-size:11.5pt}h4{font-size:10.5pt}
 table{font-size:9pt;width:100%%}td,th{padding:.15em .4em}code{font-size:9pt}
 ol.top li{margin:.4em 0;font-size:10.5pt}
+ol.toc li a{color:inherit;text-decoration:none}ol.toc .page-no{float:right}
 .page{break-before:page}
 figure{background:%(ground)s;padding:6px;margin:.6em 0;border-top:4px solid %(top)s;
 border-bottom:4px solid %(bottom)s}
@@ -693,6 +721,12 @@ figure svg{max-width:100%%;height:auto;max-height:205mm;display:block;margin:0 a
 @media print{body{margin:0;max-width:none;font-size:10pt}section.design{break-before:auto}
 details>*{display:block}details summary{display:none}}
 """
+
+
+def _lines(esc: Callable[[str], str], text: str) -> str:
+    """A block of lines (a YAML change) escaped line by line: its newlines stay newlines (the
+    escaper writes a control character, a newline too, as a visible escape)."""
+    return "\n".join(esc(line) for line in text.splitlines())
 
 
 def _html_table(esc: Callable[[str], str], b: Block) -> str:
@@ -733,13 +767,20 @@ def write_html(
         elif b.kind in ("ul", "ol"):
             css = f' class="{esc(b.css)}"' if b.css else ""
             code = b.code or [""] * len(b.items)
+            texts = [esc(i) for i in b.items]
+            if b.links:  # the contents: each entry links to its section, its page beside it
+                pages = b.pages or [""] * len(b.items)
+                texts = [
+                    f'<a href="#{esc(a)}">{t}</a><span class="page-no">{esc(n)}</span>'
+                    for t, a, n in zip(texts, b.links, pages, strict=True)
+                ]
             items = "".join(
-                f"<li>{esc(i)}" + (f"<pre><code>{esc(c)}</code></pre>" if c else "") + "</li>"
-                for i, c in zip(b.items, code, strict=True)
+                f"<li>{t}" + (f"<pre><code>{_lines(esc, c)}</code></pre>" if c else "") + "</li>"
+                for t, c in zip(texts, code, strict=True)
             )
             out.append(f"<{b.kind}{css}>{items}</{b.kind}>")
         elif b.kind == "pre":
-            out.append("".join(f"<pre><code>{esc(c)}</code></pre>" for c in b.code))
+            out.append("".join(f"<pre><code>{_lines(esc, c)}</code></pre>" for c in b.code))
         elif b.kind == "table":
             out.append(_html_table(esc, b))
         elif b.kind == "raw":
@@ -764,14 +805,20 @@ def write_html(
 
 
 def render_html(
-    doc: ReviewDocument, run: RunAssessment, paper: str = "A4", print_css: bool = True
+    doc: ReviewDocument,
+    run: RunAssessment,
+    paper: str = "A4",
+    print_css: bool = True,
+    pages: dict[str, int] | None = None,
 ) -> str:
+    """The review as one HTML page; `pages` (anchor -> page of a printed copy) numbers the
+    contents."""
     from dclint.report import html as page
 
     def body(r: Review, n: int) -> dict[str, str]:
         return {"html": page.design_section(r, n)}
 
-    parts = blocks(doc, run, body)
+    parts = blocks(doc, run, body, pages)
     return write_html(parts, doc.front.title, doc.front.running_header, paper, print_css)
 
 

@@ -63,7 +63,8 @@ def _rollup(r: Rollup) -> str:
     fix = f" <em>Fix: {escape(words)}</em>" if words else ""
     change = fix_yaml(f)
     if change:  # the design change the fix writes
-        fix += f'<pre class="change"><code>{escape(change)}</code></pre>'
+        code = "\n".join(escape(line) for line in change.splitlines())
+        fix += f'<pre class="change"><code>{code}</code></pre>'
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f' <strong class="impact">{escape(impact_sentence(f))}.</strong>'
     scope = f"<strong>{escape(r.scope())}</strong>, e.g.: " if r.count > 1 else ""
