@@ -106,7 +106,7 @@ def _objects(data: bytes) -> dict[int, bytes]:
     the page tree and the named destinations, uncompressed; page contents are streams)."""
     out: dict[int, bytes] = {}
     marks = list(_OBJECT.finditer(data))
-    for m, nxt in zip(marks, [*marks[1:], None], strict=True):
+    for m, nxt in zip(marks, [*marks[1:], None], strict=False):  # the last: to the end
         end = data.find(b"endobj", m.end(), nxt.start() if nxt else len(data))
         body = data[m.end() : end if end >= 0 else None]
         stream = body.find(b"stream")
