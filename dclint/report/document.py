@@ -709,6 +709,7 @@ PRINT_CSS = """
 @bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt system-ui,
 sans-serif;color:#4a5568}}
 body{font-size:10pt;line-height:1.35}
+pre{margin:.2em 0;padding:.15em .4em;line-height:1.2}pre code{font-size:9pt}
 h1{font-size:20pt;margin:0 0 .4em}h2{font-size:14pt}h3{font-size:11.5pt}h4{font-size:10.5pt}
 table{font-size:9pt;width:100%%}td,th{padding:.15em .4em}code{font-size:9pt}
 ol.top li{margin:.4em 0;font-size:10.5pt}
