@@ -88,7 +88,7 @@ def test_the_hall_imports_with_256_gpus_its_rows_and_its_ups(
         {
             "source": f"NetBox device 7 <{NB}/devices/7/>",
             "into": "rack A02 (a dgx-h100 node)",
-            "note": "status offline: counted, marked offline_nodes",
+            "note": "device A02-n3, status offline: counted, marked offline_nodes",
         }
     ]
     err = capsys.readouterr().err

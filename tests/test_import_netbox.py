@@ -110,7 +110,7 @@ def test_rest_dump_becomes_a_compact_design_with_sources(tmp_path: Path) -> None
         "#   site: read 1, imported 1, merged 0, skipped 0\n"
         "# Skipped devices:\n"
         "#   NetBox device 45 <https://netbox.example.com/dcim/devices/45/>: unmapped type "
-        "cm7200\n"
+        "cm7200 (device console1)\n"
     )
 
 

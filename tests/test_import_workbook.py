@@ -151,7 +151,7 @@ def test_the_workbook_imports_unedited_with_264_gpus(
     assert "dclint import: ledger: rack: read 11, imported 10, merged 0, skipped 1" in err
     text = (tmp_path / "site.yaml").read_text(encoding="utf-8")
     assert "#   plan.xlsx Rack schedule!A13: a total row\n" in text
-    assert "#   plan.xlsx Equipment!A39: unmapped type PDU-X\n" in text
+    assert "#   plan.xlsx Equipment!A39: unmapped type PDU-X (device pdu1)\n" in text
 
 
 def test_the_imported_hall_checks_with_the_real_overloads_only(

@@ -13,6 +13,7 @@ import re
 import resource
 import shutil
 import subprocess
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -131,7 +132,18 @@ def test_review_pdf_is_print_grade(tmp_path: Path, paper: str) -> None:
     width, height = (float(x) for x in meta["Page size"].split()[0:3:2])
     assert (round(width), round(height)) == tuple(round(x) for x in PAPER[paper])
     count = int(meta["Pages"])
-    assert 8 * 3 <= count <= 8 * 8 + 4  # 3-8 pages a design; the back matter once (<= 4)
+    # each part's pages, by the contents' page numbers (the next part's page less its own):
+    # the front page and summary 1-2, 3-8 pages a design, the back matter once (<= 4)
+    contents = subprocess.run(
+        ["pdftotext", "-layout", "-l", "2", str(pdf), "-"], capture_output=True, text=True
+    ).stdout
+    contents = contents[contents.index("Contents") : contents.index("\nExecutive summary\n")]
+    starts = [int(n) for n in re.findall(r"^\s+\d+\. .+?\s{2,}(\d+)$", contents, re.M)]
+    assert len(starts) == 1 + 8 + 4  # summary, designs, scope, limitations, sign-off, appendix
+    spans = [b - a for a, b in pairwise(starts)]
+    assert starts[0] == 1 and 1 <= spans[0] <= 2
+    assert all(3 <= n <= 8 for n in spans[1:9]), spans
+    assert starts[-1] - starts[9] <= 4 and starts[-1] < count
     pages = raster(pdf, tmp_path)
     assert len(pages) == count  # one raster a page
     assert sum(len(p["top"]) for p in pages) >= 20  # the diagrams and charts were found

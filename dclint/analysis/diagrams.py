@@ -29,6 +29,7 @@ __all__ = [
     "fabric_graph",
     "flags",
     "grouped",
+    "over_text",
     "power_basis",
     "power_graph",
     "rack_group",
@@ -52,6 +53,7 @@ class Node:
     binding: bool = False
     members: tuple[str, ...] = ()  # the ids a group box stands for
     consequence: str = ""  # what the element's loss takes (power: racks left with no supply)
+    over_members: tuple[str, ...] = ()  # every member over its limit (the figure's list)
 
 
 @dataclass
@@ -79,6 +81,34 @@ class Graph:
         for n in self.nodes:
             out.setdefault(n.layer, []).append(n)
         return dict(sorted(out.items()))
+
+
+OVER_INLINE = 24  # characters of the over list a box holds; a longer one is listed under it
+
+
+def over_text(over: list[str]) -> str:
+    """The members over their limit as a box states them: named where the names fit whole,
+    else counted ('9, listed under the figures'): a box never drops names at its edge."""
+    named = compact(over, most=len(over))
+    if len(named) <= OVER_INLINE:
+        return named
+    return f"{len(over)}, listed under the figures"
+
+
+TITLE_IDS = 26  # characters of ids a box's title holds whole
+
+
+def _whole(ids: list[str], noun: str) -> str:
+    """Ids as a box's title names them: whole where they fit, else counted ('12 racks')."""
+    named = compact(ids, most=len(ids))
+    return named if len(named) <= TITLE_IDS else f"{len(ids)} {noun}"
+
+
+def _family(flagged: dict[str, list[str]], prefix: str) -> dict[str, list[str]]:
+    """The findings a diagram marks its elements by: its own family's (a power one-line is
+    not red where a fabric finding names a rack: NET004's partition is no power overload)."""
+    out = {k: [r for r in v if r.startswith(prefix)] for k, v in flagged.items()}
+    return {k: v for k, v in out.items() if v}
 
 
 def share(load: float, capacity: float) -> float | None:
@@ -109,19 +139,20 @@ def rack_nodes(
         )
         detail = f"{len(racks)} x {spread} / {limit:.4g} kW limit"
         if over:
-            detail += f"; over: {compact(over)}"
+            detail += f"; over: {over_text(over)}"
         rules = flags(ids, flagged)
         node_key = f"racks:{key}"
         nodes.append(
             Node(
                 node_key,
-                f"{compact(ids)} ({key.split(' @ ')[0]})",
+                f"{_whole(ids, 'racks')} ({key.split(' @ ')[0]})",
                 detail,
                 layer,
                 share(max(loads), limit),
                 bool(over or rules),
                 rules,
                 members=tuple(ids),
+                over_members=tuple(i for i in ids if i in over or i in flagged),
             )
         )
         where.update(dict.fromkeys(ids, node_key))
@@ -174,7 +205,7 @@ def power_graph(
     topo = topology_of(design)
     if not topo.panels and not topo.feeds and not topo.chain:
         return None
-    p = _PowerDrawing(design, topo, flagged, basis or {})
+    p = _PowerDrawing(design, topo, _family(flagged, "PWR"), basis or {})
     p.utility()
     p.chain()
     p.catchers()
@@ -359,12 +390,13 @@ class _PowerDrawing:
                 f"{caps[worst]:.4g} kW derated"
             )
             if over:
-                detail += f"; over: {compact(over)}"
+                detail += f"; over: {over_text(over)}"
             key_ = f"feeds:{pid}"
             g.add(
                 Node(
                     key_,
-                    f"{len(fids)} feed{'s' * (len(fids) > 1)} {compact(fids)}",
+                    f"{len(fids)} feed{'s' * (len(fids) > 1)} "
+                    + (compact(fids) if _whole(fids, "") == compact(fids) else f"of {pid}"),
                     detail,
                     deepest + 2,
                     shares[worst],
@@ -372,6 +404,7 @@ class _PowerDrawing:
                     rules,
                     members=tuple(fids),
                     consequence=_feed_losses(fids, by_feed),
+                    over_members=tuple(f for f in fids if f in over or f in self.flagged),
                 )
             )
             g.link(f"panel:{pid}" if pid else "utility", key_)
@@ -409,6 +442,7 @@ def cooling_graph(design: Design, s: DesignSummary, flagged: dict[str, list[str]
     if not topo.cdus:
         return None
     g = Graph("cooling")
+    flagged = _family(flagged, "CLG")
     for cid, load in cdu_loads(topo).items():
         heat, cap = load.heat.m_as("kW"), load.cdu.capacity.m_as("kW")
         flow, top = load.flow.m_as("L/min"), load.cdu.max_flow.m_as("L/min")
@@ -469,6 +503,7 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
     if not s.tiers:
         return None
     g = Graph("fabric")
+    flagged = _family(flagged, "NET")
     fabrics: dict[str, list[int]] = {}
     for i, t in enumerate(s.tiers):
         fabrics.setdefault(t.fabric, []).append(i)
@@ -489,6 +524,8 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
             rules = flags([f"{fabric}.{t.tier}", fabric], flagged)
             if t.ratio is None:
                 detail = f"{fmt(t.down.to('Tb/s'))} down, top tier"
+            elif t.down.magnitude == 0:  # leaf-spine links and no endpoint links (NET004)
+                detail = f"no endpoint links / {fmt(t.up.to('Tb/s'))} up"  # type: ignore[union-attr]
             else:
                 limit = f" (limit {t.limit:g}:1)" if t.limit is not None else ""
                 detail = (
@@ -505,7 +542,7 @@ def fabric_graph(s: DesignSummary, flagged: dict[str, list[str]]) -> Graph | Non
                     None,
                     over or bool(rules),
                     rules,
-                    binding=t is binding and t.ratio is not None,
+                    binding=t is binding and bool(t.ratio),
                 )
             )
             g.link(key, below)
@@ -549,11 +586,11 @@ def grouped(g: Graph) -> Graph:
             ids = [n.key.split(":", 1)[-1] for n in nodes]
             first_id = ids[0]
             title = first.title
-            if first_id in title:
-                title = title.replace(first_id, compact(ids), 1)
-            elif first.members and compact(first.members) in title:  # "10 feeds tap-a[001-010]"
+            if first.members and compact(first.members) in title:  # "10 feeds tap-a[001-010]"
                 every = [m for n in nodes for m in n.members]
                 title = title.replace(compact(first.members), compact(every), 1)
+            elif first_id in title:
+                title = title.replace(first_id, compact(ids), 1)
             members = tuple(m for n in nodes for m in (n.members or (n.key.split(":", 1)[-1],)))
             key = f"{first.key}+{len(nodes) - 1}"  # unique: the first member's key is
             group_of.update(dict.fromkeys((n.key for n in nodes), key))
@@ -569,6 +606,7 @@ def grouped(g: Graph) -> Graph:
                     first.binding,
                     members,
                     first.consequence,
+                    tuple(m for n in nodes for m in n.over_members),
                 )
             )
     for a, b, label in g.edges:

@@ -236,6 +236,7 @@ class ReviewDocument:
     diff: Diff | None = None
     diff_names: tuple[str, str] = ("", "")
     run: RunAssessment | None = field(default=None, repr=False)  # what every part quotes
+    ledgers: list[Any] = field(default_factory=list)  # dclint.importer.ledger.ReadLedger
 
     @property
     def top(self) -> list[Ranked]:
@@ -501,6 +502,7 @@ def review(
     given: dict[str, str | None],
     today: date,
     against: bool = False,
+    ledgers: Sequence[Any] = (),
 ) -> ReviewDocument:
     """`dclint review`'s one result: the checked run's findings priced, the run assessed and
     every figure computed (`Assessment.settle`), the front matter (`given`: flags and config;
@@ -513,7 +515,7 @@ def review(
     front = front_matter(given, names, today)
     diff, diff_names = _diff(result, engine) if against else (None, ("", ""))
     run = assess(result, engine, priced=False)  # priced above, before the document's ranking
-    doc = build(run, front, diff, diff_names)
+    doc = build(run, front, diff, diff_names, ledgers)
     for a in run.designs:
         a.settle()
     return doc
@@ -537,6 +539,7 @@ def build(
     front: FrontMatter,
     diff: Diff | None = None,
     diff_names: tuple[str, str] = ("", ""),
+    ledgers: Sequence[Any] = (),
 ) -> ReviewDocument:
     """The document of a checked and priced run, from its assessment alone: each design's
     options, selection and projections are the assessment's (computed once, quoted by every
@@ -556,7 +559,14 @@ def build(
             part.failures = _failures(d.design)
         parts.append(part)
     return ReviewDocument(
-        front, run.result, ranked(run.result, run.rules), parts, diff, diff_names, run
+        front,
+        run.result,
+        ranked(run.result, run.rules),
+        parts,
+        diff,
+        diff_names,
+        run,
+        list(ledgers),
     )
 
 

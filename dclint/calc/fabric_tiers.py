@@ -205,6 +205,7 @@ def _levels(racks: Mapping[str, object], fg: FabricGraph) -> dict[str, int]:
             if other in switches and other not in level:
                 level[other] = level[node] + 1
                 queue.append(other)
+    _level_unreached(fg, level)
     # a tier sits at the lowest level any of its switches reaches: a leaf without rack links
     # is still a leaf, not a switch above the spine
     lowest: dict[str, int] = {}
@@ -215,3 +216,45 @@ def _levels(racks: Mapping[str, object], fg: FabricGraph) -> dict[str, int]:
         if tier in lowest:
             level[sid] = lowest[tier]
     return level
+
+
+# tier names that say a tier faces the endpoints (dclint's own reading of common names)
+_FIRST_TIER_WORDS = ("leaf", "tor", "access", "edge")
+
+
+def _level_unreached(fg: FabricGraph, level: dict[str, int]) -> None:
+    """Switches no rack or endpoint reaches (a fabric whose endpoint links were not declared or
+    imported: NET004 reports it partitioned) still sit in tiers: in each such group of
+    switches, the tier whose name says it faces the endpoints (leaf, tor, access, edge), else
+    the most numerous tier (leaves outnumber spines in a folded Clos), else the first
+    declared, is level 1, and the tiers linked to it above. So an imported leaf-spine fabric
+    with only its leaf-spine links keeps leaf under spine and their bandwidth (dclint's own
+    rule; a reachable switch keeps its hop count)."""
+    from collections import deque
+
+    switches = fg.switches
+    left = [s for s in switches if s not in level]
+    while left:
+        group, queue = {left[0]}, deque([left[0]])
+        while queue:  # the switches linked to this one, through switches only
+            for end in fg.incident(queue.popleft()):
+                if end.other in switches and end.other not in level and end.other not in group:
+                    group.add(end.other)
+                    queue.append(end.other)
+        tiers: dict[str, list[str]] = {}
+        for sid in switches:  # in the design's order
+            if sid in group:
+                tiers.setdefault(switches[sid][1], []).append(sid)
+        named = [t for t in tiers if any(w in t.lower() for w in _FIRST_TIER_WORDS)]
+        first = named[0] if named else max(tiers, key=lambda t: len(tiers[t]))
+        level.update(dict.fromkeys(tiers[first], 1))
+        queue = deque(tiers[first])
+        while queue:
+            node = queue.popleft()
+            for end in fg.incident(node):
+                if end.other in group and end.other not in level:
+                    level[end.other] = level[node] + 1
+                    queue.append(end.other)
+        for sid in group:  # a switch linked to none of the first tier's: its own level 1
+            level.setdefault(sid, 1)
+        left = [s for s in left if s not in level]

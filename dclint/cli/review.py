@@ -58,6 +58,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "editable Word copy, xlsx: the findings register",
     )
     parser.add_argument("--paper", choices=("A4", "Letter"), default="A4", help="PDF paper size")
+    parser.add_argument(
+        "--ledger",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="an import's ledger (the JSON `dclint import --ledger FILE` wrote), for the "
+        "appendix 'Import ledger'; repeatable. Default: the ledger an import wrote at the foot "
+        "of the design file or of a fragment it extends or includes",
+    )
     for name in ("title", "client", "project", "author", "reviewer", "revision", "date"):
         parser.add_argument(
             f"--{name}", help=f"front matter: {name} (default: config review.{name})"
@@ -105,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
     given = dict(engine.config_for(first).review)
     given.update({k: getattr(args, k) for k in rd.FRONT_FIELDS if getattr(args, k)})
     # the one entry into analysis/: the document, every figure computed (the report lays out)
-    doc = rd.review(result, engine, given, today, against=bool(args.against))
+    ledgers = find_ledgers([d.file for d in result.designs], args.ledger)
+    doc = rd.review(result, engine, given, today, against=bool(args.against), ledgers=ledgers)
     run = doc.run
 
     from dclint.report.registry import renderer
@@ -131,6 +141,45 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 2 if result.errors or result.rule_failures else 0
+
+
+FOOT_MOST = 64 * 1024 * 1024  # bytes of a file read for its ledger
+
+
+def find_ledgers(files: list[str], given: list[str]) -> list[Any]:
+    """The ledgers of the imports behind the reviewed designs (dclint.importer.ledger's
+    ReadLedger): each `--ledger FILE` given (JSON, every object named); else the foot of each
+    file an import wrote among the design files and the fragments they extend or include."""
+    import json
+
+    from dclint.engine.files import included_by
+    from dclint.importer.ledger import read_foot, read_json
+    from dclint.loader.readfile import FileRejected, read_regular
+
+    out = []
+    for name in given:
+        try:
+            data = json.loads(read_regular(Path(name), FOOT_MOST, "ledger").decode("utf-8"))
+            out.append(read_json(data, name))
+        except (FileRejected, ValueError, KeyError, TypeError) as exc:
+            raise ConfigError(f"--ledger {name}: {exc}") from None
+    if given:
+        return out
+    seen: set[Path] = set()
+    for design in files:
+        own = Path(design).resolve()
+        for path in [own, *included_by([design])]:
+            if path in seen:
+                continue
+            seen.add(path)
+            try:
+                text = read_regular(path, FOOT_MOST).decode("utf-8", errors="replace")
+            except (FileRejected, OSError):  # the check reports an unreadable design
+                continue
+            found = read_foot(text, design if path == own else str(path))
+            if found is not None:
+                out.append(found)
+    return out
 
 
 def _emit(args: argparse.Namespace, text: str) -> None:

@@ -326,7 +326,7 @@ class _RackBuilder:
             m = mapping.device_types.get(d.device_type)
             if m is None:
                 unmapped[d.device_type] += 1
-                led.skipped("device", d.origin, f"unmapped type {d.device_type}")
+                led.skipped("device", d.origin, f"unmapped type {d.device_type}", _named(d.name))
                 continue
             if m.kind == "ignore":
                 led.skipped("device", d.origin, "ignored by the mapping")
@@ -367,7 +367,11 @@ class _RackBuilder:
                     _one_port(inv, d, self.types, mapping, self.over)
                 else:
                     out.node_draw += (_catalog_power(m.platform) or (0.0, None))[0] or 0.0
-                note = "status offline: counted, marked offline_nodes" * (d.status == "offline")
+                note = (
+                    f"{_named(d.name)}, status offline: counted, marked offline_nodes"
+                    if d.status == "offline"
+                    else ""
+                )
                 led.merged("device", d.origin, f"rack {ident} (a {m.platform} node)", note)
                 continue
             w = _draw(self.types, mapping, d, "allocated")
@@ -803,3 +807,9 @@ def _many(origins: list[str], source: str, kind: str) -> str:
             return f"{head}{col}{rows[0]}:{col}{rows[-1]}"  # a sheet's cell range
     first, last = origins[0].split(" <")[0], origins[-1].split(" <")[0]
     return f"{len(origins)} {source} {kind}s: {first} ... {last}"
+
+
+def _named(name: str) -> str:
+    """A device's name as the ledger notes it: 'device A02-n3' (the source's name, which a
+    reader knows it by; the origin is the record's reference)."""
+    return f"device {name}" if name else ""

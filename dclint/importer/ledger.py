@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Ledger", "LedgerItem"]
+__all__ = ["Ledger", "LedgerItem", "LedgerLine", "ReadLedger", "read_foot", "read_json"]
 
 MOST_NAMED = 200  # skipped objects the fragment's comment names per kind (JSON names all)
 _DIGITS = re.compile(r"(\d+)")
@@ -111,6 +111,15 @@ class Ledger:
                 out.append(f"#   {item.origin}: {why}{note}")
             if len(items) > MOST_NAMED:
                 out.append(f"#   ... and {len(items) - MOST_NAMED} more (--ledger FILE names all)")
+        for kind in sorted(self.kinds):  # placed, with a note: an offline node counted
+            noted = [i for i in self.items(kind, "imported", "merged") if i.note]
+            if not noted:
+                continue
+            out.append(f"# Placed with a note ({kind}s):")
+            for item in noted[:MOST_NAMED]:
+                out.append(f"#   {item.origin}: {item.state} into {item.into} ({item.note})")
+            if len(noted) > MOST_NAMED:
+                out.append(f"#   ... and {len(noted) - MOST_NAMED} more (--ledger FILE names all)")
         return out
 
     def as_json(self) -> dict[str, Any]:
@@ -127,3 +136,129 @@ class Ledger:
             entry["unplaced_objects"] = [i.origin for i in self.items(kind, "read")]
             out[kind] = entry
         return out
+
+
+# ---- the ledger read back (the review's appendix) -------------------------------------------
+
+FOOT = "# Import ledger (read = imported + merged + skipped):"
+_COUNTS = re.compile(
+    r"^#   (?P<kind>[\w.-]+): read (?P<read>\d+), imported (?P<imported>\d+), "
+    r"merged (?P<merged>\d+), skipped (?P<skipped>\d+)(?: \((?P<reasons>.*?)\))?"
+    r"(?:, read and not placed (?P<unplaced>\d+))?$"
+)
+_COMMAND = re.compile(r"^# Written by `(?P<command>[^`]*)`")
+_MORE = re.compile(r"^#   \.\.\. and (\d+) more")
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One source object the ledger names: skipped (`why` is the reason), read and not
+    placed, or placed with a note (`why`: 'merged into rack A02 (status offline: ...)')."""
+
+    kind: str
+    origin: str
+    state: str  # skipped, unplaced, noted
+    why: str
+
+
+@dataclass
+class ReadLedger:
+    """An import's ledger as the review reads it back: from the fragment's foot (`read_foot`)
+    or the `--ledger FILE` JSON (`read_json`). `unnamed` counts, per kind, the objects the
+    foot left unnamed (it names MOST_NAMED a kind; the JSON names all)."""
+
+    file: str
+    command: str = ""
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
+    lines: list[LedgerLine] = field(default_factory=list)
+    unnamed: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def left_out(self) -> int:
+        """Objects skipped or read and not placed, over every kind."""
+        return sum(c["skipped"] + c["unplaced"] for c in self.counts.values())
+
+    def listed(self, *states: str) -> list[LedgerLine]:
+        return [x for x in self.lines if x.state in states]
+
+
+def _split(text: str) -> tuple[str, str]:
+    """'NetBox device 45 <https://...>: unmapped type cm7200' -> (origin, why): after the
+    source's <address> where it has one (an address holds ':'), else at the first ': '."""
+    close = text.find(">: ")
+    if text.find(" <") >= 0 and close >= 0:
+        return text[: close + 1], text[close + 3 :]
+    origin, _, why = text.partition(": ")
+    return origin, why
+
+
+def read_foot(text: str, file: str) -> ReadLedger | None:
+    """The ledger at a fragment's foot (`Ledger.comment`), None where the file has none."""
+    lines = text.splitlines()
+    try:
+        start = lines.index(FOOT)
+    except ValueError:
+        return None
+    out = ReadLedger(file)
+    for line in lines[:5]:
+        m = _COMMAND.match(line)
+        if m:
+            out.command = m.group("command")
+    section, state = "", ""
+    for line in lines[start + 1 :]:
+        if not line.startswith("#"):
+            break
+        m = _COUNTS.match(line)
+        if m and not section:
+            kind = m.group("kind")
+            out.counts[kind] = {
+                k: int(m.group(k) or 0)
+                for k in ("read", "imported", "merged", "skipped", "unplaced")
+            }
+            if m.group("reasons"):
+                out.reasons[kind] = m.group("reasons")
+            continue
+        if line.startswith("# Skipped ") and line.endswith("s:"):
+            section, state = line[len("# Skipped ") : -2], "skipped"
+            continue
+        if line.startswith("# Placed with a note (") and line.endswith("s):"):
+            section, state = line[len("# Placed with a note (") : -3], "noted"
+            continue
+        more = _MORE.match(line)
+        if more and section:
+            if state != "noted":
+                out.unnamed[section] = out.unnamed.get(section, 0) + int(more.group(1))
+            continue
+        if line.startswith("#   ") and section:
+            origin, why = _split(line[4:])
+            item_state = "unplaced" if why == "read and not placed" else state
+            out.lines.append(LedgerLine(section, origin, item_state, why))
+    return out
+
+
+def read_json(data: Any, file: str) -> ReadLedger:
+    """The ledger `import --ledger FILE` wrote (`Ledger.as_json`): every object named."""
+    if not isinstance(data, dict):
+        raise ValueError("not an import ledger (a JSON object of kinds)")
+    out = ReadLedger(file)
+    for kind, entry in data.items():
+        if not isinstance(entry, dict) or "read" not in entry:
+            raise ValueError(f"kind {kind!r}: not an import ledger entry (no 'read' count)")
+        out.counts[kind] = {
+            k: int(entry.get(k, 0)) for k in ("read", "imported", "merged", "skipped", "unplaced")
+        }
+        reasons = entry.get("skipped_by_reason") or {}
+        if reasons:
+            out.reasons[kind] = "; ".join(f"{r}: {n}" for r, n in reasons.items())
+        for obj in entry.get("skipped_objects", []):
+            note = f" ({obj['note']})" if obj.get("note") else ""
+            out.lines.append(LedgerLine(kind, obj["source"], "skipped", obj["reason"] + note))
+        for origin in entry.get("unplaced_objects", []):
+            out.lines.append(LedgerLine(kind, origin, "unplaced", "read and not placed"))
+        for state in ("imported", "merged"):
+            for obj in entry.get(state + "_objects", []):
+                if obj.get("note"):
+                    why = f"{state} into {obj['into']} ({obj['note']})"
+                    out.lines.append(LedgerLine(kind, obj["source"], "noted", why))
+    return out

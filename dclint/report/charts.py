@@ -7,13 +7,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dclint.analysis.diagrams import Graph
+from dclint.analysis.diagrams import Graph, over_text
 from dclint.model.ranges import compact
 from dclint.report.review import Review
 from dclint.report.svg import ROWS_MOST, Bar, Part, hbars, stacked
 from dclint.units import Quantity, fmt
 
-__all__ = ["charted", "charts"]
+__all__ = ["OVER_HEADER", "charted", "charts", "over_rows"]
 
 
 def _over_load(r: Review) -> set[str]:
@@ -43,7 +43,7 @@ def _racks(r: Review) -> list[Bar]:
         ids = [x.id for x in loads]
         spread = f"{min(kw):.4g}-{max(kw):.4g} kW" if min(kw) < max(kw) else f"{kw[0]:.4g} kW"
         note = f"{len(loads)} racks at {spread}" if len(kw) > 1 else spread
-        note += f"; over {limit:.4g} kW: {compact(over, 3)}" if over else f" (limit {limit:.4g} kW)"
+        note += f"; over {limit:.4g} kW: {over_text(over)}" if over else f" (limit {limit:.4g} kW)"
         out.append(
             Bar(
                 f"{compact(ids, 2)} {name.split(' @ ')[0]}",
@@ -57,6 +57,33 @@ def _racks(r: Review) -> list[Bar]:
             )
         )
     return out
+
+
+RACK_CHART = "Rack IT load by rack group (span lightest to heaviest) against the rack limit"
+OVER_HEADER = ["Figure", "Box or bar", "Over its limit (every one)"]
+
+
+def over_rows(r: Review) -> list[list[str]]:
+    """Every element the figures draw as over its limit, whole (a box or bar names a few or
+    counts them; this table, under the figures, names every one and continues across pages):
+    the diagrams' boxes, then the rack chart's groups judged over by the findings."""
+    rows = []
+    for title, g in r.graphs:
+        for n in g.nodes:
+            ids = list(n.over_members)
+            if not ids and n.over:  # an element's box, or alike elements' drawn as one
+                ids = list(n.members) or [n.key.split(":", 1)[-1]]
+            if ids:
+                rows.append([title.split(":")[0], n.title, compact(ids, most=len(ids))])
+    if r.summary is not None and r.design is not None:
+        judged = _over_load(r)
+        groups: dict[str, list[str]] = {}
+        for load in r.summary.rack_loads:
+            if load.id in judged:
+                groups.setdefault(load.group or load.id, []).append(load.id)
+        for name, ids in groups.items():
+            rows.append(["Rack IT load", name.split(" @ ")[0], compact(ids, most=len(ids))])
+    return rows
 
 
 def _percent(share: float) -> str:
@@ -157,8 +184,7 @@ def charts(r: Review, cost: dict[str, float], currency: str, prefix: str) -> lis
     """(title, svg) of each chart the data allows."""
     out: list[tuple[str, str]] = []
     if r.summary is not None and r.summary.rack_loads and r.design is not None:
-        title = "Rack IT load by rack group (span lightest to heaviest) against the rack limit"
-        out += _bars(title, _racks(r), "W", f"{prefix}-racks")
+        out += _bars(RACK_CHART, _racks(r), "W", f"{prefix}-racks")
     util = _utilisation(r.graphs, r)
     if util:
         title = "Load against capacity (%): power, cooling and storage"

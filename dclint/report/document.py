@@ -27,6 +27,7 @@ __all__ = [
     "PRINT_CSS",
     "Block",
     "blocks",
+    "contents",
     "diff_blocks",
     "print_css_for",
     "render_html",
@@ -50,6 +51,8 @@ class Block:
     anchor: str = ""
     css: str = ""
     code: list[str] = field(default_factory=list)  # "pre": its text; a list: YAML an item
+    links: list[str] = field(default_factory=list)  # a list: the anchor each item links to
+    pages: list[str] = field(default_factory=list)  # a list: the page each item starts on
 
 
 def _days(x: float) -> str:
@@ -378,6 +381,8 @@ def _appendix(items: list[Review]) -> list[Block]:
     return out
 
 
+LEDGER_COUNTS = ("read", "imported", "merged", "skipped", "unplaced")
+
 DISCLAIMER = (
     "This review checks the design as its files declare it, against the rules and limits "
     "listed under Scope and method, each with its source. It does not survey the site, "
@@ -387,14 +392,116 @@ DISCLAIMER = (
 )
 
 
-def _contents(doc: ReviewDocument) -> list[Block]:
-    items = ["Executive summary"]
-    items += [f"Design {part.name}" for part in doc.designs]
+def contents(doc: ReviewDocument) -> list[tuple[str, str]]:
+    """(entry, anchor) of each section the contents list, in the document's order; the
+    anchor is the id of the section's heading in the HTML (a design's: its section)."""
+    out = [("Executive summary", "summary")]
+    out += [(f"Design {part.name}", f"d{n}") for n, part in enumerate(doc.designs)]
     if doc.diff is not None:
-        items.append("Counter-design")
-    items += ["Scope and method", "Limitations and coverage", "Sign-off"]
-    items.append("Appendix: assumptions and sources")
-    return [Block("h2", "Contents", anchor="contents"), Block("ol", items=items)]
+        out.append(("Counter-design", "diff"))
+    out += [
+        ("Scope and method", "method"),
+        ("Limitations and coverage", "limitations"),
+        ("Sign-off", "signoff"),
+        ("Appendix: assumptions and sources", "appendix"),
+    ]
+    if doc.ledgers:
+        out.append(("Appendix: import ledger", "ledger"))
+    return out
+
+
+def _contents(doc: ReviewDocument, pages: dict[str, int] | None = None) -> list[Block]:
+    """The contents; with `pages` (anchor -> page, from a printed copy: dclint.report.pdf),
+    each entry's page number."""
+    entries = contents(doc)
+    numbers = [str((pages or {}).get(a, "")) for _, a in entries] if pages else []
+    return [
+        Block("h2", "Contents", anchor="contents"),
+        Block(
+            "ol",
+            items=[e for e, _ in entries],
+            links=[a for _, a in entries],
+            pages=numbers,
+            css="toc",
+        ),
+    ]
+
+
+LEDGER_STATES = {"skipped": "skipped", "unplaced": "read and not placed"}
+
+
+def _ledger_appendix(doc: ReviewDocument) -> list[Block]:
+    """Per import behind the designs: what it read, imported, merged and skipped, by kind,
+    then every source object it skipped (its reference, kind and why) and every object it
+    placed with a note (an offline node counted), from the ledger the import wrote."""
+    if not doc.ledgers:
+        return []
+    out = [
+        Block("h2", "Appendix: import ledger", anchor="ledger"),
+        Block(
+            "p",
+            "What each import behind the reviewed designs read from its source and what became "
+            "of it: imported as an element, merged into one (a GPU node into its rack's count), "
+            "or skipped, and why. Every skipped source object is listed by its reference.",
+        ),
+    ]
+    for led in doc.ledgers:
+        total = {k: sum(c[k] for c in led.counts.values()) for k in LEDGER_COUNTS}
+        source = f"`{led.command}`" if led.command else "an import (its JSON ledger)"
+        out.append(Block("h3", f"Source: {led.command or led.file}"))
+        out.append(
+            Block(
+                "p",
+                f"Ledger of {led.file}, written by {source}: read {total['read']:,} objects of "
+                f"{len(led.counts)} kinds; imported {total['imported']:,}, merged "
+                f"{total['merged']:,}, skipped {total['skipped']:,}"
+                + (f", read and not placed {total['unplaced']:,}" if total["unplaced"] else "")
+                + ".",
+            )
+        )
+        rows = [
+            [
+                kind,
+                *(f"{c[k]:,}" for k in LEDGER_COUNTS),
+                led.reasons.get(kind, "-"),
+            ]
+            for kind, c in sorted(led.counts.items())
+        ]
+        header = ["Kind", "Read", "Imported", "Merged", "Skipped", "Not placed", "Why skipped"]
+        out.append(Block("table", header=header, rows=rows))
+        left = led.listed("skipped", "unplaced")
+        out.append(Block("h3", f"Skipped source objects ({len(left):,})"))
+        if left:
+            out.append(
+                Block(
+                    "table",
+                    header=["Source object", "Kind", "Why"],
+                    rows=[[x.origin, x.kind, x.why] for x in left],
+                )
+            )
+        else:
+            out.append(Block("p", "None: every object read is in the design."))
+        for kind, n in sorted(led.unnamed.items()):
+            out.append(
+                Block(
+                    "p",
+                    f"{n:,} more skipped {kind} objects are counted above but not named: the "
+                    "fragment's foot names a few hundred a kind. Give `dclint review --ledger "
+                    "FILE` the JSON ledger the import wrote (`dclint import ... --ledger FILE`) "
+                    "to list every one.",
+                )
+            )
+        noted = led.listed("noted")
+        if noted:
+            out.append(Block("h3", f"Placed with a note ({len(noted):,})"))
+            out.append(
+                Block(
+                    "table",
+                    header=["Source object", "Kind", "What became of it"],
+                    rows=[[x.origin, x.kind, x.why] for x in noted],
+                )
+            )
+    return out
 
 
 def _method(doc: ReviewDocument, run: RunAssessment) -> list[Block]:
@@ -411,6 +518,16 @@ def _method(doc: ReviewDocument, run: RunAssessment) -> list[Block]:
         Block("h2", "Scope and method", anchor="method"),
         Block("p", "What was read: " + "; ".join(read) + "."),
     ]
+    for led in doc.ledgers:
+        out.append(
+            Block(
+                "p",
+                f"Imported: {led.file}"
+                + (f", written by `{led.command}`" if led.command else "")
+                + f"; its ledger (what was read, imported and skipped: {led.left_out:,} objects "
+                "left out) is the appendix 'Import ledger'.",
+            )
+        )
     if origins:
         out.append(Block("p", "Imported elements cite their sources: " + ", ".join(origins)))
     out.append(
@@ -537,6 +654,7 @@ def blocks(
     doc: ReviewDocument,
     run: RunAssessment,
     body: Callable[[Review, int], dict[str, str]] | None = None,
+    pages: dict[str, int] | None = None,
 ) -> list[Block]:
     """The whole document; `body` renders one design's existing review body in each format
     (None: the body as blocks, `body_blocks`)."""
@@ -544,7 +662,7 @@ def blocks(
     out = [Block("h1", front.title)]
     if front.rows():
         out.append(Block("table", header=["Document", ""], rows=[list(r) for r in front.rows()]))
-    out += _contents(doc)
+    out += _contents(doc, pages)
     out += _summary(doc)
     by_file = {r.file: r for r in reviews(run)}
     items = list(by_file.values())
@@ -569,6 +687,7 @@ def blocks(
     out += _signoff(doc)
     out.append(Block("page"))
     out += _appendix(items)
+    out += _ledger_appendix(doc)
     return out
 
 
@@ -588,9 +707,11 @@ PRINT_CSS = """
 @bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt system-ui,
 sans-serif;color:#4a5568}}
 body{font-size:10pt;line-height:1.35}
+pre{margin:.2em 0;padding:.15em .4em;line-height:1.2}pre code{font-size:9pt}
 h1{font-size:20pt;margin:0 0 .4em}h2{font-size:14pt}h3{font-size:11.5pt}h4{font-size:10.5pt}
 table{font-size:9pt;width:100%%}td,th{padding:.15em .4em}code{font-size:9pt}
 ol.top li{margin:.4em 0;font-size:10.5pt}
+ol.toc li a{color:inherit;text-decoration:none}ol.toc .page-no{float:right}
 .page{break-before:page}
 figure{background:%(ground)s;padding:6px;margin:.6em 0;border-top:4px solid %(top)s;
 border-bottom:4px solid %(bottom)s}
@@ -599,6 +720,12 @@ figure svg{max-width:100%%;height:auto;max-height:205mm;display:block;margin:0 a
 @media print{body{margin:0;max-width:none;font-size:10pt}section.design{break-before:auto}
 details>*{display:block}details summary{display:none}}
 """
+
+
+def _lines(esc: Callable[[str], str], text: str) -> str:
+    """A block of lines (a YAML change) escaped line by line: its newlines stay newlines (the
+    escaper writes a control character, a newline too, as a visible escape)."""
+    return "\n".join(esc(line) for line in text.splitlines())
 
 
 def _html_table(esc: Callable[[str], str], b: Block) -> str:
@@ -639,13 +766,20 @@ def write_html(
         elif b.kind in ("ul", "ol"):
             css = f' class="{esc(b.css)}"' if b.css else ""
             code = b.code or [""] * len(b.items)
+            texts = [esc(i) for i in b.items]
+            if b.links:  # the contents: each entry links to its section, its page beside it
+                pages = b.pages or [""] * len(b.items)
+                texts = [
+                    f'<a href="#{esc(a)}">{t}</a><span class="page-no">{esc(n)}</span>'
+                    for t, a, n in zip(texts, b.links, pages, strict=True)
+                ]
             items = "".join(
-                f"<li>{esc(i)}" + (f"<pre><code>{esc(c)}</code></pre>" if c else "") + "</li>"
-                for i, c in zip(b.items, code, strict=True)
+                f"<li>{t}" + (f"<pre><code>{_lines(esc, c)}</code></pre>" if c else "") + "</li>"
+                for t, c in zip(texts, code, strict=True)
             )
             out.append(f"<{b.kind}{css}>{items}</{b.kind}>")
         elif b.kind == "pre":
-            out.append("".join(f"<pre><code>{esc(c)}</code></pre>" for c in b.code))
+            out.append("".join(f"<pre><code>{_lines(esc, c)}</code></pre>" for c in b.code))
         elif b.kind == "table":
             out.append(_html_table(esc, b))
         elif b.kind == "raw":
@@ -670,14 +804,20 @@ def write_html(
 
 
 def render_html(
-    doc: ReviewDocument, run: RunAssessment, paper: str = "A4", print_css: bool = True
+    doc: ReviewDocument,
+    run: RunAssessment,
+    paper: str = "A4",
+    print_css: bool = True,
+    pages: dict[str, int] | None = None,
 ) -> str:
+    """The review as one HTML page; `pages` (anchor -> page of a printed copy) numbers the
+    contents."""
     from dclint.report import html as page
 
     def body(r: Review, n: int) -> dict[str, str]:
         return {"html": page.design_section(r, n)}
 
-    parts = blocks(doc, run, body)
+    parts = blocks(doc, run, body, pages)
     return write_html(parts, doc.front.title, doc.front.running_header, paper, print_css)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dclint.analysis.assess import RunAssessment
 from dclint.escaping import HTML_CSP, html_text
-from dclint.report.charts import charts
+from dclint.report.charts import OVER_HEADER, charts, over_rows
 from dclint.report.drawing import svg
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.markdown import summary_rows
@@ -35,7 +35,7 @@ padding:.25em .6em;text-align:left;vertical-align:top}th{background:#edf2f7}
 .error{color:#c53030}.warning{color:#b7791f}.info{color:#2b6cb0}code{font-size:.9em}
 .fails td:nth-child(2),.does-not-load td:nth-child(2){color:#c53030;font-weight:bold}
 figure{margin:1em 0;overflow-x:auto}figure svg{max-width:100%;height:auto}
-section.design{margin-bottom:3em}nav ol{columns:2}details{margin:.3em 0}
+section.design{margin-bottom:3em}span.id{white-space:nowrap}nav ol{columns:2}details{margin:.3em 0}
 dl.meta{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.meta dd{margin:0}
 @page{size:A4;margin:14mm}
 @media print{body{margin:0;max-width:none;font-size:10pt}
@@ -63,7 +63,8 @@ def _rollup(r: Rollup) -> str:
     fix = f" <em>Fix: {escape(words)}</em>" if words else ""
     change = fix_yaml(f)
     if change:  # the design change the fix writes
-        fix += f'<pre class="change"><code>{escape(change)}</code></pre>'
+        code = "\n".join(escape(line) for line in change.splitlines())
+        fix += f'<pre class="change"><code>{code}</code></pre>'
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f' <strong class="impact">{escape(impact_sentence(f))}.</strong>'
     scope = f"<strong>{escape(r.scope())}</strong>, e.g.: " if r.count > 1 else ""
@@ -148,6 +149,21 @@ def _design(r: Review, n: int) -> str:
     cost, currency = _cost(r)
     for title, chart in charts(r, cost, currency, f"d{n}"):
         out.append(f'<figure class="chart" aria-label="{escape(title)}">{chart}</figure>')
+    over = over_rows(r)
+    if over:  # whole lists: a table continues across pages where a figure would clip
+        head = "".join(f"<th>{escape(h)}</th>" for h in OVER_HEADER)
+        body = "".join(
+            f"<tr><td>{escape(a)}</td><td>{escape(b)}</td><td>"
+            # an id is never split at its hyphen across lines: a reader (and pdftotext)
+            # reads 'A02-b', not 'A02-' and 'b'
+            + ", ".join(f'<span class="id">{escape(i)}</span>' for i in ids.split(", "))
+            + "</td></tr>"
+            for a, b, ids in over
+        )
+        out.append(
+            f'<p class="over-list">Over their limit in the figures above ({len(over)}):</p>'
+            f"<table><tr>{head}</tr>{body}</table>"
+        )
     if r.projections:
         out.append(
             "<h3>Projected training time and cost</h3>"

@@ -186,6 +186,12 @@ def _design(r: Review) -> list[str]:
         body = []
         for title, graph in r.graphs:
             body += [f"**{md(title)}**", "", mermaid(graph), ""]
+        from dclint.report.charts import OVER_HEADER, over_rows
+
+        over = over_rows(r)
+        if over:
+            body += [f"Over their limit in the figures above ({len(over)}):", ""]
+            body += _table(OVER_HEADER, over)
         out += _fold("Diagrams: " + ", ".join(t.split(":")[0].lower() for t, _ in r.graphs), body)
     projection = _projection(r)
     if projection:
