@@ -283,3 +283,21 @@ def test_no_built_in_rule_takes_a_users_id() -> None:
 
 
 # No rule id is looked up outside rules/: tests/test_shared_settings.py walks dclint/.
+
+
+def test_every_package_is_in_the_wheels_package_list() -> None:
+    """pyproject's [tool.setuptools] packages names every package of the tree (an editable
+    install finds a package left out; the wheel, and so pre-commit's install, does not:
+    dclint.policy and the folders by concept were left out)."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    dotted = [
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for top in ("dclint", "rules")
+        for p in (ROOT / top).rglob("__init__.py")
+    ]
+    tree = {f"dclint.{d}" if d.startswith("rules") else d for d in dotted}
+    assert listed == tree

@@ -38,6 +38,9 @@ def test_wheel_contains_rules_examples_and_data(tmp_path: Path) -> None:
     assert "dclint/rules/power/examples/pwr001/bad.yaml" in names
     assert "dclint/rules/layout/examples/par005/.dclint.yml" in names
     assert {"dclint/data/catalog.yaml", "dclint/data/units.txt", "dclint/cli/__init__.py"} <= names
+    # every module of the package, sub-packages too (dclint.policy was left out of the wheel)
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "dclint").rglob("*.py")}
+    assert modules - names == set()
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "[dclint.rules]" in text and "builtin = dclint.rules" in text
