@@ -94,7 +94,7 @@ def test_held_out_error_on_noisy_runs(tmp_path: Path, capsys: pytest.CaptureFixt
     assert got["warning"] is None
 
 
-FITTED_HELD = (0.1868, 0.2384)  # fitted, held out
+FITTED_HELD = (0.1868, 0.2385)  # fitted, held out (each fit converged; 0.2384 at 200 iterations)
 # runs the model cannot describe: half of them half again as slow as the others would be
 WILD = (1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0)
 

@@ -32,22 +32,28 @@ def _strip(points: list[GridPoint]) -> list[GridPoint]:
     return [replace(p, pareto=False) for p in points]
 
 
-def test_points_sharing_a_search_search_once_and_match_one_by_one() -> None:
+def test_points_sharing_a_search_search_once() -> None:
     run = run_grid(SETUP, [PUE, PRICE], jobs=1)
     assert run.total == 6
     assert run.searches == 1  # six points, one layout question
+    two = run_grid(SETUP, [BATCH, PUE], jobs=1)
+    assert two.searches == 2  # one question per global batch
+
+
+@pytest.mark.integration  # two searches of their own, besides the grid's (a CPU-second each)
+def test_points_sharing_a_search_match_one_by_one() -> None:
+    run = run_grid(SETUP, [PUE, PRICE], jobs=1)
     # grouping changes nothing but the work: the grid's first and last points (no value in
-    # common), each evaluated alone with a search of its own (about a CPU-second each)
+    # common), each evaluated alone with a search of its own
     one_by_one = [
         evaluate(SETUP, ["site.pue", "site.electricity_price"], (PUE[1][i], PRICE[1][i]))
         for i in (0, -1)
     ]
     points = _strip(run.points())
     assert [points[0], points[-1]] == one_by_one
-    two = run_grid(SETUP, [BATCH, PUE], jobs=1)
-    assert two.searches == 2  # one question per global batch
 
 
+@pytest.mark.integration  # a 12-point grid, two searches; test_plan_cli checks the front cheaply
 def test_the_store_marks_the_same_front_as_the_pairwise_definition() -> None:
     run = run_grid(SETUP, [PUE, PRICE, BATCH], jobs=1)
     stored = run.points()

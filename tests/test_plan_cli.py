@@ -152,6 +152,7 @@ def test_grid_points_in_order_with_findings_and_front(grid4: dict[str, object]) 
     assert points[1]["pareto"] is False  # same TCO, more days than on 320 GPUs
 
 
+@pytest.mark.integration  # the grid twice; test_grid_scale runs --jobs 2 in the default tier
 def test_grid_is_the_same_in_one_process_and_in_two(capsys: pytest.CaptureFixture[str]) -> None:
     one = _json(capsys, H100, "--vary", UPLINKS, "--jobs", "1")
     two = _json(capsys, H100, "--vary", UPLINKS, "--jobs", "2")

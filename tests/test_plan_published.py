@@ -219,7 +219,11 @@ def _gpt3_plan(text: str) -> Plan:
 
 @pytest.mark.parametrize(
     ("batch", "best", "published"),
-    [("    global_batch: 1536\n", (8, 4, 24, 4), 1.0320), ("", (8, 6, 16, 4), 1.0425)],
+    [
+        ("    global_batch: 1536\n", (8, 4, 24, 4), 1.0320),
+        # the same at the default batch: a second 1,536-GPU search (5-7 CPU-seconds), integration
+        pytest.param("", (8, 6, 16, 4), 1.0425, marks=pytest.mark.integration),
+    ],
     ids=["batch-1536", "batch-default"],
 )
 def test_gpt3_175b_on_1536_a100_published_layout_near_the_best_and_above_calibration_said(

@@ -120,6 +120,12 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float] | None:
     return x
 
 
+def _held(j: int, value: float, gradient: float) -> bool:
+    """Whether constant `j` sits at a bound that the cost's descent (-gradient) points past."""
+    low, high = BOUNDS[NAMES[j]]
+    return (value <= low and gradient > 0) or (value >= high and gradient < 0)
+
+
 def fit(cases: Sequence[Case], start: tuple[float, float, float] = _START) -> Fit:
     """The bounded least-squares constants for `cases` (at least one)."""
     x = _clamp(start)
@@ -130,7 +136,10 @@ def fit(cases: Sequence[Case], start: tuple[float, float, float] = _START) -> Fi
     determined = tuple(any(abs(v) > 1e-9 for v in col) for col in cols)
     iterations = 0
     for iterations in range(1, _MAX_ITERATIONS + 1):  # noqa: B007 (reported)
-        active = [j for j in range(3) if determined[j]]
+        # a constant held at a bound the descent pushes against stays there: stepping it with
+        # the others only to clamp it back makes the step wrong for them (and the fit crawl)
+        grad = [sum(a * b for a, b in zip(cols[j], r, strict=True)) for j in range(3)]
+        active = [j for j in range(3) if determined[j] and not _held(j, x[j], grad[j])]
         if not active or cost < 1e-30:
             break
         jtj = [[sum(a * b for a, b in zip(cols[i], cols[j], strict=True)) for j in active]
