@@ -11,8 +11,8 @@ on a saturated one. The goal is 120 (issue 47); the merged tier measured 226.8 C
 an idle two-core machine (2,827 tests, mean load 1.3, PYTHONDONTWRITEBYTECODE set so each worker
 compiles the modules and rewrites the tests' asserts), so the budget is 250, about a tenth above
 it: it stops the tier growing until the goal is met, and says so. A run whose mean load average
-exceeds its own workers by more than half the cores is reported, not judged. DCLINT_CPU_BUDGET sets another budget (a slower
-machine's); 0 turns the check off.
+exceeds its own workers by more than half the cores is reported, not judged. DCLINT_CPU_BUDGET
+sets another budget (a slower machine's); 0 turns the check off.
 """
 
 from __future__ import annotations
