@@ -9,7 +9,7 @@ worker (each reports its own through xdist's workeroutput), with the children ea
 other work shares the cores (hyperthreads, caches): 10-20% on a lightly used machine, far more
 on a saturated one. The goal is 120 (issue 47); the merged tier measured 226.8 CPU-seconds on
 an idle two-core machine (2,827 tests, mean load 1.3, PYTHONDONTWRITEBYTECODE set so each worker
-compiles the modules and rewrites the tests' asserts), so the budget is 250, about a tenth above
+compiles the modules and rewrites the tests' asserts), so the budget is 275, about a fifth above
 it: it stops the tier growing until the goal is met, and says so. A run whose mean load average
 exceeds its own workers by more than half the cores is reported, not judged. DCLINT_CPU_BUDGET
 sets another budget (a slower machine's); 0 turns the check off.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-BUDGET = 250.0  # CPU-seconds for the whole default tier (the goal: 120)
+BUDGET = 275.0  # CPU-seconds for the whole default tier (the goal: 120)
 MARKS = "not integration"  # the default tier's -m (pyproject's addopts)
 KEY = "dclint_cpu_seconds"
 
