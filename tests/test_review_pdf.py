@@ -127,7 +127,9 @@ def test_review_pdf_is_print_grade(tmp_path: Path, paper: str) -> None:
     )  # fmt: skip
     seconds = _cpu() - start
     assert code == 0
-    assert seconds < 20  # CPU seconds, dclint and Chromium: under 20 s whatever the load
+    # CPU seconds, dclint and Chromium: the review prints twice (the contents' page numbers are
+    # read back from the first print), 14.7 to 23.7 s measured on two cores, idle to shared
+    assert seconds < 30
     meta = info(pdf)
     width, height = (float(x) for x in meta["Page size"].split()[0:3:2])
     assert (round(width), round(height)) == tuple(round(x) for x in PAPER[paper])
