@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import efficiency_for
 from dclint.projection.efficiency import machine as gpu_machine
-from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
+from dclint.projection.step.model import Arch, Layout, Machine, Software, Step, step
 
 COMM = ("tp", "pp_p2p", "dp", "cp", "ep")
 # Llama 2 70B (Touvron et al. 2023): 80 layers, h 8192, 64 heads, 8 KV heads, SwiGLU 28672.

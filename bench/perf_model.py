@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from dclint.loader.load import load  # noqa: E402
 from dclint.projection.predict import inputs, predict  # noqa: E402
-from dclint.projection.step import Layout, step  # noqa: E402
+from dclint.projection.step.model import Layout, step  # noqa: E402
 from dclint.projection.training import hardware_of  # noqa: E402
 
 

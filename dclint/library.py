@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dclint.analysis.assess import RunAssessment, assess
+from dclint.analysis.assess.assessment import RunAssessment, assess
 from dclint.engine.runner import Engine
 
 __all__ = ["run"]

@@ -75,7 +75,7 @@ def test_a_check_imports_neither_the_summary_nor_the_diagrams() -> None:
         "assert code == 0, code\nsys.stdout.flush()\n"
     )
     loaded = _modules(code)
-    assert "dclint.analysis.assess" in loaded
+    assert "dclint.analysis.assess.assessment" in loaded
     assert [m for m in loaded if m in ("dclint.analysis.summary", "dclint.analysis.diagrams")] == []
 
 

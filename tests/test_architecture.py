@@ -90,8 +90,8 @@ def test_every_import_runs_down_the_layers() -> None:
 
 
 def test_presenters_compute_nothing() -> None:
-    """report/ presents the run's assessment (dclint.analysis.assess): it imports neither the
-    projection nor the calculators, even for a type name."""
+    """report/ presents the run's assessment (dclint.analysis.assess.assessment): it imports
+    neither the projection nor the calculators, even for a type name."""
     graph = grimp.build_graph("dclint", exclude_type_checking_imports=False)
     bad = [
         f"{module} -> {imported}"

@@ -1,5 +1,6 @@
-"""The assessment stage (dclint.analysis.assess): one typed record a design that the CLI, every
-report format and the library entry point read, so `dclint.run()` and `dclint check` agree."""
+"""The assessment stage (dclint.analysis.assess.assessment): one typed record a design that the
+CLI, every report format and the library entry point read, so `dclint.run()` and `dclint check`
+agree."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import dclint
-from dclint.analysis.assess import Assessment, assess
+from dclint.analysis.assess.assessment import Assessment, assess
 from dclint.cli import main
 from dclint.engine.config import Config
 from dclint.engine.runner import Engine

@@ -27,7 +27,7 @@ from dclint.model.workload import Workload
 from dclint.projection.efficiency import GENERATION
 from dclint.projection.hardware import Hardware, hardware_of
 from dclint.projection.predict import Prediction, inputs, predict
-from dclint.projection.step import Arch, Layout, Machine, Software, step
+from dclint.projection.step.model import Arch, Layout, Machine, Software, step
 
 DESIGNS = ROOT / "tests" / "calibration"
 # design file -> the preset its publication's software is
@@ -347,7 +347,7 @@ def test_small_experts_pay_their_own_wave_quantization(monkeypatch: pytest.Monke
     """Transformer Engine runs a grouped GEMM as one cuBLAS GEMM an expert over 4 streams: H100's
     Qwen3 30B (16 local experts of 768) computes 7.9536 s a step with its experts graphed (no
     host time), 7.9161 s were all 16 experts' tiles pooled in one wave schedule."""
-    import dclint.projection.step as step_module
+    import dclint.projection.step.model as step_module
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
     sw = replace(sw, graphed_experts=True)
@@ -362,7 +362,7 @@ def test_eager_experts_wait_for_the_host() -> None:
     with the GEMMs themselves. H100's Qwen3 30B (16 local experts) has 2.368 ms forward, 4.736 ms
     backward of host work a layer against 0.44 ms and 0.93 ms of expert GEMMs; the step grows
     from 7.9536 s of compute to 12.3609 s. The full-iteration graph removes the term."""
-    from dclint.projection.step import _layer_pass
+    from dclint.projection.step.model import _layer_pass
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
     eager, graphed = (
@@ -380,7 +380,7 @@ def test_the_host_term_recomputed_and_hidden() -> None:
     moe-1.7t sample: 128 experts over ep 128) issues its 2 forward GEMMs in 148 us, under
     their own time on the GPU: nothing added."""
     from dclint.loader import load
-    from dclint.projection.step import _layer_pass
+    from dclint.projection.step.model import _layer_pass
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
     full = replace(lay, recompute="full")

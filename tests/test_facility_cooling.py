@@ -217,7 +217,7 @@ def test_str001_footprint_option_is_read() -> None:
 def test_the_power_diagram_draws_the_load_the_power_rules_check() -> None:
     import dclint
     from conftest import SAMPLES
-    from dclint.analysis.assess import diagrams
+    from dclint.analysis.assess.assessment import diagrams
     from dclint.analysis.diagrams import power_basis
     from dclint.analysis.summary import summarise
     from dclint.engine.config import default_options

@@ -14,7 +14,7 @@ from dclint.model.design import Design
 from dclint.model.workload import Workload
 from dclint.projection.hardware import hardware_of
 from dclint.projection.predict import inputs, predict
-from dclint.projection.step import Arch, Layout, Machine, Software, step
+from dclint.projection.step.model import Arch, Layout, Machine, Software, step
 
 DESIGN = """
 name: fsdp

@@ -10,7 +10,7 @@ import pytest
 
 from dclint.loader import load_text
 from dclint.projection import project_workloads
-from dclint.projection.step_records import Machine
+from dclint.projection.step.records import Machine
 
 DESIGN = """
 name: h100-variant

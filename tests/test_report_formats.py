@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dclint.analysis.assess import assess
+from dclint.analysis.assess.assessment import assess
 from dclint.cli import main
 from dclint.engine.findings import RunResult
 from dclint.engine.runner import Engine

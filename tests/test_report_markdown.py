@@ -56,8 +56,8 @@ def test_escape() -> None:
 
 
 def _stub(monkeypatch: pytest.MonkeyPatch) -> None:
-    import dclint.analysis.assess
-    from dclint.analysis.assess import Projected
+    import dclint.analysis.assess.assessment
+    from dclint.analysis.assess.assessment import Projected
 
     class P:
         def as_dict(self) -> dict[str, Any]:
@@ -89,7 +89,7 @@ def _stub(monkeypatch: pytest.MonkeyPatch) -> None:
 
     # the assessment's projection step, as a projection of these figures would fill it
     stub = Projected((P(),), (("moe", "no GPU"),), T())  # type: ignore[arg-type]
-    monkeypatch.setattr(dclint.analysis.assess, "project", lambda design: stub)
+    monkeypatch.setattr(dclint.analysis.assess.assessment, "project", lambda design: stub)
 
 
 def test_review_sections(

@@ -200,7 +200,7 @@ def test_a_declared_field_nothing_reads_is_named() -> None:
     """broken-fabric-2to1 declares site.uptime_tier: while no rule of the run reads it, the
     scope says so (rather than letting a reader think the tier was checked); once a rule's
     module names the field (this test module does), the line is gone."""
-    from dclint.analysis.review_document import scope
+    from dclint.analysis.assess.review import scope
     from dclint.engine.registry import discover
     from dclint.loader import load
 

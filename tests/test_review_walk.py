@@ -112,7 +112,7 @@ def test_the_review_enters_analysis_once_and_never_climbs_back(tmp_path: Path) -
     argv = ["review", str(SAMPLES / "broken-fabric-2to1.yaml")]
     argv += ["--against", str(SAMPLES / "h100-40node.yaml"), "-o", str(out)]
     entries, ups = walk(lambda: main([*argv, "--today", "2026-12-06"]))
-    assert entries == ["cli/review.py:run -> analysis/review_document.py:review"]
+    assert entries == ["cli/review.py:run -> analysis/assess/review.py:review"]
     assert ups == []
     text = out.read_text()  # the document is all there: layouts, the diff, the projection
     assert "| declared |" in text and "| best |" in text
@@ -127,7 +127,11 @@ def test_the_measure_sees_a_presenter_that_computes() -> None:
 
     assessed = run([str(SAMPLES / "h100-40node.yaml")])
     entries, ups = walk(lambda: reviews(assessed))
-    assert "report/review.py:_review -> analysis/assess.py:Assessment.summary" in entries
-    assert "report/review.py:_review -> analysis/assess.py:Assessment.diagrams" in entries
-    assert "report/review.py:_review -> analysis/assess.py:Assessment.design" not in entries
+    assert "report/review.py:_review -> analysis/assess/assessment.py:Assessment.summary" in entries
+    assert (
+        "report/review.py:_review -> analysis/assess/assessment.py:Assessment.diagrams" in entries
+    )
+    assert (
+        "report/review.py:_review -> analysis/assess/assessment.py:Assessment.design" not in entries
+    )
     assert ups == []

@@ -14,8 +14,8 @@ from dclint.projection.hardware import hardware_of
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
 from dclint.projection.search.layouts import memory_bytes
-from dclint.projection.step import Arch, Layout, Machine, Software, step
-from dclint.projection.step_records import FP8_RECIPE_BYTES, LAUNCH_SECONDS, LAYER_KERNELS
+from dclint.projection.step.model import Arch, Layout, Machine, Software, step
+from dclint.projection.step.records import FP8_RECIPE_BYTES, LAUNCH_SECONDS, LAYER_KERNELS
 
 DESIGN = """
 name: software

@@ -17,7 +17,7 @@ from dclint.projection.collectives import (
 )
 from dclint.projection.efficiency import tile_share
 from dclint.projection.goodput import FAILURES_PER_GPU_HOUR, goodput, lost_share, optimal_interval_s
-from dclint.projection.step import Arch, Layout, Machine, Software, bubble_fraction, step
+from dclint.projection.step.model import Arch, Layout, Machine, Software, bubble_fraction, step
 from dclint.units import Q_
 
 GB = 1e9
@@ -355,7 +355,7 @@ def test_stragglers_grow_with_the_gpus_that_synchronise() -> None:
     """MegaScale (NSDI 2024): hosts ~10% slower, removing them from a 12,288-GPU job gave ~0.7%
     MFU; spread at random, a job of N GPUs holds one with probability 1 - exp(-N / 169,325):
     ~0 at benchmark scale, 0.06% at 1,024 GPUs, 0.92% at 16,384, 4.4% at 98,304."""
-    from dclint.projection.step_records import STRAGGLER_GPUS, straggler_share
+    from dclint.projection.step.records import STRAGGLER_GPUS, straggler_share
 
     assert straggler_share(12288) == pytest.approx(0.007)
     assert round(STRAGGLER_GPUS, 2) == 169324.55

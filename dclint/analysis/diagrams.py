@@ -1,8 +1,9 @@
 """The review's diagrams as data: the power one-line, the cooling loops and the fabric tiers, as
 layered graphs (`Graph`) whose boxes (`Node`) carry each element's load against its capacity.
 Racks are grouped by type and row (or by the `racks` entry that wrote them), feeds by panel: a
-1,000-rack hall draws as a few dozen boxes, not a thousand. `dclint.analysis.assess` builds them
-once a design; `dclint.report.drawing` draws them as SVG or Mermaid."""
+1,000-rack hall draws as a few dozen boxes, not a thousand.
+`dclint.analysis.assess.assessment` builds them once a design; `dclint.report.drawing` draws
+them as SVG or Mermaid."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """The training step's parts as a review shows them: a projection's `step_breakdown`, labelled
-from the step model's one table of parts (`dclint.projection.step_records.STEP_PARTS`)."""
+from the step model's one table of parts (`dclint.projection.step.records.STEP_PARTS`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from dclint.projection.step_records import STEP_PARTS
+from dclint.projection.step.records import STEP_PARTS
 from dclint.units import Quantity
 
 __all__ = ["step_parts"]

@@ -130,7 +130,7 @@ def _key(value: Any) -> str:
 
 @dataclass
 class _Rack:
-    """What a report's roll-up reads of a rack (dclint.report.rollup.kinds)."""
+    """What a report's roll-up reads of a rack (dclint.engine.rollup.kinds)."""
 
     type_key: str | None
     platform_key: str | None
@@ -139,7 +139,7 @@ class _Rack:
 @dataclass
 class _Design:
     """A stored design as the text and GitHub reports read it: its racks' types
-    (`dclint.report.rollup.kinds` reads `rack_by_id` where a design offers it)."""
+    (`dclint.engine.rollup.kinds` reads `rack_by_id` where a design offers it)."""
 
     rack_by_id: dict[str, _Rack]
 
@@ -207,8 +207,8 @@ class _AsDict:
 
 @dataclass(frozen=True)
 class _Projected:
-    """What the JSON report reads of a design's projection (dclint.analysis.assess.Projected),
-    from the dict it printed."""
+    """What the JSON report reads of a design's projection
+    (dclint.analysis.assess.assessment.Projected), from the dict it printed."""
 
     data: dict[str, Any]
 
@@ -244,7 +244,7 @@ class Replayed:
     """A run read back from the cache, as a presenter reads a run's assessment (`result`, and
     for JSON `designs`: the stored designs' projections, the checked ones' assessments)."""
 
-    report_as: ClassVar[str] = "dclint.analysis.assess.RunAssessment"  # report.registry
+    report_as: ClassVar[str] = "dclint.analysis.assess.assessment.RunAssessment"  # report.registry
     result: RunResult
     fail_on: str
     designs: list[Any] = field(default_factory=list)
@@ -426,7 +426,7 @@ def _entry(d: DesignResult, config_key: str) -> dict[str, Any] | None:
         from dclint.model.resolve import topology_of
 
         by_id = topology_of(design).rack_by_id
-    except Exception:  # as dclint.report.rollup.kinds: no kinds
+    except Exception:  # as dclint.engine.rollup.kinds: no kinds
         by_id = {}
     racks = {}
     for f in findings:

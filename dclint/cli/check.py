@@ -231,7 +231,7 @@ def _check_stdin(args: argparse.Namespace) -> int:
     """`dclint check -`: the design text on standard input (at most the design size limit),
     checked as the file --stdin-filename names would be (positions, config discovery,
     per-file settings, includes); what writes files or reads many is refused."""
-    from dclint.analysis.assess import assess
+    from dclint.analysis.assess.assessment import assess
     from dclint.cli.fixes import fixing
     from dclint.engine.findings import DesignResult, RunResult
     from dclint.loader.yamlsafe import MAX_BYTES, YamlError, decode
@@ -265,7 +265,7 @@ def _check_stdin(args: argparse.Namespace) -> int:
 def _incremental(args: argparse.Namespace, engine: Any, store: Any, split: Any) -> int:
     """Check only the designs the cache does not hold unchanged (one edited design of many
     costs about one design's check), store them, and report the whole run as a check would."""
-    from dclint.analysis.assess import price_findings
+    from dclint.analysis.assess.assessment import price_findings
     from dclint.cli import _import_pint_without_numpy
     from dclint.engine.findings import RunResult
 
@@ -276,7 +276,7 @@ def _incremental(args: argparse.Namespace, engine: Any, store: Any, split: Any) 
     price_findings(fresh, engine)  # as assess() prices a full run's findings
     assessed = None
     if args.format == "json":  # the checked designs' projections, as a full run's report
-        from dclint.analysis.assess import assess
+        from dclint.analysis.assess.assessment import assess
 
         assessed = assess(fresh, engine, priced=False).designs
     store.store(fresh, assessed)
@@ -296,7 +296,7 @@ def _check_one(engine: Any, file: str) -> Any:
 
 
 def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
-    from dclint.analysis.assess import assess
+    from dclint.analysis.assess.assessment import assess
     from dclint.engine.runner import run as run_engine
 
     result = run_engine(args.paths, engine)

@@ -93,7 +93,7 @@ def _format(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.analysis import review_document as rd
+    from dclint.analysis.assess import review as rd
     from dclint.engine.runner import run as run_engine
 
     fmt = _format(args)

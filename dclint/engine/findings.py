@@ -230,7 +230,7 @@ class DesignResult:
     waivers: list[Waiver] = field(default_factory=list)
     includes: tuple[str, ...] = ()  # the files it includes or extends, directly or not
     # rack id -> its type (or platform) key, for reports' roll-ups; set by the assessment
-    # (dclint.analysis.assess), so that presenters never resolve the design themselves
+    # (dclint.analysis.assess.assessment), so that presenters never resolve the design themselves
     rack_kinds: dict[str, str] = field(default_factory=dict)
 
 

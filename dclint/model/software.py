@@ -4,7 +4,7 @@ A workload's `software:` names a `preset` (a framework and version whose setting
 below, in `PRESETS`) and/or declares settings; a declared setting overrides the preset's, and
 a setting neither declares takes dclint's default (`DEFAULTS`: Megatron-Core with Transformer
 Engine as NVIDIA's current recipes run it). `Workload.software_in_effect` gives the resolved
-`Settings`; the step model (dclint.projection.step) and PAR004's memory read only that.
+`Settings`; the step model (dclint.projection.step.model) and PAR004's memory read only that.
 """
 
 # Annotations are evaluated as written, without `from __future__ import annotations`: pydantic

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from dclint.model.calibration import BOUNDS, GpuCalibration
-from dclint.projection.step import Arch, Layout, Machine, Software, step
+from dclint.projection.step.model import Arch, Layout, Machine, Software, step
 
 __all__ = ["NAMES", "Case", "Fit", "calibrated", "fit", "holdout", "predicted"]
 

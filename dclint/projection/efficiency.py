@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dclint.projection.collectives import Links
-from dclint.projection.step_records import Machine
+from dclint.projection.step.records import Machine
 
 __all__ = [
     "BLACKWELL",

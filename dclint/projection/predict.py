@@ -1,7 +1,7 @@
 """`predict(design, workload, hardware)`: the step-time model fed from a design, in quantities.
 
 Reads the workload's architecture and layout, the GPU's peaks, the platform's NVLink domain and
-the compute fabric's NIC rate and tiers, runs `dclint.projection.step.step`, and returns the
+the compute fabric's NIC rate and tiers, runs `dclint.projection.step.model.step`, and returns the
 step, its parts, MFU, HFU and tokens/s as pint quantities with the assumptions it made.
 """
 
@@ -17,8 +17,8 @@ from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import GENERATION, efficiency_for, power_clock
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
-from dclint.projection.step import Arch, Layout, Machine, Software, Step, step
-from dclint.projection.step_records import (
+from dclint.projection.step.model import Arch, Layout, Machine, Software, Step, step
+from dclint.projection.step.records import (
     EAGER_NORM_BYTES,
     EAGER_ROTARY_BYTES,
     EAGER_SWIGLU_BYTES,

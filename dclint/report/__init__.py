@@ -1,6 +1,6 @@
 """Report formatters, one module a format, chosen by name and imported only when used. Each
 has `render(run: RunAssessment, view: View) -> str`: it presents what the run's assessment
-(`dclint.analysis.assess`) computed, as the `View` asks, and computes nothing itself."""
+(`dclint.analysis.assess.assessment`) computed, as the `View` asks, and computes nothing itself."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dclint.analysis.assess import RunAssessment
+    from dclint.analysis.assess.assessment import RunAssessment
     from dclint.report.view import View
 
 __all__ = ["FORMATS", "formatter"]

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from dclint.analysis.assess import Assessment
+from dclint.analysis.assess.assessment import Assessment
 from dclint.engine.options import as_written, parse_option
 from dclint.report.values import show
 

@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dclint.analysis.assess import RunAssessment
-from dclint.analysis.review_document import DesignPart, Ranked, ReviewDocument
+from dclint.analysis.assess.assessment import RunAssessment
+from dclint.analysis.assess.review import DesignPart, Ranked, ReviewDocument
 from dclint.engine.findings import Finding
+from dclint.engine.rollup import measured_limit
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
-from dclint.report.rollup import measured_limit
 from dclint.report.text import summary_line, waiver_terms
 from dclint.report.values import band, days_text
 from dclint.units import Q_, fmt

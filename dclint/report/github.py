@@ -1,18 +1,18 @@
 """GitHub Actions output: one workflow command (`::error file=...::message`) per defect (one
 defect on many racks of a type is one annotation naming them, and a defect in a file several
-designs read is one annotation at its line naming the designs: see dclint.report.rollup)."""
+designs read is one annotation at its line naming the designs: see dclint.engine.rollup)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.baseline import relative_file
+from dclint.engine.rollup import defects, measured_limit
 from dclint.errors import printable
-from dclint.report.rollup import defects, measured_limit
 from dclint.report.text import run_line
 
 if TYPE_CHECKING:
-    from dclint.analysis.assess import RunAssessment
+    from dclint.analysis.assess.assessment import RunAssessment
     from dclint.report.view import View
 
 __all__ = ["command", "escape_data", "escape_property", "render"]

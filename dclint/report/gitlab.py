@@ -11,7 +11,7 @@ A fingerprint is the baseline's (rule, file, design path, subject: never the lin
 moved within the file keeps it) hashed with how many entries before it share it, since GitLab
 keeps one issue a fingerprint. One defect on many racks of a type is one entry, and so is a
 defect in a file several designs read (its description names them), as in the GitHub and SARIF
-output (dclint.report.rollup).
+output (dclint.engine.rollup).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.baseline import fingerprint, relative_file
+from dclint.engine.rollup import Defect, defects, measured_limit
 from dclint.errors import LOAD_ERROR_ID
 from dclint.escaping import finite_json
-from dclint.report.rollup import Defect, defects, measured_limit
 
 if TYPE_CHECKING:
-    from dclint.analysis.assess import RunAssessment
+    from dclint.analysis.assess.assessment import RunAssessment
     from dclint.report.view import View
 
 __all__ = ["SEVERITIES", "as_data", "render"]

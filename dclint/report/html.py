@@ -4,7 +4,8 @@ findings (one defect on many racks rolled up) and projection; the assumptions on
 
 from __future__ import annotations
 
-from dclint.analysis.assess import RunAssessment
+from dclint.analysis.assess.assessment import RunAssessment
+from dclint.engine.rollup import Rollup, impact_sentence, measured_limit
 from dclint.escaping import HTML_CSP, html_text
 from dclint.report.charts import OVER_HEADER, charts, over_rows
 from dclint.report.drawing import svg
@@ -18,7 +19,6 @@ from dclint.report.review import (
     merged_assumptions,
     reviews,
 )
-from dclint.report.rollup import Rollup, impact_sentence, measured_limit
 from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
 from dclint.report.view import View

@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dclint._version import __version__
+from dclint.engine.rollup import as_data as rollup_data
+from dclint.engine.rollup import defects_data
 from dclint.escaping import finite_json
-from dclint.report.rollup import as_data as rollup_data
-from dclint.report.rollup import defects_data
 
 if TYPE_CHECKING:
-    from dclint.analysis.assess import Assessment, RunAssessment
+    from dclint.analysis.assess.assessment import Assessment, RunAssessment
     from dclint.report.view import View
 
 __all__ = ["as_data", "render"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from dclint.analysis.assess import Assessment, RunAssessment
+from dclint.analysis.assess.assessment import Assessment, RunAssessment
 from dclint.engine.findings import Finding
 from dclint.report.text import finding_line
 from dclint.report.view import View

@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dclint.analysis.assess import RunAssessment
+from dclint.analysis.assess.assessment import RunAssessment
 from dclint.analysis.summary import DesignSummary
+from dclint.engine.rollup import Rollup, impact_sentence, measured_limit
 from dclint.escaping import markdown_text
 from dclint.report.drawing import mermaid
 from dclint.report.fixes import fix_words, fix_yaml
@@ -20,7 +21,6 @@ from dclint.report.review import (
     merged_assumptions,
     reviews,
 )
-from dclint.report.rollup import Rollup, impact_sentence, measured_limit
 from dclint.report.svg import si
 from dclint.report.text import summary_line
 from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows

@@ -3,7 +3,7 @@ overview of every design and its findings (rolled up), without diagrams or assum
 
 from __future__ import annotations
 
-from dclint.analysis.assess import RunAssessment
+from dclint.analysis.assess.assessment import RunAssessment
 from dclint.report.markdown import md, overview, rollup_line
 from dclint.report.review import SEVERITY_ORDER, reviews
 from dclint.report.text import summary_line

@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any
 
 from dclint._version import __version__
-from dclint.analysis.assess import Assessment
+from dclint.analysis.assess.assessment import Assessment
 from dclint.report.commits import commits as git_commits
 from dclint.report.values import share, show
 from dclint.report.view import View

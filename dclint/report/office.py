@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dclint.analysis.assess import RunAssessment
-from dclint.analysis.review_document import ReviewDocument
+from dclint.analysis.assess.assessment import RunAssessment
+from dclint.analysis.assess.review import ReviewDocument
+from dclint.engine.rollup import measured_limit
 from dclint.errors import ConfigError
 from dclint.report.document import Block, blocks
 from dclint.report.fixes import fix_words, fix_yaml
-from dclint.report.rollup import measured_limit
 from dclint.report.text import waiver_terms
 
 __all__ = ["REGISTER_COLUMNS", "register_rows", "write_docx", "write_xlsx"]

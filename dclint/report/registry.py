@@ -17,7 +17,7 @@ from dclint.report import FORMATS
 
 __all__ = ["RENDERERS", "formats", "kind_of", "renderer"]
 
-RUN = "dclint.analysis.assess.RunAssessment"  # `dclint check`: render(run, view)
+RUN = "dclint.analysis.assess.assessment.RunAssessment"  # `dclint check`: render(run, view)
 PLAN = "dclint.projection.search.plan.Plan"  # `dclint plan`: (plan, top)
 GRID = "dclint.analysis.grid.facility.GridReport"  # `dclint plan --vary`: (report)
 DIFF = "dclint.analysis.diff.Diff"  # `dclint diff`: (diff) and, for html, (diff, names)
@@ -25,7 +25,7 @@ SWEEPS = "list[dclint.analysis.sweep.Sweep]"  # `dclint check --sweep`: (sweeps)
 COSTS = "dclint.analysis.costs.Costs"  # `dclint cost`: (costs)
 CAPACITY = "dclint.analysis.capacity.headroom.Capacity"  # `dclint capacity`: (capacity, lifts)
 # `dclint review`: (doc, run) for text formats; (doc, run, path[, paper]) for file formats
-REVIEW = "dclint.analysis.review_document.ReviewDocument"
+REVIEW = "dclint.analysis.assess.review.ReviewDocument"
 
 # (result type, format) -> "module:function", the module under dclint.report
 RENDERERS: dict[tuple[str, str], str] = {

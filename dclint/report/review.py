@@ -1,20 +1,20 @@
 """What a design review (markdown, html) shows: an overview of every design, then per design its
 summary, diagrams, findings (one defect on many racks rolled up) and projection; the
 assumptions once for the whole review. Every figure comes from the run's assessment
-(`dclint.analysis.assess`); a `Review` arranges them for reading."""
+(`dclint.analysis.assess.assessment`); a `Review` arranges them for reading."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from dclint.analysis.assess import Assessment, RunAssessment
+from dclint.analysis.assess.assessment import Assessment, RunAssessment
 from dclint.analysis.diagrams import Graph
 from dclint.analysis.summary import DesignSummary
 from dclint.engine.findings import Finding
+from dclint.engine.rollup import Rollup, kinds, roll_up
 from dclint.errors import Problem
 from dclint.report.assumptions import Assumption, assumptions, projection_assumptions
-from dclint.report.rollup import Rollup, kinds, roll_up
 from dclint.report.values import money, show
 
 __all__ = ["OVERVIEW_COLUMNS", "SEVERITY_ORDER", "Review", "merged_assumptions", "reviews"]

@@ -27,12 +27,12 @@ from urllib.parse import quote
 from dclint._version import __version__
 from dclint.engine.baseline import fingerprint, relative_file
 from dclint.engine.findings import Waiver
+from dclint.engine.rollup import Defect, Rollup, defects
 from dclint.errors import LOAD_ERROR_ID, Problem
 from dclint.escaping import finite_json
-from dclint.report.rollup import Defect, Rollup, defects
 
 if TYPE_CHECKING:
-    from dclint.analysis.assess import RunAssessment
+    from dclint.analysis.assess.assessment import RunAssessment
     from dclint.report.view import View
 
 __all__ = ["FINGERPRINT_KEY", "LOAD_ERROR_ID", "as_data", "render"]

@@ -18,11 +18,11 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.findings import Finding, RunResult, Waiver
+from dclint.engine.rollup import defect_counts, defects, measured_limit
 from dclint.errors import printable
-from dclint.report.rollup import defect_counts, defects, measured_limit
 
 if TYPE_CHECKING:
-    from dclint.analysis.assess import RunAssessment
+    from dclint.analysis.assess.assessment import RunAssessment
     from dclint.report.view import View
 
 __all__ = [

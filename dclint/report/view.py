@@ -1,5 +1,6 @@
 """How a report is to be shown: the presenter's small typed context (the CLI's display flags).
-What is shown comes from the run's assessment (`dclint.analysis.assess.RunAssessment`)."""
+What is shown comes from the run's assessment
+(`dclint.analysis.assess.assessment.RunAssessment`)."""
 
 from __future__ import annotations
 

@@ -258,7 +258,7 @@ class Workspace:
     def _price(self, result: Any) -> None:
         """Findings whose fix changes the projection carry their days and money, as in check."""
         try:
-            from dclint.analysis.assess import assess_design
+            from dclint.analysis.assess.assessment import assess_design
 
             assess_design(result, self.engine)  # the assessment check and dclint.run() read
         except Exception:  # pricing is extra: a diagnostic without a price still helps

@@ -18,7 +18,7 @@ The grid, dimension by dimension (each set is fixed before the checks):
 A candidate is rejected for the first check it breaks, in the order of
 `dclint.projection.layout_checks.CHECKS`: Megatron-Core's start-up checks as PAR002 and
 PAR003 state them, then PAR004's memory estimate (memory.py's
-equations on floats, `memory_bytes`). The rest are timed with `dclint.projection.step.step`
+equations on floats, `memory_bytes`). The rest are timed with `dclint.projection.step.model.step`
 (ZeRO stage 2 moves what stage 1 moves; stage 3 gathers the parameters again for the backward,
 Rajbhandari et al. 2020, counted unhidden, dclint's own approximation; an uneven pipeline is
 timed on its busiest stage's layers). Ranking is by step time (or GPU-seconds a step with
@@ -68,7 +68,7 @@ from dclint.projection.search.records import (
     Space,
     metric,
 )
-from dclint.projection.step import ACT, Arch, Layout, Machine, Step, step
+from dclint.projection.step.model import ACT, Arch, Layout, Machine, Step, step
 
 __all__ = [
     "MAX_EXAMINED",

@@ -33,8 +33,8 @@ from dclint.projection.memory import FP8_SAVED, memory_per_gpu
 from dclint.projection.predict import inputs
 from dclint.projection.search.layouts import SearchTooLarge, search, zero3_gather
 from dclint.projection.search.records import OPTIMIZERS, Candidate, Search, Space
-from dclint.projection.step import step
-from dclint.projection.step_records import STEP_PARTS
+from dclint.projection.step.model import step
+from dclint.projection.step.records import STEP_PARTS
 from dclint.projection.training import hardware_of
 from dclint.projection.uncertainty import ceiling
 from dclint.units import Q_, Quantity

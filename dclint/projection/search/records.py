@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dclint.projection.layout_checks import CHECKS
-from dclint.projection.step import Arch, Machine, Software, Step
+from dclint.projection.step.model import Arch, Machine, Software, Step
 
 __all__ = [
     "MICRO_BATCHES",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from dclint.projection.collectives import group_time, node_share
 from dclint.projection.efficiency import tile_share
 from dclint.projection.flops import per_token
-from dclint.projection.step_records import (
+from dclint.projection.step.records import (
     ACT,
     ADAM_BYTES,
     CROSS_ENTROPY_BYTES,

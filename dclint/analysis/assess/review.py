@@ -21,7 +21,7 @@ from dclint.errors import LoadError
 from dclint.model.resolve import topology_of
 
 if TYPE_CHECKING:
-    from dclint.analysis.assess import RunAssessment
+    from dclint.analysis.assess.assessment import RunAssessment
     from dclint.analysis.capacity.headroom import Capacity
     from dclint.analysis.capacity.limits import Limit
     from dclint.analysis.diff import Diff
@@ -508,7 +508,7 @@ def review(
     every figure computed (`Assessment.settle`), the front matter (`given`: flags and config;
     the title from the designs' names), and with `against` the first design compared with the
     last. Presenters lay out what it holds and compute nothing."""
-    from dclint.analysis.assess import assess, price_findings
+    from dclint.analysis.assess.assessment import assess, price_findings
 
     price_findings(result, engine)
     names = [d.name or d.file for d in result.designs]

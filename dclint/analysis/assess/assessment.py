@@ -23,7 +23,7 @@ A presenter reads, per design:
   `flagged` (finding subjects -> the rules that name them).
 
 `Assessment.settle()` computes them all at once: the review's one result
-(`dclint.analysis.review_document.review`) is settled before report/ lays it out.
+(`dclint.analysis.assess.review.review`) is settled before report/ lays it out.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Inputs and result of the step-time model (dclint.projection.step): plain slotted records.
+"""Inputs and result of the step-time model (dclint.projection.step.model): plain slotted records.
 
 Plain floats inside, since a layout search evaluates thousands of layouts; the equations and each
 constant's source are in docs/performance-model.md.

@@ -1,0 +1,1 @@
+"""The step-time model: its equations (`model`) and its records and constants (`records`)."""
