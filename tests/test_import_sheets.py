@@ -130,7 +130,9 @@ def test_workbook_imports_and_checks_with_exact_findings(
     _workbook(tmp_path / "plan.xlsx")
     assert _run(tmp_path, "xlsx", str(tmp_path / "plan.xlsx")) == 0
     text = (tmp_path / "site.yaml").read_text(encoding="utf-8")
-    assert "unmapped device type CM7200: 1 devices" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.count("unmapped type CM7200: 1") == 1  # on the ledger's device line, once
+    assert "hint: name device type CM7200 in the mapping file's device_types" in err
     assert "    - id: pp-b  # plan.xlsx Panels!A3\n      voltage: 415 V\n" in text
     # the merged Row cells hold over their racks; the empty row is skipped
     assert (

@@ -140,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
     # fragment's foot and, with --ledger, in its JSON
     for line in result.ledger:
         print(f"dclint import: ledger: {printable(line)}", file=sys.stderr)
+    for line in result.hints:
+        print(f"dclint import: hint: {printable(line)}", file=sys.stderr)
     if getattr(args, "ledger", None):
         write_atomic(args.ledger, result.ledger_json(), "--ledger")
     if args.output:

@@ -28,6 +28,7 @@ class ImportResult:
     dump: str | None = None  # what a server answered, for --save-dump
     ledger: list[str] = field(default_factory=list)  # the kinds left incomplete, for stderr
     book: Any = None  # the Ledger, for --ledger FILE
+    hints: list[str] = field(default_factory=list)  # what to do about the ledger's lines
 
     def ledger_json(self) -> str:
         """The whole ledger as JSON (built only when asked for: a large site's is big)."""
@@ -100,18 +101,20 @@ def run_import(
     if frag.problems:
         raise ImportFailed(list(dict.fromkeys(frag.problems)))  # in reading order, each once
     report = [str(w) for w in inv.warnings]
-    for key, count in frag.unmapped.items():
-        report.append(
-            f"unmapped device type {key}: {count} devices not imported (name it in the "
-            f"mapping file's device_types)"
-        )
     report += [f"not imported: {note}" for note in frag.notes]
+    hints = []
+    if frag.unmapped:  # counted once, in the ledger's device line; here only what to do
+        types = sorted(frag.unmapped)
+        hints.append(
+            f"name device type{'s' if len(types) > 1 else ''} {', '.join(types)} in the "
+            "mapping file's device_types to import the devices the ledger counts as unmapped"
+        )
     text = emit(frag, command)
     unloadable, warnings = check_loads(text, location or dump or source)  # the last guard
     if unloadable:
         raise ImportFailed(list(dict.fromkeys(unloadable)))
     left_out = frag.ledger.lines(incomplete=True)
-    return ImportResult(text, report + warnings, saved, left_out, frag.ledger)
+    return ImportResult(text, report + warnings, saved, left_out, frag.ledger, hints)
 
 
 def _read_dcim(
