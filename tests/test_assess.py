@@ -111,3 +111,29 @@ def test_ratio_text_has_no_number_field(tmp_path: Path) -> None:
     assert (f.measured_text, f.limit_text) == ("2.00:1", "1:1")
     data = f.as_dict()
     assert (data["measured_value"], data["measured_unit"]) == (None, None)
+
+
+@pytest.mark.parametrize(("severity", "marked"), [("error", True), ("info", False)])
+def test_an_info_finding_draws_no_element_over(tmp_path: Path, severity: str, marked: bool) -> None:
+    """busway-a raised to busway-b's 2,000 A: each carries its load (no PWR008) and keeps 132 kW
+    unallocated, short of a configured 150 kW: the one-line marks both for PWR002 as an error,
+    neither as an info remark."""
+    from dclint.engine.config import load_config
+    from dclint.loader.overrides import parse_overrides
+
+    config = tmp_path / "dclint.yaml"
+    config.write_text(f"PWR002: {{severity: {severity}, headroom: 150 kW}}\n", encoding="utf-8")
+    engine = Engine(
+        config=load_config(config),
+        overrides=tuple(parse_overrides(["power.panels[0].current_rating=2000 A"])),
+    )
+    (a,) = dclint.run(str(ROOT / "sample_designs" / "broken-feed-headroom.yaml"), engine).designs
+    assert [(f.rule, f.severity, f.subject) for f in a.findings] == [
+        ("PWR002", severity, "busway-a"),
+        ("PWR002", severity, "busway-b"),
+    ]
+    # alike now, the two busways are one box
+    panels = [n for _, g in a.diagrams.graphs for n in g.nodes if n.key.startswith("panel:")]
+    assert [(n.title, n.over, n.rules) for n in panels] == [
+        ("2 x busway-a, busway-b (busway)", marked, ("PWR002",) if marked else ())
+    ]

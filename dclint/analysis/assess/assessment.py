@@ -208,9 +208,13 @@ class Assessment:
 
     @cached_property
     def flagged(self) -> dict[str, list[str]]:
-        """Finding subjects -> the rules that name them, for marking diagram elements."""
+        """Finding subjects -> the rules that judge them, for marking diagram elements: errors
+        and warnings. An info finding (a rule a configuration set to `info`, DCL005's spelling
+        notes) is a remark, not a verdict: it draws no element as over its limit."""
         out: dict[str, list[str]] = {}
         for f in self.findings:
+            if f.severity == "info":
+                continue
             if f.subject and f.rule not in out.setdefault(f.subject, []):
                 out[f.subject].append(f.rule)
         return out
