@@ -74,6 +74,22 @@ def test_the_word_copy_has_the_sections_as_styles(written: dict[str, Path]) -> N
         ("Heading 1", "Sign-off"),
         ("Heading 1", "Appendix: assumptions and sources"),
     ]
+    # the contents: Word's TOC field over the sections, its pages filled in when Word opens
+    # the file (the settings ask it to), the entries written in until then
+    xml = document.element.body.xml
+    assert xml.count("<w:instrText") == 1
+    assert '<w:instrText xml:space="preserve">TOC \\o "1-1" \\h \\z \\u</w:instrText>' in xml
+    toc = next(p for p in document.paragraphs if "TOC" in p._p.xml)
+    assert toc.text.split("\n") == [
+        "Executive summary",
+        "Design broken-feed-headroom",
+        "Design h100-40node",
+        "Scope and method",
+        "Limitations and coverage",
+        "Sign-off",
+        "Appendix: assumptions and sources",
+    ]
+    assert '<w:updateFields w:val="true"/>' in document.settings.element.xml
     # the executive summary's register is a Word table with the Markdown's rows
     summary = next(t for t in document.tables if t.rows[0].cells[0].text == "#")
     ranked = [[c.text for c in row.cells][2:4] for row in summary.rows[1:]]

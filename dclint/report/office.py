@@ -54,6 +54,41 @@ def _table(document: Any, b: Block) -> None:
             table.rows[start + r].cells[i].text = text
 
 
+# Word's contents field over the sections (Heading 1, the HTML and PDF contents' entries), page
+# numbers shown (\\z hides them only in web layout), entries linked (\\h)
+TOC_FIELD = 'TOC \\o "1-1" \\h \\z \\u'
+
+
+def _contents(document: Any, entries: list[str]) -> None:
+    """The contents as Word's TOC field: Word fills in each section's page when it opens the
+    file (the settings ask it to update fields); until then, and in a reader that does not
+    update fields, the field shows the entries as written here, without pages."""
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    para = document.add_paragraph()
+
+    def char(kind: str) -> None:
+        mark = OxmlElement("w:fldChar")
+        mark.set(qn("w:fldCharType"), kind)
+        para.add_run()._r.append(mark)
+
+    char("begin")
+    instruction = OxmlElement("w:instrText")
+    instruction.set(qn("xml:space"), "preserve")
+    instruction.text = TOC_FIELD
+    para.add_run()._r.append(instruction)
+    char("separate")
+    for i, entry in enumerate(entries):
+        run = para.add_run(entry)
+        if i < len(entries) - 1:
+            run.add_break()
+    char("end")
+    update = OxmlElement("w:updateFields")
+    update.set(qn("w:val"), "true")
+    document.settings.element.append(update)
+
+
 def write_docx(doc: ReviewDocument, run: RunAssessment, path: str) -> None:
     """The review as a .docx at `path` (written whole to a temporary file, then moved)."""
     docx = _word()
@@ -68,6 +103,8 @@ def write_docx(doc: ReviewDocument, run: RunAssessment, path: str) -> None:
             document.add_heading(b.text, level=_HEADINGS[b.kind])
         elif b.kind == "p":
             document.add_paragraph(b.text)
+        elif b.css == "toc":
+            _contents(document, b.items)
         elif b.kind in ("ul", "ol"):
             style = "List Number" if b.kind == "ol" else "List Bullet"
             code = b.code or [""] * len(b.items)
