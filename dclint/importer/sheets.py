@@ -397,118 +397,112 @@ def read_sheet(path: str, kind: str, mapping: Mapping) -> Inventory:
     return inv
 
 
-def _head(r: _Reader, table: str, field: str) -> str | None:
-    """The header a table's field was read from (for a unit message)."""
-    return r.headers.get(table, {}).get(field)
+@dataclass
+class _Row:
+    """One data row of a table, read field by field: a field the mapping names no column for
+    reads as None; `given` reads a field whose cell may be empty."""
+
+    r: _Reader
+    cells: dict[str, _Cell]
+    units: dict[str, str | None]
+    table: Any  # the mapping's sheet: its decimal mark
+    kind: str  # the ledger's kind of the table ('rack', 'power-feed', ...)
+
+    def given(self, field: str) -> bool:
+        return field in self.cells and self.cells[field].value is not None
+
+    def text(self, field: str, required: bool = True) -> str | None:
+        if field not in self.cells:
+            return None
+        return self.r.text(self.cells[field], required)
+
+    def number(self, field: str) -> float | None:
+        return self.r.number(self.cells[field], self.table.decimal)
+
+    def quantity(self, field: str) -> float | None:
+        """The field in its unit (reported at its cell when empty or bad)."""
+        if field not in self.cells:
+            return None
+        header = self.r.headers.get(self.kind, {}).get(field)  # for a unit message
+        return self.r.quantity(
+            self.cells[field], field, self.units[field], self.table.decimal, header
+        )
+
+    def origin(self, field: str) -> str | None:
+        cell = self.cells.get(field)
+        return self.r.origin(cell.where) if cell is not None and cell.where else None
+
+
+def _rows(r: _Reader, t: Any, kind: str) -> Iterator[_Row]:
+    for cells, units in r.table(t, kind):
+        yield _Row(r, cells, units, t, kind)
 
 
 def _panels(r: _Reader, inv: Inventory, t: Any) -> None:
     """The power panels' sheet."""
-    for cells, units in r.table(t, "power-panel"):
-        name = r.text(cells["id"])
-        voltage = current = None
-        if "voltage" in cells:
-            voltage = r.quantity(
-                cells["voltage"],
-                "voltage",
-                units["voltage"],
-                t.decimal,
-                _head(r, "power-panel", "voltage"),
-            )
-        if "current_rating" in cells:
-            current = r.quantity(
-                cells["current_rating"],
-                "current_rating",
-                units["current_rating"],
-                t.decimal,
-                _head(r, "power-panel", "current_rating"),
-            )
-        path_ = r.text(cells["path"], required=False) if "path" in cells else None
+    for row in _rows(r, t, "power-panel"):
+        name = row.text("id")
+        voltage, current = row.quantity("voltage"), row.quantity("current_rating")
+        path_ = row.text("path", required=False)
         if name is not None:
             inv.panels.append(
-                PanelRec(name, r.origin(cells["id"].where), _path(path_), voltage, current)
+                PanelRec(name, r.origin(row.cells["id"].where), _path(path_), voltage, current)
             )
 
 
 def _racks(r: _Reader, inv: Inventory, t: Any) -> None:
     """The racks' sheet."""
-    for cells, units in r.table(t, "rack"):
-        name = r.text(cells["id"])
-        platform = r.text(cells["platform"], False) if "platform" in cells else None
+    for row in _rows(r, t, "rack"):
+        name = row.text("id")
+        platform = row.text("platform", False)
         nodes = None
-        if "nodes" in cells and cells["nodes"].value is not None:
-            n = r.number(cells["nodes"], t.decimal)
+        if row.given("nodes"):
+            n = row.number("nodes")
             if n is None or not n.is_integer() or n < 1:
-                r.bad(cells["nodes"], "a whole number of nodes, e.g. 4")
+                r.bad(row.cells["nodes"], "a whole number of nodes, e.g. 4")
             else:
                 nodes = int(n)
-        load = None
-        if "it_load" in cells and cells["it_load"].value is not None:
-            load = r.quantity(
-                cells["it_load"],
-                "it_load",
-                units["it_load"],
-                t.decimal,
-                _head(r, "rack", "it_load"),
-            )
-        row = r.text(cells["row"], False) if "row" in cells else None
+        load = row.quantity("it_load") if row.given("it_load") else None
+        rack_row = row.text("row", False)
         if name is not None:
-            at = {
-                f: r.origin(cells[f].where) if f in cells and cells[f].where else None
-                for f in ("nodes", "it_load", "platform")
-            }
             inv.racks.append(
                 RackRec(
                     name,
-                    r.origin(cells["id"].where),
+                    r.origin(row.cells["id"].where),
                     "active",
-                    row,
+                    rack_row,
                     platform,
                     nodes,
                     load,
-                    at["nodes"],
-                    at["it_load"],
-                    at["platform"],
+                    row.origin("nodes"),
+                    row.origin("it_load"),
+                    row.origin("platform"),
                 )
             )
 
 
 def _feeds(r: _Reader, inv: Inventory, t: Any) -> None:
     """The power feeds' sheet."""
-    for cells, units in r.table(t, "power-feed"):
-        name = r.text(cells["id"])
-        v = r.quantity(
-            cells["voltage"],
-            "voltage",
-            units["voltage"],
-            t.decimal,
-            _head(r, "power-feed", "voltage"),
-        )
-        a = r.quantity(
-            cells["current_rating"],
-            "current_rating",
-            units["current_rating"],
-            t.decimal,
-            _head(r, "power-feed", "current_rating"),
-        )
+    for row in _rows(r, t, "power-feed"):
+        name = row.text("id")
+        v, a = row.quantity("voltage"), row.quantity("current_rating")
         phases = 3
-        if "phases" in cells and cells["phases"].value is not None:
-            n = r.number(cells["phases"], t.decimal)
+        if row.given("phases"):
+            n = row.number("phases")
             if n not in (1.0, 3.0):
-                r.bad(cells["phases"], "1 or 3 phases")
+                r.bad(row.cells["phases"], "1 or 3 phases")
             else:
                 phases = int(n or 3)
         util = None
-        if "max_utilisation" in cells and cells["max_utilisation"].value is not None:
-            util = _percent(r, cells["max_utilisation"], t.decimal)
-        panel = r.text(cells["panel"], False) if "panel" in cells else None
-        rack = r.text(cells["rack"], False) if "rack" in cells else None
-        path_ = r.text(cells["path"], False) if "path" in cells else None
+        if row.given("max_utilisation"):
+            util = _percent(r, row.cells["max_utilisation"], t.decimal)
+        panel, rack = row.text("panel", False), row.text("rack", False)
+        path_ = row.text("path", False)
         if name is not None and v is not None and a is not None:
             inv.feeds.append(
                 FeedRec(
                     name,
-                    r.origin(cells["id"].where),
+                    r.origin(row.cells["id"].where),
                     panel,
                     rack,
                     v,
@@ -523,21 +517,17 @@ def _feeds(r: _Reader, inv: Inventory, t: Any) -> None:
 
 def _devices(r: _Reader, inv: Inventory, t: Any) -> None:
     """The devices' sheet."""
-    for cells, units in r.table(t, "device"):
-        name = r.text(cells["name"])
-        rack = r.text(cells["rack"])
-        model = r.text(cells["type"])
-        role = r.text(cells["role"], False) if "role" in cells else None
-        power = None
-        if "power" in cells and cells["power"].value is not None:
-            power = r.quantity(
-                cells["power"], "power", units["power"], t.decimal, _head(r, "device", "power")
-            )
+    for row in _rows(r, t, "device"):
+        name = row.text("name")
+        rack = row.text("rack")
+        model = row.text("type")
+        role = row.text("role", False)
+        power = row.quantity("power") if row.given("power") else None
         if name is None or model is None:
             continue
         inv.device_types.setdefault(model, DeviceTypeRec(model, model))
         inv.devices.append(
-            DeviceRec(name, r.origin(cells["name"].where), model, rack, role, "active", power)
+            DeviceRec(name, r.origin(row.cells["name"].where), model, rack, role, "active", power)
         )
 
 
