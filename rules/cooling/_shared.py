@@ -1,10 +1,15 @@
-"""What the cooling rules share: their family's metadata."""
+"""What the cooling rules share: their family's metadata, and the finding of a temperature
+beyond its limit (a supply above what the plant or the platforms allow, air leaving a coil
+too warm, a supply below what keeps it dry or what its CDU can make)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
-from dclint.api import Rule
+from dclint.api import DesignPath, Quantity, Rule, Violation
+
+_EPS = 1e-9  # degC: a temperature exactly at its limit passes
 
 
 class CoolingRule(Rule):
@@ -19,3 +24,42 @@ class CoolingRedundancyRule(CoolingRule):
     """A cooling rule on what survives a failure (a CDU, pump or air handler lost)."""
 
     tags: ClassVar[tuple[str, ...]] = ("cooling", "redundancy")
+
+
+def warmer(temperature: Quantity, limit: Quantity) -> bool:
+    """Whether a temperature is above an upper limit (exactly at it passes)."""
+    return bool(temperature.m_as("degC") > limit.m_as("degC") + _EPS)
+
+
+def colder(temperature: Quantity, limit: Quantity) -> bool:
+    """Whether a temperature is below a lower limit (exactly at it passes)."""
+    return bool(temperature.m_as("degC") < limit.m_as("degC") - _EPS)
+
+
+def too_warm(
+    at: DesignPath, subject: str, temperature: Quantity, limit: Quantity, message: str, fix: str
+) -> Iterator[Violation]:
+    """The finding of `temperature` above its upper `limit`, both in degC; none within it."""
+    if warmer(temperature, limit):
+        yield _beyond(at, subject, temperature, limit, message, fix)
+
+
+def too_cold(
+    at: DesignPath, subject: str, temperature: Quantity, limit: Quantity, message: str, fix: str
+) -> Iterator[Violation]:
+    """The finding of `temperature` below its lower `limit`, both in degC; none within it."""
+    if colder(temperature, limit):
+        yield _beyond(at, subject, temperature, limit, message, fix)
+
+
+def _beyond(
+    at: DesignPath, subject: str, temperature: Quantity, limit: Quantity, message: str, fix: str
+) -> Violation:
+    return Violation(
+        at,
+        message,
+        subject=subject,
+        measured=temperature.to("degC"),
+        limit=limit.to("degC"),
+        fix=fix,
+    )
