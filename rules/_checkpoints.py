@@ -1,6 +1,7 @@
 """What the checkpoint rules of two families share (storage: STO002, STO003, STO005, STO007;
 reliability: REL001-REL004): the bytes-per-parameter option that sizes an undeclared
-checkpoint, one checkpoint's transfer to or from its tier, and how its size was reached."""
+checkpoint, one checkpoint's transfer to or from its tier, how its size was reached, and the
+finding of a transfer slower than its target (STO002 writes, STO007 restores)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from dclint.api import (
     Option,
     Quantity,
     StorageTier,
+    Violation,
     Workload,
     checkpoint_size,
     count_text,
     run_of,
     save_time,
+    size_unit,
 )
 from dclint.units import fmt
 
@@ -28,6 +31,12 @@ UNDECLARED = "Checkpoint bytes per parameter where checkpoint.size is not declar
 def bytes_per_parameter(text: str = UNDECLARED) -> Option:
     """The `bytes_per_parameter` option: dclint's default size of a checkpoint per parameter."""
     return Option(f"{CHECKPOINT_BYTES_PER_PARAMETER:g} B", Information, text)
+
+
+# how a finding words each direction: a save writes a checkpoint to its tier, a restore reads
+# it back from there
+_MOVES = {"write": "writes", "read": "restores"}
+_TOWARD = {"write": "to", "read": "from"}
 
 
 @dataclass(frozen=True)
@@ -41,11 +50,34 @@ class Transfer:
     estimated: bool
     bandwidth: Quantity
     seconds: Quantity
+    direction: Literal["read", "write"]
 
-    def field(self, direction: Literal["read", "write"]) -> str:
+    @property
+    def field(self) -> str:
         """The tier field that sets the bandwidth: declared aggregate, else per node."""
-        names = (f"{direction}_bandwidth", f"per_node_{direction}_bandwidth")
+        names = (f"{self.direction}_bandwidth", f"per_node_{self.direction}_bandwidth")
         return next((n for n in names if getattr(self.tier, n) is not None), "id")
+
+    def too_slow(
+        self, wl: Workload, per_parameter: Quantity, target: Quantity, fix: str, cost: str = ""
+    ) -> Violation:
+        """The finding of this transfer taking longer than `target`, at the tier field that
+        sets its bandwidth, with the bandwidth that would meet the target and `cost` (what the
+        excess costs the run, '; ...') after it."""
+        need = (self.size / target).to("GB/s")
+        return Violation(
+            ("storage", "tiers", self.index, self.field),
+            f"workload {wl.id} {_MOVES[self.direction]} a {fmt(self.size, size_unit(self.size))} "
+            f"checkpoint{basis(wl, self.estimated, per_parameter)} {_TOWARD[self.direction]} "
+            f"{self.tier.id} at {fmt(self.bandwidth.to('GB/s'))} in {fmt(self.seconds, 's')}, "
+            f"above the {fmt(target, 's')} target ({fmt(need, digits=5)} of {self.direction} "
+            f"bandwidth needed){cost}",
+            subject=self.tier.id,
+            refs=(wl.id,),
+            measured=self.seconds,
+            limit=target,
+            fix=fix,
+        )
 
 
 def transfer(
@@ -63,7 +95,8 @@ def transfer(
     bandwidth = tier.aggregate(direction)
     if bandwidth is None or bandwidth.magnitude <= 0:
         return None
-    return Transfer(index, tier, size[0], size[1], bandwidth, (size[0] / bandwidth).to("s"))
+    seconds = (size[0] / bandwidth).to("s")
+    return Transfer(index, tier, size[0], size[1], bandwidth, seconds, direction)
 
 
 def basis(wl: Workload, estimated: bool, per_parameter: Quantity) -> str:

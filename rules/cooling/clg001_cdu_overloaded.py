@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dclint.api import Context, Design, Violation, cdu_loads, topology_of
 from dclint.units import fmt
 
-from ._shared import CoolingRule
+from ._shared import CoolingRule, above
 
 
 class CduOverloaded(CoolingRule):
@@ -49,16 +49,14 @@ class CduOverloaded(CoolingRule):
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for cid, load in cdu_loads(topology_of(design)).items():
             capacity = load.cdu.capacity.to("kW")
-            if load.heat.m_as("kW") <= capacity.m_as("kW") * (1 + 1e-9):
-                continue
-            yield Violation(
+            yield from above(
                 (*load.path, "capacity"),
+                cid,
+                load.heat.to("kW"),
+                capacity,
                 f"CDU {cid} carries {fmt(load.heat, 'kW')} of liquid heat"
                 + (f" ({load.includes})" if load.includes else "")
                 + f" on {', '.join(load.loops) or 'no loop'}, above its rated capacity "
                 f"{fmt(capacity)}",
-                subject=cid,
-                measured=load.heat.to("kW"),
-                limit=capacity,
-                fix="move racks to another CDU's loop, add a CDU, or use a larger one",
+                "move racks to another CDU's loop, add a CDU, or use a larger one",
             )

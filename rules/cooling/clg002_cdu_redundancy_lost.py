@@ -92,41 +92,50 @@ class CduRedundancyLost(CoolingRedundancyRule):
         self, name: str, members: list[CduLoad], need: _Need, fix: str, change: tuple[Change, ...]
     ) -> Violation:
         """One CDU out, the one with the largest heat capacity: the rest must carry the heat."""
-        largest = need.largest
-        others = _rest(members, largest, f"give {fmt(Q_(need.left, 'kW'))}")
-        return Violation(
-            (*largest.path, "capacity"),
-            f"CDU group {name} carries {fmt(Q_(need.demand, 'kW'))} of liquid heat; with its "
-            f"largest CDU {largest.cdu.id} ({fmt(largest.cdu.capacity, 'kW')}) out, "
-            f"{others}",
-            subject=name,
-            measured=Q_(need.demand, "kW"),
-            limit=Q_(need.left, "kW"),
-            fix=f"{fix}, use larger CDUs, or move racks to another group",
-            changes=change,
-        )
+        demand = f"carries {fmt(Q_(need.demand, 'kW'))} of liquid heat"
+        fix = f"{fix}, use larger CDUs, or move racks to another group"
+        return _largest_out(name, members, need, demand, ("largest", "give"), fix, change)
 
     def _flow(
         self, name: str, members: list[CduLoad], need: _Need, fix: str, change: tuple[Change, ...]
     ) -> Violation:
         """One CDU out, the one with the largest pumps: the rest must pump the group's flow."""
-        largest = need.largest
-        others = _rest(members, largest, f"pump {fmt(Q_(need.left, 'L/min'))}")
         given = sum((m.given.m_as("L/min") for m in members), 0.0)
         needed = sum((m.flow.m_as("L/min") for m in members), 0.0)
         basis = "given to the racks" if given > needed else "the racks' liquid heat needs"
-        return Violation(
-            (*largest.path, "max_flow"),
-            f"CDU group {name} must pump {fmt(Q_(need.demand, 'L/min'))} ({basis}); with its "
-            f"largest-pumping CDU {largest.cdu.id} ({fmt(largest.cdu.max_flow, 'L/min')}) out, "
-            f"{others}",
-            subject=name,
-            measured=Q_(need.demand, "L/min"),
-            limit=Q_(need.left, "L/min"),
-            fix=f"{fix}, give the CDUs larger pumps, widen the loops' temperature rise, or move "
-            "racks to another group",
-            changes=change,
+        demand = f"must pump {fmt(Q_(need.demand, 'L/min'))} ({basis})"
+        fix = (
+            f"{fix}, give the CDUs larger pumps, widen the loops' temperature rise, or move "
+            "racks to another group"
         )
+        return _largest_out(name, members, need, demand, ("largest-pumping", "pump"), fix, change)
+
+
+def _largest_out(
+    name: str,
+    members: list[CduLoad],
+    need: _Need,
+    demand: str,
+    words: tuple[str, str],
+    fix: str,
+    change: tuple[Change, ...],
+) -> Violation:
+    """The group's finding with its largest CDU in `need`'s resource out: the group's `demand`
+    against what the rest give. `words`: what makes that CDU the largest ('largest-pumping')
+    and what the rest do ('pump')."""
+    largest, (which, verb) = need.largest, words
+    rating = fmt(getattr(largest.cdu, need.field), need.unit)
+    others = _rest(members, largest, f"{verb} {fmt(Q_(need.left, need.unit))}")
+    return Violation(
+        (*largest.path, need.field),
+        f"CDU group {name} {demand}; with its {which} CDU {largest.cdu.id} ({rating}) out, "
+        f"{others}",
+        subject=name,
+        measured=Q_(need.demand, need.unit),
+        limit=Q_(need.left, need.unit),
+        fix=fix,
+        changes=change,
+    )
 
 
 @dataclass(frozen=True)
@@ -146,8 +155,13 @@ class _Need:
     def short(self) -> bool:
         return self.demand > self.left * (1 + 1e-9)  # exactly equal passes
 
+    @property
+    def field(self) -> str:
+        """The CDU field that rates this resource."""
+        return "capacity" if self.unit == "kW" else "max_flow"
+
     def size(self, cdu: Cdu) -> float:
-        return float((cdu.capacity if self.unit == "kW" else cdu.max_flow).m_as(self.unit))
+        return float(getattr(cdu, self.field).m_as(self.unit))
 
     def copies(self, template: Cdu) -> int:
         """Copies of `template` that bring what is left with the largest out up to demand

@@ -54,9 +54,7 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
-from ._shared import CoolingRule
-
-_EPS = 1e-9
+from ._shared import CoolingRule, above, over
 
 
 class CoolantFlowInsufficient(CoolingRule):
@@ -76,9 +74,11 @@ class CoolantFlowInsufficient(CoolingRule):
                 if rack.coolant_flow is None:
                     continue
                 need = required_flow(rack.liquid_heat, loop.coolant, delta)
-                if need.m_as("L/min") <= rack.coolant_flow.m_as("L/min") * (1 + _EPS):
-                    continue
                 given = rack.coolant_flow.to("L/min")
+                if not over(
+                    need, given
+                ):  # tested first: the message is built for a short rack only
+                    continue
                 temps = (
                     f"{fmt(loop.supply_temperature, 'degC')}/{fmt(loop.return_temperature, 'degC')}"
                 )
@@ -96,16 +96,14 @@ class CoolantFlowInsufficient(CoolingRule):
             max_flow = load.cdu.max_flow.to("L/min")
             need, given = load.flow.to("L/min"), load.given.to("L/min")
             demand = given if given.m_as("L/min") > need.m_as("L/min") else need
-            if demand.m_as("L/min") <= max_flow.m_as("L/min") * (1 + _EPS):
-                continue
-            yield Violation(
+            yield from above(
                 (*load.path, "max_flow"),
+                cid,
+                demand,
+                max_flow,
                 f"CDU {cid} loops {', '.join(load.loops)} need {fmt(need)} for "
                 f"{fmt(load.heat, 'kW')} of liquid heat and give their racks {fmt(given)}; "
                 f"it must pump {fmt(demand)}, above its maximum flow {fmt(max_flow)}",
-                subject=cid,
-                measured=demand,
-                limit=max_flow,
-                fix="give the CDU more pump capacity, lower the racks' coolant flow to what "
+                "give the CDU more pump capacity, lower the racks' coolant flow to what "
                 "they need, widen the loops' temperature rise, or move racks to another CDU",
             )

@@ -67,9 +67,7 @@ from dclint.api import (
 from dclint.api import DesignPath as Path
 from dclint.units import Q_, Quantity, fmt
 
-from ._shared import CoolingRule
-
-_EPS = 1e-9
+from ._shared import CoolingRule, too_cold, too_warm
 
 
 def _inlet_limit(racks: list[Rack]) -> tuple[Quantity, Rack, str] | None:
@@ -100,16 +98,15 @@ class SupplyTemperatureOutOfRange(CoolingRule):
             given = cdu.facility_supply_temperature
             if given is None or class_limit is None:
                 continue
-            if given.m_as("degC") > class_limit.m_as("degC") + _EPS:
-                yield Violation(
-                    (*path, "facility_supply_temperature"),
-                    f"CDU {cdu.id} receives facility water at {fmt(given, 'degC')}, above the "
-                    f"{fmt(class_limit, 'degC')} upper limit of the site's ASHRAE class {cls}",
-                    subject=cdu.id,
-                    measured=given.to("degC"),
-                    limit=class_limit.to("degC"),
-                    fix="design the site for a warmer ASHRAE class or the plant for colder water",
-                )
+            yield from too_warm(
+                (*path, "facility_supply_temperature"),
+                cdu.id,
+                given,
+                class_limit,
+                f"CDU {cdu.id} receives facility water at {fmt(given, 'degC')}, above the "
+                f"{fmt(class_limit, 'degC')} upper limit of the site's ASHRAE class {cls}",
+                "design the site for a warmer ASHRAE class or the plant for colder water",
+            )
         for loop, path, racks in topo.loops:
             yield from self._loop(design, loop, path, racks)
 
@@ -124,18 +121,16 @@ class SupplyTemperatureOutOfRange(CoolingRule):
         inlet = _inlet_limit(racks)
         if inlet is not None:
             limit, rack, source = inlet
-            limit = limit.to("degC")
-            if supply.m_as("degC") > limit.m_as("degC") + _EPS:
-                yield Violation(
-                    at,
-                    f"loop {loop.id} supplies {fmt(supply, 'degC')}, above the "
-                    f"{fmt(limit, 'degC')} liquid inlet limit of {rack.platform_key} (rack "
-                    f"{rack.id}; {source})",
-                    subject=loop.id,
-                    measured=supply.to("degC"),
-                    limit=limit,
-                    fix="lower the loop's supply temperature to what its platforms accept",
-                )
+            yield from too_warm(
+                at,
+                loop.id,
+                supply,
+                limit,
+                f"loop {loop.id} supplies {fmt(supply, 'degC')}, above the "
+                f"{fmt(limit, 'degC')} liquid inlet limit of {rack.platform_key} (rack "
+                f"{rack.id}; {source})",
+                "lower the loop's supply temperature to what its platforms accept",
+            )
         if loop_delta(loop).m_as("K") <= 0:
             yield Violation(
                 (*path, "return_temperature"),
@@ -158,23 +153,20 @@ def _below_facility(
     supply = loop.supply_temperature
     approach = cdu.approach.to("K") if cdu.approach is not None else Q_(0.0, "K")
     least = Q_(facility.m_as("degC") + approach.m_as("K"), "degC")
-    if supply.m_as("degC") >= least.m_as("degC") - _EPS:
-        return
     needs = Q_(supply.m_as("degC") - approach.m_as("K"), "degC")
     how = (
         f"its {fmt(approach)} approach"
         if cdu.approach is not None
         else "0 K approach (none declared; no heat exchanger cools below the water that cools it)"
     )
-    yield Violation(
+    yield from too_cold(
         at,
+        loop.id,
+        supply,
+        least,
         f"loop {loop.id} supplies {fmt(supply, 'degC')}, below the "
         f"{fmt(least, 'degC')} CDU {cdu.id} can deliver: {origin} + {how}; "
         f"{fmt(supply, 'degC')} needs facility water at {fmt(needs, 'degC')}",
-        subject=loop.id,
-        measured=supply.to("degC"),
-        limit=least,
-        fix="raise the loop's supply to at least facility supply + approach, or "
-        "declare the colder facility water the plant guarantees "
-        "(facility_supply_temperature)",
+        "raise the loop's supply to at least facility supply + approach, or declare the "
+        "colder facility water the plant guarantees (facility_supply_temperature)",
     )

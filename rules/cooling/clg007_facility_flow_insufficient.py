@@ -50,9 +50,7 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
-from ._shared import CoolingRule
-
-_EPS = 1e-9
+from ._shared import CoolingRule, above
 
 
 class FacilityFlowInsufficient(CoolingRule):
@@ -69,18 +67,16 @@ class FacilityFlowInsufficient(CoolingRule):
             if given is None or rise is None or load.heat.m_as("kW") <= 0:
                 continue
             need = required_flow(load.heat, cdu.facility_coolant, rise)
-            if need.m_as("L/min") <= given.m_as("L/min") * (1 + _EPS):
-                continue
             fluid = COOLANTS[cdu.facility_coolant].name
-            yield Violation(
+            yield from above(
                 (*load.path, "facility_flow"),
+                cid,
+                need,
+                given.to("L/min"),
                 f"CDU {cid} passes {fmt(load.heat, 'kW')} of liquid heat ({', '.join(load.loops)})"
                 f" to the facility {fluid}, which needs {fmt(need)} at its {fmt(rise.to('K'))} "
                 f"rise (Q = rho x Vdot x cp x dT), above the {fmt(given, 'L/min')} facility "
                 "flow it is given",
-                subject=cid,
-                measured=need,
-                limit=given.to("L/min"),
-                fix="raise the facility water flow to the CDU, design the facility loop for a "
+                "raise the facility water flow to the CDU, design the facility loop for a "
                 "wider temperature rise, or move racks to another CDU",
             )

@@ -52,9 +52,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import CoolingRule
-
-_EPS = 1e-9
+from ._shared import CoolingRule, too_cold
 
 
 class LoopBelowDewPoint(CoolingRule):
@@ -89,16 +87,14 @@ class LoopBelowDewPoint(CoolingRule):
                 origin = f"hall {hall}'s declared dew point"
             least = Q_(dew.m_as("degC") + margin.m_as("K"), "degC")
             supply = loop.supply_temperature
-            if supply.m_as("degC") >= least.m_as("degC") - _EPS:
-                continue
-            yield Violation(
+            yield from too_cold(
                 (*path, "supply_temperature"),
+                loop.id,
+                supply,
+                least,
                 f"loop {loop.id} supplies {fmt(supply, 'degC')}, below {fmt(dew, 'degC')} "
                 f"({origin}) + {fmt(margin)} margin = {fmt(least, 'degC')}: its pipes, hoses "
                 "and cold plates can collect condensation",
-                subject=loop.id,
-                measured=supply.to("degC"),
-                limit=least,
-                fix="raise the loop's supply temperature above the room's dew point plus the "
+                "raise the loop's supply temperature above the room's dew point plus the "
                 "margin, or dehumidify the room and declare its dew point on the hall",
             )

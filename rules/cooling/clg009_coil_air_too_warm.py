@@ -63,9 +63,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, Quantity, fmt
 
-from ._shared import CoolingRule
-
-_EPS = 1e-9
+from ._shared import CoolingRule, colder, too_warm
 
 
 def _approach(design: Design, loop: Loop, racks: list[Rack]) -> tuple[Quantity, str]:
@@ -116,7 +114,7 @@ class CoilAirTooWarm(CoolingRule):
             limit, why = configured, "the ASHRAE recommended inlet limit (inlet_limit)"
             for rack in racks:
                 own = rack.platform.max_inlet_temperature if rack.platform else None
-                if own is not None and own.m_as("degC") < limit.m_as("degC") - _EPS:
+                if own is not None and colder(own, limit):
                     source = rack.platform.sources.get(  # type: ignore[union-attr]
                         "max_inlet_temperature", "catalog"
                     )
@@ -124,18 +122,16 @@ class CoilAirTooWarm(CoolingRule):
             approach, coil = _approach(design, loop, racks)
             supply = loop.supply_temperature
             leaving = Q_(supply.m_as("degC") + approach.m_as("K"), "degC")
-            if leaving.m_as("degC") <= limit.m_as("degC") + _EPS:
-                continue
             kind = loop.air_cooler.replace("_", "-")
-            yield Violation(
+            yield from too_warm(
                 (*path, "supply_temperature"),
+                loop.id,
+                leaving,
+                limit,
                 f"loop {loop.id} feeds {kind} coils for {len(racks)} racks: its "
                 f"{fmt(supply, 'degC')} supply + {coil} returns air at "
                 f"{fmt(leaving, 'degC')} at best, above {fmt(limit, 'degC')}, {why}",
-                subject=loop.id,
-                measured=leaving,
-                limit=limit,
-                fix="supply the coils from a colder loop (supply + coil approach at or below "
+                "supply the coils from a colder loop (supply + coil approach at or below "
                 "the inlet limit), use coils with a closer approach, or move the racks to "
                 "liquid-cooled platforms",
             )

@@ -58,9 +58,7 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
-from ._shared import CoolingRedundancyRule
-
-_EPS = 1e-9
+from ._shared import CoolingRedundancyRule, above
 
 
 def _note(room: RoomAir, topo: Topology) -> str:
@@ -100,10 +98,11 @@ class AirHandlingInsufficient(CoolingRedundancyRule):
 
     def _heat(self, room: RoomAir, topo: Topology) -> Iterator[Violation]:
         heat, capacity = room.heat, room.capacity
-        if heat.m_as("kW") <= capacity.m_as("kW") * (1 + _EPS):
-            return
-        yield Violation(
+        yield from above(
             (*room.path, "capacity"),
+            room.hall,
+            heat,
+            capacity,
             f"hall {room.hall}'s {len(room.racks)} racks"
             + (" and the loads cooled there" if room.extra else "")
             + f" reject {fmt(heat)} to air"
@@ -111,10 +110,7 @@ class AirHandlingInsufficient(CoolingRedundancyRule):
             + ", above "
             f"the {fmt(capacity)} its air handlers carry with the spares out "
             f"({self._spares(room)}, {fmt(room.handlers.capacity, 'kW')} each)",
-            subject=room.hall,
-            measured=heat,
-            limit=capacity,
-            fix="add air handlers or larger ones, or move heat to liquid (rear doors)",
+            "add air handlers or larger ones, or move heat to liquid (rear doors)",
         )
 
     def _airflow(self, room: RoomAir) -> Iterator[Violation]:
@@ -122,17 +118,15 @@ class AirHandlingInsufficient(CoolingRedundancyRule):
         if given is None or rise is None or room.heat.m_as("kW") <= 0:
             return
         need = air_flow_needed(room.heat, rise)
-        if need.m_as("m^3/s") <= given.m_as("m^3/s") * (1 + _EPS):
-            return
-        yield Violation(
+        yield from above(
             (*room.path, "airflow"),
+            room.hall,
+            need,
+            given,
             f"hall {room.hall}'s {fmt(room.heat)} of heat to air needs {fmt(need)} "
             f"({fmt(need, 'CFM')}) of air at a {fmt(rise.to('K'))} rise (Q = rho x Vdot x cp x "
             f"dT, standard air), above the {fmt(given)} ({fmt(given, 'CFM')}) its air handlers "
             f"move with the spares out ({self._spares(room)})",
-            subject=room.hall,
-            measured=need,
-            limit=given,
-            fix="add air handlers, widen the air temperature rise (containment), or move heat "
+            "add air handlers, widen the air temperature rise (containment), or move heat "
             "to liquid",
         )

@@ -43,13 +43,10 @@ from collections.abc import Iterator
 from dclint.api import Context, Design, Violation, cdu_loads, failure_table, fmt, topology_of
 from dclint.units import Q_
 
+from .._text import first_ids
 from ._shared import CoolingRedundancyRule
 
 _NAMES = {"III": "concurrently maintainable", "IV": "fault tolerant"}
-
-
-def _names(ids: tuple[str, ...]) -> str:
-    return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
 
 
 class CoolingBelowTier(CoolingRedundancyRule):
@@ -75,7 +72,7 @@ class CoolingBelowTier(CoolingRedundancyRule):
                     (*f.path, "capacity"),
                     f"CDU {f.element} carries {fmt(load.heat)} of liquid heat for "
                     f"{len(f.racks_lost)} rack{'s' * (len(f.racks_lost) != 1)} "
-                    f"({_names(f.racks_lost)}) and no other CDU backs it up "
+                    f"({first_ids(f.racks_lost)}) and no other CDU backs it up "
                     f"(no redundancy_group): with it out for maintenance or failed they lose "
                     f"cooling; {need}",
                     subject=f.element,

@@ -43,9 +43,7 @@ from collections.abc import Iterator
 from dclint.api import Context, Design, Violation, fmt, rejection_loads, topology_of
 from dclint.units import Q_
 
-from ._shared import CoolingRule
-
-_EPS = 1e-9
+from ._shared import CoolingRule, above
 
 
 class HeatRejectionInsufficient(CoolingRule):
@@ -58,19 +56,17 @@ class HeatRejectionInsufficient(CoolingRule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for load in rejection_loads(topology_of(design)):
-            if load.heat_kw <= load.firm_kw * (1 + _EPS):
-                continue
             u = load.unit
-            yield Violation(
+            yield from above(
                 (*load.path, "capacity"),
+                u.id,
+                Q_(load.heat_kw, "kW"),
+                Q_(load.firm_kw, "kW"),
                 f"{u.kind.replace('_', ' ')} set {u.id} must reject {fmt(Q_(load.heat_kw, 'kW'))} "
                 f"of liquid heat (CDUs {', '.join(load.cdus)}), above the "
                 f"{fmt(Q_(load.firm_kw, 'kW'))} its {load.working} of {u.count} units reject on "
                 f"the design day ({u.redundant} spare; each {fmt(Q_(load.unit_kw, 'kW'))}: "
                 f"{load.basis})",
-                subject=u.id,
-                measured=Q_(load.heat_kw, "kW"),
-                limit=Q_(load.firm_kw, "kW"),
-                fix="add units or select them at the design-day ambient, raise the water "
+                "add units or select them at the design-day ambient, raise the water "
                 "temperature, or add adiabatic pre-cooling or trim chillers",
             )

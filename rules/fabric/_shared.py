@@ -1,10 +1,12 @@
-"""What the fabric rules share: their family's metadata."""
+"""What the fabric rules share: their family's metadata, and the walk over the compute
+fabrics (NET001, NET005, NET009, NET010)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
-from dclint.api import Rule
+from dclint.api import Design, Fabric, Rule
 
 
 class FabricRule(Rule):
@@ -22,3 +24,11 @@ class CablingRule(FabricRule):
 
     tags: ClassVar[tuple[str, ...]] = ("fabric", "cabling")
     covers: ClassVar[tuple[str, ...]] = ("nvidia.cabling",)
+
+
+def compute_fabrics(design: Design) -> Iterator[tuple[int, Fabric]]:
+    """The design's compute fabrics (the GPUs' training traffic; not the storage or front-end
+    fabrics), each with its index in design.fabrics."""
+    for f, fabric in enumerate(design.fabrics):
+        if fabric.kind == "compute":
+            yield f, fabric

@@ -81,7 +81,7 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
-from ._shared import FabricRule
+from ._shared import FabricRule, compute_fabrics
 
 if TYPE_CHECKING:
     from dclint.api import Finding, Projection
@@ -204,9 +204,7 @@ class FabricOversubscribed(FabricRule):
         )
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        for fabric_index, fabric in enumerate(design.fabrics):
-            if fabric.kind != "compute":
-                continue
+        for fabric_index, fabric in compute_fabrics(design):
             for tier in tier_bandwidths(design, fabric_index):
                 if tier.up is None or tier.up.magnitude == 0:
                     continue
@@ -232,9 +230,7 @@ class FabricOversubscribed(FabricRule):
             return
         checked: list[str] = []
         top: list[str] = []
-        for index, fabric in enumerate(design.fabrics):
-            if fabric.kind != "compute":
-                continue
+        for index, fabric in compute_fabrics(design):
             for tier in tier_bandwidths(design, index):
                 key = f"{fabric.id}.{tier.name}"
                 (checked if tier.up is not None else top).append(key)

@@ -46,6 +46,7 @@ from dclint.api import (
 )
 from dclint.api import DesignPath as Path
 
+from .._text import first_ids
 from ._shared import FabricRule
 
 
@@ -75,7 +76,7 @@ class FabricPartitioned(FabricRule):
                 yield Violation(
                     path,
                     f"fabric {fabric.id} is partitioned: rack{'s' if len(racks) > 1 else ''} "
-                    f"{_names(racks)} ({cut} GPUs) cannot reach the {_racks(len(main))} "
+                    f"{first_ids(racks)} ({cut} GPUs) cannot reach the {_racks(len(main))} "
                     f"({sum(gpus[r] for r in main)} GPUs) of its largest part",
                     subject=racks[0],
                     measured=float(cut),
@@ -91,7 +92,7 @@ def _stranded(
     """A part of endpoint nodes only (storage, management, gateways) that reaches no GPU."""
     nodes = sorted(n for n in part if n in fg.endpoints)
     links = [end.link for node in part for end in fg.incident(node)]
-    what = f"endpoint node{'s' if len(nodes) > 1 else ''} {_names(nodes)}"
+    what = f"endpoint node{'s' if len(nodes) > 1 else ''} {first_ids(nodes)}"
     if links:
         path: Path = ("fabrics", f, "links", min(links))
         text = (
@@ -109,10 +110,6 @@ def _stranded(
         limit=0.0,
         fix="link the endpoint nodes to the fabric's leaf switches",
     )
-
-
-def _names(ids: list[str]) -> str:
-    return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
 
 
 def _racks(n: int) -> str:

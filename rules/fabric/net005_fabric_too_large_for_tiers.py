@@ -65,7 +65,7 @@ from dclint.api import (
     topology_of,
 )
 
-from ._shared import FabricRule
+from ._shared import FabricRule, compute_fabrics
 from .net001_fabric_oversubscribed import FabricOversubscribed
 
 if TYPE_CHECKING:
@@ -89,9 +89,7 @@ class FabricTooLargeForTiers(FabricRule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         net001 = ctx.peer(FabricOversubscribed.id)
-        for f, fabric in enumerate(design.fabrics):
-            if fabric.kind != "compute":
-                continue
+        for f, fabric in compute_fabrics(design):
             shape = _shape(design, f, fabric)
             if shape is None:
                 continue

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 
 from dclint.api import Context, Design, Violation, endpoint_ports
 
-from ._shared import FabricRule
+from ._shared import FabricRule, compute_fabrics
 
 
 class EndpointsExceedLeafPorts(FabricRule):
@@ -48,8 +48,8 @@ class EndpointsExceedLeafPorts(FabricRule):
     consequence = "cannot-run"
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        for f, fabric in enumerate(design.fabrics):
-            if fabric.kind != "compute" or not fabric.tiers:
+        for f, fabric in compute_fabrics(design):
+            if not fabric.tiers:
                 continue
             leaf = fabric.tiers[0]
             have = leaf.count * leaf.downlinks

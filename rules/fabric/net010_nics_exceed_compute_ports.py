@@ -34,7 +34,7 @@ from collections.abc import Iterator
 
 from dclint.api import Context, Design, Violation, fabric_racks
 
-from ._shared import FabricRule
+from ._shared import FabricRule, compute_fabrics
 
 
 class NicsExceedComputePorts(FabricRule):
@@ -44,9 +44,7 @@ class NicsExceedComputePorts(FabricRule):
     consequence = "cannot-run"
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        for f, fabric in enumerate(design.fabrics):
-            if fabric.kind != "compute":
-                continue
+        for f, fabric in compute_fabrics(design):
             seen: set[str] = set()
             for rack in fabric_racks(design, fabric):
                 platform = rack.platform

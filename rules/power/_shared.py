@@ -1,20 +1,28 @@
 """What the power rules share: their family's metadata, and the pattern of an element of the
 power chain (UPS, transformer, generator set) loaded beyond what it delivers with its spares
-out (PWR009, PWR011, PWR012); the `design_load` option most of them take."""
+out (PWR009, PWR011, PWR012): the elements of one kind with their loads, what one carries in
+words, its finding; the `design_load` option most of them take."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from dclint.api import (
+    Context,
+    Design,
     DesignPath,
     ElementLoad,
     Option,
     Rule,
+    Topology,
     Violation,
     chain_feeds,
+    chain_loads,
     load_basis,
     sharing_text,
+    topology_of,
 )
 from dclint.units import Q_
 
@@ -44,12 +52,43 @@ def over(load_kw: float, capacity_kw: float) -> bool:
     return load_kw > capacity_kw * (1 + _EPS)
 
 
-def carried(load: ElementLoad, item: Any, peak: bool) -> str:
-    """What a chain element (`item`, of topology_of(design).chain) carries, in words: '12 racks
-    at their peak (catalog max_power), in normal running' (or the single failure that puts
-    its load on it)."""
-    racks = list({r.id: r for f in chain_feeds(item) for r in f.racks}.values())
-    return f"{load.racks} racks at their {load_basis(racks, peak)}, {sharing_text(load.failure)}"
+@dataclass(frozen=True)
+class Loaded:
+    """An element of the power chain with the load it carries: its id, its entry in
+    topology_of(design).chain (`item`: model, path, feeds), its `ElementLoad` (chain_loads) and
+    whether the racks load it at their peak (catalog max_power) or their design IT load."""
+
+    id: str
+    item: Any
+    load: ElementLoad
+    topo: Topology
+    peak: bool
+
+    @property
+    def over(self) -> bool:
+        """Whether its load is above what it delivers with its spares out."""
+        return over(self.load.load_kw, self.load.capacity_kw)
+
+    def carried(self) -> str:
+        """What it carries, in words: the default allocation of the loads besides the racks
+        where one is used, then '12 racks at their peak (catalog max_power), in normal running'
+        (or the single failure that puts its load on it)."""
+        note = self.load.allocation(self.topo)
+        racks = list({r.id: r for f in chain_feeds(self.item) for r in f.racks}.values())
+        noted = f"{note}; " if note else ""
+        basis = load_basis(racks, self.peak)
+        return f"{noted}{self.load.racks} racks at their {basis}, {sharing_text(self.load.failure)}"
+
+
+def chain_elements(design: Design, ctx: Context, kind: type) -> Iterator[Loaded]:
+    """The power chain's elements of `kind` (`Ups`, `Transformer`) with their loads: the racks
+    at their peak unless the rule's `design_load` option is on."""
+    topo = topology_of(design)
+    peak = not ctx["design_load"]
+    loads = chain_loads(topo, peak)
+    for cid, item in topo.chain.items():
+        if isinstance(item.model, kind):
+            yield Loaded(cid, item, loads[cid], topo, peak)
 
 
 def overloaded(

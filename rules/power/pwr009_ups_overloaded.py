@@ -49,25 +49,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import (
-    Context,
-    Design,
-    ElementLoad,
-    Topology,
-    Ups,
-    Violation,
-    chain_loads,
-    topology_of,
-)
+from dclint.api import Context, Design, Ups, Violation, chain_loads
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRedundancyRule, carried, design_load, over, overloaded
-
-
-def _note(load: ElementLoad, topo: Topology) -> str:
-    """The default allocation of the loads besides the racks, where one is used: '...; '."""
-    note = load.allocation(topo)
-    return f"{note}; " if note else ""
+from ._shared import Loaded, PowerRedundancyRule, chain_elements, design_load, over, overloaded
 
 
 class UpsOverloaded(PowerRedundancyRule):
@@ -81,14 +66,9 @@ class UpsOverloaded(PowerRedundancyRule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = topology_of(design)
-        peak = not ctx["design_load"]
-        loads = chain_loads(topo, peak)
-        for cid, item in topo.chain.items():
-            if not isinstance(item.model, Ups):
-                continue
-            load = loads[cid]
-            if over(load.load_kw, load.capacity_kw):
+        for e in chain_elements(design, ctx, Ups):
+            cid, item, load = e.id, e.item, e.load
+            if e.over:
                 field = "redundant_modules" if item.model.redundant_modules else "rating"
                 if item.model.module_rating is not None and field == "rating":
                     field = "modules"
@@ -96,7 +76,7 @@ class UpsOverloaded(PowerRedundancyRule):
                     (*item.path, field),
                     f"UPS {cid} carries {fmt(Q_(load.load_kw, 'kW'))}"
                     + (f" = {load.includes}" if load.includes else "")
-                    + f" ({_note(load, topo)}{carried(load, item, peak)}), above the "
+                    + f" ({e.carried()}), above the "
                     f"{fmt(Q_(load.capacity_kw, 'kW'))} it delivers ({load.capacity_text})",
                     cid,
                     load.load_kw,
@@ -104,22 +84,28 @@ class UpsOverloaded(PowerRedundancyRule):
                     "add a power module or frame, move racks to another UPS, or cap the "
                     "racks' power",
                 )
-            caught = [loads[c] for c in item.model.catches if c in loads]
-            if not caught:
-                continue
-            worst = max(caught, key=lambda c: c.load_kw)
-            own = load.load_kw
-            need = worst.load_kw + own
-            if not over(need, load.capacity_kw):
-                continue
-            yield overloaded(
-                (*item.path, "catches"),
-                f"catcher UPS {cid} must take over {worst.id}'s {fmt(Q_(worst.load_kw, 'kW'))}"
-                + (f" besides its own {fmt(Q_(own, 'kW'))}" if own > 0 else "")
-                + f", above the {fmt(Q_(load.capacity_kw, 'kW'))} it delivers "
-                f"({load.capacity_text})",
-                cid,
-                need,
-                load.capacity_kw,
-                "give the catcher a rating at least the largest UPS it backs up",
-            )
+            yield from _catcher(e)
+
+
+def _catcher(e: Loaded) -> Iterator[Violation]:
+    """A catcher UPS that cannot take over the largest UPS it backs up besides its own load."""
+    loads = chain_loads(e.topo, e.peak)
+    caught = [loads[c] for c in e.item.model.catches if c in loads]
+    if not caught:
+        return
+    worst = max(caught, key=lambda c: c.load_kw)
+    own = e.load.load_kw
+    need = worst.load_kw + own
+    if not over(need, e.load.capacity_kw):
+        return
+    yield overloaded(
+        (*e.item.path, "catches"),
+        f"catcher UPS {e.id} must take over {worst.id}'s {fmt(Q_(worst.load_kw, 'kW'))}"
+        + (f" besides its own {fmt(Q_(own, 'kW'))}" if own > 0 else "")
+        + f", above the {fmt(Q_(e.load.capacity_kw, 'kW'))} it delivers "
+        f"({e.load.capacity_text})",
+        e.id,
+        need,
+        e.load.capacity_kw,
+        "give the catcher a rating at least the largest UPS it backs up",
+    )

@@ -37,19 +37,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import (
-    Context,
-    Design,
-    Transformer,
-    Violation,
-    chain_loads,
-    is_apparent,
-    topology_of,
-    ups_below,
-)
+from dclint.api import Context, Design, Transformer, Violation, is_apparent, ups_below
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, carried, design_load, over
+from ._shared import PowerRule, chain_elements, design_load
 
 
 class TransformerOverloaded(PowerRule):
@@ -63,17 +54,11 @@ class TransformerOverloaded(PowerRule):
     }
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        topo = topology_of(design)
-        peak = not ctx["design_load"]
-        loads = chain_loads(topo, peak)
-        for cid, item in topo.chain.items():
-            model = item.model
-            if not isinstance(model, Transformer):
+        for e in chain_elements(design, ctx, Transformer):
+            if not e.over:
                 continue
-            load = loads[cid]
-            if not over(load.load_kw, load.capacity_kw):
-                continue
-            ups = ups_below(item)
+            cid, model, load = e.id, e.item.model, e.load
+            ups = ups_below(e.item)
             losses = f", and the losses of UPS {', '.join(u.id for u in ups)} below" if ups else ""
             measured, limit = Q_(load.load_kw, "kW"), Q_(load.capacity_kw, "kW")
             extra = ""
@@ -82,11 +67,10 @@ class TransformerOverloaded(PowerRule):
                 limit = model.rating.to("kVA")
                 extra = f" = {fmt(measured)} at PF {model.power_factor:g}"
             yield Violation(
-                (*item.path, "rating"),
+                (*e.item.path, "rating"),
                 f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra} ("
                 + (f"{load.includes}; " if load.includes else "")
-                + (f"{note}; " if (note := load.allocation(topo)) else "")
-                + f"{carried(load, item, peak)}{losses}), above its {load.capacity_text}",
+                + f"{e.carried()}{losses}), above its {load.capacity_text}",
                 subject=cid,
                 measured=measured,
                 limit=limit,

@@ -48,11 +48,8 @@ from collections.abc import Iterator
 from dclint.api import Context, Design, Rack, Violation, failure_cases, topology_of
 from dclint.api import DesignPath as Path
 
+from .._text import first_ids
 from ._shared import PowerRedundancyRule
-
-
-def _names(ids: list[str]) -> str:
-    return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
 
 
 class SinglePointOfFailure(PowerRedundancyRule):
@@ -93,7 +90,7 @@ class SinglePointOfFailure(PowerRedundancyRule):
             )
             yield Violation(
                 (*path, "feeds"),
-                f"{'racks' if many else 'rack'} {_names(ids)} {'lose' if many else 'loses'} all "
+                f"{'racks' if many else 'rack'} {first_ids(ids)} {'lose' if many else 'loses'} all "
                 f"supply to the failure of {which}: no feed of {'theirs' if many else 'its'}"
                 f"{label} bypasses it{need}",
                 subject=first.id,

@@ -48,11 +48,9 @@ from dclint.api import (
     Violation,
     checkpoint_ratio,
     checkpoint_tier,
-    size_unit,
 )
-from dclint.units import fmt
 
-from .._checkpoints import basis, bytes_per_parameter, over, transfer
+from .._checkpoints import bytes_per_parameter, over, transfer
 from ._shared import CheckpointStorageRule
 
 if TYPE_CHECKING:
@@ -86,17 +84,9 @@ class CheckpointWriteTooSlow(CheckpointStorageRule):
             t = transfer(wl, per, checkpoint_tier(design, wl), "write")
             if t is None or not over(t.seconds, target):
                 continue
-            seconds, tier = t.seconds, t.tier
-            need = (t.size / target).to("GB/s")
-            yield Violation(
-                ("storage", "tiers", t.index, t.field("write")),
-                f"workload {wl.id} writes a {fmt(t.size, size_unit(t.size))} checkpoint"
-                f"{basis(wl, t.estimated, per)} to {tier.id} at {fmt(t.bandwidth.to('GB/s'))} "
-                f"in {fmt(seconds, 's')}, above the {fmt(target, 's')} target "
-                f"({fmt(need, digits=5)} of write bandwidth needed)",
-                subject=tier.id,
-                refs=(wl.id,),
-                measured=seconds,
-                limit=target,
-                fix="checkpoint to a faster tier, add storage nodes or checkpoint asynchronously",
+            yield t.too_slow(
+                wl,
+                per,
+                target,
+                "checkpoint to a faster tier, add storage nodes or checkpoint asynchronously",
             )

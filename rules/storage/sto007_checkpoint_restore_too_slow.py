@@ -46,11 +46,10 @@ from dclint.api import (
     Violation,
     restore_tier,
     run_of,
-    size_unit,
 )
 from dclint.units import Q_, fmt
 
-from .._checkpoints import basis, bytes_per_parameter, over, transfer
+from .._checkpoints import bytes_per_parameter, over, transfer
 from ._shared import StorageRule
 
 
@@ -78,7 +77,7 @@ class CheckpointRestoreTooSlow(StorageRule):
             t = transfer(wl, per, where, "read")
             if t is None or not over(t.seconds, target):
                 continue
-            seconds, tier = t.seconds, t.tier
+            seconds = t.seconds
             cost = ""
             run = run_of(design, i)
             if run is not None and run.steps_s > 0 and wl.checkpoint is not None:
@@ -90,17 +89,6 @@ class CheckpointRestoreTooSlow(StorageRule):
                     f"{fmt(seconds - target, 's')} longer: {fmt(Q_(days, 'day'))}"
                     f"{run.money(days)}"
                 )
-            need = (t.size / target).to("GB/s")
-            yield Violation(
-                ("storage", "tiers", t.index, t.field("read")),
-                f"workload {wl.id} restores a {fmt(t.size, size_unit(t.size))} checkpoint"
-                f"{basis(wl, t.estimated, per)} from {tier.id} at "
-                f"{fmt(t.bandwidth.to('GB/s'))} in {fmt(seconds, 's')}, above the "
-                f"{fmt(target, 's')} target "
-                f"({fmt(need, digits=5)} of read bandwidth needed){cost}",
-                subject=tier.id,
-                refs=(wl.id,),
-                measured=seconds,
-                limit=target,
-                fix="read checkpoints from a faster tier or add storage nodes",
+            yield t.too_slow(
+                wl, per, target, "read checkpoints from a faster tier or add storage nodes", cost
             )
