@@ -689,3 +689,60 @@ def test_tp_overlap_gain_on_the_megatron_runs() -> None:
         and r.wl.software_in_effect.overlap_tp
     ]
     assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (23, 18.4)
+
+
+def test_fsdp_sm_share_held_against_the_scaling_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/performance-model.md's FSDP_SM_SHARE table: predicted minus published change of
+    throughput a GPU (percentage points) over TorchTitan's 3 pairs (8B at 8 and 128 GPUs) and
+    llm-foundry's 10 (every smaller row against the largest of the same model, GPU, sequence
+    and micro-batch), for shares the constant could take; the model keeps 0.15."""
+    import dclint.projection.step.model as step_module
+
+    def per_gpu(r: Run) -> float:
+        return _tokens(r) / r.wl.gpus
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s")) / r.wl.gpus
+
+    pairs = [
+        (
+            "tt",
+            _native("torchtitan-h100", f"llama31-8b-8-{n}"),
+            _native("torchtitan-h100", f"llama31-8b-128-{n}"),
+        )
+        for n in ("fsdp", "fsdp-compile", "fsdp-compile-float8")
+    ]
+    groups: dict[tuple[object, ...], list[Run]] = {}
+    for r in runs():
+        if r.design.name == "llm-foundry":
+            m = r.wl.model
+            key = (r.wl.platform, m.layers, m.hidden_size, r.wl.sequence_length, r.wl.micro_batch)
+            groups.setdefault(key, []).append(r)
+    for same in groups.values():
+        same.sort(key=lambda r: r.wl.gpus)
+        pairs += [("lf", r, same[-1]) for r in same[:-1]]
+    assert [k for k, _, _ in pairs].count("lf") == 10
+    table = []
+    for share in (0.02, 0.10, 0.15, 0.20, 0.30):
+        monkeypatch.setattr(step_module, "FSDP_SM_SHARE", share)
+        off: dict[str, list[float]] = {"tt": [], "lf": []}
+        for k, a, b in pairs:
+            change = per_gpu(b) / per_gpu(a) - published(b) / published(a)
+            off[k].append(100 * change)
+        both = off["tt"] + off["lf"]
+        table.append(
+            (
+                share,
+                round(sum(off["tt"]) / 3, 1),
+                round(sum(off["lf"]) / 10, 1),
+                round(sum(abs(x) for x in both) / len(both), 1),
+            )
+        )
+    assert table == [
+        (0.02, 2.3, -0.3, 2.7),
+        (0.10, 1.3, -0.7, 2.6),
+        (0.15, 0.7, -0.8, 2.6),
+        (0.20, 0.1, -1.0, 2.6),
+        (0.30, -1.0, -1.3, 2.8),
+    ]
