@@ -746,3 +746,52 @@ def test_fsdp_sm_share_held_against_the_scaling_pairs(monkeypatch: pytest.Monkey
         (0.20, 0.1, -1.0, 2.6),
         (0.30, -1.0, -1.3, 2.8),
     ]
+
+
+def test_flash_attention_in_triton_takes_its_published_slowdown() -> None:
+    """llm-foundry's attn_impl triton: FlashAttention-2 is 1.3-1.5x faster forward and about 2x
+    backward (Dao 2023, sec. 4.1): MPT 7B at 32K on H100 spends 71.2 ms in a layer's attention
+    forward instead of the flash kernel's 50.8, and its step takes 36.86 s instead of 26.12."""
+    from dclint.projection.step.model import _layer_pass
+
+    a, lay, mac, sw = _inputs("llm-foundry: mpt-7b-h100-8gpu-32768")
+    assert sw.attention_kernel == "triton"
+    flash = replace(sw, attention_kernel="flash")
+    slow, fast = _layer_pass(a, lay, mac, sw), _layer_pass(a, lay, mac, flash)
+    assert slow.attn_fwd / fast.attn_fwd == pytest.approx(1.4)
+    assert slow.attn_bwd / fast.attn_bwd == pytest.approx(2.0)
+    assert fast.attn_fwd == pytest.approx(50.822e-3, abs=1e-6)
+    assert step(a, lay, mac, sw).time == pytest.approx(36.856, abs=1e-3)
+    assert step(a, lay, mac, flash).time == pytest.approx(26.123, abs=1e-3)
+    run = _native("llm-foundry", "mpt-7b-h100-8gpu-32768")
+    assert any("FlashAttention's Triton" in n for n in prediction(run).assumptions)
+
+
+def test_async_tp_hides_the_forward_passes_collectives_only() -> None:
+    """TorchTitan's 70B (tp 8, full AC): the TP collectives take 6.722 s a step blocking; PyTorch's
+    async TP hides the forward's and the recomputation's, 3.361 s stays (the backward's two
+    passes); hiding every pass under the GEMMs, as Transformer Engine's userbuffers, would leave
+    2.190 s. A Megatron run's overlap_tp is not async TP."""
+    a, lay, mac, sw = _inputs("torchtitan-h100: llama31-70b-256-2d-asynctp")
+    assert (sw.overlap_tp, sw.async_tp) == (True, True)
+    parts = [
+        step(a, lay, mac, s).tp
+        for s in (sw, replace(sw, async_tp=False), replace(sw, overlap_tp=False))
+    ]
+    assert [round(p, 3) for p in parts] == [3.361, 2.19, 6.722]
+    assert not _inputs("h100: llama3-70b-64")[3].async_tp
+    run = _native("torchtitan-h100", "llama31-70b-256-2d-asynctp")
+    assert any("pytorch/pytorch#149946" in n for n in prediction(run).assumptions)
+
+
+def test_rowwise_gemms_run_below_tensorwise() -> None:
+    """torchao rowwise on 8B: the forward GEMMs at 0.95 of the tensor-wise rate and the backward's
+    outputs rescaled in a pass of their own: a layer's forward 6.866 ms against tensorwise's
+    6.683, its backward 16.476 against 15.200 (the amax bytes included)."""
+    from dclint.projection.step.model import _layer_pass
+
+    a, lay, mac, sw = _inputs("torchao-float8-h100: llama3-8b-rowwise")
+    rowwise = _layer_pass(a, lay, mac, sw)
+    tensorwise = _layer_pass(a, lay, mac, replace(sw, fp8_recipe="tensorwise"))
+    assert (round(rowwise.fwd * 1e3, 3), round(tensorwise.fwd * 1e3, 3)) == (6.866, 6.683)
+    assert (round(rowwise.bwd * 1e3, 3), round(tensorwise.bwd * 1e3, 3)) == (16.476, 15.2)
