@@ -128,7 +128,9 @@ class Settings:
         """One phrase for a prediction's assumptions: the settings the step model honours."""
         over = [k for k in ("tp", "dp", "pp", "cp", "ep") if getattr(self, f"overlap_{k}")]
         parts = [
-            "flash attention" if self.flash_attention else "unfused attention",
+            ("flash attention" if self.attention_kernel == "flash" else "flash attention in Triton")
+            if self.flash_attention
+            else "unfused attention",
             ("communication overlapped: " + ", ".join(o.upper() for o in over))
             if over
             else "no communication overlapped",
