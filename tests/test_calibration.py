@@ -425,19 +425,19 @@ def _native(stem: str, wid: str) -> Run:
 
 def test_pytorch_native_runs_as_measured() -> None:
     """The PyTorch-native set (TorchTitan's and torchao's tables on power-capped H100,
-    llm-foundry's MPT tables on H100 and A100): mean absolute error 12.1% over 75 runs, 60
-    within 15% (18.2% and 45 before the attention kernel, async TP, blocking pipeline sends and
-    rowwise GEMM terms); A100's 27 at 5.1%, H100's 48 at 16.0%
+    llm-foundry's MPT tables on H100 and A100): mean absolute error 11.9% over 75 runs, 60
+    within 15% (18.2% and 45 before the attention kernel, async TP, blocking pipeline sends,
+    rowwise GEMM and PyTorch context-parallel terms); A100's 27 at 5.1%, H100's 48 at 15.7%
     (docs/performance-model.md, PyTorch-native runs)."""
     native = [r for r in runs() if r.design.name in PYTORCH]
     errors = [abs(error(r)) for r in native]
     assert len(errors) == 75
-    assert round(100 * sum(errors) / len(errors), 1) == 12.1
+    assert round(100 * sum(errors) / len(errors), 1) == 11.9
     assert sum(e <= 0.15 for e in errors) == 60
     a100 = [abs(error(r)) for r in native if r.generation == "ampere"]
     assert (len(a100), round(100 * sum(a100) / len(a100), 1)) == (27, 5.1)
     h100 = [abs(error(r)) for r in native if r.generation == "hopper"]
-    assert (len(h100), round(100 * sum(h100) / len(h100), 1)) == (48, 16.0)
+    assert (len(h100), round(100 * sum(h100) / len(h100), 1)) == (48, 15.7)
 
 
 def test_torchtitan_and_torchao_rows_as_the_docs_tables() -> None:
@@ -451,9 +451,9 @@ def test_torchtitan_and_torchao_rows_as_the_docs_tables() -> None:
     ]
     assert got == [
         6.0, 9.5, 8.6, 7.6, 10.4, 8.5,  # 8B FSDP, compile, Float8 on 8 and 128 GPUs
-        22.0, 17.3, 59.3, 68.0,  # 8B at 32K to 256K
+        22.0, 16.9, 58.6, 67.0,  # 8B at 32K to 256K
         -6.7, 5.0,  # 70B, AsyncTP
-        21.2, 19.8, 19.4, 44.6, 46.0, 69.6,  # 405B
+        21.2, 19.8, 19.4, 44.4, 43.3, 59.0,  # 405B
         13.1, 14.3, 22.7,  # torchao: bf16, tensorwise, rowwise
     ]  # fmt: skip
 
@@ -492,7 +492,7 @@ def test_single_settings_gain_as_the_docs_say() -> None:
     assert gain(ao, "llama3-8b-bf16", "llama3-8b-rowwise") == 19.4
 
 
-@pytest.mark.xfail(strict=True, reason="12.1% (docs/performance-model.md, PyTorch-native runs)")
+@pytest.mark.xfail(strict=True, reason="11.9% (docs/performance-model.md, PyTorch-native runs)")
 def test_mean_absolute_error_at_most_8_percent_on_the_pytorch_native_runs() -> None:
     errors = [abs(error(r)) for r in runs() if r.design.name in PYTORCH]
     assert sum(errors) / len(errors) <= 0.08
@@ -812,3 +812,14 @@ def test_torchtitan_a100_runs_outside_the_calibration() -> None:
         got.append(round(100 * error(Run(design, wl, hw)), 1))
     assert got == [-1.6, 4.0, 4.6, 1.6, 5.4, 3.9]
     assert round(sum(abs(g) for g in got) / len(got), 1) == 3.5
+
+
+def test_pytorch_context_parallel_gathers_q_wide_chunks_under_the_first_one() -> None:
+    """TorchTitan's 405B at CP 8 (cp ranks tp 8 apart, on 8 nodes): PyTorch's ring moves K and V
+    repeated to the 128 query heads and all-gathers them under the first chunk's attention:
+    its context-parallel time is 10.096 s of a 161.0 s step, where Megatron-Core's ring (kv
+    wide, each step under the whole attention) hides all but the SM share: 0.022 s."""
+    a, lay, mac, sw = _inputs("torchtitan-h100: llama31-405b-512-cp8-256k")
+    assert sw.torch_cp
+    assert round(step(a, lay, mac, sw).cp, 3) == 10.096
+    assert round(step(a, lay, mac, replace(sw, torch_cp=False)).cp, 3) == 0.022

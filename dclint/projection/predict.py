@@ -333,6 +333,13 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             "receive before the next stage computation (torch.distributed.pipelining, "
             "Schedule1F1B)"
         )
+    if s.framework == "torchtitan" and layout.cp > 1:
+        notes.append(
+            "PyTorch's context parallel: K and V reach attention repeated to the query heads "
+            "(TorchTitan's repeat_kv), the other ranks' chunks all-gathered at once under the "
+            "first chunk's attention (the default all-gather rotater of torch.distributed.tensor."
+            "experimental), the fp32 dK and dV passed on at every backward step"
+        )
     if s.selective_recompute == "op" and layout.recompute == "selective":
         notes.append(
             "op-level selective recomputation (TorchTitan's policy: the attention output and "
@@ -386,6 +393,7 @@ def software(s: Settings) -> Software:
         s.attention_kernel,
         # TorchTitan's tensor-parallel overlap is PyTorch's async TP
         s.overlap_tp and s.framework == "torchtitan",
+        s.framework == "torchtitan",  # PyTorch's context parallel
     )
 
 

@@ -311,6 +311,20 @@ def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
     """Context parallel: ring exchange of K and V chunks, forward once, backward twice."""
     t, c, n, kv, links = lay.tp, lay.cp, x.n, a.kv, mac.links
     cp = 0.0
+    if c > 1 and sw.torch_cp:
+        # PyTorch's context parallel (torch.distributed.tensor.experimental, as TorchTitan runs
+        # it): K and V reach SDPA repeated to the query heads (TorchTitan's repeat_kv), so the
+        # ring moves q wide chunks; the default all-gather rotater gathers the other c - 1
+        # chunks at once, waited on after the first chunk's attention; the backward gathers
+        # them again and passes the fp32 dK and dV accumulators on at every step
+        chunk = n * 2 * a.q * ACT / t
+        gather = group_time(links, (c - 1) * chunk, c, t)
+        grads = group_time(links, (c - 1) * 2 * chunk, c, t)
+        forward = 1 + (1 if lay.recompute == "full" else 0)
+        one = forward * _overlapped(mac, gather, x.attn_fwd / c, c * t)
+        one += _overlapped(mac, gather, x.attn_bwd / c, c * t)
+        one += _overlapped(mac, grads, x.attn_bwd * (c - 1) / c, c * t)
+        return x.m * x.per_layer * one
     if c > 1:
         chunk = n * 2 * kv * ACT / t
         one = group_time(links, 3 * (c - 1) * chunk, c, t)

@@ -257,6 +257,9 @@ class Software:
     # parallel): the forward passes' all-gather-matmul and matmul-reduce-scatter decomposed
     # and run on the copy engines; the backward's collectives stay blocking (model._tp_comm)
     async_tp: bool = False
+    # context parallelism as PyTorch runs it (model._cp_comm): q wide K and V chunks
+    # all-gathered, the fp32 dK and dV passed on each step of the backward
+    torch_cp: bool = False
 
 
 @dataclass(frozen=True, slots=True)
