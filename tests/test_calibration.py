@@ -277,11 +277,11 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     from dclint.projection.uncertainty import BAND_QUANTILE
 
     inside, total, per = _held_out(BAND_QUANTILE)
-    assert (inside, total) == (135, 157)
+    assert (inside, total) == (130, 157)
     assert per == {  # the coverage table of docs/performance-model.md
         "llm-foundry": (54, 54),
         "torchao-float8-h100": (3, 3),
-        "torchtitan-h100": (12, 18),
+        "torchtitan-h100": (7, 18),
         "megatron-bridge-25.11-b200": (3, 3),
         "megatron-bridge-25.11-gb200": (5, 5),
         "megatron-bridge-25.11-h100": (4, 5),
@@ -295,10 +295,10 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
         "narayanan-2021-a100": (10, 10),
     }
     assert inside / total >= 0.80
-    assert _held_out(BAND_QUANTILE + 0.05)[:2] == (130, 157)
+    assert _held_out(BAND_QUANTILE + 0.05)[:2] == (127, 157)
     megatron = sum(h for k, (h, _) in per.items() if k not in PYTORCH)
     native = sum(h for k, (h, _) in per.items() if k in PYTORCH)
-    assert (megatron, native) == (66, 69)  # of 82 and 75: each stack at least 80%
+    assert (megatron, native) == (66, 64)  # of 82 and 75: each stack at least 80%
 
 
 def test_every_point_estimate_lies_inside_its_band() -> None:
@@ -425,16 +425,19 @@ def _native(stem: str, wid: str) -> Run:
 
 def test_pytorch_native_runs_as_measured() -> None:
     """The PyTorch-native set (TorchTitan's and torchao's tables on power-capped H100,
-    llm-foundry's MPT tables on H100 and A100): mean absolute error 18.2% over 75 runs, 45
-    within 15%; A100's 27 at 8.5%; the H100 runs over-predicted but one (+6% to +72%:
-    docs/performance-model.md, PyTorch-native runs)."""
+    llm-foundry's MPT tables on H100 and A100): mean absolute error 11.9% over 75 runs, 60
+    within 15% (18.2% and 45 before the attention kernel, async TP, blocking pipeline sends,
+    rowwise GEMM and PyTorch context-parallel terms); A100's 27 at 5.1%, H100's 48 at 15.7%
+    (docs/performance-model.md, PyTorch-native runs)."""
     native = [r for r in runs() if r.design.name in PYTORCH]
     errors = [abs(error(r)) for r in native]
     assert len(errors) == 75
-    assert round(100 * sum(errors) / len(errors), 1) == 18.2
-    assert sum(e <= 0.15 for e in errors) == 45
+    assert round(100 * sum(errors) / len(errors), 1) == 11.9
+    assert sum(e <= 0.15 for e in errors) == 60
     a100 = [abs(error(r)) for r in native if r.generation == "ampere"]
-    assert (len(a100), round(100 * sum(a100) / len(a100), 1)) == (27, 8.5)
+    assert (len(a100), round(100 * sum(a100) / len(a100), 1)) == (27, 5.1)
+    h100 = [abs(error(r)) for r in native if r.generation == "hopper"]
+    assert (len(h100), round(100 * sum(h100) / len(h100), 1)) == (48, 15.7)
 
 
 def test_torchtitan_and_torchao_rows_as_the_docs_tables() -> None:
@@ -448,10 +451,10 @@ def test_torchtitan_and_torchao_rows_as_the_docs_tables() -> None:
     ]
     assert got == [
         6.0, 9.5, 8.6, 7.6, 10.4, 8.5,  # 8B FSDP, compile, Float8 on 8 and 128 GPUs
-        22.0, 17.3, 59.3, 68.0,  # 8B at 32K to 256K
-        -6.7, 12.4,  # 70B, AsyncTP
-        28.5, 29.4, 24.7, 49.4, 49.2, 71.8,  # 405B
-        13.1, 14.3, 27.0,  # torchao: bf16, tensorwise, rowwise
+        22.0, 16.9, 58.6, 67.0,  # 8B at 32K to 256K
+        -6.7, 5.0,  # 70B, AsyncTP
+        21.2, 19.8, 19.4, 44.4, 43.3, 59.0,  # 405B
+        13.1, 14.3, 22.7,  # torchao: bf16, tensorwise, rowwise
     ]  # fmt: skip
 
 
@@ -459,7 +462,9 @@ def test_single_settings_gain_as_the_docs_say() -> None:
     """The model's gain from one setting between two published rows of the same layout
     (docs/performance-model.md): torch.compile on 8B (8 and 128 GPUs; published +15.7%,
     +16.2%), Float8 over compile (+28.0%, +28.6%), AsyncTP on 70B (+5.7%), interleaved 1F1B on
-    405B (+28.0%), torchao's tensorwise Float8 and rowwise over bf16 (+25.0%, +10.1%)."""
+    405B (+28.0%), torchao's tensorwise Float8 and rowwise over bf16 (+25.0%, +10.1%): the
+    model's +19.5/+19.2, +26.9/+26.4, +18.9, +26.5, +26.4 and +19.4 (rowwise +23.6 and AsyncTP
+    +27.2 before their terms)."""
 
     def gain(stem: str, base: str, other: str) -> float:
         a, b = _native(stem, base), _native(stem, other)
@@ -481,13 +486,13 @@ def test_single_settings_gain_as_the_docs_say() -> None:
         for n in (8, 128)
     ]
     assert got == [19.5, 19.2, 26.9, 26.4]
-    assert gain(tt, "llama31-70b-256-2d", "llama31-70b-256-2d-asynctp") == 27.2
-    assert gain(tt, "llama31-405b-512-1f1b", "llama31-405b-512-interleaved") == 28.9
+    assert gain(tt, "llama31-70b-256-2d", "llama31-70b-256-2d-asynctp") == 18.9
+    assert gain(tt, "llama31-405b-512-1f1b", "llama31-405b-512-interleaved") == 26.5
     assert gain(ao, "llama3-8b-bf16", "llama3-8b-tensorwise-fp8-all-gather") == 26.4
-    assert gain(ao, "llama3-8b-bf16", "llama3-8b-rowwise") == 23.6
+    assert gain(ao, "llama3-8b-bf16", "llama3-8b-rowwise") == 19.4
 
 
-@pytest.mark.xfail(strict=True, reason="18.2% (docs/performance-model.md, PyTorch-native runs)")
+@pytest.mark.xfail(strict=True, reason="11.9% (docs/performance-model.md, PyTorch-native runs)")
 def test_mean_absolute_error_at_most_8_percent_on_the_pytorch_native_runs() -> None:
     errors = [abs(error(r)) for r in runs() if r.design.name in PYTORCH]
     assert sum(errors) / len(errors) <= 0.08
@@ -525,11 +530,11 @@ def test_405b_from_8k_to_32k_is_slower_a_token() -> None:
     """TorchTitan's Llama 3.1 405B on 512 H100 (tp 8, pp 8, FSDP 8, 1F1B, 8 micro-batches
     of 32,768 tokens): 100 tokens/s a GPU at 8,192 (Table 5) and 76 at 32,768 (Table 6),
     -24%. Attention's quadratic cost, FSDP gathering once a step under PP: the model gives
-    -26.2% (-25.2% regathering every micro-batch, which costs the 8K run more)."""
+    -25.1% (-24.2% regathering every micro-batch, which costs the 8K run more)."""
     short = _native("torchtitan-h100", "llama31-405b-512-1f1b")
     long = _native("torchtitan-h100", "llama31-405b-512-cp1-32k")
     change = float(prediction(long).tokens_per_second / prediction(short).tokens_per_second)
-    assert round(100 * (change - 1), 1) == -26.2
+    assert round(100 * (change - 1), 1) == -25.1
     zero3 = [
         r.wl.model_copy(
             update={
@@ -543,7 +548,7 @@ def test_405b_from_8k_to_32k_is_slower_a_token() -> None:
     regather = float(
         prediction(long, zero3[1]).tokens_per_second / prediction(short, zero3[0]).tokens_per_second
     )
-    assert round(100 * (regather - 1), 1) == -25.2
+    assert round(100 * (regather - 1), 1) == -24.2
 
 
 def test_hsdp_shards_inside_a_node_and_all_reduces_across() -> None:
@@ -561,3 +566,260 @@ def test_hsdp_shards_inside_a_node_and_all_reduces_across() -> None:
     full, grouped = prediction(run), prediction(run, hsdp)
     assert grouped.step.dp != full.step.dp
     assert grouped.step.compute == full.step.compute
+
+
+def _tokens(run: Run, wl: Workload | None = None) -> float:
+    return float(prediction(run, wl).tokens_per_second.m_as("token/s"))
+
+
+def _declared(run: Run, **update: object) -> Workload:
+    """`run`'s workload with the settings `update` names (software and parallel merged)."""
+    software = run.wl.software.model_copy(update=update.pop("software", {}))
+    parallel = run.wl.parallel.model_copy(update=update.pop("parallel", {}))
+    return run.wl.model_copy(update={**update, "software": software, "parallel": parallel})
+
+
+def _asynctp_gains() -> list[float]:
+    """The model's AsyncTP gain (async over vanilla TP, tokens a second, %) on the five public
+    pairs: TorchTitan's Table 4 (70B, Float8 tensorwise, Dec 2024) and pytorch/torchtitan's
+    benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md, declared as its commands state them:
+    70B in BF16 and Float8 tensorwise (full AC, local batch 16, FSDP 32, TP 8: Table 4's
+    layout), 8B in BF16 and Float8 tensorwise (per-op SAC, local batch 12, FSDP 8, TP 8)."""
+    base70 = _native("torchtitan-h100", "llama31-70b-256-2d")
+    base8 = _native("torchtitan-h100", "llama31-8b-8-fsdp-compile")
+    table4 = _native("torchtitan-h100", "llama31-70b-256-2d-asynctp")
+    eight = {
+        "gpus": 64,
+        "global_batch": 96,
+        "micro_batch": 12,
+        "recompute": "selective",
+        "parallel": {"tp": 8},
+    }
+    pairs: list[tuple[Run, dict[str, object]]] = [
+        (base70, {"precision": "bf16"}),
+        (base70, {"precision": "fp8"}),
+        (base8, {**eight, "precision": "bf16"}),
+        (base8, {**eight, "precision": "fp8"}),
+    ]
+    got = [round(100 * (_tokens(table4) / _tokens(base70) - 1), 1)]
+    for run, update in pairs:
+        off = _declared(run, software={"overlap_tp": False}, **dict(update))
+        on = _declared(run, software={"overlap_tp": True}, **dict(update))
+        got.append(round(100 * (_tokens(run, on) / _tokens(run, off) - 1), 1))
+    return got
+
+
+def test_asynctp_gain_against_the_published_pairs() -> None:
+    """AsyncTP's gain in the model against the five published pairs (%): TorchTitan's Table 4
+    (+5.7) and the June 2025 benchmarks (70B BF16 +9, 70B Float8 +16, 8B BF16 +10, 8B Float8
+    +10). The model hides the forward passes' collectives only (pytorch/pytorch#149946); it
+    gave +27.2 on Table 4's pair hiding every pass. Each June 2025 pair within 6 points of
+    the published; Table 4's, an older release of the same layout the June benchmark measured
+    at +16, 13.2 points above."""
+    got = _asynctp_gains()
+    assert got == [18.9, 14.7, 18.9, 10.4, 6.2]
+    published = [5.7, 9.0, 16.0, 10.0, 10.0]
+    assert all(abs(g - p) <= 6.0 for g, p in zip(got[1:], published[1:], strict=True))
+    mean = sum(abs(g - p) for g, p in zip(got, published, strict=True)) / len(got)
+    assert round(mean, 1) == 5.2
+
+
+def test_rowwise_and_tensorwise_gains_against_torchao() -> None:
+    """torchao's Llama 3 8B table: tensorwise with FP8 all-gather +25.0% over bf16, rowwise
+    +10.1%. The model: +26.4% (within 2 points) and +19.4% (9.3 points above: the rowwise
+    GEMM's measured 90-100% and the backward's rescaling pass are what is sourced; cuBLAS's
+    rate without fast accumulation is not modelled)."""
+    ao = "torchao-float8-h100"
+    bf16 = _native(ao, "llama3-8b-bf16")
+    tensorwise = _native(ao, "llama3-8b-tensorwise-fp8-all-gather")
+    rowwise = _native(ao, "llama3-8b-rowwise")
+    got = [round(100 * (_tokens(r) / _tokens(bf16) - 1), 1) for r in (tensorwise, rowwise)]
+    assert got == [26.4, 19.4]
+    assert abs(got[0] - 25.0) <= 2.0
+    assert round(got[1] - 10.1, 1) == 9.3
+
+
+def test_interleaving_gains() -> None:
+    """Interleaved 1F1B: TorchTitan's 405B pair (published +28.0%) +26.5% in the model; over
+    the 17 Megatron dense runs that interleave, the published vpp against vpp 1 averages
+    +7.3% (docs/performance-model.md, Limits)."""
+    tt = "torchtitan-h100"
+    one, two = _native(tt, "llama31-405b-512-1f1b"), _native(tt, "llama31-405b-512-interleaved")
+    assert round(100 * (_tokens(two) / _tokens(one) - 1), 1) == 26.5
+    gains = [
+        _tokens(r) / _tokens(r, _declared(r, parallel={"vpp": 1})) - 1
+        for r in runs()
+        if not r.native and not r.moe and r.wl.parallel.vpp > 1
+    ]
+    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (17, 7.3)
+
+
+def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
+    """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +43.8% on
+    average (+18.3% to +61.4%), MoE 28 runs +14.7% (+1.5% to +36.1%). The one public
+    same-layout Blackwell pair, DeepSeek-V3 on 256 GB300 (Megatron-Bridge 25.11), measured
+    +13.2% (BF16 3,848, MXFP8 4,357 tokens/s/GPU); not recalibrated (docs, Limits)."""
+    out = []
+    for moe in (False, True):
+        gains = [
+            _tokens(r) / _tokens(r, r.wl.model_copy(update={"precision": "bf16"})) - 1
+            for r in runs()
+            if r.generation == "blackwell" and r.wl.precision == "fp8" and r.moe == moe
+        ]
+        out.append(
+            (
+                len(gains),
+                round(100 * sum(gains) / len(gains), 1),
+                round(100 * min(gains), 1),
+                round(100 * max(gains), 1),
+            )
+        )
+    assert out == [(21, 43.8, 18.3, 61.4), (28, 14.7, 1.5, 36.1)]
+
+
+def test_tp_overlap_gain_on_the_megatron_runs() -> None:
+    """Transformer Engine's TP overlap (userbuffers, every pass hidden) over exposed TP
+    collectives on the 23 Megatron dense runs with tp > 1 that overlap: +18.4% on average."""
+    gains = [
+        _tokens(r) / _tokens(r, _declared(r, software={"overlap_tp": False})) - 1
+        for r in runs()
+        if not r.native
+        and not r.moe
+        and r.wl.parallel.tp > 1
+        and r.wl.software_in_effect.overlap_tp
+    ]
+    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (23, 18.4)
+
+
+def test_fsdp_sm_share_held_against_the_scaling_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/performance-model.md's FSDP_SM_SHARE table: predicted minus published change of
+    throughput a GPU (percentage points) over TorchTitan's 3 pairs (8B at 8 and 128 GPUs) and
+    llm-foundry's 10 (every smaller row against the largest of the same model, GPU, sequence
+    and micro-batch), for shares the constant could take; the model keeps 0.15."""
+    import dclint.projection.step.model as step_module
+
+    def per_gpu(r: Run) -> float:
+        return _tokens(r) / r.wl.gpus
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s")) / r.wl.gpus
+
+    pairs = [
+        (
+            "tt",
+            _native("torchtitan-h100", f"llama31-8b-8-{n}"),
+            _native("torchtitan-h100", f"llama31-8b-128-{n}"),
+        )
+        for n in ("fsdp", "fsdp-compile", "fsdp-compile-float8")
+    ]
+    groups: dict[tuple[object, ...], list[Run]] = {}
+    for r in runs():
+        if r.design.name == "llm-foundry":
+            m = r.wl.model
+            key = (r.wl.platform, m.layers, m.hidden_size, r.wl.sequence_length, r.wl.micro_batch)
+            groups.setdefault(key, []).append(r)
+    for same in groups.values():
+        same.sort(key=lambda r: r.wl.gpus)
+        pairs += [("lf", r, same[-1]) for r in same[:-1]]
+    assert [k for k, _, _ in pairs].count("lf") == 10
+    table = []
+    for share in (0.02, 0.10, 0.15, 0.20, 0.30):
+        monkeypatch.setattr(step_module, "FSDP_SM_SHARE", share)
+        off: dict[str, list[float]] = {"tt": [], "lf": []}
+        for k, a, b in pairs:
+            change = per_gpu(b) / per_gpu(a) - published(b) / published(a)
+            off[k].append(100 * change)
+        both = off["tt"] + off["lf"]
+        table.append(
+            (
+                share,
+                round(sum(off["tt"]) / 3, 1),
+                round(sum(off["lf"]) / 10, 1),
+                round(sum(abs(x) for x in both) / len(both), 1),
+            )
+        )
+    assert table == [
+        (0.02, 2.3, -0.3, 2.7),
+        (0.10, 1.3, -0.7, 2.6),
+        (0.15, 0.7, -0.8, 2.6),
+        (0.20, 0.1, -1.0, 2.6),
+        (0.30, -1.0, -1.3, 2.8),
+    ]
+
+
+def test_flash_attention_in_triton_takes_its_published_slowdown() -> None:
+    """llm-foundry's attn_impl triton: FlashAttention-2 is 1.3-1.5x faster forward and about 2x
+    backward (Dao 2023, sec. 4.1): MPT 7B at 32K on H100 spends 71.2 ms in a layer's attention
+    forward instead of the flash kernel's 50.8, and its step takes 36.86 s instead of 26.12."""
+    from dclint.projection.step.model import _layer_pass
+
+    a, lay, mac, sw = _inputs("llm-foundry: mpt-7b-h100-8gpu-32768")
+    assert sw.attention_kernel == "triton"
+    flash = replace(sw, attention_kernel="flash")
+    slow, fast = _layer_pass(a, lay, mac, sw), _layer_pass(a, lay, mac, flash)
+    assert slow.attn_fwd / fast.attn_fwd == pytest.approx(1.4)
+    assert slow.attn_bwd / fast.attn_bwd == pytest.approx(2.0)
+    assert fast.attn_fwd == pytest.approx(50.822e-3, abs=1e-6)
+    assert step(a, lay, mac, sw).time == pytest.approx(36.856, abs=1e-3)
+    assert step(a, lay, mac, flash).time == pytest.approx(26.123, abs=1e-3)
+    run = _native("llm-foundry", "mpt-7b-h100-8gpu-32768")
+    assert any("FlashAttention's Triton" in n for n in prediction(run).assumptions)
+
+
+def test_async_tp_hides_the_forward_passes_collectives_only() -> None:
+    """TorchTitan's 70B (tp 8, full AC): the TP collectives take 6.722 s a step blocking; PyTorch's
+    async TP hides the forward's and the recomputation's, 3.361 s stays (the backward's two
+    passes); hiding every pass under the GEMMs, as Transformer Engine's userbuffers, would leave
+    2.190 s. A Megatron run's overlap_tp is not async TP."""
+    a, lay, mac, sw = _inputs("torchtitan-h100: llama31-70b-256-2d-asynctp")
+    assert (sw.overlap_tp, sw.async_tp) == (True, True)
+    parts = [
+        step(a, lay, mac, s).tp
+        for s in (sw, replace(sw, async_tp=False), replace(sw, overlap_tp=False))
+    ]
+    assert [round(p, 3) for p in parts] == [3.361, 2.19, 6.722]
+    assert not _inputs("h100: llama3-70b-64")[3].async_tp
+    run = _native("torchtitan-h100", "llama31-70b-256-2d-asynctp")
+    assert any("pytorch/pytorch#149946" in n for n in prediction(run).assumptions)
+
+
+def test_rowwise_gemms_run_below_tensorwise() -> None:
+    """torchao rowwise on 8B: the forward GEMMs at 0.95 of the tensor-wise rate and the backward's
+    outputs rescaled in a pass of their own: a layer's forward 6.866 ms against tensorwise's
+    6.683, its backward 16.476 against 15.200 (the amax bytes included)."""
+    from dclint.projection.step.model import _layer_pass
+
+    a, lay, mac, sw = _inputs("torchao-float8-h100: llama3-8b-rowwise")
+    rowwise = _layer_pass(a, lay, mac, sw)
+    tensorwise = _layer_pass(a, lay, mac, replace(sw, fp8_recipe="tensorwise"))
+    assert (round(rowwise.fwd * 1e3, 3), round(tensorwise.fwd * 1e3, 3)) == (6.866, 6.683)
+    assert (round(rowwise.bwd * 1e3, 3), round(tensorwise.bwd * 1e3, 3)) == (16.476, 15.2)
+
+
+def test_torchtitan_a100_runs_outside_the_calibration() -> None:
+    """tests/validation/torchtitan-a100.yaml: TorchTitan's FSDP2 table on 64 A100 (its
+    docs/performance.md at commit 0413364), six runs no band, ceiling or constant is derived
+    from: predicted over published - 1, in the file's order, each within 6% (mean absolute
+    3.5%). Added as calibration runs, their narrow A100 band would have held only 35 of
+    llm-foundry's 54 rows leave-one-source-out."""
+    path = ROOT / "tests" / "validation" / "torchtitan-a100.yaml"
+    design = load_text(path.read_text(encoding="utf-8"), str(path))
+    got = []
+    for wl in design.workloads:
+        hw = hardware_of(design, wl.platform)
+        assert not isinstance(hw, str), hw
+        got.append(round(100 * error(Run(design, wl, hw)), 1))
+    assert got == [-1.6, 4.0, 4.6, 1.6, 5.4, 3.9]
+    assert round(sum(abs(g) for g in got) / len(got), 1) == 3.5
+
+
+def test_pytorch_context_parallel_gathers_q_wide_chunks_under_the_first_one() -> None:
+    """TorchTitan's 405B at CP 8 (cp ranks tp 8 apart, on 8 nodes): PyTorch's ring moves K and V
+    repeated to the 128 query heads and all-gathers them under the first chunk's attention:
+    its context-parallel time is 10.096 s of a 161.0 s step, where Megatron-Core's ring (kv
+    wide, each step under the whole attention) hides all but the SM share: 0.022 s."""
+    a, lay, mac, sw = _inputs("torchtitan-h100: llama31-405b-512-cp8-256k")
+    assert sw.torch_cp
+    assert round(step(a, lay, mac, sw).cp, 3) == 10.096
+    assert round(step(a, lay, mac, replace(sw, torch_cp=False)).cp, 3) == 0.022

@@ -64,6 +64,18 @@ def test_a_preset_gives_its_settings() -> None:
     )
 
 
+def test_the_pytorch_native_presets_name_their_kernels_and_schedules() -> None:
+    """llm-foundry's benchmark script runs FlashAttention in Triton (attn_impl triton);
+    TorchTitan's pipeline schedules wait on each send (overlap_pp false); a declared
+    attention_kernel wins."""
+    foundry = _settings("    software: {preset: llm-foundry}\n")
+    titan = _settings("    software: {preset: torchtitan}\n")
+    assert (foundry.attention_kernel, titan.attention_kernel) == ("triton", "flash")
+    assert (titan.overlap_pp, titan.overlap_tp, foundry.overlap_pp) == (False, False, False)
+    got = _settings("    software: {preset: llm-foundry, attention_kernel: flash}\n")
+    assert got.attention_kernel == "flash"
+
+
 def test_declared_settings_override_the_presets() -> None:
     got = _settings("    software: {preset: megatron-lm-2021, overlap_dp: true}\n")
     assert (got.overlap_dp, got.overlap_tp, got.flash_attention) == (True, False, False)

@@ -17,6 +17,7 @@ from pydantic import Field
 from dclint.model.types import PositiveInt, Strict
 
 __all__ = [
+    "ATTENTION_KERNELS",
     "DEFAULTS",
     "EP_DISPATCHERS",
     "FP8_RECIPES",
@@ -71,6 +72,10 @@ SHARDING_KINDS: tuple[str, ...] = ("fsdp", "hsdp", "zero")
 # 2022), or TorchTitan's op-level policy (every other matmul of a layer and the element-wise
 # operations around them; docs/performance-model.md, Software)
 SelectiveRecompute = Literal["core-attention", "op"]
+# core attention's kernel: FlashAttention-2-class fused attention, or FlashAttention's Triton
+# implementation (flash_attn_triton, llm-foundry's attn_impl: triton)
+AttentionKernel = Literal["flash", "triton"]
+ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,9 @@ class Settings:
     # FSDP2 / torchao: FP8 weights all-gathered in FP8 (enable_fsdp_float8_all_gather)
     fp8_all_gather: bool = False
     selective_recompute: str = "core-attention"
+    # core attention's kernel: flash (FlashAttention-2-class, PyTorch SDPA's flash backend or
+    # Transformer Engine's fused attention) or triton (FlashAttention in Triton)
+    attention_kernel: str = "flash"
     # data-parallel sharding as the framework runs it ("": parallel.zero_stage's, Megatron-
     # Core's distributed optimizer or ZeRO); fsdp / hsdp: PyTorch FSDP (Sharding below)
     sharding: str = ""
@@ -120,7 +128,9 @@ class Settings:
         """One phrase for a prediction's assumptions: the settings the step model honours."""
         over = [k for k in ("tp", "dp", "pp", "cp", "ep") if getattr(self, f"overlap_{k}")]
         parts = [
-            "flash attention" if self.flash_attention else "unfused attention",
+            ("flash attention" if self.attention_kernel == "flash" else "flash attention in Triton")
+            if self.flash_attention
+            else "unfused attention",
             ("communication overlapped: " + ", ".join(o.upper() for o in over))
             if over
             else "no communication overlapped",
@@ -249,6 +259,7 @@ PRESETS: dict[str, Settings] = {
     # CUDA graphs
     "torchtitan": Settings(
         overlap_tp=False,
+        overlap_pp=False,
         fp8_recipe="tensorwise",
         kernels="eager",
         selective_recompute="op",
@@ -264,6 +275,7 @@ PRESETS: dict[str, Settings] = {
         overlap_pp=False,
         overlap_cp=False,
         kernels="eager",
+        attention_kernel="triton",
         sharding="fsdp",
         reshard_after_forward=True,
         framework="llm-foundry",
@@ -448,6 +460,14 @@ class Software(Strict):
         description="What recompute: selective repeats: core-attention (Megatron-Core, the "
         "default) or op (TorchTitan's op-level policy: every other matmul of a layer and the "
         "element-wise operations)",
+    )
+    attention_kernel: AttentionKernel | None = Field(
+        None,
+        description="Core attention's kernel with flash_attention: flash (FlashAttention-2-"
+        "class: PyTorch SDPA's flash backend, Transformer Engine's fused attention; the "
+        "default) or triton (FlashAttention's Triton implementation, llm-foundry's attn_impl: "
+        "triton: 1.4x slower forward and 2x slower backward, Dao 2023, FlashAttention-2 sec. "
+        "4.1)",
     )
     sharding: Sharding | None = Field(
         None,

@@ -19,12 +19,15 @@ from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step.model import Arch, Layout, Machine, Software, Step, step
 from dclint.projection.step.records import (
+    ATTENTION_KERNEL_SLOWDOWN,
     EAGER_NORM_BYTES,
     EAGER_ROTARY_BYTES,
     EAGER_SWIGLU_BYTES,
     FP8_RECIPE_BYTES,
     FSDP_SM_SHARE,
     HOST_EXPERT_GEMM_SECONDS,
+    ROWWISE_GEMM_RATE,
+    ROWWISE_RESCALE_BYTES,
 )
 from dclint.projection.uncertainty import Band, band_for_gpu
 from dclint.units import Q_, Quantity
@@ -303,6 +306,40 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             f"torchao float8 {s.fp8_recipe} scaling: {FP8_RECIPE_BYTES[s.fp8_recipe]:g} B an "
             "element beyond the cast-transpose for the amax (dclint's own count)"
         )
+    if s.fp8_recipe == "rowwise":
+        notes.append(
+            f"torchao rowwise GEMMs: forward on PyTorch's CUTLASS row-wise kernel at "
+            f"{ROWWISE_GEMM_RATE:g} of cuBLAS's tensor-wise FP8 rate (pytorch/pytorch#147971: most "
+            "shapes at 90-100%), backward on cuBLAS with the scales applied in a separate pass, "
+            f"{ROWWISE_RESCALE_BYTES:g} B an output element (pytorch/ao#1325); fp8 runs only"
+        )
+    if s.flash_attention and s.attention_kernel != "flash":
+        fwd, bwd = ATTENTION_KERNEL_SLOWDOWN[s.attention_kernel]
+        notes.append(
+            f"core attention in FlashAttention's Triton implementation: {fwd:g}x the flash "
+            f"kernel's time forward and {bwd:g}x backward (Dao 2023, FlashAttention-2 sec. 4.1: "
+            "1.3-1.5x faster forward, about 2x backward)"
+        )
+    if s.overlap_tp and s.framework == "torchtitan" and layout.tp > 1:
+        notes.append(
+            "async tensor parallelism (PyTorch's micro-pipeline TP): the forward and recomputed "
+            "passes' all-gathers and reduce-scatters run on the copy engines under their GEMMs; "
+            "the backward's stay blocking (no matmul-reduce-scatter pattern in the backward graph, "
+            "pytorch/pytorch#149946)"
+        )
+    if not s.overlap_pp and s.framework == "torchtitan" and layout.pp > 1:
+        notes.append(
+            "pipeline sends blocking: PyTorch's pipeline schedules wait on each batched send and "
+            "receive before the next stage computation (torch.distributed.pipelining, "
+            "Schedule1F1B)"
+        )
+    if s.framework == "torchtitan" and layout.cp > 1:
+        notes.append(
+            "PyTorch's context parallel: K and V reach attention repeated to the query heads "
+            "(TorchTitan's repeat_kv), the other ranks' chunks all-gathered at once under the "
+            "first chunk's attention (the default all-gather rotater of torch.distributed.tensor."
+            "experimental), the fp32 dK and dV passed on at every backward step"
+        )
     if s.selective_recompute == "op" and layout.recompute == "selective":
         notes.append(
             "op-level selective recomputation (TorchTitan's policy: the attention output and "
@@ -353,6 +390,10 @@ def software(s: Settings) -> Software:
         s.kernels,
         s.fp8_all_gather,
         s.selective_recompute == "op",
+        s.attention_kernel,
+        # TorchTitan's tensor-parallel overlap is PyTorch's async TP
+        s.overlap_tp and s.framework == "torchtitan",
+        s.framework == "torchtitan",  # PyTorch's context parallel
     )
 
 

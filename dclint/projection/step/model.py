@@ -15,6 +15,7 @@ from dclint.projection.flops import per_token
 from dclint.projection.step.records import (
     ACT,
     ADAM_BYTES,
+    ATTENTION_KERNEL_SLOWDOWN,
     CROSS_ENTROPY_BYTES,
     EAGER_NORM_BYTES,
     EAGER_ROTARY_BYTES,
@@ -26,6 +27,8 @@ from dclint.projection.step.records import (
     LAUNCH_SECONDS,
     LAYER_KERNELS,
     MOE_KERNELS,
+    ROWWISE_GEMM_RATE,
+    ROWWISE_RESCALE_BYTES,
     Arch,
     Layout,
     Machine,
@@ -96,6 +99,8 @@ class _Pass:
     bwd_g: float  # the same, backward
     attn: float  # core attention FLOPs, forward
     attn_rate: float  # FLOP/s of core attention
+    attn_fwd: float  # s, core attention forward (the attention kernel's rate)
+    attn_bwd: float  # s, core attention backward
     fwd: float  # s, forward
     bwd: float  # s, backward
     rec: float  # s, recomputation
@@ -168,14 +173,24 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     cast = mac.fp8_cast_bytes + (FP8_RECIPE_BYTES[sw.fp8_recipe] if mac.fp8_cast_bytes else 0.0)
     cast_fwd = cast * n * (q / t) / bytes_rate
     cast_bwd = cast * n * ((q + 2 * kv) / t + h + mlp_in * routed / t + h) / bytes_rate
-    fwd = fwd_g / flops_rate + attn / attn_rate + memory + cast_fwd
-    # flash attention's backward recomputes the scores: 2.5x its forward FLOPs (Dao 2023)
-    bwd = (
-        bwd_g / flops_rate
-        + (2.5 if sw.flash_attention else 2.0) * attn / attn_rate
-        + 2 * memory
-        + cast_bwd
+    # flash attention's backward recomputes the scores: 2.5x its forward FLOPs (Dao 2023);
+    # the kernel's own rate forward and backward (ATTENTION_KERNEL_SLOWDOWN)
+    slow_fwd, slow_bwd = (
+        ATTENTION_KERNEL_SLOWDOWN[sw.attention_kernel] if sw.flash_attention else (1.0, 1.0)
     )
+    attn_fwd = slow_fwd * attn / attn_rate
+    attn_bwd = slow_bwd * (2.5 if sw.flash_attention else 2.0) * attn / attn_rate
+    fwd_gemm, bwd_gemm = fwd_g / flops_rate, bwd_g / flops_rate
+    if mac.fp8_cast_bytes and sw.fp8_recipe == "rowwise":
+        # torchao's rowwise recipe: the forward GEMMs run PyTorch's CUTLASS row-wise scaled
+        # GEMM (ROWWISE_GEMM_RATE of cuBLAS's tensor-wise rate); the backward's, without fast
+        # accumulation, cuBLAS's tensor-wise GEMM and the scales applied to each output in
+        # a separate pass (ROWWISE_RESCALE_BYTES an output element)
+        fwd_gemm /= ROWWISE_GEMM_RATE
+        grads = n * (h + q / t + h * routed + f / et * routed) + weights
+        cast_bwd += ROWWISE_RESCALE_BYTES * grads / bytes_rate
+    fwd = fwd_gemm + attn_fwd + memory + cast_fwd
+    bwd = bwd_gemm + attn_bwd + 2 * memory + cast_bwd
     if not sw.cuda_graphs:  # the host launches every kernel: a pass takes at least that
         launches = LAUNCH_SECONDS * (LAYER_KERNELS + (MOE_KERNELS if a.experts else 0))
         fwd, bwd = max(fwd, launches), max(bwd, 2 * launches)
@@ -209,7 +224,22 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     mb = (
         per_layer * (fwd + bwd) + head + accumulate
     )  # one micro-batch through the last stage, no recompute
-    return _Pass(n, m, routed, per_layer, fwd_g, bwd_g, attn, attn_rate, fwd, bwd, rec, mb)
+    return _Pass(
+        n,
+        m,
+        routed,
+        per_layer,
+        fwd_g,
+        bwd_g,
+        attn,
+        attn_rate,
+        attn_fwd,
+        attn_bwd,
+        fwd,
+        bwd,
+        rec,
+        mb,
+    )
 
 
 def _compute(x: _Pass) -> tuple[float, float]:
@@ -238,7 +268,19 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
     flops_rate = mac.peak * mac.matmul_eff
     tp = 0.0
     if t > 1:
-        passes = 3 + (1 if lay.recompute == "full" else 0)
+        forward = 1 + (1 if lay.recompute == "full" else 0)  # forward and recomputed passes
+        passes = forward + 2
+        if sw.overlap_tp and sw.async_tp:
+            # PyTorch's async TP fuses all-gather -> matmul and matmul -> reduce-scatter in
+            # the forward graph only (pytorch/pytorch#149946: no such pattern in the backward,
+            # whose reduce-scatters take a sum of matmuls): each forward pass's collectives
+            # run on the copy engines under its GEMMs (no SMs taken); the backward's two
+            # passes stay blocking NCCL collectives with their latency
+            per = group_time(links, 4 * (t - 1) / t * n * h * ACT, t, 1)
+            back = group_time(links, 4 * 2 * (t - 1) / t * n * h * ACT, t, 1, calls=4 * 2)
+            fwd_gemm = x.fwd_g / flops_rate
+            tp = x.m * x.per_layer * (forward * max(0.0, per - fwd_gemm) + back)
+            return tp
         # NCCL's latency per collective unless Transformer Engine's userbuffers run them
         calls = 0 if sw.overlap_tp else 4 * passes
         one = group_time(links, 4 * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
@@ -268,12 +310,25 @@ def _pp_sends(a: Arch, lay: Layout, mac: Machine, sw: Software, pas: _Pass) -> f
 def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
     """Context parallel: ring exchange of K and V chunks, forward once, backward twice."""
     t, c, n, kv, links = lay.tp, lay.cp, x.n, a.kv, mac.links
-    attn, attn_rate = x.attn, x.attn_rate
     cp = 0.0
+    if c > 1 and sw.torch_cp:
+        # PyTorch's context parallel (torch.distributed.tensor.experimental, as TorchTitan runs
+        # it): K and V reach SDPA repeated to the query heads (TorchTitan's repeat_kv), so the
+        # ring moves q wide chunks; the default all-gather rotater gathers the other c - 1
+        # chunks at once, waited on after the first chunk's attention; the backward gathers
+        # them again and passes the fp32 dK and dV accumulators on at every step
+        chunk = n * 2 * a.q * ACT / t
+        gather = group_time(links, (c - 1) * chunk, c, t)
+        grads = group_time(links, (c - 1) * 2 * chunk, c, t)
+        forward = 1 + (1 if lay.recompute == "full" else 0)
+        one = forward * _overlapped(mac, gather, x.attn_fwd / c, c * t)
+        one += _overlapped(mac, gather, x.attn_bwd / c, c * t)
+        one += _overlapped(mac, grads, x.attn_bwd * (c - 1) / c, c * t)
+        return x.m * x.per_layer * one
     if c > 1:
         chunk = n * 2 * kv * ACT / t
         one = group_time(links, 3 * (c - 1) * chunk, c, t)
-        hidden_under = 3.5 * attn / attn_rate if sw.overlap_cp else 0.0
+        hidden_under = x.attn_fwd + x.attn_bwd if sw.overlap_cp else 0.0
         cp = x.m * x.per_layer * _overlapped(mac, one, hidden_under, c * t)
     return cp
 

@@ -14,6 +14,7 @@ from dclint.projection.collectives import Links
 __all__ = [
     "ACT",
     "ADAM_BYTES",
+    "ATTENTION_KERNEL_SLOWDOWN",
     "CROSS_ENTROPY_BYTES",
     "EAGER_NORM_BYTES",
     "EAGER_ROTARY_BYTES",
@@ -25,6 +26,8 @@ __all__ = [
     "LAUNCH_SECONDS",
     "LAYER_KERNELS",
     "MOE_KERNELS",
+    "ROWWISE_GEMM_RATE",
+    "ROWWISE_RESCALE_BYTES",
     "STEP_PARTS",
     "STRAGGLER_GPUS",
     "STRAGGLER_SLOWDOWN",
@@ -96,6 +99,16 @@ FP8_RECIPE_BYTES = {
     "tensorwise": 2.0,
     "rowwise": 4.0,
 }
+# torchao's rowwise float8 recipe (pytorch/ao torchao/float8, recipe "rowwise"). Its forward GEMMs
+# run PyTorch's CUTLASS row-wise scaled GEMM, which "most shapes" run at "90-100% of tensor-wise
+# efficiency" with fast accumulation, "a long tail down to 50%" (pytorch/pytorch#147971, the
+# kernel's maintainer, on H100): the range's midpoint, 0.95, of cuBLAS's tensor-wise FP8 rate.
+# Its backward GEMMs (no fast accumulation) run cuBLAS's tensor-wise kernel and apply the row
+# and column scales to the output afterwards ("circumvent the issue with the slow CUTLASS
+# kernel by using the cuBLAS kernel + manual scaling", pytorch/ao#1325): one more pass over
+# each output, read and written in BF16 (4 B an element: dclint's count)
+ROWWISE_GEMM_RATE = 0.95
+ROWWISE_RESCALE_BYTES = 4.0
 # HBM bytes a token and layer the element-wise work of a Llama-style layer (RMSNorm written in
 # PyTorch operations, rotary embedding as a complex multiply, SwiGLU as silu and mul) costs in
 # eager PyTorch beyond the fused kernels' count, by element of the tensor it works on; counted
@@ -105,6 +118,16 @@ FP8_RECIPE_BYTES = {
 # 2+4, complex multiply 4+4, cast back 4+2 = 20 against 4; SwiGLU (f): silu 2+2, mul 4+2 =
 # 10 against 6. A GPT-style layer's LayerNorm and GELU are one kernel each in eager PyTorch
 # (nothing beyond the fused count)
+# Core attention's kernel, as a slowdown (forward, backward) of the generation's flash-attention
+# rate (Machine.attention_eff): "flash" (FlashAttention-2-class or Transformer Engine's fused
+# attention: the rate itself) or "triton" (FlashAttention's Triton implementation, flash_attn_
+# triton.py, llm-foundry's attn_impl: triton). Dao 2023 (FlashAttention-2, sec. 4.1): "around
+# 1.3-1.5x faster than FlashAttention in Triton in the forward pass and around 2x faster in the
+# backward pass"; the forward's midpoint, 1.4, taken
+ATTENTION_KERNEL_SLOWDOWN: dict[str, tuple[float, float]] = {
+    "flash": (1.0, 1.0),
+    "triton": (1.4, 2.0),
+}
 # Compute an NCCL collective of PyTorch FSDP takes from the GEMMs it runs under, on every leg:
 # NCCL's kernels hold their SMs for the collective's whole time, waiting on the network too.
 # Calculon's NVLink figure (Isaev et al. SC23, system files' processor_usage 0.15), applied to
@@ -228,6 +251,15 @@ class Software:
     # selective recomputation repeats every other matmul of a layer and its element-wise
     # operations (TorchTitan's op-level policy), not core attention
     op_recompute: bool = False
+    # core attention's kernel (ATTENTION_KERNEL_SLOWDOWN): flash, or FlashAttention in Triton
+    attention_kernel: str = "flash"
+    # overlap_tp as PyTorch's async tensor parallelism (TorchTitan's enable_async_tensor_
+    # parallel): the forward passes' all-gather-matmul and matmul-reduce-scatter decomposed
+    # and run on the copy engines; the backward's collectives stay blocking (model._tp_comm)
+    async_tp: bool = False
+    # context parallelism as PyTorch runs it (model._cp_comm): q wide K and V chunks
+    # all-gathered, the fp32 dK and dV passed on each step of the backward
+    torch_cp: bool = False
 
 
 @dataclass(frozen=True, slots=True)
