@@ -52,6 +52,7 @@ from dclint.projection.layout_checks import (
 )
 from dclint.projection.memory import (
     LOGIT_BYTES,
+    WEIGHT_BYTES,
     Shape,
     embedding_parameters,
     layer_activations,
@@ -119,6 +120,10 @@ def memory_bytes(
     expert_tp: int = 0,
     saved: tuple[bool, bool] = (True, False),
     offload: int = 0,
+    logit_bytes: float = LOGIT_BYTES,
+    layer_weight_bytes: float = WEIGHT_BYTES,
+    op: bool = False,
+    shard_group: int = 0,
 ) -> float:
     """Bytes on a GPU of the stage that binds, layers split evenly: dclint.projection.memory's
     stage model on the search's floats (tests/test_plan_search.py compares the two)."""
@@ -126,7 +131,7 @@ def memory_bytes(
     sp = lay.sequence_parallel and t > 1
     widths = (a.q, a.kv, float(a.ffn), a.swiglu)
     per_layer = layer_activations(
-        a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths, *saved
+        a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths, *saved, op
     )
     shape = Shape(
         a.layers,
@@ -141,10 +146,12 @@ def memory_bytes(
         lay.vpp,
         max(1, lay.global_batch // (lay.dp * b)),
         per_layer,
-        LOGIT_BYTES * a.seq / c * b * a.vocab / t,
+        logit_bytes * a.seq / c * b * a.vocab / t,
         grad_bytes,
         expert_tp,
         offload,
+        layer_weight_bytes,
+        shard_group,
     )
     return max(
         sum(stage_bytes(shape, stage, n, zero))
@@ -308,6 +315,7 @@ def _inner(
                         memory = memory_bytes(
                             a, lay, zero, sw.flash_attention, space.split_ends, ends,
                             sw.grad_bytes, sw.expert_tp, space.saved, space.offload,
+                            space.logit_bytes, space.layer_weight_bytes, space.op_recompute,
                         )  # fmt: skip
                         if MEMORY.broken(memory, space.usable_bytes):
                             rejected[MEMORY.message] += 1

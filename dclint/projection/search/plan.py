@@ -29,7 +29,12 @@ from dclint.projection.layout_checks import (
     TP_DOMAIN,
     ZERO_PP,
 )
-from dclint.projection.memory import FP8_SAVED, memory_per_gpu
+from dclint.projection.memory import (
+    FP8_SAVED,
+    layer_weight_bytes,
+    logit_bytes,
+    memory_per_gpu,
+)
 from dclint.projection.predict import inputs
 from dclint.projection.search.layouts import SearchTooLarge, search, zero3_gather
 from dclint.projection.search.records import OPTIMIZERS, Candidate, Search, Space
@@ -213,13 +218,16 @@ def question(
         PIPELINE_ZERO[wl.software_in_effect.framework],
         (wl.model.dropout, wl.precision in FP8_SAVED),
         wl.software_in_effect.activation_offload_layers,
+        logit_bytes(wl),
+        layer_weight_bytes(wl, hw.blackwell),
+        wl.software_in_effect.selective_recompute == "op",
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
     # PyTorch FSDP's gathers are in the step already (step._torch_fsdp): no search-side term
     regather = zero == 3 and not layout.torch_fsdp
     seconds = st.time + (zero3_gather(arch, layout, machine) if regather else 0.0)
-    memory = memory_per_gpu(wl).total.m_as("B")
+    memory = memory_per_gpu(wl, hw.blackwell).total.m_as("B")
     declared = Candidate(
         layout.tp, layout.pp, layout.vpp, layout.cp, layout.ep, layout.dp, layout.micro_batch,
         layout.recompute, layout.sequence_parallel, OPTIMIZERS[zero], wl.gpus, st, seconds, memory,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dclint.projection.layout_checks import CHECKS
+from dclint.projection.memory import LOGIT_BYTES, WEIGHT_BYTES
 from dclint.projection.step.model import Arch, Machine, Software, Step
 
 __all__ = [
@@ -48,6 +49,12 @@ class Space:
     saved: tuple[bool, bool] = (True, False)
     # layers whose activations the software offloads to host memory (with pp 1 only)
     offload: int = 0
+    # bytes a logit keeps for the loss (dclint.projection.memory.logit_bytes)
+    logit_bytes: float = LOGIT_BYTES
+    # bytes of a transformer layer's weight (FP8 parameters: memory.layer_weight_bytes)
+    layer_weight_bytes: float = WEIGHT_BYTES
+    # selective recomputation by TorchTitan's op-level policy (memory.layer_activations)
+    op_recompute: bool = False
 
 
 @dataclass(frozen=True, slots=True)
