@@ -17,6 +17,10 @@ Conventions:
   csrc/quantizer.cpp, v2.9: `with_transpose = columnwise_usage &&
   !nvte_is_non_tn_fp8_gemm_supported()`); the embedding and output layer stay bf16.
   HSDP (`software.sharding` kind hsdp) shards the states over its shard group's ranks only.
+  PyTorch FSDP without reshard_after_forward (declared, or FSDP's default under pipeline
+  parallelism) keeps each block's gathered bf16 weights from its forward to its backward
+  (PyTorch's fully_shard docs: "keeps the unsharded parameters in memory after forward"), and
+  under pipeline parallelism to the step's last backward: the weights are counted whole.
 - Where the vocabulary and hidden size are known, the parameters hold two vocabulary x hidden
   matrices (the input embedding and an untied output layer, as Llama 3; at most half the dense
   parameters): the first pipeline stage holds the embedding and the last the output layer
@@ -157,6 +161,8 @@ class Shape:
     offload: int = 0  # layers whose activations are offloaded to host memory (pp 1 only)
     layer_weight_bytes: float = WEIGHT_BYTES  # bytes of a layer's weight (FP8 parameters: 1)
     shard_group: int = 0  # HSDP: ranks the states shard over (0: all their data-parallel ranks)
+    # PyTorch FSDP without reshard_after_forward: the gathered weights kept for the whole step
+    keep_gathered: bool = False
 
 
 def expert_parameters(wl: Workload) -> float:
@@ -280,12 +286,13 @@ def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]
     sharded = dense_local / dense_dp + expert_local / expert_dp
     params = dense_local + expert_local
     # the layers' weights at their own bytes (FP8 parameters), the embedding and output in bf16
+    shards = zero >= 3 and not sh.keep_gathered
     layer_weights = (
         (layers_local / dense_dp + expert_local / expert_dp)
-        if zero >= 3
+        if shards
         else (layers_local + expert_local)
     )
-    end_weights = ends_local / dense_dp if zero >= 3 else ends_local
+    end_weights = ends_local / dense_dp if shards else ends_local
     weights = sh.layer_weight_bytes * layer_weights + WEIGHT_BYTES * end_weights
     gradients = sh.grad_bytes * (sharded if zero >= 2 else params)
     optimizer = OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
@@ -372,7 +379,18 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
         sw.activation_offload_layers,
         layer_weight_bytes(wl, blackwell),
         sw.shard_group if sw.sharding == "hsdp" else 0,
+        keeps_gathered(wl),
     )
+
+
+def keeps_gathered(wl: Workload) -> bool:
+    """PyTorch FSDP keeping the gathered weights from the forward to the backward: its
+    reshard_after_forward False, as declared or by default under pipeline parallelism."""
+    sw = wl.software_in_effect
+    if sw.sharding not in ("fsdp", "hsdp"):
+        return False
+    reshard = sw.reshard_after_forward
+    return not (wl.parallel.pp == 1 if reshard is None else reshard)
 
 
 def memory_per_gpu(wl: Workload, blackwell: bool = False) -> MemoryEstimate:
@@ -419,6 +437,11 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
     elif sh.logits and sh.per_layer is not None:
         notes.append(f"logits {Q_(sh.logits, 'B').to('GiB'):.3g~P}")
     dp = sh.dp
+    if zero >= 3 and sh.keep_gathered:
+        notes.append(
+            "PyTorch FSDP keeps the gathered bf16 weights from the forward to the backward "
+            "(reshard_after_forward false): weights counted whole"
+        )
     if zero and sh.shard_group and sh.shard_group < dp * p.cp:
         notes.append(
             f"HSDP: all states sharded over shard groups of {sh.shard_group} ranks, replicated "
