@@ -166,3 +166,35 @@ def test_op_level_recomputation_is_read_from_the_software() -> None:
     megatron = memory_per_gpu(_titan("{preset: torchtitan, selective_recompute: core-attention}"))
     assert megatron.activations is not None
     assert megatron.activations > got.activations
+
+
+@pytest.mark.parametrize(
+    ("software", "parallel", "whole"),
+    [
+        ("{preset: torchtitan}", "{}", False),  # pp 1: FSDP reshards after forward
+        ("{preset: torchtitan, sharding: {kind: fsdp, reshard_after_forward: false}}", "{}", True),
+        ("{preset: torchtitan}", "{pp: 2}", True),  # FSDP's default under pipeline parallelism
+        (
+            "{preset: torchtitan, sharding: {kind: fsdp, reshard_after_forward: true}}",
+            "{pp: 2}",
+            False,
+        ),
+    ],
+)
+def test_fsdp_without_resharding_keeps_the_gathered_weights(
+    software: str, parallel: str, whole: bool
+) -> None:
+    """reshard_after_forward False keeps each block's gathered bf16 weights from its forward
+    to its backward (PyTorch's fully_shard): 2 B a parameter of the stage whole, the
+    gradients and optimizer states still sharded over the data-parallel ranks."""
+    wl = _titan(software, parallel)
+    got = memory_per_gpu(wl)
+    pp = wl.parallel.pp
+    dp = 64 // pp
+    # the busiest stage: all 8.03e9 at pp 1; at pp 2 the first (half the layers and the
+    # embedding, 16 of 32 layers of the dense body)
+    emb = 128256 * 4096
+    local = 8.03e9 if pp == 1 else (8.03e9 - 2 * emb) / 2 + emb
+    assert got.weights.m_as("B") == pytest.approx(2 * local / (1 if whole else dp), rel=1e-12)
+    assert (got.gradients + got.optimizer).m_as("B") == pytest.approx(16 * local / dp, rel=1e-12)
+    assert ("gathered bf16 weights" in " ".join(got.notes)) is whole
