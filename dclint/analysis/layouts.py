@@ -21,7 +21,7 @@ def _row(plan: Plan, rank: int, c: Candidate) -> list[str]:
     cost = plan.cost(c)
     return [
         str(rank), str(c.tp), str(c.pp), str(c.vpp), str(c.cp), str(c.ep), str(c.dp),
-        str(c.micro_batch), c.recompute, "on" if c.sequence_parallel else "off", c.optimizer,
+        str(c.micro_batch), c.recompute, "on" if c.sequence_parallel else "off", c.sharding,
         fmt(Q_(c.step_time, "s"), "s"), f"{plan.mfu(c):.1%}",
         fmt(Q_(c.memory, "B").to("GiB"), "GiB"), f"{plan.days(c).m_as('day'):,.2f}",
         "-" if cost is None else fmt(cost),
@@ -72,6 +72,9 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             "tp": c.tp, "pp": c.pp, "vpp": c.vpp, "cp": c.cp, "ep": c.ep, "dp": c.dp,
             "gpus": c.world, "micro_batch": c.micro_batch, "recompute": c.recompute,
             "sequence_parallel": c.sequence_parallel, "optimizer": c.optimizer,
+            "fsdp": None if c.reshard is None else {
+                "reshard_after_forward": c.reshard, "shard_group": c.shard_group,
+            },
             "step_time_s": c.step_time, "mfu": plan.mfu(c),
             "memory_per_gpu_gib": Q_(c.memory, "B").m_as("GiB"),
             "days": plan.days(c).m_as("day"),

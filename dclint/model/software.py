@@ -116,6 +116,12 @@ class Settings:
     # transformer layers whose activations go to host memory (Megatron-Core's
     # --cpu-offloading-num-layers, activations only); 0: none
     activation_offload_layers: int = 0
+    # Megatron-Core's --fp8-param-gather: fp8 runs keep the layers' weights in FP8
+    # (Transformer Engine's Float8Tensor) and all-gather them in FP8
+    fp8_param_gather: bool = False
+    # Megatron-Core's cross_entropy_loss_fusion with cross_entropy_fusion_impl "te": Transformer
+    # Engine's parallel_cross_entropy writes the gradient over the bf16 logits
+    fused_cross_entropy: bool = False
     framework: str = "megatron-core"
     preset: str = ""  # the preset the settings came from ("": none)
 
@@ -207,11 +213,16 @@ PRESETS: dict[str, Settings] = {
     "nemo-2": Settings(grad_reduce_in_fp32=False, moe_parallel_folding=True, preset="nemo-2"),
     # NeMo Framework 25.11 container, Megatron-Bridge performance recipes (scripts/performance:
     # set_basic_perf_overrides, the models' perf configs set ddp.grad_reduce_in_fp32 False; the
-    # performance summary's FP8 rows use current scaling, FP8-CS)
+    # performance summary's FP8 rows use current scaling, FP8-CS, whose precision config,
+    # bf16_with_fp8_current_scaling_mixed, sets fp8_param_gather True; the common perf
+    # overrides set cross_entropy_fusion_impl "te" over the model provider's
+    # cross_entropy_loss_fusion True)
     "nemo-25.11": Settings(
         grad_reduce_in_fp32=False,
         fp8_recipe="current",
         moe_parallel_folding=True,
+        fp8_param_gather=True,
+        fused_cross_entropy=True,
         preset="nemo-25.11",
     ),
     # Rajbhandari et al. 2020 (ZeRO, SC20) and DeepSpeed's ZeRO-3 engine: fp16 mixed precision
@@ -229,12 +240,15 @@ PRESETS: dict[str, Settings] = {
     ),
     # Megatron-Core as NVIDIA's current recipes run it: dclint's defaults, named
     "megatron-core": Settings(preset="megatron-core"),
-    # NeMo / Megatron-Bridge performance recipes: bf16 gradient reduction, FP8 current scaling,
-    # MoE parallel folding; the embedding and loss counted in the pipeline split (model.workload)
+    # NeMo / Megatron-Bridge performance recipes: bf16 gradient reduction, FP8 current scaling
+    # with FP8 parameters, MoE parallel folding, Transformer Engine's fused cross-entropy; the
+    # embedding and loss counted in the pipeline split (model.workload)
     "nemo": Settings(
         grad_reduce_in_fp32=False,
         fp8_recipe="current",
         moe_parallel_folding=True,
+        fp8_param_gather=True,
+        fused_cross_entropy=True,
         preset="nemo",
     ),
     # Hugging Face Accelerate with DeepSpeed ZeRO-3 (accelerate's DeepSpeedPlugin): the
@@ -481,6 +495,21 @@ class Software(Strict):
         "--cpu-offloading-num-layers, weights kept on the GPU, as Megatron-Bridge's recipes "
         "set cpu_offloading_num_layers): PAR004 does not count their activations. Megatron-Core "
         "runs it with pp 1 and no recomputation only, on fewer layers than the model's",
+    )
+
+    fp8_param_gather: bool | None = Field(
+        None,
+        description="fp8 runs keep the transformer layers' weights in FP8 and all-gather them "
+        "in FP8 (Megatron-Core's --fp8-param-gather; Megatron-Bridge's FP8 precision configs "
+        "set it): PAR004 counts 1 B a weight on Blackwell, 2 on Hopper (the FP8 copy and its "
+        "transpose) for the delayed and current recipes",
+    )
+    fused_cross_entropy: bool | None = Field(
+        None,
+        description="Transformer Engine's fused cross-entropy (Megatron-Core's "
+        "cross_entropy_loss_fusion with cross_entropy_fusion_impl te, as Megatron-Bridge's "
+        "performance recipes set it): the gradient is written over the bf16 logits, so PAR004 "
+        "counts 2 B a logit instead of 6 (the bf16 logits and an fp32 copy)",
     )
 
     def settings(self) -> Settings:

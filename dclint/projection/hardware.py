@@ -37,6 +37,13 @@ class Hardware:
         return self.gpu.architecture
 
     @property
+    def blackwell(self) -> bool:
+        """A Blackwell GPU (FP8 GEMMs of any layout: FP8 parameters keep no transpose)."""
+        from dclint.projection.efficiency import BLACKWELL, GENERATION
+
+        return GENERATION.get(self.family, self.family) == BLACKWELL
+
+    @property
     def power_limit(self) -> Quantity | None:
         """The board power limit the GPU runs at: the platform's, else the GPU's own (None:
         its tdp, no limit)."""

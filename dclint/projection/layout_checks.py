@@ -22,6 +22,7 @@ __all__ = [
     "CHECKS",
     "EP_DP_CP",
     "FFN_TP",
+    "FSDP_ZERO",
     "HEADS_TP",
     "INTERLEAVED_MB",
     "LAYERS_PP",
@@ -117,6 +118,13 @@ def _zero_pp(pp: int, zero: int, pipeline_zero: int) -> bool:
     return pp > 1 and zero > pipeline_zero
 
 
+def _fsdp_zero(fsdp: bool, zero: int) -> bool:
+    """ZeRO stage 1 or 2 for PyTorch FSDP software: FSDP replicates every state (DDP) or
+    shards them all (fully_shard; reshard_after_forward False keeps the gathered weights, its
+    SHARD_GRAD_OP), and has no optimizer-only sharding; the search offers its own variants."""
+    return fsdp and zero in (1, 2)
+
+
 def _memory(memory: float, usable: float) -> bool:
     return memory > usable
 
@@ -136,6 +144,7 @@ INTERLEAVED_MB = Check(
 MOE_SP = Check("moe_sp", "MoE with tp > 1 needs sequence parallelism", _moe_sp)
 SEQ_TP = Check("seq_tp", "sequence per cp rank not divisible by tp", _seq_tp)
 ZERO_PP = Check("zero_pp", "ZeRO stage the framework does not run with pp > 1", _zero_pp)
+FSDP_ZERO = Check("fsdp_zero", "ZeRO stage PyTorch FSDP does not run", _fsdp_zero)
 MEMORY = Check("memory", "does not fit in GPU memory", _memory)
 
 CHECKS: tuple[Check, ...] = (  # type: ignore[type-arg]
@@ -150,5 +159,6 @@ CHECKS: tuple[Check, ...] = (  # type: ignore[type-arg]
     MOE_SP,
     SEQ_TP,
     ZERO_PP,
+    FSDP_ZERO,
     MEMORY,
 )

@@ -10,7 +10,17 @@ Conventions:
   stage 1). `zero_stage` 2 shards the gradients too and 3 (FSDP full shard) the weights as
   well (Rajbhandari et al. 2020); the layer being gathered under stage 3 is not counted.
   FP8 and FP4 training keep bf16 weights as well (Transformer Engine casts per GEMM), so the
-  precision does not change these figures.
+  precision does not change these figures, unless the layers' weights are FP8 parameters
+  (`software.fp8_param_gather`, Megatron-Core's --fp8-param-gather, a per-tensor recipe):
+  Transformer Engine's Float8Tensor, 1 B a weight on Blackwell and 2 B on Hopper, whose FP8
+  GEMMs take the TN layout only so the transpose is kept too (transformer_engine/pytorch/
+  csrc/quantizer.cpp, v2.9: `with_transpose = columnwise_usage &&
+  !nvte_is_non_tn_fp8_gemm_supported()`); the embedding and output layer stay bf16.
+  HSDP (`software.sharding` kind hsdp) shards the states over its shard group's ranks only.
+  PyTorch FSDP without reshard_after_forward (declared, or FSDP's default under pipeline
+  parallelism) keeps each block's gathered bf16 weights from its forward to its backward
+  (PyTorch's fully_shard docs: "keeps the unsharded parameters in memory after forward"), and
+  under pipeline parallelism to the step's last backward: the weights are counted whole.
 - Where the vocabulary and hidden size are known, the parameters hold two vocabulary x hidden
   matrices (the input embedding and an untied output layer, as Llama 3; at most half the dense
   parameters): the first pipeline stage holds the embedding and the last the output layer
@@ -44,12 +54,21 @@ Conventions:
 - In flight: stage k of pp holds min(pp - k, micro-batches) micro-batches of its layers;
   with interleaving, 2 (pp - k - 1) + (vpp - 1) pp + 1 chunks of its layers / vpp
   (Megatron-Core's interleaved 1F1B warm-up), at most micro-batches x vpp.
+- TorchTitan's op-level selective recomputation (`software.selective_recompute: op`,
+  torchtitan/distributed/activation_checkpoint.py `_apply_op_sac`, v0.2.2) saves the layer's
+  input, the attention output and every other matmul's output (wq, wv, w1 and, gated, w2 of
+  wq wk wv wo w1 w3 w2; w2's its partial sum, h wide), and with tp and sequence parallelism
+  the two reduce-scatters' outputs; the rest is recomputed.
 - Activations offloaded to host memory (`software.activation_offload_layers`, Megatron-Core's
-  --cpu-offloading-num-layers, pp 1 only) are not counted but for one layer in transit
-  (dclint's assumption: Transformer Engine's offload handler copies a layer while the next
-  computes).
+  --cpu-offloading-num-layers, pp 1 only) are not counted but for one layer in transit or the
+  logits, the larger: Transformer Engine's handler (transformer_engine/pytorch/cpu_offload.py,
+  v2.9) frees an offloaded layer only at the commit of a later one (`layer_window_map`), so
+  the forward's last layer runs beside the last offloaded one, and the backward reloads that
+  one once the loss's backward has freed the logits.
 - The last stage holds the logits of its one micro-batch: s b x vocabulary / t in bf16 plus
-  the fp32 copy the vocab-parallel cross-entropy keeps (6 B a logit).
+  the fp32 copy the vocab-parallel cross-entropy keeps (6 B a logit); Transformer Engine's
+  fused cross-entropy (`software.fused_cross_entropy`) writes the gradient over the bf16
+  logits (transformer_engine/pytorch/triton/cross_entropy.py, v2.9): 2 B a logit.
 - The stages that can bind are each checked: the first (most micro-batches in flight, the
   embedding), the first middle one (with uneven stages) and the last (output layer, logits).
   MoE routing buffers are not counted.
@@ -65,15 +84,20 @@ from dclint.units import Q_, Quantity
 
 __all__ = [
     "FP8_SAVED",
+    "FP8_WEIGHT_BYTES",
+    "FUSED_LOGIT_BYTES",
     "GRAD_BYTES",
     "LOGIT_BYTES",
     "OPTIMIZER_BYTES",
+    "PER_TENSOR_FP8",
     "WEIGHT_BYTES",
     "MemoryEstimate",
     "Shape",
     "embedding_parameters",
     "expert_parameters",
     "layer_activations",
+    "layer_weight_bytes",
+    "logit_bytes",
     "memory_per_gpu",
     "model_widths",
     "stage_bytes",
@@ -82,6 +106,10 @@ __all__ = [
 
 WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2.0, 4.0, 12.0
 LOGIT_BYTES = 6.0  # bf16 logits and the fp32 copy the loss keeps
+FUSED_LOGIT_BYTES = 2.0  # Transformer Engine's cross-entropy: the gradient over the bf16 logits
+FP8_WEIGHT_BYTES = 1.0  # an FP8 parameter (fp8_param_gather) on a GPU without the transpose
+# FP8 recipes whose parameters Transformer Engine keeps as one per-tensor-scaled FP8 copy
+PER_TENSOR_FP8 = ("delayed", "current")
 # precisions whose GEMM inputs Transformer Engine saves quantized for the backward (module doc)
 FP8_SAVED = ("fp8", "fp4")
 
@@ -131,6 +159,10 @@ class Shape:
     grad_bytes: float = 4.0  # bytes of a main gradient (fp32; bf16 2)
     etp: int = 0  # tensor-parallel size of the expert layers (0: tp)
     offload: int = 0  # layers whose activations are offloaded to host memory (pp 1 only)
+    layer_weight_bytes: float = WEIGHT_BYTES  # bytes of a layer's weight (FP8 parameters: 1)
+    shard_group: int = 0  # HSDP: ranks the states shard over (0: all their data-parallel ranks)
+    # PyTorch FSDP without reshard_after_forward: the gathered weights kept for the whole step
+    keep_gathered: bool = False
 
 
 def expert_parameters(wl: Workload) -> float:
@@ -199,13 +231,22 @@ def layer_activations(
     widths: tuple[float, float, float, bool] | None = None,
     dropout: bool = True,
     fp8: bool = False,
+    op: bool = False,
 ) -> float:
     """Bytes of one transformer layer's activations for one micro-batch (module doc's terms);
     `widths` (q, k, f, gated) default to GPT's (h, h, 4h, False); `dropout` False drops the two
-    masks, `fp8` saves the four GEMM inputs in FP8 (module doc)."""
+    masks, `fp8` saves the four GEMM inputs in FP8, `op` is selective recomputation by
+    TorchTitan's op-level policy (module doc)."""
     if recompute == "full":
         return 2 * s * b * h / (t if sp else 1)
     q, k, f, gated = widths or (h, h, 4 * h, False)
+    if recompute == "selective" and op:
+        # the layer's input, the attention output and the odd matmuls' outputs: wq, wv, w1
+        # and, gated, w2 (of wq wk wv wo w1 w3 w2; its output the partial sum, h wide); with
+        # tp and sequence parallelism the two reduce-scatters' outputs too
+        scattered = 2 * h / t if t > 1 and sp else 0.0
+        down = h if gated else 0.0
+        return 2 * s * b * (h / (t if sp else 1) + (2 * q + k + f) / t + down + scattered)
     gemm_in = 1 if fp8 else 2  # bytes an element of a saved GEMM input
     # norms' inputs 4, QKV and first MLP GEMMs' inputs, the dropout masks
     replicated = 4 + 2 * gemm_in + (2 if dropout else 0)
@@ -234,24 +275,36 @@ def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]
     share = n / sh.layers
     body = sh.dense - 2 * sh.embedding
     ends = (stage == 0) + (stage == sh.pp - 1)
-    dense_local = (body * share + sh.embedding * ends) / sh.tp
+    layers_local = body * share / sh.tp
+    ends_local = sh.embedding * ends / sh.tp
     et = sh.etp or sh.tp
     expert_local = sh.experts * share / (sh.ep * et)
     dense_dp, expert_dp = sh.dp * sh.cp, max(1, sh.tp * sh.dp * sh.cp // (sh.ep * et))
+    if sh.shard_group:  # HSDP: sharded inside a group, replicated across the groups
+        dense_dp, expert_dp = min(dense_dp, sh.shard_group), min(expert_dp, sh.shard_group)
+    dense_local = layers_local + ends_local
     sharded = dense_local / dense_dp + expert_local / expert_dp
     params = dense_local + expert_local
-    weights = WEIGHT_BYTES * (sharded if zero >= 3 else params)
+    # the layers' weights at their own bytes (FP8 parameters), the embedding and output in bf16
+    shards = zero >= 3 and not sh.keep_gathered
+    layer_weights = (
+        (layers_local / dense_dp + expert_local / expert_dp)
+        if shards
+        else (layers_local + expert_local)
+    )
+    end_weights = ends_local / dense_dp if shards else ends_local
+    weights = sh.layer_weight_bytes * layer_weights + WEIGHT_BYTES * end_weights
     gradients = sh.grad_bytes * (sharded if zero >= 2 else params)
     optimizer = OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
     if sh.per_layer is None:
         return weights, gradients, optimizer, -1.0
-    held = n
-    if sh.offload and sh.pp == 1:  # one offloaded layer in transit (dclint's assumption)
-        held = max(1.0, n - sh.offload + 1)
-    activations = sh.per_layer * _in_flight(stage, held, sh)
-    if stage == sh.pp - 1:
-        activations += sh.logits
-    return weights, gradients, optimizer, activations
+    logits = sh.logits if stage == sh.pp - 1 else 0.0
+    if sh.offload and sh.pp == 1:
+        # the layers kept, and the larger of the logits (at the loss) and one offloaded layer
+        # in transit (module doc: Transformer Engine's offload window)
+        kept = max(0.0, n - sh.offload)
+        return weights, gradients, optimizer, sh.per_layer * kept + max(logits, sh.per_layer)
+    return weights, gradients, optimizer, sh.per_layer * _in_flight(stage, n, sh) + logits
 
 
 def _data_parallel(wl: Workload) -> int:
@@ -270,9 +323,26 @@ def model_widths(wl: Workload) -> tuple[float, float, float, bool]:
     return q, k, float(m.ffn_hidden_size or 4 * h), m.swiglu
 
 
-def shape_of(wl: Workload) -> Shape:
-    """The workload's `Shape` (module doc's conventions)."""
+def layer_weight_bytes(wl: Workload, blackwell: bool) -> float:
+    """Bytes of a transformer layer's weight: bf16, or with FP8 parameters (fp8_param_gather,
+    a per-tensor FP8 recipe) the FP8 copy, its transpose too where the GPU runs FP8 GEMMs in
+    the TN layout only (Hopper: module doc)."""
+    sw = wl.software_in_effect
+    if wl.precision == "fp8" and sw.fp8_param_gather and sw.fp8_recipe in PER_TENSOR_FP8:
+        return FP8_WEIGHT_BYTES * (1 if blackwell else 2)
+    return WEIGHT_BYTES
+
+
+def logit_bytes(wl: Workload) -> float:
+    """Bytes a logit keeps for the loss's backward (module doc)."""
+    return FUSED_LOGIT_BYTES if wl.software_in_effect.fused_cross_entropy else LOGIT_BYTES
+
+
+def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
+    """The workload's `Shape` (module doc's conventions); `blackwell`: the GPU runs FP8 GEMMs
+    of any layout (FP8 parameters keep no transpose)."""
     m, p = wl.model, wl.parallel
+    sw = wl.software_in_effect
     dp = _data_parallel(wl)
     experts = expert_parameters(wl)
     dense = float(m.parameters) - experts
@@ -285,11 +355,11 @@ def shape_of(wl: Workload) -> Shape:
         heads = m.attention_heads or max(1, m.hidden_size // 128)
         per_layer = layer_activations(
             s, wl.micro_batch, m.hidden_size, heads, p.tp, p.sequence_parallel_on,
-            wl.recompute, wl.software_in_effect.flash_attention, model_widths(wl),
-            m.dropout, wl.precision in FP8_SAVED,
+            wl.recompute, sw.flash_attention, model_widths(wl),
+            m.dropout, wl.precision in FP8_SAVED, sw.selective_recompute == "op",
         )  # fmt: skip
         if m.vocab_size:
-            logits = LOGIT_BYTES * s * wl.micro_batch * m.vocab_size / p.tp
+            logits = logit_bytes(wl) * s * wl.micro_batch * m.vocab_size / p.tp
     return Shape(
         m.layers or p.pp,
         dense,
@@ -304,16 +374,30 @@ def shape_of(wl: Workload) -> Shape:
         micro_batches,
         per_layer,
         logits,
-        GRAD_BYTES if wl.software_in_effect.grad_reduce_in_fp32 else GRAD_BYTES / 2,
-        wl.software_in_effect.expert_tp,
-        wl.software_in_effect.activation_offload_layers,
+        GRAD_BYTES if sw.grad_reduce_in_fp32 else GRAD_BYTES / 2,
+        sw.expert_tp,
+        sw.activation_offload_layers,
+        layer_weight_bytes(wl, blackwell),
+        sw.shard_group if sw.sharding == "hsdp" else 0,
+        keeps_gathered(wl),
     )
 
 
-def memory_per_gpu(wl: Workload) -> MemoryEstimate:
-    """Memory of the busiest GPU: the stage (first, first middle, last) that holds the most."""
+def keeps_gathered(wl: Workload) -> bool:
+    """PyTorch FSDP keeping the gathered weights from the forward to the backward: its
+    reshard_after_forward False, as declared or by default under pipeline parallelism."""
+    sw = wl.software_in_effect
+    if sw.sharding not in ("fsdp", "hsdp"):
+        return False
+    reshard = sw.reshard_after_forward
+    return not (wl.parallel.pp == 1 if reshard is None else reshard)
+
+
+def memory_per_gpu(wl: Workload, blackwell: bool = False) -> MemoryEstimate:
+    """Memory of the busiest GPU: the stage (first, first middle, last) that holds the most;
+    `blackwell` as `shape_of`'s."""
     p = wl.parallel
-    sh = shape_of(wl)
+    sh = shape_of(wl, blackwell)
     if wl.model.layers is None:
         stages = [(0, sh.layers / p.pp)]
     else:
@@ -353,7 +437,17 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
     elif sh.logits and sh.per_layer is not None:
         notes.append(f"logits {Q_(sh.logits, 'B').to('GiB'):.3g~P}")
     dp = sh.dp
-    if zero:
+    if zero >= 3 and sh.keep_gathered:
+        notes.append(
+            "PyTorch FSDP keeps the gathered bf16 weights from the forward to the backward "
+            "(reshard_after_forward false): weights counted whole"
+        )
+    if zero and sh.shard_group and sh.shard_group < dp * p.cp:
+        notes.append(
+            f"HSDP: all states sharded over shard groups of {sh.shard_group} ranks, replicated "
+            f"across the {dp * p.cp // sh.shard_group} groups"
+        )
+    elif zero:
         what = {1: "optimizer states", 2: "optimizer states and gradients"}.get(zero, "all states")
         notes.append(f"ZeRO stage {zero}: {what} sharded over dp x cp = {dp * p.cp}")
     else:
@@ -363,8 +457,14 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
     if sh.offload:
         notes.append(
             f"activations of {sh.offload} layers offloaded to host memory, one in transit "
-            "(software.activation_offload_layers)"
+            "or the logits, the larger (software.activation_offload_layers)"
         )
+    if sh.layer_weight_bytes != WEIGHT_BYTES:
+        notes.append(
+            f"layer weights in FP8, {sh.layer_weight_bytes:g} B a parameter (fp8_param_gather)"
+        )
+    if wl.software_in_effect.fused_cross_entropy and sh.logits:
+        notes.append("logits kept in bf16 only (Transformer Engine's fused cross-entropy)")
     if not wl.model.dropout:
         notes.append("no dropout masks (model.dropout false)")
     if wl.precision in FP8_SAVED:
@@ -378,8 +478,11 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
         flash = ""
         if not wl.software_in_effect.flash_attention:
             flash = ", attention scores stored (no flash attention)"
+        rec: str = wl.recompute
+        if rec == "selective" and wl.software_in_effect.selective_recompute == "op":
+            rec = "selective (op-level: TorchTitan's every other matmul saved)"
         notes.append(
-            f"activations per Korthikanti et al. 2022, recompute {wl.recompute}, "
+            f"activations per Korthikanti et al. 2022, recompute {rec}, "
             f"sequence parallel {sp}{flash}"
         )
     return MemoryEstimate(

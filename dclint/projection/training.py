@@ -212,7 +212,7 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
         f"restart {RESTART.m_as('minute'):g} min, Young/Daly interval "
         f"{reliability.optimal_interval.m_as('minute'):.3g} min"
     )
-    memory = memory_per_gpu(wl)
+    memory = memory_per_gpu(wl, hw.blackwell)
     return Timing(
         flops,
         peak.to("TFLOPS"),

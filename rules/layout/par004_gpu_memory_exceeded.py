@@ -8,11 +8,15 @@ and the logits of its micro-batch: sequence x micro-batch x vocabulary / tp in b
 fp32 copy the loss keeps). On each: bf16 weights and fp32 gradients of its layers (bf16 with
 `software.grad_reduce_in_fp32: false`) split over tp (experts over ep), the fp32 optimizer
 states sharded over dp x cp by the distributed optimizer (`zero_stage` 2 shards the gradients
-too, 3, FSDP's full shard, the weights as well), and the activations of the micro-batches in
-flight (Korthikanti et al. 2022's terms, from the layer's shapes: grouped-query K and V, the
-SwiGLU's two up-projections, `ffn_hidden_size`; with the declared `recompute`; sequence
-parallelism on by default when tp > 1, as Megatron-Core training recipes run it, and said so in
-the finding). docs/performance-model.md gives the table of terms. The attention scores
+too, 3, FSDP's full shard, the weights as well; HSDP over its shard group only), and the
+activations of the micro-batches in flight (Korthikanti et al. 2022's terms, from the layer's
+shapes: grouped-query K and V, the SwiGLU's two up-projections, `ffn_hidden_size`; with the
+declared `recompute`, TorchTitan's op-level policy under `software.selective_recompute: op`;
+sequence parallelism on by default when tp > 1, as Megatron-Core training recipes run it, and
+said so in the finding). What the software states counts too: FP8 parameters
+(`software.fp8_param_gather`: 1 B a layer weight on Blackwell, 2 on Hopper), Transformer
+Engine's fused cross-entropy (`software.fused_cross_entropy`: bf16 logits only), activations
+offloaded to host memory. docs/performance-model.md gives the table of terms. The attention scores
 (Korthikanti's 5 a s / h term) count only with `software.flash_attention: false`: flash
 attention, which the step model assumes too, never stores them. The finding names the stage
 that binds.
@@ -29,7 +33,13 @@ logits to fp32 and keeps them for the backward. The 10% `reserve` is dclint's ow
 for what the estimate leaves out: the CUDA context, NCCL buffers and allocator
 fragmentation. The estimate passes the published layouts it was checked against (Narayanan
 et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100, NVIDIA's Llama 3.1 405B recipe on
-512 H100 with bf16 gradients as Megatron-Bridge runs it).
+512 H100 with bf16 gradients as Megatron-Bridge runs it) and 60 of the 61 Megatron-Bridge and
+MLPerf recipe layouts of tests/calibration/ (GB200's 25.11 Llama 3.1 405B needs 90.8% of the
+device). FP8 parameters: Transformer Engine keeps an FP8 weight's transpose where FP8 GEMMs
+take the TN layout only (transformer_engine/pytorch/csrc/quantizer.cpp, v2.9); the fused
+cross-entropy writes the gradient over the logits (transformer_engine/pytorch/triton/
+cross_entropy.py); op-level recomputation saves every other matmul's output
+(torchtitan/distributed/activation_checkpoint.py, v0.2.2).
 
 ## Example
 ```yaml

@@ -13,7 +13,9 @@ The grid, dimension by dimension (each set is fixed before the checks):
   parallelism off, and on with tp > 1;
   recomputation none, selective, full; optimizer replicated, distributed (ZeRO stage 1), ZeRO
   stage 2, ZeRO stage 3 (with pp > 1 only those the workload's framework runs: DeepSpeed's
-  pipeline engine refuses ZeRO-2 and ZeRO-3).
+  pipeline engine refuses ZeRO-2 and ZeRO-3); for PyTorch FSDP software (software.sharding
+  fsdp or hsdp) replicated or FSDP's full shard only, the latter with and without
+  reshard_after_forward over every data-parallel rank or HSDP shard groups (`fsdp_variants`).
 
 A candidate is rejected for the first check it breaks, in the order of
 `dclint.projection.layout_checks.CHECKS`: Megatron-Core's start-up checks as PAR002 and
@@ -39,6 +41,7 @@ from dclint.projection.layout_checks import (
     BATCH_MB_DP,
     EP_DP_CP,
     FFN_TP,
+    FSDP_ZERO,
     HEADS_TP,
     INTERLEAVED_MB,
     LAYERS_PP,
@@ -52,6 +55,7 @@ from dclint.projection.layout_checks import (
 )
 from dclint.projection.memory import (
     LOGIT_BYTES,
+    WEIGHT_BYTES,
     Shape,
     embedding_parameters,
     layer_activations,
@@ -73,6 +77,7 @@ from dclint.projection.step.model import ACT, Arch, Layout, Machine, Step, step
 __all__ = [
     "MAX_EXAMINED",
     "SearchTooLarge",
+    "fsdp_variants",
     "memory_bytes",
     "search",
     "uneven_split",
@@ -119,6 +124,11 @@ def memory_bytes(
     expert_tp: int = 0,
     saved: tuple[bool, bool] = (True, False),
     offload: int = 0,
+    logit_bytes: float = LOGIT_BYTES,
+    layer_weight_bytes: float = WEIGHT_BYTES,
+    op: bool = False,
+    shard_group: int = 0,
+    keep_gathered: bool = False,
 ) -> float:
     """Bytes on a GPU of the stage that binds, layers split evenly: dclint.projection.memory's
     stage model on the search's floats (tests/test_plan_search.py compares the two)."""
@@ -126,7 +136,7 @@ def memory_bytes(
     sp = lay.sequence_parallel and t > 1
     widths = (a.q, a.kv, float(a.ffn), a.swiglu)
     per_layer = layer_activations(
-        a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths, *saved
+        a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths, *saved, op
     )
     shape = Shape(
         a.layers,
@@ -141,10 +151,13 @@ def memory_bytes(
         lay.vpp,
         max(1, lay.global_batch // (lay.dp * b)),
         per_layer,
-        LOGIT_BYTES * a.seq / c * b * a.vocab / t,
+        logit_bytes * a.seq / c * b * a.vocab / t,
         grad_bytes,
         expert_tp,
         offload,
+        layer_weight_bytes,
+        shard_group,
+        keep_gathered,
     )
     return max(
         sum(stage_bytes(shape, stage, n, zero))
@@ -305,9 +318,16 @@ def _inner(
                         if ZERO_PP.broken(pp, zero, space.pipeline_zero):
                             rejected[ZERO_PP.message] += 1
                             continue
+                        if FSDP_ZERO.broken(space.fsdp, zero):
+                            rejected[FSDP_ZERO.message] += 1
+                            continue
+                        if zero == 3 and space.fsdp:
+                            _torch_fsdp(space, lay, ends, world, rejected, valid)
+                            continue
                         memory = memory_bytes(
                             a, lay, zero, sw.flash_attention, space.split_ends, ends,
                             sw.grad_bytes, sw.expert_tp, space.saved, space.offload,
+                            space.logit_bytes, space.layer_weight_bytes, space.op_recompute,
                         )  # fmt: skip
                         if MEMORY.broken(memory, space.usable_bytes):
                             rejected[MEMORY.message] += 1
@@ -332,3 +352,54 @@ def _inner(
                     if limit is not None:
                         slow.update((vpp, rec, d) for d, st in timed.items() if st.time >= limit)
     return untimed
+
+
+def fsdp_variants(space: Space, lay: Layout) -> list[tuple[bool, int]]:
+    """(reshard_after_forward, shard group) of PyTorch FSDP the search tries: resharding or
+    not, over every data-parallel rank (0) or HSDP shard groups of whole NVLink domains' ranks
+    (one domain's, two, four, ...) below them (dclint's own grid: a group inside a node, as
+    TorchTitan's HSDP examples shard, and multiples of it)."""
+    ranks = lay.dp * lay.cp
+    node = max(1, space.machine.links.domain // lay.tp)
+    groups = [0]
+    g = max(2, node)  # a group of one rank is replication, not sharding
+    while g < ranks:
+        if ranks % g == 0:
+            groups.append(g)
+        g *= 2
+    return [(reshard, g) for g in groups for reshard in (True, False)]
+
+
+def _torch_fsdp(
+    space: Space,
+    lay: Layout,
+    ends: tuple[int, int] | None,
+    world: int,
+    rejected: dict[str, int],
+    valid: list[Candidate],
+) -> None:
+    """Check and time PyTorch FSDP's variants of one layout's full shard (`fsdp_variants`):
+    memory with the shard group and the gathered weights kept when not resharding, the step
+    with FSDP's own collectives (dclint.projection.step.model's _torch_fsdp)."""
+    a, mac, sw = space.arch, space.machine, space.software
+    for reshard, group in fsdp_variants(space, lay):
+        memory = memory_bytes(
+            a, lay, 3, sw.flash_attention, space.split_ends, ends, sw.grad_bytes, sw.expert_tp,
+            space.saved, space.offload, space.logit_bytes, space.layer_weight_bytes,
+            space.op_recompute, group, not reshard,
+        )  # fmt: skip
+        if MEMORY.broken(memory, space.usable_bytes):
+            rejected[MEMORY.message] += 1
+            continue
+        run = replace(
+            lay, distributed_optimizer=True, fsdp=True, torch_fsdp=True, reshard=reshard,
+            shard_group=group,
+        )  # fmt: skip
+        st = step(a, run, mac, sw, space.causal)
+        valid.append(
+            Candidate(
+                lay.tp, lay.pp, lay.vpp, lay.cp, lay.ep, lay.dp, lay.micro_batch, lay.recompute,
+                lay.sequence_parallel, OPTIMIZERS[3], world, st, st.time, memory,
+                *(ends or (0, 0)), reshard=reshard, shard_group=group,
+            )
+        )  # fmt: skip

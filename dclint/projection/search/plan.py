@@ -18,6 +18,7 @@ from dclint.projection.layout_checks import (
     CHECKS,
     EP_DP_CP,
     FFN_TP,
+    FSDP_ZERO,
     HEADS_TP,
     INTERLEAVED_MB,
     LAYERS_PP,
@@ -29,7 +30,12 @@ from dclint.projection.layout_checks import (
     TP_DOMAIN,
     ZERO_PP,
 )
-from dclint.projection.memory import FP8_SAVED, memory_per_gpu
+from dclint.projection.memory import (
+    FP8_SAVED,
+    layer_weight_bytes,
+    logit_bytes,
+    memory_per_gpu,
+)
 from dclint.projection.predict import inputs
 from dclint.projection.search.layouts import SearchTooLarge, search, zero3_gather
 from dclint.projection.search.records import OPTIMIZERS, Candidate, Search, Space
@@ -124,6 +130,7 @@ def _declared(space: Space, wl: Workload, lay_step: Candidate) -> str | None:
         MOE_SP(a.experts, c.tp, c.sequence_parallel),
         SEQ_TP(a.seq, c.cp, c.tp, c.sequence_parallel),
         ZERO_PP(c.pp, OPTIMIZERS.index(c.optimizer), space.pipeline_zero),
+        FSDP_ZERO(space.fsdp, OPTIMIZERS.index(c.optimizer)),
         MEMORY(c.memory, space.usable_bytes),
     )
     if c.tp * c.pp * c.cp * c.dp != c.world:
@@ -213,17 +220,23 @@ def question(
         PIPELINE_ZERO[wl.software_in_effect.framework],
         (wl.model.dropout, wl.precision in FP8_SAVED),
         wl.software_in_effect.activation_offload_layers,
+        logit_bytes(wl),
+        layer_weight_bytes(wl, hw.blackwell),
+        wl.software_in_effect.selective_recompute == "op",
+        layout.torch_fsdp,
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
     # PyTorch FSDP's gathers are in the step already (step._torch_fsdp): no search-side term
     regather = zero == 3 and not layout.torch_fsdp
     seconds = st.time + (zero3_gather(arch, layout, machine) if regather else 0.0)
-    memory = memory_per_gpu(wl).total.m_as("B")
+    memory = memory_per_gpu(wl, hw.blackwell).total.m_as("B")
     declared = Candidate(
         layout.tp, layout.pp, layout.vpp, layout.cp, layout.ep, layout.dp, layout.micro_batch,
         layout.recompute, layout.sequence_parallel, OPTIMIZERS[zero], wl.gpus, st, seconds, memory,
         wl.parallel.first_stage_layers or 0, wl.parallel.last_stage_layers or 0,
+        layout.reshard if layout.torch_fsdp and zero == 3 else None,
+        layout.shard_group if layout.torch_fsdp and zero == 3 else 0,
     )  # fmt: skip
     limit = seconds if rank_only and by == "time" and len(space.worlds) == 1 else None
     return Question(
@@ -327,8 +340,15 @@ def layout_values(c: Candidate, gpus: int) -> dict[str, str]:
 
 
 def set_line(wl_id: str, c: Candidate, gpus: int) -> str:
-    """`--set` flags that make workload `wl_id` run layout `c`."""
+    """`--set` flags that make workload `wl_id` run layout `c` (a PyTorch FSDP layout's
+    reshard_after_forward and shard group as software.sharding)."""
     values = layout_values(c, gpus)
     flags = [f"--set 'workloads.{wl_id}.parallel={values.pop('parallel')}'"]
     flags.extend(f"--set workloads.{wl_id}.{key}={value}" for key, value in values.items())
+    if c.reshard is not None:
+        kind = f"hsdp, shard_group: {c.shard_group}" if c.shard_group else "fsdp"
+        flags.append(
+            f"--set 'workloads.{wl_id}.software.sharding={{kind: {kind}, "
+            f"reshard_after_forward: {str(c.reshard).lower()}}}'"
+        )
     return " ".join(flags)

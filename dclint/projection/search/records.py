@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dclint.projection.layout_checks import CHECKS
+from dclint.projection.memory import LOGIT_BYTES, WEIGHT_BYTES
 from dclint.projection.step.model import Arch, Machine, Software, Step
 
 __all__ = [
@@ -48,6 +49,15 @@ class Space:
     saved: tuple[bool, bool] = (True, False)
     # layers whose activations the software offloads to host memory (with pp 1 only)
     offload: int = 0
+    # bytes a logit keeps for the loss (dclint.projection.memory.logit_bytes)
+    logit_bytes: float = LOGIT_BYTES
+    # bytes of a transformer layer's weight (FP8 parameters: memory.layer_weight_bytes)
+    layer_weight_bytes: float = WEIGHT_BYTES
+    # selective recomputation by TorchTitan's op-level policy (memory.layer_activations)
+    op_recompute: bool = False
+    # the workload's software is PyTorch FSDP (software.sharding fsdp or hsdp): its full shard
+    # is searched with and without reshard_after_forward and over HSDP shard groups
+    fsdp: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +78,18 @@ class Candidate:
     memory: float  # B per GPU
     first_layers: int = 0  # layers of the first and last stages when uneven (0: even split)
     last_layers: int = 0
+    # PyTorch FSDP (optimizer zero3 of a workload whose software is FSDP): parameters
+    # regathered every micro-batch (True) or once a step (False); None: not PyTorch FSDP
+    reshard: bool | None = None
+    shard_group: int = 0  # HSDP: data-parallel ranks a shard group holds (0: all of them)
+
+    @property
+    def sharding(self) -> str:
+        """The optimizer as the table shows it: `zero3` as PyTorch FSDP or HSDP runs it."""
+        if self.reshard is None:
+            return self.optimizer
+        kind = f"hsdp {self.shard_group}" if self.shard_group else "fsdp"
+        return kind if self.reshard else f"{kind}, no reshard"
 
     @property
     def key(self) -> tuple[int, int, int, int, int, int, int, bool, int, int]:
