@@ -29,7 +29,9 @@ def _row(plan: Plan, rank: int, c: Candidate) -> list[str]:
 
 
 def declared_sentence(plan: Plan) -> str:
-    """ "your layout is 19th, 23% slower than the best; it loses on the PP bubble"."""
+    """ "your layout (tp 8, ...) is 3,147th of 25,044, 37% slower than the best; it loses on
+    compute": the plan's and the review's sentence (the count is the search's, which times
+    only what can beat the declared layout)."""
     d, valid = plan.declared, plan.result.valid
     where = f"tp {d.tp}, pp {d.pp}, vpp {d.vpp}, cp {d.cp}, ep {d.ep}, dp {d.dp}"
     text = f"your layout ({where}) "
@@ -37,7 +39,7 @@ def declared_sentence(plan: Plan) -> str:
         text += f"is not among the valid ones ({plan.declared_reason}); it would rank "
     else:
         text += "is "
-    text += f"{ordinal(plan.declared_rank)} of {len(valid):,}"
+    text += f"{ordinal(plan.declared_rank)} of {plan.result.valid_count:,}"
     what = "dearer" if plan.by == "cost" else "slower"
     if not valid or plan.gap() <= 0:
         return text + ", as fast as the best"

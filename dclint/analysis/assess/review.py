@@ -414,6 +414,7 @@ def layouts(
 ) -> list[Layout]:
     """The layout search for every workload with a declared architecture; each row's figures
     scale from the workload's projection in `projections` (the assessment's, computed once)."""
+    from dclint.analysis.layouts import declared_sentence
     from dclint.projection.search.plan import layout_values, plan_layouts
 
     projected = {p.workload: p for p in projections}
@@ -441,27 +442,10 @@ def layouts(
             band = None
             if pred is not None and p is not None and p.timing.mfu_source.startswith("predicted"):
                 band = pred.band
-            out.append(Layout(wl.id, found, "", _sentence(found), adopt, band, p).with_rows())
+            out.append(
+                Layout(wl.id, found, "", declared_sentence(found), adopt, band, p).with_rows()
+            )
     return out
-
-
-def _sentence(plan: Plan) -> str:
-    """'your layout (tp 8, ...) is 3,147th of 25,044, 37% slower than the best; it loses on
-    compute' (the count from the search, which times only what can beat the declared one)."""
-    from dclint.projection.search.plan import loses_on, ordinal
-
-    d, best = plan.declared, plan.result.valid[0]
-    where = f"tp {d.tp}, pp {d.pp}, vpp {d.vpp}, cp {d.cp}, ep {d.ep}, dp {d.dp}"
-    text = f"your layout ({where}) "
-    if plan.declared_reason is not None:
-        text += f"is not among the valid ones ({plan.declared_reason}); it would rank "
-    else:
-        text += "is "
-    text += f"{ordinal(plan.declared_rank)} of {plan.result.valid_count:,}"
-    if plan.gap() <= 0:
-        return text + ", as fast as the best"
-    what = "dearer" if plan.by == "cost" else "slower"
-    return f"{text}, {plan.gap():.0%} {what} than the best; it loses on {loses_on(d, best)}"
 
 
 def _lift(design: Any, c: Capacity, binding: Limit) -> str:
