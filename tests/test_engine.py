@@ -275,3 +275,58 @@ def test_the_command_line_collects_garbage_less_often_and_only_while_it_runs(
         assert gc.get_threshold() == (700, 10, 10)  # the caller's setting is back
     finally:
         gc.set_threshold(*before)
+
+
+_DOC = '"""X.\n\n## What it does\nx\n## Why it matters\nx\n## Example\nx\n## Fix\nx\n"""\n'
+
+
+def _rule(rule_id: str, name: str, limit: str) -> str:
+    """A rule module flagging each rack's it_load above `limit` (an expression)."""
+    return (
+        _DOC + "from dclint.api import Rule, Violation, topology_of\n"
+        f"{limit}\n\n"
+        f"class R(Rule):\n    id = '{rule_id}'\n    name = '{name}'\n\n"
+        "    def check(self, design, ctx):\n"
+        "        for rack in topology_of(design).racks:\n"
+        "            if rack.it_load.m_as('kW') > LIMIT:\n"
+        "                yield Violation(rack.field_path('it_load'), f'{rack.id} over', "
+        "subject=rack.id)\n"
+    )
+
+
+def test_a_rules_dir_loads_as_a_package_with_its_family_folders(write, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A --rules-dir laid out as the built-in pack (a family folder whose rules import their
+    `_shared` helpers relatively; examples beside them) loads whole, as when installed: its
+    folders were not searched, and a relative import failed."""
+    pack = tmp_path / "house"
+    (pack / "power" / "examples" / "xpw001").mkdir(parents=True)
+    (pack / "power" / "_shared.py").write_text("HOUSE_KW = 125\n")
+    (pack / "power" / "xpw001_house_rack.py").write_text(
+        _rule("XPW001", "house-rack", "from ._shared import HOUSE_KW as LIMIT")
+    )
+    (pack / "power" / "examples" / "xpw001" / "not_a_rule.py").write_text("raise SystemExit\n")
+    (pack / "xst001_top.py").write_text(_rule("XST001", "top-level", "LIMIT = 129"))
+    (pack / "_private.py").write_text("raise SystemExit\n")
+    design = write(HOT)
+    for _ in range(2):  # loaded afresh each time, as a server re-reads an edited pack
+        result = run([str(design)], Engine(today=TODAY, rules_dirs=(str(pack),)))
+        assert sorted((f.rule, f.line) for f in result.findings) == [
+            ("PWR001", 5),
+            ("XPW001", 5),
+            ("XST001", 5),
+        ]
+        assert {f.message for f in result.findings if f.rule[0] == "X"} == {"r01 over"}
+    (pack / "power" / "_shared.py").write_text("HOUSE_KW = 131\n")
+    result = run([str(design)], Engine(today=TODAY, rules_dirs=(str(pack),)))
+    assert sorted(f.rule for f in result.findings) == ["PWR001", "XST001"]
+
+
+def test_a_rules_dir_module_that_fails_to_import_is_named(tmp_path: Path) -> None:
+    pack = tmp_path / "house"
+    (pack / "cooling").mkdir(parents=True)
+    (pack / "cooling" / "xcl001_bad.py").write_text("from ._missing import X\n")
+    with pytest.raises(
+        ConfigError,
+        match=r"xcl001_bad\.py: cannot import rule module: ModuleNotFoundError: No module named",
+    ):
+        Engine(rules_dirs=(str(pack),))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 import pkgutil
@@ -61,28 +62,66 @@ def _modules_of(package: ModuleType) -> list[ModuleType]:
     return modules
 
 
+LOCAL = "dclint_local_rules"  # the package a --rules-dir is loaded as (a digest of its path)
+
+
 def _from_dir(directory: str) -> list[ModuleType]:
+    """A `--rules-dir`'s rule modules, loaded as a package, as an installed pack is: its
+    modules and those of its folders (family folders as the built-in pack's), each with its
+    relative imports (`from ._shared import ...`); names beginning with `_` or `.` are not rule
+    modules. Loaded afresh on each call: a server or `watch` sees an edited rule."""
     root = Path(directory)
     if not os.path.isdir(directory):  # False, not OSError, for a name too long
         raise ConfigError(f"--rules-dir {directory}: not a directory")
+    import hashlib
+
+    name = f"{LOCAL}_{hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:12]}"
+    for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+        del sys.modules[loaded]
+    importlib.invalidate_caches()
+    init = root / "__init__.py"
+    spec = (
+        importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(root)])
+        if init.is_file()
+        else None
+    )
+    if spec is None:  # a folder of modules: a package without code of its own
+        spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+        spec.submodule_search_locations = [str(root)]
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    loader = spec.loader
+    if loader is not None:
+
+        def run_init() -> ModuleType:
+            loader.exec_module(package)
+            return package
+
+        _exec(run_init, init)
     modules = []
-    for file in sorted(root.glob("*.py")):
-        if file.name.startswith("_"):
-            continue
-        name = f"dclint_local_rules.{file.stem}"
-        spec = importlib.util.spec_from_file_location(name, file)
-        if spec is None or spec.loader is None:
-            continue
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except Exception as exc:
-            raise ConfigError(
-                f"{file}: cannot import rule module: {type(exc).__name__}: {exc}"
-            ) from None
-        modules.append(module)
+    for file in _rule_files(root):
+        dotted = ".".join(file.relative_to(root).with_suffix("").parts)
+        modules.append(_exec(lambda d=dotted: importlib.import_module(f"{name}.{d}"), file))
     return modules
+
+
+def _rule_files(root: Path) -> list[Path]:
+    """The `.py` files below `root` that are rule modules, sorted by their path."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d[0] not in "_." and d != "examples")
+        found += [Path(folder, f) for f in files if f.endswith(".py") and f[0] not in "_."]
+    return sorted(found, key=lambda p: p.relative_to(root).parts)
+
+
+def _exec(load: Any, file: Path) -> ModuleType:
+    try:
+        module: ModuleType = load()
+    except Exception as exc:
+        raise ConfigError(
+            f"{file}: cannot import rule module: {type(exc).__name__}: {exc}"
+        ) from None
+    return module
 
 
 def _builtin() -> ModuleType:
