@@ -52,3 +52,15 @@ def test_the_model_modules_give_pydantic_evaluated_annotations() -> None:
             if isinstance(node, ast.ImportFrom) and node.module == "__future__":
                 postponed += [f"{name}: {a.name}" for a in node.names if a.name == "annotations"]
     assert postponed == []
+
+
+def test_rule_packs_are_found_as_importlib_metadata_finds_their_entry_points() -> None:
+    """The registry parses only the entry_points.txt files naming `dclint.rules`: the same
+    entry points, in the same order, as importlib.metadata's own selection."""
+    from importlib.metadata import entry_points
+
+    from dclint.engine.registry import ENTRY_POINT_GROUP, _normalized, _pack_entry_points
+
+    assert _pack_entry_points() == list(entry_points(group=ENTRY_POINT_GROUP))
+    assert [e.value for e in _pack_entry_points()] == ["dclint.rules"]  # dclint's own pack
+    assert _normalized("Dclint.Rules-Extra_pack") == "dclint_rules_extra_pack"
