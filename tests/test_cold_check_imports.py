@@ -35,6 +35,7 @@ def test_a_check_without_the_cache_imports_neither_the_cache_nor_the_baseline() 
     unneeded |= {"dclint.policy", "dclint.policy.format"}  # no config names site policies
     # what a Markdown or HTML report prints of git (and its record keeps): not for text
     unneeded |= {"dclint.report.meta", "dclint.report.commits"}
+    unneeded.add("dclint.engine.shared")  # the settings by concept: the summary's, capacity's
     assert sorted(unneeded & set(loaded)) == []
 
 
