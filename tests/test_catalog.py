@@ -218,39 +218,3 @@ def test_a_design_hbm_alone_is_not_shadowed_by_the_built_in_device_figure() -> N
     both = "name: t\ncatalog:\n  gpus:\n    h100-sxm: {hbm: 94 GB, hbm_device: 95830 MiB}\n"
     g = topology_of(dclint.load_text(both, "d.yaml")).catalog.gpus["h100-sxm"]
     assert g.hbm_capacity == Q_(95830, "MiB")
-
-
-def test_built_in_entries_validated_on_use_equal_the_whole_catalog_validated() -> None:
-    from dclint.model.catalog import CatalogData
-
-    whole = CatalogData.model_validate(builtin_raw(), strict=False)
-    lazy = builtin()
-    for name, section in _sections(lazy).items():
-        expected = getattr(whole, name)
-        assert list(section) == list(expected) and len(section) == len(expected)
-        for key, entry in expected.items():  # fields alike (a private cache may differ)
-            assert type(section[key]) is type(entry)
-            assert section[key].model_dump() == entry.model_dump()
-    assert "no-such-platform" not in lazy.platforms
-    with pytest.raises(KeyError):
-        lazy.platforms["no-such-platform"]
-
-
-def test_a_check_validates_only_the_catalog_entries_its_design_names() -> None:
-    import subprocess
-    import sys
-
-    from conftest import ROOT
-
-    sample = str(ROOT / "sample_designs" / "gb200-superpod-su.yaml")
-    script = (
-        "from dclint.cli import main\n"
-        "from dclint.model.builtin_catalog import builtin\n"
-        f"assert main(['check', '--no-cache', '-q', {sample!r}]) == 0\n"
-        "print(sorted(k for s in (builtin().gpus, builtin().platforms, builtin().switches,"
-        " builtin().nics) for k in s._done))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    done = out.stdout.strip().splitlines()[-1]
-    assert done == "['connectx-7', 'gb200', 'gb200-nvl72', 'qm9700']", done

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import yaml
 
@@ -19,10 +18,10 @@ SECTIONS = ("gpus", "platforms", "switches", "nics")
 
 @dataclass(frozen=True)
 class Catalog:
-    gpus: Mapping[str, Gpu]
-    platforms: Mapping[str, Platform]
-    switches: Mapping[str, SwitchModel]
-    nics: Mapping[str, Nic]
+    gpus: dict[str, Gpu]
+    platforms: dict[str, Platform]
+    switches: dict[str, SwitchModel]
+    nics: dict[str, Nic]
 
     @classmethod
     def from_data(cls, data: CatalogData) -> Catalog:
@@ -38,51 +37,9 @@ def builtin_raw() -> dict[str, dict[str, dict[str, Any]]]:
     return data
 
 
-_Entry = TypeVar("_Entry", Gpu, Platform, SwitchModel, Nic)
-
-
-class _Entries(Mapping[str, _Entry], Generic[_Entry]):
-    """A section of the built-in catalog whose entries are validated when first read: a check
-    reads the few its design names (a platform, its GPU, a switch, a NIC) of the dozens
-    catalog.yaml holds, and validating them all was about 1% of a cold check of one small
-    design. Each entry validates as it would inside CatalogData (tests/test_catalog.py
-    compares them)."""
-
-    def __init__(self, raw: dict[str, Any], model: type[_Entry]) -> None:
-        self._raw = raw
-        self._model: type[_Entry] = model
-        self._done: dict[str, _Entry] = {}
-
-    def __getitem__(self, key: str) -> _Entry:
-        found = self._done.get(key)
-        if found is None:
-            found = self._model.model_validate(self._raw[key], strict=False)
-            self._done[key] = found
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._raw)
-
-    def __len__(self) -> int:
-        return len(self._raw)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._raw
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._model.__name__}: {', '.join(self._raw)})"
-
-
 @lru_cache(maxsize=1)
 def builtin() -> Catalog:
-    """The package's catalog, each entry validated on first use."""
-    raw = builtin_raw()
-    return Catalog(
-        _Entries(raw.get("gpus", {}), Gpu),
-        _Entries(raw.get("platforms", {}), Platform),
-        _Entries(raw.get("switches", {}), SwitchModel),
-        _Entries(raw.get("nics", {}), Nic),
-    )
+    return Catalog.from_data(CatalogData.model_validate(builtin_raw(), strict=False))
 
 
 # A built-in figure derived from a field a design overrides: a design's `hbm` alone must not be
