@@ -588,6 +588,9 @@ class Cache:
         # kept alive here, so an id is not reused): its key and, with a file, its folder
         self._configs: dict[int, tuple[Any, str]] = {}
         self._config_folders: dict[str, Path] = {}
+        # what a review shows of each design this run assessed, as kept (file -> Shown): the
+        # report reads it as a replayed run's (laid out once: `presented`)
+        self._kept: dict[str, Any] = {}
 
     @property
     def run_key(self) -> str:
@@ -751,7 +754,7 @@ class Cache:
         fail_on = self.engine.config_for(designs[0].file).fail_on
         if _extra(self.args.format) is None:
             return Replayed(result, fail_on, engine=self.engine)
-        fresh = {a.result.file: a for a in assessed or ()}
+        fresh = {a.result.file: a for a in self.presented(assessed or [])}
         designs = [fresh.get(f) or split.assessed[f] for f in split.files]
         return Replayed(result, fail_on, designs, self.engine)
 
@@ -805,8 +808,22 @@ class Cache:
 
             return {a.result.file: reasons(a) for a in loaded}
         if _extra(fmt) == _REVIEW:
-            return {a.result.file: _shown_data(_show(a, fmt)) for a in loaded}
+            self._kept.update({a.result.file: _show(a, fmt) for a in loaded})
+            return {a.result.file: _shown_data(self._kept[a.result.file]) for a in loaded}
         return {}
+
+    def presented(self, assessed: list[Any]) -> list[Any]:
+        """The run's assessed designs as its report reads them: in a review, each design
+        whose review `store` kept reads it from there, as a replayed design does (so each is
+        laid out once, and a first run prints what its replay will)."""
+        if not self._kept:
+            return assessed
+        return [
+            _Assessed(a.result, self.engine, shown=self._kept[a.result.file])
+            if a.result.file in self._kept
+            else a
+            for a in assessed
+        ]
 
     def record(self, out: str, code: int) -> None:
         """The run's record (dclint.cli._runs), for a report printed on standard output,

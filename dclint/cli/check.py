@@ -318,6 +318,7 @@ def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
     assessed = assess(result, engine)
     if store is not None:
         store.store(result, assessed.designs)
+        assessed.designs = store.presented(assessed.designs)  # a review laid out once
     return _report(args, assessed, fixed, store)
 
 
