@@ -749,6 +749,10 @@ class Cache:
 
         by_file = {**split.stored, **{d.file: d for d in checked}}
         designs = [by_file[file] for file in split.files]
+        for file in split.files:  # the site policies of each design's config join the run's
+            config = self.engine.config_for(file)  # rules, as a check's do (SARIF and JUnit
+            if config.policies:  # name each rule); none named: the rule pack is not imported
+                self.engine.rules_for(config)
         result = RunResult(designs=designs, skipped=not_included(split.skipped, designs))
         result.rule_failures = sum("rule-failure" in f.tags for d in checked for f in d.findings)
         fail_on = self.engine.config_for(designs[0].file).fail_on
