@@ -35,6 +35,7 @@ def test_a_check_without_the_cache_imports_neither_the_cache_nor_the_baseline() 
     unneeded |= {"dclint.policy", "dclint.policy.format"}  # no config names site policies
     # what a Markdown or HTML report prints of git (and its record keeps): not for text
     unneeded |= {"dclint.report.meta", "dclint.report.commits"}
+    unneeded.add("dclint.engine.shared")  # the settings by concept: the summary's, capacity's
     assert sorted(unneeded & set(loaded)) == []
 
 
@@ -52,3 +53,15 @@ def test_the_model_modules_give_pydantic_evaluated_annotations() -> None:
             if isinstance(node, ast.ImportFrom) and node.module == "__future__":
                 postponed += [f"{name}: {a.name}" for a in node.names if a.name == "annotations"]
     assert postponed == []
+
+
+def test_rule_packs_are_found_as_importlib_metadata_finds_their_entry_points() -> None:
+    """The registry parses only the entry_points.txt files naming `dclint.rules`: the same
+    entry points, in the same order, as importlib.metadata's own selection."""
+    from importlib.metadata import entry_points
+
+    from dclint.engine.registry import ENTRY_POINT_GROUP, _normalized, _pack_entry_points
+
+    assert _pack_entry_points() == list(entry_points(group=ENTRY_POINT_GROUP))
+    assert [e.value for e in _pack_entry_points()] == ["dclint.rules"]  # dclint's own pack
+    assert _normalized("Dclint.Rules-Extra_pack") == "dclint_rules_extra_pack"

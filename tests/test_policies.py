@@ -547,3 +547,27 @@ def test_the_editor_workspace_judges_again_when_a_policy_file_changes(tmp_path: 
     policies.write_text(POLICIES.replace("60 kW", "90 kW"), encoding="utf-8")
     ws.reload_config()  # what the server does for a policy file it sees saved or changed
     assert acme001() == []
+
+
+@pytest.mark.parametrize("fmt", ["junit", "sarif"])
+def test_a_replayed_run_lists_the_site_policies_as_a_checked_one_does(
+    fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JUnit (a testcase a rule) and SARIF (a description a rule) name the site policies the
+    config runs: a run replayed from the results cache, which checks nothing, too."""
+    folder = _repo(tmp_path)
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("DCLINT_NO_CACHE", "1")
+    argv = ["check", "--today", "2026-12-02", "--format", fmt, "design.yaml"]
+    cold = (main(argv), capsys.readouterr().out)
+    assert "ACME001" in cold[1]
+    monkeypatch.delenv("DCLINT_NO_CACHE")
+    assert (main(argv), capsys.readouterr().out) == cold  # checks and stores
+    for record in (folder / ".dclint_cache").glob("run-*.json"):  # a run record replays
+        record.unlink()  # the report whole: the designs' replay is the one tested
+
+    def refuse(self: Engine, file: str) -> None:
+        raise AssertionError(f"{file} was checked, not replayed")
+
+    monkeypatch.setattr(Engine, "check_file", refuse)
+    assert (main(argv), capsys.readouterr().out) == cold

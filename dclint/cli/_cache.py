@@ -16,17 +16,19 @@ record, CLI values in, every field; the text of each site policy file it names),
 of its text and of every file it includes or extends, and its findings, waivers and the rack
 types the report rolls findings up by.
 
-In a format the cache reproduces byte for byte (`FORMATS`: text, GitHub annotations, GitLab
-code quality and SARIF print findings and nothing a design computes beyond them, SARIF with a
-description of each rule, read from the rule pack; JSON prints each design's projections too,
-which a JSON run stores as the report's own dict), a run replays the designs the cache holds
-unchanged and checks only the others (`split`: one edited design of many costs about one
-design's check, and a changed fragment re-checks only the designs that include it), then
-stores what it found. JUnit (each rule that did not apply, and why, read from the design),
-Markdown and HTML (projections, costs, provenance) check every design and store what they
-found; their run's report, as every format's, is replayed whole by its run record while
-nothing changed (dclint.cli._runs). Designs that did not load, or on which a rule failed, are
-never stored. Never used
+In every format (`FORMATS`) a run replays the designs the cache holds unchanged, byte for byte,
+and checks only the others (`split`: one edited design of many costs about one design's check,
+and a changed fragment re-checks only the designs that include it), then stores what it found.
+Text, GitHub annotations, GitLab code quality and SARIF print findings and nothing a design
+computes beyond them (SARIF a description of each rule, read from the rule pack); what the
+other formats print of a design beyond its findings is stored by a run in that format, beside
+them (`_extra`): JSON each design's projections (the report's own dict), JUnit why each rule
+that found nothing does not apply, a review (Markdown, its summary, HTML) the figures read from
+the design and, for Markdown and HTML, the design's section as printed (HTML's with its anchors
+left open: its place on the page is the run's). A stored design without what the run's format
+prints is checked again. A run's report, in every format, is also replayed whole by its run
+record while nothing changed (dclint.cli._runs). Designs that did not load, or on which a rule
+failed, are never stored. Never used
 with `--no-cache` or DCLINT_NO_CACHE set, `--fix`/`--diff`/`--add-suppressions`, `--watch`,
 `--sweep`, `--show-files`, `--set`, `--baseline` or `--write-baseline`.
 
@@ -67,8 +69,9 @@ from dclint.engine.rule import SEVERITIES
 __all__ = ["DIRECTORY", "ENV", "FORMATS", "Cache", "usable"]
 
 SCHEMA = 1  # the layout of a cache file; another number is ignored
-# reproduced byte for byte from what is stored
-FORMATS = ("text", "github", "json", "gitlab", "sarif")
+# reproduced byte for byte from what is stored: every report `check` prints
+FORMATS: tuple[str, ...] = ("text", "github", "json", "gitlab", "sarif", "junit", "markdown")
+FORMATS += ("markdown-summary", "html")
 # the formats a run record (dclint.cli._runs) replays: every report `check` prints; those that
 # print each design's git commit keep it in the record
 RECORDED: tuple[str, ...] = ("text", "json", "sarif", "junit", "github", "gitlab", "markdown")
@@ -77,6 +80,13 @@ _COMMITS = ("markdown", "html")
 # JSON prints each design's projections too: kept (the report's own dict) by a JSON run, and a
 # design stored without them is checked again by one
 _PROJECTION = "json"
+# what else a format prints of a design, kept by a run in that format and, where a stored
+# design lacks it, checked again by one: JUnit why each rule that found nothing does not apply
+# (dclint.report.junit.reasons); a review (Markdown, its summary, HTML) the figures read from
+# the design (dclint.report.review.Shown), with its section in the format printed
+_JUNIT = "junit"
+_REVIEW = "review"
+_SECTIONS = ("markdown", "html")  # the review formats whose sections are kept as printed
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 MAX_DESIGNS = 20_000  # entries a cache file keeps; past it only the latest run's
 # options that only shape the report: the same findings, shown otherwise
@@ -105,6 +115,10 @@ def usable(args: argparse.Namespace) -> bool:
 
 class _Bad(Exception):
     """A cache record of the wrong shape: the whole file is ignored."""
+
+
+class _Missing(Exception):
+    """A stored design without what this run's format prints of it: checked again."""
 
 
 def _plain(value: Any) -> Any:
@@ -192,7 +206,8 @@ class Split:
     skipped: list[str]
     stored: dict[str, DesignResult] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
-    assessed: dict[str, Any] = field(default_factory=dict)  # JSON: stored projections
+    # what the run's format prints of each stored design beyond its findings (_extra)
+    assessed: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -231,12 +246,49 @@ class _Projected:
         return None if tco is None else _AsDict(_dict(tco))
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class _Assessed:
-    """A stored design as the JSON report reads an assessment: its result and projection."""
+    """A stored design as a presenter reads an assessment: its result, and what the run's
+    format printed of the design beyond its findings (JSON: its `projected` workloads; JUnit:
+    why each rule that found nothing does not apply, `reasons`; a review: `shown`)."""
 
     result: DesignResult
-    projected: _Projected
+    engine: Any = field(repr=False)
+    projected: _Projected | None = None
+    reasons: dict[str, str] = field(default_factory=dict)
+    shown: Any = None  # dclint.report.review.Shown
+
+    @property
+    def file(self) -> str:
+        return self.result.file
+
+    @property
+    def name(self) -> str:
+        return self.result.name or self.result.file
+
+    @property
+    def design(self) -> Any:
+        return self.result.design
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.result.findings
+
+    @property
+    def errors(self) -> list[Any]:
+        return self.result.errors
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return dict(self.engine.rules)
+
+    def selected(self, rule_id: str) -> bool:
+        from dclint.engine.config import selected
+
+        return selected(rule_id, self.engine.config_for(self.file), self.file)
+
+    def inapplicable(self, rule_id: str) -> str:
+        return self.reasons.get(rule_id, "")
 
 
 @dataclass(eq=False)
@@ -381,6 +433,63 @@ def _design_result(file: str, d: dict[str, Any]) -> DesignResult:
     )
 
 
+def _reasons(value: Any) -> dict[str, str]:
+    reasons = _dict(value)
+    if not all(isinstance(v, str) for v in reasons.values()):
+        raise _Bad("reasons")
+    return reasons
+
+
+def _shown(value: Any, fmt: str) -> Any:
+    """A stored review's `Shown`, with the section of `fmt` where it prints one."""
+    from dclint.report.assumptions import Assumption
+    from dclint.report.review import Shown
+
+    d = _dict(value)
+    sections = _dict(d.get("sections"))
+    if fmt in _SECTIONS and fmt not in sections:
+        raise _Missing(fmt)
+    rows = [_strings(a) for a in _list(d.get("assumptions"))]
+    provenance = _strings(d.get("provenance"))
+    if any(len(a) != 4 for a in rows) or len(provenance) != 2:
+        raise _Bad("review")
+    return Shown(
+        row=_strings(d.get("row")),
+        assumptions=tuple(Assumption(*a) for a in rows),
+        provenance=(provenance[0], provenance[1]),
+        sections={k: _strings(v) for k, v in sections.items()},
+    )
+
+
+def _show(a: Any, fmt: str) -> Any:
+    """What a review in `fmt` shows of assessment `a` that is read from the design: its
+    `Shown`, with the design's section in `fmt` as printed (Markdown, HTML)."""
+    from dclint.report.review import Shown, design_review
+
+    review = design_review(a)
+    sections: dict[str, tuple[str, ...]] = {}
+    if fmt == "markdown":
+        from dclint.report.markdown import section as markdown_section
+
+        sections[fmt] = tuple(markdown_section(review))
+    elif fmt == "html":
+        from dclint.report.html import section as html_section
+
+        parts = html_section(review)
+        if parts is not None:  # else not kept: the design is checked again
+            sections[fmt] = tuple(parts)
+    return Shown(tuple(review.overview()), tuple(review.assumptions), review.provenance, sections)
+
+
+def _shown_data(shown: Any) -> dict[str, Any]:
+    return {
+        "row": list(shown.row),
+        "assumptions": [[a.item, a.value, a.default, a.source] for a in shown.assumptions],
+        "provenance": list(shown.provenance),
+        "sections": {k: list(v) for k, v in shown.sections.items()},
+    }
+
+
 def _inputs(d: dict[str, Any]) -> list[tuple[str, str]]:
     """(file, SHA-256) of the design and of each file it includes."""
     value = d.get("inputs")
@@ -444,6 +553,18 @@ def _entry(d: DesignResult, config_key: str) -> dict[str, Any] | None:
     }
 
 
+def _extra(fmt: str) -> str | None:
+    """The key of what `fmt` prints of a design beyond its findings in a stored design (None
+    where it prints nothing more: text, GitHub, GitLab, SARIF)."""
+    if fmt == "json":
+        return _PROJECTION
+    if fmt == "junit":
+        return _JUNIT
+    if fmt in ("markdown", "markdown-summary", "html"):
+        return _REVIEW
+    return None
+
+
 # --- the cache of one run ---------------------------------------------------------------------
 
 
@@ -467,6 +588,9 @@ class Cache:
         # kept alive here, so an id is not reused): its key and, with a file, its folder
         self._configs: dict[int, tuple[Any, str]] = {}
         self._config_folders: dict[str, Path] = {}
+        # what a review shows of each design this run assessed, as kept (file -> Shown): the
+        # report reads it as a replayed run's (laid out once: `presented`)
+        self._kept: dict[str, Any] = {}
 
     @property
     def run_key(self) -> str:
@@ -576,8 +700,9 @@ class Cache:
             if not isinstance(entry, dict) or entry.get("config") != self._config_key(config):
                 split.missing.append(file)
                 continue
-            if self.args.format == "json" and not isinstance(entry.get(_PROJECTION), dict):
-                split.missing.append(file)  # stored by a run that printed no projection
+            extra = _extra(self.args.format)
+            if extra is not None and extra not in entry:
+                split.missing.append(file)  # stored by a run that printed less of it
                 continue
             try:
                 inputs = _inputs(entry)
@@ -586,19 +711,34 @@ class Cache:
                 ):
                     split.missing.append(file)
                     continue
-                split.stored[file] = _design_result(file, entry)
-                if self.args.format == "json":
-                    projection = _dict(entry[_PROJECTION])
-                    split.assessed[file] = _Assessed(split.stored[file], _Projected(projection))
-                    split.assessed[file].projected.projections  # noqa: B018 - its shape checked
-                    split.assessed[file].projected.unprojected  # noqa: B018
-                    split.assessed[file].projected.tco  # noqa: B018
+                result = _design_result(file, entry)
+                if extra is not None:
+                    split.assessed[file] = self._assessed(result, entry[extra])
+                split.stored[file] = result
                 if self.inputs is not None:
                     self.inputs[file] = inputs
+            except _Missing:
+                split.missing.append(file)
             except _Bad:
                 self._files[folder] = {}  # a record of the wrong shape: the file is rewritten
                 split.missing.append(file)
         return split
+
+    def _assessed(self, result: DesignResult, value: Any) -> _Assessed:
+        """A stored design as this run's format reads an assessment (its record's shape
+        checked: _Bad)."""
+        fmt = self.args.format
+        out = _Assessed(result, self.engine)
+        if fmt == "json":
+            out.projected = _Projected(_dict(value))
+            out.projected.projections  # noqa: B018 - its shape checked
+            out.projected.unprojected  # noqa: B018
+            out.projected.tco  # noqa: B018
+        elif fmt == "junit":
+            out.reasons = _reasons(value)
+        else:
+            out.shown = _shown(value, fmt)
+        return out
 
     def replayed(
         self, split: Split, checked: list[DesignResult], assessed: list[Any] | None = None
@@ -609,24 +749,25 @@ class Cache:
 
         by_file = {**split.stored, **{d.file: d for d in checked}}
         designs = [by_file[file] for file in split.files]
+        for file in split.files:  # the site policies of each design's config join the run's
+            config = self.engine.config_for(file)  # rules, as a check's do (SARIF and JUnit
+            if config.policies:  # name each rule); none named: the rule pack is not imported
+                self.engine.rules_for(config)
         result = RunResult(designs=designs, skipped=not_included(split.skipped, designs))
         result.rule_failures = sum("rule-failure" in f.tags for d in checked for f in d.findings)
         fail_on = self.engine.config_for(designs[0].file).fail_on
-        if self.args.format != "json":
+        if _extra(self.args.format) is None:
             return Replayed(result, fail_on, engine=self.engine)
-        fresh = {a.result.file: a for a in assessed or ()}
+        fresh = {a.result.file: a for a in self.presented(assessed or [])}
         designs = [fresh.get(f) or split.assessed[f] for f in split.files]
         return Replayed(result, fail_on, designs, self.engine)
 
     def store(self, result: RunResult, assessed: Any = None) -> None:
         """Keep what the run found for each design that loaded (quietly, if it cannot); with
-        a JSON run's `assessed` designs, the projection the report prints of each too."""
+        the run's `assessed` designs, what its format prints of each beyond its findings too
+        (JSON: the projection; JUnit: why rules do not apply; a review: `Shown`)."""
         by_folder: dict[Path, dict[str, Any]] = {}
-        projections: dict[str, Any] = {}
-        if assessed is not None and self.args.format == "json":
-            from dclint.report.json_format import _projection
-
-            projections = {a.result.file: _projection(a) for a in assessed if a.design}
+        extras = self._extras(assessed or [])
         for d in result.designs:
             config = self.engine.config_for(d.file)
             folder = self._folder(d.file, config)
@@ -634,8 +775,9 @@ class Cache:
             if entry is None or folder is None:
                 self.inputs = None  # not stored: the run is not recorded either
                 continue
-            if d.file in projections:
-                entry[_PROJECTION] = json.loads(json.dumps(projections[d.file]))
+            extra = _extra(self.args.format)
+            if extra is not None and d.file in extras:
+                entry[extra] = json.loads(json.dumps(extras[d.file]))
             by_folder.setdefault(folder, {})[d.file] = entry
             if self.inputs is not None:
                 self.inputs[d.file] = [(name, digest) for name, digest in entry["inputs"]]
@@ -650,6 +792,42 @@ class Cache:
                 continue
             with contextlib.suppress(OSError):
                 write(folder, f"{self.run_key[:32]}.json", text, self.run_key)
+
+    def prints_designs(self) -> bool:
+        """Whether this run's format prints more of a design than its findings (a run that
+        checks some designs assesses them for it)."""
+        return _extra(self.args.format) is not None
+
+    def _extras(self, assessed: list[Any]) -> dict[str, Any]:
+        """What this run's format prints of each assessed design beyond its findings, by
+        file, as stored (see _extra)."""
+        fmt = self.args.format
+        loaded = [a for a in assessed if a.design is not None]
+        if fmt == "json":
+            from dclint.report.json_format import _projection
+
+            return {a.result.file: _projection(a) for a in loaded}
+        if fmt == "junit":
+            from dclint.report.junit import reasons
+
+            return {a.result.file: reasons(a) for a in loaded}
+        if _extra(fmt) == _REVIEW:
+            self._kept.update({a.result.file: _show(a, fmt) for a in loaded})
+            return {a.result.file: _shown_data(self._kept[a.result.file]) for a in loaded}
+        return {}
+
+    def presented(self, assessed: list[Any]) -> list[Any]:
+        """The run's assessed designs as its report reads them: in a review, each design
+        whose review `store` kept reads it from there, as a replayed design does (so each is
+        laid out once, and a first run prints what its replay will)."""
+        if not self._kept:
+            return assessed
+        return [
+            _Assessed(a.result, self.engine, shown=self._kept[a.result.file])
+            if a.result.file in self._kept
+            else a
+            for a in assessed
+        ]
 
     def record(self, out: str, code: int) -> None:
         """The run's record (dclint.cli._runs), for a report printed on standard output,

@@ -275,8 +275,8 @@ def _incremental(args: argparse.Namespace, engine: Any, store: Any, split: Any) 
     fresh = RunResult(designs=checked)
     price_findings(fresh, engine)  # as assess() prices a full run's findings
     assessed = None
-    if args.format == "json":  # the checked designs' projections, as a full run's report
-        from dclint.analysis.assess.assessment import assess
+    if store.prints_designs():  # what the format prints of the checked designs beyond their
+        from dclint.analysis.assess.assessment import assess  # findings, as a full run's
 
         assessed = assess(fresh, engine, priced=False).designs
     store.store(fresh, assessed)
@@ -318,6 +318,7 @@ def _check(args: argparse.Namespace, engine: Any, store: Any) -> int:
     assessed = assess(result, engine)
     if store is not None:
         store.store(result, assessed.designs)
+        assessed.designs = store.presented(assessed.designs)  # a review laid out once
     return _report(args, assessed, fixed, store)
 
 

@@ -147,10 +147,8 @@ def _entry_point_packages() -> list[tuple[str, ModuleType]]:
     """Installed rule packs, looked up once per process: reading every distribution's
     metadata cost a grid about a tenth of its time when done per point. A long-running
     `dclint server` sees a pack installed after it started once it is restarted."""
-    from importlib.metadata import entry_points
-
     out = []
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    for ep in _pack_entry_points():
         if ep.value == BUILTIN:
             continue
         try:
@@ -158,6 +156,31 @@ def _entry_point_packages() -> list[tuple[str, ModuleType]]:
         except Exception as exc:
             raise ConfigError(f"rule pack '{ep.name}' ({ep.value}) failed to load: {exc}") from None
     return out
+
+
+def _pack_entry_points() -> list[Any]:
+    """The installed `dclint.rules` entry points, as importlib.metadata.entry_points(group=...)
+    finds them (one distribution per name, the first on sys.path), but parsing only the
+    entry_points.txt files that name the group: parsing every installed distribution's, to
+    select one group, was about 4% of a cold check of one small design (100 distributions)."""
+    from importlib.metadata import distributions
+
+    out: list[Any] = []
+    seen: set[str] = set()
+    for dist in distributions():
+        name = getattr(dist, "_normalized_name", None) or _normalized(dist.name or "")
+        if name in seen:
+            continue
+        seen.add(name)
+        text = dist.read_text("entry_points.txt")
+        if text and ENTRY_POINT_GROUP in text:
+            out += dist.entry_points.select(group=ENTRY_POINT_GROUP)
+    return out
+
+
+def _normalized(name: str) -> str:
+    """A distribution's name as importlib.metadata compares names (PEP 503)."""
+    return re.sub(r"[-_.]+", "_", name).lower()
 
 
 def discover(rules_dirs: tuple[str, ...] = (), *, plugins: bool = True) -> dict[str, type[Rule]]:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dclint.engine.config import (
     Config,
@@ -24,7 +24,6 @@ from dclint.engine.located import fmt_value as _fmt  # noqa: F401  (tests read i
 from dclint.engine.located import locate, rule_failure
 from dclint.engine.registry import discover
 from dclint.engine.rule import Context, Rule, Violation
-from dclint.engine.shared import Shared
 from dclint.engine.spelling import unit_spellings
 from dclint.engine.suppress import (  # noqa: F401  (the DCL ids, re-exported)
     EXPIRED,
@@ -35,6 +34,9 @@ from dclint.engine.suppress import (  # noqa: F401  (the DCL ids, re-exported)
 )
 from dclint.errors import ConfigError, LoadError, Problem
 from dclint.model.source import Source
+
+if TYPE_CHECKING:  # a check reads no shared setting: the module is imported when one is
+    from dclint.engine.shared import Shared
 
 __all__ = ["Engine", "find_files", "not_included", "run"]
 

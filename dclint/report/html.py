@@ -24,7 +24,7 @@ from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows,
 from dclint.report.view import View
 from dclint.units import Quantity
 
-__all__ = ["CSP", "STYLE", "design_section", "escape", "render"]
+__all__ = ["CSP", "STYLE", "design_section", "escape", "render", "section"]
 
 CSP = HTML_CSP  # dclint.escaping's: every HTML page dclint writes carries it
 STYLE = """
@@ -128,7 +128,10 @@ def _findings(r: Review) -> list[str]:
     return out
 
 
-def _design(r: Review, n: int) -> str:
+def _design(r: Review, n: int | str) -> str:
+    """One design's section, the `n`th of the page (its anchor `d{n}`, and its figures')."""
+    if r.shown is not None and "html" in r.shown.sections:  # as a run printed it
+        return f"d{n}".join(r.shown.sections["html"])
     out = [
         f'<section class="design" id="d{n}"><h2>{escape(r.name)}</h2>'
         f"<p>File: <code>{escape(r.file)}</code>. Verdict: <strong>{escape(r.verdict)}</strong>."
@@ -194,6 +197,18 @@ def _overview(items: list[Review]) -> str:
 
 
 design_section = _design  # one design's body, for the review document
+# where a section's own anchor (`d` and its place on the page) goes in a section kept for
+# another place (section): a character escape() writes as an escape, so no text holds it
+_ANCHOR = "\x00"
+
+
+def section(r: Review) -> list[str] | None:
+    """One design's section, as the parts between its anchors: for the results cache, which
+    prints it at the design's place on the page (the anchors joined back: `_design`); None
+    should the section hold the marker otherwise (then it is not kept)."""
+    text = _design(r, _ANCHOR)
+    parts = text.split("d" + _ANCHOR)
+    return None if any(_ANCHOR in p for p in parts) else parts
 
 
 def render(run: RunAssessment, view: View) -> str:
@@ -203,10 +218,7 @@ def render(run: RunAssessment, view: View) -> str:
         f"<h1>{escape(title)}</h1><p>{escape(summary_line(run.result))}</p>",
         "<h2>Overview</h2>" + _overview(items),
         '<dl class="meta">'
-        + "".join(
-            f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>"
-            for k, v in metadata([r.assessment for r in items if r.assessment], view)
-        )
+        + "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in metadata(items, view))
         + "</dl>",
         "<nav><h2>Contents</h2><ol>"
         + "".join(f'<li><a href="#d{n}">{escape(r.name)}</a></li>' for n, r in enumerate(items))

@@ -12,7 +12,7 @@ from dclint.engine.findings import Finding
 from dclint.report.text import finding_line
 from dclint.report.view import View
 
-__all__ = ["LOAD_CASE", "render"]
+__all__ = ["LOAD_CASE", "reasons", "render"]
 
 LOAD_CASE = "load"
 # characters XML 1.0 cannot carry at all, even escaped
@@ -55,9 +55,7 @@ def _suite(root: ET.Element, a: Assessment) -> None:
         name = f"{rid} {cls.name if cls else by_rule[rid][0].name}"
         case = _sub(suite, "testcase", name=name, classname=classname, file=d.file)
         found = by_rule.get(rid, [])
-        why = ""
-        if cls is not None and d.design is not None and not found:
-            why = cls.inapplicable(d.design, a.options.get(rid))
+        why = a.inapplicable(rid) if not found else ""
         if d.errors:
             skipped += 1
             _sub(case, "skipped", message="the design did not load")
@@ -83,6 +81,20 @@ def _suite(root: ET.Element, a: Assessment) -> None:
     suite.set("failures", str(failures))
     suite.set("errors", str(errors))
     suite.set("skipped", str(skipped))
+
+
+def reasons(a: Assessment) -> dict[str, str]:
+    """Why each rule the design runs that found nothing does not apply to it (rule id ->
+    the reason, for those that do not): what the report reads of the design beyond its
+    findings, for the results cache to keep."""
+    found = {f.rule for f in a.result.findings}
+    out = {}
+    for rid in a.rules:
+        if a.selected(rid) and rid not in found:
+            why = a.inapplicable(rid)
+            if why:
+                out[rid] = why
+    return out
 
 
 def render(run: RunAssessment, view: View) -> str:

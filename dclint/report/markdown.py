@@ -27,7 +27,16 @@ from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows,
 from dclint.report.view import View
 from dclint.units import fmt
 
-__all__ = ["design_section", "md", "overview", "render", "rollup_line", "slug", "summary_rows"]
+__all__ = [
+    "design_section",
+    "md",
+    "overview",
+    "render",
+    "rollup_line",
+    "section",
+    "slug",
+    "summary_rows",
+]
 
 SUBJECTS = 100  # subjects listed under a rolled-up entry; a PR comment has a size limit
 
@@ -203,6 +212,14 @@ def _design(r: Review) -> list[str]:
 design_section = _design  # one design's body, for the review document
 
 
+def section(r: Review) -> list[str]:
+    """One design's lines in the review: as a run printed them (a design read back from the
+    results cache), else laid out now."""
+    if r.shown is not None and "markdown" in r.shown.sections:
+        return list(r.shown.sections["markdown"])
+    return _design(r)
+
+
 def overview(items: list[Review], links: bool = True) -> list[str]:
     """The overview table, a row a design; `links` to each design's section."""
     rows = [r.overview() for r in items]
@@ -226,11 +243,11 @@ def render(run: RunAssessment, view: View) -> str:
         "Run details: date, version, configuration, commit, command line",
         _table(
             ["Item", "Value"],
-            [list(x) for x in metadata([r.assessment for r in items if r.assessment], view)],
+            [list(x) for x in metadata(items, view)],
         ),
     )
     for review in items:
-        out += _design(review)
+        out += section(review)
     header, rows = merged_assumptions(items)
     if rows:
         out += ["## Assumptions and limits", ""]

@@ -3,11 +3,12 @@ git commit and the command line, so a printed review can be traced to what produ
 
 from __future__ import annotations
 
+import functools
 import shlex
 import sys
 from collections.abc import Sequence
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dclint._version import __version__
 from dclint.analysis.assess.assessment import Assessment
@@ -15,7 +16,10 @@ from dclint.report.commits import commits as git_commits
 from dclint.report.values import share, show
 from dclint.report.view import View
 
-__all__ = ["metadata"]
+if TYPE_CHECKING:
+    from dclint.report.review import Review
+
+__all__ = ["metadata", "provenance"]
 
 
 def _changed_options(a: Assessment, defaults: dict[str, dict[str, Any]]) -> list[str]:
@@ -46,18 +50,31 @@ def _config(a: Assessment) -> str:
     return str(out)
 
 
-def metadata(items: Sequence[Assessment], view: View) -> list[tuple[str, str]]:
-    """(item, value) rows: one a run, and one a design file where configs or commits differ."""
+@functools.lru_cache(maxsize=1)
+def _defaults() -> dict[str, dict[str, Any]]:
+    """The built-in rules' options at their defaults, worked out once (read, never changed)."""
     from dclint.engine.config import default_options
 
+    return default_options()
+
+
+def provenance(a: Assessment) -> tuple[str, str]:
+    """A design's configuration in effect and the options that differ from their defaults
+    ("none" when none does), as the run details print them."""
+    return _config(a), "; ".join(_changed_options(a, _defaults())) or "none"
+
+
+def metadata(items: Sequence[Review], view: View) -> list[tuple[str, str]]:
+    """(item, value) rows: one a run, and one a design file where configs or commits differ."""
     today = view.today or date.today().isoformat()
     argv = view.argv
     command = "dclint " + shlex.join(argv if argv is not None else sys.argv[1:])
     rows = [("Date", str(today)), ("dclint version", __version__), ("Command line", command)]
-    defaults = default_options()
-    files = [a.file for a in items]
-    configs = {a.file: _config(a) for a in items}
-    changed = {a.file: "; ".join(_changed_options(a, defaults)) or "none" for a in items}
+    files = [r.file for r in items]
+    configs: dict[str, str] = {}
+    changed: dict[str, str] = {}
+    for r in items:
+        configs[r.file], changed[r.file] = r.provenance
     commits = git_commits(files)
     for label, per_file in (
         ("Configuration", configs),

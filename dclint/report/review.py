@@ -17,9 +17,31 @@ from dclint.errors import Problem
 from dclint.report.assumptions import Assumption, assumptions, projection_assumptions
 from dclint.report.values import money, show
 
-__all__ = ["OVERVIEW_COLUMNS", "SEVERITY_ORDER", "Review", "merged_assumptions", "reviews"]
+__all__ = [
+    "OVERVIEW_COLUMNS",
+    "SEVERITY_ORDER",
+    "Review",
+    "Shown",
+    "design_review",
+    "merged_assumptions",
+    "reviews",
+]
 
 SEVERITY_ORDER = ("error", "warning", "info")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a review shows of a design that is read from the design itself, as a run printed
+    it: its overview row, assumptions, provenance ((configuration, options differing from the
+    defaults), dclint.report.meta) and its section in each format rendered (`sections`: format
+    -> its lines, or its parts between the section's anchors: html). A run replayed from the
+    results cache (dclint.cli._cache) prints a stored design from these."""
+
+    row: tuple[str, ...]
+    assumptions: tuple[Assumption, ...]
+    provenance: tuple[str, str]
+    sections: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -40,6 +62,18 @@ class Review:
     graphs: list[tuple[str, Graph]] = field(default_factory=list)
     design: Any = None
     assessment: Assessment | None = field(default=None, repr=False)
+    shown: Shown | None = field(default=None, repr=False)  # a design read back from the cache
+
+    @property
+    def provenance(self) -> tuple[str, str]:
+        """(configuration in effect, options differing from the defaults), as the run details
+        print them (dclint.report.meta)."""
+        if self.shown is not None:
+            return self.shown.provenance
+        from dclint.report.meta import provenance
+
+        assert self.assessment is not None
+        return provenance(self.assessment)
 
     @property
     def blocked(self) -> str:
@@ -78,6 +112,8 @@ class Review:
 
     def overview(self) -> list[str]:
         """Design, verdict, errors, warnings, infos, GPUs, IT load, training days, cost."""
+        if self.shown is not None:
+            return list(self.shown.row)
         c = self.counts
         s = self.summary
         days = [p["training_days"] for p in self.projections if p.get("training_days")]
@@ -124,7 +160,10 @@ def reviews(run: RunAssessment) -> list[Review]:
     return sorted(items, key=lambda r: _VERDICTS.index(r.verdict))
 
 
-def _review(a: Assessment) -> Review:
+def _review(a: Any) -> Review:
+    """The review of an assessment, or of a design read back from the results cache (an
+    object with the assessment's result, file, name, errors, findings and design, and what
+    the run showed of the design: `shown`)."""
     review = Review(a.file, a.name, list(a.errors), list(a.findings), design=a.design, assessment=a)
     areas: dict[str, dict[str, list[Finding]]] = {}
     for f in a.findings:
@@ -137,6 +176,10 @@ def _review(a: Assessment) -> Review:
     }
     if a.design is None:
         return review
+    stored = getattr(a, "shown", None)
+    if isinstance(stored, Shown):
+        review.shown, review.assumptions = stored, list(stored.assumptions)
+        return review
     review.summary, review.summary_error = a.summary, a.summary_error
     projected = a.projected
     review.projections = a.projection_data
@@ -148,6 +191,9 @@ def _review(a: Assessment) -> Review:
         [*review.projections, *([review.tco] if review.tco else [])]
     )
     return review
+
+
+design_review = _review  # one design's review (the results cache keeps what it shows)
 
 
 def merged_assumptions(items: list[Review]) -> tuple[list[str], list[list[str]]]:

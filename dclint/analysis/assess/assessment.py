@@ -206,6 +206,14 @@ class Assessment:
 
         return selected(rule_id, self.config, self.file)
 
+    def inapplicable(self, rule_id: str) -> str:
+        """Why rule `rule_id` cannot apply to the design (`Rule.inapplicable` under the options
+        in effect; '' when it can, when the design did not load, or for a rule not known)."""
+        cls = self.rules.get(rule_id)
+        if cls is None or self.design is None:
+            return ""
+        return cls.inapplicable(self.design, self.options.get(rule_id))
+
     @cached_property
     def flagged(self) -> dict[str, list[str]]:
         """Finding subjects -> the rules that judge them, for marking diagram elements: errors
