@@ -314,7 +314,7 @@ def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     add(
         "one small design: dclint / import yaml, pydantic, pint",
         ratio(t("dclint-small"), t("import", cmd=[PY, "-c", IMPORT_FLOOR])),
-        1.1,
+        1.5,  # issue 54's target (an earlier round's 1.1 was never met either)
         "x",
     )
     add(
