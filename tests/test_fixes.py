@@ -147,14 +147,19 @@ def test_add_suppressions_writes_a_reasoned_comment_per_finding(work, capsys) ->
     assert code == 0
 
 
-def _h100_on_64_gpus(work: Path) -> Any:
-    """The H100 sample as h.yaml in `work`, its workload on 64 of its 320 GPUs (a layout search
-    a third the cost; what the fixes write does not depend on the world size); loaded."""
-    import dclint
-
+def _h100_64_text() -> str:
+    """The H100 sample's text, its workload on 64 of its 320 GPUs: a layout search a third the
+    cost, and what the fixes write does not depend on the world size."""
     text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
     assert text.count("    gpus: 320\n") == 1
-    (work / "h.yaml").write_text(text.replace("    gpus: 320\n", "    gpus: 64\n"))
+    return text.replace("    gpus: 320\n", "    gpus: 64\n")
+
+
+def _h100_on_64_gpus(work: Path) -> Any:
+    """_h100_64_text() as h.yaml in `work`, loaded."""
+    import dclint
+
+    (work / "h.yaml").write_text(_h100_64_text())
     return dclint.load(work / "h.yaml")
 
 
@@ -702,7 +707,7 @@ def test_add_suppressions_keeps_the_file_as_kept(form: str, work, capsys) -> Non
 
 @pytest.mark.parametrize("form", ["crlf", "bom-crlf", "crlf-no-final-newline"])
 def test_plan_apply_keeps_line_endings_bom_and_final_newline(form: str, work, capsys) -> None:
-    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
+    text = _h100_64_text()
     (work / "lf.yaml").write_text(text)
     (work / "h.yaml").write_bytes(_kept(text, form))
     assert main(["plan", "lf.yaml", "--apply"]) == 0
@@ -781,7 +786,7 @@ def test_plan_apply_on_a_file_changed_since_it_was_read_writes_nothing(
 ) -> None:
     from dclint.fix import files
 
-    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
+    text = _h100_64_text()
     (work / "h.yaml").write_text(text)
     real = files.read
 
