@@ -9,7 +9,7 @@ import xml.dom.minidom
 from pathlib import Path
 
 import pytest
-from _hardening import SMALL, dclint
+from _hardening import SMALL, dclint, dclint_here
 
 from dclint.cli import main
 from dclint.cli.precommit import main as hook
@@ -128,7 +128,7 @@ def test_tiny_values_never_make_infinity_and_json_has_no_nan(tmp_path: Path) -> 
     assert finite_json({"a": float("inf"), "b": [float("nan"), 1.5], "c": (2, "x")}) == (
         '{\n  "a": null,\n  "b": [\n    null,\n    1.5\n  ],\n  "c": [\n    2,\n    "x"\n  ]\n}\n'
     )
-    proc, _ = dclint(
+    proc = dclint_here(
         "check", str(SAMPLE), "--format", "json", "--set",
         "workloads.llm-13b.checkpoint.interval=5e-324 h", cwd=tmp_path,
     )  # fmt: skip
