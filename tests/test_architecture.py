@@ -216,21 +216,19 @@ _ID_LITERAL = re.compile(r"^\s*([A-Z]{2,5}\d{3})(?::|\s*$)")
 def _id_literals(path: Path) -> set[str]:
     """Rule ids written as a string constant of their own (`"PWR001"`) or as a label's head
     (`"PAR003: ..."`) in `path`, less the ids of the rules it defines (`id = "PWR001"`)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    own = {
-        n.value.value
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == "id" for t in n.targets)
-        and isinstance(n.value, ast.Constant)
-    }
-    found = set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Constant) and isinstance(n.value, str):
-            match = _ID_LITERAL.match(n.value)
-            if match and match.group(1) not in own:
+    own, found = set(), set()  # one walk of the tree (the test walks every module of dclint/)
+    for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(n, ast.Constant):
+            match = _ID_LITERAL.match(n.value) if isinstance(n.value, str) else None
+            if match:
                 found.add(match.group(1))
-    return found
+        elif (
+            isinstance(n, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "id" for t in n.targets)
+            and isinstance(n.value, ast.Constant)
+        ):
+            own.add(n.value.value)
+    return found - own
 
 
 def test_a_rule_is_named_by_its_class_not_a_string() -> None:

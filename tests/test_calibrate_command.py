@@ -172,26 +172,44 @@ def test_cost_uses_the_profile_for_its_gpu(
     assert any(a.startswith("calibrated by ") for a in after["assumptions"])
 
 
+# the layout search on 64 of the sample's GPUs (`plan --gpus 64`) costs a CPU-second; on its
+# 320, what the integration tier runs, 2.5
+WORLDS = [
+    pytest.param(["--gpus", "64"], id="64-gpus"),
+    pytest.param([], id="320-gpus", marks=pytest.mark.integration),
+]
+
+
+@pytest.mark.parametrize("gpus", WORLDS)
 def test_a_profile_never_changes_another_gpu(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], gpus: list[str]
 ) -> None:
     assert main(["cost", str(_project(tmp_path, None))]) == 0
     plain = capsys.readouterr().out
     assert main(["cost", str(_project(tmp_path, B200))]) == 0
     assert capsys.readouterr().out == plain
-    assert main(["plan", str(_project(tmp_path, B200)), "--top", "3"]) == 0
+    assert main(["plan", str(_project(tmp_path, B200)), "--top", "3", *gpus]) == 0
     other = capsys.readouterr().out
-    assert main(["plan", str(_project(tmp_path, None)), "--top", "3"]) == 0
+    assert main(["plan", str(_project(tmp_path, None)), "--top", "3", *gpus]) == 0
     assert capsys.readouterr().out == other
 
 
-def test_plan_ranks_with_the_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("gpus", "steps"),
+    [
+        pytest.param(["--gpus", "64"], ("9.3121", "11.0466"), id="64-gpus"),
+        pytest.param([], ("1.8936", "2.2935"), id="320-gpus", marks=pytest.mark.integration),
+    ],
+)
+def test_plan_ranks_with_the_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], gpus: list[str], steps: tuple[str, str]
+) -> None:
     def best(design: Path) -> str:
-        assert main(["plan", str(design), "--top", "1", "--format", "json"]) == 0
+        assert main(["plan", str(design), "--top", "1", "--format", "json", *gpus]) == 0
         data = json.loads(capsys.readouterr().out)
         return f"{data['layouts'][0]['step_time_s']:.4f}"
 
-    assert (best(_project(tmp_path, None)), best(_project(tmp_path, H100))) == ("1.8936", "2.2935")
+    assert (best(_project(tmp_path, None)), best(_project(tmp_path, H100))) == steps
 
 
 MEGATRON_LOG = """\

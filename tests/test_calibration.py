@@ -252,19 +252,20 @@ def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]]]:
     from dclint.projection.uncertainty import derive, envelope
 
     inside, total, per = 0, 0, {}
+    errors = [(r, error(r)) for r in runs()]  # each run's, predicted once for every source
     sources = sorted({r.design.name for r in runs()})
     for source in sources:
-        rest = [r for r in runs() if r.design.name != source]
+        rest = [(r, e) for r, e in errors if r.design.name != source]
         bands = {
-            stack: derive(((r.generation, r.moe, error(r)) for r in rest if r.native == stack), q)
+            stack: derive(((r.generation, r.moe, e) for r, e in rest if r.native == stack), q)
             for stack in (False, True)
         }
-        wide = envelope(error(r) for r in rest)
-        held = [r for r in runs() if r.design.name == source]
+        wide = envelope(e for _, e in rest)
+        held = [(r, e) for r, e in errors if r.design.name == source]
         hits = 0
-        for r in held:
+        for r, e in held:
             low, high, _ = bands[r.native].get((r.generation, r.moe), wide)
-            hits += low <= 1 + error(r) <= high
+            hits += low <= 1 + e <= high
         per[source] = (hits, len(held))
         inside, total = inside + hits, total + len(held)
     return inside, total, per

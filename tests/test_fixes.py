@@ -5,6 +5,7 @@ file checked unless asked; every test fails before its fix existed."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -146,9 +147,24 @@ def test_add_suppressions_writes_a_reasoned_comment_per_finding(work, capsys) ->
     assert code == 0
 
 
-def test_plan_apply_writes_the_best_layout(work, capsys) -> None:
+def _h100_64_text() -> str:
+    """The H100 sample's text, its workload on 64 of its 320 GPUs: a layout search a third the
+    cost, and what the fixes write does not depend on the world size."""
     text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
-    (work / "h.yaml").write_text(text)
+    assert text.count("    gpus: 320\n") == 1
+    return text.replace("    gpus: 320\n", "    gpus: 64\n")
+
+
+def _h100_on_64_gpus(work: Path) -> Any:
+    """_h100_64_text() as h.yaml in `work`, loaded."""
+    import dclint
+
+    (work / "h.yaml").write_text(_h100_64_text())
+    return dclint.load(work / "h.yaml")
+
+
+def test_plan_apply_writes_the_best_layout(work, capsys) -> None:
+    original = _h100_on_64_gpus(work)
     assert main(["plan", "h.yaml", "--apply"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("h.yaml: workload llm-13b: layout set to tp ")
@@ -157,7 +173,6 @@ def test_plan_apply_writes_the_best_layout(work, capsys) -> None:
     wl = dclint.load(work / "h.yaml").workloads[0]
     from dclint.projection.search.plan import plan_layouts
 
-    original = dclint.load(ROOT / "sample_designs" / "h100-40node.yaml")
     plan = plan_layouts(original, original.workloads[0], rank_only=True)
     assert not isinstance(plan, str)
     best = plan.result.valid[0]
@@ -613,9 +628,8 @@ def test_par005_fix_applies_the_best_layout_and_says_so(work, capsys) -> None:
     import dclint
     from dclint.projection.search.plan import plan_layouts
 
-    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
-    (work / "h.yaml").write_text(text)
-    original = dclint.load(ROOT / "sample_designs" / "h100-40node.yaml")
+    original = _h100_on_64_gpus(work)
+    text = (work / "h.yaml").read_text()
     plan = plan_layouts(original, original.workloads[0], rank_only=True)
     assert not isinstance(plan, str)
     best = plan.result.valid[0]
@@ -693,7 +707,7 @@ def test_add_suppressions_keeps_the_file_as_kept(form: str, work, capsys) -> Non
 
 @pytest.mark.parametrize("form", ["crlf", "bom-crlf", "crlf-no-final-newline"])
 def test_plan_apply_keeps_line_endings_bom_and_final_newline(form: str, work, capsys) -> None:
-    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
+    text = _h100_64_text()
     (work / "lf.yaml").write_text(text)
     (work / "h.yaml").write_bytes(_kept(text, form))
     assert main(["plan", "lf.yaml", "--apply"]) == 0
@@ -772,7 +786,7 @@ def test_plan_apply_on_a_file_changed_since_it_was_read_writes_nothing(
 ) -> None:
     from dclint.fix import files
 
-    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text()
+    text = _h100_64_text()
     (work / "h.yaml").write_text(text)
     real = files.read
 

@@ -19,7 +19,10 @@ from dclint.report import grid as grid_report
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = str(ROOT / "sample_designs" / "h100-40node.yaml")
-SETUP = Setup(SAMPLE, None)
+# the sample's 13B workload on 64 of its 320 GPUs: what these tests check does not depend on the
+# world size, and a search of 64 GPUs costs a third of one of 320
+GPUS64 = "workloads[0].gpus=64"
+SETUP = Setup(SAMPLE, None, (GPUS64,))
 # site.pue and the power price leave the search alone; the micro-batch count it sees does not
 PUE = ("site.pue", ["1.2", "1.3", "1.4"])
 PRICE = ("site.electricity_price", ["0.6 CNY/kWh", "0.8 CNY/kWh"])
@@ -115,7 +118,7 @@ def test_plan_cli_store_resume_and_sample(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = str(tmp_path / "g.db")
-    argv = ["plan", SAMPLE, "--vary", "site.pue=1.2,1.3", "--jobs", "1"]
+    argv = ["plan", SAMPLE, "--set", GPUS64, "--vary", "site.pue=1.2,1.3", "--jobs", "1"]
     assert main([*argv, "--store", store]) == 0
     first = capsys.readouterr().out
     assert main([*argv, "--resume", store]) == 0
@@ -271,7 +274,7 @@ def test_a_worker_that_dies_is_one_error_line_and_the_points_done_are_kept(
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # two worker processes anywhere
     monkeypatch.setenv("DCLINT_TEST_PARENT", str(os.getpid()))
     monkeypatch.setenv("DCLINT_TEST_STORE", str(store))
-    argv = ["plan", SAMPLE, "--vary", "site.pue=1.2,1.3,1.4"]
+    argv = ["plan", SAMPLE, "--set", GPUS64, "--vary", "site.pue=1.2,1.3,1.4"]
     argv += ["--vary", "site.electricity_price=0.6 CNY/kWh,0.8 CNY/kWh"]
     argv += ["--vary", "site.utility_capacity=600 kW,700 kW", "--jobs", "2", "--store", str(store)]
     assert main(argv) == 2

@@ -214,11 +214,14 @@ def test_capacity_flags_are_validated_as_design_values(
     assert err.startswith("dclint: error: ") and message in err, err
 
 
+GPUS64 = ("--set", "workloads[0].gpus=64")  # the grid's layout search on 64 GPUs, not 320
+
+
 @pytest.mark.parametrize(
     "argv",
     [
         ("check", "plugin-rule-raises.yaml", "--sweep", "racks[0].it_load=10kW,20kW"),
-        ("plan", "../../sample_designs/h100-40node.yaml", "--vary", "site.pue=1.2,1.3"),
+        ("plan", "../../sample_designs/h100-40node.yaml", "--vary", "site.pue=1.2,1.3", *GPUS64),
     ],
 )
 def test_a_crashing_rule_is_exit_2_in_a_grid(argv: tuple[str, ...]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _hardening import SMALL, dclint
+from _hardening import SMALL, dclint_here
 
 WARNING = (
     "dclint: warning: {}:1:1: rules-dir ignored in a config found by search (it would run "
@@ -28,14 +28,14 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_a_found_configs_rules_dir_is_ignored_with_one_warning(repo: Path) -> None:
-    proc, _ = dclint("check", "a.yaml", "b.yaml", cwd=repo)
+    proc = dclint_here("check", "a.yaml", "b.yaml", cwd=repo)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert not (repo / "ran").exists()
     assert proc.stderr.splitlines() == [WARNING.format(repo / ".dclint.yaml")]
 
 
 def test_the_same_file_given_with_config_loads_its_rules(repo: Path) -> None:
-    proc, _ = dclint("check", "a.yaml", "--config", ".dclint.yaml", cwd=repo)
+    proc = dclint_here("check", "a.yaml", "--config", ".dclint.yaml", cwd=repo)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (repo / "ran").exists()  # the control: this config's rules-dir does run code
     assert "warning" not in proc.stderr

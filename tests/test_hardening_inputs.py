@@ -55,7 +55,7 @@ def test_a_file_reached_again_deeper_still_counts_its_depth(tmp_path: Path) -> N
     (tmp_path / "b.yaml").write_text("include: b2.yaml\n", encoding="utf-8")
     (tmp_path / "b2.yaml").write_text("include: c1.yaml\n", encoding="utf-8")
     (tmp_path / "design.yaml").write_text("include: [c1.yaml, b.yaml]\n" + SMALL, "utf-8")
-    proc, _ = dclint("check", "design.yaml", cwd=tmp_path)
+    proc = dclint_here("check", "design.yaml", cwd=tmp_path)
     assert error_lines(proc) == ["b2.yaml:1:10: error: includes nested deeper than 16 files"]
 
 
@@ -114,7 +114,7 @@ def test_inputs_over_their_size_limit_are_refused_unread(
     with open(tmp_path / name, "ab") as handle:  # sparse: costs no disk
         handle.truncate(limit + 1)
     args = ("design.yaml",) if name == "design.yaml" else ("design.yaml", "--baseline", name)
-    proc, _ = dclint("check", *args, cwd=tmp_path)
+    proc = dclint_here("check", *args, cwd=tmp_path)
     kind = "design" if name == "design.yaml" else "baseline"
     [line] = error_lines(proc)
     assert line.endswith(f"file is over the {limit:,}-byte limit for a {kind}"), line
@@ -124,7 +124,7 @@ def test_a_config_over_the_limit_is_refused(tmp_path: Path) -> None:
     (tmp_path / "design.yaml").write_text(SMALL, encoding="utf-8")
     with open(tmp_path / "big.yaml", "ab") as handle:
         handle.truncate(10 * 1024 * 1024 + 1)
-    proc, _ = dclint("check", "design.yaml", "--config", "big.yaml", cwd=tmp_path)
+    proc = dclint_here("check", "design.yaml", "--config", "big.yaml", cwd=tmp_path)
     assert error_lines(proc) == [
         "dclint: error: big.yaml: file is over the 10,485,760-byte limit for a config"
     ]

@@ -54,9 +54,9 @@ def test_max_ids_is_an_option(tmp_path: Path) -> None:
     (tmp_path / ".dclint.yaml").write_text("max-ids: 10\n", "utf-8")
     (tmp_path / "ok.yaml").write_text(_groups("r[1-10]"), "utf-8")
     (tmp_path / "over.yaml").write_text(_groups("r[1-11]"), "utf-8")
-    proc, _ = dclint("check", "ok.yaml", "--select", "PWR001", cwd=tmp_path)
+    proc = dclint_here("check", "ok.yaml", "--select", "PWR001", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    proc, _ = dclint("check", "over.yaml", cwd=tmp_path)
+    proc = dclint_here("check", "over.yaml", cwd=tmp_path)
     assert error_lines(proc) == [f"over.yaml:3:9: error: {BUDGET.format(10)}"]
 
 

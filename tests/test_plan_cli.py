@@ -122,34 +122,44 @@ def test_workload_without_architecture_is_an_error(
 UPLINKS = "fabrics[0].tiers[0].uplinks=20,5"
 
 
-GRID4 = [H100, "--vary", UPLINKS, "--vary", "workloads[0].gpus=320,256", "--jobs", "1"]
+# the sample's workload on 128 and 64 of its GPUs: four searches, two-thirds the cost of them on
+# 320 and 256 (test_grid_is_the_same_... varies the uplinks on 320)
+GRID4 = [H100, "--vary", UPLINKS, "--vary", "workloads[0].gpus=128,64", "--jobs", "1"]
 
 
 @pytest.fixture(scope="module")
-def grid4() -> dict[str, object]:
+def grid4_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], str]:
     """The four-point grid's JSON, computed once for the tests that read it (about 4 CPU-seconds
-    a run); one process and two give the same grid (test_grid_is_the_same_...)."""
+    a run), and the store it streamed its points into, which `--resume` prints again without
+    redoing a point (test_grid_scale); one process and two give the same grid
+    (test_grid_is_the_same_...)."""
+    store = str(tmp_path_factory.mktemp("grid4") / "grid.db")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(["plan", *GRID4, "--format", "json"]) == 0
+        assert main(["plan", *GRID4, "--store", store, "--format", "json"]) == 0
     data: dict[str, object] = json.loads(out.getvalue())
-    return data
+    return data, store
+
+
+@pytest.fixture(scope="module")
+def grid4(grid4_store: tuple[dict[str, object], str]) -> dict[str, object]:
+    return grid4_store[0]
 
 
 def test_grid_points_in_order_with_findings_and_front(grid4: dict[str, object]) -> None:
     points = grid4["points"]
     assert isinstance(points, list)
     values = [tuple(p["values"].values()) for p in points]
-    assert values == [("20", "320"), ("20", "256"), ("5", "320"), ("5", "256")]
+    assert values == [("20", "128"), ("20", "64"), ("5", "128"), ("5", "64")]
     assert [p["by_rule"] for p in points][2] == {"NET001": 1, "NET008": 1}
     assert points[0]["findings"] == 0
-    # 2:1 leaf uplinks (5 of 20) slow the 320-GPU run's best layout, never speed it up
+    # 2:1 leaf uplinks (5 of 20) slow the 128-GPU run's best layout, never speed it up
     assert points[2]["days"] >= points[0]["days"]
     best = points[0]["best"]
-    assert best["tp"] * best["pp"] * best["cp"] * best["dp"] == 320
+    assert best["tp"] * best["pp"] * best["cp"] * best["dp"] == 128
     assert points[0]["pareto"] is True
     assert points[1]["tco"] == points[0]["tco"] and points[1]["days"] > points[0]["days"]
-    assert points[1]["pareto"] is False  # same TCO, more days than on 320 GPUs
+    assert points[1]["pareto"] is False  # same TCO, more days than on 128 GPUs
 
 
 @pytest.mark.integration  # the grid twice; test_grid_scale runs --jobs 2 in the default tier
@@ -213,11 +223,12 @@ def test_bench_1024_gpus_70b_within_its_target(capsys: pytest.CaptureFixture[str
 
 
 def test_grid_html_draws_every_point_and_fills_the_front(
-    capsys: pytest.CaptureFixture[str], grid4: dict[str, object]
+    capsys: pytest.CaptureFixture[str], grid4_store: tuple[dict[str, object], str]
 ) -> None:
+    grid4, store = grid4_store
     points = grid4["points"]
     assert isinstance(points, list)
-    assert main(["plan", *GRID4, "--format", "html"]) == 0
+    assert main(["plan", *GRID4, "--resume", store, "--format", "html"]) == 0
     page = capsys.readouterr().out
     assert page.startswith("<!doctype html>") and "<svg" in page
     assert page.count("<circle") == len(points)
@@ -237,11 +248,28 @@ def test_the_search_as_a_page(capsys: pytest.CaptureFixture[str]) -> None:
     assert "".join(f"<td>{c}</td>" for c in best.split()[:7]) in page
 
 
-def test_several_gpu_counts_get_a_gpus_column(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["plan", "sample_designs/h100-40node.yaml", "--workload", "llm-13b", "--top", "40"]
-    assert main([*args, "--gpus", "160,320"]) == 0
+# the 13B example searched on 16 and 32 GPUs costs a CPU-second, the sample on 160 and 320 three
+SEVERAL_GPUS = [
+    pytest.param(SMALL, "tp8-mb1", "16,32", " on 16 or 32 GPUs: ", id="small"),
+    pytest.param(
+        H100,
+        "llm-13b",
+        "160,320",
+        " on 160 or 320 GPUs: ",
+        id="h100",
+        marks=pytest.mark.integration,
+    ),
+]
+
+
+@pytest.mark.parametrize(("design", "workload", "gpus", "said"), SEVERAL_GPUS)
+def test_several_gpu_counts_get_a_gpus_column(
+    capsys: pytest.CaptureFixture[str], design: str, workload: str, gpus: str, said: str
+) -> None:
+    args = ["plan", design, "--workload", workload, "--top", "40"]
+    assert main([*args, "--gpus", gpus]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert " on 160 or 320 GPUs: " in lines[0]
+    assert said in lines[0]
     assert lines[2].split()[:3] == ["rank", "GPUs", "tp"]
     rows = [line.split() for line in lines[3:43]]
     for row in rows:  # each row's GPU count is its tp x pp x cp x dp
@@ -249,14 +277,27 @@ def test_several_gpu_counts_get_a_gpus_column(capsys: pytest.CaptureFixture[str]
         assert gpus == tp * pp * cp * dp
 
 
+# a search on the 13B example's 64 GPUs costs half a CPU-second, on the sample's 320 a second:
+# the best layout's tp with the default reserve, and with 70% of each GPU's memory kept free
+RESERVED = [
+    pytest.param([SMALL, "--workload", "tp8-mb1"], 2, 4, id="small"),
+    pytest.param([H100], 2, 4, id="h100", marks=pytest.mark.integration),
+]
+
+
+@pytest.mark.parametrize(("args", "tp", "tp_reserved"), RESERVED)
 def test_grid_keeps_the_configured_par005_reserve(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    tp: int,
+    tp_reserved: int,
 ) -> None:
     config = tmp_path / "reserve.yaml"
     config.write_text("PAR005: {reserve: 70%}\n", encoding="utf-8")
-    default = _json(capsys, H100, "--vary", "site.pue=1.2", "--jobs", "1")
-    kept = _json(capsys, H100, "--vary", "site.pue=1.2", "--jobs", "1", "--config", str(config))
-    design = load(H100)
+    default = _json(capsys, *args, "--vary", "site.pue=1.2", "--jobs", "1")
+    kept = _json(capsys, *args, "--vary", "site.pue=1.2", "--jobs", "1", "--config", str(config))
+    design = load(args[0])
     found = plan_layouts(design, design.workloads[0], reserve=0.7, rank_only=True)
     assert not isinstance(found, str)
     want = found.result.valid[0]
@@ -267,17 +308,23 @@ def test_grid_keeps_the_configured_par005_reserve(
         want.tp, want.pp, want.cp, want.micro_batch,
     )  # fmt: skip
     assert best != base[0]["best"]  # 70% of HBM kept free rules out the default's best
+    assert (base[0]["best"]["tp"], best["tp"]) == (tp, tp_reserved)
 
 
+@pytest.mark.parametrize(("design", "tp", "tp_reserved"), RESERVED)
 def test_the_search_keeps_the_configured_reserve_and_checks_the_flags(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    design: list[str],
+    tp: int,
+    tp_reserved: int,
 ) -> None:
     config = tmp_path / "c.yaml"
     config.write_text("PAR005:\n  reserve: 70%\n", encoding="utf-8")
-    args = ["plan", "sample_designs/h100-40node.yaml", "--format", "json", "--top", "1"]
+    args = ["plan", *design, "--format", "json", "--top", "1"]
     assert main(args) == 0
-    assert json.loads(capsys.readouterr().out)["layouts"][0]["tp"] == 2
-    assert main([*args, "--config", str(config)]) == 0  # 30% of each GPU's memory left: tp 4
-    assert json.loads(capsys.readouterr().out)["layouts"][0]["tp"] == 4
+    assert json.loads(capsys.readouterr().out)["layouts"][0]["tp"] == tp
+    assert main([*args, "--config", str(config)]) == 0  # 30% of each GPU's memory left
+    assert json.loads(capsys.readouterr().out)["layouts"][0]["tp"] == tp_reserved
     assert main([*args, "--select", "ZZZ"]) == 2
     assert capsys.readouterr().err == "dclint: error: --select: 'ZZZ' matches no rule id\n"

@@ -220,8 +220,12 @@ def _gpt3_plan(text: str) -> Plan:
 @pytest.mark.parametrize(
     ("batch", "best", "published"),
     [
-        ("    global_batch: 1536\n", (8, 4, 24, 4), 1.0320),
-        # the same at the default batch: a second 1,536-GPU search (5-7 CPU-seconds), integration
+        # a 1,536-GPU search costs 5-7 CPU-seconds: the integration tier's; the default tier's
+        # sibling (test_the_mfu_ceiling_..._on_64_a100) checks the ceiling on 64
+        pytest.param(
+            "    global_batch: 1536\n", (8, 4, 24, 4), 1.0320, marks=pytest.mark.integration
+        ),
+        # the same at the default batch
         pytest.param("", (8, 6, 16, 4), 1.0425, marks=pytest.mark.integration),
     ],
     ids=["batch-1536", "batch-default"],
@@ -254,16 +258,57 @@ def test_gpt3_175b_on_1536_a100_published_layout_near_the_best_and_above_calibra
     assert as_data(plan, 10)["ceiling_note"] == sentence
 
 
-def test_interleaving_with_too_few_micro_batches_is_rejected_and_par003_says_why() -> None:
-    text = (
-        GPT3_A100.replace("    global_batch: 1536\n", "    global_batch: 768\n")
-        .replace("{tp: 8, pp: 12}", "{tp: 8, pp: 2, vpp: 24}")
-        .replace("    gpus: 1536\n", "    gpus: 1536\n    micro_batch: 8\n")
+def _on(text: str, gpus: int, batch: int) -> str:
+    """GPT3_A100 on `gpus` GPUs (eight a node) with a global batch of `batch`, as declared."""
+    return (
+        text.replace('"r[0001-0192]"', f'"r[0001-{gpus // 8:04d}]"')
+        .replace("    gpus: 1536\n", f"    gpus: {gpus}\n")
+        .replace("    global_batch: 1536\n", f"    global_batch: {batch}\n")
     )
+
+
+def test_the_mfu_ceiling_and_the_interleaved_micro_batches_on_64_a100() -> None:
+    """The 1,536-GPU test's checks that hold at any size, on GPT-3 175B on 64 A100 (a search
+    a fifth the cost): the best layout, no layout interleaving fewer micro-batches than pp,
+    and the Ampere calibration ceiling the listed layouts exceed, said in the output."""
+    plan = _gpt3_plan(_on(GPT3_A100.replace("{tp: 8, pp: 12}", "{tp: 8, pp: 8}"), 64, 512))
+    valid = plan.result.valid
+    assert (valid[0].tp, valid[0].pp, valid[0].vpp, valid[0].micro_batch) == (8, 4, 24, 2)
+    assert any(c.vpp > 1 for c in valid)
+    for c in valid:
+        assert c.vpp == 1 or plan.space.global_batch // (c.dp * c.micro_batch) >= c.pp
+    assert plan.ceiling == (0.392, "narayanan-2021-a100: gpt-529.6b")
+    assert all(plan.above_ceiling(c) for c in valid[:10])
+    sentence = ceiling_sentence(plan, 10)
+    assert sentence is not None
+    assert sentence.startswith("outside what dclint has seen measured: 10 of the layouts listed")
+    assert "more than 39.2% MFU" in sentence
+    assert as_data(plan, 10)["ceiling_note"] == sentence
+
+
+@pytest.mark.parametrize(
+    ("gpus", "batch", "dp"),
+    [
+        pytest.param(64, 32, 4, id="64-gpus"),
+        # the issue's own case: a 1,536-GPU search (5 CPU-seconds), the integration tier's
+        pytest.param(1536, 768, 96, id="1536-gpus", marks=pytest.mark.integration),
+    ],
+)
+def test_interleaving_with_too_few_micro_batches_is_rejected_and_par003_says_why(
+    gpus: int, batch: int, dp: int
+) -> None:
+    text = _on(
+        GPT3_A100.replace("{tp: 8, pp: 12}", "{tp: 8, pp: 2, vpp: 24}").replace(
+            "    gpus: 1536\n", "    gpus: 1536\n    micro_batch: 8\n"
+        ),
+        gpus,
+        batch,
+    )
+    assert f"gpus: {gpus}\n    micro_batch: 8\n" in text and f"global_batch: {batch}\n" in text
     plan = _gpt3_plan(text)
     assert plan.declared_reason == INTERLEAVED_MB.message
     design = load_text(text)
     (broken,) = list(_par003_broken(design.workloads[0]))
     assert broken[0] == ("global_batch",)
     assert broken[1:3] == (1.0, 2.0)
-    assert "1 micro-batches a step (micro batch 8 x dp 96), fewer than pp 2" in broken[3]
+    assert f"1 micro-batches a step (micro batch 8 x dp {dp}), fewer than pp 2" in broken[3]

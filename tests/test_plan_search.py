@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from conftest import EXAMPLES, SAMPLES
 from dclint.loader.load import load_text
 from dclint.model.workload import Parallel, Workload
 from dclint.projection.layout_checks import (
@@ -24,6 +26,8 @@ from dclint.projection.search.layouts import search
 from dclint.projection.search.plan import Plan, plan_layouts
 from dclint.projection.search.records import MICRO_BATCHES, OPTIMIZERS, REASONS, RECOMPUTE
 from dclint.rules.layout.par003_layout_not_divisible import _broken
+
+INTEGRATION = pytest.mark.integration
 
 DESIGN = """
 name: tiny
@@ -202,17 +206,22 @@ def test_declared_rank_is_its_place_in_the_ranking() -> None:
 @pytest.mark.parametrize(
     "design",
     [
-        "h100-40node.yaml",
-        # the same equivalence on two more samples (two searches each): integration tier
-        pytest.param("gb200-superpod-su.yaml", marks=pytest.mark.integration),
-        pytest.param("broken-fabric-2to1.yaml", marks=pytest.mark.integration),
+        pytest.param(EXAMPLES / "par005" / "bad.yaml", id="par005-bad"),  # 13B on 64 H100: 1.6 s
+        # the same equivalence on three samples (two searches each, 3.1 CPU-seconds on the
+        # first's 320 GPUs): integration tier
+        pytest.param(SAMPLES / "h100-40node.yaml", id="h100-40node.yaml", marks=INTEGRATION),
+        pytest.param(
+            SAMPLES / "gb200-superpod-su.yaml", id="gb200-superpod-su.yaml", marks=INTEGRATION
+        ),
+        pytest.param(
+            SAMPLES / "broken-fabric-2to1.yaml", id="broken-fabric-2to1.yaml", marks=INTEGRATION
+        ),
     ],
 )
-def test_rank_only_search_gives_the_same_best_and_rank(design: str) -> None:
-    from conftest import SAMPLES
+def test_rank_only_search_gives_the_same_best_and_rank(design: Path) -> None:
     from dclint.loader import load
 
-    d = load(SAMPLES / design)
+    d = load(design)
     full = plan_layouts(d, d.workloads[0])
     quick = plan_layouts(d, d.workloads[0], rank_only=True)
     assert not isinstance(full, str) and not isinstance(quick, str)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from _hardening import dclint
+from _hardening import dclint_here
 
 from conftest import ROOT
 from dclint.cli import main
@@ -88,7 +88,7 @@ def test_the_readme_ci_line_passes_fragments_and_skips_other_yaml_from_another_c
     repo: Path,
 ) -> None:
     args = [a.replace("designs/", "../infra/designs/") for a in _readme_ci_line()]
-    proc, _ = dclint(*args, cwd=repo.parent / "elsewhere")
+    proc = dclint_here(*args, cwd=repo.parent / "elsewhere")
     assert proc.returncode == 1
     assert proc.stderr == ""
     assert proc.stdout.splitlines() == [

@@ -333,7 +333,11 @@ def test_a_changed_calibration_profile_is_checked_again(
     profile = "gpus:\n  h100-sxm:\n    compute: 0.85\n    network: 0.6\n    overhead: 50 ms\n"
     where = repo / "cal"
     where.mkdir()
-    shutil.copy(SAMPLES / "h100-40node.yaml", where / "d.yaml")
+    # the sample's workload on 64 of its GPUs: PAR005's search (--layout-search), once a profile,
+    # a third of the cost of one on 320
+    text = (SAMPLES / "h100-40node.yaml").read_text(encoding="utf-8")
+    assert text.count("    gpus: 320\n") == 1
+    (where / "d.yaml").write_text(text.replace("    gpus: 320\n", "    gpus: 64\n"), "utf-8")
     (where / "p.yaml").write_text(profile, encoding="utf-8")
     (where / ".dclint.yaml").write_text("calibration: p.yaml\n", encoding="utf-8")
     _check(capsys, "cal/d.yaml")

@@ -2,7 +2,8 @@
 enters analysis/ 10 times and climbs back up 13 times'): the command asks analysis/ for the
 review's one result, every figure computed, and report/ lays it out without calling back.
 
-The measure, from the calls the command makes in this process (`sys.setprofile`, call events):
+The measure, from the calls the command makes in this process (`sys.settrace`: a call event for
+each Python frame, a return event for the frames of the entries it counts):
 
 - A function's layer is the folder under dclint/ its code is in (cli, report, analysis, engine,
   projection, calc, model, loader, ...); code outside dclint/ (the standard library, pint,
@@ -27,6 +28,7 @@ back.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -43,11 +45,15 @@ COMPUTING = ("projection", "calc", "model", "loader")  # layers whose code compu
 ABOVE = ("cli", "report")
 
 
-def _layer(frame: FrameType) -> str | None:
-    file = frame.f_code.co_filename
+@functools.cache  # by file name: a string keeps its hash, the walk asks at every call
+def _file_layer(file: str) -> str | None:
     if not file.startswith(PACKAGE):
         return None
     return file[len(PACKAGE) :].split(os.sep)[0].removesuffix(".py")
+
+
+def _layer(frame: FrameType) -> str | None:
+    return _file_layer(frame.f_code.co_filename)
 
 
 def _name(frame: FrameType) -> str:
@@ -69,36 +75,44 @@ def walk(run: Callable[[], Any]) -> tuple[list[str], list[str]]:
     ups: set[str] = set()
     open_sites: list[tuple[FrameType, str]] = []
 
-    def profile(frame: FrameType, event: str, arg: Any) -> None:
-        if event == "return":
-            if open_sites and open_sites[-1][0] is frame:
-                open_sites.pop()
-            return
+    def close(frame: FrameType, event: str, arg: Any) -> Any:
+        """The local tracer of an entry's frame: its return (or its yield) closes the entry."""
+        if event == "return" and open_sites and open_sites[-1][0] is frame:
+            open_sites.pop()
+        return close
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Any:
+        """The global tracer: a call event for each Python frame (C calls are not seen, nor the
+        lines and returns of a frame it returns no local tracer for)."""
         if event != "call":
-            return
+            return None
         layer = _layer(frame)
         if layer is None:
-            return
+            return None
         for _, site in open_sites:
             calls[site].add(layer)
+        if layer != "analysis" and layer not in ABOVE:  # neither an entry nor a climb
+            return None
         caller = _caller(frame)
         above = _layer(caller) if caller is not None else None
         if caller is None or frame.f_code.co_name == "<module>":
-            return
+            return None
         if layer == "analysis" and above in ABOVE:
             site = f"{_name(caller)} -> {_name(frame)}"
             calls.setdefault(site, set())
             qualname = frame.f_code.co_qualname.replace("<locals>.", "")
             methods[site] = "." in qualname and "self" in frame.f_code.co_varnames[:1]
             open_sites.append((frame, site))
-        elif above == "analysis" and layer in ABOVE:
+            return close
+        if above == "analysis" and layer in ABOVE:
             ups.add(f"{_name(caller)} -> {_name(frame)}")
+        return None
 
-    sys.setprofile(profile)
+    sys.settrace(trace)
     try:
         run()
     finally:
-        sys.setprofile(None)
+        sys.settrace(None)
     entries = [
         site
         for site, below in calls.items()

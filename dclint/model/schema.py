@@ -124,6 +124,7 @@ def _units_of(example_unit: str) -> str:
     return _unit_alternatives(example_unit)
 
 
+@cache  # a pure function of the unit (the families are cached): schemas ask it for ~500 fields
 def _unit_alternatives(example_unit: str) -> str:
     from dclint.units import ureg
 
