@@ -174,3 +174,18 @@ def test_plan_apply_writes_the_best_layouts_sharding(
     assert main(["plan", "t.yaml", "--apply"]) == 0
     assert (tmp_path / "t.yaml").read_text() == got
     assert "software.sharding" not in capsys.readouterr().out
+
+
+def test_plan_offers_composer_sharded_data_parallelism_only() -> None:
+    """llm-foundry (Composer) runs FSDP / HSDP without pipeline or context parallelism, and
+    its tensor parallelism (the ffn strategy) is not the one the step model times: its search
+    keeps tp, pp, vpp and cp at 1 (layout_checks.DATA_PARALLEL_ONLY); TorchTitan's does not."""
+    shapes = {}
+    for preset in ("llm-foundry", "torchtitan"):
+        design = load_text(TITAN.replace("preset: torchtitan", f"preset: {preset}"))
+        plan = plan_layouts(design, design.workloads[0], reserve=0.1)
+        assert not isinstance(plan, str), plan
+        shapes[preset] = {(c.tp, c.pp, c.vpp, c.cp) for c in plan.result.valid}
+        assert plan.space.model_parallel is (preset == "torchtitan")
+    assert shapes["llm-foundry"] == {(1, 1, 1, 1)}
+    assert {(2, 1, 1, 1), (1, 2, 1, 1), (1, 1, 1, 2)} <= shapes["torchtitan"]

@@ -20,6 +20,7 @@ from typing import Generic, ParamSpec
 __all__ = [
     "BATCH_MB_DP",
     "CHECKS",
+    "DATA_PARALLEL_ONLY",
     "EP_DP_CP",
     "FFN_TP",
     "FSDP_ZERO",
@@ -43,6 +44,13 @@ P = ParamSpec("P")
 # (deepspeed/runtime/pipe/engine.py); dclint's Megatron-Core model takes every stage, and
 # TorchTitan runs FSDP2 under pipeline parallelism (its 3D and 4D runs; llm-foundry runs no PP)
 PIPELINE_ZERO = {"megatron-core": 3, "deepspeed": 1, "torchtitan": 3, "llm-foundry": 3}
+# Frameworks that run sharded data parallelism only (the layout search keeps tp, pp, vpp and cp
+# at 1 for them): Composer, llm-foundry's trainer, parallelises with parallelism_config's fsdp
+# (FSDP / HSDP) and has no pipeline or context parallelism; its tensor parallelism
+# (parallelism_config.tp with llm-foundry's one strategy, `ffn`: llmfoundry/tp/
+# ffn_tp_strategy.py, the MLP's up and down projections only) is not the Megatron-style tensor
+# parallelism of attention and MLP the step model times
+DATA_PARALLEL_ONLY = frozenset({"llm-foundry"})
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from dclint.model.defaults import MEMORY_RESERVE
 from dclint.projection.layout_checks import (
     BATCH_MB_DP,
     CHECKS,
+    DATA_PARALLEL_ONLY,
     EP_DP_CP,
     FFN_TP,
     FSDP_ZERO,
@@ -226,6 +227,7 @@ def question(
         layer_weight_bytes(wl, hw.blackwell),
         wl.software_in_effect.selective_recompute == "op",
         layout.torch_fsdp,
+        wl.software_in_effect.framework not in DATA_PARALLEL_ONLY,
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
