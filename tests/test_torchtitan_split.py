@@ -81,3 +81,25 @@ def test_torchtitans_405b_calibration_runs_pass_par003() -> None:
         "llama31-405b-512-cp8-256k",
         "llama31-405b-512-interleaved",
     ]
+
+
+@pytest.mark.parametrize("vpp", [1, 2])
+def test_par004_holds_torchtitans_busiest_stage(vpp: int) -> None:
+    """PAR004 and the step model take TorchTitan's split: ranks of 15, 16 x 6, 15 layers (the
+    interleaved 16 stages 7 / 8 x 14 / 7 two a rank), as if declared so."""
+    from dclint.projection.memory import memory_per_gpu, stage_layers
+    from dclint.projection.predict import _busiest_stage
+
+    wl = load_text(DESIGN.format(layers=126, vpp=vpp, preset="torchtitan")).workloads[0]
+    declared = wl.model_copy(
+        update={
+            "parallel": wl.parallel.model_copy(
+                update={"first_stage_layers": 15, "last_stage_layers": 15}
+            )
+        }
+    )
+    assert memory_per_gpu(wl) == memory_per_gpu(declared)
+    assert stage_layers(126, 8, 15, 15) == [(0, 15.0), (1, 16.0), (7, 15.0)]
+    assert _busiest_stage(wl) == 16.0
+    megatron = load_text(DESIGN.format(layers=126, vpp=vpp, preset="megatron-core"))
+    assert _busiest_stage(megatron.workloads[0]) == 0.0  # layers / pp (PAR003 refuses it)
