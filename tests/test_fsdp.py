@@ -271,16 +271,3 @@ def test_the_assumptions_name_the_fp8_parameter_all_gather_of_fp8_runs_only() ->
         assert not isinstance(got, str), got
         (note,) = [n for n in got.assumptions if n.startswith("step model: ")]
         assert ("; FP8 parameter all-gather" in note) is named, note
-
-
-def test_the_searchs_zero3_regather_takes_the_fp8_bytes_too() -> None:
-    """The layout search's second ZeRO-3 gather (for the backward) moves what the step's
-    gathers move: 1.130843 B a dense parameter of Llama 3 8B with FP8 parameters, not 2."""
-    from dclint.projection.search.layouts import zero3_gather
-
-    a, lay, mac, sw = _fp8("{preset: nemo-25.11}", "{tp: 2}")
-    local, ranks = a.dense_params / 2, 64
-    for software, weight in ((sw, 1.130843), (replace(sw, fp8_all_gather=False), 2.0)):
-        size = (ranks - 1) / ranks * local * gather_bytes(a, mac, software)[0]
-        assert round(gather_bytes(a, mac, software)[0], 6) == weight
-        assert zero3_gather(a, lay, mac, software) == group_time(mac.links, size, ranks, 2)

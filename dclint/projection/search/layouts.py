@@ -74,7 +74,7 @@ from dclint.projection.search.records import (
     Space,
     metric,
 )
-from dclint.projection.step.model import Arch, Layout, Machine, Software, Step, gather_bytes, step
+from dclint.projection.step.model import ACT, Arch, Layout, Machine, Step, step
 
 __all__ = [
     "MAX_EXAMINED",
@@ -169,18 +169,16 @@ def memory_bytes(
     )
 
 
-def zero3_gather(a: Arch, lay: Layout, mac: Machine, sw: Software) -> float:
-    """Seconds of ZeRO stage 3's second parameter all-gather (for the backward), unhidden, in
-    the bytes the step's gathers take (FP8 weights: step.model.gather_bytes)."""
+def zero3_gather(a: Arch, lay: Layout, mac: Machine) -> float:
+    """Seconds of ZeRO stage 3's second parameter all-gather (for the backward), unhidden."""
     t, p, c, d, e = lay.tp, lay.pp, lay.cp, lay.dp, lay.ep
     out = 0.0
-    dense, experts = gather_bytes(a, mac, sw)
-    for local, ranks, weight in (
-        (a.dense_params / (t * p), d * c, dense),
-        (a.expert_params / (e * t * p), d * c // e, experts),
+    for local, ranks in (
+        (a.dense_params / (t * p), d * c),
+        (a.expert_params / (e * t * p), d * c // e),
     ):
         if local > 0 and ranks > 1:
-            out += group_time(mac.links, (ranks - 1) / ranks * local * weight, ranks, t)
+            out += group_time(mac.links, (ranks - 1) / ranks * local * ACT, ranks, t)
     return out
 
 
@@ -347,8 +345,7 @@ def _inner(
                                 a, replace(lay, distributed_optimizer=dist), mac, sw, space.causal
                             )
                         st = timed[dist]
-                        regather = zero3_gather(a, lay, mac, space.software) if zero == 3 else 0.0
-                        seconds = st.time + regather
+                        seconds = st.time + (zero3_gather(a, lay, mac) if zero == 3 else 0.0)
                         valid.append(
                             Candidate(
                                 tp, pp, vpp, cp, ep, dp, mb, rec, sp, opt, world, st, seconds,

@@ -233,7 +233,7 @@ def question(
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
     # PyTorch FSDP's gathers are in the step already (step._torch_fsdp): no search-side term
     regather = zero == 3 and not layout.torch_fsdp
-    seconds = st.time + (zero3_gather(arch, layout, machine, sw) if regather else 0.0)
+    seconds = st.time + (zero3_gather(arch, layout, machine) if regather else 0.0)
     memory = memory_per_gpu(wl, hw.blackwell).total.m_as("B")
     declared = Candidate(
         layout.tp, layout.pp, layout.vpp, layout.cp, layout.ep, layout.dp, layout.micro_batch,
