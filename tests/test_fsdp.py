@@ -253,21 +253,3 @@ def test_every_new_preset_predicts_and_names_itself(preset: str) -> None:
     assert not isinstance(got, str), got
     assert any(f"preset {preset} (" in note for note in got.assumptions)
     assert got.step_time.m_as("s") > 0
-
-
-def test_the_assumptions_name_the_fp8_parameter_all_gather_of_fp8_runs_only() -> None:
-    text = DESIGN.format(
-        software="{preset: nemo-25.11}", parallel="{tp: 2}", gpus=128, batch=256, swiglu=""
-    )
-    for precision, named in (("fp8", True), ("bf16", False)):
-        design = load_text(
-            text.replace("    sequence_length: 8192\n", f"    sequence_length: 8192\n"
-                         f"    precision: {precision}\n")
-        )  # fmt: skip
-        wl = design.workloads[0]
-        hw = hardware_of(design, wl.platform)
-        assert not isinstance(hw, str)
-        got = predict(design, wl, hw)
-        assert not isinstance(got, str), got
-        (note,) = [n for n in got.assumptions if n.startswith("step model: ")]
-        assert ("; FP8 parameter all-gather" in note) is named, note

@@ -147,9 +147,8 @@ class Settings:
         """Bytes a gradient element is reduced in: fp32 4, else the parameters' 16 bits."""
         return 4.0 if self.grad_reduce_in_fp32 else 2.0
 
-    def describe(self, fp8: bool = False) -> str:
-        """One phrase for a prediction's assumptions: the settings the step model honours
-        (`fp8`: the run's precision is FP8, where the weights' FP8 all-gather applies)."""
+    def describe(self) -> str:
+        """One phrase for a prediction's assumptions: the settings the step model honours."""
         over = [k for k in ("tp", "dp", "pp", "cp", "ep") if getattr(self, f"overlap_{k}")]
         parts = [
             ("flash attention" if self.attention_kernel == "flash" else "flash attention in Triton")
@@ -186,7 +185,7 @@ class Settings:
                 else "resharded after forward unless pipelined"
             )
             parts.append(f"{kind}{group}, parameters {when}")
-        if fp8 and self.fp8_weight_gather:
+        if self.fp8_all_gather:
             parts.append("FP8 parameter all-gather")
         if self.selective_recompute == "op":
             parts.append("op-level selective recomputation")

@@ -262,7 +262,7 @@ def inputs(
             f"'{hw.gpu_key}' has none: the step is predicted as if it ran"
         )
     notes.append(
-        f"step model: {settings.describe(wl.precision == 'fp8')}; efficiencies "
+        f"step model: {settings.describe()}; efficiencies "
         + "; ".join(f"{k} {v}" for k, v in eff.sources)
     )
     notes.extend(_software_notes(settings, layout, arch))
