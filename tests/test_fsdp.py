@@ -12,10 +12,9 @@ from dclint.errors import LoadError
 from dclint.loader import load_text
 from dclint.model.design import Design
 from dclint.model.workload import Workload
-from dclint.projection.collectives import group_time
 from dclint.projection.hardware import hardware_of
 from dclint.projection.predict import inputs, predict
-from dclint.projection.step.model import Arch, Layout, Machine, Software, gather_bytes, step
+from dclint.projection.step.model import Arch, Layout, Machine, Software, step
 
 DESIGN = """
 name: fsdp
@@ -131,65 +130,6 @@ def test_hsdp_gathers_inside_its_shard_group_and_all_reduces_across() -> None:
     assert hsdp.dp != full.dp
 
 
-def _fp8(software: str, parallel: str = "{}") -> tuple[Arch, Layout, Machine, Software]:
-    text = DESIGN.format(
-        software=software, parallel=parallel, gpus=128, batch=256, swiglu="swiglu: true"
-    ).replace("    sequence_length: 8192\n", "    sequence_length: 8192\n    precision: fp8\n")
-    design = load_text(text)
-    wl = design.workloads[0]
-    assert wl.precision == "fp8"
-    hw = hardware_of(design, wl.platform)
-    assert not isinstance(hw, str)
-    got = inputs(design, wl, hw, [])
-    assert not isinstance(got, str), got
-    return got
-
-
-@pytest.mark.parametrize(
-    ("software", "gathers"),
-    [
-        # Megatron-Core's --fp8-param-gather, set by the NeMo 25.11 preset (current scaling)
-        ("{preset: nemo-25.11}", True),
-        ("{preset: nemo-25.11, fp8_param_gather: false}", False),
-        ("{fp8_param_gather: true}", True),  # delayed scaling, dclint's default recipe
-        # MXFP8's parameter gather is not modelled: 2 B a weight
-        ("{preset: nemo-25.11, fp8_recipe: mxfp8}", False),
-        # torchao's enable_fsdp_float8_all_gather: tensorwise only, rowwise gathers bf16
-        ("{preset: torchtitan, fp8_all_gather: true}", True),
-        ("{preset: torchtitan, fp8_all_gather: true, fp8_recipe: rowwise}", False),
-        ("{preset: torchtitan}", False),
-    ],
-)
-def test_megatron_fp8_param_gather_and_torchao_fp8_all_gather_are_one_setting(
-    software: str, gathers: bool
-) -> None:
-    assert _fp8(software)[3].fp8_all_gather is gathers
-
-
-def test_fp8_param_gather_gathers_the_layers_weights_in_one_byte() -> None:
-    """Megatron-Core's distributed optimizer all-gathers the parameters once a step: with FP8
-    parameters the layers' linear weights at 1 B, the embedding and the untied output layer
-    (2 x 128,256 x 4,096 of Llama 3 8B's 8.03e9) at 2 B: 1.130843 B a dense parameter."""
-    a, lay, mac, sw = _fp8("{preset: nemo-25.11, overlap_dp: false}", "{tp: 2}")
-    assert (lay.distributed_optimizer, lay.fsdp, mac.fp8_cast_bytes > 0) == (True, False, True)
-    assert sw.fp8_all_gather
-    dense, experts = gather_bytes(a, mac, sw)
-    assert dense == pytest.approx(1 + 2 * 128256 * 4096 / 8.03e9, abs=1e-12)
-    assert round(dense, 6) == 1.130843
-    assert experts == 1.0
-    assert gather_bytes(a, mac, replace(sw, fp8_all_gather=False)) == (2.0, 2.0)
-    # no overlap: the step's data-parallel seconds are the gradients' reduce-scatter and the
-    # parameters' all-gather, this one at 1.130843 B a parameter instead of 2
-    local, ranks = a.dense_params / 2, 64
-    share = (ranks - 1) / ranks
-    grads = group_time(mac.links, share * local * sw.grad_bytes, ranks, 2, calls=1)
-    for gathered, software in ((dense, sw), (2.0, replace(sw, fp8_all_gather=False))):
-        params = group_time(mac.links, share * local * gathered, ranks, 2, calls=1)
-        assert step(a, lay, mac, software).dp == pytest.approx(grads + params, rel=1e-12)
-    # a bf16 run gathers bf16 whatever the setting says
-    assert gather_bytes(a, replace(mac, fp8_cast_bytes=0.0), sw) == (2.0, 2.0)
-
-
 def test_fp8_all_gather_halves_the_gathered_bytes() -> None:
     a, lay, mac, sw = _inputs(gpus=128, batch=256)
     mac8 = replace(mac, fp8_cast_bytes=4.0)
@@ -239,7 +179,7 @@ def test_a_native_run_takes_the_native_band_and_a_blackwell_one_says_why_not() -
     got = predict(design, wl, hw)
     assert not isinstance(got, str)
     assert got.band.outside == ("no blackwell PyTorch-native dense calibration run (or under 5)",)
-    assert (got.band.low_factor, got.band.high_factor) == (0.731, 2.171)
+    assert (got.band.low_factor, got.band.high_factor) == (0.731, 1.929)
 
 
 @pytest.mark.parametrize(

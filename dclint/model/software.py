@@ -24,7 +24,6 @@ __all__ = [
     "FULL_ITERATION",
     "KERNELS",
     "MOVED_KEYS",
-    "PER_TENSOR_GATHER",
     "PRESETS",
     "PRESET_SOURCES",
     "SHARDING_KINDS",
@@ -67,11 +66,6 @@ PresetName = Literal[
 # torch.compile's fused Triton kernels
 Kernels = Literal["transformer-engine", "eager", "compiled"]
 KERNELS: tuple[str, ...] = ("transformer-engine", "eager", "compiled")
-# the FP8 recipes whose weights are all-gathered in FP8 (Settings.fp8_weight_gather): one scale a
-# tensor. torchao gathers rowwise-scaled weights in bf16 (its FSDP float8 all-gather is
-# tensorwise only); Megatron-Core's MXFP8 parameter gather (reuse_grad_buf_for_mxfp8_param_ag)
-# is not modelled: dclint counts 2 B a gathered weight for the other recipes
-PER_TENSOR_GATHER: tuple[str, ...] = ("delayed", "current", "tensorwise")
 ShardingKind = Literal["fsdp", "hsdp", "zero"]
 SHARDING_KINDS: tuple[str, ...] = ("fsdp", "hsdp", "zero")
 # what selective recomputation repeats: Megatron-Core's core attention (Korthikanti et al.
@@ -130,17 +124,6 @@ class Settings:
     fused_cross_entropy: bool = False
     framework: str = "megatron-core"
     preset: str = ""  # the preset the settings came from ("": none)
-
-    @property
-    def fp8_weight_gather(self) -> bool:
-        """fp8 runs all-gather the layers' linear weights in FP8, 1 B a weight: Megatron-Core's
-        --fp8-param-gather (its distributed optimizer's and FSDP's parameter all-gather of
-        Transformer Engine's Float8Tensor weights) and torchao's enable_fsdp_float8_all_gather
-        (FSDP2 casts each Float8Linear weight's shard to FP8 before the all-gather) are one
-        mechanism for the step; both scale a whole tensor (per-tensor recipes: delayed, current,
-        tensorwise), and the embedding and output layer stay bf16 in both."""
-        gather = self.fp8_all_gather or self.fp8_param_gather
-        return gather and self.fp8_recipe in PER_TENSOR_GATHER
 
     @property
     def grad_bytes(self) -> float:

@@ -397,7 +397,7 @@ def software(s: Settings) -> Software:
         s.cuda_graphs == FULL_ITERATION,
         s.ep_dispatcher != "alltoall",
         s.kernels,
-        s.fp8_weight_gather,
+        s.fp8_all_gather,
         s.selective_recompute == "op",
         s.attention_kernel,
         # TorchTitan's tensor-parallel overlap is PyTorch's async TP

@@ -20,7 +20,6 @@ from dclint.projection.step.records import (
     EAGER_NORM_BYTES,
     EAGER_ROTARY_BYTES,
     EAGER_SWIGLU_BYTES,
-    FP8_GATHER_BYTES,
     FP8_RECIPE_BYTES,
     FSDP_SM_SHARE,
     GEMM_STREAMS,
@@ -47,7 +46,6 @@ __all__ = [
     "Software",
     "Step",
     "bubble_fraction",
-    "gather_bytes",
     "step",
 ]
 
@@ -387,27 +385,12 @@ def _optimizer(a: Arch, lay: Layout, mac: Machine, sw: Software) -> float:
     return optimizer
 
 
-def gather_bytes(a: Arch, mac: Machine, sw: Software) -> tuple[float, float]:
-    """Bytes a parameter is all-gathered in, (dense, experts): bf16, or with the layers' weights
-    gathered in FP8 (Software.fp8_all_gather: Megatron-Core's --fp8-param-gather, torchao's
-    enable_fsdp_float8_all_gather; fp8 runs) 1 B a linear weight while the embedding and the
-    output layer (vocabulary x hidden each, untied; at most half the dense parameters), which
-    neither converts to FP8, stay at 2 B."""
-    if not (sw.fp8_all_gather and mac.fp8_cast_bytes):
-        return ACT, ACT
-    vocab = 2 * min(float(a.vocab * a.hidden), a.dense_params / 2) if a.dense_params else 0.0
-    share = vocab / a.dense_params if a.dense_params else 0.0
-    return FP8_GATHER_BYTES + (ACT - FP8_GATHER_BYTES) * share, FP8_GATHER_BYTES
-
-
 def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
     """Data parallel: gradients reduced over dp x cp (experts' over dp x cp / ep), parameters
-    gathered (in FP8 with Software.fp8_all_gather: gather_bytes)."""
+    gathered."""
     t, m, per_layer, fwd, bwd, links = lay.tp, x.m, x.per_layer, x.fwd, x.bwd, mac.links
     dp = 0.0
-    for (local, ranks), weight in zip(
-        _dp_groups(a, lay, sw), gather_bytes(a, mac, sw), strict=True
-    ):
+    for local, ranks in _dp_groups(a, lay, sw):
         if local <= 0:
             continue
         if ranks <= 1:
@@ -419,20 +402,20 @@ def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         calls = 1
         grads = group_time(links, share * local * sw.grad_bytes, ranks, t, calls=calls)
         if lay.distributed_optimizer:
-            params = group_time(links, share * local * weight, ranks, t, calls=calls)
+            params = group_time(links, share * local * ACT, ranks, t, calls=calls)
         else:
             grads = group_time(
                 links, 2 * share * local * sw.grad_bytes, ranks, t, calls=calls, ring=2
             )
             params = 0.0
         if lay.fsdp and lay.torch_fsdp:
-            dp += _torch_fsdp(mac, sw, lay, x, local, ranks, weight)
+            dp += _torch_fsdp(mac, sw, lay, x, local, ranks)
             continue
         if lay.fsdp:
             # ZeRO-3 / FSDP: every micro-batch gathers the parameters for its forward and again
             # for its backward and reduce-scatters its gradients (Rajbhandari et al. 2020: 3x
             # the parameter volume a step), each under the micro-batch's own compute
-            one = group_time(links, share * local * weight, ranks, t, calls=calls)
+            one = group_time(links, share * local * ACT, ranks, t, calls=calls)
             if sw.overlap_dp:
                 fsdp = _overlapped(mac, one, per_layer * fwd, ranks * t) + _overlapped(
                     mac, one + grads, per_layer * bwd, ranks * t
@@ -449,7 +432,7 @@ def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
 
 
 def _torch_fsdp(
-    mac: Machine, sw: Software, lay: Layout, x: _Pass, local: float, ranks: int, weight: float
+    mac: Machine, sw: Software, lay: Layout, x: _Pass, local: float, ranks: int
 ) -> float:
     """PyTorch FSDP (FSDP2's fully_shard a block, FSDP1's FULL_SHARD): each block's parameters
     all-gathered before its forward (and again before its backward when resharding after the
@@ -464,8 +447,9 @@ def _torch_fsdp(
     t, links, blocks = lay.tp, mac.links, max(1.0, x.per_layer)
     group = lay.shard_group if 0 < lay.shard_group < ranks else ranks
     share = (group - 1) / group
+    weight_bytes = 1.0 if (sw.fp8_all_gather and mac.fp8_cast_bytes) else ACT
     calls = max(1, round(blocks))  # one collective a block
-    gather = group_time(links, share * local * weight, group, t, calls=calls)
+    gather = group_time(links, share * local * weight_bytes, group, t, calls=calls)
     reduce = group_time(links, share * local * sw.grad_bytes, group, t, calls=calls)
     replicas = ranks // group
     if replicas > 1:  # HSDP: the shard's gradients all-reduced across the shard groups

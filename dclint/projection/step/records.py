@@ -19,7 +19,6 @@ __all__ = [
     "EAGER_NORM_BYTES",
     "EAGER_ROTARY_BYTES",
     "EAGER_SWIGLU_BYTES",
-    "FP8_GATHER_BYTES",
     "FP8_RECIPE_BYTES",
     "FSDP_SM_SHARE",
     "GEMM_STREAMS",
@@ -62,13 +61,6 @@ STEP_PARTS: dict[str, tuple[str, str]] = {
 
 ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 copy written
 ACT = 2.0  # bytes per activation element (bf16)
-# bytes a linear weight is all-gathered in when the layers' weights are gathered in FP8 (E4M3,
-# one byte; the per-tensor scale a tensor is negligible): Megatron-Core's --fp8-param-gather
-# ("keep the compute param in fp8 ... and perform the param all-gather in fp8", megatron/core/
-# distributed/distributed_data_parallel_config.py) and torchao's enable_fsdp_float8_all_gather
-# ("cast Float8Linear.weight from high precision to float8 before FSDP all-gather",
-# pytorch/torchtitan docs/float8.md)
-FP8_GATHER_BYTES = 1.0
 # HBM bytes a logit costs in Megatron's vocab-parallel cross-entropy (megatron/core/tensor_parallel/
 # cross_entropy.py): forward cast bf16 -> fp32 (6), max (4), subtract (8), exp (8), sum (4),
 # divide (8); backward scale by the loss gradient (8) and cast back to bf16 (6)
@@ -255,9 +247,7 @@ class Software:
     # element-wise kernels: "transformer-engine" (fused), "compiled" (torch.compile, fused),
     # "eager" (PyTorch, one kernel an operation: EAGER_BYTES)
     kernels: str = "transformer-engine"
-    # the layers' linear weights all-gathered in FP8 (FP8_GATHER_BYTES; model.gather_bytes):
-    # Megatron-Core's --fp8-param-gather or torchao's FSDP float8 all-gather, per-tensor recipes
-    fp8_all_gather: bool = False
+    fp8_all_gather: bool = False  # FSDP all-gathers FP8 weights (1 B a parameter)
     # selective recomputation repeats every other matmul of a layer and its element-wise
     # operations (TorchTitan's op-level policy), not core attention
     op_recompute: bool = False
