@@ -183,6 +183,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         SEQ_TP,
         ZERO_PP,
         Check,
+        framework_split,
     )
     from dclint.projection.money import convert
     from dclint.projection.reliability import days_text, run_of
@@ -328,6 +329,7 @@ __all__ = [
     "feed_allocation",
     "feed_capacity_kw",
     "fmt",
+    "framework_split",
     "freezing_point",
     "generation_loads",
     "hardware_of",
@@ -564,6 +566,7 @@ FACETS: dict[str, tuple[str, ...]] = {
         "SearchRefused",
         "ZERO_PP",
         "best_ratio",
+        "framework_split",
         "layout_values",
         "loses_on",
         "ordinal",
@@ -589,6 +592,7 @@ _MODULE = {
     "CduLoad": "dclint.calc.cooling",
     "Change": "dclint.engine.rule",
     "Check": "dclint.projection.layout_checks",
+    "framework_split": "dclint.projection.layout_checks",
     "LOAD_ERROR_ID": "dclint.errors",
     "SUPPRESSION_IDS": "dclint.engine.suppress",
     "UNIT_SPELLING_ID": "dclint.engine.spelling",

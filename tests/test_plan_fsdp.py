@@ -111,3 +111,81 @@ def test_the_search_keeps_memory_when_the_gathered_weights_do_not_fit() -> None:
     assert not any(c.reshard is False and (c.tp, c.pp, c.cp, c.micro_batch) == (1, 1, 1, 1)
                    and c.recompute == "none" for c in plan.result.valid)  # fmt: skip
     assert (best.tp, best.pp, best.shard_group, best.sharding) == (1, 1, 8, "hsdp 8")
+
+
+BEST = (
+    "    parallel: {tp: 1, pp: 1, vpp: 1, cp: 1, ep: 1, sequence_parallel: false, "
+    "distributed_optimizer: true, zero_stage: 3}\n"
+    "    micro_batch: 1\n"
+    "    recompute: none\n"
+)
+HSDP = "{kind: hsdp, shard_group: 8, reshard_after_forward: false}"
+
+
+@pytest.mark.parametrize(
+    ("software", "written"),
+    [
+        # flow style: the key added inside the braces
+        (
+            "    software: {preset: torchtitan}\n",
+            f"    software: {{preset: torchtitan, sharding: {HSDP}}}\n",
+        ),
+        # block style: a line below the mapping's last, its comments kept
+        (
+            "    software:\n      preset: torchtitan  # TorchTitan's defaults\n    # the layout\n",
+            "    software:\n      preset: torchtitan  # TorchTitan's defaults\n"
+            f"      sharding: {HSDP}\n    # the layout\n",
+        ),
+        # a declared sharding replaced, the measured MFU of the old layout removed
+        (
+            "    software:\n      preset: torchtitan\n      sharding:\n        kind: fsdp  # all\n"
+            "        reshard_after_forward: true\n    mfu: 0.4\n",
+            f"    software:\n      preset: torchtitan\n      sharding: {HSDP}\n",
+        ),
+    ],
+)
+def test_plan_apply_writes_the_best_layouts_sharding(
+    software: str, written: str, tmp_path, monkeypatch, capsys
+) -> None:
+    """`plan --apply` writes software.sharding when the best layout changes it (HSDP over
+    whole nodes without resharding, 18.4% faster than FSDP's default here), keeping the
+    file's comments; applied again, the file stays as it is."""
+    from dclint.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    head, tail = TITAN.split("    software: {preset: torchtitan}\n    parallel: {tp: 1}\n")
+    (tmp_path / "t.yaml").write_text(head + software + "    parallel: {tp: 1}\n" + tail)
+    assert main(["plan", "t.yaml", "--apply"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        "t.yaml: workload w: layout set to tp 1, pp 1, vpp 1, cp 1, ep 1, micro-batch 1, "
+        f"recompute none, software.sharding {HSDP} (the declared one was 18.4% slower a step, "
+        "predicted)"
+    )
+    stale = (
+        "t.yaml: workload w: removed the declared mfu: 0.4 (measured on the old layout, it no "
+        "longer describes the new one; measure the new layout and declare it again)"
+    )
+    assert out[1:] == ([stale] if "mfu" in software else [])
+    got = (tmp_path / "t.yaml").read_text()
+    assert got == head + written + BEST + tail
+    wl = load_text(got).workloads[0].software_in_effect
+    assert (wl.sharding, wl.shard_group, wl.reshard_after_forward) == ("hsdp", 8, False)
+    assert main(["plan", "t.yaml", "--apply"]) == 0
+    assert (tmp_path / "t.yaml").read_text() == got
+    assert "software.sharding" not in capsys.readouterr().out
+
+
+def test_plan_offers_composer_sharded_data_parallelism_only() -> None:
+    """llm-foundry (Composer) runs FSDP / HSDP without pipeline or context parallelism, and
+    its tensor parallelism (the ffn strategy) is not the one the step model times: its search
+    keeps tp, pp, vpp and cp at 1 (layout_checks.DATA_PARALLEL_ONLY); TorchTitan's does not."""
+    shapes = {}
+    for preset in ("llm-foundry", "torchtitan"):
+        design = load_text(TITAN.replace("preset: torchtitan", f"preset: {preset}"))
+        plan = plan_layouts(design, design.workloads[0], reserve=0.1)
+        assert not isinstance(plan, str), plan
+        shapes[preset] = {(c.tp, c.pp, c.vpp, c.cp) for c in plan.result.valid}
+        assert plan.space.model_parallel is (preset == "torchtitan")
+    assert shapes["llm-foundry"] == {(1, 1, 1, 1)}
+    assert {(2, 1, 1, 1), (1, 2, 1, 1), (1, 1, 1, 2)} <= shapes["torchtitan"]

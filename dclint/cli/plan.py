@@ -186,7 +186,7 @@ def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
     from dclint.fix import files
     from dclint.fix.layout import layout_edits
     from dclint.fix.text import apply
-    from dclint.projection.search.plan import layout_values
+    from dclint.projection.search.plan import layout_values, sharding_change
 
     if args.set:
         raise ConfigError("--apply writes the design file; it does not take --set values")
@@ -205,10 +205,12 @@ def _apply(args: argparse.Namespace, design: Any, wl: Any, found: Any) -> int:
         )
     text = kept.text
     index = design.workloads.index(wl)
-    got = layout_edits(text, index, wl.id, best, layout_values(best, wl.gpus), gap)
+    sharding = sharding_change(wl, best)
+    got = layout_edits(text, index, wl.id, best, layout_values(best, wl.gpus), gap, sharding)
     if isinstance(got, str):
         raise ConfigError(f"{args.design}: {got}")
-    stale = [] if _same_layout(best, found.declared) else _measured_edits(text, index)
+    same = _same_layout(best, found.declared) and sharding is None
+    stale = [] if same else _measured_edits(text, index)
 
     def replace(path: str, data: bytes) -> None:
         write_atomic(path, data, "--apply", replaces_input=True)

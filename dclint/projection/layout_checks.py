@@ -20,6 +20,7 @@ from typing import Generic, ParamSpec
 __all__ = [
     "BATCH_MB_DP",
     "CHECKS",
+    "DATA_PARALLEL_ONLY",
     "EP_DP_CP",
     "FFN_TP",
     "FSDP_ZERO",
@@ -34,6 +35,7 @@ __all__ = [
     "TP_DOMAIN",
     "ZERO_PP",
     "Check",
+    "framework_split",
 ]
 
 P = ParamSpec("P")
@@ -43,6 +45,36 @@ P = ParamSpec("P")
 # (deepspeed/runtime/pipe/engine.py); dclint's Megatron-Core model takes every stage, and
 # TorchTitan runs FSDP2 under pipeline parallelism (its 3D and 4D runs; llm-foundry runs no PP)
 PIPELINE_ZERO = {"megatron-core": 3, "deepspeed": 1, "torchtitan": 3, "llm-foundry": 3}
+
+
+def framework_split(framework: str, layers: int, stages: int) -> list[int] | None:
+    """The layers of each (virtual) pipeline stage a framework gives a model whose layers do
+    not split evenly, or None where the framework needs an even split (Megatron-Core, unless
+    uneven first and last stages are declared). TorchTitan splits n layers over s = pp x
+    stages-a-rank stages itself, with no split points declared: its `generate_split_points`
+    (pytorch/torchtitan `torchtitan/parallelisms/pipelining_utils.py`, the release of its 405B
+    benchmarks) gives the first stage base = n // s, the next n % s stages base + 1, the rest
+    base, the last what remains, and refuses more stages than layers (an empty list); its
+    later `generate_llm_fqn_per_model_part` (`torchtitan/distributed/pipeline_parallel.py`)
+    weighs the embedding and the output as a layer each, which gives Llama 3.1 405B's 126
+    layers the same 15 / 16 x 6 / 15 on pp 8 and 7 / 8 x 14 / 7 on 16 stages."""
+    if framework != "torchtitan":
+        return None
+    if stages > layers:
+        return []
+    base, extra = divmod(layers, stages)
+    middle = [base + 1] * min(extra, stages - 2) + [base] * max(0, stages - 2 - extra)
+    split = [base, *middle] if stages > 1 else []
+    return [*split, layers - sum(split)]
+
+
+# Frameworks that run sharded data parallelism only (the layout search keeps tp, pp, vpp and cp
+# at 1 for them): Composer, llm-foundry's trainer, parallelises with parallelism_config's fsdp
+# (FSDP / HSDP) and has no pipeline or context parallelism; its tensor parallelism
+# (parallelism_config.tp with llm-foundry's one strategy, `ffn`: llmfoundry/tp/
+# ffn_tp_strategy.py, the MLP's up and down projections only) is not the Megatron-style tensor
+# parallelism of attention and MLP the step model times
+DATA_PARALLEL_ONLY = frozenset({"llm-foundry"})
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,7 @@ from dataclasses import dataclass
 
 from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.workload import Workload
+from dclint.projection.layout_checks import framework_split
 from dclint.units import Q_, Quantity
 
 __all__ = [
@@ -393,6 +394,22 @@ def keeps_gathered(wl: Workload) -> bool:
     return not (wl.parallel.pp == 1 if reshard is None else reshard)
 
 
+def _framework_ends(wl: Workload) -> tuple[int | None, int | None]:
+    """The first and last pipeline ranks' layers: declared, or where the framework splits
+    layers that do not divide over its stages itself (TorchTitan: layout_checks.
+    framework_split; a rank holds virtual stages r, r + pp, ...), that split's; the middle
+    ranks take the rest evenly."""
+    p, layers = wl.parallel, wl.model.layers
+    declared = (p.first_stage_layers, p.last_stage_layers)
+    if layers is None or p.pp == 1 or declared != (None, None) or p.split_extra:
+        return declared
+    stages = p.pp * p.vpp
+    split = framework_split(wl.software_in_effect.framework, layers, stages)
+    if not split or layers % stages == 0:
+        return declared
+    return sum(split[0 :: p.pp]), sum(split[p.pp - 1 :: p.pp])
+
+
 def memory_per_gpu(wl: Workload, blackwell: bool = False) -> MemoryEstimate:
     """Memory of the busiest GPU: the stage (first, first middle, last) that holds the most;
     `blackwell` as `shape_of`'s."""
@@ -401,11 +418,12 @@ def memory_per_gpu(wl: Workload, blackwell: bool = False) -> MemoryEstimate:
     if wl.model.layers is None:
         stages = [(0, sh.layers / p.pp)]
     else:
+        first, last = _framework_ends(wl)
         stages = stage_layers(
             wl.model.layers,
             p.pp,
-            p.first_stage_layers,
-            p.last_stage_layers,
+            first,
+            last,
             p.account_for_embedding_in_pipeline_split,
             p.account_for_loss_in_pipeline_split,
         )

@@ -16,6 +16,7 @@ from dclint.model.software import FULL_ITERATION
 from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import GENERATION, efficiency_for, power_clock
 from dclint.projection.efficiency import machine as gpu_machine
+from dclint.projection.layout_checks import framework_split
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step.model import Arch, Layout, Machine, Software, Step, step
 from dclint.projection.step.records import (
@@ -167,11 +168,19 @@ def _tiers(
 
 
 def _busiest_stage(wl: Workload) -> float:
-    """Layers of the stage with the most when first or last stage layers are declared (0:
-    an even split, layers / pp)."""
+    """Layers of the stage with the most when first or last stage layers are declared, or
+    when the framework splits layers that do not divide over its stages itself (TorchTitan:
+    layout_checks.framework_split, a rank holding virtual stages r, r + pp, ...); 0: an even
+    split, layers / pp."""
     p, layers = wl.parallel, wl.model.layers
     ends = [v for v in (p.first_stage_layers, p.last_stage_layers) if v is not None]
-    if not ends or layers is None or p.pp == 1:
+    if layers is None or p.pp == 1:
+        return 0.0
+    stages = p.pp * p.vpp
+    split = framework_split(wl.software_in_effect.framework, layers, stages)
+    if not ends and split and layers % stages:
+        return float(max(sum(split[r :: p.pp]) for r in range(p.pp)))
+    if not ends:
         return 0.0
     others = p.pp - len(ends)
     middle = [(layers - sum(ends)) / others] if others > 0 else []

@@ -11,7 +11,10 @@ start-up, one finding per broken condition, at the field to change:
   with uneven stages (`first_stage_layers`, `last_stage_layers`, Megatron's
   --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers), which take
   precedence over those flags in Megatron-Core's check, the remaining layers split evenly over
-  the middle stages, and each stage's layers by vpp  -> `pp`, `vpp`, `first_stage_layers`
+  the middle stages, and each stage's layers by vpp  -> `pp`, `vpp`, `first_stage_layers`;
+  TorchTitan (`framework: torchtitan`) splits layers that do not divide over its stages
+  itself (`generate_split_points`: 126 layers on pp 8 as 15, 16 x 6, 15), so only more
+  stages than layers is an error for it (`framework_split`)                    -> `pp`
 - interleaving (vpp > 1) needs pp > 1                                          -> `vpp`
 - attention heads and query groups (GQA) divisible by tp; hidden size by heads -> `tp`
 - `ffn_hidden_size` divisible by tp: the MLP's column- and row-parallel linear layers split
@@ -80,6 +83,7 @@ from dclint.api import (
     Design,
     Violation,
     Workload,
+    framework_split,
 )
 from dclint.api import DesignPath as Path
 
@@ -134,6 +138,18 @@ def _pipeline(wl: Workload) -> Iterator[Broken]:
         return
     ends = [(n, v) for n, v in (("first", p.first_stage_layers), ("last", p.last_stage_layers))]
     declared = [(n, v) for n, v in ends if v is not None]
+    framework = wl.software_in_effect.framework
+    split = framework_split(framework, layers + p.split_extra, p.pp * p.vpp)
+    if not declared and split is not None:
+        # TorchTitan splits uneven layers itself; it refuses more stages than layers
+        if not split:
+            stages = p.pp * p.vpp
+            text = (
+                f"{layers} layers cannot fill pp {p.pp} x vpp {p.vpp} = {stages} stages "
+                f"({framework} needs a layer a stage)"
+            )
+            yield ("parallel", "pp"), float(layers), float(stages), text
+        return
     if not declared:
         # the embedding and the loss count as one layer each when their flags are set
         slots = layers + p.split_extra

@@ -15,7 +15,9 @@ The grid, dimension by dimension (each set is fixed before the checks):
   stage 2, ZeRO stage 3 (with pp > 1 only those the workload's framework runs: DeepSpeed's
   pipeline engine refuses ZeRO-2 and ZeRO-3); for PyTorch FSDP software (software.sharding
   fsdp or hsdp) replicated or FSDP's full shard only, the latter with and without
-  reshard_after_forward over every data-parallel rank or HSDP shard groups (`fsdp_variants`).
+  reshard_after_forward over every data-parallel rank or HSDP shard groups (`fsdp_variants`);
+  for a framework that runs sharded data parallelism only (Composer / llm-foundry:
+  `layout_checks.DATA_PARALLEL_ONLY`) tp, pp, vpp and cp stay 1.
 
 A candidate is rejected for the first check it breaks, in the order of
 `dclint.projection.layout_checks.CHECKS`: Megatron-Core's start-up checks as PAR002 and
@@ -227,14 +229,15 @@ def _units(space: Space, rejected: dict[str, int]) -> tuple[int, list[_Unit]]:
     experts = _divisors(a.experts, a.experts) if a.experts else [1]
     slots = a.layers + space.split_extra  # layers + embedding/loss slots (PAR003)
     for world in space.worlds:
-        for tp in _divisors(world, space.machine.links.domain):
+        wide = space.model_parallel  # else the framework shards data parallelism only
+        for tp in _divisors(world, space.machine.links.domain if wide else 1):
             sps = (False, True) if tp > 1 else (False,)
             tp_reason = _outer_tp(space, tp)
-            for pp in _divisors(world // tp, slots):
+            for pp in _divisors(world // tp, slots if wide else 1):
                 ends = None if space.split_extra else uneven_split(a.layers, pp)
                 vpps = [1] + (_divisors(_chunkable(slots, pp, ends), slots)[1:] if pp > 1 else [])
                 below_ep = len(MICRO_BATCHES) * len(sps) * len(vpps) * 12
-                cps = _divisors(world // (tp * pp), max(1, a.seq // 2))
+                cps = _divisors(world // (tp * pp), max(1, a.seq // 2) if wide else 1)
                 reason = tp_reason
                 if reason is None and LAYERS_PP.broken(slots, pp, 1, ends is not None):
                     reason = LAYERS_PP

@@ -16,6 +16,7 @@ from dclint.model.defaults import MEMORY_RESERVE
 from dclint.projection.layout_checks import (
     BATCH_MB_DP,
     CHECKS,
+    DATA_PARALLEL_ONLY,
     EP_DP_CP,
     FFN_TP,
     FSDP_ZERO,
@@ -64,6 +65,8 @@ __all__ = [
     "plan_layouts",
     "question",
     "set_line",
+    "sharding_change",
+    "sharding_value",
 ]
 
 
@@ -224,6 +227,7 @@ def question(
         layer_weight_bytes(wl, hw.blackwell),
         wl.software_in_effect.selective_recompute == "op",
         layout.torch_fsdp,
+        wl.software_in_effect.framework not in DATA_PARALLEL_ONLY,
     )
     zero = wl.parallel.sharding
     st = step(arch, replace(layout, distributed_optimizer=zero >= 1), machine, sw, space.causal)
@@ -339,16 +343,38 @@ def layout_values(c: Candidate, gpus: int) -> dict[str, str]:
     return values
 
 
+def sharding_value(c: Candidate) -> str | None:
+    """`software.sharding` (flow YAML) that makes a workload run PyTorch FSDP layout `c` (its
+    reshard_after_forward and HSDP shard group); None: `c` is no PyTorch FSDP layout."""
+    if c.reshard is None:
+        return None
+    kind = f"hsdp, shard_group: {c.shard_group}" if c.shard_group else "fsdp"
+    return f"{{kind: {kind}, reshard_after_forward: {str(c.reshard).lower()}}}"
+
+
+def sharding_change(wl: Workload, c: Candidate) -> str | None:
+    """`software.sharding` to write when workload `wl` moves to layout `c`: None where `c` is
+    no PyTorch FSDP layout or the workload's settings already run it (an undeclared
+    reshard_after_forward is FSDP's default: on without pipeline parallelism, off with it)."""
+    value = sharding_value(c)
+    if value is None:
+        return None
+    sw = wl.software_in_effect
+    group = sw.shard_group if sw.sharding == "hsdp" else 0
+    reshard = sw.reshard_after_forward
+    if reshard is None:
+        reshard = c.pp == 1
+    same = sw.sharding in ("fsdp", "hsdp") and (group, reshard) == (c.shard_group, c.reshard)
+    return None if same else value
+
+
 def set_line(wl_id: str, c: Candidate, gpus: int) -> str:
     """`--set` flags that make workload `wl_id` run layout `c` (a PyTorch FSDP layout's
     reshard_after_forward and shard group as software.sharding)."""
     values = layout_values(c, gpus)
     flags = [f"--set 'workloads.{wl_id}.parallel={values.pop('parallel')}'"]
     flags.extend(f"--set workloads.{wl_id}.{key}={value}" for key, value in values.items())
-    if c.reshard is not None:
-        kind = f"hsdp, shard_group: {c.shard_group}" if c.shard_group else "fsdp"
-        flags.append(
-            f"--set 'workloads.{wl_id}.software.sharding={{kind: {kind}, "
-            f"reshard_after_forward: {str(c.reshard).lower()}}}'"
-        )
+    sharding = sharding_value(c)
+    if sharding is not None:
+        flags.append(f"--set 'workloads.{wl_id}.software.sharding={sharding}'")
     return " ".join(flags)

@@ -58,6 +58,9 @@ class Space:
     # the workload's software is PyTorch FSDP (software.sharding fsdp or hsdp): its full shard
     # is searched with and without reshard_after_forward and over HSDP shard groups
     fsdp: bool = False
+    # the framework runs tensor, pipeline and context parallelism (DATA_PARALLEL_ONLY: not
+    # Composer / llm-foundry): False keeps tp, pp, vpp and cp at 1
+    model_parallel: bool = True
 
 
 @dataclass(frozen=True, slots=True)
