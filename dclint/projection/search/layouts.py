@@ -74,7 +74,7 @@ from dclint.projection.search.records import (
     Space,
     metric,
 )
-from dclint.projection.step.model import ACT, Arch, Layout, Machine, Step, step
+from dclint.projection.step.model import ACT, Arch, Layout, Machine, Step, Stepper
 
 __all__ = [
     "MAX_EXAMINED",
@@ -134,6 +134,36 @@ def memory_bytes(
 ) -> float:
     """Bytes on a GPU of the stage that binds, layers split evenly: dclint.projection.memory's
     stage model on the search's floats (tests/test_plan_search.py compares the two)."""
+    shape, stages = _memory_shape(
+        a, lay, flash, split_ends, ends, grad_bytes, expert_tp, saved, offload, logit_bytes,
+        layer_weight_bytes, op, shard_group, keep_gathered,
+    )  # fmt: skip
+    return _binding(shape, stages, zero)
+
+
+def _binding(shape: Shape, stages: list[tuple[int, float]], zero: int) -> float:
+    """Bytes on a GPU of the stage of `stages` that holds the most, at ZeRO stage `zero`."""
+    return max(sum(stage_bytes(shape, stage, n, zero)) for stage, n in stages)
+
+
+def _memory_shape(
+    a: Arch,
+    lay: Layout,
+    flash: bool,
+    split_ends: tuple[int, int],
+    ends: tuple[int, int] | None,
+    grad_bytes: float,
+    expert_tp: int,
+    saved: tuple[bool, bool],
+    offload: int,
+    logit_bytes: float,
+    layer_weight_bytes: float,
+    op: bool,
+    shard_group: int,
+    keep_gathered: bool,
+) -> tuple[Shape, list[tuple[int, float]]]:
+    """`memory_bytes`'s stage model of `lay` and the stages that can bind, whatever the ZeRO
+    stage (the search weighs every stage of one layout on one Shape)."""
     t, c, b = lay.tp, lay.cp, lay.micro_batch
     sp = lay.sequence_parallel and t > 1
     widths = (a.q, a.kv, float(a.ffn), a.swiglu)
@@ -161,12 +191,7 @@ def memory_bytes(
         shard_group,
         keep_gathered,
     )
-    return max(
-        sum(stage_bytes(shape, stage, n, zero))
-        for stage, n in stage_layers(
-            a.layers, lay.pp, *(ends or (None, None)), *map(bool, split_ends)
-        )
-    )
+    return shape, stage_layers(a.layers, lay.pp, *(ends or (None, None)), *map(bool, split_ends))
 
 
 def zero3_gather(a: Arch, lay: Layout, mac: Machine) -> float:
@@ -295,6 +320,11 @@ def _inner(
     """Check and time the layouts below one (tp, pp, cp, ep); the count left untimed."""
     a, mac, sw, batch = space.arch, space.machine, space.software, space.global_batch
     tp, pp, cp, dp, ep = base.tp, base.pp, base.cp, base.dp, base.ep
+    timer = Stepper(a, mac, sw, space.causal)  # shares what the layouts below share
+    gather: float | None = None  # zero3_gather of (tp, pp, cp, dp, ep)
+    # the uneven pipeline's busiest stage (Layout's default: even)
+    busiest: float = 0.0 if ends is None else max(*ends, -(-a.layers // pp))
+    flash, usable, fsdp = sw.flash_attention, space.usable_bytes, space.fsdp
     untimed = 0
     for mb in MICRO_BATCHES:
         if BATCH_MB_DP.broken(batch, mb, dp):
@@ -313,39 +343,58 @@ def _inner(
                     rejected[INTERLEAVED_MB.message] += 12
                     continue
                 for i, rec in enumerate(RECOMPUTE):
-                    lay = Layout(tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec)
-                    if ends is not None:
-                        lay = replace(lay, stage_layers=max(*ends, -(-a.layers // pp)))
+                    lay = Layout(
+                        tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec, stage_layers=busiest
+                    )
                     timed: dict[bool, Step] = {}
+                    shape: tuple[Shape, list[tuple[int, float]]] | None = None
                     for zero, opt in enumerate(OPTIMIZERS):
                         if ZERO_PP.broken(pp, zero, space.pipeline_zero):
                             rejected[ZERO_PP.message] += 1
                             continue
-                        if FSDP_ZERO.broken(space.fsdp, zero):
+                        if FSDP_ZERO.broken(fsdp, zero):
                             rejected[FSDP_ZERO.message] += 1
                             continue
-                        if zero == 3 and space.fsdp:
-                            _torch_fsdp(space, lay, ends, world, rejected, valid)
+                        if zero == 3 and fsdp:
+                            _torch_fsdp(space, lay, ends, world, rejected, valid, timer)
                             continue
-                        memory = memory_bytes(
-                            a, lay, zero, sw.flash_attention, space.split_ends, ends,
-                            sw.grad_bytes, sw.expert_tp, space.saved, space.offload,
-                            space.logit_bytes, space.layer_weight_bytes, space.op_recompute,
-                        )  # fmt: skip
-                        if MEMORY.broken(memory, space.usable_bytes):
+                        if shape is None:
+                            shape = _memory_shape(
+                                a, lay, flash, space.split_ends, ends, sw.grad_bytes,
+                                sw.expert_tp, space.saved, space.offload, space.logit_bytes,
+                                space.layer_weight_bytes, space.op_recompute, 0, False,
+                            )  # fmt: skip
+                        memory = _binding(*shape, zero)
+                        if MEMORY.broken(memory, usable):
                             rejected[MEMORY.message] += 1
                             continue
                         dist = zero >= 1
-                        lighter = any((vpp, r, dist) in slow for r in RECOMPUTE[: i + 1])
-                        if limit is not None and lighter:
+                        if limit is not None and any(
+                            (vpp, r, dist) in slow for r in RECOMPUTE[: i + 1]
+                        ):
                             untimed += 1
                             continue
                         if dist not in timed:
-                            timed[dist] = step(
-                                a, replace(lay, distributed_optimizer=dist), mac, sw, space.causal
+                            timed[dist] = timer(
+                                Layout(
+                                    tp,
+                                    pp,
+                                    cp,
+                                    dp,
+                                    ep,
+                                    vpp,
+                                    mb,
+                                    batch,
+                                    sp,
+                                    dist,
+                                    rec,
+                                    stage_layers=busiest,
+                                )
                             )
                         st = timed[dist]
-                        seconds = st.time + (zero3_gather(a, lay, mac) if zero == 3 else 0.0)
+                        if zero == 3 and gather is None:
+                            gather = zero3_gather(a, lay, mac)
+                        seconds = st.time + (gather if zero == 3 and gather is not None else 0.0)
                         valid.append(
                             Candidate(
                                 tp, pp, vpp, cp, ep, dp, mb, rec, sp, opt, world, st, seconds,
@@ -380,11 +429,13 @@ def _torch_fsdp(
     world: int,
     rejected: dict[str, int],
     valid: list[Candidate],
+    timer: Stepper | None = None,
 ) -> None:
     """Check and time PyTorch FSDP's variants of one layout's full shard (`fsdp_variants`):
     memory with the shard group and the gathered weights kept when not resharding, the step
     with FSDP's own collectives (dclint.projection.step.model's _torch_fsdp)."""
     a, mac, sw = space.arch, space.machine, space.software
+    timer = timer or Stepper(a, mac, sw, space.causal)
     for reshard, group in fsdp_variants(space, lay):
         memory = memory_bytes(
             a, lay, 3, sw.flash_attention, space.split_ends, ends, sw.grad_bytes, sw.expert_tp,
@@ -398,7 +449,7 @@ def _torch_fsdp(
             lay, distributed_optimizer=True, fsdp=True, torch_fsdp=True, reshard=reshard,
             shard_group=group,
         )  # fmt: skip
-        st = step(a, run, mac, sw, space.causal)
+        st = timer(run)
         valid.append(
             Candidate(
                 lay.tp, lay.pp, lay.vpp, lay.cp, lay.ep, lay.dp, lay.micro_batch, lay.recompute,

@@ -7,7 +7,7 @@ and each constant's source are in docs/performance-model.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dclint.projection.collectives import group_time, node_share
 from dclint.projection.efficiency import tile_share
@@ -45,6 +45,7 @@ __all__ = [
     "Machine",
     "Software",
     "Step",
+    "Stepper",
     "bubble_fraction",
     "step",
 ]
@@ -69,22 +70,95 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     """Time of one step on the busiest (last) pipeline stage, and the FLOPs it does: one
     function a cost term, each reading the layer pass (`_layer_pass`) they share."""
     x = _layer_pass(a, lay, mac, sw)
+    return _step(
+        a,
+        lay,
+        mac,
+        sw,
+        x,
+        (
+            _tp_comm(a, lay, mac, sw, x),
+            _pp_bubble(lay, x),
+            _pp_sends(a, lay, mac, sw, x),
+            _cp_comm(a, lay, mac, sw, x),
+            _ep_comm(a, lay, mac, sw, x),
+        ),
+        _flops(a, lay, causal, sw.op_recompute),
+    )
+
+
+def _step(
+    a: Arch,
+    lay: Layout,
+    mac: Machine,
+    sw: Software,
+    x: _Pass,
+    comm: tuple[float, float, float, float, float],
+    flops: tuple[float, float],
+) -> Step:
+    """The step of `lay` from its layer pass, its communication terms that the optimizer does
+    not change (tp, pipeline bubble and sends, cp, ep) and its FLOPs."""
     compute, recompute = _compute(x)
-    model, hardware = _flops(a, lay, causal, sw.op_recompute)
+    tp, bubble, sends, cp, ep = comm
     terms = (
         compute,
         recompute,
-        _tp_comm(a, lay, mac, sw, x),
-        _pp_bubble(lay, x),
-        _pp_sends(a, lay, mac, sw, x),
+        tp,
+        bubble,
+        sends,
         _dp_comm(a, lay, mac, sw, x),
-        _cp_comm(a, lay, mac, sw, x),
-        _ep_comm(a, lay, mac, sw, x),
+        cp,
+        ep,
         _optimizer(a, lay, mac, sw),
     )
     # every GPU of the job synchronises each step: it waits for the slowest host
     straggler = straggler_share(lay.tp * lay.pp * lay.cp * lay.dp) * sum(terms)
-    return Step(*terms, model, hardware, mac.overhead, straggler)
+    return Step(*terms, flops[0], flops[1], mac.overhead, straggler)
+
+
+class Stepper:
+    """`step` for the layouts of one (arch, machine, software), as a layout search times them:
+    what layouts share is computed once. The layer pass reads neither vpp nor the optimizer,
+    and its recomputation term only the recomputation (`_recomputed`); the tp, pipeline, cp and
+    ep terms do not read the optimizer; the FLOPs read only the batch and the recomputation.
+    Each Step is the one `step` returns for the layout, to the bit (tests/test_plan_search.py)."""
+
+    def __init__(self, a: Arch, mac: Machine, sw: Software, causal: bool = True) -> None:
+        self.a, self.mac, self.sw, self.causal = a, mac, sw, causal
+        self._passes: dict[tuple[object, ...], _Pass] = {}
+        self._comm: dict[tuple[object, ...], tuple[float, float, float, float, float]] = {}
+        self._flops: dict[tuple[int, str], tuple[float, float]] = {}
+
+    def __call__(self, lay: Layout) -> Step:
+        a, mac, sw = self.a, self.mac, self.sw
+        shape = (
+            lay.tp, lay.pp, lay.cp, lay.dp, lay.ep, lay.micro_batch, lay.global_batch,
+            lay.sequence_parallel, lay.stage_layers,
+        )  # fmt: skip
+        key = (*shape, lay.recompute)
+        x = self._passes.get(key)
+        if x is None:
+            base = self._passes.get(shape)
+            if base is None:
+                x = self._passes[shape] = _layer_pass(a, lay, mac, sw)
+            else:
+                x = _recomputed(base, lay.recompute, sw)
+            self._passes[key] = x
+        ckey = (*key, lay.vpp)
+        comm = self._comm.get(ckey)
+        if comm is None:
+            comm = self._comm[ckey] = (
+                _tp_comm(a, lay, mac, sw, x),
+                _pp_bubble(lay, x),
+                _pp_sends(a, lay, mac, sw, x),
+                _cp_comm(a, lay, mac, sw, x),
+                _ep_comm(a, lay, mac, sw, x),
+            )
+        fkey = (lay.global_batch, lay.recompute)
+        flops = self._flops.get(fkey)
+        if flops is None:
+            flops = self._flops[fkey] = _flops(a, lay, self.causal, sw.op_recompute)
+        return _step(a, lay, mac, sw, x, comm, flops)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +179,11 @@ class _Pass:
     bwd: float  # s, backward
     rec: float  # s, recomputation
     mb: float  # s, one micro-batch through the last stage, no recompute
+    # what the recomputation of another policy reads (`_recomputed`)
+    gemm_rate: float  # FLOP/s of the GEMMs
+    memory: float  # s, element-wise work (and unfused scores), forward
+    cast_fwd: float  # s, FP8 casts, forward
+    scores_time: float  # s, the unfused attention scores' bytes (0 with flash attention)
 
 
 def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
@@ -201,16 +280,10 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         host = HOST_EXPERT_GEMM_SECONDS * local
         fwd += max(0.0, 2 * host - exp_fwd_g / flops_rate)
         bwd += max(0.0, 4 * host - exp_bwd_g / flops_rate)
-    if lay.recompute == "full":
-        rec = fwd
-    elif lay.recompute == "selective" and sw.op_recompute:
-        # TorchTitan's op-level policy saves the attention output and every other matmul's:
-        # the backward repeats half the layer's GEMMs and its element-wise operations
-        rec = 0.5 * fwd_g / flops_rate + memory + cast_fwd
-    elif lay.recompute == "selective" and not sw.flash_attention:
-        rec = attn / attn_rate + scores / bytes_rate
-    else:
-        rec = 0.0
+    scores_time = scores / bytes_rate
+    rec = _rec(
+        lay.recompute, sw, fwd, fwd_g, flops_rate, memory, cast_fwd, attn, attn_rate, scores_time
+    )
     logits = 2 * n * h * a.vocab / t
     vt = a.vocab / t
     head = (
@@ -239,7 +312,44 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         bwd,
         rec,
         mb,
+        flops_rate,
+        memory,
+        cast_fwd,
+        scores_time,
     )
+
+
+def _rec(
+    recompute: str,
+    sw: Software,
+    fwd: float,
+    fwd_g: float,
+    gemm_rate: float,
+    memory: float,
+    cast_fwd: float,
+    attn: float,
+    attn_rate: float,
+    scores_time: float,
+) -> float:
+    """Seconds of one layer's recomputation for one micro-batch under policy `recompute`."""
+    if recompute == "full":
+        return fwd
+    if recompute == "selective" and sw.op_recompute:
+        # TorchTitan's op-level policy saves the attention output and every other matmul's:
+        # the backward repeats half the layer's GEMMs and its element-wise operations
+        return 0.5 * fwd_g / gemm_rate + memory + cast_fwd
+    if recompute == "selective" and not sw.flash_attention:
+        return attn / attn_rate + scores_time
+    return 0.0
+
+
+def _recomputed(x: _Pass, recompute: str, sw: Software) -> _Pass:
+    """Layer pass `x` under recomputation policy `recompute` (only `rec` changes)."""
+    rec = _rec(
+        recompute, sw, x.fwd, x.fwd_g, x.gemm_rate, x.memory, x.cast_fwd, x.attn, x.attn_rate,
+        x.scores_time,
+    )  # fmt: skip
+    return replace(x, rec=rec)
 
 
 def _compute(x: _Pass) -> tuple[float, float]:
