@@ -38,6 +38,7 @@ many collectives (`calls`) the bytes are split into.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
     "ECMP_COLLISION",
@@ -150,6 +151,10 @@ def ring_latency(links: Links, members: int, stride: int, ring: int = 1) -> tupl
     return tuple(out)
 
 
+# A pure function of its arguments, asked the same question many times by a layout search
+# (the data-parallel collectives of one (tp, pp, cp, dp, ep) are the same for every micro-batch,
+# recomputation and vpp): answered once each.
+@lru_cache(maxsize=1 << 14)
 def group_time(
     links: Links,
     size: float,
