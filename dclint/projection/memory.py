@@ -94,6 +94,8 @@ __all__ = [
     "WEIGHT_BYTES",
     "MemoryEstimate",
     "Shape",
+    "StageTerms",
+    "at_zero",
     "embedding_parameters",
     "expert_parameters",
     "layer_activations",
@@ -103,6 +105,7 @@ __all__ = [
     "model_widths",
     "stage_bytes",
     "stage_layers",
+    "stage_terms",
 ]
 
 WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2.0, 4.0, 12.0
@@ -273,6 +276,30 @@ def _in_flight(stage: int, n: float, sh: Shape) -> float:
 def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]:
     """(weights, gradients, optimizer, activations or -1) in bytes on a GPU of stage `stage`,
     which holds `n` layers."""
+    return at_zero(stage_terms(sh, stage, n), zero, sh.keep_gathered)
+
+
+# stage_terms: (weights, weights sharded, gradients, gradients sharded, optimizer, optimizer
+# sharded, activations or -1), each in bytes
+StageTerms = tuple[float, float, float, float, float, float, float]
+
+
+def at_zero(terms: StageTerms, zero: int, keep_gathered: bool = False) -> tuple[float, ...]:
+    """`stage_bytes` at ZeRO stage `zero` from the stage's `stage_terms`: the optimizer states
+    sharded from stage 1, the gradients from 2, the weights at 3 (unless kept gathered)."""
+    weights, weights_sharded, grads, grads_sharded, optimizer, optimizer_sharded, acts = terms
+    shards = zero >= 3 and not keep_gathered
+    return (
+        weights_sharded if shards else weights,
+        grads_sharded if zero >= 2 else grads,
+        optimizer_sharded if zero >= 1 else optimizer,
+        acts,
+    )
+
+
+def stage_terms(sh: Shape, stage: int, n: float) -> StageTerms:
+    """What `stage_bytes` reads for every ZeRO stage of stage `stage` (holding `n` layers), each
+    term replicated and sharded: a layout search weighs the four stages of one layout."""
     share = n / sh.layers
     body = sh.dense - 2 * sh.embedding
     ends = (stage == 0) + (stage == sh.pp - 1)
@@ -287,25 +314,22 @@ def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]
     sharded = dense_local / dense_dp + expert_local / expert_dp
     params = dense_local + expert_local
     # the layers' weights at their own bytes (FP8 parameters), the embedding and output in bf16
-    shards = zero >= 3 and not sh.keep_gathered
-    layer_weights = (
-        (layers_local / dense_dp + expert_local / expert_dp)
-        if shards
-        else (layers_local + expert_local)
-    )
-    end_weights = ends_local / dense_dp if shards else ends_local
-    weights = sh.layer_weight_bytes * layer_weights + WEIGHT_BYTES * end_weights
-    gradients = sh.grad_bytes * (sharded if zero >= 2 else params)
-    optimizer = OPTIMIZER_BYTES * (sharded if zero >= 1 else params)
+    weights = sh.layer_weight_bytes * (layers_local + expert_local) + WEIGHT_BYTES * ends_local
+    weights_sharded = sh.layer_weight_bytes * (
+        layers_local / dense_dp + expert_local / expert_dp
+    ) + WEIGHT_BYTES * (ends_local / dense_dp)
+    gradients, gradients_sharded = sh.grad_bytes * params, sh.grad_bytes * sharded
+    optimizer, optimizer_sharded = OPTIMIZER_BYTES * params, OPTIMIZER_BYTES * sharded
+    terms = (weights, weights_sharded, gradients, gradients_sharded, optimizer, optimizer_sharded)
     if sh.per_layer is None:
-        return weights, gradients, optimizer, -1.0
+        return (*terms, -1.0)
     logits = sh.logits if stage == sh.pp - 1 else 0.0
     if sh.offload and sh.pp == 1:
         # the layers kept, and the larger of the logits (at the loss) and one offloaded layer
         # in transit (module doc: Transformer Engine's offload window)
         kept = max(0.0, n - sh.offload)
-        return weights, gradients, optimizer, sh.per_layer * kept + max(logits, sh.per_layer)
-    return weights, gradients, optimizer, sh.per_layer * _in_flight(stage, n, sh) + logits
+        return (*terms, sh.per_layer * kept + max(logits, sh.per_layer))
+    return (*terms, sh.per_layer * _in_flight(stage, n, sh) + logits)
 
 
 def _data_parallel(wl: Workload) -> int:

@@ -59,10 +59,13 @@ from dclint.projection.memory import (
     LOGIT_BYTES,
     WEIGHT_BYTES,
     Shape,
+    StageTerms,
+    at_zero,
     embedding_parameters,
     layer_activations,
     stage_bytes,
     stage_layers,
+    stage_terms,
 )
 from dclint.projection.search.records import (
     MICRO_BATCHES,
@@ -163,18 +166,44 @@ def _memory_shape(
     keep_gathered: bool,
 ) -> tuple[Shape, list[tuple[int, float]]]:
     """`memory_bytes`'s stage model of `lay` and the stages that can bind, whatever the ZeRO
-    stage (the search weighs every stage of one layout on one Shape)."""
+    stage."""
+    per_layer = _per_layer(a, lay, flash, saved, op)
+    shape = _shape(
+        a, lay, per_layer, embedding_parameters(a.vocab, a.hidden, a.dense_params), grad_bytes,
+        expert_tp, offload, logit_bytes, layer_weight_bytes, shard_group, keep_gathered,
+    )  # fmt: skip
+    return shape, stage_layers(a.layers, lay.pp, *(ends or (None, None)), *map(bool, split_ends))
+
+
+def _per_layer(a: Arch, lay: Layout, flash: bool, saved: tuple[bool, bool], op: bool) -> float:
+    """Activation bytes of one layer and micro-batch of `lay` (memory.layer_activations)."""
     t, c, b = lay.tp, lay.cp, lay.micro_batch
     sp = lay.sequence_parallel and t > 1
     widths = (a.q, a.kv, float(a.ffn), a.swiglu)
-    per_layer = layer_activations(
+    return layer_activations(
         a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths, *saved, op
     )
-    shape = Shape(
+
+
+def _shape(
+    a: Arch,
+    lay: Layout,
+    per_layer: float,
+    embedding: float,
+    grad_bytes: float,
+    expert_tp: int,
+    offload: int,
+    logit_bytes: float,
+    layer_weight_bytes: float,
+    shard_group: int,
+    keep_gathered: bool,
+) -> Shape:
+    t, c, b = lay.tp, lay.cp, lay.micro_batch
+    return Shape(
         a.layers,
         a.dense_params,
         a.expert_params,
-        embedding_parameters(a.vocab, a.hidden, a.dense_params),
+        embedding,
         t,
         lay.pp,
         c,
@@ -191,7 +220,6 @@ def _memory_shape(
         shard_group,
         keep_gathered,
     )
-    return shape, stage_layers(a.layers, lay.pp, *(ends or (None, None)), *map(bool, split_ends))
 
 
 def zero3_gather(a: Arch, lay: Layout, mac: Machine) -> float:
@@ -325,6 +353,11 @@ def _inner(
     # the uneven pipeline's busiest stage (Layout's default: even)
     busiest: float = 0.0 if ends is None else max(*ends, -(-a.layers // pp))
     flash, usable, fsdp = sw.flash_attention, space.usable_bytes, space.fsdp
+    # what memory_bytes reads that the layouts below share: the stages that can bind, the
+    # embedding, one layer's activations a (micro-batch, sequence parallelism, recomputation)
+    stages = stage_layers(a.layers, pp, *(ends or (None, None)), *map(bool, space.split_ends))
+    embedding = embedding_parameters(a.vocab, a.hidden, a.dense_params)
+    activations: dict[tuple[int, bool, str], float] = {}
     untimed = 0
     for mb in MICRO_BATCHES:
         if BATCH_MB_DP.broken(batch, mb, dp):
@@ -347,7 +380,7 @@ def _inner(
                         tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec, stage_layers=busiest
                     )
                     timed: dict[bool, Step] = {}
-                    shape: tuple[Shape, list[tuple[int, float]]] | None = None
+                    terms: list[StageTerms] | None = None  # each stage's, every ZeRO stage
                     for zero, opt in enumerate(OPTIMIZERS):
                         if ZERO_PP.broken(pp, zero, space.pipeline_zero):
                             rejected[ZERO_PP.message] += 1
@@ -358,13 +391,21 @@ def _inner(
                         if zero == 3 and fsdp:
                             _torch_fsdp(space, lay, ends, world, rejected, valid, timer)
                             continue
-                        if shape is None:
-                            shape = _memory_shape(
-                                a, lay, flash, space.split_ends, ends, sw.grad_bytes,
-                                sw.expert_tp, space.saved, space.offload, space.logit_bytes,
-                                space.layer_weight_bytes, space.op_recompute, 0, False,
+                        if terms is None:
+                            per_layer = activations.get((mb, sp, rec))
+                            if per_layer is None:
+                                per_layer = _per_layer(
+                                    a, lay, flash, space.saved, space.op_recompute
+                                )
+                                activations[mb, sp, rec] = per_layer
+                            shape = _shape(
+                                a, lay, per_layer, embedding, sw.grad_bytes, sw.expert_tp,
+                                space.offload, space.logit_bytes, space.layer_weight_bytes, 0,
+                                False,
                             )  # fmt: skip
-                        memory = _binding(*shape, zero)
+                            terms = [stage_terms(shape, stage, n) for stage, n in stages]
+                        # memory_bytes: the binding stage's sum of stage_bytes at this stage
+                        memory = max(sum(at_zero(t, zero)) for t in terms)
                         if MEMORY.broken(memory, usable):
                             rejected[MEMORY.message] += 1
                             continue
