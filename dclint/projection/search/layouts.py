@@ -358,6 +358,15 @@ def _inner(
     stages = stage_layers(a.layers, pp, *(ends or (None, None)), *map(bool, space.split_ends))
     embedding = embedding_parameters(a.vocab, a.hidden, a.dense_params)
     activations: dict[tuple[int, bool, str], float] = {}
+    # the optimizer stages and why each is rejected (None: it is not): they read pp alone
+    optimizers: list[tuple[int, str, str | None]] = []
+    for zero, opt in enumerate(OPTIMIZERS):
+        reason = None
+        if ZERO_PP.broken(pp, zero, space.pipeline_zero):
+            reason = ZERO_PP.message
+        elif FSDP_ZERO.broken(fsdp, zero):
+            reason = FSDP_ZERO.message
+        optimizers.append((zero, opt, reason))
     untimed = 0
     for mb in MICRO_BATCHES:
         if BATCH_MB_DP.broken(batch, mb, dp):
@@ -381,12 +390,9 @@ def _inner(
                     )
                     timed: dict[bool, Step] = {}
                     terms: list[StageTerms] | None = None  # each stage's, every ZeRO stage
-                    for zero, opt in enumerate(OPTIMIZERS):
-                        if ZERO_PP.broken(pp, zero, space.pipeline_zero):
-                            rejected[ZERO_PP.message] += 1
-                            continue
-                        if FSDP_ZERO.broken(fsdp, zero):
-                            rejected[FSDP_ZERO.message] += 1
+                    for zero, opt, reason in optimizers:
+                        if reason is not None:
+                            rejected[reason] += 1
                             continue
                         if zero == 3 and fsdp:
                             _torch_fsdp(space, lay, ends, world, rejected, valid, timer)
