@@ -8,17 +8,16 @@ worker (each reports its own through xdist's workeroutput), with the children ea
 (the subprocesses and process pools tests start). Headroom: CPU seconds still inflate when
 other work shares the cores (hyperthreads, caches): 10-20% on a lightly used machine, far more
 on a saturated one. The goal is 120 (issue 47), not yet met. On the same two-core virtual
-machine, shared with other work (PYTHONDONTWRITEBYTECODE set, so each worker compiles the
-modules and rewrites the tests' asserts, about 10 CPU-seconds a worker before a test runs):
-the tier measured 212.8 CPU-seconds at a mean load average of 2.7 before issue 47's test
-budget work and 191.5 after it at a load of 4.6 (two trees between measured 185.2 and then,
-with less work, 210.6 at loads of 4.9 and 4.7: the host, not the tests). The files that work
-changed, each run alone in one process, went from 203.3 to 131.5 CPU-seconds, so a run on a
-quiet machine should measure about 140-150. The budget is 230, a fifth above the 191.5
-measured: it fails a tier that grows by half, not one that ran on a slow host, until the goal
-is met. A run whose mean load average exceeds its own workers by more than half the cores is
-reported, not judged. DCLINT_CPU_BUDGET sets another budget (a slower machine's); 0 turns the
-check off.
+machine (PYTHONDONTWRITEBYTECODE set, so each worker compiles the modules and rewrites the
+tests' asserts, about 10 CPU-seconds a worker before a test runs), the tier of 2,912 tests
+measured 134.6 CPU-seconds idle (mean load 1.5; 73.5 s wall), after issue 47's test budget work
+(smaller searches in the default tier, the large ones in integration, in-process CLI runs) and
+a layout search that computes what its layouts share once; the same tier in one process
+measured 102.9. It measured 206.4 at the start of that work. The same tree has measured up to a
+quarter more in a run sharing the host, so the budget is 175, three tenths above the 134.6: it
+fails a tier that grows by a third, not one that ran on a slow host. A run whose mean load
+average exceeds its own workers by more than half the cores is reported, not judged.
+DCLINT_CPU_BUDGET sets another budget (a slower machine's); 0 turns the check off.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-BUDGET = 230.0  # CPU-seconds for the whole default tier (the goal: 120)
+BUDGET = 175.0  # CPU-seconds for the whole default tier (the goal: 120)
 MARKS = "not integration"  # the default tier's -m (pyproject's addopts)
 KEY = "dclint_cpu_seconds"
 
