@@ -571,3 +571,35 @@ def test_a_replayed_run_lists_the_site_policies_as_a_checked_one_does(
 
     monkeypatch.setattr(Engine, "check_file", refuse)
     assert (main(argv), capsys.readouterr().out) == cold
+
+
+def test_junit_lists_a_policy_only_under_the_designs_whose_config_runs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A repository where hall a's config names the site policies and hall b's names none:
+    hall b's testsuite has no testcase for a policy it never ran (it would read as a pass)."""
+    import xml.etree.ElementTree as ET
+
+    folder = _repo(tmp_path)
+    (folder / ".dclint.yaml").unlink()
+    for name, config in (("a", 'policies: ["../policies/*.yaml"]\n'), ("b", "fail-on: error\n")):
+        (folder / name).mkdir()
+        (folder / name / ".dclint.yaml").write_text(config, encoding="utf-8")
+        (folder / name / "design.yaml").write_text(DESIGN, encoding="utf-8")
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("DCLINT_NO_CACHE", "1")
+    argv = ["check", "--today", "2026-12-02", "--format", "junit", "a/design.yaml", "b/design.yaml"]
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    suites = ET.fromstring(out)
+    acme = {
+        s.get("file"): sorted(
+            c.get("name", "").split()[0] for c in s if c.get("name", "").startswith("ACME")
+        )
+        for s in suites
+    }
+    assert acme == {
+        "a/design.yaml": ["ACME001", "ACME002", "ACME003", "ACME004"],
+        "b/design.yaml": [],
+    }

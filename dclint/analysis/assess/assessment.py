@@ -186,9 +186,11 @@ class Assessment:
     def errors(self) -> list[Problem]:
         return self.result.errors
 
-    @property
+    @cached_property
     def rules(self) -> dict[str, type[Rule]]:
-        return self.engine.rules
+        """The rules that can run on this design: every rule discovered and the site policies
+        its own configuration names (another configuration's policies never ran here)."""
+        return self.engine.rules_for(self.config)
 
     @cached_property
     def config(self) -> Config:
