@@ -65,12 +65,12 @@ def test_a_preset_gives_its_settings() -> None:
 
 
 def test_the_pytorch_native_presets_name_their_kernels_and_schedules() -> None:
-    """llm-foundry's benchmark script runs FlashAttention in Triton (attn_impl triton);
-    TorchTitan's pipeline schedules wait on each send (overlap_pp false); a declared
-    attention_kernel wins."""
+    """llm-foundry's benchmark script runs FlashAttention in Triton (attn_impl triton),
+    TorchTitan PyTorch SDPA's flash backend (sdpa); TorchTitan's pipeline schedules wait on
+    each send (overlap_pp false); a declared attention_kernel wins."""
     foundry = _settings("    software: {preset: llm-foundry}\n")
     titan = _settings("    software: {preset: torchtitan}\n")
-    assert (foundry.attention_kernel, titan.attention_kernel) == ("triton", "flash")
+    assert (foundry.attention_kernel, titan.attention_kernel) == ("triton", "sdpa")
     assert (titan.overlap_pp, titan.overlap_tp, foundry.overlap_pp) == (False, False, False)
     got = _settings("    software: {preset: llm-foundry, attention_kernel: flash}\n")
     assert got.attention_kernel == "flash"

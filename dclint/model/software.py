@@ -72,10 +72,16 @@ SHARDING_KINDS: tuple[str, ...] = ("fsdp", "hsdp", "zero")
 # 2022), or TorchTitan's op-level policy (every other matmul of a layer and the element-wise
 # operations around them; docs/performance-model.md, Software)
 SelectiveRecompute = Literal["core-attention", "op"]
-# core attention's kernel: FlashAttention-2-class fused attention, or FlashAttention's Triton
-# implementation (flash_attn_triton, llm-foundry's attn_impl: triton)
-AttentionKernel = Literal["flash", "triton"]
-ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton")
+# core attention's kernel: FlashAttention-2-class fused attention, FlashAttention's Triton
+# implementation (flash_attn_triton, llm-foundry's attn_impl: triton), or PyTorch SDPA's flash
+# backend (the FlashAttention-2 kernels PyTorch bundles, at their rate measured per pass)
+AttentionKernel = Literal["flash", "triton", "sdpa"]
+ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa")
+_ATTENTION_PHRASE = {
+    "flash": "flash attention",
+    "triton": "flash attention in Triton",
+    "sdpa": "flash attention (PyTorch SDPA's FlashAttention-2)",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +109,8 @@ class Settings:
     # FSDP2 / torchao: FP8 weights all-gathered in FP8 (enable_fsdp_float8_all_gather)
     fp8_all_gather: bool = False
     selective_recompute: str = "core-attention"
-    # core attention's kernel: flash (FlashAttention-2-class, PyTorch SDPA's flash backend or
-    # Transformer Engine's fused attention) or triton (FlashAttention in Triton)
+    # core attention's kernel: flash (FlashAttention-2-class, Transformer Engine's fused
+    # attention), triton (FlashAttention in Triton) or sdpa (PyTorch SDPA's flash backend)
     attention_kernel: str = "flash"
     # data-parallel sharding as the framework runs it ("": parallel.zero_stage's, Megatron-
     # Core's distributed optimizer or ZeRO); fsdp / hsdp: PyTorch FSDP (Sharding below)
@@ -134,7 +140,7 @@ class Settings:
         """One phrase for a prediction's assumptions: the settings the step model honours."""
         over = [k for k in ("tp", "dp", "pp", "cp", "ep") if getattr(self, f"overlap_{k}")]
         parts = [
-            ("flash attention" if self.attention_kernel == "flash" else "flash attention in Triton")
+            _ATTENTION_PHRASE[self.attention_kernel]
             if self.flash_attention
             else "unfused attention",
             ("communication overlapped: " + ", ".join(o.upper() for o in over))
@@ -260,6 +266,7 @@ PRESETS: dict[str, Settings] = {
         overlap_pp=False,
         overlap_cp=False,
         kernels="eager",
+        attention_kernel="sdpa",
         sharding="zero",
         framework="deepspeed",
         preset="accelerate-deepspeed",
@@ -267,7 +274,7 @@ PRESETS: dict[str, Settings] = {
     # TorchTitan (Liang et al. 2025, arXiv 2410.06511, and its docs/performance.md): FSDP2
     # (fully_shard, reshard_after_forward as FSDP's default: not under pipeline parallelism),
     # gradients reduced in fp32 (mixed_precision_reduce float32), eager PyTorch unless
-    # compile is on (its config's default), PyTorch SDPA flash attention, torchao Float8
+    # compile is on (its config's default), PyTorch SDPA's flash backend, torchao Float8
     # tensorwise for fp8 runs, op-level selective activation checkpointing, TP collectives
     # blocking unless AsyncTP (enable_async_tensor_parallel, with compile: overlap_tp); no
     # CUDA graphs
@@ -277,6 +284,7 @@ PRESETS: dict[str, Settings] = {
         fp8_recipe="tensorwise",
         kernels="eager",
         selective_recompute="op",
+        attention_kernel="sdpa",
         sharding="fsdp",
         framework="torchtitan",
         preset="torchtitan",
@@ -478,10 +486,10 @@ class Software(Strict):
     attention_kernel: AttentionKernel | None = Field(
         None,
         description="Core attention's kernel with flash_attention: flash (FlashAttention-2-"
-        "class: PyTorch SDPA's flash backend, Transformer Engine's fused attention; the "
-        "default) or triton (FlashAttention's Triton implementation, llm-foundry's attn_impl: "
-        "triton: 1.4x slower forward and 2x slower backward, Dao 2023, FlashAttention-2 sec. "
-        "4.1)",
+        "class: Transformer Engine's fused attention; the default), triton (FlashAttention's "
+        "Triton implementation, llm-foundry's attn_impl: triton: 1.4x slower forward and 2x "
+        "slower backward, Dao 2023, FlashAttention-2 sec. 4.1) or sdpa (PyTorch SDPA's flash "
+        "backend, TorchTitan's: FlashAttention-2 at its H100 rate per pass, Shah et al. 2024)",
     )
     sharding: Sharding | None = Field(
         None,

@@ -15,6 +15,7 @@ __all__ = [
     "BLACKWELL",
     "FP8_CAST_BYTES",
     "GENERATION",
+    "SDPA_SOURCE",
     "SMS",
     "Efficiency",
     "efficiency_for",
@@ -50,6 +51,8 @@ class Efficiency:
     nvlink_sm_share: float = 0.0
     network_sm_share: float = 0.0
     fp8_cast_bytes: float = 0.0  # HBM bytes an element of a GEMM operand's cast to FP8
+    # PyTorch SDPA's flash backend per pass over `attention` (causal forward, forward, backward)
+    sdpa: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
 # Element-wise kernels stream at best like a copy kernel; a large device copy reaches ~90% of
@@ -80,6 +83,19 @@ _ATTENTION_HOPPER = (
     0.35,
     "Shah et al. 2024 (FlashAttention-3): FlashAttention-2 at 35% of H100 peak",
 )
+# PyTorch SDPA's flash backend runs the FlashAttention-2 kernels PyTorch bundles. The
+# FlashAttention-3 paper's benchmarks (Shah et al. 2024, sec. 4.1, H100 80GB SXM5, head dim 128,
+# 16K tokens) measure FlashAttention-2 per pass: 335 TFLOPS forward with the causal mask, 370
+# without it, 322 backward, against the 35% (346 TFLOPS) of the abstract: the time factors
+# of each pass over that rate (Machine.sdpa; PyTorch's context parallel runs one causal block
+# and c - 1 unmasked ones a rank). No per-pass figure for the other generations: their rate
+_FA2_H100 = _ATTENTION_HOPPER[0] * 989.0  # TFLOPS: 35% of H100 SXM's dense BF16 peak
+_SDPA_HOPPER: tuple[tuple[float, float, float], str] = (
+    (_FA2_H100 / 335.0, _FA2_H100 / 370.0, _FA2_H100 / 322.0),
+    "Shah et al. 2024 (FlashAttention-3, sec. 4.1): FlashAttention-2 measured on H100 at "
+    "335 TFLOPS forward with the causal mask, 370 without, 322 backward (head dim 128, 16K)",
+)
+SDPA_SOURCE = _SDPA_HOPPER[1]
 
 # Overlapped communication is not free: NCCL moves NVLink traffic with SM load/store loops and
 # reduces on SMs, so the GEMMs it runs under lose that share of the GPU; over InfiniBand the NIC
@@ -231,6 +247,7 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
         _SM_SHARE[0],
         _SM_SHARE[1],
         FP8_CAST_BYTES if fp8 else 0.0,
+        _SDPA_HOPPER[0] if generation == "hopper" else (1.0, 1.0, 1.0),
     )
 
 
@@ -252,4 +269,5 @@ def machine(
         eff.network_sm_share,
         attention_peak,
         eff.fp8_cast_bytes,
+        sdpa=eff.sdpa,
     )

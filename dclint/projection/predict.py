@@ -14,7 +14,7 @@ from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
 from dclint.model.software import FULL_ITERATION
 from dclint.projection.collectives import ECMP_COLLISION, Links
-from dclint.projection.efficiency import GENERATION, efficiency_for, power_clock
+from dclint.projection.efficiency import GENERATION, SDPA_SOURCE, efficiency_for, power_clock
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.layout_checks import framework_split
 from dclint.projection.memory import expert_parameters
@@ -29,6 +29,7 @@ from dclint.projection.step.records import (
     HOST_EXPERT_GEMM_SECONDS,
     ROWWISE_GEMM_RATE,
     ROWWISE_RESCALE_BYTES,
+    TORCH_CP_MERGE_BYTES,
 )
 from dclint.projection.uncertainty import Band, band_for_gpu
 from dclint.units import Q_, Quantity
@@ -248,6 +249,13 @@ def inputs(
             attention_eff=machine.attention_eff * factor,
         )
         notes.append(note)
+    if settings.flash_attention and settings.attention_kernel == "sdpa":
+        notes.append(
+            f"core attention in PyTorch SDPA's flash backend (FlashAttention-2): {SDPA_SOURCE}"
+            if machine.sdpa != (1.0, 1.0, 1.0)
+            else "core attention in PyTorch SDPA's flash backend (FlashAttention-2): no "
+            f"per-pass measurement on '{hw.gpu_key}', the generation's attention rate"
+        )
     profile = design.calibration
     entry = profile.gpus.get(hw.gpu_key) if profile is not None else None
     if profile is not None and entry is not None:  # a profile changes only the GPUs it holds
@@ -322,7 +330,7 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             "shapes at 90-100%), backward on cuBLAS with the scales applied in a separate pass, "
             f"{ROWWISE_RESCALE_BYTES:g} B an output element (pytorch/ao#1325); fp8 runs only"
         )
-    if s.flash_attention and s.attention_kernel != "flash":
+    if s.flash_attention and s.attention_kernel == "triton":
         fwd, bwd = ATTENTION_KERNEL_SLOWDOWN[s.attention_kernel]
         notes.append(
             f"core attention in FlashAttention's Triton implementation: {fwd:g}x the flash "
@@ -347,7 +355,11 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             "PyTorch's context parallel: K and V reach attention repeated to the query heads "
             "(TorchTitan's repeat_kv), the other ranks' chunks all-gathered at once under the "
             "first chunk's attention (the default all-gather rotater of torch.distributed.tensor."
-            "experimental), the fp32 dK and dV passed on at every backward step"
+            "experimental), the fp32 dK and dV passed on at every backward step; each step after "
+            f"the first merges its output into the fp32 running one ({TORCH_CP_MERGE_BYTES[0]:g} B "
+            f"an output element) and its gradients into fp32 dQ, dK and dV "
+            f"({TORCH_CP_MERGE_BYTES[1]:g} B), dclint's count of the code's operations as "
+            "torch.compile fuses them"
         )
     if s.selective_recompute == "op" and layout.recompute == "selective":
         notes.append(

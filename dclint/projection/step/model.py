@@ -29,6 +29,7 @@ from dclint.projection.step.records import (
     MOE_KERNELS,
     ROWWISE_GEMM_RATE,
     ROWWISE_RESCALE_BYTES,
+    TORCH_CP_MERGE_BYTES,
     Arch,
     Layout,
     Machine,
@@ -257,6 +258,12 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     slow_fwd, slow_bwd = (
         ATTENTION_KERNEL_SLOWDOWN[sw.attention_kernel] if sw.flash_attention else (1.0, 1.0)
     )
+    if sw.flash_attention and sw.attention_kernel == "sdpa":
+        # PyTorch SDPA's FlashAttention-2 at its rate per pass (Machine.sdpa); a cp rank runs
+        # one causal block of its c (the first ring step) and c - 1 without the mask
+        causal_fwd, full_fwd, sdpa_bwd = mac.sdpa
+        slow_fwd *= (causal_fwd + (c - 1) * full_fwd) / c
+        slow_bwd *= sdpa_bwd
     attn_fwd = slow_fwd * attn / attn_rate
     attn_bwd = slow_bwd * (2.5 if sw.flash_attention else 2.0) * attn / attn_rate
     fwd_gemm, bwd_gemm = fwd_g / flops_rate, bwd_g / flops_rate
@@ -270,6 +277,12 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         cast_bwd += ROWWISE_RESCALE_BYTES * grads / bytes_rate
     fwd = fwd_gemm + attn_fwd + memory + cast_fwd
     bwd = bwd_gemm + attn_bwd + 2 * memory + cast_bwd
+    if sw.torch_cp and c > 1:
+        # PyTorch's context parallel merges each ring step's output into the running fp32 one
+        # and accumulates dQ, dK and dV in fp32 (TORCH_CP_MERGE_BYTES), c - 1 steps a pass
+        merged = (c - 1) * n * q / t / bytes_rate
+        fwd += TORCH_CP_MERGE_BYTES[0] * merged
+        bwd += TORCH_CP_MERGE_BYTES[1] * merged
     if not sw.cuda_graphs:  # the host launches every kernel: a pass takes at least that
         launches = LAUNCH_SECONDS * (LAYER_KERNELS + (MOE_KERNELS if a.experts else 0))
         fwd, bwd = max(fwd, launches), max(bwd, 2 * launches)

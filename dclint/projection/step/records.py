@@ -31,6 +31,7 @@ __all__ = [
     "STEP_PARTS",
     "STRAGGLER_GPUS",
     "STRAGGLER_SLOWDOWN",
+    "TORCH_CP_MERGE_BYTES",
     "Arch",
     "Layout",
     "Machine",
@@ -124,10 +125,24 @@ ROWWISE_RESCALE_BYTES = 4.0
 # triton.py, llm-foundry's attn_impl: triton). Dao 2023 (FlashAttention-2, sec. 4.1): "around
 # 1.3-1.5x faster than FlashAttention in Triton in the forward pass and around 2x faster in the
 # backward pass"; the forward's midpoint, 1.4, taken
+# "sdpa": PyTorch SDPA's flash backend, the FlashAttention-2 kernels PyTorch bundles, at the
+# generation's rate here and at FlashAttention-2's rate measured per pass where one is published
+# (Machine.sdpa: Hopper's, efficiency.py)
 ATTENTION_KERNEL_SLOWDOWN: dict[str, tuple[float, float]] = {
     "flash": (1.0, 1.0),
     "triton": (1.4, 2.0),
+    "sdpa": (1.0, 1.0),
 }
+# PyTorch's context parallel (torch.distributed.tensor.experimental._attention): each ring step
+# after the first merges its attention output into the running one and, in the backward, adds
+# its gradients into fp32 accumulators. HBM bytes an element of the local attention output
+# (n x q / t) a step costs, read from the code and counted as torch.compile fuses them (the
+# TorchTitan runs compile the blocks): forward (_SDPAMerger, convert_to_f32) the step's bf16
+# output read (2) and the fp32 running output read and written (8) = 10; backward the fp32 dK
+# and dV received from the previous rank read (4), the step's bf16 gradients added (2) and the
+# sum written into the buffer sent on (4), for K and V (q wide: TorchTitan's repeat_kv), and the
+# fp32 dQ accumulated the same way: 3 x 10 = 30. dclint's own count of the code's operations
+TORCH_CP_MERGE_BYTES = (10.0, 30.0)
 # Compute an NCCL collective of PyTorch FSDP takes from the GEMMs it runs under, on every leg:
 # NCCL's kernels hold their SMs for the collective's whole time, waiting on the network too.
 # Calculon's NVLink figure (Isaev et al. SC23, system files' processor_usage 0.15), applied to
@@ -282,6 +297,10 @@ class Machine:
     fp8_cast_bytes: float = 0.0
     # seconds a step beyond the model's terms, from a calibration profile (0: none)
     overhead: float = 0.0
+    # PyTorch SDPA's flash backend (attention_kernel "sdpa"), time over attention_eff's for
+    # the causal forward, the forward without the mask and the backward: FlashAttention-2's
+    # rate measured per pass where published (efficiency.py: Hopper); (1, 1, 1) otherwise
+    sdpa: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
 @dataclass(frozen=True, slots=True)
