@@ -170,3 +170,20 @@ def test_cost_shows_the_terms_in_every_format(
     assert main(["cost", str(plain)]) == 0
     out = capsys.readouterr().out
     assert "batch ramp-up" not in out and "evaluations" not in out
+
+
+def test_the_reliability_rules_see_the_same_run() -> None:
+    # REL001-REL004 hold their intervals against the run the projection times: its steps, the
+    # ramp-up's and the evaluations included, so the wall time at the declared interval is
+    # the projection's
+    from dclint.projection.reliability import run_of
+
+    design = load_text(BLOOM_RUN)
+    (proj,) = project_workloads(design)
+    run = run_of(design, 0)
+    assert run is not None
+    t = proj.timing
+    assert t.reliability is not None
+    assert run.steps_s == pytest.approx(t.running.m_as("s"), rel=1e-12)
+    wall = run.checkpointed_s(t.reliability.save.m_as("s"), 175 * 60)
+    assert wall / 86_400 == pytest.approx(proj.training_time.m_as("day"), rel=1e-9)
