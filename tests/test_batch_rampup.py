@@ -187,3 +187,19 @@ def test_the_reliability_rules_see_the_same_run() -> None:
     assert run.steps_s == pytest.approx(t.running.m_as("s"), rel=1e-12)
     wall = run.checkpointed_s(t.reliability.save.m_as("s"), 175 * 60)
     assert wall / 86_400 == pytest.approx(proj.training_time.m_as("day"), rel=1e-9)
+
+
+def test_a_ramp_the_step_model_cannot_time_is_said_not_guessed() -> None:
+    # no architecture: the step model has nothing to time the smaller batches with, so the
+    # term is 0 and the assumptions say why; the ramp's steps still count for the evaluations
+    text = BLOOM_RUN.replace(
+        "layers: 70, hidden_size: 14336, attention_heads: 112,\n            vocab_size: 250880",
+        "attention_heads: 112",
+    )
+    (proj,) = project_workloads(load_text(text))
+    assert proj.timing.rampup.m_as("day") == 0
+    assert (
+        "batch ramp-up not timed (12,658 steps): model.layers, hidden_size and vocab_size are "
+        "needed to predict a step"
+    ) in proj.assumptions
+    assert proj.timing.evaluation.m_as("min") == pytest.approx(95 * 12, rel=1e-9)

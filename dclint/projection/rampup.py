@@ -95,31 +95,28 @@ class Ramp:
         return sum(p.steps * p.batch for p in self.phases)
 
 
-def ramp(
-    design: Design, wl: Workload, hw: Hardware, step_s: float, causal: bool
-) -> Ramp | str | None:
-    """The ramp-up of `wl` on the step time `step_s` the run uses at its full batch: None
-    without one, a reason where the step model cannot time its phases."""
+def ramp(design: Design, wl: Workload, hw: Hardware, step_s: float, causal: bool) -> Ramp | None:
+    """The ramp-up of `wl` on the step time `step_s` the run uses at its full batch (None
+    without one); where the step model cannot time its phases, their steps with no extra
+    time and a note that says why."""
     got = wl.batch_rampup
     if got is None or wl.global_batch is None:
         return None
-    notes: list[str] = []
-    model = inputs(design, wl, hw, notes)
-    if isinstance(model, str):
-        return f"batch ramp-up not timed: {model}"
-    arch, layout, machine, sw = model
     samples = float(wl.tokens) / wl.sequence_length
-    steps = phases(got.start, got.increment, got.samples, wl.global_batch, samples)
+    steps = tuple(phases(got.start, got.increment, got.samples, wl.global_batch, samples))
+    n = sum(p.steps for p in steps)
+    model = inputs(design, wl, hw, [])
+    if isinstance(model, str):
+        return Ramp(steps, Q_(0.0, "day"), f"batch ramp-up not timed ({n:,} steps): {model}")
+    arch, layout, machine, sw = model
 
     def timed(batch: int) -> float:  # the predicted step at `batch` sequences
         return step(arch, replace(layout, global_batch=batch), machine, sw, causal).time
 
-    full = timed(wl.global_batch)
-    scale = step_s / full
+    scale = step_s / timed(wl.global_batch)
     ramp_s = sum(p.steps * timed(p.batch) for p in steps) * scale
     same_at_full = sum(p.steps * p.batch for p in steps) / wl.global_batch * step_s
     extra = Q_(max(0.0, ramp_s - same_at_full), "s").to("day")
-    n = sum(p.steps for p in steps)
     first = timed(got.start) * scale
     note = (
         f"batch ramp-up: {got.start} to {wl.global_batch} sequences by {got.increment} over "
@@ -129,7 +126,7 @@ def ramp(
         f"at the full batch's rate): {extra.m_as('day'):.3g} d beyond the same samples at "
         "the full batch"
     )
-    return Ramp(tuple(steps), extra, note)
+    return Ramp(steps, extra, note)
 
 
 def evaluation_time(ev: Evaluation, steps: float) -> tuple[Quantity, str]:

@@ -268,9 +268,7 @@ def _rampup_and_evaluation(
     rampup, run_steps = zero, steps
     if steps:
         got = ramp(design, wl, hw, steps_time.m_as("s") / steps, wl.causal_attention)
-        if isinstance(got, str):
-            notes.append(got)
-        elif got is not None:
+        if got is not None:
             rampup = got.extra
             run_steps = steps - got.samples / float(wl.global_batch or 1) + got.steps
             notes.append(got.note)
