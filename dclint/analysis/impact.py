@@ -113,10 +113,12 @@ def _impact(
 
 
 def _fixed_wall(p: Projection, running_scale: float, checkpoint_scale: float) -> float:
-    """Wall days of `p`'s run with its running time and its checkpoint time scaled: failures
-    keep their share of the run."""
+    """Wall days of `p`'s run with its steps' time (the batch ramp-up's included) and its
+    checkpoint time scaled, evaluations as they are: failures keep their share of the run."""
     t = p.timing
-    running = (t.compute + t.communication).m_as("day")
+    steps = (t.compute + t.communication + t.rampup).m_as("day")
+    evaluation = t.evaluation.m_as("day")
     checkpoint = t.checkpoint.m_as("day")
-    lost = t.failures.m_as("day") / (running + checkpoint) if running + checkpoint > 0 else 0.0
-    return (running * running_scale + checkpoint * checkpoint_scale) * (1 + lost)
+    held = steps + evaluation + checkpoint
+    lost = t.failures.m_as("day") / held if held > 0 else 0.0
+    return (steps * running_scale + evaluation + checkpoint * checkpoint_scale) * (1 + lost)

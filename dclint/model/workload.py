@@ -30,7 +30,9 @@ __all__ = [
     "MAX_GPUS",
     "MAX_LAYERS",
     "MAX_PARAMETERS",
+    "BatchRampup",
     "Checkpoint",
+    "Evaluation",
     "ModelSpec",
     "Parallel",
     "TokenRate",
@@ -165,6 +167,27 @@ class Checkpoint(Strict):
         return self
 
 
+class BatchRampup(Strict):
+    """Megatron's batch-size ramp-up, `--rampup-batch-size <start> <increment> <samples>`:
+    the run starts at `start` sequences a step and adds `increment` each time another
+    samples / ((global_batch - start) / increment) samples are consumed, up to global_batch
+    (megatron/core/num_microbatches_calculator.py, RampupBatchsizeNumMicroBatchesCalculator)."""
+
+    start: PositiveInt = Field(description="Sequences a step at the start of the run")
+    increment: PositiveInt = Field(description="Sequences added to the batch at each increment")
+    samples: Count = Field(
+        description="Samples (sequences) consumed over the whole ramp, e.g. 9.765625e6"
+    )
+
+
+class Evaluation(Strict):
+    """Evaluation during training (Megatron's `--eval-interval`): every `interval` steps the
+    run stops training for `time` to evaluate."""
+
+    interval: PositiveInt = Field(description="Training steps between evaluations")
+    time: Duration = Field(description="Wall time of one evaluation, e.g. 12 min")
+
+
 # the software presets of NVIDIA's recipes, which count the embedding and the loss as pipeline
 # layers for the models that need it (Workload._recipe_pipeline_split)
 RECIPE_SPLIT_PRESETS = frozenset({"nemo", "nemo-2", "nemo-25.11"})
@@ -177,6 +200,11 @@ class Workload(Strict):
     sequence_length: PositiveInt = 4096
     global_batch: PositiveInt | None = Field(None, description="Sequences per step")
     micro_batch: PositiveInt = 1
+    batch_rampup: BatchRampup | None = Field(
+        None,
+        description="Batch-size ramp-up (Megatron --rampup-batch-size): smaller batches, "
+        "with fewer micro-batches a step, at the start of the run; needs global_batch",
+    )
     precision: Precision = "bf16"
     parallel: Parallel = Field(default_factory=Parallel)
     gpus: Gpus
@@ -205,6 +233,9 @@ class Workload(Strict):
         "against the training tiers' metadata_rate",
     )
     checkpoint: Checkpoint | None = None
+    evaluation: Evaluation | None = Field(
+        None, description="Evaluations during training: their cadence in steps and time each"
+    )
     mfu: Fraction | None = None
     mfu_basis: Literal["model", "hardware"] = Field(
         "model", description="mfu counts model FLOPs, or hardware FLOPs incl. recomputation"
@@ -313,6 +344,41 @@ class Workload(Strict):
             why = f"recompute {self.recompute}: Megatron-Core offloads without recomputation"
         if why is not None:
             raise ValueError(f"software.activation_offload_layers {n} with {why}")
+        return self
+
+    @model_validator(mode="after")
+    def _rampup_as_megatron_runs_it(self) -> "Workload":
+        """Megatron's ramp-up calculator asserts the start below the global batch, the
+        difference a whole number of increments, and every batch of the ramp a whole number
+        of micro-batches on every data-parallel rank (start and increment divisible by
+        micro_batch x dp)."""
+        ramp = self.batch_rampup
+        if ramp is None:
+            return self
+        batch = self.global_batch
+        if batch is None:
+            raise ValueError("batch_rampup needs global_batch, the batch the ramp ends at")
+        if ramp.start >= batch:
+            raise ValueError(
+                f"batch_rampup.start {ramp.start} is not below global_batch {batch}: "
+                "the ramp starts below the batch it ends at"
+            )
+        if (batch - ramp.start) % ramp.increment:
+            raise ValueError(
+                f"batch_rampup: global_batch {batch} - start {ramp.start} = "
+                f"{batch - ramp.start} is not a multiple of increment {ramp.increment} "
+                "(Megatron asserts it)"
+            )
+        p = self.parallel
+        dp = p.dp or max(1, self.gpus // (p.tp * p.pp * p.cp))
+        unit = self.micro_batch * dp
+        for name, value in (("start", ramp.start), ("increment", ramp.increment)):
+            if value % unit:
+                raise ValueError(
+                    f"batch_rampup.{name} {value} is not a multiple of micro_batch x dp = "
+                    f"{self.micro_batch} x {dp} = {unit}: Megatron asserts every batch of the "
+                    "ramp divisible by it"
+                )
         return self
 
     @model_validator(mode="after")

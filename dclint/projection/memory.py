@@ -53,7 +53,10 @@ Conventions:
   as Megatron-Core training recipes run it.
 - In flight: stage k of pp holds min(pp - k, micro-batches) micro-batches of its layers;
   with interleaving, 2 (pp - k - 1) + (vpp - 1) pp + 1 chunks of its layers / vpp
-  (Megatron-Core's interleaved 1F1B warm-up), at most micro-batches x vpp.
+  (Megatron-Core's interleaved 1F1B warm-up), at most micro-batches x vpp; where the
+  embedding or the loss takes a pipeline slot, the chunk holding it has a layer fewer and
+  is counted as the schedule runs it (micro-batches in groups of pp, each group through the
+  chunks in turn: `chunk_forwards`).
 - TorchTitan's op-level selective recomputation (`software.selective_recompute: op`,
   torchtitan/distributed/activation_checkpoint.py `_apply_op_sac`, v0.2.2) saves the layer's
   input, the attention output and every other matmul's output (wq, wv, w1 and, gated, w2 of
@@ -167,6 +170,10 @@ class Shape:
     shard_group: int = 0  # HSDP: ranks the states shard over (0: all their data-parallel ranks)
     # PyTorch FSDP without reshard_after_forward: the gathered weights kept for the whole step
     keep_gathered: bool = False
+    # (embedding, loss) counted as a pipeline layer (account_for_*_in_pipeline_split), each 0
+    # or 1, where no uneven first and last stages are declared: the first stage's first chunk
+    # and the last stage's last chunk hold a layer fewer (_in_flight)
+    slots: tuple[int, int] = (0, 0)
 
 
 def expert_parameters(wl: Workload) -> float:
@@ -270,7 +277,40 @@ def _in_flight(stage: int, n: float, sh: Shape) -> float:
     if sh.vpp == 1:
         return n * max(1, min(sh.pp - stage, sh.micro_batches))
     chunks = 2 * (sh.pp - stage - 1) + (sh.vpp - 1) * sh.pp + 1
-    return n / sh.vpp * max(1, min(chunks, sh.micro_batches * sh.vpp))
+    chunks = max(1, min(chunks, sh.micro_batches * sh.vpp))
+    # the chunk that holds the embedding's slot (the first stage's first) or the loss's (the
+    # last stage's last) has a layer fewer than the others, and the warm-up runs the chunks
+    # in turn, pp forwards each (module doc)
+    short = [
+        chunk
+        for chunk, on in (
+            (0, stage == 0 and sh.slots[0]),
+            (sh.vpp - 1, stage == sh.pp - 1 and sh.slots[1]),
+        )
+        if on and sh.pp > 1
+    ]
+    if not short:
+        return n / sh.vpp * chunks
+    per = (n + len(short)) / sh.vpp  # layers a chunk, the slots counted
+    m = sh.micro_batches
+    return chunks * per - sum(chunk_forwards(c, chunks, sh.pp, sh.vpp, m) for c in short)
+
+
+def chunk_forwards(chunk: int, forwards: int, pp: int, vpp: int, micro_batches: int) -> int:
+    """How many of a stage's first `forwards` chunk-forwards run model chunk `chunk`:
+    Megatron-Core's interleaved schedule takes the micro-batches in groups of pp
+    (microbatch_group_size_per_vp_stage, default pp; the last group the rest) and runs each
+    group through chunk 0 to vpp - 1 in turn (megatron/core/pipeline_parallel/schedules.py,
+    get_schedule_table)."""
+    out, left = 0, forwards
+    for start in range(0, micro_batches, pp):
+        if left <= 0:
+            break
+        size = micro_batches - start if start + pp >= micro_batches else pp
+        # the group runs chunk 0's size forwards, then chunk 1's, ...
+        out += max(0, min(size, left - chunk * size))
+        left -= size * vpp
+    return out
 
 
 def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]:
@@ -405,6 +445,19 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
         layer_weight_bytes(wl, blackwell),
         sw.shard_group if sw.sharding == "hsdp" else 0,
         keeps_gathered(wl),
+        _slots(wl),
+    )
+
+
+def _slots(wl: Workload) -> tuple[int, int]:
+    """(embedding, loss) counted as pipeline layers where they decide the split: as
+    `stage_layers` takes them, not with declared uneven first and last stages."""
+    p = wl.parallel
+    if p.pp == 1 or _framework_ends(wl) != (None, None):
+        return (0, 0)
+    return (
+        int(p.account_for_embedding_in_pipeline_split),
+        int(p.account_for_loss_in_pipeline_split),
     )
 
 

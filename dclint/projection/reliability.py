@@ -33,7 +33,9 @@ class Run:
 
     workload: str
     gpus: int
-    steps_s: float  # compute + communication, no checkpoint stalls or failures
+    # the run's steps (the batch ramp-up's included) and evaluations: what checkpoints are
+    # saved over and failures interrupt (Timing.running), no checkpoint stalls or failures
+    steps_s: float
     mtbf_s: float
     mtbf_source: str
     restart_s: float
@@ -75,7 +77,7 @@ def run_of(design: Design, index: int) -> Run | None:
     if p is None:
         return None
     t = p.timing
-    steps = (t.compute + t.communication).m_as("s")
+    steps = t.running.m_as("s")
     gpu_mtbf = design.site.gpu_mtbf
     source = FAILURE_SOURCE if gpu_mtbf is None else f"site.gpu_mtbf {fmt(gpu_mtbf, 'hour')}"
     wall = p.training_time.m_as("day")

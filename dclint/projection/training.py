@@ -22,6 +22,7 @@ from dclint.projection.goodput import DALY_FROM, RESTART, Goodput, goodput, wall
 from dclint.projection.hardware import Hardware, attributable_power, hardware_of
 from dclint.projection.memory import MemoryEstimate, memory_per_gpu
 from dclint.projection.predict import Prediction, predict
+from dclint.projection.rampup import evaluation_time, ramp
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
@@ -56,16 +57,26 @@ class Timing:
     steps: float | None = None  # optimizer steps in the run (tokens / tokens a step)
     reliability: Goodput | None = None
     mfu_basis: str = "model"  # the FLOPs MFU counts: model, or hardware (with recomputation)
+    # the batch-size ramp-up's steps beyond the same samples at the full batch (rampup.py)
+    rampup: Quantity = field(default_factory=lambda: Q_(0.0, "day"))
+    evaluation: Quantity = field(default_factory=lambda: Q_(0.0, "day"))  # evaluations
+
+    @property
+    def running(self) -> Quantity:
+        """Time the run holds its GPUs in steps and evaluations: what checkpoints are saved
+        over and failures interrupt."""
+        return (self.compute + self.communication + self.rampup + self.evaluation).to("day")
 
     @property
     def wall(self) -> Quantity:
-        return (self.compute + self.communication + self.checkpoint + self.failures).to("day")
+        return (self.running + self.checkpoint + self.failures).to("day")
 
     @property
     def goodput(self) -> Quantity:
-        """Share of wall time spent in training steps (not checkpoint stalls, restarts or
-        work redone after a failure)."""
-        return ((self.compute + self.communication) / self.wall).to("dimensionless")
+        """Share of wall time spent in training steps, the ramp-up's included (not
+        evaluations, checkpoint stalls, restarts or work redone after a failure)."""
+        steps = self.compute + self.communication + self.rampup
+        return (steps / self.wall).to("dimensionless")
 
     @property
     def step_time(self) -> Quantity | None:
@@ -185,7 +196,10 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
         notes.append(f"step model not used: {predicted}")
     else:
         notes.extend(pred.assumptions)
-    running = compute + communication
+    rampup, evaluation = _rampup_and_evaluation(
+        design, wl, hw, compute + communication, steps, pred, notes
+    )
+    running = compute + communication + rampup + evaluation
     checkpoint, save = _checkpoint_time(design, wl, running, notes)
     interval = wl.checkpoint.interval if wl.checkpoint is not None else None
     gpu_mtbf = design.site.gpu_mtbf
@@ -230,4 +244,39 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
         steps,
         reliability,
         wl.mfu_basis,
+        rampup,
+        evaluation,
     )
+
+
+def _rampup_and_evaluation(
+    design: Design,
+    wl: Workload,
+    hw: Hardware,
+    steps_time: Quantity,
+    steps: float | None,
+    pred: Prediction | None,
+    notes: list[str],
+) -> tuple[Quantity, Quantity]:
+    """The batch-size ramp-up's extra time and the evaluations' time (rampup.py), each noted
+    in the assumptions."""
+    zero = Q_(0.0, "day")
+    if wl.global_batch is not None:
+        steps = float(wl.tokens) / (wl.global_batch * wl.sequence_length)
+    elif pred is None:
+        steps = None
+    rampup, run_steps = zero, steps
+    if steps:
+        got = ramp(design, wl, hw, steps_time.m_as("s") / steps, wl.causal_attention)
+        if got is not None:
+            rampup = got.extra
+            run_steps = steps - got.samples / float(wl.global_batch or 1) + got.steps
+            notes.append(got.note)
+    evaluation = zero
+    if wl.evaluation is not None:
+        if run_steps is None:
+            notes.append("evaluations not counted: no steps (global_batch or the step model)")
+        else:
+            evaluation, note = evaluation_time(wl.evaluation, run_steps)
+            notes.append(note)
+    return rampup, evaluation

@@ -77,6 +77,8 @@ class Projection:
             "training_days": self.training_time.m_as("day"),
             "compute_days": t.compute.m_as("day"),
             "communication_days": t.communication.m_as("day"),
+            "rampup_days": t.rampup.m_as("day"),
+            "evaluation_days": t.evaluation.m_as("day"),
             "checkpoint_days": t.checkpoint.m_as("day"),
             "failure_days": t.failures.m_as("day"),
             "goodput": t.goodput.m_as("dimensionless"),

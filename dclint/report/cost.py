@@ -74,7 +74,24 @@ def _rows(projections: list[Any]) -> list[tuple[str, Any]]:
         p.timing.prediction is not None and "overhead" in p.timing.prediction.breakdown
         for p in projections
     )
-    return [r for r in ROWS if calibrated or r[0] != f"  {OVERHEAD}"]
+    shown = {
+        label
+        for label, term in OPTIONAL_TERMS.items()
+        if any(term(p).magnitude > 0 for p in projections)
+    }
+    return [
+        r
+        for r in ROWS
+        if (calibrated or r[0] != f"  {OVERHEAD}") and (r[0] not in OPTIONAL_TERMS or r[0] in shown)
+    ]
+
+
+# terms of the training time a row only when a workload declares what makes them (a batch-size
+# ramp-up, evaluations)
+OPTIONAL_TERMS: dict[str, Any] = {
+    "batch ramp-up": lambda p: p.timing.rampup,
+    "evaluations": lambda p: p.timing.evaluation,
+}
 
 
 ROWS: tuple[tuple[str, Any], ...] = (
@@ -105,6 +122,8 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ),
     ("compute", lambda p: _fmt(p.timing.compute, "day")),
     ("communication", lambda p: _fmt(p.timing.communication, "day")),
+    ("batch ramp-up", lambda p: _fmt(p.timing.rampup, "day")),
+    ("evaluations", lambda p: _fmt(p.timing.evaluation, "day")),
     ("checkpoints", lambda p: _fmt(p.timing.checkpoint, "day")),
     ("failures", lambda p: _fmt(p.timing.failures, "day")),
     ("training time", lambda p: _training(p)),

@@ -171,6 +171,7 @@ def _memory_shape(
     shape = _shape(
         a, lay, per_layer, embedding_parameters(a.vocab, a.hidden, a.dense_params), grad_bytes,
         expert_tp, offload, logit_bytes, layer_weight_bytes, shard_group, keep_gathered,
+        (0, 0) if ends else split_ends,
     )  # fmt: skip
     return shape, stage_layers(a.layers, lay.pp, *(ends or (None, None)), *map(bool, split_ends))
 
@@ -197,7 +198,10 @@ def _shape(
     layer_weight_bytes: float,
     shard_group: int,
     keep_gathered: bool,
+    slots: tuple[int, int] = (0, 0),
 ) -> Shape:
+    """`slots`: the embedding and loss counted as pipeline layers (memory.Shape.slots), where
+    no uneven first and last stages are taken."""
     t, c, b = lay.tp, lay.cp, lay.micro_batch
     return Shape(
         a.layers,
@@ -219,6 +223,7 @@ def _shape(
         layer_weight_bytes,
         shard_group,
         keep_gathered,
+        slots if lay.pp > 1 else (0, 0),
     )
 
 
@@ -407,7 +412,7 @@ def _inner(
                             shape = _shape(
                                 a, lay, per_layer, embedding, sw.grad_bytes, sw.expert_tp,
                                 space.offload, space.logit_bytes, space.layer_weight_bytes, 0,
-                                False,
+                                False, (0, 0) if ends else space.split_ends,
                             )  # fmt: skip
                             terms = [stage_terms(shape, stage, n) for stage, n in stages]
                         # memory_bytes: the binding stage's sum of stage_bytes at this stage
