@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TODAY
+from conftest import ROOT, TODAY
 from dclint.api import Rule, rule
 from dclint.cli import main
 from dclint.engine.registry import discover
@@ -118,3 +118,21 @@ def test_the_registry_checks_a_decorated_rule_as_any_other(tmp_path: Path) -> No
     bad = DECORATED.replace("'rack-over-house-limit'", "'Rack Over'")
     with pytest.raises(ConfigError, match=r"rule XHS001 needs a kebab-case name"):
         discover((_pack(tmp_path, "bad", bad),))
+
+
+def test_every_built_in_rule_declares_itself_with_the_decorator() -> None:
+    """The recommended form is the one dclint's own rules are written in: an `@rule(...)` on
+    the class, no metadata restated in its body."""
+    import ast
+    import inspect
+
+    builtin = {rid: cls for rid, cls in discover().items() if cls.origin.startswith("built-in")}
+    assert len(builtin) == len(list((ROOT / "rules").glob("*/[a-z]*[0-9]_*.py")))
+    for rid, cls in builtin.items():
+        tree = ast.parse(inspect.getsource(cls))
+        (node,) = tree.body
+        assert isinstance(node, ast.ClassDef)
+        (decorator,) = node.decorator_list
+        assert isinstance(decorator, ast.Call) and ast.unparse(decorator.func) == "rule", rid
+        body = {t.id for s in node.body if isinstance(s, ast.Assign) for t in s.targets}  # type: ignore[attr-defined]
+        assert not body & {"id", "name", "severity", "tags", "consequence", "covers", "needs"}

@@ -143,8 +143,8 @@ class Rule:
     The docstring has the sections ``What it does``, ``Why it matters``, ``Example``, ``Fix``.
     A rule declares its id and name, and whatever of its metadata differs from the defaults
     below (or from its family base class's), with the `rule` decorator:
-    ``@rule("NET003", "link-speed-mismatch", consequence="cannot-run")``; or as class
-    attributes (``id = "NET003"``, ``name = ...``), the form plug-ins were first written in.
+    ``@rule("XHS001", "rack-over-house-limit", severity="warning")``; or as class
+    attributes (``id = "XHS001"``, ``name = ...``), the form plug-ins were first written in.
     Its `options`, `shares` and `moved` are class attributes in either form.
     """
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Rack, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Rack, Violation, rule, topology_of
 from dclint.api import DesignPath as Path
 from dclint.units import Q_, fmt
 
@@ -65,13 +65,8 @@ def _load_path(rack: Rack) -> Path:
     return path
 
 
+@rule("CLG005", "air-cooled-density-too-high", covers=("ashrae.air",), needs=("racks",))
 class AirCooledDensityTooHigh(CoolingRule):
-    id = "CLG005"
-    name = "air-cooled-density-too-high"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ashrae.air",)
-    needs = ("racks",)
     options = {
         "limit": Option(
             "60 kW", Power, "Highest heat one rack may reject to air (dclint's own default)"

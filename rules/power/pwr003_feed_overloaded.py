@@ -61,6 +61,7 @@ from dclint.api import (
     load_basis,
     rating_change,
     rating_text,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
@@ -83,13 +84,14 @@ def supply_text(feed: FeedItem) -> str:
     return text
 
 
+@rule(
+    "PWR003",
+    "feed-overloaded",
+    consequence="over-rating",
+    covers=("nec.continuous", "nec.ampacity"),
+    needs=("feeds",),
+)
 class FeedOverloaded(PowerRedundancyRule):
-    id = "PWR003"
-    name = "feed-overloaded"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("nec.continuous", "nec.ampacity")
-    needs = ("feeds",)
     shares = {"feeds_carry_design_load": "design_load"}
     options = {
         "design_load": design_load("feeds"),

@@ -52,6 +52,7 @@ from dclint.api import (
     Share,
     Violation,
     normal_feed_load_kw,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
@@ -88,13 +89,15 @@ def imbalance(amps: dict[str, float]) -> float | None:
     return max(abs(v - mean) for v in amps.values()) / mean if mean > 0 else None
 
 
+@rule(
+    "PWR005",
+    "phase-imbalance",
+    severity="warning",
+    consequence="over-rating",
+    covers=("phase.panel",),
+    needs=("panels",),
+)
 class PhaseImbalance(PowerRule):
-    id = "PWR005"
-    name = "phase-imbalance"
-    severity = "warning"
-    consequence = "over-rating"
-    covers = ("phase.panel",)
-    needs = ("panels",)
     options = {
         "warning": Option("10%", Share, "Imbalance above which a panel gets a warning"),
         "error": Option("20%", Share, "Imbalance above which a panel gets an error"),

@@ -56,6 +56,7 @@ from dclint.api import (
     is_apparent,
     it_total_kw,
     it_total_text,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
@@ -65,13 +66,14 @@ from ._shared import PowerRule, design_load
 _EPS = 1e-9
 
 
+@rule(
+    "PWR006",
+    "site-capacity-exceeded",
+    consequence="over-rating",
+    covers=("tia942.electrical",),
+    needs=("site_power",),
+)
 class SiteCapacityExceeded(PowerRule):
-    id = "PWR006"
-    name = "site-capacity-exceeded"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("tia942.electrical",)
-    needs = ("site_power",)
     options = {
         "design_load": design_load("the site"),
     }

@@ -31,19 +31,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Violation, rule, topology_of
 from dclint.units import fmt
 
 from ._shared import PowerRule
 
 
+@rule(
+    "PWR007",
+    "high-density-rack-not-three-phase",
+    severity="warning",
+    consequence="over-rating",
+    covers=("ocp.rack-power",),
+    needs=("racks",),
+)
 class HighDensityRackNotThreePhase(PowerRule):
-    id = "PWR007"
-    name = "high-density-rack-not-three-phase"
-    severity = "warning"
-    consequence = "over-rating"
-    covers = ("ocp.rack-power",)
-    needs = ("racks",)
     options = {
         "threshold": Option("20 kW", Power, "IT load above which a rack must be three-phase"),
     }

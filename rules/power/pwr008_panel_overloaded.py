@@ -57,6 +57,7 @@ from dclint.api import (
     panel_allocation,
     racks_below,
     rating_text,
+    rule,
     topology_of,
 )
 from dclint.units import fmt
@@ -66,13 +67,14 @@ from ._shared import PowerRule, design_load
 _EPS = 1e-9
 
 
+@rule(
+    "PWR008",
+    "panel-overloaded",
+    consequence="over-rating",
+    covers=("nec.continuous",),
+    needs=("panels",),
+)
 class PanelOverloaded(PowerRule):
-    id = "PWR008"
-    name = "panel-overloaded"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("nec.continuous",)
-    needs = ("panels",)
     options = {
         "design_load": design_load("panels"),
     }

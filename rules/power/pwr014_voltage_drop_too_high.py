@@ -53,6 +53,7 @@ from dclint.api import (
     Violation,
     VoltageDrop,
     fmt,
+    rule,
     topology_of,
     voltage_drops,
 )
@@ -77,13 +78,15 @@ def _what(drop: VoltageDrop) -> str:
     return "branch circuit" if drop.kind == "feed" else f"feeder of {drop.kind}"
 
 
+@rule(
+    "PWR014",
+    "voltage-drop-too-high",
+    severity="warning",
+    consequence="over-rating",
+    covers=("nec.voltage-drop",),
+    needs=("feeds",),
+)
 class VoltageDropTooHigh(PowerRule):
-    id = "PWR014"
-    name = "voltage-drop-too-high"
-    severity = "warning"
-    consequence = "over-rating"
-    covers = ("nec.voltage-drop",)
-    needs = ("feeds",)
     options = {
         "limit": Option("3%", Share, "Drop allowed on one feeder or branch circuit"),
         "total_limit": Option("5%", Share, "Drop allowed from the top panel to a rack feed"),

@@ -49,6 +49,7 @@ from dclint.api import (
     rack_load_kw,
     racks_below,
     rating_kw,
+    rule,
     topology_of,
 )
 from dclint.units import Q_
@@ -58,12 +59,13 @@ from ._shared import PowerRule
 _EPS = 1e-9
 
 
+@rule(
+    "PWR015",
+    "generator-step-load-exceeded",
+    consequence="single-failure",
+    covers=("iso8528.acceptance",),
+)
 class GeneratorStepLoadExceeded(PowerRule):
-    id = "PWR015"
-    name = "generator-step-load-exceeded"
-    severity = "error"
-    consequence = "single-failure"
-    covers = ("iso8528.acceptance",)
     options = {
         "default_step": Option(
             "35%", Share, "First load step a set accepts where it declares no step_load"
