@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from dclint.api import Context, Design, Option, Power, Rack, Violation, rule, topology_of
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
+from ._shared import PowerRule, over
 
 
 @rule(
@@ -96,7 +96,7 @@ class RackPowerOverLimit(PowerRule):
         own = rack.it_load.m_as("kW") - (
             rack.extra_load.m_as("kW") if rack.extra_load is not None else 0.0
         )
-        if own <= rating.m_as("kW") * (1 + 1e-9):
+        if not over(own, rating.m_as("kW")):
             return
         yield Violation(
             rack.field_path("it_load"),

@@ -66,7 +66,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRedundancyRule, design_load
+from ._shared import PowerRedundancyRule, design_load, over
 
 
 def supply_text(feed: FeedItem) -> str:
@@ -103,7 +103,7 @@ class FeedOverloaded(PowerRedundancyRule):
         allocation, capacities = feed_allocation(topo, peak), feed_capacity_kw(topo)
         for fid, feed in topo.feeds.items():
             load = allocation[fid]
-            if load.m_as("kW") <= capacities[fid] * (1 + 1e-9):
+            if not over(load.m_as("kW"), capacities[fid]):
                 continue
             load, capacity = load.to("kW"), Q_(capacities[fid], "kW")
             where = f"on path {feed.model.path}" if feed.model.path else "(no power path)"

@@ -57,7 +57,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
+from ._shared import PowerRule, over
 
 LINES = ("L1", "L2", "L3")
 
@@ -112,9 +112,9 @@ class PhaseImbalance(PowerRule):
                 continue
             amps = line_currents(panel, load)
             share = imbalance(amps) if amps is not None else None
-            if amps is None or share is None or share <= warn * (1 + 1e-9):
+            if amps is None or share is None or not over(share, warn):
                 continue
-            over_error = share > err * (1 + 1e-9)
+            over_error = over(share, err)
             limit = err if over_error else warn
             lines = ", ".join(f"{line} {fmt(Q_(a, 'A'))}" for line, a in amps.items())
             mean = sum(amps.values()) / 3

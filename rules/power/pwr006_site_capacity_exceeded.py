@@ -61,9 +61,7 @@ from dclint.api import (
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, design_load
-
-_EPS = 1e-9
+from ._shared import PowerRule, design_load, over
 
 
 @rule(
@@ -97,7 +95,7 @@ class SiteCapacityExceeded(PowerRule):
             found += f", {fmt(measured)} at PF {site.power_factor:g},"
         else:
             measured, limit = facility, utility.to("kW")
-        if measured.magnitude <= limit.magnitude * (1 + _EPS):
+        if not over(measured.magnitude, limit.magnitude):
             return
         yield Violation(
             ("site", "utility_capacity"),

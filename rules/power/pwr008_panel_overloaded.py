@@ -62,9 +62,7 @@ from dclint.api import (
 )
 from dclint.units import fmt
 
-from ._shared import PowerRule, design_load
-
-_EPS = 1e-9
+from ._shared import PowerRule, design_load, over
 
 
 @rule(
@@ -85,7 +83,7 @@ class PanelOverloaded(PowerRule):
         for panel in topo.panels.values():
             load = panel_allocation(topo, panel, peak=peak).to("kW")
             capacity = panel.capacity.to("kW")
-            if load.m_as("kW") <= capacity.m_as("kW") * (1 + _EPS):
+            if not over(load.m_as("kW"), capacity.m_as("kW")):
                 continue
             racks = racks_below(panel)
             basis = (

@@ -59,7 +59,7 @@ from dclint.api import (
 )
 from dclint.units import Q_
 
-from ._shared import PowerRule, design_load
+from ._shared import PowerRule, design_load, over
 
 _EPS = 1e-9
 
@@ -98,7 +98,7 @@ class VoltageDropTooHigh(PowerRule):
         drops = voltage_drops(topo, peak=not ctx["design_load"])
         limit, total = ctx["limit"].m_as(""), ctx["total_limit"].m_as("")
         for eid, drop in drops.items():
-            if drop.share <= limit * (1 + _EPS):
+            if not over(drop.share, limit):
                 continue
             circuit = (topo.feeds[eid] if drop.kind == "feed" else topo.panels[eid]).model
             assert circuit.length is not None and circuit.conductor_size is not None
@@ -136,7 +136,7 @@ class VoltageDropTooHigh(PowerRule):
             if len(chain) < 2:
                 continue
             share = sum(d.share for d in chain)
-            if share <= total * (1 + _EPS):
+            if not over(share, total):
                 continue
             parts = " + ".join(f"{d.element} {fmt(Q_(d.share * 100, 'percent'))}" for d in chain)
             yield Violation(

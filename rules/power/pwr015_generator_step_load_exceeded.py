@@ -54,9 +54,7 @@ from dclint.api import (
 )
 from dclint.units import Q_
 
-from ._shared import PowerRule
-
-_EPS = 1e-9
+from ._shared import PowerRule, over
 
 
 @rule(
@@ -90,7 +88,7 @@ class GeneratorStepLoadExceeded(PowerRule):
             working = max(gen.count - gen.redundant, 0)
             unit = rating_kw(gen.site_rating, gen.power_factor)
             accept = working * unit * float(share.m_as(""))
-            if step_kw <= accept * (1 + _EPS):
+            if not over(step_kw, accept):
                 continue
             smooth = (
                 f" x (1 - {fmt(power.swing_smoothing, 'percent')} smoothing)"
