@@ -45,7 +45,7 @@ from dclint.api import Context, Design, Option, Power, Rack, Violation, rule, to
 from dclint.api import DesignPath as Path
 from dclint.units import Q_, fmt
 
-from ._shared import CoolingRule
+from ._shared import CoolingRule, over
 
 
 def _cooling_known(rack: Rack) -> bool:
@@ -75,13 +75,11 @@ class AirCooledDensityTooHigh(CoolingRule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         limit = ctx["limit"].to("kW")
-        limit_kw = limit.m_as("kW")
         topo = topology_of(design)
         has_cooling = bool(topo.loops or topo.cdus)
         for rack in topo.racks:
-            air_kw = rack.it_load.m_as("kW") * (1 - rack.liquid_fraction.m_as(""))
-            if _cooling_known(rack) and air_kw > limit_kw * (1 + 1e-9):
-                air = Q_(air_kw, "kW")
+            air = Q_(rack.it_load.m_as("kW") * (1 - rack.liquid_fraction.m_as("")), "kW")
+            if _cooling_known(rack) and over(air, limit):
                 share = fmt(rack.liquid_fraction, "percent")
                 yield Violation(
                     _load_path(rack),
