@@ -5,8 +5,9 @@ doc; `check(design, ctx)` yields `Violation`s. The built-in rules import nothing
 but `dclint.units` (tests/test_architecture.py), so what they can do a third party's rule can.
 The names come in five facets (`FACETS` lists each one's names):
 
-- **rule surface** (stable): `Rule`, `Option` with its typed values (`Count`, `Positive`,
-  `Ratio`, `Share`, and the quantity types `Power`, `Duration`, `Temperature`, ...),
+- **rule surface** (stable): `Rule` and `rule` (the decorator that declares one's id, name
+  and metadata), `Option` with its typed values (`Count`, `Positive`, `Ratio`, `Share`, and
+  the quantity types `Power`, `Duration`, `Temperature`, ...),
   `Context` (options and the run's date), `Violation` (what a rule reports, with its `Change`
   fixes: `rating_change`, `entry_copies_change`, `next_ids`), `Severity`, `RULE_ID`,
   `USER_PREFIX`; for a rule whose findings can be priced, `Rule.remedy` returns a `Remedy`
@@ -132,7 +133,16 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
     from dclint.engine.findings import Finding, Impact
     from dclint.engine.options import Count, Positive, Ratio, Share
     from dclint.engine.registry import RULE_ID, USER_PREFIX
-    from dclint.engine.rule import Change, Context, Option, Remedy, Rule, Severity, Violation
+    from dclint.engine.rule import (
+        Change,
+        Context,
+        Option,
+        Remedy,
+        Rule,
+        Severity,
+        Violation,
+        rule,
+    )
     from dclint.engine.spelling import UNIT_SPELLING_ID
     from dclint.engine.suppress import SUPPRESSION_IDS
     from dclint.errors import LOAD_ERROR_ID, ConfigError, DclintError, LoadError
@@ -365,6 +375,7 @@ __all__ = [
     "required_flow",
     "restore_tier",
     "room_air",
+    "rule",
     "run_of",
     "samples_per_second",
     "save_time",
@@ -427,6 +438,7 @@ FACETS: dict[str, tuple[str, ...]] = {
         "fmt",
         "next_ids",
         "rating_change",
+        "rule",
         "step_ratio",
     ),
     "design and topology": (
@@ -730,6 +742,7 @@ _MODULE = {
     "rating_text": "dclint.calc.power",
     "required_flow": "dclint.calc.cooling",
     "room_air": "dclint.calc.air",
+    "rule": "dclint.engine.rule",
     "placement_open": "dclint.projection.remedies",
     "set_line": "dclint.projection.search.plan",
     "site_load": "dclint.calc.power",

@@ -215,7 +215,8 @@ _ID_LITERAL = re.compile(r"^\s*([A-Z]{2,5}\d{3})(?::|\s*$)")
 
 def _id_literals(path: Path) -> set[str]:
     """Rule ids written as a string constant of their own (`"PWR001"`) or as a label's head
-    (`"PAR003: ..."`) in `path`, less the ids of the rules it defines (`id = "PWR001"`)."""
+    (`"PAR003: ..."`) in `path`, less the ids of the rules it defines (`@rule("PWR001", ...)`,
+    or `id = "PWR001"` in the attribute form)."""
     own, found = set(), set()  # one walk of the tree (the test walks every module of dclint/)
     for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(n, ast.Constant):
@@ -228,6 +229,15 @@ def _id_literals(path: Path) -> set[str]:
             and isinstance(n.value, ast.Constant)
         ):
             own.add(n.value.value)
+        elif (
+            isinstance(n, ast.ClassDef)
+            and n.decorator_list
+            and isinstance(call := n.decorator_list[0], ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "rule"
+            and isinstance(call.args[0], ast.Constant)
+        ):
+            own.add(call.args[0].value)
     return found - own
 
 

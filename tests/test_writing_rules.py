@@ -156,3 +156,12 @@ def test_the_needs_and_remedy_section_works_as_written(tmp_path: Path) -> None:
     remedy = rule.remedy(design, SimpleNamespace(subject="llm-13b"), projection, options)  # type: ignore[attr-defined]
     assert remedy.running == 1.0
     assert remedy.checkpoint == pytest.approx(5 / 9.1, rel=1e-3)
+
+
+def test_the_attribute_form_declares_the_walkthrough_rule(tmp_path: Path) -> None:
+    """The page's class-attribute example is the walkthrough's `@rule` rule, field for field."""
+    decorated = _rule_class(_write(tmp_path))
+    attributes = _snippet("attributes")["RackOverHouseLimit"]
+    keys = ("id", "name", "severity", "tags", "consequence", "covers", "needs", "options")
+    assert [getattr(attributes, k) for k in keys] == [getattr(decorated, k) for k in keys]
+    assert (decorated.id, decorated.severity, decorated.tags) == ("XHS001", "warning", ("power",))  # type: ignore[attr-defined]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from dclint.engine.severity import SEVERITIES, Severity
 
@@ -25,6 +25,7 @@ __all__ = [
     "Rule",
     "Severity",
     "Violation",
+    "rule",
 ]
 
 
@@ -140,6 +141,11 @@ class Rule:
     """Base class of every rule. Subclass it in a module whose docstring is the rule's doc.
 
     The docstring has the sections ``What it does``, ``Why it matters``, ``Example``, ``Fix``.
+    A rule declares its id and name, and whatever of its metadata differs from the defaults
+    below (or from its family base class's), with the `rule` decorator:
+    ``@rule("XHS001", "rack-over-house-limit", severity="warning")``; or as class
+    attributes (``id = "XHS001"``, ``name = ...``), the form plug-ins were first written in.
+    Its `options`, `shares` and `moved` are class attributes in either form.
     """
 
     id: ClassVar[str]
@@ -207,6 +213,54 @@ class Rule:
     @classmethod
     def summary(cls) -> str:
         return cls.doc().strip().splitlines()[0] if cls.doc().strip() else cls.name
+
+
+R = TypeVar("R", bound=Rule)
+
+
+def rule(
+    id: str,
+    name: str,
+    *,
+    severity: Severity | None = None,
+    tags: tuple[str, ...] | None = None,
+    consequence: str | None = None,
+    covers: tuple[str, ...] | None = None,
+    needs: tuple[str, ...] | None = None,
+) -> Callable[[type[R]], type[R]]:
+    """Declare the decorated `Rule` subclass a rule: its `id` and kebab-case `name`, and
+    whatever differs from what it inherits (`Rule`'s defaults: severity "error", no tags, no
+    consequence, covers and needs nothing; or its family base class's): a keyword left out
+    (None) is inherited. It sets the class attributes the older form writes in the class body,
+    so the registry checks both forms alike; a name given both ways is a TypeError.
+    """
+    given = {
+        key: value
+        for key, value in (
+            ("id", id),
+            ("name", name),
+            ("severity", severity),
+            ("tags", tags),
+            ("consequence", consequence),
+            ("covers", covers),
+            ("needs", needs),
+        )
+        if value is not None
+    }
+
+    def declare(cls: type[R]) -> type[R]:
+        if not (isinstance(cls, type) and issubclass(cls, Rule)):
+            raise TypeError(f"@rule({id!r}, ...) declares a Rule subclass, not {cls!r}")
+        twice = [key for key in given if key in vars(cls)]
+        if twice:
+            raise TypeError(
+                f"rule {id}: {', '.join(twice)} declared both by @rule and in the class body"
+            )
+        for key, value in given.items():
+            setattr(cls, key, value)
+        return cls
+
+    return declare
 
 
 def each(items: Iterable[Violation | None]) -> Iterator[Violation]:

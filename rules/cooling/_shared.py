@@ -16,17 +16,21 @@ _SHARE = 1e-9  # of the limit: a heat or flow exactly at its limit passes
 
 
 class CoolingRule(Rule):
-    """A cooling rule: tagged `cooling`, applies to a design with cooling (CDUs or loops). A
-    rule states only what differs."""
+    """A cooling rule: tagged `cooling`, applies to a design with cooling (CDUs or loops); a
+    finding's consequence is `over-rating` (a heat, flow or temperature beyond what carries
+    it). A rule states only what differs."""
 
     tags: ClassVar[tuple[str, ...]] = ("cooling",)
     needs: ClassVar[tuple[str, ...]] = ("cooling",)
+    consequence: ClassVar[str] = "over-rating"
 
 
 class CoolingRedundancyRule(CoolingRule):
-    """A cooling rule on what survives a failure (a CDU, pump or air handler lost)."""
+    """A cooling rule on what survives a failure (a CDU, pump or air handler lost): its
+    consequence is `single-failure`."""
 
     tags: ClassVar[tuple[str, ...]] = ("cooling", "redundancy")
+    consequence: ClassVar[str] = "single-failure"
 
 
 def over(value: Quantity, limit: Quantity) -> bool:

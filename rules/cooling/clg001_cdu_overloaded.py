@@ -33,19 +33,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Violation, cdu_loads, topology_of
+from dclint.api import Context, Design, Violation, cdu_loads, rule, topology_of
 from dclint.units import fmt
 
 from ._shared import CoolingRule, above
 
 
+@rule("CLG001", "cdu-overloaded", covers=("ocp.liquid",))
 class CduOverloaded(CoolingRule):
-    id = "CLG001"
-    name = "cdu-overloaded"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ocp.liquid",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for cid, load in cdu_loads(topology_of(design)).items():
             capacity = load.cdu.capacity.to("kW")

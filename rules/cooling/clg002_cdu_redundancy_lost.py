@@ -57,6 +57,7 @@ from dclint.api import (
     cdu_loads,
     entry_copies_change,
     next_ids,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
@@ -64,13 +65,8 @@ from dclint.units import Q_, fmt
 from ._shared import CoolingRedundancyRule
 
 
+@rule("CLG002", "cdu-redundancy-lost", covers=("uptime.cooling-redundancy",))
 class CduRedundancyLost(CoolingRedundancyRule):
-    id = "CLG002"
-    name = "cdu-redundancy-lost"
-    severity = "error"
-    consequence = "single-failure"
-    covers = ("uptime.cooling-redundancy",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         groups: dict[str, list[CduLoad]] = defaultdict(list)
         loads = cdu_loads(topology_of(design))

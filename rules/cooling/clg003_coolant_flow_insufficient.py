@@ -50,6 +50,7 @@ from dclint.api import (
     cdu_loads,
     loop_delta,
     required_flow,
+    rule,
     topology_of,
 )
 from dclint.units import fmt
@@ -57,13 +58,8 @@ from dclint.units import fmt
 from ._shared import CoolingRule, above, over
 
 
+@rule("CLG003", "coolant-flow-insufficient", covers=("ocp.liquid",))
 class CoolantFlowInsufficient(CoolingRule):
-    id = "CLG003"
-    name = "coolant-flow-insufficient"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ocp.liquid",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = topology_of(design)
         for loop, _, racks in topo.loops:

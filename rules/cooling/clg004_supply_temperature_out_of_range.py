@@ -62,6 +62,7 @@ from dclint.api import (
     Violation,
     facility_supply,
     loop_delta,
+    rule,
     topology_of,
 )
 from dclint.api import DesignPath as Path
@@ -83,13 +84,8 @@ def _inlet_limit(racks: list[Rack]) -> tuple[Quantity, Rack, str] | None:
     return min(limits, key=lambda x: x[0].m_as("degC")) if limits else None
 
 
+@rule("CLG004", "supply-temperature-out-of-range", covers=("ashrae.liquid",))
 class SupplyTemperatureOutOfRange(CoolingRule):
-    id = "CLG004"
-    name = "supply-temperature-out-of-range"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ashrae.liquid",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         cls = design.site.ashrae_class
         class_limit = ASHRAE_SUPPLY_LIMITS.get(cls) if cls else None

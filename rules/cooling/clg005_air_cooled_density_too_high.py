@@ -41,11 +41,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Rack, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Rack, Violation, rule, topology_of
 from dclint.api import DesignPath as Path
 from dclint.units import Q_, fmt
 
-from ._shared import CoolingRule
+from ._shared import CoolingRule, over
 
 
 def _cooling_known(rack: Rack) -> bool:
@@ -65,13 +65,8 @@ def _load_path(rack: Rack) -> Path:
     return path
 
 
+@rule("CLG005", "air-cooled-density-too-high", covers=("ashrae.air",), needs=("racks",))
 class AirCooledDensityTooHigh(CoolingRule):
-    id = "CLG005"
-    name = "air-cooled-density-too-high"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ashrae.air",)
-    needs = ("racks",)
     options = {
         "limit": Option(
             "60 kW", Power, "Highest heat one rack may reject to air (dclint's own default)"
@@ -80,13 +75,11 @@ class AirCooledDensityTooHigh(CoolingRule):
 
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         limit = ctx["limit"].to("kW")
-        limit_kw = limit.m_as("kW")
         topo = topology_of(design)
         has_cooling = bool(topo.loops or topo.cdus)
         for rack in topo.racks:
-            air_kw = rack.it_load.m_as("kW") * (1 - rack.liquid_fraction.m_as(""))
-            if _cooling_known(rack) and air_kw > limit_kw * (1 + 1e-9):
-                air = Q_(air_kw, "kW")
+            air = Q_(rack.it_load.m_as("kW") * (1 - rack.liquid_fraction.m_as("")), "kW")
+            if _cooling_known(rack) and over(air, limit):
                 share = fmt(rack.liquid_fraction, "percent")
                 yield Violation(
                     _load_path(rack),

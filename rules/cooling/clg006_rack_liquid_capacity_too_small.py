@@ -31,19 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Violation, rule, topology_of
 from dclint.units import fmt
 
 from ._shared import CoolingRule
 
 
+@rule("CLG006", "rack-liquid-capacity-too-small", covers=("ocp.liquid",), needs=("racks",))
 class RackLiquidCapacityTooSmall(CoolingRule):
-    id = "CLG006"
-    name = "rack-liquid-capacity-too-small"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ocp.liquid",)
-    needs = ("racks",)
     options = {
         "nvl72_minimum": Option(
             "100 kW",

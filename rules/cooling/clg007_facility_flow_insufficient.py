@@ -46,6 +46,7 @@ from dclint.api import (
     Violation,
     cdu_loads,
     required_flow,
+    rule,
     topology_of,
 )
 from dclint.units import fmt
@@ -53,13 +54,8 @@ from dclint.units import fmt
 from ._shared import CoolingRule, above
 
 
+@rule("CLG007", "facility-flow-insufficient", covers=("ocp.liquid",))
 class FacilityFlowInsufficient(CoolingRule):
-    id = "CLG007"
-    name = "facility-flow-insufficient"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ocp.liquid",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for cid, load in cdu_loads(topology_of(design)).items():
             cdu = load.cdu

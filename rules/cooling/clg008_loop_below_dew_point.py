@@ -48,6 +48,7 @@ from dclint.api import (
     TemperatureDelta,
     Violation,
     loop_halls,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
@@ -55,12 +56,8 @@ from dclint.units import Q_, fmt
 from ._shared import CoolingRule, too_cold
 
 
+@rule("CLG008", "loop-below-dew-point", covers=("ashrae.liquid",))
 class LoopBelowDewPoint(CoolingRule):
-    id = "CLG008"
-    name = "loop-below-dew-point"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ashrae.liquid",)
     options = {
         "dew_point": Option(
             "15 degC",

@@ -59,6 +59,7 @@ from dclint.api import (
     Rack,
     Temperature,
     Violation,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, Quantity, fmt
@@ -91,12 +92,8 @@ def _approach(design: Design, loop: Loop, racks: list[Rack]) -> tuple[Quantity, 
     )
 
 
+@rule("CLG009", "coil-air-too-warm", covers=("ashrae.air",))
 class CoilAirTooWarm(CoolingRule):
-    id = "CLG009"
-    name = "coil-air-too-warm"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ashrae.air",)
     options = {
         "inlet_limit": Option(
             "27 degC",

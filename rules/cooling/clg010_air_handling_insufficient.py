@@ -54,6 +54,7 @@ from dclint.api import (
     air_flow_needed,
     default_note,
     room_air,
+    rule,
     topology_of,
 )
 from dclint.units import fmt
@@ -67,14 +68,13 @@ def _note(room: RoomAir, topo: Topology) -> str:
     return f"; {note}" if note else ""
 
 
+@rule(
+    "CLG010",
+    "air-handling-insufficient",
+    covers=("ashrae.air", "uptime.cooling-redundancy"),
+    needs=("air_handlers",),
+)
 class AirHandlingInsufficient(CoolingRedundancyRule):
-    id = "CLG010"
-    name = "air-handling-insufficient"
-    severity = "error"
-    consequence = "single-failure"
-    covers = ("ashrae.air", "uptime.cooling-redundancy")
-    needs = ("air_handlers",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         tier = design.site.uptime_tier
         topo = topology_of(design)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Violation, cdu_loads, failure_table, fmt, topology_of
+from dclint.api import Context, Design, Violation, cdu_loads, failure_table, fmt, rule, topology_of
 from dclint.units import Q_
 
 from .._text import first_ids
@@ -49,13 +49,8 @@ from ._shared import CoolingRedundancyRule
 _NAMES = {"III": "concurrently maintainable", "IV": "fault tolerant"}
 
 
+@rule("CLG011", "cooling-below-tier", covers=("uptime.cooling-redundancy",))
 class CoolingBelowTier(CoolingRedundancyRule):
-    id = "CLG011"
-    name = "cooling-below-tier"
-    severity = "error"
-    consequence = "single-failure"
-    covers = ("uptime.cooling-redundancy",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         tier = design.site.uptime_tier
         if tier not in _NAMES:

@@ -40,20 +40,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Violation, fmt, rejection_loads, topology_of
+from dclint.api import Context, Design, Violation, fmt, rejection_loads, rule, topology_of
 from dclint.units import Q_
 
 from ._shared import CoolingRule, above
 
 
+@rule(
+    "CLG012", "heat-rejection-insufficient", covers=("ashrae.climate",), needs=("heat_rejection",)
+)
 class HeatRejectionInsufficient(CoolingRule):
-    id = "CLG012"
-    name = "heat-rejection-insufficient"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ashrae.climate",)
-    needs = ("heat_rejection",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for load in rejection_loads(topology_of(design)):
             u = load.unit

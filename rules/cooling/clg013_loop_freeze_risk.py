@@ -47,6 +47,7 @@ from dclint.api import (
     Violation,
     fmt,
     freezing_point,
+    rule,
     topology_of,
 )
 from dclint.units import Q_
@@ -66,13 +67,8 @@ def _share_for(limit: float) -> str:
     )
 
 
+@rule("CLG013", "loop-freeze-risk", covers=("ashrae.climate",), needs=("heat_rejection",))
 class LoopFreezeRisk(CoolingRule):
-    id = "CLG013"
-    name = "loop-freeze-risk"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ashrae.climate",)
-    needs = ("heat_rejection",)
     options = {
         "margin": Option(
             "3 K", TemperatureDelta, "How far below the minimum temperature the fluid must freeze"

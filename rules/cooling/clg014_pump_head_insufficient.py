@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Violation, fmt, pump_matches, topology_of
+from dclint.api import Context, Design, Violation, fmt, pump_matches, rule, topology_of
 from dclint.units import Q_
 
 from ._shared import CoolingRule
@@ -48,13 +48,8 @@ from ._shared import CoolingRule
 _EPS = 1e-9
 
 
+@rule("CLG014", "pump-head-insufficient", covers=("ocp.liquid",))
 class PumpHeadInsufficient(CoolingRule):
-    id = "CLG014"
-    name = "pump-head-insufficient"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ocp.liquid",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for m in pump_matches(topology_of(design)):
             if m.head_kpa is not None and m.head_kpa >= m.drop_kpa * (1 - _EPS):

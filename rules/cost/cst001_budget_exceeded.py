@@ -37,13 +37,15 @@ from dclint.api import (
     Context,
     CurrencyError,
     Design,
-    Rule,
     Violation,
     convert,
     project_workloads,
+    rule,
     tco,
 )
 from dclint.units import Quantity, fmt
+
+from ._shared import CostRule
 
 
 def _unchecked(path: tuple[str | int, ...], what: str, exc: Exception) -> Violation:
@@ -59,15 +61,8 @@ def _money(q: Quantity, currency: str) -> str:
     return fmt(q.to(currency), digits=4)
 
 
-class BudgetExceeded(Rule):
-    id = "CST001"
-    name = "budget-exceeded"
-    severity = "error"
-    tags = ("cost",)
-    consequence = "performance"
-    covers = ("project.budget",)
-    needs = ("workload", "budget")
-
+@rule("CST001", "budget-exceeded", needs=("workload", "budget"))
+class BudgetExceeded(CostRule):
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         rates, currency = design.site.exchange_rates, design.site.currency
         for p in project_workloads(design):

@@ -35,19 +35,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rule, Violation, project_workloads
+from dclint.api import Context, Design, Violation, project_workloads, rule
 from dclint.units import Q_, fmt
 
+from ._shared import CostRule
 
-class DeadlineMissed(Rule):
-    id = "CST002"
-    name = "deadline-missed"
-    severity = "error"
-    tags = ("cost", "schedule")
-    consequence = "performance"
-    covers = ("project.budget",)
-    needs = ("workload", "deadline")
 
+@rule("CST002", "deadline-missed", tags=("cost", "schedule"), needs=("workload", "deadline"))
+class DeadlineMissed(CostRule):
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         projections = project_workloads(design)
         for p in projections:

@@ -74,6 +74,7 @@ from dclint.api import (
     TierBandwidth,
     Violation,
     placement_open,
+    rule,
     spread_design,
     step_ratio,
     tier_bandwidths,
@@ -164,11 +165,8 @@ def _more_uplinks(
     return tuple(out)
 
 
+@rule("NET001", "fabric-oversubscribed", consequence="performance")
 class FabricOversubscribed(FabricRule):
-    id = "NET001"
-    name = "fabric-oversubscribed"
-    severity = "error"
-    consequence = "performance"
     shares = {
         "oversubscription_limit": "limit",
         "tier_oversubscription_limits": "tier_limits",

@@ -42,6 +42,7 @@ from dclint.api import (
     fabric_graph,
     port_share,
     ports_at,
+    rule,
     topology_of,
 )
 from dclint.units import fmt
@@ -51,12 +52,8 @@ from ._shared import FabricRule
 _FIX = "use more switches, a higher-radix switch, or split ports to a lower speed"
 
 
+@rule("NET002", "switch-radix-exceeded", consequence="over-rating")
 class SwitchRadixExceeded(FabricRule):
-    id = "NET002"
-    name = "switch-radix-exceeded"
-    severity = "error"
-    consequence = "over-rating"
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         models = topology_of(design).catalog.switches
         for f, fabric in enumerate(design.fabrics):

@@ -58,6 +58,7 @@ from dclint.api import (
     fabric_racks,
     nic_speed,
     port_share,
+    rule,
     topology_of,
 )
 from dclint.api import DesignPath as Path
@@ -73,12 +74,8 @@ _FIX_PROTOCOL = (
 _NAMES = {"infiniband": "InfiniBand", "ethernet": "Ethernet"}
 
 
+@rule("NET003", "link-speed-mismatch", consequence="cannot-run")
 class LinkSpeedMismatch(FabricRule):
-    id = "NET003"
-    name = "link-speed-mismatch"
-    severity = "error"
-    consequence = "cannot-run"
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):
             if fabric.tiers:

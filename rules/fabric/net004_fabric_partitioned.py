@@ -43,6 +43,7 @@ from dclint.api import (
     Violation,
     expand,
     fabric_graph,
+    rule,
 )
 from dclint.api import DesignPath as Path
 
@@ -50,12 +51,8 @@ from .._text import first_ids
 from ._shared import FabricRule
 
 
+@rule("NET004", "fabric-partitioned", consequence="cannot-run")
 class FabricPartitioned(FabricRule):
-    id = "NET004"
-    name = "fabric-partitioned"
-    severity = "error"
-    consequence = "cannot-run"
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):
             if not (fabric.switches or fabric.links):

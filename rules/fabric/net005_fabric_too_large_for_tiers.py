@@ -60,6 +60,7 @@ from dclint.api import (
     endpoint_ports,
     fabric_graph,
     ports_at,
+    rule,
     step_ratio,
     tier_bandwidths,
     topology_of,
@@ -72,12 +73,8 @@ if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
+@rule("NET005", "fabric-too-large-for-tiers", consequence="cannot-run")
 class FabricTooLargeForTiers(FabricRule):
-    id = "NET005"
-    name = "fabric-too-large-for-tiers"
-    severity = "error"
-    consequence = "cannot-run"
-
     @classmethod
     def remedy(
         cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]

@@ -52,6 +52,7 @@ from dclint.api import (
     expand,
     fabric_graph,
     fabric_racks,
+    rule,
 )
 
 from ._shared import FabricRule
@@ -59,12 +60,8 @@ from ._shared import FabricRule
 _FIX = "give each rail its own leaves and cable NIC k of every node to rail k"
 
 
+@rule("NET006", "rail-misaligned", severity="warning", consequence="performance")
 class RailMisaligned(FabricRule):
-    id = "NET006"
-    name = "rail-misaligned"
-    severity = "warning"
-    consequence = "performance"
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):
             if fabric.rails:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Duration, Fabric, Option, Violation
+from dclint.api import Context, Design, Duration, Fabric, Option, Violation, rule
 from dclint.api import DesignPath as Path
 from dclint.units import fmt
 
@@ -47,11 +47,8 @@ from ._shared import CablingRule
 OPTICAL = frozenset({"aoc", "transceiver"})
 
 
+@rule("NET007", "optical-cable-unqualified", consequence="capacity")
 class OpticalCableUnqualified(CablingRule):
-    id = "NET007"
-    name = "optical-cable-unqualified"
-    severity = "error"
-    consequence = "capacity"
     options = {
         "min_burn_in": Option("48 h", Duration, "Shortest bit-error-rate burn-in of optical links"),
         "max_symbol_error_alert": Option(

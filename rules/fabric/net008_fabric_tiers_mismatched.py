@@ -34,17 +34,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Violation, tier_links
+from dclint.api import Context, Design, Violation, rule, tier_links
 
 from ._shared import FabricRule
 
 
+@rule("NET008", "fabric-tiers-mismatched", consequence="cannot-run")
 class FabricTiersMismatched(FabricRule):
-    id = "NET008"
-    name = "fabric-tiers-mismatched"
-    severity = "error"
-    consequence = "cannot-run"
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in enumerate(design.fabrics):
             for pair in tier_links(fabric):

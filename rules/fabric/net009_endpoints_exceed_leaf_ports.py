@@ -36,17 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Violation, endpoint_ports
+from dclint.api import Context, Design, Violation, endpoint_ports, rule
 
 from ._shared import FabricRule, compute_fabrics
 
 
+@rule("NET009", "endpoints-exceed-leaf-ports", consequence="cannot-run")
 class EndpointsExceedLeafPorts(FabricRule):
-    id = "NET009"
-    name = "endpoints-exceed-leaf-ports"
-    severity = "error"
-    consequence = "cannot-run"
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in compute_fabrics(design):
             if not fabric.tiers:

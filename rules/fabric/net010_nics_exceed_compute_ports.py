@@ -32,17 +32,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Violation, fabric_racks
+from dclint.api import Context, Design, Violation, fabric_racks, rule
 
 from ._shared import FabricRule, compute_fabrics
 
 
+@rule("NET010", "nics-exceed-compute-ports", consequence="cannot-run")
 class NicsExceedComputePorts(FabricRule):
-    id = "NET010"
-    name = "nics-exceed-compute-ports"
-    severity = "error"
-    consequence = "cannot-run"
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for f, fabric in compute_fabrics(design):
             seen: set[str] = set()

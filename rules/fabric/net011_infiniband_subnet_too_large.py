@@ -34,17 +34,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from dclint.api import Context, Count, Design, Option, Violation, endpoint_ports, topology_of
+from dclint.api import Context, Count, Design, Option, Violation, endpoint_ports, rule, topology_of
 
 from ._shared import FabricRule
 
 
+@rule(
+    "NET011", "infiniband-subnet-too-large", tags=("fabric", "infiniband"), consequence="cannot-run"
+)
 class InfinibandSubnetTooLarge(FabricRule):
-    id = "NET011"
-    name = "infiniband-subnet-too-large"
-    severity = "error"
-    tags = ("fabric", "infiniband")
-    consequence = "cannot-run"
     options = {
         "max_lids": Option(49151, Count, "Unicast LIDs of one InfiniBand subnet"),
     }

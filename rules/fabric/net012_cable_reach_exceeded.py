@@ -35,17 +35,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Length, Option, Violation, topology_of
+from dclint.api import Context, Design, Length, Option, Violation, rule, topology_of
 from dclint.units import Q_, fmt
 
 from ._shared import CablingRule
 
 
+@rule("NET012", "cable-reach-exceeded", consequence="cannot-run")
 class CableReachExceeded(CablingRule):
-    id = "NET012"
-    name = "cable-reach-exceeded"
-    severity = "error"
-    consequence = "cannot-run"
     options = {
         "dac_reach_400g": Option("3 m", Length, "Reach of passive copper at up to 400 Gb/s"),
         "dac_reach_800g": Option("2 m", Length, "Reach of passive copper above 400 Gb/s"),

@@ -31,17 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Violation, topology_of
+from dclint.api import Context, Design, Violation, rule, topology_of
 
 from ._shared import LayoutRule
 
 
+@rule("PAR001", "layout-world-size-mismatch", consequence="cannot-run")
 class LayoutWorldSizeMismatch(LayoutRule):
-    id = "PAR001"
-    name = "layout-world-size-mismatch"
-    severity = "error"
-    consequence = "cannot-run"
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         racks = topology_of(design).racks
         for i, wl in enumerate(design.workloads):

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import Context, Design, Remedy, Violation, hardware_of, step_ratio
+from dclint.api import Context, Design, Remedy, Violation, hardware_of, rule, step_ratio
 
 from ._shared import LayoutRule
 
@@ -44,13 +44,13 @@ if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
+@rule(
+    "PAR002",
+    "tensor-parallel-crosses-nvlink",
+    tags=("parallel", "fabric"),
+    consequence="cannot-run",
+)
 class TensorParallelCrossesNvlink(LayoutRule):
-    id = "PAR002"
-    name = "tensor-parallel-crosses-nvlink"
-    severity = "error"
-    tags = ("parallel", "fabric")
-    consequence = "cannot-run"
-
     @classmethod
     def remedy(
         cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]

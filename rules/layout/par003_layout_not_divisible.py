@@ -84,6 +84,7 @@ from dclint.api import (
     Violation,
     Workload,
     framework_split,
+    rule,
 )
 from dclint.api import DesignPath as Path
 
@@ -93,12 +94,8 @@ from ._shared import LayoutRule
 Broken = tuple[tuple[str, ...], float, float, str]
 
 
+@rule("PAR003", "layout-not-divisible", consequence="cannot-run")
 class LayoutNotDivisible(LayoutRule):
-    id = "PAR003"
-    name = "layout-not-divisible"
-    severity = "error"
-    consequence = "cannot-run"
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         for i, wl in enumerate(design.workloads):
             for where, measured, limit, text in _broken(wl):

@@ -68,6 +68,7 @@ from dclint.api import (
     Share,
     Violation,
     project_workloads,
+    rule,
     topology_of,
 )
 from dclint.units import fmt
@@ -75,12 +76,8 @@ from dclint.units import fmt
 from ._shared import LayoutRule
 
 
+@rule("PAR004", "gpu-memory-exceeded", tags=("parallel", "memory"), consequence="cannot-run")
 class GpuMemoryExceeded(LayoutRule):
-    id = "PAR004"
-    name = "gpu-memory-exceeded"
-    severity = "error"
-    tags = ("parallel", "memory")
-    consequence = "cannot-run"
     options = {
         "reserve": Option(
             f"{MEMORY_RESERVE:.0%}", Share, "Share of GPU memory kept free of the estimate"

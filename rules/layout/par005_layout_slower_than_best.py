@@ -60,6 +60,7 @@ from dclint.api import (
     Remedy,
     Share,
     Violation,
+    rule,
 )
 from dclint.units import Q_, fmt
 
@@ -69,12 +70,14 @@ if TYPE_CHECKING:
     from dclint.api import Candidate, Finding, Projection
 
 
+@rule(
+    "PAR005",
+    "layout-slower-than-best",
+    severity="warning",
+    tags=("parallel", "performance"),
+    consequence="performance",
+)
 class LayoutSlowerThanBest(LayoutRule):
-    id = "PAR005"
-    name = "layout-slower-than-best"
-    severity = "warning"
-    tags = ("parallel", "performance")
-    consequence = "performance"
     shares = {"memory_reserve": "reserve"}
     options = {
         "max_gap": Option("10%", Share, "How much slower than the best layout a layout may be"),

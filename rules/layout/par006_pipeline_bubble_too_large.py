@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from dclint.api import Context, Design, Option, Remedy, Share, Violation, Workload, run_of
+from dclint.api import Context, Design, Option, Remedy, Share, Violation, Workload, rule, run_of
 from dclint.units import Q_, fmt
 
 from ._shared import LayoutRule
@@ -61,12 +61,14 @@ def bubble(wl: Workload) -> tuple[float, int, int] | None:
     return (p - 1) / (v * m + p - 1), m, dp
 
 
+@rule(
+    "PAR006",
+    "pipeline-bubble-too-large",
+    severity="warning",
+    tags=("layout", "pipeline"),
+    consequence="performance",
+)
 class PipelineBubbleTooLarge(LayoutRule):
-    id = "PAR006"
-    name = "pipeline-bubble-too-large"
-    severity = "warning"
-    tags = ("layout", "pipeline")
-    consequence = "performance"
     options = {
         "max_bubble": Option("50%", Share, "Largest share of a step the pipeline may idle"),
     }

@@ -28,13 +28,11 @@ It cannot be suppressed or ignored: there is nothing to check until the design l
 
 from __future__ import annotations
 
-from dclint.api import LOAD_ERROR_ID
+from dclint.api import LOAD_ERROR_ID, rule
 
 from ._shared import ReportedByEngine
 
 
+@rule(LOAD_ERROR_ID, "design-load-error", consequence="cannot-run")
 class DesignLoadError(ReportedByEngine):
-    id = LOAD_ERROR_ID
-    name = "design-load-error"
-    severity = "error"
-    consequence = "cannot-run"
+    pass

@@ -24,12 +24,11 @@ nothing out of a list that is otherwise used (`ignore[PWR001,NET001]` becomes
 
 from __future__ import annotations
 
-from dclint.api import SUPPRESSION_IDS
+from dclint.api import SUPPRESSION_IDS, rule
 
 from ._shared import ReportedByEngine
 
 
+@rule(SUPPRESSION_IDS.unused, "unused-suppression", severity="warning")
 class UnusedSuppression(ReportedByEngine):
-    id = SUPPRESSION_IDS.unused
-    name = "unused-suppression"
-    severity = "warning"
+    pass

@@ -19,12 +19,11 @@ Say why: `# dclint: ignore[PWR001] rack built for 132 kW (HPE spec sheet), appro
 
 from __future__ import annotations
 
-from dclint.api import SUPPRESSION_IDS
+from dclint.api import SUPPRESSION_IDS, rule
 
 from ._shared import ReportedByEngine
 
 
+@rule(SUPPRESSION_IDS.no_reason, "suppression-without-reason")
 class SuppressionWithoutReason(ReportedByEngine):
-    id = SUPPRESSION_IDS.no_reason
-    name = "suppression-without-reason"
-    severity = "error"
+    pass

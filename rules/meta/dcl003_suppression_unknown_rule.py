@@ -18,12 +18,11 @@ Correct the rule id (`dclint rules` lists them) or the date.
 
 from __future__ import annotations
 
-from dclint.api import SUPPRESSION_IDS
+from dclint.api import SUPPRESSION_IDS, rule
 
 from ._shared import ReportedByEngine
 
 
+@rule(SUPPRESSION_IDS.unknown, "suppression-unknown-rule")
 class SuppressionUnknownRule(ReportedByEngine):
-    id = SUPPRESSION_IDS.unknown
-    name = "suppression-unknown-rule"
-    severity = "error"
+    pass

@@ -19,12 +19,11 @@ Fix the finding, or renew the waiver with a new date and reason.
 
 from __future__ import annotations
 
-from dclint.api import SUPPRESSION_IDS
+from dclint.api import SUPPRESSION_IDS, rule
 
 from ._shared import ReportedByEngine
 
 
+@rule(SUPPRESSION_IDS.expired, "suppression-expired", severity="warning")
 class SuppressionExpired(ReportedByEngine):
-    id = SUPPRESSION_IDS.expired
-    name = "suppression-expired"
-    severity = "warning"
+    pass

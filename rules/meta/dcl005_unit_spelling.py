@@ -35,12 +35,11 @@ reported as not fixed (run `--fix` again).
 
 from __future__ import annotations
 
-from dclint.api import UNIT_SPELLING_ID
+from dclint.api import UNIT_SPELLING_ID, rule
 
 from ._shared import ReportedByEngine
 
 
+@rule(UNIT_SPELLING_ID, "unit-spelling", severity="info")
 class UnitSpelling(ReportedByEngine):
-    id = UNIT_SPELLING_ID
-    name = "unit-spelling"
-    severity = "info"
+    pass

@@ -47,9 +47,10 @@ def design_load(what: str) -> Option:
     return Option(False, bool, f"Load {what} with the design IT load, not the catalog max_power")
 
 
-def over(load_kw: float, capacity_kw: float) -> bool:
-    """Whether a load is above a capacity (exactly at it passes)."""
-    return load_kw > capacity_kw * (1 + _EPS)
+def over(value: float, limit: float) -> bool:
+    """Whether a figure is above its limit, both in one unit (a load in kW over a capacity, a
+    share over its limit): exactly at it passes, to a billionth of the limit."""
+    return value > limit * (1 + _EPS)
 
 
 @dataclass(frozen=True)

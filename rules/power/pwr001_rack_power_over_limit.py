@@ -41,19 +41,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Rack, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Rack, Violation, rule, topology_of
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
+from ._shared import PowerRule, over
 
 
+@rule(
+    "PWR001",
+    "rack-power-over-limit",
+    consequence="over-rating",
+    covers=("ocp.rack-power",),
+    needs=("racks",),
+)
 class RackPowerOverLimit(PowerRule):
-    id = "PWR001"
-    name = "rack-power-over-limit"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("ocp.rack-power",)
-    needs = ("racks",)
     shares = {"rack_power_limit": "limit", "platform_rack_limits": "platform_limits"}
     options = {
         "limit": Option("120 kW", Power, "Highest design IT load of one rack"),
@@ -95,7 +96,7 @@ class RackPowerOverLimit(PowerRule):
         own = rack.it_load.m_as("kW") - (
             rack.extra_load.m_as("kW") if rack.extra_load is not None else 0.0
         )
-        if own <= rating.m_as("kW") * (1 + 1e-9):
+        if not over(own, rating.m_as("kW")):
             return
         yield Violation(
             rack.field_path("it_load"),

@@ -46,6 +46,7 @@ from dclint.api import (
     Violation,
     panel_allocation,
     racks_below,
+    rule,
     topology_of,
 )
 from dclint.units import fmt
@@ -53,13 +54,14 @@ from dclint.units import fmt
 from ._shared import PowerRule
 
 
+@rule(
+    "PWR002",
+    "power-headroom-too-small",
+    consequence="capacity",
+    covers=("tia942.electrical",),
+    needs=("panels",),
+)
 class PowerHeadroomTooSmall(PowerRule):
-    id = "PWR002"
-    name = "power-headroom-too-small"
-    severity = "error"
-    consequence = "capacity"
-    covers = ("tia942.electrical",)
-    needs = ("panels",)
     shares = {"feed_headroom": "headroom"}
     options = {
         "headroom": Option("80 kW", Power, "Unallocated capacity to keep per domain"),

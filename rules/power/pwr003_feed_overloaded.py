@@ -61,11 +61,12 @@ from dclint.api import (
     load_basis,
     rating_change,
     rating_text,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRedundancyRule, design_load
+from ._shared import PowerRedundancyRule, design_load, over
 
 
 def supply_text(feed: FeedItem) -> str:
@@ -83,13 +84,14 @@ def supply_text(feed: FeedItem) -> str:
     return text
 
 
+@rule(
+    "PWR003",
+    "feed-overloaded",
+    consequence="over-rating",
+    covers=("nec.continuous", "nec.ampacity"),
+    needs=("feeds",),
+)
 class FeedOverloaded(PowerRedundancyRule):
-    id = "PWR003"
-    name = "feed-overloaded"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("nec.continuous", "nec.ampacity")
-    needs = ("feeds",)
     shares = {"feeds_carry_design_load": "design_load"}
     options = {
         "design_load": design_load("feeds"),
@@ -101,7 +103,7 @@ class FeedOverloaded(PowerRedundancyRule):
         allocation, capacities = feed_allocation(topo, peak), feed_capacity_kw(topo)
         for fid, feed in topo.feeds.items():
             load = allocation[fid]
-            if load.m_as("kW") <= capacities[fid] * (1 + 1e-9):
+            if not over(load.m_as("kW"), capacities[fid]):
                 continue
             load, capacity = load.to("kW"), Q_(capacities[fid], "kW")
             where = f"on path {feed.model.path}" if feed.model.path else "(no power path)"

@@ -54,6 +54,7 @@ from dclint.api import (
     load_basis,
     rack_load_kw,
     rating_change,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
@@ -120,13 +121,14 @@ def _failures(topo: Topology) -> Iterator[tuple[str, set[str], list[Rack]]]:
         yield f"path {name} lost", fids, list(hit.values())
 
 
+@rule(
+    "PWR004",
+    "redundancy-lost-on-feed-failure",
+    consequence="single-failure",
+    covers=("uptime.power-redundancy",),
+    needs=("feeds",),
+)
 class RedundancyLostOnFeedFailure(PowerRedundancyRule):
-    id = "PWR004"
-    name = "redundancy-lost-on-feed-failure"
-    severity = "error"
-    consequence = "single-failure"
-    covers = ("uptime.power-redundancy",)
-    needs = ("feeds",)
     options = {
         "design_load": design_load("feeds"),
     }

@@ -52,11 +52,12 @@ from dclint.api import (
     Share,
     Violation,
     normal_feed_load_kw,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule
+from ._shared import PowerRule, over
 
 LINES = ("L1", "L2", "L3")
 
@@ -88,13 +89,15 @@ def imbalance(amps: dict[str, float]) -> float | None:
     return max(abs(v - mean) for v in amps.values()) / mean if mean > 0 else None
 
 
+@rule(
+    "PWR005",
+    "phase-imbalance",
+    severity="warning",
+    consequence="over-rating",
+    covers=("phase.panel",),
+    needs=("panels",),
+)
 class PhaseImbalance(PowerRule):
-    id = "PWR005"
-    name = "phase-imbalance"
-    severity = "warning"
-    consequence = "over-rating"
-    covers = ("phase.panel",)
-    needs = ("panels",)
     options = {
         "warning": Option("10%", Share, "Imbalance above which a panel gets a warning"),
         "error": Option("20%", Share, "Imbalance above which a panel gets an error"),
@@ -109,9 +112,9 @@ class PhaseImbalance(PowerRule):
                 continue
             amps = line_currents(panel, load)
             share = imbalance(amps) if amps is not None else None
-            if amps is None or share is None or share <= warn * (1 + 1e-9):
+            if amps is None or share is None or not over(share, warn):
                 continue
-            over_error = share > err * (1 + 1e-9)
+            over_error = over(share, err)
             limit = err if over_error else warn
             lines = ", ".join(f"{line} {fmt(Q_(a, 'A'))}" for line, a in amps.items())
             mean = sum(amps.values()) / 3

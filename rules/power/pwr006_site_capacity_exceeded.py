@@ -56,22 +56,22 @@ from dclint.api import (
     is_apparent,
     it_total_kw,
     it_total_text,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
 
-from ._shared import PowerRule, design_load
-
-_EPS = 1e-9
+from ._shared import PowerRule, design_load, over
 
 
+@rule(
+    "PWR006",
+    "site-capacity-exceeded",
+    consequence="over-rating",
+    covers=("tia942.electrical",),
+    needs=("site_power",),
+)
 class SiteCapacityExceeded(PowerRule):
-    id = "PWR006"
-    name = "site-capacity-exceeded"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("tia942.electrical",)
-    needs = ("site_power",)
     options = {
         "design_load": design_load("the site"),
     }
@@ -95,7 +95,7 @@ class SiteCapacityExceeded(PowerRule):
             found += f", {fmt(measured)} at PF {site.power_factor:g},"
         else:
             measured, limit = facility, utility.to("kW")
-        if measured.magnitude <= limit.magnitude * (1 + _EPS):
+        if not over(measured.magnitude, limit.magnitude):
             return
         yield Violation(
             ("site", "utility_capacity"),

@@ -31,19 +31,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Option, Power, Violation, topology_of
+from dclint.api import Context, Design, Option, Power, Violation, rule, topology_of
 from dclint.units import fmt
 
-from ._shared import PowerRule
+from ._shared import PowerRule, over
 
 
+@rule(
+    "PWR007",
+    "high-density-rack-not-three-phase",
+    severity="warning",
+    consequence="over-rating",
+    covers=("ocp.rack-power",),
+    needs=("racks",),
+)
 class HighDensityRackNotThreePhase(PowerRule):
-    id = "PWR007"
-    name = "high-density-rack-not-three-phase"
-    severity = "warning"
-    consequence = "over-rating"
-    covers = ("ocp.rack-power",)
-    needs = ("racks",)
     options = {
         "threshold": Option("20 kW", Power, "IT load above which a rack must be three-phase"),
     }
@@ -52,7 +54,7 @@ class HighDensityRackNotThreePhase(PowerRule):
         threshold = ctx["threshold"].to("kW")
         for rack in topology_of(design).racks:
             single = list(dict.fromkeys(f.id for f in rack.feeds if f.model.phases == 1))
-            if not single or rack.it_load.m_as("kW") <= threshold.m_as("kW") * (1 + 1e-9):
+            if not single or not over(rack.it_load.m_as("kW"), threshold.m_as("kW")):
                 continue
             yield Violation(
                 (*rack.path, "feeds"),

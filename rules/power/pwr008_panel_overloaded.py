@@ -57,22 +57,22 @@ from dclint.api import (
     panel_allocation,
     racks_below,
     rating_text,
+    rule,
     topology_of,
 )
 from dclint.units import fmt
 
-from ._shared import PowerRule, design_load
-
-_EPS = 1e-9
+from ._shared import PowerRule, design_load, over
 
 
+@rule(
+    "PWR008",
+    "panel-overloaded",
+    consequence="over-rating",
+    covers=("nec.continuous",),
+    needs=("panels",),
+)
 class PanelOverloaded(PowerRule):
-    id = "PWR008"
-    name = "panel-overloaded"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("nec.continuous",)
-    needs = ("panels",)
     options = {
         "design_load": design_load("panels"),
     }
@@ -83,7 +83,7 @@ class PanelOverloaded(PowerRule):
         for panel in topo.panels.values():
             load = panel_allocation(topo, panel, peak=peak).to("kW")
             capacity = panel.capacity.to("kW")
-            if load.m_as("kW") <= capacity.m_as("kW") * (1 + _EPS):
+            if not over(load.m_as("kW"), capacity.m_as("kW")):
                 continue
             racks = racks_below(panel)
             basis = (

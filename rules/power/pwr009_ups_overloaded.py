@@ -49,18 +49,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Ups, Violation, chain_loads
+from dclint.api import Context, Design, Ups, Violation, chain_loads, rule
 from dclint.units import Q_, fmt
 
 from ._shared import Loaded, PowerRedundancyRule, chain_elements, design_load, over, overloaded
 
 
+@rule(
+    "PWR009",
+    "ups-overloaded",
+    consequence="over-rating",
+    covers=("iec62040.ups", "tia942.electrical", "uptime.power-redundancy"),
+)
 class UpsOverloaded(PowerRedundancyRule):
-    id = "PWR009"
-    name = "ups-overloaded"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("iec62040.ups", "tia942.electrical", "uptime.power-redundancy")
     options = {
         "design_load": design_load("UPS systems"),
     }

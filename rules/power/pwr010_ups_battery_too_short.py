@@ -28,18 +28,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Duration, Option, Ups, Violation, topology_of
+from dclint.api import Context, Design, Duration, Option, Ups, Violation, rule, topology_of
 from dclint.units import fmt
 
 from ._shared import PowerRule
 
 
+@rule(
+    "PWR010",
+    "ups-battery-too-short",
+    severity="warning",
+    consequence="single-failure",
+    covers=("iec62040.ups",),
+)
 class UpsBatteryTooShort(PowerRule):
-    id = "PWR010"
-    name = "ups-battery-too-short"
-    severity = "warning"
-    consequence = "single-failure"
-    covers = ("iec62040.ups",)
     options = {
         "min_runtime": Option("5 min", Duration, "Least battery autonomy at full rated load"),
     }

@@ -37,18 +37,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Transformer, Violation, is_apparent, ups_below
+from dclint.api import Context, Design, Transformer, Violation, is_apparent, rule, ups_below
 from dclint.units import Q_, fmt
 
 from ._shared import PowerRule, chain_elements, design_load
 
 
+@rule("PWR011", "transformer-overloaded", consequence="over-rating", covers=("tia942.electrical",))
 class TransformerOverloaded(PowerRule):
-    id = "PWR011"
-    name = "transformer-overloaded"
-    severity = "error"
-    consequence = "over-rating"
-    covers = ("tia942.electrical",)
     options = {
         "design_load": design_load("transformers"),
     }

@@ -43,6 +43,7 @@ from dclint.api import (
     Violation,
     generation_loads,
     it_total_text,
+    rule,
     topology_of,
 )
 from dclint.units import Q_, fmt
@@ -50,12 +51,13 @@ from dclint.units import Q_, fmt
 from ._shared import PowerRedundancyRule, design_load, over, overloaded
 
 
+@rule(
+    "PWR012",
+    "generation-insufficient",
+    consequence="single-failure",
+    covers=("tia942.electrical", "uptime.power-redundancy"),
+)
 class GenerationInsufficient(PowerRedundancyRule):
-    id = "PWR012"
-    name = "generation-insufficient"
-    severity = "error"
-    consequence = "single-failure"
-    covers = ("tia942.electrical", "uptime.power-redundancy")
     options = {
         "design_load": design_load("generators"),
     }

@@ -45,20 +45,20 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Rack, Violation, failure_cases, topology_of
+from dclint.api import Context, Design, Rack, Violation, failure_cases, rule, topology_of
 from dclint.api import DesignPath as Path
 
 from .._text import first_ids
 from ._shared import PowerRedundancyRule
 
 
+@rule(
+    "PWR013",
+    "single-point-of-failure",
+    consequence="single-failure",
+    covers=("uptime.power-redundancy",),
+)
 class SinglePointOfFailure(PowerRedundancyRule):
-    id = "PWR013"
-    name = "single-point-of-failure"
-    severity = "error"
-    consequence = "single-failure"
-    covers = ("uptime.power-redundancy",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         topo = topology_of(design)
         tier = design.site.uptime_tier

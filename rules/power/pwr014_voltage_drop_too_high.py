@@ -53,12 +53,13 @@ from dclint.api import (
     Violation,
     VoltageDrop,
     fmt,
+    rule,
     topology_of,
     voltage_drops,
 )
 from dclint.units import Q_
 
-from ._shared import PowerRule, design_load
+from ._shared import PowerRule, design_load, over
 
 _EPS = 1e-9
 
@@ -77,13 +78,15 @@ def _what(drop: VoltageDrop) -> str:
     return "branch circuit" if drop.kind == "feed" else f"feeder of {drop.kind}"
 
 
+@rule(
+    "PWR014",
+    "voltage-drop-too-high",
+    severity="warning",
+    consequence="over-rating",
+    covers=("nec.voltage-drop",),
+    needs=("feeds",),
+)
 class VoltageDropTooHigh(PowerRule):
-    id = "PWR014"
-    name = "voltage-drop-too-high"
-    severity = "warning"
-    consequence = "over-rating"
-    covers = ("nec.voltage-drop",)
-    needs = ("feeds",)
     options = {
         "limit": Option("3%", Share, "Drop allowed on one feeder or branch circuit"),
         "total_limit": Option("5%", Share, "Drop allowed from the top panel to a rack feed"),
@@ -95,7 +98,7 @@ class VoltageDropTooHigh(PowerRule):
         drops = voltage_drops(topo, peak=not ctx["design_load"])
         limit, total = ctx["limit"].m_as(""), ctx["total_limit"].m_as("")
         for eid, drop in drops.items():
-            if drop.share <= limit * (1 + _EPS):
+            if not over(drop.share, limit):
                 continue
             circuit = (topo.feeds[eid] if drop.kind == "feed" else topo.panels[eid]).model
             assert circuit.length is not None and circuit.conductor_size is not None
@@ -133,7 +136,7 @@ class VoltageDropTooHigh(PowerRule):
             if len(chain) < 2:
                 continue
             share = sum(d.share for d in chain)
-            if share <= total * (1 + _EPS):
+            if not over(share, total):
                 continue
             parts = " + ".join(f"{d.element} {fmt(Q_(d.share * 100, 'percent'))}" for d in chain)
             yield Violation(

@@ -49,21 +49,21 @@ from dclint.api import (
     rack_load_kw,
     racks_below,
     rating_kw,
+    rule,
     topology_of,
 )
 from dclint.units import Q_
 
-from ._shared import PowerRule
-
-_EPS = 1e-9
+from ._shared import PowerRule, over
 
 
+@rule(
+    "PWR015",
+    "generator-step-load-exceeded",
+    consequence="single-failure",
+    covers=("iso8528.acceptance",),
+)
 class GeneratorStepLoadExceeded(PowerRule):
-    id = "PWR015"
-    name = "generator-step-load-exceeded"
-    severity = "error"
-    consequence = "single-failure"
-    covers = ("iso8528.acceptance",)
     options = {
         "default_step": Option(
             "35%", Share, "First load step a set accepts where it declares no step_load"
@@ -88,7 +88,7 @@ class GeneratorStepLoadExceeded(PowerRule):
             working = max(gen.count - gen.redundant, 0)
             unit = rating_kw(gen.site_rating, gen.power_factor)
             accept = working * unit * float(share.m_as(""))
-            if step_kw <= accept * (1 + _EPS):
+            if not over(step_kw, accept):
                 continue
             smooth = (
                 f" x (1 - {fmt(power.swing_smoothing, 'percent')} smoothing)"

@@ -51,6 +51,7 @@ from dclint.api import (
     Share,
     Violation,
     days_text,
+    rule,
     run_of,
     save_time,
 )
@@ -63,12 +64,14 @@ if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
+@rule(
+    "REL001",
+    "checkpoint-interval-too-long",
+    severity="warning",
+    consequence="performance",
+    needs=("workload",),
+)
 class CheckpointIntervalTooLong(ReliabilityRule):
-    id = "REL001"
-    name = "checkpoint-interval-too-long"
-    severity = "warning"
-    consequence = "performance"
-    needs = ("workload",)
     options = {
         "max_loss": Option(
             "5%", Share, "Most wall time the interval may add over the Young/Daly optimum's"

@@ -45,6 +45,7 @@ from dclint.api import (
     Violation,
     checkpoint_tier,
     days_text,
+    rule,
     run_of,
 )
 from dclint.units import Q_, fmt
@@ -53,11 +54,8 @@ from .._checkpoints import bytes_per_parameter
 from ._shared import ReliabilityRule
 
 
+@rule("REL002", "checkpoint-missing", severity="warning", consequence="performance")
 class CheckpointMissing(ReliabilityRule):
-    id = "REL002"
-    name = "checkpoint-missing"
-    severity = "warning"
-    consequence = "performance"
     options = {
         "max_loss": Option(
             "5%", Share, "Most wall time the missing checkpoint may add over checkpointing"

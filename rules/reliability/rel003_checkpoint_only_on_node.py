@@ -42,17 +42,15 @@ from dclint.api import (
     Violation,
     days_text,
     restore_tier,
+    rule,
 )
 
 from .._checkpoints import bytes_per_parameter, run_and_stall
 from ._shared import StoredCheckpointRule
 
 
+@rule("REL003", "checkpoint-only-on-node", consequence="single-failure")
 class CheckpointOnlyOnNode(StoredCheckpointRule):
-    id = "REL003"
-    name = "checkpoint-only-on-node"
-    severity = "error"
-    consequence = "single-failure"
     options = {
         "bytes_per_parameter": bytes_per_parameter(),
     }

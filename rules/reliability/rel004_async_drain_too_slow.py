@@ -46,6 +46,7 @@ from dclint.api import (
     checkpoint_size,
     days_text,
     drain_tier,
+    rule,
     size_unit,
 )
 from dclint.units import fmt
@@ -54,11 +55,8 @@ from .._checkpoints import bytes_per_parameter, run_and_stall
 from ._shared import StoredCheckpointRule
 
 
+@rule("REL004", "async-drain-too-slow", consequence="performance")
 class AsyncDrainTooSlow(StoredCheckpointRule):
-    id = "REL004"
-    name = "async-drain-too-slow"
-    severity = "error"
-    consequence = "performance"
     options = {
         "bytes_per_parameter": bytes_per_parameter(),
     }

@@ -76,6 +76,7 @@ from dclint.api import (
     Option,
     Positive,
     Violation,
+    rule,
     training_tiers,
     workload_demands,
 )
@@ -85,11 +86,8 @@ from ._shared import StorageRule
 from .sto007_checkpoint_restore_too_slow import CheckpointRestoreTooSlow
 
 
+@rule("STO001", "storage-read-bandwidth-too-low", consequence="performance")
 class StorageReadBandwidthTooLow(StorageRule):
-    id = "STO001"
-    name = "storage-read-bandwidth-too-low"
-    severity = "error"
-    consequence = "performance"
     shares = {"storage_read_factor": "factor", "storage_demand": "*"}
     moved = {
         "restore_target": CheckpointRestoreTooSlow.id,

@@ -48,6 +48,7 @@ from dclint.api import (
     Violation,
     checkpoint_ratio,
     checkpoint_tier,
+    rule,
 )
 
 from .._checkpoints import bytes_per_parameter, over, transfer
@@ -57,11 +58,8 @@ if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
+@rule("STO002", "checkpoint-write-too-slow", consequence="performance")
 class CheckpointWriteTooSlow(CheckpointStorageRule):
-    id = "STO002"
-    name = "checkpoint-write-too-slow"
-    severity = "error"
-    consequence = "performance"
     options = {
         "target": Option("90 s", Duration, "Longest time to write one checkpoint"),
         "bytes_per_parameter": bytes_per_parameter(),

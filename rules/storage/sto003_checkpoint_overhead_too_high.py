@@ -44,6 +44,7 @@ from dclint.api import (
     checkpoint_ratio,
     checkpoint_size,
     checkpoint_tier,
+    rule,
     size_unit,
 )
 from dclint.units import fmt
@@ -55,12 +56,14 @@ if TYPE_CHECKING:
     from dclint.api import Finding, Projection
 
 
+@rule(
+    "STO003",
+    "checkpoint-overhead-too-high",
+    severity="warning",
+    consequence="performance",
+    needs=("workload",),
+)
 class CheckpointOverheadTooHigh(CheckpointStorageRule):
-    id = "STO003"
-    name = "checkpoint-overhead-too-high"
-    severity = "warning"
-    consequence = "performance"
-    needs = ("workload",)
     options = {
         "max_overhead": Option("5%", Share, "Highest save time : checkpoint interval"),
         "bytes_per_parameter": bytes_per_parameter(),

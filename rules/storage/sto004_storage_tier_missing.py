@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Violation
+from dclint.api import Context, Design, Violation, rule
 
 from ._shared import StorageRule
 
@@ -41,13 +41,10 @@ _TIERS = {
 }
 
 
+@rule(
+    "STO004", "storage-tier-missing", severity="warning", consequence="capacity", needs=("storage",)
+)
 class StorageTierMissing(StorageRule):
-    id = "STO004"
-    name = "storage-tier-missing"
-    severity = "warning"
-    consequence = "capacity"
-    needs = ("storage",)
-
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
         tiers = design.storage.tiers
         if not tiers:

@@ -50,6 +50,7 @@ from dclint.api import (
     checkpoint_size,
     data_tiers,
     restore_tier,
+    rule,
     size_unit,
 )
 from dclint.units import Q_, Quantity, fmt
@@ -58,11 +59,8 @@ from .._checkpoints import bytes_per_parameter
 from ._shared import StorageRule
 
 
+@rule("STO005", "storage-capacity-too-small", consequence="cannot-run")
 class StorageCapacityTooSmall(StorageRule):
-    id = "STO005"
-    name = "storage-capacity-too-small"
-    severity = "error"
-    consequence = "cannot-run"
     options = {
         "max_fill": Option("100%", Share, "Highest share of a tier's capacity in use"),
         "bytes_per_parameter": bytes_per_parameter(),

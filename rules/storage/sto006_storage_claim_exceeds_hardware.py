@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from dclint.api import Context, Design, Option, Share, StorageTier, Violation, pcie_link
+from dclint.api import Context, Design, Option, Share, StorageTier, Violation, pcie_link, rule
 from dclint.units import Quantity, fmt
 
 from ._shared import StorageRule
@@ -66,12 +66,8 @@ from ._shared import StorageRule
 _DIRECTIONS: tuple[Literal["read", "write"], ...] = ("read", "write")
 
 
+@rule("STO006", "storage-claim-exceeds-hardware", consequence="capacity", needs=("storage",))
 class StorageClaimExceedsHardware(StorageRule):
-    id = "STO006"
-    name = "storage-claim-exceeds-hardware"
-    severity = "error"
-    consequence = "capacity"
-    needs = ("storage",)
     options = {
         "protocol_efficiency": Option(
             "90%", Share, "Highest share of NIC line rate a storage tier can deliver"

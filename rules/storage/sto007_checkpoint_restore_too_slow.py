@@ -45,6 +45,7 @@ from dclint.api import (
     Option,
     Violation,
     restore_tier,
+    rule,
     run_of,
 )
 from dclint.units import Q_, fmt
@@ -53,13 +54,15 @@ from .._checkpoints import bytes_per_parameter, over, transfer
 from ._shared import StorageRule
 
 
+@rule(
+    "STO007",
+    "checkpoint-restore-too-slow",
+    severity="warning",
+    tags=("storage", "checkpoint", "reliability"),
+    consequence="performance",
+    covers=("nvidia.storage", "reliability.checkpoint"),
+)
 class CheckpointRestoreTooSlow(StorageRule):
-    id = "STO007"
-    name = "checkpoint-restore-too-slow"
-    severity = "warning"
-    tags = ("storage", "checkpoint", "reliability")
-    consequence = "performance"
-    covers = ("nvidia.storage", "reliability.checkpoint")
     options = {
         "restore_target": Option(
             "90 s", Duration, "Longest time to read the last checkpoint after a failure"

@@ -41,6 +41,7 @@ from dclint.api import (
     Option,
     Share,
     Violation,
+    rule,
     samples_per_second,
     training_tiers,
 )
@@ -49,11 +50,8 @@ from dclint.units import Q_, fmt
 from ._shared import StorageRule
 
 
+@rule("STO008", "metadata-rate-too-low", consequence="performance")
 class MetadataRateTooLow(StorageRule):
-    id = "STO008"
-    name = "metadata-rate-too-low"
-    severity = "error"
-    consequence = "performance"
     options = {
         "max_load": Option("100%", Share, "Highest share of the metadata rate the loaders use"),
     }

@@ -36,21 +36,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Area, Context, Design, Option, Rule, Violation, topology_of
+from dclint.api import Area, Context, Design, Option, Rule, Violation, rule, topology_of
 from dclint.units import Q_, Quantity, fmt
 
 _EPS = 1e-9
 _G = 9.80665  # standard gravity, m/s^2 (kg/m^2 -> N/m^2)
 
 
+@rule(
+    "STR001",
+    "floor-load-exceeded",
+    tags=("structure",),
+    consequence="over-rating",
+    covers=("tia942.floor",),
+    needs=("floor_rating",),
+)
 class FloorLoadExceeded(Rule):
-    id = "STR001"
-    name = "floor-load-exceeded"
-    severity = "error"
-    tags = ("structure",)
-    consequence = "over-rating"
-    covers = ("tia942.floor",)
-    needs = ("floor_rating",)
     options = {
         "footprint": Option(
             "0.72 m^2",
