@@ -89,7 +89,7 @@ BAND_QUANTILE = 0.10
 BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
     ("ampere", False): (0.976, 1.043, 10),
     ("blackwell", False): (1.0, 1.262, 21),
-    ("blackwell", True): (0.844, 1.128, 30),
+    ("blackwell", True): (0.839, 1.113, 30),
     ("hopper", False): (0.82, 1.089, 14),
     ("hopper", True): (0.946, 1.599, 7),
 }
