@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -15,6 +17,7 @@ from dclint.engine.runner import Engine, run
 from dclint.testing import expected_findings
 
 ROOT = Path(__file__).resolve().parent.parent
+BYTECODE = "DCLINT_TESTS_BYTECODE"  # the folder this run's test subprocesses share bytecode in
 
 
 class _ExampleFolders:
@@ -83,3 +86,41 @@ def write(tmp_path: Path):  # type: ignore[no-untyped-def]
 def pytest_configure(config: pytest.Config) -> None:
     # the default tier's CPU budget (tests/_budget.py): judged on whole default-tier runs only
     config.pluginmanager.register(CpuBudget(config), "dclint-cpu-budget")
+    _share_bytecode(config)
+
+
+def _share_bytecode(config: pytest.Config) -> None:
+    """Under PYTHONDONTWRITEBYTECODE each `python` a test starts (`python -m dclint ...`, to see
+    what a fresh process imports or how a real one ends) compiles every module it imports from
+    its source, about a third of its CPU time. The interpreters the tests start share their
+    bytecode instead, in a folder of this run's own, removed when it ends: nothing is written
+    beside the sources, as the variable asks, and no run reads another's. The test processes
+    themselves (this one, xdist's workers) keep the variable; a PYTHONPYCACHEPREFIX already set
+    is left alone."""
+    folder = os.environ.get(BYTECODE)
+    if folder is None:  # the run's first process: make the folder, before xdist starts workers
+        if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+            return
+        folder = os.environ[BYTECODE] = tempfile.mkdtemp(prefix="dclint-tests-bytecode-")
+
+        def remove() -> None:
+            del os.environ[BYTECODE]
+            shutil.rmtree(folder, ignore_errors=True)
+
+        config.add_cleanup(remove)
+        if getattr(config.option, "dist", "no") != "no" and getattr(config.option, "tx", None):
+            return  # xdist's controller: runs no test, and its workers keep the variable
+    saved = {
+        name: os.environ.get(name) for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+    }
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # for the processes tests start
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+
+    def restore() -> None:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+    config.add_cleanup(restore)
