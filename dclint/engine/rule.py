@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -201,12 +202,17 @@ class Rule:
     @classmethod
     def doc(cls) -> str:
         module = inspect.getmodule(cls)
-        text = (module.__doc__ if module is not None else None) or cls.__doc__ or ""
-        return inspect.cleandoc(text)
+        return _cleaned((module.__doc__ if module is not None else None) or cls.__doc__ or "")
 
     @classmethod
     def summary(cls) -> str:
         return cls.doc().strip().splitlines()[0] if cls.doc().strip() else cls.name
+
+
+@functools.lru_cache(maxsize=1024)
+def _cleaned(text: str) -> str:
+    """inspect.cleandoc, once a text: a report asks a rule's doc for each finding it shows."""
+    return inspect.cleandoc(text)
 
 
 def each(items: Iterable[Violation | None]) -> Iterator[Violation]:
