@@ -202,8 +202,8 @@ def _builtin_rules() -> tuple[tuple[ModuleType, tuple[type[Rule], ...]], ...]:
 def discover(rules_dirs: tuple[str, ...] = (), *, plugins: bool = True) -> dict[str, type[Rule]]:
     """Every rule by id. Duplicate ids, and rules missing their metadata, are ConfigErrors."""
     builtin = _builtin_rules()
-    for _module, classes in builtin:
-        for cls in classes:
+    for _module, own in builtin:
+        for cls in own:
             if cls.id.startswith(USER_PREFIX):
                 raise ConfigError(f"built-in rule {cls.id}: ids beginning with X are users'")
     sources: list[tuple[str, Sequence[tuple[ModuleType, Sequence[type[Rule]]]]]] = [
