@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -10,7 +11,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from _budget import CpuBudget
+from _budget import MARKS, CpuBudget
 
 from dclint.engine.config import CONFIG_NAMES, Config, load_config
 from dclint.engine.runner import Engine, run
@@ -18,6 +19,8 @@ from dclint.testing import expected_findings
 
 ROOT = Path(__file__).resolve().parent.parent
 BYTECODE = "DCLINT_TESTS_BYTECODE"  # the folder this run's test subprocesses share bytecode in
+# a test file whose every test is integration: its top-level mark
+WHOLLY_INTEGRATION = re.compile(r"^pytestmark = pytest\.mark\.integration\b", re.MULTILINE)
 
 
 class _ExampleFolders:
@@ -87,6 +90,29 @@ def pytest_configure(config: pytest.Config) -> None:
     # the default tier's CPU budget (tests/_budget.py): judged on whole default-tier runs only
     config.pluginmanager.register(CpuBudget(config), "dclint-cpu-budget")
     _share_bytecode(config)
+    # pytest-lsp drives the language server's tests, all integration; importing it (the LSP
+    # types) costs each process about half a CPU-second, so pyproject turns it off
+    # (-p no:pytest-lsp) and a run that may select integration tests turns it back on here
+    if config.pluginmanager.is_blocked("pytest-lsp") and not default_tier(config):
+        import pytest_lsp
+
+        config.pluginmanager.register(pytest_lsp, "pytest_lsp")
+
+
+def default_tier(config: pytest.Config) -> bool:
+    """Whether the run selects the default tier's marks (pyproject's -m)."""
+    return (getattr(config.option, "markexpr", "") or "").strip() == MARKS
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The default tier does not import a test file whose every test is integration (its
+    top-level `pytestmark = pytest.mark.integration`): each xdist worker would import it, and
+    what it imports (pytest-lsp, an HTTP server, ...), to deselect all of it."""
+    name = collection_path.name
+    if not (name.startswith("test_") and name.endswith(".py")) or not default_tier(config):
+        return None
+    text = collection_path.read_text(encoding="utf-8")
+    return True if WHOLLY_INTEGRATION.search(text) else None
 
 
 def _share_bytecode(config: pytest.Config) -> None:
