@@ -9,14 +9,20 @@ worker (each reports its own through xdist's workeroutput), with the children ea
 other work shares the cores (hyperthreads, caches): 10-20% on a lightly used machine, far more
 on a saturated one. The goal is 120 (issue 47), not yet met. On the same two-core virtual
 machine (PYTHONDONTWRITEBYTECODE set, so each worker compiles the modules and rewrites the
-tests' asserts, about 10 CPU-seconds a worker before a test runs), the tier of 2,912 tests
-measured 134.6 CPU-seconds idle (mean load 1.5; 73.5 s wall), after issue 47's test budget work
+tests' asserts, about 7 CPU-seconds a worker before a test runs), the tier of 2,912 tests
+measured 134.6 CPU-seconds idle (mean load 1.5; 73.5 s wall) after issue 47's test budget work
 (smaller searches in the default tier, the large ones in integration, in-process CLI runs) and
 a layout search that computes what its layouts share once; the same tier in one process
-measured 102.9. It measured 206.4 at the start of that work. The same tree has measured up to a
-quarter more in a run sharing the host, so the budget is 175, three tenths above the 134.6: it
-fails a tier that grows by a third, not one that ran on a slow host. A run whose mean load
-average exceeds its own workers by more than half the cores is reported, not judged.
+measured 102.9. It measured 206.4 at the start of that work. Since then the test processes
+import neither pytest-lsp nor the files whose every test is integration, the interpreters
+tests start share their bytecode (tests/conftest.py), identical fresh-process checks run once,
+discover() and Rule.doc() do their work once a process, and each process freezes what its
+collection made. Back to back on a shared machine, 14 of the files (760 tests, two workers)
+went from 49.9 to 44.6 CPU-seconds, and the tier's subprocesses from 17.9 to 12.7. The tier
+(2,910 tests) is estimated at about 125 idle, not yet measured so; the budget is 160, three
+tenths above that: it fails a tier that grows by a third, not one that ran on a slow host.
+A run whose mean load average exceeds its own workers by more than half the cores is reported,
+not judged.
 DCLINT_CPU_BUDGET sets another budget (a slower machine's); 0 turns the check off.
 """
 
@@ -29,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-BUDGET = 175.0  # CPU-seconds for the whole default tier (the goal: 120)
+BUDGET = 160.0  # CPU-seconds for the whole default tier (the goal: 120)
 MARKS = "not integration"  # the default tier's -m (pyproject's addopts)
 KEY = "dclint_cpu_seconds"
 

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import gc
 import os
+import re
+import shutil
+import tempfile
 from collections import Counter
 from datetime import date
 from pathlib import Path
 
 import pytest
-from _budget import CpuBudget
+from _budget import MARKS, CpuBudget
 
 from dclint.engine.config import CONFIG_NAMES, Config, load_config
 from dclint.engine.runner import Engine, run
 from dclint.testing import expected_findings
 
 ROOT = Path(__file__).resolve().parent.parent
+BYTECODE = "DCLINT_TESTS_BYTECODE"  # the folder this run's test subprocesses share bytecode in
+# a test file whose every test is integration: its top-level mark
+WHOLLY_INTEGRATION = re.compile(r"^pytestmark = pytest\.mark\.integration\b", re.MULTILINE)
 
 
 class _ExampleFolders:
@@ -83,3 +90,70 @@ def write(tmp_path: Path):  # type: ignore[no-untyped-def]
 def pytest_configure(config: pytest.Config) -> None:
     # the default tier's CPU budget (tests/_budget.py): judged on whole default-tier runs only
     config.pluginmanager.register(CpuBudget(config), "dclint-cpu-budget")
+    _share_bytecode(config)
+    # pytest-lsp drives the language server's tests, all integration; importing it (the LSP
+    # types) costs each process about half a CPU-second, so pyproject turns it off
+    # (-p no:pytest-lsp) and a run that may select integration tests turns it back on here
+    if config.pluginmanager.is_blocked("pytest-lsp") and not default_tier(config):
+        import pytest_lsp
+
+        config.pluginmanager.register(pytest_lsp, "pytest_lsp")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # What collection made (every test module, its imports, each test item) lives until the run
+    # ends: out of the collector's sight, its full passes scan only what the tests make
+    gc.freeze()
+
+
+def default_tier(config: pytest.Config) -> bool:
+    """Whether the run selects the default tier's marks (pyproject's -m)."""
+    return (getattr(config.option, "markexpr", "") or "").strip() == MARKS
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The default tier does not import a test file whose every test is integration (its
+    top-level `pytestmark = pytest.mark.integration`): each xdist worker would import it, and
+    what it imports (pytest-lsp, an HTTP server, ...), to deselect all of it."""
+    name = collection_path.name
+    if not (name.startswith("test_") and name.endswith(".py")) or not default_tier(config):
+        return None
+    text = collection_path.read_text(encoding="utf-8")
+    return True if WHOLLY_INTEGRATION.search(text) else None
+
+
+def _share_bytecode(config: pytest.Config) -> None:
+    """Under PYTHONDONTWRITEBYTECODE each `python` a test starts (`python -m dclint ...`, to see
+    what a fresh process imports or how a real one ends) compiles every module it imports from
+    its source, about a third of its CPU time. The interpreters the tests start share their
+    bytecode instead, in a folder of this run's own, removed when it ends: nothing is written
+    beside the sources, as the variable asks, and no run reads another's. The test processes
+    themselves (this one, xdist's workers) keep the variable; a PYTHONPYCACHEPREFIX already set
+    is left alone."""
+    folder = os.environ.get(BYTECODE)
+    if folder is None:  # the run's first process: make the folder, before xdist starts workers
+        if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+            return
+        folder = os.environ[BYTECODE] = tempfile.mkdtemp(prefix="dclint-tests-bytecode-")
+
+        def remove() -> None:
+            del os.environ[BYTECODE]
+            shutil.rmtree(folder, ignore_errors=True)
+
+        config.add_cleanup(remove)
+        if getattr(config.option, "dist", "no") != "no" and getattr(config.option, "tx", None):
+            return  # xdist's controller: runs no test, and its workers keep the variable
+    saved = {
+        name: os.environ.get(name) for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+    }
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # for the processes tests start
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+
+    def restore() -> None:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+    config.add_cleanup(restore)

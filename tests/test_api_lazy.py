@@ -33,13 +33,28 @@ def test_one_name_imports_its_own_module_only() -> None:
     assert [m for m in loaded if m.startswith(("dclint.projection", "dclint.calc.power"))] == []
 
 
-def test_a_check_that_does_not_search_imports_no_layout_search() -> None:
+@pytest.fixture(scope="module")
+def checked() -> tuple[list[str], str]:
+    """Every module a fresh process holds after `dclint check --no-cache` of the sample (the
+    three tests below read this one run), and what importing dask then did."""
     code = (
-        "import sys\nfrom dclint.cli import main\n"
+        "import json, sys\nfrom dclint.cli import main\n"
         f"code = main(['check', '--no-cache', {str(SAMPLE)!r}])\n"
         "assert code == 0, code\nsys.stdout.flush()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+        "try:\n    import dask\nexcept Exception as exc:\n    print(repr(exc))\n"
+        "else:\n    print('imported')\n"
     )
-    loaded = _modules(code)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    *_, modules, dask = out.stdout.splitlines()
+    return json.loads(modules), dask
+
+
+def test_a_check_that_does_not_search_imports_no_layout_search(
+    checked: tuple[list[str], str],
+) -> None:
+    loaded = checked[0]
     assert "dclint.projection" in loaded  # the sample's workload is projected
     assert [m for m in loaded if m.startswith("dclint.projection.search.layouts")] == []
 
@@ -56,25 +71,20 @@ def test_every_exported_name_is_the_object_of_its_module() -> None:
     assert set(dclint.api.__all__) <= set(dir(dclint.api))
 
 
-def test_a_check_imports_pint_without_dask_and_leaves_dask_importable() -> None:
+def test_a_check_imports_pint_without_dask_and_leaves_dask_importable(
+    checked: tuple[list[str], str],
+) -> None:
     pytest.importorskip("dask")  # installed with the test extra (plan's cluster executor)
-    code = (
-        "import sys\nfrom dclint.cli import main\n"
-        f"code = main(['check', '--no-cache', {str(SAMPLE)!r}])\n"
-        "assert code == 0, code\nsys.stdout.flush()\n"
-        "assert 'pint' in sys.modules and 'dask' not in sys.modules\n"
-        "import dask\n"
-    )
-    assert "dclint.cli.check" in _modules(code)
+    loaded, dask = checked
+    assert "pint" in loaded and "dask" not in loaded
+    assert dask == "imported"
+    assert "dclint.cli.check" in loaded
 
 
-def test_a_check_imports_neither_the_summary_nor_the_diagrams() -> None:
-    code = (
-        "import sys\nfrom dclint.cli import main\n"
-        f"code = main(['check', '--no-cache', {str(SAMPLE)!r}])\n"
-        "assert code == 0, code\nsys.stdout.flush()\n"
-    )
-    loaded = _modules(code)
+def test_a_check_imports_neither_the_summary_nor_the_diagrams(
+    checked: tuple[list[str], str],
+) -> None:
+    loaded = checked[0]
     assert "dclint.analysis.assess.assessment" in loaded
     assert [m for m in loaded if m in ("dclint.analysis.summary", "dclint.analysis.diagrams")] == []
 

@@ -37,6 +37,8 @@ def test_a_check_without_the_cache_imports_neither_the_cache_nor_the_baseline() 
     unneeded |= {"dclint.report.meta", "dclint.report.commits"}
     unneeded.add("dclint.engine.shared")  # the settings by concept: the summary's, capacity's
     assert sorted(unneeded & set(loaded)) == []
+    # no policy code at all (test_policies checks a config naming policies imports it)
+    assert [m for m in loaded if m.startswith("dclint.policy")] == []
 
 
 def test_the_model_modules_give_pydantic_evaluated_annotations() -> None:

@@ -28,7 +28,12 @@ def _run(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
     )
 
 
-@pytest.mark.parametrize("fmt", ["text", "markdown", "html"])
+# one process each; the report formats write through the same stream: text in the default
+# tier, the other two with the integration tier's real processes
+@pytest.mark.parametrize(
+    "fmt",
+    ["text", *(pytest.param(f, marks=pytest.mark.integration) for f in ("markdown", "html"))],
+)
 def test_an_ascii_terminal_gets_escapes_not_a_traceback(fmt: str) -> None:
     proc = _run(
         "check", HOT, "--format", fmt, env={"PYTHONIOENCODING": "ascii"}, capture_output=True

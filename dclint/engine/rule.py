@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -207,8 +208,7 @@ class Rule:
     @classmethod
     def doc(cls) -> str:
         module = inspect.getmodule(cls)
-        text = (module.__doc__ if module is not None else None) or cls.__doc__ or ""
-        return inspect.cleandoc(text)
+        return _cleaned((module.__doc__ if module is not None else None) or cls.__doc__ or "")
 
     @classmethod
     def summary(cls) -> str:
@@ -261,6 +261,12 @@ def rule(
         return cls
 
     return declare
+
+
+@functools.lru_cache(maxsize=1024)
+def _cleaned(text: str) -> str:
+    """inspect.cleandoc, once a text: a report asks a rule's doc for each finding it shows."""
+    return inspect.cleandoc(text)
 
 
 def each(items: Iterable[Violation | None]) -> Iterator[Violation]:
