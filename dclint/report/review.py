@@ -15,7 +15,7 @@ from dclint.engine.findings import Finding
 from dclint.engine.rollup import Rollup, kinds, roll_up
 from dclint.errors import Problem
 from dclint.report.assumptions import Assumption, assumptions, projection_assumptions
-from dclint.report.values import money, show
+from dclint.report.values import days_text, money, show
 
 __all__ = [
     "OVERVIEW_COLUMNS",
@@ -116,8 +116,11 @@ class Review:
             return list(self.shown.row)
         c = self.counts
         s = self.summary
-        days = [p["training_days"] for p in self.projections if p.get("training_days")]
-        costs: list[Any] = [p["cost_total"] for p in self.projections if p.get("cost_total")]
+        # no figure where an error says the design cannot run its workload as stated: the
+        # design's section says so in place of its projection
+        runs = [] if self.blocked else self.projections
+        days = [p["training_days"] for p in runs if p.get("training_days")]
+        costs: list[Any] = [p["cost_total"] for p in runs if p.get("cost_total")]
         currency = str(next((p.get("currency") for p in self.projections), "") or "")
         total = sum((float(getattr(x, "magnitude", x)) for x in costs), 0.0) if costs else None
         return [
@@ -128,7 +131,7 @@ class Review:
             str(c["info"]),
             str(s.gpus) if s else "-",
             show(s.it_load) if s else "-",
-            f"{max(days):.1f}" if days else "-",
+            days_text(max(days)) if days else "-",
             money(round(total), currency) if total is not None else "-",
         ]
 
