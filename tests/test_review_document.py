@@ -50,16 +50,19 @@ def test_summary_ranks_by_class_then_days_then_money_then_severity(two: str) -> 
     perf = "performance and money"
     assert table == [
         f"| 1 | broken-fabric-2to1 | {perf} | PAR005 layout-slower-than-best | warning | 1 "
-        "| 27.8 d | 5,315,660 CNY |",
-        f"| 2 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.5 d "
+        "| 27.76 d | 5,315,660 CNY |",
+        f"| 2 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.4681 d "
         "| 32,346 CNY |",
         f"| 3 | broken-fabric-2to1 | {perf} | NET001 fabric-oversubscribed | error | 1 | - | - |",
     ]
+    # the days each costs as the finding's own line prints them, in the same document
+    assert "**Meeting the limit saves 27.76 d, 5,315,660 CNY.**" in two
+    assert "**Meeting the limit saves 0.4681 d, 32,346 CNY.**" in two
     top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
     assert len(top) == 3  # the top three, each with its figures, where, and its fix in words
     assert top[0].endswith(
         "broken-fabric-2to1.yaml:130 (PAR005 layout-slower-than-best). Fix: "
-        "run the best layout: the design change below. It costs 27.8 d and 5,315,660 CNY of the "
+        "run the best layout: the design change below. It costs 27.76 d and 5,315,660 CNY of the "
         "projected run."
     )
     assert top[2].endswith("Fix: give each leaf switch 32 uplinks (now 16) and the spine tier "
