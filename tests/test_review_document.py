@@ -133,9 +133,11 @@ def test_layout_and_headroom(two: str) -> None:
     layout = section(h100, "Parallel layout: the best found against the declared one")
     assert layout[1] == (
         "Workload llm-13b: 27,066 valid layouts of 56,832 searched; your layout (tp 8, pp 1, vpp "
-        "1, cp 1, ep 1, dp 40) is 4,440th of 27,066, 37% slower than the best; it loses on "
+        "1, cp 1, ep 1, dp 40) is 4,440th of 27,066, 36.6% slower than the best; it loses on "
         "compute."
     )
+    # the gap as PAR005's finding in the same document states it (it said 37% beside 36.6%)
+    assert "on 320 GPUs, 36.6% slower than the best (2.586 s against 1.894 s a step" in h100
     rows = [x for x in layout if x.startswith(("| declared", "| best"))]
     assert [r.split(" | ")[:2] for r in rows] == [
         ["| declared", "tp 8, pp 1, vpp 1, cp 1, ep 1, dp 40, mb 1"],

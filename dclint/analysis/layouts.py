@@ -29,7 +29,7 @@ def _row(plan: Plan, rank: int, c: Candidate) -> list[str]:
 
 
 def declared_sentence(plan: Plan) -> str:
-    """ "your layout (tp 8, ...) is 3,147th of 25,044, 37% slower than the best; it loses on
+    """ "your layout (tp 8, ...) is 3,147th of 25,044, 36.6% slower than the best; it loses on
     compute": the plan's and the review's sentence (the count is the search's, which times
     only what can beat the declared layout)."""
     d, valid = plan.declared, plan.result.valid
@@ -43,7 +43,7 @@ def declared_sentence(plan: Plan) -> str:
     what = "dearer" if plan.by == "cost" else "slower"
     if not valid or plan.gap() <= 0:
         return text + ", as fast as the best"
-    return f"{text}, {plan.gap():.0%} {what} than the best; it loses on {loses_on(d, valid[0])}"
+    return f"{text}, {plan.gap():.1%} {what} than the best; it loses on {loses_on(d, valid[0])}"
 
 
 def ceiling_sentence(plan: Plan, top: int) -> str | None:
