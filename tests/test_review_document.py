@@ -44,32 +44,34 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> str:
     return review(tmp_path_factory.mktemp("r"), FABRIC, H100, "--client", "ACME", "--revision", "B")
 
 
-def test_summary_ranks_by_class_then_days_then_money_then_severity(two: str) -> None:
+def test_summary_ranks_by_class_then_severity_then_days_then_money(two: str) -> None:
     body = section(two, "Executive summary")
     table = [x for x in body if x.startswith("| ") and x[2].isdigit()]
     perf = "performance and money"
+    # the 2:1 fabric fails the check: it ranks above the two layouts the warnings price, though
+    # it carries no price of its own (it ranked last)
     assert table == [
-        f"| 1 | broken-fabric-2to1 | {perf} | PAR005 layout-slower-than-best | warning | 1 "
+        f"| 1 | broken-fabric-2to1 | {perf} | NET001 fabric-oversubscribed | error | 1 | - | - |",
+        f"| 2 | broken-fabric-2to1 | {perf} | PAR005 layout-slower-than-best | warning | 1 "
         "| 27.76 d | 5,315,660 CNY |",
-        f"| 2 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.4681 d "
+        f"| 3 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.4681 d "
         "| 32,346 CNY |",
-        f"| 3 | broken-fabric-2to1 | {perf} | NET001 fabric-oversubscribed | error | 1 | - | - |",
     ]
     # the days each costs as the finding's own line prints them, in the same document
     assert "**Meeting the limit saves 27.76 d, 5,315,660 CNY.**" in two
     assert "**Meeting the limit saves 0.4681 d, 32,346 CNY.**" in two
     top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
     assert len(top) == 3  # the top three, each with its figures, where, and its fix in words
-    assert top[0].endswith(
+    assert top[1].endswith(
         "broken-fabric-2to1.yaml:130 (PAR005 layout-slower-than-best). Fix: "
         "run the best layout: the design change below. It costs 27.76 d and 5,315,660 CNY of the "
         "projected run."
     )
-    assert top[2].endswith("Fix: give each leaf switch 32 uplinks (now 16) and the spine tier "
+    assert top[0].endswith("Fix: give each leaf switch 32 uplinks (now 16) and the spine tier "
                            "12 switches (now 6) to meet 1:1.")  # fmt: skip
     assert "--set" not in two  # the flags are the command line's, not the document's
-    # the first item's design change, as YAML under it
-    first = body.index(top[0])
+    # the PAR005 item's design change, as YAML under it
+    first = body.index(top[1])
     assert body[first + 1 : first + 8] == [
         "",
         "   ```yaml",

@@ -112,8 +112,8 @@ def _summary(doc: ReviewDocument) -> list[Block]:
     lead = (
         f"{n} defect{'s' * (n != 1)}, ranked by consequence: loss of load or cooling on a "
         "single failure first, then equipment over its rating, a design that cannot run its "
-        "workload as stated, capacity, then performance and money; within a class by the "
-        f"training days and money each costs. {len(priced)} "
+        "workload as stated, capacity, then performance and money; within a class errors "
+        f"first, then by the training days and money each costs. {len(priced)} "
         f"carr{'ies' if len(priced) == 1 else 'y'} a price."
     )
     out.append(Block("p", lead))

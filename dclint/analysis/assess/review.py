@@ -247,8 +247,9 @@ def ranked(result: RunResult, rules: dict[str, type[Rule]] | None = None) -> lis
     """Every defect (one defect on many objects is one: its first finding and how many, as
     the reports roll them up), ordered by consequence class first (a single failure's loss of
     load or cooling, equipment over its rating, a design that cannot run as stated, capacity,
-    then performance and money: each rule's `consequence`), then by training days lost and
-    money, then severity."""
+    then performance and money: each rule's `consequence`), then errors before warnings and
+    infos (an error fails the check: a 2:1 fabric the price of which is not known still
+    ranks above a layout a warning prices at days), then by training days lost and money."""
     from dclint.engine.coverage import blocking, consequence_of
     from dclint.engine.rollup import kinds, roll_up
 
@@ -261,12 +262,12 @@ def ranked(result: RunResult, rules: dict[str, type[Rule]] | None = None) -> lis
             rank, label = consequence_of(rules.get(first.rule))
             out.append(Ranked(d.name or d.file, first, group.count, rank, label, blocked))
 
-    def key(r: Ranked) -> tuple[int, float, float, int, str, int]:
+    def key(r: Ranked) -> tuple[int, int, float, float, str, int]:
         return (
             r.rank,
+            -SEVERITY_RANK[r.finding.severity],
             -r.days,
             -r.money,
-            -SEVERITY_RANK[r.finding.severity],
             r.design,
             r.finding.line,
         )
