@@ -291,3 +291,29 @@ def test_a_design_that_does_not_load_is_one_error_line_and_exit_2(
         assert out == "" and "unknown rack type" in target.read_text("utf-8")
     else:
         assert "<strong>does not load</strong>" in out
+
+
+def test_the_appendix_keeps_every_line_of_the_projection_and_the_tco(tmp_path: Path) -> None:
+    # each line `dclint cost` prints under "assumptions for W", and the TCO's, is a row of its
+    # own: the table keyed them all as one item, and printed the TCO's last line alone
+    from test_published_gpu_hours import BLOOM_RUN
+
+    design = tmp_path / "bloom.yaml"
+    design.write_text(BLOOM_RUN, encoding="utf-8")
+    body = section(review(tmp_path, str(design)), "Appendix: assumptions and sources")
+    rows = [x for x in body if x.startswith("| projection of") or x.startswith("| TCO")]
+    assert len(rows) == 14 + 2  # the 14 lines `dclint cost` prints, the TCO's 2
+    item = "| projection of bloom-176b"
+    assert (
+        f"{item}: evaluations | one every 1,000 steps, 12 min each, 95 in 95,151 steps: "
+        "0.792 d | - | dclint.projection |"
+    ) in rows
+    assert (
+        f"{item}: synchronous checkpoint saves | 40 s each, 886 saves to gpfs | - | "
+        "dclint.projection |"
+    ) in rows
+    assert any(x.startswith(f"{item}: batch ramp-up | 192 to 2048 sequences by 16") for x in rows)
+    assert rows[-2:] == [
+        "| TCO | period 3 years (default) | - | dclint.projection |",
+        "| TCO | capital items counted in full within the period | - | dclint.projection |",
+    ]

@@ -11,6 +11,7 @@ from dclint.analysis.assess.assessment import RunAssessment
 from dclint.analysis.summary import DesignSummary
 from dclint.engine.rollup import Rollup, impact_sentence, measured_limit
 from dclint.escaping import markdown_text
+from dclint.report.assumptions import PROJECTION_OF
 from dclint.report.drawing import mermaid
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.meta import metadata
@@ -248,10 +249,18 @@ def render(run: RunAssessment, view: View) -> str:
     )
     for review in items:
         out += section(review)
-    header, rows = merged_assumptions(items)
+    # a comment's size is bounded (GitHub: 65,536 characters): each workload's projection
+    # lines are the review document's and `dclint cost`'s, said so here
+    header, rows = merged_assumptions(items, projections=False)
     if rows:
         out += ["## Assumptions and limits", ""]
         out += _fold(f"{len(rows)} assumptions and limits in effect", _table(header, rows))
+        if any(a.item.startswith(PROJECTION_OF) for r in items for a in r.assumptions):
+            out += [
+                "Each workload's projection rests on the assumptions `dclint cost DESIGN` and "
+                "`dclint review DESIGN` list.",
+                "",
+            ]
     fixed = view.baseline_fixed
     if fixed:
         out += [f"## Baseline: {len(fixed)} entries no longer occur", ""]
