@@ -4,6 +4,7 @@ layout, headroom, waivers and the comparison with a counter-design."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -317,3 +318,41 @@ def test_the_appendix_keeps_every_line_of_the_projection_and_the_tco(tmp_path: P
         "| TCO | period 3 years (default) | - | dclint.projection |",
         "| TCO | capital items counted in full within the period | - | dclint.projection |",
     ]
+
+
+def test_the_training_time_shows_its_terms_as_the_cost_prints_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BLOOM as run: its batch ramp-up and evaluations were rows of `dclint cost` and nowhere
+    # in the review, which printed 109.4 d with no term it adds up
+    from test_published_gpu_hours import BLOOM_RUN
+
+    design = tmp_path / "bloom.yaml"
+    design.write_text(BLOOM_RUN, encoding="utf-8")
+    assert main(["cost", str(design)]) == 0
+    rows = (re.match(r"(\S.*?)\s{2,}(.*)$", x) for x in capsys.readouterr().out.splitlines())
+    cost = {m.group(1): m.group(2) for m in rows if m}  # 'batch ramp-up': '0.7566 d'
+    terms = ("compute", "batch ramp-up", "evaluations", "checkpoints", "failures")
+    shown = ", ".join(f"{t} {cost[t]}" for t in terms)
+    assert shown == (
+        "compute 106.1 d, batch ramp-up 0.7566 d, evaluations 0.7917 d, checkpoints 0.4101 d, "
+        "failures 1.331 d"
+    )
+    # PAR003 (70 layers on pp 12, as BLOOM's recipe counts its embedding) voids the figure
+    body = review(tmp_path, str(design))
+    assert "Training time of" not in body
+    body = review(tmp_path, str(design), "--ignore", "PAR003")
+    assert (
+        f"Training time of bloom-176b, {cost['training time']}: {shown}; a step of "
+        "105.1 s at MFU 48.1% (declared)."
+    ) in body
+    assert "Predicted step of bloom-176b, 86.09 s (84-89.8 s):" in body
+
+
+def test_the_step_table_names_the_predicted_step(two: str) -> None:
+    h100 = "\n".join(section(two, "h100-40node"))
+    assert (
+        "Training time of llm-13b, 1.751 d: compute 1.736 d, checkpoints 0.002194 d, failures "
+        "0.0128 d; a step of 2.268 s at MFU 45% (declared)."
+    ) in h100
+    assert "Predicted step of llm-13b, 2.586 s (2.12-2.82 s):" in h100

@@ -20,7 +20,13 @@ from dclint.report.review import (
     reviews,
 )
 from dclint.report.text import summary_line
-from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
+from dclint.report.values import (
+    PROJECTION_COLUMNS,
+    breakdown,
+    projection_rows,
+    tco_rows,
+    time_terms,
+)
 from dclint.report.view import View
 from dclint.units import Quantity
 
@@ -172,6 +178,8 @@ def _design(r: Review, n: int | str) -> str:
             "<h3>Projected training time and cost</h3>"
             + _table(list(PROJECTION_COLUMNS), projection_rows(r.projections, r.blocked))
         )
+        if not r.blocked:  # the terms of a figure that is no figure are none
+            out += [f"<p>{escape(time_terms(p))}</p>" for p in r.projections if time_terms(p)]
         out += [
             f"<p>Cost breakdown of {escape(str(p.get('workload', '')))}: {escape(breakdown(p))}</p>"
             for p in r.projections

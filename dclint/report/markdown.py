@@ -24,7 +24,14 @@ from dclint.report.review import (
 )
 from dclint.report.svg import si
 from dclint.report.text import summary_line
-from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
+from dclint.report.values import (
+    PROJECTION_COLUMNS,
+    breakdown,
+    predicted_step,
+    projection_rows,
+    tco_rows,
+    time_terms,
+)
 from dclint.report.view import View
 from dclint.units import fmt
 
@@ -165,6 +172,8 @@ def _projection(r: Review) -> list[str]:
     out: list[str] = []
     if r.projections:
         out += _table(list(PROJECTION_COLUMNS), projection_rows(r.projections, r.blocked))
+        if not r.blocked:  # the terms of a figure that is no figure are none
+            out += [f"{md(time_terms(p))}\n" for p in r.projections if time_terms(p)]
         out += [
             f"Cost breakdown of {md(p.get('workload', ''))}: {md(breakdown(p))}\n"
             for p in r.projections
@@ -174,7 +183,7 @@ def _projection(r: Review) -> list[str]:
             parts = p.get("step_parts") or []
             total = sum(v for _, v in parts) or 1.0
             if parts:
-                out += [f"Training step of {md(p.get('workload', ''))}:", ""]
+                out += [f"Predicted step of {md(p.get('workload', ''))}, {predicted_step(p)}:", ""]
                 out += _table(
                     ["Part", "Time", "Share"],
                     [[n, si(v, "s"), f"{100 * v / total:.0f}%"] for n, v in parts],
