@@ -59,8 +59,8 @@ def test_summary_ranks_by_class_then_severity_then_days_then_money(two: str) -> 
         "| 32,346 CNY |",
     ]
     # the days each costs as the finding's own line prints them, in the same document
-    assert "**Meeting the limit saves 27.76 d, 5,315,660 CNY.**" in two
-    assert "**Meeting the limit saves 0.4681 d, 32,346 CNY.**" in two
+    assert "**The fix saves 27.76 d, 5,315,660 CNY.**" in two
+    assert "**The fix saves 0.4681 d, 32,346 CNY.**" in two
     top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
     assert len(top) == 3  # the top three, each with its figures, where, and its fix in words
     assert top[1].endswith(

@@ -56,8 +56,8 @@ class Block:
 
 
 def _days(x: float) -> str:
-    """The days a finding costs as its own line prints them ('meeting the limit saves 27.76
-    d'), and every table of the review: one figure, one print."""
+    """The days a finding costs as its own line prints them ('the fix saves 27.76 d'), and
+    every table of the review: one figure, one print."""
     return days_text(x)
 
 
