@@ -74,7 +74,7 @@ def test_rail_optimised_fabric_keeps_traffic_under_the_leaves(
     assert "impact" not in f
     main(["check", FABRIC])
     out = capsys.readouterr().out
-    assert "NET001" in out and "meeting the limit" not in out
+    assert "NET001" in out and "the fix saves" not in out
 
 
 def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.MonkeyPatch) -> None:
