@@ -7,7 +7,7 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
-from dclint.report.values import band
+from dclint.report.values import band, mfu_text
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
 
@@ -99,7 +99,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("GPUs", lambda p: f"{p.gpus} x {p.gpu}"),
     ("precision", lambda p: p.precision),
     ("FLOPs (model)", lambda p: f"{p.flops.model.m_as('FLOP'):.3g} FLOP"),
-    ("MFU", lambda p: f"{p.timing.mfu.m_as('percent'):.4g}% ({_source(p)})"),
+    ("MFU", lambda p: f"{mfu_text(p.timing.mfu.m_as(''))} ({_source(p)})"),
     ("MFU predicted", lambda p: _predicted(p)),
     ("HFU predicted", lambda p: _pct(p.timing.prediction.hfu if p.timing.prediction else None)),
     ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),

@@ -17,7 +17,7 @@ from dclint.engine.rollup import measured_limit
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
 from dclint.report.text import summary_line, waiver_terms
-from dclint.report.values import band, days_text
+from dclint.report.values import band, days_text, mfu_text
 from dclint.units import Q_, fmt
 
 __all__ = [
@@ -169,7 +169,7 @@ def _layout_row(label: str, lay: Any, row: Any) -> list[str]:
         f"tp {c.tp}, pp {c.pp}, vpp {c.vpp}, cp {c.cp}, ep {c.ep}, dp {c.dp}, mb {c.micro_batch}",
         c.recompute,
         fmt(Q_(row.step, "s"), "s"),
-        f"{row.mfu:.1%}",
+        mfu_text(row.mfu),
         text,
         cost_text,
     ]

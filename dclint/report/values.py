@@ -14,6 +14,7 @@ __all__ = [
     "breakdown",
     "days_band",
     "days_text",
+    "mfu_text",
     "money",
     "predicted_step",
     "projection_rows",
@@ -67,6 +68,14 @@ def share(value: Any) -> str:
     """A share as a percentage: 0.1 -> `10%`; anything else as `show` gives it."""
     if isinstance(value, float) and 0 <= value <= 1:
         return f"{value * 100:.3g}%"
+    return show(value)
+
+
+def mfu_text(value: Any) -> str:
+    """An MFU as `dclint cost` prints it, to 4 figures: 0.4808 -> '48.08%', 0.45 -> '45%'
+    (the review printed 48.1% and, for the same run, 45.0% in its layout table)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value * 100:.4g}%"
     return show(value)
 
 
@@ -138,7 +147,7 @@ def projection_rows(projections: list[dict[str, Any]], blocked: str = "") -> lis
             [
                 show(p.get("workload")),
                 show(p.get("gpus")),
-                share(p.get("mfu")) + mfu_band(p),
+                mfu_text(p.get("mfu")) + mfu_band(p),
                 (
                     days_text(p["training_days"])
                     if isinstance(p.get("training_days"), (int, float))
@@ -181,7 +190,7 @@ def time_terms(p: dict[str, Any]) -> str:
     step = p.get("step_time_s")
     if isinstance(step, (int, float)):
         source = str(p.get("mfu_source") or "").split(" ", 1)[0]
-        text += f"; a step of {fmt(Q_(step, 's'))} at MFU {share(p.get('mfu'))} ({source})"
+        text += f"; a step of {fmt(Q_(step, 's'))} at MFU {mfu_text(p.get('mfu'))} ({source})"
     return text + "."
 
 
