@@ -114,3 +114,25 @@ def test_a_tiny_nics_per_gpu_is_no_prediction_not_a_traceback(
     else:
         assert "MFU predicted   -\n" in out and "training time   136.6 d\n" in out
         assert f"  - {note}\n" in out
+
+
+def test_a_run_nothing_prices_has_no_cost_not_a_free_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BLOOM declares no electricity price, GPU price or system price: `cost` printed
+    # "cost total 0 USD", the review 0 USD and `diff` 0 USD on both sides
+    from test_published_gpu_hours import BLOOM, BLOOM_RUN
+
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(BLOOM, encoding="utf-8")
+    b.write_text(BLOOM_RUN, encoding="utf-8")
+    assert main(["cost", str(b)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "cost total      -" in out
+    assert "  - electricity cost omitted: site.electricity_price not declared" in out
+    main(["diff", str(a), str(b)])
+    (row,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("bloom-176b cost")]
+    assert row.split() == ["bloom-176b", "cost", "-", "-"]
+    # a priced run keeps its figure
+    assert main(["cost", str(ROOT / "sample_designs" / "h100-40node.yaml")]) == 0
+    assert "cost total      120,974 CNY" in capsys.readouterr().out.splitlines()

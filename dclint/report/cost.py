@@ -132,7 +132,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("facility power", lambda p: _fmt(p.facility_power, "kW")),
     ("energy", lambda p: _fmt(p.energy, "MWh")),
     ("TFLOPS/W", lambda p: f"{p.efficiency.m_as('TFLOPS/W'):.3g}"),
-    ("cost total", lambda p: _fmt(p.cost_total)),
+    ("cost total", lambda p: "-" if p.cost is None else _fmt(p.cost)),
     ("memory/GPU", lambda p: _fmt(p.memory.total, "GiB")),
 )
 

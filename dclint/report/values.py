@@ -157,7 +157,9 @@ def projection_rows(projections: list[dict[str, Any]], blocked: str = "") -> lis
                 show(p.get("gpu_hours")),
                 show(p.get("energy_mwh")),
                 show(memory),
-                money(p.get("cost_total"), str(p.get("currency") or "")),
+                money(p.get("cost_total"), str(p.get("currency") or ""))
+                if p.get("cost_breakdown")
+                else "-",  # nothing priced: no cost, not a free run
             ]
         )
     return rows
