@@ -115,8 +115,17 @@ def test_impact_in_sarif_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     (result,) = sarif["runs"][0]["results"]
     assert result["properties"]["impact"]["currency"] == "CNY"
     assert result["properties"]["impact"]["days"] > 0
+    # the price in words wherever a reader reads the finding (a pull request's annotations,
+    # GitLab's code quality widget and code scanning dropped it)
+    assert result["message"]["text"].endswith("[the fix saves 0.02234 d, 1544 CNY]")
     main(["check", H100, *SLOW_LUSTRE])
     assert "[the fix saves 0.02234 d, 1544 CNY]" in capsys.readouterr().out
+    main(["check", H100, *SLOW_LUSTRE, "--format", "github"])
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("::error")]
+    assert "[the fix saves 0.02234 d, 1544 CNY]%0AFix: " in line
+    main(["check", H100, *SLOW_LUSTRE, "--format", "gitlab"])
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert "[the fix saves 0.02234 d, 1544 CNY] Fix: " in entry["description"]
 
 
 def test_findings_without_a_projection_carry_no_impact(
