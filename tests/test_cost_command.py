@@ -136,3 +136,26 @@ def test_a_run_nothing_prices_has_no_cost_not_a_free_one(
     # a priced run keeps its figure
     assert main(["cost", str(ROOT / "sample_designs" / "h100-40node.yaml")]) == 0
     assert "cost total      120,974 CNY" in capsys.readouterr().out.splitlines()
+
+
+def test_a_tier_without_a_read_rate_is_named_not_read_as_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BLOOM's gpfs declares its write bandwidth alone: the review's summary and diff printed
+    # its read as 0 GB/s
+    from test_published_gpu_hours import BLOOM, BLOOM_RUN
+
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(BLOOM, encoding="utf-8")
+    b.write_text(BLOOM_RUN, encoding="utf-8")
+    main(["diff", str(a), str(b)])
+    out = capsys.readouterr().out.splitlines()
+    (row,) = [x for x in out if x.startswith("training storage read")]
+    # A declares no storage (0 GB/s of no tier); B a tier that states no read rate
+    assert row.split() == ["training", "storage", "read", "0", "GB/s", "-", "changed"]
+    doc = tmp_path / "r.md"
+    assert main(["review", str(b), "-o", str(doc)]) == 0
+    assert (
+        "| Storage read (gpfs) | not declared (gpfs declares no read rate); demand 0.000204 GB/s "
+        "(0.000612 GB/s needed at 3x) |"
+    ) in doc.read_text(encoding="utf-8")

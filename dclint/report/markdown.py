@@ -89,13 +89,13 @@ def summary_rows(s: DesignSummary) -> list[tuple[str, str]]:
         rows.append((f"Fabric {t.fabric} ({t.kind}) tier {t.tier}", value))
     if s.storage is not None:
         st = s.storage
-        rows.append(
-            (
-                f"Storage read ({', '.join(st.tiers) or 'no training tier'})",
-                f"{fmt(st.read_bandwidth)} against demand {fmt(st.demand)} "
-                f"({fmt(st.needed)} needed at {st.factor:g}x)",
-            )
-        )
+        need = f"demand {fmt(st.demand)} ({fmt(st.needed)} needed at {st.factor:g}x)"
+        unread = f"{', '.join(st.unread)} declares no read rate" if st.unread else ""
+        if st.unread and len(st.unread) == len(st.tiers):  # no figure, not 0 GB/s
+            value = f"not declared ({unread}); {need}"
+        else:
+            value = f"{fmt(st.read_bandwidth)} against {need}" + (f"; {unread}" if unread else "")
+        rows.append((f"Storage read ({', '.join(st.tiers) or 'no training tier'})", value))
     return rows
 
 
