@@ -159,3 +159,17 @@ def test_a_tier_without_a_read_rate_is_named_not_read_as_zero(
         "| Storage read (gpfs) | not declared (gpfs declares no read rate); demand 0.000204 GB/s "
         "(0.000612 GB/s needed at 3x) |"
     ) in doc.read_text(encoding="utf-8")
+
+
+def test_a_predicted_mfu_is_printed_once_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # h100-40node without its declared MFU: the MFU used is the prediction, and `cost`
+    # printed it as 39.47% in one row and 39.5% in the next
+    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text(encoding="utf-8")
+    design = tmp_path / "h100.yaml"
+    design.write_text(text.replace("    mfu: 45%\n", ""), encoding="utf-8")
+    assert main(["cost", str(design)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "MFU             39.47% (predicted)" in out
+    assert "MFU predicted   39.47% (36-49%)" in out

@@ -24,7 +24,7 @@ def _predicted(p: Any) -> str:
     t = p.timing
     if t.mfu_predicted is None:
         return "-"
-    text = _pct(t.mfu_predicted)
+    text = mfu_text(t.mfu_predicted.m_as(""))  # as the MFU row: one figure, one print
     if t.prediction is not None:
         low, high = t.prediction.band.mfu(t.mfu_predicted.m_as(""))
         text += f" ({band(100 * low, 100 * high)}%)"
