@@ -9,7 +9,14 @@ from dclint.projection.search.plan import Plan, loses_on, ordinal, set_line
 from dclint.projection.search.records import Candidate
 from dclint.units import Q_, fmt
 
-__all__ = ["as_data", "best_flags", "ceiling_sentence", "declared_sentence", "table"]
+__all__ = [
+    "as_data",
+    "best_ceiling_sentence",
+    "best_flags",
+    "ceiling_sentence",
+    "declared_sentence",
+    "table",
+]
 
 HEAD = (
     "rank", "tp", "pp", "vpp", "cp", "ep", "dp", "mb", "recompute", "SP", "optimizer",
@@ -58,6 +65,22 @@ def ceiling_sentence(plan: Plan, top: int) -> str | None:
         f"more than {best:.1%} MFU (up to {max(plan.mfu(c) for c in above):.1%}), the best "
         f"MFU any calibration run of this GPU generation and class published ({run}); read "
         "them as a ranking, not as a throughput to expect"
+    )
+
+
+def best_ceiling_sentence(plan: Plan) -> str | None:
+    """The best layout's predicted MFU above the best MFU the calibration runs of its GPU
+    generation and class published, in words, for a document that recommends it (the review);
+    None when it is not above (or no calibration run covers the class)."""
+    valid = plan.result.valid
+    if not valid or plan.ceiling is None or not plan.above_ceiling(valid[0]):
+        return None
+    top, run = plan.ceiling
+    return (
+        f"outside what dclint has seen measured: the best layout's predicted MFU, "
+        f"{plan.mfu(valid[0]):.1%}, is above {top:.1%}, the best MFU any calibration run of "
+        f"this GPU generation and class published ({run}); read it as a ranking, not as a "
+        "throughput to expect"
     )
 
 

@@ -211,6 +211,8 @@ def _layouts(part: DesignPart) -> list[Block]:
                 ],
             )
         )
+        if lay.ceiling:  # as `dclint plan` says it of the layouts it lists
+            out.append(Block("p", lay.ceiling[:1].upper() + lay.ceiling[1:] + "."))
         if lay.band is not None:
             out.append(
                 Block(

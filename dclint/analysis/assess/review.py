@@ -148,6 +148,7 @@ class Layout:
     projection: Projection | None = None  # the workload's one projection (None: none made)
     declared: LayoutRow | None = None  # the declared layout's row (None: no search)
     best: LayoutRow | None = None  # the best layout's row
+    ceiling: str = ""  # the best above the calibration runs' best MFU, in words ('' if not)
 
     @property
     def scale(self) -> float:
@@ -415,7 +416,7 @@ def layouts(
 ) -> list[Layout]:
     """The layout search for every workload with a declared architecture; each row's figures
     scale from the workload's projection in `projections` (the assessment's, computed once)."""
-    from dclint.analysis.layouts import declared_sentence
+    from dclint.analysis.layouts import best_ceiling_sentence, declared_sentence
     from dclint.projection.search.plan import layout_values, plan_layouts
 
     projected = {p.workload: p for p in projections}
@@ -443,9 +444,9 @@ def layouts(
             band = None
             if pred is not None and p is not None and p.timing.mfu_source.startswith("predicted"):
                 band = pred.band
-            out.append(
-                Layout(wl.id, found, "", declared_sentence(found), adopt, band, p).with_rows()
-            )
+            ceiling = best_ceiling_sentence(found) or ""
+            lay = Layout(wl.id, found, "", declared_sentence(found), adopt, band, p)
+            out.append(replace(lay, ceiling=ceiling).with_rows())
     return out
 
 
