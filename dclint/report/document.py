@@ -17,7 +17,7 @@ from dclint.engine.rollup import measured_limit
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
 from dclint.report.text import summary_line, waiver_terms
-from dclint.report.values import band, days_text, mfu_text
+from dclint.report.values import band, days_text, mfu_text, time_terms
 from dclint.units import Q_, fmt
 
 __all__ = [
@@ -650,6 +650,8 @@ def body_blocks(r: Review) -> list[Block]:
                 rows=projection_rows(r.projections, r.blocked),
             )
         )
+        if not r.blocked:  # the terms the days add up, as the Markdown and HTML give them
+            out += [Block("p", time_terms(p)) for p in r.projections if time_terms(p)]
     out += [Block("p", n) for n in r.notes]
     return out
 
