@@ -161,6 +161,19 @@ def test_layout_and_headroom(two: str) -> None:
     )
 
 
+def test_a_tie_for_the_binding_limit_is_said(tmp_path: Path) -> None:
+    # gb200-superpod-su: PWR002's headroom and the leaf ports both allow 0 more racks; the
+    # review said a busway lifts it by 8 racks, then 'Next to bind: fabric ports at 0 racks'
+    body = review(tmp_path, str(SAMPLES / "gb200-superpod-su.yaml"))
+    head = section(body, "Capacity headroom")
+    assert head[1] == (
+        "More gb200-nvl72 racks like the design's first (120 kW, 72 GPUs): 0 more fit; power "
+        "headroom (PWR002) (path A) binds first. What lifts it: +1 busway like busway-a (1093 kW "
+        "derated, PWR002's headroom kept): +8 racks. Fabric ports (compute.leaf) binds at 0 "
+        "racks as well, so lifting either alone adds no rack."
+    )
+
+
 def test_against_a_counter_design(tmp_path: Path) -> None:
     counter = tmp_path / "counter.yaml"
     text = Path(H100).read_text(encoding="utf-8")

@@ -315,7 +315,13 @@ def _headroom(part: DesignPart) -> list[Block]:
             f"{h.binding.racks} more fit; {h.binding.name} ({h.binding.subject}) binds first. "
             f"What lifts it: {h.lift}."
         )
-        if h.then is not None:
+        if h.then is not None and h.then.racks == h.binding.racks:  # a tie: no lift alone adds
+            name = h.then.name[:1].upper() + h.then.name[1:]
+            intro += (
+                f" {name} ({h.then.subject}) binds at {h.then.racks} racks as well, so lifting "
+                "either alone adds no rack."
+            )
+        elif h.then is not None:
             intro += f" Next to bind: {h.then.name} ({h.then.subject}) at {h.then.racks} racks."
     else:
         intro += h.note + "."
