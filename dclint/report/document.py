@@ -727,7 +727,7 @@ ol.toc li a{color:inherit;text-decoration:none}ol.toc .page-no{float:right}
 .page{break-before:page}
 figure{background:%(ground)s;padding:6px;margin:.6em 0;border-top:4px solid %(top)s;
 border-bottom:4px solid %(bottom)s}
-table,figure,svg,li,tr,.keep{break-inside:avoid}h1,h2,h3,h4{break-after:avoid}
+table,figure,svg,li,tr,.keep{break-inside:avoid}h1,h2,h3,h4,p.over-list{break-after:avoid}
 figure svg{max-width:100%%;height:auto;max-height:205mm;display:block;margin:0 auto}
 @media print{body{margin:0;max-width:none;font-size:10pt}section.design{break-before:auto}
 details>*{display:block}details summary{display:none}}

@@ -45,7 +45,8 @@ section.design{margin-bottom:3em}span.id{white-space:nowrap}nav ol{columns:2}det
 dl.meta{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.meta dd{margin:0}
 @page{size:A4;margin:14mm}
 @media print{body{margin:0;max-width:none;font-size:10pt}
-section.design{break-before:page}figure,tr,li{break-inside:avoid}h2,h3,h4{break-after:avoid}
+section.design{break-before:page}figure,tr,li{break-inside:avoid}
+h2,h3,h4,p.over-list{break-after:avoid}
 details::details-content{content-visibility:visible;display:block}
 a{color:inherit;text-decoration:none}}
 """
