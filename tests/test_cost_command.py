@@ -114,3 +114,62 @@ def test_a_tiny_nics_per_gpu_is_no_prediction_not_a_traceback(
     else:
         assert "MFU predicted   -\n" in out and "training time   136.6 d\n" in out
         assert f"  - {note}\n" in out
+
+
+def test_a_run_nothing_prices_has_no_cost_not_a_free_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BLOOM declares no electricity price, GPU price or system price: `cost` printed
+    # "cost total 0 USD", the review 0 USD and `diff` 0 USD on both sides
+    from test_published_gpu_hours import BLOOM, BLOOM_RUN
+
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(BLOOM, encoding="utf-8")
+    b.write_text(BLOOM_RUN, encoding="utf-8")
+    assert main(["cost", str(b)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "cost total      -" in out
+    assert "  - electricity cost omitted: site.electricity_price not declared" in out
+    main(["diff", str(a), str(b)])
+    (row,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("bloom-176b cost")]
+    assert row.split() == ["bloom-176b", "cost", "-", "-"]
+    # a priced run keeps its figure
+    assert main(["cost", str(ROOT / "sample_designs" / "h100-40node.yaml")]) == 0
+    assert "cost total      120,974 CNY" in capsys.readouterr().out.splitlines()
+
+
+def test_a_tier_without_a_read_rate_is_named_not_read_as_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BLOOM's gpfs declares its write bandwidth alone: the review's summary and diff printed
+    # its read as 0 GB/s
+    from test_published_gpu_hours import BLOOM, BLOOM_RUN
+
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(BLOOM, encoding="utf-8")
+    b.write_text(BLOOM_RUN, encoding="utf-8")
+    main(["diff", str(a), str(b)])
+    out = capsys.readouterr().out.splitlines()
+    (row,) = [x for x in out if x.startswith("training storage read")]
+    # A declares no storage (0 GB/s of no tier); B a tier that states no read rate
+    assert row.split() == ["training", "storage", "read", "0", "GB/s", "-", "changed"]
+    doc = tmp_path / "r.md"
+    assert main(["review", str(b), "-o", str(doc)]) == 0
+    assert (
+        "| Storage read (gpfs) | not declared (gpfs declares no read rate); demand 0.000204 GB/s "
+        "(0.000612 GB/s needed at 3x) |"
+    ) in doc.read_text(encoding="utf-8")
+
+
+def test_a_predicted_mfu_is_printed_once_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # h100-40node without its declared MFU: the MFU used is the prediction, and `cost`
+    # printed it as 39.47% in one row and 39.5% in the next
+    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text(encoding="utf-8")
+    design = tmp_path / "h100.yaml"
+    design.write_text(text.replace("    mfu: 45%\n", ""), encoding="utf-8")
+    assert main(["cost", str(design)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "MFU             39.47% (predicted)" in out
+    assert "MFU predicted   39.47% (36-49%)" in out

@@ -74,7 +74,7 @@ def test_rail_optimised_fabric_keeps_traffic_under_the_leaves(
     assert "impact" not in f
     main(["check", FABRIC])
     out = capsys.readouterr().out
-    assert "NET001" in out and "meeting the limit" not in out
+    assert "NET001" in out and "the fix saves" not in out
 
 
 def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,8 +115,17 @@ def test_impact_in_sarif_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     (result,) = sarif["runs"][0]["results"]
     assert result["properties"]["impact"]["currency"] == "CNY"
     assert result["properties"]["impact"]["days"] > 0
+    # the price in words wherever a reader reads the finding (a pull request's annotations,
+    # GitLab's code quality widget and code scanning dropped it)
+    assert result["message"]["text"].endswith("[the fix saves 0.02234 d, 1544 CNY]")
     main(["check", H100, *SLOW_LUSTRE])
-    assert "[meeting the limit saves 0.02234 d, 1544 CNY]" in capsys.readouterr().out
+    assert "[the fix saves 0.02234 d, 1544 CNY]" in capsys.readouterr().out
+    main(["check", H100, *SLOW_LUSTRE, "--format", "github"])
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("::error")]
+    assert "[the fix saves 0.02234 d, 1544 CNY]%0AFix: " in line
+    main(["check", H100, *SLOW_LUSTRE, "--format", "gitlab"])
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert "[the fix saves 0.02234 d, 1544 CNY] Fix: " in entry["description"]
 
 
 def test_findings_without_a_projection_carry_no_impact(
@@ -129,7 +138,7 @@ def test_findings_without_a_projection_carry_no_impact(
 @pytest.mark.parametrize("fmt", ["markdown", "html"])
 def test_the_review_prices_a_finding(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A 2:1 leaf that is not rail-optimised slows the data-parallel sync: the review says
-    what meeting the limit saves, as text and JSON do."""
+    what the fix saves, as text and JSON do."""
     from dclint.cli import main
 
     flags = ["--set", "fabrics[0].rail_optimised=false", "--select", "NET001"]
@@ -141,7 +150,7 @@ def test_the_review_prices_a_finding(fmt: str, capsys: pytest.CaptureFixture[str
     assert impact["days"] > 0.01 and impact["currency"] == "CNY"
     main(["check", design, *flags, "--format", fmt])
     out = capsys.readouterr().out
-    assert f"Meeting the limit saves {impact['days']:.4g} d" in out
+    assert f"The fix saves {impact['days']:.4g} d" in out
 
 
 def test_ecmp_and_spread_placement_reach_the_step_model() -> None:
@@ -237,7 +246,7 @@ def test_net001_without_a_placement_is_priced_packed_to_spread(
     path.write_text(PAIR.replace("{placement}", ""))
     main(["check", str(path), "--select", "NET001"])
     out = capsys.readouterr().out
-    assert "meeting the limit saves 0 d" in out and "to 0.3357 d" in out
+    assert "the fix saves 0 d" in out and "to 0.3357 d" in out
     main(["review", str(path), "--select", "NET001", "--format", "markdown"])
     review = capsys.readouterr().out
     assert "(jobs packed under the switch groups) to 0.3357 d" in review

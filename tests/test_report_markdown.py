@@ -119,9 +119,12 @@ def test_review_sections(
     )
     assert "| total | 200,000,000 CNY |\n| items | hardware 190,000,000 CNY |" in out
     assert "| period years | 3 |" in out
+    # a workload's projection lines are the review document's and `dclint cost`'s: the comment
+    # (bounded in size) says where they are
+    assert "| projection of llama-70b-pretrain | MFU 40% declared (workload.mfu) |" not in out
     assert (
-        "| training-time and cost projection | MFU 40% declared (workload.mfu) | - | "
-        "dclint.projection |"
+        "Each workload's projection rests on the assumptions `dclint cost DESIGN` and "
+        "`dclint review DESIGN` list.\n"
     ) in out
     assert "| projection: period | 3 years | - | default |" in out
     assert "_workload moe not projected: no GPU_" in out

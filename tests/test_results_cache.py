@@ -80,7 +80,7 @@ def test_the_examples_draw_what_the_cache_must_reproduce(
     code, out, _ = _check(capsys, "--show-waivers", "--no-cache", ".")
     assert code == 1
     assert "[2 racks of type nvl72: n[1-2]]" in out  # a roll-up, from the rack types
-    assert "[meeting the limit saves" in out  # a priced finding
+    assert "[the fix saves" in out  # a priced finding
     assert "[waived]" in out and "DCL001" in out  # waivers and a suppression's own finding
     assert "parts/racks.yaml:4:14: PWR001 [error] rack r1 design IT load 125 kW" in out  # included
     assert not (repo / DIRECTORY).exists()  # --no-cache writes nothing

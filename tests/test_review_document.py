@@ -4,6 +4,7 @@ layout, headroom, waivers and the comparison with a counter-design."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,29 +45,34 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> str:
     return review(tmp_path_factory.mktemp("r"), FABRIC, H100, "--client", "ACME", "--revision", "B")
 
 
-def test_summary_ranks_by_class_then_days_then_money_then_severity(two: str) -> None:
+def test_summary_ranks_by_class_then_severity_then_days_then_money(two: str) -> None:
     body = section(two, "Executive summary")
     table = [x for x in body if x.startswith("| ") and x[2].isdigit()]
     perf = "performance and money"
+    # the 2:1 fabric fails the check: it ranks above the two layouts the warnings price, though
+    # it carries no price of its own (it ranked last)
     assert table == [
-        f"| 1 | broken-fabric-2to1 | {perf} | PAR005 layout-slower-than-best | warning | 1 "
-        "| 27.8 d | 5,315,660 CNY |",
-        f"| 2 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.5 d "
+        f"| 1 | broken-fabric-2to1 | {perf} | NET001 fabric-oversubscribed | error | 1 | - | - |",
+        f"| 2 | broken-fabric-2to1 | {perf} | PAR005 layout-slower-than-best | warning | 1 "
+        "| 27.76 d | 5,315,660 CNY |",
+        f"| 3 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.4681 d "
         "| 32,346 CNY |",
-        f"| 3 | broken-fabric-2to1 | {perf} | NET001 fabric-oversubscribed | error | 1 | - | - |",
     ]
+    # the days each costs as the finding's own line prints them, in the same document
+    assert "**The fix saves 27.76 d, 5,315,660 CNY.**" in two
+    assert "**The fix saves 0.4681 d, 32,346 CNY.**" in two
     top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
     assert len(top) == 3  # the top three, each with its figures, where, and its fix in words
-    assert top[0].endswith(
+    assert top[1].endswith(
         "broken-fabric-2to1.yaml:130 (PAR005 layout-slower-than-best). Fix: "
-        "run the best layout: the design change below. It costs 27.8 d and 5,315,660 CNY of the "
+        "run the best layout: the design change below. It costs 27.76 d and 5,315,660 CNY of the "
         "projected run."
     )
-    assert top[2].endswith("Fix: give each leaf switch 32 uplinks (now 16) and the spine tier "
+    assert top[0].endswith("Fix: give each leaf switch 32 uplinks (now 16) and the spine tier "
                            "12 switches (now 6) to meet 1:1.")  # fmt: skip
     assert "--set" not in two  # the flags are the command line's, not the document's
-    # the first item's design change, as YAML under it
-    first = body.index(top[0])
+    # the PAR005 item's design change, as YAML under it
+    first = body.index(top[1])
     assert body[first + 1 : first + 8] == [
         "",
         "   ```yaml",
@@ -130,9 +136,18 @@ def test_layout_and_headroom(two: str) -> None:
     layout = section(h100, "Parallel layout: the best found against the declared one")
     assert layout[1] == (
         "Workload llm-13b: 27,066 valid layouts of 56,832 searched; your layout (tp 8, pp 1, vpp "
-        "1, cp 1, ep 1, dp 40) is 4,440th of 27,066, 37% slower than the best; it loses on "
+        "1, cp 1, ep 1, dp 40) is 4,440th of 27,066, 36.6% slower than the best; it loses on "
         "compute."
     )
+    # the review recommends the best layout: it says, as `dclint plan` does of the layouts it
+    # lists, that its predicted MFU is above any calibration run's of its GPU class (it did not)
+    assert (
+        "Outside what dclint has seen measured: the best layout's predicted MFU, 53.9%, is above "
+        "49.0%, the best MFU any calibration run of this GPU generation and class published "
+        "(megatron-core-0.8-h100: gpt-16b); read it as a ranking, not as a throughput to expect."
+    ) in layout
+    # the gap as PAR005's finding in the same document states it (it said 37% beside 36.6%)
+    assert "on 320 GPUs, 36.6% slower than the best (2.586 s against 1.894 s a step" in h100
     rows = [x for x in layout if x.startswith(("| declared", "| best"))]
     assert [r.split(" | ")[:2] for r in rows] == [
         ["| declared", "tp 8, pp 1, vpp 1, cp 1, ep 1, dp 40, mb 1"],
@@ -143,6 +158,19 @@ def test_layout_and_headroom(two: str) -> None:
         "More hgx-h100 racks like the design's first (34 kW, 32 GPUs): 0 more fit; fabric ports "
         "(compute.leaf) binds first. What lifts it: +2 leaf switches (20 downlinks each, 32 NICs "
         "a rack): +1 rack. Next to bind: power headroom (PWR002) (path A) at 2 racks."
+    )
+
+
+def test_a_tie_for_the_binding_limit_is_said(tmp_path: Path) -> None:
+    # gb200-superpod-su: PWR002's headroom and the leaf ports both allow 0 more racks; the
+    # review said a busway lifts it by 8 racks, then 'Next to bind: fabric ports at 0 racks'
+    body = review(tmp_path, str(SAMPLES / "gb200-superpod-su.yaml"))
+    head = section(body, "Capacity headroom")
+    assert head[1] == (
+        "More gb200-nvl72 racks like the design's first (120 kW, 72 GPUs): 0 more fit; power "
+        "headroom (PWR002) (path A) binds first. What lifts it: +1 busway like busway-a (1093 kW "
+        "derated, PWR002's headroom kept): +8 racks. Fabric ports (compute.leaf) binds at 0 "
+        "racks as well, so lifting either alone adds no rack."
     )
 
 
@@ -284,3 +312,74 @@ def test_a_design_that_does_not_load_is_one_error_line_and_exit_2(
         assert out == "" and "unknown rack type" in target.read_text("utf-8")
     else:
         assert "<strong>does not load</strong>" in out
+
+
+def test_the_appendix_keeps_every_line_of_the_projection_and_the_tco(tmp_path: Path) -> None:
+    # each line `dclint cost` prints under "assumptions for W", and the TCO's, is a row of its
+    # own: the table keyed them all as one item, and printed the TCO's last line alone
+    from test_published_gpu_hours import BLOOM_RUN
+
+    design = tmp_path / "bloom.yaml"
+    design.write_text(BLOOM_RUN, encoding="utf-8")
+    body = section(review(tmp_path, str(design)), "Appendix: assumptions and sources")
+    rows = [x for x in body if x.startswith("| projection of") or x.startswith("| TCO")]
+    assert len(rows) == 14 + 2  # the 14 lines `dclint cost` prints, the TCO's 2
+    item = "| projection of bloom-176b"
+    assert (
+        f"{item}: evaluations | one every 1,000 steps, 12 min each, 95 in 95,151 steps: "
+        "0.792 d | - | dclint.projection |"
+    ) in rows
+    assert (
+        f"{item}: synchronous checkpoint saves | 40 s each, 886 saves to gpfs | - | "
+        "dclint.projection |"
+    ) in rows
+    assert any(x.startswith(f"{item}: batch ramp-up | 192 to 2048 sequences by 16") for x in rows)
+    assert rows[-2:] == [
+        "| TCO | period 3 years (default) | - | dclint.projection |",
+        "| TCO | capital items counted in full within the period | - | dclint.projection |",
+    ]
+
+
+def test_the_training_time_shows_its_terms_as_the_cost_prints_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BLOOM as run: its batch ramp-up and evaluations were rows of `dclint cost` and nowhere
+    # in the review, which printed 109.4 d with no term it adds up
+    from test_published_gpu_hours import BLOOM_RUN
+
+    design = tmp_path / "bloom.yaml"
+    design.write_text(BLOOM_RUN, encoding="utf-8")
+    assert main(["cost", str(design)]) == 0
+    rows = (re.match(r"(\S.*?)\s{2,}(.*)$", x) for x in capsys.readouterr().out.splitlines())
+    cost = {m.group(1): m.group(2) for m in rows if m}  # 'batch ramp-up': '0.7566 d'
+    terms = ("compute", "batch ramp-up", "evaluations", "checkpoints", "failures")
+    shown = ", ".join(f"{t} {cost[t]}" for t in terms)
+    assert shown == (
+        "compute 106.1 d, batch ramp-up 0.7566 d, evaluations 0.7917 d, checkpoints 0.4101 d, "
+        "failures 1.331 d"
+    )
+    # PAR003 (70 layers on pp 12, as BLOOM's recipe counts its embedding) voids the figure
+    body = review(tmp_path, str(design))
+    assert "Training time of" not in body
+    body = review(tmp_path, str(design), "--ignore", "PAR003")
+    assert (
+        f"Training time of bloom-176b, {cost['training time']}: {shown}; a step of "
+        f"105.1 s at MFU {cost['MFU'].split()[0]} (declared)."
+    ) in body
+    assert "Predicted step of bloom-176b, 86.09 s (84-89.8 s):" in body
+    assert cost["MFU"] == "48.08% (declared)"  # the review printed it as 48.1%
+    assert "| bloom-176b | 384 | 48.08% | 109.4 d |" in body
+
+
+def test_the_step_table_names_the_predicted_step(two: str) -> None:
+    h100 = "\n".join(section(two, "h100-40node"))
+    assert (
+        "Training time of llm-13b, 1.751 d: compute 1.736 d, checkpoints 0.002194 d, failures "
+        "0.0128 d; a step of 2.268 s at MFU 45% (declared)."
+    ) in h100
+    assert "Predicted step of llm-13b, 2.586 s (2.12-2.82 s):" in h100
+    # the declared MFU as the projection's table prints it (the layout table printed 45.0%)
+    assert (
+        "| declared | tp 8, pp 1, vpp 1, cp 1, ep 1, dp 40, mb 1 | selective | 2.268 s | 45% |"
+        in h100
+    )

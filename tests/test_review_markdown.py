@@ -63,7 +63,11 @@ def test_mermaid_marks_the_element_at_fault(capsys: pytest.CaptureFixture[str]) 
 
 def test_step_drawn_when_the_projection_has_one(capsys: pytest.CaptureFixture[str]) -> None:
     out = _run(capsys, str(SAMPLES / "gb200-superpod-su.yaml"), "--format", "markdown")
-    assert "Training step of llama-70b-pretrain:\n\n| Part | Time | Share |\n" in out
+    # the parts are the predicted step's, which the caption names with its band (the step the
+    # training days use is the declared MFU's, 7.36 s: the caption said 'Training step')
+    assert (
+        "Predicted step of llama-70b-pretrain, 6.729 s (6.72-8.5 s):\n\n| Part | Time | Share |\n"
+    ) in out
     assert re.search(r"^\| compute \| [\d.]+ m?s \| \d+% \|$", out, re.M)
 
 
@@ -91,7 +95,34 @@ def test_clean_run_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines()[1].startswith("### dclint: All checks passed")
     assert [line for line in out.splitlines() if line.startswith("- ")] == []
     row = (
-        r"\| gb200-superpod-su \| passes \| 0 \| 0 \| 0 \| 576 \| 960 kW \| [\d.]+ \| [\d,]+ CNY \|"
+        r"\| gb200-superpod-su \| passes \| 0 \| 0 \| 0 \| 576 \| 960 kW \| 136.6 d "
+        r"\| [\d,]+ CNY \|"
     )
     row += "\n$"
     assert re.search(row, out)  # the table ends the comment
+
+
+def test_summary_days_as_the_cost_prints_them(capsys: pytest.CaptureFixture[str]) -> None:
+    # `dclint cost` prints h100-40node's training time as 1.751 d; the comment's table did as
+    # 1.8, without its unit
+    out = _run(capsys, str(SAMPLES / "h100-40node.yaml"), "--format", "markdown-summary")
+    assert "| h100-40node | passes | 0 | 0 | 0 | 320 | 340 kW | 1.751 d | 120,974 CNY |" in out
+
+
+def test_summary_prints_no_days_a_blocking_error_voids(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # pp 3 does not divide 40 layers (PAR003, the design cannot run as stated): the review
+    # prints no projection for it, and neither may the overview
+    out = _run(
+        capsys,
+        str(SAMPLES / "h100-40node.yaml"),
+        "--set",
+        "workloads.llm-13b.parallel={tp: 8, pp: 4}",
+        "--set",
+        "workloads.llm-13b.model.layers=42",
+        "--format",
+        "markdown-summary",
+    )
+    assert "PAR003" in out
+    assert "| h100-40node | fails | 1 | 0 | 0 | 320 | 340 kW | - | - |" in out

@@ -101,6 +101,11 @@ def test_the_word_copy_has_the_sections_as_styles(written: dict[str, Path]) -> N
     ]
     body = "\n".join(p.text for p in document.paragraphs)
     assert "--set" not in body
+    # the terms the training days add up, as the Markdown review gives them
+    markdown = written["md"].read_text(encoding="utf-8")
+    terms = [x for x in body.splitlines() if x.startswith("Training time of ")]
+    assert terms == [x for x in markdown.splitlines() if x.startswith("Training time of ")]
+    assert len(terms) == 2
     signoff = next(t for t in document.tables if t.rows[0].cells[0].text == "Role")
     assert [c.text for c in signoff.rows[1].cells] == [
         "Prepared by",

@@ -101,7 +101,7 @@ def test_split_values_keeps_brackets_together() -> None:
 class _FakeProjection:
     workload: str
     training_time: Quantity
-    cost_total: Quantity
+    cost: Quantity  # Projection.cost: the priced run's cost_total
 
 
 def _fake(design: object) -> list[_FakeProjection]:

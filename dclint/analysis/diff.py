@@ -73,7 +73,9 @@ def totals(s: DesignSummary) -> dict[str, Value]:
         if t.ratio is not None:  # top tiers have no uplinks
             out[f"fabric {t.fabric}.{t.tier} down:up"] = t.ratio
     if s.storage is not None:
-        out["training storage read"] = s.storage.read_bandwidth.to("GB/s")
+        st = s.storage
+        declared = not st.tiers or len(st.unread) < len(st.tiers)  # else no figure, not 0
+        out["training storage read"] = st.read_bandwidth.to("GB/s") if declared else None
         out["storage read demand"] = s.storage.demand.to("GB/s")
     return out
 

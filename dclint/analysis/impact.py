@@ -1,5 +1,6 @@
 """Findings priced: training days and cost of the design as it is minus the same design with the
-finding's limit met, summed over the workloads the finding touches.
+finding fixed as its rule's fix says (the limit met, or what the fix does beyond it: PAR005's best
+layout, REL001's Young/Daly interval), summed over the workloads the finding touches.
 
 What "met" means is the rule's own knowledge: a rule whose findings can be priced overrides
 `Rule.remedy` (dclint.engine.rule), which says how fixing a finding changes one workload's

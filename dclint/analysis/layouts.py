@@ -9,7 +9,14 @@ from dclint.projection.search.plan import Plan, loses_on, ordinal, set_line
 from dclint.projection.search.records import Candidate
 from dclint.units import Q_, fmt
 
-__all__ = ["as_data", "best_flags", "ceiling_sentence", "declared_sentence", "table"]
+__all__ = [
+    "as_data",
+    "best_ceiling_sentence",
+    "best_flags",
+    "ceiling_sentence",
+    "declared_sentence",
+    "table",
+]
 
 HEAD = (
     "rank", "tp", "pp", "vpp", "cp", "ep", "dp", "mb", "recompute", "SP", "optimizer",
@@ -29,7 +36,7 @@ def _row(plan: Plan, rank: int, c: Candidate) -> list[str]:
 
 
 def declared_sentence(plan: Plan) -> str:
-    """ "your layout (tp 8, ...) is 3,147th of 25,044, 37% slower than the best; it loses on
+    """ "your layout (tp 8, ...) is 3,147th of 25,044, 36.6% slower than the best; it loses on
     compute": the plan's and the review's sentence (the count is the search's, which times
     only what can beat the declared layout)."""
     d, valid = plan.declared, plan.result.valid
@@ -43,7 +50,7 @@ def declared_sentence(plan: Plan) -> str:
     what = "dearer" if plan.by == "cost" else "slower"
     if not valid or plan.gap() <= 0:
         return text + ", as fast as the best"
-    return f"{text}, {plan.gap():.0%} {what} than the best; it loses on {loses_on(d, valid[0])}"
+    return f"{text}, {plan.gap():.1%} {what} than the best; it loses on {loses_on(d, valid[0])}"
 
 
 def ceiling_sentence(plan: Plan, top: int) -> str | None:
@@ -58,6 +65,22 @@ def ceiling_sentence(plan: Plan, top: int) -> str | None:
         f"more than {best:.1%} MFU (up to {max(plan.mfu(c) for c in above):.1%}), the best "
         f"MFU any calibration run of this GPU generation and class published ({run}); read "
         "them as a ranking, not as a throughput to expect"
+    )
+
+
+def best_ceiling_sentence(plan: Plan) -> str | None:
+    """The best layout's predicted MFU above the best MFU the calibration runs of its GPU
+    generation and class published, in words, for a document that recommends it (the review);
+    None when it is not above (or no calibration run covers the class)."""
+    valid = plan.result.valid
+    if not valid or plan.ceiling is None or not plan.above_ceiling(valid[0]):
+        return None
+    top, run = plan.ceiling
+    return (
+        f"outside what dclint has seen measured: the best layout's predicted MFU, "
+        f"{plan.mfu(valid[0]):.1%}, is above {top:.1%}, the best MFU any calibration run of "
+        f"this GPU generation and class published ({run}); read it as a ranking, not as a "
+        "throughput to expect"
     )
 
 

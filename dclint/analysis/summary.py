@@ -65,9 +65,10 @@ class TierRatio:
 @dataclass(frozen=True)
 class StorageCheck:
     tiers: tuple[str, ...]
-    read_bandwidth: Quantity
+    read_bandwidth: Quantity  # of the tiers that declare a read rate
     demand: Quantity
     factor: float
+    unread: tuple[str, ...] = ()  # training tiers that declare no read rate (not 0 GB/s)
 
     @property
     def needed(self) -> Quantity:
@@ -178,12 +179,16 @@ def _storage(design: Design, shared: Shared) -> StorageCheck | None:
     if not tiers and not design.workloads:
         return None
     bandwidth = Q_(0.0, "GB/s")
+    unread = []
     for _, tier in tiers:
         bw = tier.aggregate("read")
         if bw is not None:
             bandwidth = bandwidth + bw
+        else:
+            unread.append(tier.id)
     demand = read_demand(design, shared.storage_demand)
-    return StorageCheck(tuple(t.id for _, t in tiers), bandwidth.to("GB/s"), demand, factor)
+    ids = tuple(t.id for _, t in tiers)
+    return StorageCheck(ids, bandwidth.to("GB/s"), demand, factor, tuple(unread))
 
 
 def rack_group(design: Design, rack: Rack) -> str:

@@ -89,7 +89,7 @@ def projections(design: Any) -> dict[str, tuple[Quantity | None, Quantity | None
     out: dict[str, tuple[Quantity | None, Quantity | None]] = {}
     for p in found:
         days = getattr(p, "training_time", None)
-        cost = getattr(p, "cost_total", None)
+        cost = getattr(p, "cost", None)
         out[str(p.workload)] = (days.to("day") if days is not None else None, cost)
     return out
 

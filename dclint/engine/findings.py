@@ -72,7 +72,8 @@ def number_and_unit(value: Value) -> tuple[float | None, str | None]:
 @dataclass(frozen=True)
 class Impact:
     """What a finding costs: training days and money of the design as it is minus the same
-    design with the finding's limit met (dclint.analysis.impact sets it)."""
+    design with the finding fixed as its rule's fix says: the limit met, or PAR005's best
+    layout, REL001's Young/Daly interval (dclint.analysis.impact sets it)."""
 
     days: Quantity
     cost: Quantity | None
@@ -111,10 +112,10 @@ class Impact:
 
         money = f", {fmt(self.cost)}" if self.cost is not None else ""
         if self.days_high is None:
-            return f"meeting the limit saves {fmt(self.days, 'day')}{money}"
+            return f"the fix saves {fmt(self.days, 'day')}{money}"
         high = f", {fmt(self.cost_high)}" if self.cost_high is not None else ""
         return (
-            f"meeting the limit saves {fmt(self.days, 'day')}{money} ({self.label}) to "
+            f"the fix saves {fmt(self.days, 'day')}{money} ({self.label}) to "
             f"{fmt(self.days_high, 'day')}{high} ({self.other})"
         )
 

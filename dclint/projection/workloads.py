@@ -59,6 +59,12 @@ class Projection:
     def cost_total(self) -> Quantity:
         return sum(self.cost_breakdown.values(), Q_(0.0, self.currency))
 
+    @property
+    def cost(self) -> Quantity | None:
+        """The run's cost where the design prices any of it, None where it prices nothing (no
+        electricity price, GPU price or system price): such a run is not free."""
+        return self.cost_total if self.cost_breakdown else None
+
     def as_dict(self) -> dict[str, Any]:
         t = self.timing
         return {

@@ -11,7 +11,9 @@ from dclint.analysis.assess.assessment import Assessment
 from dclint.engine.options import as_written, parse_option
 from dclint.report.values import show
 
-__all__ = ["Assumption", "assumptions", "projection_assumptions"]
+__all__ = ["PROJECTION_OF", "Assumption", "assumptions", "projection_assumptions"]
+
+PROJECTION_OF = "projection of"  # the item of a workload projection's line: 'projection of W'
 
 
 @dataclass(frozen=True)
@@ -88,8 +90,15 @@ def assumptions(a: Assessment) -> list[Assumption]:
     return out
 
 
+# the longest text before a line's first ': ' that names what the line assumes ('FLOPs',
+# 'synchronous checkpoint saves', 'batch ramp-up'); a longer one is part of the sentence
+HEAD = 40
+
+
 def projection_assumptions(projections: list[dict[str, Any]]) -> list[Assumption]:
-    """The projection's own assumptions, whatever shape it gives them (mapping or list)."""
+    """The projection's own assumptions, whatever shape it gives them (mapping or list): a
+    line of a workload's projection under 'projection of <workload>: <what it assumes>', a
+    line of the TCO's under 'TCO'."""
     out: dict[str, Assumption] = {}
     for p in projections:
         items = p.get("assumptions") or {}
@@ -103,10 +112,13 @@ def projection_assumptions(projections: list[dict[str, Any]]) -> list[Assumption
                     show(value.get("default", "-")),
                     str(value.get("source", "dclint.projection")),
                 )
-            elif isinstance(key, int):
+            elif isinstance(key, int):  # a line as `dclint cost` prints it, under its owner
+                owner = f"{PROJECTION_OF} {p['workload']}" if p.get("workload") else "TCO"
+                head, sep, rest = str(value).partition(": ")
+                labelled = bool(sep) and len(head) <= HEAD
                 a = Assumption(
-                    "training-time and cost projection",
-                    str(value),
+                    f"{owner}: {head}" if labelled else owner,
+                    rest if labelled else str(value),
                     "-",
                     "dclint.projection",
                 )

@@ -11,6 +11,7 @@ from dclint.analysis.diagrams import Graph, over_text
 from dclint.model.ranges import compact
 from dclint.report.review import Review
 from dclint.report.svg import ROWS_MOST, Bar, Part, hbars, stacked
+from dclint.report.values import predicted_step
 from dclint.units import Quantity, fmt
 
 __all__ = ["OVER_HEADER", "charted", "charts", "over_rows"]
@@ -196,7 +197,10 @@ def charts(r: Review, cost: dict[str, float], currency: str, prefix: str) -> lis
     for i, p in enumerate(r.projections):
         parts = p.get("step_parts") or []
         if parts:
-            title = f"Training step of {p.get('workload', '')}: where the time goes"
+            title = (
+                f"Predicted step of {p.get('workload', '')}, {predicted_step(p)}: "
+                "where the time goes"
+            )
             chart = stacked(title, [Part(n, v) for n, v in parts], "s", f"{prefix}-step{i}")
             out.append((title, chart))
     if cost:

@@ -7,7 +7,7 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
-from dclint.report.values import band
+from dclint.report.values import band, mfu_text
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
 
@@ -24,7 +24,7 @@ def _predicted(p: Any) -> str:
     t = p.timing
     if t.mfu_predicted is None:
         return "-"
-    text = _pct(t.mfu_predicted)
+    text = mfu_text(t.mfu_predicted.m_as(""))  # as the MFU row: one figure, one print
     if t.prediction is not None:
         low, high = t.prediction.band.mfu(t.mfu_predicted.m_as(""))
         text += f" ({band(100 * low, 100 * high)}%)"
@@ -99,7 +99,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("GPUs", lambda p: f"{p.gpus} x {p.gpu}"),
     ("precision", lambda p: p.precision),
     ("FLOPs (model)", lambda p: f"{p.flops.model.m_as('FLOP'):.3g} FLOP"),
-    ("MFU", lambda p: f"{p.timing.mfu.m_as('percent'):.4g}% ({_source(p)})"),
+    ("MFU", lambda p: f"{mfu_text(p.timing.mfu.m_as(''))} ({_source(p)})"),
     ("MFU predicted", lambda p: _predicted(p)),
     ("HFU predicted", lambda p: _pct(p.timing.prediction.hfu if p.timing.prediction else None)),
     ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),
@@ -132,7 +132,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("facility power", lambda p: _fmt(p.facility_power, "kW")),
     ("energy", lambda p: _fmt(p.energy, "MWh")),
     ("TFLOPS/W", lambda p: f"{p.efficiency.m_as('TFLOPS/W'):.3g}"),
-    ("cost total", lambda p: _fmt(p.cost_total)),
+    ("cost total", lambda p: "-" if p.cost is None else _fmt(p.cost)),
     ("memory/GPU", lambda p: _fmt(p.memory.total, "GiB")),
 )
 

@@ -17,7 +17,7 @@ from dclint.engine.rollup import measured_limit
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
 from dclint.report.text import summary_line, waiver_terms
-from dclint.report.values import band, days_text
+from dclint.report.values import band, days_text, mfu_text, time_terms
 from dclint.units import Q_, fmt
 
 __all__ = [
@@ -56,7 +56,9 @@ class Block:
 
 
 def _days(x: float) -> str:
-    return f"{x:,.1f} d" if x >= 0.05 else f"{x * 24:,.1f} h"
+    """The days a finding costs as its own line prints them ('the fix saves 27.76 d'), and
+    every table of the review: one figure, one print."""
+    return days_text(x)
 
 
 def _money(f: Finding) -> str:
@@ -110,8 +112,8 @@ def _summary(doc: ReviewDocument) -> list[Block]:
     lead = (
         f"{n} defect{'s' * (n != 1)}, ranked by consequence: loss of load or cooling on a "
         "single failure first, then equipment over its rating, a design that cannot run its "
-        "workload as stated, capacity, then performance and money; within a class by the "
-        f"training days and money each costs. {len(priced)} "
+        "workload as stated, capacity, then performance and money; within a class errors "
+        f"first, then by the training days and money each costs. {len(priced)} "
         f"carr{'ies' if len(priced) == 1 else 'y'} a price."
     )
     out.append(Block("p", lead))
@@ -167,7 +169,7 @@ def _layout_row(label: str, lay: Any, row: Any) -> list[str]:
         f"tp {c.tp}, pp {c.pp}, vpp {c.vpp}, cp {c.cp}, ep {c.ep}, dp {c.dp}, mb {c.micro_batch}",
         c.recompute,
         fmt(Q_(row.step, "s"), "s"),
-        f"{row.mfu:.1%}",
+        mfu_text(row.mfu),
         text,
         cost_text,
     ]
@@ -209,6 +211,8 @@ def _layouts(part: DesignPart) -> list[Block]:
                 ],
             )
         )
+        if lay.ceiling:  # as `dclint plan` says it of the layouts it lists
+            out.append(Block("p", lay.ceiling[:1].upper() + lay.ceiling[1:] + "."))
         if lay.band is not None:
             out.append(
                 Block(
@@ -311,7 +315,13 @@ def _headroom(part: DesignPart) -> list[Block]:
             f"{h.binding.racks} more fit; {h.binding.name} ({h.binding.subject}) binds first. "
             f"What lifts it: {h.lift}."
         )
-        if h.then is not None:
+        if h.then is not None and h.then.racks == h.binding.racks:  # a tie: no lift alone adds
+            name = h.then.name[:1].upper() + h.then.name[1:]
+            intro += (
+                f" {name} ({h.then.subject}) binds at {h.then.racks} racks as well, so lifting "
+                "either alone adds no rack."
+            )
+        elif h.then is not None:
             intro += f" Next to bind: {h.then.name} ({h.then.subject}) at {h.then.racks} racks."
     else:
         intro += h.note + "."
@@ -646,6 +656,8 @@ def body_blocks(r: Review) -> list[Block]:
                 rows=projection_rows(r.projections, r.blocked),
             )
         )
+        if not r.blocked:  # the terms the days add up, as the Markdown and HTML give them
+            out += [Block("p", time_terms(p)) for p in r.projections if time_terms(p)]
     out += [Block("p", n) for n in r.notes]
     return out
 
@@ -715,7 +727,7 @@ ol.toc li a{color:inherit;text-decoration:none}ol.toc .page-no{float:right}
 .page{break-before:page}
 figure{background:%(ground)s;padding:6px;margin:.6em 0;border-top:4px solid %(top)s;
 border-bottom:4px solid %(bottom)s}
-table,figure,svg,li,tr,.keep{break-inside:avoid}h1,h2,h3,h4{break-after:avoid}
+table,figure,svg,li,tr,.keep{break-inside:avoid}h1,h2,h3,h4,p.over-list{break-after:avoid}
 figure svg{max-width:100%%;height:auto;max-height:205mm;display:block;margin:0 auto}
 @media print{body{margin:0;max-width:none;font-size:10pt}section.design{break-before:auto}
 details>*{display:block}details summary{display:none}}

@@ -61,6 +61,8 @@ def render(run: RunAssessment, view: View) -> str:
             message = f.message + (f" [{group.scope()}]" if group.count > 1 else "")
             message += f" [{defect.across()}]" if defect.shared else ""
             message += measured_limit(f)
+            if f.impact is not None:  # what it costs, as the text output says it
+                message += f" [{f.impact.text()}]"
             if f.fix:
                 message += f"\nFix: {f.fix}"
             lines.append(

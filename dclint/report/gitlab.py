@@ -69,6 +69,8 @@ def as_data(run: RunAssessment) -> list[dict[str, Any]]:
             message += f" [{group.scope()}]" if group.count > 1 else ""
             message += f" [{defect.across()}]" if defect.shared else ""
             message += measured_limit(f)
+            if f.impact is not None:  # what it costs, as the text output says it
+                message += f" [{f.impact.text()}]"
             if f.fix:
                 message += f" Fix: {f.fix}"
             key = unique(fingerprint(f))

@@ -20,7 +20,13 @@ from dclint.report.review import (
     reviews,
 )
 from dclint.report.text import summary_line
-from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
+from dclint.report.values import (
+    PROJECTION_COLUMNS,
+    breakdown,
+    projection_rows,
+    tco_rows,
+    time_terms,
+)
 from dclint.report.view import View
 from dclint.units import Quantity
 
@@ -39,7 +45,8 @@ section.design{margin-bottom:3em}span.id{white-space:nowrap}nav ol{columns:2}det
 dl.meta{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.meta dd{margin:0}
 @page{size:A4;margin:14mm}
 @media print{body{margin:0;max-width:none;font-size:10pt}
-section.design{break-before:page}figure,tr,li{break-inside:avoid}h2,h3,h4{break-after:avoid}
+section.design{break-before:page}figure,tr,li{break-inside:avoid}
+h2,h3,h4,p.over-list{break-after:avoid}
 details::details-content{content-visibility:visible;display:block}
 a{color:inherit;text-decoration:none}}
 """
@@ -172,6 +179,8 @@ def _design(r: Review, n: int | str) -> str:
             "<h3>Projected training time and cost</h3>"
             + _table(list(PROJECTION_COLUMNS), projection_rows(r.projections, r.blocked))
         )
+        if not r.blocked:  # the terms of a figure that is no figure are none
+            out += [f"<p>{escape(time_terms(p))}</p>" for p in r.projections if time_terms(p)]
         out += [
             f"<p>Cost breakdown of {escape(str(p.get('workload', '')))}: {escape(breakdown(p))}</p>"
             for p in r.projections

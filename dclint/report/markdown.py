@@ -11,6 +11,7 @@ from dclint.analysis.assess.assessment import RunAssessment
 from dclint.analysis.summary import DesignSummary
 from dclint.engine.rollup import Rollup, impact_sentence, measured_limit
 from dclint.escaping import markdown_text
+from dclint.report.assumptions import PROJECTION_OF
 from dclint.report.drawing import mermaid
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.meta import metadata
@@ -23,7 +24,14 @@ from dclint.report.review import (
 )
 from dclint.report.svg import si
 from dclint.report.text import summary_line
-from dclint.report.values import PROJECTION_COLUMNS, breakdown, projection_rows, tco_rows
+from dclint.report.values import (
+    PROJECTION_COLUMNS,
+    breakdown,
+    predicted_step,
+    projection_rows,
+    tco_rows,
+    time_terms,
+)
 from dclint.report.view import View
 from dclint.units import fmt
 
@@ -81,13 +89,13 @@ def summary_rows(s: DesignSummary) -> list[tuple[str, str]]:
         rows.append((f"Fabric {t.fabric} ({t.kind}) tier {t.tier}", value))
     if s.storage is not None:
         st = s.storage
-        rows.append(
-            (
-                f"Storage read ({', '.join(st.tiers) or 'no training tier'})",
-                f"{fmt(st.read_bandwidth)} against demand {fmt(st.demand)} "
-                f"({fmt(st.needed)} needed at {st.factor:g}x)",
-            )
-        )
+        need = f"demand {fmt(st.demand)} ({fmt(st.needed)} needed at {st.factor:g}x)"
+        unread = f"{', '.join(st.unread)} declares no read rate" if st.unread else ""
+        if st.unread and len(st.unread) == len(st.tiers):  # no figure, not 0 GB/s
+            value = f"not declared ({unread}); {need}"
+        else:
+            value = f"{fmt(st.read_bandwidth)} against {need}" + (f"; {unread}" if unread else "")
+        rows.append((f"Storage read ({', '.join(st.tiers) or 'no training tier'})", value))
     return rows
 
 
@@ -164,6 +172,8 @@ def _projection(r: Review) -> list[str]:
     out: list[str] = []
     if r.projections:
         out += _table(list(PROJECTION_COLUMNS), projection_rows(r.projections, r.blocked))
+        if not r.blocked:  # the terms of a figure that is no figure are none
+            out += [f"{md(time_terms(p))}\n" for p in r.projections if time_terms(p)]
         out += [
             f"Cost breakdown of {md(p.get('workload', ''))}: {md(breakdown(p))}\n"
             for p in r.projections
@@ -173,7 +183,7 @@ def _projection(r: Review) -> list[str]:
             parts = p.get("step_parts") or []
             total = sum(v for _, v in parts) or 1.0
             if parts:
-                out += [f"Training step of {md(p.get('workload', ''))}:", ""]
+                out += [f"Predicted step of {md(p.get('workload', ''))}, {predicted_step(p)}:", ""]
                 out += _table(
                     ["Part", "Time", "Share"],
                     [[n, si(v, "s"), f"{100 * v / total:.0f}%"] for n, v in parts],
@@ -248,10 +258,18 @@ def render(run: RunAssessment, view: View) -> str:
     )
     for review in items:
         out += section(review)
-    header, rows = merged_assumptions(items)
+    # a comment's size is bounded (GitHub: 65,536 characters): each workload's projection
+    # lines are the review document's and `dclint cost`'s, said so here
+    header, rows = merged_assumptions(items, projections=False)
     if rows:
         out += ["## Assumptions and limits", ""]
         out += _fold(f"{len(rows)} assumptions and limits in effect", _table(header, rows))
+        if any(a.item.startswith(PROJECTION_OF) for r in items for a in r.assumptions):
+            out += [
+                "Each workload's projection rests on the assumptions `dclint cost DESIGN` and "
+                "`dclint review DESIGN` list.",
+                "",
+            ]
     fixed = view.baseline_fixed
     if fixed:
         out += [f"## Baseline: {len(fixed)} entries no longer occur", ""]

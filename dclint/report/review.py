@@ -5,6 +5,7 @@ assumptions once for the whole review. Every figure comes from the run's assessm
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,8 +15,13 @@ from dclint.analysis.summary import DesignSummary
 from dclint.engine.findings import Finding
 from dclint.engine.rollup import Rollup, kinds, roll_up
 from dclint.errors import Problem
-from dclint.report.assumptions import Assumption, assumptions, projection_assumptions
-from dclint.report.values import money, show
+from dclint.report.assumptions import (
+    PROJECTION_OF,
+    Assumption,
+    assumptions,
+    projection_assumptions,
+)
+from dclint.report.values import days_text, money, show
 
 __all__ = [
     "OVERVIEW_COLUMNS",
@@ -116,8 +122,11 @@ class Review:
             return list(self.shown.row)
         c = self.counts
         s = self.summary
-        days = [p["training_days"] for p in self.projections if p.get("training_days")]
-        costs: list[Any] = [p["cost_total"] for p in self.projections if p.get("cost_total")]
+        # no figure where an error says the design cannot run its workload as stated: the
+        # design's section says so in place of its projection
+        runs = [] if self.blocked else self.projections
+        days = [p["training_days"] for p in runs if p.get("training_days")]
+        costs: list[Any] = [p["cost_total"] for p in runs if p.get("cost_total")]
         currency = str(next((p.get("currency") for p in self.projections), "") or "")
         total = sum((float(getattr(x, "magnitude", x)) for x in costs), 0.0) if costs else None
         return [
@@ -128,7 +137,7 @@ class Review:
             str(c["info"]),
             str(s.gpus) if s else "-",
             show(s.it_load) if s else "-",
-            f"{max(days):.1f}" if days else "-",
+            days_text(max(days)) if days else "-",
             money(round(total), currency) if total is not None else "-",
         ]
 
@@ -196,15 +205,25 @@ def _review(a: Any) -> Review:
 design_review = _review  # one design's review (the results cache keeps what it shows)
 
 
-def merged_assumptions(items: list[Review]) -> tuple[list[str], list[list[str]]]:
+def merged_assumptions(
+    items: list[Review], projections: bool = True
+) -> tuple[list[str], list[list[str]]]:
     """One assumptions table for the whole review: a row per assumption; where the designs
-    differ, the value in effect is given per design."""
-    order: dict[tuple[str, str, str], dict[str, str]] = {}
+    differ, the value in effect is given per design. `projections`: with the lines of each
+    workload's projection (`dclint cost` prints them too)."""
+    order: dict[tuple[str, str, str, int], dict[str, str]] = {}
     for r in items:
+        # a design's second line under the same item is a line of its own, not the value in
+        # effect of another design: each is kept (the TCO's five lines printed as their last)
+        seen: Counter[tuple[str, str, str]] = Counter()
         for a in r.assumptions:
-            order.setdefault((a.item, a.default, a.source), {})[r.name] = a.value
+            if not projections and a.item.startswith(PROJECTION_OF):
+                continue
+            key = (a.item, a.default, a.source)
+            order.setdefault((*key, seen[key]), {})[r.name] = a.value
+            seen[key] += 1
     rows = []
-    for (item, default, source), values in order.items():
+    for (item, default, source, _), values in order.items():
         distinct = set(values.values())
         if len(distinct) == 1 and len(values) == len([r for r in items if r.assumptions]):
             value = distinct.pop()

@@ -139,9 +139,10 @@ def _result(
         number, unit = f.numbers(name)
         if number is not None:  # the number and its unit beside the text
             props[f"{name}Value"], props[f"{name}Unit"] = number, unit
-    if f.impact is not None:
-        props["impact"] = f.impact.as_dict()
     message = f.message
+    if f.impact is not None:  # the numbers for tools, the words for the reader
+        props["impact"] = f.impact.as_dict()
+        message += f" [{f.impact.text()}]"
     out: dict[str, Any] = {"ruleId": f.rule, "ruleIndex": index, "level": LEVELS[f.severity]}
     if group.count > 1:
         message += f" [{group.scope()}]"

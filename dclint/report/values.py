@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dclint.units import Quantity, fmt
+from dclint.units import Q_, Quantity, fmt
 
 __all__ = [
     "MONEY_KEYS",
@@ -14,11 +14,14 @@ __all__ = [
     "breakdown",
     "days_band",
     "days_text",
+    "mfu_text",
     "money",
+    "predicted_step",
     "projection_rows",
     "share",
     "show",
     "tco_rows",
+    "time_terms",
 ]
 
 PROJECTION_COLUMNS = (
@@ -65,6 +68,14 @@ def share(value: Any) -> str:
     """A share as a percentage: 0.1 -> `10%`; anything else as `show` gives it."""
     if isinstance(value, float) and 0 <= value <= 1:
         return f"{value * 100:.3g}%"
+    return show(value)
+
+
+def mfu_text(value: Any) -> str:
+    """An MFU as `dclint cost` prints it, to 4 figures: 0.4808 -> '48.08%', 0.45 -> '45%'
+    (the review printed 48.1% and, for the same run, 45.0% in its layout table)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value * 100:.4g}%"
     return show(value)
 
 
@@ -136,7 +147,7 @@ def projection_rows(projections: list[dict[str, Any]], blocked: str = "") -> lis
             [
                 show(p.get("workload")),
                 show(p.get("gpus")),
-                share(p.get("mfu")) + mfu_band(p),
+                mfu_text(p.get("mfu")) + mfu_band(p),
                 (
                     days_text(p["training_days"])
                     if isinstance(p.get("training_days"), (int, float))
@@ -146,10 +157,57 @@ def projection_rows(projections: list[dict[str, Any]], blocked: str = "") -> lis
                 show(p.get("gpu_hours")),
                 show(p.get("energy_mwh")),
                 show(memory),
-                money(p.get("cost_total"), str(p.get("currency") or "")),
+                money(p.get("cost_total"), str(p.get("currency") or ""))
+                if p.get("cost_breakdown")
+                else "-",  # nothing priced: no cost, not a free run
             ]
         )
     return rows
+
+
+# the terms of the training time, in `dclint cost`'s order and words
+TIME_TERMS = (
+    ("compute", "compute_days"),
+    ("communication", "communication_days"),
+    ("batch ramp-up", "rampup_days"),
+    ("evaluations", "evaluation_days"),
+    ("checkpoints", "checkpoint_days"),
+    ("failures", "failure_days"),
+)
+
+
+def time_terms(p: dict[str, Any]) -> str:
+    """'Training time of W, 1.751 d: compute 1.736 d, checkpoints 0.002194 d, failures
+    0.0128 d; a step of 2.268 s at MFU 45% (declared).': the terms the days add up, those a
+    workload has ('' without training days)."""
+    days = p.get("training_days")
+    if not isinstance(days, (int, float)):
+        return ""
+    terms = ", ".join(
+        f"{label} {days_text(p[key])}"
+        for label, key in TIME_TERMS
+        if isinstance(p.get(key), (int, float)) and p[key] > 0
+    )
+    text = f"Training time of {p.get('workload', '')}, {days_text(days)}{days_band(p)}: {terms}"
+    step = p.get("step_time_s")
+    if isinstance(step, (int, float)):
+        source = str(p.get("mfu_source") or "").split(" ", 1)[0]
+        text += f"; a step of {fmt(Q_(step, 's'))} at MFU {mfu_text(p.get('mfu'))} ({source})"
+    return text + "."
+
+
+def predicted_step(p: dict[str, Any]) -> str:
+    """'2.586 s (2.12-2.82 s)': the predicted step with its band, as `dclint cost` prints it
+    ('' without a prediction)."""
+    step = p.get("step_time_predicted_s")
+    if not isinstance(step, (int, float)):
+        return ""
+    text = fmt(Q_(step, "s"))
+    u = p.get("uncertainty")
+    if isinstance(u, dict) and u.get("step_time_s"):
+        low, high = u["step_time_s"]
+        text += f" ({band(low, high, 3)} s)"
+    return text
 
 
 def breakdown(p: dict[str, Any]) -> str:

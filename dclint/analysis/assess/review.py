@@ -148,6 +148,7 @@ class Layout:
     projection: Projection | None = None  # the workload's one projection (None: none made)
     declared: LayoutRow | None = None  # the declared layout's row (None: no search)
     best: LayoutRow | None = None  # the best layout's row
+    ceiling: str = ""  # the best above the calibration runs' best MFU, in words ('' if not)
 
     @property
     def scale(self) -> float:
@@ -247,8 +248,9 @@ def ranked(result: RunResult, rules: dict[str, type[Rule]] | None = None) -> lis
     """Every defect (one defect on many objects is one: its first finding and how many, as
     the reports roll them up), ordered by consequence class first (a single failure's loss of
     load or cooling, equipment over its rating, a design that cannot run as stated, capacity,
-    then performance and money: each rule's `consequence`), then by training days lost and
-    money, then severity."""
+    then performance and money: each rule's `consequence`), then errors before warnings and
+    infos (an error fails the check: a 2:1 fabric the price of which is not known still
+    ranks above a layout a warning prices at days), then by training days lost and money."""
     from dclint.engine.coverage import blocking, consequence_of
     from dclint.engine.rollup import kinds, roll_up
 
@@ -261,12 +263,12 @@ def ranked(result: RunResult, rules: dict[str, type[Rule]] | None = None) -> lis
             rank, label = consequence_of(rules.get(first.rule))
             out.append(Ranked(d.name or d.file, first, group.count, rank, label, blocked))
 
-    def key(r: Ranked) -> tuple[int, float, float, int, str, int]:
+    def key(r: Ranked) -> tuple[int, int, float, float, str, int]:
         return (
             r.rank,
+            -SEVERITY_RANK[r.finding.severity],
             -r.days,
             -r.money,
-            -SEVERITY_RANK[r.finding.severity],
             r.design,
             r.finding.line,
         )
@@ -414,7 +416,7 @@ def layouts(
 ) -> list[Layout]:
     """The layout search for every workload with a declared architecture; each row's figures
     scale from the workload's projection in `projections` (the assessment's, computed once)."""
-    from dclint.analysis.layouts import declared_sentence
+    from dclint.analysis.layouts import best_ceiling_sentence, declared_sentence
     from dclint.projection.search.plan import layout_values, plan_layouts
 
     projected = {p.workload: p for p in projections}
@@ -442,9 +444,9 @@ def layouts(
             band = None
             if pred is not None and p is not None and p.timing.mfu_source.startswith("predicted"):
                 band = pred.band
-            out.append(
-                Layout(wl.id, found, "", declared_sentence(found), adopt, band, p).with_rows()
-            )
+            ceiling = best_ceiling_sentence(found) or ""
+            lay = Layout(wl.id, found, "", declared_sentence(found), adopt, band, p)
+            out.append(replace(lay, ceiling=ceiling).with_rows())
     return out
 
 
