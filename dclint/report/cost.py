@@ -7,7 +7,7 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
-from dclint.report.values import band, mfu_text
+from dclint.report.values import band, mfu_text, not_meaningful
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
 
@@ -183,6 +183,17 @@ def _tco_rows(t: Any) -> list[list[str]]:
     return rows
 
 
+def _blocked(c: Costs) -> list[str]:
+    """Per design whose projection is no figure, what the review says of it, the error and its
+    place: 'bloom-176b: projection not meaningful until PAR003 layout-not-divisible is fixed:
+    d.yaml:24:27: workload bloom-176b: 70 layers do not split over pp 12 stages (...)'."""
+    return [
+        f"{d.name}: projection {not_meaningful(b)}: {b.file}:{b.line}:{b.column}: {b.message}"
+        for d in c.designs
+        if (b := d.blocked) is not None
+    ]
+
+
 def _document(c: Costs, fmt_name: str) -> str:
     """The cost report as a document (Markdown or HTML): the same figures as the text."""
     from dclint.report.document import Block, write_html, write_markdown
@@ -190,6 +201,7 @@ def _document(c: Costs, fmt_name: str) -> str:
     projections = c.projections
     title = "Training time, energy and cost"
     parts = [Block("h1", title)]
+    parts += [Block("p", line) for line in _blocked(c)]
     if projections:
         header = ["", *(p.workload for p in projections)]
         rows = [[name, *(str(get(p)) for p in projections)] for name, get in _rows(projections)]
@@ -221,13 +233,27 @@ def render_json(c: Costs) -> str:
             for w, r in d.unprojected
         ],
         "tco": [d.tco.as_dict() for d in c.designs],
+        "not_meaningful": [
+            {
+                "design": d.name,
+                "reason": not_meaningful(b),
+                "rule": b.rule,
+                "file": b.file,
+                "line": b.line,
+                "column": b.column,
+                "message": b.message,
+            }
+            for d in c.designs
+            if (b := d.blocked) is not None
+        ],
     }
     return finite_json(data)
 
 
 def render_text(c: Costs) -> str:
     projections = c.projections
-    out = [_table(projections)] if projections else []
+    out = [line + "\n" for line in _blocked(c)]
+    out += [_table(projections)] if projections else []
     for p in projections:
         out.append(
             f"\nassumptions for {p.workload}:\n" + "\n".join(f"  - {a}" for a in p.assumptions)

@@ -16,6 +16,7 @@ __all__ = [
     "days_text",
     "mfu_text",
     "money",
+    "not_meaningful",
     "predicted_step",
     "projection_rows",
     "share",
@@ -128,6 +129,13 @@ def mfu_band(p: dict[str, Any]) -> str:
         return ""
     low, high = u["mfu"]
     return f" ({band(100 * low, 100 * high)}%)"
+
+
+def not_meaningful(f: Any) -> str:
+    """'not meaningful until PAR003 layout-not-divisible is fixed': what the review and
+    `dclint cost` say of a projection while `f`, an error that says the design cannot run its
+    workload as stated (dclint.engine.coverage.blocking), stands."""
+    return f"not meaningful until {f.rule} {f.name} is fixed"
 
 
 def projection_rows(projections: list[dict[str, Any]], blocked: str = "") -> list[list[str]]:
