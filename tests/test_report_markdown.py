@@ -24,7 +24,7 @@ def test_summary_figures() -> None:
         ("GPUs", "576"),
         ("Racks", "8"),
         ("IT load", "960 kW"),
-        ("Facility power (IT load x PUE 1.15)", "1104 kW"),
+        ("Facility power (all racks: IT load x PUE 1.15)", "1104 kW"),
         ("Utility capacity", "1500 kW (margin 396 kW)"),
         ("Cooling: liquid heat / CDU capacity", "816 kW / 4000 kW (margin 3184 kW)"),
         ("Highest rack load", "120 kW (su1-r1; limit 120 kW)"),

@@ -66,6 +66,9 @@ def _part(p: Any, key: str) -> str:
 
 
 OVERHEAD = "calibrated overhead"  # a row only when a calibration profile adds one
+# the power of the workload's share of the racks x PUE (its GPUs: the assumptions' 'power'
+# line), not the review summary's 'Facility power (all racks: ...)' of every rack
+POWER = "facility power (workload's GPUs)"
 
 
 def _rows(projections: list[Any]) -> list[tuple[str, Any]]:
@@ -129,7 +132,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("training time", lambda p: _training(p)),
     ("goodput", lambda p: f"{p.timing.goodput.m_as('percent'):.1f}%"),
     ("GPU-hours", lambda p: _fmt(p.gpu_hours, "hour")),
-    ("facility power", lambda p: _fmt(p.facility_power, "kW")),
+    (POWER, lambda p: _fmt(p.facility_power, "kW")),
     ("energy", lambda p: _fmt(p.energy, "MWh")),
     ("TFLOPS/W", lambda p: f"{p.efficiency.m_as('TFLOPS/W'):.3g}"),
     ("cost total", lambda p: "-" if p.cost is None else _fmt(p.cost)),
