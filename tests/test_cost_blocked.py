@@ -32,7 +32,7 @@ def test_cost_says_a_layout_that_does_not_divide(
     assert main(["cost", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == LINE.format(path=path)
-    assert lines[2] == "workload        bloom-176b"
+    assert lines[2] == "workload                          bloom-176b"
     assert main(["cost", "--format", "json", str(path)]) == 0
     (entry,) = json.loads(capsys.readouterr().out)["not_meaningful"]
     assert entry == {
@@ -59,7 +59,7 @@ def test_cost_follows_the_config_as_the_review_does(
     (tmp_path / ".dclint.yaml").write_text("ignore: [PAR003]\n", "utf-8")
     assert main(["cost", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("workload        bloom-176b\n")
+    assert out.startswith("workload                          bloom-176b\n")
     assert "not meaningful" not in out
     assert main(["cost", "--format", "json", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["not_meaningful"] == []
