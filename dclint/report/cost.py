@@ -7,7 +7,7 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
-from dclint.report.values import band, mfu_text, not_meaningful
+from dclint.report.values import NO_ACTIVATIONS, band, mfu_text, not_meaningful
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
 
@@ -136,8 +136,14 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("energy", lambda p: _fmt(p.energy, "MWh")),
     ("TFLOPS/W", lambda p: f"{p.efficiency.m_as('TFLOPS/W'):.3g}"),
     ("cost total", lambda p: "-" if p.cost is None else _fmt(p.cost)),
-    ("memory/GPU", lambda p: _fmt(p.memory.total, "GiB")),
+    ("memory/GPU", lambda p: _memory(p)),
 )
+
+
+def _memory(p: Any) -> str:
+    """The memory a GPU holds, saying so when it leaves the activations out."""
+    text = _fmt(p.memory.total, "GiB")
+    return text + (NO_ACTIVATIONS if p.memory.activations is None else "")
 
 
 def _fmt(q: Any, unit: str | None = None) -> str:
