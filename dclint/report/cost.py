@@ -7,6 +7,7 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
+from dclint.projection.workloads import hfu, hfu_predicted, mfu_convention
 from dclint.report.values import NO_ACTIVATIONS, band, mfu_text, not_meaningful
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
@@ -16,8 +17,9 @@ def _source(p: Any) -> str:
     return p.timing.mfu_source.split(" ", 1)[0]
 
 
-def _pct(q: Any) -> str:
-    return "-" if q is None else f"{q.m_as('percent'):.3g}%"
+def _hfu(value: float | None) -> str:
+    """An HFU as the MFU beside it prints (mfu_text), '-' where there is none."""
+    return "-" if value is None else mfu_text(value)
 
 
 def _predicted(p: Any) -> str:
@@ -102,9 +104,13 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("GPUs", lambda p: f"{p.gpus} x {p.gpu}"),
     ("precision", lambda p: p.precision),
     ("FLOPs (model)", lambda p: f"{p.flops.model.m_as('FLOP'):.3g} FLOP"),
+    # MFU and HFU as JSON's mfu, hfu, mfu_predicted, hfu_predicted and mfu_convention: the HFU
+    # beside each MFU on its count and basis (never below it; equal on hardware FLOPs)
     ("MFU", lambda p: f"{mfu_text(p.timing.mfu.m_as(''))} ({_source(p)})"),
+    ("HFU at the MFU", lambda p: _hfu(hfu(p.timing))),
     ("MFU predicted", lambda p: _predicted(p)),
-    ("HFU predicted", lambda p: _pct(p.timing.prediction.hfu if p.timing.prediction else None)),
+    ("HFU predicted", lambda p: _hfu(hfu_predicted(p.timing))),
+    ("MFU/HFU counted", lambda p: mfu_convention(p)),
     ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),
     ("predicted step", lambda p: _predicted_step(p)),
     *(
