@@ -35,7 +35,7 @@ GPUs                              576       576
 racks                               8         8
 IT load                        960 kW    970 kW    +10 kW
 PUE                              1.15      1.15
-facility power                1104 kW   1116 kW  +11.5 kW
+facility power (all racks)    1104 kW   1116 kW  +11.5 kW
 utility capacity              1500 kW   1500 kW
 cooling capacity (CDUs)       4000 kW   4000 kW
 liquid heat                    816 kW  824.5 kW   +8.5 kW

@@ -24,7 +24,7 @@ def test_summary_figures() -> None:
         ("GPUs", "576"),
         ("Racks", "8"),
         ("IT load", "960 kW"),
-        ("Facility power (IT load x PUE 1.15)", "1104 kW"),
+        ("Facility power (all racks: IT load x PUE 1.15)", "1104 kW"),
         ("Utility capacity", "1500 kW (margin 396 kW)"),
         ("Cooling: liquid heat / CDU capacity", "816 kW / 4000 kW (margin 3184 kW)"),
         ("Highest rack load", "120 kW (su1-r1; limit 120 kW)"),
@@ -112,7 +112,8 @@ def test_review_sections(
     assert "#### Errors (1)\n\n**power**\n\n- " in out
     assert ":53:14 **PWR001** rack-power-over-limit: rack su1-r8 design IT load 130 kW " in out
     assert (
-        "| llama-70b-pretrain | 576 | 40% | 38.25 d | 528,768 | 512.5 | 61.25 | 150,000,000 CNY |"
+        "| llama-70b-pretrain | 576 | 40% | 38.25 d | 528,768 | 512.5 "
+        "| 61.25 (excl. activations: not estimated) | 150,000,000 CNY |"
     ) in out
     assert (
         "Cost breakdown of llama-70b-pretrain: energy 410,000 CNY, hardware 140,000,000 CNY" in out

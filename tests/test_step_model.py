@@ -169,9 +169,9 @@ def test_cost_text_shows_the_predicted_step(capsys: pytest.CaptureFixture[str]) 
 
     assert main(["cost", "sample_designs/h100-40node.yaml"]) == 0
     out = capsys.readouterr().out
-    assert "MFU             45% (declared)" in out
-    assert "predicted step  2.586 s" in out
-    assert "  DP comm.      0.152 s (6%)" in out
+    assert "MFU                               45% (declared)" in out
+    assert "predicted step                    2.586 s" in out
+    assert "  DP comm.                        0.152 s (6%)" in out
 
 
 def test_json_projection_keys_from_the_step_model() -> None:

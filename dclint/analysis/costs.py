@@ -13,11 +13,14 @@ __all__ = ["Costs", "DesignCosts", "costs"]
 
 @dataclass(frozen=True)
 class DesignCosts:
-    """One design's TCO, and the workloads it could not project with the reason of each."""
+    """One design's TCO, the workloads it could not project with the reason of each, and the
+    error that makes its projections no figure (dclint.engine.coverage.blocking, as the
+    review reads it), or None."""
 
     name: str
     unprojected: list[tuple[str, str]]
     tco: Tco
+    blocked: Any = None  # a Finding
 
 
 @dataclass(frozen=True)
@@ -28,9 +31,14 @@ class Costs:
     designs: list[DesignCosts]
 
 
-def costs(designs: list[Any]) -> Costs:
-    """The designs (loaded, calibrated) projected and priced."""
+def costs(designs: list[Any], blocked: list[Any] | None = None) -> Costs:
+    """The designs (loaded, calibrated) projected and priced; `blocked`, one per design, the
+    error that says it cannot run its workload as stated (or None)."""
+    blocks = blocked or [None] * len(designs)
     return Costs(
         [p for d in designs for p in project_workloads(d)],
-        [DesignCosts(d.name, list(unprojected(d)), tco(d)) for d in designs],
+        [
+            DesignCosts(d.name, list(unprojected(d)), tco(d), b)
+            for d, b in zip(designs, blocks, strict=True)
+        ],
     )

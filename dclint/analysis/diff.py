@@ -64,7 +64,7 @@ def totals(s: DesignSummary) -> dict[str, Value]:
         "racks": s.racks,
         "IT load": s.it_load.to("kW"),
         "PUE": float(s.pue),
-        "facility power": s.facility_power.to("kW"),
+        "facility power (all racks)": s.facility_power.to("kW"),
         "utility capacity": s.utility_capacity.to("kW") if s.utility_capacity else None,
         "cooling capacity (CDUs)": s.cooling_capacity.to("kW"),
         "liquid heat": s.liquid_heat.to("kW"),

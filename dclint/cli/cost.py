@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dclint.cli._shared import add_config, add_output, add_set, emit, overrides
+from dclint.cli._shared import add_config, add_output, add_set, emit
 
 __all__ = ["add_parser", "run"]
 
@@ -25,30 +25,30 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _calibrate(args: argparse.Namespace, designs: list[Any]) -> None:
-    """Each design gets the calibration profile its config names (--config, else the config
-    found from the design's directory)."""
-    from pathlib import Path
-
-    from dclint.cli._shared import given_config
-    from dclint.engine.config import config_for
-    from dclint.engine.runner import calibrate
-
-    given = given_config(args)
-    cache: dict[Any, Any] = {}
-    for path, design in zip(args.paths, designs, strict=True):
-        calibrate(design, given or config_for(Path(path), cache))
-
-
 def run(args: argparse.Namespace) -> int:
+    """Each design loaded and calibrated as `dclint review` loads it (the profile its config
+    names: --config, else the config found from the design's directory), and checked by the
+    rules whose consequence is 'cannot-run' only, under its config's selection: the error the
+    review reads as making the projection no figure (dclint.engine.coverage.blocking) is said
+    next to the figures."""
     from dclint.analysis.costs import costs
-    from dclint.loader import load
+    from dclint.cli._shared import make_engine
+    from dclint.engine.coverage import blocking
+    from dclint.errors import LoadError
     from dclint.report.registry import renderer
 
-    sets = overrides(args)
-    # LoadError -> exit 2 with file:line:col
-    designs = [load(path, overrides=sets) for path in args.paths]
-    _calibrate(args, designs)
-    result = costs(designs)
+    engine = make_engine(args)
+    rules = engine.rules
+    engine.cli["ignore"] = tuple(
+        rid for rid, cls in rules.items() if getattr(cls, "consequence", "") != "cannot-run"
+    )
+    designs, blocked = [], []
+    for path in args.paths:
+        checked = engine.check_file(path)
+        if checked.errors:  # -> exit 2 with file:line:col
+            raise LoadError(checked.errors)
+        designs.append(checked.design)
+        blocked.append(blocking(checked.findings, rules))
+    result = costs(designs, blocked)
     emit(args, renderer(result, args.format)(result))
     return 0

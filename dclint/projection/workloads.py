@@ -17,7 +17,15 @@ from dclint.units import Q_, Quantity, fmt
 if TYPE_CHECKING:
     from dclint.model.design import Design
 
-__all__ = ["Projection", "gpu_price", "mfu_convention", "project_workloads", "unprojected"]
+__all__ = [
+    "Projection",
+    "gpu_price",
+    "hfu",
+    "hfu_predicted",
+    "mfu_convention",
+    "project_workloads",
+    "unprojected",
+]
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,32 @@ def mfu_convention(p: Projection) -> str:
     return f"{p.timing.flops.convention}; {p.timing.mfu_basis} FLOPs"
 
 
+def _to_hardware(t: Timing, mfu: Quantity) -> float:
+    """`mfu` (on the workload's `mfu_basis` FLOPs) as an HFU of the same count: the recomputed
+    FLOPs added, so never below the MFU (equal to it on hardware FLOPs)."""
+    work = t.flops.hardware if t.mfu_basis == "hardware" else t.flops.model
+    return float(mfu.m_as("") * (t.flops.hardware / work).m_as(""))
+
+
+def hfu(t: Timing) -> float | None:
+    """The HFU at the MFU used (JSON `hfu`, `dclint cost`'s 'HFU'); the step model's own where
+    the run has no step time; None where the model did not run."""
+    pred = t.prediction
+    if pred is None:
+        return None
+    if t.step_time is None:
+        return float(pred.hfu.m_as(""))
+    return _to_hardware(t, t.mfu)
+
+
+def hfu_predicted(t: Timing) -> float | None:
+    """The HFU of the predicted step, on the count and basis of `mfu_predicted` (JSON
+    `hfu_predicted`, `dclint cost`'s 'HFU predicted'); None where the model did not run."""
+    if t.mfu_predicted is None:
+        return None
+    return _to_hardware(t, t.mfu_predicted)
+
+
 def _step_dict(t: Timing) -> dict[str, Any]:
     """The step model's keys of a projection (None where the model could not run)."""
     pred = t.prediction
@@ -123,7 +157,8 @@ def _step_dict(t: Timing) -> dict[str, Any]:
         "step_time_predicted_s": pred.step_time.m_as("s") if pred is not None else None,
         "mfu_predicted": t.mfu_predicted.m_as("") if t.mfu_predicted is not None else None,
         "mfu_gap": None,
-        "hfu": pred.hfu.m_as("") if pred is not None else None,
+        "hfu": hfu(t),
+        "hfu_predicted": hfu_predicted(t),
         "tokens_per_second": None,
         "prediction_unavailable": t.prediction_note or None,
         "mtbf_hours": rel.mtbf.m_as("hour") if rel is not None else None,
@@ -134,9 +169,6 @@ def _step_dict(t: Timing) -> dict[str, Any]:
     }
     if step is not None and pred is not None:
         out["tokens_per_second"] = pred.tokens_per_step / step.m_as("s")
-        # HFU of the MFU used, on the same count and basis: never below the MFU
-        work = t.flops.hardware if t.mfu_basis == "hardware" else t.flops.model
-        out["hfu"] = t.mfu.m_as("") * (t.flops.hardware / work).m_as("")
     if t.mfu_predicted is not None and not t.mfu_source.startswith("predicted"):
         out["mfu_gap"] = t.mfu.m_as("") / t.mfu_predicted.m_as("") - 1
     return out

@@ -7,7 +7,8 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
-from dclint.report.values import band, mfu_text
+from dclint.projection.workloads import hfu, hfu_predicted, mfu_convention
+from dclint.report.values import NO_ACTIVATIONS, band, mfu_text, not_meaningful
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
 
@@ -16,8 +17,9 @@ def _source(p: Any) -> str:
     return p.timing.mfu_source.split(" ", 1)[0]
 
 
-def _pct(q: Any) -> str:
-    return "-" if q is None else f"{q.m_as('percent'):.3g}%"
+def _hfu(value: float | None) -> str:
+    """An HFU as the MFU beside it prints (mfu_text), '-' where there is none."""
+    return "-" if value is None else mfu_text(value)
 
 
 def _predicted(p: Any) -> str:
@@ -66,6 +68,9 @@ def _part(p: Any, key: str) -> str:
 
 
 OVERHEAD = "calibrated overhead"  # a row only when a calibration profile adds one
+# the power of the workload's share of the racks x PUE (its GPUs: the assumptions' 'power'
+# line), not the review summary's 'Facility power (all racks: ...)' of every rack
+POWER = "facility power (workload's GPUs)"
 
 
 def _rows(projections: list[Any]) -> list[tuple[str, Any]]:
@@ -99,9 +104,13 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("GPUs", lambda p: f"{p.gpus} x {p.gpu}"),
     ("precision", lambda p: p.precision),
     ("FLOPs (model)", lambda p: f"{p.flops.model.m_as('FLOP'):.3g} FLOP"),
+    # MFU and HFU as JSON's mfu, hfu, mfu_predicted, hfu_predicted and mfu_convention: the HFU
+    # beside each MFU on its count and basis (never below it; equal on hardware FLOPs)
     ("MFU", lambda p: f"{mfu_text(p.timing.mfu.m_as(''))} ({_source(p)})"),
+    ("HFU at the MFU", lambda p: _hfu(hfu(p.timing))),
     ("MFU predicted", lambda p: _predicted(p)),
-    ("HFU predicted", lambda p: _pct(p.timing.prediction.hfu if p.timing.prediction else None)),
+    ("HFU predicted", lambda p: _hfu(hfu_predicted(p.timing))),
+    ("MFU/HFU counted", lambda p: mfu_convention(p)),
     ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),
     ("predicted step", lambda p: _predicted_step(p)),
     *(
@@ -129,12 +138,18 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("training time", lambda p: _training(p)),
     ("goodput", lambda p: f"{p.timing.goodput.m_as('percent'):.1f}%"),
     ("GPU-hours", lambda p: _fmt(p.gpu_hours, "hour")),
-    ("facility power", lambda p: _fmt(p.facility_power, "kW")),
+    (POWER, lambda p: _fmt(p.facility_power, "kW")),
     ("energy", lambda p: _fmt(p.energy, "MWh")),
     ("TFLOPS/W", lambda p: f"{p.efficiency.m_as('TFLOPS/W'):.3g}"),
     ("cost total", lambda p: "-" if p.cost is None else _fmt(p.cost)),
-    ("memory/GPU", lambda p: _fmt(p.memory.total, "GiB")),
+    ("memory/GPU", lambda p: _memory(p)),
 )
+
+
+def _memory(p: Any) -> str:
+    """The memory a GPU holds, saying so when it leaves the activations out."""
+    text = _fmt(p.memory.total, "GiB")
+    return text + (NO_ACTIVATIONS if p.memory.activations is None else "")
 
 
 def _fmt(q: Any, unit: str | None = None) -> str:
@@ -183,6 +198,17 @@ def _tco_rows(t: Any) -> list[list[str]]:
     return rows
 
 
+def _blocked(c: Costs) -> list[str]:
+    """Per design whose projection is no figure, what the review says of it, the error and its
+    place: 'bloom-176b: projection not meaningful until PAR003 layout-not-divisible is fixed:
+    d.yaml:24:27: workload bloom-176b: 70 layers do not split over pp 12 stages (...)'."""
+    return [
+        f"{d.name}: projection {not_meaningful(b)}: {b.file}:{b.line}:{b.column}: {b.message}"
+        for d in c.designs
+        if (b := d.blocked) is not None
+    ]
+
+
 def _document(c: Costs, fmt_name: str) -> str:
     """The cost report as a document (Markdown or HTML): the same figures as the text."""
     from dclint.report.document import Block, write_html, write_markdown
@@ -190,6 +216,7 @@ def _document(c: Costs, fmt_name: str) -> str:
     projections = c.projections
     title = "Training time, energy and cost"
     parts = [Block("h1", title)]
+    parts += [Block("p", line) for line in _blocked(c)]
     if projections:
         header = ["", *(p.workload for p in projections)]
         rows = [[name, *(str(get(p)) for p in projections)] for name, get in _rows(projections)]
@@ -221,13 +248,27 @@ def render_json(c: Costs) -> str:
             for w, r in d.unprojected
         ],
         "tco": [d.tco.as_dict() for d in c.designs],
+        "not_meaningful": [
+            {
+                "design": d.name,
+                "reason": not_meaningful(b),
+                "rule": b.rule,
+                "file": b.file,
+                "line": b.line,
+                "column": b.column,
+                "message": b.message,
+            }
+            for d in c.designs
+            if (b := d.blocked) is not None
+        ],
     }
     return finite_json(data)
 
 
 def render_text(c: Costs) -> str:
     projections = c.projections
-    out = [_table(projections)] if projections else []
+    out = [line + "\n" for line in _blocked(c)]
+    out += [_table(projections)] if projections else []
     for p in projections:
         out.append(
             f"\nassumptions for {p.workload}:\n" + "\n".join(f"  - {a}" for a in p.assumptions)

@@ -61,7 +61,7 @@ def summary_rows(s: DesignSummary) -> list[tuple[str, str]]:
         ("GPUs", f"{s.gpus}"),
         ("Racks", f"{s.racks}"),
         ("IT load", fmt(s.it_load)),
-        (f"Facility power (IT load x PUE {s.pue:g})", fmt(s.facility_power)),
+        (f"Facility power (all racks: IT load x PUE {s.pue:g})", fmt(s.facility_power)),
     ]
     if s.utility_capacity is not None:
         margin = (s.utility_capacity - s.facility_power).to("kW")

@@ -21,7 +21,7 @@ from dclint.report.assumptions import (
     assumptions,
     projection_assumptions,
 )
-from dclint.report.values import days_text, money, show
+from dclint.report.values import days_text, money, not_meaningful, show
 
 __all__ = [
     "OVERVIEW_COLUMNS",
@@ -90,7 +90,7 @@ class Review:
         from dclint.engine.coverage import blocking
 
         f = blocking(self.findings, self.assessment.rules)
-        return f"not meaningful until {f.rule} {f.name} is fixed" if f is not None else ""
+        return not_meaningful(f) if f is not None else ""
 
     @property
     def counts(self) -> dict[str, int]:

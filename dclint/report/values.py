@@ -9,6 +9,7 @@ from dclint.units import Q_, Quantity, fmt
 
 __all__ = [
     "MONEY_KEYS",
+    "NO_ACTIVATIONS",
     "PROJECTION_COLUMNS",
     "band",
     "breakdown",
@@ -16,6 +17,7 @@ __all__ = [
     "days_text",
     "mfu_text",
     "money",
+    "not_meaningful",
     "predicted_step",
     "projection_rows",
     "share",
@@ -130,6 +132,18 @@ def mfu_band(p: dict[str, Any]) -> str:
     return f" ({band(100 * low, 100 * high)}%)"
 
 
+# what a memory figure says of itself when the architecture leaves the activations unestimated
+# (the assumptions' 'activations not estimated: ...' says why), in `dclint cost` and the review
+NO_ACTIVATIONS = " (excl. activations: not estimated)"
+
+
+def not_meaningful(f: Any) -> str:
+    """'not meaningful until PAR003 layout-not-divisible is fixed': what the review and
+    `dclint cost` say of a projection while `f`, an error that says the design cannot run its
+    workload as stated (dclint.engine.coverage.blocking), stands."""
+    return f"not meaningful until {f.rule} {f.name} is fixed"
+
+
 def projection_rows(projections: list[dict[str, Any]], blocked: str = "") -> list[list[str]]:
     """One row per projected workload, in PROJECTION_COLUMNS order; predicted MFU and days
     carry their uncertainty band. Where the design cannot run its workload as stated,
@@ -141,7 +155,9 @@ def projection_rows(projections: list[dict[str, Any]], blocked: str = "") -> lis
             rows.append([show(p.get("workload")), show(p.get("gpus")), *[blocked] * 6])
             continue
         memory = p.get("memory_per_gpu_gib")
+        without = ""
         if isinstance(memory, dict):
+            without = "" if "activations" in memory else NO_ACTIVATIONS
             memory = memory.get("total")
         rows.append(
             [
@@ -156,7 +172,7 @@ def projection_rows(projections: list[dict[str, Any]], blocked: str = "") -> lis
                 + days_band(p),
                 show(p.get("gpu_hours")),
                 show(p.get("energy_mwh")),
-                show(memory),
+                show(memory) + without,
                 money(p.get("cost_total"), str(p.get("currency") or ""))
                 if p.get("cost_breakdown")
                 else "-",  # nothing priced: no cost, not a free run

@@ -214,7 +214,7 @@ class FabricOversubscribed(FabricRule):
                         tier.path,
                         f"fabric {fabric.id} tier {tier.name} is oversubscribed "
                         f"{ratio:.2f}:1 (down:up){_fullest(tier)}, {fmt(tier.down, 'Tb/s')} "
-                        f"down vs {fmt(tier.up, 'Tb/s')} up{bound}; limit {limit:g}:1",
+                        f"down vs {fmt(tier.up, 'Tb/s')} up{bound}",
                         subject=f"{fabric.id}.{tier.name}",
                         measured=f"{ratio:.2f}:1",
                         limit=f"{limit:g}:1",

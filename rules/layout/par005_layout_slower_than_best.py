@@ -31,14 +31,17 @@ layout counts as valid only with `reserve` (default 10%, as PAR004's: dclint's o
 the memory the estimate leaves out, see PAR004) of GPU memory free.
 
 ## Example
+On 64 H100 (rules/layout/examples/par005/bad.yaml, its eight HGX nodes in two racks):
 ```yaml
 workloads:
-  - id: llm-13b
+  - id: tp8-mb1
     model: {parameters: 13e9, layers: 40, hidden_size: 5120, attention_heads: 40,
-            vocab_size: 32000}
-    global_batch: 960
-    gpus: 320
-    parallel: {tp: 8, pp: 1}   # PAR005: 23% slower than tp 4, micro-batch 4
+            ffn_hidden_size: 13824, vocab_size: 32000, swiglu: true}
+    tokens: 260e9
+    sequence_length: 4096
+    global_batch: 512
+    gpus: 64
+    parallel: {tp: 8, pp: 1}  # PAR005: 35.5% slower than the best, tp 2, pp 1, micro-batch 4
 ```
 
 ## Fix
