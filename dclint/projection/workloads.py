@@ -73,6 +73,21 @@ class Projection:
         electricity price, GPU price or system price): such a run is not free."""
         return self.cost_total if self.cost_breakdown else None
 
+    @property
+    def mfu_convention(self) -> str:
+        """How the MFU and HFU count FLOPs (JSON `mfu_convention`)."""
+        return mfu_convention(self)
+
+    @property
+    def hfu(self) -> float | None:
+        """The HFU at the MFU used (JSON `hfu`, `dclint cost`'s 'HFU at the MFU')."""
+        return hfu(self.timing)
+
+    @property
+    def hfu_predicted(self) -> float | None:
+        """The HFU of the predicted step (JSON `hfu_predicted`, 'HFU predicted')."""
+        return hfu_predicted(self.timing)
+
     def as_dict(self) -> dict[str, Any]:
         t = self.timing
         return {

@@ -7,7 +7,6 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
-from dclint.projection.workloads import hfu, hfu_predicted, mfu_convention
 from dclint.report.values import NO_ACTIVATIONS, band, mfu_text, not_meaningful
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
@@ -107,10 +106,10 @@ ROWS: tuple[tuple[str, Any], ...] = (
     # MFU and HFU as JSON's mfu, hfu, mfu_predicted, hfu_predicted and mfu_convention: the HFU
     # beside each MFU on its count and basis (never below it; equal on hardware FLOPs)
     ("MFU", lambda p: f"{mfu_text(p.timing.mfu.m_as(''))} ({_source(p)})"),
-    ("HFU at the MFU", lambda p: _hfu(hfu(p.timing))),
+    ("HFU at the MFU", lambda p: _hfu(p.hfu)),
     ("MFU predicted", lambda p: _predicted(p)),
-    ("HFU predicted", lambda p: _hfu(hfu_predicted(p.timing))),
-    ("MFU/HFU counted", lambda p: mfu_convention(p)),
+    ("HFU predicted", lambda p: _hfu(p.hfu_predicted)),
+    ("MFU/HFU counted", lambda p: p.mfu_convention),
     ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),
     ("predicted step", lambda p: _predicted_step(p)),
     *(
