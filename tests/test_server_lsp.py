@@ -323,7 +323,6 @@ async def test_hover_on_a_fabric_tier_shows_its_oversubscription(client: Languag
 async def test_hover_on_a_workload_shows_step_time_mfu_and_memory(client: LanguageClient) -> None:
     import dclint
     from dclint.projection import project_workloads
-    from dclint.units import fmt
 
     path = client.root / "train.yaml"  # type: ignore[attr-defined]
     text = SAMPLE.read_text()
@@ -336,17 +335,36 @@ async def test_hover_on_a_workload_shows_step_time_mfu_and_memory(client: Langua
     (p,) = project_workloads(dclint.load(SAMPLE))
     pred = p.timing.prediction
     assert pred is not None
+    # the lines `dclint cost` prints for the same workload: its predicted step (without the
+    # band), MFU and HFU predicted, memory a GPU
+    cost = _cost_rows(SAMPLE)
     assert value.splitlines()[:3] == [
         "**workload llm-13b** on 320 x h100-sxm",
-        f"- predicted step {fmt(pred.step_time, 's')}, MFU {pred.mfu.m_as('') * 100:.1f}% "
-        f"(HFU {pred.hfu.m_as('') * 100:.1f}%)",
-        f"- memory a GPU {fmt(p.timing.memory.total, 'GB')}",
+        f"- predicted step {cost['predicted step'].split(' (')[0]}, MFU predicted "
+        f"{cost['MFU predicted'].split(' (')[0]} (HFU {cost['HFU predicted']})",
+        f"- memory a GPU {cost['memory/GPU']}",
     ]
     # step time and MFU agree: 6 x 13e9 parameters x 960 x 4096 tokens a step over 320 GPUs
     # at the H100 SXM's 989 dense BF16 TFLOP/s is the step time at 100% MFU (within 10%: the
     # MFU dclint reports also counts the attention FLOPs the 6N rule leaves out)
     ideal = 6 * 13e9 * 960 * 4096 / (320 * 989e12)
     assert pred.step_time.m_as("s") * pred.mfu.m_as("") == pytest.approx(ideal, rel=0.1)
+
+
+def _cost_rows(design: Path) -> dict[str, str]:
+    """`dclint cost`'s rows for a one-workload design: label -> value (split at the first run
+    of two spaces or more)."""
+    import contextlib
+    import io
+    import re
+
+    from dclint.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["cost", "--format", "text", str(design)]) == 0
+    rows = [re.split(r"\s{2,}", line.strip(), maxsplit=1) for line in out.getvalue().splitlines()]
+    return {row[0]: row[1] for row in rows if len(row) == 2}
 
 
 async def _actions(client: LanguageClient, path: Path, line: int) -> list[types.CodeAction]:

@@ -259,15 +259,20 @@ def _workload(design: Any, index: int) -> list[str]:
             continue
         t = p.timing
         lines = [f"**workload {p.workload}** on {p.gpus} x {p.gpu}"]
-        if t.prediction is not None:
-            pred = t.prediction
+        if t.prediction is not None and t.mfu_predicted is not None:
+            # as `dclint cost` prints them: the MFU on the workload's FLOP basis (mfu_basis) and
+            # the HFU on the same count, to 4 figures; the memory in GiB
+            mfu, hfu = t.mfu_predicted.m_as(""), p.hfu_predicted
             lines.append(
-                f"- predicted step {_fmt(pred.step_time, 's')}, MFU {pred.mfu.m_as('') * 100:.1f}%"
-                f" (HFU {pred.hfu.m_as('') * 100:.1f}%)"
+                f"- predicted step {_fmt(t.prediction.step_time, 's')}, MFU predicted"
+                f" {mfu * 100:.4g}%" + ("" if hfu is None else f" (HFU {hfu * 100:.4g}%)")
             )
         elif t.prediction_note:
             lines.append(f"- step time not predicted: {t.prediction_note}")
-        lines.append(f"- memory a GPU {_fmt(t.memory.total, 'GB')}")
+        memory = _fmt(t.memory.total, "GiB")
+        if t.memory.activations is None:
+            memory += " (excl. activations: not estimated)"
+        lines.append(f"- memory a GPU {memory}")
         lines.append(f"- training time {_fmt(p.training_time, 'day')}, cost {_fmt(p.cost_total)}")
         return ["\n".join(lines)]
     for name, reason in unprojected(design):
