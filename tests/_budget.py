@@ -19,11 +19,12 @@ tests start share their bytecode (tests/conftest.py), identical fresh-process ch
 discover() and Rule.doc() do their work once a process, and each process freezes what its
 collection made. Back to back on a shared machine, 14 of the files (760 tests, two workers)
 went from 49.9 to 44.6 CPU-seconds, and the tier's subprocesses from 17.9 to 12.7; the command
-line's parser is built once a process. Five runs of the tier (2,919 to 3,005 tests as this round merged) on this machine, at
-a mean load of 1.8 to 2.5 (its own two workers), measured 123.3, 121.6, 106.5, 156.4 and 118.9
-CPU-seconds (median 121.6; the 156.4 and the 118.9 are the same tree, back to back): about the
-goal, not reliably under it, and the same tree varies by half on this host. The budget is
-180, above the largest of them: it fails a tier that grows, not one that ran on a slow host.
+line's parser is built once a process. Five runs of the tier (2,919 to 3,005 tests as this
+round merged) on this machine, at a mean load of 1.8 to 2.5 (its own two workers), measured
+123.3, 121.6, 106.5, 156.4 and 118.9 CPU-seconds (median 121.6; the 156.4 and the 118.9 are the
+same tree, back to back): about the goal, not reliably under it, and the same tree varies by
+half on this host. The budget is 180, above the largest of them: it fails a tier that grows,
+not one that ran on a slow host.
 A run whose mean load average exceeds its own workers by more than half the cores is reported,
 not judged.
 DCLINT_CPU_BUDGET sets another budget (a slower machine's); 0 turns the check off.
