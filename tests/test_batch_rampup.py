@@ -143,6 +143,12 @@ def _error(extra: str, batch: str = "global_batch: 2048") -> str:
             "",
             "batch_rampup needs global_batch",
         ),
+        (  # a hostile ramp: 127,999 batch sizes, each timed (about 9 s before the limit)
+            "{start: 16, increment: 16, samples: 1e12}",
+            "global_batch: 2048000",
+            "batch_rampup: 127,999 batch sizes from start 16 to global_batch 2048000 by 16; "
+            "dclint times each with the step model and takes at most 4,096",
+        ),
     ],
 )
 def test_a_ramp_megatron_refuses_is_a_load_error(ramp: str, batch: str, message: str) -> None:

@@ -167,6 +167,12 @@ class Checkpoint(Strict):
         return self
 
 
+# the most batch sizes a ramp may step through: each is timed by the step model (about 70 us),
+# and a hostile design's millions would hold the command for minutes. BLOOM's ramp (192 to
+# 2,048 by 16) takes 116, Megatron-LM's GPT-3 175B example (16 to 1,536 by 16) 95: dclint's own
+MAX_RAMP_SIZES = 4096
+
+
 class BatchRampup(Strict):
     """Megatron's batch-size ramp-up, `--rampup-batch-size <start> <increment> <samples>`:
     the run starts at `start` sequences a step and adds `increment` each time another
@@ -368,6 +374,14 @@ class Workload(Strict):
                 f"batch_rampup: global_batch {batch} - start {ramp.start} = "
                 f"{batch - ramp.start} is not a multiple of increment {ramp.increment} "
                 "(Megatron asserts it)"
+            )
+        sizes = (batch - ramp.start) // ramp.increment
+        if sizes > MAX_RAMP_SIZES:
+            raise ValueError(
+                f"batch_rampup: {sizes:,} batch sizes from start {ramp.start} to global_batch "
+                f"{batch} by {ramp.increment}; dclint times each with the step model and takes "
+                f"at most {MAX_RAMP_SIZES:,} (Megatron's published ramps take about 100): use a "
+                "larger increment"
             )
         p = self.parallel
         dp = p.dp or max(1, self.gpus // (p.tp * p.pp * p.cp))
