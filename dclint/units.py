@@ -19,6 +19,7 @@ __all__ = [
     "QuantityError",
     "dimension_of",
     "fmt",
+    "fmt_band",
     "narrow_hint",
     "parse_quantity",
     "parse_unit",
@@ -367,3 +368,26 @@ def number_text(value: Any) -> str:
     if not math.isfinite(number) or abs(number) >= 1e15:
         return f"{number:.4g}"
     return f"{number:,.15g}"
+
+
+def fmt_band(low: float, high: float, digits: int = 2) -> str:
+    """A range as a consultant quotes it: '31-41', to `digits` significant figures, rounded
+    outward (the low end down, the high end up), so the printed range holds every value the
+    computed one does: 126.1-235 -> '120-240', never '130-240'."""
+    lo, hi = _sig(low, digits, math.floor), _sig(high, digits, math.ceil)
+    if lo == hi:
+        lo, hi = _sig(low, digits + 1, math.floor), _sig(high, digits + 1, math.ceil)
+    return f"{lo}-{hi}"
+
+
+def _sig(x: float, digits: int, direction: Any = round) -> str:
+    """`x` to `digits` significant figures, thousands separated: 137,851 -> '140,000';
+    `direction` (round, math.floor or math.ceil) says which way the last figure goes."""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    places = digits - 1 - math.floor(math.log10(abs(x)))
+    step = 10.0**places
+    rounded = direction(round(x * step, 9)) / step  # round(.., 9): 1.2 * 10 is 12, not 12.000001
+    if abs(rounded) >= 100:
+        return f"{rounded:,.0f}"
+    return f"{rounded:.{digits}g}"

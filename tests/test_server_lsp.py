@@ -335,15 +335,18 @@ async def test_hover_on_a_workload_shows_step_time_mfu_and_memory(client: Langua
     (p,) = project_workloads(dclint.load(SAMPLE))
     pred = p.timing.prediction
     assert pred is not None
-    # the lines `dclint cost` prints for the same workload: its predicted step (without the
-    # band), MFU and HFU predicted, memory a GPU
+    # the lines `dclint cost` prints for the same workload: its predicted step and MFU with
+    # their bands (not the MFU's gap to the declared one), HFU predicted, memory a GPU
     cost = _cost_rows(SAMPLE)
     assert value.splitlines()[:3] == [
         "**workload llm-13b** on 320 x h100-sxm",
-        f"- predicted step {cost['predicted step'].split(' (')[0]}, MFU predicted "
-        f"{cost['MFU predicted'].split(' (')[0]} (HFU {cost['HFU predicted']})",
+        f"- predicted step {cost['predicted step']}, MFU predicted "
+        f"{cost['MFU predicted'].split(' (declared')[0]} (HFU {cost['HFU predicted']})",
         f"- memory a GPU {cost['memory/GPU']}",
     ]
+    assert value.splitlines()[1] == (
+        "- predicted step 2.586 s (2.12-2.82 s), MFU predicted 39.47% (36-49%) (HFU 40.28%)"
+    )
     # step time and MFU agree: 6 x 13e9 parameters x 960 x 4096 tokens a step over 320 GPUs
     # at the H100 SXM's 989 dense BF16 TFLOP/s is the step time at 100% MFU (within 10%: the
     # MFU dclint reports also counts the attention FLOPs the 6N rule leaves out)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from dclint.units import Q_, Quantity, fmt
+from dclint.units import Q_, Quantity, fmt, fmt_band
 
 __all__ = [
     "MONEY_KEYS",
@@ -81,27 +80,7 @@ def mfu_text(value: Any) -> str:
     return show(value)
 
 
-def band(low: float, high: float, digits: int = 2) -> str:
-    """A range as a consultant quotes it: '31-41', to `digits` significant figures, rounded
-    outward (the low end down, the high end up), so the printed range holds every value the
-    computed one does: 126.1-235 -> '120-240', never '130-240'."""
-    lo, hi = _sig(low, digits, math.floor), _sig(high, digits, math.ceil)
-    if lo == hi:
-        lo, hi = _sig(low, digits + 1, math.floor), _sig(high, digits + 1, math.ceil)
-    return f"{lo}-{hi}"
-
-
-def _sig(x: float, digits: int, direction: Any = round) -> str:
-    """`x` to `digits` significant figures, thousands separated: 137,851 -> '140,000';
-    `direction` (round, math.floor or math.ceil) says which way the last figure goes."""
-    if x == 0 or not math.isfinite(x):
-        return f"{x:g}"
-    places = digits - 1 - math.floor(math.log10(abs(x)))
-    step = 10.0**places
-    rounded = direction(round(x * step, 9)) / step  # round(.., 9): 1.2 * 10 is 12, not 12.000001
-    if abs(rounded) >= 100:
-        return f"{rounded:,.0f}"
-    return f"{rounded:.{digits}g}"
+band = fmt_band  # a range as a consultant quotes it (dclint.units, shared with the editor)
 
 
 def days_text(days: float) -> str:

@@ -260,12 +260,19 @@ def _workload(design: Any, index: int) -> list[str]:
         t = p.timing
         lines = [f"**workload {p.workload}** on {p.gpus} x {p.gpu}"]
         if t.prediction is not None and t.mfu_predicted is not None:
-            # as `dclint cost` prints them: the MFU on the workload's FLOP basis (mfu_basis) and
-            # the HFU on the same count, to 4 figures; the memory in GiB
-            mfu, hfu = t.mfu_predicted.m_as(""), p.hfu_predicted
+            from dclint.units import fmt_band
+
+            # as `dclint cost` prints them: the step and the MFU with their calibrated bands, the
+            # MFU on the workload's FLOP basis (mfu_basis) and the HFU on the same count, to 4
+            # figures; the memory in GiB
+            pred, mfu, hfu = t.prediction, t.mfu_predicted.m_as(""), p.hfu_predicted
+            seconds = pred.step_time.m_as("s")
+            step_band = fmt_band(*pred.band.step_time(seconds), 3)
+            low, high = pred.band.mfu(mfu)
             lines.append(
-                f"- predicted step {_fmt(t.prediction.step_time, 's')}, MFU predicted"
-                f" {mfu * 100:.4g}%" + ("" if hfu is None else f" (HFU {hfu * 100:.4g}%)")
+                f"- predicted step {_fmt(pred.step_time, 's')} ({step_band} s), MFU predicted"
+                f" {mfu * 100:.4g}% ({fmt_band(100 * low, 100 * high)}%)"
+                + ("" if hfu is None else f" (HFU {hfu * 100:.4g}%)")
             )
         elif t.prediction_note:
             lines.append(f"- step time not predicted: {t.prediction_note}")
