@@ -7,7 +7,7 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
-from dclint.report.values import NO_ACTIVATIONS, band, mfu_text, not_meaningful
+from dclint.report.values import NO_ACTIVATIONS, band, mfu_text, not_meaningful, predicted_step
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
 
@@ -33,14 +33,6 @@ def _predicted(p: Any) -> str:
         gap = t.mfu.m_as("") / t.mfu_predicted.m_as("") - 1
         text += f" (declared {gap:+.0%})"
     return text
-
-
-def _predicted_step(p: Any) -> str:
-    pred = p.timing.prediction
-    if pred is None:
-        return "-"
-    low, high = pred.band.step_time(pred.step_time.m_as("s"))
-    return f"{_fmt(pred.step_time, 's')} ({band(low, high, 3)} s)"
 
 
 def _training(p: Any) -> str:
@@ -111,7 +103,8 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("HFU predicted", lambda p: _hfu(p.hfu_predicted)),
     ("MFU/HFU counted", lambda p: p.mfu_convention),
     ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),
-    ("predicted step", lambda p: _predicted_step(p)),
+    # the review's one formatter of the predicted step and its band, over the JSON keys
+    ("predicted step", lambda p: predicted_step(p.as_dict()) or "-"),
     *(
         (f"  {label}", _part_row(key))
         for key, label in (
