@@ -8,7 +8,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from dclint._version import __version__
 from dclint.analysis.assess.assessment import Assessment
@@ -16,10 +16,17 @@ from dclint.report.commits import commits as git_commits
 from dclint.report.values import share, show
 from dclint.report.view import View
 
-if TYPE_CHECKING:
-    from dclint.report.review import Review
-
 __all__ = ["metadata", "provenance"]
+
+
+class Reviewed(Protocol):
+    """What the run details read of a reviewed design (dclint.report.review.Review is one)."""
+
+    @property
+    def file(self) -> str: ...
+
+    @property
+    def provenance(self) -> tuple[str, str]: ...
 
 
 def _changed_options(a: Assessment, defaults: dict[str, dict[str, Any]]) -> list[str]:
@@ -64,7 +71,7 @@ def provenance(a: Assessment) -> tuple[str, str]:
     return _config(a), "; ".join(_changed_options(a, _defaults())) or "none"
 
 
-def metadata(items: Sequence[Review], view: View) -> list[tuple[str, str]]:
+def metadata(items: Sequence[Reviewed], view: View) -> list[tuple[str, str]]:
     """(item, value) rows: one a run, and one a design file where configs or commits differ."""
     today = view.today or date.today().isoformat()
     argv = view.argv
