@@ -86,8 +86,8 @@ class PowerHeadroomTooSmall(PowerRule):
                 yield Violation(
                     (*panel.path, panel.capacity_field),
                     f"power domain {panel.id} {kept} unallocated "
-                    f"({fmt(panel.capacity)} derated capacity, {fmt(allocated)} allocated); "
-                    f"needs at least {fmt(need)} of headroom",
+                    f"({fmt(panel.capacity)} derated capacity, {fmt(allocated)} allocated), "
+                    "less headroom than it needs",
                     subject=panel.id,
                     measured=left,
                     limit=need,

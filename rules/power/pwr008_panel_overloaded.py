@@ -95,7 +95,7 @@ class PanelOverloaded(PowerRule):
                 (*panel.path, panel.capacity_field),
                 f"{panel.model.kind} {panel.id} carries {fmt(load)} of rack load "
                 f"({len(racks)} rack{'s' if len(racks) != 1 else ''}, active and planned, each "
-                f"once, at their {basis}), above its derated capacity {fmt(capacity)} "
+                f"once, at their {basis}), above its derated capacity "
                 f"({rating_text(panel.model)})",
                 subject=panel.id,
                 measured=load,
