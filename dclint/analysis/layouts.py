@@ -14,6 +14,7 @@ __all__ = [
     "best_ceiling_sentence",
     "best_flags",
     "ceiling_sentence",
+    "days_sentence",
     "declared_sentence",
     "table",
 ]
@@ -84,6 +85,26 @@ def best_ceiling_sentence(plan: Plan) -> str | None:
     )
 
 
+def days_sentence(plan: Plan) -> str:
+    """How a layout's days are counted, with the declared run's terms as `dclint cost` names
+    them: 'days: steps x predicted step, + batch ramp-up (the declared run's 0.7566 d, 0.71%
+    of its steps) + evaluations (0.7917 d), x checkpoints and failures (the declared run's
+    +1.62%) ...'."""
+    terms = plan.terms
+    ramp = (
+        f"the declared run's {fmt(Q_(terms.rampup, 'day'), 'day')}, "
+        f"{terms.ramp_share:.2%} of its steps"
+        if terms.ramp_share
+        else "none declared"
+    )
+    evaluation = fmt(Q_(terms.evaluation, "day"), "day") if terms.evaluation else "none declared"
+    return (
+        f"days: steps x predicted step, + batch ramp-up ({ramp}) + evaluations ({evaluation}), "
+        f"x checkpoints and failures (the declared run's +{plan.overhead - 1:.2%}), as "
+        "`dclint cost` counts them; cost: GPU-days x that run's cost a GPU-day"
+    )
+
+
 def best_flags(plan: Plan) -> str | None:
     """The best layout as `dclint plan` flags (`--set workloads...`), None when none is valid."""
     valid = plan.result.valid
@@ -103,6 +124,7 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             "step_time_s": c.step_time, "mfu": plan.mfu(c),
             "memory_per_gpu_gib": Q_(c.memory, "B").m_as("GiB"),
             "days": plan.days(c).m_as("day"),
+            "rampup_days": plan.rampup(c).m_as("day"),
             "cost": None if cost is None else float(cost.magnitude),
             "currency": None if cost is None else f"{cost.units:~}",
             "breakdown_s": c.step.parts(),
@@ -128,6 +150,8 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             None if plan.ceiling is None else {"mfu": plan.ceiling[0], "run": plan.ceiling[1]}
         ),
         "ceiling_note": ceiling_sentence(plan, top),
+        "evaluation_days": plan.terms.evaluation,
+        "overhead": plan.overhead,
         "rejected": plan.result.rejected,
         "set": set_line(plan.workload, valid[0], plan.gpus) if valid else None,
     }
@@ -157,8 +181,6 @@ def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[s
     flags = best_flags(plan)
     if flags is not None:
         notes.append("Best layout as flags: " + flags)
-    notes.append(
-        "Days: steps x predicted step x the declared run's checkpoint and failure overhead "
-        "(dclint cost); cost: GPU-days x that run's cost a GPU-day."
-    )
+    days = days_sentence(plan)
+    notes.append(days[0].upper() + days[1:] + ".")
     return title, head, rows, notes

@@ -9,6 +9,7 @@ from dclint.analysis.layouts import (
     as_data,
     best_flags,
     ceiling_sentence,
+    days_sentence,
     declared_sentence,
     table,
 )
@@ -41,11 +42,7 @@ def _drawn(plan: Any, top: int, fmt_name: str) -> str:
     line = best_flags(plan)
     if line is not None:
         out += ["", "best layout as flags:", f"{'    ' if md else '  '}{line}"]
-    out += [
-        "",
-        "days: steps x predicted step x the declared run's checkpoint and failure overhead "
-        "(`dclint cost`); cost: GPU-days x that run's cost a GPU-day",
-    ]
+    out += ["", days_sentence(plan)]
     return "\n".join(out) + "\n"
 
 
