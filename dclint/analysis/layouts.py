@@ -17,6 +17,7 @@ __all__ = [
     "days_sentence",
     "declared_sentence",
     "table",
+    "used_sentence",
 ]
 
 HEAD = (
@@ -85,6 +86,26 @@ def best_ceiling_sentence(plan: Plan) -> str | None:
     )
 
 
+def used_sentence(plan: Plan) -> str | None:
+    """Where the design declares its MFU, the declared and the best layout at that MFU beside
+    the step model's figures, each labelled (`Plan.used`: the review's rows, PAR005's second
+    pair); None where the step model's MFU is the run's."""
+    valid = plan.result.valid
+    if plan.terms.mfu is None or not valid:
+        return None
+    d, best = plan.declared, valid[0]
+    d_step, _, d_days, _ = plan.used(d)
+    b_step, b_mfu, b_days, _ = plan.used(best)
+    return (
+        f"at your declared MFU {plan.terms.mfu * 100:.4g}%: your layout "
+        f"{fmt(Q_(d_step, 's'), 's')} a step, {fmt(d_days, 'day')}; the best "
+        f"{fmt(Q_(b_step, 's'), 's')} a step, MFU {b_mfu * 100:.4g}%, {fmt(b_days, 'day')} "
+        f"(the step model's: {fmt(Q_(d.step_time, 's'), 's')} and "
+        f"{fmt(Q_(best.step_time, 's'), 's')} a step, the best at MFU {plan.mfu(best):.1%}, "
+        "as dclint plan lists them)"
+    )
+
+
 def days_sentence(plan: Plan) -> str:
     """How a layout's days are counted, with the declared run's terms as `dclint cost` names
     them: 'days: steps x predicted step, + batch ramp-up (the declared run's 0.7566 d, 0.71%
@@ -112,6 +133,18 @@ def best_flags(plan: Plan) -> str | None:
 
 
 def as_data(plan: Plan, top: int) -> dict[str, Any]:
+    def used(c: Candidate) -> dict[str, Any] | None:
+        """`c` at the MFU the design declares (`Plan.used`), None where the model's is used."""
+        if plan.terms.mfu is None:
+            return None
+        step, mfu, days, cost = plan.used(c)
+        return {
+            "step_time_s": step,
+            "mfu": mfu,
+            "days": days.m_as("day"),
+            "cost": None if cost is None else float(cost.magnitude),
+        }
+
     def layout(c: Candidate) -> dict[str, Any]:
         cost = plan.cost(c)
         return {
@@ -129,6 +162,7 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             "currency": None if cost is None else f"{cost.units:~}",
             "breakdown_s": c.step.parts(),
             "above_calibrated_mfu": plan.above_ceiling(c),
+            "at_declared_mfu": used(c),
         }  # fmt: skip
 
     valid = plan.result.valid
@@ -150,6 +184,7 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             None if plan.ceiling is None else {"mfu": plan.ceiling[0], "run": plan.ceiling[1]}
         ),
         "ceiling_note": ceiling_sentence(plan, top),
+        "declared_mfu": plan.terms.mfu,
         "evaluation_days": plan.terms.evaluation,
         "overhead": plan.overhead,
         "rejected": plan.result.rejected,
@@ -174,6 +209,9 @@ def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[s
         for row, c in zip(rows, valid[:top], strict=True):
             row.insert(1, f"{c.world:,}")
     notes = [declared_sentence(plan) + "."]
+    used = used_sentence(plan)
+    if used is not None:
+        notes.append(used[0].upper() + used[1:] + ".")
     above = ceiling_sentence(plan, top)
     if above is not None:
         notes.append(above[0].upper() + above[1:] + ".")

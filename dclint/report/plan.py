@@ -12,6 +12,7 @@ from dclint.analysis.layouts import (
     days_sentence,
     declared_sentence,
     table,
+    used_sentence,
 )
 from dclint.escaping import finite_json, markdown_text, printable
 
@@ -33,6 +34,9 @@ def _drawn(plan: Any, top: int, fmt_name: str) -> str:
     out = [f"## {markdown_text(title)}" if md else printable(title), ""]
     out += _table(head, rows, md)
     out += ["", declared_sentence(plan) + "."]
+    used = used_sentence(plan)
+    if used is not None:
+        out += ["", used + "."]
     above = ceiling_sentence(plan, top)
     if above is not None:
         out += ["", above + "."]

@@ -79,6 +79,8 @@ class RunTerms:
     ramp_share: float = 0.0  # Timing.rampup / (compute + communication)
     evaluation: float = 0.0  # days (Timing.evaluation)
     rampup: float = 0.0  # days (Timing.rampup): the declared run's own
+    step: float | None = None  # seconds: the projection's step at the MFU it uses
+    mfu: float | None = None  # the MFU the design declares (None: the step model's is used)
 
 
 @dataclass(frozen=True)
@@ -118,16 +120,33 @@ class Plan:
         (`dclint cost`'s 'batch ramp-up'), of `c`'s steps."""
         return Q_(self.steps_days(c) * self.terms.ramp_share, "day")
 
-    def days(self, c: Candidate) -> Quantity:
+    def days(self, c: Candidate, scale: float = 1.0) -> Quantity:
         """Steps, the batch ramp-up and the evaluations (their own terms, as `dclint cost`
-        gives them), times the declared run's checkpoint and failure overhead."""
-        running = self.steps_days(c) + self.rampup(c).m_as("day") + self.terms.evaluation
+        gives them), times the declared run's checkpoint and failure overhead; the steps
+        `scale` times the model's (`used`)."""
+        steps = self.steps_days(c) * scale
+        running = steps * (1 + self.terms.ramp_share) + self.terms.evaluation
         return Q_(running * self.overhead, "day")
 
-    def cost(self, c: Candidate) -> Quantity | None:
+    @property
+    def scale(self) -> float:
+        """The projection's step at the MFU it uses over the search's step for the declared
+        layout: the declared MFU's measurement over the model (1 where the step model's MFU
+        is used, as near as the projection and the search time the same step)."""
+        used, model = self.terms.step, self.declared.step_time
+        return used / model if used and model > 0 else 1.0
+
+    def used(self, c: Candidate) -> tuple[float, float, Quantity, Quantity | None]:
+        """`c`'s step (s), MFU, days and cost at the MFU the run uses: the model's times
+        `scale`, the declared layout's being the projection's own. `dclint plan`, PAR005
+        and the review quote these beside (or, at the model's MFU, as) the model's."""
+        s = self.scale
+        return c.step_time * s, self.mfu(c) / s, self.days(c, s), self.cost(c, s)
+
+    def cost(self, c: Candidate, scale: float = 1.0) -> Quantity | None:
         if self.cost_per_gpu_day is None:
             return None
-        return self.cost_per_gpu_day * c.world * self.days(c).m_as("day")
+        return self.cost_per_gpu_day * c.world * self.days(c, scale).m_as("day")
 
     def mfu(self, c: Candidate) -> float:
         return c.step.model_flops / (c.step_time * c.world * self.peak)
@@ -331,7 +350,10 @@ def _run_terms(design: Design, wid: str) -> tuple[float, Quantity | None, RunTer
     overhead = wall / running if running > 0 else 1.0
     rate = found.cost_total / (found.gpus * wall) if found.cost_breakdown and wall > 0 else None
     share = t.rampup.m_as("day") / steps if steps > 0 else 0.0
-    return overhead, rate, RunTerms(share, t.evaluation.m_as("day"), t.rampup.m_as("day"))
+    used = t.step_time.m_as("s") if t.step_time is not None else None
+    declared = None if t.mfu_source.startswith("predicted") else t.mfu.m_as("")
+    terms = RunTerms(share, t.evaluation.m_as("day"), t.rampup.m_as("day"), used, declared)
+    return overhead, rate, terms
 
 
 def best_ratio(design: Design, wl: Workload, options: dict[str, Any]) -> float | None:
