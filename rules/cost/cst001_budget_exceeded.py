@@ -21,7 +21,7 @@ site: {electricity_price: 0.8 CNY/kWh, currency: CNY, exchange_rates: {USD: 7.2 
 cost: {gpu_price: 30000 USD}
 workloads:
   - id: llm-13b
-    budget: 50000 CNY   # CST001: projected ~127,000 CNY
+    budget: 50000 CNY   # CST001: projected 112,590 CNY
 ```
 
 ## Fix

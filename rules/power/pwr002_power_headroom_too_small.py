@@ -26,7 +26,7 @@ power:
   panels:
     - id: busway-a
       voltage: 415 V
-      current_rating: 1600 A   # PWR002: 874 kW derated, 840 kW allocated, 34 kW left
+      current_rating: 1600 A   # PWR002: 874.1 kW derated, 840 kW allocated, 34.06 kW left
 ```
 
 ## Fix

@@ -36,7 +36,7 @@ power:
   panels:
     - id: pdu-1
       voltage: 415 V
-      current_rating: 400 A   # PWR008: 10 x 4 x 10.2 kW = 408 kW at peak on 218.5 kW
+      current_rating: 400 A   # PWR008: 10 racks of hgx-h100 at peak, 408 kW on 218.5 kW
 ```
 
 ## Fix
