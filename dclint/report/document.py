@@ -375,7 +375,13 @@ def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
         out.append(Block("h3", heading(side, found)))
         if found:
             out.append(
-                Block("ul", items=[f"{f.rule} {f.subject or f.path}: {f.message}" for f in found])
+                Block(
+                    "ul",
+                    items=[
+                        f"{f.rule} {f.subject or f.path}: {f.message}{measured_limit(f)}"
+                        for f in found
+                    ],
+                )
             )
     return out
 
