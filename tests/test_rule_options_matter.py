@@ -1,8 +1,8 @@
 """Every rule option changes what its rule reports on some design: an option the rule ignored
 would leave this test red. Each option's default is moved (a quantity or number scaled, a
 share halved, a flag flipped, a table's entries scaled or dropped) and the rule is run on its
-own example designs; at least one move must change its findings (line, message or the limit printed beside it:
-the rules state their limit once, outside the message).
+own example designs; at least one move must change its findings (line, message or the limit
+printed beside it: the rules state their limit once, outside the message).
 
 Options whose default gives nothing to move (an empty table) are listed in ELSEWHERE with
 the test that covers them."""
