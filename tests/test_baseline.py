@@ -77,7 +77,7 @@ def test_only_new_findings_and_fixed_ones(work: Path, capsys: pytest.CaptureFixt
     out = capsys.readouterr()
     assert out.out.splitlines()[0] == (
         "d.yaml:43:14: PWR001 [error] rack su1-r1 design IT load 125 kW exceeds the rack power "
-        "limit 120 kW (measured 125 kW, limit 120 kW) [7 racks of type nvl72: su1-r[1-7]]"
+        "limit (measured 125 kW, limit 120 kW) [7 racks of type nvl72: su1-r[1-7]]"
     )  # su1-r1..r7 share the type's load: all new, one line for the one defect
     assert out.out.splitlines()[-2:] == [
         "baseline entry no longer found, prune it: d.yaml: PWR001 su1-r8",
@@ -202,7 +202,7 @@ def test_show_waivers_lists_reason_who_and_expiry(
     line = TEXT.splitlines().index("    it_load: 130 kW  # expect: PWR001") + 1
     assert capsys.readouterr().out.splitlines() == [
         f"d.yaml:{line}:14: PWR001 [waived] rack su1-r8 design IT load 130 kW exceeds the rack"
-        " power limit 120 kW (measured 130 kW, limit 120 kW) (baseline b.json, recorded"
+        " power limit (measured 130 kW, limit 120 kW) (baseline b.json, recorded"
         " by auditor on 2026-12-02, until 2027-06-30: vendor-built rack, HPE spec)",
         "All checks passed: 1 design, no findings; 1 finding waived.",
     ]

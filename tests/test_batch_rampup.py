@@ -209,3 +209,22 @@ def test_a_ramp_the_step_model_cannot_time_is_said_not_guessed() -> None:
         "needed to predict a step"
     ) in proj.assumptions
     assert proj.timing.evaluation.m_as("min") == pytest.approx(95 * 12, rel=1e-9)
+
+
+def test_each_batch_of_the_ramp_is_timed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BLOOM's ramp times 116 batch sizes and the full batch: 117 steps of the step model. The
+    first batch (192) was timed twice, for its phase and again for the note's 17.36 s; the
+    figures are the same (0.757 d)."""
+    import dclint.projection.rampup as rampup
+
+    calls: list[int] = []
+    real = rampup.step
+
+    def counted(arch, layout, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(layout.global_batch)
+        return real(arch, layout, *args, **kwargs)
+
+    monkeypatch.setattr(rampup, "step", counted)
+    (proj,) = project_workloads(load_text(BLOOM_RUN))
+    assert len(calls) == 117 and len(set(calls)) == 117
+    assert proj.timing.rampup.m_as("day") == pytest.approx(0.7566, abs=5e-5)

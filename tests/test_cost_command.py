@@ -139,6 +139,31 @@ def test_a_run_nothing_prices_has_no_cost_not_a_free_one(
     assert "cost total                        120,974 CNY" in capsys.readouterr().out.splitlines()
 
 
+def test_json_gives_an_unpriced_run_a_null_cost_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The JSON said `cost_total: 0` for a run nothing prices (read as free); it is null beside
+    `cost_unpriced`, the omitted prices as the assumptions name them. A priced run has no
+    reason and its figure."""
+    from test_published_gpu_hours import BLOOM_RUN
+
+    design = tmp_path / "b.yaml"
+    design.write_text(BLOOM_RUN, encoding="utf-8")
+    assert main(["cost", str(design), "--format", "json"]) == 0
+    (proj,) = json.loads(capsys.readouterr().out)["projections"]
+    assert proj["cost_total"] is None
+    assert proj["cost_breakdown"] == {}
+    assert proj["cost_unpriced"] == (
+        "nothing priced: electricity cost omitted: site.electricity_price not declared; "
+        "hardware depreciation omitted: cost.gpu_price (or system_price) missing"
+    )
+    priced = ROOT / "sample_designs" / "h100-40node.yaml"
+    assert main(["cost", str(priced), "--format", "json"]) == 0
+    (proj,) = json.loads(capsys.readouterr().out)["projections"]
+    assert proj["cost_total"] == pytest.approx(120974, abs=0.5)
+    assert proj["cost_unpriced"] is None
+
+
 def test_a_tier_without_a_read_rate_is_named_not_read_as_zero(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -45,7 +45,7 @@ storage read demand           20 GB/s   20 GB/s
 
 Findings only in B (1):
   + PWR001 racks[1].it_load (su1-r8): rack su1-r8 design IT load 130 kW exceeds the rack \
-power limit 120 kW
+power limit (measured 130 kW, limit 120 kW)
 Findings only in A: none
 """
     )

@@ -39,7 +39,7 @@ def test_text_prints_one_line_naming_the_designs(
     out = _run(["designs"], capsys)
     assert out == (
         "libs/racks.yaml:2:43: PWR001 [error] rack r1 design IT load 130 kW exceeds the rack "
-        "power limit 120 kW (measured 130 kW, limit 120 kW) [in 3 designs: hall-a, hall-b, "
+        "power limit (measured 130 kW, limit 120 kW) [in 3 designs: hall-a, hall-b, "
         "hall-c]\nFound 1 error in 3 designs.\n"
     )
 

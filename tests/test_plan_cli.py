@@ -328,3 +328,37 @@ def test_the_search_keeps_the_configured_reserve_and_checks_the_flags(
     assert json.loads(capsys.readouterr().out)["layouts"][0]["tp"] == tp_reserved
     assert main([*args, "--select", "ZZZ"]) == 2
     assert capsys.readouterr().err == "dclint: error: --select: 'ZZZ' matches no rule id\n"
+
+
+def test_plan_counts_the_ramp_up_and_evaluations_as_cost_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """BLOOM as run (ramp-up 0.7566 d, 95 evaluations 0.7917 d in `dclint cost`): plan folded
+    both into one overhead factor on the steps, so a layout twice as fast halved the
+    evaluations too; they are their own terms, named with cost's figures, and the evaluations
+    are the same days on every layout."""
+    from test_published_gpu_hours import BLOOM_RUN
+
+    from dclint.projection import project_workloads
+
+    path = tmp_path / "bloom.yaml"
+    path.write_text(BLOOM_RUN, encoding="utf-8")
+    assert main(["plan", str(path), "--workload", "bloom-176b", "--top", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "days: steps x predicted step, + batch ramp-up (the declared run's 0.7566 d, 0.71% of "
+        "its steps) + evaluations (0.7917 d), x checkpoints and failures (the declared run's "
+        "+1.62%), as `dclint cost` counts them; cost: GPU-days x that run's cost a GPU-day"
+    )
+    plan = _plan(str(path))
+    (proj,) = project_workloads(load(str(path)))
+    t = proj.timing
+    assert plan.terms.evaluation == pytest.approx(t.evaluation.m_as("day"), rel=1e-12)
+    assert plan.terms.rampup == pytest.approx(t.rampup.m_as("day"), rel=1e-12)
+    best = plan.result.valid[0]
+    steps = plan.steps * best.step_time / 86400
+    share = t.rampup / (t.compute + t.communication)
+    assert plan.rampup(best).m_as("day") == pytest.approx(steps * share.m_as(""), rel=1e-12)
+    assert plan.days(best).m_as("day") == pytest.approx(
+        (steps * (1 + share.m_as("")) + t.evaluation.m_as("day")) * (t.wall / t.running).m_as(""),
+        rel=1e-12,
+    )

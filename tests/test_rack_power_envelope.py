@@ -40,9 +40,9 @@ def test_row_then_hall_then_site(write) -> None:  # type: ignore[no-untyped-def]
     )
     assert got == [(12, 126, 125), (14, 111, 110), (16, 135, 125)]
     messages = {f.line: f.message for f in result.findings}
-    assert "the row r-low's rack power envelope 110 kW" in messages[14]
+    assert "the row r-low's rack power envelope declared at" in messages[14]
     assert "declared at site.rows.r-low.rack_power_limit" in messages[14]
-    assert "the site's rack power envelope 125 kW" in messages[16]
+    assert "the site's rack power envelope declared at site.rack_power_limit" in messages[16]
 
 
 def test_the_envelope_wins_over_the_config(write) -> None:  # type: ignore[no-untyped-def]
@@ -79,5 +79,6 @@ def test_above_the_platform_rating_is_a_data_error(write) -> None:  # type: igno
     result = run([str(path)], Engine(today=TODAY))
     found = [(f.rule, f.line, f.measured.m_as("kW"), f.limit.m_as("kW")) for f in result.findings]
     assert found == [("PWR001", 4, 150, 142)]
-    assert "own rated maximum 142 kW" in result.findings[0].message
+    assert "own rated maximum (catalog max_power)" in result.findings[0].message
+    assert "142" not in result.findings[0].message
     assert "data error" in result.findings[0].message

@@ -76,7 +76,7 @@ def test_sample_designs(
     assert lines[2] == (
         "::error file=sample_designs/broken-rack-130kw.yaml,line=53,col=14,"
         "title=PWR001 rack-power-over-limit::rack su1-r8 design IT load 130 kW exceeds the rack "
-        "power limit 120 kW (measured 130 kW, limit 120 kW)%0AFix: reduce the rack's load or "
+        "power limit (measured 130 kW, limit 120 kW)%0AFix: reduce the rack's load or "
         "spread it over more racks; if the hall is built for more, declare its envelope (site, "
         "hall or row `rack_power_limit`)"
     )

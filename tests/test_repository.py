@@ -59,7 +59,7 @@ FILES = {
     "designs/monitoring/prometheus.yaml": "global:\n  scrape_interval: 15s\n",
 }
 HOT = (
-    "rack h2-r1 design IT load 130 kW exceeds the rack power limit 120 kW"
+    "rack h2-r1 design IT load 130 kW exceeds the rack power limit"
     " [2 racks of type nvl72-hot: h2-r[1-2]] [in 1 of 2 designs that read it: hall-2]"
     " (measured 130 kW, limit 120 kW)"
 )
@@ -118,7 +118,7 @@ def test_includes_resolve_from_the_including_file_inside_the_tree(
     assert (code, err) == (1, "")
     assert out == [
         "../libs/rack-types.yaml:3:47: PWR001 [error] rack h2-r1 design IT load 130 kW exceeds"
-        " the rack power limit 120 kW (measured 130 kW, limit 120 kW)"
+        " the rack power limit (measured 130 kW, limit 120 kW)"
         " [2 racks of type nvl72-hot: h2-r[1-2]] [in 1 of 2 designs that read it: hall-2]",
         "Found 2 errors in 2 designs; skipped 1 file that is not a design (--show-files lists it).",
     ]

@@ -48,7 +48,8 @@ def test_a_declared_mfu_run_is_quoted_one_way(tmp_path: Path) -> None:
     assert abs(_days(declared[5]) - _days(best[5]) - _days(summary[6])) < 0.1
     # no band where the days are the user's measurement, and a sentence says how they are made
     assert "(" not in declared[5] and "(" not in best[5]
-    assert "The declared layout's figures are the projection's (declared MFU 40%)" in text
+    assert "The table is at the MFU the design declares" in text
+    assert "at your declared MFU 40%: your layout " in text
 
 
 def test_a_predicted_run_is_quoted_one_way_inside_its_band(tmp_path: Path) -> None:

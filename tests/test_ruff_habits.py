@@ -113,7 +113,7 @@ def test_gitlab_code_quality_report(repo: Path, capsys: pytest.CaptureFixture[st
     assert shape == [("PWR001", "major", "hall.yaml"), ("DCL000", "blocker", "bad.yaml")]
     assert report[0]["description"] == (
         "PWR001 rack-power-over-limit: rack su1-r8 design IT load 130 kW exceeds the rack "
-        "power limit 120 kW (measured 130 kW, limit 120 kW) Fix: "
+        "power limit (measured 130 kW, limit 120 kW) Fix: "
         + report[0]["description"].split(" Fix: ", 1)[1]
     )
     # stable: the same findings give the same fingerprints, and no two entries share one

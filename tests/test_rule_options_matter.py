@@ -1,7 +1,8 @@
 """Every rule option changes what its rule reports on some design: an option the rule ignored
 would leave this test red. Each option's default is moved (a quantity or number scaled, a
 share halved, a flag flipped, a table's entries scaled or dropped) and the rule is run on its
-own example designs; at least one move must change its findings (line or message).
+own example designs; at least one move must change its findings (line, message or the limit
+printed beside it: the rules state their limit once, outside the message).
 
 Options whose default gives nothing to move (an empty table) are listed in ELSEWHERE with
 the test that covers them."""
@@ -55,10 +56,10 @@ def _moves(default: Any) -> list[Any]:
     return [m for m in moves if m != default]
 
 
-def _findings(path: Path, rule: str, settings: dict[str, Any]) -> list[tuple[int, str]]:
+def _findings(path: Path, rule: str, settings: dict[str, Any]) -> list[tuple[int, str, str | None]]:
     engine = Engine(config=Config(rule_settings=settings, select=(rule,)), today=TODAY)
     result = run([str(path)], engine)
-    return sorted((f.line, f.message) for f in result.findings if f.rule == rule)
+    return sorted((f.line, f.message, f.limit_text) for f in result.findings if f.rule == rule)
 
 
 def _base(folder: Path, rule: str) -> dict[str, Any]:

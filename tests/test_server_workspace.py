@@ -118,3 +118,19 @@ def test_edits_apply_last_first_and_node_at_finds_flow_values() -> None:
     assert apply(text, edits) == "a: {tp: 4}  # keep\nb: [3]\n"
     assert node_at(text, ("c",)) is None
     assert node_at("a: [\n", ("a",)) is None
+
+
+def test_hover_on_an_unpriced_workload_gives_no_cost_not_zero() -> None:
+    """BLOOM as run declares no price: the hover said 'cost 0 USD'; `dclint cost` prints '-'."""
+    from test_published_gpu_hours import BLOOM_RUN
+
+    from dclint.loader import load_text
+    from dclint.server.hover import _workload
+
+    (text,) = _workload(load_text(BLOOM_RUN), 0)
+    assert text.splitlines()[-1] == "- training time 109.4 d, cost - (nothing priced)"
+    priced = load_text(
+        (Path(__file__).parent.parent / "sample_designs/h100-40node.yaml").read_text()
+    )
+    (text,) = _workload(priced, 0)
+    assert text.splitlines()[-1].endswith(", cost 120,974 CNY")

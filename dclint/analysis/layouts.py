@@ -14,8 +14,10 @@ __all__ = [
     "best_ceiling_sentence",
     "best_flags",
     "ceiling_sentence",
+    "days_sentence",
     "declared_sentence",
     "table",
+    "used_sentence",
 ]
 
 HEAD = (
@@ -84,6 +86,46 @@ def best_ceiling_sentence(plan: Plan) -> str | None:
     )
 
 
+def used_sentence(plan: Plan) -> str | None:
+    """Where the design declares its MFU, the declared and the best layout at that MFU beside
+    the step model's figures, each labelled (`Plan.used`: the review's rows, PAR005's second
+    pair); None where the step model's MFU is the run's."""
+    valid = plan.result.valid
+    if plan.terms.mfu is None or not valid:
+        return None
+    d, best = plan.declared, valid[0]
+    d_step, _, d_days, _ = plan.used(d)
+    b_step, b_mfu, b_days, _ = plan.used(best)
+    return (
+        f"at your declared MFU {plan.terms.mfu * 100:.4g}%: your layout "
+        f"{fmt(Q_(d_step, 's'), 's')} a step, {fmt(d_days, 'day')}; the best "
+        f"{fmt(Q_(b_step, 's'), 's')} a step, MFU {b_mfu * 100:.4g}%, {fmt(b_days, 'day')} "
+        f"(the step model's: {fmt(Q_(d.step_time, 's'), 's')} and "
+        f"{fmt(Q_(best.step_time, 's'), 's')} a step, the best at MFU {plan.mfu(best):.1%}, "
+        "as dclint plan lists them)"
+    )
+
+
+def days_sentence(plan: Plan) -> str:
+    """How a layout's days are counted, with the declared run's terms as `dclint cost` names
+    them: 'days: steps x predicted step, + batch ramp-up (the declared run's 0.7566 d, 0.71%
+    of its steps) + evaluations (0.7917 d), x checkpoints and failures (the declared run's
+    +1.62%) ...'."""
+    terms = plan.terms
+    ramp = (
+        f"the declared run's {fmt(Q_(terms.rampup, 'day'), 'day')}, "
+        f"{terms.ramp_share:.2%} of its steps"
+        if terms.ramp_share
+        else "none declared"
+    )
+    evaluation = fmt(Q_(terms.evaluation, "day"), "day") if terms.evaluation else "none declared"
+    return (
+        f"days: steps x predicted step, + batch ramp-up ({ramp}) + evaluations ({evaluation}), "
+        f"x checkpoints and failures (the declared run's +{plan.overhead - 1:.2%}), as "
+        "`dclint cost` counts them; cost: GPU-days x that run's cost a GPU-day"
+    )
+
+
 def best_flags(plan: Plan) -> str | None:
     """The best layout as `dclint plan` flags (`--set workloads...`), None when none is valid."""
     valid = plan.result.valid
@@ -91,6 +133,18 @@ def best_flags(plan: Plan) -> str | None:
 
 
 def as_data(plan: Plan, top: int) -> dict[str, Any]:
+    def used(c: Candidate) -> dict[str, Any] | None:
+        """`c` at the MFU the design declares (`Plan.used`), None where the model's is used."""
+        if plan.terms.mfu is None:
+            return None
+        step, mfu, days, cost = plan.used(c)
+        return {
+            "step_time_s": step,
+            "mfu": mfu,
+            "days": days.m_as("day"),
+            "cost": None if cost is None else float(cost.magnitude),
+        }
+
     def layout(c: Candidate) -> dict[str, Any]:
         cost = plan.cost(c)
         return {
@@ -103,10 +157,12 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             "step_time_s": c.step_time, "mfu": plan.mfu(c),
             "memory_per_gpu_gib": Q_(c.memory, "B").m_as("GiB"),
             "days": plan.days(c).m_as("day"),
+            "rampup_days": plan.rampup(c).m_as("day"),
             "cost": None if cost is None else float(cost.magnitude),
             "currency": None if cost is None else f"{cost.units:~}",
             "breakdown_s": c.step.parts(),
             "above_calibrated_mfu": plan.above_ceiling(c),
+            "at_declared_mfu": used(c),
         }  # fmt: skip
 
     valid = plan.result.valid
@@ -128,6 +184,9 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             None if plan.ceiling is None else {"mfu": plan.ceiling[0], "run": plan.ceiling[1]}
         ),
         "ceiling_note": ceiling_sentence(plan, top),
+        "declared_mfu": plan.terms.mfu,
+        "evaluation_days": plan.terms.evaluation,
+        "overhead": plan.overhead,
         "rejected": plan.result.rejected,
         "set": set_line(plan.workload, valid[0], plan.gpus) if valid else None,
     }
@@ -150,6 +209,9 @@ def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[s
         for row, c in zip(rows, valid[:top], strict=True):
             row.insert(1, f"{c.world:,}")
     notes = [declared_sentence(plan) + "."]
+    used = used_sentence(plan)
+    if used is not None:
+        notes.append(used[0].upper() + used[1:] + ".")
     above = ceiling_sentence(plan, top)
     if above is not None:
         notes.append(above[0].upper() + above[1:] + ".")
@@ -157,8 +219,6 @@ def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[s
     flags = best_flags(plan)
     if flags is not None:
         notes.append("Best layout as flags: " + flags)
-    notes.append(
-        "Days: steps x predicted step x the declared run's checkpoint and failure overhead "
-        "(dclint cost); cost: GPU-days x that run's cost a GPU-day."
-    )
+    days = days_sentence(plan)
+    notes.append(days[0].upper() + days[1:] + ".")
     return title, head, rows, notes

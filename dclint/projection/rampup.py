@@ -110,14 +110,16 @@ def ramp(design: Design, wl: Workload, hw: Hardware, step_s: float, causal: bool
         return Ramp(steps, Q_(0.0, "day"), f"batch ramp-up not timed ({n:,} steps): {model}")
     arch, layout, machine, sw = model
 
-    def timed(batch: int) -> float:  # the predicted step at `batch` sequences
-        return step(arch, replace(layout, global_batch=batch), machine, sw, causal).time
-
-    scale = step_s / timed(wl.global_batch)
-    ramp_s = sum(p.steps * timed(p.batch) for p in steps) * scale
+    # the predicted step at each batch, each timed once (the first phase's is the note's)
+    timed = {
+        b: step(arch, replace(layout, global_batch=b), machine, sw, causal).time
+        for b in dict.fromkeys((wl.global_batch, got.start, *(p.batch for p in steps)))
+    }
+    scale = step_s / timed[wl.global_batch]
+    ramp_s = sum(p.steps * timed[p.batch] for p in steps) * scale
     same_at_full = sum(p.steps * p.batch for p in steps) / wl.global_batch * step_s
     extra = Q_(max(0.0, ramp_s - same_at_full), "s").to("day")
-    first = timed(got.start) * scale
+    first = timed[got.start] * scale
     note = (
         f"batch ramp-up: {got.start} to {wl.global_batch} sequences by {got.increment} over "
         f"{got.samples:.6g} samples (Megatron --rampup-batch-size), {n:,} steps of "

@@ -74,6 +74,15 @@ class Projection:
         return self.cost_total if self.cost_breakdown else None
 
     @property
+    def cost_unpriced(self) -> str | None:
+        """Why the run has no cost (JSON `cost_unpriced`, beside a null `cost_total`): the
+        assumptions that say which prices are missing; None where the run is priced."""
+        if self.cost_breakdown:
+            return None
+        omitted = [n for n in self.assumptions if " omitted: " in n]
+        return "nothing priced: " + ("; ".join(omitted) or "no price declared")
+
+    @property
     def mfu_convention(self) -> str:
         """How the MFU and HFU count FLOPs (JSON `mfu_convention`)."""
         return mfu_convention(self)
@@ -118,7 +127,8 @@ class Projection:
             "energy_mwh": self.energy.m_as("MWh"),
             "tflops_per_watt": self.efficiency.m_as("TFLOPS/W"),
             "currency": self.currency,
-            "cost_total": self.cost_total.m_as(self.currency),
+            "cost_total": None if self.cost is None else self.cost.m_as(self.currency),
+            "cost_unpriced": self.cost_unpriced,
             "cost_breakdown": {k: v.m_as(self.currency) for k, v in self.cost_breakdown.items()},
             "memory_per_gpu_gib": {
                 **{k: v.m_as("GiB") for k, v in self.memory.breakdown().items()},

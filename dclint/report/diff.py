@@ -7,6 +7,7 @@ from typing import Any
 
 from dclint.analysis.diff import Diff, Row, Value
 from dclint.engine.findings import Finding
+from dclint.engine.rollup import measured_limit
 from dclint.escaping import finite_json, printable
 from dclint.escaping import markdown_code as code
 from dclint.escaping import markdown_text as md
@@ -17,7 +18,13 @@ __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
 
 
 def _finding(f: Finding) -> str:
-    return printable(f"{f.rule} {f.path or '-'} ({f.subject or '-'}): {f.message}")
+    return printable(f"{f.rule} {f.path or '-'} ({f.subject or '-'}): {_said(f)}")
+
+
+def _said(f: Finding) -> str:
+    """The message and its measured value and limit, as `dclint check` prints them (the rules
+    give the limit there once, not in the message)."""
+    return f.message + measured_limit(f)
 
 
 def render_text(d: Diff) -> str:
@@ -41,7 +48,7 @@ def render_text(d: Diff) -> str:
 
 def _md(findings: list[Finding]) -> list[str]:
     return [
-        f"- **{md(f.rule)}** {code(f.path or '-')} ({md(f.subject or '-')}): {md(f.message)}"
+        f"- **{md(f.rule)}** {code(f.path or '-')} ({md(f.subject or '-')}): {md(_said(f))}"
         for f in findings
     ]
 

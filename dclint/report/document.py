@@ -222,14 +222,13 @@ def _layouts(part: DesignPart) -> list[Block]:
                     f"{lay.band.high_factor:.2f} times the predicted ones ({lay.band.source}).",
                 )
             )
-        elif lay.declared_mfu and lay.projection is not None:
-            mfu = lay.projection.timing.mfu.m_as("")
+        elif lay.used:
             out.append(
                 Block(
                     "p",
-                    f"The declared layout's figures are the projection's (declared MFU "
-                    f"{mfu:.0%}); the best layout's are those times the step model's ratio of "
-                    "the two layouts, as the findings price the gap.",
+                    "The table is at the MFU the design declares (the best layout's figures "
+                    "are the declared one's times the step model's ratio of the two layouts, "
+                    f"as the findings price the gap): {lay.used}.",
                 )
             )
         if lay.adopt:
@@ -376,7 +375,13 @@ def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
         out.append(Block("h3", heading(side, found)))
         if found:
             out.append(
-                Block("ul", items=[f"{f.rule} {f.subject or f.path}: {f.message}" for f in found])
+                Block(
+                    "ul",
+                    items=[
+                        f"{f.rule} {f.subject or f.path}: {f.message}{measured_limit(f)}"
+                        for f in found
+                    ],
+                )
             )
     return out
 

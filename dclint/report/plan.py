@@ -9,8 +9,10 @@ from dclint.analysis.layouts import (
     as_data,
     best_flags,
     ceiling_sentence,
+    days_sentence,
     declared_sentence,
     table,
+    used_sentence,
 )
 from dclint.escaping import finite_json, markdown_text, printable
 
@@ -32,6 +34,9 @@ def _drawn(plan: Any, top: int, fmt_name: str) -> str:
     out = [f"## {markdown_text(title)}" if md else printable(title), ""]
     out += _table(head, rows, md)
     out += ["", declared_sentence(plan) + "."]
+    used = used_sentence(plan)
+    if used is not None:
+        out += ["", used + "."]
     above = ceiling_sentence(plan, top)
     if above is not None:
         out += ["", above + "."]
@@ -41,11 +46,7 @@ def _drawn(plan: Any, top: int, fmt_name: str) -> str:
     line = best_flags(plan)
     if line is not None:
         out += ["", "best layout as flags:", f"{'    ' if md else '  '}{line}"]
-    out += [
-        "",
-        "days: steps x predicted step x the declared run's checkpoint and failure overhead "
-        "(`dclint cost`); cost: GPU-days x that run's cost a GPU-day",
-    ]
+    out += ["", days_sentence(plan)]
     return "\n".join(out) + "\n"
 
 

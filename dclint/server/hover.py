@@ -280,7 +280,9 @@ def _workload(design: Any, index: int) -> list[str]:
         if t.memory.activations is None:
             memory += " (excl. activations: not estimated)"
         lines.append(f"- memory a GPU {memory}")
-        lines.append(f"- training time {_fmt(p.training_time, 'day')}, cost {_fmt(p.cost_total)}")
+        # a run the design prices nothing of has no cost, not a cost of 0 (`dclint cost`: '-')
+        cost = "- (nothing priced)" if p.cost is None else _fmt(p.cost)
+        lines.append(f"- training time {_fmt(p.training_time, 'day')}, cost {cost}")
         return ["\n".join(lines)]
     for name, reason in unprojected(design):
         if name == wl.id:

@@ -25,12 +25,12 @@ and their GPUs throttle.
 ```yaml
 cooling:
   cdus:
-    - {id: cdu-1, capacity: 1000 kW, max_flow: 2125 L/min, redundancy_group: row-1}
-    - {id: cdu-2, capacity: 1000 kW, max_flow: 2125 L/min, redundancy_group: row-1}
-  # CLG002: 1,632 kW of racks on the two; with cdu-1 out, 1,000 kW is left
-    - {id: cdu-3, capacity: 1000 kW, max_flow: 1000 L/min, redundancy_group: row-2}
-    - {id: cdu-4, capacity: 1000 kW, max_flow: 1000 L/min, redundancy_group: row-2}
-  # CLG002: 800 kW of racks at dT 10 K need 1,151 L/min; with one out, 1,000 L/min is left
+    - {id: cdu-a, capacity: 1000 kW, max_flow: 2125 L/min, redundancy_group: row-1}
+    - {id: cdu-b, capacity: 600 kW, max_flow: 2125 L/min, redundancy_group: row-1}
+  # CLG002: 700 kW of racks on the two; with cdu-a out, cdu-b gives 600 kW
+    - {id: cdu-c, capacity: 1000 kW, max_flow: 1000 L/min, redundancy_group: row-2}
+    - {id: cdu-d, capacity: 1000 kW, max_flow: 1000 L/min, redundancy_group: row-2}
+  # CLG002: eight 100 kW racks at 32/42 degC need 1152 L/min; with one out, 1000 L/min is left
 ```
 
 ## Fix

@@ -26,8 +26,8 @@ cooling:
     - id: cdu-1
       capacity: 1000 kW
       max_flow: 1500 L/min
-      pump_curve:   # CLG014: 150 kPa at the 1,175 L/min the racks need, the loop drops 200 kPa
-        - {flow: 0 L/min, head: 300 kPa}
+      pump_curve:   # CLG014: 146.4 kPa at the 1152 L/min the racks need, the loop drops 200 kPa
+        - {flow: 100 L/min, head: 286.7 kPa}
         - {flow: 1500 L/min, head: 100 kPa}
 ```
 

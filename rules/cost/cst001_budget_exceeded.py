@@ -5,7 +5,9 @@ Compares each workload's projected cost (electricity for its energy at the site'
 PUE, plus straight-line depreciation of its GPUs for the training period) with
 `workload.budget`, and the cluster's TCO over `cost.tco_period` with `cost.budget`. Amounts
 in other currencies are converted only through `site.exchange_rates`; a budget that cannot
-be converted is reported as unchecked.
+be converted, or a workload's budget where the design prices nothing of its run (no
+electricity price, GPU price or system price: its cost is unknown, not zero), is reported as
+unchecked.
 
 ## Why it matters
 Cost spreadsheets drop units: a daily power cost written as MW x 24 x price, labelled in
@@ -21,7 +23,7 @@ site: {electricity_price: 0.8 CNY/kWh, currency: CNY, exchange_rates: {USD: 7.2 
 cost: {gpu_price: 30000 USD}
 workloads:
   - id: llm-13b
-    budget: 50000 CNY   # CST001: projected ~127,000 CNY
+    budget: 50000 CNY   # CST001: projected 112,590 CNY
 ```
 
 ## Fix
@@ -74,6 +76,15 @@ class BudgetExceeded(CostRule):
                 limit = convert(budget, currency, rates)
             except CurrencyError as exc:
                 yield _unchecked(path, f"workload {p.workload}", exc)
+                continue
+            if p.cost_unpriced is not None:
+                yield Violation(
+                    path,
+                    f"workload {p.workload} budget cannot be checked: {p.cost_unpriced}",
+                    subject=p.workload,
+                    severity="warning",
+                    fix="declare site.electricity_price and cost.gpu_price (or system_price)",
+                )
                 continue
             if p.cost_total.m_as(currency) > limit.m_as(currency):
                 parts = ", ".join(f"{k} {_money(v, currency)}" for k, v in p.cost_breakdown.items())

@@ -47,9 +47,9 @@ that states no placement is priced as a range, packed to spread, both ends in th
 tiers:
   - name: leaf
     switch: qm9700
-    count: 18
-    downlinks: 42
-    uplinks: 22     # NET001: 1.91:1
+    count: 2
+    downlinks: 32
+    uplinks: 16     # NET001: 2.00:1
 ```
 
 ## Fix

@@ -31,9 +31,9 @@ endpoint also has a leaf port is NET009's check.
 fabrics:
   - id: compute
     kind: compute
-    tiers:               # NET005: 4096 endpoints, two radix-64 tiers at 1:1 hold 64 x 32
-      - {name: leaf, switch: qm9700, count: 128, downlinks: 32, uplinks: 32}
-      - {name: spine, switch: qm9700, count: 64, downlinks: 64}
+    tiers:               # NET005: 2,056 endpoints, two radix-64 tiers at 1:1 hold 64 x 32
+      - {name: leaf, switch: qm9700, count: 65, downlinks: 32, uplinks: 32}
+      - {name: spine, switch: qm9700, count: 65, downlinks: 32}
 ```
 
 ## Fix

@@ -22,7 +22,7 @@ workloads:
     global_batch: 8
     micro_batch: 1
     gpus: 512
-    parallel: {tp: 8, pp: 16}   # PAR006: dp 4, 2 micro-batches, bubble 15 / 17 = 88.2%
+    parallel: {tp: 8, pp: 16}   # PAR006: dp 4, 2 micro-batches, bubble 15 / 17 = 88.24%
 ```
 
 ## Fix

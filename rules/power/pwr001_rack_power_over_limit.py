@@ -80,7 +80,7 @@ class RackPowerOverLimit(PowerRule):
             yield Violation(
                 rack.field_path("it_load"),
                 f"rack {rack.id} design IT load {fmt(rack.it_load, 'kW', digits=7)} exceeds "
-                f"{what} {fmt(limit, 'kW')}{where}",
+                f"{what}{where}",
                 subject=rack.id,
                 measured=rack.it_load.to("kW"),
                 limit=limit.to("kW"),
@@ -101,7 +101,7 @@ class RackPowerOverLimit(PowerRule):
         yield Violation(
             rack.field_path("it_load"),
             f"rack {rack.id} load on its platform {fmt(Q_(own, 'kW'), digits=7)} is above "
-            f"{rack.platform_key}'s own rated maximum {fmt(rating)} (catalog max_power): a data "
+            f"{rack.platform_key}'s own rated maximum (catalog max_power): a data "
             "error, no such rack draws it",
             subject=rack.id,
             measured=Q_(own, "kW"),

@@ -26,7 +26,7 @@ power:
   panels:
     - id: busway-a
       voltage: 415 V
-      current_rating: 1600 A   # PWR002: 874 kW derated, 840 kW allocated, 34 kW left
+      current_rating: 1600 A   # PWR002: 874.1 kW derated, 840 kW allocated, 34.06 kW left
 ```
 
 ## Fix
@@ -86,8 +86,8 @@ class PowerHeadroomTooSmall(PowerRule):
                 yield Violation(
                     (*panel.path, panel.capacity_field),
                     f"power domain {panel.id} {kept} unallocated "
-                    f"({fmt(panel.capacity)} derated capacity, {fmt(allocated)} allocated); "
-                    f"needs at least {fmt(need)} of headroom",
+                    f"({fmt(panel.capacity)} derated capacity, {fmt(allocated)} allocated), "
+                    "less headroom than it needs",
                     subject=panel.id,
                     measured=left,
                     limit=need,

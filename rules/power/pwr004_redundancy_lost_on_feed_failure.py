@@ -24,9 +24,9 @@ undersized A/B pair gets the feed findings from PWR003 and this rack finding.
 ## Example
 ```yaml
 racks:
-  - id: r01
-    it_load: 80 kW
-    feeds: [f1, f2, f3]   # 415 V / 60 A: PWR004, with f1 lost f2 carries 40 of 32.78 kW
+  - id: r1
+    platform: gb200-nvl72
+    feeds: [n1, n2, n3]   # 415 V / 115 A: PWR004, with n1 lost n2 carries 66 of 62.82 kW
 ```
 
 ## Fix

@@ -18,7 +18,7 @@ a single-phase feed whose leg is not given is skipped: its balance cannot be kno
 A breaker trips on its most loaded line, not on the panel's total power: an unbalanced panel
 trips long before it reaches its rated three-phase power, and the neutral carries the
 difference. Summing kW per leg hides what a line-to-line load does: 4 kW on L1-L2 plus 1.5 kW
-on L3 of a 208Y/120 V panel is 2/2/1.5 kW a leg (18.2%), but 19.2/19.2/12.5 A a line (26.4%).
+on L3 of a 208Y/120 V panel is 2/2/1.5 kW a leg (18.2%), but 19.23/19.23/12.5 A a line (26.42%).
 The 10% and 20% bands are dclint's own defaults, the bands DCIM tools commonly use (under 10%
 good, over 20% critical); NEMA MG 1 defines voltage unbalance the same way, as the largest
 deviation from the average over the average.
@@ -27,7 +27,7 @@ deviation from the average over the average.
 ```yaml
 power:
   panels:
-    - id: pdu-1          # PWR005: 4 kW L1-L2, 1.5 kW L3: 19.2/19.2/12.5 A, 26.4%
+    - id: pdu-1          # PWR005: 4 kW L1-L2, 1.5 kW L3: 19.23/19.23/12.5 A, 26.42%
       voltage: 208 V
       current_rating: 100 A
   feeds:

@@ -36,7 +36,7 @@ power:
   panels:
     - id: pdu-1
       voltage: 415 V
-      current_rating: 400 A   # PWR008: 10 x 4 x 10.2 kW = 408 kW at peak on 218.5 kW
+      current_rating: 400 A   # PWR008: 10 racks of hgx-h100 at peak, 408 kW on 218.5 kW
 ```
 
 ## Fix
@@ -95,7 +95,7 @@ class PanelOverloaded(PowerRule):
                 (*panel.path, panel.capacity_field),
                 f"{panel.model.kind} {panel.id} carries {fmt(load)} of rack load "
                 f"({len(racks)} rack{'s' if len(racks) != 1 else ''}, active and planned, each "
-                f"once, at their {basis}), above its derated capacity {fmt(capacity)} "
+                f"once, at their {basis}), above its derated capacity "
                 f"({rating_text(panel.model)})",
                 subject=panel.id,
                 measured=load,

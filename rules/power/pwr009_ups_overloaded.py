@@ -34,9 +34,9 @@ power:
   ups:
     - id: ups-a
       rating: 1250 kVA
-      module_rating: 250 kVA
+      module_rating: 250 kW
       modules: 5
-      redundant_modules: 1   # PWR009: 4 x 250 kVA x PF 0.95 = 950 kW for 1,056 kW of racks
+      redundant_modules: 1   # PWR009: 4 x 250 kW = 1000 kW for 1056 kW of racks
 ```
 
 ## Fix

@@ -31,7 +31,7 @@ power:
       voltage: 415 V
       current_rating: 800 A
       length: 200 m
-      conductor_size: 240 mm^2   # PWR014: 336 kW drops 3.4% (14.2 V) over 200 m
+      conductor_size: 240 mm^2   # PWR014: 336 kW drops 3.409% (14.15 V) over 200 m
 ```
 
 ## Fix

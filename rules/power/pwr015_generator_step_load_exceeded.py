@@ -25,9 +25,9 @@ limits in the power shelves) for this.
 ## Example
 ```yaml
 power:
-  load_swing: 50%          # PWR015: 1,056 kW step, 1,000 kW accepted
+  load_swing: 50%          # PWR015: 528 kW step, 480 kW accepted
   generators:
-    - {id: gen, site_rating: 2000 kW, count: 3, redundant: 1, step_load: 25%}
+    - {id: gen, site_rating: 2000 kW, count: 3, redundant: 1, step_load: 12%}
 ```
 
 ## Fix

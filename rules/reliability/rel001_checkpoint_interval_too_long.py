@@ -22,15 +22,13 @@ The 5% `max_loss` is dclint's own default, the same budget STO003 gives checkpoi
 
 ## Example
 ```yaml
-site: {gpu_mtbf: 50687 h}
 workloads:
   - id: llm-405b
     model: {parameters: 405e9}
-    tokens: 15e12
+    tokens: 2e12
     gpus: 16384
     checkpoint:
-      interval: 4 h   # REL001: job MTBF 3.09 h, optimum ~25 min
-      tier: weka
+      interval: 4 h   # REL001: job MTBF 3.093 h, Young/Daly optimum 5.922 min
 ```
 
 ## Fix

@@ -16,7 +16,7 @@ wall times and the days and money between them.
 The projection's training time counts restarts, not work lost, for a run without checkpoints:
 an 11-day job on 1,024 H100 (MTBF 49.5 h at the Llama 3 paper's rate of 419 unexpected
 interruptions in 54 days on 16,384 GPUs) is projected at 11 days and expected to take about
-436 days, as it almost never runs 11 days without a failure. The 5% `max_loss` is dclint's own
+427 days, as it almost never runs 11 days without a failure. The 5% `max_loss` is dclint's own
 default, the budget REL001 and STO003 use.
 
 ## Example
@@ -25,7 +25,7 @@ workloads:
   - id: llm-70b
     model: {parameters: 70e9}
     tokens: 1e12
-    gpus: 1024      # REL002: 11 days of steps, ~436 days expected without checkpoints
+    gpus: 1024      # REL002: 11 d of steps, 427 d expected without checkpoints
 ```
 
 ## Fix

@@ -141,8 +141,7 @@ class StorageReadBandwidthTooLow(StorageRule):
             ("storage", "tiers", index, field),
             f"training storage ({', '.join(t.id for _, t in tiers)}) reads at "
             f"{fmt(bandwidth.to('GB/s'))}, below {ctx['factor']:g}x the workloads' read "
-            f"demand of {fmt(demand.to('GB/s'))} ({fmt(need)} needed); demand: "
-            + "; ".join(d.text() for d in demands),
+            f"demand of {fmt(demand.to('GB/s'))}; demand: " + "; ".join(d.text() for d in demands),
             subject=tier.id,
             measured=bandwidth.to("GB/s"),
             limit=need,

@@ -21,7 +21,7 @@ storage:
   tiers:
     - id: lustre
       kind: parallel_fs
-      write_bandwidth: 10 GB/s   # STO002: a 988 GB checkpoint takes 99 s
+      write_bandwidth: 10 GB/s   # STO002: a 988.4 GB checkpoint takes 98.84 s
 workloads:
   - id: llama-70b
     model: {parameters: 70.6e9}

@@ -25,7 +25,7 @@ storage:
   tiers:
     - id: weka
       kind: parallel_fs
-      capacity: 100 TB        # STO005: 120 TB data set + 5 x 988 GB checkpoints
+      capacity: 100 TB        # STO005: 120 TB data set + 5 x 988.4 GB checkpoints
 workloads:
   - id: llama-70b
     dataset_size: 120 TB

@@ -12,7 +12,7 @@ passes.
 
 ## Why it matters
 A liquid-cooled rack-scale system concentrates more than a tonne on a cabinet's footprint: a
-GB200 NVL72 at 1.36 t on 0.72 m^2 is 1,889 kg/m^2 (18.5 kN/m^2), while TIA-942 asks a
+GB200 NVL72 at 1.36 t on 0.72 m^2 is 1,889 kg/m^2 (18.52 kN/m^2), while TIA-942 asks a
 computer room's floor to carry at least 7.2 kPa (150 lbf/ft^2) distributed and recommends
 12 kPa (250 lbf/ft^2). A floor loaded past its rating deflects or fails, and
 raised-floor pedestals and tiles are rated per point and per area too. Structural engineers
@@ -24,7 +24,7 @@ site:
   halls:
     h1: {floor_rating: 12 kN/m^2}
 racks:
-  - {id: 'r[1-8]', platform: gb200-nvl72, hall: h1}   # STR001: 18.5 kN/m^2
+  - {id: 'r[1-8]', platform: gb200-nvl72, hall: h1}   # STR001: 18.52 kN/m^2
 ```
 
 ## Fix

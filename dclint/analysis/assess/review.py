@@ -149,17 +149,7 @@ class Layout:
     declared: LayoutRow | None = None  # the declared layout's row (None: no search)
     best: LayoutRow | None = None  # the best layout's row
     ceiling: str = ""  # the best above the calibration runs' best MFU, in words ('' if not)
-
-    @property
-    def scale(self) -> float:
-        """The projection's training days over the search's for the declared layout: 1 where
-        the projection is the step model's own, measured over predicted where the MFU is
-        declared."""
-        if self.plan is None or self.projection is None:
-            return 1.0
-        searched = self.plan.days(self.plan.declared).m_as("day")
-        projected = self.projection.training_time.m_as("day")
-        return projected / searched if searched > 0 else 1.0
+    used: str = ""  # the best at a declared MFU beside the model's, in words ('' if predicted)
 
     @property
     def declared_mfu(self) -> bool:
@@ -167,31 +157,24 @@ class Layout:
         p = self.projection
         return p is not None and not p.timing.mfu_source.startswith("predicted")
 
-    def days(self, c: Candidate) -> float:
-        assert self.plan is not None
-        return self.plan.days(c).m_as("day") * self.scale
-
-    def mfu(self, c: Candidate) -> float:
-        assert self.plan is not None
-        return self.plan.mfu(c) / self.scale
-
-    def step(self, c: Candidate) -> float:
-        """Seconds a step, at the projection's MFU for the declared layout."""
-        return c.step_time * self.scale
-
-    def cost(self, c: Candidate) -> Any:
-        assert self.plan is not None
-        cost = self.plan.cost(c)
-        return None if cost is None else cost * self.scale
-
     def row(self, c: Candidate) -> LayoutRow:
-        return LayoutRow(c, self.step(c), self.mfu(c), self.days(c), self.cost(c))
+        """`c`'s figures at the MFU the run uses (`Plan.used`: the plan's and PAR005's)."""
+        assert self.plan is not None
+        step, mfu, days, cost = self.plan.used(c)
+        return LayoutRow(c, step, mfu, days.m_as("day"), cost)
 
     def with_rows(self) -> Layout:
         """This layout with its declared and best rows computed (a search that ran)."""
         if self.plan is None:
             return self
-        return replace(self, declared=self.row(self.plan.declared), best=self.row(self.best_c))
+        from dclint.analysis.layouts import used_sentence
+
+        return replace(
+            self,
+            declared=self.row(self.plan.declared),
+            best=self.row(self.best_c),
+            used=used_sentence(self.plan) or "",
+        )
 
     @property
     def best_c(self) -> Candidate:

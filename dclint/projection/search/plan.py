@@ -71,6 +71,19 @@ __all__ = [
 
 
 @dataclass(frozen=True)
+class RunTerms:
+    """The declared run's terms beside its steps (its projection's, `dclint cost`'s rows), which
+    every layout's days carry: the batch ramp-up as a share of the steps' time, the evaluations
+    in days (the same count of them on any layout)."""
+
+    ramp_share: float = 0.0  # Timing.rampup / (compute + communication)
+    evaluation: float = 0.0  # days (Timing.evaluation)
+    rampup: float = 0.0  # days (Timing.rampup): the declared run's own
+    step: float | None = None  # seconds: the projection's step at the MFU it uses
+    mfu: float | None = None  # the MFU the design declares (None: the step model's is used)
+
+
+@dataclass(frozen=True)
 class Plan:
     design: str
     workload: str
@@ -82,26 +95,58 @@ class Plan:
     declared_reason: str | None  # why the search would reject it
     declared_rank: int
     steps: float  # optimizer steps of the run
-    overhead: float  # wall time / time in steps, from the declared run's projection
+    # wall time / time in steps and evaluations (checkpoint saves and failures), from the
+    # declared run's projection
+    overhead: float
     cost_per_gpu_day: Quantity | None
     peak: float  # FLOP/s per GPU
     by: str = "time"  # what the ranking and the gap measure: step time, or GPU-seconds a step
     # the best MFU the calibration runs of this GPU generation and class published, and the run
     # (dclint.projection.uncertainty.CEILINGS); None: no calibration run of the class
     ceiling: tuple[float, str] | None = None
+    terms: RunTerms = RunTerms()
 
     def above_ceiling(self, c: Candidate) -> bool:
         """Whether `c`'s predicted MFU is above every MFU the calibration runs of its class
         published: a prediction outside what dclint has seen measured."""
         return self.ceiling is not None and self.mfu(c) > self.ceiling[0]
 
-    def days(self, c: Candidate) -> Quantity:
-        return Q_(self.steps * c.step_time * self.overhead / 86400, "day")
+    def steps_days(self, c: Candidate) -> float:
+        """Days of `c`'s steps at the full batch: steps x predicted step."""
+        return self.steps * c.step_time / 86400
 
-    def cost(self, c: Candidate) -> Quantity | None:
+    def rampup(self, c: Candidate) -> Quantity:
+        """The batch ramp-up's time on `c`: the declared run's ramp-up as a share of its steps
+        (`dclint cost`'s 'batch ramp-up'), of `c`'s steps."""
+        return Q_(self.steps_days(c) * self.terms.ramp_share, "day")
+
+    def days(self, c: Candidate, scale: float = 1.0) -> Quantity:
+        """Steps, the batch ramp-up and the evaluations (their own terms, as `dclint cost`
+        gives them), times the declared run's checkpoint and failure overhead; the steps
+        `scale` times the model's (`used`)."""
+        steps = self.steps_days(c) * scale
+        running = steps * (1 + self.terms.ramp_share) + self.terms.evaluation
+        return Q_(running * self.overhead, "day")
+
+    @property
+    def scale(self) -> float:
+        """The projection's step at the MFU it uses over the search's step for the declared
+        layout: the declared MFU's measurement over the model (1 where the step model's MFU
+        is used, as near as the projection and the search time the same step)."""
+        used, model = self.terms.step, self.declared.step_time
+        return used / model if used and model > 0 else 1.0
+
+    def used(self, c: Candidate) -> tuple[float, float, Quantity, Quantity | None]:
+        """`c`'s step (s), MFU, days and cost at the MFU the run uses: the model's times
+        `scale`, the declared layout's being the projection's own. `dclint plan`, PAR005
+        and the review quote these beside (or, at the model's MFU, as) the model's."""
+        s = self.scale
+        return c.step_time * s, self.mfu(c) / s, self.days(c, s), self.cost(c, s)
+
+    def cost(self, c: Candidate, scale: float = 1.0) -> Quantity | None:
         if self.cost_per_gpu_day is None:
             return None
-        return self.cost_per_gpu_day * c.world * self.days(c).m_as("day")
+        return self.cost_per_gpu_day * c.world * self.days(c, scale).m_as("day")
 
     def mfu(self, c: Candidate) -> float:
         return c.step.model_flops / (c.step_time * c.world * self.peak)
@@ -163,6 +208,7 @@ class Question:
     by: str
     limit: float | None
     ceiling: tuple[float, str] | None = None
+    terms: RunTerms = RunTerms()
 
     @property
     def key(self) -> tuple[Space, str, float | None]:
@@ -186,6 +232,7 @@ class Question:
             self.peak,
             self.by,
             self.ceiling,
+            self.terms,
         )
 
 
@@ -243,6 +290,7 @@ def question(
         layout.shard_group if layout.torch_fsdp and zero == 3 else 0,
     )  # fmt: skip
     limit = seconds if rank_only and by == "time" and len(space.worlds) == 1 else None
+    overhead, rate, terms = _run_terms(design, wl.id)
     return Question(
         design.name,
         wl.id,
@@ -252,11 +300,13 @@ def question(
         declared,
         _declared(space, wl, declared),
         float(wl.tokens) / (layout.global_batch * arch.seq),
-        *_overhead_and_rate(design, wl.id),
+        overhead,
+        rate,
         machine.peak,
         by,
         limit,
         ceiling(hw.family, bool(arch.experts)),
+        terms,
     )
 
 
@@ -285,18 +335,25 @@ class SearchRefused(str):
     examine (search.MAX_EXAMINED), as opposed to a workload the search cannot apply to."""
 
 
-def _overhead_and_rate(design: Design, wid: str) -> tuple[float, Quantity | None]:
+def _run_terms(design: Design, wid: str) -> tuple[float, Quantity | None, RunTerms]:
+    """From the declared run's projection: its checkpoint and failure overhead (wall time over
+    time in steps and evaluations), its cost a GPU-day, and its ramp-up and evaluations."""
     from dclint.projection import project_workloads
 
     found = next((p for p in project_workloads(design) if p.workload == wid), None)
     if found is None:
-        return 1.0, None
+        return 1.0, None, RunTerms()
     t = found.timing
-    running = (t.compute + t.communication).m_as("day")
+    steps = (t.compute + t.communication).m_as("day")
+    running = t.running.m_as("day")
     wall = t.wall.m_as("day")
     overhead = wall / running if running > 0 else 1.0
     rate = found.cost_total / (found.gpus * wall) if found.cost_breakdown and wall > 0 else None
-    return overhead, rate
+    share = t.rampup.m_as("day") / steps if steps > 0 else 0.0
+    used = t.step_time.m_as("s") if t.step_time is not None else None
+    declared = None if t.mfu_source.startswith("predicted") else t.mfu.m_as("")
+    terms = RunTerms(share, t.evaluation.m_as("day"), t.rampup.m_as("day"), used, declared)
+    return overhead, rate, terms
 
 
 def best_ratio(design: Design, wl: Workload, options: dict[str, Any]) -> float | None:

@@ -1,0 +1,75 @@
+"""One best layout, one set of figures: where the design declares its MFU, the review scaled the
+best layout to that MFU (6.698 s a step, 9.613 d) while PAR005 and `dclint plan` quoted only the
+step model's (4.885 s). All three now read `Plan.used` and label the two: the step model's,
+and at your declared MFU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES
+from dclint.cli import main
+
+BAD = (EXAMPLES / "par005" / "bad.yaml").read_text(encoding="utf-8")
+# the first workload alone (tp 8, micro-batch 1 on 64 H100), declared at 30% MFU
+DECLARED = BAD[: BAD.index("  # tp 2, pp 2")].replace(
+    "    parallel: {tp: 8, pp: 1}  # expect: PAR005\n",
+    "    parallel: {tp: 8, pp: 1}  # expect: PAR005\n    mfu: 30%\n",
+)
+USED = (
+    "at your declared MFU 30%: your layout 9.072 s a step, 13.02 d; the best 6.698 s a step, "
+    "MFU 40.64%, 9.613 d (the step model's: 6.617 s and 4.885 s a step, the best at MFU "
+    "55.7%, as dclint plan lists them)"
+)
+
+
+def test_plan_finding_and_review_quote_the_same_best_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    design = tmp_path / "d.yaml"
+    design.write_text(DECLARED, encoding="utf-8")
+    assert main(["plan", str(design), "--workload", "tp8-mb1", "--top", "1"]) == 0
+    plan = capsys.readouterr().out.splitlines()
+    assert USED + "." in plan
+    assert (
+        "   1   2   1    1   1   1  32   4       none  on      zero2  4.885 s  55.7%"
+        in "\n".join(plan)
+    )
+    assert main(["check", str(design), "--select", "PAR005", "--layout-search"]) == 0  # a warning
+    finding = capsys.readouterr().out
+    assert (
+        "35.5% slower than the best (6.617 s against 4.885 s a step, predicted; calibration "
+        "band 0.82-1.09x; at your declared MFU 30%: 9.072 s against 6.698 s); "
+    ) in finding
+    assert "[the fix saves 3.408 d]" in finding  # 13.02 d - 9.613 d
+    review = tmp_path / "r.md"
+    assert main(["review", str(design), "-o", str(review)]) in (0, 1)
+    text = review.read_text(encoding="utf-8")
+    assert (
+        "| best | tp 2, pp 1, vpp 1, cp 1, ep 1, dp 32, mb 4 | none | 6.698 s | 40.64% | "
+        "9.613 d | - |"
+    ) in text
+    assert f"as the findings price the gap): {USED}." in text
+
+
+def test_a_predicted_mfu_has_one_set_of_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a declared MFU the model's figures are the run's: no second pair."""
+    assert main(["plan", str(EXAMPLES / "par005" / "bad.yaml"), "--workload", "tp8-mb1"]) == 0
+    assert "declared MFU" not in capsys.readouterr().out
+
+
+def test_plan_json_carries_both(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    design = tmp_path / "d.yaml"
+    design.write_text(DECLARED, encoding="utf-8")
+    assert main(["plan", str(design), "--workload", "tp8-mb1", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["declared_mfu"] == pytest.approx(0.30)
+    best, mine = data["layouts"][0], data["declared"]
+    assert round(best["step_time_s"], 3) == 4.885
+    assert round(best["at_declared_mfu"]["step_time_s"], 3) == 6.698
+    assert round(best["at_declared_mfu"]["days"], 3) == 9.613
+    assert mine["at_declared_mfu"]["mfu"] == pytest.approx(0.30, rel=1e-9)

@@ -1,0 +1,48 @@
+"""A finding states its limit once: PWR001, PWR002, PWR008 and STO001 wrote their limit into the
+message and the printer added '(measured X, limit X)' after it ('... exceeds the rack power limit
+120 kW (measured 130 kW, limit 120 kW)'). As NET001 does, the message now names the limit and
+the printed suffix gives its figure."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXAMPLES, TODAY, example_config
+from dclint.engine.rollup import measured_limit
+from dclint.engine.runner import Engine, run
+
+LINES = {
+    "PWR001": (
+        "bad.yaml",
+        "rack r01 design IT load 120.001 kW exceeds the rack power limit"
+        " (measured 120.001 kW, limit 120 kW)",
+    ),
+    "PWR002": (
+        "bad.yaml",
+        "power domain busway-a keeps 79.18 kW unallocated (1093 kW derated capacity, 1013 kW"
+        " allocated), less headroom than it needs (measured 79.18 kW, limit 80 kW)",
+    ),
+    "PWR008": (
+        "bad.yaml",
+        "panel pdu-2 carries 20.01 kW of rack load (2 racks, active and planned, each once, at"
+        " their design IT load: no catalog max_power known), above its derated capacity (200 V x"
+        " 100 A single-phase at 100%: 20 kVA x PF 1) (measured 20.01 kW, limit 20 kW)",
+    ),
+    "STO001": (
+        "bad.yaml",
+        "training storage (weka) reads at 599.9 GB/s, below 3x the workloads' read demand of"
+        " 200 GB/s; demand: vlm: declared data_read_rate 200 GB/s"
+        " (measured 599.9 GB/s, limit 600 GB/s)",
+    ),
+}
+
+
+@pytest.mark.parametrize("rule_id", sorted(LINES))
+def test_limit_is_printed_once(rule_id: str) -> None:
+    name, line = LINES[rule_id]
+    folder = EXAMPLES / rule_id.lower()
+    result = run([str(folder / name)], Engine(config=example_config(folder), today=TODAY))
+    printed = [f.message + measured_limit(f) for f in result.findings if f.rule == rule_id]
+    assert line in printed
+    limit = line.rsplit("limit ", 1)[1].rstrip(")")
+    assert line.count(limit) == 1
