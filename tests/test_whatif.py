@@ -75,6 +75,14 @@ def test_values_are_read_as_yaml() -> None:
             ["site.bogus=1"],
             "--set:1:1: unknown key 'bogus' in site (value set by --set site.bogus=1)",
         ),
+        (  # a section the flag creates is the flag's: not the design's line 4 (its `site:`)
+            ["site.pue=1.2", "bogus.x=1"],
+            "--set:1:2: unknown key 'bogus' in the design (value set by --set bogus.x=1)",
+        ),
+        (
+            ["site.bogus.x.y=1"],
+            "--set:1:1: unknown key 'bogus' in site (value set by --set site.bogus.x.y=1)",
+        ),
     ],
 )
 def test_override_errors_name_the_flag(flags: list[str], expected: str) -> None:
