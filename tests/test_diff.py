@@ -119,3 +119,23 @@ def test_diff_of_designs_with_different_gpu_counts(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert re.search(r"^GPUs +320 +1000 +\+680$", out, flags=re.M), out
     assert re.search(r"^racks +10 +63 +\+53$", out, flags=re.M), out
+
+
+def test_diff_quotes_a_predicted_training_time_with_its_band(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """B's days come from the predicted step (its mfu taken out): `dclint cost` prints them
+    '1.996 d (1.6-2.2 d)', and so does the diff, where it printed '1.996 d' alone; A's
+    declared 45% MFU has no band."""
+    monkeypatch.undo()  # the real projection
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    args = ["diff", h100, h100, "--select", "PWR001", "--set", "workloads.llm-13b.mfu=null"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert re.search(
+        r"^llm-13b training time +1\.751 d +1\.996 d \(1\.6-2\.2 d\) +\+0\.2453 d$", out, re.M
+    )
+    assert main([*args, "--format", "json"]) == 0
+    (days, _cost) = json.loads(capsys.readouterr().out)["projections"]
+    assert "band_a" not in days
+    assert days["band_b"] == [{"value": 1.636726, "unit": "d"}, {"value": 2.173652, "unit": "d"}]

@@ -135,10 +135,32 @@ def test_sweep_table(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     assert capsys.readouterr().out == (
         "Sweep of rack_types.nvl72.it_load on " + SU + "\n"
         "rack_types.nvl72.it_load  findings  PWR001  PWR002  llm days     llm cost\n"
-        "110 kW                           0       0       0      30.0  110,000 CNY\n"
-        "120 kW                           0       0       0      30.0  120,000 CNY\n"
-        "130 kW                          10       8       2      30.0  130,000 CNY\n"
+        "110 kW                           0       0       0      30 d  110,000 CNY\n"
+        "120 kW                           0       0       0      30 d  120,000 CNY\n"
+        "130 kW                          10       8       2      30 d  130,000 CNY\n"
     )
+
+
+def test_sweep_quotes_the_days_as_dclint_cost_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sweep printed the days to one decimal and without their band ('2.0' and '1.8' where
+    `dclint cost` prints '1.996 d (1.6-2.2 d)' and '1.751 d'): the same figure, printed the
+    same, with the calibration band where the MFU is predicted."""
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    assert main(["cost", h100, "--set", "workloads.llm-13b.mfu=null"]) == 0
+    assert "training time                     1.996 d (1.6-2.2 d)\n" in capsys.readouterr().out
+    sweep = ["check", h100, "--select", "PWR001", "--sweep", "site.pue=1.2,1.4"]
+    assert main([*sweep, "--set", "workloads.llm-13b.mfu=null"]) == 0
+    assert capsys.readouterr().out == (
+        f"Sweep of site.pue on {h100}\n"
+        "site.pue  findings         llm-13b days  llm-13b cost\n"
+        "1.2              0  1.996 d (1.6-2.2 d)   136,210 CNY\n"
+        "1.4              0  1.996 d (1.6-2.2 d)   137,927 CNY\n"
+    )
+    assert main([*sweep, "--format", "json"]) == 0  # mfu: 45% declared: no band
+    rows = json.loads(capsys.readouterr().out)["sweeps"][0]["rows"]
+    assert [r["workloads"]["llm-13b"]["training_days_band"] for r in rows] == [None, None]
+    assert main(sweep) == 0
+    assert "1.4              0       1.751 d   120,974 CNY\n" in capsys.readouterr().out
 
 
 def test_sweep_json_and_bad_value(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dclint.analysis.summary import DesignSummary, summarise
-from dclint.analysis.sweep import projections
+from dclint.analysis.sweep import Projected, projections
 from dclint.engine.findings import DesignResult, Finding
 from dclint.units import Quantity, fmt
 
@@ -27,6 +27,9 @@ class Row:
     label: str
     a: Value
     b: Value
+    # a predicted training time's calibration band (low, high), as `dclint cost` prints it
+    band_a: tuple[Quantity, Quantity] | None = None
+    band_b: tuple[Quantity, Quantity] | None = None
 
     @property
     def change(self) -> str:
@@ -93,8 +96,9 @@ def compare(a: DesignResult, b: DesignResult, options: tuple[Any, Any] = ({}, {}
     gone = [f for f in a.findings if _key(f) not in kb]
     pa, pb = projections(a.design), projections(b.design)
     proj = []
+    none = Projected(None, None)
     for w in dict.fromkeys([*pa, *pb]):
-        (da, ca), (db, cb) = pa.get(w, (None, None)), pb.get(w, (None, None))
-        proj.append(Row(f"{w} training time", da, db))
-        proj.append(Row(f"{w} cost", ca, cb))
+        wa, wb = pa.get(w, none), pb.get(w, none)
+        proj.append(Row(f"{w} training time", wa.days, wb.days, wa.band, wb.band))
+        proj.append(Row(f"{w} cost", wa.cost, wb.cost))
     return Diff(a.file, b.file, rows, new, gone, proj)

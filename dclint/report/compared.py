@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from dclint.analysis.diff import Diff, Value
 from dclint.engine.findings import Finding
+from dclint.report.values import days_quoted
 from dclint.units import Quantity, fmt
 
 __all__ = ["heading", "row_cells"]
 
 
-def _cell(v: Value) -> str:
+def _cell(v: Value, low_high: tuple[Quantity, Quantity] | None = None) -> str:
     if v is None:
         return "-"
     if isinstance(v, Quantity):
-        return fmt(v.to("day")) if v.check("[time]") else fmt(v)
+        return days_quoted(v, low_high) if v.check("[time]") else fmt(v)
     if isinstance(v, float):
         return f"{v:.2f}"
     return str(v)
@@ -25,9 +26,8 @@ def _ratio(label: str, v: Value) -> str:
 
 
 def _lines(d: Diff) -> list[list[str]]:
-    return [
-        [r.label, _ratio(r.label, r.a), _ratio(r.label, r.b), r.change]
-        for r in [*d.rows, *d.projections]
+    return [[r.label, _ratio(r.label, r.a), _ratio(r.label, r.b), r.change] for r in d.rows] + [
+        [r.label, _cell(r.a, r.band_a), _cell(r.b, r.band_b), r.change] for r in d.projections
     ]
 
 

@@ -72,7 +72,19 @@ def render_json(d: Diff) -> str:
 
     def rows(items: list[Row]) -> list[dict[str, Any]]:
         return [
-            {"label": r.label, "a": _json(r.a), "b": _json(r.b), "change": r.change} for r in items
+            {
+                "label": r.label,
+                "a": _json(r.a),
+                "b": _json(r.b),
+                "change": r.change,
+                **{
+                    f"band_{side}": [_json(low), _json(high)]
+                    for side, low_high in (("a", r.band_a), ("b", r.band_b))
+                    if low_high is not None
+                    for low, high in [low_high]
+                },
+            }
+            for r in items
         ]
 
     data = {
