@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +59,11 @@ class Diff:
     new: list[Finding]  # in B only
     gone: list[Finding]  # in A only
     projections: list[Row]
+    # the error that says a design cannot run its workload as stated (a layout that does not
+    # split, a partitioned fabric): while it stands its projections are no figure
+    # (dclint.engine.coverage.blocking), as the review and `dclint cost` say
+    blocked_a: Finding | None = None
+    blocked_b: Finding | None = None
 
 
 def totals(s: DesignSummary) -> dict[str, Value]:
@@ -87,8 +93,17 @@ def _key(f: Finding) -> tuple[str, str, str]:
     return f.rule, f.path, f.subject
 
 
-def compare(a: DesignResult, b: DesignResult, options: tuple[Any, Any] = ({}, {})) -> Diff:
-    """Compare two checked designs (both loaded); `options` are each one's typed rule options."""
+def compare(
+    a: DesignResult,
+    b: DesignResult,
+    options: tuple[Any, Any] = ({}, {}),
+    rules: Mapping[str, Any] | None = None,
+) -> Diff:
+    """Compare two checked designs (both loaded); `options` are each one's typed rule options,
+    `rules` the rule classes by id (each one's `consequence` says which errors leave a
+    projection no figure)."""
+    from dclint.engine.coverage import blocking
+
     ta, tb = totals(summarise(a.design, options[0])), totals(summarise(b.design, options[1]))
     rows = [Row(label, ta.get(label), tb.get(label)) for label in dict.fromkeys([*ta, *tb])]
     ka, kb = {_key(f) for f in a.findings}, {_key(f) for f in b.findings}
@@ -101,4 +116,14 @@ def compare(a: DesignResult, b: DesignResult, options: tuple[Any, Any] = ({}, {}
         wa, wb = pa.get(w, none), pb.get(w, none)
         proj.append(Row(f"{w} training time", wa.days, wb.days, wa.band, wb.band))
         proj.append(Row(f"{w} cost", wa.cost, wb.cost))
-    return Diff(a.file, b.file, rows, new, gone, proj)
+    rules = rules or {}
+    return Diff(
+        a.file,
+        b.file,
+        rows,
+        new,
+        gone,
+        proj,
+        blocking(a.findings, rules),
+        blocking(b.findings, rules),
+    )

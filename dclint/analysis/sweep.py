@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -31,6 +32,8 @@ class SweepRow:
     counts: dict[str, int]
     errors: list[str] = field(default_factory=list)
     workloads: dict[str, Projected] = field(default_factory=dict)
+    # the error that leaves the projections no figure (dclint.engine.coverage.blocking)
+    blocked: Any = None
 
     @property
     def total(self) -> int:
@@ -136,6 +139,7 @@ def point_errors(result: Any) -> list[str]:
 def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) -> Sweep:
     """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
     from dclint.analysis.grid.runner import engine_at, overrides_at, points, run_batches
+    from dclint.engine.coverage import blocking
 
     path, values = split_values(text)
 
@@ -145,14 +149,17 @@ def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) 
         counts = Counter(f.rule for f in result.findings if "rule-failure" not in f.tags)
         errors = point_errors(result)
         work = projections(result.design) if result.design is not None else {}
-        return SweepRow(point[0], dict(sorted(counts.items())), errors, work)
+        blocked = blocking(result.findings, at.rules)
+        return SweepRow(point[0], dict(sorted(counts.items())), errors, work, blocked)
 
     rows: list[SweepRow] = []
     run_batches(points([(path, values)]), lambda p: p, row, lambda _, done: rows.extend(done))
     return Sweep(file, path, rows)
 
 
-def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
+def as_data(sweeps: list[Sweep], reason: Callable[[Any], str] = str) -> dict[str, Any]:
+    """The sweeps as JSON data; `reason` words the error that leaves a row's projections no
+    figure (the presenter's report.values.not_meaningful)."""
     from dclint._version import __version__
 
     def workload(
@@ -180,6 +187,16 @@ def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
                         "by_rule": r.counts,
                         "errors": r.errors,
                         "workloads": {w: workload(*v) for w, v in r.workloads.items()},
+                        "not_meaningful": None
+                        if r.blocked is None
+                        else {
+                            "reason": reason(r.blocked),
+                            "rule": r.blocked.rule,
+                            "file": r.blocked.file,
+                            "line": r.blocked.line,
+                            "column": r.blocked.column,
+                            "message": r.blocked.message,
+                        },
                     }
                     for r in s.rows
                 ],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dclint.analysis.diff import Diff, Value
 from dclint.engine.findings import Finding
-from dclint.report.values import days_quoted
+from dclint.report.values import days_quoted, not_meaningful
 from dclint.units import Quantity, fmt
 
 __all__ = ["heading", "row_cells"]
@@ -26,9 +26,15 @@ def _ratio(label: str, v: Value) -> str:
 
 
 def _lines(d: Diff) -> list[list[str]]:
-    return [[r.label, _ratio(r.label, r.a), _ratio(r.label, r.b), r.change] for r in d.rows] + [
-        [r.label, _cell(r.a, r.band_a), _cell(r.b, r.band_b), r.change] for r in d.projections
-    ]
+    """The totals, then the projections: a design's that cannot run its workload as stated
+    'not meaningful until PAR001 layout-world-size-mismatch is fixed', as the review's
+    projection table and `dclint cost` say, and no change against it."""
+    rows = [[r.label, _ratio(r.label, r.a), _ratio(r.label, r.b), r.change] for r in d.rows]
+    for r in d.projections:
+        a = not_meaningful(d.blocked_a) if d.blocked_a else _cell(r.a, r.band_a)
+        b = not_meaningful(d.blocked_b) if d.blocked_b else _cell(r.b, r.band_b)
+        rows.append([r.label, a, b, "" if d.blocked_a or d.blocked_b else r.change])
+    return rows
 
 
 row_cells = _lines  # the compared figures as table cells, for the review document

@@ -11,6 +11,7 @@ from dclint.escaping import finite_json, printable
 from dclint.escaping import markdown_code as code
 from dclint.escaping import markdown_text as md
 from dclint.report.compared import heading, row_cells
+from dclint.report.values import not_meaningful
 from dclint.units import Quantity
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
@@ -95,6 +96,19 @@ def render_json(d: Diff) -> str:
         "findings_new": [f.as_dict() for f in d.new],
         "findings_gone": [f.as_dict() for f in d.gone],
         "projections": rows(d.projections),
+        # the projections of a design that cannot run its workload as stated are no figure
+        **{
+            f"not_meaningful_{side}": {  # as `dclint cost --format json` gives it
+                "reason": not_meaningful(f),
+                "rule": f.rule,
+                "file": f.file,
+                "line": f.line,
+                "column": f.column,
+                "message": f.message,
+            }
+            for side, f in (("a", d.blocked_a), ("b", d.blocked_b))
+            if f is not None
+        },
     }
     return finite_json(data)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dclint.analysis.sweep import Projected, Sweep, as_data
 from dclint.escaping import finite_json
-from dclint.report.values import days_quoted
+from dclint.report.values import days_quoted, not_meaningful
 from dclint.units import Quantity, fmt
 
 __all__ = ["render_json", "render_text"]
@@ -25,6 +25,9 @@ def _table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
         cells += [str(row.counts.get(rule, 0)) for rule in sweep.rules]
         for w in sweep.workloads:
             work = row.workloads.get(w, Projected(None, None))
+            if row.blocked is not None:  # as the review and `dclint cost` say
+                cells += [not_meaningful(row.blocked)] * 2
+                continue
             days = "-" if work.days is None else days_quoted(work.days, work.band)
             cells += [days, _q(work.cost)]
         body.append(cells)
@@ -48,4 +51,4 @@ def render_text(sweeps: list[Sweep]) -> str:
 
 
 def render_json(sweeps: list[Sweep]) -> str:
-    return finite_json(as_data(sweeps))
+    return finite_json(as_data(sweeps, not_meaningful))
