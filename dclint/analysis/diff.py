@@ -31,10 +31,15 @@ class Row:
     # a predicted training time's calibration band (low, high), as `dclint cost` prints it
     band_a: tuple[Quantity, Quantity] | None = None
     band_b: tuple[Quantity, Quantity] | None = None
+    # a cost's declared prices left out for want of an exchange rate (Projection.unconverted)
+    omits_a: tuple[str, ...] = ()
+    omits_b: tuple[str, ...] = ()
 
     @property
     def change(self) -> str:
         a, b = self.a, self.b
+        if self.omits_a != self.omits_b:  # a total that leaves out what the other counts
+            return "not comparable"
         if a is None or b is None or isinstance(a, str) or isinstance(b, str):
             return "" if a == b else "changed"
         if isinstance(a, Quantity) or isinstance(b, Quantity):
@@ -115,7 +120,9 @@ def compare(
     for w in dict.fromkeys([*pa, *pb]):
         wa, wb = pa.get(w, none), pb.get(w, none)
         proj.append(Row(f"{w} training time", wa.days, wb.days, wa.band, wb.band))
-        proj.append(Row(f"{w} cost", wa.cost, wb.cost))
+        proj.append(
+            Row(f"{w} cost", wa.cost, wb.cost, omits_a=wa.unconverted, omits_b=wb.unconverted)
+        )
     rules = rules or {}
     return Diff(
         a.file,

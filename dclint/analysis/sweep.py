@@ -89,6 +89,8 @@ class Projected(NamedTuple):
     days: Quantity | None
     cost: Quantity | None
     band: tuple[Quantity, Quantity] | None = None
+    # the declared prices the cost leaves out for want of an exchange rate (Projection's)
+    unconverted: tuple[str, ...] = ()
 
 
 def training_band(p: Any) -> tuple[Quantity, Quantity] | None:
@@ -123,7 +125,10 @@ def projections(design: Any) -> dict[str, Projected]:
         days = getattr(p, "training_time", None)
         cost = getattr(p, "cost", None)
         out[str(p.workload)] = Projected(
-            days.to("day") if days is not None else None, cost, training_band(p)
+            days.to("day") if days is not None else None,
+            cost,
+            training_band(p),
+            tuple(getattr(p, "unconverted", ())),
         )
     return out
 
@@ -163,7 +168,10 @@ def as_data(sweeps: list[Sweep], reason: Callable[[Any], str] = str) -> dict[str
     from dclint._version import __version__
 
     def workload(
-        days: Quantity | None, cost: Quantity | None, band: tuple[Quantity, Quantity] | None
+        days: Quantity | None,
+        cost: Quantity | None,
+        band: tuple[Quantity, Quantity] | None,
+        unconverted: tuple[str, ...],
     ) -> dict[str, Any]:
         return {
             "training_days": None if days is None else round(days.m_as("day"), 6),
@@ -172,6 +180,7 @@ def as_data(sweeps: list[Sweep], reason: Callable[[Any], str] = str) -> dict[str
             else [round(band[0].m_as("day"), 6), round(band[1].m_as("day"), 6)],
             "cost": None if cost is None else round(float(cost.magnitude), 2),
             "currency": None if cost is None else f"{cost.units:~}",
+            "cost_omits": list(unconverted),
         }
 
     return {

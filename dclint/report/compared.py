@@ -5,17 +5,21 @@ from __future__ import annotations
 
 from dclint.analysis.diff import Diff, Value
 from dclint.engine.findings import Finding
-from dclint.report.values import days_quoted, not_meaningful
+from dclint.report.values import cost_quoted, days_quoted, not_meaningful
 from dclint.units import Quantity, fmt
 
 __all__ = ["heading", "row_cells"]
 
 
-def _cell(v: Value, low_high: tuple[Quantity, Quantity] | None = None) -> str:
+def _cell(
+    v: Value, low_high: tuple[Quantity, Quantity] | None = None, omits: tuple[str, ...] = ()
+) -> str:
     if v is None:
         return "-"
     if isinstance(v, Quantity):
-        return days_quoted(v, low_high) if v.check("[time]") else fmt(v)
+        if v.check("[time]"):
+            return days_quoted(v, low_high)
+        return cost_quoted(v, omits) if omits else fmt(v)
     if isinstance(v, float):
         return f"{v:.2f}"
     return str(v)
@@ -31,8 +35,8 @@ def _lines(d: Diff) -> list[list[str]]:
     projection table and `dclint cost` say, and no change against it."""
     rows = [[r.label, _ratio(r.label, r.a), _ratio(r.label, r.b), r.change] for r in d.rows]
     for r in d.projections:
-        a = not_meaningful(d.blocked_a) if d.blocked_a else _cell(r.a, r.band_a)
-        b = not_meaningful(d.blocked_b) if d.blocked_b else _cell(r.b, r.band_b)
+        a = not_meaningful(d.blocked_a) if d.blocked_a else _cell(r.a, r.band_a, r.omits_a)
+        b = not_meaningful(d.blocked_b) if d.blocked_b else _cell(r.b, r.band_b, r.omits_b)
         rows.append([r.label, a, b, "" if d.blocked_a or d.blocked_b else r.change])
     return rows
 

@@ -84,6 +84,11 @@ def render_json(d: Diff) -> str:
                     if low_high is not None
                     for low, high in [low_high]
                 },
+                **{
+                    f"omits_{side}": list(omits)
+                    for side, omits in (("a", r.omits_a), ("b", r.omits_b))
+                    if omits
+                },
             }
             for r in items
         ]

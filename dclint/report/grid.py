@@ -57,11 +57,22 @@ def render(
     title = f"What-if grid of {setup.file}" + (
         f", workload {setup.workload}" if setup.workload else ""
     )
-    errors = [cell(f"{point_name(paths, p.values)}: error: {e}") for p in points for e in p.errors]
+    errors = [cell(line) for p in points for line in _below(paths, p)]
     foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
     notes = [note] if note else []
     title = "## " + markdown_text(title) if md else printable(title)
     return "\n".join([title, "", *lines, "", *errors, *notes, foot]) + "\n"
+
+
+def _below(paths: list[str], p: GridPoint) -> list[str]:
+    """A point's lines under the table: its errors, and what its cost leaves out for want of
+    an exchange rate (the point is then off the front)."""
+    name = point_name(paths, p.values)
+    lines = [f"{name}: error: {e}" for e in p.errors]
+    if p.omits:
+        left = "; ".join(n.split(": declare ", 1)[0] for n in p.omits)
+        lines.append(f"{name}: cost not comparable, off the front: {left}")
+    return lines
 
 
 def render_stream(
@@ -91,12 +102,12 @@ def render_stream(
         yield "|" + "---|" * len(head) + "\n"
         for p in points():
             yield "| " + " | ".join(cell(c) for c in _row(p)) + " |\n"
-            errors.extend(cell(f"{point_name(paths, p.values)}: error: {e}") for e in p.errors)
+            errors.extend(cell(line) for line in _below(paths, p))
     else:
         widths = [len(c) for c in head]
         for p in points():
             widths = [max(w, len(cell(c))) for w, c in zip(widths, _row(p), strict=True)]
-            errors.extend(cell(f"{point_name(paths, p.values)}: error: {e}") for e in p.errors)
+            errors.extend(cell(line) for line in _below(paths, p))
 
         def line(r: list[str]) -> str:
             return "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n"

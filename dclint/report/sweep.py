@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dclint.analysis.sweep import Projected, Sweep, as_data
 from dclint.escaping import finite_json
-from dclint.report.values import days_quoted, not_meaningful
+from dclint.report.values import cost_quoted, days_quoted, not_meaningful
 from dclint.units import Quantity, fmt
 
 __all__ = ["render_json", "render_text"]
@@ -29,7 +29,7 @@ def _table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
                 cells += [not_meaningful(row.blocked)] * 2
                 continue
             days = "-" if work.days is None else days_quoted(work.days, work.band)
-            cells += [days, _q(work.cost)]
+            cells += [days, cost_quoted(work.cost, work.unconverted)]
         body.append(cells)
     return head, body
 

@@ -12,6 +12,7 @@ __all__ = [
     "PROJECTION_COLUMNS",
     "band",
     "breakdown",
+    "cost_quoted",
     "days_band",
     "days_quoted",
     "days_text",
@@ -95,6 +96,16 @@ def days_quoted(days: Quantity, low_high: tuple[Quantity, Quantity] | None = Non
     text = fmt(days, "day")
     if low_high is not None:
         text += f" ({band(low_high[0].m_as('day'), low_high[1].m_as('day'))} d)"
+    return text
+
+
+def cost_quoted(cost: Quantity | None, unconverted: tuple[str, ...] = ()) -> str:
+    """A run's cost in a what-if table or `dclint diff`, saying what it leaves out for want
+    of an exchange rate, as `dclint cost`'s assumptions do: '92,201 CNY (electricity cost
+    omitted: no exchange rate from EUR to CNY)'; '-' where nothing is priced."""
+    text = "-" if cost is None else fmt(cost)
+    if unconverted:
+        text += f" ({'; '.join(n.split(': declare ', 1)[0] for n in unconverted)})"
     return text
 
 
