@@ -190,3 +190,22 @@ def test_a_feed_derated_to_nothing_says_so(capsys: pytest.CaptureFixture[str]) -
         "carries 132 kW; use conductors rated above its ambient temperature"
         for f in ("a", "b")
     ]
+
+
+def test_power_capped_racks_count_at_their_design_load(capsys: pytest.CaptureFixture[str]) -> None:
+    """A template rack marked power_capped is held to its design IT load by PWR003, PWR006
+    and PWR008 (rack_load_kw): new racks like it are too, and the rows say which load."""
+    data = _run(capsys, SU, "--add", "gb200-nvl72", "--set", "rack_types.nvl72.power_capped=true")
+    got = {(lim["limit"], lim["subject"]): (lim["racks"], lim["detail"]) for lim in data["limits"]}
+    assert got[("feeds (new, like the template's)", "path A")] == (
+        None,
+        "1 feed(s) like tap-a1: 136.6 kW a path for 120 kW",  # not the catalog's 132 kW
+    )
+    # 1092.6 - 8 x 120 = 132.6 kW -> 1 rack of 120 kW
+    assert got[("panel rating (PWR008)", "path A")] == (
+        1,
+        "busway-a: 1093 kW derated - 960 kW of racks at their design IT load: power_capped = "
+        "132.6 kW -> 1; 120 kW a rack",
+    )
+    # 1304.3 - (960 + 45.9) = 298.4 kW -> 2 racks of 120 kW (3 would be 1570 kW x PUE)
+    assert got[("utility (PWR006)", "site")][0] == 2

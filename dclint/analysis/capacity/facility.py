@@ -30,10 +30,13 @@ def _tidy(x: float, digits: int = 9) -> float:
 
 def peak_kw(topo: Topology, rack: NewRack, peak: bool) -> float:
     """A new rack's load as the rules load it: its catalog peak (max_power) unless `peak` is
-    off, never below its design IT load."""
+    off or the template it copies, of its platform, is `power_capped` (held to its design IT
+    load, as rack_load_kw holds it), never below its design IT load."""
     load = rack.it_load.m_as("kW")
     spec = topo.catalog.platforms.get(rack.platform)
-    if peak and spec is not None and spec.max_power is not None:
+    t = rack.template
+    capped = t is not None and t.power_capped and t.platform_key == rack.platform
+    if peak and not capped and spec is not None and spec.max_power is not None:
         nodes = rack.nodes if spec.kind == "node" else 1
         load = max(load, spec.max_power.m_as("kW") * nodes)
     return float(load)

@@ -167,8 +167,7 @@ def _site(design: Any, rack: NewRack, peak: bool = True) -> Limit:
         fits(budget - it, per),
         f"{fmt(site.utility_power)} / PUE {pue:g} = "
         f"{fmt(Q_(budget, 'kW'))} IT - {fmt(Q_(it, 'kW'))} {it_total_text(topo, peak)} = "
-        f"{fmt(Q_(budget - it, 'kW'))}; {fmt(Q_(per, 'kW'))} a rack "
-        f"{'at peak' if peak else 'at design load'}",
+        f"{fmt(Q_(budget - it, 'kW'))}; {fmt(Q_(per, 'kW'))} a rack",
         f"+{fmt(Q_(per * pue, 'kW'))} of utility capacity (rack load x PUE {pue:g}): +1 rack",
     )
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from dclint.analysis.capacity.facility import peak_kw
 from dclint.analysis.capacity.limits import EPS, Limit, NewRack, fits, summed
-from dclint.calc.power import panel_allocation, rack_paths, racks_below
+from dclint.calc.power import load_basis, panel_allocation, rack_paths, racks_below
 from dclint.model.topology import PanelItem, Topology
 from dclint.units import Q_, fmt
 
@@ -40,11 +40,9 @@ def power_limits(
     t = rack.template
     if t is None or not t.feeds:
         return [Limit("power", "-", None, "no feeds on the template rack to copy")]
-    load = rack.it_load.m_as("kW")
-    spec = topo.catalog.platforms.get(rack.platform)
-    if spec is not None and spec.max_power is not None and not shared.feeds_carry_design_load:
-        # feeds are sized for the rack's peak, as PWR003 loads them
-        load = max(load, spec.max_power.m_as("kW") * (rack.nodes if spec.kind == "node" else 1))
+    # feeds are sized for the rack's peak, as PWR003 loads them (a power_capped template's:
+    # its design IT load)
+    load = peak_kw(topo, rack, not shared.feeds_carry_design_load)
     out = []
     for path, feeds in rack_paths(t).items():
         cap = sum(f.capacity.m_as("kW") for f in feeds)
@@ -94,11 +92,15 @@ def _path_rating(topo: Topology, rack: NewRack, path: str, feeds: list[Any], pea
         per = peak_kw(topo, rack, top)
         cap = item.capacity.m_as("kW")
         used = panel_allocation(topo, item, peak=top).m_as("kW")
-        basis = "at peak" if top else "at design load"
+        basis = (
+            "design IT load: panel power_capped"
+            if peak and not top
+            else load_basis(racks_below(item), top)
+        )
         return (
             cap - used,
             per,
-            f"{fmt(Q_(cap, 'kW'))} derated - {fmt(Q_(used, 'kW'))} of racks {basis} = "
+            f"{fmt(Q_(cap, 'kW'))} derated - {fmt(Q_(used, 'kW'))} of racks at their {basis} = "
             f"{fmt(Q_(cap - used, 'kW'))}",
         )
 
