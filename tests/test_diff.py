@@ -168,3 +168,14 @@ def test_diff_says_a_projection_is_not_meaningful_while_the_design_cannot_run(
         "GPUs, so dp is not a whole number (107)",
     }
     assert [r["change"] for r in data["projections"]] == ["", ""]
+
+
+def test_an_air_cooled_design_has_no_cdu_capacity_not_0_kw(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """h100-40node declares no CDU: the diff printed its cooling capacity as '0 kW', as if
+    its CDUs had none; the review's summary says 'no CDUs declared'."""
+    assert main(["diff", str(SAMPLES / "h100-40node.yaml"), SU, "--select", "PWR001"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^cooling capacity \(CDUs\) +- +4000 kW +changed$", out, re.M), out
+    assert re.search(r"^liquid heat +0 kW +816 kW +\+816 kW$", out, re.M), out

@@ -80,7 +80,9 @@ def totals(s: DesignSummary) -> dict[str, Value]:
         "PUE": float(s.pue),
         "facility power (all racks)": s.facility_power.to("kW"),
         "utility capacity": s.utility_capacity.to("kW") if s.utility_capacity else None,
-        "cooling capacity (CDUs)": s.cooling_capacity.to("kW"),
+        # installed CDU capacity (no N+1 deduction, as the assumptions say); an air-cooled
+        # design has none, not '0 kW' of it
+        "cooling capacity (CDUs)": s.cooling_capacity.to("kW") if s.cdus else None,
         "liquid heat": s.liquid_heat.to("kW"),
     }
     for t in s.tiers:
