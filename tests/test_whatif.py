@@ -91,6 +91,19 @@ def test_override_errors_name_the_flag(flags: list[str], expected: str) -> None:
     assert [str(p) for p in exc.value.problems] == [expected]
 
 
+def test_a_count_past_the_id_budget_is_the_flags_error() -> None:
+    """`--set racks[0].count=100000` (a rack and its two feeds: 300,000 ids) was put at the design's
+    line of the racks' range, not at the flag that set the count."""
+    with pytest.raises(LoadError) as exc:
+        load(SU, overrides=parse_overrides(["site.pue=1.2", "racks[0].count=100000"]))
+    ((file, line, column, message),) = [
+        (p.file, p.line, p.column, p.message) for p in exc.value.problems
+    ]
+    assert (file, line, column) == ("--set", 1, 2)
+    assert message.startswith("the design names more than 200,000 ids through its ranges")
+    assert message.endswith("(value set by --set racks[0].count=100000)")
+
+
 def test_malformed_flags_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", SU, "--set", "site.pue"]) == 2
     assert "--set site.pue: write PATH=VALUE" in capsys.readouterr().err
