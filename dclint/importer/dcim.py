@@ -467,7 +467,14 @@ def _feed(r: _Reader, obj: Mapping[str, Any], rack_ids: set[str]) -> None:
             ImportProblem(origin, "a power feed needs a positive voltage and amperage")
         )
         return
-    phase = _choice(obj.get("phase")) or "single-phase"
+    phase = _choice(obj.get("phase")) or "single-phase"  # NetBox's and Nautobot's default
+    if not phase.startswith(("single", "three")):  # a value neither names: never guessed
+        inv.problems.append(
+            ImportProblem(
+                origin, f"a power feed's phase '{phase}': expected single-phase or three-phase"
+            )
+        )
+        return
     kind = _choice(obj.get("type")) or "primary"
     path = _choice(obj.get("power_path"))
     # Nautobot's power_path; NetBox: primary feeds path A, redundant feeds path B
