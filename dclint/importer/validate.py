@@ -38,7 +38,8 @@ def bound_text(kind: str) -> str:
         return f"{largest:,.0f}"
     if unit == "%":
         return f"{largest:g}%"
-    return fmt(Q_(largest, unit).to_compact())
+    compact = Q_(largest, unit).to_compact()  # 100,000 V -> 100 kV
+    return fmt(Q_(float(compact.magnitude), compact.units))
 
 
 def out_of_bounds(value: float, kind: str, zero: bool = False) -> str | None:
