@@ -33,3 +33,27 @@ def test_a_point_of_two_axes_names_both(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out.splitlines()
     assert out[2].startswith("| racks.r01.it\\_load | site.pue | findings |")  # Markdown escapes _
     assert out[6].startswith("racks.r01.it\\_load=10 kW, site.pue=1.2: error: --vary:1:1: ")
+
+
+def test_a_path_given_twice_is_refused_not_half_ignored(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--vary site.pue=1.1,1.5 --vary site.pue=1.2,1.3` printed two site.pue columns, the
+    first of which changed nothing (the second set the PUE at every point); two --sweep flags
+    printed the last one's table alone."""
+    argv = ["plan", H100, "--vary", "site.pue=1.1,1.5", "--vary", "site.pue=1.2,1.3"]
+    assert main([*argv, "--jobs", "1"]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == (
+        "dclint: error: --vary site.pue: a path is one axis; give all its values in one --vary "
+        "(PATH=V1,V2,...)\n"
+    )
+    assert main(["check", H100, "--sweep", "site.pue=1.2", "--sweep", "site.pue=1.3"]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == (
+        "dclint: error: --sweep site.pue=1.2, --sweep site.pue=1.3: a sweep varies one path; "
+        "give its values in one --sweep (--sweep PATH=V1,V2), or every combination of several "
+        "with dclint plan --vary\n"
+    )
