@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +180,32 @@ def test_an_air_cooled_design_has_no_cdu_capacity_not_0_kw(
     out = capsys.readouterr().out
     assert re.search(r"^cooling capacity \(CDUs\) +- +4000 kW +changed$", out, re.M), out
     assert re.search(r"^liquid heat +0 kW +816 kW +\+816 kW$", out, re.M), out
+
+
+def test_a_finding_in_both_at_other_figures_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """su1-r8 over PWR001's 120 kW in both designs, at 130 kW in A and 125 kW in B: matched
+    by rule, path and subject, the finding was in neither 'only in' list and the diff said
+    nothing of it; it is listed with the figures that changed."""
+    args = ["diff", HOT, HOT, "--select", "PWR001", "--set", "racks.su1-r8.it_load=125 kW"]
+    assert main(args) == 0
+    assert capsys.readouterr().out.endswith(
+        "Findings only in B: none\n"
+        "Findings only in A: none\n"
+        "Findings in both, changed (1):\n"
+        "  ~ PWR001 racks[1].it_load (su1-r8): measured 130 kW -> 125 kW, limit 120 kW\n"
+    )
+    assert main([*args, "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "\n### Findings in both, changed (1)\n\n"
+        "- PWR001 racks\\[1\\].it\\_load (su1-r8): measured 130 kW -\\> 125 kW, limit 120 kW\n"
+    )
+    assert main([*args, "--format", "json"]) == 0
+    (pair,) = json.loads(capsys.readouterr().out)["findings_changed"]
+    assert (pair["a"]["measured"], pair["b"]["measured"]) == ("130 kW", "125 kW")
+    html = tmp_path / "d.html"
+    assert main([*args, "-o", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert "Findings in both, changed (1)" in page
+    assert "measured 130 kW -&gt; 125 kW, limit 120 kW" in page

@@ -69,6 +69,9 @@ class Diff:
     # (dclint.engine.coverage.blocking), as the review and `dclint cost` say
     blocked_a: Finding | None = None
     blocked_b: Finding | None = None
+    # findings in both (same rule, path and subject) whose measured value, limit or severity
+    # differs: (A's, B's) -- a rack over its limit in both, at 130 kW in A and 200 kW in B
+    changed: tuple[tuple[Finding, Finding], ...] = ()
 
 
 def totals(s: DesignSummary) -> dict[str, Value]:
@@ -116,6 +119,7 @@ def compare(
     ka, kb = {_key(f) for f in a.findings}, {_key(f) for f in b.findings}
     new = [f for f in b.findings if _key(f) not in ka]
     gone = [f for f in a.findings if _key(f) not in kb]
+    changed = _changed(a.findings, b.findings)
     pa, pb = projections(a.design), projections(b.design)
     proj = []
     none = Projected(None, None)
@@ -135,4 +139,25 @@ def compare(
         proj,
         blocking(a.findings, rules),
         blocking(b.findings, rules),
+        changed,
     )
+
+
+def _changed(a: list[Finding], b: list[Finding]) -> tuple[tuple[Finding, Finding], ...]:
+    """The findings of both designs under one key, paired in order, whose figures differ."""
+    by_key: dict[tuple[str, str, str], list[Finding]] = {}
+    for f in b:
+        by_key.setdefault(_key(f), []).append(f)
+    out = []
+    for f in a:
+        others = by_key.get(_key(f))
+        if not others:
+            continue
+        g = others.pop(0)
+        if (f.measured_text, f.limit_text, f.severity) != (
+            g.measured_text,
+            g.limit_text,
+            g.severity,
+        ):
+            out.append((f, g))
+    return tuple(out)

@@ -8,7 +8,7 @@ from dclint.engine.findings import Finding
 from dclint.report.values import cost_quoted, days_quoted, not_meaningful
 from dclint.units import Quantity, fmt
 
-__all__ = ["heading", "row_cells"]
+__all__ = ["changed_heading", "changed_lines", "heading", "row_cells"]
 
 
 def _cell(
@@ -48,3 +48,28 @@ def heading(side: str, found: list[Finding]) -> str:
     """`Findings only in B (2)` over the findings, `Findings only in A: none` where there are
     none (no count of 0 over an empty section), in text and Markdown alike."""
     return f"Findings only in {side} ({len(found)})" if found else f"Findings only in {side}: none"
+
+
+def changed_heading(d: Diff) -> str:
+    """'Findings in both, changed (1)' over the pairs (a section only where some changed)."""
+    return f"Findings in both, changed ({len(d.changed)})"
+
+
+def changed_lines(d: Diff) -> list[str]:
+    """A finding in both designs whose figures differ: 'PWR001 racks[1].it_load (su1-r8):
+    measured 130 kW -> 200 kW, limit 120 kW' (the severity too where it changed)."""
+    out = []
+    for a, b in d.changed:
+        parts = []
+        for what, x, y in (
+            ("measured", a.measured_text, b.measured_text),
+            ("limit", a.limit_text, b.limit_text),
+            ("severity", a.severity, b.severity),
+        ):
+            if x == y:
+                if what != "severity" and x is not None:
+                    parts.append(f"{what} {x}")
+            else:
+                parts.append(f"{what} {x or '-'} -> {y or '-'}")
+        out.append(f"{a.rule} {a.path or '-'} ({a.subject or '-'}): {', '.join(parts)}")
+    return out

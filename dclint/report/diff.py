@@ -10,7 +10,7 @@ from dclint.engine.findings import Finding
 from dclint.escaping import finite_json, printable
 from dclint.escaping import markdown_code as code
 from dclint.escaping import markdown_text as md
-from dclint.report.compared import heading, row_cells
+from dclint.report.compared import changed_heading, changed_lines, heading, row_cells
 from dclint.report.values import not_meaningful
 from dclint.units import Quantity
 
@@ -37,6 +37,9 @@ def render_text(d: Diff) -> str:
     for side, found, mark in (("B", d.new, "+"), ("A", d.gone, "-")):
         out.append(f"{heading(side, found)}{':' if found else ''}")
         out.extend(f"  {mark} {_finding(f)}" for f in found)
+    if d.changed:  # in both, at other figures (no section where none changed)
+        out.append(f"{changed_heading(d)}:")
+        out.extend(f"  ~ {printable(line)}" for line in changed_lines(d))
     return "\n".join(out) + "\n"
 
 
@@ -57,6 +60,9 @@ def render_markdown(d: Diff) -> str:
     for side, found in (("B", d.new), ("A", d.gone)):
         out.append(f"\n### {heading(side, found)}\n" if found else f"\n{heading(side, found)}")
         out.extend(_md(found))
+    if d.changed:
+        out.append(f"\n### {changed_heading(d)}\n")
+        out.extend(f"- {md(line)}" for line in changed_lines(d))
     return "\n".join(out) + "\n"
 
 
@@ -100,6 +106,7 @@ def render_json(d: Diff) -> str:
         "totals": rows(d.rows),
         "findings_new": [f.as_dict() for f in d.new],
         "findings_gone": [f.as_dict() for f in d.gone],
+        "findings_changed": [{"a": a.as_dict(), "b": b.as_dict()} for a, b in d.changed],
         "projections": rows(d.projections),
         # the projections of a design that cannot run its workload as stated are no figure
         **{
