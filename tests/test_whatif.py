@@ -79,6 +79,12 @@ def test_values_are_read_as_yaml() -> None:
             ["site.pue=1.2", "bogus.x=1"],
             "--set:1:2: unknown key 'bogus' in the design (value set by --set bogus.x=1)",
         ),
+        (  # YAML reads 1e3 as a decimal number: it said 'expected a whole number, got 1,000'
+            ["workloads[0].global_batch=1e3"],
+            "--set:1:1: workloads[0].global_batch: expected a whole number, written without a "
+            "decimal point or exponent (1000), got 1000.0 (value set by --set "
+            "workloads[0].global_batch=1e3)",
+        ),
         (
             ["site.bogus.x.y=1"],
             "--set:1:1: unknown key 'bogus' in site (value set by --set site.bogus.x.y=1)",
