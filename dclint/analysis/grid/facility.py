@@ -211,7 +211,10 @@ def finish(asked: Asked, result: Any) -> GridPoint:
     plan = asked.question.answer(result)
     if not plan.result.valid:
         return replace(asked.point, note="no layout fits")
-    best = as_data(plan, 1)["layouts"][0]
+    data = as_data(plan, 1)
+    # with the best MFU the calibration runs of its GPU class published: a best layout above
+    # it is a ranking, not a duration to expect (the grid says so, as `dclint plan` does)
+    best = {**data["layouts"][0], "calibrated_mfu": data["calibrated_mfu"]}
     return replace(asked.point, best=best, days=best["days"], run_cost=best["cost"])
 
 
