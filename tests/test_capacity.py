@@ -209,3 +209,14 @@ def test_power_capped_racks_count_at_their_design_load(capsys: pytest.CaptureFix
     )
     # 1304.3 - (960 + 45.9) = 298.4 kW -> 2 racks of 120 kW (3 would be 1570 kW x PUE)
     assert got[("utility (PWR006)", "site")][0] == 2
+
+
+def test_a_utility_in_kva_says_its_power_factor(capsys: pytest.CaptureFixture[str]) -> None:
+    """1500 kVA was shown as '1425 kW / PUE 1.15' with no word of the kVA or the PF."""
+    data = _run(capsys, SU, "--add", "gb200-nvl72", "--set", "site.utility_capacity=1500 kVA")
+    (site,) = [lim for lim in data["limits"] if lim["limit"] == "utility (PWR006)"]
+    # 1500 kVA x 0.95 = 1425 kW / 1.15 = 1239.1 kW - 1101.9 kW = 137.2 kW -> 1 of 132 kW
+    assert (site["racks"], site["detail"].split(" IT - ")[0]) == (
+        1,
+        "1500 kVA x PF 0.95 = 1425 kW / PUE 1.15 = 1239 kW",
+    )

@@ -25,6 +25,7 @@ from dclint.calc.it_load import it_total_kw, it_total_text
 from dclint.engine.shared import shared_settings
 from dclint.model.ranges import RangeError, expand
 from dclint.model.resolve import topology_of
+from dclint.model.site import is_apparent
 from dclint.model.topology import Topology
 from dclint.units import Q_, Quantity, fmt
 
@@ -161,11 +162,14 @@ def _site(design: Any, rack: NewRack, peak: bool = True) -> Limit:
     budget = site.utility_power.m_as("kW") / pue  # a capacity in VA x the site's PF
     it = it_total_kw(topo, peak)
     per = peak_kw(topo, rack, peak)
+    given = fmt(site.utility_power)
+    if is_apparent(site.utility_capacity):  # kVA: PWR006 compares it through the site's PF
+        given = f"{fmt(site.utility_capacity)} x PF {site.power_factor:g} = {given}"
     return Limit(
         "utility (PWR006)",
         "site",
         fits(budget - it, per),
-        f"{fmt(site.utility_power)} / PUE {pue:g} = "
+        f"{given} / PUE {pue:g} = "
         f"{fmt(Q_(budget, 'kW'))} IT - {fmt(Q_(it, 'kW'))} {it_total_text(topo, peak)} = "
         f"{fmt(Q_(budget - it, 'kW'))}; {fmt(Q_(per, 'kW'))} a rack",
         f"+{fmt(Q_(per * pue, 'kW'))} of utility capacity (rack load x PUE {pue:g}): +1 rack",
