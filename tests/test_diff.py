@@ -209,3 +209,15 @@ def test_a_finding_in_both_at_other_figures_is_said(
     page = html.read_text(encoding="utf-8")
     assert "Findings in both, changed (1)" in page
     assert "measured 130 kW -&gt; 125 kW, limit 120 kW" in page
+
+
+def test_the_pue_is_printed_as_every_report_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """h100-40node's PUE 1.4 read '1.40' in the diff, beside 'PUE 1.4' in dclint capacity and
+    PWR006's message; a ratio keeps NET001's two decimals."""
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    assert main(["diff", h100, SU, "--select", "PWR001"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^PUE +1\.4 +1\.15 +-0\.25$", out, re.M), out
+    assert main(["diff", SU, str(SAMPLES / "broken-fabric-2to1.yaml"), "--select", "PWR001"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^fabric compute\.leaf down:up +1\.00:1 +2\.00:1 +\+1\.00$", out, re.M), out

@@ -53,7 +53,10 @@ class Row:
         if isinstance(a, int) and isinstance(b, int):  # counts: GPUs, racks, switches
             return "" if a == b else f"{b - a:+,d}"
         d = float(b) - float(a)
-        return "" if abs(d) < 1e-9 else f"{d:+.2f}"
+        if abs(d) < 1e-9:
+            return ""
+        # a ratio as NET001 prints it (2.00:1), the PUE as every report does (1.4)
+        return f"{d:+.2f}" if "down:up" in self.label else f"{d:+.4g}"
 
 
 @dataclass(frozen=True)

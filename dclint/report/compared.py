@@ -20,8 +20,8 @@ def _cell(
         if v.check("[time]"):
             return days_quoted(v, low_high)
         return cost_quoted(v, omits) if omits else fmt(v)
-    if isinstance(v, float):
-        return f"{v:.2f}"
+    if isinstance(v, float):  # the PUE, as every other report prints it: 1.4, not 1.40
+        return f"{v:.4g}"
     return str(v)
 
 
