@@ -25,24 +25,26 @@ def _no_projections(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_diff_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", SU, HOT, "--select", "PWR"]) == 0
     # su1-r8 at 130 kW: IT load 960 -> 970 kW, facility x 1.15: 1104 -> 1115.5 kW,
-    # liquid heat 816 -> 816 - 102 + 130 x 0.85 = 824.5 kW
+    # liquid heat 816 -> 816 - 102 + 130 x 0.85 = 824.5 kW; the TCO as `dclint cost` totals
+    # it (test_diff_tco_is_dclint_costs)
     assert (
         capsys.readouterr().out
         == f"""A: {SU}
 B: {HOT}
 
-                                    A         B    change
-GPUs                              576       576
-racks                               8         8
-IT load                        960 kW    970 kW    +10 kW
-PUE                              1.15      1.15
-facility power (all racks)    1104 kW   1116 kW  +11.5 kW
-utility capacity              1500 kW   1500 kW
-cooling capacity (CDUs)       4000 kW   4000 kW
-liquid heat                    816 kW  824.5 kW   +8.5 kW
-fabric compute.leaf down:up    1.00:1    1.00:1
-training storage read        400 GB/s  400 GB/s
-storage read demand           20 GB/s   20 GB/s
+                                           A                B        change
+GPUs                                     576              576
+racks                                      8                8
+IT load                               960 kW           970 kW        +10 kW
+PUE                                     1.15             1.15
+facility power (all racks)           1104 kW          1116 kW      +11.5 kW
+utility capacity                     1500 kW          1500 kW
+cooling capacity (CDUs)              4000 kW          4000 kW
+liquid heat                           816 kW         824.5 kW       +8.5 kW
+fabric compute.leaf down:up           1.00:1           1.00:1
+training storage read               400 GB/s         400 GB/s
+storage read demand                  20 GB/s          20 GB/s
+TCO over 3 years             261,192,315 CNY  261,385,868 CNY  +193,553 CNY
 
 Findings only in B (1):
   + PWR001 racks[1].it_load (su1-r8): rack su1-r8 design IT load 130 kW exceeds the rack \
@@ -221,3 +223,22 @@ def test_the_pue_is_printed_as_every_report_prints_it(capsys: pytest.CaptureFixt
     assert main(["diff", SU, str(SAMPLES / "broken-fabric-2to1.yaml"), "--select", "PWR001"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^fabric compute\.leaf down:up +1\.00:1 +2\.00:1 +\+1\.00$", out, re.M), out
+
+
+def test_diff_tco_is_dclint_costs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The diff compared the run's cost and not the TCO a consultant's comparison turns on;
+    its TCO row is `dclint cost`'s figure for each design, to the yuan."""
+    monkeypatch.undo()  # the real projection: `cost` must not bind the stand-in at import
+    assert main(["cost", SU, HOT]) == 0
+    tco = re.findall(r"^TCO \S+: ([\d,]+ CNY) over 3 years", capsys.readouterr().out, re.M)
+    assert tco == ["261,192,315 CNY", "261,385,868 CNY"]
+    assert main(["diff", SU, HOT, "--select", "PWR001", "--format", "json"]) == 0
+    (row,) = [r for r in json.loads(capsys.readouterr().out)["totals"] if "TCO" in r["label"]]
+    assert row["label"] == "TCO over 3 years"
+    assert (row["a"]["value"], row["b"]["value"], row["change"]) == (
+        pytest.approx(261_192_315, abs=1),
+        pytest.approx(261_385_868, abs=1),
+        "+193,553 CNY",
+    )

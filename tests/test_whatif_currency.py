@@ -54,6 +54,9 @@ def test_the_diff_says_so_and_compares_no_partial_cost(capsys: pytest.CaptureFix
     (row,) = [line for line in out.splitlines() if line.startswith("llm-13b cost")]
     assert row.split("  ")[-1] == "not comparable"  # it said -10,541 CNY
     assert f"120,974 CNY  110,433 CNY ({LEFT})" in row
+    (tco,) = [line for line in out.splitlines() if line.startswith("TCO over 3 years")]
+    assert tco.split("  ")[-1] == "not comparable"
+    assert "69,120,000 CNY (electricity omitted: no exchange rate from EUR to CNY)" in tco
     assert main([*args, "--format", "json"]) == 0
     (cost,) = [
         r for r in json.loads(capsys.readouterr().out)["projections"] if "cost" in r["label"]

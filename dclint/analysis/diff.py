@@ -119,6 +119,7 @@ def compare(
 
     ta, tb = totals(summarise(a.design, options[0])), totals(summarise(b.design, options[1]))
     rows = [Row(label, ta.get(label), tb.get(label)) for label in dict.fromkeys([*ta, *tb])]
+    rows.append(_tco_row(a.design, b.design))
     ka, kb = {_key(f) for f in a.findings}, {_key(f) for f in b.findings}
     new = [f for f in b.findings if _key(f) not in ka]
     gone = [f for f in a.findings if _key(f) not in kb]
@@ -143,6 +144,32 @@ def compare(
         blocking(a.findings, rules),
         blocking(b.findings, rules),
         changed,
+    )
+
+
+def _tco_row(a: Any, b: Any) -> Row:
+    """Each design's TCO as `dclint cost` totals it ('-' where it prices nothing), saying
+    what it leaves out for want of an exchange rate; over its period, in the label where the
+    periods agree, beside each figure where they do not."""
+    from dclint.projection import tco
+
+    def one(design: Any) -> tuple[Quantity | None, float, tuple[str, ...]]:
+        try:
+            t = tco(design)
+        except Exception:  # a comparison must not fail because a projection did
+            return None, 0.0, ()
+        return (t.total if t.items else None), t.period.m_as("year"), t.unconverted
+
+    (xa, ya, oa), (xb, yb, ob) = one(a), one(b)
+    if ya == yb or xa is None or xb is None:
+        years = ya if xa is not None else yb
+        return Row(f"TCO over {years:g} years", xa, xb, omits_a=oa, omits_b=ob)
+    return Row(
+        "TCO",
+        f"{fmt(xa)} over {ya:g} years",
+        f"{fmt(xb)} over {yb:g} years",
+        omits_a=oa,
+        omits_b=ob,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dclint.analysis.diff import Diff, Value
 from dclint.engine.findings import Finding
-from dclint.report.values import cost_quoted, days_quoted, not_meaningful
+from dclint.report.values import cost_quoted, days_quoted, left_out, not_meaningful
 from dclint.units import Quantity, fmt
 
 __all__ = ["changed_heading", "changed_lines", "heading", "row_cells"]
@@ -16,6 +16,8 @@ def _cell(
 ) -> str:
     if v is None:
         return "-"
+    if isinstance(v, str):
+        return v + left_out(omits)
     if isinstance(v, Quantity):
         if v.check("[time]"):
             return days_quoted(v, low_high)
@@ -25,15 +27,18 @@ def _cell(
     return str(v)
 
 
-def _ratio(label: str, v: Value) -> str:
-    return f"{v:.2f}:1" if "down:up" in label and isinstance(v, float) else _cell(v)
+def _ratio(label: str, v: Value, omits: tuple[str, ...] = ()) -> str:
+    return f"{v:.2f}:1" if "down:up" in label and isinstance(v, float) else _cell(v, None, omits)
 
 
 def _lines(d: Diff) -> list[list[str]]:
     """The totals, then the projections: a design's that cannot run its workload as stated
     'not meaningful until PAR001 layout-world-size-mismatch is fixed', as the review's
     projection table and `dclint cost` say, and no change against it."""
-    rows = [[r.label, _ratio(r.label, r.a), _ratio(r.label, r.b), r.change] for r in d.rows]
+    rows = [
+        [r.label, _ratio(r.label, r.a, r.omits_a), _ratio(r.label, r.b, r.omits_b), r.change]
+        for r in d.rows
+    ]
     for r in d.projections:
         a = not_meaningful(d.blocked_a) if d.blocked_a else _cell(r.a, r.band_a, r.omits_a)
         b = not_meaningful(d.blocked_b) if d.blocked_b else _cell(r.b, r.band_b, r.omits_b)

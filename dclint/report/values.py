@@ -16,6 +16,7 @@ __all__ = [
     "days_band",
     "days_quoted",
     "days_text",
+    "left_out",
     "mfu_text",
     "money",
     "not_meaningful",
@@ -103,10 +104,15 @@ def cost_quoted(cost: Quantity | None, unconverted: tuple[str, ...] = ()) -> str
     """A run's cost in a what-if table or `dclint diff`, saying what it leaves out for want
     of an exchange rate, as `dclint cost`'s assumptions do: '92,201 CNY (electricity cost
     omitted: no exchange rate from EUR to CNY)'; '-' where nothing is priced."""
-    text = "-" if cost is None else fmt(cost)
-    if unconverted:
-        text += f" ({'; '.join(n.split(': declare ', 1)[0] for n in unconverted)})"
-    return text
+    return ("-" if cost is None else fmt(cost)) + left_out(unconverted)
+
+
+def left_out(unconverted: tuple[str, ...]) -> str:
+    """' (electricity cost omitted: no exchange rate from EUR to CNY)': what a cost leaves
+    out, the projection's notes without their advice; '' where it leaves nothing out."""
+    if not unconverted:
+        return ""
+    return f" ({'; '.join(n.split(': declare ', 1)[0] for n in unconverted)})"
 
 
 def days_band(p: dict[str, Any]) -> str:
