@@ -217,8 +217,10 @@ def test_the_text_says_what_lifts_the_binding_limit(capsys: pytest.CaptureFixtur
         "What lifts it:\n"
         "  power headroom (PWR002) path A: +1 busway like busway-a (1093 kW derated, PWR002's "
         "headroom kept): +8 racks\n"
+        "  panel rating (PWR008) path A: +1 busway like busway-a (1093 kW derated): +8 racks\n"
         "  power headroom (PWR002) path B: +1 busway like busway-b (1093 kW derated, PWR002's "
         "headroom kept): +8 racks\n"
+        "  panel rating (PWR008) path B: +1 busway like busway-b (1093 kW derated): +8 racks\n"
         "  fabric ports compute.leaf: +3 leaf switches (32 downlinks each, 72 NICs a rack): "
         "+1 rack\n"
     )

@@ -92,6 +92,34 @@ def test_explain_takes_a_name_or_an_id(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["explain", "no-such-rule"]) == 2
 
 
+@pytest.mark.parametrize(
+    ("table", "error"),
+    [
+        (
+            'PWR002 = { headroom = "80 kg" }',
+            ":2:12: option PWR002.headroom: expected power, e.g. '120 kW', got a value in 'kg'",
+        ),
+        (
+            'PWR002 = { headroom = "80 kW", bogus = 1 }',
+            ":2:32: rule PWR002 has no option 'bogus' (options: headroom, per_rack)",
+        ),
+    ],
+)
+def test_explain_refuses_the_option_values_check_refuses(
+    table: str, error: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`explain` printed `headroom = '80 kg'` as the value in effect and exited 0, where
+    `check` under the same config exits 2 at the value's line."""
+    config = tmp_path / "pyproject.toml"
+    config.write_text(f"[tool.dclint]\n{table}\n")
+    assert main(["explain", "PWR002", "--config", str(config)]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == f"dclint: error: {config}{error}\n"
+    assert main(["check", BROKEN, "--config", str(config)]) == 2
+    assert capsys.readouterr().err == f"dclint: error: {config}{error}\n"
+
+
 def test_every_flag_of_every_command_has_help() -> None:
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

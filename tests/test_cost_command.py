@@ -131,9 +131,14 @@ def test_a_run_nothing_prices_has_no_cost_not_a_free_one(
     out = capsys.readouterr().out.splitlines()
     assert "cost total                        -" in out
     assert "  - electricity cost omitted: site.electricity_price not declared" in out
-    main(["diff", str(a), str(b)])
+    main(["diff", str(a), str(b), "--ignore", "PAR003"])
     (row,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("bloom-176b cost")]
     assert row.split() == ["bloom-176b", "cost", "-", "-"]
+    # PAR003 (70 layers over pp 12) leaves the projection no figure, as `dclint cost` says
+    main(["diff", str(a), str(b)])
+    (row,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("bloom-176b cost")]
+    blocked = "not meaningful until PAR003 layout-not-divisible is fixed"
+    assert row.split() == ["bloom-176b", "cost", *blocked.split(), *blocked.split()]
     # a priced run keeps its figure
     assert main(["cost", str(ROOT / "sample_designs" / "h100-40node.yaml")]) == 0
     assert "cost total                        120,974 CNY" in capsys.readouterr().out.splitlines()

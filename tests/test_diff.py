@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -24,24 +25,26 @@ def _no_projections(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_diff_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", SU, HOT, "--select", "PWR"]) == 0
     # su1-r8 at 130 kW: IT load 960 -> 970 kW, facility x 1.15: 1104 -> 1115.5 kW,
-    # liquid heat 816 -> 816 - 102 + 130 x 0.85 = 824.5 kW
+    # liquid heat 816 -> 816 - 102 + 130 x 0.85 = 824.5 kW; the TCO as `dclint cost` totals
+    # it (test_diff_tco_is_dclint_costs)
     assert (
         capsys.readouterr().out
         == f"""A: {SU}
 B: {HOT}
 
-                                    A         B    change
-GPUs                              576       576
-racks                               8         8
-IT load                        960 kW    970 kW    +10 kW
-PUE                              1.15      1.15
-facility power (all racks)    1104 kW   1116 kW  +11.5 kW
-utility capacity              1500 kW   1500 kW
-cooling capacity (CDUs)       4000 kW   4000 kW
-liquid heat                    816 kW  824.5 kW   +8.5 kW
-fabric compute.leaf down:up    1.00:1    1.00:1
-training storage read        400 GB/s  400 GB/s
-storage read demand           20 GB/s   20 GB/s
+                                           A                B        change
+GPUs                                     576              576
+racks                                      8                8
+IT load                               960 kW           970 kW        +10 kW
+PUE                                     1.15             1.15
+facility power (all racks)           1104 kW          1116 kW      +11.5 kW
+utility capacity                     1500 kW          1500 kW
+cooling capacity (CDUs)              4000 kW          4000 kW
+liquid heat                           816 kW         824.5 kW       +8.5 kW
+fabric compute.leaf down:up           1.00:1           1.00:1
+training storage read               400 GB/s         400 GB/s
+storage read demand                  20 GB/s          20 GB/s
+TCO over 3 years             261,192,315 CNY  261,385,868 CNY  +193,553 CNY
 
 Findings only in B (1):
   + PWR001 racks[1].it_load (su1-r8): rack su1-r8 design IT load 130 kW exceeds the rack \
@@ -119,3 +122,123 @@ def test_diff_of_designs_with_different_gpu_counts(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert re.search(r"^GPUs +320 +1000 +\+680$", out, flags=re.M), out
     assert re.search(r"^racks +10 +63 +\+53$", out, flags=re.M), out
+
+
+def test_diff_quotes_a_predicted_training_time_with_its_band(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """B's days come from the predicted step (its mfu taken out): `dclint cost` prints them
+    '1.996 d (1.6-2.2 d)', and so does the diff, where it printed '1.996 d' alone; A's
+    declared 45% MFU has no band."""
+    monkeypatch.undo()  # the real projection
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    args = ["diff", h100, h100, "--select", "PWR001", "--set", "workloads.llm-13b.mfu=null"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert re.search(
+        r"^llm-13b training time +1\.751 d +1\.996 d \(1\.6-2\.2 d\) +\+0\.2453 d$", out, re.M
+    )
+    assert main([*args, "--format", "json"]) == 0
+    (days, _cost) = json.loads(capsys.readouterr().out)["projections"]
+    assert "band_a" not in days
+    assert days["band_b"] == [{"value": 1.636726, "unit": "d"}, {"value": 2.173652, "unit": "d"}]
+
+
+def test_diff_says_a_projection_is_not_meaningful_while_the_design_cannot_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tp 3 on 320 GPUs does not split (PAR001): `dclint cost` and the review say the
+    projection is not meaningful until it is fixed; the diff printed B's 1.751 d and
+    120,974 CNY as figures."""
+    monkeypatch.undo()  # the real projection
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    args = ["diff", h100, h100, "--select", "PAR001", "--set", "workloads.llm-13b.parallel.tp=3"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    blocked = "not meaningful until PAR001 layout-world-size-mismatch is fixed"
+    assert re.search(rf"^llm-13b training time +1\.751 d +{blocked}$", out, re.M), out
+    assert re.search(rf"^llm-13b cost +120,974 CNY +{blocked}$", out, re.M), out
+    assert main([*args, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "not_meaningful_a" not in data
+    assert data["not_meaningful_b"] == {
+        "reason": blocked,
+        "rule": "PAR001",
+        "file": h100,
+        "line": 99,
+        "column": 15,
+        "message": "workload llm-13b: 320 GPUs are not a multiple of tp 3 x pp 1 x cp 1 = 3 "
+        "GPUs, so dp is not a whole number (107)",
+    }
+    assert [r["change"] for r in data["projections"]] == ["", ""]
+
+
+def test_an_air_cooled_design_has_no_cdu_capacity_not_0_kw(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """h100-40node declares no CDU: the diff printed its cooling capacity as '0 kW', as if
+    its CDUs had none; the review's summary says 'no CDUs declared'."""
+    assert main(["diff", str(SAMPLES / "h100-40node.yaml"), SU, "--select", "PWR001"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^cooling capacity \(CDUs\) +- +4000 kW +changed$", out, re.M), out
+    assert re.search(r"^liquid heat +0 kW +816 kW +\+816 kW$", out, re.M), out
+
+
+def test_a_finding_in_both_at_other_figures_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """su1-r8 over PWR001's 120 kW in both designs, at 130 kW in A and 125 kW in B: matched
+    by rule, path and subject, the finding was in neither 'only in' list and the diff said
+    nothing of it; it is listed with the figures that changed."""
+    args = ["diff", HOT, HOT, "--select", "PWR001", "--set", "racks.su1-r8.it_load=125 kW"]
+    assert main(args) == 0
+    assert capsys.readouterr().out.endswith(
+        "Findings only in B: none\n"
+        "Findings only in A: none\n"
+        "Findings in both, changed (1):\n"
+        "  ~ PWR001 racks[1].it_load (su1-r8): measured 130 kW -> 125 kW, limit 120 kW\n"
+    )
+    assert main([*args, "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "\n### Findings in both, changed (1)\n\n"
+        "- PWR001 racks\\[1\\].it\\_load (su1-r8): measured 130 kW -\\> 125 kW, limit 120 kW\n"
+    )
+    assert main([*args, "--format", "json"]) == 0
+    (pair,) = json.loads(capsys.readouterr().out)["findings_changed"]
+    assert (pair["a"]["measured"], pair["b"]["measured"]) == ("130 kW", "125 kW")
+    html = tmp_path / "d.html"
+    assert main([*args, "-o", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert "Findings in both, changed (1)" in page
+    assert "measured 130 kW -&gt; 125 kW, limit 120 kW" in page
+
+
+def test_the_pue_is_printed_as_every_report_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """h100-40node's PUE 1.4 read '1.40' in the diff, beside 'PUE 1.4' in dclint capacity and
+    PWR006's message; a ratio keeps NET001's two decimals."""
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    assert main(["diff", h100, SU, "--select", "PWR001"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^PUE +1\.4 +1\.15 +-0\.25$", out, re.M), out
+    assert main(["diff", SU, str(SAMPLES / "broken-fabric-2to1.yaml"), "--select", "PWR001"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^fabric compute\.leaf down:up +1\.00:1 +2\.00:1 +\+1\.00$", out, re.M), out
+
+
+def test_diff_tco_is_dclint_costs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The diff compared the run's cost and not the TCO a consultant's comparison turns on;
+    its TCO row is `dclint cost`'s figure for each design, to the yuan."""
+    monkeypatch.undo()  # the real projection: `cost` must not bind the stand-in at import
+    assert main(["cost", SU, HOT]) == 0
+    tco = re.findall(r"^TCO \S+: ([\d,]+ CNY) over 3 years", capsys.readouterr().out, re.M)
+    assert tco == ["261,192,315 CNY", "261,385,868 CNY"]
+    assert main(["diff", SU, HOT, "--select", "PWR001", "--format", "json"]) == 0
+    (row,) = [r for r in json.loads(capsys.readouterr().out)["totals"] if "TCO" in r["label"]]
+    assert row["label"] == "TCO over 3 years"
+    assert (row["a"]["value"], row["b"]["value"], row["change"]) == (
+        pytest.approx(261_192_315, abs=1),
+        pytest.approx(261_385_868, abs=1),
+        "+193,553 CNY",
+    )

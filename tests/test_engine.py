@@ -330,3 +330,22 @@ def test_a_rules_dir_module_that_fails_to_import_is_named(tmp_path: Path) -> Non
         match=r"xcl001_bad\.py: cannot import rule module: ModuleNotFoundError: No module named",
     ):
         Engine(rules_dirs=(str(pack),))
+
+
+def test_a_rules_summary_is_its_docs_first_paragraph_not_its_first_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`dclint rules` cut CLG008's summary where its docstring wraps: 'Liquid loop supplied
+    colder than the room's dew point plus a margin: pipes and cold plates' (CLG009, CLG010 and
+    NET003 the same); the summary is the first paragraph, its lines joined."""
+    assert main(["rules"]) == 0
+    lines = [line.split(None, 3) for line in capsys.readouterr().out.splitlines()]
+    summaries = {rid: summary for rid, _name, _severity, summary in lines}
+    assert summaries["CLG008"] == (
+        "Liquid loop supplied colder than the room's dew point plus a margin: pipes and cold "
+        "plates sweat."
+    )
+    assert summaries["NET003"] == (
+        "Link whose two ends run at different speeds or protocols: NIC vs switch port, or "
+        "switch vs switch."
+    )

@@ -4,6 +4,9 @@ wrote it (a path by id stays by id), and a point's error line names each axis wi
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from conftest import SAMPLES
@@ -33,3 +36,55 @@ def test_a_point_of_two_axes_names_both(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out.splitlines()
     assert out[2].startswith("| racks.r01.it\\_load | site.pue | findings |")  # Markdown escapes _
     assert out[6].startswith("racks.r01.it\\_load=10 kW, site.pue=1.2: error: --vary:1:1: ")
+
+
+def test_a_path_given_twice_is_refused_not_half_ignored(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--vary site.pue=1.1,1.5 --vary site.pue=1.2,1.3` printed two site.pue columns, the
+    first of which changed nothing (the second set the PUE at every point); two --sweep flags
+    printed the last one's table alone."""
+    argv = ["plan", H100, "--vary", "site.pue=1.1,1.5", "--vary", "site.pue=1.2,1.3"]
+    assert main([*argv, "--jobs", "1"]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == (
+        "dclint: error: --vary site.pue: a path is one axis; give all its values in one --vary "
+        "(PATH=V1,V2,...)\n"
+    )
+    assert main(["check", H100, "--sweep", "site.pue=1.2", "--sweep", "site.pue=1.3"]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == (
+        "dclint: error: --sweep site.pue=1.2, --sweep site.pue=1.3: a sweep varies one path; "
+        "give its values in one --sweep (--sweep PATH=V1,V2), or every combination of several "
+        "with dclint plan --vary\n"
+    )
+
+
+def test_the_grid_says_when_its_days_rest_on_an_mfu_no_run_has_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The best layout at each point predicts 53.9% MFU on H100, above the 49.0% of any
+    calibration run of its class: `dclint plan` says to read it as a ranking, the grid printed
+    its 1.46 days as a duration; it now says it under the table (text, Markdown, HTML)."""
+    line = (
+        "outside what dclint has seen measured: the best layouts of 2 of 2 points predict more "
+        "than 49.0% MFU (up to 53.9%), the best MFU any calibration run of this GPU generation "
+        "and class published (megatron-core-0.8-h100: gpt-16b); read their days as a ranking, "
+        "not as a duration to expect"
+    )
+    argv = ["plan", H100, "--vary", "site.pue=1.2,1.4", "--jobs", "1"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[-2] == line
+    assert main([*argv, "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.splitlines()[-2] == line
+    page = tmp_path / "grid.html"
+    assert main([*argv, "-o", str(page)]) == 0
+    assert f"<p>{line}.</p>" in page.read_text(encoding="utf-8")
+    assert main([*argv, "--format", "json"]) == 0
+    (first, _) = json.loads(capsys.readouterr().out)["points"]
+    assert first["best"]["calibrated_mfu"] == {
+        "mfu": pytest.approx(0.49, abs=5e-4),
+        "run": "megatron-core-0.8-h100: gpt-16b",
+    }

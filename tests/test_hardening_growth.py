@@ -125,7 +125,7 @@ def _values(n: int) -> str:
     [
         (
             ["plan", "missing.yaml", "--vary", f"site.pue={_values(200)}", "--vary",
-             f"site.pue={_values(60)}"],
+             f"site.design_pue={_values(60)}"],
             "--vary: the grid has 12,000 points (200 x 60), more than --max-points 10,000; give "
             "fewer values, or raise --max-points, or evaluate a sample with --sample N",
         ),
@@ -135,8 +135,9 @@ def _values(n: int) -> str:
             "raise --max-points, or evaluate a sample with --sample N",
         ),
         (
-            ["plan", "missing.yaml", *(["--vary", f"site.pue={_values(1000)}"] * 7), "--sample",
-             "3"],
+            ["plan", "missing.yaml",
+             *(a for i in range(7) for a in ("--vary", f"site.x{i}={_values(1000)}")),
+             "--sample", "3"],
             "--vary: the grid has over 10^18 points (1000 x 1000 x 1000 x 1000 x 1000 x 1000 x "
             "1000), more than dclint's bound for a sampled grid 1,000,000,000,000,000; give "
             "fewer values",
@@ -185,7 +186,7 @@ def test_a_grid_of_a_million_points_answers_at_once(tmp_path: Path) -> None:
     _design(tmp_path)
     values = _values(1000)
     proc, took = dclint("plan", "d.yaml", "--vary", f"site.pue={values}", "--vary",
-                        f"site.pue={values}", cwd=tmp_path)  # fmt: skip
+                        f"site.design_pue={values}", cwd=tmp_path)  # fmt: skip
     assert error_lines(proc) == [
         "dclint: error: --vary: the grid has 1,000,000 points (1000 x 1000), more than "
         "--max-points 10,000; give fewer values, or raise --max-points, or evaluate a sample "

@@ -226,6 +226,50 @@ def test_control_characters_from_the_dcim_are_refused(
     assert "NetBox rack 3 <https://netbox.example.com/dcim/racks/3/>: " in err
 
 
+def test_a_feed_phase_neither_single_nor_three_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A phase value dclint does not know ('two-phase', a custom choice) was imported as
+    single phase (a three-phase feed's capacity understated), without a word."""
+    dump = netbox_dump(cluster())
+    dump["dcim/power-feeds"][2]["phase"] = {"value": "two-phase", "label": "Two phase"}
+    code, text = _import(tmp_path, dump, "--map", str(NETBOX_MAP))
+    assert (code, text) == (2, "")
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "dclint import: error: NetBox power-feed 3 <https://netbox.example.com/dcim/power-feeds/"
+        "3/>: a power feed's phase 'two-phase': expected single-phase or three-phase"
+    )
+
+
+@pytest.mark.parametrize(
+    ("voltage", "amperage", "shown"),
+    [
+        ("415V", 100, "voltage '415V', amperage 100"),
+        (415, None, "voltage 415, amperage none"),
+        (-415, 100, "voltage -415, amperage 100"),
+        ("4\x1b[2J", 100, "voltage '4\\x1b[2J', amperage 100"),
+    ],
+)
+def test_a_feed_without_a_positive_voltage_and_amperage_says_what_it_has(
+    voltage: object,
+    amperage: object,
+    shown: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It said 'a power feed needs a positive voltage and amperage' of '415V' (a string where
+    NetBox gives a number) as of a missing one."""
+    dump = netbox_dump(cluster())
+    dump["dcim/power-feeds"][2].update(voltage=voltage, amperage=amperage)
+    code, text = _import(tmp_path, dump, "--map", str(NETBOX_MAP))
+    assert (code, text) == (2, "")
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "dclint import: error: NetBox power-feed 3 <https://netbox.example.com/dcim/power-feeds/"
+        "3/>: a power feed needs a positive voltage and amperage (numbers, in V and A); "
+        f"it has {shown}"
+    )
+
+
 def test_a_site_is_picked_by_slug(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = _import(tmp_path, netbox_dump(cluster()), "--map", str(NETBOX_MAP), "--site", "dc9")
     assert code == 2

@@ -65,12 +65,12 @@ CASES = {
     "a 70-digit amperage": (
         _set("dcim/power-feeds", 0, "amperage", int("9" * 70)),
         f"NetBox power-feed 1 <{NB}/power-feeds/1/>: feed amperage: a current of 1e+70 A is "
-        "beyond any real equipment (dclint takes up to 100,000 A)",
+        "beyond any real equipment (dclint takes up to 100 kA)",
     ),
     "a 70-digit draw": (
         _set("dcim/power-port-templates", 0, "allocated_draw", int("9" * 70)),
         "NetBox device type dgx-h100: device type allocated_draw: a power of 1e+70 W is "
-        "beyond any real equipment (dclint takes up to 10,000,000 W)",
+        "beyond any real equipment (dclint takes up to 10 MW)",
     ),
     # past every check on the source: 1e-9 A is written as '0 A', which the loader refuses
     "the loader's last guard": (
@@ -115,8 +115,8 @@ def test_bad_magnitudes_in_a_sheet_are_errors_at_their_cells(
     assert code == 2
     assert capsys.readouterr().err.splitlines() == [
         "dclint import: error: feeds.csv!C3: '" + "9" * 59 + ": expected a current of at most "
-        "100,000 A, e.g. '63 A'",
-        "dclint import: error: feeds.csv!B4: '2000000 V': expected a voltage of at most 100,000 V, "
+        "100 kA, e.g. '63 A'",
+        "dclint import: error: feeds.csv!B4: '2000000 V': expected a voltage of at most 100 kV, "
         "e.g. '415 V'",
     ]
     assert not out.exists()

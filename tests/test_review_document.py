@@ -155,9 +155,12 @@ def test_layout_and_headroom(two: str) -> None:
     ]
     head = section(h100, "Capacity headroom")
     assert head[1] == (
-        "More hgx-h100 racks like the design's first (34 kW, 32 GPUs): 0 more fit; fabric ports "
-        "(compute.leaf) binds first. What lifts it: +2 leaf switches (20 downlinks each, 32 NICs "
-        "a rack): +1 rack. Next to bind: power headroom (PWR002) (path A) at 2 racks."
+        # the panels carry the 10 racks at their peak, 408 kW of 437 kW: PWR008 binds with
+        # the leaf ports (it said PWR002's 2 racks on the design load were next to bind)
+        "More hgx-h100 racks like the design's first (34 kW, 32 GPUs): 0 more fit; panel rating "
+        "(PWR008) (path A) binds first. What lifts it: +1 panel like pdu-panel-a (437 kW "
+        "derated): +10 racks. Fabric ports (compute.leaf) binds at 0 racks as well, so lifting "
+        "either alone adds no rack."
     )
 
 
@@ -169,7 +172,7 @@ def test_a_tie_for_the_binding_limit_is_said(tmp_path: Path) -> None:
     assert head[1] == (
         "More gb200-nvl72 racks like the design's first (120 kW, 72 GPUs): 0 more fit; power "
         "headroom (PWR002) (path A) binds first. What lifts it: +1 busway like busway-a (1093 kW "
-        "derated, PWR002's headroom kept): +8 racks. Fabric ports (compute.leaf) binds at 0 "
+        "derated, PWR002's headroom kept): +8 racks. Panel rating (PWR008) (path A) binds at 0 "
         "racks as well, so lifting either alone adds no rack."
     )
 

@@ -75,12 +75,39 @@ def test_values_are_read_as_yaml() -> None:
             ["site.bogus=1"],
             "--set:1:1: unknown key 'bogus' in site (value set by --set site.bogus=1)",
         ),
+        (  # a section the flag creates is the flag's: not the design's line 4 (its `site:`)
+            ["site.pue=1.2", "bogus.x=1"],
+            "--set:1:2: unknown key 'bogus' in the design (value set by --set bogus.x=1)",
+        ),
+        (  # YAML reads 1e3 as a decimal number: it said 'expected a whole number, got 1,000'
+            ["workloads[0].global_batch=1e3"],
+            "--set:1:1: workloads[0].global_batch: expected a whole number, written without a "
+            "decimal point or exponent (1000), got 1000.0 (value set by --set "
+            "workloads[0].global_batch=1e3)",
+        ),
+        (
+            ["site.bogus.x.y=1"],
+            "--set:1:1: unknown key 'bogus' in site (value set by --set site.bogus.x.y=1)",
+        ),
     ],
 )
 def test_override_errors_name_the_flag(flags: list[str], expected: str) -> None:
     with pytest.raises(LoadError) as exc:
         load(SU, overrides=parse_overrides(flags))
     assert [str(p) for p in exc.value.problems] == [expected]
+
+
+def test_a_count_past_the_id_budget_is_the_flags_error() -> None:
+    """`--set racks[0].count=100000` (a rack and its two feeds: 300,000 ids) was put at the design's
+    line of the racks' range, not at the flag that set the count."""
+    with pytest.raises(LoadError) as exc:
+        load(SU, overrides=parse_overrides(["site.pue=1.2", "racks[0].count=100000"]))
+    ((file, line, column, message),) = [
+        (p.file, p.line, p.column, p.message) for p in exc.value.problems
+    ]
+    assert (file, line, column) == ("--set", 1, 2)
+    assert message.startswith("the design names more than 200,000 ids through its ranges")
+    assert message.endswith("(value set by --set racks[0].count=100000)")
 
 
 def test_malformed_flags_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,10 +154,60 @@ def test_sweep_table(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     assert capsys.readouterr().out == (
         "Sweep of rack_types.nvl72.it_load on " + SU + "\n"
         "rack_types.nvl72.it_load  findings  PWR001  PWR002  llm days     llm cost\n"
-        "110 kW                           0       0       0      30.0  110,000 CNY\n"
-        "120 kW                           0       0       0      30.0  120,000 CNY\n"
-        "130 kW                          10       8       2      30.0  130,000 CNY\n"
+        "110 kW                           0       0       0      30 d  110,000 CNY\n"
+        "120 kW                           0       0       0      30 d  120,000 CNY\n"
+        "130 kW                          10       8       2      30 d  130,000 CNY\n"
     )
+
+
+def test_sweep_quotes_the_days_as_dclint_cost_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sweep printed the days to one decimal and without their band ('2.0' and '1.8' where
+    `dclint cost` prints '1.996 d (1.6-2.2 d)' and '1.751 d'): the same figure, printed the
+    same, with the calibration band where the MFU is predicted."""
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    assert main(["cost", h100, "--set", "workloads.llm-13b.mfu=null"]) == 0
+    assert "training time                     1.996 d (1.6-2.2 d)\n" in capsys.readouterr().out
+    sweep = ["check", h100, "--select", "PWR001", "--sweep", "site.pue=1.2,1.4"]
+    assert main([*sweep, "--set", "workloads.llm-13b.mfu=null"]) == 0
+    assert capsys.readouterr().out == (
+        f"Sweep of site.pue on {h100}\n"
+        "site.pue  findings         llm-13b days  llm-13b cost\n"
+        "1.2              0  1.996 d (1.6-2.2 d)   136,210 CNY\n"
+        "1.4              0  1.996 d (1.6-2.2 d)   137,927 CNY\n"
+    )
+    assert main([*sweep, "--format", "json"]) == 0  # mfu: 45% declared: no band
+    rows = json.loads(capsys.readouterr().out)["sweeps"][0]["rows"]
+    assert [r["workloads"]["llm-13b"]["training_days_band"] for r in rows] == [None, None]
+    assert main(sweep) == 0
+    assert "1.4              0       1.751 d   120,974 CNY\n" in capsys.readouterr().out
+
+
+def test_sweep_says_a_projection_is_not_meaningful_while_the_design_cannot_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """tp 3 on 320 GPUs does not split (PAR001): the row says what `dclint cost` and the
+    review say, where it printed 1.751 d and 120,974 CNY as figures."""
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    sweep = ["check", h100, "--select", "PAR001", "--sweep", "workloads.llm-13b.parallel.tp=2,3"]
+    assert main(sweep) == 0  # a sweep's findings are its table, as test_sweep_table's
+    blocked = "not meaningful until PAR001 layout-world-size-mismatch is fixed"
+    rows = capsys.readouterr().out.splitlines()[2:]
+    assert [row.split() for row in rows] == [
+        ["2", "0", "0", "1.751", "d", "120,974", "CNY"],
+        ["3", "1", "1", *blocked.split(), *blocked.split()],
+    ]
+    assert main([*sweep, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)["sweeps"][0]["rows"]
+    assert data[0]["not_meaningful"] is None
+    assert data[1]["not_meaningful"] == {
+        "reason": blocked,
+        "rule": "PAR001",
+        "file": h100,
+        "line": 99,
+        "column": 15,
+        "message": "workload llm-13b: 320 GPUs are not a multiple of tp 3 x pp 1 x cp 1 = 3 "
+        "GPUs, so dp is not a whole number (107)",
+    }
 
 
 def test_sweep_json_and_bad_value(capsys: pytest.CaptureFixture[str]) -> None:

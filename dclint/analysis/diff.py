@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from dclint.analysis.summary import DesignSummary, summarise
-from dclint.analysis.sweep import projections
+from dclint.analysis.sweep import Projected, projections
 from dclint.engine.findings import DesignResult, Finding
 from dclint.units import Quantity, fmt
 
@@ -27,10 +28,18 @@ class Row:
     label: str
     a: Value
     b: Value
+    # a predicted training time's calibration band (low, high), as `dclint cost` prints it
+    band_a: tuple[Quantity, Quantity] | None = None
+    band_b: tuple[Quantity, Quantity] | None = None
+    # a cost's declared prices left out for want of an exchange rate (Projection.unconverted)
+    omits_a: tuple[str, ...] = ()
+    omits_b: tuple[str, ...] = ()
 
     @property
     def change(self) -> str:
         a, b = self.a, self.b
+        if self.omits_a != self.omits_b:  # a total that leaves out what the other counts
+            return "not comparable"
         if a is None or b is None or isinstance(a, str) or isinstance(b, str):
             return "" if a == b else "changed"
         if isinstance(a, Quantity) or isinstance(b, Quantity):
@@ -44,7 +53,10 @@ class Row:
         if isinstance(a, int) and isinstance(b, int):  # counts: GPUs, racks, switches
             return "" if a == b else f"{b - a:+,d}"
         d = float(b) - float(a)
-        return "" if abs(d) < 1e-9 else f"{d:+.2f}"
+        if abs(d) < 1e-9:
+            return ""
+        # a ratio as NET001 prints it (2.00:1), the PUE as every report does (1.4)
+        return f"{d:+.2f}" if "down:up" in self.label else f"{d:+.4g}"
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,14 @@ class Diff:
     new: list[Finding]  # in B only
     gone: list[Finding]  # in A only
     projections: list[Row]
+    # the error that says a design cannot run its workload as stated (a layout that does not
+    # split, a partitioned fabric): while it stands its projections are no figure
+    # (dclint.engine.coverage.blocking), as the review and `dclint cost` say
+    blocked_a: Finding | None = None
+    blocked_b: Finding | None = None
+    # findings in both (same rule, path and subject) whose measured value, limit or severity
+    # differs: (A's, B's) -- a rack over its limit in both, at 130 kW in A and 200 kW in B
+    changed: tuple[tuple[Finding, Finding], ...] = ()
 
 
 def totals(s: DesignSummary) -> dict[str, Value]:
@@ -66,7 +86,9 @@ def totals(s: DesignSummary) -> dict[str, Value]:
         "PUE": float(s.pue),
         "facility power (all racks)": s.facility_power.to("kW"),
         "utility capacity": s.utility_capacity.to("kW") if s.utility_capacity else None,
-        "cooling capacity (CDUs)": s.cooling_capacity.to("kW"),
+        # installed CDU capacity (no N+1 deduction, as the assumptions say); an air-cooled
+        # design has none, not '0 kW' of it
+        "cooling capacity (CDUs)": s.cooling_capacity.to("kW") if s.cdus else None,
         "liquid heat": s.liquid_heat.to("kW"),
     }
     for t in s.tiers:
@@ -84,17 +106,88 @@ def _key(f: Finding) -> tuple[str, str, str]:
     return f.rule, f.path, f.subject
 
 
-def compare(a: DesignResult, b: DesignResult, options: tuple[Any, Any] = ({}, {})) -> Diff:
-    """Compare two checked designs (both loaded); `options` are each one's typed rule options."""
+def compare(
+    a: DesignResult,
+    b: DesignResult,
+    options: tuple[Any, Any] = ({}, {}),
+    rules: Mapping[str, Any] | None = None,
+) -> Diff:
+    """Compare two checked designs (both loaded); `options` are each one's typed rule options,
+    `rules` the rule classes by id (each one's `consequence` says which errors leave a
+    projection no figure)."""
+    from dclint.engine.coverage import blocking
+
     ta, tb = totals(summarise(a.design, options[0])), totals(summarise(b.design, options[1]))
     rows = [Row(label, ta.get(label), tb.get(label)) for label in dict.fromkeys([*ta, *tb])]
+    rows.append(_tco_row(a.design, b.design))
     ka, kb = {_key(f) for f in a.findings}, {_key(f) for f in b.findings}
     new = [f for f in b.findings if _key(f) not in ka]
     gone = [f for f in a.findings if _key(f) not in kb]
+    changed = _changed(a.findings, b.findings)
     pa, pb = projections(a.design), projections(b.design)
     proj = []
+    none = Projected(None, None)
     for w in dict.fromkeys([*pa, *pb]):
-        (da, ca), (db, cb) = pa.get(w, (None, None)), pb.get(w, (None, None))
-        proj.append(Row(f"{w} training time", da, db))
-        proj.append(Row(f"{w} cost", ca, cb))
-    return Diff(a.file, b.file, rows, new, gone, proj)
+        wa, wb = pa.get(w, none), pb.get(w, none)
+        proj.append(Row(f"{w} training time", wa.days, wb.days, wa.band, wb.band))
+        proj.append(
+            Row(f"{w} cost", wa.cost, wb.cost, omits_a=wa.unconverted, omits_b=wb.unconverted)
+        )
+    rules = rules or {}
+    return Diff(
+        a.file,
+        b.file,
+        rows,
+        new,
+        gone,
+        proj,
+        blocking(a.findings, rules),
+        blocking(b.findings, rules),
+        changed,
+    )
+
+
+def _tco_row(a: Any, b: Any) -> Row:
+    """Each design's TCO as `dclint cost` totals it ('-' where it prices nothing), saying
+    what it leaves out for want of an exchange rate; over its period, in the label where the
+    periods agree, beside each figure where they do not."""
+    from dclint.projection import tco
+
+    def one(design: Any) -> tuple[Quantity | None, float, tuple[str, ...]]:
+        try:
+            t = tco(design)
+        except Exception:  # a comparison must not fail because a projection did
+            return None, 0.0, ()
+        return (t.total if t.items else None), t.period.m_as("year"), t.unconverted
+
+    (xa, ya, oa), (xb, yb, ob) = one(a), one(b)
+    if ya == yb or xa is None or xb is None:
+        years = ya if xa is not None else yb
+        return Row(f"TCO over {years:g} years", xa, xb, omits_a=oa, omits_b=ob)
+    return Row(
+        "TCO",
+        f"{fmt(xa)} over {ya:g} years",
+        f"{fmt(xb)} over {yb:g} years",
+        omits_a=oa,
+        omits_b=ob,
+    )
+
+
+def _changed(a: list[Finding], b: list[Finding]) -> tuple[tuple[Finding, Finding], ...]:
+    """The findings of both designs under one key, paired in order, whose figures differ."""
+    by_key: dict[tuple[str, str, str], list[Finding]] = {}
+    for f in b:
+        by_key.setdefault(_key(f), []).append(f)
+    out = []
+    for f in a:
+        others = by_key.get(_key(f))
+        if not others:
+            continue
+        g = others.pop(0)
+        if (f.measured_text, f.limit_text, f.severity) != (
+            g.measured_text,
+            g.limit_text,
+            g.severity,
+        ):
+            out.append((f, g))
+    return tuple(out)

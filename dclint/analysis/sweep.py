@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from dclint.engine.runner import Engine
 from dclint.errors import ConfigError
@@ -12,12 +13,14 @@ from dclint.loader.overrides import Override
 from dclint.units import Quantity
 
 __all__ = [
+    "Projected",
     "Sweep",
     "SweepRow",
     "as_data",
     "projections",
     "run_sweep",
     "split_values",
+    "training_band",
 ]
 
 
@@ -28,7 +31,9 @@ class SweepRow:
     value: str
     counts: dict[str, int]
     errors: list[str] = field(default_factory=list)
-    workloads: dict[str, tuple[Quantity | None, Quantity | None]] = field(default_factory=dict)
+    workloads: dict[str, Projected] = field(default_factory=dict)
+    # the error that leaves the projections no figure (dclint.engine.coverage.blocking)
+    blocked: Any = None
 
     @property
     def total(self) -> int:
@@ -76,8 +81,37 @@ def split_values(text: str, flag: str = "--sweep") -> tuple[str, list[str]]:
     return path.strip(), values
 
 
-def projections(design: Any) -> dict[str, tuple[Quantity | None, Quantity | None]]:
-    """(training time, total cost) by workload id, when dclint.projection can project them."""
+class Projected(NamedTuple):
+    """A workload's training time and run cost as `dclint cost` projects them, and the
+    training time's calibration band where the days come from the predicted step (the MFU
+    predicted, not declared), as `dclint cost` prints it beside them."""
+
+    days: Quantity | None
+    cost: Quantity | None
+    band: tuple[Quantity, Quantity] | None = None
+    # the declared prices the cost leaves out for want of an exchange rate (Projection's)
+    unconverted: tuple[str, ...] = ()
+
+
+def training_band(p: Any) -> tuple[Quantity, Quantity] | None:
+    """The projection `p`'s training days' band, (low, high) in days: the days x the step
+    model's calibration factors, where the MFU is the predicted one; None otherwise."""
+    timing = getattr(p, "timing", None)
+    days = getattr(p, "training_time", None)
+    pred = getattr(timing, "prediction", None)
+    if (
+        days is None
+        or pred is None
+        or not str(getattr(timing, "mfu_source", "")).startswith("predicted")
+    ):
+        return None
+    days = days.to("day")
+    return days * pred.band.low_factor, days * pred.band.high_factor
+
+
+def projections(design: Any) -> dict[str, Projected]:
+    """(training time, total cost, band) by workload id, when dclint.projection can project
+    them."""
     try:
         from dclint.projection import project_workloads
 
@@ -86,11 +120,16 @@ def projections(design: Any) -> dict[str, tuple[Quantity | None, Quantity | None
         return {}
     except Exception:  # a what-if table must not fail because a projection did
         return {}
-    out: dict[str, tuple[Quantity | None, Quantity | None]] = {}
+    out: dict[str, Projected] = {}
     for p in found:
         days = getattr(p, "training_time", None)
         cost = getattr(p, "cost", None)
-        out[str(p.workload)] = (days.to("day") if days is not None else None, cost)
+        out[str(p.workload)] = Projected(
+            days.to("day") if days is not None else None,
+            cost,
+            training_band(p),
+            tuple(getattr(p, "unconverted", ())),
+        )
     return out
 
 
@@ -105,6 +144,7 @@ def point_errors(result: Any) -> list[str]:
 def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) -> Sweep:
     """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
     from dclint.analysis.grid.runner import engine_at, overrides_at, points, run_batches
+    from dclint.engine.coverage import blocking
 
     path, values = split_values(text)
 
@@ -114,21 +154,33 @@ def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) 
         counts = Counter(f.rule for f in result.findings if "rule-failure" not in f.tags)
         errors = point_errors(result)
         work = projections(result.design) if result.design is not None else {}
-        return SweepRow(point[0], dict(sorted(counts.items())), errors, work)
+        blocked = blocking(result.findings, at.rules)
+        return SweepRow(point[0], dict(sorted(counts.items())), errors, work, blocked)
 
     rows: list[SweepRow] = []
     run_batches(points([(path, values)]), lambda p: p, row, lambda _, done: rows.extend(done))
     return Sweep(file, path, rows)
 
 
-def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
+def as_data(sweeps: list[Sweep], reason: Callable[[Any], str] = str) -> dict[str, Any]:
+    """The sweeps as JSON data; `reason` words the error that leaves a row's projections no
+    figure (the presenter's report.values.not_meaningful)."""
     from dclint._version import __version__
 
-    def workload(days: Quantity | None, cost: Quantity | None) -> dict[str, Any]:
+    def workload(
+        days: Quantity | None,
+        cost: Quantity | None,
+        band: tuple[Quantity, Quantity] | None,
+        unconverted: tuple[str, ...],
+    ) -> dict[str, Any]:
         return {
             "training_days": None if days is None else round(days.m_as("day"), 6),
+            "training_days_band": None
+            if band is None
+            else [round(band[0].m_as("day"), 6), round(band[1].m_as("day"), 6)],
             "cost": None if cost is None else round(float(cost.magnitude), 2),
             "currency": None if cost is None else f"{cost.units:~}",
+            "cost_omits": list(unconverted),
         }
 
     return {
@@ -144,6 +196,16 @@ def as_data(sweeps: list[Sweep]) -> dict[str, Any]:
                         "by_rule": r.counts,
                         "errors": r.errors,
                         "workloads": {w: workload(*v) for w, v in r.workloads.items()},
+                        "not_meaningful": None
+                        if r.blocked is None
+                        else {
+                            "reason": reason(r.blocked),
+                            "rule": r.blocked.rule,
+                            "file": r.blocked.file,
+                            "line": r.blocked.line,
+                            "column": r.blocked.column,
+                            "message": r.blocked.message,
+                        },
                     }
                     for r in s.rows
                 ],

@@ -22,12 +22,14 @@ __all__ = ["add_parser", "run"]
 
 _CAPACITY_HELP = (
     "New racks copy the design's first rack of the platform (else its first rack): new feeds "
-    "like its feeds on any panel of the same power path, keeping PWR002's headroom; any CDU "
+    "like its feeds on any panel of the same power path, keeping PWR002's headroom on the "
+    "design load and within the panel's rating at the racks' peak (PWR008); any CDU "
     "that serves a loop (capacity, and flow Q / (rho cp dT) at the loop's dT; facility water "
     "where declared, CLG007); the UPS systems (spare modules out), catchers and transformers "
     "above the template rack, and the generator sets backing it up (IT x PUE, spare sets out); "
     "its hall's air handlers (CLG010) and floor (STR001) where declared; free first-tier "
-    "downlinks of its compute fabrics against its NICs; utility capacity / PUE. Storage is "
+    "downlinks of its compute fabrics against its NICs; utility capacity / PUE against the "
+    "site's IT load as PWR006 counts it (racks at peak, switches, storage). Storage is "
     "not bound: STO001's demand comes from the workloads, not from racks. The binding limit "
     "says what lifts it."
 )

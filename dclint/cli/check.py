@@ -115,7 +115,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "not turn it on, one named with --config may)",
     )
     check.add_argument(
-        "--sweep", metavar="PATH=V1,V2,...", help="check once per value and print one table"
+        "--sweep",
+        action="append",  # given twice is an error (sweep), never the last one silently
+        metavar="PATH=V1,V2,...",
+        help="check once per value and print one table",
     )
     check.add_argument(
         "--max-points",
@@ -425,9 +428,16 @@ def sweep(args: argparse.Namespace) -> int:
     from dclint.analysis.sweep import run_sweep, split_values
     from dclint.engine.files import collect
 
+    if len(args.sweep) > 1:  # argparse kept the last alone: the others were dropped
+        shown = ", ".join(f"--sweep {t}" for t in args.sweep)
+        raise ConfigError(
+            f"{shown}: a sweep varies one path; give its values in one --sweep "
+            "(--sweep PATH=V1,V2), or every combination of several with dclint plan --vary"
+        )
+    text = args.sweep[0]
     if args.max_points < 1:
         raise ConfigError(f"--max-points {args.max_points}: allow at least one point")
-    grid_size([split_values(args.sweep)], args.max_points, "--sweep")  # before any work
+    grid_size([split_values(text)], args.max_points, "--sweep")  # before any work
     engine = make_engine(args)
     files, missing = collect(args.paths, ())
     if missing:
@@ -438,7 +448,7 @@ def sweep(args: argparse.Namespace) -> int:
         raise ConfigError("--sweep prints text or json (--format text|json)")
     from dclint.report.registry import renderer
 
-    sweeps = [run_sweep(f, engine, engine.overrides, args.sweep) for f in files]
+    sweeps = [run_sweep(f, engine, engine.overrides, text) for f in files]
     emit(args, renderer(sweeps, args.format)(sweeps))
     return 2 if any(r.errors for s in sweeps for r in s.rows) else 0
 

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     engine.overrides = sets  # --set changes B: "the client's plan vs. the counter-proposal"
     b = checked(engine, args.b)
     opts = (engine.options(engine.config_for(a.file)), engine.options(engine.config_for(b.file)))
-    d = compare.compare(a, b, opts)
+    d = compare.compare(a, b, opts, engine.rules)
     from dclint.report.registry import renderer
 
     write = renderer(d, args.format)

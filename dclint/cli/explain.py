@@ -21,7 +21,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dclint.engine.config import config_for
+    from dclint.engine.config import config_for, validate_config
     from dclint.engine.registry import discover
 
     found = discover(tuple(args.rules_dir))
@@ -31,6 +31,9 @@ def run(args: argparse.Namespace) -> int:
         from dclint.engine.registry import policy_rules
 
         found = {**found, **policy_rules(config, found, confined=given_config(args) is None)}
+    # the options in effect are those `check` would run with: a value `check` refuses (the
+    # wrong unit, an option the rule lacks) is the same located error here, not "in effect"
+    validate_config(config, found)
     wanted = args.rule_id.strip()
     cls = found.get(wanted.upper()) or next(
         (c for c in found.values() if c.name == wanted.lower()), None

@@ -150,6 +150,13 @@ def run(args: argparse.Namespace) -> int:
         if args.gpus:
             raise ConfigError("--gpus applies to the layout search, not to a --vary grid")
         varies = [split_values(text, "--vary") for text in args.vary]
+        paths = [path for path, _ in varies]
+        twice = sorted({p for p in paths if paths.count(p) > 1})
+        if twice:  # the last would set it at every point: the other axis a column of nothing
+            raise ConfigError(
+                f"--vary {', '.join(twice)}: a path is one axis; give all its values in one "
+                "--vary (PATH=V1,V2,...)"
+            )
         count = grid_size(varies, args.max_points, "--vary", sampled=bool(args.sample))
         design = load(args.design, overrides=overrides(args))  # LoadError: exit 2, located
         return _grid(args, pick_workload(design, args.workload).id, varies, count)

@@ -212,7 +212,10 @@ class Rule:
 
     @classmethod
     def summary(cls) -> str:
-        return cls.doc().strip().splitlines()[0] if cls.doc().strip() else cls.name
+        """The doc's first paragraph, its wrapped lines joined (a summary wrapped at the
+        docstring's width is one sentence, not its first line)."""
+        doc = cls.doc().strip()
+        return " ".join(doc.split("\n\n", 1)[0].split()) if doc else cls.name
 
 
 R = TypeVar("R", bound=Rule)

@@ -120,6 +120,15 @@ def _lists(dump: Any) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def _shown(value: Any) -> str:
+    """A source value in an error line: none, a number, or a string quoted with its control
+    characters escaped (repr), cut at 40 characters."""
+    if value is None:
+        return "none"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _choice(value: Any) -> str | None:
     """A choice field: {"value": "x"} (REST), "x" or "X" (GraphQL), Nautobot's Status."""
     if value is None:
@@ -464,10 +473,22 @@ def _feed(r: _Reader, obj: Mapping[str, Any], rack_ids: set[str]) -> None:
     voltage, amperage = _number(obj.get("voltage")), _number(obj.get("amperage"))
     if voltage is None or amperage is None or voltage <= 0 or amperage <= 0:
         inv.problems.append(
-            ImportProblem(origin, "a power feed needs a positive voltage and amperage")
+            ImportProblem(
+                origin,
+                "a power feed needs a positive voltage and amperage (numbers, in V and A); "
+                f"it has voltage {_shown(obj.get('voltage'))}, amperage "
+                f"{_shown(obj.get('amperage'))}",
+            )
         )
         return
-    phase = _choice(obj.get("phase")) or "single-phase"
+    phase = _choice(obj.get("phase")) or "single-phase"  # NetBox's and Nautobot's default
+    if not phase.startswith(("single", "three")):  # a value neither names: never guessed
+        inv.problems.append(
+            ImportProblem(
+                origin, f"a power feed's phase '{phase}': expected single-phase or three-phase"
+            )
+        )
+        return
     kind = _choice(obj.get("type")) or "primary"
     path = _choice(obj.get("power_path"))
     # Nautobot's power_path; NetBox: primary feeds path A, redundant feeds path B

@@ -340,11 +340,11 @@ class _Reader:
         if not math.isfinite(out) or out <= 0:
             self.bad(cell, f"{what} above zero, e.g. '{example}'")
             return None
-        from dclint.importer.validate import BOUNDS
+        from dclint.importer.validate import BOUNDS, bound_text
 
-        largest, _, _ = BOUNDS[_BOUND_KIND[field]]
-        if out > largest:  # a typo of a few digits: dclint's bound (validate.BOUNDS)
-            self.bad(cell, f"{what} of at most {largest:,.0f} {base}, e.g. '{example}'")
+        kind = _BOUND_KIND[field]
+        if out > BOUNDS[kind][0]:  # a typo of a few digits: dclint's bound (validate.BOUNDS)
+            self.bad(cell, f"{what} of at most {bound_text(kind)}, e.g. '{example}'")
             return None
         return out
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from dclint.importer.inventory import ImportProblem, Inventory
 
-__all__ = ["BOUNDS", "check_inventory", "check_loads", "out_of_bounds"]
+__all__ = ["BOUNDS", "bound_text", "check_inventory", "check_loads", "out_of_bounds"]
 
 # The largest value of each kind an import takes: dclint's own bounds, each about ten times
 # the largest real equipment, so a typo of a few digits or a corrupted cell is caught, never a
@@ -29,6 +29,19 @@ BOUNDS: dict[str, tuple[float, str, str]] = {  # kind -> (largest, unit, what)
 }
 
 
+def bound_text(kind: str) -> str:
+    """A kind's bound as the README gives it: '100 kV', '10 MW', '100 Tb/s', '10,000'."""
+    from dclint.units import Q_, fmt
+
+    largest, unit, _ = BOUNDS[kind]
+    if not unit:
+        return f"{largest:,.0f}"
+    if unit == "%":
+        return f"{largest:g}%"
+    compact = Q_(largest, unit).to_compact()  # 100,000 V -> 100 kV
+    return fmt(Q_(float(compact.magnitude), compact.units))
+
+
 def out_of_bounds(value: float, kind: str, zero: bool = False) -> str | None:
     """Why `value` (in the kind's unit) cannot be imported, or None when it can."""
     largest, unit, what = BOUNDS[kind]
@@ -40,8 +53,10 @@ def out_of_bounds(value: float, kind: str, zero: bool = False) -> str | None:
     if value > largest and kind == "percent":
         return f"{what} of {shown}: expected at most 100%"
     if value > largest:
-        limit = f"{largest:,.0f}" + (f" {unit}" if unit and unit != "%" else unit)
-        return f"{what} of {shown} is beyond any real equipment (dclint takes up to {limit})"
+        return (
+            f"{what} of {shown} is beyond any real equipment (dclint takes up to "
+            f"{bound_text(kind)})"
+        )
     return None
 
 

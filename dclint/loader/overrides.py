@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dclint.errors import ConfigError, LoadError, Problem
@@ -143,7 +143,10 @@ def _apply(data: Any, source: Source, ov: Override) -> Any:
                 _record(source, (*path, key), ov)
                 return data
             if node.get(key) is None:  # create missing sections: validation judges them
+                created = key not in node
                 node[key] = [] if isinstance(parts[at], int) else {}
+                if created:  # the flag wrote the key: an error about it names the flag
+                    _record(source, (*path, key), replace(ov, value=None))
             node = node[key]
             path.append(key)
         elif isinstance(node, list):

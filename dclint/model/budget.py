@@ -40,7 +40,8 @@ def _patterns(design: Design) -> Iterator[tuple[int, Path]]:
     """(ids named, where) for every pattern the design expands."""
     for i, group in enumerate(design.racks):
         named = group.count or _sized(group.id)
-        yield named * (1 + len(group.feeds)), ("racks", i, "id")
+        where = "count" if group.count else "id"  # what names them: a count, or the range
+        yield named * (1 + len(group.feeds)), ("racks", i, where)
     for i, feed in enumerate(design.power.feeds):
         yield _sized(feed.id), ("power", "feeds", i, "id")
     for i, loop in enumerate(design.cooling.loops):

@@ -48,6 +48,17 @@ def value_message(err: Any) -> str:
     bound = err.get("ctx", {}).get(key)
     if isinstance(bound, (int, float)) and isinstance(value, (int, float)):
         return f"must be {words} {number_text(bound)}, got {number_text(value)}"
+    if (
+        err["type"] in _WHOLE_NUMBER
+        and isinstance(value, float)
+        and value.is_integer()
+        and abs(value) < 1e18
+    ):  # YAML reads 1e3 and 1000.0 as decimal numbers: 'got 1,000' said nothing of why
+        got = repr(value) if abs(value) < 1e16 else f"{value:g}"
+        return (
+            "expected a whole number, written without a decimal point or exponent "
+            f"({int(value)}), got {got}"
+        )
     if err["type"] in _WHOLE_NUMBER and isinstance(value, (bool, float)):
         got = str(value).lower() if isinstance(value, bool) else number_text(value)
         return f"expected a whole number, got {got}"

@@ -39,6 +39,9 @@ class Tco:
     omitted: tuple[str, ...]
     break_even: Quantity | None
     assumptions: tuple[str, ...]
+    # the declared items left out of `items` (and listed in `omitted`) for want of an exchange
+    # rate, as the assumptions say each: 'electricity omitted: no exchange rate from EUR ...'
+    unconverted: tuple[str, ...] = ()
 
     @property
     def total(self) -> Quantity:
@@ -66,7 +69,11 @@ class Tco:
         }
 
 
-def _declared(design: Design, gpus: int, years: float, notes: list[str]) -> dict[str, Quantity]:
+def _declared(
+    design: Design, gpus: int, years: float, notes: list[str], unconverted: list[str]
+) -> dict[str, Quantity]:
+    """The declared items in the site's currency; one that cannot be converted is a note,
+    in `notes` and in `unconverted`."""
     cost, site = design.cost, design.site
     raw: dict[str, Quantity | None] = {
         "network": cost.network if cost.network is not None else network_capex(design, notes),
@@ -96,7 +103,8 @@ def _declared(design: Design, gpus: int, years: float, notes: list[str]) -> dict
         try:
             out[name] = convert(value, site.currency, site.exchange_rates)
         except CurrencyError as exc:
-            notes.append(f"{name} omitted: {exc}")
+            unconverted.append(f"{name} omitted: {exc}")
+            notes.append(unconverted[-1])
     return out
 
 
@@ -109,7 +117,8 @@ def tco(design: Design) -> Tco:
     if design.cost.tco_period is None:
         notes.append(f"period {years:g} years (default)")
     notes.append("capital items counted in full within the period")
-    items = _declared(design, gpus, years, notes)
+    unconverted: list[str] = []
+    items = _declared(design, gpus, years, notes, unconverted)
     order = [*CAPITAL, *RUNNING]
     items = {k: items[k] for k in order if k in items}
     omitted = tuple(k for k in order if k not in items)
@@ -135,5 +144,13 @@ def tco(design: Design) -> Tco:
             else:
                 notes.append("no break-even: value per year does not cover running costs")
     return Tco(
-        design.name, period.to("year"), gpus, currency, items, omitted, break_even, tuple(notes)
+        design.name,
+        period.to("year"),
+        gpus,
+        currency,
+        items,
+        omitted,
+        break_even,
+        tuple(notes),
+        tuple(unconverted),
     )

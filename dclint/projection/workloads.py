@@ -46,6 +46,10 @@ class Projection:
     cost_breakdown: dict[str, Quantity]
     efficiency: Quantity  # peak dense FLOPS per watt of GPU board power
     assumptions: tuple[str, ...]
+    # the declared prices left out of cost_breakdown for want of an exchange rate, each as the
+    # assumptions say it ('electricity cost omitted: no exchange rate from EUR to CNY: ...'):
+    # a table that shows the cost without the assumptions says so beside it
+    unconverted: tuple[str, ...] = ()
 
     @property
     def flops(self) -> FlopsCount:
@@ -226,8 +230,16 @@ def gpu_price(design: Design, hw: Hardware | None) -> tuple[Quantity | None, str
 
 
 def _costs(
-    design: Design, wl: Workload, hw: Hardware, wall: Quantity, energy: Quantity, notes: list[str]
+    design: Design,
+    wl: Workload,
+    hw: Hardware,
+    wall: Quantity,
+    energy: Quantity,
+    notes: list[str],
+    unconverted: list[str],
 ) -> dict[str, Quantity]:
+    """The run's priced items; a declared price that cannot be converted to the site's
+    currency is a note, in `notes` and in `unconverted`."""
     site, currency = design.site, design.site.currency
     out: dict[str, Quantity] = {}
     if site.electricity_price is not None:
@@ -236,7 +248,8 @@ def _costs(
                 (energy * site.electricity_price).to_reduced_units(), currency, site.exchange_rates
             )
         except CurrencyError as exc:
-            notes.append(f"electricity cost omitted: {exc}")
+            unconverted.append(f"electricity cost omitted: {exc}")
+            notes.append(unconverted[-1])
     else:
         notes.append("electricity cost omitted: site.electricity_price not declared")
     price, source = gpu_price(design, hw)
@@ -247,7 +260,8 @@ def _costs(
         try:
             per_gpu = convert(price, currency, site.exchange_rates)
         except CurrencyError as exc:
-            notes.append(f"hardware depreciation omitted: {exc}")
+            unconverted.append(f"hardware depreciation omitted: {exc}")
+            notes.append(unconverted[-1])
         else:
             share = (wall / life).to("dimensionless")
             out["depreciation"] = (per_gpu * wl.gpus * share).to(currency)
@@ -255,14 +269,19 @@ def _costs(
                 f"depreciation: {source}, straight line over {life.m_as('year'):g} years"
                 + (" (default)" if design.cost.depreciation is None else "")
             )
-    network = _network_share(design, wl, wall, life, notes)
+    network = _network_share(design, wl, wall, life, notes, unconverted)
     if network is not None:
         out["network"] = network
     return out
 
 
 def _network_share(
-    design: Design, wl: Workload, wall: Quantity, life: Quantity, notes: list[str]
+    design: Design,
+    wl: Workload,
+    wall: Quantity,
+    life: Quantity,
+    notes: list[str],
+    unconverted: list[str],
 ) -> Quantity | None:
     """The run's share of the network capex (declared `cost.network`, else the fabrics at
     their prices): the workload's GPUs over the cluster's, straight line over the hardware's
@@ -277,7 +296,8 @@ def _network_share(
     try:
         total = convert(capex, site.currency, site.exchange_rates)
     except CurrencyError as exc:
-        notes.append(f"network depreciation omitted: {exc}")
+        unconverted.append(f"network depreciation omitted: {exc}")
+        notes.append(unconverted[-1])
         return None
     gpus = min(wl.gpus, cluster)
     share = (wall / life).to("dimensionless") * gpus / cluster
@@ -301,7 +321,8 @@ def _project(design: Design, index: int, wl: Workload) -> Projection | str:
     notes.append(f"power: {basis}; PUE {design.site.pue:g}")
     facility = (it_power * design.site.pue).to("kW")
     energy = (facility * t.wall).to("MWh")
-    costs = _costs(design, wl, hw, t.wall, energy, notes)
+    unconverted: list[str] = []
+    costs = _costs(design, wl, hw, t.wall, energy, notes, unconverted)
     notes.extend(t.memory.notes)
     efficiency = (t.peak / hw.gpu.tdp).to("TFLOPS/W")
     return Projection(
@@ -319,6 +340,7 @@ def _project(design: Design, index: int, wl: Workload) -> Projection | str:
         costs,
         efficiency,
         tuple(notes),
+        tuple(unconverted),
     )
 
 

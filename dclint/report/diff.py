@@ -11,7 +11,8 @@ from dclint.engine.rollup import measured_limit
 from dclint.escaping import finite_json, printable
 from dclint.escaping import markdown_code as code
 from dclint.escaping import markdown_text as md
-from dclint.report.compared import heading, row_cells
+from dclint.report.compared import changed_heading, changed_lines, heading, row_cells
+from dclint.report.values import not_meaningful
 from dclint.units import Quantity
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
@@ -43,6 +44,9 @@ def render_text(d: Diff) -> str:
     for side, found, mark in (("B", d.new, "+"), ("A", d.gone, "-")):
         out.append(f"{heading(side, found)}{':' if found else ''}")
         out.extend(f"  {mark} {_finding(f)}" for f in found)
+    if d.changed:  # in both, at other figures (no section where none changed)
+        out.append(f"{changed_heading(d)}:")
+        out.extend(f"  ~ {printable(line)}" for line in changed_lines(d))
     return "\n".join(out) + "\n"
 
 
@@ -63,6 +67,9 @@ def render_markdown(d: Diff) -> str:
     for side, found in (("B", d.new), ("A", d.gone)):
         out.append(f"\n### {heading(side, found)}\n" if found else f"\n{heading(side, found)}")
         out.extend(_md(found))
+    if d.changed:
+        out.append(f"\n### {changed_heading(d)}\n")
+        out.extend(f"- {md(line)}" for line in changed_lines(d))
     return "\n".join(out) + "\n"
 
 
@@ -79,7 +86,24 @@ def render_json(d: Diff) -> str:
 
     def rows(items: list[Row]) -> list[dict[str, Any]]:
         return [
-            {"label": r.label, "a": _json(r.a), "b": _json(r.b), "change": r.change} for r in items
+            {
+                "label": r.label,
+                "a": _json(r.a),
+                "b": _json(r.b),
+                "change": r.change,
+                **{
+                    f"band_{side}": [_json(low), _json(high)]
+                    for side, low_high in (("a", r.band_a), ("b", r.band_b))
+                    if low_high is not None
+                    for low, high in [low_high]
+                },
+                **{
+                    f"omits_{side}": list(omits)
+                    for side, omits in (("a", r.omits_a), ("b", r.omits_b))
+                    if omits
+                },
+            }
+            for r in items
         ]
 
     data = {
@@ -89,7 +113,21 @@ def render_json(d: Diff) -> str:
         "totals": rows(d.rows),
         "findings_new": [f.as_dict() for f in d.new],
         "findings_gone": [f.as_dict() for f in d.gone],
+        "findings_changed": [{"a": a.as_dict(), "b": b.as_dict()} for a, b in d.changed],
         "projections": rows(d.projections),
+        # the projections of a design that cannot run its workload as stated are no figure
+        **{
+            f"not_meaningful_{side}": {  # as `dclint cost --format json` gives it
+                "reason": not_meaningful(f),
+                "rule": f.rule,
+                "file": f.file,
+                "line": f.line,
+                "column": f.column,
+                "message": f.message,
+            }
+            for side, f in (("a", d.blocked_a), ("b", d.blocked_b))
+            if f is not None
+        },
     }
     return finite_json(data)
 

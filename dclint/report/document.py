@@ -359,7 +359,7 @@ def _diff(doc: ReviewDocument) -> list[Block]:
 
 def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
     """A design against a counter-design: the compared figures, findings gone and new."""
-    from dclint.report.compared import heading, row_cells
+    from dclint.report.compared import changed_heading, changed_lines, heading, row_cells
 
     out = [
         Block(level, f"Counter-design: {b} against {a}", anchor="diff"),
@@ -383,6 +383,9 @@ def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
                     ],
                 )
             )
+    if d.changed:  # in both, at other figures: a rack further over its limit in B
+        out.append(Block("h3", changed_heading(d)))
+        out.append(Block("ul", items=changed_lines(d)))
     return out
 
 

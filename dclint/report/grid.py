@@ -57,11 +57,57 @@ def render(
     title = f"What-if grid of {setup.file}" + (
         f", workload {setup.workload}" if setup.workload else ""
     )
-    errors = [cell(f"{point_name(paths, p.values)}: error: {e}") for p in points for e in p.errors]
+    errors = [cell(line) for p in points for line in _below(paths, p)]
+    ceiling = _Ceiling()
+    for p in points:
+        ceiling.add(p)
+    errors += [cell(line) for line in ceiling.line()]
     foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
     notes = [note] if note else []
     title = "## " + markdown_text(title) if md else printable(title)
     return "\n".join([title, "", *lines, "", *errors, *notes, foot]) + "\n"
+
+
+class _Ceiling:
+    """The points whose best layout predicts an MFU above the best any calibration run of its
+    GPU generation and class published, counted as the points go by, and said in one line
+    under the table, as `dclint plan` says it of the layouts it lists."""
+
+    def __init__(self) -> None:
+        self.above, self.searched, self.top = 0, 0, 0.0
+        self.run: tuple[float, str] | None = None
+
+    def add(self, p: GridPoint) -> None:
+        b = p.best
+        if not b:
+            return
+        self.searched += 1
+        if b.get("above_calibrated_mfu") and b.get("calibrated_mfu"):
+            self.above += 1
+            self.top = max(self.top, float(b["mfu"]))
+            self.run = (float(b["calibrated_mfu"]["mfu"]), str(b["calibrated_mfu"]["run"]))
+
+    def line(self) -> list[str]:
+        if not self.above or self.run is None:
+            return []
+        best, run = self.run
+        return [
+            f"outside what dclint has seen measured: the best layouts of {self.above} of "
+            f"{self.searched} points predict more than {best:.1%} MFU (up to {self.top:.1%}), "
+            f"the best MFU any calibration run of this GPU generation and class published "
+            f"({run}); read their days as a ranking, not as a duration to expect"
+        ]
+
+
+def _below(paths: list[str], p: GridPoint) -> list[str]:
+    """A point's lines under the table: its errors, and what its cost leaves out for want of
+    an exchange rate (the point is then off the front)."""
+    name = point_name(paths, p.values)
+    lines = [f"{name}: error: {e}" for e in p.errors]
+    if p.omits:
+        left = "; ".join(n.split(": declare ", 1)[0] for n in p.omits)
+        lines.append(f"{name}: cost not comparable, off the front: {left}")
+    return lines
 
 
 def render_stream(
@@ -86,17 +132,20 @@ def render_stream(
     )
     yield ("## " + markdown_text(title) if md else printable(title)) + "\n\n"
     errors: list[str] = []
+    ceiling = _Ceiling()
     if md:
         yield "| " + " | ".join(head) + " |\n"
         yield "|" + "---|" * len(head) + "\n"
         for p in points():
             yield "| " + " | ".join(cell(c) for c in _row(p)) + " |\n"
-            errors.extend(cell(f"{point_name(paths, p.values)}: error: {e}") for e in p.errors)
+            errors.extend(cell(line) for line in _below(paths, p))
+            ceiling.add(p)
     else:
         widths = [len(c) for c in head]
         for p in points():
             widths = [max(w, len(cell(c))) for w, c in zip(widths, _row(p), strict=True)]
-            errors.extend(cell(f"{point_name(paths, p.values)}: error: {e}") for e in p.errors)
+            errors.extend(cell(line) for line in _below(paths, p))
+            ceiling.add(p)
 
         def line(r: list[str]) -> str:
             return "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n"
@@ -105,6 +154,7 @@ def render_stream(
         for p in points():
             yield line([cell(c) for c in _row(p)])
     foot = "front: * = on the Pareto front of cost (TCO, else run cost) against days"
+    errors += [cell(line) for line in ceiling.line()]
     yield "\n" + "".join(f"{e}\n" for e in errors) + (f"{note}\n" if note else "") + foot + "\n"
 
 
@@ -266,6 +316,11 @@ def render_html(
     """A self-contained page: the chart, then the grid's table."""
     cells = "".join(f"<th>{escape(c)}</th>" for c in head)
     trs = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+    ceiling = _Ceiling()
+    for p in points:
+        ceiling.add(p)
+    below = [line for p in points for line in _below(paths, p)] + ceiling.line()
+    notes = "".join(f"<p>{escape(line)}.</p>\n" for line in below)
     title = escape(f"What-if grid of {setup.file}, workload {setup.workload}")
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -277,7 +332,8 @@ def render_html(
         "<p>Filled: on the Pareto front of cost (TCO, else run cost) against days.</p>\n"
         + (f"<p>{escape(note)}.</p>\n" if note else "")
         + f"<table><thead><tr>{cells}</tr></thead><tbody>{trs}</tbody></table>\n"
-        "</body></html>\n"
+        + notes
+        + "</body></html>\n"
     )
 
 

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from dclint.analysis.sweep import Sweep, as_data
+from dclint.analysis.sweep import Projected, Sweep, as_data
 from dclint.escaping import finite_json
+from dclint.report.values import cost_quoted, days_quoted, not_meaningful
 from dclint.units import Quantity, fmt
 
 __all__ = ["render_json", "render_text"]
@@ -23,8 +24,12 @@ def _table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
         cells = [row.value, "error" if row.errors else str(row.total)]
         cells += [str(row.counts.get(rule, 0)) for rule in sweep.rules]
         for w in sweep.workloads:
-            days, cost = row.workloads.get(w, (None, None))
-            cells += ["-" if days is None else f"{days.m_as('day'):.1f}", _q(cost)]
+            work = row.workloads.get(w, Projected(None, None))
+            if row.blocked is not None:  # as the review and `dclint cost` say
+                cells += [not_meaningful(row.blocked)] * 2
+                continue
+            days = "-" if work.days is None else days_quoted(work.days, work.band)
+            cells += [days, cost_quoted(work.cost, work.unconverted)]
         body.append(cells)
     return head, body
 
@@ -46,4 +51,4 @@ def render_text(sweeps: list[Sweep]) -> str:
 
 
 def render_json(sweeps: list[Sweep]) -> str:
-    return finite_json(as_data(sweeps))
+    return finite_json(as_data(sweeps, not_meaningful))

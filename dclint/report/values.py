@@ -12,8 +12,11 @@ __all__ = [
     "PROJECTION_COLUMNS",
     "band",
     "breakdown",
+    "cost_quoted",
     "days_band",
+    "days_quoted",
     "days_text",
+    "left_out",
     "mfu_text",
     "money",
     "not_meaningful",
@@ -86,6 +89,30 @@ band = fmt_band  # a range as a consultant quotes it (dclint.units, shared with 
 def days_text(days: float) -> str:
     """Training days as the review prints them, in every table and sentence: '136.6 d'."""
     return f"{show(float(days))} d"
+
+
+def days_quoted(days: Quantity, low_high: tuple[Quantity, Quantity] | None = None) -> str:
+    """Training days as `dclint cost` prints them, with the calibration band where the days
+    are predicted: '1.996 d (1.6-2.2 d)', or '136.6 d' (the what-if tables and `dclint diff`)."""
+    text = fmt(days, "day")
+    if low_high is not None:
+        text += f" ({band(low_high[0].m_as('day'), low_high[1].m_as('day'))} d)"
+    return text
+
+
+def cost_quoted(cost: Quantity | None, unconverted: tuple[str, ...] = ()) -> str:
+    """A run's cost in a what-if table or `dclint diff`, saying what it leaves out for want
+    of an exchange rate, as `dclint cost`'s assumptions do: '92,201 CNY (electricity cost
+    omitted: no exchange rate from EUR to CNY)'; '-' where nothing is priced."""
+    return ("-" if cost is None else fmt(cost)) + left_out(unconverted)
+
+
+def left_out(unconverted: tuple[str, ...]) -> str:
+    """' (electricity cost omitted: no exchange rate from EUR to CNY)': what a cost leaves
+    out, the projection's notes without their advice; '' where it leaves nothing out."""
+    if not unconverted:
+        return ""
+    return f" ({'; '.join(n.split(': declare ', 1)[0] for n in unconverted)})"
 
 
 def days_band(p: dict[str, Any]) -> str:

@@ -500,7 +500,7 @@ def _diff(result: RunResult, engine: Engine) -> tuple[Diff, tuple[str, str]]:
         if d.errors:
             raise LoadError(d.errors)
     opts = (engine.options(engine.config_for(a.file)), engine.options(engine.config_for(b.file)))
-    return compare(a, b, opts), (a.name or a.file, b.name or b.file)
+    return compare(a, b, opts, engine.rules), (a.name or a.file, b.name or b.file)
 
 
 def build(

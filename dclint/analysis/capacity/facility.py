@@ -18,7 +18,7 @@ from dclint.model.power_chain import Ups, rating_kw
 from dclint.model.topology import Topology
 from dclint.units import Q_, Quantity, fmt
 
-__all__ = ["chain_limits", "plant_limits"]
+__all__ = ["chain_limits", "peak_kw", "plant_limits"]
 
 _G = 9.80665  # standard gravity, m/s^2, as STR001 converts kg/m^2 to kN/m^2
 
@@ -28,12 +28,15 @@ def _tidy(x: float, digits: int = 9) -> float:
     return round(x, digits) + 0.0
 
 
-def _peak_kw(topo: Topology, rack: NewRack, peak: bool) -> float:
+def peak_kw(topo: Topology, rack: NewRack, peak: bool) -> float:
     """A new rack's load as the rules load it: its catalog peak (max_power) unless `peak` is
-    off, never below its design IT load."""
+    off or the template it copies, of its platform, is `power_capped` (held to its design IT
+    load, as rack_load_kw holds it), never below its design IT load."""
     load = rack.it_load.m_as("kW")
     spec = topo.catalog.platforms.get(rack.platform)
-    if peak and spec is not None and spec.max_power is not None:
+    t = rack.template
+    capped = t is not None and t.power_capped and t.platform_key == rack.platform
+    if peak and not capped and spec is not None and spec.max_power is not None:
         nodes = rack.nodes if spec.kind == "node" else 1
         load = max(load, spec.max_power.m_as("kW") * nodes)
     return float(load)
@@ -88,7 +91,7 @@ def chain_limits(topo: Topology, rack: NewRack, peak: bool = True) -> list[Limit
         item = topo.chain[cid]
         ups = isinstance(item.model, Ups)
         load = chain_loads(topo, peak)[cid]
-        per = _peak_kw(topo, rack, peak) * factor
+        per = peak_kw(topo, rack, peak) * factor
         room = _tidy(load.capacity_kw - load.load_kw)
         n = fits(room, per)
         lost = f" (1 / {1 / factor:.4g} UPS efficiency below)" if factor > 1 + EPS else ""
@@ -173,7 +176,7 @@ def _generation(topo: Topology, rack: NewRack, peak: bool) -> list[Limit]:
     """Generator sets backing up the site or an element above the template rack (PWR012)."""
     above = _ancestors(topo, rack)
     pue, _ = topo.design.site.sizing_pue
-    per = _peak_kw(topo, rack, peak) * pue
+    per = peak_kw(topo, rack, peak) * pue
     out = []
     for gl in generation_loads(topo, peak):
         gen = gl.generator

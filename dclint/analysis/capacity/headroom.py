@@ -5,7 +5,8 @@ its feeds, on any panel of the same path (keeping PWR002's headroom), below the 
 transformers above it and the generator sets that back them up (`facility`), any CDU
 serving a loop, its hall's air handlers and floor, the compute fabrics it is on. Storage is
 never bound (STO001's demand comes from workloads, not racks); the site allows utility capacity
-/ PUE of IT load. `lift` says what lifts a binding limit.
+/ PUE of IT load, counted as PWR006 counts it (the racks at their peak, the switches and other
+declared loads). `lift` says what lifts a binding limit.
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dclint.analysis.capacity.cooling import cooling_limits
-from dclint.analysis.capacity.facility import chain_limits, plant_limits
+from dclint.analysis.capacity.facility import chain_limits, peak_kw, plant_limits
 from dclint.analysis.capacity.limits import EPS, Limit, NewRack, fits
 from dclint.analysis.capacity.power import power_limits, rack_limit
 from dclint.analysis.diagrams import UPSTREAM, power_basis
+from dclint.calc.it_load import it_total_kw, it_total_text
 from dclint.engine.shared import shared_settings
 from dclint.model.ranges import RangeError, expand
 from dclint.model.resolve import topology_of
+from dclint.model.site import is_apparent
 from dclint.model.topology import Topology
 from dclint.units import Q_, Quantity, fmt
 
@@ -79,10 +82,11 @@ def capacity(
         from dclint.engine.registry import discover
 
         rules = discover(plugins=False)
-    up_peak = power_basis(rules, options).get(UPSTREAM, True)
+    basis = power_basis(rules, options)
+    up_peak = basis.get(UPSTREAM, True)
     shared = shared_settings(options, rules or None)
     limits = [rack_limit(rack, shared)]
-    limits += power_limits(topology_of(design), rack, shared)
+    limits += power_limits(topology_of(design), rack, shared, basis.get("panels", True))
     limits += chain_limits(topology_of(design), rack, up_peak)
     limits += cooling_limits(topology_of(design), rack)
     limits += plant_limits(topology_of(design), rack, _footprint(rules, options))
@@ -95,7 +99,7 @@ def capacity(
             f"{shared.storage_read_factor:g}x the workloads' read demand; more racks add no demand",
         )
     )
-    limits.append(_site(design, rack))
+    limits.append(_site(design, rack, basis.get("site_power", True)))
     return Capacity(design.name, rack, limits)
 
 
@@ -146,20 +150,29 @@ def _fabric(design: Any, rack: NewRack) -> list[Limit]:
     return out
 
 
-def _site(design: Any, rack: NewRack) -> Limit:
+def _site(design: Any, rack: NewRack, peak: bool = True) -> Limit:
+    """The utility as PWR006 counts it: the site's whole IT load (the racks at their peak
+    unless PWR006's `design_load` says otherwise, the fabrics' switches, storage and other
+    declared loads) x the design-day PUE; the new racks at their peak too."""
     site = design.site
     if site.utility_capacity is None:
-        return Limit("utility", "site", None, "site.utility_capacity not declared")
+        return Limit("utility (PWR006)", "site", None, "site.utility_capacity not declared")
+    topo = topology_of(design)
     pue = site.sizing_pue[0]  # the design day's where declared
     budget = site.utility_power.m_as("kW") / pue  # a capacity in VA x the site's PF
-    it = topology_of(design).it_load.m_as("kW")
+    it = it_total_kw(topo, peak)
+    per = peak_kw(topo, rack, peak)
+    given = fmt(site.utility_power)
+    if is_apparent(site.utility_capacity):  # kVA: PWR006 compares it through the site's PF
+        given = f"{fmt(site.utility_capacity)} x PF {site.power_factor:g} = {given}"
     return Limit(
-        "utility",
+        "utility (PWR006)",
         "site",
-        fits(budget - it, rack.it_load.m_as("kW")),
-        f"{fmt(site.utility_power)} / PUE {pue:g} = "
-        f"{fmt(Q_(budget, 'kW'))} IT - {fmt(Q_(it, 'kW'))} = "
-        f"{fmt(Q_(budget - it, 'kW'))}; {fmt(rack.it_load)} a rack",
+        fits(budget - it, per),
+        f"{given} / PUE {pue:g} = "
+        f"{fmt(Q_(budget, 'kW'))} IT - {fmt(Q_(it, 'kW'))} {it_total_text(topo, peak)} = "
+        f"{fmt(Q_(budget - it, 'kW'))}; {fmt(Q_(per, 'kW'))} a rack",
+        f"+{fmt(Q_(per * pue, 'kW'))} of utility capacity (rack load x PUE {pue:g}): +1 rack",
     )
 
 
@@ -181,10 +194,6 @@ def lift(design: Any, c: Capacity, binding: Limit) -> str:
                 f"+{switches} {tier} switch{'es' * (switches != 1)} ({leaf.downlinks} "
                 f"downlinks each, {per_rack} NICs a rack): +{more} rack{'s' * (more != 1)}"
             )
-    if binding.name == "utility":
-        pue = design.site.sizing_pue[0]
-        need = Q_(rack.it_load.m_as("kW") * pue, "kW")
-        return f"+{fmt(need)} of utility capacity (rack load x PUE {pue:g}): +1 rack"
     if binding.name.startswith("rack power limit"):
         return "a lower rack load, or a higher rack power limit where the racks are rated for it"
     return f"more {binding.name} at {binding.subject}"

@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from dclint.analysis.capacity.facility import peak_kw
 from dclint.analysis.capacity.limits import EPS, Limit, NewRack, fits, summed
-from dclint.calc.power import panel_allocation, rack_paths, racks_below
+from dclint.calc.power import load_basis, panel_allocation, rack_paths, racks_below
 from dclint.model.topology import PanelItem, Topology
 from dclint.units import Q_, fmt
 
@@ -31,15 +32,17 @@ def rack_limit(rack: NewRack, shared: Shared) -> Limit:
     )
 
 
-def power_limits(topo: Topology, rack: NewRack, shared: Shared) -> list[Limit]:
+def power_limits(
+    topo: Topology, rack: NewRack, shared: Shared, panel_peak: bool = True
+) -> list[Limit]:
+    """The new feeds, each path's panel headroom (PWR002, on the design IT load) and each
+    path's panel rating (PWR008, on the racks' peak unless `panel_peak` is off)."""
     t = rack.template
     if t is None or not t.feeds:
         return [Limit("power", "-", None, "no feeds on the template rack to copy")]
-    load = rack.it_load.m_as("kW")
-    spec = topo.catalog.platforms.get(rack.platform)
-    if spec is not None and spec.max_power is not None and not shared.feeds_carry_design_load:
-        # feeds are sized for the rack's peak, as PWR003 loads them
-        load = max(load, spec.max_power.m_as("kW") * (rack.nodes if spec.kind == "node" else 1))
+    # feeds are sized for the rack's peak, as PWR003 loads them (a power_capped template's:
+    # its design IT load)
+    load = peak_kw(topo, rack, not shared.feeds_carry_design_load)
     out = []
     for path, feeds in rack_paths(t).items():
         cap = sum(f.capacity.m_as("kW") for f in feeds)
@@ -62,7 +65,73 @@ def power_limits(topo: Topology, rack: NewRack, shared: Shared) -> list[Limit]:
             )
         )
         out.append(_path_power(topo, rack, path, feeds, shared))
+        out.append(_path_rating(topo, rack, path, feeds, panel_peak))
     return out
+
+
+def _path_rating(topo: Topology, rack: NewRack, path: str, feeds: list[Any], peak: bool) -> Limit:
+    """PWR008 on the panels new racks may go on (as _path_power places them) and those
+    upstream of them: each panel's derated capacity against its racks at their peak (catalog
+    max_power, as PWR008 loads a panel; the design IT load where `peak` is off or the panel
+    is power_capped), so a panel PWR002's headroom on the design load leaves room on is not
+    filled past its rating."""
+    panels = {f.model.panel for f in feeds}
+    first = topo.panels.get(str(next(iter(panels))))
+    if first is None or len(panels) > 1:
+        return Limit(
+            "panel rating (PWR008)",
+            f"path {path}",
+            None,
+            "template feeds are on several or no panels: not computed",
+        )
+    same = [p for p in topo.panels.values() if p.feeds and p.model.path == first.model.path]
+    candidates = same if first.model.path is not None else [first]
+
+    def room(item: PanelItem) -> tuple[float, float, str]:
+        top = peak and not item.model.power_capped
+        per = peak_kw(topo, rack, top)
+        cap = item.capacity.m_as("kW")
+        used = panel_allocation(topo, item, peak=top).m_as("kW")
+        basis = (
+            "design IT load: panel power_capped"
+            if peak and not top
+            else load_basis(racks_below(item), top)
+        )
+        return (
+            cap - used,
+            per,
+            f"{fmt(Q_(cap, 'kW'))} derated - {fmt(Q_(used, 'kW'))} of racks at their {basis} = "
+            f"{fmt(Q_(cap - used, 'kW'))}",
+        )
+
+    parts, total, upstream = [], 0, set()
+    for item in candidates:
+        left, per, text = room(item)
+        n = fits(left, per)
+        total += n
+        parts.append((n, f"{item.id}: {text}"))
+        up = item.model.fed_by
+        while up is not None and up not in upstream:
+            element = topo.panels.get(up) or topo.chain.get(up)
+            if element is None:
+                break
+            upstream.add(up)
+            up = element.model.fed_by
+    for pid in sorted(upstream):
+        if pid in topo.chain:  # UPS systems and transformers: their own limits (PWR009/PWR011)
+            continue
+        left, per, text = room(topo.panels[pid])
+        n = fits(left, per)
+        total = min(total, n)
+        parts.append((n, f"upstream {pid}: {text}"))
+    _, per, _ = room(first)
+    limit = summed("panel rating (PWR008)", parts, f"{fmt(Q_(per, 'kW'))} a rack")
+    more = fits(first.capacity.m_as("kW"), per)
+    lift = (
+        f"+1 {first.model.kind} like {first.id} ({fmt(first.capacity)} derated): "
+        f"+{more} rack{'s' * (more != 1)}"
+    )
+    return Limit(limit.name, f"path {path}", total, limit.detail, lift)
 
 
 def _path_power(

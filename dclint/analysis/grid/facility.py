@@ -68,9 +68,16 @@ class GridPoint:
     currency: str | None
     note: str = ""
     pareto: bool = False
+    # the declared prices its TCO and run cost leave out for want of an exchange rate (the
+    # projection's words): such a cost is lower than the point's, not a cost to compare
+    omits: tuple[str, ...] = ()
 
     @property
     def cost(self) -> float | None:
+        """The cost the front compares: the TCO, else the run cost; none where they leave a
+        declared price out (a point off the front, never on it for being cheaper)."""
+        if self.omits:
+            return None
         return self.tco if self.tco is not None else self.run_cost
 
 
@@ -157,10 +164,25 @@ def ask(setup: Setup, paths: list[str], values: tuple[str, ...]) -> Asked:
     total = float(t.total.magnitude) if t.items else None
     reserve = engine.shared(engine.config_for(setup.file)).memory_reserve.m_as("")
     asked = question(design, wl, setup.by, reserve=reserve, rank_only=True)  # best is exact
-    point = GridPoint(values, counts, errors, None, None, None, total, t.currency)
+    omits = (
+        *(f"TCO: {n}" for n in t.unconverted),
+        *(f"run cost: {n}" for n in _run_omits(design, wl)),
+    )
+    point = GridPoint(values, counts, errors, None, None, None, total, t.currency, omits=omits)
     if isinstance(asked, str):
         return Asked(replace(point, note=asked))
     return Asked(point, asked)
+
+
+def _run_omits(design: Any, wl: Any) -> tuple[str, ...]:
+    """What the declared run's cost (the run cost's basis: its cost a GPU-day) leaves out."""
+    from dclint.projection import project_workloads
+
+    try:
+        found = project_workloads(design)
+    except Exception:  # the run cost is then '-': nothing to qualify
+        return ()
+    return next((p.unconverted for p in found if p.workload == wl.id), ())
 
 
 def answer(key: tuple[Any, ...]) -> Any:
@@ -189,7 +211,10 @@ def finish(asked: Asked, result: Any) -> GridPoint:
     plan = asked.question.answer(result)
     if not plan.result.valid:
         return replace(asked.point, note="no layout fits")
-    best = as_data(plan, 1)["layouts"][0]
+    data = as_data(plan, 1)
+    # with the best MFU the calibration runs of its GPU class published: a best layout above
+    # it is a ranking, not a duration to expect (the grid says so, as `dclint plan` does)
+    best = {**data["layouts"][0], "calibrated_mfu": data["calibrated_mfu"]}
     return replace(asked.point, best=best, days=best["days"], run_cost=best["cost"])
 
 
@@ -437,6 +462,7 @@ def _point_data(paths: list[str], p: GridPoint) -> dict[str, Any]:
         "currency": p.currency,
         "note": p.note or None,
         "pareto": p.pareto,
+        "cost_omits": list(p.omits),
     }
 
 

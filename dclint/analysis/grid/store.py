@@ -123,6 +123,7 @@ class GridStore:
         ):
             data = json.loads(text)
             data["values"] = tuple(data["values"])
+            data["omits"] = tuple(data.get("omits", ()))
             data["pareto"] = bool(front)
             yield idx, self.point(**data)
 
