@@ -181,6 +181,8 @@ class Settings:
             parts.append("FP8 parameter all-gather")
         if self.selective_recompute == "op":
             parts.append("op-level selective recomputation")
+        if self.ddp_bucket_size:
+            parts.append(f"gradient buckets of {self.ddp_bucket_size:,} parameters")
         name = f"preset {self.preset}" if self.preset else "dclint's default software"
         return f"{name} ({'; '.join(parts)})"
 
