@@ -27,7 +27,7 @@ from dclint.model.workload import Workload
 from dclint.projection.efficiency import GENERATION
 from dclint.projection.hardware import Hardware, hardware_of
 from dclint.projection.predict import Prediction, inputs, predict
-from dclint.projection.step.model import Arch, Layout, Machine, Software, step
+from dclint.projection.step.model import Arch, Layout, Machine, Software, _last_bucket, step
 
 DESIGNS = ROOT / "tests" / "calibration"
 # design file -> the preset its publication's software is
@@ -180,7 +180,7 @@ def test_mean_absolute_error_at_most_8_percent_on_the_megatron_dense_runs() -> N
     assert sum(errors) / len(errors) <= 0.08
 
 
-@pytest.mark.xfail(strict=True, reason="11.7% with MLPerf's 8B runs (docs/performance-model.md)")
+@pytest.mark.xfail(strict=True, reason="10.6% with MLPerf's 8B runs (docs/performance-model.md)")
 def test_mean_absolute_error_at_most_8_percent_on_every_dense_run() -> None:
     errors = [abs(error(r)) for r in runs() if not r.moe and r.design.name not in PYTORCH]
     assert len(errors) == 45
@@ -194,7 +194,36 @@ def test_mlperf_llama_405b_runs_to_the_tenth_of_a_percent() -> None:
     got = [
         round(100 * error(r), 1) for r in runs() if r.design.name == MLPERF and "405b" in r.wl.id
     ]
-    assert got == [8.2, 9.1, 8.2, 8.3, 9.0, 9.3, 10.0, 0.8, 1.9]
+    assert got == [8.2, 9.1, 8.2, 8.3, 8.9, 9.3, 10.0, 0.8, 1.9]
+
+
+def test_the_last_gradient_bucket_holds_the_embedding_and_runs_outside_the_passes() -> None:
+    """Megatron-Core's DDP fills buckets of whole parameters in the backward's order and closes
+    one at bucket_size or more; the last, the embedding's, is reduced after the backward and
+    gathered before the next forward. MLPerf's GB200 8B on 512 GPUs (tp 2, the config's 768M
+    buckets): the output layer's 263M shard opens the order, each layer adds 109M; the last
+    bucket holds layers 0-4, layer 5's fc1, qkv and proj, and the embedding's shard. Its
+    collectives take the data-parallel term from 8.04 ms to 12.46 ms (10.53 ms with Megatron-
+    Core's default buckets, max(4e7, 1e6 x 256)); one bucket of every parameter exposes it all,
+    as without the overlap."""
+    a, lay, mac, sw = _inputs("llama31-8b-512-v5.1-tyche")
+    assert sw.bucket_params == 768e6 and (lay.tp, lay.dp * lay.cp) == (2, 256)
+    layer = 4096 * (14336 + 2 * 14336 + 4096 + 2 * 1024 + 4096) // 2
+    embedding = 128256 * 4096 // 2
+    assert layer == 109_051_904
+    last = 5 * layer + (2 * 14336 + 4096 + 2 * 1024 + 4096) * 4096 // 2 + embedding
+    assert _last_bucket(a, lay, sw.bucket_params) == last == 887_619_584
+    assert step(a, lay, mac, sw).dp == pytest.approx(12.4608e-3, abs=1e-7)
+    assert step(a, lay, mac, replace(sw, bucket_params=0.0)).dp == pytest.approx(
+        10.5323e-3, abs=1e-7
+    )
+    whole = step(a, lay, mac, replace(sw, bucket_params=1e12)).dp
+    assert whole == pytest.approx(step(a, lay, mac, replace(sw, overlap_dp=False)).dp, abs=1e-6)
+    # a first stage of 16 layers (pp 2, no output layer): 7 layers and the 8th's fc2 close the
+    # first bucket (792.7M), the rest of the 8th, 6 layers and the 15th's fc2 and fc1 the
+    # second (822.1M); the 15th's qkv and proj, the 16th and the embedding are the last
+    qkv, proj = (4096 + 2 * 1024) * 4096 // 2, 4096 * 4096 // 2
+    assert _last_bucket(a, replace(lay, pp=2), sw.bucket_params) == (qkv + proj + layer + embedding)
 
 
 def test_narayanan_set_within_10_percent() -> None:
@@ -327,7 +356,7 @@ def _inputs(suffix: str) -> tuple[Arch, Layout, Machine, Software]:
 
 def test_the_expert_all_to_all_overlap_hides_under_the_paired_micro_batch() -> None:
     """H100's Qwen3 235B (ep 32 at the recipe's expert tp 1: 32 GPUs, 4 nodes): Megatron-Bridge's
-    recipe overlaps the all-to-alls (moe_a2a_overlap); exposed they were 15.21 s of a 27.36 s
+    recipe overlaps the all-to-alls (moe_a2a_overlap); exposed they were 15.21 s of a 27.37 s
     step, overlapped what exceeds a layer's forward and backward (5.93 ms, the 4 local experts'
     host time included), the 2% SM share and the unpaired warm-up and cool-down chunks
     ((v - 1) p = 24 of m v = 512) stay: 6.87 s.
@@ -337,8 +366,8 @@ def test_the_expert_all_to_all_overlap_hides_under_the_paired_micro_batch() -> N
     on, off = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, overlap_ep=False))
     assert off.ep == pytest.approx(15.2099, abs=1e-4)
     assert on.ep == pytest.approx(6.8737, abs=1e-4)
-    assert on.time == pytest.approx(19.0247, abs=1e-4)
-    assert off.time == pytest.approx(27.362, abs=1e-3)
+    assert on.time == pytest.approx(19.0352, abs=1e-4)
+    assert off.time == pytest.approx(27.373, abs=1e-3)
     assert on.compute == off.compute
     a, lay, mac, sw = _inputs("h100: llama3-70b-64")
     assert step(a, lay, mac, sw) == step(a, lay, mac, replace(sw, overlap_ep=True))
@@ -659,8 +688,8 @@ def test_interleaving_gains() -> None:
 
 
 def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
-    """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +43.8% on
-    average (+18.3% to +61.4%), MoE 28 runs +13.5% (+1.2% to +33.9%; +14.7%, +1.5% to +36.1%
+    """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +44.0% on
+    average (+19.0% to +61.4%), MoE 28 runs +13.5% (+1.2% to +33.9%; +14.7%, +1.5% to +36.1%
     before MXFP8's GEMMs ran at MXFP8_GEMM_RATE). Held against the
     published same-layout pairs in test_fp8_gains_against_the_published_same_layout_pairs
     (GB200 dense, delayed scaling: +43.9% to +53.4% published) and DeepSeek-V3 on 256 GB300
@@ -681,7 +710,7 @@ def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
                 round(100 * max(gains), 1),
             )
         )
-    assert out == [(21, 43.8, 18.3, 61.4), (28, 13.5, 1.2, 33.9)]
+    assert out == [(21, 44.0, 19.0, 61.4), (28, 13.5, 1.2, 33.9)]
 
 
 def _validation(stem: str) -> dict[str, Run]:
@@ -700,10 +729,10 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
     """DGX Cloud Benchmarking's BF16 and FP8 runs of one layout and release (NeMo 25.04.01,
     delayed scaling; tests/validation/dgxc-benchmarking.yaml): FP8 over BF16, published and in
     the model (%). On GB200 Llama 3.1 405B (128 to 512 GPUs) and Nemotron-4 340B (weak and
-    strong scaling) the published gains are +43.9 to +53.4, mean +49.0; the model's +48.0 to
+    strong scaling) the published gains are +43.9 to +53.4, mean +49.0; the model's +48.4 to
     +57.0, mean +54.4: within 9 points of each, not the +20-25% of torchao's MXFP8 on B200.
     On H100 (405B, 512 GPUs) the model's gain is 10.2 points below the published +52.2.
-    Every GB200 run of the set, BF16 and FP8, is over-predicted (+15.0% to +29.6%): the
+    Every GB200 run of the set, BF16 and FP8, is over-predicted (+15.0% to +29.3%): the
     release's GB200 step is slower than the model at either precision."""
     rs = _validation("dgxc-benchmarking")
     got = []
@@ -719,13 +748,13 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
     assert got == [
         ("gb200-llama31-405b-128", 52.5, 56.9),
         ("gb200-llama31-405b-256", 53.4, 57.0),
-        ("gb200-llama31-405b-512", 52.3, 56.0),
-        ("gb200-nemotron4-340b-128", 47.6, 54.6),
-        ("gb200-nemotron4-340b-256", 44.4, 52.9),
-        ("gb200-nemotron4-340b-512", 43.9, 48.0),
+        ("gb200-llama31-405b-512", 52.3, 55.9),
+        ("gb200-nemotron4-340b-128", 47.6, 54.5),
+        ("gb200-nemotron4-340b-256", 44.4, 52.8),
+        ("gb200-nemotron4-340b-512", 43.9, 48.4),
         ("gb200-nemotron4-340b-128-gbs512", 49.6, 55.5),
         ("gb200-nemotron4-340b-256-gbs512", 47.9, 55.2),
-        ("gb200-nemotron4-340b-512-gbs512", 49.4, 53.5),
+        ("gb200-nemotron4-340b-512-gbs512", 49.4, 53.6),
         ("h100-llama31-405b-512", 52.2, 42.0),
     ]
     gb200 = [(p, m) for k, p, m in got if k.startswith("gb200")]
@@ -736,9 +765,9 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
     ) == (49.0, 54.4)
     errors = [round(100 * error(r), 1) for r in rs.values()]
     assert errors == [
-        15.0, 18.4, 16.8, 19.5, 15.7, 18.5,  # GB200 405B, bf16 and fp8 at 128, 256, 512
-        23.7, 29.6, 21.2, 28.4, 22.4, 25.9,  # GB200 340B, weak scaling
-        20.0, 24.7, 21.2, 27.1, 22.5, 25.9,  # GB200 340B, global batch 512
+        15.0, 18.4, 16.7, 19.5, 15.6, 18.4,  # GB200 405B, bf16 and fp8 at 128, 256, 512
+        23.6, 29.3, 21.1, 28.1, 22.1, 25.9,  # GB200 340B, weak scaling
+        20.0, 24.7, 21.1, 27.1, 22.4, 25.9,  # GB200 340B, global batch 512
         0.0, -6.7,  # H100 405B
     ]  # fmt: skip
 
@@ -768,7 +797,7 @@ def test_mxfp8_against_current_scaling_at_the_published_layouts() -> None:
 
 def test_tp_overlap_gain_on_the_megatron_runs() -> None:
     """Transformer Engine's TP overlap (userbuffers, every pass hidden) over exposed TP
-    collectives on the 23 Megatron dense runs with tp > 1 that overlap: +18.4% on average."""
+    collectives on the 23 Megatron dense runs with tp > 1 that overlap: +18.2% on average."""
     gains = [
         _tokens(r) / _tokens(r, _declared(r, software={"overlap_tp": False})) - 1
         for r in runs()
@@ -777,7 +806,7 @@ def test_tp_overlap_gain_on_the_megatron_runs() -> None:
         and r.wl.parallel.tp > 1
         and r.wl.software_in_effect.overlap_tp
     ]
-    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (23, 18.4)
+    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (23, 18.2)
 
 
 def test_fsdp_sm_share_held_against_the_scaling_pairs(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -128,6 +128,9 @@ class Settings:
     # Megatron-Core's cross_entropy_loss_fusion with cross_entropy_fusion_impl "te": Transformer
     # Engine's parallel_cross_entropy writes the gradient over the bf16 logits
     fused_cross_entropy: bool = False
+    # Megatron-Core's DistributedDataParallelConfig.bucket_size (parameters a gradient bucket
+    # holds); 0: its default, max(4e7, 1e6 x the data-parallel group's ranks)
+    ddp_bucket_size: int = 0
     framework: str = "megatron-core"
     preset: str = ""  # the preset the settings came from ("": none)
 
@@ -178,6 +181,8 @@ class Settings:
             parts.append("FP8 parameter all-gather")
         if self.selective_recompute == "op":
             parts.append("op-level selective recomputation")
+        if self.ddp_bucket_size:
+            parts.append(f"gradient buckets of {self.ddp_bucket_size:,} parameters")
         name = f"preset {self.preset}" if self.preset else "dclint's default software"
         return f"{name} ({'; '.join(parts)})"
 
@@ -518,6 +523,14 @@ class Software(Strict):
         "cross_entropy_loss_fusion with cross_entropy_fusion_impl te, as Megatron-Bridge's "
         "performance recipes set it): the gradient is written over the bf16 logits, so PAR004 "
         "counts 2 B a logit instead of 6 (the bf16 logits and an fp32 copy)",
+    )
+    ddp_bucket_size: PositiveInt | None = Field(
+        None,
+        description="Parameters a gradient bucket of Megatron-Core's DDP holds "
+        "(DistributedDataParallelConfig.bucket_size, --ddp-bucket-size; default: max(4e7, 1e6 x "
+        "the data-parallel ranks)). With overlap_dp the buckets fill in the backward's order and "
+        "the last, which holds the embedding, is reduced after the backward and gathered before "
+        "the next forward, outside both: the step model charges it",
     )
 
     def settings(self) -> Settings:

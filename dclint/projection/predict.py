@@ -422,6 +422,7 @@ def software(s: Settings) -> Software:
         # TorchTitan's tensor-parallel overlap is PyTorch's async TP
         s.overlap_tp and s.framework == "torchtitan",
         s.framework == "torchtitan",  # PyTorch's context parallel
+        float(s.ddp_bucket_size),
     )
 
 

@@ -219,7 +219,7 @@ def time_terms(p: dict[str, Any]) -> str:
 
 
 def predicted_step(p: dict[str, Any]) -> str:
-    """'2.586 s (2.12-2.82 s)': the predicted step with its band, as `dclint cost` prints it
+    """'2.586 s (2.12-2.78 s)': the predicted step with its band, as `dclint cost` prints it
     ('' without a prediction)."""
     step = p.get("step_time_predicted_s")
     if not isinstance(step, (int, float)):

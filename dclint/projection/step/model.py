@@ -517,7 +517,7 @@ def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
     gathered."""
     t, m, per_layer, fwd, bwd, links = lay.tp, x.m, x.per_layer, x.fwd, x.bwd, mac.links
     dp = 0.0
-    for local, ranks in _dp_groups(a, lay, sw):
+    for group, (local, ranks) in enumerate(_dp_groups(a, lay, sw)):
         if local <= 0:
             continue
         if ranks <= 1:
@@ -552,10 +552,48 @@ def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
             dp += m * fsdp
             continue
         if sw.overlap_dp:  # under the last micro-batch's backward / first one's forward
-            grads = _overlapped(mac, grads, per_layer * bwd, ranks * t)
-            params = _overlapped(mac, params, per_layer * fwd, ranks * t)
+            # the dense buffer's last bucket (the embedding's, `_last_bucket`) is reduced after
+            # the backward and gathered before the first forward: under neither
+            last = 0.0
+            if group == 0:
+                size = sw.bucket_params or max(4e7, 1e6 * ranks)
+                last = min(local, _last_bucket(a, lay, size))
+            ring = 1 if lay.distributed_optimizer else 2
+            g_last = (
+                group_time(
+                    links, ring * share * last * sw.grad_bytes, ranks, t, calls=calls, ring=ring
+                )
+                if last
+                else 0.0
+            )
+            grads = g_last + _overlapped(mac, grads - g_last, per_layer * bwd, ranks * t)
+            if lay.distributed_optimizer:
+                p_last = (
+                    group_time(links, share * last * ACT, ranks, t, calls=calls) if last else 0.0
+                )
+                params = p_last + _overlapped(mac, params - p_last, per_layer * fwd, ranks * t)
         dp += grads + params
     return dp
+
+
+def _last_bucket(a: Arch, lay: Layout, size: float) -> float:
+    """Parameters in the last gradient bucket of the dense buffer that holds the embedding (the
+    first stage's first model chunk). Megatron-Core's DDP fills its buckets with whole
+    parameters in the backward's order, the reverse of their registration (the output layer
+    when the stage holds it, then a layer's fc2, fc1, qkv and proj weights from the last layer
+    down, then the word embedding), and closes a bucket once it holds `size` parameters or more
+    (`_ParamAndGradBuffer`); what is left, the embedding with it, is the last bucket. Norm
+    weights are left out; an MoE layer's experts have a buffer of their own."""
+    t, h = lay.tp, float(a.hidden)
+    mlp = () if a.experts else (h * a.ffn / t, h * a.ffn * (2 if a.swiglu else 1) / t)
+    layer = (*mlp, (a.q + 2 * a.kv) * h / t, a.q * h / t)
+    output = (a.vocab * h / t,) if lay.pp == 1 and lay.vpp == 1 else ()
+    filled = 0.0
+    for weight in output + layer * max(1, round(a.layers / (lay.pp * lay.vpp))):
+        filled += weight
+        if filled >= size:
+            filled = 0.0
+    return filled + a.vocab * h / t
 
 
 def _torch_fsdp(

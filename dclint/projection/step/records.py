@@ -282,6 +282,8 @@ class Software:
     # context parallelism as PyTorch runs it (model._cp_comm): q wide K and V chunks
     # all-gathered, the fp32 dK and dV passed on each step of the backward
     torch_cp: bool = False
+    # Megatron-Core's DDP gradient bucket, parameters (model._dp_comm); 0: its default
+    bucket_params: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
