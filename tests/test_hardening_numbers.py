@@ -37,15 +37,15 @@ def test_a_feed_derated_to_nothing_is_a_finding_not_a_division_by_zero(
     assert "ZeroDivisionError" not in out
     assert out.splitlines() == [
         "6:23: PWR003 [error] feed a carries 30 kW on path A (rack r01 at its design IT load: no "
-        "catalog max_power known), above its derated capacity 0 kW (415 V x 100 A three-phase at "
+        "catalog max_power known), above its derated capacity (415 V x 100 A three-phase at "
         "80% x 0 for 75 degC ambient (75 degC conductors, rated at 30 degC; NEC 310.15(B)(1), "
         "IEC 60364-5-52): 0 kVA x PF 0.95) (measured 30 kW, limit 0 kW)",
         "11:23: PWR003 [error] feed b carries 30 kW on path B (rack r01 at its design IT load: no "
-        "catalog max_power known), above its derated capacity 0 kW (415 V x 100 A three-phase at "
+        "catalog max_power known), above its derated capacity (415 V x 100 A three-phase at "
         "80% x 0 for 80 degC ambient (75 degC conductors, rated at 30 degC; NEC 310.15(B)(1), "
         "IEC 60364-5-52): 0 kVA x PF 0.95) (measured 30 kW, limit 0 kW)",
         "17:12: PWR004 [error] rack r01 loses its redundancy: with feed a lost, its feed b would "
-        "carry 30 kW, above its derated capacity 0 kW (rack load 30 kW, its design IT load: no "
+        "carry 30 kW, above its derated capacity (rack load 30 kW, its design IT load: no "
         "catalog max_power known, on 2 feeds) (measured 30 kW, limit 0 kW)",
         "Found 3 errors in 1 design.",
     ]

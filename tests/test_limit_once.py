@@ -1,7 +1,7 @@
-"""A finding states its limit once: PWR001, PWR002, PWR008 and STO001 wrote their limit into the
-message and the printer added '(measured X, limit X)' after it ('... exceeds the rack power limit
-120 kW (measured 130 kW, limit 120 kW)'). As NET001 does, the message now names the limit and
-the printed suffix gives its figure."""
+"""A finding states its limit once: PWR001, PWR002, PWR003, PWR004, PWR008, STO001 and STO003
+wrote their limit into the message and the printer added '(measured X, limit X)' after it ('...
+exceeds the rack power limit 120 kW (measured 130 kW, limit 120 kW)'). As NET001 does, the
+message now names the limit and the printed suffix gives its figure."""
 
 from __future__ import annotations
 
@@ -27,6 +27,23 @@ LINES = {
         "panel pdu-2 carries 20.01 kW of rack load (2 racks, active and planned, each once, at"
         " their design IT load: no catalog max_power known), above its derated capacity (200 V x"
         " 100 A single-phase at 100%: 20 kVA x PF 1) (measured 20.01 kW, limit 20 kW)",
+    ),
+    "PWR003": (
+        "bad.yaml",
+        "feed tap-a1 carries 132 kW on path A (rack r1 at its peak: catalog max_power of"
+        " gb200-nvl72), above its derated capacity (415 V x 200 A three-phase at 80%: 115 kVA x"
+        " PF 0.95) (measured 132 kW, limit 109.3 kW)",
+    ),
+    "PWR004": (
+        "bad.yaml",
+        "rack r1 loses its redundancy: with feed n1 lost, its feed n2 would carry 5.001 kW, above"
+        " its derated capacity (rack load 10 kW, its design IT load: no catalog max_power known,"
+        " on 3 feeds) (measured 5.001 kW, limit 5 kW)",
+    ),
+    "STO003": (
+        "bad.yaml",
+        "workload llama-70b spends 8.237% of each 1 min checkpoint interval saving: a 988.4 GB"
+        " checkpoint takes 4.942 s at 200 GB/s to weka (measured 8.237%, limit 5%)",
     ),
     "STO001": (
         "bad.yaml",

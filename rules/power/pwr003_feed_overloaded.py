@@ -115,7 +115,7 @@ class FeedOverloaded(PowerRedundancyRule):
             yield Violation(
                 (*feed.path, "current_rating"),
                 f"feed {fid} carries {fmt(load)} {where} ({racks} at {whose} "
-                f"{load_basis(feed.racks, peak)}), above its derated capacity {fmt(capacity)} "
+                f"{load_basis(feed.racks, peak)}), above its derated capacity "
                 f"({supply_text(feed)})",
                 subject=fid,
                 measured=load,

@@ -167,7 +167,7 @@ class RedundancyLostOnFeedFailure(PowerRedundancyRule):
             yield Violation(
                 (*rack.path, "feeds"),
                 f"rack {rack.id} loses its redundancy: with {case.failure}, its feed "
-                f"{case.feed.id} would carry {fmt(load)}, above its derated capacity {fmt(cap)} "
+                f"{case.feed.id} would carry {fmt(load)}, above its derated capacity "
                 f"(rack load {fmt(Q_(rack_kw[rack.id], 'kW'))}, "
                 f"its {load_basis([rack], peak)}, "
                 f"on {len(rack.feeds)} feeds)",

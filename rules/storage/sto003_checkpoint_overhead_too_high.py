@@ -100,7 +100,7 @@ class CheckpointOverheadTooHigh(CheckpointStorageRule):
                 f"workload {wl.id} spends {fmt(share)} of each "
                 f"{fmt(wl.checkpoint.interval)} checkpoint interval saving: a "
                 f"{fmt(size[0], size_unit(size[0]))} checkpoint takes {fmt(save, 's')} at "
-                f"{fmt(bandwidth.to('GB/s'))} to {where[1].id}; limit {fmt(limit)}",
+                f"{fmt(bandwidth.to('GB/s'))} to {where[1].id}",
                 subject=wl.id,
                 measured=share,
                 limit=limit,
