@@ -18,7 +18,8 @@ __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
 
 
 def _finding(f: Finding) -> str:
-    return printable(f"{f.rule} {f.path or '-'} ({f.subject or '-'}): {f.message}")
+    source = f" (source: {f.origin})" if f.origin else ""  # an imported element's, as check's
+    return printable(f"{f.rule} {f.path or '-'} ({f.subject or '-'}): {f.message}{source}")
 
 
 def render_text(d: Diff) -> str:
@@ -46,6 +47,7 @@ def render_text(d: Diff) -> str:
 def _md(findings: list[Finding]) -> list[str]:
     return [
         f"- **{md(f.rule)}** {code(f.path or '-')} ({md(f.subject or '-')}): {md(f.message)}"
+        + (f" (source: {md(f.origin)})" if f.origin else "")
         for f in findings
     ]
 
