@@ -62,6 +62,11 @@ CASES = {
         f"NetBox power-feed 1 <{NB}/power-feeds/1/>: feed max_utilization: a utilisation of "
         "nan% is not a finite number",
     ),
+    "a utilisation below 1%": (  # 0.8 was imported as 0.8%, the feed derated to nothing
+        _set("dcim/power-feeds", 0, "max_utilization", 0.8),
+        f"NetBox power-feed 1 <{NB}/power-feeds/1/>: feed max_utilization: a utilisation of "
+        "0.8%: expected a percent from 1 to 100 (a share 0.8 would be 80%)",
+    ),
     "a 70-digit amperage": (
         _set("dcim/power-feeds", 0, "amperage", int("9" * 70)),
         f"NetBox power-feed 1 <{NB}/power-feeds/1/>: feed amperage: a current of 1e+70 A is "
