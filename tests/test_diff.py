@@ -279,3 +279,23 @@ def test_a_finding_on_an_imported_element_names_its_source(
     assert "(source: NetBox rack 8 \\<https://netbox.example.com/dcim/racks/8/\\>)" in (
         capsys.readouterr().out
     )
+
+
+def test_a_utility_in_kva_says_how_it_is_compared(capsys: pytest.CaptureFixture[str]) -> None:
+    """B declares 1500 kVA: the diff printed '1425 kW' beside A's 1500 kW with no word of the
+    kVA or the power factor PWR006 reads it through."""
+    args = ["diff", SU, SU, "--select", "PWR001", "--set", "site.utility_capacity=1500 kVA"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert re.search(
+        r"^utility capacity +1500 kW +1425 kW \(1500 kVA x PF 0\.95\) +-75 kW$", out, re.M
+    ), out
+    assert main([*args, "--format", "json"]) == 0
+    (row,) = [
+        r for r in json.loads(capsys.readouterr().out)["totals"] if r["label"] == "utility capacity"
+    ]
+    assert (row["b"], row["read_as_b"], "read_as_a" in row) == (
+        {"value": 1425.0, "unit": "kW"},
+        "1500 kVA x PF 0.95",
+        False,
+    )

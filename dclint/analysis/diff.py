@@ -35,6 +35,9 @@ class Row:
     # a cost's declared prices left out for want of an exchange rate (Projection.unconverted)
     omits_a: tuple[str, ...] = ()
     omits_b: tuple[str, ...] = ()
+    # how a figure was read from what the design declares: '1500 kVA x PF 0.95'
+    note_a: str = ""
+    note_b: str = ""
 
     @property
     def change(self) -> str:
@@ -126,7 +129,17 @@ def compare(
     from dclint.engine.coverage import blocking
 
     ta, tb = totals(summarise(a.design, options[0])), totals(summarise(b.design, options[1]))
-    rows = [Row(label, ta.get(label), tb.get(label)) for label in dict.fromkeys([*ta, *tb])]
+    notes = (_read_as(a.design), _read_as(b.design))
+    rows = [
+        Row(
+            label,
+            ta.get(label),
+            tb.get(label),
+            note_a=notes[0].get(label, ""),
+            note_b=notes[1].get(label, ""),
+        )
+        for label in dict.fromkeys([*ta, *tb])
+    ]
     rows.append(_tco_row(a.design, b.design))
     gone, new, changed = _matched(a.findings, b.findings)
     pa, pb = projections(a.design), projections(b.design)
@@ -150,6 +163,18 @@ def compare(
         blocking(b.findings, rules),
         changed,
     )
+
+
+def _read_as(design: Any) -> dict[str, str]:
+    """How a compared figure was read, by label, where the design declares it otherwise: a
+    utility capacity in kVA is compared in kW through the site's power factor, as PWR006
+    compares it ('1500 kVA x PF 0.95')."""
+    from dclint.model.site import is_apparent
+
+    site = design.site
+    if site.utility_capacity is not None and is_apparent(site.utility_capacity):
+        return {"utility capacity": f"{fmt(site.utility_capacity)} x PF {site.power_factor:g}"}
+    return {}
 
 
 def _tco_row(a: Any, b: Any) -> Row:

@@ -97,6 +97,11 @@ def render_json(d: Diff) -> str:
                     for side, omits in (("a", r.omits_a), ("b", r.omits_b))
                     if omits
                 },
+                **{
+                    f"read_as_{side}": note
+                    for side, note in (("a", r.note_a), ("b", r.note_b))
+                    if note
+                },
             }
             for r in items
         ]
