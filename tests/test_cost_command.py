@@ -139,6 +139,13 @@ def test_a_run_nothing_prices_has_no_cost_not_a_free_one(
     (row,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("bloom-176b cost")]
     blocked = "not meaningful until PAR003 layout-not-divisible is fixed"
     assert row.split() == ["bloom-176b", "cost", *blocked.split(), *blocked.split()]
+    # nor is its TCO a free one: `cost` and the review said '0 USD over 3 years'
+    assert main(["cost", str(b)]) == 0
+    assert "TCO bloom-176b: - (nothing priced) over 3 years, 0 GPUs" in capsys.readouterr().out
+    doc = tmp_path / "r.md"
+    assert main(["review", str(b), "-o", str(doc), "--today", "2026-12-06"]) == 0
+    review = doc.read_text(encoding="utf-8")
+    assert "| total | - (nothing priced) |\n| per gpu year | - |\n" in review
     # a priced run keeps its figure
     assert main(["cost", str(ROOT / "sample_designs" / "h100-40node.yaml")]) == 0
     assert "cost total                        120,974 CNY" in capsys.readouterr().out.splitlines()

@@ -242,3 +242,60 @@ def test_diff_tco_is_dclint_costs(
         pytest.approx(261_385_868, abs=1),
         "+193,553 CNY",
     )
+
+
+def test_a_finding_is_matched_by_its_entry_not_its_list_position(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--set racks.su1-r3...` splits su1-r[1-7] in three, so su1-r8 moves from racks[1] to
+    racks[3]: its PWR001 was listed as gone from A and new in B, though it is in both, the
+    same. The subject says which entry a finding is on; the position is left out."""
+    args = ["diff", HOT, HOT, "--select", "PWR001", "--set", "racks.su1-r3.it_load=100 kW"]
+    assert main(args) == 0
+    assert capsys.readouterr().out.endswith("Findings only in B: none\nFindings only in A: none\n")
+    # one of two under a key is new: su1-r3 over the limit too, beside su1-r8 in both
+    assert main([*args[:-1], "racks.su1-r3.it_load=125 kW"]) == 0
+    out = capsys.readouterr().out
+    assert "\nFindings only in B (1):\n  + PWR001 racks[1].it_load (su1-r3): " in out
+    assert out.endswith("Findings only in A: none\n")
+
+
+def test_a_finding_on_an_imported_element_names_its_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As `dclint check` does: '(source: NetBox power-feed 8 <...>)' (the diff did not)."""
+    design = tmp_path / "d.yaml"
+    text = Path(HOT).read_text(encoding="utf-8")
+    design.write_text(
+        text + "origins:\n  su1-r8: 'NetBox rack 8 <https://netbox.example.com/dcim/racks/8/>'\n",
+        encoding="utf-8",
+    )
+    assert main(["diff", SU, str(design), "--select", "PWR001"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "power limit 120 kW (source: NetBox rack 8 <https://netbox.example.com/dcim/racks/8/>)\n"
+        "Findings only in A: none\n"
+    )
+    assert main(["diff", SU, str(design), "--select", "PWR001", "--format", "markdown"]) == 0
+    assert "(source: NetBox rack 8 \\<https://netbox.example.com/dcim/racks/8/\\>)" in (
+        capsys.readouterr().out
+    )
+
+
+def test_a_utility_in_kva_says_how_it_is_compared(capsys: pytest.CaptureFixture[str]) -> None:
+    """B declares 1500 kVA: the diff printed '1425 kW' beside A's 1500 kW with no word of the
+    kVA or the power factor PWR006 reads it through."""
+    args = ["diff", SU, SU, "--select", "PWR001", "--set", "site.utility_capacity=1500 kVA"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert re.search(
+        r"^utility capacity +1500 kW +1425 kW \(1500 kVA x PF 0\.95\) +-75 kW$", out, re.M
+    ), out
+    assert main([*args, "--format", "json"]) == 0
+    (row,) = [
+        r for r in json.loads(capsys.readouterr().out)["totals"] if r["label"] == "utility capacity"
+    ]
+    assert (row["b"], row["read_as_b"], "read_as_a" in row) == (
+        {"value": 1425.0, "unit": "kW"},
+        "1500 kVA x PF 0.95",
+        False,
+    )

@@ -349,3 +349,30 @@ def test_a_rules_summary_is_its_docs_first_paragraph_not_its_first_line(
         "Link whose two ends run at different speeds or protocols: NIC vs switch port, or "
         "switch vs switch."
     )
+
+
+def test_rules_and_explain_escape_a_rules_control_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`dclint rules` and `dclint explain` printed a --rules-dir rule's doc as it was, an
+    OSC sequence (retitling the terminal) and all; they go through the reports' guard."""
+    doc = '"""Evil \\x1b]0;owned\\x07 summary.\n\n## What it does\nx\n## Why it matters\nx\n'
+    doc += '## Example\nx\n## Fix\nx\n"""\n'
+    (tmp_path / "esc001.py").write_text(
+        doc + "from dclint.api import Rule\n\n\nclass R(Rule):\n    id = 'ESC001'\n"
+        "    name = 'escape-summary'\n\n    def check(self, design, ctx):\n"
+        "        return iter(())\n",
+        encoding="utf-8",
+    )
+    assert main(["rules", "--rules-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert (
+        "escape-summary                           error    Evil \\x1b]0;owned\\x07 summary." in out
+    )
+    assert main(["explain", "ESC001", "--rules-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert out.startswith(
+        "ESC001 escape-summary [error]  tags: -\n\nEvil \\x1b]0;owned\\x07 summary."
+    )

@@ -44,7 +44,7 @@ def test_a_sheet_that_is_a_path_is_refused_unread(
     captured = capsys.readouterr()
     assert code == 2
     assert captured.err.splitlines() == [
-        f"dclint: error: {mapping}:3:12: sheets.racks.sheet: Value error, a sheet's name, or a "
+        f"dclint: error: {mapping}:3:12: sheets.racks.sheet: a sheet's name, or a "
         "csv's name (without .csv) beside the file imported; a path (/, \\, :) is refused: a "
         "mapping reads nothing outside that folder"
     ]

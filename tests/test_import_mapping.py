@@ -62,6 +62,34 @@ def test_a_bad_mapping_value_is_one_located_error(
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("sheets: [1, 2]\n", ":1:9: sheets: expected a mapping, got a list"),
+        ("sheet: {}\n", ":1:1: unknown key 'sheet' in the mapping file; did you mean 'sheets'?"),
+        (
+            "sheets: {rackz: {columns: {id: Rack}}}\n",
+            ":1:10: unknown key 'rackz' in sheets; did you mean 'racks'?",
+        ),
+        (
+            "panels:\n  '*': {current_ratin: 800 A}\n",
+            ":2:8: missing required key 'current_rating' in panels.*",
+        ),
+    ],
+)
+def test_a_mapping_error_is_said_as_a_designs_is(
+    text: str, error: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pydantic's own words ('Input should be a valid dictionary or instance of SheetsMap',
+    'Extra inputs are not permitted', 'Field required' at 1:1) where a design's errors say
+    what was expected, what a key meant and where."""
+    mapping = tmp_path / "m.yaml"
+    mapping.write_text(text, encoding="utf-8")
+    (tmp_path / "r.csv").write_text("Rack\nr1\n", encoding="utf-8")
+    assert main(["import", "csv", str(tmp_path / "r.csv"), "--map", str(mapping)]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"dclint: error: {mapping}{error}"]
+
+
 def test_check_never_imports_the_importer() -> None:
     code = (
         "import sys\n"

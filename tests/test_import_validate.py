@@ -62,6 +62,11 @@ CASES = {
         f"NetBox power-feed 1 <{NB}/power-feeds/1/>: feed max_utilization: a utilisation of "
         "nan% is not a finite number",
     ),
+    "a utilisation below 1%": (  # 0.8 was imported as 0.8%, the feed derated to nothing
+        _set("dcim/power-feeds", 0, "max_utilization", 0.8),
+        f"NetBox power-feed 1 <{NB}/power-feeds/1/>: feed max_utilization: a utilisation of "
+        "0.8%: expected a percent from 1 to 100 (a share 0.8 would be 80%)",
+    ),
     "a 70-digit amperage": (
         _set("dcim/power-feeds", 0, "amperage", int("9" * 70)),
         f"NetBox power-feed 1 <{NB}/power-feeds/1/>: feed amperage: a current of 1e+70 A is "
@@ -170,3 +175,35 @@ def test_a_dump_python_cannot_decode_is_one_error(
     assert capsys.readouterr().err.splitlines() == [
         f"dclint: error: --from-file {path}: not a dump dclint reads ({why})"
     ]
+
+
+def test_a_bare_utilisation_up_to_1_is_ambiguous_not_a_fraction_of_a_percent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A feed's max utilisation '0.8' in a csv was imported as 0.8%, derating the feed to
+    almost nothing, where a design reads 0.8 as 80%; '80' and '80%' stay 80%."""
+    (tmp_path / "feeds.csv").write_text(
+        "Feed,Voltage,Breaker,Max\nf1,415 V,63 A,80\nf2,415 V,63 A,80%\nf3,415 V,63 A,0.8\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "map.yaml").write_text(
+        "sheets: {feeds: {columns: {id: Feed, voltage: Voltage, current_rating: Breaker, "
+        "max_utilisation: Max}}}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "site.yaml"
+    csv, mapping = str(tmp_path / "feeds.csv"), str(tmp_path / "map.yaml")
+    assert main(["import", "csv", csv, "--map", mapping, "-o", str(out)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "dclint import: error: feeds.csv!D4: '0.8': expected a utilisation in percent, e.g. 80% "
+        "(a bare number up to 1 is ambiguous: 0.8 is 80% as a share, 0.8% as a percent; write "
+        "80%)"
+    ]
+    assert not out.exists()
+    (tmp_path / "feeds.csv").write_text(
+        "Feed,Voltage,Breaker,Max\nf1,415 V,63 A,80\nf2,415 V,63 A,80%\n", encoding="utf-8"
+    )
+    assert main(["import", "csv", csv, "--map", mapping, "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")  # the two alike, one range f[1-2]
+    assert "  - id: f[1-2]  # feeds.csv!A2:A3\n" in text
+    assert "      max_utilisation: 80%\n" in text

@@ -82,3 +82,29 @@ def test_the_grid_keeps_a_partial_cost_off_the_front(capsys: pytest.CaptureFixtu
     assert main([*grid, "--format", "json"]) == 0
     points = json.loads(capsys.readouterr().out)["points"]
     assert [(p["pareto"], len(p["cost_omits"])) for p in points] == [(False, 2), (True, 0)]
+
+
+def test_dclint_cost_says_why_a_declared_item_is_out_of_the_tco(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The TCO listed a price given in EUR as 'omitted (not declared)', and with every price
+    in EUR totalled '0 CNY over 3 years' and '0 CNY' a GPU-year: a free cluster."""
+    gpu = "cost.gpu_price=30000 EUR"
+    assert main(["cost", H100, "--set", EUR]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith(
+        "  omitted (not declared): network, storage, power_cooling_infrastructure, building, "
+        "software, staff\n"
+        "  omitted (no exchange rate from EUR to CNY): electricity\n"
+    )
+    assert main(["cost", H100, "--set", EUR, "--set", gpu]) == 0
+    tco = capsys.readouterr().out.split("\nTCO ", 1)[1].splitlines()
+    assert tco[:1] + tco[-1:] == [
+        "h100-40node: - (nothing priced) over 3 years, 320 GPUs",
+        "  omitted (no exchange rate from EUR to CNY): hardware, electricity",
+    ]
+    assert not any("per GPU-year" in line for line in tco)
+    assert main(["cost", H100, "--set", EUR, "--set", gpu, "--format", "markdown"]) == 0
+    md = capsys.readouterr().out
+    assert "| total | - (nothing priced) over 3 years, 320 GPUs |" in md
+    assert "| omitted (no exchange rate from EUR to CNY) | hardware, electricity |" in md

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,9 @@ class Row:
     # a cost's declared prices left out for want of an exchange rate (Projection.unconverted)
     omits_a: tuple[str, ...] = ()
     omits_b: tuple[str, ...] = ()
+    # how a figure was read from what the design declares: '1500 kVA x PF 0.95'
+    note_a: str = ""
+    note_b: str = ""
 
     @property
     def change(self) -> str:
@@ -102,8 +106,15 @@ def totals(s: DesignSummary) -> dict[str, Value]:
     return out
 
 
+_INDEX = re.compile(r"\[\d+\]")
+
+
 def _key(f: Finding) -> tuple[str, str, str]:
-    return f.rule, f.path, f.subject
+    """A finding's identity across two designs: its rule, subject and design path with the
+    list positions out (`power.feeds[].current_rating`): an entry's position moves when one
+    before it is added, removed or split off a range (`--set power.feeds.pf-a01...` splits
+    pf-a[01-07]), and the subject (a feed's, a rack's id) says which entry it is."""
+    return f.rule, _INDEX.sub("[]", f.path), f.subject
 
 
 def compare(
@@ -118,12 +129,19 @@ def compare(
     from dclint.engine.coverage import blocking
 
     ta, tb = totals(summarise(a.design, options[0])), totals(summarise(b.design, options[1]))
-    rows = [Row(label, ta.get(label), tb.get(label)) for label in dict.fromkeys([*ta, *tb])]
+    notes = (_read_as(a.design), _read_as(b.design))
+    rows = [
+        Row(
+            label,
+            ta.get(label),
+            tb.get(label),
+            note_a=notes[0].get(label, ""),
+            note_b=notes[1].get(label, ""),
+        )
+        for label in dict.fromkeys([*ta, *tb])
+    ]
     rows.append(_tco_row(a.design, b.design))
-    ka, kb = {_key(f) for f in a.findings}, {_key(f) for f in b.findings}
-    new = [f for f in b.findings if _key(f) not in ka]
-    gone = [f for f in a.findings if _key(f) not in kb]
-    changed = _changed(a.findings, b.findings)
+    gone, new, changed = _matched(a.findings, b.findings)
     pa, pb = projections(a.design), projections(b.design)
     proj = []
     none = Projected(None, None)
@@ -145,6 +163,18 @@ def compare(
         blocking(b.findings, rules),
         changed,
     )
+
+
+def _read_as(design: Any) -> dict[str, str]:
+    """How a compared figure was read, by label, where the design declares it otherwise: a
+    utility capacity in kVA is compared in kW through the site's power factor, as PWR006
+    compares it ('1500 kVA x PF 0.95')."""
+    from dclint.model.site import is_apparent
+
+    site = design.site
+    if site.utility_capacity is not None and is_apparent(site.utility_capacity):
+        return {"utility capacity": f"{fmt(site.utility_capacity)} x PF {site.power_factor:g}"}
+    return {}
 
 
 def _tco_row(a: Any, b: Any) -> Row:
@@ -173,21 +203,27 @@ def _tco_row(a: Any, b: Any) -> Row:
     )
 
 
-def _changed(a: list[Finding], b: list[Finding]) -> tuple[tuple[Finding, Finding], ...]:
-    """The findings of both designs under one key, paired in order, whose figures differ."""
+def _matched(
+    a: list[Finding], b: list[Finding]
+) -> tuple[list[Finding], list[Finding], tuple[tuple[Finding, Finding], ...]]:
+    """(only in A, only in B, in both with other figures): the findings of one key paired in
+    order, each once (two under one key in B against one in A: one is new)."""
     by_key: dict[tuple[str, str, str], list[Finding]] = {}
-    for f in b:
-        by_key.setdefault(_key(f), []).append(f)
-    out = []
+    for g in b:
+        by_key.setdefault(_key(g), []).append(g)
+    gone, paired, changed = [], set(), []
     for f in a:
         others = by_key.get(_key(f))
         if not others:
+            gone.append(f)
             continue
         g = others.pop(0)
+        paired.add(id(g))
         if (f.measured_text, f.limit_text, f.severity) != (
             g.measured_text,
             g.limit_text,
             g.severity,
         ):
-            out.append((f, g))
-    return tuple(out)
+            changed.append((f, g))
+    new = [g for g in b if id(g) not in paired]
+    return gone, new, tuple(changed)

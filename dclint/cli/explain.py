@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from dclint.cli._shared import add_config, add_rules_dir, given_config
+from dclint.cli._shared import add_config, add_rules_dir, emit, given_config
 from dclint.errors import ConfigError
 
 __all__ = ["add_parser", "run"]
@@ -41,14 +41,17 @@ def run(args: argparse.Namespace) -> int:
     if cls is None:
         raise ConfigError(f"unknown rule '{args.rule_id}' (see `dclint rules`)")
     settings = config.rule_settings.get(cls.id, {})
-    print(
+    lines = [
         f"{cls.id} {cls.name} [{settings.get('severity', cls.severity)}]"
-        f"  tags: {', '.join(cls.tags) or '-'}\n"
-    )
-    print(cls.doc())
+        f"  tags: {', '.join(cls.tags) or '-'}\n",
+        cls.doc(),
+    ]
     if cls.options:
-        print("\n## Options (value in effect, default)")
+        lines.append("\n## Options (value in effect, default)")
         for name, opt in cls.options.items():
             value = settings.get(name, opt.default)
-            print(f"- {name} = {value!r} (default {opt.default!r}; {opt.kind}): {opt.help}")
+            lines.append(f"- {name} = {value!r} (default {opt.default!r}; {opt.kind}): {opt.help}")
+    # through emit, as every report: a rule's doc from --rules-dir or a policy file is text
+    # from elsewhere, and may hold terminal control sequences
+    emit(args, "\n".join(lines) + "\n")
     return 0

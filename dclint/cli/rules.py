@@ -72,8 +72,15 @@ def run(args: argparse.Namespace) -> int:
         listed = [_described(rule_id, cls) for rule_id, cls in rules.items()]
         emit(args, json.dumps(listed, indent=2, ensure_ascii=False, default=str) + "\n")
         return 0
-    for rule_id, cls in rules.items():
-        print(f"{rule_id}  {cls.name:<40} {cls.severity:<8} {cls.summary()}")
+    # through emit, as every report: a rule from --rules-dir or a policy file is text from
+    # elsewhere, and its summary may hold terminal control sequences
+    emit(
+        args,
+        "".join(
+            f"{rule_id}  {cls.name:<40} {cls.severity:<8} {cls.summary()}\n"
+            for rule_id, cls in rules.items()
+        ),
+    )
     return 0
 
 

@@ -295,10 +295,60 @@ def load_mapping(path: str | None) -> tuple[Mapping, str | None]:
     try:
         return Mapping.model_validate(data, strict=False), path
     except ValidationError as exc:
+        from dclint.model.value_messages import value_message
+
         problems = []
         for err in exc.errors():
             loc = tuple(err["loc"])
             line, col = source.values.get(loc, source.keys.get(loc, (1, 1)))
             where = ".".join(str(p) for p in loc)
-            problems.append(f"{path}:{line}:{col}: {where}: {err['msg']}")
+            # as a design's values are said ('expected a mapping, got a list'), not pydantic's
+            # words ('Input should be a valid dictionary or instance of SheetsMap')
+            if err["type"] == "missing":  # at the table that lacks it, as a design's
+                parent = loc[:-1]
+                line, col = source.values.get(parent, source.keys.get(parent, (1, 1)))
+                inside = ".".join(str(p) for p in parent) or "the mapping file"
+                problems.append(
+                    f"{path}:{line}:{col}: missing required key '{loc[-1]}' in {inside}"
+                )
+                continue
+            if err["type"] == "extra_forbidden":  # as a design's: the key, and what it meant
+                line, col = source.keys.get(loc, (line, col))
+                problems.append(f"{path}:{line}:{col}: unknown key '{loc[-1]}'{_meant(loc)}")
+                continue
+            said = (  # a validator's own sentence, as engine.options says it
+                str(err["msg"]).removeprefix("Value error, ")
+                if err["type"] == "value_error"
+                else value_message(err)
+            )
+            problems.append(f"{path}:{line}:{col}: {where}: {said}")
         raise ConfigError(problems[0], problems=[]) from None
+
+
+def _meant(loc: tuple[Any, ...]) -> str:
+    """' in sheets.racks; did you mean 'columns'?': where an unknown key is, and the key of
+    the mapping file's model there it is closest to."""
+    from dclint.model.hints import did_you_mean
+
+    model: Any = Mapping
+    for part in loc[:-1]:
+        field = getattr(model, "model_fields", {}).get(part)
+        if field is None:
+            model = None
+            break
+        model = _model_of(field.annotation)
+    where = ".".join(str(p) for p in loc[:-1])
+    known = list(getattr(model, "model_fields", {})) if model is not None else []
+    return (f" in {where}" if where else " in the mapping file") + (
+        did_you_mean(str(loc[-1]), known) if known else ""
+    )
+
+
+def _model_of(annotation: Any) -> Any:
+    """The pydantic model an annotation holds (`SheetsMap | None` -> SheetsMap), else None."""
+    import typing
+
+    for candidate in (annotation, *typing.get_args(annotation)):
+        if hasattr(candidate, "model_fields"):
+            return candidate
+    return None

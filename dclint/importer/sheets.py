@@ -541,13 +541,22 @@ def _path(text: str | None) -> str | None:
 def _percent(r: _Reader, cell: _Cell, decimal: str) -> float | None:
     value = cell.value
     if isinstance(value, int | float) and not isinstance(value, bool):
-        pct = float(value) * 100 if "%" in cell.fmt else float(value)
+        marked = "%" in cell.fmt
+        pct = float(value) * 100 if marked else float(value)
     else:
-        text = str(value).strip().removesuffix("%").strip()
-        number = _parse_number(text, decimal)
+        raw = str(value).strip()
+        marked = raw.endswith("%")
+        number = _parse_number(raw.removesuffix("%").strip(), decimal)
         pct = number if number is not None else -1.0
     if not 0 < pct <= 100:
         r.bad(cell, "a utilisation in percent, e.g. 80%")
+        return None
+    if pct <= 1 and not marked:  # 0.8: a share (80%, as a design reads it) or 0.8%? never 0.8%
+        r.bad(
+            cell,
+            "a utilisation in percent, e.g. 80% (a bare number up to 1 is ambiguous: 0.8 is "
+            "80% as a share, 0.8% as a percent; write 80%)",
+        )
         return None
     return pct
 

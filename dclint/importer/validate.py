@@ -50,6 +50,11 @@ def out_of_bounds(value: float, kind: str, zero: bool = False) -> str | None:
         return f"{what} of {shown} is not a finite number"
     if value < 0 or (value == 0 and not zero):
         return f"{what} of {shown}: expected a value above zero"
+    if kind == "percent" and 0 < value < 1:  # NetBox and Nautobot give whole percents
+        return (
+            f"{what} of {shown}: expected a percent from 1 to 100 (a share {value:g} would be "
+            f"{value * 100:g}%)"
+        )
     if value > largest and kind == "percent":
         return f"{what} of {shown}: expected at most 100%"
     if value > largest:

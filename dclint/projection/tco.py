@@ -44,6 +44,13 @@ class Tco:
     unconverted: tuple[str, ...] = ()
 
     @property
+    def undeclared(self) -> tuple[str, ...]:
+        """The omitted items the design does not declare (not those left out for want of an
+        exchange rate, which `unconverted` says)."""
+        rated = {n.split(" omitted: ", 1)[0] for n in self.unconverted}
+        return tuple(k for k in self.omitted if k not in rated)
+
+    @property
     def total(self) -> Quantity:
         return sum(self.items.values(), Q_(0.0, self.currency))
 

@@ -36,7 +36,12 @@ def _lines(d: Diff) -> list[list[str]]:
     'not meaningful until PAR001 layout-world-size-mismatch is fixed', as the review's
     projection table and `dclint cost` say, and no change against it."""
     rows = [
-        [r.label, _ratio(r.label, r.a, r.omits_a), _ratio(r.label, r.b, r.omits_b), r.change]
+        [
+            r.label,
+            _ratio(r.label, r.a, r.omits_a) + (f" ({r.note_a})" if r.note_a else ""),
+            _ratio(r.label, r.b, r.omits_b) + (f" ({r.note_b})" if r.note_b else ""),
+            r.change,
+        ]
         for r in d.rows
     ]
     for r in d.projections:

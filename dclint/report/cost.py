@@ -164,29 +164,44 @@ def _table(projections: list[Any]) -> str:
 def _tco_text(t: Any) -> str:
     from dclint.units import fmt
 
-    lines = [f"TCO {t.design}: {fmt(t.total)} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]
+    total = fmt(t.total) if t.items else "- (nothing priced)"  # no TCO, not a free one
+    lines = [f"TCO {t.design}: {total} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]
     lines += [f"  {name}: {fmt(value)}" for name, value in t.items.items()]
     per = t.per_gpu_year
-    if per is not None:
+    if per is not None and t.items:
         lines.append(f"  per GPU-year: {fmt(per)}")
     if t.break_even is not None:
         lines.append(f"  break-even: {t.break_even.m_as('month'):.1f} months")
-    if t.omitted:
-        lines.append(f"  omitted (not declared): {', '.join(t.omitted)}")
+    if t.undeclared:
+        lines.append(f"  omitted (not declared): {', '.join(t.undeclared)}")
+    lines += [f"  omitted ({why}): {names}" for why, names in _unrated(t)]
     return "\n".join(lines)
+
+
+def _unrated(t: Any) -> list[tuple[str, str]]:
+    """('no exchange rate from EUR to CNY', 'electricity'): the declared items the TCO leaves
+    out, by reason, said apart from those the design does not declare (it said 'omitted (not
+    declared): ..., electricity' of a price given in EUR)."""
+    by: dict[str, list[str]] = {}
+    for note in t.unconverted:
+        name, _, why = note.partition(" omitted: ")
+        by.setdefault(why.split(": declare ", 1)[0], []).append(name)
+    return [(why, ", ".join(names)) for why, names in by.items()]
 
 
 def _tco_rows(t: Any) -> list[list[str]]:
     from dclint.units import fmt
 
-    rows = [["total", f"{fmt(t.total)} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]]
+    total = fmt(t.total) if t.items else "- (nothing priced)"  # no TCO, not a free one
+    rows = [["total", f"{total} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]]
     rows += [[name, fmt(value)] for name, value in t.items.items()]
-    if t.per_gpu_year is not None:
+    if t.per_gpu_year is not None and t.items:
         rows.append(["per GPU-year", fmt(t.per_gpu_year)])
     if t.break_even is not None:
         rows.append(["break-even", f"{t.break_even.m_as('month'):.1f} months"])
-    if t.omitted:
-        rows.append(["omitted (not declared)", ", ".join(t.omitted)])
+    if t.undeclared:
+        rows.append(["omitted (not declared)", ", ".join(t.undeclared)])
+    rows += [[f"omitted ({why})", names] for why, names in _unrated(t)]
     return rows
 
 

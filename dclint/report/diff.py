@@ -23,9 +23,10 @@ def _finding(f: Finding) -> str:
 
 
 def _said(f: Finding) -> str:
-    """The message and its measured value and limit, as `dclint check` prints them (the rules
-    give the limit there once, not in the message)."""
-    return f.message + measured_limit(f)
+    """The message, its measured value and limit and an imported element's source, as `dclint
+    check` prints them (the rules give the limit there once, not in the message)."""
+    source = f" (source: {f.origin})" if f.origin else ""
+    return f.message + measured_limit(f) + source
 
 
 def render_text(d: Diff) -> str:
@@ -101,6 +102,11 @@ def render_json(d: Diff) -> str:
                     f"omits_{side}": list(omits)
                     for side, omits in (("a", r.omits_a), ("b", r.omits_b))
                     if omits
+                },
+                **{
+                    f"read_as_{side}": note
+                    for side, note in (("a", r.note_a), ("b", r.note_b))
+                    if note
                 },
             }
             for r in items

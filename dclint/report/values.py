@@ -240,11 +240,14 @@ def breakdown(p: dict[str, Any]) -> str:
 
 def tco_rows(tco: dict[str, Any]) -> list[list[str]]:
     currency = str(tco.get("currency") or "")
+    priced = bool(tco.get("items"))
     rows = []
     for key, value in tco.items():
         if key == "assumptions":
             continue
-        if key in MONEY_KEYS and isinstance(value, dict):
+        if key in ("total", "per_gpu_year") and not priced:  # no TCO, not a free one
+            text = "- (nothing priced)" if key == "total" else "-"
+        elif key in MONEY_KEYS and isinstance(value, dict):
             text = ", ".join(f"{k} {money(v, currency)}" for k, v in value.items())
         elif key in MONEY_KEYS:
             text = money(value, currency)
