@@ -25,8 +25,10 @@ round merged) at a mean load of 1.8 to 2.5, while other work shared the machine,
 to back). On the otherwise idle machine (its own two workers, mean load 0.9 to 1.7), four runs
 of 3,006 tests measured 110.9 and 101.4 in a work tree that holds bytecode, and 96.3 and 104.2
 on fresh clones (the second in a virtual environment installed as .ci/run installs one): 51 to
-60 s wall, under the goal of 120. The budget is 160, above every run measured, loaded or not:
-it fails a tier that grows by half, not one that ran beside other work.
+60 s wall, under the goal of 120. An hour later, the machine as idle (mean load 1.8 to 2.1, no
+other process), the same tree measured 138.7 and the tier as the round merged 146.1 to 149.2:
+the host the virtual machine shares moves the figure by half again, whatever the tier does.
+The budget is 180, above every run measured: it fails a tier that grows, not a busy host.
 A run whose mean load average exceeds its own workers by more than half the cores is reported,
 not judged.
 DCLINT_CPU_BUDGET sets another budget (a slower machine's); 0 turns the check off.
@@ -41,7 +43,7 @@ from pathlib import Path
 
 import pytest
 
-BUDGET = 160.0  # CPU-seconds for the whole default tier (idle: 96-111; the goal: 120)
+BUDGET = 180.0  # CPU-seconds for the whole default tier (quiet host: 96-111; the goal: 120)
 MARKS = "not integration"  # the default tier's -m (pyproject's addopts)
 KEY = "dclint_cpu_seconds"
 
