@@ -141,7 +141,7 @@ def test_diff_quotes_a_predicted_training_time_with_its_band(
     assert main([*args, "--format", "json"]) == 0
     (days, _cost) = json.loads(capsys.readouterr().out)["projections"]
     assert "band_a" not in days
-    assert days["band_b"] == [{"value": 1.636726, "unit": "d"}, {"value": 2.173652, "unit": "d"}]
+    assert days["band_b"] == [{"value": 1.636726, "unit": "d"}, {"value": 2.13972, "unit": "d"}]
 
 
 def test_diff_says_a_projection_is_not_meaningful_while_the_design_cannot_run(
@@ -272,7 +272,8 @@ def test_a_finding_on_an_imported_element_names_its_source(
     )
     assert main(["diff", SU, str(design), "--select", "PWR001"]) == 0
     assert capsys.readouterr().out.endswith(
-        "power limit 120 kW (source: NetBox rack 8 <https://netbox.example.com/dcim/racks/8/>)\n"
+        "power limit (measured 130 kW, limit 120 kW) (source: NetBox rack 8"
+        " <https://netbox.example.com/dcim/racks/8/>)\n"
         "Findings only in A: none\n"
     )
     assert main(["diff", SU, str(design), "--select", "PWR001", "--format", "markdown"]) == 0

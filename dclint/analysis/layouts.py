@@ -71,25 +71,34 @@ def ceiling_sentence(plan: Plan, top: int) -> str | None:
 
 
 def best_ceiling_sentence(plan: Plan) -> str | None:
-    """The best layout's predicted MFU above the best MFU the calibration runs of its GPU
-    generation and class published, in words, for a document that recommends it (the review);
-    None when it is not above (or no calibration run covers the class)."""
+    """The best layout's MFU, as the review quotes it (at the declared MFU where the design
+    declares one, `Plan.used`), above the best MFU the calibration runs of its GPU generation
+    and class published, in words, for a document that recommends it; None when it is not
+    above (or no calibration run covers the class)."""
     valid = plan.result.valid
-    if not valid or plan.ceiling is None or not plan.above_ceiling(valid[0]):
+    if not valid or plan.ceiling is None or not plan.used_above_ceiling(valid[0]):
         return None
     top, run = plan.ceiling
+    mfu = plan.used(valid[0])[1]  # as the review's table and `used_sentence` print it
+    what, shown = (
+        ("predicted MFU", f"{mfu:.1%}")
+        if plan.terms.mfu is None
+        else ("MFU at your declared MFU", f"{mfu * 100:.4g}%")
+    )
     return (
-        f"outside what dclint has seen measured: the best layout's predicted MFU, "
-        f"{plan.mfu(valid[0]):.1%}, is above {top:.1%}, the best MFU any calibration run of "
-        f"this GPU generation and class published ({run}); read it as a ranking, not as a "
+        f"outside what dclint has seen measured: the best layout's {what}, "
+        f"{shown}, is above {top:.1%}, the best MFU any calibration run "
+        f"of this GPU generation and class published ({run}); read it as a ranking, not as a "
         "throughput to expect"
     )
 
 
-def used_sentence(plan: Plan) -> str | None:
+def used_sentence(plan: Plan, ceiling: bool = True) -> str | None:
     """Where the design declares its MFU, the declared and the best layout at that MFU beside
     the step model's figures, each labelled (`Plan.used`: the review's rows, PAR005's second
-    pair); None where the step model's MFU is the run's."""
+    pair); None where the step model's MFU is the run's. `ceiling`: say where the best's MFU at
+    the declared MFU is above what calibration has measured (the review says it on its own line,
+    `best_ceiling_sentence`)."""
     valid = plan.result.valid
     if plan.terms.mfu is None or not valid:
         return None
@@ -102,13 +111,26 @@ def used_sentence(plan: Plan) -> str | None:
         f"{fmt(Q_(b_step, 's'), 's')} a step, MFU {b_mfu * 100:.4g}%, {fmt(b_days, 'day')} "
         f"(the step model's: {fmt(Q_(d.step_time, 's'), 's')} and "
         f"{fmt(Q_(best.step_time, 's'), 's')} a step, the best at MFU {plan.mfu(best):.1%}, "
-        "as dclint plan lists them)"
+        "as dclint plan lists them)" + (_used_ceiling(plan, b_mfu) if ceiling else "")
+    )
+
+
+def _used_ceiling(plan: Plan, mfu: float) -> str:
+    """'; outside what dclint has seen measured: ...' where the declared MFU, carried to the
+    best layout, comes above the best MFU the calibration runs of the class published ('')."""
+    if plan.ceiling is None or mfu <= plan.ceiling[0]:
+        return ""
+    top, run = plan.ceiling
+    return (
+        f"; outside what dclint has seen measured: {mfu * 100:.4g}% is above {top:.1%}, the "
+        f"best MFU any calibration run of this GPU generation and class published ({run}): your "
+        "declared MFU carried to another layout is a ranking, not a throughput to expect"
     )
 
 
 def days_sentence(plan: Plan) -> str:
     """How a layout's days are counted, with the declared run's terms as `dclint cost` names
-    them: 'days: steps x predicted step, + batch ramp-up (the declared run's 0.7566 d, 0.71%
+    them: 'days: steps x predicted step, + batch ramp-up (the declared run's 0.7645 d, 0.72%
     of its steps) + evaluations (0.7917 d), x checkpoints and failures (the declared run's
     +1.62%) ...'."""
     terms = plan.terms
@@ -143,6 +165,7 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             "mfu": mfu,
             "days": days.m_as("day"),
             "cost": None if cost is None else float(cost.magnitude),
+            "above_calibrated_mfu": plan.used_above_ceiling(c),
         }
 
     def layout(c: Candidate) -> dict[str, Any]:

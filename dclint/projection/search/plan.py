@@ -111,6 +111,11 @@ class Plan:
         published: a prediction outside what dclint has seen measured."""
         return self.ceiling is not None and self.mfu(c) > self.ceiling[0]
 
+    def used_above_ceiling(self, c: Candidate) -> bool:
+        """Whether `c`'s MFU at the MFU the run uses (`used`: the declared MFU carried to `c`)
+        is above every MFU the calibration runs of its class published."""
+        return self.ceiling is not None and self.used(c)[1] > self.ceiling[0]
+
     def steps_days(self, c: Candidate) -> float:
         """Days of `c`'s steps at the full batch: steps x predicted step."""
         return self.steps * c.step_time / 86400
