@@ -144,8 +144,9 @@ def test_layout_and_headroom(two: str) -> None:
     # its table gives, the declared 45% carried to the best layout (the model's 53.6% before)
     assert (
         "Outside what dclint has seen measured: the best layout's MFU at your declared MFU, "
-        "61.05%, is above 49.0%, the best MFU any calibration run of this GPU generation and class published "
-        "(megatron-core-0.8-h100: gpt-16b); read it as a ranking, not as a throughput to expect."
+        "61.05%, is above 49.0%, the best MFU any calibration run of this GPU generation and "
+        "class published (megatron-core-0.8-h100: gpt-16b); read it as a ranking, not as a "
+        "throughput to expect."
     ) in layout
     # the gap as PAR005's finding in the same document states it (it said 37% beside 36.6%)
     assert "on 320 GPUs, 35.7% slower than the best (2.586 s against 1.906 s a step" in h100
