@@ -5,9 +5,13 @@ message now names the limit and the printed suffix gives its figure."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import EXAMPLES, TODAY, example_config
+from dclint.engine.findings import value_text
+from dclint.engine.registry import discover
 from dclint.engine.rollup import measured_limit
 from dclint.engine.runner import Engine, run
 
@@ -63,3 +67,93 @@ def test_limit_is_printed_once(rule_id: str) -> None:
     assert line in printed
     limit = line.rsplit("limit ", 1)[1].rstrip(")")
     assert line.count(limit) == 1
+
+
+# Rules whose message keeps a figure equal to the printed limit, each for a reason the suffix
+# cannot carry. Every other rule's findings on its bad examples must leave the limit's figure to
+# the suffix.
+KEEPS_LIMIT_FIGURE: dict[str, str] = {
+    "PWR012": "firm output is derived as 'n of m sets at X site rating'; with one working set X"
+    " is the limit itself, and the derivation stays",
+}
+
+
+def _figure(text: str) -> re.Pattern[str]:
+    """`text` as a whole figure: '80 kW' is not found in '480 kW', nor '1' in 'N+1x' or '10.5'."""
+    return re.compile(r"(?<![\w.,+])" + re.escape(text) + r"(?![\w+])(?![.,]\d)")
+
+
+def _repeats(rule_id: str) -> list[str]:
+    folder = EXAMPLES / rule_id.lower()
+    files = sorted(folder.glob("bad*.yaml"))
+    result = run([str(f) for f in files], Engine(config=example_config(folder), today=TODAY))
+    out = []
+    for f in result.findings:
+        limit, measured = f.limit_text, f.measured_text
+        if f.rule != rule_id or limit is None or limit in (measured, value_text(f.measured)):
+            continue  # the measured figure printed as the limit is (120.001 kW as 120 kW)
+        if _figure(limit).search(f.message):
+            out.append(f.message + measured_limit(f))
+    return out
+
+
+# Rules not reworded yet, family by family: each still writes its limit's figure in the message.
+NOT_YET: frozenset[str] = frozenset(
+    [
+        "CLG001",
+        "CLG002",
+        "CLG003",
+        "CLG004",
+        "CLG005",
+        "CLG006",
+        "CLG007",
+        "CLG008",
+        "CLG009",
+        "CLG010",
+        "CLG011",
+        "CLG012",
+        "CLG014",
+        "CST001",
+        "CST002",
+        "NET002",
+        "NET003",
+        "NET005",
+        "NET006",
+        "NET007",
+        "NET008",
+        "NET009",
+        "NET010",
+        "NET011",
+        "NET012",
+        "PAR001",
+        "PAR002",
+        "PAR003",
+        "PAR004",
+        "PAR006",
+        "REL004",
+        "STO001",
+        "STO002",
+        "STO005",
+        "STO006",
+        "STO007",
+        "STO008",
+        "STR001",
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "rule_id",
+    [
+        pytest.param(r, marks=pytest.mark.xfail(strict=True, reason="not reworded yet"))
+        if r in NOT_YET
+        else r
+        for r in sorted(discover())
+    ],
+)
+def test_no_rule_repeats_its_limit(rule_id: str) -> None:
+    repeats = _repeats(rule_id)
+    if rule_id in KEEPS_LIMIT_FIGURE:
+        assert repeats, f"{rule_id} no longer repeats its limit: drop its exemption"
+    else:
+        assert repeats == []
