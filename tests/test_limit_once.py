@@ -137,7 +137,8 @@ KEEPS_LIMIT_FIGURE: dict[str, tuple[tuple[str, ...], str]] = {
 
 
 def _figure(text: str) -> re.Pattern[str]:
-    """`text` as a whole figure: '80 kW' is not found in '480 kW', nor '1' in 'N+1x' or '10.5'."""
+    """`text` as a whole figure: '80 kW' is not found in '480 kW', nor '1' in 'N+1', '1.5' or
+    '1,024'."""
     return re.compile(r"(?<![\w.,+])" + re.escape(text) + r"(?![\w+])(?![.,]\d)")
 
 
