@@ -70,7 +70,7 @@ class Transfer:
             f"workload {wl.id} {_MOVES[self.direction]} a {fmt(self.size, size_unit(self.size))} "
             f"checkpoint{basis(wl, self.estimated, per_parameter)} {_TOWARD[self.direction]} "
             f"{self.tier.id} at {fmt(self.bandwidth.to('GB/s'))} in {fmt(self.seconds, 's')}, "
-            f"above the {fmt(target, 's')} target ({fmt(need, digits=5)} of {self.direction} "
+            f"above its target ({fmt(need, digits=5)} of {self.direction} "
             f"bandwidth needed){cost}",
             subject=self.tier.id,
             refs=(wl.id,),

@@ -167,8 +167,8 @@ def test_diff_says_a_projection_is_not_meaningful_while_the_design_cannot_run(
         "file": h100,
         "line": 99,
         "column": 15,
-        "message": "workload llm-13b: 320 GPUs are not a multiple of tp 3 x pp 1 x cp 1 = 3 "
-        "GPUs, so dp is not a whole number (107)",
+        "message": "workload llm-13b: 320 GPUs are not a multiple of tp 3 x pp 1 x cp 1, so "
+        "dp is not a whole number (107)",
     }
     assert [r["change"] for r in data["projections"]] == ["", ""]
 

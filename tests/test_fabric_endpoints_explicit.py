@@ -109,7 +109,7 @@ def test_examples_give_exact_figures() -> None:
     ]
     messages = [m for *_, m in got]
     assert "8 Tb/s down vs 6.4 Tb/s up" in messages[0]
-    assert "uses 72 links at 400 Gb/s but has 64 ports" in messages[1]
+    assert "uses 72 links at 400 Gb/s, more than its ports" in messages[1]
     assert messages[2] == "fabric compute is partitioned: endpoint node ufm-01 has no link"
     assert messages[3] == (
         "fabric compute is partitioned: endpoint nodes weka-01, weka-02 cannot reach the "

@@ -104,7 +104,7 @@ def test_par004_budgets_the_device_reported_memory() -> None:
     (v,) = _violations("PAR004", params="82.2e9")
     assert v.limit.m_as("GiB") == pytest.approx(81559 * 0.9 / 1024, rel=1e-12)  # type: ignore[union-attr]
     assert v.measured.m_as("GiB") == pytest.approx(82.2e9 / 8 * 7.5 / GIB, rel=1e-12)  # type: ignore[union-attr]
-    assert "79.65 GiB (as the device reports it" in v.message
+    assert "79.65 GiB leave usable (as the device reports it" in v.message
     assert _violations("PAR004", params="82.0e9") == []
 
 

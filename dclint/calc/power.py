@@ -190,7 +190,8 @@ def rating_text(circuit: Feed | Panel, volts: float | None = None) -> str:
         rating_kw = circuit.rating_kw or 0.0
         if rating_kw < kva * circuit.power_factor:
             pf = f" x PF {circuit.power_factor:g}" if is_apparent(rating) else ""
-            text = f"nameplate {fmt(rating)}{pf} = {fmt(Q_(rating_kw, 'kW'))}, below {text}"
+            named = f"nameplate {fmt(rating)}{pf}" if pf else "its nameplate"
+            text = f"{named}, below {text}"
     return text
 
 

@@ -51,7 +51,6 @@ class CduOverloaded(CoolingRule):
                 capacity,
                 f"CDU {cid} carries {fmt(load.heat, 'kW')} of liquid heat"
                 + (f" ({load.includes})" if load.includes else "")
-                + f" on {', '.join(load.loops) or 'no loop'}, above its rated capacity "
-                f"{fmt(capacity)}",
+                + f" on {', '.join(load.loops) or 'no loop'}, above its rated capacity",
                 "move racks to another CDU's loop, add a CDU, or use a larger one",
             )

@@ -121,7 +121,7 @@ def _largest_out(
     and what the rest do ('pump')."""
     largest, (which, verb) = need.largest, words
     rating = fmt(getattr(largest.cdu, need.field), need.unit)
-    others = _rest(members, largest, f"{verb} {fmt(Q_(need.left, need.unit))}")
+    others = _rest(members, largest, f"{verb} too little")
     return Violation(
         (*largest.path, need.field),
         f"CDU group {name} {demand}; with its {which} CDU {largest.cdu.id} ({rating}) out, "
@@ -214,8 +214,8 @@ def _more_cdus(
 
 
 def _rest(members: list[CduLoad], largest: CduLoad, what: str) -> str:
-    """What the group's other CDUs do with `largest` out ('the rest (cdu-b, cdu-c) give
-    600 kW'), or that none is left."""
+    """What the group's other CDUs do with `largest` out ('the rest (cdu-b, cdu-c) give too
+    little': what they give is the finding's limit), or that none is left."""
     if len(members) <= 1:
         return "no CDU is left"
     return f"the rest ({', '.join(m.cdu.id for m in members if m is not largest)}) {what}"

@@ -82,7 +82,7 @@ class CoolantFlowInsufficient(CoolingRule):
                     rack.field_path("coolant_flow"),
                     f"rack {rack.id} needs {fmt(need)} of {loop.coolant} for "
                     f"{fmt(rack.liquid_heat, 'kW')} of liquid heat at {temps} (dT "
-                    f"{fmt(delta)}, loop {loop.id}), above the {fmt(given)} it is given",
+                    f"{fmt(delta)}, loop {loop.id}), above the flow it is given",
                     subject=rack.id,
                     measured=need,
                     limit=given,
@@ -99,7 +99,7 @@ class CoolantFlowInsufficient(CoolingRule):
                 max_flow,
                 f"CDU {cid} loops {', '.join(load.loops)} need {fmt(need)} for "
                 f"{fmt(load.heat, 'kW')} of liquid heat and give their racks {fmt(given)}; "
-                f"it must pump {fmt(demand)}, above its maximum flow {fmt(max_flow)}",
+                f"it must pump {fmt(demand)}, above its maximum flow",
                 "give the CDU more pump capacity, lower the racks' coolant flow to what "
                 "they need, widen the loops' temperature rise, or move racks to another CDU",
             )

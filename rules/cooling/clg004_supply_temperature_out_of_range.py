@@ -100,7 +100,7 @@ class SupplyTemperatureOutOfRange(CoolingRule):
                 given,
                 class_limit,
                 f"CDU {cdu.id} receives facility water at {fmt(given, 'degC')}, above the "
-                f"{fmt(class_limit, 'degC')} upper limit of the site's ASHRAE class {cls}",
+                f"upper limit of the site's ASHRAE class {cls}",
                 "design the site for a warmer ASHRAE class or the plant for colder water",
             )
         for loop, path, racks in topo.loops:
@@ -123,7 +123,7 @@ class SupplyTemperatureOutOfRange(CoolingRule):
                 supply,
                 limit,
                 f"loop {loop.id} supplies {fmt(supply, 'degC')}, above the "
-                f"{fmt(limit, 'degC')} liquid inlet limit of {rack.platform_key} (rack "
+                f"liquid inlet limit of {rack.platform_key} (rack "
                 f"{rack.id}; {source})",
                 "lower the loop's supply temperature to what its platforms accept",
             )
@@ -160,8 +160,8 @@ def _below_facility(
         loop.id,
         supply,
         least,
-        f"loop {loop.id} supplies {fmt(supply, 'degC')}, below the "
-        f"{fmt(least, 'degC')} CDU {cdu.id} can deliver: {origin} + {how}; "
+        f"loop {loop.id} supplies {fmt(supply, 'degC')}, below what "
+        f"CDU {cdu.id} can deliver: {origin} + {how}; "
         f"{fmt(supply, 'degC')} needs facility water at {fmt(needs, 'degC')}",
         "raise the loop's supply to at least facility supply + approach, or declare the "
         "colder facility water the plant guarantees (facility_supply_temperature)",

@@ -84,7 +84,7 @@ class AirCooledDensityTooHigh(CoolingRule):
                 yield Violation(
                     _load_path(rack),
                     f"rack {rack.id} rejects {fmt(air)} to air ({fmt(rack.it_load, 'kW')} "
-                    f"with {share} to liquid), above the air-cooling limit {fmt(limit)}",
+                    f"with {share} to liquid), above the air-cooling limit",
                     subject=rack.id,
                     measured=air,
                     limit=limit,

@@ -60,9 +60,9 @@ class RackLiquidCapacityTooSmall(CoolingRule):
                 need = minimum
             if capacity.m_as("kW") >= need.m_as("kW") * (1 - 1e-9):
                 continue
-            why = f"its liquid heat {fmt(heat)}"
+            why = "its liquid heat"
             if need is minimum:
-                why = f"the {fmt(minimum)} an NVL72-class rack needs"
+                why = "what an NVL72-class rack needs"
             yield Violation(
                 rack.field_path("liquid_cooling_capacity"),
                 f"rack {rack.id} liquid cooling capacity {fmt(capacity, 'kW')} is below {why}",

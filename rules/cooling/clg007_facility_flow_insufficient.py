@@ -71,8 +71,8 @@ class FacilityFlowInsufficient(CoolingRule):
                 given.to("L/min"),
                 f"CDU {cid} passes {fmt(load.heat, 'kW')} of liquid heat ({', '.join(load.loops)})"
                 f" to the facility {fluid}, which needs {fmt(need)} at its {fmt(rise.to('K'))} "
-                f"rise (Q = rho x Vdot x cp x dT), above the {fmt(given, 'L/min')} facility "
-                "flow it is given",
+                f"rise (Q = rho x Vdot x cp x dT), above the facility flow it "
+                "is given",
                 "raise the facility water flow to the CDU, design the facility loop for a "
                 "wider temperature rise, or move racks to another CDU",
             )

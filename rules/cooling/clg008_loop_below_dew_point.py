@@ -90,7 +90,7 @@ class LoopBelowDewPoint(CoolingRule):
                 supply,
                 least,
                 f"loop {loop.id} supplies {fmt(supply, 'degC')}, below {fmt(dew, 'degC')} "
-                f"({origin}) + {fmt(margin)} margin = {fmt(least, 'degC')}: its pipes, hoses "
+                f"({origin}) + {fmt(margin)} margin: its pipes, hoses "
                 "and cold plates can collect condensation",
                 "raise the loop's supply temperature above the room's dew point plus the "
                 "margin, or dehumidify the room and declare its dew point on the hall",

@@ -127,7 +127,7 @@ class CoilAirTooWarm(CoolingRule):
                 limit,
                 f"loop {loop.id} feeds {kind} coils for {len(racks)} racks: its "
                 f"{fmt(supply, 'degC')} supply + {coil} returns air at "
-                f"{fmt(leaving, 'degC')} at best, above {fmt(limit, 'degC')}, {why}",
+                f"{fmt(leaving, 'degC')} at best, above {why}",
                 "supply the coils from a colder loop (supply + coil approach at or below "
                 "the inlet limit), use coils with a closer approach, or move the racks to "
                 "liquid-cooled platforms",

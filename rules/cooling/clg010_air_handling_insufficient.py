@@ -107,8 +107,7 @@ class AirHandlingInsufficient(CoolingRedundancyRule):
             + (" and the loads cooled there" if room.extra else "")
             + f" reject {fmt(heat)} to air"
             + (f" ({room.includes}{_note(room, topo)})" if room.includes else "")
-            + ", above "
-            f"the {fmt(capacity)} its air handlers carry with the spares out "
+            + ", above what its air handlers carry with the spares out "
             f"({self._spares(room)}, {fmt(room.handlers.capacity, 'kW')} each)",
             "add air handlers or larger ones, or move heat to liquid (rear doors)",
         )
@@ -125,8 +124,8 @@ class AirHandlingInsufficient(CoolingRedundancyRule):
             given,
             f"hall {room.hall}'s {fmt(room.heat)} of heat to air needs {fmt(need)} "
             f"({fmt(need, 'CFM')}) of air at a {fmt(rise.to('K'))} rise (Q = rho x Vdot x cp x "
-            f"dT, standard air), above the {fmt(given)} ({fmt(given, 'CFM')}) its air handlers "
-            f"move with the spares out ({self._spares(room)})",
+            f"dT, standard air), above what its air handlers move with the spares out "
+            f"({fmt(given, 'CFM')}; {self._spares(room)})",
             "add air handlers, widen the air temperature rise (containment), or move heat "
             "to liquid",
         )

@@ -85,8 +85,7 @@ class CoolingBelowTier(CoolingRedundancyRule):
                     (*f.path, "redundant_pumps"),
                     f"CDU {f.element}'s loops need {fmt(Q_(s.load, 'L/min'))}; with one of its "
                     f"{cdu.pumps} pumps out ({cdu.redundant_pumps} spare) the others move "
-                    f"{fmt(Q_(s.capacity, 'L/min'))} ({fmt(cdu.max_flow, 'L/min')} x "
-                    f"{cdu.pumps - 1}/{cdu.pumps}); {need}",
+                    f"{fmt(cdu.max_flow, 'L/min')} x {cdu.pumps - 1}/{cdu.pumps}; {need}",
                     subject=f.element,
                     measured=Q_(s.load, "L/min"),
                     limit=Q_(s.capacity, "L/min"),

@@ -59,8 +59,8 @@ class HeatRejectionInsufficient(CoolingRule):
                 Q_(load.heat_kw, "kW"),
                 Q_(load.firm_kw, "kW"),
                 f"{u.kind.replace('_', ' ')} set {u.id} must reject {fmt(Q_(load.heat_kw, 'kW'))} "
-                f"of liquid heat (CDUs {', '.join(load.cdus)}), above the "
-                f"{fmt(Q_(load.firm_kw, 'kW'))} its {load.working} of {u.count} units reject on "
+                f"of liquid heat (CDUs {', '.join(load.cdus)}), above what "
+                f"its {load.working} of {u.count} units reject on "
                 f"the design day ({u.redundant} spare; each {fmt(Q_(load.unit_kw, 'kW'))}: "
                 f"{load.basis})",
                 "add units or select them at the design-day ambient, raise the water "

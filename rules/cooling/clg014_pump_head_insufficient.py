@@ -55,15 +55,17 @@ class PumpHeadInsufficient(CoolingRule):
             if m.head_kpa is not None and m.head_kpa >= m.drop_kpa * (1 - _EPS):
                 continue
             need = fmt(Q_(m.need_lpm, "L/min"))
+            drop = fmt(Q_(m.drop_kpa, "kPa"))
             head = (
-                f"its pumps give {fmt(Q_(m.head_kpa, 'kPa'))} at the {need} its racks need"
+                f"its pumps' head at the {need} its racks need is below the {drop} loop "
+                f"{m.loop} drops at that flow"
                 if m.head_kpa is not None
-                else f"the {need} its racks need is beyond its pump curve"
+                else f"the {need} its racks need is beyond its pump curve, and loop {m.loop} "
+                f"drops {drop} at that flow"
             )
             yield Violation(
                 (*m.path, "pump_curve"),
-                f"CDU {m.cdu}: {head}, and loop {m.loop} drops {fmt(Q_(m.drop_kpa, 'kPa'))} "
-                f"at that flow; pump and loop meet at {fmt(Q_(m.operating_lpm, 'L/min'))}, "
+                f"CDU {m.cdu}: {head}; pump and loop meet at {fmt(Q_(m.operating_lpm, 'L/min'))}, "
                 f"{fmt(Q_(m.short * 100, 'percent'))} short (the loop's drop rising as the "
                 "square of the flow)",
                 subject=m.cdu,

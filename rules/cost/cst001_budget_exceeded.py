@@ -92,7 +92,7 @@ class BudgetExceeded(CostRule):
                     path,
                     f"workload {p.workload} projected cost {_money(p.cost_total, currency)} "
                     f"({parts or 'no items'}) over {p.training_time.m_as('day'):.1f} days "
-                    f"exceeds its budget {_money(limit, currency)}",
+                    "exceeds its budget",
                     subject=p.workload,
                     measured=p.cost_total,
                     limit=limit,
@@ -112,7 +112,7 @@ class BudgetExceeded(CostRule):
             yield Violation(
                 path,
                 f"{t.period.m_as('year'):g}-year TCO {_money(t.total, currency)} for {t.gpus} "
-                f"GPUs exceeds the budget {_money(limit, currency)}{omitted}",
+                f"GPUs exceeds the budget{omitted}",
                 subject=design.name,
                 measured=t.total,
                 limit=limit,

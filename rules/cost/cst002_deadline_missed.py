@@ -53,8 +53,7 @@ class DeadlineMissed(CostRule):
                 ("workloads", p.index, "deadline"),
                 f"workload {p.workload} projected training time "
                 f"{fmt(p.training_time, 'day')} on {p.gpus} GPUs at "
-                f"{p.timing.mfu.m_as('percent'):.4g}% MFU misses its deadline "
-                f"{fmt(deadline.to('day'), 'day')}",
+                f"{p.timing.mfu.m_as('percent'):.4g}% MFU misses its deadline",
                 subject=p.workload,
                 measured=p.training_time,
                 limit=deadline.to("day"),
@@ -70,8 +69,7 @@ class DeadlineMissed(CostRule):
             yield Violation(
                 ("cost", "deadline"),
                 f"the design's workloads take {fmt(total.to('day'), 'day')} (the longest "
-                f"concurrent one plus {len(serial)} run in turn), past the deadline "
-                f"{fmt(deadline.to('day'), 'day')}",
+                f"concurrent one plus {len(serial)} run in turn), past the deadline",
                 subject=design.name,
                 measured=total.to("day"),
                 limit=deadline.to("day"),

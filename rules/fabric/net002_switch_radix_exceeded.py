@@ -71,7 +71,7 @@ class SwitchRadixExceeded(FabricRule):
                     ("fabrics", f, "tiers", t, field),
                     f"fabric {fabric.id} tier {tier.name}: each {tier.switch} uses {used} ports "
                     f"({tier.downlinks} down + {tier.uplinks} up) at {fmt(speed, 'Gb/s')}, "
-                    f"but has {have} ports at that speed",
+                    "more than it has at that speed",
                     subject=f"{fabric.id}.{tier.name}",
                     measured=float(used),
                     limit=float(have),
@@ -99,7 +99,7 @@ def _explicit(design: Design, f: int) -> Iterator[Violation]:
         links = sum(e.count for e in ends)
         have = ports_at(model, next(iter(speeds.values()))) if len(speeds) == 1 else None
         if have is not None:
-            text = f"uses {links} links at {next(iter(speeds))} but has {have} ports at that speed"
+            text = f"uses {links} links at {next(iter(speeds))}, more than its ports at that speed"
         else:
             text = (
                 f"uses {used:g} ports' worth of links ({', '.join(sorted(speeds))}) but has "

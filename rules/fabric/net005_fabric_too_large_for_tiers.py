@@ -111,7 +111,7 @@ class FabricTooLargeForTiers(FabricRule):
             yield Violation(
                 ("fabrics", f, field),
                 f"fabric {fabric.id} has {endpoints:,} endpoints ({ports.gpus:,} GPUs x "
-                f"{nics} per GPU{other}), more than the {most:,} a {len(tiers)}-tier Clos of "
+                f"{nics} per GPU{other}), more than a {len(tiers)}-tier Clos of "
                 f"these switches holds at the accepted ratios ({' x '.join(parts)})",
                 subject=fabric.id,
                 measured=float(endpoints),

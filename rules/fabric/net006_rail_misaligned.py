@@ -96,8 +96,8 @@ def _parametric(design: Design, f: int, fabric: Fabric) -> Iterator[Violation]:
     if per_rail < nodes:
         yield Violation(
             ("fabrics", f, "tiers", 0, "downlinks"),
-            f"fabric {fabric.id}: each of {rails} rails has {leaves} with {per_rail} downlinks "
-            f"in all, fewer than its {nodes} NICs (one a node)",
+            f"fabric {fabric.id}: each of {rails} rails has {leaves}, whose downlinks are "
+            f"fewer in all than its {nodes} NICs (one a node)",
             subject=f"{fabric.id}.{leaf.name}",
             measured=float(nodes),
             limit=float(per_rail),

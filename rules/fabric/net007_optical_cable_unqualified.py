@@ -72,8 +72,7 @@ class OpticalCableUnqualified(CablingRule):
                 )
                 yield Violation(
                     ("fabrics", f, "cabling", "burn_in") if burn_in is not None else anchor,
-                    f"{uses} with {have}; at least {fmt(least.to('h'))} of bit-error-rate "
-                    "burn-in is required",
+                    f"{uses} with {have}, less bit-error-rate burn-in than required",
                     subject=fabric.id,
                     measured=burn_in.to("h") if burn_in is not None else None,
                     limit=least.to("h"),
@@ -84,8 +83,12 @@ class OpticalCableUnqualified(CablingRule):
                 have = f"alerts only at {alert:g}" if alert else "has no symbol-error alert"
                 yield Violation(
                     ("fabrics", f, "cabling", "symbol_error_alert") if alert else anchor,
-                    f"{uses} and its link monitoring {have}; it must alert at a symbol error "
-                    f"rate of {alert_at:g} or lower",
+                    f"{uses} and its link monitoring {have}"
+                    + (
+                        ", above the symbol error rate it must alert at"
+                        if alert
+                        else "; it must alert at a symbol error rate at or below the limit"
+                    ),
                     subject=fabric.id,
                     measured=alert,
                     limit=alert_at,

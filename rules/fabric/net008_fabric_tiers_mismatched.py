@@ -55,7 +55,7 @@ class FabricTiersMismatched(FabricRule):
                     ("fabrics", f, "tiers", pair.lower, "uplinks"),
                     f"fabric {fabric.id}: tier {low.name} sends {pair.sent:,} uplinks "
                     f"({low.count:,} switches x {low.uplinks}) but tier {high.name} takes "
-                    f"{pair.taken:,} downlinks ({high.count:,} switches x {high.downlinks}); {gap}",
+                    f"{high.count:,} switches x {high.downlinks} downlinks; {gap}",
                     subject=f"{fabric.id}.{low.name}",
                     measured=float(pair.sent),
                     limit=float(pair.taken),

@@ -58,8 +58,8 @@ class EndpointsExceedLeafPorts(FabricRule):
             yield Violation(
                 ("fabrics", f, "tiers", 0, "downlinks"),
                 f"fabric {fabric.id} has {need.total:,} endpoint ports ({' + '.join(parts)}) "
-                f"but tier {leaf.name} has {have:,} downlinks ({leaf.count:,} switches x "
-                f"{leaf.downlinks}); {need.total - have:,} endpoint ports have no leaf port",
+                f"but tier {leaf.name} has {leaf.count:,} switches x {leaf.downlinks} downlinks; "
+                f"{need.total - have:,} endpoint ports have no leaf port",
                 subject=fabric.id,
                 measured=float(need.total),
                 limit=float(have),

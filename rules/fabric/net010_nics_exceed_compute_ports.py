@@ -56,8 +56,7 @@ class NicsExceedComputePorts(FabricRule):
                     ("fabrics", f, "nics_per_gpu"),
                     f"fabric {fabric.id} gives each GPU {fabric.nics_per_gpu:g} NICs: "
                     f"{wanted:g} a {unit} of {key} ({platform.gpus} GPUs), which has "
-                    f"{platform.compute_nics} compute-fabric ports "
-                    f"({platform.compute_nics / platform.gpus:g} a GPU, catalog)",
+                    f"{platform.compute_nics} compute-fabric ports (catalog)",
                     subject=fabric.id,
                     measured=float(fabric.nics_per_gpu),
                     limit=platform.compute_nics / platform.gpus,

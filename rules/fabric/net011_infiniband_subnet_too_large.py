@@ -68,8 +68,8 @@ class InfinibandSubnetTooLarge(FabricRule):
                 ("fabrics", f, "subnets" if "subnets" in fabric.model_fields_set else "id"),
                 f"InfiniBand fabric {fabric.id} needs {lids:,} LIDs ({ports.total:,} HCA ports: "
                 f"{ports.gpu_ports:,} GPU NIC ports and {ports.other:,} of endpoints; "
-                f"{count:,} switches){split}: {per:,} a subnet, above the {limit:,} unicast "
-                f"LIDs of one subnet; at least {need} subnets joined by InfiniBand routers",
+                f"{count:,} switches){split}: {per:,} a subnet, above the unicast LIDs "
+                f"of one subnet; at least {need} subnets joined by InfiniBand routers",
                 subject=fabric.id,
                 measured=float(per),
                 limit=float(limit),

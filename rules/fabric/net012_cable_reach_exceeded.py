@@ -82,7 +82,7 @@ class CableReachExceeded(CablingRule):
                 yield Violation(
                     ("fabrics", f, "tiers", k, "cable_length"),
                     f"fabric {fabric.id} tier {tier.name} runs its downlinks up to "
-                    f"{fmt(length.to('m'))} on {what}, whose reach is {fmt(reach.to('m'))}",
+                    f"{fmt(length.to('m'))} on {what}, beyond its reach",
                     subject=f"{fabric.id}.{tier.name}",
                     measured=length.to("m"),
                     limit=Q_(reach.m_as("m"), "m"),

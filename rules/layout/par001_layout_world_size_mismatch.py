@@ -47,8 +47,8 @@ class LayoutWorldSizeMismatch(LayoutRule):
             if par.dp is not None and base * par.dp != wl.gpus:
                 yield Violation(
                     ("workloads", i, "parallel", "dp"),
-                    f"workload {wl.id}: {dims} x dp {par.dp} = {base * par.dp} GPUs, but the "
-                    f"workload uses {wl.gpus} GPUs",
+                    f"workload {wl.id}: {dims} x dp {par.dp} = {base * par.dp} GPUs, not the "
+                    "GPUs the workload uses",
                     subject=wl.id,
                     measured=float(base * par.dp),
                     limit=float(wl.gpus),
@@ -57,8 +57,8 @@ class LayoutWorldSizeMismatch(LayoutRule):
             elif par.dp is None and wl.gpus % base:
                 yield Violation(
                     ("workloads", i, "parallel"),
-                    f"workload {wl.id}: {wl.gpus} GPUs are not a multiple of {dims} = {base} "
-                    f"GPUs, so dp is not a whole number ({wl.gpus / base:.3g})",
+                    f"workload {wl.id}: {wl.gpus} GPUs are not a multiple of {dims}, so dp is "
+                    f"not a whole number ({wl.gpus / base:.3g})",
                     subject=wl.id,
                     measured=float(wl.gpus),
                     limit=float(base),
@@ -70,7 +70,7 @@ class LayoutWorldSizeMismatch(LayoutRule):
                 scope = f"{wl.platform} racks have" if own else "design has"
                 yield Violation(
                     ("workloads", i, "gpus"),
-                    f"workload {wl.id} uses {wl.gpus:,} GPUs, but the {scope} {built:,} GPUs",
+                    f"workload {wl.id} uses {wl.gpus:,} GPUs, more than the {scope}",
                     subject=wl.id,
                     measured=float(wl.gpus),
                     limit=float(built),

@@ -102,8 +102,8 @@ class GpuMemoryExceeded(LayoutRule):
             yield Violation(
                 ("workloads", p.index, "parallel"),
                 f"workload {p.workload} needs ~{fmt(total, 'GiB')} per GPU ({parts}) with "
-                f"tp {par.tp}, pp {par.pp}, cp {par.cp}, ep {par.ep}, above the "
-                f"{fmt(usable, 'GiB')} usable of {gpu.name}'s {fmt(memory, 'GiB')} "
+                f"tp {par.tp}, pp {par.pp}, cp {par.cp}, ep {par.ep}, above what "
+                f"{gpu.name}'s {fmt(memory, 'GiB')} leave usable "
                 f"({seen}; {ctx['reserve'].m_as('percent'):g}% reserve); estimate: "
                 + "; ".join(p.memory.notes),
                 subject=p.workload,

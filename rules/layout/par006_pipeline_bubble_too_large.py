@@ -99,7 +99,7 @@ class PipelineBubbleTooLarge(LayoutRule):
             if run is not None and run.steps_s > 0 and limit < 1:
                 days = run.steps_s * (1 - (1 - share) / (1 - limit)) / 86400
                 cost = (
-                    f"; at {fmt(ctx['max_bubble'].to('percent'))} its "
+                    "; at the limit its "
                     f"{fmt(Q_(run.steps_s / 86400, 'day'))} of steps would take "
                     f"{fmt(Q_(days, 'day'))} less{run.money(days)}"
                 )

@@ -122,7 +122,8 @@ class PhaseImbalance(PowerRule):
                 (*panel.path, "id"),
                 f"panel {panel.id} line currents are {fmt(Q_(share * 100, 'percent'))} out of "
                 f"balance in normal running, every feed live ({lines}; mean "
-                f"{fmt(Q_(mean, 'A'))}), above {fmt(Q_(limit * 100, 'percent'))}",
+                f"{fmt(Q_(mean, 'A'))}), above its {'error' if over_error else 'warning'} "
+                "threshold",
                 subject=panel.id,
                 measured=Q_(share * 100, "percent"),
                 limit=Q_(limit * 100, "percent"),

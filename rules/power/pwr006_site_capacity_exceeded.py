@@ -99,7 +99,7 @@ class SiteCapacityExceeded(PowerRule):
             return
         yield Violation(
             ("site", "utility_capacity"),
-            f"{found} exceeds the utility capacity {fmt(utility)}",
+            f"{found} exceeds the utility capacity",
             subject=site.name or design.name,
             measured=measured,
             limit=limit,

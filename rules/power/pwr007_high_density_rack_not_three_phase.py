@@ -58,7 +58,8 @@ class HighDensityRackNotThreePhase(PowerRule):
                 continue
             yield Violation(
                 (*rack.path, "feeds"),
-                f"rack {rack.id} draws {fmt(rack.it_load, 'kW')}, above {fmt(threshold)}, from "
+                f"rack {rack.id} draws {fmt(rack.it_load, 'kW')}, above the three-phase threshold, "
+                "from "
                 f"single-phase feed{'s' if len(single) > 1 else ''} {', '.join(single)}",
                 subject=rack.id,
                 measured=rack.it_load.to("kW"),

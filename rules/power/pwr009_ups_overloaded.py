@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dclint.api import Context, Design, Ups, Violation, chain_loads, rule
+from dclint.api import Context, Design, ElementLoad, Ups, Violation, chain_loads, rule
 from dclint.units import Q_, fmt
 
 from ._shared import Loaded, PowerRedundancyRule, chain_elements, design_load, over, overloaded
@@ -77,8 +77,7 @@ class UpsOverloaded(PowerRedundancyRule):
                     (*item.path, field),
                     f"UPS {cid} carries {fmt(Q_(load.load_kw, 'kW'))}"
                     + (f" = {load.includes}" if load.includes else "")
-                    + f" ({e.carried()}), above the "
-                    f"{fmt(Q_(load.capacity_kw, 'kW'))} it delivers ({load.capacity_text})",
+                    + f" ({e.carried()}), above what it delivers{_basis(load)}",
                     cid,
                     load.load_kw,
                     load.capacity_kw,
@@ -86,6 +85,14 @@ class UpsOverloaded(PowerRedundancyRule):
                     "racks' power",
                 )
             yield from _catcher(e)
+
+
+def _basis(load: ElementLoad) -> str:
+    """How the UPS's output was derived, ' (frame 500 kVA x PF 0.95)'; '' where that is its
+    frame's kW alone, which the printed limit gives."""
+    if load.capacity_text == f"frame {fmt(Q_(load.capacity_kw, 'kW'))}":
+        return " (its frame's rating)"
+    return f" ({load.capacity_text})"
 
 
 def _catcher(e: Loaded) -> Iterator[Violation]:
@@ -103,8 +110,7 @@ def _catcher(e: Loaded) -> Iterator[Violation]:
         (*e.item.path, "catches"),
         f"catcher UPS {e.id} must take over {worst.id}'s {fmt(Q_(worst.load_kw, 'kW'))}"
         + (f" besides its own {fmt(Q_(own, 'kW'))}" if own > 0 else "")
-        + f", above the {fmt(Q_(e.load.capacity_kw, 'kW'))} it delivers "
-        f"({e.load.capacity_text})",
+        + f", above what it delivers{_basis(e.load)}",
         e.id,
         need,
         e.load.capacity_kw,

@@ -58,7 +58,7 @@ class UpsBatteryTooShort(PowerRule):
             yield Violation(
                 (*item.path, "battery_runtime"),
                 f"UPS {cid} has {fmt(runtime.to('min'))} of battery at full load, under the "
-                f"{fmt(least.to('min'))} the generators' start and transfer are given",
+                "time the generators' start and transfer are given",
                 subject=cid,
                 measured=runtime.to("min"),
                 limit=least.to("min"),

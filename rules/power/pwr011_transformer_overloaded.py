@@ -66,7 +66,7 @@ class TransformerOverloaded(PowerRule):
                 (*e.item.path, "rating"),
                 f"transformer {cid} carries {fmt(Q_(load.load_kw, 'kW'))}{extra} ("
                 + (f"{load.includes}; " if load.includes else "")
-                + f"{e.carried()}{losses}), above its {load.capacity_text}",
+                + f"{e.carried()}{losses}), above its nameplate rating",
                 subject=cid,
                 measured=measured,
                 limit=limit,

@@ -79,7 +79,7 @@ class GenerationInsufficient(PowerRedundancyRule):
                     (*gl.path, "site_rating"),
                     f"generator set {gen.id} must carry {fmt(Q_(gl.it_kw, 'kW'))} of IT load "
                     f"({basis}) {where} x {label} {pue:g} = {fmt(Q_(gl.load_kw, 'kW'))}, "
-                    f"above its firm {fmt(Q_(gl.firm_kw, 'kW'))} ({gen.count - gen.redundant} of "
+                    f"above its firm output ({gen.count - gen.redundant} of "
                     f"{gen.count} sets at {fmt(gen.site_rating)} site rating, {gen.redundant} "
                     "spare)",
                     gen.id,

@@ -111,8 +111,7 @@ class VoltageDropTooHigh(PowerRule):
                 f"{fmt(Q_(drop.load_kw, 'kW'))} ({fmt(Q_(drop.amps, 'A'))}) over "
                 f"{fmt(circuit.length, 'm')} of {n} x {size:g} mm^2 {circuit.conductor_material} "
                 f"at {drop.celsius:g} degC ({drop.ohms * 1000:.4g} mohm a conductor), "
-                f"above the {fmt(Q_(limit * 100, 'percent'))} of NEC 210.19(A)/215.2(A)'s "
-                "informational notes",
+                "above the limit of NEC 210.19(A)/215.2(A)'s informational notes",
                 subject=eid,
                 measured=Q_(drop.share * 100, "percent"),
                 limit=Q_(limit * 100, "percent"),
@@ -142,8 +141,8 @@ class VoltageDropTooHigh(PowerRule):
             yield Violation(
                 (*feed.path, "id"),
                 f"rack feed {fid} is {fmt(Q_(share * 100, 'percent'))} below its source "
-                f"({parts}), above the {fmt(Q_(total * 100, 'percent'))} feeder and branch "
-                "circuit together of NEC 210.19(A)'s informational note",
+                f"({parts}), above the limit for feeder and branch circuit together of NEC "
+                "210.19(A)'s informational note",
                 subject=fid,
                 measured=Q_(share * 100, "percent"),
                 limit=Q_(total * 100, "percent"),

@@ -101,8 +101,8 @@ class GeneratorStepLoadExceeded(PowerRule):
                 (*path, "step_load" if gen.step_load is not None else "site_rating"),
                 f"generator set {gen.id} sees a {fmt(Q_(step_kw, 'kW'))} load step: "
                 f"{len(racks)} racks' {fmt(Q_(load, 'kW'))} ({basis})"
-                f" x {fmt(power.load_swing, 'percent')} training swing{smooth}, above the "
-                f"{fmt(Q_(accept, 'kW'))} its {working} working sets accept at once "
+                f" x {fmt(power.load_swing, 'percent')} training swing{smooth}, above what "
+                f"its {working} working sets accept at once "
                 f"({fmt(Q_(unit, 'kW'))} each x {fmt(share, 'percent')} first step, {whose}, "
                 "ISO 8528-5)",
                 subject=gen.id,

@@ -98,7 +98,7 @@ class AsyncDrainTooSlow(StoredCheckpointRule):
                 ("workloads", i, "checkpoint", "interval"),
                 f"workload {wl.id} copies each {fmt(size[0], size_unit(size[0]))} checkpoint "
                 f"from {ckpt.tier} to {drain[1].id} at {fmt(rate)} ({bounded}) in "
-                f"{fmt(copy, 's')}, longer than its {fmt(interval, 's')} interval: one checkpoint "
+                f"{fmt(copy, 's')}, longer than its checkpoint interval: one checkpoint "
                 f"in {n} is complete on {drain[1].id}{cost}",
                 subject=wl.id,
                 refs=(drain[1].id,),

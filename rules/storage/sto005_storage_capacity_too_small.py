@@ -102,7 +102,7 @@ class StorageCapacityTooSmall(StorageRule):
             yield Violation(
                 ("storage", "tiers", index, "capacity"),
                 f"storage tier {tier.id} must hold {fmt(total, unit, digits=7)} ({what}), more "
-                f"than its {fmt(usable, unit)} capacity{fill}",
+                f"than its usable capacity{fill}",
                 subject=tier.id,
                 measured=total.to(unit),
                 limit=usable.to(unit),

@@ -131,7 +131,7 @@ def _against_nics(
             ("storage", "tiers", index, field),
             f"storage tier {tier.id} claims {fmt(claim.to('GB/s'))} of {scope} {direction} "
             f"bandwidth, above what {carried}: {what} x {eff:g}% protocol efficiency"
-            f"{copies} = {fmt(limit)}",
+            f"{copies}",
             subject=tier.id,
             measured=claim.to("GB/s"),
             limit=limit,
@@ -173,8 +173,8 @@ def _contradiction(
     return Violation(
         ("storage", "tiers", index, f"{direction}_bandwidth"),
         f"storage tier {tier.id} declares {fmt(claim.to('GB/s'))} of aggregate {direction} "
-        f"bandwidth, but {tier.nodes} nodes x {fmt(per_node.to('GB/s'))} per node = "
-        f"{fmt(total)} (more than {fmt(tolerance.to('percent'))} apart)",
+        f"bandwidth, but its {tier.nodes} nodes x {fmt(per_node.to('GB/s'))} per node make "
+        f"another total (more than {fmt(tolerance.to('percent'))} apart)",
         subject=tier.id,
         measured=claim.to("GB/s"),
         limit=total,

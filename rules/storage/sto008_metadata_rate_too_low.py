@@ -90,7 +90,7 @@ class MetadataRateTooLow(StorageRule):
         yield Violation(
             ("storage", "tiers", index, "metadata_rate"),
             f"the data loaders' {fmt(demand)} of file opens on "
-            f"{', '.join(t.id for _, t in tiers)} exceed the {fmt(limit)} its metadata servers "
+            f"{', '.join(t.id for _, t in tiers)} exceed what its metadata servers "
             f"serve{load}: " + "; ".join(parts),
             subject=tier.id,
             measured=demand,

@@ -80,8 +80,7 @@ class FloorLoadExceeded(Rule):
             yield Violation(
                 rack.field_path("weight"),
                 f"rack {rack.id} puts {fmt(rack.weight, 'kg')} on {fmt(area, 'm^2')}{note}: "
-                f"{fmt(pressure)} ({fmt(per_area)}), above {where} floor rating of "
-                f"{fmt(rating)}",
+                f"{fmt(pressure)} ({fmt(per_area)}), above {where} floor rating",
                 subject=rack.id,
                 measured=measured,
                 limit=rating,
