@@ -20,6 +20,7 @@ __all__ = [
     "mfu_text",
     "money",
     "not_meaningful",
+    "omitted_rows",
     "predicted_step",
     "projection_rows",
     "share",
@@ -238,12 +239,21 @@ def breakdown(p: dict[str, Any]) -> str:
     return ", ".join(f"{k} {money(v, currency)}" for k, v in items.items())
 
 
+def omitted_rows(why: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """('omitted (no exchange rate from EUR to CNY)', 'electricity'): a TCO's omitted items
+    (Tco.omissions), a line for each reason, as `dclint cost` and the review print them."""
+    return [(f"omitted ({reason})", ", ".join(names)) for reason, names in why.items()]
+
+
 def tco_rows(tco: dict[str, Any]) -> list[list[str]]:
     currency = str(tco.get("currency") or "")
     priced = bool(tco.get("items"))
     rows = []
     for key, value in tco.items():
-        if key == "assumptions":
+        if key in ("assumptions", "omitted"):  # the omitted items said by why, below
+            continue
+        if key == "omitted_why":
+            rows += [[label, names] for label, names in omitted_rows(value)]
             continue
         if key in ("total", "per_gpu_year") and not priced:  # no TCO, not a free one
             text = "- (nothing priced)" if key == "total" else "-"
