@@ -10,6 +10,7 @@ from dclint.escaping import finite_json
 from dclint.report.values import (
     NO_ACTIVATIONS,
     band,
+    days_quoted,
     mfu_text,
     not_meaningful,
     omitted_rows,
@@ -44,12 +45,7 @@ def _predicted(p: Any) -> str:
 
 def _training(p: Any) -> str:
     """The training time, with its band where it comes from the predicted step."""
-    text = _fmt(p.training_time, "day")
-    pred = p.timing.prediction
-    if pred is not None and p.timing.mfu_source.startswith("predicted"):
-        days = p.training_time.m_as("day")
-        text += f" ({band(days * pred.band.low_factor, days * pred.band.high_factor)} d)"
-    return text
+    return days_quoted(p.training_time, p.training_band)
 
 
 def _part_row(key: str) -> Any:

@@ -118,15 +118,12 @@ def left_out(unconverted: tuple[str, ...]) -> str:
 
 def days_band(p: dict[str, Any]) -> str:
     """' (31-41 d)': the training days' band where the days come from the predicted step
-    (MFU predicted, not declared), from the calibration residuals; '' otherwise."""
-    u = p.get("uncertainty")
-    days = p.get("training_days")
-    source = str(p.get("mfu_source") or "")
-    if not isinstance(u, dict) or not isinstance(days, (int, float)):
+    (MFU predicted, not declared), as the projection gives it (JSON `training_days_band`,
+    Projection.training_band); '' otherwise."""
+    low_high = p.get("training_days_band")
+    if not isinstance(low_high, list | tuple) or len(low_high) != 2:
         return ""
-    if not source.startswith("predicted"):
-        return ""
-    return f" ({band(days * u['low_factor'], days * u['high_factor'])} d)"
+    return f" ({band(low_high[0], low_high[1])} d)"
 
 
 def mfu_band(p: dict[str, Any]) -> str:
