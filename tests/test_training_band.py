@@ -11,6 +11,7 @@ import pytest
 
 from conftest import SAMPLES
 from dclint.cli import main
+from dclint.projection.uncertainty import Band
 from dclint.projection.workloads import Projection
 from dclint.units import Q_
 
@@ -60,3 +61,22 @@ def test_the_band_has_one_source(
     assert {name: found[:1] for name, found in printed.items()} == {
         name: ["1.996 d (1-3 d)"] for name in printed
     }
+
+
+def test_the_review_layout_rows_scale_by_the_same_band(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Band.scaled is the one arithmetic: the review's layout table computed its days' and
+    cost's bands itself from the factors. With a stand-in band of x0.5 to x2 every printer,
+    and the review's declared layout (the projection's own days), says the same."""
+    # 0.998-3.992 d, printed rounded outward
+    monkeypatch.setattr(Band, "scaled", lambda band, value: (value * 0.5, value * 2))
+    printed = _printed(capsys)
+    assert {name: found[:1] for name, found in printed.items()} == {
+        name: ["1.996 d (0.99-4 d)"] for name in printed
+    }
+    main(["review", H100, *PREDICTED, "--format", "markdown"])
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| declared | tp 8")]
+    assert [r.split(" | ")[-2:] for r in rows] == [
+        ["1.996 d (0.99-4 d)", "137,927 CNY (68,000-280,000 CNY) |"]
+    ]

@@ -72,8 +72,7 @@ class Projection:
         t = self.timing
         if t.prediction is None or not t.mfu_source.startswith("predicted"):
             return None
-        days = self.training_time.to("day")
-        return days * t.prediction.band.low_factor, days * t.prediction.band.high_factor
+        return t.prediction.band.scaled(self.training_time.to("day"))
 
     @property
     def gpu_hours(self) -> Quantity:
