@@ -102,3 +102,43 @@ def test_a_misspelt_config_key_gets_a_did_you_mean(
     assert capsys.readouterr().err.startswith(
         f"dclint: error: {config}: fail-onn: unknown config key; did you mean 'fail-on'? (known: "
     )
+
+
+def test_every_built_in_rule_lists_its_sources(capsys: pytest.CaptureFixture[str]) -> None:
+    """28 rules listed no source although their docs cite one (the extractor read only
+    citations in parentheses): every rule doc ends its "Why it matters" with one `Sources: A;
+    B.` paragraph, read first."""
+    assert main(["rules", "--format", "json"]) == 0
+    sources = {r["id"]: r["sources"] for r in json.loads(capsys.readouterr().out)}
+    assert [rule for rule, cited in sources.items() if not cited] == []
+    llama3 = 'Meta, "The Llama 3 Herd of Models", 2024'
+    assert sources["REL001"] == [llama3]
+    assert sources["STR001"] == [
+        "TIA-942, Telecommunications Infrastructure Standard for Data Centers",
+        "NVIDIA, GB200 NVL72 at GTC 2024",
+    ]
+    assert sources["PWR005"] == ["NEMA MG 1"]
+    assert sources["CLG008"] == [
+        "ASHRAE TC 9.9, Thermal Guidelines for Data Processing Environments"
+    ]
+    assert sources["PWR002"] == ["NVIDIA GB200 NVL72 documentation", "NEC 210.20(A)"]
+    assert sources["PWR008"] == [
+        "NEC 210.20(A)",
+        "NetBox and Nautobot power feed models",
+        llama3,
+        "NEC Articles 215 and 220",
+        "IEC 60364, maximum demand",
+    ]
+
+
+def test_a_doc_without_a_sources_paragraph_cites_in_parentheses() -> None:
+    """A rule from --rules-dir or a policy may not write the paragraph: the works its "Why it
+    matters" cites in parentheses are its sources, as before."""
+    from dclint.cli.rules import _sources
+
+    doc = (
+        "X.\n\n## Why it matters\nRacks draw ~120 kW (NVIDIA GB200 NVL72 documentation), "
+        "most (80%) of it.\n\n## Fix\nx\n"
+    )
+    assert _sources(doc) == ["NVIDIA GB200 NVL72 documentation"]
+    assert _sources(doc.replace("\n\n## Fix", "\n\nSources: A; B.\n\n## Fix")) == ["A", "B"]

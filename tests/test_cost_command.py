@@ -211,3 +211,18 @@ def test_a_predicted_mfu_is_printed_once_the_same(
     out = capsys.readouterr().out.splitlines()
     assert "MFU                               39.47% (predicted)" in out
     assert "MFU predicted                     39.47% (36-49%)" in out
+
+
+def test_costs_look_up_the_projection_at_call_time() -> None:
+    # tests/test_diff.py stands in for dclint.projection.project_workloads: dclint cost's
+    # projections see the stand-in while it stands and the real function after, whichever
+    # module was imported first (no test depends on the order the suite runs in)
+    import dclint.projection
+    from dclint.analysis.costs import costs
+    from dclint.loader import load
+
+    design = load(str(ROOT / "sample_designs" / "h100-40node.yaml"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dclint.projection, "project_workloads", lambda design: [])
+        assert costs([design]).projections == []
+    assert [p.workload for p in costs([design]).projections] == ["llm-13b"]

@@ -30,6 +30,14 @@ def _set(path: str, index: int, key: str, value: Any) -> Callable[[dict[str, Any
     return change
 
 
+def _every(path: str, key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(dump: dict[str, Any]) -> None:
+        for record in dump[path]:
+            record[key] = value
+
+    return change
+
+
 def _twice(dump: dict[str, Any]) -> None:
     dump["dcim/racks"].append(copy.deepcopy(dump["dcim/racks"][0]))
 
@@ -77,11 +85,19 @@ CASES = {
         "NetBox device type dgx-h100: device type allocated_draw: a power of 1e+70 W is "
         "beyond any real equipment (dclint takes up to 10 MW)",
     ),
-    # past every check on the source: 1e-9 A is written as '0 A', which the loader refuses
+    # 63 mA, a 63 A breaker with the wrong unit, was imported as a 0.063 A feed
+    "an amperage below 1 A": (
+        _set("dcim/power-feeds", 0, "amperage", 0.063),
+        f"NetBox power-feed 1 <{NB}/power-feeds/1/>: feed amperage: a current of 0.063 A: "
+        "expected a current of at least 1 A (a feed or breaker rating; read as 0.063 A: a "
+        "unit of mA where A was meant?)",
+    ),
+    # past every check on the source (a draw may be zero): 1e-9 W a device is a rack's
+    # '0 kW', which the loader refuses (a feed's 1e-9 A now stops at the check above)
     "the loader's last guard": (
-        _set("dcim/power-feeds", 0, "amperage", 1e-9),
-        f"NetBox power-feed 1 <{NB}/power-feeds/1/>: the design written would not load: "
-        "power.feeds[0].current_rating: current must be greater than zero, got '0 A'",
+        _every("dcim/power-port-templates", "allocated_draw", 1e-9),
+        f"NetBox rack 9 <{NB}/racks/9/>: the design written would not load: "
+        "racks[1].it_load: power must be greater than zero, got '0 kW'",
     ),
 }
 
@@ -107,7 +123,8 @@ def test_bad_magnitudes_in_a_sheet_are_errors_at_their_cells(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "feeds.csv").write_text(
-        "Feed,Voltage,Breaker\nf1,415 V,63 A\nf2,415 V," + "9" * 70 + " A\nf3,2000000 V,63 A\n",
+        "Feed,Voltage,Breaker\nf1,415 V,63 A\nf2,415 V," + "9" * 70 + " A\nf3,2000000 V,63 A\n"
+        "f4,415 V,63 mA\n",
         encoding="utf-8",
     )
     (tmp_path / "map.yaml").write_text(
@@ -123,6 +140,8 @@ def test_bad_magnitudes_in_a_sheet_are_errors_at_their_cells(
         "100 kA, e.g. '63 A'",
         "dclint import: error: feeds.csv!B4: '2000000 V': expected a voltage of at most 100 kV, "
         "e.g. '415 V'",
+        "dclint import: error: feeds.csv!C5: '63 mA': expected a current of at least 1 A (a feed "
+        "or breaker rating; read as 0.063 A: a unit of mA where A was meant?), e.g. '63 A'",
     ]
     assert not out.exists()
 

@@ -108,3 +108,19 @@ def test_dclint_cost_says_why_a_declared_item_is_out_of_the_tco(
     md = capsys.readouterr().out
     assert "| total | - (nothing priced) over 3 years, 320 GPUs |" in md
     assert "| omitted (no exchange rate from EUR to CNY) | hardware, electricity |" in md
+
+
+def test_the_review_says_why_as_dclint_cost_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """The review's TCO table listed the price given in EUR under 'omitted' with the items
+    the design does not declare; it now gives the rows `dclint cost` gives, from Tco.omissions."""
+    rows = [
+        "| omitted (not declared) | network, storage, power\\_cooling\\_infrastructure, "
+        "building, software, staff |",
+        "| omitted (no exchange rate from EUR to CNY) | electricity |",
+    ]
+    assert main(["cost", H100, "--set", EUR, "--format", "markdown"]) == 0
+    cost = capsys.readouterr().out.splitlines()
+    assert main(["review", H100, "--set", EUR, "--format", "markdown"]) == 0
+    review = capsys.readouterr().out.splitlines()
+    for document in (cost, review):
+        assert [line for line in document if line.startswith("| omitted")] == rows

@@ -94,19 +94,10 @@ class Projected(NamedTuple):
 
 
 def training_band(p: Any) -> tuple[Quantity, Quantity] | None:
-    """The projection `p`'s training days' band, (low, high) in days: the days x the step
-    model's calibration factors, where the MFU is the predicted one; None otherwise."""
-    timing = getattr(p, "timing", None)
-    days = getattr(p, "training_time", None)
-    pred = getattr(timing, "prediction", None)
-    if (
-        days is None
-        or pred is None
-        or not str(getattr(timing, "mfu_source", "")).startswith("predicted")
-    ):
-        return None
-    days = days.to("day")
-    return days * pred.band.low_factor, days * pred.band.high_factor
+    """The projection `p`'s training days' band, (low, high) in days, as the projection
+    computes it (Projection.training_band); None where its MFU is not the predicted one."""
+    band: tuple[Quantity, Quantity] | None = getattr(p, "training_band", None)
+    return band
 
 
 def projections(design: Any) -> dict[str, Projected]:

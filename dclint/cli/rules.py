@@ -88,9 +88,17 @@ _CHANGES = re.compile(r"\bChange\(|\bchanges=")
 _CITED = re.compile(r"\(([A-Z][^()`]*?[A-Za-z][^()`]*)\)")
 
 
+_LISTED = re.compile(r"^Sources: (.+?)\.?\s*(?:\n\s*\n|\n## |\Z)", re.M | re.S)
+
+
 def _sources(doc: str) -> list[str]:
-    """The works the doc's "Why it matters" section cites in parentheses, in order: `(NVIDIA
-    GB200 NVL72 documentation)`, `(Uptime Institute Global Data Center Survey)`."""
+    """The works the doc lists in its `Sources: A; B.` paragraph (the one form a rule doc
+    cites in: 'Sources: Meta, "The Llama 3 Herd of Models", 2024.'), else those its "Why it
+    matters" section cites in parentheses, in order: `(NVIDIA GB200 NVL72 documentation)`,
+    `(Uptime Institute Global Data Center Survey)`."""
+    listed = _LISTED.search(doc)
+    if listed:
+        return [" ".join(s.split()) for s in listed.group(1).split("; ") if s.strip()]
     why = doc.split("## Why it matters", 1)[-1].split("\n## ", 1)[0] if "## Why" in doc else ""
     found = (" ".join(m.group(1).split()) for m in _CITED.finditer(why))
     return list(dict.fromkeys(c for c in found if " " in c and not c[0].isdigit()))

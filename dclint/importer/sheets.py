@@ -340,11 +340,14 @@ class _Reader:
         if not math.isfinite(out) or out <= 0:
             self.bad(cell, f"{what} above zero, e.g. '{example}'")
             return None
-        from dclint.importer.validate import BOUNDS, bound_text
+        from dclint.importer.validate import BOUNDS, SMALLEST, below_text, bound_text
 
         kind = _BOUND_KIND[field]
         if out > BOUNDS[kind][0]:  # a typo of a few digits: dclint's bound (validate.BOUNDS)
             self.bad(cell, f"{what} of at most {bound_text(kind)}, e.g. '{example}'")
+            return None
+        if kind in SMALLEST and out < SMALLEST[kind]:  # '63 mA' for 63 A (validate.SMALLEST)
+            self.bad(cell, f"{below_text(kind, out)}, e.g. '{example}'")
             return None
         return out
 

@@ -12,7 +12,15 @@ from typing import Any
 
 from dclint.importer.inventory import ImportProblem, Inventory
 
-__all__ = ["BOUNDS", "bound_text", "check_inventory", "check_loads", "out_of_bounds"]
+__all__ = [
+    "BOUNDS",
+    "SMALLEST",
+    "below_text",
+    "bound_text",
+    "check_inventory",
+    "check_loads",
+    "out_of_bounds",
+]
 
 # The largest value of each kind an import takes: dclint's own bounds, each about ten times
 # the largest real equipment, so a typo of a few digits or a corrupted cell is caught, never a
@@ -27,6 +35,24 @@ BOUNDS: dict[str, tuple[float, str, str]] = {  # kind -> (largest, unit, what)
     "speed": (100_000.0, "Gb/s", "a link speed"),
     "nodes": (10_000.0, "", "a node count"),
 }
+
+
+# The smallest value of a kind an import takes, where a value too small is a unit mistaken
+# rather than a small device: a feed's or breaker's current of 63 mA is a '63 A' written with
+# the wrong unit. 1 A is dclint's own bound, the smallest standard rating of an overcurrent
+# device in NEC 240.6(A) (fuses of 1, 3, 6 and 10 A; breakers from 15 A); IEC 60898-1's
+# preferred circuit-breaker ratings start at 6 A.
+SMALLEST: dict[str, float] = {"current": 1.0}  # kind -> smallest, in BOUNDS' unit
+
+
+def below_text(kind: str, value: float) -> str:
+    """What a value below the kind's smallest is read as and why it is refused: 'a current of
+    at least 1 A (a feed or breaker rating; read as 0.063 A: a unit of mA where A was meant?)'."""
+    _, unit, what = BOUNDS[kind]
+    return (
+        f"{what} of at least {SMALLEST[kind]:g} {unit} (a feed or breaker rating; read as "
+        f"{value:g} {unit}: a unit of m{unit} where {unit} was meant?)"
+    )
 
 
 def bound_text(kind: str) -> str:
@@ -50,6 +76,8 @@ def out_of_bounds(value: float, kind: str, zero: bool = False) -> str | None:
         return f"{what} of {shown} is not a finite number"
     if value < 0 or (value == 0 and not zero):
         return f"{what} of {shown}: expected a value above zero"
+    if kind in SMALLEST and value < SMALLEST[kind]:
+        return f"{what} of {shown}: expected {below_text(kind, value)}"
     if kind == "percent" and 0 < value < 1:  # NetBox and Nautobot give whole percents
         return (
             f"{what} of {shown}: expected a percent from 1 to 100 (a share {value:g} would be "

@@ -51,6 +51,20 @@ class Tco:
         return tuple(k for k in self.omitted if k not in rated)
 
     @property
+    def omissions(self) -> dict[str, list[str]]:
+        """The omitted items by why each is left out, as every printer of the TCO says it
+        (`dclint cost`, the review): {'not declared': [..., 'staff'], 'no exchange rate from
+        EUR to CNY': ['electricity']}; a price that cannot be converted is not one the design
+        does not declare."""
+        by: dict[str, list[str]] = {}
+        if self.undeclared:
+            by["not declared"] = list(self.undeclared)
+        for note in self.unconverted:
+            name, _, why = note.partition(" omitted: ")
+            by.setdefault(why.split(": declare ", 1)[0], []).append(name)
+        return by
+
+    @property
     def total(self) -> Quantity:
         return sum(self.items.values(), Q_(0.0, self.currency))
 
@@ -71,6 +85,7 @@ class Tco:
             "per_gpu_year": per.m_as(self.currency) if per is not None else None,
             "items": {k: v.m_as(self.currency) for k, v in self.items.items()},
             "omitted": list(self.omitted),
+            "omitted_why": self.omissions,
             "break_even_months": self.break_even.m_as("month") if self.break_even else None,
             "assumptions": list(self.assumptions),
         }

@@ -55,9 +55,14 @@ class Band:
     runs: int = 0  # calibration runs the band rests on (0: borrowed from other classes)
     outside: tuple[str, ...] = ()  # why the prediction is outside the calibration domain
 
+    def scaled(self, value: Any) -> tuple[Any, Any]:
+        """(low, high) around a figure proportional to the predicted step (its seconds, a
+        run's days or its cost): the one place a band is computed from the factors."""
+        return value * self.low_factor, value * self.high_factor
+
     def step_time(self, seconds: float) -> tuple[float, float]:
         """(low, high) step time in seconds around a predicted `seconds`."""
-        return seconds * self.low_factor, seconds * self.high_factor
+        return self.scaled(seconds)
 
     def mfu(self, mfu: float) -> tuple[float, float]:
         """(low, high) MFU (or HFU, or throughput) around a predicted `mfu`: a longer step

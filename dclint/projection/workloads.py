@@ -64,6 +64,17 @@ class Projection:
         return self.timing.wall
 
     @property
+    def training_band(self) -> tuple[Quantity, Quantity] | None:
+        """The training days' calibration band, (low, high) in days: the days x the step
+        model's calibration factors, where the MFU is the predicted one (None otherwise). The
+        one place it is computed: `dclint cost`, `dclint diff`, `check --sweep` and the review
+        (JSON `training_days_band`) print it."""
+        t = self.timing
+        if t.prediction is None or not t.mfu_source.startswith("predicted"):
+            return None
+        return t.prediction.band.scaled(self.training_time.to("day"))
+
+    @property
     def gpu_hours(self) -> Quantity:
         return (self.training_time * self.gpus).to("hour")
 
@@ -117,6 +128,7 @@ class Projection:
             "mfu_source": t.mfu_source,
             "mfu_convention": mfu_convention(self),
             "training_days": self.training_time.m_as("day"),
+            "training_days_band": _days(self.training_band),
             "compute_days": t.compute.m_as("day"),
             "communication_days": t.communication.m_as("day"),
             "rampup_days": t.rampup.m_as("day"),
@@ -171,6 +183,10 @@ def hfu_predicted(t: Timing) -> float | None:
     if t.mfu_predicted is None:
         return None
     return _to_hardware(t, t.mfu_predicted)
+
+
+def _days(band: tuple[Quantity, Quantity] | None) -> list[float] | None:
+    return None if band is None else [band[0].m_as("day"), band[1].m_as("day")]
 
 
 def _step_dict(t: Timing) -> dict[str, Any]:

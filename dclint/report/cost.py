@@ -7,7 +7,15 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
-from dclint.report.values import NO_ACTIVATIONS, band, mfu_text, not_meaningful, predicted_step
+from dclint.report.values import (
+    NO_ACTIVATIONS,
+    band,
+    days_quoted,
+    mfu_text,
+    not_meaningful,
+    omitted_rows,
+    predicted_step,
+)
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
 
@@ -37,12 +45,7 @@ def _predicted(p: Any) -> str:
 
 def _training(p: Any) -> str:
     """The training time, with its band where it comes from the predicted step."""
-    text = _fmt(p.training_time, "day")
-    pred = p.timing.prediction
-    if pred is not None and p.timing.mfu_source.startswith("predicted"):
-        days = p.training_time.m_as("day")
-        text += f" ({band(days * pred.band.low_factor, days * pred.band.high_factor)} d)"
-    return text
+    return days_quoted(p.training_time, p.training_band)
 
 
 def _part_row(key: str) -> Any:
@@ -172,21 +175,8 @@ def _tco_text(t: Any) -> str:
         lines.append(f"  per GPU-year: {fmt(per)}")
     if t.break_even is not None:
         lines.append(f"  break-even: {t.break_even.m_as('month'):.1f} months")
-    if t.undeclared:
-        lines.append(f"  omitted (not declared): {', '.join(t.undeclared)}")
-    lines += [f"  omitted ({why}): {names}" for why, names in _unrated(t)]
+    lines += [f"  {label}: {names}" for label, names in omitted_rows(t.omissions)]
     return "\n".join(lines)
-
-
-def _unrated(t: Any) -> list[tuple[str, str]]:
-    """('no exchange rate from EUR to CNY', 'electricity'): the declared items the TCO leaves
-    out, by reason, said apart from those the design does not declare (it said 'omitted (not
-    declared): ..., electricity' of a price given in EUR)."""
-    by: dict[str, list[str]] = {}
-    for note in t.unconverted:
-        name, _, why = note.partition(" omitted: ")
-        by.setdefault(why.split(": declare ", 1)[0], []).append(name)
-    return [(why, ", ".join(names)) for why, names in by.items()]
 
 
 def _tco_rows(t: Any) -> list[list[str]]:
@@ -199,9 +189,7 @@ def _tco_rows(t: Any) -> list[list[str]]:
         rows.append(["per GPU-year", fmt(t.per_gpu_year)])
     if t.break_even is not None:
         rows.append(["break-even", f"{t.break_even.m_as('month'):.1f} months"])
-    if t.undeclared:
-        rows.append(["omitted (not declared)", ", ".join(t.undeclared)])
-    rows += [[f"omitted ({why})", names] for why, names in _unrated(t)]
+    rows += [[label, names] for label, names in omitted_rows(t.omissions)]
     return rows
 
 

@@ -158,12 +158,11 @@ def _layout_row(label: str, lay: Any, row: Any) -> list[str]:
     c, cost, days = row.candidate, row.cost, row.days
     text = days_text(days)
     cost_text = "-" if cost is None else fmt(cost)
-    if lay.band is not None:  # predicted figures carry the model's calibration band
-        text += f" ({band(days * lay.band.low_factor, days * lay.band.high_factor)} d)"
-        if cost is not None:
-            m = float(cost.magnitude)
-            low, high = m * lay.band.low_factor, m * lay.band.high_factor
-            cost_text += f" ({band(low, high)} {cost.units:~})"
+    if row.days_band is not None:  # predicted figures carry the model's calibration band
+        text += f" ({band(*row.days_band)} d)"
+    if row.cost_band is not None:
+        low, high = row.cost_band
+        cost_text += f" ({band(float(low.magnitude), float(high.magnitude))} {cost.units:~})"
     return [
         label,
         f"tp {c.tp}, pp {c.pp}, vpp {c.vpp}, cp {c.cp}, ep {c.ep}, dp {c.dp}, mb {c.micro_batch}",

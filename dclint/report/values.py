@@ -20,6 +20,7 @@ __all__ = [
     "mfu_text",
     "money",
     "not_meaningful",
+    "omitted_rows",
     "predicted_step",
     "projection_rows",
     "share",
@@ -117,15 +118,12 @@ def left_out(unconverted: tuple[str, ...]) -> str:
 
 def days_band(p: dict[str, Any]) -> str:
     """' (31-41 d)': the training days' band where the days come from the predicted step
-    (MFU predicted, not declared), from the calibration residuals; '' otherwise."""
-    u = p.get("uncertainty")
-    days = p.get("training_days")
-    source = str(p.get("mfu_source") or "")
-    if not isinstance(u, dict) or not isinstance(days, (int, float)):
+    (MFU predicted, not declared), as the projection gives it (JSON `training_days_band`,
+    Projection.training_band); '' otherwise."""
+    low_high = p.get("training_days_band")
+    if not isinstance(low_high, list | tuple) or len(low_high) != 2:
         return ""
-    if not source.startswith("predicted"):
-        return ""
-    return f" ({band(days * u['low_factor'], days * u['high_factor'])} d)"
+    return f" ({band(low_high[0], low_high[1])} d)"
 
 
 def mfu_band(p: dict[str, Any]) -> str:
@@ -238,12 +236,21 @@ def breakdown(p: dict[str, Any]) -> str:
     return ", ".join(f"{k} {money(v, currency)}" for k, v in items.items())
 
 
+def omitted_rows(why: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """('omitted (no exchange rate from EUR to CNY)', 'electricity'): a TCO's omitted items
+    (Tco.omissions), a line for each reason, as `dclint cost` and the review print them."""
+    return [(f"omitted ({reason})", ", ".join(names)) for reason, names in why.items()]
+
+
 def tco_rows(tco: dict[str, Any]) -> list[list[str]]:
     currency = str(tco.get("currency") or "")
     priced = bool(tco.get("items"))
     rows = []
     for key, value in tco.items():
-        if key == "assumptions":
+        if key in ("assumptions", "omitted"):  # the omitted items said by why, below
+            continue
+        if key == "omitted_why":
+            rows += [[label, names] for label, names in omitted_rows(value)]
             continue
         if key in ("total", "per_gpu_year") and not priced:  # no TCO, not a free one
             text = "- (nothing priced)" if key == "total" else "-"

@@ -16,6 +16,8 @@ builds a scalable unit of 8 NVL72 racks needing 1.2 MW, so every NVL72 rack adde
 capacity planned with it: 8 x 102 kW of liquid heat (OCP GB200 rack specification, 85% of
 ~120 kW) is 816 kW on a row CDU.
 
+Sources: NVIDIA GB200 SuperPOD reference architecture; OCP GB200 rack specification.
+
 ## Example
 ```yaml
 cooling:

@@ -21,6 +21,9 @@ failure. Heat capacity alone is not enough: a surviving CDU moves the heat only 
 approach); one whose pumps cannot take over the lost unit's flow leaves racks short of coolant
 and their GPUs throttle.
 
+Sources: Uptime Institute, Tier Standard: Topology; NVIDIA GB200 SuperPOD reference
+architecture; TIA-942-B; EN 50600.
+
 ## Example
 ```yaml
 cooling:

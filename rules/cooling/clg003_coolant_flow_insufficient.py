@@ -21,6 +21,8 @@ whose valves are set to 200 L/min draw 1,600 L/min, and a 1,200 L/min CDU cannot
 the far racks get less than they were set for. Glycol mixes carry less heat per litre than water
 (PG25: rho x cp 4,004 vs 4,167 kJ/(m3 K)) and need ~4% more flow.
 
+Sources: OCP GB200 rack specification.
+
 ## Example
 ```yaml
 rack_types:

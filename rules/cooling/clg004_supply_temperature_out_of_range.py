@@ -28,6 +28,9 @@ than the platform accepts throttles the GPUs: the GB200 NVL72 takes liquid up to
 GB200 rack specification). A return at or below the supply carries no heat: Q = rho x Vdot x
 cp x dT is zero.
 
+Sources: ASHRAE TC 9.9, Liquid Cooling Guidelines for Datacom Equipment Centers; OCP GB200 rack
+specification.
+
 ## Example
 ```yaml
 site: {ashrae_class: W32}

@@ -23,6 +23,9 @@ which thermal management becomes critical. Set your hall's figure in config:
 liquid cooling is required for Blackwell NVL72 racks, which still reject 15% of ~120 kW to air
 (OCP GB200 rack specification: 85% to liquid).
 
+Sources: NVIDIA DGX SuperPOD B300 XDR reference architecture; NVIDIA DGX H100 user guide;
+Schneider Electric, AI data center guidance; OCP GB200 rack specification.
+
 ## Example
 ```yaml
 racks:

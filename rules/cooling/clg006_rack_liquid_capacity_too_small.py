@@ -14,6 +14,8 @@ stays in the GPUs, which throttle. The 100 kW `nvl72_minimum` is dclint's own de
 so a rack whose design load is written lower (a capped or partly filled rack) still needs them,
 as its load can rise to the platform's.
 
+Sources: NVIDIA GB200 NVL72 rack guide; OCP GB200 rack specification.
+
 ## Example
 ```yaml
 rack_types:

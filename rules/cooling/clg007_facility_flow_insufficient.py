@@ -19,6 +19,8 @@ above design until the GPUs throttle. 816 kW of liquid heat (8 GB200 NVL72 racks
 ~120 kW each, OCP GB200 rack specification) at a 10 K facility rise needs 1,175 L/min of
 water; at 6 K it needs 1,958 L/min.
 
+Sources: OCP GB200 rack specification.
+
 ## Example
 ```yaml
 cooling:

@@ -20,6 +20,8 @@ supply temperature's swing around its set point; set your own in config
 (`CLG008 = { margin = "3 K" }`), or the room's design dew point in config (`dew_point`) or on
 the hall where its air is dehumidified below the envelope.
 
+Sources: ASHRAE TC 9.9, Thermal Guidelines for Data Processing Environments.
+
 ## Example
 ```yaml
 cooling:

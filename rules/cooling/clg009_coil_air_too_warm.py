@@ -26,6 +26,9 @@ servers such as the DGX H100. Rear-door and in-row coil makers rate their capaci
 approach between entering water and leaving air, typically a few kelvin; fans then run harder
 and GPUs throttle as the inlet climbs.
 
+Sources: ASHRAE TC 9.9, Thermal Guidelines for Data Processing Environments; ASHRAE TC 9.9,
+Liquid Cooling Guidelines for Datacom Equipment Centers.
+
 ## Example
 ```yaml
 racks:

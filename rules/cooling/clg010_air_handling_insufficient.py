@@ -25,6 +25,9 @@ air-cooled nodes send all of theirs. Eight NVL72 racks put 144 kW into the room'
 needs 11.9 m3/s (25,300 CFM) at a 10 K rise. Uptime Institute's Tier III and IV ask for N+1
 cooling units, so the capacity that counts is the one left with a unit out for maintenance.
 
+Sources: OCP GB200 rack specification; NVIDIA and Vertiv GB200 reference designs; Uptime
+Institute, Tier Standard: Topology.
+
 ## Example
 ```yaml
 site:

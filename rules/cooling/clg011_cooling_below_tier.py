@@ -23,6 +23,9 @@ a Tier III site or equivalent. PWR013 judges the power paths so; a liquid-cooled
 cooling as surely as it loses power, and a GB200 NVL72 throttles or trips within seconds
 without coolant flow.
 
+Sources: Uptime Institute, Tier Standard: Topology; TIA-942-B; EN 50600; NVIDIA GB200 SuperPOD
+reference architecture.
+
 ## Example
 ```yaml
 site: {uptime_tier: III}

@@ -22,6 +22,9 @@ extreme values). Dry-cooler makers rate at e.g. 35 degC ambient; on a 40 degC da
 water entering, the initial temperature difference halves from 10 K to 5 K and so does the
 capacity, and warm-water liquid cooling (ASHRAE W32-W45) runs with small differences.
 
+Sources: ASHRAE Handbook - Fundamentals, chapter 14; Uptime Institute, Tier Standards; ASHRAE
+TC 9.9, Liquid Cooling Guidelines for Datacom Equipment Centers.
+
 ## Example
 ```yaml
 site: {design_dry_bulb: 40 degC}

@@ -20,6 +20,8 @@ a few kelvin below the lowest expected ambient; the default margin, 3 K (about 5
 dclint's own default after that practice, and configurable. Glycol costs heat capacity (PG25's
 cp is 3.92 against water's 4.18 kJ/(kg K)), so the share should be enough, not more.
 
+Sources: Dow, DOWFROST engineering data.
+
 ## Example
 ```yaml
 site: {min_temperature: -18 degC}

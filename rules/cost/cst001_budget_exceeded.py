@@ -17,6 +17,8 @@ plan. Depreciation is straight line over `cost.depreciation`: 3 years by default
 default, the short end of the 3-5 year useful lives cloud providers state for servers, since
 GPU generations turn over in about two years.
 
+Sources: cloud providers' annual reports (server useful lives).
+
 ## Example
 ```yaml
 site: {electricity_price: 0.8 CNY/kWh, currency: CNY, exchange_rates: {USD: 7.2 CNY}}

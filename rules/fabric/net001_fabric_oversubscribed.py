@@ -42,6 +42,9 @@ times and a 2:1 tier may cost nothing; spread over the groups, most hops cross i
 that states no placement is priced as a range, packed to spread, both ends in the finding
 (docs/performance-model.md, *Oversubscription by collective*).
 
+Sources: NVIDIA DGX SuperPOD reference architectures (H100, GB200); Meta, "The Llama 3 Herd of
+Models", 2024.
+
 ## Example
 ```yaml
 tiers:

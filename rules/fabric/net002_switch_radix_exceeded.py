@@ -16,6 +16,8 @@ ports become missing uplinks (oversubscription) or missing GPUs. Port counts com
 vendors' datasheets (NVIDIA Quantum-2 QM9700: 64 x 400 Gb/s NDR ports, 128 x 200 Gb/s
 split).
 
+Sources: NVIDIA Quantum-2 QM9700 datasheet.
+
 ## Example
 ```yaml
 tiers:

@@ -24,6 +24,8 @@ Spectrum-4 (Ethernet) port do not link at any speed (NVIDIA QM9700 and SN5600 da
 the two networks meet only through a gateway (such as NVIDIA's Skyway InfiniBand-to-Ethernet
 gateway) or a router. ConnectX and BlueField adapters run either (VPI, NVIDIA datasheets).
 
+Sources: NVIDIA ConnectX-7, ConnectX-8, QM9700 and SN5600 datasheets.
+
 ## Example
 ```yaml
 fabrics:

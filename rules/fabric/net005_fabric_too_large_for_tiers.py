@@ -26,6 +26,9 @@ tiers reconcile (NET002, NET008 and NET009 pass) and every top switch reaches ev
 pod, the counted fabric holds no more than this bound, so the two agree. Whether every
 endpoint also has a leaf port is NET009's check.
 
+Sources: Al-Fares et al., "A scalable, commodity data center network architecture", SIGCOMM
+2008; NVIDIA DGX SuperPOD H100 reference architecture.
+
 ## Example
 ```yaml
 fabrics:

@@ -20,6 +20,8 @@ within a leaf. A NIC on the wrong rail, or a leaf shared by two rails, sends tha
 through the spines, where it competes with everything else and adds a hop of latency to
 every step.
 
+Sources: NVIDIA DGX SuperPOD H100 reference architecture.
+
 ## Example
 ```yaml
 fabrics:

@@ -19,6 +19,8 @@ dclint's own: a 48 h burn-in under a bit-error-rate test covers two daily temper
 of the hall before acceptance, and an alert at a symbol error rate of 1e-6, far above a
 healthy link's, flags a degrading cable early enough to swap it in a maintenance window.
 
+Sources: InfiniBand Architecture Specification, IBTA; NVIDIA DGX SuperPOD cabling design guide.
+
 ## Example
 ```yaml
 tiers:

@@ -18,6 +18,9 @@ materials and the upper tier's ratio. In a fat tree every link joins one port of
 NVIDIA's DGX SuperPOD reference architectures list leaf uplinks and spine downlinks that
 match one for one.
 
+Sources: Al-Fares et al., "A scalable, commodity data center network architecture", SIGCOMM
+2008; NVIDIA DGX SuperPOD reference architectures.
+
 ## Example
 ```yaml
 tiers:

@@ -16,6 +16,8 @@ half the GPUs unconnected, however non-blocking the tiers above are. Storage and
 nodes are easily forgotten: NVIDIA's DGX SuperPOD reference architectures attach the storage
 fabric's nodes and the UFM appliances to leaf ports, which the leaf tier must have to spare.
 
+Sources: NVIDIA DGX SuperPOD reference architectures.
+
 ## Example
 ```yaml
 fabrics:

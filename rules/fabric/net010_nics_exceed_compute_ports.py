@@ -13,6 +13,8 @@ H100 SuperPOD reference architecture): a fabric declared with 2 NICs a GPU count
 node that do not exist, so NET001, NET009 and the step model see twice the injection bandwidth
 and twice the leaf ports in use.
 
+Sources: NVIDIA DGX H100 SuperPOD reference architecture.
+
 ## Example
 ```yaml
 racks:

@@ -14,6 +14,8 @@ Specification, Vol. 1, IBTA). A single subnet of 65,536 GPUs cannot be brought u
 manager whatever its switches' radix; larger fabrics are split into subnets joined by
 InfiniBand routers.
 
+Sources: InfiniBand Architecture Specification, Vol. 1, IBTA.
+
 ## Example
 ```yaml
 racks:

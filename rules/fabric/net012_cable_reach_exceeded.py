@@ -16,6 +16,8 @@ or to the next one, and multimode SR optics about 50 m on OM4 fibre, less than a
 distant spine. The defaults are NVIDIA LinkX product figures: DAC at 400/800G about 2-3 m,
 400G SR4 multimode 50 m on OM4, single-mode DR 500 m and FR 2 km.
 
+Sources: NVIDIA LinkX cables and transceivers product documentation.
+
 ## Example
 ```yaml
 fabrics:

@@ -14,6 +14,8 @@ layout written for a different GPU count silently changes dp, and with it the gl
 and the learning-rate schedule. A workload larger than the cluster cannot run at all, and
 every projection (time, cost, storage demand) built on it is wrong.
 
+Sources: Megatron-LM, megatron/training/arguments.py.
+
 ## Example
 ```yaml
 workloads:

@@ -17,6 +17,9 @@ cp, ep and dp (its default order "tp-cp-ep-dp-pp"), so a group is contiguous and
 one domain only when its size divides the domain. Expert all-to-all and context-parallel
 ring exchanges are as chatty when declared to run over NVLink.
 
+Sources: NVIDIA H100 and Blackwell datasheets; Narayanan et al., "Efficient Large-Scale
+Language Model Training on GPU Clusters Using Megatron-LM", SC 2021.
+
 ## Example
 ```yaml
 workloads:

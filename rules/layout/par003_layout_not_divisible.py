@@ -48,6 +48,9 @@ expert-parallel groups are carved from the dp x cp ranks
 (Megatron-LM `megatron/training/arguments.py` validate_args and Megatron-Core
 TransformerConfig).
 
+Sources: Megatron-LM, megatron/training/arguments.py validate_args; Megatron-Core
+TransformerConfig.
+
 ## Example
 ```yaml
 workloads:

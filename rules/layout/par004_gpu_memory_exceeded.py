@@ -41,6 +41,12 @@ cross-entropy writes the gradient over the logits (transformer_engine/pytorch/tr
 cross_entropy.py); op-level recomputation saves every other matmul's output
 (torchtitan/distributed/activation_checkpoint.py, v0.2.2).
 
+Sources: Megatron-LM distributed optimizer; Rajbhandari et al., "ZeRO: Memory Optimizations
+Toward Training Trillion Parameter Models", SC 2020; Narayanan et al., "Efficient Large-Scale
+Language Model Training on GPU Clusters Using Megatron-LM", SC 2021; Meta, "The Llama 3 Herd of
+Models", 2024; NVIDIA Megatron-Bridge and MLPerf recipes (tests/calibration/); Transformer
+Engine v2.9; torchtitan v0.2.2.
+
 ## Example
 ```yaml
 workloads:

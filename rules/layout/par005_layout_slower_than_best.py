@@ -30,6 +30,9 @@ docs/performance-model.md), so a gap above it is more than the model's typical e
 layout counts as valid only with `reserve` (default 10%, as PAR004's: dclint's own default for
 the memory the estimate leaves out, see PAR004) of GPU memory free.
 
+Sources: Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters Using
+Megatron-LM", SC 2021.
+
 ## Example
 On 64 H100 (rules/layout/examples/par005/bad.yaml, its eight HGX nodes in two racks):
 ```yaml

@@ -15,6 +15,9 @@ is idle, whatever the fabric or the GPUs. The 50% `max_bubble` is dclint's own d
 there a stage waits longer than it computes, and the pipeline costs more than the memory it
 saves; Megatron-LM's guidance is m much larger than p.
 
+Sources: Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters Using
+Megatron-LM", SC 2021.
+
 ## Example
 ```yaml
 workloads:

@@ -13,6 +13,8 @@ A design that does not load was not checked: a CI gate must fail rather than pas
 strict reading follows YAML 1.2's core schema, so `no`, `on` and `010` stay strings instead of
 turning into false, true and 8 as YAML 1.1 readers do.
 
+Sources: YAML 1.2 specification, core schema.
+
 ## Example
 ```yaml
 racks:

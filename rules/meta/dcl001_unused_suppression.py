@@ -10,6 +10,8 @@ line with only a PWR001 finding reports NET001). Reported by the engine.
 Stale suppressions pile up and hide the next real problem on that line (ruff's RUF100 does the
 same for `# noqa`).
 
+Sources: ruff, RUF100 unused-noqa.
+
 ## Example
 ```yaml
     it_load: 100 kW  # dclint: ignore[PWR001] vendor-approved 130 kW rack

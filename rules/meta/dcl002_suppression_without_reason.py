@@ -8,6 +8,8 @@ comment suppresses nothing. Reported by the engine.
 A design review must be able to see why a limit was waived; a bare suppression hides a problem
 without an argument anyone can check.
 
+Sources: eslint-plugin-eslint-comments, require-description.
+
 ## Example
 ```yaml
     it_load: 130 kW  # dclint: ignore[PWR001]

@@ -7,6 +7,8 @@ Reports a `# dclint: ignore[...]` comment whose ids match no known rule, or whos
 ## Why it matters
 A typo in a suppression (`ignore[PRW001]`) silently suppresses nothing while looking deliberate.
 
+Sources: ruff, RUF102 invalid-rule-code.
+
 ## Example
 ```yaml
     it_load: 130 kW  # dclint: ignore[PRW001] approved

@@ -8,6 +8,8 @@ it used to suppress are reported again. Reported by the engine.
 Waivers are granted for a time ("until the second busway is installed"); an expiry date makes
 the design come back for review instead of carrying the waiver forever.
 
+Sources: OWASP Dependency-Check, suppression file's until attribute.
+
 ## Example
 ```yaml
     it_load: 130 kW  # dclint: ignore[PWR001] until=2026-01-31 temporary until busway B

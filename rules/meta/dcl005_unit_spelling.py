@@ -18,6 +18,8 @@ the wrong letter case (`120 KW`) is not read at all: `mW` and `MW` are a factor 
 so it is a load error (DCL000) whose hint names the one spelling that fits (`did you mean
 'kW'?`), where only one does.
 
+Sources: BIPM, The International System of Units (SI Brochure), 9th edition, section 5.4.3.
+
 ## Example
 ```yaml
     it_load: 120kW          # 120 kW

@@ -24,6 +24,9 @@ A hall built for more declares it: `site.rack_power_limit`, `site.halls.<hall>.r
 site's. Where the design declares none, a config can raise the limit (`limit`, or
 `platform_limits` by platform key, empty by default).
 
+Sources: NVIDIA GB200 NVL72 documentation; NVIDIA GB300 NVL72 enterprise reference
+architecture; Uptime Institute Global Data Center Survey.
+
 ## Example
 ```yaml
 racks:

@@ -20,6 +20,8 @@ load is held to 80% of the breaker rating (NEC 210.20(A)). `per_rack` is off by 
 when several planned racks will be added one by one. A domain already loaded beyond its
 rating is also an overload for PWR008, whatever racks it serves.
 
+Sources: NVIDIA GB200 NVL72 documentation; NEC 210.20(A).
+
 ## Example
 ```yaml
 power:

@@ -31,6 +31,9 @@ trips. A 415 V / 250 A feed at PF 0.95 and 80% carries
 136.6 kW. A 415 V / 60 A feed at 80% is 34.5 kVA, 32.8 kW at PF 0.95: a 132 kW rack needs
 five such feeds a path (four would carry 131.1 kW; four suffice only at PF 1, 138 kW).
 
+Sources: NVIDIA GB200 NVL72 documentation; HPE and Supermicro GB200 NVL72 power shelf
+specifications; NEC 210.20(A); NetBox power feed model; Nautobot power port model.
+
 ## Example
 ```yaml
 power:

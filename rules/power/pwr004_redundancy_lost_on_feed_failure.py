@@ -21,6 +21,8 @@ N+1 feeds on one path, per-path allocation (PWR003) looks fine while one lost wh
 the others. For a 2N rack the loss of a path is also what PWR003 measures on each feed: an
 undersized A/B pair gets the feed findings from PWR003 and this rack finding.
 
+Sources: Uptime Institute, Tier Standard: Topology; NEC 210.20(A).
+
 ## Example
 ```yaml
 racks:

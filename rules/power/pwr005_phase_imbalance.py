@@ -23,6 +23,8 @@ The 10% and 20% bands are dclint's own defaults, the bands DCIM tools commonly u
 good, over 20% critical); NEMA MG 1 defines voltage unbalance the same way, as the largest
 deviation from the average over the average.
 
+Sources: NEMA MG 1.
+
 ## Example
 ```yaml
 power:

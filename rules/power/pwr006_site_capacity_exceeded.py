@@ -32,6 +32,10 @@ shelves deliver 132 kW (HPE, Supermicro). Utilities and transformers are rated i
 "1,000 kW" if VA is taken for W. The default PF 0.95 is the one Nautobot's power port model
 uses to turn W into VA; declare the measured one.
 
+Sources: The Green Grid, "PUE: A Comprehensive Examination of the Metric", White Paper 49;
+Meta, "The Llama 3 Herd of Models", 2024; HPE and Supermicro GB200 NVL72 power shelf
+specifications; Nautobot power port model.
+
 ## Example
 ```yaml
 site: {utility_capacity: 1 MVA, pue: 1.1}   # PWR006: 900 kW x 1.1 = 990 kW = 1,042 kVA

@@ -14,6 +14,8 @@ feed gives 34.4 kW. The 20 kW threshold is dclint's own default: above it a rack
 more 230 V / 32 A whips a path, where one three-phase feed would do; a GB200 NVL72 rack is
 ~120 kW (NVIDIA GB200 NVL72 documentation).
 
+Sources: NEC 210.20(A); NVIDIA GB200 NVL72 documentation.
+
 ## Example
 ```yaml
 racks:

@@ -30,6 +30,9 @@ capping holds the racks down. A feeder is sized on its calculated load (NEC Art.
 IEC 60364 maximum demand), not on the sum of the breakers below it: only this calculated load
 is checked.
 
+Sources: NEC 210.20(A); NetBox and Nautobot power feed models; Meta, "The Llama 3 Herd of
+Models", 2024; NEC Articles 215 and 220; IEC 60364, maximum demand.
+
 ## Example
 ```yaml
 power:

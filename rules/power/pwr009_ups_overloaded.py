@@ -28,6 +28,8 @@ first module fault drops the system to bypass. Uptime Institute's Tier Standard:
 for N+1 capacity components from Tier II up. A catcher (Uptime calls the scheme "block
 redundant") only protects what it can carry.
 
+Sources: IEC 62040-3; Uptime Institute, Tier Standard: Topology.
+
 ## Example
 ```yaml
 power:

@@ -12,6 +12,8 @@ default, the autonomy commonly specified for data-center UPS systems with genera
 (UPS makers' sizing guides). A longer
 runtime at part load does not count: the first failure can come at full load.
 
+Sources: NFPA 110; UPS makers' sizing guides.
+
 ## Example
 ```yaml
 power:

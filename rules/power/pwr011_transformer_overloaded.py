@@ -21,6 +21,8 @@ top (3-6% for double conversion, makers' datasheets). AI training holds the load
 peak for days: there is no diversity and no cool night to rely on, so the nameplate is the
 limit (IEC 60076-7 loading guides allow overload only with a known thermal history).
 
+Sources: IEC 60076-1; IEEE C57.12.00; IEC 60076-7.
+
 ## Example
 ```yaml
 power:

@@ -20,6 +20,9 @@ Institute's Tier Standard: Topology asks for N+1 engine generators from Tier III
 without a limit on hours at the design load (prime, continuous or data-center continuous): a
 standby (ESP) rating is limited in hours a year and does not qualify.
 
+Sources: ISO 8528-1; ISO 3046-1; The Green Grid, "PUE: A Comprehensive Examination of the
+Metric", White Paper 49; Uptime Institute, Tier Standard: Topology.
+
 ## Example
 ```yaml
 site: {pue: 1.2, uptime_tier: III}

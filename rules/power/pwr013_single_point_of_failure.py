@@ -22,6 +22,8 @@ component or path does not affect the IT); TIA-942-B Rated 3/4 and EN 50600 Avai
 Classes 3/4 say the same. DCIM tools (NetBox, Nautobot) record the A/B labels and never check
 that the paths part.
 
+Sources: Uptime Institute, Tier Standard: Topology; TIA-942-B; EN 50600.
+
 ## Example
 ```yaml
 power:

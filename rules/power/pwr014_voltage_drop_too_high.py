@@ -23,6 +23,8 @@ circuit or a feeder and 5% on both together for "reasonable efficiency of operat
 of a training run at full load. AI halls run their feeders at a steady peak, with no diversity
 to hide behind.
 
+Sources: NEC 210.19(A) and 215.2(A) informational notes; IEC 60364-5-52, clause 525.
+
 ## Example
 ```yaml
 power:

@@ -22,6 +22,9 @@ voltage dip it holds for a step, and makers declare the first step a set accepts
 and the set may trip. NVIDIA's GB300 NVL72 adds power smoothing (energy storage and ramp
 limits in the power shelves) for this.
 
+Sources: Choukse et al., "Power Stabilization for AI Training Datacenters", 2025; Meta, "The
+Llama 3 Herd of Models", 2024; ISO 8528-5.
+
 ## Example
 ```yaml
 power:

@@ -20,6 +20,8 @@ average 2 h of work at each failure and more than half its wall time is lost (46
 default `gpu_mtbf` of 50,687 GPU-hours is that rate; declare your site's as `site.gpu_mtbf`.
 The 5% `max_loss` is dclint's own default, the same budget STO003 gives checkpoint stalls.
 
+Sources: Meta, "The Llama 3 Herd of Models", 2024.
+
 ## Example
 ```yaml
 workloads:

@@ -19,6 +19,8 @@ interruptions in 54 days on 16,384 GPUs) is projected at 11 days and expected to
 427 days, as it almost never runs 11 days without a failure. The 5% `max_loss` is dclint's own
 default, the budget REL001 and STO003 use.
 
+Sources: Meta, "The Llama 3 Herd of Models", 2024.
+
 ## Example
 ```yaml
 workloads:

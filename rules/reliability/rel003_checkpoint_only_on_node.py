@@ -14,6 +14,8 @@ or its NVMe: most of the 419 unexpected interruptions in 54 days on 16,384 H100 
 paper were hardware) is gone, and with it the only complete checkpoint. The run then restarts
 from its start; the checkpoints cost their saves and save nothing.
 
+Sources: Meta, "The Llama 3 Herd of Models", 2024.
+
 ## Example
 ```yaml
 storage:

@@ -18,6 +18,8 @@ failure: a checkpoint is only a restore point once it is complete on storage tha
 the node. A 5.67 TB checkpoint drained to a 20 GB/s object store takes 283.5 s, fine every
 hour; every 2 minutes it falls behind.
 
+Sources: PyTorch Distributed Checkpoint, async save; Megatron-Core async checkpointing.
+
 ## Example
 ```yaml
 workloads:

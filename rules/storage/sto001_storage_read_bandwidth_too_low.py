@@ -46,6 +46,9 @@ what keeps the GPUs fed through those bursts. The defaults and their sources:
   unit and node that guidance is written for (dclint scales it per 8 GPUs on other
   platforms).
 
+Sources: Megatron-Core indexed dataset; NVIDIA DGX SuperPOD reference architecture (DGX H100),
+storage guidance.
+
 ## Example
 ```yaml
 storage:

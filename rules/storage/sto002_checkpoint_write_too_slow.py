@@ -15,6 +15,9 @@ Training stops while a synchronous checkpoint is written: a trillion-parameter m
 own default: hourly saves then cost at most 2.5% of training time, half of STO003's 5%
 budget, and a restore reads the same bytes back within STO001's 90 s restore target.
 
+Sources: Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter
+Models", SC 2020.
+
 ## Example
 ```yaml
 storage:

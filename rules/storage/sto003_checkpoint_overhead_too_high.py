@@ -14,6 +14,9 @@ cure, because a failure then loses more work: the Llama 3 paper reports an unexp
 interruption every ~3 h on 16,384 H100. The 5% `max_overhead` is dclint's own default for
 the checkpoint share of a goodput budget; set your own in config.
 
+Sources: Meta, "The Llama 3 Herd of Models", 2024; Rajbhandari et al., "ZeRO: Memory
+Optimizations Toward Training Trillion Parameter Models", SC 2020.
+
 ## Example
 ```yaml
 workloads:

@@ -13,6 +13,8 @@ parallel file system (WekaFS, VAST, Lustre) feeds training; an S3-compatible obj
 holds checkpoints and archives. Without the cache every epoch and every restart hits the
 shared file system; without the object store checkpoints crowd the data.
 
+Sources: NVIDIA DGX SuperPOD reference architecture.
+
 ## Example
 ```yaml
 storage:

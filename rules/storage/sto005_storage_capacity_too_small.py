@@ -19,6 +19,9 @@ filled quickly by a 14 TB trillion-parameter checkpoint kept five times and a fe
 of data. The default `max_fill` of 100% is dclint's own: set a lower one in config to keep
 headroom for the file system's own performance.
 
+Sources: Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter
+Models", SC 2020.
+
 ## Example
 ```yaml
 storage:

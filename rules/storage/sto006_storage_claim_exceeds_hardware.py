@@ -35,6 +35,8 @@ figure no network could carry makes every one of them pass on paper. The default
 - `tolerance` 5%: dclint's own default for rounding in datasheets; a wider gap means one of
   the two figures is wrong.
 
+Sources: DeepSeek 3FS README; PCI-SIG PCI Express Base Specification.
+
 ## Example
 ```yaml
 storage:

@@ -17,6 +17,8 @@ paper reports 419 unexpected interruptions in 54 days on 16,384 H100 (one every 
 tier's bandwidth. The 90 s `restore_target` is dclint's own default: at one failure every
 3 h a 90 s restore costs under 1% of training time.
 
+Sources: Meta, "The Llama 3 Herd of Models", 2024.
+
 ## Example
 ```yaml
 storage:

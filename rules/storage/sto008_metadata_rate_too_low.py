@@ -16,6 +16,8 @@ thousand opens a second. The rate a metadata server sustains is the vendor's or 
 figure (e.g. mdtest); the 100% `max_load` is dclint's own default, the declared rate being
 what the servers sustain.
 
+Sources: mdtest, the metadata benchmark of the IOR suite.
+
 ## Example
 ```yaml
 storage:

@@ -18,6 +18,9 @@ computer room's floor to carry at least 7.2 kPa (150 lbf/ft^2) distributed and r
 raised-floor pedestals and tiles are rated per point and per area too. Structural engineers
 spread such racks on load-spreading plinths or place them on slab.
 
+Sources: TIA-942, Telecommunications Infrastructure Standard for Data Centers; NVIDIA, GB200
+NVL72 at GTC 2024.
+
 ## Example
 ```yaml
 site:

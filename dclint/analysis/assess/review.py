@@ -127,6 +127,9 @@ class LayoutRow:
     mfu: float
     days: float
     cost: Any  # Quantity in the design's currency, or None
+    # the calibration band of the days and of the cost (Band.scaled), where they are predicted
+    days_band: tuple[float, float] | None = None
+    cost_band: tuple[Any, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -161,7 +164,16 @@ class Layout:
         """`c`'s figures at the MFU the run uses (`Plan.used`: the plan's and PAR005's)."""
         assert self.plan is not None
         step, mfu, days, cost = self.plan.used(c)
-        return LayoutRow(c, step, mfu, days.m_as("day"), cost)
+        band = self.band
+        return LayoutRow(
+            c,
+            step,
+            mfu,
+            days.m_as("day"),
+            cost,
+            None if band is None else band.scaled(days.m_as("day")),
+            None if band is None or cost is None else band.scaled(cost),
+        )
 
     def with_rows(self) -> Layout:
         """This layout with its declared and best rows computed (a search that ran)."""

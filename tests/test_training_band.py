@@ -1,0 +1,82 @@
+"""The training days' calibration band is computed in one place (Projection.training_band)
+and every printer reads it: `dclint cost` computed its own from the step model's factors, the
+review its own from the JSON's, beside analysis.sweep's for `dclint diff` and `check --sweep`."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import SAMPLES
+from dclint.cli import main
+from dclint.projection.uncertainty import Band
+from dclint.projection.workloads import Projection
+from dclint.units import Q_
+
+H100 = str(SAMPLES / "h100-40node.yaml")
+PREDICTED = ["--set", "workloads.llm-13b.mfu=null"]  # the MFU the step model predicts
+
+
+def _printed(capsys: pytest.CaptureFixture[str]) -> dict[str, list[str]]:
+    """Every 'N d (L-H d)' each command prints for the h100 sample at its predicted MFU."""
+    runs = {
+        "cost": ["cost", H100, *PREDICTED],
+        "diff": ["diff", H100, H100, *PREDICTED],
+        "sweep": ["check", H100, "--sweep", "workloads.llm-13b.mfu=null"],
+        "review": ["review", H100, *PREDICTED, "--format", "markdown"],
+    }
+    out = {}
+    for name, argv in runs.items():
+        main(argv)
+        text = capsys.readouterr().out
+        out[name] = re.findall(r"\d[\d.,]* d \([\d.,]+-[\d.,]+ d\)", text)
+    return out
+
+
+def test_every_printer_prints_the_projections_band(capsys: pytest.CaptureFixture[str]) -> None:
+    printed = _printed(capsys)
+    # the review's plan table gives the best layout's band too (1.471 d), from the plan
+    assert {name: found[:1] for name, found in printed.items()} == {
+        name: ["1.996 d (1.6-2.2 d)"] for name in printed
+    }
+    assert main(["cost", H100, *PREDICTED, "--format", "json"]) == 0
+    (p,) = json.loads(capsys.readouterr().out)["projections"]
+    low, high = p["training_days_band"]
+    assert (round(low, 3), round(high, 3)) == (1.637, 2.14)  # 1.996 d x 0.82 and x 1.072
+
+
+def test_the_band_has_one_source(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in band reaches every printer: none computes its own."""
+    real = Projection.training_band
+
+    def stand_in(p: Projection) -> object:
+        return None if real.fget(p) is None else (Q_(1.0, "day"), Q_(3.0, "day"))
+
+    monkeypatch.setattr(Projection, "training_band", property(stand_in))
+    printed = _printed(capsys)
+    assert {name: found[:1] for name, found in printed.items()} == {
+        name: ["1.996 d (1-3 d)"] for name in printed
+    }
+
+
+def test_the_review_layout_rows_scale_by_the_same_band(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Band.scaled is the one arithmetic: the review's layout table computed its days' and
+    cost's bands itself from the factors. With a stand-in band of x0.5 to x2 every printer,
+    and the review's declared layout (the projection's own days), says the same."""
+    # 0.998-3.992 d, printed rounded outward
+    monkeypatch.setattr(Band, "scaled", lambda band, value: (value * 0.5, value * 2))
+    printed = _printed(capsys)
+    assert {name: found[:1] for name, found in printed.items()} == {
+        name: ["1.996 d (0.99-4 d)"] for name in printed
+    }
+    main(["review", H100, *PREDICTED, "--format", "markdown"])
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| declared | tp 8")]
+    assert [r.split(" | ")[-2:] for r in rows] == [
+        ["1.996 d (0.99-4 d)", "137,927 CNY (68,000-280,000 CNY) |"]
+    ]
