@@ -14,10 +14,12 @@ Cost spreadsheets drop units: a daily power cost written as MW x 24 x price, lab
 10k-CNY, is off by 10^5 (MWh vs kWh, CNY vs 10k-CNY). A projection carried in units and
 compared with the budget before the hardware is ordered catches both the arithmetic and the
 plan. Depreciation is straight line over `cost.depreciation`: 3 years by default, dclint's own
-default, the short end of the 3-5 year useful lives cloud providers state for servers, since
-GPU generations turn over in about two years.
+default, half the 6-year server lives the largest clouds now book (Microsoft from fiscal 2023,
+Alphabet from 2023, Amazon from 2024, 5 years for part of its fleet from 2025), since GPU
+generations turn over in about two years; set your own in config.
 
-Sources: cloud providers' annual reports (server useful lives).
+Sources: Microsoft Form 10-K 2022 (servers and network equipment 4 -> 6 years); Alphabet Form
+10-K 2022 (servers 4 -> 6 years); Amazon Form 10-K 2023 (servers 5 -> 6 years) and 2024.
 
 ## Example
 ```yaml
