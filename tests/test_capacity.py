@@ -204,8 +204,8 @@ def test_power_capped_racks_count_at_their_design_load(capsys: pytest.CaptureFix
     # 1092.6 - 8 x 120 = 132.6 kW -> 1 rack of 120 kW
     assert got[("panel rating (PWR008)", "path A")] == (
         1,
-        "busway-a: 1093 kW derated - 960 kW of racks at their design IT load: power_capped = "
-        "132.6 kW -> 1; 120 kW a rack",
+        "busway-a: 1093 kW derated - 960 kW of racks = 132.6 kW -> 1; racks at their design IT "
+        "load: power_capped; 120 kW a rack",
     )
     # 1304.3 - (960 + 45.9) = 298.4 kW -> 2 racks of 120 kW (3 would be 1570 kW x PUE)
     assert got[("utility (PWR006)", "site")][0] == 2

@@ -87,7 +87,7 @@ def _path_rating(topo: Topology, rack: NewRack, path: str, feeds: list[Any], pea
     same = [p for p in topo.panels.values() if p.feeds and p.model.path == first.model.path]
     candidates = same if first.model.path is not None else [first]
 
-    def room(item: PanelItem) -> tuple[float, float, str]:
+    def room(item: PanelItem) -> tuple[float, float, str, str]:
         top = peak and not item.model.power_capped
         per = peak_kw(topo, rack, top)
         cap = item.capacity.m_as("kW")
@@ -100,16 +100,18 @@ def _path_rating(topo: Topology, rack: NewRack, path: str, feeds: list[Any], pea
         return (
             cap - used,
             per,
-            f"{fmt(Q_(cap, 'kW'))} derated - {fmt(Q_(used, 'kW'))} of racks at their {basis} = "
+            f"{fmt(Q_(cap, 'kW'))} derated - {fmt(Q_(used, 'kW'))} of racks = "
             f"{fmt(Q_(cap - used, 'kW'))}",
+            basis,
         )
 
-    parts, total, upstream = [], 0, set()
+    parts, bases, total, upstream = [], [], 0, set()
     for item in candidates:
-        left, per, text = room(item)
+        left, per, text, basis = room(item)
         n = fits(left, per)
         total += n
         parts.append((n, f"{item.id}: {text}"))
+        bases.append(basis)
         up = item.model.fed_by
         while up is not None and up not in upstream:
             element = topo.panels.get(up) or topo.chain.get(up)
@@ -120,12 +122,18 @@ def _path_rating(topo: Topology, rack: NewRack, path: str, feeds: list[Any], pea
     for pid in sorted(upstream):
         if pid in topo.chain:  # UPS systems and transformers: their own limits (PWR009/PWR011)
             continue
-        left, per, text = room(topo.panels[pid])
+        left, per, text, basis = room(topo.panels[pid])
         n = fits(left, per)
         total = min(total, n)
         parts.append((n, f"upstream {pid}: {text}"))
-    _, per, _ = room(first)
-    limit = summed("panel rating (PWR008)", parts, f"{fmt(Q_(per, 'kW'))} a rack")
+        bases.append(basis)
+    _, per, _, _ = room(first)
+    if len(set(bases)) > 1:  # each panel's racks on their own basis: said with each
+        parts = [(n, f"{text} at their {b}") for (n, text), b in zip(parts, bases, strict=True)]
+        tail = f"{fmt(Q_(per, 'kW'))} a rack"
+    else:  # one basis: said once
+        tail = f"racks at their {bases[0]}; {fmt(Q_(per, 'kW'))} a rack"
+    limit = summed("panel rating (PWR008)", parts, tail)
     more = fits(first.capacity.m_as("kW"), per)
     lift = (
         f"+1 {first.model.kind} like {first.id} ({fmt(first.capacity)} derated): "
