@@ -25,10 +25,12 @@ round merged) at a mean load of 1.8 to 2.5, while other work shared the machine,
 to back). On the otherwise idle machine (its own two workers, mean load 0.9 to 1.7), four runs
 of 3,006 tests measured 110.9 and 101.4 in a work tree that holds bytecode, and 96.3 and 104.2
 on fresh clones (the second in a virtual environment installed as .ci/run installs one): 51 to
-60 s wall, under the goal of 120. An hour later, the machine as idle (mean load 1.8 to 2.1, no
-other process), the same tree measured 138.7 and the tier as the round merged 146.1 to 149.2:
-the host the virtual machine shares moves the figure by half again, whatever the tier does.
-The budget is 180, above every run measured: it fails a tier that grows, not a busy host.
+60 s wall, under the goal of 120. Later that evening, the machine as idle (mean load 1.4 to
+2.1, no other process), the same tree measured 138.7, and the tier as the round merged (3,063
+to 3,139 tests) 140.8 to 149.2 in a work tree and 170.5 on a fresh clone five minutes after
+the 140.8: the host the virtual machine shares moves the figure by up to 1.7x, whatever the
+tier does, so the goal of 120 holds on a quiet host only. The budget is 240, 1.4x the
+largest run measured: it fails a tier that grows by half on a busy host, not a busy host.
 A run whose mean load average exceeds its own workers by more than half the cores is reported,
 not judged.
 DCLINT_CPU_BUDGET sets another budget (a slower machine's); 0 turns the check off.
@@ -43,7 +45,7 @@ from pathlib import Path
 
 import pytest
 
-BUDGET = 180.0  # CPU-seconds for the whole default tier (quiet host: 96-111; the goal: 120)
+BUDGET = 240.0  # CPU-seconds for the whole default tier (96-171 measured; the goal: 120)
 MARKS = "not integration"  # the default tier's -m (pyproject's addopts)
 KEY = "dclint_cpu_seconds"
 
