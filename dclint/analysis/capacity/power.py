@@ -69,23 +69,48 @@ def power_limits(
     return out
 
 
+def _path_panels(topo: Topology, feeds: list[Any]) -> tuple[PanelItem, list[PanelItem]] | None:
+    """The template's panel and the panels new racks may go on: every panel of its path that
+    feeds racks (the panel alone where it has no path); None where its feeds are on several
+    panels or none."""
+    panels = {f.model.panel for f in feeds}
+    first = topo.panels.get(str(next(iter(panels))))
+    if first is None or len(panels) > 1:
+        return None
+    same = [p for p in topo.panels.values() if p.feeds and p.model.path == first.model.path]
+    return first, same if first.model.path is not None else [first]
+
+
+def _upstream(topo: Topology, panels: list[PanelItem]) -> list[str]:
+    """The panels upstream of `panels`, by id, that bound them; UPS systems and transformers
+    on the way have their own limits (PWR009/PWR011)."""
+    seen: set[str] = set()
+    for item in panels:
+        up = item.model.fed_by
+        while up is not None and up not in seen:
+            element = topo.panels.get(up) or topo.chain.get(up)
+            if element is None:
+                break
+            seen.add(up)
+            up = element.model.fed_by
+    return [pid for pid in sorted(seen) if pid not in topo.chain]
+
+
 def _path_rating(topo: Topology, rack: NewRack, path: str, feeds: list[Any], peak: bool) -> Limit:
     """PWR008 on the panels new racks may go on (as _path_power places them) and those
     upstream of them: each panel's derated capacity against its racks at their peak (catalog
     max_power, as PWR008 loads a panel; the design IT load where `peak` is off or the panel
     is power_capped), so a panel PWR002's headroom on the design load leaves room on is not
     filled past its rating."""
-    panels = {f.model.panel for f in feeds}
-    first = topo.panels.get(str(next(iter(panels))))
-    if first is None or len(panels) > 1:
+    found = _path_panels(topo, feeds)
+    if found is None:
         return Limit(
             "panel rating (PWR008)",
             f"path {path}",
             None,
             "template feeds are on several or no panels: not computed",
         )
-    same = [p for p in topo.panels.values() if p.feeds and p.model.path == first.model.path]
-    candidates = same if first.model.path is not None else [first]
+    first, candidates = found
 
     def room(item: PanelItem) -> tuple[float, float, str, str]:
         top = peak and not item.model.power_capped
@@ -105,23 +130,14 @@ def _path_rating(topo: Topology, rack: NewRack, path: str, feeds: list[Any], pea
             basis,
         )
 
-    parts, bases, total, upstream = [], [], 0, set()
+    parts, bases, total = [], [], 0
     for item in candidates:
         left, per, text, basis = room(item)
         n = fits(left, per)
         total += n
         parts.append((n, f"{item.id}: {text}"))
         bases.append(basis)
-        up = item.model.fed_by
-        while up is not None and up not in upstream:
-            element = topo.panels.get(up) or topo.chain.get(up)
-            if element is None:
-                break
-            upstream.add(up)
-            up = element.model.fed_by
-    for pid in sorted(upstream):
-        if pid in topo.chain:  # UPS systems and transformers: their own limits (PWR009/PWR011)
-            continue
+    for pid in _upstream(topo, candidates):
         left, per, text, basis = room(topo.panels[pid])
         n = fits(left, per)
         total = min(total, n)
@@ -148,33 +164,22 @@ def _path_power(
     """New racks may go on any panel of the template's path that feeds racks (each rack's
     path load on one panel); panels upstream bound the total (conservatively)."""
     load = rack.it_load.m_as("kW")
-    panels = {f.model.panel for f in feeds}
-    first = topo.panels.get(str(next(iter(panels))))
-    if first is None or len(panels) > 1:
+    found = _path_panels(topo, feeds)
+    if found is None:
         return Limit(
             "power headroom (PWR002)",
             f"path {path}",
             None,
             "template feeds are on several or no panels: not computed",
         )
-    same = [p for p in topo.panels.values() if p.feeds and p.model.path == first.model.path]
-    candidates = same if first.model.path is not None else [first]
-    parts, total, upstream = [], 0, set()
+    first, candidates = found
+    parts, total = [], 0
     for item in candidates:
         room, text = _room(topo, rack, item, shared)
         n = fits(room, load)
         total += n
         parts.append((n, f"{item.id}: {text}"))
-        up = item.model.fed_by
-        while up is not None and up not in upstream:
-            element = topo.panels.get(up) or topo.chain.get(up)
-            if element is None:
-                break
-            upstream.add(up)
-            up = element.model.fed_by
-    for pid in sorted(upstream):
-        if pid in topo.chain:  # UPS systems and transformers: their own limits (PWR009/PWR011)
-            continue
+    for pid in _upstream(topo, candidates):
         room, text = _room(topo, rack, topo.panels[pid], shared)
         n = fits(room, load)
         total = min(total, n)
