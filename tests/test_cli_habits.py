@@ -142,3 +142,5 @@ def test_a_doc_without_a_sources_paragraph_cites_in_parentheses() -> None:
     )
     assert _sources(doc) == ["NVIDIA GB200 NVL72 documentation"]
     assert _sources(doc.replace("\n\n## Fix", "\n\nSources: A; B.\n\n## Fix")) == ["A", "B"]
+    # a line may break after the semicolon: still two works
+    assert _sources(doc.replace("\n\n## Fix", "\n\nSources: A;\nB.\n\n## Fix")) == ["A", "B"]

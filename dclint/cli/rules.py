@@ -98,7 +98,8 @@ def _sources(doc: str) -> list[str]:
     `(Uptime Institute Global Data Center Survey)`."""
     listed = _LISTED.search(doc)
     if listed:
-        return [" ".join(s.split()) for s in listed.group(1).split("; ") if s.strip()]
+        # a work may end a line: "...; Meta,\n..." and "...;\nMeta, ..." list the same two
+        return [" ".join(s.split()) for s in re.split(r";\s+", listed.group(1)) if s.strip()]
     why = doc.split("## Why it matters", 1)[-1].split("\n## ", 1)[0] if "## Why" in doc else ""
     found = (" ".join(m.group(1).split()) for m in _CITED.finditer(why))
     return list(dict.fromkeys(c for c in found if " " in c and not c[0].isdigit()))

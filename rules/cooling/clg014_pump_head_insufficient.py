@@ -19,7 +19,8 @@ left the far racks 15% short of flow, their GPUs going from 75 to 92 degC, fixed
 booster pump and re-balancing. Heat is carried by the flow (Q = rho x Vdot x cp x dT): 15%
 less flow at the same heat is a 15% larger temperature rise.
 
-Sources: CDU makers' datasheets (flow at a stated head).
+Sources: ASHRAE Handbook, HVAC Systems and Equipment (2020), chapter 44, Centrifugal Pumps;
+the CDU maker's published pump curve.
 
 ## Example
 ```yaml

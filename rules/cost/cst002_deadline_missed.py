@@ -14,7 +14,8 @@ A schedule written without the arithmetic is off by months: a 300B-parameter mod
 (6 x N x D / (GPUs x peak x MFU x (1 - share))), not the 14 weeks a plan might promise.
 The MFU default where none is declared is listed in each projection's assumptions.
 
-Sources: Kaplan et al., "Scaling Laws for Neural Language Models", 2020.
+Sources: Kaplan et al., "Scaling Laws for Neural Language Models", 2020; Narayanan et al.,
+"Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", SC 2021.
 
 ## Example
 ```yaml

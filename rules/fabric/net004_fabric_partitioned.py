@@ -18,7 +18,8 @@ the whole cluster. A storage node that reaches no GPU serves no checkpoint, and 
 manager (NVIDIA UFM) must reach every switch it configures. The check is exact (graph
 connectivity), not a heuristic.
 
-Sources: NVIDIA UFM (Unified Fabric Manager) documentation.
+Sources: InfiniBand Architecture Specification, Volume 1, chapter 14, Subnet Management;
+opensm(8).
 
 ## Example
 ```yaml
