@@ -142,8 +142,11 @@ def test_projection_failure_does_not_crash(
     def boom(design: object) -> list[object]:
         raise ZeroDivisionError("no GPUs")
 
-    monkeypatch.setattr(dclint.projection, "project_workloads", boom)
-    monkeypatch.setattr(dclint.projection, "tco", boom)
+    import dclint.api  # its lazy names keep the first value asked for: patch it first
+
+    for module in (dclint.api, dclint.projection):
+        monkeypatch.setattr(module, "project_workloads", boom)
+        monkeypatch.setattr(module, "tco", boom)
     assert main(["check", str(SAMPLES / "gb200-superpod-su.yaml"), "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert "_projection failed: ZeroDivisionError: no GPUs_" in out

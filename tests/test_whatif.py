@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
+import dclint.api
 import dclint.projection
 from conftest import SAMPLES
 from dclint.analysis.sweep import split_values
@@ -138,6 +139,8 @@ def _fake(design: object) -> list[_FakeProjection]:
 
 
 def test_sweep_table(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # dclint.api first: its lazy names keep the first value they are asked for
+    monkeypatch.setattr(dclint.api, "project_workloads", _fake)
     monkeypatch.setattr(dclint.projection, "project_workloads", _fake)
     code = main(
         [
