@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from _blocked import BLOCKED, H100, not_meaningful_at_tp3
 
 import dclint.projection
 from conftest import SAMPLES
@@ -187,27 +188,17 @@ def test_sweep_says_a_projection_is_not_meaningful_while_the_design_cannot_run(
 ) -> None:
     """tp 3 on 320 GPUs does not split (PAR001): the row says what `dclint cost` and the
     review say, where it printed 1.751 d and 120,974 CNY as figures."""
-    h100 = str(SAMPLES / "h100-40node.yaml")
-    sweep = ["check", h100, "--select", "PAR001", "--sweep", "workloads.llm-13b.parallel.tp=2,3"]
+    sweep = ["check", H100, "--select", "PAR001", "--sweep", "workloads.llm-13b.parallel.tp=2,3"]
     assert main(sweep) == 0  # a sweep's findings are its table, as test_sweep_table's
-    blocked = "not meaningful until PAR001 layout-world-size-mismatch is fixed"
     rows = capsys.readouterr().out.splitlines()[2:]
     assert [row.split() for row in rows] == [
         ["2", "0", "0", "1.751", "d", "120,974", "CNY"],
-        ["3", "1", "1", *blocked.split(), *blocked.split()],
+        ["3", "1", "1", *BLOCKED.split(), *BLOCKED.split()],
     ]
     assert main([*sweep, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)["sweeps"][0]["rows"]
     assert data[0]["not_meaningful"] is None
-    assert data[1]["not_meaningful"] == {
-        "reason": blocked,
-        "rule": "PAR001",
-        "file": h100,
-        "line": 99,
-        "column": 15,
-        "message": "workload llm-13b: 320 GPUs are not a multiple of tp 3 x pp 1 x cp 1, so "
-        "dp is not a whole number (107)",
-    }
+    assert data[1]["not_meaningful"] == not_meaningful_at_tp3()
 
 
 def test_sweep_json_and_bad_value(capsys: pytest.CaptureFixture[str]) -> None:
