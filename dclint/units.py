@@ -19,6 +19,7 @@ __all__ = [
     "QuantityError",
     "dimension_of",
     "fmt",
+    "fmt_apart",
     "fmt_band",
     "narrow_hint",
     "parse_quantity",
@@ -349,6 +350,20 @@ def fmt(q: pint.Quantity, unit: str | None = None, digits: int = 4) -> str:
     if units == "%":
         return f"{text}%"
     return f"{text} {units}"
+
+
+def fmt_apart(q: pint.Quantity, other: pint.Quantity, unit: str | None = None) -> str:
+    """`q` as `fmt` prints it, with the significant digits it takes to print otherwise than
+    `other` at as many: a load just over its limit reads '10.001 kW' beside '10 kW', never
+    '10 kW' (a finding's measured value beside its limit, as the reports' '(measured 10.001 kW,
+    limit 10 kW)' print them); `unit` converts both first (default: `q`'s unit)."""
+    q = q.to(unit) if unit is not None else q
+    other = other.to(q.units)
+    for digits in range(4, 16):
+        text = fmt(q, digits=digits)
+        if text != fmt(other, digits=digits):
+            return text
+    return fmt(q)  # equal to the last digit a float holds
 
 
 @lru_cache(maxsize=1024)
