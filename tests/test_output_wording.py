@@ -3,10 +3,14 @@ where it is over it, with its unit, once."""
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
+
 import pytest
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, SAMPLES
 from dclint.cli import main
+from dclint.report.github import escape_data
 from dclint.units import Q_, fmt_apart
 
 
@@ -31,3 +35,40 @@ def test_pwr003_never_prints_a_feed_load_equal_to_its_capacity(
         "design IT load: no catalog max_power known), above its derated capacity (200 V x 50 A "
         "single-phase at 100%: 10 kVA x PF 1) (measured 10.001 kW, limit 10 kW)"
     )
+
+
+ROLLED = (
+    "rack su1-r1 design IT load 130 kW exceeds the rack power limit (value set by --set "
+    "rack_types.nvl72.it_load=130 kW) (measured 130 kW, limit 120 kW) [8 racks of type nvl72: "
+    "su1-r[1-8]]"
+)
+FIX = (
+    "reduce the rack's load or spread it over more racks; if the hall is built for more, "
+    "declare its envelope (site, hall or row `rack_power_limit`)"
+)
+
+
+def _run(capsys: pytest.CaptureFixture[str], fmt_name: str) -> str:
+    su = str(SAMPLES / "gb200-superpod-su.yaml")
+    args = ["check", su, "--select", "PWR001", "--set", "rack_types.nvl72.it_load=130 kW"]
+    assert main([*args, "--format", fmt_name]) == 1
+    return capsys.readouterr().out
+
+
+def test_sarif_gitlab_junit_and_github_say_what_the_text_line_says(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One message builder (dclint.report.text.finding_message) for every one-line format: the
+    SARIF and JUnit messages lacked '(measured 130 kW, limit 120 kW)', and GitHub and GitLab
+    put the roll-up before the figures where the text line puts it after."""
+    text = _run(capsys, "text").splitlines()[0]
+    assert text == f"{SAMPLES / 'gb200-superpod-su.yaml'}:43:14: PWR001 [error] {ROLLED}"
+    (result,) = json.loads(_run(capsys, "sarif"))["runs"][0]["results"]
+    assert result["message"]["text"] == ROLLED
+    (entry,) = json.loads(_run(capsys, "gitlab"))
+    assert entry["description"] == f"PWR001 rack-power-over-limit: {ROLLED} Fix: {FIX}"
+    github = _run(capsys, "github").splitlines()[0]
+    assert github.endswith("::" + escape_data(f"{ROLLED}\nFix: {FIX}"))
+    failure = ET.fromstring(_run(capsys, "junit")).find(".//failure")
+    assert failure is not None
+    assert failure.get("message") == f"8 findings; first: {ROLLED.rsplit(' [', 1)[0]}"
