@@ -72,3 +72,36 @@ def test_sarif_gitlab_junit_and_github_say_what_the_text_line_says(
     failure = ET.fromstring(_run(capsys, "junit")).find(".//failure")
     assert failure is not None
     assert failure.get("message") == f"8 findings; first: {ROLLED.rsplit(' [', 1)[0]}"
+
+
+def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
+    """h100-40node declares 45% MFU: carried to the best layout it is 61.05%, above the 49.0%
+    any Hopper dense calibration run published, and the listed layouts predict up to 53.6%.
+    `dclint plan` said so in two sentences, one of them inside the declared-MFU sentence; it
+    says it in one, and with a ceiling between the two (55%) only of the declared MFU."""
+    from dataclasses import replace
+
+    from dclint.analysis.layouts import ceiling_sentence, used_sentence
+    from dclint.loader import load
+    from dclint.projection.search.plan import plan_layouts
+
+    design = load(SAMPLES / "h100-40node.yaml")
+    plan = plan_layouts(design, design.workloads[0])
+    assert not isinstance(plan, str)
+    used = used_sentence(plan)
+    assert used is not None and "outside" not in used
+    assert ceiling_sentence(plan, 10) == (
+        "outside what dclint has seen measured: 10 of the layouts listed predict more than "
+        "49.0% MFU (up to 53.6%), and your declared MFU 45% carried to the best layout comes "
+        "to 61.05%; 49.0% is the best MFU any calibration run of this GPU generation and class "
+        "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
+        "throughput to expect"
+    )
+    between = replace(plan, ceiling=(0.55, "a run at 55%"))
+    assert ceiling_sentence(between, 10) == (
+        "outside what dclint has seen measured: your declared MFU 45% carried to the best "
+        "layout comes to 61.05%, more than 55.0% MFU; 55.0% is the best MFU any calibration "
+        "run of this GPU generation and class published (a run at 55%): read it as a ranking, "
+        "not as a throughput to expect"
+    )
+    assert ceiling_sentence(replace(plan, ceiling=(0.62, "a run at 62%")), 10) is None
