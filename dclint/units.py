@@ -17,6 +17,7 @@ __all__ = [
     "Q_",
     "Quantity",
     "QuantityError",
+    "days_quoted",
     "dimension_of",
     "fmt",
     "fmt_apart",
@@ -393,6 +394,17 @@ def fmt_band(low: float, high: float, digits: int = 2) -> str:
     if lo == hi:
         lo, hi = _sig(low, digits + 1, math.floor), _sig(high, digits + 1, math.ceil)
     return f"{lo}-{hi}"
+
+
+def days_quoted(days: pint.Quantity, low_high: tuple[Any, Any] | None = None) -> str:
+    """Training days as `dclint cost` prints them, with the calibration band where the days
+    are predicted: '1.996 d (1.6-2.2 d)', or '136.6 d': the one way dclint prints a time and
+    its band (the what-if tables, `dclint diff`, `dclint plan` and its grid; report.values
+    gives it to the presenters)."""
+    text = fmt(days, "day")
+    if low_high is not None:
+        text += f" ({fmt_band(low_high[0].m_as('day'), low_high[1].m_as('day'))} d)"
+    return text
 
 
 def _sig(x: float, digits: int, direction: Any = round) -> str:

@@ -105,3 +105,47 @@ def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
         "not as a throughput to expect"
     )
     assert ceiling_sentence(replace(plan, ceiling=(0.62, "a run at 62%")), 10) is None
+
+
+def test_plan_and_its_grid_print_days_with_their_unit_and_band(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`dclint plan` and `plan --vary` printed a layout's days as a bare '1.47', where every
+    layout's days are predicted (steps x the step model's step): '1.471 d (1.2-1.6 d)', as
+    `dclint cost` quotes a predicted time (report.values.days_quoted, the one formatter), the
+    band the projection's (Band.scaled of the same factors)."""
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    assert main(["plan", h100, "--top", "1"]) == 0
+    row = capsys.readouterr().out.splitlines()[3]
+    assert row == (
+        "   1   2   1    1   1   1  160   2       none  on  distributed  1.906 s  53.6%   "
+        "64.23 GiB  1.471 d (1.2-1.6 d)  101,658 CNY"
+    )
+    assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
+    best = json.loads(capsys.readouterr().out)["layouts"][0]
+    assert [round(x, 4) for x in best["days_band"]] == [1.2063, 1.5771]
+    assert best["days_band"][0] < best["days"] < best["days_band"][1]
+    grid = ["plan", h100, "--vary", "site.pue=1.2", "--jobs", "1"]
+    assert main([*grid, "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.splitlines()[4] == (
+        "| 1.2 | 0 | - | tp2 pp1 vpp1 cp1 ep1 mb2 | 1.471 d (1.2-1.6 d) | 100,392 CNY | "
+        "75,986,934 CNY | \\* |"
+    )
+
+
+def test_a_layouts_band_is_the_projections_band() -> None:
+    """The plan's band for a layout's days scales them by the factors the projection's own
+    prediction carries for the declared run (one band, computed in one place)."""
+    from dclint.loader import load
+    from dclint.projection import project_workloads
+    from dclint.projection.search.plan import plan_layouts
+
+    design = load(SAMPLES / "h100-40node.yaml")
+    plan = plan_layouts(design, design.workloads[0])
+    assert not isinstance(plan, str)
+    (run,) = project_workloads(design)
+    assert run.timing.prediction is not None
+    band = run.timing.prediction.band
+    best = plan.result.valid[0]
+    days = plan.days(best)
+    assert plan.days_band(best) == (days * band.low_factor, days * band.high_factor)

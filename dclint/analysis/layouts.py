@@ -7,7 +7,7 @@ from typing import Any
 
 from dclint.projection.search.plan import Plan, loses_on, ordinal, set_line
 from dclint.projection.search.records import Candidate
-from dclint.units import Q_, fmt
+from dclint.units import Q_, Quantity, days_quoted, fmt
 
 __all__ = [
     "as_data",
@@ -32,7 +32,7 @@ def _row(plan: Plan, rank: int, c: Candidate) -> list[str]:
         str(rank), str(c.tp), str(c.pp), str(c.vpp), str(c.cp), str(c.ep), str(c.dp),
         str(c.micro_batch), c.recompute, "on" if c.sequence_parallel else "off", c.sharding,
         fmt(Q_(c.step_time, "s"), "s"), f"{plan.mfu(c):.1%}",
-        fmt(Q_(c.memory, "B").to("GiB"), "GiB"), f"{plan.days(c).m_as('day'):,.2f}",
+        fmt(Q_(c.memory, "B").to("GiB"), "GiB"), days_quoted(plan.days(c), plan.days_band(c)),
         "-" if cost is None else fmt(cost),
     ]  # fmt: skip
 
@@ -160,6 +160,11 @@ def best_flags(plan: Plan) -> str | None:
     return set_line(plan.workload, valid[0], plan.gpus) if valid else None
 
 
+def _band_days(band: tuple[Quantity, Quantity] | None) -> list[float] | None:
+    """A days' band as JSON: [low, high] in days (as `training_days_band`), or None."""
+    return None if band is None else [band[0].m_as("day"), band[1].m_as("day")]
+
+
 def as_data(plan: Plan, top: int) -> dict[str, Any]:
     def used(c: Candidate) -> dict[str, Any] | None:
         """`c` at the MFU the design declares (`Plan.used`), None where the model's is used."""
@@ -186,6 +191,7 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             "step_time_s": c.step_time, "mfu": plan.mfu(c),
             "memory_per_gpu_gib": Q_(c.memory, "B").m_as("GiB"),
             "days": plan.days(c).m_as("day"),
+            "days_band": _band_days(plan.days_band(c)),
             "rampup_days": plan.rampup(c).m_as("day"),
             "cost": None if cost is None else float(cost.magnitude),
             "currency": None if cost is None else f"{cost.units:~}",
