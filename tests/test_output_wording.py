@@ -131,6 +131,10 @@ def test_plan_and_its_grid_print_days_with_their_unit_and_band(
         "| 1.2 | 0 | - | tp2 pp1 vpp1 cp1 ep1 mb2 | 1.471 d (1.2-1.6 d) | 100,392 CNY | "
         "75,986,934 CNY | \\* |"
     )
+    assert main([*grid, "--format", "html"]) == 0  # the chart's point says it as the table
+    assert "<title>site.pue=1.2: 1.471 d (1.2-1.6 d), 75,986,934 CNY</title>" in (
+        capsys.readouterr().out
+    )
 
 
 def test_a_layouts_band_is_the_projections_band() -> None:

@@ -489,9 +489,16 @@ def _row(p: GridPoint) -> list[str]:
     )
     rules = ",".join(f"{r}x{n}" for r, n in p.counts.items()) or "-"
     found = "error" if p.errors else str(sum(p.counts.values()))
-    days = "-" if p.days is None else days_quoted(Q_(p.days, "day"), _band(b))
+    days = days_cell(p)
     return [*p.values, found, rules, layout, days, _money(p.run_cost, p.currency),
             _money(p.tco, p.currency), "*" if p.pareto else ""]  # fmt: skip
+
+
+def days_cell(p: GridPoint) -> str:
+    """A point's days as the grid prints them, in its table and its chart: the best layout's,
+    with their band ('1.471 d (1.2-1.6 d)', as `dclint plan` and `dclint cost` quote a predicted
+    time); '-' without a layout."""
+    return "-" if p.days is None else days_quoted(Q_(p.days, "day"), _band(p.best))
 
 
 def _band(best: dict[str, Any] | None) -> tuple[Quantity, Quantity] | None:
