@@ -68,9 +68,9 @@ def ceiling_sentence(plan: Plan, top: int) -> str | None:
     parts = []
     if above:
         top_mfu = max(plan.mfu(c) for c in above)
+        verb = "predicts" if len(above) == 1 else "predict"
         parts.append(
-            f"{len(above)} of the layouts listed predict{'s' if len(above) == 1 else ''} "
-            f"more than {best:.1%} MFU "
+            f"{len(above)} of the layouts listed {verb} more than {best:.1%} MFU "
             f"(up to {top_mfu:.1%})"
         )
     declared = plan.terms.mfu
