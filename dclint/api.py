@@ -215,7 +215,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
     from dclint.projection.search.records import Candidate
     from dclint.projection.training import hardware_of
     from dclint.projection.uncertainty import band_for_gpu
-    from dclint.units import Q_, Quantity, fmt
+    from dclint.units import Q_, Quantity, fmt, fmt_apart
 
 __all__ = [
     "AIR",
@@ -339,6 +339,7 @@ __all__ = [
     "feed_allocation",
     "feed_capacity_kw",
     "fmt",
+    "fmt_apart",
     "framework_split",
     "freezing_point",
     "generation_loads",
@@ -436,6 +437,7 @@ FACETS: dict[str, tuple[str, ...]] = {
         "checkpoint_ratio",
         "entry_copies_change",
         "fmt",
+        "fmt_apart",
         "next_ids",
         "rating_change",
         "rule",
@@ -717,6 +719,7 @@ _MODULE = {
     "feed_allocation": "dclint.calc.power",
     "feed_capacity_kw": "dclint.calc.power",
     "fmt": "dclint.units",
+    "fmt_apart": "dclint.units",
     "generation_loads": "dclint.calc.power_chain",
     "hardware_of": "dclint.projection.training",
     "is_apparent": "dclint.model.site",

@@ -17,8 +17,10 @@ __all__ = [
     "Q_",
     "Quantity",
     "QuantityError",
+    "days_quoted",
     "dimension_of",
     "fmt",
+    "fmt_apart",
     "fmt_band",
     "narrow_hint",
     "parse_quantity",
@@ -351,6 +353,20 @@ def fmt(q: pint.Quantity, unit: str | None = None, digits: int = 4) -> str:
     return f"{text} {units}"
 
 
+def fmt_apart(q: pint.Quantity, other: pint.Quantity, unit: str | None = None) -> str:
+    """`q` as `fmt` prints it, with the significant digits it takes to print otherwise than
+    `other` at as many: a load just over its limit reads '10.001 kW' beside '10 kW', never
+    '10 kW' (a finding's measured value beside its limit, as the reports' '(measured 10.001 kW,
+    limit 10 kW)' print them); `unit` converts both first (default: `q`'s unit)."""
+    q = q.to(unit) if unit is not None else q
+    other = other.to(q.units)
+    for digits in range(4, 16):
+        text = fmt(q, digits=digits)
+        if text != fmt(other, digits=digits):
+            return text
+    return fmt(q)  # equal to the last digit a float holds
+
+
 @lru_cache(maxsize=1024)
 def _unit_label(unit: Any) -> str:
     """A unit as `fmt` prints it (``kW``, ``L/min``, ``degC``); once a unit: pint's formatter
@@ -378,6 +394,17 @@ def fmt_band(low: float, high: float, digits: int = 2) -> str:
     if lo == hi:
         lo, hi = _sig(low, digits + 1, math.floor), _sig(high, digits + 1, math.ceil)
     return f"{lo}-{hi}"
+
+
+def days_quoted(days: pint.Quantity, low_high: tuple[Any, Any] | None = None) -> str:
+    """Training days as `dclint cost` prints them, with the calibration band where the days
+    are predicted: '1.996 d (1.6-2.2 d)', or '136.6 d': the one way dclint prints a time and
+    its band (the what-if tables, `dclint diff`, `dclint plan` and its grid; report.values
+    gives it to the presenters)."""
+    text = fmt(days, "day")
+    if low_high is not None:
+        text += f" ({fmt_band(low_high[0].m_as('day'), low_high[1].m_as('day'))} d)"
+    return text
 
 
 def _sig(x: float, digits: int, direction: Any = round) -> str:

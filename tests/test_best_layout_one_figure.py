@@ -85,11 +85,14 @@ def test_a_declared_mfu_carried_above_what_calibration_measured_says_so(
     out = capsys.readouterr().out
     assert (
         "MFU 61.05%, 1.29 d (the step model's: 2.586 s and 1.906 s a step, the best at MFU "
-        "53.6%, as dclint plan lists them); outside what dclint has seen measured: 61.05% is "
-        "above 49.0%, the best MFU any calibration run of this GPU generation and class "
-        "published (megatron-core-0.8-h100: gpt-16b): your declared MFU carried to another "
-        "layout is a ranking, not a throughput to expect."
+        "53.6%, as dclint plan lists them).\n\n"
+        "outside what dclint has seen measured: 1 of the layouts listed predicts more than "
+        "49.0% MFU (up to 53.6%), and your declared MFU 45% carried to the best layout comes "
+        "to 61.05%; 49.0% is the best MFU any calibration run of this GPU generation and class "
+        "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
+        "throughput to expect.\n"
     ) in out
+    assert out.count("outside what dclint has seen measured") == 1  # it said it twice
     assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     best, mine = data["layouts"][0], data["declared"]

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _blocked import BLOCKED, H100, TP3, not_meaningful_at_tp3
 
 import dclint.api
 import dclint.projection
@@ -156,25 +157,15 @@ def test_diff_says_a_projection_is_not_meaningful_while_the_design_cannot_run(
     projection is not meaningful until it is fixed; the diff printed B's 1.751 d and
     120,974 CNY as figures."""
     monkeypatch.undo()  # the real projection
-    h100 = str(SAMPLES / "h100-40node.yaml")
-    args = ["diff", h100, h100, "--select", "PAR001", "--set", "workloads.llm-13b.parallel.tp=3"]
+    args = ["diff", H100, H100, "--select", "PAR001", "--set", TP3]
     assert main(args) == 0
     out = capsys.readouterr().out
-    blocked = "not meaningful until PAR001 layout-world-size-mismatch is fixed"
-    assert re.search(rf"^llm-13b training time +1\.751 d +{blocked}$", out, re.M), out
-    assert re.search(rf"^llm-13b cost +120,974 CNY +{blocked}$", out, re.M), out
+    assert re.search(rf"^llm-13b training time +1\.751 d +{BLOCKED}$", out, re.M), out
+    assert re.search(rf"^llm-13b cost +120,974 CNY +{BLOCKED}$", out, re.M), out
     assert main([*args, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert "not_meaningful_a" not in data
-    assert data["not_meaningful_b"] == {
-        "reason": blocked,
-        "rule": "PAR001",
-        "file": h100,
-        "line": 99,
-        "column": 15,
-        "message": "workload llm-13b: 320 GPUs are not a multiple of tp 3 x pp 1 x cp 1, so "
-        "dp is not a whole number (107)",
-    }
+    assert data["not_meaningful_b"] == not_meaningful_at_tp3()
     assert [r["change"] for r in data["projections"]] == ["", ""]
 
 

@@ -40,7 +40,10 @@ def test_suite_per_design_case_per_rule(tmp_path: Path) -> None:
     }
     (failure,) = cases["PWR001 rack-power-over-limit"].result
     assert isinstance(failure, Failure)
-    assert failure.message == ("rack su1-r8 design IT load 130 kW exceeds the rack power limit")
+    assert failure.message == (
+        "rack su1-r8 design IT load 130 kW exceeds the rack power limit "
+        "(measured 130 kW, limit 120 kW)"
+    )
     assert "broken-rack-130kw.yaml:53:14: PWR001 [error]" in failure.text
     assert cases["NET001 fabric-oversubscribed"].is_passed
     assert (broken.tests, broken.failures, broken.errors) == (3, 1, 0)

@@ -58,10 +58,10 @@ FILES = {
     ),
     "designs/monitoring/prometheus.yaml": "global:\n  scrape_interval: 15s\n",
 }
-HOT = (
+HOT = (  # the text line's words, which every one-line format prints (finding_message)
     "rack h2-r1 design IT load 130 kW exceeds the rack power limit"
-    " [2 racks of type nvl72-hot: h2-r[1-2]] [in 1 of 2 designs that read it: hall-2]"
     " (measured 130 kW, limit 120 kW)"
+    " [2 racks of type nvl72-hot: h2-r[1-2]] [in 1 of 2 designs that read it: hall-2]"
 )
 
 

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from _blocked import BLOCKED, H100, not_meaningful_at_tp3
 
 import dclint.api
 import dclint.projection
@@ -152,7 +153,7 @@ def test_sweep_table(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
             "rack_types.nvl72.it_load=110 kW,120 kW,130 kW",
         ]
     )
-    assert code == 0
+    assert code == 1  # as `check` exits on the 130 kW design: it has errors
     # 130 kW: PWR001 on each of the 8 racks; busways 1093 - 8 x 130 = 52.6 kW < 80 kW: PWR002 x 2
     assert capsys.readouterr().out == (
         "Sweep of rack_types.nvl72.it_load on " + SU + "\n"
@@ -160,6 +161,8 @@ def test_sweep_table(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
         "110 kW                           0       0       0      30 d  110,000 CNY\n"
         "120 kW                           0       0       0      30 d  120,000 CNY\n"
         "130 kW                          10       8       2      30 d  130,000 CNY\n"
+        "rack_types.nvl72.it_load=130 kW: 10 findings at severity error or above: "
+        "PWR001 x8, PWR002 x2\n"
     )
 
 
@@ -190,27 +193,50 @@ def test_sweep_says_a_projection_is_not_meaningful_while_the_design_cannot_run(
 ) -> None:
     """tp 3 on 320 GPUs does not split (PAR001): the row says what `dclint cost` and the
     review say, where it printed 1.751 d and 120,974 CNY as figures."""
-    h100 = str(SAMPLES / "h100-40node.yaml")
-    sweep = ["check", h100, "--select", "PAR001", "--sweep", "workloads.llm-13b.parallel.tp=2,3"]
-    assert main(sweep) == 0  # a sweep's findings are its table, as test_sweep_table's
-    blocked = "not meaningful until PAR001 layout-world-size-mismatch is fixed"
+    sweep = ["check", H100, "--select", "PAR001", "--sweep", "workloads.llm-13b.parallel.tp=2,3"]
+    assert main(sweep) == 1  # PAR001 is an error at tp 3, as `check` exits on it
     rows = capsys.readouterr().out.splitlines()[2:]
-    assert [row.split() for row in rows] == [
+    assert [row.split() for row in rows[:2]] == [
         ["2", "0", "0", "1.751", "d", "120,974", "CNY"],
-        ["3", "1", "1", *blocked.split(), *blocked.split()],
+        ["3", "1", "1", *BLOCKED.split(), *BLOCKED.split()],
     ]
-    assert main([*sweep, "--format", "json"]) == 0
+    assert rows[2:] == [
+        "workloads.llm-13b.parallel.tp=3: 1 finding at severity error or above: PAR001 x1"
+    ]
+    assert main([*sweep, "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)["sweeps"][0]["rows"]
     assert data[0]["not_meaningful"] is None
-    assert data[1]["not_meaningful"] == {
-        "reason": blocked,
-        "rule": "PAR001",
-        "file": h100,
-        "line": 99,
-        "column": 15,
-        "message": "workload llm-13b: 320 GPUs are not a multiple of tp 3 x pp 1 x cp 1, so "
-        "dp is not a whole number (107)",
-    }
+    assert data[1]["not_meaningful"] == not_meaningful_at_tp3()
+
+
+def test_a_sweep_exits_as_check_does_and_says_which_values_fail(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`check --sweep` exited 0 with errors in its rows: it exits as `check` does on each value
+    (2 for a value that does not load, else 1 for findings at or above the threshold), the
+    worst row's, and names the values that fail."""
+    hot = str(SAMPLES / "broken-rack-130kw.yaml")
+    sweep = ["check", hot, "--select", "PWR001", "--sweep"]
+    assert main([*sweep, "racks.su1-r8.it_load=110 kW,130 kW"]) == 1
+    out = capsys.readouterr().out
+    assert out.endswith(
+        "\nracks.su1-r8.it_load=130 kW: 1 finding at severity error or above: PWR001 x1\n"
+    )
+    assert main([*sweep, "racks.su1-r8.it_load=110 kW,130 kW", "--exit-zero"]) == 0
+    capsys.readouterr()
+    assert main([*sweep, "racks.su1-r8.it_load=110 kW", "--fail-on", "warning"]) == 0
+    capsys.readouterr()
+    assert main([*sweep, "racks.su1-r8.it_load=130 kW,0.5"]) == 2  # a value that does not load
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2:] == [
+        "racks.su1-r8.it_load=130 kW: 1 finding at severity error or above: PWR001 x1",
+        "racks.su1-r8.it_load=0.5: error: --sweep:1:1: racks[1].it_load: power needs a unit: "
+        "write '0.5 kW' or similar (e.g. '120 kW')",
+    ]
+    assert main([*sweep, "racks.su1-r8.it_load=110 kW,130 kW", "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)["sweeps"][0]
+    assert (data["fail_on"], data["exit_code"]) == ("error", 1)
+    assert [r["failing"] for r in data["rows"]] == [{}, {"PWR001": 1}]
 
 
 def test_sweep_json_and_bad_value(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from dclint.projection.search.plan import Plan, loses_on, ordinal, set_line
 from dclint.projection.search.records import Candidate
-from dclint.units import Q_, fmt
+from dclint.units import Q_, Quantity, days_quoted, fmt
 
 __all__ = [
     "as_data",
@@ -32,7 +32,7 @@ def _row(plan: Plan, rank: int, c: Candidate) -> list[str]:
         str(rank), str(c.tp), str(c.pp), str(c.vpp), str(c.cp), str(c.ep), str(c.dp),
         str(c.micro_batch), c.recompute, "on" if c.sequence_parallel else "off", c.sharding,
         fmt(Q_(c.step_time, "s"), "s"), f"{plan.mfu(c):.1%}",
-        fmt(Q_(c.memory, "B").to("GiB"), "GiB"), f"{plan.days(c).m_as('day'):,.2f}",
+        fmt(Q_(c.memory, "B").to("GiB"), "GiB"), days_quoted(plan.days(c), plan.days_band(c)),
         "-" if cost is None else fmt(cost),
     ]  # fmt: skip
 
@@ -56,17 +56,36 @@ def declared_sentence(plan: Plan) -> str:
 
 
 def ceiling_sentence(plan: Plan, top: int) -> str | None:
-    """What the listed layouts predict above the best MFU the calibration runs of their GPU
-    generation and class published, in words (None when none does)."""
-    above = [c for c in plan.result.valid[:top] if plan.above_ceiling(c)]
-    if not above or plan.ceiling is None:
+    """What `dclint plan` prints above the best MFU the calibration runs of the GPU generation
+    and class published, in one sentence: the listed layouts whose predicted MFU is above it,
+    and the best layout at the declared MFU (`Plan.used`) where that is (None when neither is).
+    The plan said the second in a sentence of its own beside the first."""
+    if plan.ceiling is None:
         return None
     best, run = plan.ceiling
+    valid = plan.result.valid
+    above = [c for c in valid[:top] if plan.above_ceiling(c)]
+    parts = []
+    if above:
+        top_mfu = max(plan.mfu(c) for c in above)
+        verb = "predicts" if len(above) == 1 else "predict"
+        parts.append(
+            f"{len(above)} of the layouts listed {verb} more than {best:.1%} MFU "
+            f"(up to {top_mfu:.1%})"
+        )
+    declared = plan.terms.mfu
+    if declared is not None and valid and plan.used_above_ceiling(valid[0]):
+        carried = f"{plan.used(valid[0])[1] * 100:.4g}%"
+        parts.append(
+            f"your declared MFU {declared * 100:.4g}% carried to the best layout comes to "
+            f"{carried}" + ("" if above else f", more than {best:.1%} MFU")
+        )
+    if not parts:
+        return None
     return (
-        f"outside what dclint has seen measured: {len(above)} of the layouts listed predict "
-        f"more than {best:.1%} MFU (up to {max(plan.mfu(c) for c in above):.1%}), the best "
-        f"MFU any calibration run of this GPU generation and class published ({run}); read "
-        "them as a ranking, not as a throughput to expect"
+        "outside what dclint has seen measured: " + ", and ".join(parts) + f"; {best:.1%} is "
+        f"the best MFU any calibration run of this GPU generation and class published ({run}): "
+        f"read {'them' if above else 'it'} as a ranking, not as a throughput to expect"
     )
 
 
@@ -93,12 +112,12 @@ def best_ceiling_sentence(plan: Plan) -> str | None:
     )
 
 
-def used_sentence(plan: Plan, ceiling: bool = True) -> str | None:
+def used_sentence(plan: Plan) -> str | None:
     """Where the design declares its MFU, the declared and the best layout at that MFU beside
     the step model's figures, each labelled (`Plan.used`: the review's rows, PAR005's second
-    pair); None where the step model's MFU is the run's. `ceiling`: say where the best's MFU at
-    the declared MFU is above what calibration has measured (the review says it on its own line,
-    `best_ceiling_sentence`)."""
+    pair); None where the step model's MFU is the run's. Where the best's MFU at the declared
+    MFU is above what calibration has measured, `ceiling_sentence` (the plan) and
+    `best_ceiling_sentence` (the review) say so, once."""
     valid = plan.result.valid
     if plan.terms.mfu is None or not valid:
         return None
@@ -111,20 +130,7 @@ def used_sentence(plan: Plan, ceiling: bool = True) -> str | None:
         f"{fmt(Q_(b_step, 's'), 's')} a step, MFU {b_mfu * 100:.4g}%, {fmt(b_days, 'day')} "
         f"(the step model's: {fmt(Q_(d.step_time, 's'), 's')} and "
         f"{fmt(Q_(best.step_time, 's'), 's')} a step, the best at MFU {plan.mfu(best):.1%}, "
-        "as dclint plan lists them)" + (_used_ceiling(plan, b_mfu) if ceiling else "")
-    )
-
-
-def _used_ceiling(plan: Plan, mfu: float) -> str:
-    """'; outside what dclint has seen measured: ...' where the declared MFU, carried to the
-    best layout, comes above the best MFU the calibration runs of the class published ('')."""
-    if plan.ceiling is None or mfu <= plan.ceiling[0]:
-        return ""
-    top, run = plan.ceiling
-    return (
-        f"; outside what dclint has seen measured: {mfu * 100:.4g}% is above {top:.1%}, the "
-        f"best MFU any calibration run of this GPU generation and class published ({run}): your "
-        "declared MFU carried to another layout is a ranking, not a throughput to expect"
+        "as dclint plan lists them)"
     )
 
 
@@ -154,6 +160,11 @@ def best_flags(plan: Plan) -> str | None:
     return set_line(plan.workload, valid[0], plan.gpus) if valid else None
 
 
+def _band_days(band: tuple[Quantity, Quantity] | None) -> list[float] | None:
+    """A days' band as JSON: [low, high] in days (as `training_days_band`), or None."""
+    return None if band is None else [band[0].m_as("day"), band[1].m_as("day")]
+
+
 def as_data(plan: Plan, top: int) -> dict[str, Any]:
     def used(c: Candidate) -> dict[str, Any] | None:
         """`c` at the MFU the design declares (`Plan.used`), None where the model's is used."""
@@ -180,6 +191,7 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             "step_time_s": c.step_time, "mfu": plan.mfu(c),
             "memory_per_gpu_gib": Q_(c.memory, "B").m_as("GiB"),
             "days": plan.days(c).m_as("day"),
+            "days_band": _band_days(plan.days_band(c)),
             "rampup_days": plan.rampup(c).m_as("day"),
             "cost": None if cost is None else float(cost.magnitude),
             "currency": None if cost is None else f"{cost.units:~}",

@@ -34,10 +34,17 @@ class SweepRow:
     workloads: dict[str, Projected] = field(default_factory=dict)
     # the error that leaves the projections no figure (dclint.engine.coverage.blocking)
     blocked: Any = None
+    # the findings at or above the exit threshold (`fail_on`), by rule: what makes `check` exit 1
+    failing: dict[str, int] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
         return sum(self.counts.values())
+
+    def exit_code(self) -> int:
+        """As `check` exits on this value: 2 on a load error or a rule that crashed, 1 on a
+        finding at or above the threshold, else 0."""
+        return 2 if self.errors else 1 if self.failing else 0
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,11 @@ class Sweep:
     file: str
     path: str
     rows: list[SweepRow]
+    fail_on: str = "error"  # the exit threshold of the file's config (CLI values in)
+
+    def exit_code(self) -> int:
+        """The exit code of the sweep: its worst row's, as `check` exits on the file."""
+        return max((row.exit_code() for row in self.rows), default=0)
 
     @property
     def rules(self) -> list[str]:
@@ -136,21 +148,33 @@ def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) 
     """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
     from dclint.analysis.grid.runner import engine_at, overrides_at, points, run_batches
     from dclint.engine.coverage import blocking
+    from dclint.engine.findings import SEVERITY_RANK
 
     path, values = split_values(text)
+    fail_on = engine.config_for(file).fail_on
+    floor = SEVERITY_RANK[fail_on]
 
     def row(point: tuple[str, ...]) -> SweepRow:
         at = engine_at(engine, (*base, *overrides_at([path], point, "--sweep")))
         result = at.check_file(file)
-        counts = Counter(f.rule for f in result.findings if "rule-failure" not in f.tags)
+        found = [f for f in result.findings if "rule-failure" not in f.tags]
+        counts = Counter(f.rule for f in found)
+        failing = Counter(f.rule for f in found if SEVERITY_RANK[f.severity] >= floor)
         errors = point_errors(result)
         work = projections(result.design) if result.design is not None else {}
         blocked = blocking(result.findings, at.rules)
-        return SweepRow(point[0], dict(sorted(counts.items())), errors, work, blocked)
+        return SweepRow(
+            point[0],
+            dict(sorted(counts.items())),
+            errors,
+            work,
+            blocked,
+            dict(sorted(failing.items())),
+        )
 
     rows: list[SweepRow] = []
     run_batches(points([(path, values)]), lambda p: p, row, lambda _, done: rows.extend(done))
-    return Sweep(file, path, rows)
+    return Sweep(file, path, rows, fail_on)
 
 
 def as_data(sweeps: list[Sweep], reason: Callable[[Any], str] = str) -> dict[str, Any]:
@@ -180,11 +204,14 @@ def as_data(sweeps: list[Sweep], reason: Callable[[Any], str] = str) -> dict[str
             {
                 "file": s.file,
                 "path": s.path,
+                "fail_on": s.fail_on,
+                "exit_code": s.exit_code(),
                 "rows": [
                     {
                         "value": r.value,
                         "findings": r.total,
                         "by_rule": r.counts,
+                        "failing": r.failing,
                         "errors": r.errors,
                         "workloads": {w: workload(*v) for w, v in r.workloads.items()},
                         "not_meaningful": None

@@ -450,7 +450,8 @@ def sweep(args: argparse.Namespace) -> int:
 
     sweeps = [run_sweep(f, engine, engine.overrides, text) for f in files]
     emit(args, renderer(sweeps, args.format)(sweeps))
-    return 2 if any(r.errors for s in sweeps for r in s.rows) else 0
+    code = max(s.exit_code() for s in sweeps)  # as `check` exits: 2 load errors, 1 findings
+    return 0 if code == 1 and args.exit_zero else code
 
 
 def show_files(args: argparse.Namespace) -> int:

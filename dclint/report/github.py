@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.baseline import relative_file
-from dclint.engine.rollup import defects, measured_limit
+from dclint.engine.rollup import defects
 from dclint.errors import printable
-from dclint.report.text import run_line
+from dclint.report.text import finding_message, run_line
 
 if TYPE_CHECKING:
     from dclint.analysis.assess.assessment import RunAssessment
@@ -58,11 +58,7 @@ def render(run: RunAssessment, view: View) -> str:
         for defect in found.get(i, []):
             group = defect.group
             f = group.first  # one annotation a defect: GitHub shows only the first few a step
-            message = f.message + (f" [{group.scope()}]" if group.count > 1 else "")
-            message += f" [{defect.across()}]" if defect.shared else ""
-            message += measured_limit(f)
-            if f.impact is not None:  # what it costs, as the text output says it
-                message += f" [{f.impact.text()}]"
+            message = finding_message(f, group, defect)  # the text output's words
             if f.fix:
                 message += f"\nFix: {f.fix}"
             lines.append(

@@ -20,9 +20,10 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.baseline import fingerprint, relative_file
-from dclint.engine.rollup import Defect, defects, measured_limit
+from dclint.engine.rollup import Defect, defects
 from dclint.errors import LOAD_ERROR_ID
 from dclint.escaping import finite_json
+from dclint.report.text import finding_message
 
 if TYPE_CHECKING:
     from dclint.analysis.assess.assessment import RunAssessment
@@ -65,12 +66,7 @@ def as_data(run: RunAssessment) -> list[dict[str, Any]]:
         for defect in found.get(i, []):
             group = defect.group
             f = group.first
-            message = f"{f.rule} {f.name}: {f.message}"
-            message += f" [{group.scope()}]" if group.count > 1 else ""
-            message += f" [{defect.across()}]" if defect.shared else ""
-            message += measured_limit(f)
-            if f.impact is not None:  # what it costs, as the text output says it
-                message += f" [{f.impact.text()}]"
+            message = f"{f.rule} {f.name}: {finding_message(f, group, defect)}"
             if f.fix:
                 message += f" Fix: {f.fix}"
             key = unique(fingerprint(f))

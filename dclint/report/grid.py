@@ -18,6 +18,7 @@ from dclint.analysis.grid.facility import (
     _point_data,
     _row,
     as_data,
+    days_cell,
     point_name,
     table,
 )
@@ -288,7 +289,7 @@ def _points_drawn(ax: _Axes, known: list[GridPoint], paths: list[str], currency:
         fill = "#c33" if p.pareto else "#fff"
         out.append(
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{fill}" stroke="#c33">'
-            f"<title>{label}: {p.days:,.2f} days, {p.cost:,.0f} {currency}</title></circle>"
+            f"<title>{label}: {escape(days_cell(p))}, {p.cost:,.0f} {currency}</title></circle>"
         )
     for n, p in enumerate(front[:MAX_LABELS]):  # the front's points say what they vary
         x, y = px(float(p.days or 0.0)), py(float(p.cost or 0.0))

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 from dclint.analysis.assess.assessment import Assessment, RunAssessment
 from dclint.engine.findings import Finding
-from dclint.report.text import finding_line
+from dclint.report.text import finding_line, finding_message
 from dclint.report.view import View
 
 __all__ = ["LOAD_CASE", "reasons", "render"]
@@ -65,11 +65,8 @@ def _suite(root: ET.Element, a: Assessment) -> None:
         elif found:
             failures += 1
             first = found[0]
-            message = (
-                first.message
-                if len(found) == 1
-                else (f"{len(found)} findings; first: {first.message}")
-            )
+            words = finding_message(first)  # the text output's words
+            message = words if len(found) == 1 else f"{len(found)} findings; first: {words}"
             _sub(
                 case,
                 "failure",

@@ -30,6 +30,7 @@ from dclint.engine.findings import Waiver
 from dclint.engine.rollup import Defect, Rollup, defects
 from dclint.errors import LOAD_ERROR_ID, Problem
 from dclint.escaping import finite_json
+from dclint.report.text import finding_message
 
 if TYPE_CHECKING:
     from dclint.analysis.assess.assessment import RunAssessment
@@ -139,13 +140,12 @@ def _result(
         number, unit = f.numbers(name)
         if number is not None:  # the number and its unit beside the text
             props[f"{name}Value"], props[f"{name}Unit"] = number, unit
-    message = f.message
-    if f.impact is not None:  # the numbers for tools, the words for the reader
+    # the text output's words; the numbers for tools beside them
+    message = finding_message(f, group, defect)
+    if f.impact is not None:
         props["impact"] = f.impact.as_dict()
-        message += f" [{f.impact.text()}]"
     out: dict[str, Any] = {"ruleId": f.rule, "ruleIndex": index, "level": LEVELS[f.severity]}
     if group.count > 1:
-        message += f" [{group.scope()}]"
         props["count"] = group.count
         props["subjects"] = group.subjects
         out["relatedLocations"] = [
@@ -157,7 +157,6 @@ def _result(
             for i, other in enumerate(group.findings[1:], start=1)
         ]
     if defect is not None and defect.shared:
-        message += f" [{defect.across()}]"
         props["designs"] = list(defect.designs)
         related = out.setdefault("relatedLocations", [])
         start = len(related) + 1

@@ -34,6 +34,14 @@ def _table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
     return head, body
 
 
+def _failing(failing: dict[str, int], fail_on: str) -> str:
+    """'10 findings at severity error or above: PWR001 x8, PWR002 x2': what makes a value
+    fail as `check` fails (exit 1)."""
+    n = sum(failing.values())
+    rules = ", ".join(f"{rule} x{count}" for rule, count in failing.items())
+    return f"{n} finding{'s' if n != 1 else ''} at severity {fail_on} or above: {rules}"
+
+
 def render_text(sweeps: list[Sweep]) -> str:
     out = []
     for sweep in sweeps:
@@ -46,6 +54,8 @@ def render_text(sweeps: list[Sweep]) -> str:
             out.append("  ".join([first, *rest]).rstrip())
         for row in sweep.rows:
             out.extend(f"{sweep.path}={row.value}: error: {e}" for e in row.errors)
+            if row.failing and not row.errors:
+                out.append(f"{sweep.path}={row.value}: {_failing(row.failing, sweep.fail_on)}")
         out.append("")
     return "\n".join(out)
 

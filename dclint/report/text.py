@@ -18,7 +18,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.findings import Finding, RunResult, Waiver
-from dclint.engine.rollup import defect_counts, defects, measured_limit
+from dclint.engine.rollup import Defect, Rollup, defect_counts, defects, measured_limit
 from dclint.errors import printable
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "clean",
     "finding_line",
+    "finding_message",
     "render",
     "run_line",
     "summary_line",
@@ -43,17 +44,30 @@ def _paint(text: str, code: str, on: bool) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if on else text
 
 
-def finding_line(f: Finding, color: bool = False, also: str = "") -> str:
-    """One finding; `also` names the other objects with the same defect (a roll-up)."""
+def finding_message(f: Finding, group: Rollup | None = None, defect: Defect | None = None) -> str:
+    """A finding's words as every one-line format prints them (text, GitHub, GitLab, SARIF,
+    JUnit): the message, what was measured and the limit, what the fix saves, the source of an
+    imported element, and, for a roll-up, how many of what (`group`) and the designs that read
+    a shared file (`defect`): 'rack su1-r8 ... (measured 130 kW, limit 120 kW) [8 racks of
+    type nvl72: su1-r[1-8]]'. Unescaped: each format escapes it its own way."""
     numbers = measured_limit(f)
     if f.impact is not None:
         numbers += f" [{f.impact.text()}]"
+    source = f" (source: {f.origin})" if f.origin else ""
+    notes = [group.scope() if group is not None else "", defect.across() if defect else ""]
+    return f.message + numbers + source + "".join(f" [{n}]" for n in notes if n)
+
+
+def finding_line(
+    f: Finding, color: bool = False, group: Rollup | None = None, defect: Defect | None = None
+) -> str:
+    """One finding, as `finding_message` words it; `group` and `defect` name the other objects
+    and designs with the same defect (a roll-up)."""
     hue = _SEVERITY_COLOR.get(f.severity, "0")
     where = _paint(f"{clean(f.file)}:{f.line}:{f.column}:", "1", color)
     rule = _paint(f.rule, f"1;{hue}", color)
     severity = _paint(f"[{f.severity}]", hue, color)
-    source = f" (source: {f.origin})" if f.origin else ""
-    return f"{where} {rule} {severity} {clean(f.message + numbers + source + also)}"
+    return f"{where} {rule} {severity} {clean(finding_message(f, group, defect))}"
 
 
 def waiver_terms(w: Waiver) -> str:
@@ -107,9 +121,7 @@ def render(run: RunAssessment, view: View) -> str:
         for defect in by_design.get(i, []):
             group = defect.group
             f = group.first
-            notes = [group.scope(), defect.across()]
-            also = "".join(f" [{n}]" for n in notes if n)
-            lines.append(finding_line(f, color, also))
+            lines.append(finding_line(f, color, group, defect))
             if show:
                 lines.extend(_source_lines(f, texts))
     if view.show_waivers:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dclint.units import Q_, Quantity, fmt, fmt_band
+from dclint.units import Q_, Quantity, days_quoted, fmt, fmt_band
 
 __all__ = [
     "MONEY_KEYS",
@@ -90,15 +90,6 @@ band = fmt_band  # a range as a consultant quotes it (dclint.units, shared with 
 def days_text(days: float) -> str:
     """Training days as the review prints them, in every table and sentence: '136.6 d'."""
     return f"{show(float(days))} d"
-
-
-def days_quoted(days: Quantity, low_high: tuple[Quantity, Quantity] | None = None) -> str:
-    """Training days as `dclint cost` prints them, with the calibration band where the days
-    are predicted: '1.996 d (1.6-2.2 d)', or '136.6 d' (the what-if tables and `dclint diff`)."""
-    text = fmt(days, "day")
-    if low_high is not None:
-        text += f" ({band(low_high[0].m_as('day'), low_high[1].m_as('day'))} d)"
-    return text
 
 
 def cost_quoted(cost: Quantity | None, unconverted: tuple[str, ...] = ()) -> str:

@@ -67,7 +67,7 @@ from dclint.api import (
     rule,
     topology_of,
 )
-from dclint.units import Q_, fmt
+from dclint.units import Q_, fmt, fmt_apart
 
 from ._shared import PowerRedundancyRule, design_load, over
 
@@ -117,7 +117,7 @@ class FeedOverloaded(PowerRedundancyRule):
             )
             yield Violation(
                 (*feed.path, "current_rating"),
-                f"feed {fid} carries {fmt(load)} {where} ({racks} at {whose} "
+                f"feed {fid} carries {fmt_apart(load, capacity)} {where} ({racks} at {whose} "
                 f"{load_basis(feed.racks, peak)}), above its derated capacity "
                 f"({supply_text(feed)})",
                 subject=fid,

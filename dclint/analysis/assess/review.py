@@ -185,7 +185,7 @@ class Layout:
             self,
             declared=self.row(self.plan.declared),
             best=self.row(self.best_c),
-            used=used_sentence(self.plan, ceiling=False) or "",  # best_ceiling_sentence says it
+            used=used_sentence(self.plan) or "",  # best_ceiling_sentence says the ceiling
         )
 
     @property

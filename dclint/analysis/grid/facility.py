@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from dclint.errors import ConfigError
+from dclint.units import Q_, Quantity, days_quoted
 
 __all__ = [
     "GridPoint",
@@ -488,9 +489,23 @@ def _row(p: GridPoint) -> list[str]:
     )
     rules = ",".join(f"{r}x{n}" for r, n in p.counts.items()) or "-"
     found = "error" if p.errors else str(sum(p.counts.values()))
-    days = "-" if p.days is None else f"{p.days:,.2f}"
+    days = days_cell(p)
     return [*p.values, found, rules, layout, days, _money(p.run_cost, p.currency),
             _money(p.tco, p.currency), "*" if p.pareto else ""]  # fmt: skip
+
+
+def days_cell(p: GridPoint) -> str:
+    """A point's days as the grid prints them, in its table and its chart: the best layout's,
+    with their band ('1.471 d (1.2-1.6 d)', as `dclint plan` and `dclint cost` quote a predicted
+    time); '-' without a layout."""
+    return "-" if p.days is None else days_quoted(Q_(p.days, "day"), _band(p.best))
+
+
+def _band(best: dict[str, Any] | None) -> tuple[Quantity, Quantity] | None:
+    """The best layout's days' band (`dclint plan`'s JSON `days_band`), None without one (a
+    store written before it was kept)."""
+    low_high = (best or {}).get("days_band")
+    return None if not low_high else (Q_(low_high[0], "day"), Q_(low_high[1], "day"))
 
 
 def point_name(paths: list[str], values: tuple[str, ...] | list[str]) -> str:

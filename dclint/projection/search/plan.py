@@ -43,7 +43,7 @@ from dclint.projection.search.records import OPTIMIZERS, Candidate, Search, Spac
 from dclint.projection.step.model import step
 from dclint.projection.step.records import STEP_PARTS
 from dclint.projection.training import hardware_of
-from dclint.projection.uncertainty import ceiling
+from dclint.projection.uncertainty import Band, band_for_gpu, ceiling
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
@@ -105,6 +105,15 @@ class Plan:
     # (dclint.projection.uncertainty.CEILINGS); None: no calibration run of the class
     ceiling: tuple[float, str] | None = None
     terms: RunTerms = RunTerms()
+    # the step model's calibration band for each GPU count searched (uncertainty.band_for_gpu,
+    # as the projection picks its prediction's): a layout's days are predicted, so they carry it
+    bands: tuple[tuple[int, Band], ...] = ()
+
+    def days_band(self, c: Candidate) -> tuple[Quantity, Quantity] | None:
+        """`c`'s days' calibration band, (low, high) in days: its days x the band's factors
+        (Band.scaled, as Projection.training_band scales the run's); None without a band."""
+        band = dict(self.bands).get(c.world)
+        return None if band is None else band.scaled(self.days(c))
 
     def above_ceiling(self, c: Candidate) -> bool:
         """Whether `c`'s predicted MFU is above every MFU the calibration runs of its class
@@ -214,6 +223,7 @@ class Question:
     limit: float | None
     ceiling: tuple[float, str] | None = None
     terms: RunTerms = RunTerms()
+    bands: tuple[tuple[int, Band], ...] = ()
 
     @property
     def key(self) -> tuple[Space, str, float | None]:
@@ -238,6 +248,7 @@ class Question:
             self.by,
             self.ceiling,
             self.terms,
+            self.bands,
         )
 
 
@@ -312,6 +323,10 @@ def question(
         limit,
         ceiling(hw.family, bool(arch.experts)),
         terms,
+        tuple(
+            (w, band_for_gpu(hw.family, bool(arch.experts), wl.software_in_effect.framework, w))
+            for w in space.worlds
+        ),
     )
 
 

@@ -1,0 +1,155 @@
+"""What the outputs say, read as a reader reads them: a figure printed apart from its limit
+where it is over it, with its unit, once."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from conftest import EXAMPLES, SAMPLES
+from dclint.cli import main
+from dclint.report.github import escape_data
+from dclint.units import Q_, fmt_apart
+
+
+def test_fmt_apart_prints_the_digits_that_tell_a_figure_from_its_limit() -> None:
+    assert fmt_apart(Q_(10.001, "kW"), Q_(10, "kW")) == "10.001 kW"
+    assert fmt_apart(Q_(80.00004, "kW"), Q_(80, "kW")) == "80.00004 kW"
+    assert fmt_apart(Q_(132, "kW"), Q_(109.3, "kW")) == "132 kW"  # 4 figures where they do
+    assert fmt_apart(Q_(80_000.4, "W"), Q_(80, "kW")) == "80000.4 W"  # in the figure's unit
+    assert fmt_apart(Q_(0.0800004, "MW"), Q_(80, "kW"), "kW") == "80.0004 kW"
+
+
+def test_pwr003_never_prints_a_feed_load_equal_to_its_capacity(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Feed s2 carries 10.001 kW against 200 V x 50 A at PF 1, 10 kW: the message said
+    'carries 10 kW', above its capacity of 10 kW, where the numbers after it say 10.001 kW."""
+    bad = str(EXAMPLES / "pwr003/bad.yaml")
+    assert main(["check", "--isolated", "--select", "PWR003", bad]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines() if " feed s2 " in x)
+    assert line == (
+        f"{bad}:30:23: PWR003 [error] feed s2 carries 10.001 kW (no power path) (rack r5 at its "
+        "design IT load: no catalog max_power known), above its derated capacity (200 V x 50 A "
+        "single-phase at 100%: 10 kVA x PF 1) (measured 10.001 kW, limit 10 kW)"
+    )
+
+
+ROLLED = (
+    "rack su1-r1 design IT load 130 kW exceeds the rack power limit (value set by --set "
+    "rack_types.nvl72.it_load=130 kW) (measured 130 kW, limit 120 kW) [8 racks of type nvl72: "
+    "su1-r[1-8]]"
+)
+FIX = (
+    "reduce the rack's load or spread it over more racks; if the hall is built for more, "
+    "declare its envelope (site, hall or row `rack_power_limit`)"
+)
+
+
+def _run(capsys: pytest.CaptureFixture[str], fmt_name: str) -> str:
+    su = str(SAMPLES / "gb200-superpod-su.yaml")
+    args = ["check", su, "--select", "PWR001", "--set", "rack_types.nvl72.it_load=130 kW"]
+    assert main([*args, "--format", fmt_name]) == 1
+    return capsys.readouterr().out
+
+
+def test_sarif_gitlab_junit_and_github_say_what_the_text_line_says(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One message builder (dclint.report.text.finding_message) for every one-line format: the
+    SARIF and JUnit messages lacked '(measured 130 kW, limit 120 kW)', and GitHub and GitLab
+    put the roll-up before the figures where the text line puts it after."""
+    text = _run(capsys, "text").splitlines()[0]
+    assert text == f"{SAMPLES / 'gb200-superpod-su.yaml'}:43:14: PWR001 [error] {ROLLED}"
+    (result,) = json.loads(_run(capsys, "sarif"))["runs"][0]["results"]
+    assert result["message"]["text"] == ROLLED
+    (entry,) = json.loads(_run(capsys, "gitlab"))
+    assert entry["description"] == f"PWR001 rack-power-over-limit: {ROLLED} Fix: {FIX}"
+    github = _run(capsys, "github").splitlines()[0]
+    assert github.endswith("::" + escape_data(f"{ROLLED}\nFix: {FIX}"))
+    failure = ET.fromstring(_run(capsys, "junit")).find(".//failure")
+    assert failure is not None
+    assert failure.get("message") == f"8 findings; first: {ROLLED.rsplit(' [', 1)[0]}"
+
+
+def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
+    """h100-40node declares 45% MFU: carried to the best layout it is 61.05%, above the 49.0%
+    any Hopper dense calibration run published, and the listed layouts predict up to 53.6%.
+    `dclint plan` said so in two sentences, one of them inside the declared-MFU sentence; it
+    says it in one, and with a ceiling between the two (55%) only of the declared MFU."""
+    from dataclasses import replace
+
+    from dclint.analysis.layouts import ceiling_sentence, used_sentence
+    from dclint.loader import load
+    from dclint.projection.search.plan import plan_layouts
+
+    design = load(SAMPLES / "h100-40node.yaml")
+    plan = plan_layouts(design, design.workloads[0])
+    assert not isinstance(plan, str)
+    used = used_sentence(plan)
+    assert used is not None and "outside" not in used
+    assert ceiling_sentence(plan, 10) == (
+        "outside what dclint has seen measured: 10 of the layouts listed predict more than "
+        "49.0% MFU (up to 53.6%), and your declared MFU 45% carried to the best layout comes "
+        "to 61.05%; 49.0% is the best MFU any calibration run of this GPU generation and class "
+        "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
+        "throughput to expect"
+    )
+    between = replace(plan, ceiling=(0.55, "a run at 55%"))
+    assert ceiling_sentence(between, 10) == (
+        "outside what dclint has seen measured: your declared MFU 45% carried to the best "
+        "layout comes to 61.05%, more than 55.0% MFU; 55.0% is the best MFU any calibration "
+        "run of this GPU generation and class published (a run at 55%): read it as a ranking, "
+        "not as a throughput to expect"
+    )
+    assert ceiling_sentence(replace(plan, ceiling=(0.62, "a run at 62%")), 10) is None
+
+
+def test_plan_and_its_grid_print_days_with_their_unit_and_band(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`dclint plan` and `plan --vary` printed a layout's days as a bare '1.47', where every
+    layout's days are predicted (steps x the step model's step): '1.471 d (1.2-1.6 d)', as
+    `dclint cost` quotes a predicted time (report.values.days_quoted, the one formatter), the
+    band the projection's (Band.scaled of the same factors)."""
+    h100 = str(SAMPLES / "h100-40node.yaml")
+    assert main(["plan", h100, "--top", "1"]) == 0
+    row = capsys.readouterr().out.splitlines()[3]
+    assert row == (
+        "   1   2   1    1   1   1  160   2       none  on  distributed  1.906 s  53.6%   "
+        "64.23 GiB  1.471 d (1.2-1.6 d)  101,658 CNY"
+    )
+    assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
+    best = json.loads(capsys.readouterr().out)["layouts"][0]
+    assert [round(x, 4) for x in best["days_band"]] == [1.2063, 1.5771]
+    assert best["days_band"][0] < best["days"] < best["days_band"][1]
+    grid = ["plan", h100, "--vary", "site.pue=1.2", "--jobs", "1"]
+    assert main([*grid, "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.splitlines()[4] == (
+        "| 1.2 | 0 | - | tp2 pp1 vpp1 cp1 ep1 mb2 | 1.471 d (1.2-1.6 d) | 100,392 CNY | "
+        "75,986,934 CNY | \\* |"
+    )
+    assert main([*grid, "--format", "html"]) == 0  # the chart's point says it as the table
+    assert "<title>site.pue=1.2: 1.471 d (1.2-1.6 d), 75,986,934 CNY</title>" in (
+        capsys.readouterr().out
+    )
+
+
+def test_a_layouts_band_is_the_projections_band() -> None:
+    """The plan's band for a layout's days scales them by the factors the projection's own
+    prediction carries for the declared run (one band, computed in one place)."""
+    from dclint.loader import load
+    from dclint.projection import project_workloads
+    from dclint.projection.search.plan import plan_layouts
+
+    design = load(SAMPLES / "h100-40node.yaml")
+    plan = plan_layouts(design, design.workloads[0])
+    assert not isinstance(plan, str)
+    (run,) = project_workloads(design)
+    assert run.timing.prediction is not None
+    band = run.timing.prediction.band
+    best = plan.result.valid[0]
+    days = plan.days(best)
+    assert plan.days_band(best) == (days * band.low_factor, days * band.high_factor)
