@@ -71,8 +71,8 @@ def test_recovers_the_constants_the_runs_were_made_with(
     assert got["determined"] == {"compute": True, "network": True, "overhead": True}
     assert got["mean_absolute_error"]["fitted"] < 1e-8
     assert got["mean_absolute_error"]["held_out"] < 1e-8
-    # the model's own constants are 19.8% off these runs
-    assert round(got["mean_absolute_error"]["model"], 4) == 0.1978
+    # the model's own constants are 19.9% off these runs
+    assert round(got["mean_absolute_error"]["model"], 4) == 0.1993
     text = (tmp_path / "p.yaml").read_text(encoding="utf-8")
     assert "  h100-sxm:\n    compute: 0.85  #" in text
     assert "    network: 0.6  #" in text
@@ -84,8 +84,8 @@ def test_held_out_error_on_noisy_runs(tmp_path: Path, capsys: pytest.CaptureFixt
     got = _calibrate(capsys, str(_csv(tmp_path / "runs.csv", times)))
     c = got["constants"]
     assert (round(c["compute"], 3), round(c["network"], 3), round(c["overhead_s"], 3)) == (
-        0.856,
-        0.593,
+        0.857,
+        0.594,
         0.065,
     )
     errors = got["mean_absolute_error"]
@@ -94,7 +94,7 @@ def test_held_out_error_on_noisy_runs(tmp_path: Path, capsys: pytest.CaptureFixt
     assert got["warning"] is None
 
 
-FITTED_HELD = (0.1871, 0.2395)  # fitted, held out
+FITTED_HELD = (0.187, 0.2408)  # fitted, held out
 # runs the model cannot describe: half of them half again as slow as the others would be
 WILD = (1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0)
 
@@ -133,7 +133,7 @@ def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         "  network  x0.6              bounds 0.1-2",
         "  overhead 50 ms a step      bounds 0-60 s",
     ]
-    assert out[-1] == "  mean absolute error: model 19.8%, fitted 0.0%, held out 0.0%"
+    assert out[-1] == "  mean absolute error: model 19.9%, fitted 0.0%, held out 0.0%"
     assert not any("warning" in line for line in out)
 
 
@@ -162,13 +162,14 @@ def test_cost_uses_the_profile_for_its_gpu(
 ) -> None:
     before = _cost(capsys, _project(tmp_path, None))
     after = _cost(capsys, _project(tmp_path, H100))
-    assert round(before["step_time_predicted_s"], 4) == 2.5858
+    assert round(before["step_time_predicted_s"], 4) == 2.5184
     # the profile's constants on the declared layout (the first generated run, 3.5536 s, was
-    # generated before the straggler term: 3.5543 s with it)
-    assert round(after["step_time_predicted_s"], 4) == 3.5543
+    # generated before the straggler term: 3.5543 s with it, 3.4749 s with Transformer
+    # Engine's attention at cuDNN's rate on Hopper)
+    assert round(after["step_time_predicted_s"], 4) == 3.4749
     assert after["step_breakdown"]["overhead"] == 0.05
     assert "overhead" not in before["step_breakdown"]
-    assert (round(before["mfu_predicted"], 4), round(after["mfu_predicted"], 4)) == (0.3947, 0.2871)
+    assert (round(before["mfu_predicted"], 4), round(after["mfu_predicted"], 4)) == (0.4053, 0.2937)
     assert any(a.startswith("calibrated by ") for a in after["assumptions"])
 
 
@@ -197,8 +198,8 @@ def test_a_profile_never_changes_another_gpu(
 @pytest.mark.parametrize(
     ("gpus", "steps"),
     [
-        pytest.param(["--gpus", "64"], ("9.3187", "11.0575"), id="64-gpus"),
-        pytest.param([], ("1.9059", "2.3131"), id="320-gpus", marks=pytest.mark.integration),
+        pytest.param(["--gpus", "64"], ("8.9647", "10.6411"), id="64-gpus"),
+        pytest.param([], ("1.8355", "2.2303"), id="320-gpus", marks=pytest.mark.integration),
     ],
 )
 def test_plan_ranks_with_the_profile(

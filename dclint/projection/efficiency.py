@@ -14,6 +14,7 @@ from dclint.projection.step.records import Machine
 __all__ = [
     "BLACKWELL",
     "FP8_CAST_BYTES",
+    "FUSED_ATTENTION_SOURCE",
     "GENERATION",
     "SDPA_SOURCE",
     "SMS",
@@ -53,6 +54,10 @@ class Efficiency:
     fp8_cast_bytes: float = 0.0  # HBM bytes an element of a GEMM operand's cast to FP8
     # PyTorch SDPA's flash backend per pass over `attention` (causal forward, forward, backward)
     sdpa: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    # Transformer Engine's fused attention (cuDNN) per pass over `attention`, the same passes
+    fused_attention: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    # the output layer's GEMM rate over `matmul`'s: BF16 in FP8 and FP4 runs (Machine.head_rate)
+    head_rate: float = 1.0
 
 
 # Element-wise kernels stream at best like a copy kernel; a large device copy reaches ~90% of
@@ -69,8 +74,9 @@ _NET = (0.8, "dclint's own default: collective bus bandwidth 80% of link rate (n
 # (dclint's own default, no published Blackwell figure) for Blackwell.
 _ATTENTION = (0.5, "Dao 2023 (FlashAttention-2: 50-73% of A100 peak forward); low end taken")
 # On Hopper the same FlashAttention-2-class kernels reach 35% of H100's peak (Shah et al. 2024,
-# FlashAttention-3, abstract); FlashAttention-3 reaches 75% forward but reached Megatron-Core's
-# Transformer Engine after the published H100 runs dclint calibrates against.
+# FlashAttention-3, abstract): the rate of the FlashAttention-2 kernels PyTorch runs (SDPA,
+# Triton, below); Transformer Engine's fused attention runs cuDNN's faster kernels on Hopper
+# (_FUSED_HOPPER).
 # On Blackwell, FlashAttention-4 reaches 1,613 TFLOPS BF16 forward on B200 (71% of peak) and is
 # up to 1.3x faster than cuDNN 9.13 (Zadouri, Dao et al. 2026, 'FlashAttention-4', arXiv
 # 2603.05451), the fused attention Transformer Engine ran in the published Blackwell runs:
@@ -96,6 +102,23 @@ _SDPA_HOPPER: tuple[tuple[float, float, float], str] = (
     "335 TFLOPS forward with the causal mask, 370 without, 322 backward (head dim 128, 16K)",
 )
 SDPA_SOURCE = _SDPA_HOPPER[1]
+# Transformer Engine runs core attention in cuDNN's fused kernels on Hopper and later when both
+# they and FlashAttention support the call ("Disabling FlashAttention to give FusedAttention
+# preference on Hopper+ for performance reasons": get_attention_backend, transformer_engine/
+# pytorch/attention/dot_product_attention/utils.py; NeMo's docs: "Transformer Engine prefers
+# cuDNN flash attention on Hopper+ architectures"). The FlashAttention-3 paper measures cuDNN on
+# the same H100 and shapes as FlashAttention-2 above (Shah et al. 2024, sec. 4.1, head dim 128,
+# 16K): 539 TFLOPS forward with the causal mask, 595 without, 516 backward, 1.6x
+# FlashAttention-2 in each pass. The time factors of each pass over `attention`'s rate
+# (Machine.fused_attention). Blackwell's rate is already cuDNN's (FlashAttention-4's figure
+# above); on Ampere Transformer Engine keeps FlashAttention-2 (the preference is sm90+).
+_FUSED_HOPPER: tuple[tuple[float, float, float], str] = (
+    (_FA2_H100 / 539.0, _FA2_H100 / 595.0, _FA2_H100 / 516.0),
+    "Transformer Engine's fused attention in cuDNN on Hopper (get_attention_backend prefers it "
+    "on sm90+), measured on H100 at 539 TFLOPS forward with the causal mask, 595 without, 516 "
+    "backward (Shah et al. 2024, FlashAttention-3 sec. 4.1: head dim 128, 16K)",
+)
+FUSED_ATTENTION_SOURCE = _FUSED_HOPPER[1]
 
 # Overlapped communication is not free: NCCL moves NVLink traffic with SM load/store loops and
 # reduces on SMs, so the GEMMs it runs under lose that share of the GPU; over InfiniBand the NIC
@@ -156,6 +179,14 @@ FP8_CAST_BYTES = 4.0
 _FP8 = (
     "Transformer Engine: FP8 GEMM operands cast with their transpose (4 B an element); "
     "attention in BF16"
+)
+# The output layer (logits) is no Transformer Engine module in Megatron-Core (GPTModel's
+# output_layer is tensor_parallel.ColumnParallelLinear, a BF16 matmul outside fp8_autocast),
+# and TorchTitan's Float8 and MX configs leave it out of the conversion (filter_fqns
+# ["output"]): its GEMMs run at the generation's measured BF16 rate in FP8 and FP4 runs.
+_HEAD = (
+    "the output layer's GEMMs in BF16 at the measured BF16 rate (Megatron-Core's output_layer is "
+    "a ColumnParallelLinear outside Transformer Engine; TorchTitan filters 'output' from Float8)"
 )
 
 # Catalog GPU key -> generation. Blackwell Ultra (B300, GB300) and GB200 share B200's tensor
@@ -227,6 +258,10 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
         generation, _ATTENTION
     )
     fp8 = precision in ("fp8", "fp4")
+    # the output layer's GEMMs stay in BF16 in FP8 and FP4 runs: BF16's measured rate over
+    # the precision's (the generation's; no BF16 measurement: the precision's own rate)
+    bf16 = _MATMUL.get((generation, "bf16"))
+    head_rate = bf16[0] / measured if fp8 and bf16 is not None else 1.0
     return Efficiency(
         min(1.0, fraction),
         attention[0],
@@ -242,12 +277,15 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
             ("tiles", f"{SMS[generation]} SMs (vendor whitepaper), tile and wave quantization"),
             ("overlapped communication", _SM_SHARE[2]),
             *((("fp8", _FP8),) if fp8 else ()),
+            *((("fp8 output layer", _HEAD),) if head_rate != 1.0 else ()),
         ),
         SMS[generation],
         _SM_SHARE[0],
         _SM_SHARE[1],
         FP8_CAST_BYTES if fp8 else 0.0,
         _SDPA_HOPPER[0] if generation == "hopper" else (1.0, 1.0, 1.0),
+        _FUSED_HOPPER[0] if generation == "hopper" else (1.0, 1.0, 1.0),
+        head_rate,
     )
 
 
@@ -270,4 +308,6 @@ def machine(
         attention_peak,
         eff.fp8_cast_bytes,
         sdpa=eff.sdpa,
+        fused_attention=eff.fused_attention,
+        head_rate=eff.head_rate,
     )

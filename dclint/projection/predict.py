@@ -14,7 +14,13 @@ from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
 from dclint.model.software import FULL_ITERATION
 from dclint.projection.collectives import ECMP_COLLISION, Links
-from dclint.projection.efficiency import GENERATION, SDPA_SOURCE, efficiency_for, power_clock
+from dclint.projection.efficiency import (
+    FUSED_ATTENTION_SOURCE,
+    GENERATION,
+    SDPA_SOURCE,
+    efficiency_for,
+    power_clock,
+)
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.layout_checks import framework_split
 from dclint.projection.memory import expert_parameters
@@ -257,6 +263,12 @@ def inputs(
             else "core attention in PyTorch SDPA's flash backend (FlashAttention-2): no "
             f"per-pass measurement on '{hw.gpu_key}', the generation's attention rate"
         )
+    if (
+        settings.flash_attention
+        and settings.attention_kernel == "flash"
+        and machine.fused_attention != (1.0, 1.0, 1.0)
+    ):
+        notes.append(f"core attention in {FUSED_ATTENTION_SOURCE}")
     profile = design.calibration
     entry = profile.gpus.get(hw.gpu_key) if profile is not None else None
     if profile is not None and entry is not None:  # a profile changes only the GPUs it holds

@@ -93,15 +93,15 @@ BAND_QUANTILE = 0.10
 # expected table when it fails).
 BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
     ("ampere", False): (0.976, 1.042, 10),
-    ("blackwell", False): (1.0, 1.22, 21),
-    ("blackwell", True): (0.839, 1.113, 30),
-    ("hopper", False): (0.82, 1.072, 14),
-    ("hopper", True): (0.945, 1.599, 7),
+    ("blackwell", False): (0.999, 1.195, 21),
+    ("blackwell", True): (0.829, 1.065, 30),
+    ("hopper", False): (0.837, 1.124, 14),
+    ("hopper", True): (0.982, 1.646, 7),
 }
 
 # the smallest and largest residual of every calibration run (and 1): the band of predictions
 # outside the calibration domain
-ENVELOPE: tuple[float, float, int] = (0.731, 1.929, 157)
+ENVELOPE: tuple[float, float, int] = (0.74, 1.996, 157)
 
 # Frameworks whose runs form a calibration stack of their own: PyTorch-native training (FSDP,
 # eager or compiled kernels, torchao Float8), whose residuals differ from Megatron-Core's (the
@@ -121,7 +121,7 @@ def native(framework: str | None) -> bool:
 # `derive` on those runs (the calibration test prints the table when it fails).
 NATIVE_BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
     ("ampere", False): (0.907, 1.069, 27),
-    ("hopper", False): (1.0, 1.375, 48),
+    ("hopper", False): (1.0, 1.367, 48),
 }
 NATIVE_DOMAINS: dict[tuple[str, bool], tuple[tuple[str, ...], int, int]] = {
     ("ampere", False): (("llm-foundry",), 8, 128),

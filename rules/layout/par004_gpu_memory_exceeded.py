@@ -26,18 +26,22 @@ datasheet figure where the catalog knows no device figure.
 
 ## Why it matters
 A layout that does not fit fails with out-of-memory at the first step, after the cluster has
-been booked. Model-state bytes follow Megatron-LM's distributed-optimizer table (6 + 12/d
-bytes a parameter for bf16 with fp32 gradients) and the ZeRO paper (Rajbhandari et al.
-2020). The logits follow Megatron-Core's vocab-parallel cross-entropy, which casts the bf16
-logits to fp32 and keeps them for the backward. The 10% `reserve` is dclint's own default
-for what the estimate leaves out: the CUDA context, NCCL buffers and allocator
-fragmentation. The estimate passes the published layouts it was checked against (Narayanan
-et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100, NVIDIA's Llama 3.1 405B recipe on
-512 H100 with bf16 gradients as Megatron-Bridge runs it) and 60 of the 61 Megatron-Bridge and
-MLPerf recipe layouts of tests/calibration/ (GB200's 25.11 Llama 3.1 405B needs 90.8% of the
-device). FP8 parameters: Transformer Engine keeps an FP8 weight's transpose where FP8 GEMMs
-take the TN layout only (transformer_engine/pytorch/csrc/quantizer.cpp, v2.9); the fused
-cross-entropy writes the gradient over the logits (transformer_engine/pytorch/triton/
+been booked. Model-state bytes follow Megatron-LM's distributed-optimizer table (6 + 12/d bytes
+a parameter for bf16 with fp32 gradients) and the ZeRO paper (Rajbhandari et al. 2020). The
+logits follow Megatron-Core's vocab-parallel cross-entropy, which casts the bf16 logits to fp32
+and keeps them for the backward. The 10% `reserve` is dclint's own default for what the
+estimate leaves out: the CUDA context (287 MB with PyTorch's lazy module loading, 667 MB
+without: pytorch/pytorch#86509), NCCL's buffers (linear in channels, peers and communicators:
+NVIDIA/nccl#864, #986; 0.5-1.6 GB a communicator measured; NVLink SHARP's are why NeMo's
+launcher sets NCCL_NVLS_ENABLE=0 "for memory saving") and the caching allocator's
+fragmentation, which no public source gives as a share: no published sum replaces it
+(docs/performance-model.md, Memory). The estimate passes the published layouts it was checked
+against (Narayanan et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100, NVIDIA's Llama 3.1
+405B recipe on 512 H100 with bf16 gradients as Megatron-Bridge runs it) and 60 of the 61
+Megatron-Bridge and MLPerf recipe layouts of tests/calibration/ (GB200's 25.11 Llama 3.1 405B
+needs 90.8% of the device). FP8 parameters: Transformer Engine keeps an FP8 weight's transpose
+where FP8 GEMMs take the TN layout only (transformer_engine/pytorch/csrc/quantizer.cpp, v2.9);
+the fused cross-entropy writes the gradient over the logits (transformer_engine/pytorch/triton/
 cross_entropy.py); op-level recomputation saves every other matmul's output
 (torchtitan/distributed/activation_checkpoint.py, v0.2.2).
 

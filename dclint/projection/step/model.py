@@ -265,6 +265,12 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         causal_fwd, full_fwd, sdpa_bwd = mac.sdpa
         slow_fwd *= (causal_fwd + (c - 1) * full_fwd) / c
         slow_bwd *= sdpa_bwd
+    if sw.flash_attention and sw.attention_kernel == "flash":
+        # Transformer Engine's fused attention at cuDNN's rate per pass where it runs cuDNN
+        # (Machine.fused_attention), the passes of a cp rank as above
+        causal_fwd, full_fwd, fused_bwd = mac.fused_attention
+        slow_fwd *= (causal_fwd + (c - 1) * full_fwd) / c
+        slow_bwd *= fused_bwd
     attn_fwd = slow_fwd * attn / attn_rate
     attn_bwd = slow_bwd * (2.5 if sw.flash_attention else 2.0) * attn / attn_rate
     fwd_gemm, bwd_gemm = fwd_g / flops_rate, bwd_g / flops_rate
@@ -307,7 +313,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         logits / tile_share(n, vt, mac.sms)
         + logits / tile_share(n, h, mac.sms)
         + logits / tile_share(h, vt, mac.sms)
-    ) / flops_rate + CROSS_ENTROPY_BYTES * n * a.vocab / t / bytes_rate
+    ) / (flops_rate * mac.head_rate) + CROSS_ENTROPY_BYTES * n * a.vocab / t / bytes_rate
     per_layer = lay.stage_layers or a.layers / p
     # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
     accumulate = 8 * (a.dense_params / t + a.expert_params / (e * et)) / p / bytes_rate

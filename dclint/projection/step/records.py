@@ -310,6 +310,14 @@ class Machine:
     # the causal forward, the forward without the mask and the backward: FlashAttention-2's
     # rate measured per pass where published (efficiency.py: Hopper); (1, 1, 1) otherwise
     sdpa: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    # Transformer Engine's fused attention (attention_kernel "flash"), the same three factors:
+    # cuDNN's kernels where Transformer Engine prefers them and their rate is published per
+    # pass (efficiency.py: Hopper); (1, 1, 1) where attention_eff is already that kernel's
+    fused_attention: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    # the output layer's GEMMs (logits) at this share of the matmul rate: in FP8 and FP4 runs
+    # they stay in BF16 (Megatron-Core's output layer is not a Transformer Engine module;
+    # TorchTitan's Float8 configs filter it out), the measured BF16 over the precision's rate
+    head_rate: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
