@@ -15,20 +15,28 @@ from conftest import ROOT
 SAMPLE = ROOT / "sample_designs" / "gb200-superpod-su.yaml"
 
 
-def _modules(code: str) -> list[str]:
-    script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+@pytest.fixture(scope="module")
+def imported() -> tuple[list[str], list[str]]:
+    """The dclint modules one fresh process holds after `import dclint.api`, then after
+    `from dclint.api import cdu_loads` (the two tests below read this one process)."""
+    show = "print(json.dumps([m for m in sorted(sys.modules) if m.startswith('dclint')]))\n"
+    script = f"import json, sys\nimport dclint.api\n{show}from dclint.api import cdu_loads\n{show}"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    return [m for m in json.loads(out.stdout.splitlines()[-1]) if m.startswith("dclint")]
+    *_, api, name = out.stdout.splitlines()
+    return json.loads(api), json.loads(name)
 
 
-def test_importing_the_api_imports_no_calculator_nor_projection() -> None:
-    loaded = _modules("import dclint.api")
+def test_importing_the_api_imports_no_calculator_nor_projection(
+    imported: tuple[list[str], list[str]],
+) -> None:
+    loaded = imported[0]
+    assert "dclint.api" in loaded
     assert [m for m in loaded if m.startswith(("dclint.calc", "dclint.projection"))] == []
 
 
-def test_one_name_imports_its_own_module_only() -> None:
-    loaded = _modules("from dclint.api import cdu_loads")
+def test_one_name_imports_its_own_module_only(imported: tuple[list[str], list[str]]) -> None:
+    loaded = imported[1]
     assert "dclint.calc.cooling" in loaded
     assert [m for m in loaded if m.startswith(("dclint.projection", "dclint.calc.power"))] == []
 
