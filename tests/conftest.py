@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import re
 import shutil
+import sys
 import tempfile
 from collections import Counter
 from datetime import date
@@ -104,6 +106,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     # What collection made (every test module, its imports, each test item) lives until the run
     # ends: out of the collector's sight, its full passes scan only what the tests make
     gc.freeze()
+    folder = os.environ.get(BYTECODE)
+    if folder is not None and session.items:  # a process that runs tests
+        _link_bytecode(folder)
 
 
 def default_tier(config: pytest.Config) -> bool:
@@ -157,3 +162,21 @@ def _share_bytecode(config: pytest.Config) -> None:
                 os.environ[name] = value
 
     config.add_cleanup(restore)
+
+
+def _link_bytecode(folder: str) -> None:
+    """Under a pycache prefix an interpreter reads bytecode from the prefix only, so the first
+    process a test starts compiled the standard library and the installed packages it imports
+    (pint, pydantic, ...) again, though their bytecode sits beside them: about 1.3 CPU-seconds.
+    The folder links to that bytecode instead, for every module the test process has imported
+    once it has collected (what a `python -m dclint` imports, and more); a link is read, never
+    written through (a rewritten file replaces the link)."""
+    for module in list(sys.modules.values()):
+        cached = getattr(module, "__cached__", None)
+        source = getattr(module, "__file__", None)
+        if not cached or not source or not os.path.isfile(cached):
+            continue
+        link = Path(folder + os.path.dirname(os.path.abspath(source)), os.path.basename(cached))
+        with contextlib.suppress(OSError):
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(cached)
