@@ -5,32 +5,20 @@ its processes spent more than BUDGET CPU-seconds, and names the ten slowest test
 CPU seconds, not wall time: wall time on a shared machine says how busy the machine was. The
 figure is user + system time of every process the run used: the controller and each xdist
 worker (each reports its own through xdist's workeroutput), with the children each waited for
-(the subprocesses and process pools tests start). Headroom: CPU seconds still inflate when
-other work shares the cores (hyperthreads, caches): 10-20% on a lightly used machine, far more
-on a saturated one. The goal is 120 (issue 47). On the same two-core virtual
-machine (PYTHONDONTWRITEBYTECODE set, so each worker compiles the modules and rewrites the
-tests' asserts, about 7 CPU-seconds a worker before a test runs), the tier of 2,912 tests
-measured 134.6 CPU-seconds idle (mean load 1.5; 73.5 s wall) after issue 47's test budget work
-(smaller searches in the default tier, the large ones in integration, in-process CLI runs) and
-a layout search that computes what its layouts share once; the same tier in one process
-measured 102.9. It measured 206.4 at the start of that work. Since then the test processes
-import neither pytest-lsp nor the files whose every test is integration, the interpreters
-tests start share their bytecode (tests/conftest.py), identical fresh-process checks run once,
-discover() and Rule.doc() do their work once a process, and each process freezes what its
-collection made. Back to back on a shared machine, 14 of the files (760 tests, two workers)
-went from 49.9 to 44.6 CPU-seconds, and the tier's subprocesses from 17.9 to 12.7; the command
-line's parser is built once a process. Five runs of the tier (2,919 to 3,005 tests as that
-round merged) at a mean load of 1.8 to 2.5, while other work shared the machine, measured
-123.3, 121.6, 106.5, 156.4 and 118.9 CPU-seconds (the 156.4 and the 118.9 the same tree, back
-to back). On the otherwise idle machine (its own two workers, mean load 0.9 to 1.7), four runs
-of 3,006 tests measured 110.9 and 101.4 in a work tree that holds bytecode, and 96.3 and 104.2
-on fresh clones (the second in a virtual environment installed as .ci/run installs one): 51 to
-60 s wall, under the goal of 120. Later that evening, the machine as idle (mean load 1.4 to
-2.1, no other process), the same tree measured 138.7, and the tier as the round merged (3,063
-to 3,139 tests) 140.8 to 149.2 in a work tree and 170.5 on a fresh clone five minutes after
-the 140.8: the host the virtual machine shares moves the figure by up to 1.7x, whatever the
-tier does, so the goal of 120 holds on a quiet host only. The budget is 240, 1.4x the
-largest run measured: it fails a tier that grows by half on a busy host, not a busy host.
+(the subprocesses and process pools tests start). CPU seconds still inflate when other work
+shares the cores (hyperthreads, caches, the host the virtual machine shares): on one two-core
+virtual machine the same tree measured 96 to 111 on a quiet host and up to 171 on a busy one.
+
+Figures (issue 47's goal: 120; PYTHONDONTWRITEBYTECODE set, as in CI): on 2026-12-06, the
+host busy (mean load 4.4 to 5.2), the tier of 3,117 tests measured 127.9 and 135.6, and back to
+back with each the tree before that evening's test changes 123.1 and 121.7: at this load the
+host moves the figure more than those changes do. In one process (load 3 to 4) the tier
+measured 137.4 and 140.9; in the second, collection took 9.5, the 99 tests of over 0.3
+CPU-seconds 76 together, the other 3,040 tests 53. The changes' own figures, interleaved: the two workers' collection (a run of
+every file that deselects every test) 13.7 and 16.4 against 17.4 and 19.7 before they shared
+the rewritten test files (tests/conftest.py), and the first interpreter a test starts about
+1.3 cheaper where the run's bytecode folder links to the installed packages' bytecode. The
+budget is 240: it fails a tier that grows by half on a busy host, not a busy host.
 A run whose mean load average exceeds its own workers by more than half the cores is reported,
 not judged.
 DCLINT_CPU_BUDGET sets another budget (a slower machine's); 0 turns the check off.
