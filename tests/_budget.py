@@ -10,15 +10,13 @@ shares the cores (hyperthreads, caches, the host the virtual machine shares): on
 virtual machine the same tree measured 96 to 111 on a quiet host and up to 171 on a busy one.
 
 Figures (issue 47's goal: 120; PYTHONDONTWRITEBYTECODE set, as in CI): on 2026-12-06, the
-host busy (mean load 4.4 to 5.2), the tier of 3,117 tests measured 127.9 and 135.6, and back to
-back with each the tree before that evening's test changes 123.1 and 121.7: at this load the
-host moves the figure more than those changes do. In one process (load 3 to 4) the tier
-measured 137.4 and 140.9; in the second, collection took 9.5, the 99 tests of over 0.3
-CPU-seconds 76 together, the other 3,040 tests 53. The changes' own figures, interleaved: the two workers' collection (a run of
-every file that deselects every test) 13.7 and 16.4 against 17.4 and 19.7 before they shared
-the rewritten test files (tests/conftest.py), and the first interpreter a test starts about
-1.3 cheaper where the run's bytecode folder links to the installed packages' bytecode. The
-budget is 240: it fails a tier that grows by half on a busy host, not a busy host.
+host busy (mean load 4.4 to 5.2), the tier of 3,117 tests measured 127.9 and 135.6 CPU-seconds,
+and 123.1 and 121.7 for the tree before that evening's test changes, back to back: at this load
+the host moves the figure more than those changes do. In one process (load 3 to 4) the tier
+measured 137.4 and 140.9: collection 9.5, the 99 tests of over 0.3 CPU-seconds 76 together,
+the other 3,040 tests 53. The first interpreter a test starts costs about 1.3 CPU-seconds less
+where the run's bytecode folder links to the installed packages' bytecode (tests/conftest.py).
+The budget is 240: it fails a tier that grows by half on a busy host, not a busy host.
 A run whose mean load average exceeds its own workers by more than half the cores is reported,
 not judged.
 DCLINT_CPU_BUDGET sets another budget (a slower machine's); 0 turns the check off.
