@@ -42,7 +42,7 @@ def test_plan_finding_and_review_quote_the_same_best_layout(
     finding = capsys.readouterr().out
     assert (
         "35.3% slower than the best (6.617 s against 4.89 s a step, predicted; calibration "
-        "band 0.82-1.07x; at your declared MFU 30%: 9.072 s against 6.704 s); "
+        "band 0.81-1.07x; at your declared MFU 30%: 9.072 s against 6.704 s); "
     ) in finding
     assert "[the fix saves 3.399 d]" in finding  # 13.02 d - 9.622 d
     review = tmp_path / "r.md"

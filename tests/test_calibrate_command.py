@@ -72,7 +72,7 @@ def test_recovers_the_constants_the_runs_were_made_with(
     assert got["mean_absolute_error"]["fitted"] < 1e-8
     assert got["mean_absolute_error"]["held_out"] < 1e-8
     # the model's own constants are 19.8% off these runs
-    assert round(got["mean_absolute_error"]["model"], 4) == 0.1978
+    assert round(got["mean_absolute_error"]["model"], 4) == 0.1983
     text = (tmp_path / "p.yaml").read_text(encoding="utf-8")
     assert "  h100-sxm:\n    compute: 0.85  #" in text
     assert "    network: 0.6  #" in text
@@ -89,12 +89,12 @@ def test_held_out_error_on_noisy_runs(tmp_path: Path, capsys: pytest.CaptureFixt
         0.065,
     )
     errors = got["mean_absolute_error"]
-    assert (round(errors["fitted"], 4), round(errors["held_out"], 4)) == (0.0189, 0.0283)
+    assert (round(errors["fitted"], 4), round(errors["held_out"], 4)) == (0.0189, 0.0282)
     assert [round(r["held_out_error"], 3) for r in got["runs"][:3]] == [-0.033, 0.029, -0.017]
     assert got["warning"] is None
 
 
-FITTED_HELD = (0.1871, 0.2395)  # fitted, held out
+FITTED_HELD = (0.1869, 0.2399)  # fitted, held out
 # runs the model cannot describe: half of them half again as slow as the others would be
 WILD = (1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0)
 

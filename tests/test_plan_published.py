@@ -162,14 +162,26 @@ def test_nvidia_llama31_405b_pipelines_rank_in_the_top_few(flags: bool) -> None:
     whether the embedding and loss count as layers (128 slots: pp 8 x vpp up to 16) or the
     search splits 126 layers unevenly (15 + 6 x 16 + 15 on pp 8, 7 + 14 x 8 + 7 on pp 16).
     The uneven split is Llama 3's own pipeline, which reduce-scattered its gradients in fp32
-    (Llama 3 paper, sec. 3.3.2): that variant drops the NVIDIA recipe's bf16 gradients."""
+    (Llama 3 paper, sec. 3.3.2): that variant drops the NVIDIA recipe's bf16 gradients. There
+    tp 8 x pp 16 ranks fourth, 2 ms (0.01%) a step behind tp 8 x pp 2: the pipeline bubble
+    waits on each micro-batch's tensor-parallel collectives, which a deeper pipeline idles
+    for longer (third before that term)."""
     text = DGXC.read_text(encoding="utf-8")
     assert FLAGS in text and GRADS in text
     design = load_text(text if flags else text.replace(FLAGS, "").replace(GRADS, ""))
     plan = plan_layouts(design, design.workloads[0])
     assert not isinstance(plan, str), plan
     pairs = _pairs(plan.result.valid)
-    assert pairs.index((8, 8)) < TOP_FEW and pairs.index((8, 16)) < TOP_FEW, pairs[:TOP_FEW]
+    assert pairs.index((8, 8)) < TOP_FEW, pairs[:TOP_FEW]
+    if flags:
+        assert pairs.index((8, 16)) < TOP_FEW, pairs[:TOP_FEW]
+    else:
+        assert pairs.index((8, 16)) == TOP_FEW, pairs[: TOP_FEW + 1]
+        times = {}
+        for c in plan.result.valid:
+            times.setdefault((c.tp, c.pp), c.step_time)
+        third = pairs[TOP_FEW - 1]
+        assert times[8, 16] / times[third] - 1 < 1e-3
     ends = {(c.pp, c.first_layers, c.last_layers) for c in plan.result.valid if c.pp in (8, 16)}
     assert ends == ({(8, 0, 0), (16, 0, 0)} if flags else {(8, 15, 15), (16, 7, 7)})
     if flags:
@@ -223,10 +235,10 @@ def _gpt3_plan(text: str) -> Plan:
         # a 1,536-GPU search costs 5-7 CPU-seconds: the integration tier's; the default tier's
         # sibling (test_the_mfu_ceiling_..._on_64_a100) checks the ceiling on 64
         pytest.param(
-            "    global_batch: 1536\n", (8, 4, 24, 4), 1.0320, marks=pytest.mark.integration
+            "    global_batch: 1536\n", (8, 4, 24, 4), 1.0330, marks=pytest.mark.integration
         ),
         # the same at the default batch
-        pytest.param("", (8, 6, 16, 4), 1.0425, marks=pytest.mark.integration),
+        pytest.param("", (8, 6, 16, 4), 1.0439, marks=pytest.mark.integration),
     ],
     ids=["batch-1536", "batch-default"],
 )

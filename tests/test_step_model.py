@@ -184,8 +184,9 @@ def test_json_projection_keys_from_the_step_model() -> None:
     assert d["mfu_source"] == "declared (workload.mfu)"
     assert d["mfu_convention"] == "exact count, causal attention; model FLOPs"
     # vpp 2: 2(v p - 1) fill transfers; causal attention; GB200 at B200's measured matmul rate
-    # and 0.47% lost to slow hosts on 8,192 GPUs (straggler_share)
-    assert d["mfu_predicted"] == pytest.approx(0.2487, rel=1e-3)
+    # and 0.47% lost to slow hosts on 8,192 GPUs (straggler_share); the pipeline bubble waits
+    # on a micro-batch's exposed expert all-to-alls too
+    assert d["mfu_predicted"] == pytest.approx(0.2312, rel=1e-3)
     assert d["mfu_gap"] == pytest.approx(0.30 / d["mfu_predicted"] - 1)
     assert (
         "eager dropless experts: the host issues the GEMMs of each local expert (1 a GPU), 74 us "
@@ -375,10 +376,11 @@ def test_stragglers_grow_with_the_gpus_that_synchronise() -> None:
 
 def test_the_seed_moe_names_the_setting_that_explains_the_operators_step() -> None:
     """The 1.7T MoE on NVL72 (operator: 2.3 s a step, 9.4% communication). As written (no
-    all-to-all overlap, no folding) the model gives 2.714 s with the expert all-to-all 33% of
+    all-to-all overlap, no folding) the model gives 2.919 s with the expert all-to-all 31% of
     it, and the assumptions say so and name the published settings; with them (Megatron-Core's
     --overlap-moe-expert-parallel-comm, MoE parallel folding at expert tp 1, as
-    Megatron-Bridge's MoE recipes run) 2.213 s (-3.8%) with 8.0% communication."""
+    Megatron-Bridge's MoE recipes run) 2.248 s (-2.3%) with 7.9% communication (2.714 s, 33%,
+    and 2.213 s, 8.0%, before the pipeline bubble waited on a micro-batch's communication)."""
     from pathlib import Path
 
     from dclint.loader import load_text
@@ -398,8 +400,8 @@ def test_the_seed_moe_names_the_setting_that_explains_the_operators_step() -> No
         step, b = d["step_time_predicted_s"], d["step_breakdown"]
         got.append((step, b["ep"] / step, sum(b[k] for k in parts) / step, p.assumptions))
     (step, ep, _, notes), (tuned_step, _, comm, tuned_notes) = got
-    assert (step, ep) == (pytest.approx(2.714, abs=1e-3), pytest.approx(0.330, abs=1e-3))
-    assert (tuned_step, comm) == (pytest.approx(2.213, abs=1e-3), pytest.approx(0.080, abs=1e-3))
+    assert (step, ep) == (pytest.approx(2.919, abs=1e-3), pytest.approx(0.307, abs=1e-3))
+    assert (tuned_step, comm) == (pytest.approx(2.248, abs=1e-3), pytest.approx(0.079, abs=1e-3))
     said = [n for n in notes if n.startswith("expert all-to-all not overlapped")]
     assert said == [
         "expert all-to-all not overlapped (ep 128 ranks 8 apart span 1,024 GPUs, 9 of them in a "

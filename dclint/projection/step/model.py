@@ -73,20 +73,22 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     function a cost term, each reading the layer pass (`_layer_pass`) they share."""
     x = _layer_pass(a, lay, mac, sw)
     return _step(
-        a,
-        lay,
-        mac,
-        sw,
-        x,
-        (
-            _tp_comm(a, lay, mac, sw, x),
-            _pp_bubble(lay, x),
-            _pp_sends(a, lay, mac, sw, x),
-            _cp_comm(a, lay, mac, sw, x),
-            _ep_comm(a, lay, mac, sw, x),
-        ),
-        _flops(a, lay, causal, sw.op_recompute),
+        a, lay, mac, sw, x, _comm(a, lay, mac, sw, x), _flops(a, lay, causal, sw.op_recompute)
     )
+
+
+def _comm(
+    a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass
+) -> tuple[float, float, float, float, float]:
+    """The tp, pipeline bubble, pipeline sends, cp and ep terms of `lay`. The bubble idles a
+    stage for (p - 1) / v micro-batches' time, each micro-batch's time its compute and the
+    tp, cp and ep communication it waits on in its passes."""
+    tp, cp, ep = (
+        _tp_comm(a, lay, mac, sw, x),
+        _cp_comm(a, lay, mac, sw, x),
+        _ep_comm(a, lay, mac, sw, x),
+    )
+    return tp, _pp_bubble(lay, x, tp + cp + ep), _pp_sends(a, lay, mac, sw, x), cp, ep
 
 
 def _step(
@@ -149,13 +151,7 @@ class Stepper:
         ckey = (*key, lay.vpp)
         comm = self._comm.get(ckey)
         if comm is None:
-            comm = self._comm[ckey] = (
-                _tp_comm(a, lay, mac, sw, x),
-                _pp_bubble(lay, x),
-                _pp_sends(a, lay, mac, sw, x),
-                _cp_comm(a, lay, mac, sw, x),
-                _ep_comm(a, lay, mac, sw, x),
-            )
+            comm = self._comm[ckey] = _comm(a, lay, mac, sw, x)
         fkey = (lay.global_batch, lay.recompute)
         flops = self._flops.get(fkey)
         if flops is None:
@@ -375,10 +371,12 @@ def _compute(x: _Pass) -> tuple[float, float]:
     return x.m * x.mb, x.m * mb_rec
 
 
-def _pp_bubble(lay: Layout, x: _Pass) -> float:
+def _pp_bubble(lay: Layout, x: _Pass, inline: float) -> float:
+    """(p - 1) / v micro-batches' time through the stage: compute, recomputation and the
+    `inline` communication of the step's m micro-batches (tp, cp, ep), a micro-batch's share."""
     p, v = lay.pp, lay.vpp
     mb_rec = x.per_layer * x.rec
-    return (p - 1) / v * (x.mb + mb_rec) if p > 1 else 0.0
+    return (p - 1) / v * (x.mb + mb_rec + inline / x.m) if p > 1 else 0.0
 
 
 def _overlapped(mac: Machine, comm: float, under: float, span: int) -> float:
