@@ -533,6 +533,24 @@ def test_mean_absolute_error_at_most_8_percent_on_the_pytorch_native_runs() -> N
     assert sum(errors) / len(errors) <= 0.08
 
 
+def test_context_parallel_ranks_run_the_balanced_split() -> None:
+    """TorchTitan's 8B at CP 2, 4 and 8 (Table 2): PyTorch's context parallel of the tables'
+    release balances the causal mask (enable_load_balance, head-tail chunks r and 2c - 1 - r),
+    so every rank runs 1/c of a sequence's causal attention, as one causal block of its c and
+    c - 1 unmasked half blocks; not the unbalanced ring's slowest rank, 2c / (c + 1) of the
+    mean (docs/performance-model.md, PyTorch-native runs: checked and ruled out)."""
+    from dclint.projection.step.model import _layer_pass
+
+    for c in (2, 4, 8):
+        a, lay, mac, sw = _inputs(f"llama31-8b-8-cp{c}-{32 * c}k")
+        assert (lay.cp, lay.tp, lay.micro_batch) == (c, 1, 1) and sw.torch_cp
+        x = _layer_pass(a, lay, mac, sw)
+        assert x.attn * c == pytest.approx(4 * a.seq * a.seq * a.q / 2, rel=1e-12)
+        causal, full, _ = mac.sdpa
+        mix = (causal + (c - 1) * full) / c
+        assert x.attn_fwd == pytest.approx(mix * x.attn / x.attn_rate, rel=1e-12)
+
+
 def test_fsdp_throughput_a_gpu_falls_from_8_to_128_gpus() -> None:
     """TorchTitan's Llama 3.1 8B, FSDP over 8 and 128 GPUs (Tables 1 and 3): published -2.7%,
     -2.3%, -1.8% (eager, compiled, compiled with Float8); the model's per-block collectives
