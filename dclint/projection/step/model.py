@@ -441,14 +441,16 @@ def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         # it): K and V reach SDPA repeated to the query heads (TorchTitan's repeat_kv), so the
         # ring moves q wide chunks; the default all-gather rotater gathers the other c - 1
         # chunks at once, waited on after the first chunk's attention; the backward gathers
-        # them again and passes the fp32 dK and dV accumulators on at every step
+        # them again and passes the fp32 dK and dV accumulators on after every step (c sends,
+        # `dkv_rotater.exchange_buffers`): each under the next step's attention, the last
+        # waited on after the loop with nothing left to hide it
         chunk = n * 2 * a.q * ACT / t
         gather = group_time(links, (c - 1) * chunk, c, t)
-        grads = group_time(links, (c - 1) * 2 * chunk, c, t)
+        grads = group_time(links, 2 * chunk, c, t)
         forward = 1 + (1 if lay.recompute == "full" else 0)
         one = forward * _overlapped(mac, gather, x.attn_fwd / c, c * t)
         one += _overlapped(mac, gather, x.attn_bwd / c, c * t)
-        one += _overlapped(mac, grads, x.attn_bwd * (c - 1) / c, c * t)
+        one += (c - 1) * _overlapped(mac, grads, x.attn_bwd / c, c * t) + grads
         return x.m * x.per_layer * one
     if c > 1:
         chunk = n * 2 * kv * ACT / t
