@@ -164,8 +164,9 @@ def test_nvidia_llama31_405b_pipelines_rank_in_the_top_few(flags: bool) -> None:
     The uneven split is Llama 3's own pipeline, which reduce-scattered its gradients in fp32
     (Llama 3 paper, sec. 3.3.2): that variant drops the NVIDIA recipe's bf16 gradients. There
     tp 8 x pp 16 is the fourth pair since Transformer Engine's attention runs at cuDNN's rate
-    on Hopper: its best layout 22.07 s a step against the third pair's 22.03 s (2.3% above
-    the best pair's 21.58 s)."""
+    on Hopper: its best layout 22.14 s a step against the third pair's 22.04 s (2.3% above
+    the best pair's 21.64 s; 22.07 s, 22.03 s and 21.58 s before the pipeline bubble waited
+    on each micro-batch's tensor-parallel collectives)."""
     text = DGXC.read_text(encoding="utf-8")
     assert FLAGS in text and GRADS in text
     design = load_text(text if flags else text.replace(FLAGS, "").replace(GRADS, ""))
@@ -227,10 +228,10 @@ def _gpt3_plan(text: str) -> Plan:
         # a 1,536-GPU search costs 5-7 CPU-seconds: the integration tier's; the default tier's
         # sibling (test_the_mfu_ceiling_..._on_64_a100) checks the ceiling on 64
         pytest.param(
-            "    global_batch: 1536\n", (8, 4, 24, 4), 1.0320, marks=pytest.mark.integration
+            "    global_batch: 1536\n", (8, 4, 24, 4), 1.0330, marks=pytest.mark.integration
         ),
         # the same at the default batch
-        pytest.param("", (8, 6, 16, 4), 1.0425, marks=pytest.mark.integration),
+        pytest.param("", (8, 6, 16, 4), 1.0439, marks=pytest.mark.integration),
     ],
     ids=["batch-1536", "batch-default"],
 )

@@ -184,8 +184,9 @@ def test_json_projection_keys_from_the_step_model() -> None:
     assert d["mfu_source"] == "declared (workload.mfu)"
     assert d["mfu_convention"] == "exact count, causal attention; model FLOPs"
     # vpp 2: 2(v p - 1) fill transfers; causal attention; GB200 at B200's measured matmul rate
-    # and 0.47% lost to slow hosts on 8,192 GPUs (straggler_share)
-    assert d["mfu_predicted"] == pytest.approx(0.2437, rel=1e-3)
+    # and 0.47% lost to slow hosts on 8,192 GPUs (straggler_share); the pipeline bubble waits
+    # on a micro-batch's exposed expert all-to-alls too
+    assert d["mfu_predicted"] == pytest.approx(0.2269, rel=1e-3)
     assert d["mfu_gap"] == pytest.approx(0.30 / d["mfu_predicted"] - 1)
     assert (
         "eager dropless experts: the host issues the GEMMs of each local expert (1 a GPU), 74 us "
@@ -375,11 +376,12 @@ def test_stragglers_grow_with_the_gpus_that_synchronise() -> None:
 
 def test_the_seed_moe_names_the_setting_that_explains_the_operators_step() -> None:
     """The 1.7T MoE on NVL72 (operator: 2.3 s a step, 9.4% communication). As written (no
-    all-to-all overlap, no folding) the model gives 2.769 s with the expert all-to-all 32% of
+    all-to-all overlap, no folding) the model gives 2.974 s with the expert all-to-all 30% of
     it, and the assumptions say so and name the published settings; with them (Megatron-Core's
     --overlap-moe-expert-parallel-comm, MoE parallel folding at expert tp 1, as
-    Megatron-Bridge's MoE recipes run) 2.269 s (-1.4%) with 7.8% communication (2.714 s and
-    2.213 s before the output layer's GEMMs ran at the BF16 rate in FP8 runs)."""
+    Megatron-Bridge's MoE recipes run) 2.303 s (+0.1%) with 7.7% communication (2.714 s and
+    2.213 s before the output layer's GEMMs ran at the BF16 rate in FP8 runs; 2.769 s, 32%, and
+    2.269 s, 7.8%, before the pipeline bubble waited on a micro-batch's communication)."""
     from pathlib import Path
 
     from dclint.loader import load_text
@@ -399,8 +401,8 @@ def test_the_seed_moe_names_the_setting_that_explains_the_operators_step() -> No
         step, b = d["step_time_predicted_s"], d["step_breakdown"]
         got.append((step, b["ep"] / step, sum(b[k] for k in parts) / step, p.assumptions))
     (step, ep, _, notes), (tuned_step, _, comm, tuned_notes) = got
-    assert (step, ep) == (pytest.approx(2.769, abs=1e-3), pytest.approx(0.323, abs=1e-3))
-    assert (tuned_step, comm) == (pytest.approx(2.269, abs=1e-3), pytest.approx(0.078, abs=1e-3))
+    assert (step, ep) == (pytest.approx(2.974, abs=1e-3), pytest.approx(0.301, abs=1e-3))
+    assert (tuned_step, comm) == (pytest.approx(2.303, abs=1e-3), pytest.approx(0.077, abs=1e-3))
     said = [n for n in notes if n.startswith("expert all-to-all not overlapped")]
     assert said == [
         "expert all-to-all not overlapped (ep 128 ranks 8 apart span 1,024 GPUs, 9 of them in a "

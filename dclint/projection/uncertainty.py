@@ -7,8 +7,9 @@ over published throughput). `low_factor` and `high_factor` are the BAND_QUANTILE
 1 - BAND_QUANTILE quantiles of those ratios, widened to hold 1 so the point estimate is always
 inside its band; MFU moves the other way (MFU / high_factor to MFU / low_factor). The quantile
 is calibrated leave-one-source-out: bands derived without one publication's runs contain the
-published figure for at least 80% of the runs left out (`tests/test_calibration.py`: 66 of 82
-at 10-90%, 64 at 15-85%), a class the other publications do not cover taking their envelope.
+published figure for the runs left out (`tests/test_calibration.py`: 131 of 157, 83.4%, at
+10-90%, 128 at 15-85%; the Megatron-family runs 64 of 82, 78.0%, under the 80% aimed at, and
+61), a class the other publications do not cover taking their envelope.
 
 A prediction outside the calibration domain of its class (a framework no calibration run of
 the class used, a GPU count outside the class's runs, a generation or class with no run) takes
@@ -83,8 +84,10 @@ class Band:
 _SOURCE = "dclint's calibration residuals (docs/performance-model.md)"
 
 # The lower quantile of the class residuals the band spans (and 1 - it above): 10-90%, an 80%
-# band, and the narrowest in steps of 5% whose leave-one-source-out coverage reaches 80%
-# (80.5%, 66 of 82 runs; 15-85% covers 78.0%). Calibrated on the runs, not on one run.
+# band. Left out one source at a time it covers 131 of 157 runs (83.4%; 15-85% 128, 81.5%),
+# but the Megatron-family runs 64 of 82 (78.0%; 15-85% 61): kept at 10-90% for their sake,
+# short of the 80% it was chosen for (docs/performance-model.md). Calibrated on the runs, not
+# on one run.
 BAND_QUANTILE = 0.10
 
 # (generation, MoE) -> (low factor, high factor, runs): the BAND_QUANTILE and 1 - BAND_QUANTILE
@@ -92,10 +95,10 @@ BAND_QUANTILE = 0.10
 # to hold 1, rounded to 3 places. Regenerate with `derive` (the calibration test prints the
 # expected table when it fails).
 BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
-    ("ampere", False): (0.976, 1.042, 10),
-    ("blackwell", False): (0.999, 1.195, 21),
+    ("ampere", False): (0.967, 1.041, 10),
+    ("blackwell", False): (0.998, 1.195, 21),
     ("blackwell", True): (0.829, 1.065, 30),
-    ("hopper", False): (0.837, 1.124, 14),
+    ("hopper", False): (0.831, 1.124, 14),
     ("hopper", True): (0.982, 1.646, 7),
 }
 
@@ -121,7 +124,7 @@ def native(framework: str | None) -> bool:
 # `derive` on those runs (the calibration test prints the table when it fails).
 NATIVE_BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
     ("ampere", False): (0.907, 1.069, 27),
-    ("hopper", False): (1.0, 1.367, 48),
+    ("hopper", False): (1.0, 1.265, 48),
 }
 NATIVE_DOMAINS: dict[tuple[str, bool], tuple[tuple[str, ...], int, int]] = {
     ("ampere", False): (("llm-foundry",), 8, 128),

@@ -73,20 +73,22 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     function a cost term, each reading the layer pass (`_layer_pass`) they share."""
     x = _layer_pass(a, lay, mac, sw)
     return _step(
-        a,
-        lay,
-        mac,
-        sw,
-        x,
-        (
-            _tp_comm(a, lay, mac, sw, x),
-            _pp_bubble(lay, x),
-            _pp_sends(a, lay, mac, sw, x),
-            _cp_comm(a, lay, mac, sw, x),
-            _ep_comm(a, lay, mac, sw, x),
-        ),
-        _flops(a, lay, causal, sw.op_recompute),
+        a, lay, mac, sw, x, _comm(a, lay, mac, sw, x), _flops(a, lay, causal, sw.op_recompute)
     )
+
+
+def _comm(
+    a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass
+) -> tuple[float, float, float, float, float]:
+    """The tp, pipeline bubble, pipeline sends, cp and ep terms of `lay`. The bubble idles a
+    stage for (p - 1) / v micro-batches' time, each micro-batch's time its compute and the
+    tp, cp and ep communication it waits on in its passes."""
+    tp, cp, ep = (
+        _tp_comm(a, lay, mac, sw, x),
+        _cp_comm(a, lay, mac, sw, x),
+        _ep_comm(a, lay, mac, sw, x),
+    )
+    return tp, _pp_bubble(lay, x, tp + cp + ep), _pp_sends(a, lay, mac, sw, x), cp, ep
 
 
 def _step(
@@ -149,13 +151,7 @@ class Stepper:
         ckey = (*key, lay.vpp)
         comm = self._comm.get(ckey)
         if comm is None:
-            comm = self._comm[ckey] = (
-                _tp_comm(a, lay, mac, sw, x),
-                _pp_bubble(lay, x),
-                _pp_sends(a, lay, mac, sw, x),
-                _cp_comm(a, lay, mac, sw, x),
-                _ep_comm(a, lay, mac, sw, x),
-            )
+            comm = self._comm[ckey] = _comm(a, lay, mac, sw, x)
         fkey = (lay.global_batch, lay.recompute)
         flops = self._flops.get(fkey)
         if flops is None:
@@ -381,10 +377,12 @@ def _compute(x: _Pass) -> tuple[float, float]:
     return x.m * x.mb, x.m * mb_rec
 
 
-def _pp_bubble(lay: Layout, x: _Pass) -> float:
+def _pp_bubble(lay: Layout, x: _Pass, inline: float) -> float:
+    """(p - 1) / v micro-batches' time through the stage: compute, recomputation and the
+    `inline` communication of the step's m micro-batches (tp, cp, ep), a micro-batch's share."""
     p, v = lay.pp, lay.vpp
     mb_rec = x.per_layer * x.rec
-    return (p - 1) / v * (x.mb + mb_rec) if p > 1 else 0.0
+    return (p - 1) / v * (x.mb + mb_rec + inline / x.m) if p > 1 else 0.0
 
 
 def _overlapped(mac: Machine, comm: float, under: float, span: int) -> float:
@@ -449,14 +447,16 @@ def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         # it): K and V reach SDPA repeated to the query heads (TorchTitan's repeat_kv), so the
         # ring moves q wide chunks; the default all-gather rotater gathers the other c - 1
         # chunks at once, waited on after the first chunk's attention; the backward gathers
-        # them again and passes the fp32 dK and dV accumulators on at every step
+        # them again and passes the fp32 dK and dV accumulators on after every step (c sends,
+        # `dkv_rotater.exchange_buffers`): each under the next step's attention, the last
+        # waited on after the loop with nothing left to hide it
         chunk = n * 2 * a.q * ACT / t
         gather = group_time(links, (c - 1) * chunk, c, t)
-        grads = group_time(links, (c - 1) * 2 * chunk, c, t)
+        grads = group_time(links, 2 * chunk, c, t)
         forward = 1 + (1 if lay.recompute == "full" else 0)
         one = forward * _overlapped(mac, gather, x.attn_fwd / c, c * t)
         one += _overlapped(mac, gather, x.attn_bwd / c, c * t)
-        one += _overlapped(mac, grads, x.attn_bwd * (c - 1) / c, c * t)
+        one += (c - 1) * _overlapped(mac, grads, x.attn_bwd / c, c * t) + grads
         return x.m * x.per_layer * one
     if c > 1:
         chunk = n * 2 * kv * ACT / t
