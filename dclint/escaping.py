@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "HTML_CSP",
@@ -51,17 +51,39 @@ __all__ = [
 # FSI PDI, ALM, LRM RLM); zero-width space, non-joiner, joiner; word joiner and the invisible
 # operators; the zero-width no-break space (BOM) inside text
 _INVISIBLE = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff"
-UNSAFE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{_INVISIBLE}]")
-# the same but for tab and line feed, which a multi-line description may hold
+# the characters `printable` escapes (UNSAFE, below) but tab and line feed, which a multi-line
+# description may hold
 UNSAFE_IN_LINE = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029{_INVISIBLE}]")
 _UNSAFE_IN_TEXT = UNSAFE_IN_LINE  # in a whole report: all but its own line feeds and tabs
-_COLOUR_OR_UNSAFE = re.compile(f"(\\x1b\\[[0-9;]*m)|{UNSAFE_IN_LINE.pattern}")
 _COMMAND = re.compile(r"^(\s*)(::|##\[)", re.MULTILINE)
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!&])")
-# `:` is not safe: Mermaid's encodeEntities first strips the last `;` of any line matching
-# `style.*:\S*#.*;` or `classDef.*:\S*#.*;`, which would cut our own entity code short (a label
-# "style x:#" would show "#35") unless no `:` is written in a label
-_MERMAID_SAFE = re.compile(r"[^A-Za-z0-9 _.,;/+=@%()'-]")
+# Patterns compiled on first use (module attributes all the same, through __getattr__): a
+# clean check's report escapes nothing, and compiling them (UNSAFE's character class is long)
+# was about 0.3% of its cold run
+_LAZY = {
+    "UNSAFE": f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{_INVISIBLE}]",
+    "_COLOUR_OR_UNSAFE": f"(\\x1b\\[[0-9;]*m)|{UNSAFE_IN_LINE.pattern}",
+    "_MARKDOWN_SPECIAL": r"([\\`*_\[\]<>|#~!&])",
+    # `:` is not safe: Mermaid's encodeEntities first strips the last `;` of any line matching
+    # `style.*:\S*#.*;` or `classDef.*:\S*#.*;`, which would cut our own entity code short (a
+    # label "style x:#" would show "#35") unless no `:` is written in a label
+    "_MERMAID_SAFE": r"[^A-Za-z0-9 _.,;/+=@%()'-]",
+}
+if TYPE_CHECKING:
+    UNSAFE: re.Pattern[str]
+
+
+def _compiled(name: str) -> re.Pattern[str]:
+    """The pattern `name` of `_LAZY`, compiled once."""
+    pattern: re.Pattern[str] | None = globals().get(name)
+    if pattern is None:
+        pattern = globals()[name] = re.compile(_LAZY[name])
+    return pattern
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return _compiled(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _escape_one(match: re.Match[str]) -> str:
@@ -71,9 +93,10 @@ def _escape_one(match: re.Match[str]) -> str:
 def printable(text: str) -> str:
     """`text` with every control, bidirectional or invisible character written as an escape
     (`\\x1b`, `\\n`, `\\u202e`)."""
-    if UNSAFE.search(text) is None:
+    unsafe = _compiled("UNSAFE")
+    if unsafe.search(text) is None:
         return text
-    return UNSAFE.sub(_escape_one, text)
+    return unsafe.sub(_escape_one, text)
 
 
 def describe_unsafe(char: str) -> str:
@@ -114,13 +137,13 @@ def mermaid_label(text: str) -> str:
     letters, digits, blanks and plain punctuation is a Mermaid entity code, `#` and `:`
     included, so quotes, brackets, pipes, backticks, `<`, and entity codes written in the text
     (`#35;`, `#60;`) stay text, and Mermaid's style/classDef clean-up finds no line to cut."""
-    return _MERMAID_SAFE.sub(_mermaid_entity, printable(text).strip())
+    return _compiled("_MERMAID_SAFE").sub(_mermaid_entity, printable(text).strip())
 
 
 def markdown_text(text: object) -> str:
     """Safe in a Markdown paragraph, heading or table cell: one line, printable, and Markdown's
     punctuation (`<`, `|`, `` ` ``, `[`...) backslash-escaped, so no HTML, link or cell break."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", printable(" ".join(str(text).split())))
+    return _compiled("_MARKDOWN_SPECIAL").sub(r"\\\1", printable(" ".join(str(text).split())))
 
 
 def markdown_code(text: object) -> str:
@@ -154,7 +177,7 @@ def output_text(text: str, fmt: str, *, colour: bool = False) -> str:
         return _UNSAFE_IN_TEXT.sub(_json_escape, text) if _UNSAFE_IN_TEXT.search(text) else text
     if _UNSAFE_IN_TEXT.search(text) is not None:
         if colour:
-            text = _COLOUR_OR_UNSAFE.sub(_escape_but_colour, text)
+            text = _compiled("_COLOUR_OR_UNSAFE").sub(_escape_but_colour, text)
         else:
             text = _UNSAFE_IN_TEXT.sub(_escape_one, text)
     return text if fmt == "github" else plain_lines(text)
