@@ -21,6 +21,7 @@ import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from dclint.errors import Problem
@@ -47,8 +48,20 @@ DESIGN_KEYS = frozenset(
     {"extends", "include", "site", "power", "rack_types", "racks", "cooling", "fabrics"}
     | {"storage", "workloads", "cost", "catalog", "origins"}
 )
-_TOP_KEY = re.compile(r"""^(["']?)([A-Za-z_][A-Za-z0-9_-]*)\1[ \t]*:(?:[ \t]|$)""", re.M)
-_MARKER = re.compile(r"^[ \t]*#[ \t]*dclint:[ \t]*(design|fragment)[ \t]*$", re.M)
+
+
+@cache
+def _top_key() -> re.Pattern[str]:
+    """A top-level key (compiled on first use: a check of named files sniffs none)."""
+    return re.compile(r"""^(["']?)([A-Za-z_][A-Za-z0-9_-]*)\1[ \t]*:(?:[ \t]|$)""", re.M)
+
+
+@cache
+def _marker() -> re.Pattern[str]:
+    """A `# dclint: design` or `# dclint: fragment` line."""
+    return re.compile(r"^[ \t]*#[ \t]*dclint:[ \t]*(design|fragment)[ \t]*$", re.M)
+
+
 _MAX_SNIFF = 10 * 1024 * 1024  # a larger file is left to the loader, which refuses it
 
 
@@ -66,10 +79,10 @@ class Found:
 
 def says_design(text: str) -> bool:
     """Whether YAML text declares itself a design (see the module docstring for the rule)."""
-    marker = _MARKER.search(text)
+    marker = _marker().search(text)
     if marker is not None:
         return marker.group(1) == "design"
-    keys = {m.group(2) for m in _TOP_KEY.finditer(text)}
+    keys = {m.group(2) for m in _top_key().finditer(text)}
     return "name" in keys and not keys.isdisjoint(DESIGN_KEYS)
 
 

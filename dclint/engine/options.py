@@ -28,7 +28,12 @@ __all__ = [
 
 # a ratio as written: "2:1", "2/1", "2.0:1", "3 : 2", or a plain number ("2")
 _NUM = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
-_RATIO = re.compile(rf"^\s*(?P<up>{_NUM})\s*(?:[:/]\s*(?P<down>{_NUM})\s*)?$")
+
+
+@lru_cache(maxsize=1)
+def _ratio() -> re.Pattern[str]:
+    """A ratio as written (compiled on first use: the options' defaults are numbers)."""
+    return re.compile(rf"^\s*(?P<up>{_NUM})\s*(?:[:/]\s*(?P<down>{_NUM})\s*)?$")
 
 
 def parse_ratio(value: Any) -> float:
@@ -37,7 +42,7 @@ def parse_ratio(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError("a ratio is a number or text such as 2:1")
     if isinstance(value, str):
-        found = _RATIO.match(value)
+        found = _ratio().match(value)
         if found is None:
             raise ValueError(f"'{value}' is not a ratio: write it as 2:1, 2/1 or 2.0")
         number = float(found["up"])

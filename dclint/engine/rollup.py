@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from dclint.engine.findings import Finding
@@ -85,8 +86,11 @@ def impact_sentence(f: Finding) -> str:
     return text[:1].upper() + text[1:]
 
 
-_NUMBERED = re.compile(r"(?<![\w.])([\w.-]*[A-Za-z_][\w.-]*)")
-_DIGITS = re.compile(r"\d+")
+@cache
+def _numbered() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """An id with a number in it, and a run of digits (compiled on first use: a clean check
+    rolls up no finding)."""
+    return re.compile(r"(?<![\w.])([\w.-]*[A-Za-z_][\w.-]*)"), re.compile(r"\d+")
 
 
 def _skeleton(text: str | None) -> str:
@@ -94,7 +98,8 @@ def _skeleton(text: str | None) -> str:
     r3-001's 'feed f3a001' read alike; plain numbers ('40 kW') stay."""
     if not text:
         return ""
-    return _NUMBERED.sub(lambda m: _DIGITS.sub("#", m.group(1)), text)
+    numbered, digits = _numbered()
+    return numbered.sub(lambda m: digits.sub("#", m.group(1)), text)
 
 
 def _shape(f: Finding) -> tuple[str, ...]:

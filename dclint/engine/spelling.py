@@ -39,13 +39,19 @@ __all__ = ["UNIT_SPELLING_ID", "respelled", "unit_spellings"]
 # documents them (rules/meta/) takes its id from here through dclint.api.
 UNIT_SPELLING_ID = "DCL005"
 
-# `key: value` where the value ends at a comment, the line's end, or a flow collection's `,`
-# `}` `]`; a quoted value is taken inside its quotes
-_KV = re.compile(
-    r"""(?:^|[\s{,])(?P<key>[A-Za-z_][A-Za-z0-9_-]*)\s*:[ \t]+"""
-    r"""(?:(?P<q>["'])(?P<qv>[^"'\n]*)(?P=q)|(?P<pv>[^\s,{}\[\]#'"][^,{}\[\]#\n]*?))"""
-    r"""[ \t]*(?=$|[,}\]]|[ \t]#)"""
-)
+
+@cache
+def _kv() -> re.Pattern[str]:
+    """`key: value` where the value ends at a comment, the line's end, or a flow collection's
+    `,` `}` `]`; a quoted value is taken inside its quotes. Compiled on first use: only the
+    lines of values that would be respelled are read so."""
+    return re.compile(
+        r"""(?:^|[\s{,])(?P<key>[A-Za-z_][A-Za-z0-9_-]*)\s*:[ \t]+"""
+        r"""(?:(?P<q>["'])(?P<qv>[^"'\n]*)(?P=q)|(?P<pv>[^\s,{}\[\]#'"][^,{}\[\]#\n]*?))"""
+        r"""[ \t]*(?=$|[,}\]]|[ \t]#)"""
+    )
+
+
 # a value after `key: ` that starts with a number and has a unit (the lines worth reading)
 _CANDIDATE = re.compile(
     r":[ \t]+[\"']?([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t]*"
@@ -323,7 +329,7 @@ def unit_spellings(
             if line.lstrip().startswith("#"):
                 continue
             code = -1  # where the line's comment starts, worked out if needed
-            for m in _KV.finditer(line):
+            for m in _kv().finditer(line):
                 group = "qv" if m.group("qv") is not None else "pv"
                 value = m.group(group)
                 if value is None:

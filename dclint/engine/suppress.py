@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
 from typing import NamedTuple
 
 from dclint.engine.config import Config, selected
@@ -29,9 +30,13 @@ __all__ = [
     "scan",
 ]
 
-_RE = re.compile(
-    r"#\s*dclint:\s*ignore\[(?P<ids>[^\]]*)\](?:\s+until=(?P<until>\S+))?(?P<reason>.*)$"
-)
+
+@cache
+def _comment() -> re.Pattern[str]:
+    """A suppression comment (compiled on first use: most designs have none)."""
+    return re.compile(
+        r"#\s*dclint:\s*ignore\[(?P<ids>[^\]]*)\](?:\s+until=(?P<until>\S+))?(?P<reason>.*)$"
+    )
 
 
 @dataclass
@@ -62,7 +67,7 @@ def scan(text: str) -> list[Suppression]:
     for number, line in enumerate(text.splitlines(), start=1):
         if "dclint:" not in line:
             continue
-        match = _RE.search(line)
+        match = _comment().search(line)
         if match is None or _inside_quotes(line, match.start()):
             continue
         ids = tuple(i.strip() for i in match.group("ids").split(",") if i.strip())
@@ -98,7 +103,6 @@ class SuppressionIds(NamedTuple):
 
 SUPPRESSION_IDS = SuppressionIds("DCL001", "DCL002", "DCL003", "DCL004")
 UNUSED, NO_REASON, UNKNOWN, EXPIRED = SUPPRESSION_IDS
-_IDS = re.compile(r"ignore\[([^\]]*)\]")
 
 
 def apply_suppressions(
@@ -220,7 +224,7 @@ def _drop_ids(s: Suppression, lines: list[str]) -> tuple[Change, ...]:
     if s.line > len(lines):
         return ()
     line = lines[s.line - 1]
-    found = _IDS.search(line, s.column - 1)
+    found = re.compile(r"ignore\[([^\]]*)\]").search(line, s.column - 1)  # re's cache: rare
     if found is None:
         return ()
     idle = _idle(s)

@@ -355,9 +355,9 @@ def _regular_inside(path: Path, root: Path) -> Path | None:
 def _fragment_text(text: str) -> bool:
     """Whether YAML text reads as a dclint fragment: a top-level design section (`racks`,
     `rack_types`, `site`, ...) and no `name` (a docker-compose file or a workflow is not)."""
-    from dclint.engine.files import _TOP_KEY, DESIGN_KEYS
+    from dclint.engine.files import DESIGN_KEYS, _top_key
 
-    keys = {m.group(2) for m in _TOP_KEY.finditer(text)}
+    keys = {m.group(2) for m in _top_key().finditer(text)}
     return "name" not in keys and not keys.isdisjoint(DESIGN_KEYS)
 
 
