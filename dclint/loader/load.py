@@ -18,7 +18,6 @@ from dclint.model.resolve import resolve
 from dclint.model.software import MOVED_KEYS
 from dclint.model.source import Source, format_path
 from dclint.model.types import fields_of
-from dclint.model.value_messages import value_message
 
 __all__ = ["load", "load_text"]
 
@@ -167,6 +166,8 @@ def _capped(problems: list[Problem], total: int) -> list[Problem]:
 
 
 def _problems(exc: ValidationError, data: dict[str, Any], source: Source) -> list[Problem]:
+    from dclint.model.value_messages import value_message  # a design that does not load
+
     out: dict[tuple[int, int, str], Problem] = {}
     every = exc.errors(include_url=False)
     errors = every[: MAX_ERRORS + 1]  # locating an error costs; the rest are only counted

@@ -14,7 +14,6 @@ from dclint.model.racks import RackFields, RackGroup
 from dclint.model.ranges import RangeError, counted, expand, substitute
 from dclint.model.source import Path, format_path
 from dclint.model.topology import ChainItem, FeedItem, PanelItem, Rack, RefError, Topology
-from dclint.model.value_messages import value_message
 from dclint.units import Q_, Quantity
 
 if TYPE_CHECKING:
@@ -31,6 +30,8 @@ def _catalog(design: Design, errors: list[RefError]) -> Catalog:
             CatalogData.model_validate(merge_raw(design.catalog), strict=False)
         )
     except ValidationError as exc:
+        from dclint.model.value_messages import value_message  # a catalog that does not load
+
         for err in exc.errors():
             errors.append(RefError(("catalog", *err["loc"]), f"catalog: {value_message(err)}"))
         return builtin()
