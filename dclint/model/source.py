@@ -10,16 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from dclint.model.position import Position
 
 __all__ = ["Path", "Position", "Source"]
 
 Path = tuple[str | int, ...]
 # reads the positions of the given paths (None: of every node) into the Source's tables
 Reread = Callable[["Source", "set[Path] | None"], None]
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A 1-based line and column in a file."""
+
+    file: str
+    line: int
+    column: int
 
 
 @dataclass
@@ -83,10 +88,10 @@ class Source:
             if hit is None and key:
                 hit = self._values.get(probe)
             if hit is not None:
-                return _position()(self.files.get(probe, self.file), hit[0], hit[1])
+                return Position(self.files.get(probe, self.file), hit[0], hit[1])
             probe = probe[:-1]
         hit = self._values.get((), (1, 1))
-        return _position()(self.file, hit[0], hit[1])
+        return Position(self.file, hit[0], hit[1])
 
     def override_origin(self, path: Path, at: Position) -> tuple[Position, str] | None:
         """If `at` (the position of `path`) is a flag's value, the design position the flag
@@ -100,25 +105,6 @@ class Source:
                 return hit
             probe = probe[:-1]
         return None
-
-
-_POSITION: list[type[Position]] = []
-
-
-def _position() -> type[Position]:
-    """Position, imported on the first position asked for: a clean check asks for none, and
-    the class (frozen and ordered: ten generated methods, each compiled) is made only then."""
-    if not _POSITION:
-        from dclint.model.position import Position
-
-        _POSITION.append(Position)
-    return _POSITION[0]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "Position":
-        return _position()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def format_path(path: Path) -> str:
