@@ -63,6 +63,7 @@ from dclint.projection.memory import (
     activation_bytes,
     at_zero,
     embedding_parameters,
+    in_flight,
     layer_activations,
     stage_bytes,
     stage_layers,
@@ -408,6 +409,7 @@ def _inner(
             continue
         slow: set[tuple[int, str, bool]] = set()  # (vpp, recompute, distributed) >= limit
         micro_batches = max(1, batch // (dp * mb))  # _shape's
+        flights: dict[int, list[float]] = {}  # each stage's in-flight layers a vpp
         for sp in sorted(sps, reverse=True):  # on first: off is never faster (module doc)
             if MOE_SP.broken(a.experts, tp, sp):
                 rejected[MOE_SP.message] += len(vpps) * 12
@@ -441,14 +443,24 @@ def _inner(
                                 activations[mb, sp, rec] = per_layer
                             # memory.stage_activations of _shape(lay)'s
                             logits = space.logit_bytes * a.seq / cp * mb * a.vocab / tp
-                            acts = []
-                            for stage, n in stages:
-                                acts.append(
-                                    activation_bytes(
-                                        per_layer, logits if stage == last else 0.0, stage, n,
-                                        pp, vpp, micro_batches, slots, offload,
-                                    )
-                                )  # fmt: skip
+                            if offload and pp == 1:
+                                # pp 1: the one stage is the last
+                                args = (pp, vpp, micro_batches, slots, offload)
+                                acts = [
+                                    activation_bytes(per_layer, logits, stage, n, *args)
+                                    for stage, n in stages
+                                ]
+                            else:  # activation_bytes, its in-flight layers read once a vpp
+                                flight = flights.get(vpp)
+                                if flight is None:
+                                    flight = flights[vpp] = [
+                                        in_flight(stage, n, pp, vpp, micro_batches, slots)
+                                        for stage, n in stages
+                                    ]
+                                acts = [
+                                    per_layer * f + (logits if stage == last else 0.0)
+                                    for (stage, _), f in zip(stages, flight, strict=True)
+                                ]
                         # memory_bytes: the binding stage's sum of stage_bytes at this stage
                         # (max's walk: the first, then each that is greater)
                         states_at = kept[zero]
