@@ -270,20 +270,18 @@ def search(space: Space, by: str = "time", limit: float | None = None) -> Search
     return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed)
 
 
-def _ranking(by: str) -> Callable[[Candidate], tuple[float, tuple[object, ...]]]:
-    """The sort key (metric(c.step_time, c.world, by), c.key), without a call of either per
+def _ranking(by: str) -> Callable[[Candidate], tuple[object, ...]]:
+    """The sort key (metric(c.step_time, c.world, by), *c.key), without a call of either per
     candidate: a search ranks up to MAX_EXAMINED."""
     recompute = {r: i for i, r in enumerate(RECOMPUTE)}
     optimizer = {o: i for i, o in enumerate(OPTIMIZERS)}
     cost = by == "cost"  # as metric weighs it
 
-    def key(c: Candidate) -> tuple[float, tuple[object, ...]]:
+    def key(c: Candidate) -> tuple[object, ...]:
         return (
             c.step_time * c.world if cost else c.step_time,
-            (
-                c.tp, c.pp, c.cp, c.ep, c.vpp, c.micro_batch, recompute[c.recompute],
-                c.sequence_parallel, optimizer[c.optimizer], c.world,
-            ),
+            c.tp, c.pp, c.cp, c.ep, c.vpp, c.micro_batch, recompute[c.recompute],
+            c.sequence_parallel, optimizer[c.optimizer], c.world,
         )  # fmt: skip
 
     return key
