@@ -24,7 +24,13 @@ from dclint.projection.layout_checks import (
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.search.layouts import search
 from dclint.projection.search.plan import Plan, plan_layouts
-from dclint.projection.search.records import MICRO_BATCHES, OPTIMIZERS, REASONS, RECOMPUTE
+from dclint.projection.search.records import (
+    MICRO_BATCHES,
+    OPTIMIZERS,
+    REASONS,
+    RECOMPUTE,
+    metric,
+)
 from dclint.rules.layout.par003_layout_not_divisible import _broken
 
 INTEGRATION = pytest.mark.integration
@@ -192,6 +198,9 @@ def test_cost_ranking_over_gpu_counts_prefers_fewer_gpu_seconds() -> None:
     cost = [c.step_time * c.world for c in both.valid]
     assert cost == sorted(cost)
     assert {c.world for c in both.valid} == {8, 16}
+    # the search's ranking is (metric, key), ties in key kept in the order examined
+    ranked = sorted(both.valid, key=lambda c: (metric(c.step_time, c.world, "cost"), c.key))
+    assert all(x is y for x, y in zip(ranked, both.valid, strict=True))
 
 
 def test_declared_rank_is_its_place_in_the_ranking() -> None:

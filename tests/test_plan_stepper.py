@@ -4,6 +4,8 @@ what `step` and `memory_bytes` give its layout alone."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_plan_fsdp import TITAN
 from test_plan_search import MOE, MOE_EXTRA, plan_of
@@ -11,7 +13,7 @@ from test_plan_search import MOE, MOE_EXTRA, plan_of
 from conftest import EXAMPLES
 from dclint.loader.load import load, load_text
 from dclint.model.design import Design
-from dclint.projection.search.layouts import memory_bytes
+from dclint.projection.search.layouts import memory_bytes, search
 from dclint.projection.search.plan import plan_layouts
 from dclint.projection.search.records import OPTIMIZERS, Candidate, Space
 from dclint.projection.step.model import Layout, step
@@ -35,20 +37,23 @@ def _design(which: str) -> Design:
     return load_text(TITAN)
 
 
-@pytest.mark.parametrize("which", ["dense", "uneven", "fsdp", "moe"])
+@pytest.mark.parametrize("which", ["dense", "uneven", "fsdp", "moe", "offload"])
 def test_each_candidate_is_timed_and_weighed_as_its_layout_alone(which: str) -> None:
     if which == "moe":
         plan = plan_of(**MOE, extra=MOE_EXTRA)
-    elif which == "uneven":  # 6 layers on pp 4: 1 + 2 + 2 + 1 (Megatron-Core's uneven split)
+    elif which in ("uneven", "offload"):  # 6 layers on pp 4: 1 + 2 + 2 + 1 (Megatron-Core's)
         plan = plan_of(layers=6, batch=16, gpus=8)
     else:
         design = _design(which)
         found = plan_layouts(design, design.workloads[0])
         assert not isinstance(found, str), found
         plan = found
-    space, sw = plan.space, plan.space.software
-    a, mac = space.arch, space.machine
-    seen = plan.result.valid[:: max(1, len(plan.result.valid) // 150)]
+    space, valid = plan.space, plan.result.valid
+    if which == "offload":  # 2 of 6 layers' activations offloaded (pp 1 only)
+        space = replace(space, offload=2)
+        valid = search(space).valid
+    sw, a, mac = space.software, space.arch, space.machine
+    seen = valid[:: max(1, len(valid) // 150)]
     assert len(seen) >= 10
     for c in seen:
         lay = _layout(space, c)
@@ -65,3 +70,5 @@ def test_each_candidate_is_timed_and_weighed_as_its_layout_alone(which: str) -> 
         assert any(c.first_layers for c in seen)
     if which == "fsdp":
         assert any(c.reshard is not None for c in seen)
+    if which == "offload":
+        assert any(c.pp == 1 for c in seen)

@@ -97,17 +97,22 @@ __all__ = [
     "WEIGHT_BYTES",
     "MemoryEstimate",
     "Shape",
+    "StageStates",
     "StageTerms",
+    "activation_bytes",
     "at_zero",
     "embedding_parameters",
     "expert_parameters",
+    "in_flight",
     "layer_activations",
     "layer_weight_bytes",
     "logit_bytes",
     "memory_per_gpu",
     "model_widths",
+    "stage_activations",
     "stage_bytes",
     "stage_layers",
+    "stage_states",
     "stage_terms",
 ]
 
@@ -274,26 +279,33 @@ def layer_activations(
 
 def _in_flight(stage: int, n: float, sh: Shape) -> float:
     """Layers' worth of one micro-batch's activations stage `stage` of `n` layers holds."""
-    if sh.vpp == 1:
-        return n * max(1, min(sh.pp - stage, sh.micro_batches))
-    chunks = 2 * (sh.pp - stage - 1) + (sh.vpp - 1) * sh.pp + 1
-    chunks = max(1, min(chunks, sh.micro_batches * sh.vpp))
+    return in_flight(stage, n, sh.pp, sh.vpp, sh.micro_batches, sh.slots)
+
+
+def in_flight(
+    stage: int, n: float, pp: int, vpp: int, micro_batches: int, slots: tuple[int, int]
+) -> float:
+    """`_in_flight` on the Shape's fields it reads (the layout search's floats)."""
+    if vpp == 1:
+        return n * max(1, min(pp - stage, micro_batches))
+    chunks = 2 * (pp - stage - 1) + (vpp - 1) * pp + 1
+    chunks = max(1, min(chunks, micro_batches * vpp))
     # the chunk that holds the embedding's slot (the first stage's first) or the loss's (the
     # last stage's last) has a layer fewer than the others, and the warm-up runs the chunks
     # in turn, pp forwards each (module doc)
     short = [
         chunk
         for chunk, on in (
-            (0, stage == 0 and sh.slots[0]),
-            (sh.vpp - 1, stage == sh.pp - 1 and sh.slots[1]),
+            (0, stage == 0 and slots[0]),
+            (vpp - 1, stage == pp - 1 and slots[1]),
         )
-        if on and sh.pp > 1
+        if on and pp > 1
     ]
     if not short:
-        return n / sh.vpp * chunks
-    per = (n + len(short)) / sh.vpp  # layers a chunk, the slots counted
-    m = sh.micro_batches
-    return chunks * per - sum(chunk_forwards(c, chunks, sh.pp, sh.vpp, m) for c in short)
+        return n / vpp * chunks
+    per = (n + len(short)) / vpp  # layers a chunk, the slots counted
+    m = micro_batches
+    return chunks * per - sum(chunk_forwards(c, chunks, pp, vpp, m) for c in short)
 
 
 def chunk_forwards(chunk: int, forwards: int, pp: int, vpp: int, micro_batches: int) -> int:
@@ -322,6 +334,7 @@ def stage_bytes(sh: Shape, stage: int, n: float, zero: int) -> tuple[float, ...]
 # stage_terms: (weights, weights sharded, gradients, gradients sharded, optimizer, optimizer
 # sharded, activations or -1), each in bytes
 StageTerms = tuple[float, float, float, float, float, float, float]
+StageStates = tuple[float, float, float, float, float, float]  # StageTerms but activations
 
 
 def at_zero(terms: StageTerms, zero: int, keep_gathered: bool = False) -> tuple[float, ...]:
@@ -340,6 +353,13 @@ def at_zero(terms: StageTerms, zero: int, keep_gathered: bool = False) -> tuple[
 def stage_terms(sh: Shape, stage: int, n: float) -> StageTerms:
     """What `stage_bytes` reads for every ZeRO stage of stage `stage` (holding `n` layers), each
     term replicated and sharded: a layout search weighs the four stages of one layout."""
+    return (*stage_states(sh, stage, n), stage_activations(sh, stage, n))
+
+
+def stage_states(sh: Shape, stage: int, n: float) -> StageStates:
+    """`stage_terms`' model states (weights, gradients, optimizer, each replicated and
+    sharded): they read neither the micro-batch, vpp nor the activations, so a layout search
+    weighs them once for the layouts of one (tp, pp, cp, dp, ep)."""
     share = n / sh.layers
     body = sh.dense - 2 * sh.embedding
     ends = (stage == 0) + (stage == sh.pp - 1)
@@ -360,16 +380,37 @@ def stage_terms(sh: Shape, stage: int, n: float) -> StageTerms:
     ) + WEIGHT_BYTES * (ends_local / dense_dp)
     gradients, gradients_sharded = sh.grad_bytes * params, sh.grad_bytes * sharded
     optimizer, optimizer_sharded = OPTIMIZER_BYTES * params, OPTIMIZER_BYTES * sharded
-    terms = (weights, weights_sharded, gradients, gradients_sharded, optimizer, optimizer_sharded)
+    return (weights, weights_sharded, gradients, gradients_sharded, optimizer, optimizer_sharded)
+
+
+def stage_activations(sh: Shape, stage: int, n: float) -> float:
+    """`stage_terms`' activations of stage `stage` (holding `n` layers), -1 where unknown."""
     if sh.per_layer is None:
-        return (*terms, -1.0)
+        return -1.0
     logits = sh.logits if stage == sh.pp - 1 else 0.0
-    if sh.offload and sh.pp == 1:
+    return activation_bytes(
+        sh.per_layer, logits, stage, n, sh.pp, sh.vpp, sh.micro_batches, sh.slots, sh.offload
+    )
+
+
+def activation_bytes(
+    per_layer: float,
+    logits: float,
+    stage: int,
+    n: float,
+    pp: int,
+    vpp: int,
+    micro_batches: int,
+    slots: tuple[int, int],
+    offload: int,
+) -> float:
+    """`stage_activations` on the Shape's fields it reads (`logits`: 0 but on the last stage)."""
+    if offload and pp == 1:
         # the layers kept, and the larger of the logits (at the loss) and one offloaded layer
         # in transit (module doc: Transformer Engine's offload window)
-        kept = max(0.0, n - sh.offload)
-        return (*terms, sh.per_layer * kept + max(logits, sh.per_layer))
-    return (*terms, sh.per_layer * _in_flight(stage, n, sh) + logits)
+        kept = max(0.0, n - offload)
+        return per_layer * kept + max(logits, per_layer)
+    return per_layer * in_flight(stage, n, pp, vpp, micro_batches, slots) + logits
 
 
 def _data_parallel(wl: Workload) -> int:

@@ -36,6 +36,7 @@ while splitting the element-wise work and the pipeline transfers (Korthikanti et
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 from dclint.projection.collectives import group_time
@@ -59,13 +60,14 @@ from dclint.projection.memory import (
     LOGIT_BYTES,
     WEIGHT_BYTES,
     Shape,
-    StageTerms,
+    activation_bytes,
     at_zero,
     embedding_parameters,
+    in_flight,
     layer_activations,
     stage_bytes,
     stage_layers,
-    stage_terms,
+    stage_states,
 )
 from dclint.projection.search.records import (
     MICRO_BATCHES,
@@ -75,7 +77,6 @@ from dclint.projection.search.records import (
     Candidate,
     Search,
     Space,
-    metric,
 )
 from dclint.projection.step.model import ACT, Arch, Layout, Machine, Step, Stepper
 
@@ -265,8 +266,25 @@ def search(space: Space, by: str = "time", limit: float | None = None) -> Search
     untimed = 0
     for world, lay, sps, vpps, ends in units:
         untimed += _inner(space, lay, sps, vpps, world, rejected, valid, limit, ends)
-    valid.sort(key=lambda c: (metric(c.step_time, c.world, by), c.key))
+    valid.sort(key=_ranking(by))
     return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed)
+
+
+def _ranking(by: str) -> Callable[[Candidate], tuple[object, ...]]:
+    """The sort key (metric(c.step_time, c.world, by), *c.key), without a call of either per
+    candidate: a search ranks up to MAX_EXAMINED."""
+    recompute = {r: i for i, r in enumerate(RECOMPUTE)}
+    optimizer = {o: i for i, o in enumerate(OPTIMIZERS)}
+    cost = by == "cost"  # as metric weighs it
+
+    def key(c: Candidate) -> tuple[object, ...]:
+        return (
+            c.step_time * c.world if cost else c.step_time,
+            c.tp, c.pp, c.cp, c.ep, c.vpp, c.micro_batch, recompute[c.recompute],
+            c.sequence_parallel, optimizer[c.optimizer], c.world,
+        )  # fmt: skip
+
+    return key
 
 
 # Layouts a search may examine (memory-checked, then timed if they fit): some 30 s on one
@@ -358,10 +376,20 @@ def _inner(
     # the uneven pipeline's busiest stage (Layout's default: even)
     busiest: float = 0.0 if ends is None else max(*ends, -(-a.layers // pp))
     flash, usable, fsdp = sw.flash_attention, space.usable_bytes, space.fsdp
-    # what memory_bytes reads that the layouts below share: the stages that can bind, the
-    # embedding, one layer's activations a (micro-batch, sequence parallelism, recomputation)
+    # what memory_bytes reads that the layouts below share: the stages that can bind, their
+    # model states (which read neither the micro-batch, vpp nor the activations) as each ZeRO
+    # stage keeps them, one layer's activations a (micro-batch, sequence parallelism,
+    # recomputation), the logits a micro-batch
     stages = stage_layers(a.layers, pp, *(ends or (None, None)), *map(bool, space.split_ends))
     embedding = embedding_parameters(a.vocab, a.hidden, a.dense_params)
+    unit = _shape(
+        a, base, 0.0, embedding, sw.grad_bytes, sw.expert_tp, space.offload, space.logit_bytes,
+        space.layer_weight_bytes, 0, False,
+    )  # fmt: skip
+    states = [(*stage_states(unit, stage, n), 0.0) for stage, n in stages]
+    kept = [[at_zero(st, zero)[:3] for st in states] for zero in range(len(OPTIMIZERS))]
+    slots = ((0, 0) if ends else space.split_ends) if pp > 1 else (0, 0)
+    offload, last = space.offload, pp - 1
     activations: dict[tuple[int, bool, str], float] = {}
     # the optimizer stages and why each is rejected (None: it is not): they read pp alone
     optimizers: list[tuple[int, str, str | None]] = []
@@ -378,6 +406,8 @@ def _inner(
             rejected[BATCH_MB_DP.message] += len(sps) * len(vpps) * 12
             continue
         slow: set[tuple[int, str, bool]] = set()  # (vpp, recompute, distributed) >= limit
+        micro_batches = max(1, batch // (dp * mb))  # _shape's
+        flights: dict[int, list[float]] = {}  # each stage's in-flight layers a vpp
         for sp in sorted(sps, reverse=True):  # on first: off is never faster (module doc)
             if MOE_SP.broken(a.experts, tp, sp):
                 rejected[MOE_SP.message] += len(vpps) * 12
@@ -393,8 +423,8 @@ def _inner(
                     lay = Layout(
                         tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec, stage_layers=busiest
                     )
-                    timed: dict[bool, Step] = {}
-                    terms: list[StageTerms] | None = None  # each stage's, every ZeRO stage
+                    timed: dict[bool, tuple[Step, float]] = {}  # the step and its time
+                    acts: list[float] | None = None  # each stage's activations
                     for zero, opt, reason in optimizers:
                         if reason is not None:
                             rejected[reason] += 1
@@ -402,21 +432,43 @@ def _inner(
                         if zero == 3 and fsdp:
                             _torch_fsdp(space, lay, ends, world, rejected, valid, timer)
                             continue
-                        if terms is None:
+                        if acts is None:
                             per_layer = activations.get((mb, sp, rec))
                             if per_layer is None:
                                 per_layer = _per_layer(
                                     a, lay, flash, space.saved, space.op_recompute
                                 )
                                 activations[mb, sp, rec] = per_layer
-                            shape = _shape(
-                                a, lay, per_layer, embedding, sw.grad_bytes, sw.expert_tp,
-                                space.offload, space.logit_bytes, space.layer_weight_bytes, 0,
-                                False, (0, 0) if ends else space.split_ends,
-                            )  # fmt: skip
-                            terms = [stage_terms(shape, stage, n) for stage, n in stages]
+                            # memory.stage_activations of _shape(lay)'s
+                            logits = space.logit_bytes * a.seq / cp * mb * a.vocab / tp
+                            if offload and pp == 1:
+                                # pp 1: the one stage is the last
+                                args = (pp, vpp, micro_batches, slots, offload)
+                                acts = [
+                                    activation_bytes(per_layer, logits, stage, n, *args)
+                                    for stage, n in stages
+                                ]
+                            else:  # activation_bytes, its in-flight layers read once a vpp
+                                flight = flights.get(vpp)
+                                if flight is None:
+                                    flight = flights[vpp] = [
+                                        in_flight(stage, n, pp, vpp, micro_batches, slots)
+                                        for stage, n in stages
+                                    ]
+                                acts = [
+                                    per_layer * f + (logits if stage == last else 0.0)
+                                    for (stage, _), f in zip(stages, flight, strict=True)
+                                ]
                         # memory_bytes: the binding stage's sum of stage_bytes at this stage
-                        memory = max(sum(at_zero(t, zero)) for t in terms)
+                        # (max's walk: the first, then each that is greater)
+                        states_at = kept[zero]
+                        w, g, o = states_at[0]
+                        memory = sum((w, g, o, acts[0]))
+                        for j in range(1, len(acts)):
+                            w, g, o = states_at[j]
+                            held = sum((w, g, o, acts[j]))
+                            if held > memory:
+                                memory = held
                         if MEMORY.broken(memory, usable):
                             rejected[MEMORY.message] += 1
                             continue
@@ -427,26 +479,20 @@ def _inner(
                             untimed += 1
                             continue
                         if dist not in timed:
-                            timed[dist] = timer(
-                                Layout(
-                                    tp,
-                                    pp,
-                                    cp,
-                                    dp,
-                                    ep,
-                                    vpp,
-                                    mb,
-                                    batch,
-                                    sp,
-                                    dist,
-                                    rec,
-                                    stage_layers=busiest,
-                                )
-                            )
-                        st = timed[dist]
+                            if dist:  # lay, the distributed optimizer's
+                                step = timer(lay)
+                            else:
+                                step = timer(
+                                    Layout(
+                                        tp, pp, cp, dp, ep, vpp, mb, batch, sp, False, rec,
+                                        stage_layers=busiest,
+                                    )
+                                )  # fmt: skip
+                            timed[dist] = step, step.time
+                        st, time = timed[dist]
                         if zero == 3 and gather is None:
                             gather = zero3_gather(a, lay, mac)
-                        seconds = st.time + (gather if zero == 3 and gather is not None else 0.0)
+                        seconds = time + (gather if zero == 3 and gather is not None else 0.0)
                         valid.append(
                             Candidate(
                                 tp, pp, vpp, cp, ep, dp, mb, rec, sp, opt, world, st, seconds,
@@ -454,7 +500,7 @@ def _inner(
                             )
                         )  # fmt: skip
                     if limit is not None:
-                        slow.update((vpp, rec, d) for d, st in timed.items() if st.time >= limit)
+                        slow.update((vpp, rec, d) for d, (_, t) in timed.items() if t >= limit)
     return untimed
 
 
