@@ -73,7 +73,13 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     function a cost term, each reading the layer pass (`_layer_pass`) they share."""
     x = _layer_pass(a, lay, mac, sw)
     return _step(
-        a, lay, mac, sw, x, _comm(a, lay, mac, sw, x), _flops(a, lay, causal, sw.op_recompute)
+        lay,
+        mac,
+        sw,
+        x,
+        _comm(a, lay, mac, sw, x),
+        _flops(a, lay, causal, sw.op_recompute),
+        _dp_shared(a, lay, mac, sw),
     )
 
 
@@ -92,31 +98,33 @@ def _comm(
 
 
 def _step(
-    a: Arch,
     lay: Layout,
     mac: Machine,
     sw: Software,
     x: _Pass,
     comm: tuple[float, float, float, float, float],
     flops: tuple[float, float],
+    shared: _DpShared,
 ) -> Step:
     """The step of `lay` from its layer pass, its communication terms that the optimizer does
-    not change (tp, pipeline bubble and sends, cp, ep) and its FLOPs."""
+    not change (tp, pipeline bubble and sends, cp, ep), its FLOPs and what its data-parallel
+    and optimizer terms read of the layout alone (`_dp_shared`)."""
     compute, recompute = _compute(x)
     tp, bubble, sends, cp, ep = comm
+    groups, optimizer, straggler_part = shared
     terms = (
         compute,
         recompute,
         tp,
         bubble,
         sends,
-        _dp_comm(a, lay, mac, sw, x),
+        _dp_comm(lay, mac, sw, x, groups),
         cp,
         ep,
-        _optimizer(a, lay, mac, sw),
+        optimizer,
     )
     # every GPU of the job synchronises each step: it waits for the slowest host
-    straggler = straggler_share(lay.tp * lay.pp * lay.cp * lay.dp) * sum(terms)
+    straggler = straggler_part * sum(terms)
     return Step(*terms, flops[0], flops[1], mac.overhead, straggler)
 
 
@@ -132,6 +140,7 @@ class Stepper:
         self._passes: dict[tuple[object, ...], _Pass] = {}
         self._comm: dict[tuple[object, ...], tuple[float, float, float, float, float]] = {}
         self._flops: dict[tuple[int, str], tuple[float, float]] = {}
+        self._dp: dict[tuple[object, ...], _DpShared] = {}
 
     def __call__(self, lay: Layout) -> Step:
         a, mac, sw = self.a, self.mac, self.sw
@@ -156,7 +165,14 @@ class Stepper:
         flops = self._flops.get(fkey)
         if flops is None:
             flops = self._flops[fkey] = _flops(a, lay, self.causal, sw.op_recompute)
-        return _step(a, lay, mac, sw, x, comm, flops)
+        dkey = (
+            lay.tp, lay.pp, lay.cp, lay.dp, lay.ep, lay.vpp, lay.distributed_optimizer, lay.fsdp,
+            lay.torch_fsdp,
+        )  # fmt: skip
+        shared = self._dp.get(dkey)
+        if shared is None:
+            shared = self._dp[dkey] = _dp_shared(a, lay, mac, sw)
+        return _step(lay, mac, sw, x, comm, flops, shared)
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,15 +534,35 @@ def _optimizer(a: Arch, lay: Layout, mac: Machine, sw: Software) -> float:
     return optimizer
 
 
-def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
-    """Data parallel: gradients reduced over dp x cp (experts' over dp x cp / ep), parameters
-    gathered."""
-    t, m, per_layer, fwd, bwd, links = lay.tp, x.m, x.per_layer, x.fwd, x.bwd, mac.links
-    dp = 0.0
+# a data-parallel group's (ranks, local parameters, gradient and parameter collectives, an FSDP
+# gather, the last bucket's gradient and parameter collectives): what `_dp_comm` reads of the
+# layout alone; the groups, Adam's term and the straggler share of the layout (`_dp_shared`)
+_DpGroup = tuple[int, float, float, float, float, float, float]
+_DpShared = tuple[tuple[_DpGroup, ...], float, float]
+
+
+def _dp_shared(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _DpShared:
+    """The data-parallel groups' collectives (`_dp_collectives`), Adam's term and the straggler
+    share: they read the layout's sizes and optimizer, not the layer pass."""
+    return (
+        _dp_collectives(a, lay, mac, sw),
+        _optimizer(a, lay, mac, sw),
+        straggler_share(lay.tp * lay.pp * lay.cp * lay.dp),
+    )
+
+
+def _dp_collectives(a: Arch, lay: Layout, mac: Machine, sw: Software) -> tuple[_DpGroup, ...]:
+    """The collectives of the data-parallel groups that reduce anything: gradients reduced
+    over dp x cp (experts' over dp x cp / ep), parameters gathered."""
+    t, links = lay.tp, mac.links
+    out: list[_DpGroup] = []
     for group, (local, ranks) in enumerate(_dp_groups(a, lay, sw)):
         if local <= 0:
             continue
         if ranks <= 1:
+            continue
+        if lay.fsdp and lay.torch_fsdp:  # `_torch_fsdp` reads local and ranks only
+            out.append((ranks, local, 0.0, 0.0, 0.0, 0.0, 0.0))
             continue
         share = (ranks - 1) / ranks
         # one NCCL collective's latency a phase: Megatron-Core's DDP reduces in buckets of
@@ -541,23 +577,10 @@ def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
                 links, 2 * share * local * sw.grad_bytes, ranks, t, calls=calls, ring=2
             )
             params = 0.0
-        if lay.fsdp and lay.torch_fsdp:
-            dp += _torch_fsdp(mac, sw, lay, x, local, ranks)
-            continue
+        one = g_last = p_last = 0.0
         if lay.fsdp:
-            # ZeRO-3 / FSDP: every micro-batch gathers the parameters for its forward and again
-            # for its backward and reduce-scatters its gradients (Rajbhandari et al. 2020: 3x
-            # the parameter volume a step), each under the micro-batch's own compute
             one = group_time(links, share * local * ACT, ranks, t, calls=calls)
-            if sw.overlap_dp:
-                fsdp = _overlapped(mac, one, per_layer * fwd, ranks * t) + _overlapped(
-                    mac, one + grads, per_layer * bwd, ranks * t
-                )
-            else:
-                fsdp = 2 * one + grads
-            dp += m * fsdp
-            continue
-        if sw.overlap_dp:  # under the last micro-batch's backward / first one's forward
+        elif sw.overlap_dp:
             # the dense buffer's last bucket (the embedding's, `_last_bucket`) is reduced after
             # the backward and gathered before the first forward: under neither
             last = 0.0
@@ -572,11 +595,39 @@ def _dp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
                 if last
                 else 0.0
             )
-            grads = g_last + _overlapped(mac, grads - g_last, per_layer * bwd, ranks * t)
             if lay.distributed_optimizer:
                 p_last = (
                     group_time(links, share * last * ACT, ranks, t, calls=calls) if last else 0.0
                 )
+        out.append((ranks, local, grads, params, one, g_last, p_last))
+    return tuple(out)
+
+
+def _dp_comm(
+    lay: Layout, mac: Machine, sw: Software, x: _Pass, groups: tuple[_DpGroup, ...]
+) -> float:
+    """Data parallel: the groups' collectives (`_dp_collectives`) under the layer pass `x`."""
+    t, m, per_layer, fwd, bwd = lay.tp, x.m, x.per_layer, x.fwd, x.bwd
+    dp = 0.0
+    for ranks, local, grads, params, one, g_last, p_last in groups:
+        if lay.fsdp and lay.torch_fsdp:
+            dp += _torch_fsdp(mac, sw, lay, x, local, ranks)
+            continue
+        if lay.fsdp:
+            # ZeRO-3 / FSDP: every micro-batch gathers the parameters for its forward and again
+            # for its backward and reduce-scatters its gradients (Rajbhandari et al. 2020: 3x
+            # the parameter volume a step), each under the micro-batch's own compute
+            if sw.overlap_dp:
+                fsdp = _overlapped(mac, one, per_layer * fwd, ranks * t) + _overlapped(
+                    mac, one + grads, per_layer * bwd, ranks * t
+                )
+            else:
+                fsdp = 2 * one + grads
+            dp += m * fsdp
+            continue
+        if sw.overlap_dp:  # under the last micro-batch's backward / first one's forward
+            grads = g_last + _overlapped(mac, grads - g_last, per_layer * bwd, ranks * t)
+            if lay.distributed_optimizer:
                 params = p_last + _overlapped(mac, params - p_last, per_layer * fwd, ranks * t)
         dp += grads + params
     return dp
