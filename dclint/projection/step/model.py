@@ -84,17 +84,30 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
 
 
 def _comm(
-    a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass
+    a: Arch,
+    lay: Layout,
+    mac: Machine,
+    sw: Software,
+    x: _Pass,
+    inline: tuple[float, float, float] | None = None,
 ) -> tuple[float, float, float, float, float]:
     """The tp, pipeline bubble, pipeline sends, cp and ep terms of `lay`. The bubble idles a
     stage for (p - 1) / v micro-batches' time, each micro-batch's time its compute and the
-    tp, cp and ep communication it waits on in its passes."""
-    tp, cp, ep = (
+    tp, cp and ep communication it waits on in its passes (`inline`: `_inline`'s, when known)."""
+    tp, cp, ep = inline or _inline(a, lay, mac, sw, x)
+    return tp, _pp_bubble(lay, x, tp + cp + ep), _pp_sends(a, lay, mac, sw, x), cp, ep
+
+
+def _inline(
+    a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass
+) -> tuple[float, float, float]:
+    """The tp, cp and ep terms: they read the layer pass and the layout's sizes, not vpp
+    (but the ep term with overlap_ep)."""
+    return (
         _tp_comm(a, lay, mac, sw, x),
         _cp_comm(a, lay, mac, sw, x),
         _ep_comm(a, lay, mac, sw, x),
     )
-    return tp, _pp_bubble(lay, x, tp + cp + ep), _pp_sends(a, lay, mac, sw, x), cp, ep
 
 
 def _step(
@@ -139,6 +152,7 @@ class Stepper:
         self.a, self.mac, self.sw, self.causal = a, mac, sw, causal
         self._passes: dict[tuple[object, ...], _Pass] = {}
         self._comm: dict[tuple[object, ...], tuple[float, float, float, float, float]] = {}
+        self._inline: dict[tuple[object, ...], tuple[float, float, float]] = {}
         self._flops: dict[tuple[int, str], tuple[float, float]] = {}
         self._dp: dict[tuple[object, ...], _DpShared] = {}
 
@@ -160,7 +174,11 @@ class Stepper:
         ckey = (*key, lay.vpp)
         comm = self._comm.get(ckey)
         if comm is None:
-            comm = self._comm[ckey] = _comm(a, lay, mac, sw, x)
+            ikey = ckey if sw.overlap_ep else key
+            inline = self._inline.get(ikey)
+            if inline is None:
+                inline = self._inline[ikey] = _inline(a, lay, mac, sw, x)
+            comm = self._comm[ckey] = _comm(a, lay, mac, sw, x, inline)
         fkey = (lay.global_batch, lay.recompute)
         flops = self._flops.get(fkey)
         if flops is None:
@@ -456,9 +474,11 @@ def _pp_sends(a: Arch, lay: Layout, mac: Machine, sw: Software, pas: _Pass) -> f
 
 def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
     """Context parallel: ring exchange of K and V chunks, forward once, backward twice."""
-    t, c, n, kv, links = lay.tp, lay.cp, x.n, a.kv, mac.links
+    t, c, n, links = lay.tp, lay.cp, x.n, mac.links
     cp = 0.0
-    if c > 1 and sw.torch_cp:
+    if c <= 1:
+        return cp
+    if sw.torch_cp:
         # PyTorch's context parallel (torch.distributed.tensor.experimental, as TorchTitan runs
         # it): K and V reach SDPA repeated to the query heads (TorchTitan's repeat_kv), so the
         # ring moves q wide chunks; the default all-gather rotater gathers the other c - 1
@@ -475,7 +495,7 @@ def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         one += (c - 1) * _overlapped(mac, grads, x.attn_bwd / c, c * t) + grads
         return x.m * x.per_layer * one
     if c > 1:
-        chunk = n * 2 * kv * ACT / t
+        chunk = n * 2 * a.kv * ACT / t
         one = group_time(links, 3 * (c - 1) * chunk, c, t)
         hidden_under = x.attn_fwd + x.attn_bwd if sw.overlap_cp else 0.0
         cp = x.m * x.per_layer * _overlapped(mac, one, hidden_under, c * t)
