@@ -7,7 +7,7 @@ and each constant's source are in docs/performance-model.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from dclint.projection.collectives import group_time, node_share
 from dclint.projection.efficiency import tile_share
@@ -402,7 +402,10 @@ def _recomputed(x: _Pass, recompute: str, sw: Software) -> _Pass:
         recompute, sw, x.fwd, x.fwd_g, x.gemm_rate, x.memory, x.cast_fwd, x.attn, x.attn_rate,
         x.scores_time,
     )  # fmt: skip
-    return replace(x, rec=rec)
+    return _Pass(
+        x.n, x.m, x.routed, x.per_layer, x.fwd_g, x.bwd_g, x.attn, x.attn_rate, x.attn_fwd,
+        x.attn_bwd, x.fwd, x.bwd, rec, x.mb, x.gemm_rate, x.memory, x.cast_fwd, x.scores_time,
+    )  # fmt: skip
 
 
 def _compute(x: _Pass) -> tuple[float, float]:
