@@ -20,7 +20,6 @@ __all__ = [
     "projections",
     "run_sweep",
     "split_values",
-    "training_band",
 ]
 
 
@@ -105,13 +104,6 @@ class Projected(NamedTuple):
     unconverted: tuple[str, ...] = ()
 
 
-def training_band(p: Any) -> tuple[Quantity, Quantity] | None:
-    """The projection `p`'s training days' band, (low, high) in days, as the projection
-    computes it (Projection.training_band); None where its MFU is not the predicted one."""
-    band: tuple[Quantity, Quantity] | None = getattr(p, "training_band", None)
-    return band
-
-
 def projections(design: Any) -> dict[str, Projected]:
     """(training time, total cost, band) by workload id, when dclint.projection can project
     them."""
@@ -130,7 +122,7 @@ def projections(design: Any) -> dict[str, Projected]:
         out[str(p.workload)] = Projected(
             days.to("day") if days is not None else None,
             cost,
-            training_band(p),
+            getattr(p, "training_band", None),  # None where the MFU is not the predicted one
             tuple(getattr(p, "unconverted", ())),
         )
     return out
@@ -148,18 +140,17 @@ def run_sweep(file: str, engine: Engine, base: tuple[Override, ...], text: str) 
     """Check `file` once per value; `base` (--set) overrides apply first, the sweep's last."""
     from dclint.analysis.grid.runner import engine_at, overrides_at, points, run_batches
     from dclint.engine.coverage import blocking
-    from dclint.engine.findings import SEVERITY_RANK
+    from dclint.engine.findings import at_or_above
 
     path, values = split_values(text)
     fail_on = engine.config_for(file).fail_on
-    floor = SEVERITY_RANK[fail_on]
 
     def row(point: tuple[str, ...]) -> SweepRow:
         at = engine_at(engine, (*base, *overrides_at([path], point, "--sweep")))
         result = at.check_file(file)
         found = [f for f in result.findings if "rule-failure" not in f.tags]
         counts = Counter(f.rule for f in found)
-        failing = Counter(f.rule for f in found if SEVERITY_RANK[f.severity] >= floor)
+        failing = Counter(f.rule for f in found if at_or_above(f.severity, fail_on))
         errors = point_errors(result)
         work = projections(result.design) if result.design is not None else {}
         blocked = blocking(result.findings, at.rules)

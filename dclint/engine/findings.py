@@ -21,6 +21,7 @@ __all__ = [
     "RunResult",
     "Value",
     "Waiver",
+    "at_or_above",
     "number_and_unit",
     "value_text",
 ]
@@ -30,6 +31,11 @@ SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
 # What a finding measured or its limit: a Quantity, a plain number (a count, a ratio), or text
 # where no number says it ("2.00:1", "3 of 4"); None when the rule gives none.
 Value = Any
+
+
+def at_or_above(severity: str, fail_on: str) -> bool:
+    """Whether a finding of `severity` fails a run whose threshold is `fail_on` (exit 1)."""
+    return SEVERITY_RANK[severity] >= SEVERITY_RANK[fail_on]
 
 
 def value_text(value: Value, digits: int = 4) -> str | None:
@@ -259,5 +265,4 @@ class RunResult:
         """0 clean, 1 findings at or above `fail_on`, 2 load/config errors or rule failures."""
         if self.errors or self.rule_failures:
             return 2
-        floor = SEVERITY_RANK[fail_on]
-        return 1 if any(SEVERITY_RANK[f.severity] >= floor for f in self.findings) else 0
+        return 1 if any(at_or_above(f.severity, fail_on) for f in self.findings) else 0
