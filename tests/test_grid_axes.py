@@ -62,6 +62,49 @@ def test_a_path_given_twice_is_refused_not_half_ignored(
     )
 
 
+@pytest.mark.parametrize(
+    ("command", "flag", "swept", "given"),
+    [
+        ("check", "--sweep", "site.pue", "site.pue=1.2"),
+        ("check", "--sweep", "site.pue", "site={pue: 1.2}"),
+        ("plan", "--vary", "site.pue", "site.pue=1.2"),
+        ("plan", "--vary", "site", "site.pue=1.2"),
+    ],
+)
+def test_a_set_on_a_swept_path_is_refused_not_overridden(
+    capsys: pytest.CaptureFixture[str], command: str, flag: str, swept: str, given: str
+) -> None:
+    """`check --sweep site.pue=1.1,1.3 --set site.pue=1.2` printed the sweep's two rows and
+    exit 0: the swept values, applied last, replaced the --set value at every point."""
+    values = "{pue: 1.1},{pue: 1.3}" if swept == "site" else "1.1,1.3"
+    argv = [command, H100, flag, f"{swept}={values}", "--set", given]
+    assert main([*argv, *(["--jobs", "1"] if command == "plan" else [])]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == (
+        f"dclint: error: --set {given} and {flag} {swept}: the swept values would replace the "
+        f"--set value at every point; drop the --set, or give its value in {flag}\n"
+    )
+
+
+def test_a_set_beside_a_swept_path_still_applies(capsys: pytest.CaptureFixture[str]) -> None:
+    """A --set on another path applies at every point: twice the electricity price adds the
+    energy's cost again to each row (118,715 and 120,221 CNY at 0.8 CNY/kWh)."""
+    argv = [
+        "check",
+        H100,
+        "--sweep",
+        "site.pue=1.1,1.3",
+        "--set",
+        "site.electricity_price=1.6 CNY/kWh",
+    ]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        "1.1              0       1.751 d   126,998 CNY",
+        "1.3              0       1.751 d   130,009 CNY",
+    ]
+
+
 def test_the_grid_says_when_its_days_rest_on_an_mfu_no_run_has_measured(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

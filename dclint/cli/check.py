@@ -439,6 +439,10 @@ def sweep(args: argparse.Namespace) -> int:
         raise ConfigError(f"--max-points {args.max_points}: allow at least one point")
     grid_size([split_values(text)], args.max_points, "--sweep")  # before any work
     engine = make_engine(args)
+    if engine.overrides:
+        from dclint.loader.overrides import forbid_swept
+
+        forbid_swept(engine.overrides, [split_values(text)[0]], "--sweep")
     files, missing = collect(args.paths, ())
     if missing:
         raise LoadError(list(missing))

@@ -158,7 +158,12 @@ def run(args: argparse.Namespace) -> int:
                 "--vary (PATH=V1,V2,...)"
             )
         count = grid_size(varies, args.max_points, "--vary", sampled=bool(args.sample))
-        design = load(args.design, overrides=overrides(args))  # LoadError: exit 2, located
+        sets = overrides(args)
+        if sets:
+            from dclint.loader.overrides import forbid_swept
+
+            forbid_swept(sets, paths, "--vary")
+        design = load(args.design, overrides=sets)  # LoadError: exit 2, located
         return _grid(args, pick_workload(design, args.workload).id, varies, count)
     # the engine checks --config, --select and --ignore, and gives the memory reserve in
     # effect for this design (the search keeps that much of each GPU's memory free)

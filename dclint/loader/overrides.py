@@ -25,6 +25,7 @@ __all__ = [
     "Override",
     "apply_overrides",
     "find_item",
+    "forbid_swept",
     "parse_override",
     "parse_overrides",
 ]
@@ -65,6 +66,21 @@ def parse_override(text: str, index: int, flag: str = "--set") -> Override:
     except YamlError as exc:
         raise ConfigError(f"{flag} {text}: value is not valid YAML: {exc}") from None
     return Override(index, text, _parts(path.strip(), text, flag), value, flag)
+
+
+def forbid_swept(sets: tuple[Override, ...], swept: list[str], flag: str) -> None:
+    """ConfigError where a --set writes a path a sweep varies, or a path inside or around it
+    (`site.pue`, `site`): the swept values, applied last, would replace the --set's value at
+    every point without a word."""
+    for path in swept:
+        parts = _parts(path, path, flag)
+        for o in sets:
+            n = min(len(parts), len(o.parts))
+            if parts[:n] == o.parts[:n]:
+                raise ConfigError(
+                    f"{o.flag} and {flag} {_clip(path)}: the swept values would replace the "
+                    f"--set value at every point; drop the --set, or give its value in {flag}"
+                )
 
 
 def _clip(text: str) -> str:
