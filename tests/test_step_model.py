@@ -403,6 +403,14 @@ def test_the_seed_moe_names_the_setting_that_explains_the_operators_step() -> No
     (step, ep, _, notes), (tuned_step, _, comm, tuned_notes) = got
     assert (step, ep) == (pytest.approx(2.974, abs=1e-3), pytest.approx(0.301, abs=1e-3))
     assert (tuned_step, comm) == (pytest.approx(2.303, abs=1e-3), pytest.approx(0.077, abs=1e-3))
+    # the bubble's share of the same tp, cp and ep communication, (p - 1) / v x their sum / m
+    # (pp 8, vpp 2, m = 2048 / (dp 128 x micro-batch 1) = 16), is in pp_bubble; with it the
+    # share a stage waits on communication is 9.1% (the docs, Three practitioner claims)
+    (p,) = project_workloads(load_text(tuned))
+    b = p.as_dict()["step_breakdown"]
+    waited = (8 - 1) / 2 * (b["tp"] + b["cp"] + b["ep"]) / 16
+    assert waited == pytest.approx(0.034, abs=1e-3)
+    assert comm + waited / tuned_step == pytest.approx(0.091, abs=1e-3)
     said = [n for n in notes if n.startswith("expert all-to-all not overlapped")]
     assert said == [
         "expert all-to-all not overlapped (ep 128 ranks 8 apart span 1,024 GPUs, 9 of them in a "

@@ -48,7 +48,12 @@ Conventions:
   data since it is not needed in backward pass", then "Cached input tensor"; LayerNormLinear
   and LayerNormMLP save `ln_out` and the FP8 activation output `act_out` alike): the QKV and
   first MLP GEMMs' inputs sbh each, the second MLP GEMM's sbf; the attention output stays in
-  BF16 for the flash backward (2sbq) and its projection keeps an FP8 copy (sbq).
+  BF16 for the flash backward (2sbq) and its projection keeps an FP8 copy (sbq), but for
+  Megatron-Core (from core_v0.14.0, with Transformer Engine 2.6 or later) under a recipe other
+  than delayed scaling: it sets `save_original_input` on `linear_proj` ("the output of the
+  fused core_attn is saved by itself, and linear_proj also saves the quantized tensor of this
+  output ... to avoid the extra memory usage", megatron/core/transformer/attention.py), and
+  the projection saves the attention's own BF16 output (`fp8_proj_copy`).
   Sequence parallelism is on by default when tp > 1,
   as Megatron-Core training recipes run it.
 - In flight: stage k of pp holds min(pp - k, micro-batches) micro-batches of its layers;
@@ -94,6 +99,7 @@ __all__ = [
     "LOGIT_BYTES",
     "OPTIMIZER_BYTES",
     "PER_TENSOR_FP8",
+    "SAVE_ORIGINAL_PROJ",
     "WEIGHT_BYTES",
     "MemoryEstimate",
     "Shape",
@@ -103,6 +109,7 @@ __all__ = [
     "at_zero",
     "embedding_parameters",
     "expert_parameters",
+    "fp8_proj_copy",
     "in_flight",
     "layer_activations",
     "layer_weight_bytes",
@@ -124,6 +131,9 @@ FP8_WEIGHT_BYTES = 1.0  # an FP8 parameter (fp8_param_gather) on a GPU without t
 PER_TENSOR_FP8 = ("delayed", "current")
 # precisions whose GEMM inputs Transformer Engine saves quantized for the backward (module doc)
 FP8_SAVED = ("fp8", "fp4")
+# Transformer Engine's FP8 recipes under which Megatron-Core's attention output projection
+# saves its original BF16 input, not an FP8 copy (`fp8_proj_copy`): all but delayed scaling
+SAVE_ORIGINAL_PROJ = ("current", "blockwise", "mxfp8")
 
 
 @dataclass(frozen=True)
@@ -248,11 +258,13 @@ def layer_activations(
     dropout: bool = True,
     fp8: bool = False,
     op: bool = False,
+    proj_copy: bool = True,
 ) -> float:
     """Bytes of one transformer layer's activations for one micro-batch (module doc's terms);
     `widths` (q, k, f, gated) default to GPT's (h, h, 4h, False); `dropout` False drops the two
     masks, `fp8` saves the four GEMM inputs in FP8, `op` is selective recomputation by
-    TorchTitan's op-level policy (module doc)."""
+    TorchTitan's op-level policy, `proj_copy` False (with `fp8`) drops the output projection's
+    FP8 copy of the attention output (`fp8_proj_copy`; module doc)."""
     if recompute == "full":
         return 2 * s * b * h / (t if sp else 1)
     q, k, f, gated = widths or (h, h, 4 * h, False)
@@ -268,9 +280,8 @@ def layer_activations(
     replicated = 4 + 2 * gemm_in + (2 if dropout else 0)
     # Q, K and V, the attention output (flash backward and, in BF16, the projection's input),
     # the projection's FP8 copy, the activation's input, the second MLP GEMM's input
-    split = (
-        2 * q + 4 * k + 2 * q + (q if fp8 else 0) + 2 * f * (2 if gated else 1) + gemm_in * f
-    ) / h
+    copy = q if fp8 and proj_copy else 0.0
+    split = (2 * q + 4 * k + 2 * q + copy + 2 * f * (2 if gated else 1) + gemm_in * f) / h
     base = (replicated + split) / t if sp else replicated + split / t
     if recompute == "selective" or flash:
         return s * b * h * base
@@ -439,6 +450,19 @@ def layer_weight_bytes(wl: Workload, blackwell: bool) -> float:
     return WEIGHT_BYTES
 
 
+def fp8_proj_copy(wl: Workload) -> bool:
+    """Whether the attention output projection keeps an FP8 copy of its input for the
+    backward (module doc): not where Megatron-Core with Transformer Engine's kernels runs an fp8
+    recipe other than delayed scaling (`save_original_input` on `linear_proj`)."""
+    sw = wl.software_in_effect
+    return not (
+        wl.precision == "fp8"
+        and sw.framework == "megatron-core"
+        and sw.kernels == "transformer-engine"
+        and sw.fp8_recipe in SAVE_ORIGINAL_PROJ
+    )
+
+
 def logit_bytes(wl: Workload) -> float:
     """Bytes a logit keeps for the loss's backward (module doc)."""
     return FUSED_LOGIT_BYTES if wl.software_in_effect.fused_cross_entropy else LOGIT_BYTES
@@ -463,6 +487,7 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
             s, wl.micro_batch, m.hidden_size, heads, p.tp, p.sequence_parallel_on,
             wl.recompute, sw.flash_attention, model_widths(wl),
             m.dropout, wl.precision in FP8_SAVED, sw.selective_recompute == "op",
+            fp8_proj_copy(wl),
         )  # fmt: skip
         if m.vocab_size:
             logits = logit_bytes(wl) * s * wl.micro_batch * m.vocab_size / p.tp
@@ -604,7 +629,8 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
     if not wl.model.dropout:
         notes.append("no dropout masks (model.dropout false)")
     if wl.precision in FP8_SAVED:
-        notes.append("GEMM inputs saved in FP8 for the backward (Transformer Engine)")
+        proj = "" if fp8_proj_copy(wl) else "; the attention output projection's in BF16"
+        notes.append(f"GEMM inputs saved in FP8 for the backward (Transformer Engine{proj})")
     if activations < 0:
         notes.append("activations not estimated: model layers and hidden_size not declared")
     else:

@@ -37,9 +37,12 @@ launcher sets NCCL_NVLS_ENABLE=0 "for memory saving") and the caching allocator'
 fragmentation, which no public source gives as a share: no published sum replaces it
 (docs/performance-model.md, Memory). The estimate passes the published layouts it was checked
 against (Narayanan et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100, NVIDIA's Llama 3.1
-405B recipe on 512 H100 with bf16 gradients as Megatron-Bridge runs it) and 60 of the 61
-Megatron-Bridge and MLPerf recipe layouts of tests/calibration/ (GB200's 25.11 Llama 3.1 405B
-needs 90.8% of the device). FP8 parameters: Transformer Engine keeps an FP8 weight's transpose
+405B recipe on 512 H100 with bf16 gradients as Megatron-Bridge runs it) and the 61
+Megatron-Bridge and MLPerf recipe layouts of tests/calibration/ (GB200's 25.11 Llama 3.1 405B,
+the tightest, needs 88.2% of the device). FP8 runs save each GEMM's input in FP8, but
+Megatron-Core's attention output projection, under a recipe other than delayed scaling, saves
+the attention's own bf16 output (`save_original_input`, megatron/core/transformer/
+attention.py, core_v0.14.0). FP8 parameters: Transformer Engine keeps an FP8 weight's transpose
 where FP8 GEMMs take the TN layout only (transformer_engine/pytorch/csrc/quantizer.cpp, v2.9);
 the fused cross-entropy writes the gradient over the logits (transformer_engine/pytorch/triton/
 cross_entropy.py); op-level recomputation saves every other matmul's output
@@ -49,7 +52,7 @@ Sources: Megatron-LM distributed optimizer; Rajbhandari et al., "ZeRO: Memory Op
 Toward Training Trillion Parameter Models", SC 2020; Narayanan et al., "Efficient Large-Scale
 Language Model Training on GPU Clusters Using Megatron-LM", SC 2021; Meta, "The Llama 3 Herd of
 Models", 2024; NVIDIA Megatron-Bridge and MLPerf recipes (tests/calibration/); Transformer
-Engine v2.9; torchtitan v0.2.2.
+Engine v2.9; Megatron-Core core_v0.14.0; torchtitan v0.2.2.
 
 ## Example
 ```yaml

@@ -128,7 +128,7 @@ def memory_bytes(
     ends: tuple[int, int] | None = None,
     grad_bytes: float = 4.0,
     expert_tp: int = 0,
-    saved: tuple[bool, bool] = (True, False),
+    saved: tuple[bool, bool, bool] = (True, False, True),
     offload: int = 0,
     logit_bytes: float = LOGIT_BYTES,
     layer_weight_bytes: float = WEIGHT_BYTES,
@@ -158,7 +158,7 @@ def _memory_shape(
     ends: tuple[int, int] | None,
     grad_bytes: float,
     expert_tp: int,
-    saved: tuple[bool, bool],
+    saved: tuple[bool, bool, bool],
     offload: int,
     logit_bytes: float,
     layer_weight_bytes: float,
@@ -177,14 +177,18 @@ def _memory_shape(
     return shape, stage_layers(a.layers, lay.pp, *(ends or (None, None)), *map(bool, split_ends))
 
 
-def _per_layer(a: Arch, lay: Layout, flash: bool, saved: tuple[bool, bool], op: bool) -> float:
+def _per_layer(
+    a: Arch, lay: Layout, flash: bool, saved: tuple[bool, bool, bool], op: bool
+) -> float:
     """Activation bytes of one layer and micro-batch of `lay` (memory.layer_activations)."""
     t, c, b = lay.tp, lay.cp, lay.micro_batch
     sp = lay.sequence_parallel and t > 1
     widths = (a.q, a.kv, float(a.ffn), a.swiglu)
+    dropout, fp8, proj_copy = saved
     return layer_activations(
-        a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths, *saved, op
-    )
+        a.seq / c, b, a.hidden, a.heads, t, sp, lay.recompute, flash, widths, dropout, fp8, op,
+        proj_copy,
+    )  # fmt: skip
 
 
 def _shape(

@@ -33,6 +33,7 @@ from dclint.projection.layout_checks import (
 )
 from dclint.projection.memory import (
     FP8_SAVED,
+    fp8_proj_copy,
     layer_weight_bytes,
     logit_bytes,
     memory_per_gpu,
@@ -284,7 +285,7 @@ def question(
             int(wl.parallel.account_for_loss_in_pipeline_split),
         ),
         PIPELINE_ZERO[wl.software_in_effect.framework],
-        (wl.model.dropout, wl.precision in FP8_SAVED),
+        (wl.model.dropout, wl.precision in FP8_SAVED, fp8_proj_copy(wl)),
         wl.software_in_effect.activation_offload_layers,
         logit_bytes(wl),
         layer_weight_bytes(wl, hw.blackwell),
