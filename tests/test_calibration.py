@@ -279,14 +279,15 @@ def test_uncertainty_bands_are_the_calibration_residuals() -> None:
     assert every == ENVELOPE, f"ENVELOPE = {every}"
 
 
-def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]]]:
+def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]], tuple[int, int]]:
     """Runs whose published figure lies inside the band derived without their publication
-    (leave one source out: one design file of tests/calibration/ at a time), of all runs, and
-    per source. A class the other sources do not cover takes their envelope (as a prediction
+    (leave one source out: one design file of tests/calibration/ at a time), of all runs, per
+    source, and of the runs a class band (not the envelope) judged. A class the other sources
+    do not cover, or cover with under MIN_RUNS runs, takes their envelope (as a prediction
     outside the calibration domain does)."""
     from dclint.projection.uncertainty import derive, envelope
 
-    inside, total, per = 0, 0, {}
+    inside, total, per, banded = 0, 0, {}, (0, 0)
     errors = [(r, error(r)) for r in runs()]  # each run's, predicted once for every source
     sources = sorted({r.design.name for r in runs()})
     for source in sources:
@@ -299,46 +300,76 @@ def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]]]:
         held = [(r, e) for r, e in errors if r.design.name == source]
         hits = 0
         for r, e in held:
-            low, high, _ = bands[r.native].get((r.generation, r.moe), wide)
+            own = bands[r.native].get((r.generation, r.moe))
+            low, high, _ = own or wide
             hits += low <= 1 + e <= high
+            if own:
+                banded = (banded[0] + (low <= 1 + e <= high), banded[1] + 1)
         per[source] = (hits, len(held))
         inside, total = inside + hits, total + len(held)
-    return inside, total, per
+    return inside, total, per, banded
 
 
 def test_the_80_percent_band_holds_leave_one_source_out() -> None:
-    """The band's quantiles (BAND_QUANTILE: 10-90%, an 80% band): bands derived without one
-    publication's runs contain the published figure of 131 of 157 runs left out (83.4%);
-    15-85% covers 128 (81.5%), but 61 of the Megatron family's 82, so 10-90% stays. By stack,
-    the PyTorch-native runs 67 of 75 (89.3%), the Megatron-family runs 64 of 82 (78.0%; 66,
-    80.5%, before the output layer's BF16 GEMMs and Hopper's cuDNN attention: without MLPerf's
-    runs the Blackwell dense class is Megatron-Bridge's five, whose residuals moved; TorchTitan
-    10 of 18 before the pipeline bubble waited on the micro-batches' communication)."""
+    """The band (split-conformal, 10% a side: an 80% band): bands derived without one
+    publication's runs contain the published figure of 144 of 157 runs left out (91.7%; 131,
+    83.4%, with the 10% and 90% quantiles interpolated between order statistics, which held
+    the Megatron family's runs 64 of 82, 78.0%). By stack, the Megatron-family runs 75 of 82
+    (91.5%), the PyTorch-native runs 69 of 75 (92.0%): each at least 80%, the coverage issue 51
+    asks of an 80% band. Misses: TorchTitan's long-context rows and its 70B without AsyncTP
+    (6), the Qwen3 releases on B300 (2), GB200 (2) and GB300 (1), and the two extreme
+    residuals of the calibration set (H100's 32B, -26.0%, and Qwen3 30B on 16 H100, +99.6%),
+    whose classes, left without their source, fall under MIN_RUNS and take the envelope of the
+    others, which their own run no longer widens. 71 of the 157 left-out runs are judged by
+    the envelope (their class without their source under MIN_RUNS: Narayanan's A100 runs,
+    MLPerf's Blackwell dense, Megatron-Core 0.8's H100 dense, llm-foundry's A100, and the 7
+    Hopper MoE runs, under MIN_RUNS with every source in), 69 of them inside; a class band
+    judges the other 86 and holds 75 (87.2%), also at least 80%."""
     from dclint.projection.uncertainty import BAND_QUANTILE
 
-    inside, total, per = _held_out(BAND_QUANTILE)
-    assert (inside, total) == (131, 157)
+    inside, total, per, banded = _held_out(BAND_QUANTILE)
+    assert (inside, total) == (144, 157)
+    assert banded == (75, 86)
     assert per == {  # the coverage table of docs/performance-model.md
-        "llm-foundry": (53, 54),
+        "llm-foundry": (54, 54),
         "torchao-float8-h100": (3, 3),
-        "torchtitan-h100": (11, 18),
+        "torchtitan-h100": (12, 18),
         "megatron-bridge-25.11-b200": (3, 3),
         "megatron-bridge-25.11-gb200": (5, 5),
         "megatron-bridge-25.11-h100": (4, 5),
-        "megatron-bridge-qwen3-b200": (2, 5),
-        "megatron-bridge-qwen3-b300": (2, 5),
+        "megatron-bridge-qwen3-b200": (5, 5),
+        "megatron-bridge-qwen3-b300": (3, 5),
         "megatron-bridge-qwen3-gb200": (5, 7),
         "megatron-bridge-qwen3-gb300": (9, 10),
         "megatron-bridge-qwen3-h100": (5, 5),
         "megatron-core-0.8-h100": (10, 11),
-        "mlperf-training-blackwell": (9, 16),
+        "mlperf-training-blackwell": (16, 16),
         "narayanan-2021-a100": (10, 10),
     }
-    assert inside / total >= 0.80
-    assert _held_out(BAND_QUANTILE + 0.05)[:2] == (128, 157)
-    megatron = sum(h for k, (h, _) in per.items() if k not in PYTORCH)
-    native = sum(h for k, (h, _) in per.items() if k in PYTORCH)
-    assert (megatron, native) == (64, 67)  # of 82 and 75
+    megatron = [per[k] for k in per if k not in PYTORCH]
+    native = [per[k] for k in per if k in PYTORCH]
+    counts = [(sum(h for h, _ in s), sum(n for _, n in s)) for s in (megatron, native)]
+    assert counts == [(75, 82), (69, 75)]
+    for hits, runs_ in (*counts, (inside, total), banded):  # the 80% the band is for
+        assert hits / runs_ >= 1 - 2 * BAND_QUANTILE
+
+
+def test_the_conformal_rank_is_the_finite_sample_one() -> None:
+    """ceil((n + 1) x 0.9): of 10 ratios the largest and smallest (9 of 11 ranks of a new run
+    between them, 81.8%), of 30 the 28th and 3rd (26 of 31, 83.9%); under 9 runs no finite
+    band, and a class of 7 (Hopper MoE) takes the envelope, saying why."""
+    from dclint.projection.uncertainty import MIN_RUNS, band, conformal_rank, derive
+
+    assert [conformal_rank(n) for n in (8, 9, 10, 14, 21, 30, 48)] == [9, 9, 10, 14, 20, 28, 45]
+    assert MIN_RUNS == 9
+    ratios = [0.80, 0.85, 0.90, 0.95, 1.00, 1.05, 1.10, 1.15, 1.20, 1.25]
+    assert derive(("x", False, r - 1) for r in ratios) == {("x", False): (0.8, 1.25, 10)}
+    assert derive(("x", False, r - 1) for r in ratios[:8]) == {}
+    hopper_moe = band("hopper", True, "megatron-core", 64)
+    assert hopper_moe.outside == (
+        "the hopper MoE calibration runs are under the 9 a conformal 80% band needs",
+    )
+    assert (hopper_moe.low_factor, hopper_moe.high_factor) == (0.74, 1.997)
 
 
 def test_every_point_estimate_lies_inside_its_band() -> None:
@@ -760,6 +791,24 @@ def _validation(stem: str) -> dict[str, Run]:
         assert not isinstance(hw, str), hw
         out[wl.id] = Run(design, wl, hw)
     return out
+
+
+def test_the_band_holds_the_validation_runs() -> None:
+    """The runs of tests/validation/ (no band is derived from them) inside the band their
+    prediction carries: DGX Cloud Benchmarking's 18 GB200 runs (+14.9% to +25.3%, the Blackwell
+    dense band 0.987-1.66) and 2 H100 runs (+2.5%, -5.1%, Hopper dense 0.74-1.155) all 20
+    (8 with the interpolated 10-90% quantiles, 0.998-1.195, which missed the 12 Nemotron-4
+    runs); TorchTitan's 6 A100 runs all 6, outside the domain (no TorchTitan run on A100 in the
+    calibration set): the envelope."""
+    got = {}
+    for stem in ("dgxc-benchmarking", "torchtitan-a100"):
+        hits, outside = 0, 0
+        for run in _validation(stem).values():
+            b = prediction(run).band
+            hits += b.low_factor <= 1 + error(run) <= b.high_factor
+            outside += bool(b.outside)
+        got[stem] = (hits, len(_validation(stem)), outside)
+    assert got == {"dgxc-benchmarking": (20, 20, 0), "torchtitan-a100": (6, 6, 6)}
 
 
 def test_fp8_gains_against_the_published_same_layout_pairs() -> None:

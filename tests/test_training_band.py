@@ -39,12 +39,12 @@ def test_every_printer_prints_the_projections_band(capsys: pytest.CaptureFixture
     printed = _printed(capsys)
     # the review's plan table gives the best layout's band too (1.471 d), from the plan
     assert {name: found[:1] for name, found in printed.items()} == {
-        name: ["1.944 d (1.6-2.2 d)"] for name in printed
+        name: ["1.944 d (1.4-2.3 d)"] for name in printed
     }
     assert main(["cost", H100, *PREDICTED, "--format", "json"]) == 0
     (p,) = json.loads(capsys.readouterr().out)["projections"]
     low, high = p["training_days_band"]
-    assert (round(low, 3), round(high, 3)) == (1.615, 2.185)  # 1.944 d x 0.831 and x 1.124
+    assert (round(low, 3), round(high, 3)) == (1.439, 2.245)  # 1.944 d x 0.74 and x 1.155
 
 
 def test_the_band_has_one_source(

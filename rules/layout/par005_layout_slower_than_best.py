@@ -224,7 +224,7 @@ def _name(c: Candidate) -> str:
 
 
 def _band(design: Design, wl: Any, plan: Any) -> str:
-    """'; calibration band 0.83-1.12x': measured over predicted step times in the calibration
+    """'; calibration band 0.74-1.16x': measured over predicted step times in the calibration
     runs of this GPU generation and workload class. Both steps come from the one model, so
     the gap between them is firmer than either figure; the band says how far either may be
     from a measured step."""
