@@ -487,5 +487,6 @@ def predict(
         machine = replace(machine, links=replace(machine.links, tiers=flat))
     if domain is not None and domain > machine.links.domain:
         machine = replace(machine, links=replace(machine.links, domain=domain))
-    band = band_for_gpu(hw.family, arch.experts > 0, wl.software_in_effect.framework, wl.gpus)
+    framework = wl.software_in_effect.framework
+    band = band_for_gpu(hw.family, arch.experts > 0, framework, wl.gpus, layout.cp)
     return run(arch, layout, machine, sw, wl.gpus, causal, notes, band)
