@@ -1029,6 +1029,8 @@ def test_compiled_context_parallel_waits_on_each_collective_where_it_is_issued()
     exposed = x.m * x.per_layer * (3 * gather + c * grads)  # full recompute: 2 forward gathers
     assert step(a, lay, mac, sw).cp == pytest.approx(exposed, rel=1e-12)
     assert round(exposed, 3) == 31.783
+    notes = prediction(_native("torchtitan-h100", "llama31-405b-512-cp8-256k")).assumptions
+    assert any("waited on where it is issued, exposed (torch.compile" in n for n in notes)
     rows = {
         r.wl.id: round(100 * error(r), 1)
         for r in runs()
