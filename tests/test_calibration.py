@@ -1074,6 +1074,18 @@ def test_pytorch_context_parallel_beyond_2_ranks_is_outside_the_domain() -> None
         "llama31-8b-8-cp4-128k",
         "llama31-8b-8-cp8-256k",
     ]
+    # PAR005 quotes the band `cost` gives the workload: the envelope at CP 8
+    from types import SimpleNamespace
+
+    from dclint.rules.layout import par005_layout_slower_than_best as par005
+
+    plan = SimpleNamespace(space=SimpleNamespace(arch=SimpleNamespace(experts=0)))
+    for wid, (low, high) in (
+        ("llama31-8b-8-cp8-256k", ENVELOPE[:2]),
+        ("llama31-8b-8-cp2-64k", NATIVE_BANDS[("hopper", False)][:2]),
+    ):
+        r = _native("torchtitan-h100", wid)
+        assert par005._band(r.design, r.wl, plan) == f"; calibration band {low:.2f}-{high:.2f}x"
 
 
 def test_pytorch_sdpa_runs_flash_attention_2_at_its_rate_per_pass() -> None:
