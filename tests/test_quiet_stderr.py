@@ -23,7 +23,7 @@ BROKEN = str(ROOT / "sample_designs" / "broken-rack-130kw.yaml")
     [
         ["check", H100, "--set", "site.pue=1.2"],
         ["check", H100, "--set", "site.pue=1.2", "--set", "site.name=x", "--format", "json"],
-        ["check", H100, "--sweep", "site.pue=1.1,1.2", "--set", "site.pue=1.3"],
+        ["check", H100, "--sweep", "site.pue=1.1,1.2", "--set", "site.electricity_price=1 CNY/kWh"],
         ["cost", H100, "--set", "site.pue=1.2"],
         ["plan", H100, "--set", "site.pue=1.2", "--gpus", "64"],  # a search of 64 GPUs, not 320
         ["capacity", SU, "--add", "gb200-nvl72", "--set", "site.pue=1.2"],

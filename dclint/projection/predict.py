@@ -370,11 +370,18 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             "Schedule1F1B)"
         )
     if s.framework == "torchtitan" and layout.cp > 1:
+        hidden = (
+            "every all-gather and send waited on where it is issued, exposed (torch.compile "
+            "traces the ring: a traced functional collective waits at once, and Inductor's "
+            "reorder_for_compute_comm_overlap is off by default)"
+            if s.kernels == "compiled"
+            else "the all-gather under the first chunk's attention, each send under the next step's"
+        )
         notes.append(
             "PyTorch's context parallel: K and V reach attention repeated to the query heads "
-            "(TorchTitan's repeat_kv), the other ranks' chunks all-gathered at once under the "
-            "first chunk's attention (the default all-gather rotater of torch.distributed.tensor."
-            "experimental), the fp32 dK and dV passed on at every backward step; each step after "
+            "(TorchTitan's repeat_kv), the other ranks' chunks all-gathered at once (the default "
+            "all-gather rotater of torch.distributed.tensor.experimental), the fp32 dK and dV "
+            f"passed on at every backward step, {hidden}; each step after "
             f"the first merges its output into the fp32 running one ({TORCH_CP_MERGE_BYTES[0]:g} B "
             f"an output element) and its gradients into fp32 dQ, dK and dV "
             f"({TORCH_CP_MERGE_BYTES[1]:g} B), dclint's count of the code's operations as "
@@ -487,5 +494,6 @@ def predict(
         machine = replace(machine, links=replace(machine.links, tiers=flat))
     if domain is not None and domain > machine.links.domain:
         machine = replace(machine, links=replace(machine.links, domain=domain))
-    band = band_for_gpu(hw.family, arch.experts > 0, wl.software_in_effect.framework, wl.gpus)
+    framework = wl.software_in_effect.framework
+    band = band_for_gpu(hw.family, arch.experts > 0, framework, wl.gpus, layout.cp)
     return run(arch, layout, machine, sw, wl.gpus, causal, notes, band)

@@ -234,7 +234,11 @@ def _band(design: Design, wl: Any, plan: Any) -> str:
     if isinstance(hw, str):
         return ""
     b = band_for_gpu(
-        hw.family, plan.space.arch.experts > 0, wl.software_in_effect.framework, wl.gpus
+        hw.family,
+        plan.space.arch.experts > 0,
+        wl.software_in_effect.framework,
+        wl.gpus,
+        wl.parallel.cp,  # PyTorch's context parallel beyond 2: the envelope, as `cost` gives it
     )
     # short: the review's executive summary quotes the message whole (the runs behind the
     # band are in the workload's `uncertainty` in JSON)

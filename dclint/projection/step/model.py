@@ -493,6 +493,14 @@ def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         gather = group_time(links, (c - 1) * chunk, c, t)
         grads = group_time(links, 2 * chunk, c, t)
         forward = 1 + (1 if lay.recompute == "full" else 0)
+        if sw.kernels == "compiled":
+            # torch.compile traces the ring into the block's graph (TorchTitan compiles each
+            # block, fullgraph): a traced functional collective is waited on where it is issued
+            # (_functional_collectives._maybe_wrap_tensor: wait_tensor when tracing), and the
+            # Inductor passes that raise collectives and sink waits (reorder_for_compute_comm_
+            # overlap: raise_comms, sink_waits) are off by default: every gather and dK, dV
+            # send runs exposed
+            return x.m * x.per_layer * ((forward + 1) * gather + c * grads)
         one = forward * _overlapped(mac, gather, x.attn_fwd / c, c * t)
         one += _overlapped(mac, gather, x.attn_bwd / c, c * t)
         one += (c - 1) * _overlapped(mac, grads, x.attn_bwd / c, c * t) + grads
