@@ -80,3 +80,31 @@ def test_the_review_layout_rows_scale_by_the_same_band(
     assert [r.split(" | ")[-2:] for r in rows] == [
         ["1.944 d (0.97-3.9 d)", "134,328 CNY (67,000-270,000 CNY) |"]
     ]
+
+
+def test_a_searched_layout_carries_the_band_of_its_own_context_parallelism() -> None:
+    """`dclint plan` picked each layout's band by its GPU count alone, so a PyTorch-native
+    layout at CP 4 printed the in-domain Hopper band where `dclint cost` of the same layout
+    gives the envelope (PyTorch context parallel beyond 2 ranks is outside the calibration
+    domain). TorchTitan's 8B at CP 4 on 8 H100: the plan's band for the declared layout is
+    the projection's; a CP 2 layout of the same search keeps the class's band."""
+    from dclint.loader import load
+    from dclint.projection import project_workloads
+    from dclint.projection.search.plan import plan_layouts
+    from dclint.projection.uncertainty import NATIVE_BANDS
+
+    design = load(SAMPLES.parent / "tests" / "calibration" / "torchtitan-h100.yaml")
+    wl = next(w for w in design.workloads if w.id == "llama31-8b-8-cp4-128k")
+    found = plan_layouts(design, wl, "time", None, reserve=0.1)
+    assert not isinstance(found, str)
+    (proj,) = [p for p in project_workloads(design) if p.workload == wl.id]
+    declared = found.band(found.declared)
+    assert declared == proj.timing.prediction.band
+    assert (declared.low_factor, declared.high_factor, declared.runs) == (0.74, 1.997, 0)
+    assert declared.outside == (
+        "PyTorch context parallel 4: calibrated on rings of up to 2 ranks; beyond, published "
+        "runs are slower than predicted by a cost the model does not explain",
+    )
+    cp2 = next(c for c in found.result.valid if c.cp == 2)
+    low, high, _ = NATIVE_BANDS[("hopper", False)]
+    assert (found.band(cp2).low_factor, found.band(cp2).high_factor) == (low, high)

@@ -106,14 +106,20 @@ class Plan:
     # (dclint.projection.uncertainty.CEILINGS); None: no calibration run of the class
     ceiling: tuple[float, str] | None = None
     terms: RunTerms = RunTerms()
-    # the step model's calibration band for each GPU count searched (uncertainty.band_for_gpu,
-    # as the projection picks its prediction's): a layout's days are predicted, so they carry it
-    bands: tuple[tuple[int, Band], ...] = ()
+    # what picks the step model's calibration band, (GPU, MoE, framework): a layout's days are
+    # predicted, so they carry the band uncertainty.band_for_gpu gives its GPU count and context
+    # parallelism, as the projection picks its prediction's; None: no band
+    band_of: tuple[str, bool, str | None] | None = None
+
+    def band(self, c: Candidate) -> Band | None:
+        """`c`'s calibration band (its GPU count and context parallelism decide whether it is
+        inside the calibration domain); None without one."""
+        return None if self.band_of is None else band_for_gpu(*self.band_of, c.world, c.cp)
 
     def days_band(self, c: Candidate) -> tuple[Quantity, Quantity] | None:
         """`c`'s days' calibration band, (low, high) in days: its days x the band's factors
         (Band.scaled, as Projection.training_band scales the run's); None without a band."""
-        band = dict(self.bands).get(c.world)
+        band = self.band(c)
         return None if band is None else band.scaled(self.days(c))
 
     def above_ceiling(self, c: Candidate) -> bool:
@@ -224,7 +230,7 @@ class Question:
     limit: float | None
     ceiling: tuple[float, str] | None = None
     terms: RunTerms = RunTerms()
-    bands: tuple[tuple[int, Band], ...] = ()
+    band_of: tuple[str, bool, str | None] | None = None
 
     @property
     def key(self) -> tuple[Space, str, float | None]:
@@ -249,7 +255,7 @@ class Question:
             self.by,
             self.ceiling,
             self.terms,
-            self.bands,
+            self.band_of,
         )
 
 
@@ -324,10 +330,7 @@ def question(
         limit,
         ceiling(hw.family, bool(arch.experts)),
         terms,
-        tuple(
-            (w, band_for_gpu(hw.family, bool(arch.experts), wl.software_in_effect.framework, w))
-            for w in space.worlds
-        ),
+        (hw.family, bool(arch.experts), wl.software_in_effect.framework),
     )
 
 
