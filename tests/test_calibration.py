@@ -152,8 +152,8 @@ MISSES = {
     "megatron-bridge-qwen3-b300: qwen3-235b-a22b-256-26.04.01",
     "megatron-bridge-qwen3-h100: qwen3-30b-a3b-16-26.02",
     # the Megatron-Core MoE README's Mixtral 8x7B at MCore v0.8 (+18.2%): the same layout's
-    # v0.9 figure, after the all-to-all dispatcher's rewrite, is +10.6% (docs, GPT-OSS and
-    # Mixtral on H100); dispatch software the model does not tell apart
+    # v0.9 figure, after the all-to-all dispatcher's rewrite, is +10.6%; software the model
+    # does not tell apart (docs/performance-model.md, GPT-OSS 120B and Mixtral 8x7B on H100)
     "megatron-core-moe-h100: mixtral-8x7b-64-v0.8",
     # MLPerf's Llama 3.1 8B runs of one micro-batch a step: the model leaves out what such a
     # step spends outside its one forward and backward (docs/performance-model.md, MLPerf)
