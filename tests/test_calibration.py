@@ -44,6 +44,10 @@ PRESET = {
     "megatron-bridge-qwen3-b200": "nemo-25.11",
     "megatron-bridge-qwen3-b300": "nemo-25.11",
     "megatron-bridge-qwen3-h100": "nemo-25.11",
+    # GPT-OSS 120B on H100 across NeMo releases: the 25.11 preset, the recipe's settings
+    "megatron-bridge-gpt-oss-h100": "nemo-25.11",
+    # the Megatron-Core MoE README's Mixtral 8x7B on H100 (MCore v0.8 and v0.9)
+    "megatron-core-moe-h100": "megatron-core-0.8",
     # MLPerf Training v5.0/v5.1 on Blackwell: NeMo with the configs' settings declared
     "mlperf-training-blackwell": "nemo-25.11",
     # PyTorch-native runs: TorchTitan's Llama 3.1 tables (FSDP2, TP, PP, CP; compile, Float8)
@@ -156,6 +160,10 @@ MISSES = {
     "megatron-bridge-qwen3-b300: qwen3-235b-a22b-256-26.02",
     "megatron-bridge-qwen3-b300: qwen3-235b-a22b-256-26.04.01",
     "megatron-bridge-qwen3-h100: qwen3-30b-a3b-16-26.02",
+    # the Megatron-Core MoE README's Mixtral 8x7B at MCore v0.8 (+18.2%): the same layout's
+    # v0.9 figure, after the all-to-all dispatcher's rewrite, is +10.6%; software the model
+    # does not tell apart (docs/performance-model.md, GPT-OSS 120B and Mixtral 8x7B on H100)
+    "megatron-core-moe-h100: mixtral-8x7b-64-v0.8",
     # MLPerf's Llama 3.1 8B runs of one micro-batch a step: the model leaves out what such a
     # step spends outside its one forward and backward (docs/performance-model.md, MLPerf)
     "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche",
@@ -174,7 +182,7 @@ def _cases() -> list[object]:
 
 
 def test_every_calibration_run_names_its_publications_preset() -> None:
-    assert len(runs()) == 157
+    assert len(runs()) == 164
     for run in runs():
         assert run.wl.software.preset == PRESET[run.design.name], run.name
 
@@ -326,25 +334,28 @@ def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]], tuple[int
 
 def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     """The band (split-conformal, 10% a side: an 80% band): bands derived without one
-    publication's runs contain the published figure of 146 of 157 runs left out (93.0%; 131,
-    83.4%, with the 10% and 90% quantiles interpolated between order statistics, which held
-    the Megatron family's runs 64 of 82, 78.0%). By stack, the Megatron-family runs 75 of 82
-    (91.5%), the PyTorch-native runs 71 of 75 (94.7%): each at least 80%, the coverage issue 51
+    publication's runs contain the published figure of 150 of 164 runs left out (91.5%; on the
+    157 before GPT-OSS 120B's 5 and Mixtral 8x7B's 2 H100 runs joined, 146, and 131, 83.4%,
+    with the 10% and 90% quantiles interpolated between order statistics, which held the
+    Megatron family's runs 64 of 82, 78.0%). By stack, the Megatron-family runs 79 of 89
+    (88.8%), the PyTorch-native runs 71 of 75 (94.7%): each at least 80%, the coverage issue 51
     asks of an 80% band. Misses: llm-foundry's H100 30B at 8K and 13B at 2K, torchao's rowwise
     row, TorchTitan's 70B without AsyncTP (4), the Qwen3 releases on B300 (2), GB200 (2) and
-    GB300 (1), and the two extreme residuals of the calibration set (H100's 32B, -26.0%, and
-    Qwen3 30B on 16 H100, +99.6%), whose classes, left without their source, fall under
-    MIN_RUNS and take the envelope of the others, which their own run no longer widens. 75 of
-    the 157 left-out runs are judged by the envelope (their class without their source under
-    MIN_RUNS: Narayanan's A100 runs, MLPerf's Blackwell dense, Megatron-Core 0.8's H100 dense,
-    llm-foundry's A100, the 7 Hopper MoE runs, under MIN_RUNS with every source in, and
-    TorchTitan's 4 rows with context parallel above 2, outside the domain), 73 of them inside;
-    a class band judges the other 82 and holds 73 (89.0%), also at least 80%."""
+    GB300 (1), H100's 32B (-26.0%), the calibration set's lowest residual, whose class left
+    without its source falls under MIN_RUNS and takes the envelope of the others, which its own
+    run no longer widens, Qwen3 30B on 16 H100 (+99.6%), above the band of the other 12 Hopper
+    MoE runs (0.975-1.413), and three of megatron-bridge-qwen3-h100's five (-2.4%, -1.3%,
+    -0.1%), under the band of the other 9 (1.0-1.997: every one of them over-predicted, the band
+    widened to hold 1). 68 of the 164 left-out runs are judged by the envelope (their class
+    without their source under MIN_RUNS: Narayanan's A100 runs, MLPerf's Blackwell dense,
+    Megatron-Core 0.8's H100 dense, llm-foundry's A100; and TorchTitan's 4 rows with context
+    parallel above 2, outside the domain), 67 of them inside; a class band judges the other 96
+    and holds 83 (86.5%), also at least 80%."""
     from dclint.projection.uncertainty import BAND_QUANTILE
 
     inside, total, per, banded = _held_out(BAND_QUANTILE)
-    assert (inside, total) == (146, 157)
-    assert banded == (73, 82)
+    assert (inside, total) == (150, 164)
+    assert banded == (83, 96)
     assert per == {  # the coverage table of docs/performance-model.md
         "llm-foundry": (52, 54),
         "torchao-float8-h100": (2, 3),
@@ -352,39 +363,51 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
         "megatron-bridge-25.11-b200": (3, 3),
         "megatron-bridge-25.11-gb200": (5, 5),
         "megatron-bridge-25.11-h100": (4, 5),
+        "megatron-bridge-gpt-oss-h100": (5, 5),
         "megatron-bridge-qwen3-b200": (5, 5),
         "megatron-bridge-qwen3-b300": (3, 5),
         "megatron-bridge-qwen3-gb200": (5, 7),
         "megatron-bridge-qwen3-gb300": (9, 10),
-        "megatron-bridge-qwen3-h100": (5, 5),
+        "megatron-bridge-qwen3-h100": (2, 5),
         "megatron-core-0.8-h100": (10, 11),
+        "megatron-core-moe-h100": (2, 2),
         "mlperf-training-blackwell": (16, 16),
         "narayanan-2021-a100": (10, 10),
     }
     megatron = [per[k] for k in per if k not in PYTORCH]
     native = [per[k] for k in per if k in PYTORCH]
     counts = [(sum(h for h, _ in s), sum(n for _, n in s)) for s in (megatron, native)]
-    assert counts == [(75, 82), (71, 75)]
+    assert counts == [(79, 89), (71, 75)]
     for hits, runs_ in (*counts, (inside, total), banded):  # the 80% the band is for
         assert hits / runs_ >= 1 - 2 * BAND_QUANTILE
 
 
-def test_the_conformal_rank_is_the_finite_sample_one() -> None:
+def test_the_conformal_rank_is_the_finite_sample_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """ceil((n + 1) x 0.9): of 10 ratios the largest and smallest (9 of 11 ranks of a new run
     between them, 81.8%), of 30 the 28th and 3rd (26 of 31, 83.9%); under 9 runs no finite
-    band, and a class of 7 (Hopper MoE) takes the envelope, saying why."""
+    band, and such a class takes the envelope, saying why. Hopper MoE, 7 runs (Qwen3 alone)
+    until GPT-OSS 120B's 5 and Mixtral 8x7B's 2 H100 runs joined, now has 14: the largest and
+    smallest of its ratios, 0.975-1.997."""
+    import dclint.projection.uncertainty as uncertainty
     from dclint.projection.uncertainty import MIN_RUNS, band, conformal_rank, derive
 
-    assert [conformal_rank(n) for n in (8, 9, 10, 14, 21, 30, 48)] == [9, 9, 10, 14, 20, 28, 45]
+    assert [conformal_rank(n) for n in (8, 9, 10, 12, 14, 21, 30, 48)] == [
+        9, 9, 10, 12, 14, 20, 28, 45,
+    ]  # fmt: skip
     assert MIN_RUNS == 9
     ratios = [0.80, 0.85, 0.90, 0.95, 1.00, 1.05, 1.10, 1.15, 1.20, 1.25]
     assert derive(("x", False, r - 1) for r in ratios) == {("x", False): (0.8, 1.25, 10)}
     assert derive(("x", False, r - 1) for r in ratios[:8]) == {}
     hopper_moe = band("hopper", True, "megatron-core", 64)
-    assert hopper_moe.outside == (
+    assert hopper_moe.outside == ()
+    assert (hopper_moe.low_factor, hopper_moe.high_factor, hopper_moe.runs) == (0.975, 1.997, 14)
+    # a class with a domain and no band row (under MIN_RUNS): the envelope, and why
+    monkeypatch.delitem(uncertainty.BANDS, ("hopper", True))
+    under = band("hopper", True, "megatron-core", 64)
+    assert under.outside == (
         "the hopper MoE calibration runs are under the 9 a conformal 80% band needs",
     )
-    assert (hopper_moe.low_factor, hopper_moe.high_factor) == (0.74, 1.997)
+    assert (under.low_factor, under.high_factor) == (0.74, 1.997)
 
 
 def test_every_point_estimate_lies_inside_its_band() -> None:
