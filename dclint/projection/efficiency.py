@@ -155,7 +155,12 @@ def tile_share(rows: float, cols: float, sms: int, groups: float = 1.0) -> float
 # it was measured on, the source). A GPU's matmul efficiency is the measured rate over ITS
 # datasheet peak: GB200 and GB300 carry B200's tensor cores and have no public MAMF figure, so
 # they get B200's measured rate, which is 70% of GB200's higher (power-envelope) datasheet peak
-# rather than B200's 78% of its own.
+# rather than B200's 78% of its own. The FP8 rates are `torch._scaled_mm` at its default
+# `use_fast_accum=False` (mamf-finder.py as of the measurements, stas00/ml-engineering da5eec5:
+# `torch._scaled_mm(A, B, scale, scale)`): cuBLAS promoting its accumulators to fp32 as it goes,
+# as the backward GEMMs of torchao's float8 recipes and Transformer Engine's run; their forward
+# GEMMs run with fast accumulation, faster by a margin no public measurement gives at training
+# shapes, not modelled (docs/performance-model.md, torchao's float8 training benchmarks)
 _MATMUL: dict[tuple[str, str], tuple[float, float, str]] = {
     ("ampere", "bf16"): (267.9, 312.0, f"{MAMF}: A100 SXM BF16 267.9 TFLOPS measured"),
     ("hopper", "bf16"): (792.1, 989.0, f"{MAMF}: H100 SXM BF16 792.1 TFLOPS measured"),

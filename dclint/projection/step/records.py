@@ -105,9 +105,14 @@ FP8_RECIPE_BYTES = {
 # run PyTorch's CUTLASS row-wise scaled GEMM, which "most shapes" run at "90-100% of tensor-wise
 # efficiency" with fast accumulation, "a long tail down to 50%" (pytorch/pytorch#147971, the
 # kernel's maintainer, on H100): the range's midpoint, 0.95, of cuBLAS's tensor-wise FP8 rate.
-# Its backward GEMMs (no fast accumulation) run cuBLAS's tensor-wise kernel and apply the row
-# and column scales to the output afterwards ("circumvent the issue with the slow CUTLASS
-# kernel by using the cuBLAS kernel + manual scaling", pytorch/ao#1325): one more pass over
+# #147971 compares both kernels with fast accumulation; the model's FP8 rate is measured without
+# it (efficiency.py, _MATMUL), so the forward is taken at 0.95 of the slower rate, as the
+# tensorwise recipe's forward is taken at that rate itself (fast accumulation not modelled).
+# Its backward GEMMs (no fast accumulation: torchao 0.10's gemm_config_grad_input and
+# gemm_config_grad_weight, use_fast_accum False, the rate measured) run cuBLAS's tensor-wise
+# kernel and apply the row and column scales to the output afterwards ("circumvent the issue
+# with the slow CUTLASS kernel by using the cuBLAS kernel + manual scaling", pytorch/ao#1325;
+# torchao/float8/float8_ops.py addmm_float8_unwrapped at 890e0ac8): one more pass over
 # each output, read and written in BF16 (4 B an element: dclint's count)
 ROWWISE_GEMM_RATE = 0.95
 ROWWISE_RESCALE_BYTES = 4.0
