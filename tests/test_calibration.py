@@ -14,6 +14,7 @@ publication leaves out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -339,8 +340,11 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     with the 10% and 90% quantiles interpolated between order statistics, which held the
     Megatron family's runs 64 of 82, 78.0%). By stack, the Megatron-family runs 79 of 89
     (88.8%), the PyTorch-native runs 71 of 75 (94.7%): each at least 80%, the coverage issue 51
-    asks of an 80% band. Misses: llm-foundry's H100 30B at 8K and 13B at 2K, torchao's rowwise
-    row, TorchTitan's 70B without AsyncTP (4), the Qwen3 releases on B300 (2), GB200 (2) and
+    asks of an 80% band. Misses: llm-foundry's H100 30B at 8K, torchao's rowwise row,
+    TorchTitan's 70B without AsyncTP (4) and its 8B at 32K without context parallelism (+17.0%,
+    above the 1.0-1.167 of llm-foundry's and torchao's H100 runs; inside their 1.0-1.192 before
+    Composer's optimizer step, which moved llm-foundry's 13B at 2K on 8 H100 from +22.9% to
+    +16.7% and into its band), the Qwen3 releases on B300 (2), GB200 (2) and
     GB300 (1), H100's 32B (-26.0%), the calibration set's lowest residual, whose class left
     without its source falls under MIN_RUNS and takes the envelope of the others, which its own
     run no longer widens, Qwen3 30B on 16 H100 (+99.6%), above the band of the other 12 Hopper
@@ -357,9 +361,9 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     assert (inside, total) == (150, 164)
     assert banded == (83, 96)
     assert per == {  # the coverage table of docs/performance-model.md
-        "llm-foundry": (52, 54),
+        "llm-foundry": (53, 54),
         "torchao-float8-h100": (2, 3),
-        "torchtitan-h100": (17, 18),
+        "torchtitan-h100": (16, 18),
         "megatron-bridge-25.11-b200": (3, 3),
         "megatron-bridge-25.11-gb200": (5, 5),
         "megatron-bridge-25.11-h100": (4, 5),
@@ -535,25 +539,27 @@ def _native(stem: str, wid: str) -> Run:
 
 def test_pytorch_native_runs_as_measured() -> None:
     """The PyTorch-native set (TorchTitan's and torchao's tables on power-capped H100,
-    llm-foundry's MPT tables on H100 and A100): mean absolute error 9.2% over 75 runs, 66
-    within 15% (10.1% and 64 before compiled context parallel waited on each collective where
-    it is issued; 18.2% and 45 before the attention kernel, async TP, blocking pipeline sends,
-    rowwise GEMM and PyTorch context-parallel terms, 11.9% before TorchTitan's pipeline split,
+    llm-foundry's MPT tables on H100 and A100): mean absolute error 9.0% over 75 runs, 67
+    within 15% (9.2% and 66 before llm-foundry's optimizer step as Composer runs it,
+    COMPOSER_ADAM_BYTES; 10.1% and 64 before compiled context parallel waited on each
+    collective where it is issued; 18.2% and 45 before the attention kernel, async TP,
+    blocking pipeline sends, rowwise GEMM and PyTorch context-parallel terms, 11.9% before
+    TorchTitan's pipeline split,
     11.7% and 60 before PyTorch SDPA's per-pass rates and the context-parallel merges, 11.1%
     and 61 before the output layer's GEMMs ran in BF16 in Float8 runs, 10.8% and 62 before the
     pipeline bubble waited on the micro-batches' tp, cp and ep communication and the
-    backward's last dK, dV send was exposed); A100's 27 at 5.1%, H100's 48 at 11.5% (13.0%,
-    14.4%, 15.4%, 14.1%)
+    backward's last dK, dV send was exposed); A100's 27 at 5.1%, H100's 48 at 11.2% (11.5%,
+    13.0%, 14.4%, 15.4%, 14.1%)
     (docs/performance-model.md, PyTorch-native runs)."""
     native = [r for r in runs() if r.design.name in PYTORCH]
     errors = [abs(error(r)) for r in native]
     assert len(errors) == 75
-    assert round(100 * sum(errors) / len(errors), 1) == 9.2
-    assert sum(e <= 0.15 for e in errors) == 66
+    assert round(100 * sum(errors) / len(errors), 1) == 9.0
+    assert sum(e <= 0.15 for e in errors) == 67
     a100 = [abs(error(r)) for r in native if r.generation == "ampere"]
     assert (len(a100), round(100 * sum(a100) / len(a100), 1)) == (27, 5.1)
     h100 = [abs(error(r)) for r in native if r.generation == "hopper"]
-    assert (len(h100), round(100 * sum(h100) / len(h100), 1)) == (48, 11.5)
+    assert (len(h100), round(100 * sum(h100) / len(h100), 1)) == (48, 11.2)
 
 
 def test_torchtitan_and_torchao_rows_as_the_docs_tables() -> None:
@@ -986,33 +992,34 @@ def test_fsdp_sm_share_held_against_the_scaling_pairs(monkeypatch: pytest.Monkey
             )
         )
     assert table == [
-        (0.02, 2.3, -0.3, 2.7),
-        (0.10, 1.3, -0.7, 2.6),
-        (0.15, 0.8, -0.8, 2.6),
-        (0.20, 0.2, -1.0, 2.6),
-        (0.30, -0.9, -1.3, 2.8),
+        (0.02, 2.3, 0.4, 2.2),
+        (0.10, 1.3, 0.1, 2.1),
+        (0.15, 0.8, -0.1, 2.1),
+        (0.20, 0.2, -0.3, 2.2),
+        (0.30, -0.9, -0.7, 2.4),
     ]
 
 
 def test_flash_attention_in_triton_takes_its_published_slowdown() -> None:
     """llm-foundry's attn_impl triton: FlashAttention-2 is 1.3-1.5x faster forward and about 2x
     backward (Dao 2023, sec. 4.1): MPT 7B at 32K on H100 spends 71.2 ms in a layer's attention
-    forward instead of FlashAttention-2's 50.8, and its step takes 36.86 s instead of 26.12
-    (Transformer Engine's fused attention, cuDNN's on Hopper, 32.6 ms and 21.12 s)."""
+    forward instead of FlashAttention-2's 50.8, and its step takes 36.88 s instead of 26.14
+    (Transformer Engine's fused attention, cuDNN's on Hopper, 32.6 ms and 21.14 s; 36.86, 26.12
+    and 21.12 s before Composer's optimizer step)."""
     from dclint.projection.step.model import _layer_pass
 
     a, lay, mac, sw = _inputs("llm-foundry: mpt-7b-h100-8gpu-32768")
     assert sw.attention_kernel == "triton"
     flash = replace(sw, attention_kernel="flash")
     assert round(_layer_pass(a, lay, mac, flash).attn_fwd * 1e3, 1) == 32.6
-    assert round(step(a, lay, mac, flash).time, 2) == 21.12
+    assert round(step(a, lay, mac, flash).time, 2) == 21.14
     mac = replace(mac, fused_attention=(1.0, 1.0, 1.0))  # FlashAttention-2's rate
     slow, fast = _layer_pass(a, lay, mac, sw), _layer_pass(a, lay, mac, flash)
     assert slow.attn_fwd / fast.attn_fwd == pytest.approx(1.4)
     assert slow.attn_bwd / fast.attn_bwd == pytest.approx(2.0)
     assert fast.attn_fwd == pytest.approx(50.822e-3, abs=1e-6)
-    assert step(a, lay, mac, sw).time == pytest.approx(36.856, abs=1e-3)
-    assert step(a, lay, mac, flash).time == pytest.approx(26.123, abs=1e-3)
+    assert step(a, lay, mac, sw).time == pytest.approx(36.876, abs=1e-3)
+    assert step(a, lay, mac, flash).time == pytest.approx(26.142, abs=1e-3)
     run = _native("llm-foundry", "mpt-7b-h100-8gpu-32768")
     assert any("FlashAttention's Triton" in n for n in prediction(run).assumptions)
 
@@ -1062,6 +1069,60 @@ def test_torchtitan_a100_runs_outside_the_calibration() -> None:
         got.append(round(100 * error(Run(design, wl, hw)), 1))
     assert got == [-1.6, 4.0, 4.6, 1.6, 5.4, 3.9]
     assert round(sum(abs(g) for g in got) / len(got), 1) == 3.5
+
+
+def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
+    """tests/validation/llm-foundry-h100-large.yaml: llm-foundry's "H100 80GB BF16 (Large
+    Scale, >= 128 GPUs)" table (README at 5e85bd62d), 18 runs no band, ceiling or constant is
+    derived from: predicted over published - 1 (%), in the file's order (70B, 30B, 13B, 7B,
+    3B, 1B; 512, 256, 128 GPUs each). The rows that ran FlashAttention-2 (attn_impl flash, as
+    the table's sweep.py states: 1B, 3B, 7B, 70B) are over-predicted more than the Triton rows
+    (13B, 30B), so the calibration file's H100 optimism is not the Triton kernel's; and every
+    model's error grows from 128 to 512 GPUs (published throughput a GPU falls 4.9% for the
+    70B, 9.7% for the 1B; the model's 0.4% and 1.6%)."""
+    rs = _validation("llm-foundry-h100-large")
+    got = {wid: round(100 * error(run), 1) for wid, run in rs.items()}
+    assert list(got.values()) == [
+        18.4, 15.4, 13.0,  # 70B, flash
+        13.9, 12.4, 10.0,  # 30B, triton
+        8.8, 8.2, 6.4,  # 13B, triton
+        30.7, 26.2, 22.5,  # 7B, flash
+        29.1, 24.2, 21.3,  # 3B, flash
+        34.7, 27.5, 23.6,  # 1B, flash
+    ]  # fmt: skip
+    flash = [
+        abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "flash"
+    ]
+    triton = [
+        abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "triton"
+    ]
+    assert (len(flash), len(triton)) == (12, 6)
+    assert round(sum(flash) / 12, 1) == 23.9 and round(sum(triton) / 6, 1) == 9.9
+    assert round(sum(abs(e) for e in got.values()) / 18, 2) == 19.24
+    assert sum(abs(e) <= 15 for e in got.values()) == 7
+    # the band each prediction carries (Hopper PyTorch-native, 1.0-1.167) holds 8 of them
+    bands = {w: prediction(r).band for w, r in rs.items()}
+    assert {(round(b.low_factor, 3), round(b.high_factor, 3)) for b in bands.values()} == {
+        (1.0, 1.167)
+    }
+    assert sum(b.low_factor <= 1 + error(rs[w]) <= b.high_factor for w, b in bands.items()) == 8
+
+    def fall(m: str, tps: Callable[[Run], float]) -> float:
+        # throughput a GPU at 512 GPUs over 128, minus one (%)
+        big, small = rs[f"mpt-{m}-h100-512gpu-2048"], rs[f"mpt-{m}-h100-128gpu-2048"]
+        return round(100 * (tps(big) / big.wl.gpus / (tps(small) / small.wl.gpus) - 1), 1)
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s"))
+
+    def model(r: Run) -> float:
+        return float(prediction(r).tokens_per_second.m_as("token/s"))
+
+    assert [(fall(m, published), fall(m, model)) for m in ("70b", "1b")] == [
+        (-4.9, -0.4),
+        (-9.7, -1.6),
+    ]
 
 
 def test_pytorch_context_parallel_gathers_q_wide_chunks_under_the_first_one() -> None:

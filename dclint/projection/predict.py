@@ -26,7 +26,9 @@ from dclint.projection.layout_checks import framework_split
 from dclint.projection.memory import expert_parameters
 from dclint.projection.step.model import Arch, Layout, Machine, Software, Step, step
 from dclint.projection.step.records import (
+    ADAM_BYTES,
     ATTENTION_KERNEL_SLOWDOWN,
+    COMPOSER_ADAM_BYTES,
     EAGER_NORM_BYTES,
     EAGER_ROTARY_BYTES,
     EAGER_SWIGLU_BYTES,
@@ -356,6 +358,13 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             f"kernel's time forward and {bwd:g}x backward (Dao 2023, FlashAttention-2 sec. 4.1: "
             "1.3-1.5x faster forward, about 2x backward)"
         )
+    if s.framework == "llm-foundry":
+        notes.append(
+            f"optimizer step as Composer runs it: {COMPOSER_ADAM_BYTES:g} B of HBM traffic a "
+            "parameter (DecoupledAdamW, one kernel an operation on fp32 state, after clipping "
+            "the gradients by norm; composer/optim/decoupled_weight_decay.py, v0.16) where a "
+            f"fused Adam moves {ADAM_BYTES:g} B"
+        )
     if s.overlap_tp and s.framework == "torchtitan" and layout.tp > 1:
         notes.append(
             "async tensor parallelism (PyTorch's micro-pipeline TP): the forward and recomputed "
@@ -442,6 +451,8 @@ def software(s: Settings) -> Software:
         s.overlap_tp and s.framework == "torchtitan",
         s.framework == "torchtitan",  # PyTorch's context parallel
         float(s.ddp_bucket_size),
+        # llm-foundry's optimizer: Composer's DecoupledAdamW, unfused, after clipping by norm
+        COMPOSER_ADAM_BYTES if s.framework == "llm-foundry" else ADAM_BYTES,
     )
 
 

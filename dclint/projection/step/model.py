@@ -561,7 +561,7 @@ def _optimizer(a: Arch, lay: Layout, mac: Machine, sw: Software) -> float:
         if local <= 0:
             continue
         shard = local / ranks if lay.distributed_optimizer else local
-        optimizer += ADAM_BYTES * shard / bytes_rate
+        optimizer += sw.optimizer_bytes * shard / bytes_rate
     return optimizer
 
 

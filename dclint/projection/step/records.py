@@ -15,6 +15,7 @@ __all__ = [
     "ACT",
     "ADAM_BYTES",
     "ATTENTION_KERNEL_SLOWDOWN",
+    "COMPOSER_ADAM_BYTES",
     "CROSS_ENTROPY_BYTES",
     "EAGER_NORM_BYTES",
     "EAGER_ROTARY_BYTES",
@@ -62,6 +63,14 @@ STEP_PARTS: dict[str, tuple[str, str]] = {
 }
 
 ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 copy written
+# Composer's DecoupledAdamW (composer/optim/decoupled_weight_decay.py, v0.16: llm-foundry's
+# `decoupled_adamw`), a loop over the parameters, one kernel an operation on fp32 tensors:
+# exp_avg.mul_ (8 B) .add_(grad) (12), exp_avg_sq.mul_ (8) .addcmul_(grad, grad) (12), sqrt
+# (8), / a scalar (8), .add_(eps) (8), param.addcdiv_ (16): 80 B a parameter at weight decay
+# 0 (the mpt-*.yaml's); and the yamls' gradient_clipping by norm, FSDP's clip_grad_norm_
+# (PyTorch 2.1): the norm reads each gradient (4) and every gradient is multiplied by the
+# clamped coefficient (8). dclint's count of the code's operations.
+COMPOSER_ADAM_BYTES = 92.0
 ACT = 2.0  # bytes per activation element (bf16)
 # HBM bytes a logit costs in Megatron's vocab-parallel cross-entropy (megatron/core/tensor_parallel/
 # cross_entropy.py): forward cast bf16 -> fp32 (6), max (4), subtract (8), exp (8), sum (4),
@@ -289,6 +298,9 @@ class Software:
     torch_cp: bool = False
     # Megatron-Core's DDP gradient bucket, parameters (model._dp_comm); 0: its default
     bucket_params: float = 0.0
+    # HBM bytes the optimizer step moves a (sharded) parameter: ADAM_BYTES (a fused Adam), or
+    # COMPOSER_ADAM_BYTES (Composer's unfused DecoupledAdamW with gradient clipping)
+    optimizer_bytes: float = ADAM_BYTES
 
 
 @dataclass(frozen=True, slots=True)
