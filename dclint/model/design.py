@@ -13,7 +13,7 @@ from dclint.model.power_chain import PowerSection
 from dclint.model.racks import RackGroup, RackType
 from dclint.model.site import Site
 from dclint.model.storage import StorageSection
-from dclint.model.types import Id, Strict
+from dclint.model.types import Id, Strict, empty_list
 from dclint.model.workload import Workload
 
 if TYPE_CHECKING:
@@ -41,11 +41,11 @@ class Design(Strict):
     site: Site = Field(default_factory=Site)
     power: PowerSection = Field(default_factory=PowerSection)
     rack_types: dict[str, RackType] = Field(default_factory=dict)
-    racks: list[RackGroup] = Field(default_factory=list)
+    racks: list[RackGroup] = Field(default_factory=empty_list)
     cooling: Cooling = Field(default_factory=Cooling)
-    fabrics: list[Fabric] = Field(default_factory=list)
+    fabrics: list[Fabric] = Field(default_factory=empty_list)
     storage: StorageSection = Field(default_factory=StorageSection)
-    workloads: list[Workload] = Field(default_factory=list)
+    workloads: list[Workload] = Field(default_factory=empty_list)
     cost: CostInputs = Field(default_factory=CostInputs)
     catalog: dict[str, dict[str, dict[str, Any]]] = Field(
         default_factory=dict,
