@@ -212,6 +212,8 @@ def _phase_count(value: Any) -> Any:
 # for every rack and path, some 3,000 for 100,000 GPUs, each 1 KB as a model and 170 B as this.
 @dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
 class _Circuit:
+    """The fields a panel and a feed share: a circuit's voltage, rating and derating."""
+
     id: Id
     voltage: Voltage = Field(description="Line-to-line for three-phase")
     current_rating: Current
