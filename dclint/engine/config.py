@@ -61,6 +61,9 @@ REVIEW_KEYS = ("title", "client", "project", "author", "reviewer", "revision", "
 
 @dataclass(frozen=True)
 class Config:
+    """dclint's settings for a tree: rule selection, per-file settings, rule options and
+    limits, as read from `.dclint.yaml` or `pyproject.toml` (dclint's defaults without one)."""
+
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()
     # added to the file's select and ignore (or to the defaults), as in ruff

@@ -243,6 +243,8 @@ class DesignResult:
 
 @dataclass
 class RunResult:
+    """What a run found: each design's result, the rules that failed and the files skipped."""
+
     designs: list[DesignResult] = field(default_factory=list)
     rule_failures: int = 0
     # YAML files found in the directories searched that are not designs and that no design

@@ -41,6 +41,9 @@ def _comment() -> re.Pattern[str]:
 
 @dataclass
 class Suppression:
+    """A `# dclint: ignore[...]` comment: where it is, the lines and rule ids it covers, why,
+    until when, and the rule ids it was used for."""
+
     line: int  # the line of the comment
     column: int
     applies_to: tuple[int, ...]  # lines whose findings it suppresses

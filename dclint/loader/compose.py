@@ -35,6 +35,8 @@ Reader = Callable[[str], tuple[Any, Source]]
 
 @dataclass
 class _Node:
+    """A value of a composed design, with the file and position it came from."""
+
     value: Any  # dict[str, _Node] | list[_Node] | scalar
     file: str
     pos: tuple[int, int]

@@ -18,6 +18,9 @@ SECTIONS = ("gpus", "platforms", "switches", "nics")
 
 @dataclass(frozen=True)
 class Catalog:
+    """A catalog's GPUs, platforms, switches and NICs by key (built in, or merged with a
+    design's `catalog` section)."""
+
     gpus: dict[str, Gpu]
     platforms: dict[str, Platform]
     switches: dict[str, SwitchModel]

@@ -17,6 +17,7 @@ from dclint.model.types import (
     Power,
     Strict,
     Temperature,
+    empty_list,
 )
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ class SwitchModel(Entry):
     ports: PositiveInt = Field(description="Ports at port_speed")
     port_speed: Bandwidth
     split_speeds: list[Bandwidth] = Field(
-        default_factory=list, description="Slower speeds a port may be split to (2x200G...)"
+        default_factory=empty_list, description="Slower speeds a port may be split to (2x200G...)"
     )
     power: Power | None = None
     protocol: Protocol | None = Field(
@@ -153,7 +154,7 @@ class Nic(Entry):
     ports: PositiveInt = 1
     power: Power | None = None
     protocols: list[Protocol] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Link protocols the NIC runs (a VPI adapter runs both); empty: unknown",
     )
 

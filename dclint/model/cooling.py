@@ -17,6 +17,7 @@ from dclint.model.types import (
     Strict,
     Temperature,
     TemperatureDelta,
+    empty_list,
 )
 
 __all__ = ["AirHandlers", "Cdu", "Coolant", "Cooling", "HeatRejection", "Loop", "PumpPoint"]
@@ -91,7 +92,9 @@ class Loop(Strict):
     coolant: Coolant = "water"
     supply_temperature: Temperature
     return_temperature: Temperature
-    racks: list[Ref] = Field(default_factory=list, description="Rack ids or ranges, e.g. r[01-08]")
+    racks: list[Ref] = Field(
+        default_factory=empty_list, description="Rack ids or ranges, e.g. r[01-08]"
+    )
     air_cooler: Literal["rear_door", "in_row"] | None = Field(
         None,
         description="The loop feeds liquid-to-air coolers whose air goes back to the room: "
@@ -191,10 +194,10 @@ class HeatRejection(Strict):
 
 
 class Cooling(Strict):
-    cdus: list[Cdu] = Field(default_factory=list)
-    loops: list[Loop] = Field(default_factory=list)
+    cdus: list[Cdu] = Field(default_factory=empty_list)
+    loops: list[Loop] = Field(default_factory=empty_list)
     heat_rejection: list[HeatRejection] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Dry coolers, cooling towers and chillers rejecting the facility water's "
         "heat (CLG012, CLG013)",
     )

@@ -13,7 +13,7 @@ from dclint.model.power_chain import PowerSection
 from dclint.model.racks import RackGroup, RackType
 from dclint.model.site import Site
 from dclint.model.storage import StorageSection
-from dclint.model.types import Id, Strict
+from dclint.model.types import Id, Strict, empty_list
 from dclint.model.workload import Workload
 
 if TYPE_CHECKING:
@@ -38,15 +38,19 @@ class Design(Strict):
     )
     name: str = Field(max_length=200)
     description: str | None = Field(None, max_length=5000)
-    site: Site = Field(default_factory=Site)
-    power: PowerSection = Field(default_factory=PowerSection)
+    # A section the design leaves out is its model's defaults, made by `model_construct` (the
+    # same instance, field for field): calling the class would build and run that model's own
+    # validator, which validating the design does not otherwise need (a section has no
+    # validator of its own to skip; tests/test_model_defaults.py compares them)
+    site: Site = Field(default_factory=Site.model_construct)
+    power: PowerSection = Field(default_factory=PowerSection.model_construct)
     rack_types: dict[str, RackType] = Field(default_factory=dict)
-    racks: list[RackGroup] = Field(default_factory=list)
-    cooling: Cooling = Field(default_factory=Cooling)
-    fabrics: list[Fabric] = Field(default_factory=list)
-    storage: StorageSection = Field(default_factory=StorageSection)
-    workloads: list[Workload] = Field(default_factory=list)
-    cost: CostInputs = Field(default_factory=CostInputs)
+    racks: list[RackGroup] = Field(default_factory=empty_list)
+    cooling: Cooling = Field(default_factory=Cooling.model_construct)
+    fabrics: list[Fabric] = Field(default_factory=empty_list)
+    storage: StorageSection = Field(default_factory=StorageSection.model_construct)
+    workloads: list[Workload] = Field(default_factory=empty_list)
+    cost: CostInputs = Field(default_factory=CostInputs.model_construct)
     catalog: dict[str, dict[str, dict[str, Any]]] = Field(
         default_factory=dict,
         description="Catalog additions and overrides: {gpus|platforms|switches|nics: {key: {...}}}",

@@ -18,6 +18,7 @@ from dclint.model.types import (
     Power,
     Ref,
     Strict,
+    empty_list,
 )
 
 __all__ = ["Cable", "Cabling", "Endpoint", "Fabric", "FabricKind", "Link", "Switch", "Tier"]
@@ -109,13 +110,13 @@ class Fabric(Strict):
     nic_speed: Bandwidth | None = None
     rail_optimised: bool = False
     racks: list[Ref] | None = Field(None, description="Racks on this fabric (default: all)")
-    tiers: list[Tier] = Field(default_factory=list)
+    tiers: list[Tier] = Field(default_factory=empty_list)
     endpoints: list[Endpoint] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Storage, management (e.g. a subnet manager) and gateway nodes on the fabric",
     )
-    switches: list[Switch] = Field(default_factory=list)
-    links: list[Link] = Field(default_factory=list)
+    switches: list[Switch] = Field(default_factory=empty_list)
+    links: list[Link] = Field(default_factory=empty_list)
     rails: dict[str, list[Ref]] | None = Field(
         None, description="Rail-optimised: rail name -> leaf switch ids it lands on"
     )

@@ -14,7 +14,17 @@ from pydantic import Strict as StrictMode
 from pydantic.dataclasses import dataclass
 
 from dclint.model.site import Feed, Panel, PowerRating, Status, is_apparent
-from dclint.model.types import RECORD, Duration, Fraction, Id, Power, Ref, Strict, Temperature
+from dclint.model.types import (
+    RECORD,
+    Duration,
+    Fraction,
+    Id,
+    Power,
+    Ref,
+    Strict,
+    Temperature,
+    empty_list,
+)
 from dclint.units import Q_, Quantity
 
 __all__ = ["Generator", "PowerSection", "Transformer", "Ups", "rating_kw"]
@@ -91,7 +101,7 @@ class Ups:
         default=None, description="Battery autonomy at the UPS's full rated load ('5 min')"
     )
     catches: list[Ref] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="UPS systems whose load this one (a catcher) takes over if one of them fails",
     )
     fed_by: Ref | None = _FED_BY
@@ -158,16 +168,16 @@ class Generator:
 
 
 class PowerSection(Strict):
-    panels: list[Panel] = Field(default_factory=list)
-    feeds: list[Feed] = Field(default_factory=list)
+    panels: list[Panel] = Field(default_factory=empty_list)
+    feeds: list[Feed] = Field(default_factory=empty_list)
     transformers: list[Transformer] = Field(
-        default_factory=list, description="Transformers, each `fed_by` the element above"
+        default_factory=empty_list, description="Transformers, each `fed_by` the element above"
     )
     ups: list[Ups] = Field(
-        default_factory=list, description="UPS systems, each `fed_by` the element above"
+        default_factory=empty_list, description="UPS systems, each `fed_by` the element above"
     )
     generators: list[Generator] = Field(
-        default_factory=list, description="Generator sets backing up the utility"
+        default_factory=empty_list, description="Generator sets backing up the utility"
     )
     load_swing: Fraction | None = Field(
         None,

@@ -5,7 +5,18 @@
 from pydantic import Field
 
 from dclint.model.site import Status
-from dclint.model.types import Area, Flow, Fraction, Id, Mass, PositiveInt, Power, Ref, Strict
+from dclint.model.types import (
+    Area,
+    Flow,
+    Fraction,
+    Id,
+    Mass,
+    PositiveInt,
+    Power,
+    Ref,
+    Strict,
+    empty_list,
+)
 
 __all__ = ["RackFields", "RackGroup", "RackType"]
 
@@ -50,7 +61,7 @@ class RackGroup(RackFields):
     count: PositiveInt | None = Field(None, le=100000)
     type: Ref | None = Field(None, description="Rack type key")
     feeds: list[Ref] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Feed ids; `$n` stands for the rack's number within its range",
     )
     status: Status = "active"

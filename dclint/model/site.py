@@ -2,7 +2,6 @@
 
 # Annotations are evaluated as written, without `from __future__ import annotations`: pydantic
 # reads this module's field types (why: the top of dclint.model.types).
-from dataclasses import dataclass as std_dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
@@ -48,8 +47,7 @@ def is_apparent(q: Quantity) -> bool:
     return bool(q.dimensionality == dimension_of("VA"))
 
 
-@std_dataclass(frozen=True)
-class _RatingDim(Dim):
+class _RatingDim(Dim):  # Dim's fields and generated methods serve it: no second @dataclass
     """A rating in real power (W, kW, MW) or apparent power (VA, kVA, MVA), kept as written:
     a kVA figure is converted to real power only through a declared power factor."""
 
@@ -65,7 +63,6 @@ class _RatingDim(Dim):
 PowerRating = Annotated[Quantity, _RatingDim("1.5 MW", "power or apparent power")]
 
 
-@std_dataclass(frozen=True)
 class _FloorDim(Dim):
     """A floor's uniformly distributed load rating, as a pressure (kPa, kN/m^2, lbf/ft^2) or as
     mass per area (kg/m^2, lb/ft^2), kept as written (mass per area x standard gravity)."""
@@ -215,6 +212,8 @@ def _phase_count(value: Any) -> Any:
 # for every rack and path, some 3,000 for 100,000 GPUs, each 1 KB as a model and 170 B as this.
 @dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
 class _Circuit:
+    """The fields a panel and a feed share: a circuit's voltage, rating and derating."""
+
     id: Id
     voltage: Voltage = Field(description="Line-to-line for three-phase")
     current_rating: Current

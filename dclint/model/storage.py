@@ -15,6 +15,7 @@ from dclint.model.types import (
     Power,
     Ref,
     Strict,
+    empty_list,
 )
 from dclint.units import Quantity
 
@@ -152,7 +153,7 @@ class StorageTier(Strict):
 
 
 class StorageSection(Strict):
-    tiers: list[StorageTier] = Field(default_factory=list)
+    tiers: list[StorageTier] = Field(default_factory=empty_list)
     performance_level: Literal["good", "better", "best"] | None = Field(
         None,
         description="Storage performance level of the NVIDIA SuperPOD reference architecture "

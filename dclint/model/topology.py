@@ -91,6 +91,8 @@ def apparent_capacity_kva(circuit: Feed | Panel, volts: float | None = None) -> 
 
 @dataclass
 class PanelItem:
+    """A panel of the design (dclint.model.site.Panel), with the feeds and elements it feeds."""
+
     id: str
     model: Panel
     path: Path
@@ -133,6 +135,8 @@ class ChainItem:
 
 @dataclass
 class FeedItem:
+    """A feed of the design (dclint.model.site.Feed), the racks it powers and its panel."""
+
     id: str
     model: Feed
     path: Path
@@ -301,6 +305,9 @@ class Derived:
 
 @dataclass
 class Topology:
+    """A design's racks, feeds, panels, power chain, CDUs and loops, expanded and
+    cross-referenced (`topology_of`), with the catalog it was resolved against."""
+
     design: Design
     catalog: Catalog
     racks: list[Rack] = field(default_factory=list)

@@ -49,6 +49,7 @@ __all__ = [
     "Temperature",
     "TemperatureDelta",
     "Voltage",
+    "empty_list",
     "fields_of",
 ]
 
@@ -95,6 +96,14 @@ class Strict(BaseModel):
 # thousand (an explicit fabric's switches and links), at a fifth of a model's memory. Pydantic
 # reads a dataclass from a mapping only in lax mode, so each record field carries `Strict()`.
 RECORD = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+
+
+def empty_list() -> list[Any]:
+    """A new empty list: the design models' default factory for lists, in place of `list`.
+    Building a validator, pydantic reads each default factory's signature (does it take the
+    validated data?); `list`'s is parsed from its text signature, about 0.15 ms a field (21
+    fields, some 3 ms of a cold check of the sample), a function's is read in microseconds."""
+    return []
 
 
 def fields_of(cls: Any) -> dict[str, Any]:

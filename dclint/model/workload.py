@@ -212,7 +212,7 @@ class Workload(Strict):
         "with fewer micro-batches a step, at the start of the run; needs global_batch",
     )
     precision: Precision = "bf16"
-    parallel: Parallel = Field(default_factory=Parallel)
+    parallel: Parallel = Field(default_factory=Parallel.model_construct)  # as Design's sections
     gpus: Gpus
     platform: str | None = Field(None, description="Default: the design's GPU platform")
     data_read_rate: Bandwidth | None = None
@@ -272,7 +272,7 @@ class Workload(Strict):
         "the software preset's, else megatron-core",
     )
     software: Software = Field(
-        default_factory=Software,
+        default_factory=Software.model_construct,  # as Design's sections
         description="The training software: a named preset and settings that override it "
         "(flash attention, communication overlap, gradient-reduction dtype, FP8 recipe, expert "
         "tensor parallelism, MoE parallel folding, CUDA graphs)",

@@ -79,6 +79,8 @@ DATA_PARALLEL_ONLY = frozenset({"llm-foundry"})
 
 @dataclass(frozen=True)
 class Check(Generic[P]):
+    """A layout check: its name, the reason a layout it breaks is rejected, and the test."""
+
     name: str
     message: str  # the search's rejection reason
     broken: Callable[P, bool]

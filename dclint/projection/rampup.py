@@ -35,6 +35,8 @@ __all__ = ["Phase", "Ramp", "evaluation_time", "phases", "ramp"]
 
 @dataclass(frozen=True)
 class Phase:
+    """Steps taken at one batch size of the ramp."""
+
     batch: int  # sequences a step
     steps: int
 

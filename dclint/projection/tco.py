@@ -31,6 +31,9 @@ RUNNING = ("software", "staff", "electricity")
 
 @dataclass(frozen=True)
 class Tco:
+    """A design's total cost of ownership over a period: each item, the items left out, the
+    break-even and the assumptions."""
+
     design: str
     period: Quantity
     gpus: int

@@ -68,6 +68,8 @@ _EPS = 1e-9
 
 @dataclass(frozen=True)
 class _Case:
+    """A feed's load over its capacity in one failure case."""
+
     ratio: float
     failure: str
     feed: FeedItem
