@@ -168,7 +168,10 @@ def test_a_native_run_takes_the_native_band_and_a_blackwell_one_says_why_not() -
     assert not isinstance(hw, str)
     got = predict(design, wl, hw)
     assert not isinstance(got, str)
-    assert got.band.source.endswith("80% of 44 hopper PyTorch-native dense runs")
+    assert got.band.source.startswith(
+        "an 80% interval (split-conformal) of measured over predicted step time on 44 hopper "
+        "PyTorch-native dense calibration runs"
+    )
     assert not got.band.outside
     text = DESIGN.format(software="{preset: torchtitan}", parallel="{}", gpus=8, batch=16,
                          swiglu="swiglu: true").replace("dgx-h100", "dgx-b200")  # fmt: skip

@@ -328,8 +328,13 @@ def test_the_appendix_keeps_every_line_of_the_projection_and_the_tco(tmp_path: P
     design.write_text(BLOOM_RUN, encoding="utf-8")
     body = section(review(tmp_path, str(design)), "Appendix: assumptions and sources")
     rows = [x for x in body if x.startswith("| projection of") or x.startswith("| TCO")]
-    assert len(rows) == 14 + 2  # the 14 lines `dclint cost` prints, the TCO's 2
+    assert len(rows) == 15 + 2  # the 15 lines `dclint cost` prints, the TCO's 2
     item = "| projection of bloom-176b"
+    assert (  # where the band of the predicted step comes from, once, with the assumptions
+        f"{item}: band of the predicted step | an 80% interval (split-conformal) of measured "
+        "over predicted step time on 10 ampere dense calibration runs, dclint's calibration "
+        "residuals (docs/performance-model.md) | - | dclint.projection |"
+    ) in rows
     assert (
         f"{item}: evaluations | one every 1,000 steps, 12 min each, 95 in 95,151 steps: "
         "0.792 d | - | dclint.projection |"

@@ -224,6 +224,8 @@ def test_json_projection_keys_from_the_step_model() -> None:
     assert band["in_domain"] is False
     assert band["outside"] == ["8,192 GPUs: the blackwell MoE calibration runs span 8 to 256"]
     assert band["source"].startswith("outside the calibration domain (8,192 GPUs: the ")
+    # and the assumptions every format prints say so in the same words
+    assert f"band of the predicted step: {band['source']}" in d["assumptions"]
 
 
 def test_tile_share_pads_tiles_and_rounds_waves_up() -> None:

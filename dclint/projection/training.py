@@ -196,6 +196,9 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
         notes.append(f"step model not used: {predicted}")
     else:
         notes.extend(pred.assumptions)
+        # where the predicted step's band comes from, and why it is the envelope outside the
+        # calibration domain: the text formats print no other account of it
+        notes.append(f"band of the predicted step: {pred.band.source}")
     rampup, evaluation = _rampup_and_evaluation(
         design, wl, hw, compute + communication, steps, pred, notes
     )

@@ -309,7 +309,13 @@ def band(
     pct = f"{1 - 2 * BAND_QUANTILE:.0%}"
     if not outside and got is not None:
         low, high, runs = got
-        return Band(low, high, f"{_SOURCE}: {pct} of {runs} {generation} {kind} runs", runs)
+        return Band(
+            low,
+            high,
+            f"an {pct} interval (split-conformal) of measured over predicted step time on "
+            f"{runs} {generation} {kind} calibration runs, {_SOURCE}",
+            runs,
+        )
     low, high, runs = ENVELOPE
     if got is not None:
         low, high = min(low, got[0]), max(high, got[1])
