@@ -24,9 +24,11 @@ does for a workload whose search would examine more than dclint's bound of 3,000
 The layout is a lever on training time that costs nothing to pull: Narayanan et al. 2021
 (Megatron-LM, section 5) measure large throughput differences between tensor/pipeline splits
 and micro-batch sizes of one model on the same GPUs. A layout a tenth slower than the best
-wastes a tenth of the cluster for the whole run. The 10% default is dclint's own: above the
-step-time model's mean absolute error on its calibration runs (under 8%,
-docs/performance-model.md), so a gap above it is more than the model's typical error. A
+wastes a tenth of the cluster for the whole run. The 10% default is dclint's own: about the
+step-time model's mean absolute error on its 164 calibration runs (9.5%: the Megatron family's
+89 runs 10.0%, the PyTorch-native 75 9.0%; docs/performance-model.md), so a gap above it is
+more than the model's typical error on one run, and both steps come from the one model, so
+their gap is firmer than either figure (the message quotes the calibration band). A
 layout counts as valid only with `reserve` (default 10%, as PAR004's: dclint's own default for
 the memory the estimate leaves out, see PAR004) of GPU memory free.
 
