@@ -344,11 +344,15 @@ def test_plan_counts_the_ramp_up_and_evaluations_as_cost_does(
     path = tmp_path / "bloom.yaml"
     path.write_text(BLOOM_RUN, encoding="utf-8")
     assert main(["plan", str(path), "--workload", "bloom-176b", "--top", "1"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == (
+    assert capsys.readouterr().out.splitlines()[-2:] == [
         "days: steps x predicted step, + batch ramp-up (the declared run's 0.7703 d, 0.73% of "
         "its steps) + evaluations (0.7917 d), x checkpoints and failures (the declared run's "
-        "+1.62%), as `dclint cost` counts them; cost: GPU-days x that run's cost a GPU-day"
-    )
+        "+1.62%), as `dclint cost` counts them; cost: GPU-days x that run's cost a GPU-day",
+        # and where the days' band comes from, as cost's assumptions say it
+        "days' band: an 80% interval (split-conformal) of measured over predicted step time on "
+        "10 ampere dense calibration runs, dclint's calibration residuals "
+        "(docs/performance-model.md)",
+    ]
     plan = _plan(str(path))
     (proj,) = project_workloads(load(str(path)))
     t = proj.timing

@@ -108,3 +108,24 @@ def test_a_searched_layout_carries_the_band_of_its_own_context_parallelism() -> 
     cp2 = next(c for c in found.result.valid if c.cp == 2)
     low, high, _ = NATIVE_BANDS[("hopper", False)]
     assert (found.band(cp2).low_factor, found.band(cp2).high_factor) == (low, high)
+
+
+def test_plan_says_where_its_days_bands_come_from() -> None:
+    """Under its table `dclint plan` names each band the listed layouts carry, once, as
+    `dclint cost`'s assumptions do: TorchTitan's 8B at 128K on 8 H100, whose best layouts
+    keep CP 4, gets the envelope and why; nothing else said its 560-1,600 d."""
+    from dclint.analysis.layouts import band_sentence
+    from dclint.loader import load
+    from dclint.projection.search.plan import plan_layouts
+
+    design = load(SAMPLES.parent / "tests" / "calibration" / "torchtitan-h100.yaml")
+    wl = next(w for w in design.workloads if w.id == "llama31-8b-8-cp4-128k")
+    found = plan_layouts(design, wl, "time", None, reserve=0.1)
+    assert not isinstance(found, str)
+    assert {c.cp for c in found.result.valid[:3]} == {4}
+    assert band_sentence(found, 3) == (
+        "days' band: outside the calibration domain (PyTorch context parallel 4: calibrated on "
+        "rings of up to 2 ranks; beyond, published runs are slower than predicted by a cost "
+        "the model does not explain): the envelope of all 164 calibration runs, dclint's "
+        "calibration residuals (docs/performance-model.md)"
+    )

@@ -11,6 +11,7 @@ from dclint.units import Q_, Quantity, days_quoted, fmt
 
 __all__ = [
     "as_data",
+    "band_sentence",
     "best_ceiling_sentence",
     "best_flags",
     "ceiling_sentence",
@@ -154,6 +155,22 @@ def days_sentence(plan: Plan) -> str:
     )
 
 
+def band_sentence(plan: Plan, top: int) -> str | None:
+    """Where the days' bands of the `top` layouts come from, each band once: 'days' band: an
+    80% interval (split-conformal) of measured over predicted step time on 14 hopper dense
+    calibration runs, ...', and for a layout outside the calibration domain (its GPU count,
+    PyTorch context parallel beyond 2) why it is the envelope, as `dclint cost`'s assumptions
+    say it; None without a band."""
+    said: list[str] = []
+    for c in plan.result.valid[:top]:
+        band = plan.band(c)
+        if band is not None and band.source not in said:
+            said.append(band.source)
+    if not said:
+        return None
+    return "days' band: " + "; ".join(said)
+
+
 def best_flags(plan: Plan) -> str | None:
     """The best layout as `dclint plan` flags (`--set workloads...`), None when none is valid."""
     valid = plan.result.valid
@@ -219,6 +236,7 @@ def as_data(plan: Plan, top: int) -> dict[str, Any]:
             None if plan.ceiling is None else {"mfu": plan.ceiling[0], "run": plan.ceiling[1]}
         ),
         "ceiling_note": ceiling_sentence(plan, top),
+        "band_note": band_sentence(plan, top),
         "declared_mfu": plan.terms.mfu,
         "evaluation_days": plan.terms.evaluation,
         "overhead": plan.overhead,
@@ -256,4 +274,7 @@ def table(plan: Plan, top: int) -> tuple[str, list[str], list[list[str]], list[s
         notes.append("Best layout as flags: " + flags)
     days = days_sentence(plan)
     notes.append(days[0].upper() + days[1:] + ".")
+    band = band_sentence(plan, top)
+    if band is not None:
+        notes.append(band[0].upper() + band[1:] + ".")
     return title, head, rows, notes

@@ -217,8 +217,8 @@ def _layouts(part: DesignPart) -> list[Block]:
                 Block(
                     "p",
                     "Days and cost are predicted by the step model; the ranges are its "
-                    f"calibration band: measured steps ran {lay.band.low_factor:.2f} to "
-                    f"{lay.band.high_factor:.2f} times the predicted ones ({lay.band.source}).",
+                    f"calibration band, {lay.band.low_factor:g} to {lay.band.high_factor:g} "
+                    f"times the predicted step: {lay.band.source}.",
                 )
             )
         elif lay.used:

@@ -7,6 +7,7 @@ from typing import Any
 
 from dclint.analysis.layouts import (
     as_data,
+    band_sentence,
     best_flags,
     ceiling_sentence,
     days_sentence,
@@ -47,6 +48,9 @@ def _drawn(plan: Any, top: int, fmt_name: str) -> str:
     if line is not None:
         out += ["", "best layout as flags:", f"{'    ' if md else '  '}{line}"]
     out += ["", days_sentence(plan)]
+    band = band_sentence(plan, top)
+    if band is not None:
+        out += [band]
     return "\n".join(out) + "\n"
 
 
