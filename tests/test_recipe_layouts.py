@@ -42,6 +42,14 @@ def test_recipe_layouts_pass_par003_and_par004(path: Path) -> None:
     assert not {rule for rule, _ in found if rule in ("PAR003", "PAR004")}
 
 
+def test_the_recipe_layouts_are_66() -> None:
+    """PAR004's doc and docs/performance-model.md count them: 66 workloads (61 before GPT-OSS
+    120B's five H100 rows joined)."""
+    from dclint.loader import load
+
+    assert sum(len(load(str(p)).workloads) for p in RECIPES) == 66
+
+
 def test_gb200_405b_fits_without_the_projections_fp8_copy() -> None:
     """GB200's 25.11 Llama 3.1 405B row (tp 4, pp 16, vpp 4, no recomputation, no offload:
     Megatron-Bridge's LLAMA31_405B_PRETRAIN_CONFIG_GB200_FP8_CS_V2): stage 1's 154 layers in

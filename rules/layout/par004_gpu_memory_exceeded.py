@@ -37,7 +37,7 @@ launcher sets NCCL_NVLS_ENABLE=0 "for memory saving") and the caching allocator'
 fragmentation, which no public source gives as a share: no published sum replaces it
 (docs/performance-model.md, Memory). The estimate passes the published layouts it was checked
 against (Narayanan et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100, NVIDIA's Llama 3.1
-405B recipe on 512 H100 with bf16 gradients as Megatron-Bridge runs it) and the 61
+405B recipe on 512 H100 with bf16 gradients as Megatron-Bridge runs it) and the 66
 Megatron-Bridge and MLPerf recipe layouts of tests/calibration/ (GB200's 25.11 Llama 3.1 405B,
 the tightest, needs 88.2% of the device). FP8 runs save each GEMM's input in FP8, but
 Megatron-Core's attention output projection, under a recipe other than delayed scaling, saves
