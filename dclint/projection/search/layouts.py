@@ -267,7 +267,7 @@ def search(space: Space, by: str = "time", limit: float | None = None) -> Search
     for world, lay, sps, vpps, ends in units:
         untimed += _inner(space, lay, sps, vpps, world, rejected, valid, limit, ends)
     valid.sort(key=_ranking(by))
-    return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed)
+    return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed, by)
 
 
 def _ranking(by: str) -> Callable[[Candidate], tuple[object, ...]]:
