@@ -9,13 +9,18 @@ worker (each reports its own through xdist's workeroutput), with the children ea
 shares the cores (hyperthreads, caches, the host the virtual machine shares): on one two-core
 virtual machine the same tree measured 96 to 111 on a quiet host and up to 171 on a busy one.
 
-Figures (issue 47's goal: 120; PYTHONDONTWRITEBYTECODE set, as in CI): on 2026-12-06, the
-host busy (mean load 4.4 to 5.2), the tier of 3,117 tests measured 127.9 and 135.6 CPU-seconds,
-and 123.1 and 121.7 for the tree before that evening's test changes, back to back: at this load
-the host moves the figure more than those changes do. In one process (load 3 to 4) the tier
-measured 137.4 and 140.9: collection 9.5, the 99 tests of over 0.3 CPU-seconds 76 together,
-the other 3,040 tests 53. The first interpreter a test starts costs about 1.3 CPU-seconds less
-where the run's bytecode folder links to the installed packages' bytecode (tests/conftest.py).
+Figures (issue 47's goal: 120; PYTHONDONTWRITEBYTECODE set, as in CI): CI's fresh clones
+measured 108.7 to 117.1 (mean load 1.5 to 1.8) before 2026-12-07's cut, and 145 to 153 with the
+host busy (load 3.4 to 4.5). The cut (a bisected rank and a cache of the grid's cut answers in
+the layout search, the asyncio plug-ins off, seven tests and a sweep's rule examples behind
+integration, shared fixtures) measured 126.7 -> 119.3 back to back, the host at load 5.6 to 6.0
+(3,145 -> 3,138 tests; the tests themselves 103.5 -> 94.9, per-test CPU summed over both
+workers), and 125.5 in a third run at load 4.3: at these loads the host moves the figure as much
+as the cut does. Each process collects the whole tier first: 8.4 to 9.5 CPU-seconds a worker,
+over a quarter of it pytest's assertion rewriting (not cached under PYTHONDONTWRITEBYTECODE);
+the controller costs about 5. The first interpreter a test starts costs about 1.3 CPU-seconds
+less where the run's bytecode folder links to the installed packages' bytecode
+(tests/conftest.py).
 The budget is 240: it fails a tier that grows by half on a busy host, not a busy host.
 A run whose mean load average exceeds its own workers by more than half the cores is reported,
 not judged.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import os
 import re
 import shutil
@@ -95,11 +96,25 @@ def pytest_configure(config: pytest.Config) -> None:
     _share_bytecode(config)
     # pytest-lsp drives the language server's tests, all integration; importing it (the LSP
     # types) costs each process about half a CPU-second, so pyproject turns it off
-    # (-p no:pytest-lsp) and a run that may select integration tests turns it back on here
-    if config.pluginmanager.is_blocked("pytest-lsp") and not default_tier(config):
-        import pytest_lsp
+    # (-p no:pytest-lsp), with the asyncio plug-ins only they use (pytest-asyncio, anyio: their
+    # hooks cost every test), and a run that may select integration tests turns them back on
+    if not default_tier(config):
+        for blocked, module in OFF_IN_THE_DEFAULT_TIER.items():
+            if config.pluginmanager.is_blocked(blocked):
+                config.pluginmanager.register(importlib.import_module(module), module)
 
-        config.pluginmanager.register(pytest_lsp, "pytest_lsp")
+
+# plug-ins pyproject's addopts turn off (-p no:NAME), by name, and the module of each
+OFF_IN_THE_DEFAULT_TIER = {
+    "asyncio": "pytest_asyncio.plugin",
+    "anyio": "anyio.pytest_plugin",
+    "pytest-lsp": "pytest_lsp",
+}
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    if pluginmanager.is_blocked("asyncio"):  # pyproject sets its option: known, unused here
+        parser.addini("asyncio_default_fixture_loop_scope", "pytest-asyncio's (when it is on)")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -8,12 +8,15 @@ Imports under `if TYPE_CHECKING:` are left out: they name types for the checker 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import grimp
 import networkx as nx
+import pytest
 
 from conftest import ROOT
 
@@ -55,6 +58,20 @@ ROOT_FILES |= {"library.py"}  # dclint.run(), the library's entry point
 ROOT_FILES |= {"_version.py"}  # __version__, which outputs quote: importing it is not the face
 # a built-in rule imports what a third party's may: the published API and the units
 RULE_MAY_IMPORT = ("dclint.api", "dclint.units")
+
+
+@functools.cache
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of a module's syntax tree (ast.walk's order): the tests of this file walk
+    dclint/ and rules/ five times, and parse each module once."""
+    return tuple(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _parsed_once() -> Iterator[None]:
+    """The trees live while this file's tests run, not for the rest of the session."""
+    yield
+    _nodes.cache_clear()
 
 
 def _graph() -> grimp.ImportGraph:
@@ -123,7 +140,7 @@ def test_every_renderer_lives_in_report() -> None:
     found = []
     for room in ("analysis", "cli"):
         for path in sorted((ROOT / "dclint" / room).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in _nodes(path):
                 if isinstance(node, ast.FunctionDef) and node.name.startswith("render"):
                     found.append(f"{path.relative_to(ROOT)}: {node.name}")
     assert found == []
@@ -168,7 +185,7 @@ def test_rules_import_only_what_a_rule_may_use() -> None:
     bad = []
     for path in sorted((ROOT / "rules").rglob("*.py")):
         family = path.parent
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _nodes(path):
             if isinstance(node, ast.ImportFrom) and node.level:
                 home = family if node.level == 1 else family.parent
                 shared = node.level == 2 and str(node.module).startswith("_")  # .._checkpoints
@@ -218,7 +235,7 @@ def _id_literals(path: Path) -> set[str]:
     (`"PAR003: ..."`) in `path`, less the ids of the rules it defines (`@rule("PWR001", ...)`,
     or `id = "PWR001"` in the attribute form)."""
     own, found = set(), set()  # one walk of the tree (the test walks every module of dclint/)
-    for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for n in _nodes(path):
         if isinstance(n, ast.Constant):
             match = _ID_LITERAL.match(n.value) if isinstance(n.value, str) else None
             if match:
@@ -257,7 +274,7 @@ def _rule_imports() -> set[tuple[str, str]]:
     """(module, name) of every dclint name a built-in rule imports."""
     found = set()
     for path in sorted((ROOT / "rules").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _nodes(path):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dclint"):
                 found.update((str(node.module), a.name) for a in node.names)
     return found

@@ -252,6 +252,9 @@ def _scale_design(racks: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+# a wall-clock bound at scale: integration (the default tier builds the table of every sample
+# in test_every_sample_lists_its_failures)
+@pytest.mark.integration
 def test_a_1000_rack_table_in_under_5_s() -> None:
     design = load_text(_scale_design(1000), "scale.yaml")
     topo = topology_of(design)

@@ -202,7 +202,11 @@ def test_the_helpers() -> None:
     assert output_text("::error::x\n", "github") == "::error::x\n"
 
 
-# 30 names a run, each checked and printed five ways (60 cost 6 CPU-seconds of the default tier)
+# 30 names a run, each checked and printed five ways (1.3 CPU-seconds): the integration tier;
+# the default tier walks the same check and escapers with HOSTILE_NAMES in eight formats
+# (test_a_hostile_name_stays_in_its_place_in_every_check_format) and the refusals with
+# test_control_bidi_and_invisible_characters_are_refused_at_load
+@pytest.mark.integration
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.text(min_size=1, max_size=24))
 def test_any_name_is_refused_at_its_line_or_escaped_everywhere(name: str) -> None:

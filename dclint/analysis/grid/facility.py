@@ -186,10 +186,16 @@ def _run_omits(design: Any, wl: Any) -> tuple[str, ...]:
     return next((p.unconverted for p in found if p.workload == wl.id), ())
 
 
+MAX_ANSWERS_KEPT = 64  # dclint's own: a cut answer is one layout, a few kB
+
+
+@functools.lru_cache(maxsize=MAX_ANSWERS_KEPT)
 def answer(key: tuple[Any, ...]) -> Any:
     """The layout search of one key (run in a worker), cut to its best layout: a grid point
     keeps only that, and shipping thousands of timed layouts back from a worker cost more
-    than the search saved."""
+    than the search saved. A search is a function of its key alone: a process that asks
+    again (another grid over the same workload, a resumed one, the server) is answered from
+    the last MAX_ANSWERS_KEPT cut answers, a layout each, not searched again."""
     from dataclasses import replace as copy_with
 
     from dclint.projection.search.layouts import SearchTooLarge, search

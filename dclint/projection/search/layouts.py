@@ -271,7 +271,7 @@ def search(space: Space, by: str = "time", limit: float | None = None) -> Search
     for world, lay, sps, vpps, ends in units:
         untimed += _inner(space, lay, sps, vpps, world, rejected, valid, limit, ends)
     valid.sort(key=_ranking(by))
-    return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed)
+    return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed, by)
 
 
 def _ranking(by: str) -> Callable[[Candidate], tuple[object, ...]]:
@@ -392,6 +392,7 @@ def _inner(
     )  # fmt: skip
     states = [(*stage_states(unit, stage, n), 0.0) for stage, n in stages]
     kept = [[at_zero(st, zero)[:3] for st in states] for zero in range(len(OPTIMIZERS))]
+    uneven = ends or (0, 0)
     slots = ((0, 0) if ends else space.split_ends) if pp > 1 else (0, 0)
     offload, last = space.offload, pp - 1
     activations: dict[tuple[int, bool, str], float] = {}
@@ -409,7 +410,9 @@ def _inner(
         if BATCH_MB_DP.broken(batch, mb, dp):
             rejected[BATCH_MB_DP.message] += len(sps) * len(vpps) * 12
             continue
-        slow: set[tuple[int, str, bool]] = set()  # (vpp, recompute, distributed) >= limit
+        # (vpp, distributed) -> the lightest recomputation (RECOMPUTE index) timed at or above
+        # the limit: a layout at that recomputation or a heavier one cannot be faster
+        slow: dict[tuple[int, bool], int] = {}
         micro_batches = max(1, batch // (dp * mb))  # _shape's
         flights: dict[int, list[float]] = {}  # each stage's in-flight layers a vpp
         for sp in sorted(sps, reverse=True):  # on first: off is never faster (module doc)
@@ -477,9 +480,7 @@ def _inner(
                             rejected[MEMORY.message] += 1
                             continue
                         dist = zero >= 1
-                        if limit is not None and any(
-                            (vpp, r, dist) in slow for r in RECOMPUTE[: i + 1]
-                        ):
+                        if limit is not None and slow.get((vpp, dist), i + 1) <= i:
                             untimed += 1
                             continue
                         if dist not in timed:
@@ -500,11 +501,13 @@ def _inner(
                         valid.append(
                             Candidate(
                                 tp, pp, vpp, cp, ep, dp, mb, rec, sp, opt, world, st, seconds,
-                                memory, *(ends or (0, 0)),
+                                memory, *uneven,
                             )
                         )  # fmt: skip
                     if limit is not None:
-                        slow.update((vpp, rec, d) for d, (_, t) in timed.items() if t >= limit)
+                        for d, (_, t) in timed.items():
+                            if t >= limit and slow.get((vpp, d), i + 1) > i:
+                                slow[vpp, d] = i
     return untimed
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from dclint.projection.layout_checks import CHECKS
@@ -118,6 +119,7 @@ class Search:
     valid: list[Candidate]  # best first
     rejected: dict[str, int]  # in REASONS order, reasons that rejected none left out
     untimed: int = 0  # valid, not timed: provably no faster than the search's limit
+    ranked_by: str | None = None  # the metric `valid` is sorted by (search's `by`), if sorted
 
     @property
     def valid_count(self) -> int:
@@ -126,6 +128,8 @@ class Search:
     def rank(self, step_time: float, world: int, by: str = "time") -> int:
         """1-based place of a layout of that step time: 1 + the valid layouts strictly better."""
         mine = metric(step_time, world, by)
+        if by == self.ranked_by:  # the layouts strictly better are the sorted list's head
+            return 1 + bisect_left(self.valid, mine, key=lambda c: metric(c.step_time, c.world, by))
         return 1 + sum(1 for c in self.valid if metric(c.step_time, c.world, by) < mine)
 
 
