@@ -1214,12 +1214,18 @@ def test_pytorch_context_parallel_beyond_2_ranks_is_outside_the_domain() -> None
     from dclint.rules.layout import par005_layout_slower_than_best as par005
 
     plan = SimpleNamespace(space=SimpleNamespace(arch=SimpleNamespace(experts=0)))
-    for wid, (low, high) in (
-        ("llama31-8b-8-cp8-256k", ENVELOPE[:2]),
-        ("llama31-8b-8-cp2-64k", NATIVE_BANDS[("hopper", False)][:2]),
+    low, high, _ = NATIVE_BANDS[("hopper", False)]
+    for wid, band in (
+        (
+            "llama31-8b-8-cp8-256k",
+            f"; calibration band {ENVELOPE[0]:g}-{ENVELOPE[1]:g}x (outside the calibration "
+            "domain: PyTorch context parallel 8: calibrated on rings of up to 2 ranks; beyond, "
+            "published runs are slower than predicted by a cost the model does not explain)",
+        ),
+        ("llama31-8b-8-cp2-64k", f"; calibration band {low:g}-{high:g}x"),
     ):
         r = _native("torchtitan-h100", wid)
-        assert par005._band(r.design, r.wl, plan) == f"; calibration band {low:.2f}-{high:.2f}x"
+        assert par005._band(r.design, r.wl, plan) == band
 
 
 def test_pytorch_sdpa_runs_flash_attention_2_at_its_rate_per_pass() -> None:

@@ -108,6 +108,15 @@ def test_a_searched_layout_carries_the_band_of_its_own_context_parallelism() -> 
     cp2 = next(c for c in found.result.valid if c.cp == 2)
     low, high, _ = NATIVE_BANDS[("hopper", False)]
     assert (found.band(cp2).low_factor, found.band(cp2).high_factor) == (low, high)
+    # the review's layout table: each row scaled by its own layout's band, as plan gives it
+    # (both rows took the declared layout's)
+    from dclint.analysis.assess.review import Layout
+
+    lay = Layout(wl.id, found, band=declared, projection=proj)
+    for c, band in ((found.declared, declared), (cp2, found.band(cp2))):
+        row = lay.row(c)
+        assert row.days_band == band.scaled(row.days)
+    assert lay.row(cp2).days_band != declared.scaled(lay.row(cp2).days)
 
 
 def test_plan_says_where_its_days_bands_come_from() -> None:

@@ -226,7 +226,7 @@ def _name(c: Candidate) -> str:
 
 
 def _band(design: Design, wl: Any, plan: Any) -> str:
-    """'; calibration band 0.74-1.16x': measured over predicted step times in the calibration
+    """'; calibration band 0.74-1.155x': measured over predicted step times in the calibration
     runs of this GPU generation and workload class. Both steps come from the one model, so
     the gap between them is firmer than either figure; the band says how far either may be
     from a measured step."""
@@ -243,5 +243,9 @@ def _band(design: Design, wl: Any, plan: Any) -> str:
         wl.parallel.cp,  # PyTorch's context parallel beyond 2: the envelope, as `cost` gives it
     )
     # short: the review's executive summary quotes the message whole (the runs behind the
-    # band are in the workload's `uncertainty` in JSON)
-    return f"; calibration band {b.low_factor:.2f}-{b.high_factor:.2f}x"
+    # band are in the workload's `uncertainty` in JSON and its assumptions). The factors as
+    # the band table holds them: rounded to 2 places, 0.987 printed 0.99, inside the band
+    band = f"; calibration band {b.low_factor:g}-{b.high_factor:g}x"
+    if b.outside:  # the envelope of every calibration run, and why
+        band += f" (outside the calibration domain: {'; '.join(b.outside)})"
+    return band

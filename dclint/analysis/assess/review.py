@@ -164,7 +164,9 @@ class Layout:
         """`c`'s figures at the MFU the run uses (`Plan.used`: the plan's and PAR005's)."""
         assert self.plan is not None
         step, mfu, days, cost = self.plan.used(c)
-        band = self.band
+        # the layout's own band (its GPU count and context parallelism, as `dclint plan` gives
+        # it: the declared layout's is the projection's), where the days are predicted
+        band = None if self.band is None else self.plan.band(c)
         return LayoutRow(
             c,
             step,
