@@ -96,6 +96,12 @@ class Run:
     def generation(self) -> str:
         return GENERATION.get(self.hw.gpu_key, self.hw.family)
 
+    @property
+    def micro_batches(self) -> int:
+        """Micro-batches a step per data-parallel rank, as the prediction takes them."""
+        _, layout, _, _ = _run_inputs(self)
+        return layout.global_batch // (layout.dp * layout.micro_batch)
+
 
 @cache
 def runs() -> tuple[Run, ...]:
@@ -108,6 +114,18 @@ def runs() -> tuple[Run, ...]:
             assert not isinstance(hw, str), hw
             out.append(Run(design, wl, hw))
     return tuple(out)
+
+
+_INPUTS: dict[str, tuple[Arch, Layout, Machine, Software]] = {}
+
+
+def _run_inputs(run: Run) -> tuple[Arch, Layout, Machine, Software]:
+    """The step model's inputs of a calibration run, as `predict` takes them (once a run)."""
+    if run.name not in _INPUTS:
+        got = inputs(run.design, run.wl, run.hw, [])
+        assert not isinstance(got, str), got
+        _INPUTS[run.name] = got
+    return _INPUTS[run.name]
 
 
 def prediction(run: Run, wl: Workload | None = None) -> Prediction:
@@ -856,6 +874,52 @@ def test_the_band_holds_the_validation_runs() -> None:
             outside += bool(b.outside)
         got[stem] = (hits, len(_validation(stem)), outside)
     assert got == {"dgxc-benchmarking": (20, 20, 0), "torchtitan-a100": (6, 6, 6)}
+
+
+def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
+    """Why Blackwell dense keeps MLPerf's 8B runs of one micro-batch a step in its band
+    (docs/performance-model.md, Residual bands): a domain rule "Megatron-family steps of one
+    micro-batch a step per data-parallel rank are outside the calibration domain" would catch
+    10 runs, 7 of them within 13.4%, and leave Blackwell dense 0.987-1.132 on 14 runs, which
+    holds none of DGX Cloud Benchmarking's 18 held-out GB200 runs (8 to 128 micro-batches a
+    step, inside such a rule's domain: +14.9% to +25.3%); the band of all 21 holds all 18.
+    The PyTorch-native runs of one micro-batch a step (35 inside NATIVE_CP_MAX) come out from
+    -7.6% to +19.1%: the regime alone is not where the model fails."""
+    from dclint.projection.uncertainty import BANDS, derive
+
+    single = {
+        r.name: round(100 * error(r), 1) for r in runs() if not r.native and r.micro_batches == 1
+    }
+    assert single == {
+        "narayanan-2021-a100: gpt-1.7b": 4.6,
+        "narayanan-2021-a100: gpt-3.6b": 4.0,
+        "narayanan-2021-a100: gpt-7.5b": 1.3,
+        "mlperf-training-blackwell: llama31-8b-72-v5.1-tyche": 13.4,
+        "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche": 65.9,
+        "mlperf-training-blackwell: llama31-8b-72-v5.1-theia": -1.8,
+        "mlperf-training-blackwell: llama31-8b-512-v5.1-theia": 70.5,
+        "mlperf-training-blackwell: llama31-8b-8-v5.1-uf": 7.5,
+        "mlperf-training-blackwell: llama31-8b-64-v5.1-uf": 3.5,
+        "mlperf-training-blackwell: llama31-8b-256-v5.1-uf": 19.5,
+    }
+    ruled = derive(
+        (r.generation, r.moe, error(r))
+        for r in runs()
+        if not r.native and r.in_domain and r.name not in single
+    )
+    assert ruled[("blackwell", False)] == (0.987, 1.132, 14)
+    assert ("ampere", False) not in ruled  # 7 runs left, under MIN_RUNS: the envelope
+    held_out = [r for r in _validation("dgxc-benchmarking").values() if r.generation == "blackwell"]
+    assert len(held_out) == 18 and all(r.micro_batches >= 8 for r in held_out)
+    ratios = sorted(round(1 + error(r), 3) for r in held_out)
+    assert (ratios[0], ratios[-1]) == (1.149, 1.253)
+    low, high, _ = ruled[("blackwell", False)]
+    assert sum(low <= x <= high for x in ratios) == 0
+    low, high, _ = BANDS[("blackwell", False)]
+    assert sum(low <= x <= high for x in ratios) == 18
+    native = [error(r) for r in runs() if r.native and r.in_domain and r.micro_batches == 1]
+    assert len(native) == 35
+    assert (round(100 * min(native), 1), round(100 * max(native), 1)) == (-7.6, 19.1)
 
 
 def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
