@@ -1273,11 +1273,9 @@ def test_pytorch_context_parallel_beyond_2_ranks_is_outside_the_domain() -> None
         "llama31-8b-8-cp8-256k",
     ]
     # PAR005 quotes the band `cost` gives the workload: the envelope at CP 8
-    from types import SimpleNamespace
-
+    from dclint.projection.search.plan import plan_layouts
     from dclint.rules.layout import par005_layout_slower_than_best as par005
 
-    plan = SimpleNamespace(space=SimpleNamespace(arch=SimpleNamespace(experts=0)))
     low, high, _ = NATIVE_BANDS[("hopper", False)]
     for wid, band in (
         (
@@ -1289,7 +1287,8 @@ def test_pytorch_context_parallel_beyond_2_ranks_is_outside_the_domain() -> None
         ("llama31-8b-8-cp2-64k", f"; calibration band {low:g}-{high:g}x"),
     ):
         r = _native("torchtitan-h100", wid)
-        assert par005._band(r.design, r.wl, plan) == band
+        plan = plan_layouts(r.design, r.wl, "time", None, reserve=0.1)
+        assert par005._band(plan) == band
 
 
 def test_pytorch_sdpa_runs_flash_attention_2_at_its_rate_per_pass() -> None:

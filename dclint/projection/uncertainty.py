@@ -281,6 +281,7 @@ def band(
     the class's calibrated band, or, outside the class's calibration domain, the envelope of
     every calibration run, saying why."""
     kind = "MoE" if moe else "dense"
+    pct = f"{1 - 2 * BAND_QUANTILE:.0%}"
     stack = native(framework)
     got = (NATIVE_BANDS if stack else BANDS).get((generation, moe))
     outside: list[str] = []
@@ -293,7 +294,7 @@ def band(
         if got is None:
             outside.append(
                 f"the {generation} {kind} calibration runs are under the {MIN_RUNS} "
-                f"a conformal {1 - 2 * BAND_QUANTILE:.0%} band needs"
+                f"a conformal {pct} band needs"
             )
         frameworks, fewest, most = domain
         if framework is not None and framework not in frameworks:
@@ -309,7 +310,6 @@ def band(
     ring = native_cp_outside(framework, cp)
     if ring:
         outside.append(ring)
-    pct = f"{1 - 2 * BAND_QUANTILE:.0%}"
     if not outside and got is not None:
         low, high, runs = got
         return Band(

@@ -164,7 +164,7 @@ class LayoutSlowerThanBest(LayoutRule):
                 f"workload {wl.id}: layout {_name(d)} ranks {ordinal(plan.declared_rank)} of "
                 f"{plan.result.valid_count:,} valid layouts on {wl.gpus:,} GPUs, "
                 f"{gap:.1%} slower than the best ({fmt(Q_(d.step_time, 's'), 's')} against "
-                f"{fmt(Q_(best.step_time, 's'), 's')} a step, predicted{_band(design, wl, plan)}"
+                f"{fmt(Q_(best.step_time, 's'), 's')} a step, predicted{_band(plan)}"
                 f"{_used(plan)}); "
                 "it loses most on "
                 f"{loses_on(d, best)}; best: {_name(best)}",
@@ -225,23 +225,15 @@ def _name(c: Candidate) -> str:
     )
 
 
-def _band(design: Design, wl: Any, plan: Any) -> str:
+def _band(plan: Any) -> str:
     """'; calibration band 0.74-1.155x': measured over predicted step times in the calibration
     runs of this GPU generation and workload class. Both steps come from the one model, so
     the gap between them is firmer than either figure; the band says how far either may be
-    from a measured step."""
-    from dclint.api import band_for_gpu, hardware_of
-
-    hw = hardware_of(design, wl.platform)
-    if isinstance(hw, str):
+    from a measured step. The declared layout's band, as `dclint plan` and `cost` give it (its
+    GPU count and context parallelism: PyTorch's beyond 2 ranks takes the envelope)."""
+    b = plan.band(plan.declared)
+    if b is None:
         return ""
-    b = band_for_gpu(
-        hw.family,
-        plan.space.arch.experts > 0,
-        wl.software_in_effect.framework,
-        wl.gpus,
-        wl.parallel.cp,  # PyTorch's context parallel beyond 2: the envelope, as `cost` gives it
-    )
     # short: the review's executive summary quotes the message whole (the runs behind the
     # band are in the workload's `uncertainty` in JSON and its assumptions). The factors as
     # the band table holds them: rounded to 2 places, 0.987 printed 0.99, inside the band
