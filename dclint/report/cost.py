@@ -95,7 +95,7 @@ OPTIONAL_TERMS: dict[str, Any] = {
 
 ROWS: tuple[tuple[str, Any], ...] = (
     ("design", lambda p: p.design),
-    ("GPUs", lambda p: f"{p.gpus} x {p.gpu}"),
+    ("GPUs", lambda p: f"{p.gpus:,} x {p.gpu}"),
     ("precision", lambda p: p.precision),
     ("FLOPs (model)", lambda p: f"{p.flops.model.m_as('FLOP'):.3g} FLOP"),
     # MFU and HFU as JSON's mfu, hfu, mfu_predicted, hfu_predicted and mfu_convention: the HFU
@@ -131,7 +131,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("checkpoints", lambda p: _fmt(p.timing.checkpoint, "day")),
     ("failures", lambda p: _fmt(p.timing.failures, "day")),
     ("training time", lambda p: _training(p)),
-    ("goodput", lambda p: f"{p.timing.goodput.m_as('percent'):.1f}%"),
+    ("goodput", lambda p: _fmt(p.timing.goodput, "percent")),  # as REL001 prints it
     ("GPU-hours", lambda p: _fmt(p.gpu_hours, "hour")),
     (POWER, lambda p: _fmt(p.facility_power, "kW")),
     ("energy", lambda p: _fmt(p.energy, "MWh")),
@@ -168,7 +168,7 @@ def _tco_text(t: Any) -> str:
     from dclint.units import fmt
 
     total = fmt(t.total) if t.items else "- (nothing priced)"  # no TCO, not a free one
-    lines = [f"TCO {t.design}: {total} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]
+    lines = [f"TCO {t.design}: {total} over {t.period.m_as('year'):g} years, {t.gpus:,} GPUs"]
     lines += [f"  {name}: {fmt(value)}" for name, value in t.items.items()]
     per = t.per_gpu_year
     if per is not None and t.items:
@@ -183,7 +183,7 @@ def _tco_rows(t: Any) -> list[list[str]]:
     from dclint.units import fmt
 
     total = fmt(t.total) if t.items else "- (nothing priced)"  # no TCO, not a free one
-    rows = [["total", f"{total} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]]
+    rows = [["total", f"{total} over {t.period.m_as('year'):g} years, {t.gpus:,} GPUs"]]
     rows += [[name, fmt(value)] for name, value in t.items.items()]
     if t.per_gpu_year is not None and t.items:
         rows.append(["per GPU-year", fmt(t.per_gpu_year)])

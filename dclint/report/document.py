@@ -18,7 +18,7 @@ from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
 from dclint.report.text import summary_line, waiver_terms
 from dclint.report.values import band, days_text, mfu_text, time_terms
-from dclint.units import Q_, fmt
+from dclint.units import Q_, fmt, fmt_factors
 
 __all__ = [
     "FIGURE_BOTTOM",
@@ -217,8 +217,9 @@ def _layouts(part: DesignPart) -> list[Block]:
                 Block(
                     "p",
                     "Days and cost are predicted by the step model; the ranges are its "
-                    f"calibration band, {lay.band.low_factor:g} to {lay.band.high_factor:g} "
-                    f"times the predicted step: {lay.band.source}.",
+                    "calibration band, "
+                    + fmt_factors(lay.band.low_factor, lay.band.high_factor, " to ")
+                    + f" times the predicted step: {lay.band.source}.",
                 )
             )
         elif lay.used:

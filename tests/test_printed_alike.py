@@ -1,0 +1,79 @@
+"""A figure printed the same wherever it appears, with the precision it has: a band's ends keep
+the trailing zero that is one of their figures ('1.417 d (1.0-1.7 d)', not '(1-1.7 d)'; a step
+of 2.708 s with a band from factor 1.0 reads '(2.70-3.17 s)'), a calibration band's factors
+print to the 3 places the band table holds ('0.740-1.155x', not '0.74-1.155x'), `dclint cost`'s
+assumptions quote the save, job MTBF and Young/Daly interval as REL001 does (they printed
+'16 s', '6.19 h' and '14 min' beside REL001's '15.87 s', '6.186 h' and '14.01 min'), its goodput
+as REL001 does ('82.24%', where it printed '82.2%'), and counts of GPUs carry the thousands
+separator every other count does ('8,192 x gb200', '8,208 GPUs', where they printed '8192')."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dclint.analysis.summary import summarise
+from dclint.cli import main
+from dclint.engine.registry import discover
+from dclint.loader import load
+from dclint.report.markdown import summary_rows
+from dclint.units import fmt_band, fmt_factors
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_designs"
+MOE = str(SAMPLES / "moe-1.7t-nvl72.yaml")
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "digits", "printed"),
+    [
+        (2.708, 3.165, 3, "2.70-3.17"),  # factor 1.0 at the low end: the point's 2.708 s
+        (1.04, 1.7, 2, "1.0-1.7"),
+        (1.0, 3.0, 2, "1.0-3.0"),
+        (0.97, 3.9, 2, "0.97-3.9"),
+        (9.96, 12.0, 2, "9.9-12"),
+        (8.1, 9.96, 2, "8.1-10"),  # a carry into the next power of ten keeps 2 figures
+        (126.1, 235.0, 2, "120-240"),
+        (67_012.0, 268_400.0, 2, "67,000-270,000"),
+    ],
+)
+def test_a_band_prints_every_figure_it_has(
+    low: float, high: float, digits: int, printed: str
+) -> None:
+    assert fmt_band(low, high, digits) == printed
+
+
+def test_a_calibration_band_prints_its_factors_to_their_3_places() -> None:
+    assert fmt_factors(0.74, 1.155) == "0.740-1.155"
+    assert fmt_factors(0.74, 1.997, " to ") == "0.740 to 1.997"
+
+
+def test_cost_quotes_the_reliability_figures_as_rel001_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", MOE]) == 0
+    finding = capsys.readouterr().out
+    assert main(["cost", MOE]) == 0
+    cost = capsys.readouterr().out
+    assert "job MTBF 6.186 h on 8,192 GPUs" in finding
+    assert "goodput 82.24%, against" in finding
+    assert "sqrt(2 x 15.87 s save x MTBF) = 14.01 min" in finding
+    assert "  - synchronous checkpoint saves: 15.87 s each, 186 saves to weka\n" in cost
+    assert "job MTBF 6.186 h, restart 10 min, Young/Daly interval 14.01 min\n" in cost
+    assert "\ngoodput                           82.24%\n" in cost
+    assert "\nGPUs                              8,192 x gb200\n" in cost
+    assert "over 3 years, 8,208 GPUs\n" in cost
+    # the same figures, wherever either prints them
+    for pattern in (
+        r"job MTBF ([\d.]+ h)",
+        r"(?:interval|=) ([\d.]+ min)",
+        r"([\d.]+ s) (?:save|each)",
+    ):
+        assert set(re.findall(pattern, finding)) == set(re.findall(pattern, cost)), pattern
+
+
+def test_the_review_prints_counts_with_separators() -> None:
+    """The review's summary figures (the GPUs row printed '8208' above '19,000 kW')."""
+    s = summarise(load(MOE), None, discover(()))
+    assert summary_rows(s)[:2] == [("GPUs", "8,208"), ("Racks", "114")]
