@@ -9,6 +9,7 @@ separator every other count does ('8,192 x gb200', '8,208 GPUs', where they prin
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from dclint.units import fmt_band, fmt_factors
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_designs"
 MOE = str(SAMPLES / "moe-1.7t-nvl72.yaml")
+H100 = str(SAMPLES / "h100-40node.yaml")
 
 
 @pytest.mark.parametrize(
@@ -77,3 +79,23 @@ def test_the_review_prints_counts_with_separators() -> None:
     """The review's summary figures (the GPUs row printed '8208' above '19,000 kW')."""
     s = summarise(load(MOE), None, discover(()))
     assert summary_rows(s)[:2] == [("GPUs", "8,208"), ("Racks", "114")]
+
+
+def test_par005_saves_the_gap_between_the_layout_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    """PAR005's price is the declared layout's days and cost less the best's, as the review's
+    layout table and `dclint plan` give them (Plan.days: the saves are one an interval of
+    running time, so the faster run takes fewer): it held the checkpoint time and printed
+    'saves 0.4741 d, 32,760 CNY' beside rows 1.751 d, 120,974 CNY and 1.276 d, 88,173 CNY."""
+    from dclint.projection.search.plan import plan_layouts
+
+    assert main(["check", "--layout-search", "--format", "json", H100]) == 0
+    (f,) = json.loads(capsys.readouterr().out)["designs"][0]["findings"]
+    design = load(H100)
+    plan = plan_layouts(design, design.workloads[0], reserve=0.1)
+    assert not isinstance(plan, str)
+    declared, best = plan.declared, plan.result.valid[0]
+    days = plan.days(declared, plan.scale) - plan.days(best, plan.scale)
+    cost = plan.cost(declared, plan.scale) - plan.cost(best, plan.scale)  # type: ignore[operator]
+    assert f["rule"] == "PAR005"
+    assert f["impact"]["days"] == pytest.approx(days.m_as("day"), rel=1e-12)
+    assert f["impact"]["cost"] == pytest.approx(cost.m_as("CNY"), rel=1e-12)
