@@ -4,12 +4,12 @@ layout, REL001's Young/Daly interval), summed over the workloads the finding tou
 
 What "met" means is the rule's own knowledge: a rule whose findings can be priced overrides
 `Rule.remedy` (dclint.engine.rule), which says how fixing a finding changes one workload's
-projected run (its running time and each checkpoint save's time scaled). Failures keep their share of
-the run. Cost items (electricity, depreciation) scale with the run's wall time. A finding the
-projection cannot price (no prediction, nothing saved) carries no impact, and neither does one
-that saves under MIN_DAYS (0.01 day, about 15 minutes: dclint's own floor, below what a
-projection of days to months resolves; a fix that changes nothing otherwise prints float noise
-such as 1.421e-14 d).
+projected run (its running time and each checkpoint save's time scaled). Failures keep their
+share of the run. Cost items (electricity, depreciation) scale with the run's wall time. A
+finding the projection cannot price (no prediction, nothing saved) carries no impact, and
+neither does one that saves under MIN_DAYS (0.01 day, about 15 minutes: dclint's own floor,
+below what a projection of days to months resolves; a fix that changes nothing otherwise prints
+float noise such as 1.421e-14 d).
 """
 
 from __future__ import annotations
