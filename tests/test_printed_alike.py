@@ -20,6 +20,7 @@ from dclint.cli import main
 from dclint.engine.registry import discover
 from dclint.loader import load
 from dclint.report.markdown import summary_rows
+from dclint.report.values import show, tco_rows
 from dclint.units import fmt_band, fmt_factors
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_designs"
@@ -99,3 +100,21 @@ def test_par005_saves_the_gap_between_the_layout_rows(capsys: pytest.CaptureFixt
     assert f["rule"] == "PAR005"
     assert f["impact"]["days"] == pytest.approx(days.m_as("day"), rel=1e-12)
     assert f["impact"]["cost"] == pytest.approx(cost.m_as("CNY"), rel=1e-12)
+
+
+def test_the_review_gives_the_tco_the_rows_cost_gives_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The review's TCO table (from the JSON record) is `dclint cost`'s: it printed the record's
+    keys, 'period years | 3', 'gpus | 1000', 'break even months | 9.99'."""
+    b200 = str(SAMPLES / "b200-1000gpu.yaml")
+    assert main(["cost", "--format", "json", b200]) == 0
+    (tco,) = json.loads(capsys.readouterr().out)["tco"]
+    assert main(["cost", "--format", "markdown", b200]) == 0
+    table = capsys.readouterr().out.split("| Item | Value |\n|---|---|\n", 1)[1].split("\n\n")[0]
+    cost_rows = [line.strip("|").split(" | ") for line in table.strip().splitlines()]
+    rows = tco_rows(tco)
+    assert rows[0] == ["total", "615,310,386 CNY over 3 years, 1,000 GPUs"]
+    assert rows[-2:] == [["break-even", "10.0 months"], ["omitted (not declared)", "building"]]
+    assert [[c.replace("\\_", "_").strip() for c in r] for r in cost_rows] == rows
+    assert show(8192) == "8,192"  # a count, as `dclint cost` prints it
