@@ -118,3 +118,18 @@ def test_the_review_gives_the_tco_the_rows_cost_gives_it(
     assert rows[-2:] == [["break-even", "10.0 months"], ["omitted (not declared)", "building"]]
     assert [[c.replace("\\_", "_").strip() for c in r] for r in cost_rows] == rows
     assert show(8192) == "8,192"  # a count, as `dclint cost` prints it
+
+
+def test_the_cost_chart_says_whose_items_it_draws() -> None:
+    """The HTML review's cost chart drew the TCO's items under 'Cost breakdown (CNY)', the
+    words the text beside it gives the run's own cost ('Cost breakdown of moe-1.7t:
+    electricity ..., depreciation ...')."""
+    from dclint.report.html import _cost
+
+    class R:
+        tco = {"currency": "CNY", "period_years": 3.0, "items": {"hardware": 2.659e9}}
+        projections = [{"workload": "w", "currency": "CNY", "cost_breakdown": {"energy": 1e6}}]
+
+    assert _cost(R) == ({"hardware": 2.659e9}, "CNY", "TCO over 3 years by item")  # type: ignore[arg-type]
+    R.tco = {}
+    assert _cost(R) == ({"energy": 1e6}, "CNY", "Cost breakdown of w")  # type: ignore[arg-type]

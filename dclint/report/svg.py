@@ -24,6 +24,7 @@ __all__ = [
 BAR, OVER, LIMIT, PALE = "#2b6cb0", "#c53030", "#dd6b20", "#bee3f8"
 PALETTE = ("#2b6cb0", "#dd6b20", "#38a169", "#805ad5", "#d69e2e", "#319795", "#e53e3e", "#718096")
 _PREFIXES = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+_MONEY_PREFIXES = {"T": "tn", "G": "bn"}
 FONT = 'font-family="system-ui,sans-serif" font-size="12"'
 
 
@@ -36,7 +37,9 @@ def si(value: float, unit: str = "", digits: int = 3) -> str:
     for scale, prefix in _PREFIXES:
         if abs(value) >= scale:
             text = f"{value / scale:.{digits}g}"
-            return f"{text} {prefix} {unit}".rstrip() if money else f"{text} {prefix}{unit}"
+            if money:  # as a finance reader writes money: '2.66 bn CNY', not '2.66 G CNY'
+                return f"{text} {_MONEY_PREFIXES.get(prefix, prefix)} {unit}"
+            return f"{text} {prefix}{unit}"
     if unit and unit != "%" and not money and 0 < abs(value) < 1:
         for scale, prefix in ((1e-3, "m"), (1e-6, "\u00b5")):  # 0.000575 s -> 575 µs
             if abs(value) >= scale:
