@@ -133,3 +133,27 @@ def test_the_cost_chart_says_whose_items_it_draws() -> None:
     assert _cost(R) == ({"hardware": 2.659e9}, "CNY", "TCO over 3 years by item")  # type: ignore[arg-type]
     R.tco = {}
     assert _cost(R) == ({"energy": 1e6}, "CNY", "Cost breakdown of w")  # type: ignore[arg-type]
+
+
+def test_cost_names_and_times_the_step_parts_as_the_review_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`dclint cost` printed h100-40node's 'TP comm. 0.176 s (7%)' where the review's step
+    table prints 'tensor-parallel comm. | 176 ms | 7%': the same labels (STEP_PARTS) and
+    the same time (svg.si; 'us' for the micro prefix in the plain text)."""
+    assert main(["cost", H100]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    i = lines.index("  compute                         2.19 s (87%)")
+    assert lines[i : i + 11] == [
+        "  compute                         2.19 s (87%)",
+        "  recompute                       0 s (0%)",
+        "  tensor-parallel comm.           176 ms (7%)",
+        "  pipeline bubble                 0 s (0%)",
+        "  pipeline sends                  0 s (0%)",
+        "  data-parallel comm.             155 ms (6%)",
+        "  context-parallel comm.          0 s (0%)",
+        "  expert all-to-all               0 s (0%)",
+        "  optimizer                       455 us (0%)",
+        "  stragglers                      475 us (0%)",
+        "compute                           1.736 d",
+    ]

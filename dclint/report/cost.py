@@ -7,6 +7,8 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
+from dclint.projection.step.records import STEP_PARTS
+from dclint.report.svg import si
 from dclint.report.values import (
     NO_ACTIVATIONS,
     band,
@@ -58,10 +60,10 @@ def _part(p: Any, key: str) -> str:
     if pred is None or key not in pred.breakdown:
         return "-"
     seconds = pred.breakdown[key].m_as("s")
-    return f"{seconds:.3g} s ({seconds / pred.step_time.m_as('s'):.0%})"
+    return f"{si(seconds, 's', micro='u')} ({seconds / pred.step_time.m_as('s'):.0%})"
 
 
-OVERHEAD = "calibrated overhead"  # a row only when a calibration profile adds one
+OVERHEAD = STEP_PARTS["overhead"][0]  # a row only when a calibration profile adds one
 # the power of the workload's share of the racks x PUE (its GPUs: the assumptions' 'power'
 # line), not the review summary's 'Facility power (all racks: ...)' of every rack
 POWER = "facility power (workload's GPUs)"
@@ -108,22 +110,10 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),
     # the review's one formatter of the predicted step and its band, over the JSON keys
     ("predicted step", lambda p: predicted_step(p.as_dict()) or "-"),
-    *(
-        (f"  {label}", _part_row(key))
-        for key, label in (
-            ("compute", "compute"),
-            ("recompute", "recompute"),
-            ("tp", "TP comm."),
-            ("pp_bubble", "PP bubble"),
-            ("pp_p2p", "PP p2p"),
-            ("dp", "DP comm."),
-            ("cp", "CP comm."),
-            ("ep", "EP comm."),
-            ("optimizer", "optimizer"),
-            ("straggler", "stragglers"),
-            ("overhead", OVERHEAD),
-        )
-    ),
+    # the step's parts in the review's words and order (STEP_PARTS), a part's time as its table
+    # prints it ('176 ms', where this printed '0.176 s' beside the review's 'tensor-parallel
+    # comm. 176 ms' for h100-40node's 'TP comm.')
+    *((f"  {label}", _part_row(key)) for key, (label, _) in STEP_PARTS.items()),
     ("compute", lambda p: _fmt(p.timing.compute, "day")),
     ("communication", lambda p: _fmt(p.timing.communication, "day")),
     ("batch ramp-up", lambda p: _fmt(p.timing.rampup, "day")),
