@@ -157,3 +157,20 @@ def test_cost_names_and_times_the_step_parts_as_the_review_does(
         "  stragglers                      475 us (0%)",
         "compute                           1.736 d",
     ]
+
+
+def test_cost_prints_a_communication_term_only_where_one_is_declared(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """'communication 0 d' under a predicted step whose parts spend 13% of it communicating
+    read as none: the row is the declared communication_overhead's, shown where one is."""
+    assert main(["cost", H100]) == 0
+    plain = capsys.readouterr().out
+    assert "\ncompute                           1.736 d\ncheckpoints  " in plain
+    assert "\ncommunication " not in plain
+    assert main(["cost", H100, "--set", "workloads.llm-13b.communication_overhead=10%"]) == 0
+    declared = capsys.readouterr().out
+    assert (
+        "\ncompute                           1.736 d\ncommunication                     0.1929 d\n"
+        in (declared)
+    )
