@@ -215,7 +215,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
     from dclint.projection.search.records import Candidate
     from dclint.projection.training import hardware_of
     from dclint.projection.uncertainty import band_for_gpu
-    from dclint.units import Q_, Quantity, fmt, fmt_apart
+    from dclint.units import Q_, Quantity, fmt, fmt_apart, fmt_factors
 
 __all__ = [
     "AIR",
@@ -340,6 +340,7 @@ __all__ = [
     "feed_capacity_kw",
     "fmt",
     "fmt_apart",
+    "fmt_factors",
     "framework_split",
     "freezing_point",
     "generation_loads",
@@ -438,6 +439,7 @@ FACETS: dict[str, tuple[str, ...]] = {
         "entry_copies_change",
         "fmt",
         "fmt_apart",
+        "fmt_factors",
         "next_ids",
         "rating_change",
         "rule",
@@ -720,6 +722,7 @@ _MODULE = {
     "feed_capacity_kw": "dclint.calc.power",
     "fmt": "dclint.units",
     "fmt_apart": "dclint.units",
+    "fmt_factors": "dclint.units",
     "generation_loads": "dclint.calc.power_chain",
     "hardware_of": "dclint.projection.training",
     "is_apparent": "dclint.model.site",

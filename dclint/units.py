@@ -22,6 +22,7 @@ __all__ = [
     "fmt",
     "fmt_apart",
     "fmt_band",
+    "fmt_factors",
     "narrow_hint",
     "parse_quantity",
     "parse_unit",
@@ -396,6 +397,13 @@ def fmt_band(low: float, high: float, digits: int = 2) -> str:
     return f"{lo}-{hi}"
 
 
+def fmt_factors(low: float, high: float, sep: str = "-") -> str:
+    """A calibration band's factors, measured over predicted step, as the band table holds
+    them (dclint.projection.uncertainty rounds them outward to 3 places): '0.740-1.997', not
+    '0.74-1.997' (the low end read as coarser than the high)."""
+    return f"{low:.3f}{sep}{high:.3f}"
+
+
 def days_quoted(days: pint.Quantity, low_high: tuple[Any, Any] | None = None) -> str:
     """Training days as `dclint cost` prints them, with the calibration band where the days
     are predicted: '1.996 d (1.6-2.2 d)', or '136.6 d': the one way dclint prints a time and
@@ -409,12 +417,15 @@ def days_quoted(days: pint.Quantity, low_high: tuple[Any, Any] | None = None) ->
 
 def _sig(x: float, digits: int, direction: Any = round) -> str:
     """`x` to `digits` significant figures, thousands separated: 137,851 -> '140,000';
-    `direction` (round, math.floor or math.ceil) says which way the last figure goes."""
+    `direction` (round, math.floor or math.ceil) says which way the last figure goes. A
+    trailing zero that is one of the figures is printed: 2.70 at 3 figures is '2.70', 1.04
+    down at 2 is '1.0' (a band '2.70-3.17 s' says its precision; '2.7-3.17 s' read as a
+    coarser low end beside a point of 2.708 s, and '1-1.7 d' as a low end of one figure)."""
     if x == 0 or not math.isfinite(x):
         return f"{x:g}"
     places = digits - 1 - math.floor(math.log10(abs(x)))
     step = 10.0**places
     rounded = direction(round(x * step, 9)) / step  # round(.., 9): 1.2 * 10 is 12, not 12.000001
-    if abs(rounded) >= 100:
-        return f"{rounded:,.0f}"
-    return f"{rounded:.{digits}g}"
+    # a carry into the next power of ten (9.96 up at 2 figures: 10) keeps `digits` figures
+    places = digits - 1 - math.floor(math.log10(abs(rounded)))
+    return f"{rounded:,.{max(places, 0)}f}"

@@ -42,7 +42,7 @@ def test_plan_finding_and_review_quote_the_same_best_layout(
     finding = capsys.readouterr().out
     assert (
         "36.8% slower than the best (6.433 s against 4.702 s a step, predicted; calibration "
-        "band 0.74-1.155x; at your declared MFU 30%: 9.072 s against 6.632 s); "
+        "band 0.740-1.155x; at your declared MFU 30%: 9.072 s against 6.632 s); "
     ) in finding
     assert "[the fix saves 3.502 d]" in finding  # 13.02 d - 9.518 d
     review = tmp_path / "r.md"

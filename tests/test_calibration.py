@@ -1395,11 +1395,11 @@ def test_pytorch_context_parallel_beyond_2_ranks_is_outside_the_domain() -> None
     for wid, band in (
         (
             "llama31-8b-8-cp8-256k",
-            f"; calibration band {ENVELOPE[0]:g}-{ENVELOPE[1]:g}x (outside the calibration "
+            f"; calibration band {ENVELOPE[0]:.3f}-{ENVELOPE[1]:.3f}x (outside the calibration "
             "domain: PyTorch context parallel 8: calibrated on rings of up to 2 ranks; beyond, "
             "published runs are slower than predicted by a cost the model does not explain)",
         ),
-        ("llama31-8b-8-cp2-64k", f"; calibration band {low:g}-{high:g}x"),
+        ("llama31-8b-8-cp2-64k", f"; calibration band {low:.3f}-{high:.3f}x"),
     ):
         r = _native("torchtitan-h100", wid)
         plan = plan_layouts(r.design, r.wl, "time", None, reserve=0.1)

@@ -124,7 +124,7 @@ def test_rack_load_override_and_text(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     # 150 kW > one 250 A feed's 136.6 kW a path, and > PWR001's 120 kW
     assert (
-        "feeds (new, like the template's)  path A        0  1 feed(s) like tap-a1: "
+        "feeds (new, like the template's)  path A        0  1 feed like tap-a1: "
         "136.6 kW a path for 150 kW" in out
     )
     assert (
@@ -199,7 +199,7 @@ def test_power_capped_racks_count_at_their_design_load(capsys: pytest.CaptureFix
     got = {(lim["limit"], lim["subject"]): (lim["racks"], lim["detail"]) for lim in data["limits"]}
     assert got[("feeds (new, like the template's)", "path A")] == (
         None,
-        "1 feed(s) like tap-a1: 136.6 kW a path for 120 kW",  # not the catalog's 132 kW
+        "1 feed like tap-a1: 136.6 kW a path for 120 kW",  # not the catalog's 132 kW
     )
     # 1092.6 - 8 x 120 = 132.6 kW -> 1 rack of 120 kW
     assert got[("panel rating (PWR008)", "path A")] == (

@@ -145,7 +145,8 @@ def test_a_run_nothing_prices_has_no_cost_not_a_free_one(
     doc = tmp_path / "r.md"
     assert main(["review", str(b), "-o", str(doc), "--today", "2026-12-06"]) == 0
     review = doc.read_text(encoding="utf-8")
-    assert "| total | - (nothing priced) |\n| per gpu year | - |\n" in review
+    # the rows `dclint cost` gives its TCO (the review printed '| per gpu year | - |')
+    assert "| total | - (nothing priced) over 3 years, 0 GPUs |\n| omitted" in review
     # a priced run keeps its figure
     assert main(["cost", str(ROOT / "sample_designs" / "h100-40node.yaml")]) == 0
     assert "cost total                        120,974 CNY" in capsys.readouterr().out.splitlines()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, SAMPLES
-from dclint.calc.failures.play import Failure, failure_table
+from dclint.calc.failures.play import Failure, failure_table, most_severe_first
 from dclint.calc.power_chain import chain_loads
 from dclint.cli import main
 from dclint.loader import load, load_text
@@ -114,7 +114,7 @@ def test_failures_command_text_and_json(tmp_path: Path, capsys: pytest.CaptureFi
     text = capsys.readouterr().out
     assert text.splitlines()[0] == (
         "Single failures of pwr009-good-distributed: 20 played, racks at their peak (catalog "
-        "max_power); 0 overload a survivor, 0 leave racks without supply or cooling"
+        "max_power); 0 overload a survivor, 0 leave racks without supply or cooling; worst first"
     )
     row = next(line for line in text.splitlines() if line.startswith("UPS ups-1 "))
     assert "ups-2 (ups) 200 kW of 250 kW (80%)" in row and "50 kW" in row
@@ -184,16 +184,16 @@ def test_every_sample_lists_its_failures(
     assert main(["failures", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"Single failures of {load(path).name}: {len(expected)} played, ")
-    labels = [f.label for f in table.failures]
+    labels = [f.label for f in most_severe_first(table.failures)]  # worst first, in text and JSON
     rows = lines[3 : 3 + len(labels)]
     assert [r.split("  ")[0] for r in rows] == labels
     out = tmp_path / "f.json"
     assert main(["failures", str(path), "--format", "json", "-o", str(out)]) == 0
     data = json.loads(out.read_text(encoding="utf-8"))["failures"]
     assert [(d["kind"], d["element"]) for d in data] == [
-        (f.kind, f.element) for f in table.failures
+        (f.kind, f.element) for f in most_severe_first(table.failures)
     ]
-    for d, f in zip(data, table.failures, strict=True):
+    for d, f in zip(data, most_severe_first(table.failures), strict=True):
         if f.worst is None:
             assert d["worst_survivor"] is None and d["racks_lost"] == list(f.racks_lost)
         else:
@@ -328,10 +328,26 @@ def test_the_review_carries_the_fmea_appendix(tmp_path: Path) -> None:
     assert "### Single failures (FMEA)" in text
     assert (
         "23 single failures of the power and cooling plant played, racks at their peak: 0 "
-        "overload a survivor, 1 leave racks without supply or cooling." in text
+        "overload a survivor, 1 leaves racks without supply or cooling." in text
     )
     # busway-a lost: its 8 racks' halves (8 x 66 kW) move to busway-b, 1,056 of 1,093 kW
     assert (
         "| busway busway-a | 528 kW of 8 racks to busway-b +528 kW | busway-b 1056 kW of 1093 kW "
         "| 36.58 kW | 0 |" in text
     )
+
+
+def test_the_failure_that_drops_racks_is_listed_first(capsys: pytest.CaptureFixture[str]) -> None:
+    """An FMEA's criticality order: gb200-superpod-su's utility loss (no generators: all 8
+    racks on their batteries) was row 21 of 23, under feeds with 4.572 kW to spare."""
+    assert main(["failures", str(SAMPLES / "gb200-superpod-su.yaml")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith(
+        "0 overload a survivor, 1 leaves racks without supply or cooling; worst first"
+    )
+    assert lines[3].split() == [
+        "utility", "-", "-", "8", "no", "generators:", "the", "racks", "run", "on", "UPS",
+        "batteries,", "where", "they", "have", "any",
+    ]  # fmt: skip
+    assert lines[4].startswith("busway busway-a  busway-b (busway) 1056 kW of 1093 kW (97%)")
+    assert lines[-1].startswith("cdu cdu-2        cdu-1 (cdu) 816 kW of 2000 kW (41%)")

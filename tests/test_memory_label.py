@@ -33,5 +33,5 @@ def test_review_memory_says_it_leaves_out_activations(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["review", "--format", "markdown", str(SAMPLES / "b200-1000gpu.yaml")]) == 0
-    row = _line(capsys.readouterr().out, "| llm-300b | 1000 |")
+    row = _line(capsys.readouterr().out, "| llm-300b | 1,000 |")
     assert row.split(" | ")[6] == "45.26 (excl. activations: not estimated)"

@@ -14,7 +14,7 @@ from dclint.projection.uncertainty import BANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = str(ROOT / "rules" / "layout" / "examples" / "par005" / "bad.yaml")
-BAND = "calibration band 0.74-1.155x"
+BAND = "calibration band 0.740-1.155x"
 
 
 def test_the_band_is_the_hopper_dense_calibration_band() -> None:

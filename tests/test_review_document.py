@@ -54,18 +54,18 @@ def test_summary_ranks_by_class_then_severity_then_days_then_money(two: str) -> 
     assert table == [
         f"| 1 | broken-fabric-2to1 | {perf} | NET001 fabric-oversubscribed | error | 1 | - | - |",
         f"| 2 | broken-fabric-2to1 | {perf} | PAR005 layout-slower-than-best | warning | 1 "
-        "| 27.91 d | 5,345,951 CNY |",
-        f"| 3 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.4741 d "
-        "| 32,760 CNY |",
+        "| 27.95 d | 5,353,290 CNY |",
+        f"| 3 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.4747 d "
+        "| 32,801 CNY |",
     ]
     # the days each costs as the finding's own line prints them, in the same document
-    assert "**The fix saves 27.91 d, 5,345,951 CNY.**" in two
-    assert "**The fix saves 0.4741 d, 32,760 CNY.**" in two
+    assert "**The fix saves 27.95 d, 5,353,290 CNY.**" in two
+    assert "**The fix saves 0.4747 d, 32,801 CNY.**" in two
     top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
     assert len(top) == 3  # the top three, each with its figures, where, and its fix in words
     assert top[1].endswith(
         "broken-fabric-2to1.yaml:130 (PAR005 layout-slower-than-best). Fix: "
-        "run the best layout: the design change below. It costs 27.91 d and 5,345,951 CNY of the "
+        "run the best layout: the design change below. It costs 27.95 d and 5,353,290 CNY of the "
         "projected run."
     )
     assert top[0].endswith("Fix: give each leaf switch 32 uplinks (now 16) and the spine tier "

@@ -44,7 +44,7 @@ def test_a_declared_mfu_run_is_quoted_one_way(tmp_path: Path) -> None:
     assert _row(text, "1")[3] == "NET001 fabric-oversubscribed"
     summary = _row(text, "2")
     assert summary[3] == "PAR005 layout-slower-than-best"
-    assert summary[6] == "27.91 d"
+    assert summary[6] == "27.95 d"
     assert abs(_days(declared[5]) - _days(best[5]) - _days(summary[6])) < 0.1
     # no band where the days are the user's measurement, and a sentence says how they are made
     assert "(" not in declared[5] and "(" not in best[5]

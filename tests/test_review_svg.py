@@ -12,6 +12,8 @@ from dclint.report.svg import nice_ticks, si
     ("value", "unit", "text"),
     [
         (1.5e8, "CNY", "150 M CNY"),  # a currency keeps its code apart from the prefix
+        (2.659e9, "CNY", "2.66 bn CNY"),  # money in billions as finance writes it, not 'G CNY'
+        (1.2e12, "USD", "1.2 tn USD"),
         (125_000.0, "W", "125 kW"),
         (2.5e9, "B/s", "2.5 GB/s"),
         (0.000575, "s", "575 µs"),

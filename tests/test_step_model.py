@@ -171,7 +171,7 @@ def test_cost_text_shows_the_predicted_step(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert "MFU                               45% (declared)" in out
     assert "predicted step                    2.518 s" in out
-    assert "  DP comm.                        0.155 s (6%)" in out
+    assert "  data-parallel comm.             155 ms (6%)" in out
 
 
 def test_json_projection_keys_from_the_step_model() -> None:

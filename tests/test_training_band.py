@@ -59,7 +59,7 @@ def test_the_band_has_one_source(
     monkeypatch.setattr(Projection, "training_band", property(stand_in))
     printed = _printed(capsys)
     assert {name: found[:1] for name, found in printed.items()} == {
-        name: ["1.944 d (1-3 d)"] for name in printed
+        name: ["1.944 d (1.0-3.0 d)"] for name in printed
     }
 
 

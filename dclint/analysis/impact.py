@@ -4,12 +4,12 @@ layout, REL001's Young/Daly interval), summed over the workloads the finding tou
 
 What "met" means is the rule's own knowledge: a rule whose findings can be priced overrides
 `Rule.remedy` (dclint.engine.rule), which says how fixing a finding changes one workload's
-projected run (its running time and its checkpoint time scaled). Failures keep their share of
-the run. Cost items (electricity, depreciation) scale with the run's wall time. A finding the
-projection cannot price (no prediction, nothing saved) carries no impact, and neither does one
-that saves under MIN_DAYS (0.01 day, about 15 minutes: dclint's own floor, below what a
-projection of days to months resolves; a fix that changes nothing otherwise prints float noise
-such as 1.421e-14 d).
+projected run (its running time and each checkpoint save's time scaled). Failures keep their
+share of the run. Cost items (electricity, depreciation) scale with the run's wall time. A
+finding the projection cannot price (no prediction, nothing saved) carries no impact, and
+neither does one that saves under MIN_DAYS (0.01 day, about 15 minutes: dclint's own floor,
+below what a projection of days to months resolves; a fix that changes nothing otherwise prints
+float noise such as 1.421e-14 d).
 """
 
 from __future__ import annotations
@@ -114,12 +114,19 @@ def _impact(
 
 
 def _fixed_wall(p: Projection, running_scale: float, checkpoint_scale: float) -> float:
-    """Wall days of `p`'s run with its steps' time (the batch ramp-up's included) and its
-    checkpoint time scaled, evaluations as they are: failures keep their share of the run."""
+    """Wall days of `p`'s run with its steps' time (the batch ramp-up's included) and each
+    checkpoint save's time scaled, evaluations as they are: failures keep their share of the
+    run. The projection takes a save an interval of running time (steps and evaluations,
+    dclint.projection.training), so a run made faster takes fewer saves, as the layout
+    search's days count them (Plan.days: PAR005's saving is the review's declared row less
+    its best row; holding the checkpoint time saved 32,760 CNY beside rows 32,801 CNY apart on
+    h100-40node)."""
     t = p.timing
     steps = (t.compute + t.communication + t.rampup).m_as("day")
     evaluation = t.evaluation.m_as("day")
     checkpoint = t.checkpoint.m_as("day")
     held = steps + evaluation + checkpoint
     lost = t.failures.m_as("day") / held if held > 0 else 0.0
-    return (steps * running_scale + evaluation + checkpoint * checkpoint_scale) * (1 + lost)
+    running = steps * running_scale + evaluation
+    saves = running / (steps + evaluation) if steps + evaluation > 0 else 1.0
+    return (running + checkpoint * checkpoint_scale * saves) * (1 + lost)

@@ -110,13 +110,16 @@ def _margin(s: Any) -> str:
 
 
 def _text(name: str, peak: bool, table: Any) -> str:
+    from dclint.calc.failures.play import most_severe_first
+
     basis = "peak (catalog max_power)" if peak else "design IT load"
-    failures = table.failures
+    failures = most_severe_first(table.failures)
     over = sum(1 for f in failures if f.overloaded)
     lost = sum(1 for f in failures if f.racks_lost)
     out = [
         f"Single failures of {name}: {len(failures)} played, racks at their {basis}; "
-        f"{over} overload a survivor, {lost} leave racks without supply or cooling",
+        f"{over} overload{'s' * (over == 1)} a survivor, {lost} leave{'s' * (lost == 1)} racks "
+        "without supply or cooling; worst first",
         "",
     ]
     rows = [("failure", "worst survivor", "margin", "racks lost", "what moves where")]
@@ -142,6 +145,7 @@ def _text(name: str, peak: bool, table: Any) -> str:
 
 def _json(design: Any, peak: bool, table: Any, cases: Any = None) -> str:
     from dclint._version import __version__
+    from dclint.calc.failures.play import most_severe_first
     from dclint.escaping import finite_json
     from dclint.model.source import format_path
 
@@ -180,7 +184,7 @@ def _json(design: Any, peak: bool, table: Any, cases: Any = None) -> str:
                 "overloaded": [survivor(s) for s in f.overloaded],
                 "racks_lost": list(f.racks_lost),
             }
-            for f in table.failures
+            for f in most_severe_first(table.failures)
         ],
     }
     if cases is not None:

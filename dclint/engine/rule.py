@@ -102,9 +102,10 @@ class Violation:
 @dataclass(frozen=True)
 class Remedy:
     """What fixing a finding does to one workload's projected run (`Rule.remedy`): its running
-    time (compute and communication) is scaled by `running`, its checkpoint time by
-    `checkpoint`; 1.0 leaves a part as it is. Failures keep their share of the run. A fix that
-    changes the failures too (a checkpoint interval) gives `wall`: the whole wall time scaled."""
+    time (compute and communication) is scaled by `running`, each checkpoint save's time by
+    `checkpoint` (the saves, one an interval of running time, follow `running`); 1.0 leaves a
+    part as it is. Failures keep their share of the run. A fix that changes the failures too
+    (a checkpoint interval) gives `wall`: the whole wall time scaled."""
 
     running: float = 1.0
     checkpoint: float = 1.0

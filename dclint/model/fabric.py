@@ -77,6 +77,9 @@ class Endpoint(Strict):
 # holds 45,000 switches and links.
 @dataclass(frozen=True, slots=True, kw_only=True, config=RECORD)
 class Switch:
+    """One switch of a fabric declared switch by switch (`switches`, with the `links` between
+    them): its id, its catalog model and the tier it sits in."""
+
     id: Id
     model: Annotated[str, StrictMode()]
     tier: Annotated[str, StrictMode(), Field(max_length=64)]

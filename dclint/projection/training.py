@@ -23,7 +23,7 @@ from dclint.projection.hardware import Hardware, attributable_power, hardware_of
 from dclint.projection.memory import MemoryEstimate, memory_per_gpu
 from dclint.projection.predict import Prediction, predict
 from dclint.projection.rampup import evaluation_time, ramp
-from dclint.units import Q_, Quantity
+from dclint.units import Q_, Quantity, fmt
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
@@ -118,13 +118,13 @@ def _checkpoint_time(
     saves = float((running / ckpt.interval).to("dimensionless").magnitude)
     if ckpt.mode == "async":
         notes.append(
-            f"asynchronous checkpoints: training stalls {save.m_as('s'):.3g} s a save for the "
+            f"asynchronous checkpoints: training stalls {fmt(save, 's')} a save for the "
             f"write to {tier.id if tier else '?'}, {saves:.0f} saves, then copied to "
             f"{ckpt.drain_tier} in the background"
         )
     else:
         notes.append(
-            f"synchronous checkpoint saves: {save.m_as('s'):.0f} s each, "
+            f"synchronous checkpoint saves: {fmt(save, 's')} each, "
             f"{saves:.0f} saves to {tier.id if tier else '?'}"
         )
     return (save * saves).to("day"), save
@@ -225,9 +225,9 @@ def timing(design: Design, wl: Workload, hw: Hardware) -> Timing | str:
         notes.append("failures: restarts only (no checkpoint save time to bound the lost work)")
         failures = ((running + checkpoint) * lost).to("day")
     notes.append(
-        f"failures: {reliability.source}; job MTBF {reliability.mtbf.m_as('hour'):.3g} h, "
-        f"restart {RESTART.m_as('minute'):g} min, Young/Daly interval "
-        f"{reliability.optimal_interval.m_as('minute'):.3g} min"
+        f"failures: {reliability.source}; job MTBF {fmt(reliability.mtbf, 'hour')}, "
+        f"restart {fmt(RESTART, 'minute')}, Young/Daly interval "
+        f"{fmt(reliability.optimal_interval, 'minute')}"  # as REL001 prints them
     )
     memory = memory_per_gpu(wl, hw.blackwell)
     return Timing(

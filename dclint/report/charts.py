@@ -181,7 +181,9 @@ def _bars(title: str, bars: list[Bar], unit: str, chart_id: str) -> list[tuple[s
     return out
 
 
-def charts(r: Review, cost: dict[str, float], currency: str, prefix: str) -> list[tuple[str, str]]:
+def charts(
+    r: Review, cost: dict[str, float], currency: str, prefix: str, what: str = "Cost breakdown"
+) -> list[tuple[str, str]]:
     """(title, svg) of each chart the data allows."""
     out: list[tuple[str, str]] = []
     if r.summary is not None and r.summary.rack_loads and r.design is not None:
@@ -204,7 +206,7 @@ def charts(r: Review, cost: dict[str, float], currency: str, prefix: str) -> lis
             chart = stacked(title, [Part(n, v) for n, v in parts], "s", f"{prefix}-step{i}")
             out.append((title, chart))
     if cost:
-        title = f"Cost breakdown ({currency})"
+        title = f"{what} ({currency})"  # the TCO's items or a run's, as html._cost says
         bars = [Bar(k, v, None, False, "") for k, v in cost.items()]
         out += _bars(title, bars, currency, f"{prefix}-cost")
     return out

@@ -24,6 +24,8 @@ def _cell(
         return cost_quoted(v, omits) if omits else fmt(v)
     if isinstance(v, float):  # the PUE, as every other report prints it: 1.4, not 1.40
         return f"{v:.4g}"
+    if isinstance(v, int):  # a count as its change prints it ('+1,680') and `dclint cost`: 8,192
+        return f"{v:,}"
     return str(v)
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from dclint.analysis.costs import Costs
 from dclint.escaping import finite_json
+from dclint.projection.step.records import STEP_PARTS
+from dclint.report.svg import si
 from dclint.report.values import (
     NO_ACTIVATIONS,
     band,
@@ -58,10 +60,10 @@ def _part(p: Any, key: str) -> str:
     if pred is None or key not in pred.breakdown:
         return "-"
     seconds = pred.breakdown[key].m_as("s")
-    return f"{seconds:.3g} s ({seconds / pred.step_time.m_as('s'):.0%})"
+    return f"{si(seconds, 's', micro='u')} ({seconds / pred.step_time.m_as('s'):.0%})"
 
 
-OVERHEAD = "calibrated overhead"  # a row only when a calibration profile adds one
+OVERHEAD = STEP_PARTS["overhead"][0]  # a row only when a calibration profile adds one
 # the power of the workload's share of the racks x PUE (its GPUs: the assumptions' 'power'
 # line), not the review summary's 'Facility power (all racks: ...)' of every rack
 POWER = "facility power (workload's GPUs)"
@@ -86,8 +88,11 @@ def _rows(projections: list[Any]) -> list[tuple[str, Any]]:
 
 
 # terms of the training time a row only when a workload declares what makes them (a batch-size
-# ramp-up, evaluations)
+# ramp-up, evaluations, a communication_overhead: a predicted step's communication is in its
+# MFU and among its parts above; a row 'communication 0 d' under moe-1.7t's 'expert all-to-all
+# 895 ms (30%)' read as none, and the review's terms leave a zero term out)
 OPTIONAL_TERMS: dict[str, Any] = {
+    "communication": lambda p: p.timing.communication,
     "batch ramp-up": lambda p: p.timing.rampup,
     "evaluations": lambda p: p.timing.evaluation,
 }
@@ -95,7 +100,7 @@ OPTIONAL_TERMS: dict[str, Any] = {
 
 ROWS: tuple[tuple[str, Any], ...] = (
     ("design", lambda p: p.design),
-    ("GPUs", lambda p: f"{p.gpus} x {p.gpu}"),
+    ("GPUs", lambda p: f"{p.gpus:,} x {p.gpu}"),
     ("precision", lambda p: p.precision),
     ("FLOPs (model)", lambda p: f"{p.flops.model.m_as('FLOP'):.3g} FLOP"),
     # MFU and HFU as JSON's mfu, hfu, mfu_predicted, hfu_predicted and mfu_convention: the HFU
@@ -108,22 +113,10 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("step time", lambda p: _fmt(p.timing.step_time, "s") if p.timing.step_time else "-"),
     # the review's one formatter of the predicted step and its band, over the JSON keys
     ("predicted step", lambda p: predicted_step(p.as_dict()) or "-"),
-    *(
-        (f"  {label}", _part_row(key))
-        for key, label in (
-            ("compute", "compute"),
-            ("recompute", "recompute"),
-            ("tp", "TP comm."),
-            ("pp_bubble", "PP bubble"),
-            ("pp_p2p", "PP p2p"),
-            ("dp", "DP comm."),
-            ("cp", "CP comm."),
-            ("ep", "EP comm."),
-            ("optimizer", "optimizer"),
-            ("straggler", "stragglers"),
-            ("overhead", OVERHEAD),
-        )
-    ),
+    # the step's parts in the review's words and order (STEP_PARTS), a part's time as its table
+    # prints it ('176 ms', where this printed '0.176 s' beside the review's 'tensor-parallel
+    # comm. 176 ms' for h100-40node's 'TP comm.')
+    *((f"  {label}", _part_row(key)) for key, (label, _) in STEP_PARTS.items()),
     ("compute", lambda p: _fmt(p.timing.compute, "day")),
     ("communication", lambda p: _fmt(p.timing.communication, "day")),
     ("batch ramp-up", lambda p: _fmt(p.timing.rampup, "day")),
@@ -131,7 +124,7 @@ ROWS: tuple[tuple[str, Any], ...] = (
     ("checkpoints", lambda p: _fmt(p.timing.checkpoint, "day")),
     ("failures", lambda p: _fmt(p.timing.failures, "day")),
     ("training time", lambda p: _training(p)),
-    ("goodput", lambda p: f"{p.timing.goodput.m_as('percent'):.1f}%"),
+    ("goodput", lambda p: _fmt(p.timing.goodput, "percent")),  # as REL001 prints it
     ("GPU-hours", lambda p: _fmt(p.gpu_hours, "hour")),
     (POWER, lambda p: _fmt(p.facility_power, "kW")),
     ("energy", lambda p: _fmt(p.energy, "MWh")),
@@ -168,7 +161,7 @@ def _tco_text(t: Any) -> str:
     from dclint.units import fmt
 
     total = fmt(t.total) if t.items else "- (nothing priced)"  # no TCO, not a free one
-    lines = [f"TCO {t.design}: {total} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]
+    lines = [f"TCO {t.design}: {total} over {t.period.m_as('year'):g} years, {t.gpus:,} GPUs"]
     lines += [f"  {name}: {fmt(value)}" for name, value in t.items.items()]
     per = t.per_gpu_year
     if per is not None and t.items:
@@ -183,7 +176,7 @@ def _tco_rows(t: Any) -> list[list[str]]:
     from dclint.units import fmt
 
     total = fmt(t.total) if t.items else "- (nothing priced)"  # no TCO, not a free one
-    rows = [["total", f"{total} over {t.period.m_as('year'):g} years, {t.gpus} GPUs"]]
+    rows = [["total", f"{total} over {t.period.m_as('year'):g} years, {t.gpus:,} GPUs"]]
     rows += [[name, fmt(value)] for name, value in t.items.items()]
     if t.per_gpu_year is not None and t.items:
         rows.append(["per GPU-year", fmt(t.per_gpu_year)])

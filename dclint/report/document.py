@@ -18,7 +18,7 @@ from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
 from dclint.report.text import summary_line, waiver_terms
 from dclint.report.values import band, days_text, mfu_text, time_terms
-from dclint.units import Q_, fmt
+from dclint.units import Q_, fmt, fmt_factors
 
 __all__ = [
     "FIGURE_BOTTOM",
@@ -217,8 +217,9 @@ def _layouts(part: DesignPart) -> list[Block]:
                 Block(
                     "p",
                     "Days and cost are predicted by the step model; the ranges are its "
-                    f"calibration band, {lay.band.low_factor:g} to {lay.band.high_factor:g} "
-                    f"times the predicted step: {lay.band.source}.",
+                    "calibration band, "
+                    + fmt_factors(lay.band.low_factor, lay.band.high_factor, " to ")
+                    + f" times the predicted step: {lay.band.source}.",
                 )
             )
         elif lay.used:
@@ -250,10 +251,9 @@ def _fmea(part: DesignPart) -> list[Block]:
     nearest to their limit; the worst survivor, its margin, what moves where."""
     if not part.failures:
         return []
-    fails = sorted(
-        part.failures,
-        key=lambda f: (-len(f.racks_lost), -(f.worst.share if f.worst is not None else 0.0)),
-    )
+    from dclint.calc.failures.play import most_severe_first
+
+    fails = most_severe_first(part.failures)  # as `dclint failures` lists them
     over = sum(1 for f in fails if f.overloaded)
     lost = sum(1 for f in fails if f.racks_lost)
     out = [
@@ -261,7 +261,8 @@ def _fmea(part: DesignPart) -> list[Block]:
         Block(
             "p",
             f"{len(fails)} single failures of the power and cooling plant played, racks at their "
-            f"peak: {over} overload a survivor, {lost} leave racks without supply or cooling."
+            f"peak: {over} overload{'s' * (over == 1)} a survivor, {lost} "
+            f"leave{'s' * (lost == 1)} racks without supply or cooling."
             + (
                 f" The {FMEA_ROWS} most severe are listed; `dclint failures` lists all."
                 if len(fails) > FMEA_ROWS

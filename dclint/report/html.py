@@ -95,8 +95,10 @@ def _rollup(r: Rollup) -> str:
     return text + "</li>"
 
 
-def _cost(review: Review) -> tuple[dict[str, float], str]:
-    """The TCO's items (the fuller picture), else the first workload's cost breakdown."""
+def _cost(review: Review) -> tuple[dict[str, float], str, str]:
+    """The TCO's items (the fuller picture), else the first workload's cost breakdown, and
+    which they are: the chart's title said 'Cost breakdown' of the TCO's items above the text's
+    'Cost breakdown of moe-1.7t' of the run's."""
     sources = [review.tco] if review.tco else []
     for p in [*sources, *review.projections]:
         items = p.get("items") if p is review.tco else p.get("cost_breakdown")
@@ -108,8 +110,16 @@ def _cost(review: Review) -> tuple[dict[str, float], str]:
                     v = v.m_as(currency) if currency else v.magnitude
                 if isinstance(v, (int, float)):
                     out[str(k)] = float(v)
-            return out, currency
-    return {}, ""
+            years = p.get("period_years")
+            what = (
+                f"TCO over {years:g} years by item"
+                if p is review.tco and isinstance(years, (int, float))
+                else "TCO by item"
+                if p is review.tco
+                else f"Cost breakdown of {p.get('workload', '')}"
+            )
+            return out, currency, what
+    return {}, "", ""
 
 
 def _findings(r: Review) -> list[str]:
@@ -156,8 +166,8 @@ def _design(r: Review, n: int | str) -> str:
         out.append("<h3>Diagrams and charts</h3>")
     for i, (title, graph) in enumerate(r.graphs):
         out.append(f'<figure class="diagram">{svg(graph, title, f"d{n}-g{i}")}</figure>')
-    cost, currency = _cost(r)
-    for title, chart in charts(r, cost, currency, f"d{n}"):
+    cost, currency, what = _cost(r)
+    for title, chart in charts(r, cost, currency, f"d{n}", what):
         out.append(f'<figure class="chart" aria-label="{escape(title)}">{chart}</figure>')
     over = over_rows(r)
     if over:  # whole lists: a table continues across pages where a figure would clip

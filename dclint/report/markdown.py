@@ -58,8 +58,8 @@ def md(text: Any) -> str:
 def summary_rows(s: DesignSummary) -> list[tuple[str, str]]:
     """(figure, value) rows of the design summary table, shared with the html report."""
     rows = [
-        ("GPUs", f"{s.gpus}"),
-        ("Racks", f"{s.racks}"),
+        ("GPUs", f"{s.gpus:,}"),
+        ("Racks", f"{s.racks:,}"),
         ("IT load", fmt(s.it_load)),
         (f"Facility power (all racks: IT load x PUE {s.pue:g})", fmt(s.facility_power)),
     ]

@@ -24,21 +24,25 @@ __all__ = [
 BAR, OVER, LIMIT, PALE = "#2b6cb0", "#c53030", "#dd6b20", "#bee3f8"
 PALETTE = ("#2b6cb0", "#dd6b20", "#38a169", "#805ad5", "#d69e2e", "#319795", "#e53e3e", "#718096")
 _PREFIXES = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+_MONEY_PREFIXES = {"T": "tn", "G": "bn"}
 FONT = 'font-family="system-ui,sans-serif" font-size="12"'
 
 
-def si(value: float, unit: str = "", digits: int = 3) -> str:
+def si(value: float, unit: str = "", digits: int = 3, micro: str = "\u00b5") -> str:
     """A number with an SI prefix, never an exponent: 1.5e8 -> '150 M', 0.25 -> '0.25'; '-'
-    for a number that is not finite (NaN, infinity)."""
+    for a number that is not finite (NaN, infinity). `micro`: the micro prefix ('u' in the
+    plain-ASCII text outputs, as '74 us a GEMM' in `dclint cost`'s assumptions)."""
     if not math.isfinite(value):
         return "-"
     money = len(unit) == 3 and unit.isalpha() and unit.isupper()  # "150 M CNY", not "MCNY"
     for scale, prefix in _PREFIXES:
         if abs(value) >= scale:
             text = f"{value / scale:.{digits}g}"
-            return f"{text} {prefix} {unit}".rstrip() if money else f"{text} {prefix}{unit}"
+            if money:  # as a finance reader writes money: '2.66 bn CNY', not '2.66 G CNY'
+                return f"{text} {_MONEY_PREFIXES.get(prefix, prefix)} {unit}"
+            return f"{text} {prefix}{unit}"
     if unit and unit != "%" and not money and 0 < abs(value) < 1:
-        for scale, prefix in ((1e-3, "m"), (1e-6, "\u00b5")):  # 0.000575 s -> 575 µs
+        for scale, prefix in ((1e-3, "m"), (1e-6, micro)):  # 0.000575 s -> 575 µs
             if abs(value) >= scale:
                 return f"{value / scale:.{digits}g} {prefix}{unit}"
     text = f"{value:.{digits}g}" if value else "0"

@@ -51,7 +51,9 @@ def show(value: Any) -> str:
         return fmt(value)
     if isinstance(value, bool) or value is None:
         return {True: "yes", False: "no", None: "-"}[value]
-    if isinstance(value, (int, float)) and abs(value) >= 1e4:
+    if isinstance(value, int):  # a count, thousands separated as `dclint cost` prints it: 8,192
+        return f"{value:,}"
+    if isinstance(value, float) and abs(value) >= 1e4:
         return f"{value:,.0f}"  # 2,009,000 GPU-hours reads better than 2.009e+06
     if isinstance(value, float):
         return f"{value:.4g}"
@@ -234,22 +236,23 @@ def omitted_rows(why: dict[str, list[str]]) -> list[tuple[str, str]]:
 
 
 def tco_rows(tco: dict[str, Any]) -> list[list[str]]:
+    """The review's TCO table from the JSON record, the rows `dclint cost`'s Markdown and HTML
+    give it (report.cost): 'total' with its period and GPUs, an item a row, 'per GPU-year',
+    'break-even' where there is one, then what it omits (the review printed the record's keys,
+    'period years 3', 'gpus 8208', 'break even months -')."""
     currency = str(tco.get("currency") or "")
-    priced = bool(tco.get("items"))
-    rows = []
-    for key, value in tco.items():
-        if key in ("assumptions", "omitted"):  # the omitted items said by why, below
-            continue
-        if key == "omitted_why":
-            rows += [[label, names] for label, names in omitted_rows(value)]
-            continue
-        if key in ("total", "per_gpu_year") and not priced:  # no TCO, not a free one
-            text = "- (nothing priced)" if key == "total" else "-"
-        elif key in MONEY_KEYS and isinstance(value, dict):
-            text = ", ".join(f"{k} {money(v, currency)}" for k, v in value.items())
-        elif key in MONEY_KEYS:
-            text = money(value, currency)
-        else:
-            text = show(value)
-        rows.append([key.replace("_", " "), text])
+    items = tco.get("items") or {}
+    total = money(tco.get("total"), currency) if items else "- (nothing priced)"
+    years, gpus = tco.get("period_years"), tco.get("gpus")
+    if isinstance(years, (int, float)):
+        total += f" over {years:g} years"
+    if isinstance(gpus, int):
+        total += f", {gpus:,} GPUs"
+    rows = [["total", total]]
+    rows += [[name, money(value, currency)] for name, value in items.items()]
+    if tco.get("per_gpu_year") is not None and items:
+        rows.append(["per GPU-year", money(tco["per_gpu_year"], currency)])
+    if tco.get("break_even_months") is not None:
+        rows.append(["break-even", f"{tco['break_even_months']:.1f} months"])
+    rows += [[label, names] for label, names in omitted_rows(tco.get("omitted_why") or {})]
     return rows

@@ -68,6 +68,7 @@ from dclint.api import (
     Remedy,
     Share,
     Violation,
+    fmt_factors,
     rule,
 )
 from dclint.units import Q_, fmt
@@ -226,7 +227,7 @@ def _name(c: Candidate) -> str:
 
 
 def _band(plan: Any) -> str:
-    """'; calibration band 0.74-1.155x': measured over predicted step times in the calibration
+    """'; calibration band 0.740-1.155x': measured over predicted step times in the calibration
     runs of this GPU generation and workload class. Both steps come from the one model, so
     the gap between them is firmer than either figure; the band says how far either may be
     from a measured step. The declared layout's band, as `dclint plan` and `cost` give it (its
@@ -236,8 +237,8 @@ def _band(plan: Any) -> str:
         return ""
     # short: the review's executive summary quotes the message whole (the runs behind the
     # band are in the workload's `uncertainty` in JSON and its assumptions). The factors as
-    # the band table holds them: rounded to 2 places, 0.987 printed 0.99, inside the band
-    band = f"; calibration band {b.low_factor:g}-{b.high_factor:g}x"
+    # the band table holds them, to 3 places
+    band = f"; calibration band {fmt_factors(b.low_factor, b.high_factor)}x"
     if b.outside:  # the envelope of every calibration run, and why
         band += f" (outside the calibration domain: {'; '.join(b.outside)})"
     return band

@@ -54,7 +54,7 @@ def power_limits(
                 "feeds (new, like the template's)",
                 f"path {path}",
                 racks,
-                f"{len(feeds)} feed(s) like {'+'.join(f.id for f in feeds)}: "
+                f"{len(feeds)} feed{'s' * (len(feeds) != 1)} like {'+'.join(f.id for f in feeds)}: "
                 f"{fmt(Q_(cap, 'kW'))} a path for {fmt(Q_(load, 'kW'))}",
                 f"{need} feed{'s' * (need != 1)} like {feeds[0].id} on a path "
                 f"({fmt(Q_(one, 'kW'))} each) carry {fmt(Q_(load, 'kW'))}"

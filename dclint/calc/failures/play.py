@@ -9,6 +9,7 @@ cooling. Nothing here prints; `dclint failures` and the rules read `failure_tabl
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dclint.calc.failures.plant import cooling_failures, generation_failures
@@ -26,6 +27,7 @@ __all__ = [
     "Survivor",
     "failure_table",
     "maintenance_table",
+    "most_severe_first",
     "sharing_text",
 ]
 
@@ -43,6 +45,17 @@ class FailureTable:
     # what each transformer's and UPS's worst load is made of: ('racks', kW), ('fabric
     # switches', kW) ..., without the losses of UPS systems below (the rest of the total)
     parts: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
+
+
+def most_severe_first(failures: Iterable[Failure]) -> list[Failure]:
+    """`failures` in an FMEA's criticality order, as `dclint failures` and the review list
+    them: those that leave racks without supply or cooling first (most racks first), then by
+    the worst survivor's load over its capacity (an overloaded survivor above 100%); a tie
+    keeps the order they were played in."""
+    return sorted(
+        failures,
+        key=lambda f: (-len(f.racks_lost), -(f.worst.share if f.worst is not None else 0.0)),
+    )
 
 
 def failure_table(topo: Topology, peak: bool = True) -> FailureTable:

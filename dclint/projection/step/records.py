@@ -226,6 +226,10 @@ class Arch:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
+    """How a workload is split over its GPUs, as the step model reads it: the parallel sizes
+    (tensor, pipeline, context, data, expert, virtual stages), the batch, and what the ranks
+    shard and recompute."""
+
     tp: int = 1
     pp: int = 1
     cp: int = 1
@@ -305,6 +309,10 @@ class Software:
 
 @dataclass(frozen=True, slots=True)
 class Machine:
+    """The GPU and its links as the step model reads them: peak rates at the run's precision,
+    the efficiencies it reaches, HBM, NVLink and network bandwidths, and the per-kernel costs
+    a calibration profile sets."""
+
     peak: float  # dense FLOP/s at the precision
     matmul_eff: float
     attention_eff: float  # core attention (flash kernels or batched GEMMs) over the peak
