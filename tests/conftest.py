@@ -185,10 +185,11 @@ def _share_bytecode(config: pytest.Config) -> None:
 def _keep_plugins_unrewritten(config: pytest.Config) -> None:
     """pytest rewrites the asserts of every module of a plug-in's distribution, not only the
     plug-in: Hypothesis's (its pytest plug-in ships in the same distribution), about 80
-    modules that three test files import at collection, about 1 CPU-second of each
-    process's collection, for asserts inside Hypothesis that no test of ours reports on.
-    They are imported as any installed package is, from their own bytecode. (pytest's set of
-    marked names is its own, private: a pytest without it rewrites them as before.)"""
+    modules that three test files import at collection (and the controller for its summary),
+    for asserts inside Hypothesis that no test of ours reports on (what they cost:
+    tests/_budget.py). They are imported as any installed package is, from their own
+    bytecode. (pytest's set of marked names is its own, private: a pytest without it rewrites
+    them as before.)"""
     marked = getattr(config.pluginmanager.rewrite_hook, "_must_rewrite", None)
     if isinstance(marked, set):
         marked.discard("hypothesis")
@@ -196,7 +197,7 @@ def _keep_plugins_unrewritten(config: pytest.Config) -> None:
 
 def _share_rewrites(config: pytest.Config) -> None:
     """Every xdist worker collects the whole tier: it imports every test module, whose asserts
-    pytest rewrites first (about 4.5 of a worker's 9 CPU-seconds of collection). pytest keeps
+    pytest rewrites first (half of a worker's collection: tests/_budget.py). pytest keeps
     what it rewrote (a pyc of its own) beside the sources, not under PYTHONDONTWRITEBYTECODE,
     so each worker rewrote every test module again. The workers share them in the run's
     bytecode folder instead (_share_bytecode): each first rewrites its share of the test files
