@@ -246,8 +246,13 @@ def _share_rewrites(config: pytest.Config) -> None:
     files = sorted(tests.rglob("test_*.py"))
     if default_tier(config):
         files = [f for f in files if not WHOLLY_INTEGRATION.search(f.read_text(encoding="utf-8"))]
-    first, count = int(workerinput["workerid"].removeprefix("gw")), workerinput["workercount"]
-    for path in files[first::count]:
+    first, count = (
+        str(workerinput.get("workerid", "")).removeprefix("gw"),
+        workerinput.get("workercount"),
+    )
+    if not first.isdigit() or not isinstance(count, int) or count < 1:
+        return  # workers named otherwise (--tx id=...): they share without the first pass
+    for path in files[int(first) :: count]:
         rewritten(path, config)
 
 
