@@ -16,11 +16,20 @@ the layout search, the asyncio plug-ins off, seven tests and a sweep's rule exam
 integration, shared fixtures) measured 126.7 -> 119.3 back to back, the host at load 5.6 to 6.0
 (3,145 -> 3,138 tests; the tests themselves 103.5 -> 94.9, per-test CPU summed over both
 workers), and 125.5 in a third run at load 4.3: at these loads the host moves the figure as much
-as the cut does. Each process collects the whole tier first: 8.4 to 9.5 CPU-seconds a worker,
-over a quarter of it pytest's assertion rewriting (not cached under PYTHONDONTWRITEBYTECODE);
-the controller costs about 5. The first interpreter a test starts costs about 1.3 CPU-seconds
-less where the run's bytecode folder links to the installed packages' bytecode
-(tests/conftest.py).
+as the cut does. Each worker collects the whole tier first: one process collecting it (`pytest
+--collect-only -n 0`, CPU time of each step) spent 9.6 CPU-seconds, 6.1 of them in pytest's
+assertion rewriting (not cached under PYTHONDONTWRITEBYTECODE): 4.8 for the test modules, 1.2
+for Hypothesis's (pytest marks a plug-in's whole distribution). Since 2026-12-07 Hypothesis is
+imported unrewritten and xdist's workers rewrite each test module once between them
+(tests/conftest.py): the controller and two workers collecting the whole tier (no test
+selected) measured 20.1, 21.2, 22.0 -> 13.2, 13.0, 12.3 CPU-seconds (interleaved, load 9 to
+10), a worker now about 5; one process 10.5, 12.0, 10.2 -> 9.3, 9.7, 7.9. The whole tier,
+back to back: 94.9 (load 5.9), 108.3 before (load 6.2), 84.5 (load 4.9); the controller's
+share 3.8 to 4.0, 5.3 before (it imports Hypothesis for its summary). On a fresh checkout (no
+.hypothesis/) Hypothesis's scan of the local modules' constants adds 1.0 to 1.5 CPU-seconds
+to a process's collection (0.1 with its cache). The first interpreter a test starts costs
+about 1.3 CPU-seconds less where the run's bytecode folder links to the installed packages'
+bytecode (tests/conftest.py).
 The budget is 240: it fails a tier that grows by half on a busy host, not a busy host.
 A run whose mean load average exceeds its own workers by more than half the cores is reported,
 not judged.

@@ -10,6 +10,7 @@ import re
 import shutil
 import sys
 import tempfile
+import types
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -94,6 +95,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # the default tier's CPU budget (tests/_budget.py): judged on whole default-tier runs only
     config.pluginmanager.register(CpuBudget(config), "dclint-cpu-budget")
     _share_bytecode(config)
+    _keep_plugins_unrewritten(config)
+    _share_rewrites(config)
     # pytest-lsp drives the language server's tests, all integration; importing it (the LSP
     # types) costs each process about half a CPU-second, so pyproject turns it off
     # (-p no:pytest-lsp), with the asyncio plug-ins only they use (pytest-asyncio, anyio: their
@@ -177,6 +180,80 @@ def _share_bytecode(config: pytest.Config) -> None:
                 os.environ[name] = value
 
     config.add_cleanup(restore)
+
+
+def _keep_plugins_unrewritten(config: pytest.Config) -> None:
+    """pytest rewrites the asserts of every module of a plug-in's distribution, not only the
+    plug-in: Hypothesis's (its pytest plug-in ships in the same distribution), about 80
+    modules that three test files import at collection (and the controller for its summary),
+    for asserts inside Hypothesis that no test of ours reports on (what they cost:
+    tests/_budget.py). They are imported as any installed package is, from their own
+    bytecode. (pytest's set of marked names is its own, private: a pytest without it rewrites
+    them as before.)"""
+    marked = getattr(config.pluginmanager.rewrite_hook, "_must_rewrite", None)
+    if isinstance(marked, set):
+        marked.discard("hypothesis")
+
+
+def _share_rewrites(config: pytest.Config) -> None:
+    """Every xdist worker collects the whole tier: it imports every test module, whose asserts
+    pytest rewrites first (half of a worker's collection: tests/_budget.py). pytest keeps
+    what it rewrote (a pyc of its own) beside the sources, not under PYTHONDONTWRITEBYTECODE,
+    so each worker rewrote every test module again. The workers share them in the run's
+    bytecode folder instead (_share_bytecode): each first rewrites its share of the test files
+    (of two workers, gw0 every other one from the first, gw1 from the second), then collects,
+    reading the other's from the folder (and rewriting what is not there yet). pytest's own
+    pyc and functions (`_pytest.assertion.rewrite`, private): a pytest without them rewrites
+    as before, and a run that is not the whole tier (a file or two) shares without the first
+    pass."""
+    workerinput = getattr(config, "workerinput", None)
+    folder = os.environ.get(BYTECODE)
+    if workerinput is None or folder is None:
+        return
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        get_cache_dir, rewrite_test = rewrite.get_cache_dir, rewrite._rewrite_test
+        write_pyc, tail = rewrite._write_pyc, rewrite.PYC_TAIL
+    except (ImportError, AttributeError, KeyError):
+        return
+    tests = ROOT / "tests"
+    shared = Path(folder, "rewritten")
+
+    def cache_dir(path: Path) -> Path:
+        if path.is_relative_to(tests):
+            return shared / path.parent.relative_to(ROOT)
+        return get_cache_dir(path)
+
+    def rewritten(path: Path, config: pytest.Config) -> tuple[bytes, types.CodeType]:
+        source_hash, code = rewrite_test(path, config)
+        if path.is_relative_to(tests):
+            directory = cache_dir(path)
+            directory.mkdir(parents=True, exist_ok=True)
+            write_pyc(state, code, source_hash, directory / (path.name[:-3] + tail))
+        return source_hash, code
+
+    rewrite.get_cache_dir, rewrite._rewrite_test = cache_dir, rewritten
+
+    def restore() -> None:
+        rewrite.get_cache_dir, rewrite._rewrite_test = get_cache_dir, rewrite_test
+
+    config.add_cleanup(restore)
+    here = config.invocation_params.dir
+    if not all(Path(here, arg).resolve() in (ROOT, tests) for arg in config.args or ["."]):
+        return
+    files = sorted(tests.rglob("test_*.py"))
+    if default_tier(config):
+        files = [f for f in files if not WHOLLY_INTEGRATION.search(f.read_text(encoding="utf-8"))]
+    first, count = (
+        str(workerinput.get("workerid", "")).removeprefix("gw"),
+        workerinput.get("workercount"),
+    )
+    if not first.isdigit() or not isinstance(count, int) or count < 1:
+        return  # workers named otherwise (--tx id=...): they share without the first pass
+    for path in files[int(first) :: count]:
+        rewritten(path, config)
 
 
 def _link_bytecode(folder: str) -> None:
