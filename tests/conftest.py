@@ -14,6 +14,7 @@ import types
 from collections import Counter
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _budget import MARKS, CpuBudget
@@ -221,18 +222,26 @@ def _share_rewrites(config: pytest.Config) -> None:
     tests = ROOT / "tests"
     shared = Path(folder, "rewritten")
 
-    def cache_dir(path: Path) -> Path:
-        if path.is_relative_to(tests):
+    # Both replacements take whatever pytest passes and hand anything of another shape to
+    # pytest's own function, and sharing what was rewritten is best effort: a pytest whose
+    # private signatures changed rewrites as before rather than failing every worker's start.
+    def cache_dir(*args: Any, **kwargs: Any) -> Any:
+        path = args[0] if len(args) == 1 and not kwargs else None
+        if isinstance(path, Path) and path.is_relative_to(tests):
             return shared / path.parent.relative_to(ROOT)
-        return get_cache_dir(path)
+        return get_cache_dir(*args, **kwargs)
 
-    def rewritten(path: Path, config: pytest.Config) -> tuple[bytes, types.CodeType]:
-        source_hash, code = rewrite_test(path, config)
-        if path.is_relative_to(tests):
-            directory = cache_dir(path)
-            directory.mkdir(parents=True, exist_ok=True)
-            write_pyc(state, code, source_hash, directory / (path.name[:-3] + tail))
-        return source_hash, code
+    def rewritten(*args: Any, **kwargs: Any) -> Any:
+        got = rewrite_test(*args, **kwargs)
+        path = args[0] if args else None
+        if isinstance(path, Path) and path.is_relative_to(tests):
+            with contextlib.suppress(Exception):
+                source_hash, code = got
+                if isinstance(source_hash, bytes) and isinstance(code, types.CodeType):
+                    directory = shared / path.parent.relative_to(ROOT)
+                    directory.mkdir(parents=True, exist_ok=True)
+                    write_pyc(state, code, source_hash, directory / (path.name[:-3] + tail))
+        return got
 
     rewrite.get_cache_dir, rewrite._rewrite_test = cache_dir, rewritten
 
@@ -253,7 +262,10 @@ def _share_rewrites(config: pytest.Config) -> None:
     if not first.isdigit() or not isinstance(count, int) or count < 1:
         return  # workers named otherwise (--tx id=...): they share without the first pass
     for path in files[int(first) :: count]:
-        rewritten(path, config)
+        try:
+            rewritten(path, config)
+        except Exception:  # a pytest that rewrites otherwise: each worker rewrites its own
+            return
 
 
 def _link_bytecode(folder: str) -> None:
