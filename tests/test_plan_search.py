@@ -316,3 +316,39 @@ def test_the_moe_router_top_k_default_has_one_home() -> None:
         if re.search(r"top_k or (?!DEFAULT_TOP_K)", p.read_text())
     ]
     assert copies == []
+
+
+def test_the_search_cache_drops_the_oldest_past_its_layouts_or_searches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """plan_layouts' searches are kept by the layouts they hold: a few large searches do not
+    keep gigabytes, many small ones do not evict each other four at a time."""
+    from types import SimpleNamespace
+
+    import dclint.projection.search.plan as plan
+
+    ran: list[object] = []
+
+    def fake(space: object, by: str = "time", limit: float | None = None) -> object:
+        ran.append(space)
+        return SimpleNamespace(valid=[None] * int(str(space)))
+
+    monkeypatch.setattr(plan, "search", fake)
+    monkeypatch.setattr(plan, "SEARCH_CACHE_LAYOUTS", 10)
+    monkeypatch.setattr(plan, "SEARCH_CACHE_SEARCHES", 3)
+    cache = plan._SearchCache()
+
+    def kept() -> list[str]:
+        return [str(key[0]) for key in cache._kept]  # oldest first
+
+    for size in ("4", "4", "5", "4"):  # the repeat is kept: 9 layouts; "4" used last
+        cache(size)  # type: ignore[arg-type]
+    assert ran == ["4", "5"] and kept() == ["5", "4"]
+    cache("2")  # type: ignore[arg-type]  # 11 layouts: "5", used longest ago, goes
+    cache("5")  # type: ignore[arg-type]  # searched again; 11 layouts: "4" goes
+    assert ran == ["4", "5", "2", "5"] and kept() == ["2", "5"] and cache._layouts == 7
+    cache("0")  # type: ignore[arg-type]
+    cache("1")  # type: ignore[arg-type]  # a fourth search: "2" goes
+    assert kept() == ["5", "0", "1"] and cache._layouts == 6
+    cache("11")  # type: ignore[arg-type]  # the newest is kept, alone, over the bound
+    assert kept() == ["11"] and cache._layouts == 11
