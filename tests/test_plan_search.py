@@ -201,6 +201,18 @@ def test_cost_ranking_over_gpu_counts_prefers_fewer_gpu_seconds() -> None:
     # the search's ranking is (metric, key), ties in key kept in the order examined
     ranked = sorted(both.valid, key=lambda c: (metric(c.step_time, c.world, "cost"), c.key))
     assert all(x is y for x, y in zip(ranked, both.valid, strict=True))
+    assert len(set(cost)) < len(cost)  # with ties, which the search breaks by the key
+    # the ranking sorts by the metric, then each tie by the key: in any order examined
+    from random import Random
+
+    from dclint.projection.search.layouts import _rank
+
+    for by in ("cost", "time"):
+        shuffled = list(both.valid)
+        Random(7).shuffle(shuffled)
+        _rank(shuffled, by)
+        ranked = sorted(both.valid, key=lambda c: (metric(c.step_time, c.world, by), c.key))
+        assert all(x is y for x, y in zip(ranked, shuffled, strict=True)), by
 
 
 def test_declared_rank_is_its_place_in_the_ranking() -> None:
