@@ -201,6 +201,18 @@ def test_cost_ranking_over_gpu_counts_prefers_fewer_gpu_seconds() -> None:
     # the search's ranking is (metric, key), ties in key kept in the order examined
     ranked = sorted(both.valid, key=lambda c: (metric(c.step_time, c.world, "cost"), c.key))
     assert all(x is y for x, y in zip(ranked, both.valid, strict=True))
+    assert len(set(cost)) < len(cost)  # with ties, which the search breaks by the key
+    # the ranking sorts by the metric, then each tie by the key: in any order examined
+    from random import Random
+
+    from dclint.projection.search.layouts import _rank
+
+    for by in ("cost", "time"):
+        shuffled = list(both.valid)
+        Random(7).shuffle(shuffled)
+        _rank(shuffled, by)
+        ranked = sorted(both.valid, key=lambda c: (metric(c.step_time, c.world, by), c.key))
+        assert all(x is y for x, y in zip(ranked, shuffled, strict=True)), by
 
 
 def test_declared_rank_is_its_place_in_the_ranking() -> None:
@@ -316,3 +328,39 @@ def test_the_moe_router_top_k_default_has_one_home() -> None:
         if re.search(r"top_k or (?!DEFAULT_TOP_K)", p.read_text())
     ]
     assert copies == []
+
+
+def test_the_search_cache_drops_the_oldest_past_its_layouts_or_searches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """plan_layouts' searches are kept by the layouts they hold: a few large searches do not
+    keep gigabytes, many small ones do not evict each other four at a time."""
+    from types import SimpleNamespace
+
+    import dclint.projection.search.plan as plan
+
+    ran: list[object] = []
+
+    def fake(space: object, by: str = "time", limit: float | None = None) -> object:
+        ran.append(space)
+        return SimpleNamespace(valid=[None] * int(str(space)))
+
+    monkeypatch.setattr(plan, "search", fake)
+    monkeypatch.setattr(plan, "SEARCH_CACHE_LAYOUTS", 10)
+    monkeypatch.setattr(plan, "SEARCH_CACHE_SEARCHES", 3)
+    cache = plan._SearchCache()
+
+    def kept() -> list[str]:
+        return [str(key[0]) for key in cache._kept]  # oldest first
+
+    for size in ("4", "4", "5", "4"):  # the repeat is kept: 9 layouts; "4" used last
+        cache(size)  # type: ignore[arg-type]
+    assert ran == ["4", "5"] and kept() == ["5", "4"]
+    cache("2")  # type: ignore[arg-type]  # 11 layouts: "5", used longest ago, goes
+    cache("5")  # type: ignore[arg-type]  # searched again; 11 layouts: "4" goes
+    assert ran == ["4", "5", "2", "5"] and kept() == ["2", "5"] and cache._layouts == 7
+    cache("0")  # type: ignore[arg-type]
+    cache("1")  # type: ignore[arg-type]  # a fourth search: "2" goes
+    assert kept() == ["5", "0", "1"] and cache._layouts == 6
+    cache("11")  # type: ignore[arg-type]  # the newest is kept, alone, over the bound
+    assert kept() == ["11"] and cache._layouts == 11

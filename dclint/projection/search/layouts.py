@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from operator import attrgetter
 
 from dclint.projection.collectives import group_time
 from dclint.projection.layout_checks import (
@@ -270,8 +271,27 @@ def search(space: Space, by: str = "time", limit: float | None = None) -> Search
     untimed = 0
     for world, lay, sps, vpps, ends in units:
         untimed += _inner(space, lay, sps, vpps, world, rejected, valid, limit, ends)
-    valid.sort(key=_ranking(by))
+    _rank(valid, by)
     return Search(total, valid, {k: v for k, v in rejected.items() if v}, untimed, by)
+
+
+def _rank(valid: list[Candidate], by: str) -> None:
+    """Sort `valid` in place by _ranking's key, as `valid.sort(key=_ranking(by))` would: by
+    the metric alone (a float each, not a tuple), then each run of equal metrics by the whole
+    key (a stable sort by the first field, then by all within its ties, is the sort by all).
+    Building the whole key for every layout cost 24-32% more (24 searches, sorting only)."""
+
+    def cost(c: Candidate) -> float:  # _ranking's first field, ranking by cost
+        return c.step_time * c.world
+
+    metric_of: Callable[[Candidate], float] = cost if by == "cost" else attrgetter("step_time")
+    valid.sort(key=metric_of)
+    metrics = list(map(metric_of, valid))
+    whole, start = _ranking(by), 0
+    for at in [i for i in range(1, len(metrics)) if metrics[i] != metrics[i - 1]] + [len(valid)]:
+        if at - start > 1:  # a run of equal metrics
+            valid[start:at] = sorted(valid[start:at], key=whole)
+        start = at
 
 
 def _ranking(by: str) -> Callable[[Candidate], tuple[object, ...]]:

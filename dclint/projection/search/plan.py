@@ -8,8 +8,8 @@ depreciation, as `dclint cost` prices them).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dclint.model.defaults import MEMORY_RESERVE
@@ -52,8 +52,45 @@ if TYPE_CHECKING:
     from dclint.model.workload import Workload
 
 # One search per distinct question in a process: a check of many copies of one design (or a
-# grid point that leaves the workload's inputs alone) searches once.
-cached_search = lru_cache(maxsize=4)(search)
+# grid point that leaves the workload's inputs alone) searches once. The searches kept are
+# bounded by the layouts they hold, not by their number (dclint's own bounds): a valid layout
+# holds about 370 bytes (the 1.7T MoE sample's 287,745: 107 MB), so SEARCH_CACHE_LAYOUTS keeps
+# some 220 MB at most, where four searches of up to MAX_EXAMINED layouts each could keep 4 GB.
+SEARCH_CACHE_SEARCHES = 64
+SEARCH_CACHE_LAYOUTS = 600_000
+
+
+class _SearchCache:
+    """search(), memoized by its arguments: the least recently used searches are dropped while
+    more than SEARCH_CACHE_SEARCHES are kept or they hold more than SEARCH_CACHE_LAYOUTS valid
+    layouts (the newest is always kept). A search that raises is not kept."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[Space, str, float | None], Search] = OrderedDict()
+        self._layouts = 0
+
+    def __call__(self, space: Space, by: str = "time", limit: float | None = None) -> Search:
+        key = (space, by, limit)
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+            return found
+        found = search(space, by, limit)
+        self._kept[key] = found
+        self._layouts += len(found.valid)
+        while len(self._kept) > 1 and (
+            len(self._kept) > SEARCH_CACHE_SEARCHES or self._layouts > SEARCH_CACHE_LAYOUTS
+        ):
+            _, dropped = self._kept.popitem(last=False)
+            self._layouts -= len(dropped.valid)
+        return found
+
+    def cache_clear(self) -> None:
+        self._kept.clear()
+        self._layouts = 0
+
+
+cached_search = _SearchCache()
 
 __all__ = [
     "Plan",
