@@ -9,7 +9,7 @@ from typing import Any
 from dclint.projection.step.records import STEP_PARTS
 from dclint.units import Quantity
 
-__all__ = ["step_parts"]
+__all__ = ["STEP_PARTS", "step_parts"]  # STEP_PARTS: for presenters (report/ imports no projection)
 
 
 def _seconds(value: Any) -> float:

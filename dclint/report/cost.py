@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from dclint.analysis.costs import Costs
+from dclint.analysis.steps import STEP_PARTS
 from dclint.escaping import finite_json
-from dclint.projection.step.records import STEP_PARTS
 from dclint.report.svg import si
 from dclint.report.values import (
     NO_ACTIVATIONS,

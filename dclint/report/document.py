@@ -251,9 +251,7 @@ def _fmea(part: DesignPart) -> list[Block]:
     nearest to their limit; the worst survivor, its margin, what moves where."""
     if not part.failures:
         return []
-    from dclint.calc.failures.play import most_severe_first
-
-    fails = most_severe_first(part.failures)  # as `dclint failures` lists them
+    fails = part.failures  # the most severe first, as `dclint failures` lists them
     over = sum(1 for f in fails if f.overloaded)
     lost = sum(1 for f in fails if f.racks_lost)
     out = [

@@ -554,11 +554,12 @@ def build(
 
 
 def _failures(design: Any) -> list[Any]:
-    """Every single failure of the design's plant (dclint.calc.failures.play), racks at peak."""
-    from dclint.calc.failures.play import failure_table
+    """Every single failure of the design's plant (dclint.calc.failures.play), racks at peak,
+    the most severe first (as `dclint failures` lists them)."""
+    from dclint.calc.failures.play import failure_table, most_severe_first
     from dclint.model.resolve import topology_of
 
-    return failure_table(topology_of(design)).failures
+    return most_severe_first(failure_table(topology_of(design)).failures)
 
 
 def front_matter(given: dict[str, str | None], names: list[str], today: date) -> FrontMatter:
