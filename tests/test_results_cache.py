@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -134,11 +135,13 @@ def test_a_repeat_check_imports_neither_pint_nor_pydantic(repo: Path) -> None:
     argv = [sys.executable, "-c", script, "check", *TODAY, "."]
     runs = []
     for _ in range(2):
-        # the folder just modified: no run record is made (RACY_NS), so the repeat is the
-        # design cache's replay, whatever the time between the runs (a run that starts 2 s
-        # after the folder was written records the run, through a temporary file: a replay of
-        # that record is another path: tests/test_run_records.py)
-        os.utime(repo)
+        # the folder modified after the run starts (a minute ahead): no run record is made
+        # (RACY_NS), so the repeat is the design cache's replay, however slowly the host starts
+        # or runs it (a run that starts 2 s after the folder was written records the run,
+        # through a temporary file: a replay of that record is another path,
+        # tests/test_run_records.py)
+        ahead = time.time_ns() + 60 * 10**9
+        os.utime(repo, ns=(ahead, ahead))
         runs.append(subprocess.run(argv, capture_output=True, text=True, env=env))
     (cold_code, cold_heavy), (code, heavy) = (json.loads(r.stderr.splitlines()[-1]) for r in runs)
     assert json.loads(runs[1].stderr.splitlines()[-2]) == []

@@ -23,6 +23,13 @@ from dclint.report.svg import nice_ticks, si
         (0.25, "", "0.25"),
         (40.0, "%", "40 %"),
         (float("nan"), "W", "-"),
+        # a value that rounds up to the next prefix takes it (was '1e+03 ms', '1e+03 M CNY')
+        (0.9996, "s", "1 s"),
+        (0.0009997, "s", "1 ms"),
+        (999.6e6, "CNY", "1 bn CNY"),
+        (999_700.0, "W", "1 MW"),
+        (999.6, "W", "1 kW"),
+        (2.5e16, "W", "25,000 TW"),  # beyond the largest prefix: grouped, still no exponent
     ],
 )
 def test_si_prefixes_never_exponents(value: float, unit: str, text: str) -> None:

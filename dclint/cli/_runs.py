@@ -161,7 +161,7 @@ def code() -> list[Any]:
     run record's). A process keeps its first listing, as it keeps the modules it imported."""
     if not _CODE:
         _CODE.append(_code())
-    return _CODE[0]  # type: ignore[no-any-return]
+    return list(_CODE[0])  # a caller's list: the kept one stays as listed
 
 
 def _code() -> list[Any]:

@@ -34,10 +34,15 @@ def si(value: float, unit: str = "", digits: int = 3, micro: str = "\u00b5") -> 
     plain-ASCII text outputs, as '74 us a GEMM' in `dclint cost`'s assumptions)."""
     if not math.isfinite(value):
         return "-"
+    # rounded first, so a value that rounds up to the next prefix takes it: 0.9996 s is '1 s',
+    # not '1e+03 ms'
+    value = float(f"{value:.{digits}g}")
     money = len(unit) == 3 and unit.isalpha() and unit.isupper()  # "150 M CNY", not "MCNY"
     for scale, prefix in _PREFIXES:
         if abs(value) >= scale:
             text = f"{value / scale:.{digits}g}"
+            if "e" in text:  # beyond the largest prefix: whole units of it, grouped
+                text = f"{value / scale:,.0f}"
             if money:  # as a finance reader writes money: '2.66 bn CNY', not '2.66 G CNY'
                 return f"{text} {_MONEY_PREFIXES.get(prefix, prefix)} {unit}"
             return f"{text} {prefix}{unit}"

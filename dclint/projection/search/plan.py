@@ -8,6 +8,7 @@ depreciation, as `dclint cost` prices them).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -54,8 +55,9 @@ if TYPE_CHECKING:
 # One search per distinct question in a process: a check of many copies of one design (or a
 # grid point that leaves the workload's inputs alone) searches once. The searches kept are
 # bounded by the layouts they hold, not by their number (dclint's own bounds): a valid layout
-# holds about 370 bytes (the 1.7T MoE sample's 287,745: 107 MB), so SEARCH_CACHE_LAYOUTS keeps
-# some 220 MB at most, where four searches of up to MAX_EXAMINED layouts each could keep 4 GB.
+# holds about 370 bytes (the 1.7T MoE sample's 287,745: 107 MB), so the searches kept beside the
+# newest hold some 220 MB at most (SEARCH_CACHE_LAYOUTS); the newest is kept whatever its size
+# (up to MAX_EXAMINED layouts, about 1.1 GB), where four searches of that size could keep 4 GB.
 SEARCH_CACHE_SEARCHES = 64
 SEARCH_CACHE_LAYOUTS = 600_000
 
@@ -63,31 +65,40 @@ SEARCH_CACHE_LAYOUTS = 600_000
 class _SearchCache:
     """search(), memoized by its arguments: the least recently used searches are dropped while
     more than SEARCH_CACHE_SEARCHES are kept or they hold more than SEARCH_CACHE_LAYOUTS valid
-    layouts (the newest is always kept). A search that raises is not kept."""
+    layouts (the newest is always kept). A search that raises is not kept. Its bookkeeping
+    holds a lock, as lru_cache's does: a grid may run its points on a thread pool (two threads
+    asking the same new question may both search it; either answer is the same)."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple[Space, str, float | None], Search] = OrderedDict()
         self._layouts = 0
+        self._lock = threading.Lock()
 
     def __call__(self, space: Space, by: str = "time", limit: float | None = None) -> Search:
         key = (space, by, limit)
-        found = self._kept.get(key)
-        if found is not None:
-            self._kept.move_to_end(key)
-            return found
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
         found = search(space, by, limit)
-        self._kept[key] = found
-        self._layouts += len(found.valid)
-        while len(self._kept) > 1 and (
-            len(self._kept) > SEARCH_CACHE_SEARCHES or self._layouts > SEARCH_CACHE_LAYOUTS
-        ):
-            _, dropped = self._kept.popitem(last=False)
-            self._layouts -= len(dropped.valid)
+        with self._lock:
+            if key in self._kept:  # another thread searched it meanwhile
+                self._kept.move_to_end(key)
+                return self._kept[key]
+            self._kept[key] = found
+            self._layouts += len(found.valid)
+            while len(self._kept) > 1 and (
+                len(self._kept) > SEARCH_CACHE_SEARCHES or self._layouts > SEARCH_CACHE_LAYOUTS
+            ):
+                _, dropped = self._kept.popitem(last=False)
+                self._layouts -= len(dropped.valid)
         return found
 
     def cache_clear(self) -> None:
-        self._kept.clear()
-        self._layouts = 0
+        with self._lock:
+            self._kept.clear()
+            self._layouts = 0
 
 
 cached_search = _SearchCache()
