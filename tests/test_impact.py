@@ -101,9 +101,9 @@ def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.Monk
     monkeypatch.setattr(priced, "_fixed_wall", fixed)
     for days in (1.421e-14, 0.0099):
         saved["days"] = days
-        assert priced._impact(design, finding, projections, Fixing, {}) is None
+        assert priced._impact(design, finding, projections, Fixing, {}) == (None, "")
     saved["days"] = priced.MIN_DAYS
-    kept = priced._impact(design, finding, projections, Fixing, {})
+    kept, _ = priced._impact(design, finding, projections, Fixing, {})
     assert kept is not None and kept.days.m_as("day") == pytest.approx(0.01)
     (p,) = projections
     share = 0.01 / p.training_time.m_as("day")

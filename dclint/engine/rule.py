@@ -116,6 +116,14 @@ class Remedy:
     alternative: tuple[float, float] | None = None
     label: str = ""
     other: str = ""
+    # the run as it is takes `slowed` times its projected running time, a limit the projection
+    # does not model (STO001: reads below the demand idle the GPUs); `running` stays the fixed
+    # run's scale of the projected running time
+    slowed: float = 1.0
+    # why fixing the finding saves this run no time, where it saves none (NET001: the run's
+    # collectives stay under the tier's switch groups; STO001: the reads meet the demand): the
+    # finding says so (`Finding.impact_note`) instead of carrying a silent null
+    note: str = ""
 
 
 @dataclass
