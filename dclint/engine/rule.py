@@ -105,7 +105,9 @@ class Remedy:
     time (compute and communication) is scaled by `running`, each checkpoint save's time by
     `checkpoint` (the saves, one an interval of running time, follow `running`); 1.0 leaves a
     part as it is. Failures keep their share of the run. A fix that changes the failures too
-    (a checkpoint interval) gives `wall`: the whole wall time scaled."""
+    (a checkpoint interval) gives `wall`: the whole wall time scaled. A limit the projection
+    does not model gives `slowed`: the run as it is over its projected running time. A fix
+    that saves the run nothing says why in `note` (the finding's `impact_note`)."""
 
     running: float = 1.0
     checkpoint: float = 1.0

@@ -40,7 +40,11 @@ model's run with every tier at 1:1 against the run as it is, under the fabric's 
 Packed in rank order under the switch groups, a data-parallel ring leaves its group a few
 times and a 2:1 tier may cost nothing; spread over the groups, most hops cross it. A fabric
 that states no placement is priced as a range, packed to spread, both ends in the finding
-(docs/performance-model.md, *Oversubscription by collective*).
+(docs/performance-model.md, *Oversubscription by collective*). A run declared with its
+measured `mfu` is priced the same way: the model's steps with and without the
+oversubscription scale the run's time. Where the step is the same at 1:1 (the run's
+collectives stay under the tier: a rail-optimised fabric keeps each rail's traffic under its
+leaves), the finding says it costs the run no training time, and why (`impact_note`).
 
 Sources: NVIDIA DGX SuperPOD reference architectures (H100, GB200); Meta, "The Llama 3 Herd of
 Models", 2024.

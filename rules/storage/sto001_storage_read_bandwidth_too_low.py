@@ -31,7 +31,10 @@ time is the figure, with no 3x margin.
 ## Why it matters
 Data loading and many jobs starting at once hit the
 shared file system together; the 3x margin over the steady demand (dclint's own default) is
-what keeps the GPUs fed through those bursts. The defaults and their sources:
+what keeps the GPUs fed through those bursts. Below the demand itself the GPUs wait on data:
+each step takes demand / bandwidth as long, and the finding's price (`impact`) is those days
+and their cost. Between the demand and the headroom the run loses no time at the demand, and
+the finding says so (`impact_note`). The defaults and their sources:
 
 - `bytes_per_token` 4 B: Megatron-Core's indexed dataset stores token ids as int32 when the
   vocabulary exceeds 65,500 (Llama 3's 128k), uint16 below.
