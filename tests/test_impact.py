@@ -334,3 +334,46 @@ def test_the_note_survives_the_results_cache(
     assert "[costs no training time at the workloads' read demand: " in outs[1]
     (f,) = json.loads(outs[3])["designs"][0]["findings"]
     assert f["impact_note"].startswith("costs no training time at the workloads' read demand")
+
+
+@pytest.mark.parametrize(
+    ("prices", "capex"),
+    [
+        # 18 leaves x 16 more uplinks; 6 more spines of 48 downlinks take the 576
+        (
+            ["cost.switch_price=30000 USD", "cost.link_price=1000 USD"],
+            " (capital cost 288 links x 1000 USD + 6 switches x 30,000 USD = 468,000 USD)",
+        ),
+        # in the site's currency through its rate (1 USD = 7.2 CNY): 2,073,600 + 1,200,000 CNY
+        (
+            ["cost.switch_price=200000 CNY", "cost.link_price=1000 USD"],
+            " (capital cost 288 links x 1000 USD + 6 switches x 200,000 CNY = 3,273,600 CNY)",
+        ),
+        (["cost.link_price=1000 USD"], " (capital cost 288 links x 1000 USD)"),
+        # no rate from EUR: the parts as declared, no sum
+        (
+            ["cost.switch_price=30000 EUR", "cost.link_price=1000 USD"],
+            " (capital cost 288 links x 1000 USD + 6 switches x 30,000 EUR)",
+        ),
+        (
+            ["cost.link_price=1000 USD", "cost.transceiver_price=900 USD"],
+            " (capital cost 288 links x 1000 USD, transceivers not counted)",
+        ),
+        ([], ""),
+    ],
+)
+def test_net001_fix_states_its_capital_cost(prices: list[str], capex: str) -> None:
+    """Where the design prices switches and links, the fix that names the uplinks and spines
+    says what they cost (the rule alone: pricing the run is the tests above)."""
+    from dclint.engine.rule import Context
+    from dclint.loader import load
+    from dclint.loader.overrides import parse_overrides
+    from rules.fabric.net001_fabric_oversubscribed import FabricOversubscribed
+
+    design = load(FABRIC, overrides=parse_overrides(prices))
+    rule = FabricOversubscribed()
+    (v,) = rule.check(design, Context({"limit": 1.0, "tier_limits": {}}))
+    assert v.fix == (
+        "give each leaf switch 32 uplinks (now 16) and the spine tier 12 switches (now 6) "
+        "to meet 1:1" + capex
+    )

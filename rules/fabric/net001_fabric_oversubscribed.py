@@ -74,12 +74,14 @@ from typing import TYPE_CHECKING, Any
 from dclint.api import (
     Change,
     Context,
+    CurrencyError,
     Design,
     Option,
     Ratio,
     Remedy,
     TierBandwidth,
     Violation,
+    convert,
     placement_open,
     rule,
     spread_design,
@@ -137,7 +139,41 @@ def _fix_text(design: Design, index: int, tier: TierBandwidth, ratio: float, lim
     text = f"give each {tier.name} switch {need} uplinks (now {tiers[t].uplinks})"
     if above is not None:
         text += f" and the {tiers[t + 1].name} tier {above} switches (now {tiers[t + 1].count})"
-    return text + f" to meet {limit:g}:1"
+    links = tiers[t].count * (need - tiers[t].uplinks)
+    switches = above - tiers[t + 1].count if above is not None else 0
+    return text + f" to meet {limit:g}:1" + _capex(design, links, switches)
+
+
+def _capex(design: Design, links: int, switches: int) -> str:
+    """What the added links and switches cost at the design's `cost.link_price` and
+    `cost.switch_price` (the prices network capex counts, dclint.projection.network_capex),
+    summed in the site's currency where their currencies differ; "" where neither is
+    declared.
+    Transceivers (`transceiver_price`) are not counted."""
+    cost = design.cost
+    items = [
+        (n, price, what)
+        for n, price, what in (
+            (links, cost.link_price, "links"),
+            (switches, cost.switch_price, "switches"),
+        )
+        if price is not None and n > 0
+    ]
+    if not items:
+        return ""
+    parts = " + ".join(f"{n:,} {what} x {fmt(price)}" for n, price, what in items)
+    total = ""
+    if len(items) > 1:
+        amounts = [price * n for n, price, _ in items]
+        if len({str(a.units) for a in amounts}) > 1:  # summed in the site's currency
+            try:
+                rates = design.site.exchange_rates
+                amounts = [convert(a, design.site.currency, rates) for a in amounts]
+            except CurrencyError:  # no rate between them: the parts as declared
+                amounts = []
+        total = f" = {fmt(sum(amounts[1:], amounts[0]))}" if amounts else ""
+    optics = ", transceivers not counted" if cost.transceiver_price is not None else ""
+    return f" (capital cost {parts}{total}{optics})"
 
 
 def _more_uplinks(
@@ -262,7 +298,9 @@ def _costs_nothing(design: Design, same: bool, placed: str) -> str:
     if not same:
         return ""
     rails = any(f.kind == "compute" and f.rail_optimised for f in design.fabrics)
-    why = "; rail-optimised, NVLink carries each GPU's traffic to its rail's leaves" if rails else ""
+    why = (
+        "; rail-optimised, NVLink carries each GPU's traffic to its rail's leaves" if rails else ""
+    )
     return (
         "costs the declared run no training time: the step-time model's step is the same at "
         f"1:1, its collectives stay under the oversubscribed tier {placed or 'as placed'}{why}"
