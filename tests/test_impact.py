@@ -83,9 +83,10 @@ def test_rail_optimised_fabric_keeps_traffic_under_the_leaves(
 
 
 RAILS_NOTE = (
-    "costs the declared run no training time: the step-time model's step is the same at 1:1, "
-    "its collectives stay under the oversubscribed tier packed or spread over the switch "
-    "groups; rail-optimised, NVLink carries each GPU's traffic to its rail's leaves"
+    "costs the declared run no training time: the step-time model's step is the same at 1:1 "
+    "(what its collectives send across the oversubscribed tier fits its uplinks, jobs packed "
+    "or spread over the switch groups); rail-optimised, NVLink carries each GPU's traffic to "
+    "its rail's leaves"
 )
 STORAGE = "sample_designs/broken-storage-half.yaml"
 
@@ -282,7 +283,13 @@ def test_net001_without_a_placement_is_priced_packed_to_spread(
     price of the design stating that placement; the text and the review say both."""
     open_end = _pair(tmp_path, capsys, "")["impact"]
     spread = _pair(tmp_path, capsys, "    placement: spread\n")["impact"]
-    assert "impact" not in _pair(tmp_path, capsys, "    placement: packed\n")
+    packed = _pair(tmp_path, capsys, "    placement: packed\n")
+    assert "impact" not in packed
+    assert packed["impact_note"] == (
+        "costs the declared run no training time: the step-time model's step is the same at "
+        "1:1 (what its collectives send across the oversubscribed tier fits its uplinks, as "
+        "placed)"
+    )
     assert open_end["days"] == 0.0 and open_end["cost"] == 0.0
     low, high = open_end["range"]["days"]
     assert low == 0.0

@@ -42,9 +42,10 @@ times and a 2:1 tier may cost nothing; spread over the groups, most hops cross i
 that states no placement is priced as a range, packed to spread, both ends in the finding
 (docs/performance-model.md, *Oversubscription by collective*). A run declared with its
 measured `mfu` is priced the same way: the model's steps with and without the
-oversubscription scale the run's time. Where the step is the same at 1:1 (the run's
-collectives stay under the tier: a rail-optimised fabric keeps each rail's traffic under its
-leaves), the finding says it costs the run no training time, and why (`impact_note`).
+oversubscription scale the run's time. Where the step is the same at 1:1 (what the run's
+collectives send across the tier fits its uplinks: a rail-optimised fabric keeps each rail's
+traffic under its leaves), the finding says it costs the run no training time, and why
+(`impact_note`).
 
 Sources: NVIDIA DGX SuperPOD reference architectures (H100, GB200); Meta, "The Llama 3 Herd of
 Models", 2024.
@@ -238,7 +239,7 @@ class FabricOversubscribed(FabricRule):
         if base is None or fixed is None:
             return Remedy(running=ratio, note=_costs_nothing(design, ratio == 1.0, ""))
         if ratio == 1.0 and base == 1.0 and fixed == 1.0:
-            how = "packed or spread over the switch groups"
+            how = "jobs packed or spread over the switch groups"
             return Remedy(note=_costs_nothing(design, True, how))
         return Remedy(
             running=ratio,
@@ -293,8 +294,11 @@ class FabricOversubscribed(FabricRule):
 
 def _costs_nothing(design: Design, same: bool, placed: str) -> str:
     """Why the fix saves the run no time, where the step-time model's step is the same with
-    every tier at 1:1 (`same`): the run's collectives stay under the oversubscribed tier where
-    the jobs are placed (`placed`: both ends where the fabric states no placement)."""
+    every tier at 1:1 (`same`): what the run's collectives send across the oversubscribed tier
+    fits its uplinks where the jobs are placed (`placed`: both ends where the fabric states no
+    placement): none of it crosses (a rail-optimised fabric keeps each rail's traffic under its
+    leaves), or a share the tier carries at its ratio (a ring packed under the switch groups
+    leaves its group on a few hops)."""
     if not same:
         return ""
     rails = any(f.kind == "compute" and f.rail_optimised for f in design.fabrics)
@@ -303,7 +307,8 @@ def _costs_nothing(design: Design, same: bool, placed: str) -> str:
     )
     return (
         "costs the declared run no training time: the step-time model's step is the same at "
-        f"1:1, its collectives stay under the oversubscribed tier {placed or 'as placed'}{why}"
+        "1:1 (what its collectives send across the oversubscribed tier fits its uplinks, "
+        f"{placed or 'as placed'}){why}"
     )
 
 
