@@ -397,7 +397,7 @@ def test_net001_reads_a_ratio_as_dclint_prints_it(
     config.write_text("NET001:\n  limit: 1.5:1\n", "utf-8")
     assert main(["check", "--select", "NET001", str(design)]) == 1
     out = capsys.readouterr().out
-    assert "115.2 Tb/s up (measured 2.00:1, limit 1.5:1)\n" in out
+    assert "115.2 Tb/s up (measured 2.00:1, limit 1.5:1) [costs the declared run no" in out
     assert out.count("1.5:1") == 1
 
 

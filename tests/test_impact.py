@@ -69,14 +69,65 @@ def test_oversubscribed_tier_is_priced_by_the_step_model(
 def test_rail_optimised_fabric_keeps_traffic_under_the_leaves(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Rails keep the data-parallel traffic under the leaves: the 2:1 tier costs no time, so
-    the finding carries no impact (not "saves 0 d, 0 CNY")."""
+    """Rails keep the data-parallel traffic under the leaves: the 2:1 tier costs the declared
+    run (its measured 40% MFU) no time, so the finding carries no impact (not "saves 0 d,
+    0 CNY") and says why, in JSON and in the text, instead of a silent null."""
     d = _check(capsys, FABRIC)
     (f,) = [f for f in d["findings"] if f["rule"] == "NET001"]  # type: ignore[attr-defined]
     assert "impact" not in f
+    assert f["impact_note"] == RAILS_NOTE
     main(["check", FABRIC])
     out = capsys.readouterr().out
     assert "NET001" in out and "the fix saves" not in out
+    assert f"(measured 2.00:1, limit 1:1) [{RAILS_NOTE}]" in out
+
+
+RAILS_NOTE = (
+    "costs the declared run no training time: the step-time model's step is the same at 1:1 "
+    "(what its collectives send across the oversubscribed tier fits its uplinks, jobs packed "
+    "or spread over the switch groups); rail-optimised, NVLink carries each GPU's traffic to "
+    "its rail's leaves"
+)
+STORAGE = "sample_designs/broken-storage-half.yaml"
+
+
+def test_storage_above_the_demand_costs_no_training_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """300 GB/s against a 200 GB/s demand is below the 3x headroom (600 GB/s), not below the
+    demand: the GPUs are fed, the finding says so and carries no impact."""
+    d = _check(capsys, STORAGE)
+    (f,) = d["findings"]  # type: ignore[misc]
+    assert f["rule"] == "STO001" and "impact" not in f
+    assert f["impact_note"] == (
+        "costs no training time at the workloads' read demand: the storage reads 300 GB/s "
+        "against a demand of 200 GB/s; the 3x headroom is for bursts (data loading and jobs "
+        "starting at once)"
+    )
+
+
+@pytest.mark.parametrize(("read", "short"), [("100 GB/s", 2.0), ("150 GB/s", 4 / 3)])
+def test_storage_below_the_demand_idles_the_gpus(
+    read: str, short: float, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Reads below the demand feed the GPUs bandwidth / demand of the data they need: the
+    run's steps take demand / bandwidth as long as projected, and the fix gives them back
+    (saves held x (short - 1) x (1 + lost), the saves one an interval of running time)."""
+    d = _check(capsys, STORAGE, "--set", f"storage.tiers[1].read_bandwidth={read}")
+    (f,) = d["findings"]  # type: ignore[misc]
+    (p,) = d["projections"]  # type: ignore[misc]
+    assert p["evaluation_days"] == 0 and p["rampup_days"] == 0
+    held = p["compute_days"] + p["communication_days"] + p["checkpoint_days"]
+    lost = p["failure_days"] / held
+    days = held * (short - 1) * (1 + lost)
+    assert f["impact"]["days"] == pytest.approx(days, rel=1e-9)
+    assert f["impact"]["cost"] == pytest.approx(
+        p["cost_total"] * days / p["training_days"], rel=1e-9
+    )
+    assert "impact_note" not in f
+    # no evaluations or ramp-up: the whole projected run stretches, at half the demand by one
+    # run (136.6 d), at three quarters by a third of it
+    assert f["impact"]["days"] == pytest.approx(p["training_days"] * (short - 1), rel=1e-9)
 
 
 def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -101,9 +152,9 @@ def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.Monk
     monkeypatch.setattr(priced, "_fixed_wall", fixed)
     for days in (1.421e-14, 0.0099):
         saved["days"] = days
-        assert priced._impact(design, finding, projections, Fixing, {}) is None
+        assert priced._impact(design, finding, projections, Fixing, {}) == (None, "")
     saved["days"] = priced.MIN_DAYS
-    kept = priced._impact(design, finding, projections, Fixing, {})
+    kept, _ = priced._impact(design, finding, projections, Fixing, {})
     assert kept is not None and kept.days.m_as("day") == pytest.approx(0.01)
     (p,) = projections
     share = 0.01 / p.training_time.m_as("day")
@@ -232,7 +283,13 @@ def test_net001_without_a_placement_is_priced_packed_to_spread(
     price of the design stating that placement; the text and the review say both."""
     open_end = _pair(tmp_path, capsys, "")["impact"]
     spread = _pair(tmp_path, capsys, "    placement: spread\n")["impact"]
-    assert "impact" not in _pair(tmp_path, capsys, "    placement: packed\n")
+    packed = _pair(tmp_path, capsys, "    placement: packed\n")
+    assert "impact" not in packed
+    assert packed["impact_note"] == (
+        "costs the declared run no training time: the step-time model's step is the same at "
+        "1:1 (what its collectives send across the oversubscribed tier fits its uplinks, as "
+        "placed)"
+    )
     assert open_end["days"] == 0.0 and open_end["cost"] == 0.0
     low, high = open_end["range"]["days"]
     assert low == 0.0
@@ -252,3 +309,78 @@ def test_net001_without_a_placement_is_priced_packed_to_spread(
     main(["review", str(path), "--select", "NET001", "--format", "markdown"])
     review = capsys.readouterr().out
     assert "(jobs packed under the switch groups) to 0.3357 d" in review
+
+
+def test_the_reports_say_why_a_finding_costs_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """Markdown and the review print the note where a priced finding would print its price."""
+    main(["check", FABRIC, "--format", "markdown"])
+    assert f"Costs{RAILS_NOTE[5:]}." in capsys.readouterr().out
+    main(["review", FABRIC, "--format", "markdown"])
+    assert f"It {RAILS_NOTE}." in capsys.readouterr().out
+
+
+def test_the_note_survives_the_results_cache(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stored design's finding reads back with its note: the second check prints what the
+    first did."""
+    import shutil
+
+    work = tmp_path / "repo"
+    work.mkdir()
+    (work / ".git").mkdir()
+    shutil.copy(STORAGE, work / "d.yaml")
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("DCLINT_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    outs = []
+    for fmt in ("text", "text", "json", "json"):
+        main(["check", "d.yaml", "--format", fmt])
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1] and outs[2] == outs[3]
+    assert "[costs no training time at the workloads' read demand: " in outs[1]
+    (f,) = json.loads(outs[3])["designs"][0]["findings"]
+    assert f["impact_note"].startswith("costs no training time at the workloads' read demand")
+
+
+@pytest.mark.parametrize(
+    ("prices", "capex"),
+    [
+        # 18 leaves x 16 more uplinks; 6 more spines of 48 downlinks take the 576
+        (
+            ["cost.switch_price=30000 USD", "cost.link_price=1000 USD"],
+            " (capital cost 288 links x 1000 USD + 6 switches x 30,000 USD = 468,000 USD)",
+        ),
+        # in the site's currency through its rate (1 USD = 7.2 CNY): 2,073,600 + 1,200,000 CNY
+        (
+            ["cost.switch_price=200000 CNY", "cost.link_price=1000 USD"],
+            " (capital cost 288 links x 1000 USD + 6 switches x 200,000 CNY = 3,273,600 CNY)",
+        ),
+        (["cost.link_price=1000 USD"], " (capital cost 288 links x 1000 USD)"),
+        # no rate from EUR: the parts as declared, no sum
+        (
+            ["cost.switch_price=30000 EUR", "cost.link_price=1000 USD"],
+            " (capital cost 288 links x 1000 USD + 6 switches x 30,000 EUR)",
+        ),
+        (
+            ["cost.link_price=1000 USD", "cost.transceiver_price=900 USD"],
+            " (capital cost 288 links x 1000 USD, transceivers not counted)",
+        ),
+        ([], ""),
+    ],
+)
+def test_net001_fix_states_its_capital_cost(prices: list[str], capex: str) -> None:
+    """Where the design prices switches and links, the fix that names the uplinks and spines
+    says what they cost (the rule alone: pricing the run is the tests above)."""
+    from dclint.engine.rule import Context
+    from dclint.loader import load
+    from dclint.loader.overrides import parse_overrides
+    from rules.fabric.net001_fabric_oversubscribed import FabricOversubscribed
+
+    design = load(FABRIC, overrides=parse_overrides(prices))
+    rule = FabricOversubscribed()
+    (v,) = rule.check(design, Context({"limit": 1.0, "tier_limits": {}}))
+    assert v.fix == (
+        "give each leaf switch 32 uplinks (now 16) and the spine tier 12 switches (now 6) "
+        "to meet 1:1" + capex
+    )

@@ -9,7 +9,14 @@ share of the run. Cost items (electricity, depreciation) scale with the run's wa
 finding the projection cannot price (no prediction, nothing saved) carries no impact, and
 neither does one that saves under MIN_DAYS (0.01 day, about 15 minutes: dclint's own floor,
 below what a projection of days to months resolves; a fix that changes nothing otherwise prints
-float noise such as 1.421e-14 d).
+float noise such as 1.421e-14 d). Where the rule says why its fix saves a run nothing
+(`Remedy.note`: NET001's collectives that stay under the tier as placed, STO001's reads that
+meet the demand below the headroom), the finding carries that instead (`impact_note`).
+
+A limit the projection does not model slows the run as it is (`Remedy.slowed`: STO001's reads
+below the demand stretch the steps by demand / bandwidth); the fix saves that slowed run less
+the run fixed (its `running` scale of the projected steps), cost at the projected run's cost a
+day.
 """
 
 from __future__ import annotations
@@ -50,14 +57,18 @@ def price(
     projections = project_workloads(design)
     out = []
     for f in findings:
-        impact = None
+        impact, note = None, ""
         cls = rules.get(f.rule)
         if cls is not None and cls.priced() and projections:
             try:
-                impact = _impact(design, f, projections, cls, options[f.rule])
+                impact, note = _impact(design, f, projections, cls, options[f.rule])
             except Exception:  # a report must not fail because pricing did
-                impact = None
-        out.append(replace(f, impact=impact) if impact is not None else f)
+                impact, note = None, ""
+        if impact is not None:
+            f = replace(f, impact=impact)
+        elif note:
+            f = replace(f, impact_note=note)
+        out.append(f)
     return out
 
 
@@ -67,11 +78,14 @@ def _impact(
     projections: list[Projection],
     cls: type[Rule],
     options: dict[str, Any],
-) -> Impact | None:
+) -> tuple[Impact | None, str]:
+    """The finding's impact, or None and why the fix saves the runs nothing where the rule
+    says (the runs' `Remedy.note`, each once; "" where it does not)."""
     days = high_days = 0.0
     cost = high_cost = 0.0
     found = ranged = False
     labels = ("", "")
+    notes: list[str] = []
     currency = design.site.currency
     for p in projections:
         wall = p.training_time.m_as("day")
@@ -79,8 +93,13 @@ def _impact(
         if remedy is None or wall <= 0:
             continue
         found = True
+        if remedy.note and remedy.note not in notes:
+            notes.append(remedy.note)
         if remedy.wall is not None:  # the rule gives the whole run's wall time fixed
             fixed = p.training_time.m_as("day") * remedy.wall
+        elif remedy.slowed != 1.0:  # the run as it is is slower than projected
+            fixed = _fixed_wall(p, remedy.running, remedy.checkpoint)
+            fixed -= _fixed_wall(p, remedy.slowed, 1.0) - wall  # saved: the slowed run less it
         else:
             fixed = _fixed_wall(p, remedy.running, remedy.checkpoint)
         saved = max(0.0, wall - fixed)
@@ -96,14 +115,14 @@ def _impact(
         high_days += other
         high_cost += p.cost_total.m_as(currency) * other / wall
     if not found or max(days, high_days) < MIN_DAYS:
-        return None
+        return None, "; ".join(notes) if found else ""
     has_cost = any(p.cost_breakdown for p in projections)
     money = Q_(cost, currency) if has_cost else None
     if not ranged:
-        return Impact(Q_(days, "day"), money, currency)
+        return Impact(Q_(days, "day"), money, currency), ""
     if days < MIN_DAYS:  # the low end is no impact: 0, not float noise
         days, money = 0.0, Q_(0.0, currency) if has_cost else None
-    return Impact(
+    impact = Impact(
         Q_(days, "day"),
         money,
         currency,
@@ -111,6 +130,7 @@ def _impact(
         Q_(high_cost, currency) if has_cost else None,
         *labels,
     )
+    return impact, ""
 
 
 def _fixed_wall(p: Projection, running_scale: float, checkpoint_scale: float) -> float:

@@ -388,6 +388,7 @@ def _finding(d: Any) -> _Stored:
         tags=_strings(d.get("tags")),
         refs=_strings(d.get("refs")),
         impact=impact,  # type: ignore[arg-type]  # what a report reads of an Impact
+        impact_note=_str(d, "impact_note", optional=True) or "",
         origin=_str(d, "origin", optional=True),
         shown=(_str(d, "measured", optional=True), _str(d, "limit", optional=True)),
         data=data,

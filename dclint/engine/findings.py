@@ -151,6 +151,9 @@ class Finding:
     tags: tuple[str, ...] = field(default=(), compare=False)
     refs: tuple[str, ...] = field(default=(), compare=False)  # other objects it is about
     impact: Impact | None = field(default=None, compare=False)
+    # why a finding of a rule that prices its findings carries no impact (the fix saves the
+    # projected run nothing, and the rule says why: Remedy.note)
+    impact_note: str = field(default="", compare=False)
     origin: str | None = field(default=None, compare=False)  # an imported element's source
     changes: tuple[Any, ...] = field(default=(), compare=False)  # engine.rule.Change: its fixes
 
@@ -194,6 +197,7 @@ class Finding:
             "limit_unit": limit_unit,
             "fix": self.fix,
             **({"impact": self.impact.as_dict()} if self.impact is not None else {}),
+            **({"impact_note": self.impact_note} if self.impact_note else {}),
             **({"origin": self.origin} if self.origin else {}),
         }
 

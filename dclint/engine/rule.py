@@ -105,7 +105,9 @@ class Remedy:
     time (compute and communication) is scaled by `running`, each checkpoint save's time by
     `checkpoint` (the saves, one an interval of running time, follow `running`); 1.0 leaves a
     part as it is. Failures keep their share of the run. A fix that changes the failures too
-    (a checkpoint interval) gives `wall`: the whole wall time scaled."""
+    (a checkpoint interval) gives `wall`: the whole wall time scaled. A limit the projection
+    does not model gives `slowed`: the run as it is over its projected running time. A fix
+    that saves the run nothing says why in `note` (the finding's `impact_note`)."""
 
     running: float = 1.0
     checkpoint: float = 1.0
@@ -116,6 +118,14 @@ class Remedy:
     alternative: tuple[float, float] | None = None
     label: str = ""
     other: str = ""
+    # the run as it is takes `slowed` times its projected running time, a limit the projection
+    # does not model (STO001: reads below the demand idle the GPUs); `running` stays the fixed
+    # run's scale of the projected running time
+    slowed: float = 1.0
+    # why fixing the finding saves this run no time, where it saves none (NET001: the run's
+    # collectives stay under the tier's switch groups; STO001: the reads meet the demand): the
+    # finding says so (`Finding.impact_note`) instead of carrying a silent null
+    note: str = ""
 
 
 @dataclass

@@ -78,8 +78,8 @@ def _days_of(f: Finding, days: float) -> str:
 
 def _price(r: Ranked) -> str:
     f = r.finding
-    if f.impact is None:
-        return ""
+    if f.impact is None:  # a priced rule's finding that costs the run nothing says why
+        return f" It {f.impact_note}." if f.impact_note else ""
     if r.blocked is not None and r.blocked is not f:
         b = r.blocked
         return f" Its price is not meaningful until {b.rule} {b.name} is fixed."

@@ -74,6 +74,8 @@ def _rollup(r: Rollup) -> str:
         fix += f'<pre class="change"><code>{code}</code></pre>'
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f' <strong class="impact">{escape(impact_sentence(f))}.</strong>'
+    elif f.impact_note:  # a priced rule's finding that costs the run nothing, and why
+        fix += f" {escape(f.impact_note[0].upper() + f.impact_note[1:])}."
     scope = f"<strong>{escape(r.scope())}</strong>, e.g.: " if r.count > 1 else ""
     text = (
         f"<li><code>{escape(r.where)}</code> "

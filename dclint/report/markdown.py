@@ -118,6 +118,8 @@ def rollup_line(r: Rollup, full: bool = True) -> str:
     fix = f" Fix: {md(words)}." if words and full else ""
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f" **{md(impact_sentence(f))}.**"
+    elif f.impact_note:  # a priced rule's finding that costs the run nothing, and why
+        fix += f" {md(f.impact_note[0].upper() + f.impact_note[1:])}."
     scope = f"**{md(r.scope())}**, e.g.: " if r.count > 1 else ""
     source = f" (source: {md(f.origin)})" if f.origin else ""  # an imported element's
     line = (

@@ -53,6 +53,8 @@ def finding_message(f: Finding, group: Rollup | None = None, defect: Defect | No
     numbers = measured_limit(f)
     if f.impact is not None:
         numbers += f" [{f.impact.text()}]"
+    elif f.impact_note:  # a priced rule's finding that costs this run nothing, and why
+        numbers += f" [{f.impact_note}]"
     source = f" (source: {f.origin})" if f.origin else ""
     notes = [group.scope() if group is not None else "", defect.across() if defect else ""]
     return f.message + numbers + source + "".join(f" [{n}]" for n in notes if n)

@@ -40,7 +40,12 @@ model's run with every tier at 1:1 against the run as it is, under the fabric's 
 Packed in rank order under the switch groups, a data-parallel ring leaves its group a few
 times and a 2:1 tier may cost nothing; spread over the groups, most hops cross it. A fabric
 that states no placement is priced as a range, packed to spread, both ends in the finding
-(docs/performance-model.md, *Oversubscription by collective*).
+(docs/performance-model.md, *Oversubscription by collective*). A run declared with its
+measured `mfu` is priced the same way: the model's steps with and without the
+oversubscription scale the run's time. Where the step is the same at 1:1 (what the run's
+collectives send across the tier fits its uplinks: a rail-optimised fabric keeps each rail's
+traffic under its leaves), the finding says it costs the run no training time, and why
+(`impact_note`).
 
 Sources: NVIDIA DGX SuperPOD reference architectures (H100, GB200); Meta, "The Llama 3 Herd of
 Models", 2024.
@@ -70,12 +75,14 @@ from typing import TYPE_CHECKING, Any
 from dclint.api import (
     Change,
     Context,
+    CurrencyError,
     Design,
     Option,
     Ratio,
     Remedy,
     TierBandwidth,
     Violation,
+    convert,
     placement_open,
     rule,
     spread_design,
@@ -133,7 +140,41 @@ def _fix_text(design: Design, index: int, tier: TierBandwidth, ratio: float, lim
     text = f"give each {tier.name} switch {need} uplinks (now {tiers[t].uplinks})"
     if above is not None:
         text += f" and the {tiers[t + 1].name} tier {above} switches (now {tiers[t + 1].count})"
-    return text + f" to meet {limit:g}:1"
+    links = tiers[t].count * (need - tiers[t].uplinks)
+    switches = above - tiers[t + 1].count if above is not None else 0
+    return text + f" to meet {limit:g}:1" + _capex(design, links, switches)
+
+
+def _capex(design: Design, links: int, switches: int) -> str:
+    """What the added links and switches cost at the design's `cost.link_price` and
+    `cost.switch_price` (the prices network capex counts, dclint.projection.network_capex),
+    summed in the site's currency where their currencies differ; "" where neither is
+    declared.
+    Transceivers (`transceiver_price`) are not counted."""
+    cost = design.cost
+    items = [
+        (n, price, what)
+        for n, price, what in (
+            (links, cost.link_price, "links"),
+            (switches, cost.switch_price, "switches"),
+        )
+        if price is not None and n > 0
+    ]
+    if not items:
+        return ""
+    parts = " + ".join(f"{n:,} {what} x {fmt(price)}" for n, price, what in items)
+    total = ""
+    if len(items) > 1:
+        amounts = [price * n for n, price, _ in items]
+        if len({str(a.units) for a in amounts}) > 1:  # summed in the site's currency
+            try:
+                rates = design.site.exchange_rates
+                amounts = [convert(a, design.site.currency, rates) for a in amounts]
+            except CurrencyError:  # no rate between them: the parts as declared
+                amounts = []
+        total = f" = {fmt(sum(amounts[1:], amounts[0]))}" if amounts else ""
+    optics = ", transceivers not counted" if cost.transceiver_price is not None else ""
+    return f" (capital cost {parts}{total}{optics})"
 
 
 def _more_uplinks(
@@ -191,12 +232,15 @@ class FabricOversubscribed(FabricRule):
         if ratio is None:
             return None
         if not placement_open(design):
-            return Remedy(running=ratio)
+            return Remedy(running=ratio, note=_costs_nothing(design, ratio == 1.0, ""))
         spread = spread_design(design)
         base = step_ratio(spread, projection)
         fixed = step_ratio(spread, projection, nonblocking=True)
         if base is None or fixed is None:
-            return Remedy(running=ratio)
+            return Remedy(running=ratio, note=_costs_nothing(design, ratio == 1.0, ""))
+        if ratio == 1.0 and base == 1.0 and fixed == 1.0:
+            how = "jobs packed or spread over the switch groups"
+            return Remedy(note=_costs_nothing(design, True, how))
         return Remedy(
             running=ratio,
             alternative=(base, fixed / base),
@@ -246,6 +290,26 @@ class FabricOversubscribed(FabricRule):
                 )
             else:
                 yield "tier_limits", f"'{key}' names no tier of a compute fabric; {valid}"
+
+
+def _costs_nothing(design: Design, same: bool, placed: str) -> str:
+    """Why the fix saves the run no time, where the step-time model's step is the same with
+    every tier at 1:1 (`same`): what the run's collectives send across the oversubscribed tier
+    fits its uplinks where the jobs are placed (`placed`: both ends where the fabric states no
+    placement): none of it crosses (a rail-optimised fabric keeps each rail's traffic under its
+    leaves), or a share the tier carries at its ratio (a ring packed under the switch groups
+    leaves its group on a few hops)."""
+    if not same:
+        return ""
+    rails = any(f.kind == "compute" and f.rail_optimised for f in design.fabrics)
+    why = (
+        "; rail-optimised, NVLink carries each GPU's traffic to its rail's leaves" if rails else ""
+    )
+    return (
+        "costs the declared run no training time: the step-time model's step is the same at "
+        "1:1 (what its collectives send across the oversubscribed tier fits its uplinks, "
+        f"{placed or 'as placed'}){why}"
+    )
 
 
 def _fullest(tier: TierBandwidth) -> str:

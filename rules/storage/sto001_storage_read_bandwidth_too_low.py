@@ -31,7 +31,10 @@ time is the figure, with no 3x margin.
 ## Why it matters
 Data loading and many jobs starting at once hit the
 shared file system together; the 3x margin over the steady demand (dclint's own default) is
-what keeps the GPUs fed through those bursts. The defaults and their sources:
+what keeps the GPUs fed through those bursts. Below the demand itself the GPUs wait on data:
+each step takes demand / bandwidth as long, and the finding's price (`impact`) is those days
+and their cost. Between the demand and the headroom the run loses no time at the demand, and
+the finding says so (`impact_note`). The defaults and their sources:
 
 - `bytes_per_token` 4 B: Megatron-Core's indexed dataset stores token ids as int32 when the
   vocabulary exceeds 65,500 (Llama 3's 128k), uint16 below.
@@ -69,6 +72,7 @@ stage data on node-local NVMe and mark that tier `feeds_training: true`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from dclint.api import (
     Bandwidth,
@@ -78,6 +82,7 @@ from dclint.api import (
     Information,
     Option,
     Positive,
+    Remedy,
     Violation,
     rule,
     training_tiers,
@@ -87,6 +92,9 @@ from dclint.units import Q_, fmt
 
 from ._shared import StorageRule
 from .sto007_checkpoint_restore_too_slow import CheckpointRestoreTooSlow
+
+if TYPE_CHECKING:
+    from dclint.api import Finding, Projection, Quantity, WorkloadDemand
 
 
 @rule("STO001", "storage-read-bandwidth-too-low", consequence="performance")
@@ -121,20 +129,39 @@ class StorageReadBandwidthTooLow(StorageRule):
         "node_gpus": Option(8, Count, "GPUs of the node the per-node guidance is written for"),
     }
 
+    @classmethod
+    def remedy(
+        cls, design: Design, finding: Finding, projection: Projection, options: dict[str, Any]
+    ) -> Remedy | None:
+        """Storage that reads below the concurrent workloads' demand feeds each of them at
+        bandwidth / demand of the rate it reads at: its steps take demand / bandwidth as long
+        (the GPUs wait on data), and the fix (3x the demand) gives them their projected time.
+        Storage at or above the demand and below the headroom costs no training time at the
+        declared demand: the finding says so."""
+        got = _demand_bandwidth(design, options)
+        if got is None:
+            return None
+        demands, demand, bandwidth = got
+        if projection.index not in {d.index for d in demands}:
+            return None
+        short = demand.m_as("GB/s") / bandwidth.m_as("GB/s")
+        if short > 1.0:
+            return Remedy(slowed=short)
+        return Remedy(
+            note=(
+                f"costs no training time at the workloads' read demand: the storage reads "
+                f"{fmt(bandwidth)} against a demand of {fmt(demand)}; the "
+                f"{options['factor']:g}x headroom is for bursts (data loading and jobs "
+                "starting at once)"
+            )
+        )
+
     def check(self, design: Design, ctx: Context) -> Iterator[Violation]:
-        demands = workload_demands(design, ctx.options)
-        demand = Q_(0.0, "GB/s")
-        for d in demands:
-            demand = demand + d.rate
-        if demand.magnitude <= 0:
+        got = _demand_bandwidth(design, ctx.options)
+        if got is None:
             return
+        demands, demand, bandwidth = got
         tiers = training_tiers(design)
-        if not tiers:
-            return
-        known = [bw for _, t in tiers if (bw := t.aggregate("read")) is not None]
-        if not known:
-            return  # no read figure declared: nothing to hold the demand against
-        bandwidth = sum(known[1:], known[0]).to("GB/s")
         need = (demand * ctx["factor"]).to("GB/s")
         if bandwidth.m_as("GB/s") >= need.m_as("GB/s") * (1 - 1e-9):
             return
@@ -150,3 +177,23 @@ class StorageReadBandwidthTooLow(StorageRule):
             limit=need,
             fix="add storage bandwidth or stage data on a node-local tier",
         )
+
+
+def _demand_bandwidth(
+    design: Design, options: dict[str, Any]
+) -> tuple[list[WorkloadDemand], Quantity, Quantity] | None:
+    """The concurrent workloads' demands, their sum, and the training tiers' aggregate read
+    bandwidth; None where there is no demand, no training tier or no read figure."""
+    demands = workload_demands(design, options)
+    demand = Q_(0.0, "GB/s")
+    for d in demands:
+        demand = demand + d.rate
+    if demand.magnitude <= 0:
+        return None
+    tiers = training_tiers(design)
+    if not tiers:
+        return None
+    known = [bw for _, t in tiers if (bw := t.aggregate("read")) is not None]
+    if not known:
+        return None  # no read figure declared: nothing to hold the demand against
+    return demands, demand.to("GB/s"), sum(known[1:], known[0]).to("GB/s")
