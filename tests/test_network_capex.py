@@ -121,3 +121,25 @@ def test_the_tco_shows_the_networks_share() -> None:
     network = 21 * 90_000 + 640 * 1_500 + 800 * 4_000
     share = 100 * network / found.total.m_as("CNY")
     assert f"network: {share:.3g}% of the TCO (6,050,000 CNY)" in found.assumptions
+
+
+def test_prices_in_two_currencies_sum_in_the_sites_or_are_named_omitted() -> None:
+    """Switches in CNY and links in USD (it raised pint's DimensionalityError, a traceback):
+    summed in the site's currency at its exchange rate; without a rate the item is omitted and
+    named, in the TCO and in a run's cost, as any unconvertible price is."""
+    mixed = ("cost.switch_price=90000 CNY", "cost.link_price=200 USD")
+    usd = load(H100).site.exchange_rates["USD"].m_as("CNY")
+    assert network(*mixed) == pytest.approx(21 * 90_000 + 640 * 200 * usd, rel=1e-12)
+    bare = (*mixed, "site.exchange_rates={}")
+    assert network(*bare) is None
+    found = tco(load(H100, overrides=tuple(parse_overrides(list(bare)))))
+    assert "network" in found.omitted
+    assert any(
+        n.startswith("network omitted: no exchange rate from USD to CNY") for n in found.unconverted
+    )
+    (p,) = project_workloads(load(H100, overrides=tuple(parse_overrides(list(bare)))))
+    assert "network" not in p.cost_breakdown
+    assert any(
+        a.startswith("network depreciation omitted: no exchange rate from USD to CNY")
+        for a in p.assumptions
+    )

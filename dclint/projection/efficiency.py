@@ -83,7 +83,8 @@ _ATTENTION = (0.5, "Dao 2023 (FlashAttention-2: 50-73% of A100 peak forward); lo
 # 1613 / 1.3 / 2250 = 55% of B200's peak, taken for the backward too.
 _ATTENTION_BLACKWELL = (
     0.551,
-    "Zadouri, Dao et al. 2026 (FlashAttention-4): cuDNN 9.13 at 1613 / 1.3 TFLOPS on B200",
+    "Zadouri, Dao et al. 2026 (FlashAttention-4): cuDNN 9.13 at about 1,241 TFLOPS on B200 "
+    "(FlashAttention-4's 1,613 over its up-to-1.3x lead)",
 )
 _ATTENTION_HOPPER = (
     0.35,

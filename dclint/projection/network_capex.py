@@ -26,7 +26,8 @@ __all__ = ["network_capex"]
 
 
 def network_capex(design: Design, notes: list[str]) -> Quantity | None:
-    """The fabrics' network capex at the declared prices; None when no price is declared."""
+    """The fabrics' network capex at the declared prices; None when no price is declared.
+    Prices in more than one currency are summed in the site's (CurrencyError without a rate)."""
     from dclint.calc.fabric_tiers import endpoint_ports
     from dclint.model.resolve import topology_of
 
@@ -63,7 +64,7 @@ def network_capex(design: Design, notes: list[str]) -> Quantity | None:
                 twin = twin or per[k - 1] > 1
             optics += upper + lower
             twin = twin or per[k] > 1
-    parts, total = [], None
+    parts, terms = [], []
     for n, price, what in (
         (switches, cost.switch_price, "switches"),
         (links, cost.link_price, "links"),
@@ -71,13 +72,28 @@ def network_capex(design: Design, notes: list[str]) -> Quantity | None:
     ):
         if price is None:
             continue
-        total = price * n if total is None else total + price * n
+        terms.append(price * n)
         parts.append(f"{n:,} {what} x {fmt(price)}")
+    total = _sum(terms, design)
     notes.append("network: " + " + ".join(parts) + " (counted tiers of the fabrics)")
     if twin and cost.transceiver_price is not None:
         notes.append("network: twin-port OSFP cages carry two links a transceiver (catalog)")
     if skipped:
         notes.append(f"network: fabrics {', '.join(skipped)} in the explicit form are not counted")
+    return total
+
+
+def _sum(terms: list[Quantity], design: Design) -> Quantity:
+    """The prices' sum: in their currency where they share one, else in the site's (its
+    exchange rates; CurrencyError, which the callers name as an omitted item, without one)."""
+    from dclint.projection.money import convert, currency_of
+
+    if len({currency_of(t) for t in terms}) > 1:
+        site = design.site
+        terms = [convert(t, site.currency, site.exchange_rates) for t in terms]
+    total = terms[0]
+    for t in terms[1:]:
+        total = total + t
     return total
 
 

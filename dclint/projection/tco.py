@@ -100,8 +100,14 @@ def _declared(
     """The declared items in the site's currency; one that cannot be converted is a note,
     in `notes` and in `unconverted`."""
     cost, site = design.cost, design.site
+    try:
+        network = cost.network if cost.network is not None else network_capex(design, notes)
+    except CurrencyError as exc:  # the fabrics' prices in currencies the site cannot convert
+        unconverted.append(f"network omitted: {exc}")
+        notes.append(unconverted[-1])
+        network = None
     raw: dict[str, Quantity | None] = {
-        "network": cost.network if cost.network is not None else network_capex(design, notes),
+        "network": network,
         "storage": cost.storage,
         "power_cooling_infrastructure": cost.power_cooling_infrastructure,
         "building": cost.building,

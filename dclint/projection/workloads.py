@@ -305,11 +305,11 @@ def _network_share(
     from dclint.projection.network_capex import network_capex
 
     cost, site = design.cost, design.site
-    capex = cost.network if cost.network is not None else network_capex(design, [])
     cluster = topology_of(design).gpus
-    if capex is None or cluster <= 0:
-        return None
     try:
+        capex = cost.network if cost.network is not None else network_capex(design, [])
+        if capex is None or cluster <= 0:
+            return None
         total = convert(capex, site.currency, site.exchange_rates)
     except CurrencyError as exc:
         unconverted.append(f"network depreciation omitted: {exc}")
