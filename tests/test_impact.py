@@ -375,7 +375,7 @@ def test_net001_fix_states_its_capital_cost(prices: list[str], capex: str) -> No
     from dclint.engine.rule import Context
     from dclint.loader import load
     from dclint.loader.overrides import parse_overrides
-    from rules.fabric.net001_fabric_oversubscribed import FabricOversubscribed
+    from dclint.rules.fabric.net001_fabric_oversubscribed import FabricOversubscribed
 
     design = load(FABRIC, overrides=parse_overrides(prices))
     rule = FabricOversubscribed()
