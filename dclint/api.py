@@ -195,7 +195,7 @@ if TYPE_CHECKING:  # the checker sees every name; a run imports one when it is f
         Check,
         framework_split,
     )
-    from dclint.projection.money import convert
+    from dclint.projection.money import convert, sum_amounts
     from dclint.projection.reliability import days_text, run_of
     from dclint.projection.remedies import (
         checkpoint_ratio,
@@ -387,6 +387,7 @@ __all__ = [
     "size_unit",
     "spread_design",
     "step_ratio",
+    "sum_amounts",
     "tco",
     "tier_bandwidths",
     "tier_links",
@@ -479,6 +480,7 @@ FACETS: dict[str, tuple[str, ...]] = {
         "facts",
         "hardware_of",
         "project_workloads",
+        "sum_amounts",
         "tco",
         "unprojected",
     ),
@@ -707,6 +709,7 @@ _MODULE = {
     "checkpoint_tier": "dclint.calc.checkpoints",
     "clos_endpoints": "dclint.calc.fabric_graph",
     "convert": "dclint.projection.money",
+    "sum_amounts": "dclint.projection.money",
     "count_text": "dclint.calc.checkpoints",
     "data_tiers": "dclint.calc.checkpoints",
     "down_ports": "dclint.calc.fabric_graph",

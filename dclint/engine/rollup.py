@@ -86,6 +86,11 @@ def impact_sentence(f: Finding) -> str:
     return text[:1].upper() + text[1:]
 
 
+def impact_note_sentence(f: Finding) -> str:
+    """Why a priced rule's finding costs the run nothing, as a sentence ('' when it says not)."""
+    return f.impact_note[:1].upper() + f.impact_note[1:]
+
+
 @cache
 def _numbered() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """An id with a number in it, and a run of digits (compiled on first use: a clean check

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dclint.errors import DclintError
 from dclint.units import Q_, Quantity
 
-__all__ = ["CurrencyError", "convert", "currency_of"]
+__all__ = ["CurrencyError", "convert", "currency_of", "sum_amounts"]
 
 
 class CurrencyError(DclintError):
@@ -39,3 +39,14 @@ def convert(q: Quantity, currency: str, rates: dict[str, Quantity]) -> Quantity:
         f"no exchange rate from {source} to {currency}: declare site.exchange_rates, "
         f"e.g. {{{source}: '<value> {currency}'}}"
     )
+
+
+def sum_amounts(amounts: list[Quantity], currency: str, rates: dict[str, Quantity]) -> Quantity:
+    """The sum of `amounts` (one at least): in their currency where they share one, else in
+    `currency` through `rates` (CurrencyError where a rate is missing)."""
+    if len({currency_of(a) for a in amounts}) > 1:
+        amounts = [convert(a, currency, rates) for a in amounts]
+    out = amounts[0]
+    for a in amounts[1:]:
+        out = out + a
+    return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from dclint.projection.money import sum_amounts
 from dclint.units import Quantity, fmt
 
 if TYPE_CHECKING:
@@ -74,26 +75,12 @@ def network_capex(design: Design, notes: list[str]) -> Quantity | None:
             continue
         terms.append(price * n)
         parts.append(f"{n:,} {what} x {fmt(price)}")
-    total = _sum(terms, design)
+    total = sum_amounts(terms, design.site.currency, design.site.exchange_rates)
     notes.append("network: " + " + ".join(parts) + " (counted tiers of the fabrics)")
     if twin and cost.transceiver_price is not None:
         notes.append("network: twin-port OSFP cages carry two links a transceiver (catalog)")
     if skipped:
         notes.append(f"network: fabrics {', '.join(skipped)} in the explicit form are not counted")
-    return total
-
-
-def _sum(terms: list[Quantity], design: Design) -> Quantity:
-    """The prices' sum: in their currency where they share one, else in the site's (its
-    exchange rates; CurrencyError, which the callers name as an omitted item, without one)."""
-    from dclint.projection.money import convert, currency_of
-
-    if len({currency_of(t) for t in terms}) > 1:
-        site = design.site
-        terms = [convert(t, site.currency, site.exchange_rates) for t in terms]
-    total = terms[0]
-    for t in terms[1:]:
-        total = total + t
     return total
 
 

@@ -5,7 +5,7 @@ findings (one defect on many racks rolled up) and projection; the assumptions on
 from __future__ import annotations
 
 from dclint.analysis.assess.assessment import RunAssessment
-from dclint.engine.rollup import Rollup, impact_sentence, measured_limit
+from dclint.engine.rollup import Rollup, impact_note_sentence, impact_sentence, measured_limit
 from dclint.escaping import HTML_CSP, html_text
 from dclint.report.charts import OVER_HEADER, charts, over_rows
 from dclint.report.drawing import svg
@@ -75,7 +75,7 @@ def _rollup(r: Rollup) -> str:
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f' <strong class="impact">{escape(impact_sentence(f))}.</strong>'
     elif f.impact_note:  # a priced rule's finding that costs the run nothing, and why
-        fix += f" {escape(f.impact_note[0].upper() + f.impact_note[1:])}."
+        fix += f" {escape(impact_note_sentence(f))}."
     scope = f"<strong>{escape(r.scope())}</strong>, e.g.: " if r.count > 1 else ""
     text = (
         f"<li><code>{escape(r.where)}</code> "

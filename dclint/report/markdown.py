@@ -9,7 +9,7 @@ from typing import Any
 
 from dclint.analysis.assess.assessment import RunAssessment
 from dclint.analysis.summary import DesignSummary
-from dclint.engine.rollup import Rollup, impact_sentence, measured_limit
+from dclint.engine.rollup import Rollup, impact_note_sentence, impact_sentence, measured_limit
 from dclint.escaping import markdown_text
 from dclint.report.assumptions import PROJECTION_OF
 from dclint.report.drawing import mermaid
@@ -119,7 +119,7 @@ def rollup_line(r: Rollup, full: bool = True) -> str:
     if f.impact is not None:  # what the finding costs: days and money of the projected run
         fix += f" **{md(impact_sentence(f))}.**"
     elif f.impact_note:  # a priced rule's finding that costs the run nothing, and why
-        fix += f" {md(f.impact_note[0].upper() + f.impact_note[1:])}."
+        fix += f" {md(impact_note_sentence(f))}."
     scope = f"**{md(r.scope())}**, e.g.: " if r.count > 1 else ""
     source = f" (source: {md(f.origin)})" if f.origin else ""  # an imported element's
     line = (

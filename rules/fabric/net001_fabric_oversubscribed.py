@@ -68,6 +68,7 @@ the pods: `NET001 = { tier_limits = { "compute.spine" = "7:1" } }`.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -82,11 +83,11 @@ from dclint.api import (
     Remedy,
     TierBandwidth,
     Violation,
-    convert,
     placement_open,
     rule,
     spread_design,
     step_ratio,
+    sum_amounts,
     tier_bandwidths,
     topology_of,
 )
@@ -164,15 +165,11 @@ def _capex(design: Design, links: int, switches: int) -> str:
         return ""
     parts = " + ".join(f"{n:,} {what} x {fmt(price)}" for n, price, what in items)
     total = ""
-    if len(items) > 1:
-        amounts = [price * n for n, price, _ in items]
-        if len({str(a.units) for a in amounts}) > 1:  # summed in the site's currency
-            try:
-                rates = design.site.exchange_rates
-                amounts = [convert(a, design.site.currency, rates) for a in amounts]
-            except CurrencyError:  # no rate between them: the parts as declared
-                amounts = []
-        total = f" = {fmt(sum(amounts[1:], amounts[0]))}" if amounts else ""
+    if len(items) > 1:  # summed in the site's currency where theirs differ
+        site = design.site
+        with contextlib.suppress(CurrencyError):  # no rate between them: the parts as declared
+            amounts = [price * n for n, price, _ in items]
+            total = f" = {fmt(sum_amounts(amounts, site.currency, site.exchange_rates))}"
     optics = ", transceivers not counted" if cost.transceiver_price is not None else ""
     return f" (capital cost {parts}{total}{optics})"
 
