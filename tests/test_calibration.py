@@ -1252,19 +1252,20 @@ def test_fsdp_scale_loss_against_the_ring_latency_of_its_collectives() -> None:
     it, and no public source found says it does not. Step growth in ms (published, model,
     latency a step) at 256 and at 512 GPUs; on A100 the published growth is 7 times the
     latency's."""
-    import dclint.projection.step.model as step_module
     from dclint.projection.collectives import group_time
+    from dclint.projection.step.model import ACT
 
     rs = _validation("llm-foundry-h100-large")
 
     def latency(r: Run) -> float:
         assert r.micro_batches == 1, r.name  # one gather (two) and one reduce-scatter a block
         a, lay, mac, sw = _run_inputs(r)
-        (local, ranks), _ = step_module._dp_groups(a, lay, sw)
+        assert not a.experts, r.name  # dense: a GPU holds its tp x pp share, sharded over dp x cp
+        local, ranks = a.dense_params / (lay.tp * lay.pp), lay.dp * lay.cp
         share, links = (ranks - 1) / ranks, mac.links
         total = 0.0
         for size, times in (
-            (share * local * step_module.ACT, 2 if lay.reshard else 1),
+            (share * local * ACT, 2 if lay.reshard else 1),
             (share * local * sw.grad_bytes, 1),
         ):
             calls = group_time(links, size, ranks, lay.tp, calls=a.layers)
