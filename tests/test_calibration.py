@@ -915,16 +915,21 @@ def test_the_band_holds_the_validation_runs() -> None:
     dense band 0.987-1.66) and 2 H100 runs (+2.5%, -5.1%, Hopper dense 0.74-1.155) all 20
     (8 with the interpolated 10-90% quantiles, 0.998-1.195, which missed the 12 Nemotron-4
     runs); TorchTitan's 6 A100 runs all 6, outside the domain (no TorchTitan run on A100 in the
-    calibration set): the envelope."""
+    calibration set): the envelope; TorchTitan's 2 H200 runs (+7.8%, +9.5%) both, in the
+    Hopper PyTorch-native band (1.0-1.167)."""
     got = {}
-    for stem in ("dgxc-benchmarking", "torchtitan-a100"):
+    for stem in ("dgxc-benchmarking", "torchtitan-a100", "torchtitan-h200"):
         hits, outside = 0, 0
         for run in _validation(stem).values():
             b = prediction(run).band
             hits += b.low_factor <= 1 + error(run) <= b.high_factor
             outside += bool(b.outside)
         got[stem] = (hits, len(_validation(stem)), outside)
-    assert got == {"dgxc-benchmarking": (20, 20, 0), "torchtitan-a100": (6, 6, 6)}
+    assert got == {
+        "dgxc-benchmarking": (20, 20, 0),
+        "torchtitan-a100": (6, 6, 6),
+        "torchtitan-h200": (2, 2, 0),
+    }
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
@@ -1185,6 +1190,41 @@ def test_torchtitan_a100_runs_outside_the_calibration() -> None:
         got.append(round(100 * error(Run(design, wl, hw)), 1))
     assert got == [-1.6, 4.0, 4.6, 1.6, 5.4, 3.9]
     assert round(sum(abs(g) for g in got) / len(got), 1) == 3.5
+
+
+def test_torchtitan_h200_runs_outside_the_calibration() -> None:
+    """tests/validation/torchtitan-h200.yaml: TorchTitan's community benchmark of Llama 3.1 8B
+    on 4 and 8 hosts of 8 H200 (benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md; FSDP2,
+    compile, Float8 tensorwise with FP8 all-gather, local batch 2, torchtitan e7c0cae), two
+    runs no band, ceiling or constant is derived from: predicted over published - 1 (%), 32
+    and 64 GPUs, both inside the band they carry (Hopper PyTorch-native, 1.0-1.167). The
+    model's H200 at 700 W runs the same workload 1.323x as fast as the H100 96 GB at 500 W of
+    the calibration's TorchTitan rows (published, across the two studies' stacks and scales:
+    10,938 on 32 H200 over 8,380 on 128 H100, 1.305x); and published throughput a GPU falls
+    1.7% from 32 to 64 GPUs, the model's 0.2%."""
+    rs = _validation("torchtitan-h200")
+    got = [round(100 * error(r), 1) for r in rs.values()]
+    assert got == [7.8, 9.5]
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 8.65
+    bands = [prediction(r).band for r in rs.values()]
+    assert [(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands] == [
+        (1.0, 1.167, ()),
+        (1.0, 1.167, ()),
+    ]
+    teton = _native("torchtitan-h100", "llama31-8b-128-fsdp-compile-float8")
+
+    def per_gpu(r: Run) -> float:
+        return float(prediction(r).tokens_per_second.m_as("token/s")) / r.wl.gpus
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s")) / r.wl.gpus
+
+    small, big = rs.values()
+    assert round(per_gpu(small) / per_gpu(Run(small.design, small.wl, teton.hw)), 3) == 1.323
+    assert round(published(small) / published(teton), 3) == 1.305
+    assert round(100 * (published(big) / published(small) - 1), 1) == -1.7
+    assert round(100 * (per_gpu(big) / per_gpu(small) - 1), 1) == -0.2
 
 
 def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
