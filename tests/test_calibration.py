@@ -1199,8 +1199,9 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     runs no band, ceiling or constant is derived from: predicted over published - 1 (%), 32
     and 64 GPUs, both inside the band they carry (Hopper PyTorch-native, 1.0-1.167). The
     model's H200 at 700 W runs the same workload 1.323x as fast as the H100 96 GB at 500 W of
-    the calibration's TorchTitan rows (published, across the two studies' stacks and scales:
-    10,938 on 32 H200 over 8,380 on 128 H100, 1.305x); and published throughput a GPU falls
+    the calibration's TorchTitan rows, 1.086x from the power alone and 1.237x from the HBM
+    bandwidth alone (published, across the two studies' stacks and scales: 10,938 on 32 H200
+    over 8,380 on 128 H100, 1.305x); and published throughput a GPU falls
     1.7% from 32 to 64 GPUs, the model's 0.2%."""
     rs = _validation("torchtitan-h200")
     got = [round(100 * error(r), 1) for r in rs.values()]
@@ -1222,6 +1223,19 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
 
     small, big = rs.values()
     assert round(per_gpu(small) / per_gpu(Run(small.design, small.wl, teton.hw)), 3) == 1.323
+    # of which the power alone (the H200 limited to the H100's 500 W) and the memory alone
+    # (the H200 at the H100's 2.4 TB/s)
+    hw = small.hw
+    assert hw.platform is not None
+    power = replace(
+        hw, platform=hw.platform.model_copy(update={"gpu_power_limit": teton.hw.gpu.tdp})
+    )
+    memory = replace(
+        hw, gpu=hw.gpu.model_copy(update={"hbm_bandwidth": teton.hw.gpu.hbm_bandwidth})
+    )
+    assert [
+        round(per_gpu(small) / per_gpu(Run(small.design, small.wl, h)), 3) for h in (power, memory)
+    ] == [1.086, 1.237]
     assert round(published(small) / published(teton), 3) == 1.305
     assert round(100 * (published(big) / published(small) - 1), 1) == -1.7
     assert round(100 * (per_gpu(big) / per_gpu(small) - 1), 1) == -0.2
