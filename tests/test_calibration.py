@@ -918,7 +918,8 @@ def test_the_band_holds_the_validation_runs() -> None:
     calibration set): the envelope; TorchTitan's 2 H200 runs (+7.8%, +9.5%) both, in the
     Hopper PyTorch-native band (1.0-1.167); its 12 June 2025 async-TP runs on H100 5 (the
     Float8 tensorwise 70B and 8B async rows under the band, the rowwise rows above it);
-    llm-foundry's 10 FP8 runs on H100 all 10 (+1.1% to +14.9%)."""
+    llm-foundry's 10 FP8 runs on H100 all 10 (+1.1% to +14.9%); torchao's 4 B200 runs at 750 W
+    none, outside the domain (+121% to +175%, above the envelope's 1.997)."""
     got = {}
     for stem in (
         "dgxc-benchmarking",
@@ -926,6 +927,7 @@ def test_the_band_holds_the_validation_runs() -> None:
         "torchtitan-h200",
         "torchtitan-asynctp-h100",
         "llm-foundry-h100-fp8",
+        "torchao-mx-b200",
     ):
         hits, outside = 0, 0
         for run in _validation(stem).values():
@@ -939,6 +941,7 @@ def test_the_band_holds_the_validation_runs() -> None:
         "torchtitan-h200": (2, 2, 0),
         "torchtitan-asynctp-h100": (5, 12, 0),
         "llm-foundry-h100-fp8": (10, 10, 0),
+        "torchao-mx-b200": (0, 4, 4),
     }
 
 
@@ -1330,9 +1333,9 @@ def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
     constant is derived from: predicted over published - 1 (%), in the file's order (3B at
     32K, 8K, 2K, 512; 1B at 32K, 8K, 512; 350M at 32K, 16K, 512). All within 15% (mean
     absolute 8.63%), all in the band they carry (Hopper PyTorch-native, 1.0-1.167); the
-    512-token rows closest (+1.1% to +6.7%). FP8 over BF16 at the 3B's 8K layout, which the BF16 table
-    ran identically (micro-batch 3, 6 a step): +15.5% published, +16.5% in the model; the
-    1B at 8K (micro-batch 2 in FP8, 3 in BF16) +9.8% and +11.3%."""
+    512-token rows closest (+1.1% to +6.7%). FP8 over BF16 at the 3B's 8K layout, which the
+    BF16 table ran identically (micro-batch 3, 6 a step): +15.5% published, +16.5% in the
+    model; the 1B at 8K (micro-batch 2 in FP8, 3 in BF16) +9.8% and +11.3%."""
     rs = _validation("llm-foundry-h100-fp8")
     got = [round(100 * error(r), 1) for r in rs.values()]
     assert got == [13.6, 7.6, 7.8, 6.7, 9.4, 9.9, 1.1, 14.9, 12.5, 2.8]
@@ -1361,6 +1364,52 @@ def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
         bf16.wl.micro_batch,
         bf16.wl.global_batch,
     )
+
+
+def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
+    """tests/validation/torchao-mx-b200.yaml: torchao's training benchmarks on B200 (the
+    mx_formats README at d8bb51f63: Llama 3 8B under TorchTitan on 8 B200 "limited to 750W",
+    batch 1, sequence 8,192, compile, FSDP2, per-op SAC), four runs no band, ceiling or
+    constant is derived from, outside the calibration domain (no Blackwell PyTorch-native
+    run): predicted over published - 1 (%), BF16, tensorwise with FP8 all-gather, mxfp8_cublas,
+    rowwise: +121% to +175%, none inside the envelope the prediction carries (0.74-1.997). The
+    same workload on H100 at 500 W (torchao's H100 table, a calibration run) published 6,150 a
+    GPU: the B200 at 750 W ran it 1.351x as fast, the model 2.669x. Over BF16 the published
+    gains are +25.4% (tensorwise), +20.0% (MXFP8), +4.0% (rowwise); the model's +36.4%, +34.2%,
+    +29.1%."""
+    rs = _validation("torchao-mx-b200")
+    got = [round(100 * error(r), 1) for r in rs.values()]
+    assert got == [121.1, 140.5, 147.3, 174.5]
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 145.85
+    bands = [prediction(r).band for r in rs.values()]
+    assert {(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands} == {
+        (0.74, 1.997, ("no blackwell PyTorch-native dense calibration run",))
+    }
+    assert not any(
+        b.low_factor <= 1 + error(r) <= b.high_factor
+        for b, r in zip(bands, rs.values(), strict=True)
+    )
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s"))
+
+    bf16 = rs["llama3-8b-bf16"]
+    h100 = _native("torchao-float8-h100", "llama3-8b-bf16")
+    assert (h100.wl.global_batch, h100.wl.sequence_length) == (
+        bf16.wl.global_batch,
+        bf16.wl.sequence_length,
+    )
+    assert [round(f(bf16) / f(h100), 3) for f in (published, _tokens)] == [1.351, 2.669]
+    gains = [
+        (
+            round(100 * (published(r) / published(bf16) - 1), 1),
+            round(100 * (_tokens(r) / _tokens(bf16) - 1), 1),
+        )
+        for w, r in rs.items()
+        if w != "llama3-8b-bf16"
+    ]
+    assert gains == [(25.4, 36.4), (20.0, 34.2), (4.0, 29.1)]
 
 
 def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
