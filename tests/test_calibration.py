@@ -1376,7 +1376,9 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
     same workload on H100 at 500 W (torchao's H100 table, a calibration run) published 6,150 a
     GPU: the B200 at 750 W ran it 1.351x as fast, the model 2.669x. Over BF16 the published
     gains are +25.4% (tensorwise), +20.0% (MXFP8), +4.0% (rowwise); the model's +36.4%, +34.2%,
-    +29.1%."""
+    +29.1%. Not the power limit (the model's BF16 at 1000 W: 19,709 a GPU); NeMo's Llama 3 8B
+    in FP8 on B200 (Megatron-Bridge 25.11, a calibration run) published 2.94x this table's
+    Float8 row a GPU."""
     rs = _validation("torchao-mx-b200")
     got = [round(100 * error(r), 1) for r in rs.values()]
     assert got == [121.1, 140.5, 147.3, 174.5]
@@ -1410,6 +1412,16 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
         if w != "llama3-8b-bf16"
     ]
     assert gains == [(25.4, 36.4), (20.0, 34.2), (4.0, 29.1)]
+    # not the power limit: at B200's 1000 W the model's BF16 figure a GPU
+    hw = bf16.hw
+    assert hw.platform is not None
+    full = replace(hw, platform=hw.platform.model_copy(update={"gpu_power_limit": None}))
+    assert round(_tokens(Run(bf16.design, bf16.wl, full)) / bf16.wl.gpus) == 19709
+    # NeMo's Llama 3 8B in FP8 on B200 (a calibration run) a GPU over this table's Float8 row
+    nemo = _native("megatron-bridge-25.11-b200", "llama3-8b-8")
+    tensorwise = rs["llama3-8b-tensorwise-fp8-all-gather"]
+    ratio = (published(nemo) / nemo.wl.gpus) / (published(tensorwise) / tensorwise.wl.gpus)
+    assert round(ratio, 2) == 2.94
 
 
 def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
