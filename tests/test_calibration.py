@@ -1432,7 +1432,7 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     benchmarks/mfu_scaling report of 2026-04-05, git 01b461a): 14 runs of Llama-3-style 7B, 13B
     and 70B on 1 to 32 H200, 4 a node (FSDP2, TP with sequence parallelism, compile, full
     recomputation, sequence 4,096), no band, ceiling or constant derived from them: predicted
-    over published - 1 (%), in the report's order. Mean absolute 10.74%, 10 within 15%; 11 in
+    over published - 1 (%), in the report's order. Mean absolute 10.74%, 9 within 15%; 11 in
     the band they carry (the six runs on 1 to 4 GPUs outside the domain, the envelope; the
     7B TP 4 runs on 16 and 32 GPUs above the Hopper PyTorch-native band, the 70B under it).
     The 7B at TP 4 loses throughput a GPU with nodes that the model does not: +12.3%, +17.0%,
@@ -1444,7 +1444,8 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
         12.3, 0.2, 5.6, 17.0, 4.4, 22.9, 6.3, -2.9,  # 2 to 8 nodes
     ]  # fmt: skip
     assert round(sum(abs(e) for e in got.values()) / 14, 2) == 10.74
-    assert sum(abs(e) <= 15 for e in got.values()) == 10
+    # within 15%, unrounded: the one-GPU 7B is -15.02%
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 9
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert [w for w, b in bands.items() if b.outside] == list(rs)[:6]
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
