@@ -1218,7 +1218,8 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     the calibration's TorchTitan rows, 1.086x from the power alone and 1.237x from the HBM
     bandwidth alone (published, across the two studies' stacks and scales: 10,938 on 32 H200
     over 8,380 on 128 H100, 1.305x); and published throughput a GPU falls
-    1.7% from 32 to 64 GPUs, the model's 0.2%."""
+    1.7% from 32 to 64 GPUs, the model's 0.2%. PAR004's memory a GPU, 46.95 and 44.85 GiB,
+    against the published 47.96 and 46.97."""
     rs = _validation("torchtitan-h200")
     got = [round(100 * error(r), 1) for r in rs.values()]
     assert got == [7.8, 9.5]
@@ -1255,6 +1256,11 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     assert round(published(small) / published(teton), 3) == 1.305
     assert round(100 * (published(big) / published(small) - 1), 1) == -1.7
     assert round(100 * (per_gpu(big) / per_gpu(small) - 1), 1) == -0.2
+    # PAR004's memory a GPU against the published Memory(GiB) at the 100th step: 47.96, 46.97
+    from dclint.projection.memory import memory_per_gpu
+
+    gib = [round(memory_per_gpu(r.wl, r.hw.blackwell).total.m_as("GiB"), 2) for r in (small, big)]
+    assert gib == [46.95, 44.85]
 
 
 def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
