@@ -920,9 +920,9 @@ def test_the_band_holds_the_validation_runs() -> None:
     Float8 tensorwise 70B and 8B async rows under the band, the rowwise rows above it);
     llm-foundry's 10 FP8 runs on H100 all 10 (+1.1% to +14.9%); torchao's 4 B200 runs at 750 W
     none, outside the domain (+121% to +175%, above the envelope's 1.997); KempnerForge's 14
-    H200 runs 11 (the 6 on 1 to 4 GPUs in the envelope); llm-foundry's 18 large-scale H100 runs
-    8. Every file of tests/validation/: 62 of 86 runs, 72%, under the 80% the bands are held to
-    on the calibration runs."""
+    H200 runs 11 (the 6 on 1 to 4 GPUs in the envelope) and its 11 weak-scaling runs 4 (the 13B
+    from 32 GPUs); llm-foundry's 18 large-scale H100 runs 8. Every file of tests/validation/: 66
+    of 97 runs, 68%, under the 80% the bands are held to on the calibration runs."""
     got = {}
     for stem in (
         "llm-foundry-h100-large",
@@ -933,6 +933,7 @@ def test_the_band_holds_the_validation_runs() -> None:
         "llm-foundry-h100-fp8",
         "torchao-mx-b200",
         "kempnerforge-h200",
+        "kempnerforge-h200-scaling",
     ):
         hits, outside = 0, 0
         for run in _validation(stem).values():
@@ -949,10 +950,11 @@ def test_the_band_holds_the_validation_runs() -> None:
         "llm-foundry-h100-fp8": (10, 10, 0),
         "torchao-mx-b200": (0, 4, 4),
         "kempnerforge-h200": (11, 14, 6),
+        "kempnerforge-h200-scaling": (4, 11, 0),
     }
     assert {p.stem for p in (ROOT / "tests" / "validation").glob("*.yaml")} == set(got)
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
-    assert (hits, total, round(100 * hits / total)) == (62, 86, 72)
+    assert (hits, total, round(100 * hits / total)) == (66, 97, 68)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
@@ -1463,6 +1465,49 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     assert [w for w, b in bands.items() if b.outside] == list(rs)[:6]
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == ["10-7b-16gpu-tp4-fsdp4", "12-7b-32gpu-tp4-fsdp8", "14-70b-32gpu-tp4-fsdp8"]
+
+
+def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
+    """tests/validation/kempnerforge-h200-scaling.yaml: KempnerForge's weak scaling of its 13B
+    and 70B from 8 to 160 H200 (benchmarks/weak_scaling_160gpu, 2026-06-30, git 3ad9d9a; TP 4 x
+    FSDP, compile, full recomputation, sequence 4,096): predicted over published - 1 (%), 13B
+    then 70B by GPU count. The 13B within 3.3% at every count; the 70B 8.2% to 10.9% under
+    from 32 GPUs on, and +76.4% on 8 (the point the report calls memory-bound, 128.5 of 141 GB,
+    and leaves out of its baseline). Throughput a GPU from 32 to 160 GPUs: published -3.1%
+    (13B) and -8.4% (70B), the model's -1.5% and -10.0%. The band (Hopper PyTorch-native,
+    1.0-1.167) holds the four 13B runs from 32 GPUs, none of the under-predicted 70B."""
+    rs = _validation("kempnerforge-h200-scaling")
+    got = [round(100 * error(r), 1) for r in rs.values()]
+    assert got == [
+        -3.3, 0.4, 1.6, 3.3, 2.1,  # 13B: 8, 32, 64, 128, 160 GPUs
+        76.4, -8.2, -9.8, -9.2, -10.9, -9.8,  # 70B: 8, 32, 64, 96, 128, 160
+    ]  # fmt: skip
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 12.27
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 10
+    inside = [
+        w
+        for w, r in rs.items()
+        if (b := prediction(r).band).low_factor <= 1 + error(r) <= b.high_factor
+    ]
+    assert inside == [f"13b-{g:03d}gpu-tp4-fsdp{g // 4}" for g in (32, 64, 128, 160)]
+
+    def per_gpu(r: Run, tps: Callable[[Run], float]) -> float:
+        return tps(r) / r.wl.gpus
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s"))
+
+    falls = []
+    for m in ("13b", "70b"):
+        small, big = rs[f"{m}-032gpu-tp4-fsdp8"], rs[f"{m}-160gpu-tp4-fsdp40"]
+        falls.append(
+            tuple(
+                round(100 * (per_gpu(big, f) / per_gpu(small, f) - 1), 1)
+                for f in (published, _tokens)
+            )
+        )
+    assert falls == [(-3.1, -1.5), (-8.4, -10.0)]
 
 
 def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
