@@ -915,16 +915,46 @@ def test_the_band_holds_the_validation_runs() -> None:
     dense band 0.987-1.66) and 2 H100 runs (+2.5%, -5.1%, Hopper dense 0.74-1.155) all 20
     (8 with the interpolated 10-90% quantiles, 0.998-1.195, which missed the 12 Nemotron-4
     runs); TorchTitan's 6 A100 runs all 6, outside the domain (no TorchTitan run on A100 in the
-    calibration set): the envelope."""
+    calibration set): the envelope; TorchTitan's 2 H200 runs (+7.8%, +9.5%) both, in the
+    Hopper PyTorch-native band (1.0-1.167); its 12 June 2025 async-TP runs on H100 5 (the
+    Float8 tensorwise 70B and 8B async rows under the band, the rowwise rows above it);
+    llm-foundry's 10 FP8 runs on H100 all 10 (+1.1% to +14.9%); torchao's 4 B200 runs at 750 W
+    none, outside the domain (+121% to +175%, above the envelope's 1.997); KempnerForge's 14
+    H200 runs 11 (the 6 on 1 to 4 GPUs in the envelope) and its 11 weak-scaling runs 4 (the 13B
+    from 32 GPUs); llm-foundry's 18 large-scale H100 runs 8. Every file of tests/validation/: 66
+    of 97 runs, 68%, under the 80% the bands are held to on the calibration runs."""
     got = {}
-    for stem in ("dgxc-benchmarking", "torchtitan-a100"):
+    for stem in (
+        "llm-foundry-h100-large",
+        "dgxc-benchmarking",
+        "torchtitan-a100",
+        "torchtitan-h200",
+        "torchtitan-asynctp-h100",
+        "llm-foundry-h100-fp8",
+        "torchao-mx-b200",
+        "kempnerforge-h200",
+        "kempnerforge-h200-scaling",
+    ):
         hits, outside = 0, 0
         for run in _validation(stem).values():
             b = prediction(run).band
             hits += b.low_factor <= 1 + error(run) <= b.high_factor
             outside += bool(b.outside)
         got[stem] = (hits, len(_validation(stem)), outside)
-    assert got == {"dgxc-benchmarking": (20, 20, 0), "torchtitan-a100": (6, 6, 6)}
+    assert got == {
+        "llm-foundry-h100-large": (8, 18, 0),
+        "dgxc-benchmarking": (20, 20, 0),
+        "torchtitan-a100": (6, 6, 6),
+        "torchtitan-h200": (2, 2, 0),
+        "torchtitan-asynctp-h100": (5, 12, 0),
+        "llm-foundry-h100-fp8": (10, 10, 0),
+        "torchao-mx-b200": (0, 4, 4),
+        "kempnerforge-h200": (11, 14, 6),
+        "kempnerforge-h200-scaling": (4, 11, 0),
+    }
+    assert {p.stem for p in (ROOT / "tests" / "validation").glob("*.yaml")} == set(got)
+    hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
+    assert (hits, total, round(100 * hits / total)) == (66, 97, 68)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
@@ -1185,6 +1215,299 @@ def test_torchtitan_a100_runs_outside_the_calibration() -> None:
         got.append(round(100 * error(Run(design, wl, hw)), 1))
     assert got == [-1.6, 4.0, 4.6, 1.6, 5.4, 3.9]
     assert round(sum(abs(g) for g in got) / len(got), 1) == 3.5
+
+
+def test_torchtitan_h200_runs_outside_the_calibration() -> None:
+    """tests/validation/torchtitan-h200.yaml: TorchTitan's community benchmark of Llama 3.1 8B
+    on 4 and 8 hosts of 8 H200 (benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md; FSDP2,
+    compile, Float8 tensorwise with FP8 all-gather, local batch 2, torchtitan e7c0cae), two
+    runs no band, ceiling or constant is derived from: predicted over published - 1 (%), 32
+    and 64 GPUs, both inside the band they carry (Hopper PyTorch-native, 1.0-1.167). The
+    model's H200 at 700 W runs the same workload 1.323x as fast as the H100 96 GB at 500 W of
+    the calibration's TorchTitan rows, 1.086x from the power alone and 1.237x from the HBM
+    bandwidth alone (published, across the two studies' stacks and scales: 10,938 on 32 H200
+    over 8,380 on 128 H100, 1.305x); and published throughput a GPU falls
+    1.7% from 32 to 64 GPUs, the model's 0.2%. PAR004's memory a GPU, 46.95 and 44.85 GiB,
+    against the published 47.96 and 46.97."""
+    rs = _validation("torchtitan-h200")
+    got = [round(100 * error(r), 1) for r in rs.values()]
+    assert got == [7.8, 9.5]
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 8.65
+    bands = [prediction(r).band for r in rs.values()]
+    assert [(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands] == [
+        (1.0, 1.167, ()),
+        (1.0, 1.167, ()),
+    ]
+    teton = _native("torchtitan-h100", "llama31-8b-128-fsdp-compile-float8")
+
+    def per_gpu(r: Run) -> float:
+        return float(prediction(r).tokens_per_second.m_as("token/s")) / r.wl.gpus
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s")) / r.wl.gpus
+
+    small, big = rs.values()
+    assert round(per_gpu(small) / per_gpu(Run(small.design, small.wl, teton.hw)), 3) == 1.323
+    # of which the power alone (the H200 limited to the H100's 500 W) and the memory alone
+    # (the H200 at the H100's 2.4 TB/s)
+    hw = small.hw
+    assert hw.platform is not None
+    power = replace(
+        hw, platform=hw.platform.model_copy(update={"gpu_power_limit": teton.hw.gpu.tdp})
+    )
+    memory = replace(
+        hw, gpu=hw.gpu.model_copy(update={"hbm_bandwidth": teton.hw.gpu.hbm_bandwidth})
+    )
+    assert [
+        round(per_gpu(small) / per_gpu(Run(small.design, small.wl, h)), 3) for h in (power, memory)
+    ] == [1.086, 1.237]
+    assert round(published(small) / published(teton), 3) == 1.305
+    assert round(100 * (published(big) / published(small) - 1), 1) == -1.7
+    assert round(100 * (per_gpu(big) / per_gpu(small) - 1), 1) == -0.2
+    # PAR004's memory a GPU against the published Memory(GiB) at the 100th step: 47.96, 46.97
+    from dclint.projection.memory import memory_per_gpu
+
+    gib = [round(memory_per_gpu(r.wl, r.hw.blackwell).total.m_as("GiB"), 2) for r in (small, big)]
+    assert gib == [46.95, 44.85]
+
+
+def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
+    """tests/validation/torchtitan-asynctp-h100.yaml: TorchTitan's June 2025 async-TP
+    benchmarks (benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md, torchtitan 820504e) on
+    Grand Teton H100 at 500 W, the throughput of each row (the gains of each pair are
+    test_asynctp_gain_against_the_published_pairs'): predicted over published - 1 (%), 70B on
+    256 GPUs (FSDP 32, TP 8, full AC) then 8B on 64 (FSDP 8, TP 8, per-op SAC), BF16, Float8
+    tensorwise and rowwise, vanilla then async TP. Without the rowwise rows, each within 10%
+    (mean absolute 4.51%); the rowwise rows, whose vanilla baseline the benchmark itself calls
+    low (pytorch/torchtitan#1207: rowwise under TP slower than BF16 on 8B), +22% to +38%
+    (torchao's rowwise row without TP, a calibration run, +19.1%; the rowwise AsyncTP gains,
+    70B and 8B, are the model's 17.7 and 5.8 points against 4.2 and 5.6 published). The band
+    each carries (Hopper PyTorch-native, 1.0-1.167) holds 5 of the 12: the Float8 tensorwise
+    70B rows and 8B async row lie under it, the rowwise rows above it. The model's Float8
+    tensorwise gain over BF16 under TP 8 falls short of the published at each pair (70B +23.3,
+    +27.6 against +35.6, +44.5; 8B +12.0, +7.7 against +16.0, +15.8)."""
+    rs = _validation("torchtitan-asynctp-h100")
+    got = {wid: round(100 * error(r), 1) for wid, r in rs.items()}
+    assert list(got.values()) == [
+        4.0, 9.2, -5.4, -3.5, 22.3, 38.2,  # 70B: bf16, tensorwise, rowwise; vanilla, async
+        5.1, 5.6, 1.5, -1.8, 32.2, 32.5,  # 8B
+    ]  # fmt: skip
+    plain = [abs(e) for w, e in got.items() if "rowwise" not in w]
+    assert len(plain) == 8 and max(plain) <= 10
+    assert round(sum(plain) / 8, 2) == 4.51
+    assert round(sum(abs(e) for e in got.values()) / 12, 2) == 13.44
+    assert sum(abs(e) <= 15 for e in got.values()) == 8
+
+    def gain(size: str, tps: Callable[[Run], float]) -> float:
+        on, off = (rs[f"llama31-{size}-tp8-rowwise-{k}"] for k in ("async", "vanilla"))
+        return round(100 * (tps(on) / tps(off) - 1), 1)
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s"))
+
+    assert [(gain(s, _tokens), gain(s, published)) for s in ("70b-256", "8b-64")] == [
+        (17.7, 4.2),
+        (5.8, 5.6),
+    ]
+    # Float8 tensorwise over BF16 under TP 8 (vanilla, async): the model's gain short of the
+    # published at each pair (its TP all-gathers in BF16; TorchTitan's Float8 TP gathers FP8)
+    fp8 = [
+        [
+            round(
+                100
+                * (
+                    tps(rs[f"llama31-{s}-tp8-tensorwise-{k}"])
+                    / tps(rs[f"llama31-{s}-tp8-bf16-{k}"])
+                    - 1
+                ),
+                1,
+            )
+            for k in ("vanilla", "async")
+        ]
+        for s in ("70b-256", "8b-64")
+        for tps in (_tokens, published)
+    ]
+    assert fp8 == [[23.3, 27.6], [35.6, 44.5], [12.0, 7.7], [16.0, 15.8]]
+    bands = {w: prediction(r).band for w, r in rs.items()}
+    assert {
+        (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
+    } == {(1.0, 1.167, ())}
+    inside = [w for w, b in bands.items() if b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
+    assert inside == [
+        "llama31-70b-256-tp8-bf16-vanilla",
+        "llama31-70b-256-tp8-bf16-async",
+        "llama31-8b-64-tp8-bf16-vanilla",
+        "llama31-8b-64-tp8-bf16-async",
+        "llama31-8b-64-tp8-tensorwise-vanilla",
+    ]
+
+
+def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
+    """tests/validation/llm-foundry-h100-fp8.yaml: llm-foundry's "H100 80GB FP8" table (README
+    at b2a43a147, the calibration's BF16 H100 table's commit; Transformer Engine v0.10 linear
+    layers under Composer's amp_fp8, delayed scaling), 10 runs on 8 GPUs no band, ceiling or
+    constant is derived from: predicted over published - 1 (%), in the file's order (3B at
+    32K, 8K, 2K, 512; 1B at 32K, 8K, 512; 350M at 32K, 16K, 512). All within 15% (mean
+    absolute 8.63%), all in the band they carry (Hopper PyTorch-native, 1.0-1.167); the
+    512-token rows closest (+1.1% to +6.7%). FP8 over BF16 at the 3B's 8K layout, which the
+    BF16 table ran identically (micro-batch 3, 6 a step): +15.5% published, +16.5% in the
+    model; the 1B at 8K (micro-batch 2 in FP8, 3 in BF16) +9.8% and +11.3%."""
+    rs = _validation("llm-foundry-h100-fp8")
+    got = [round(100 * error(r), 1) for r in rs.values()]
+    assert got == [13.6, 7.6, 7.8, 6.7, 9.4, 9.9, 1.1, 14.9, 12.5, 2.8]
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 8.63
+    bands = [prediction(r).band for r in rs.values()]
+    assert {(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands} == {
+        (1.0, 1.167, ())
+    }
+    assert all(
+        b.low_factor <= 1 + error(r) <= b.high_factor
+        for b, r in zip(bands, rs.values(), strict=True)
+    )
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s"))
+
+    gains = []
+    for size in ("3b", "1b"):
+        fp8 = rs[f"mpt-{size}-h100-8gpu-8192-fp8"]
+        bf16 = _native("llm-foundry", f"mpt-{size}-h100-8gpu-8192")
+        gains.append(tuple(round(100 * (f(fp8) / f(bf16) - 1), 1) for f in (published, _tokens)))
+    assert gains == [(15.5, 16.5), (9.8, 11.3)]
+    three, bf16 = rs["mpt-3b-h100-8gpu-8192-fp8"], _native("llm-foundry", "mpt-3b-h100-8gpu-8192")
+    assert (three.wl.micro_batch, three.wl.global_batch) == (
+        bf16.wl.micro_batch,
+        bf16.wl.global_batch,
+    )
+
+
+def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
+    """tests/validation/torchao-mx-b200.yaml: torchao's training benchmarks on B200 (the
+    mx_formats README at d8bb51f63: Llama 3 8B under TorchTitan on 8 B200 "limited to 750W",
+    batch 1, sequence 8,192, compile, FSDP2, per-op SAC), four runs no band, ceiling or
+    constant is derived from, outside the calibration domain (no Blackwell PyTorch-native
+    run): predicted over published - 1 (%), BF16, tensorwise with FP8 all-gather, mxfp8_cublas,
+    rowwise: +121% to +175%, none inside the envelope the prediction carries (0.74-1.997). The
+    same workload on H100 at 500 W (torchao's H100 table, a calibration run) published 6,150 a
+    GPU: the B200 at 750 W ran it 1.351x as fast, the model 2.669x. Over BF16 the published
+    gains are +25.4% (tensorwise), +20.0% (MXFP8), +4.0% (rowwise); the model's +36.4%, +34.2%,
+    +29.1%. Not the power limit (the model's BF16 at 1000 W: 19,709 a GPU); NeMo's Llama 3 8B
+    in FP8 on B200 (Megatron-Bridge 25.11, a calibration run) published 2.94x this table's
+    Float8 row a GPU."""
+    rs = _validation("torchao-mx-b200")
+    got = [round(100 * error(r), 1) for r in rs.values()]
+    assert got == [121.1, 140.5, 147.3, 174.5]
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 145.85
+    bands = [prediction(r).band for r in rs.values()]
+    assert {(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands} == {
+        (0.74, 1.997, ("no blackwell PyTorch-native dense calibration run",))
+    }
+    assert not any(
+        b.low_factor <= 1 + error(r) <= b.high_factor
+        for b, r in zip(bands, rs.values(), strict=True)
+    )
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s"))
+
+    bf16 = rs["llama3-8b-bf16"]
+    h100 = _native("torchao-float8-h100", "llama3-8b-bf16")
+    assert (h100.wl.global_batch, h100.wl.sequence_length) == (
+        bf16.wl.global_batch,
+        bf16.wl.sequence_length,
+    )
+    assert [round(f(bf16) / f(h100), 3) for f in (published, _tokens)] == [1.351, 2.669]
+    gains = [
+        (
+            round(100 * (published(r) / published(bf16) - 1), 1),
+            round(100 * (_tokens(r) / _tokens(bf16) - 1), 1),
+        )
+        for w, r in rs.items()
+        if w != "llama3-8b-bf16"
+    ]
+    assert gains == [(25.4, 36.4), (20.0, 34.2), (4.0, 29.1)]
+    # not the power limit: at B200's 1000 W the model's BF16 figure a GPU
+    hw = bf16.hw
+    assert hw.platform is not None
+    full = replace(hw, platform=hw.platform.model_copy(update={"gpu_power_limit": None}))
+    assert round(_tokens(Run(bf16.design, bf16.wl, full)) / bf16.wl.gpus) == 19709
+    # NeMo's Llama 3 8B in FP8 on B200 (a calibration run) a GPU over this table's Float8 row
+    nemo = _native("megatron-bridge-25.11-b200", "llama3-8b-8")
+    tensorwise = rs["llama3-8b-tensorwise-fp8-all-gather"]
+    ratio = (published(nemo) / nemo.wl.gpus) / (published(tensorwise) / tensorwise.wl.gpus)
+    assert round(ratio, 2) == 2.94
+
+
+def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
+    """tests/validation/kempnerforge-h200.yaml: KempnerForge's MFU benchmark (its
+    benchmarks/mfu_scaling report of 2026-04-05, git 01b461a): 14 runs of Llama-3-style 7B, 13B
+    and 70B on 1 to 32 H200, 4 a node (FSDP2, TP with sequence parallelism, compile, full
+    recomputation, sequence 4,096), no band, ceiling or constant derived from them: predicted
+    over published - 1 (%), in the report's order. Mean absolute 10.74%, 9 within 15%; 11 in
+    the band they carry (the six runs on 1 to 4 GPUs outside the domain, the envelope; the
+    7B TP 4 runs on 16 and 32 GPUs above the Hopper PyTorch-native band, the 70B under it).
+    The 7B at TP 4 loses throughput a GPU with nodes that the model does not: +12.3%, +17.0%,
+    +22.9% at 8, 16 and 32 GPUs; the TP 2 runs on one node +22.6% and +24.2%."""
+    rs = _validation("kempnerforge-h200")
+    got = {w: round(100 * error(r), 1) for w, r in rs.items()}
+    assert list(got.values()) == [
+        -15.0, -5.8, 22.6, -6.9, 4.2, 24.2,  # 1 node: 1, 2, 4 GPUs
+        12.3, 0.2, 5.6, 17.0, 4.4, 22.9, 6.3, -2.9,  # 2 to 8 nodes
+    ]  # fmt: skip
+    assert round(sum(abs(e) for e in got.values()) / 14, 2) == 10.74
+    # within 15%, unrounded: the one-GPU 7B is -15.02%
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 9
+    bands = {w: prediction(r).band for w, r in rs.items()}
+    assert [w for w, b in bands.items() if b.outside] == list(rs)[:6]
+    outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
+    assert outside == ["10-7b-16gpu-tp4-fsdp4", "12-7b-32gpu-tp4-fsdp8", "14-70b-32gpu-tp4-fsdp8"]
+
+
+def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
+    """tests/validation/kempnerforge-h200-scaling.yaml: KempnerForge's weak scaling of its 13B
+    and 70B from 8 to 160 H200 (benchmarks/weak_scaling_160gpu, 2026-06-30, git 3ad9d9a; TP 4 x
+    FSDP, compile, full recomputation, sequence 4,096): predicted over published - 1 (%), 13B
+    then 70B by GPU count. The 13B within 3.3% at every count; the 70B 8.2% to 10.9% under
+    from 32 GPUs on, and +76.4% on 8 (the point the report calls memory-bound, 128.5 of 141 GB,
+    and leaves out of its baseline). Throughput a GPU from 32 to 160 GPUs: published -3.1%
+    (13B) and -8.4% (70B), the model's -1.5% and -10.0%. The band (Hopper PyTorch-native,
+    1.0-1.167) holds the four 13B runs from 32 GPUs, none of the under-predicted 70B."""
+    rs = _validation("kempnerforge-h200-scaling")
+    got = [round(100 * error(r), 1) for r in rs.values()]
+    assert got == [
+        -3.3, 0.4, 1.6, 3.3, 2.1,  # 13B: 8, 32, 64, 128, 160 GPUs
+        76.4, -8.2, -9.8, -9.2, -10.9, -9.8,  # 70B: 8, 32, 64, 96, 128, 160
+    ]  # fmt: skip
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 12.27
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 10
+    inside = [
+        w
+        for w, r in rs.items()
+        if (b := prediction(r).band).low_factor <= 1 + error(r) <= b.high_factor
+    ]
+    assert inside == [f"13b-{g:03d}gpu-tp4-fsdp{g // 4}" for g in (32, 64, 128, 160)]
+
+    def per_gpu(r: Run, tps: Callable[[Run], float]) -> float:
+        return tps(r) / r.wl.gpus
+
+    def published(r: Run) -> float:
+        assert r.wl.tokens_per_second is not None
+        return float(r.wl.tokens_per_second.m_as("token/s"))
+
+    falls = []
+    for m in ("13b", "70b"):
+        small, big = rs[f"{m}-032gpu-tp4-fsdp8"], rs[f"{m}-160gpu-tp4-fsdp40"]
+        falls.append(
+            tuple(
+                round(100 * (per_gpu(big, f) / per_gpu(small, f) - 1), 1)
+                for f in (published, _tokens)
+            )
+        )
+    assert falls == [(-3.1, -1.5), (-8.4, -10.0)]
 
 
 def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
