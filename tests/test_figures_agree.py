@@ -1,0 +1,242 @@
+"""One figure, the same in every format: a run's training time, energy, cost, step time and its
+band, MFU, a finding's measured value, limit and price read alike in text, JSON, SARIF,
+Markdown, HTML (and GitHub, GitLab, JUnit) for `dclint check`, `dclint cost`, `dclint failures`
+and the review. Each sample design's commands run once a format (a module fixture); JSON gives
+the machine values, dclint's own formatters (dclint.units.fmt, report.values) print them, and
+every other format must print that string. A format that rounds otherwise is a presenter's bug,
+never a tolerance here."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dclint.cli import main
+from dclint.report.values import mfu_text, money, predicted_step, show
+from dclint.units import Q_, days_quoted, fmt
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_designs"
+DESIGNS = sorted(p.stem for p in SAMPLES.glob("*.yaml"))
+CHECK = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown", "html")
+COST = ("text", "json", "markdown", "html")
+
+
+def _run(*argv: str) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(list(argv))
+    return out.getvalue()
+
+
+def plain(fmt_name: str, out: str) -> str:
+    """What a reader of `fmt_name` reads: escapes undone, markup and structure taken off."""
+    if fmt_name == "sarif":
+        runs = json.loads(out)["runs"]
+        return "\n".join(r["message"]["text"] for run in runs for r in run["results"])
+    if fmt_name == "gitlab":
+        return "\n".join(i["description"] for i in json.loads(out))
+    if fmt_name == "junit":
+        root = ET.fromstring(out)
+        return "\n".join(
+            f"{e.get('message', '')}\n{e.text or ''}" for e in root.iter() if e.tag == "failure"
+        )
+    if fmt_name == "github":
+        lines = (line.split("::", 2)[-1] for line in out.splitlines())
+        return "\n".join(
+            line.replace("%0A", "\n").replace("%0D", "\r").replace("%25", "%") for line in lines
+        )
+    if fmt_name.startswith("markdown"):
+        return re.sub(r"\\(.)", r"\1", out)
+    if fmt_name == "html":
+        return html.unescape(re.sub(r"<[^>]+>", "", out))
+    return out
+
+
+@pytest.fixture(scope="module")
+def printed() -> dict[tuple[str, str, str], str]:
+    """(design, command, format) -> what the command printed, once each."""
+    out: dict[tuple[str, str, str], str] = {}
+    for name in DESIGNS:
+        path = str(SAMPLES / f"{name}.yaml")
+        for f in CHECK:
+            out[name, "check", f] = _run("check", "--format", f, path)
+        for f in COST:
+            out[name, "cost", f] = _run("cost", "--format", f, path)
+    return out
+
+
+def impact_text(impact: dict[str, Any]) -> str:
+    """A finding's price from its JSON record, as dclint's formatter prints days and money."""
+    currency = impact["currency"]
+
+    def saved(days: float, cost: float | None) -> str:
+        return fmt(Q_(days, "day")) + ("" if cost is None else f", {fmt(Q_(cost, currency))}")
+
+    if "range" not in impact:
+        return f"the fix saves {saved(impact['days'], impact['cost'])}"
+    r = impact["range"]
+    (low, high), (c_low, c_high), (label, other) = r["days"], r["cost"], r["assumption"]
+    return f"the fix saves {saved(low, c_low)} ({label}) to {saved(high, c_high)} ({other})"
+
+
+def _firsts(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The findings a report prints: the first of each defect (a roll-up prints one)."""
+    out = []
+    for d in data["defects"]:
+        i, j = d["findings"][0]
+        out.append(data["designs"][i]["findings"][j])
+    return out
+
+
+@pytest.mark.parametrize("name", DESIGNS)
+def test_a_findings_figures_read_alike_in_every_format(
+    name: str, printed: dict[tuple[str, str, str], str]
+) -> None:
+    """Measured value, limit and price (or why there is none) of each finding, as JSON holds
+    them, in every format `dclint check` writes."""
+    data = json.loads(printed[name, "check", "json"])
+    for f in _firsts(data):
+        wanted = [f"(measured {f['measured'] or '-'}, limit {f['limit'] or '-'})"]
+        if f["measured"] is None and f["limit"] is None:
+            wanted = []
+        if "impact" in f:
+            wanted.append(impact_text(f["impact"]))
+        if "impact_note" in f:
+            wanted.append(f["impact_note"])
+        for fmt_name in CHECK:
+            if fmt_name == "json":
+                continue
+            # Markdown and HTML write the price as a sentence: 'The fix saves 2.334 d, ...'
+            text = plain(fmt_name, printed[name, "check", fmt_name])
+            if fmt_name in ("markdown", "html"):
+                text = text.replace("The fix saves", "the fix saves")
+            for w in wanted:
+                seen = w if fmt_name not in ("markdown", "html") else w[:1].upper() + w[1:]
+                assert w in text or seen in text, (name, f["rule"], fmt_name, w)
+
+
+def _text_rows(out: str) -> dict[str, list[str]]:
+    """`dclint cost`'s table as label -> a value a workload, columns found by the header."""
+    lines = out.split("\n\n", 1)[0].splitlines()
+    header = lines[0]
+    names = header.split()[1:]
+    starts = [header.index(f"  {n}") + 2 for n in names]  # workload names are distinct here
+    rows: dict[str, list[str]] = {}
+    for line in lines[1:]:
+        cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], None], strict=True)]
+        rows.setdefault(line[: starts[0]].strip(), cells)
+    return rows
+
+
+def _doc_rows(fmt_name: str, out: str) -> dict[str, list[str]]:
+    """The first table of a Markdown or HTML cost report: label -> a value a workload."""
+    rows: dict[str, list[str]] = {}
+    if fmt_name == "markdown":
+        for line in out.split("\n\n", 2)[1].splitlines()[2:]:
+            cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+            rows.setdefault(re.sub(r"\\(.)", r"\1", cells[0]), cells[1:])
+        return {k: [re.sub(r"\\(.)", r"\1", c) for c in v] for k, v in rows.items()}
+    table = out.split("<table>", 1)[1].split("</table>", 1)[0]
+    for tr in re.findall(r"<tr>(.*?)</tr>", table)[1:]:
+        cells = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", tr)]
+        rows.setdefault(cells[0], cells[1:])
+    return rows
+
+
+def _expected(p: dict[str, Any]) -> dict[str, str]:
+    """A projection's figures from its JSON record, as dclint's formatters print them."""
+    band = p.get("training_days_band")
+    days = Q_(p["training_days"], "day")
+    low_high = None if band is None else (Q_(band[0], "day"), Q_(band[1], "day"))
+    out = {
+        "training time": days_quoted(days, low_high),
+        "GPUs": f"{show(p['gpus'])} x {p['gpu']}",
+        "energy": fmt(Q_(p["energy_mwh"], "MWh")),
+        "GPU-hours": fmt(Q_(p["gpu_hours"], "hour")),
+        "goodput": fmt(Q_(p["goodput"] * 100, "percent")),
+        "step time": "-" if p["step_time_s"] is None else fmt(Q_(p["step_time_s"], "s")),
+        "MFU": f"{mfu_text(p['mfu'])} ({p['mfu_source'].split(' ', 1)[0]})",
+        "cost total": money(p["cost_total"], p["currency"]) if p["cost_breakdown"] else "-",
+    }
+    if p.get("step_time_predicted_s") is not None:
+        out["predicted step"] = predicted_step(p)
+    return out
+
+
+@pytest.mark.parametrize("name", DESIGNS)
+def test_cost_prints_its_json_figures_alike_in_every_format(
+    name: str, printed: dict[tuple[str, str, str], str]
+) -> None:
+    """`dclint cost`'s training time, energy, cost, step and its band, MFU, GPU-hours and
+    goodput: JSON's value as dclint's formatter prints it is the string text, Markdown and
+    HTML print, each workload's column."""
+    data = json.loads(printed[name, "cost", "json"])
+    tables = {
+        "text": _text_rows(printed[name, "cost", "text"]),
+        **{f: _doc_rows(f, printed[name, "cost", f]) for f in ("markdown", "html")},
+    }
+    assert data["projections"], name
+    for i, p in enumerate(data["projections"]):
+        for label, value in _expected(p).items():
+            for fmt_name, rows in tables.items():
+                assert rows[label][i] == value, (name, p["workload"], label, fmt_name)
+
+
+def _overview(fmt_name: str, out: str) -> dict[str, str]:
+    """The overview's row of a one-design `dclint check` document: column -> cell."""
+    if fmt_name == "markdown":
+        lines = out.splitlines()
+        at = next(i for i, line in enumerate(lines) if line.startswith("| Design | Verdict"))
+        header, row = (
+            [re.sub(r"\\(.)", r"\1", c.strip()) for c in lines[j].strip("|").split(" | ")]
+            for j in (at, at + 2)
+        )
+    else:
+        table = out.split('<table class="overview">', 1)[1].split("</table>", 1)[0]
+        header = [html.unescape(c) for c in re.findall(r"<th>(.*?)</th>", table)]
+        row = [html.unescape(re.sub("<[^>]+>", "", c)) for c in re.findall(r"<td>(.*?)</td>", table)]
+    return dict(zip(header, row, strict=True))
+
+
+def _summary_gpus(fmt_name: str, out: str) -> str:
+    """The 'GPUs' row of a document's summary figures."""
+    if fmt_name == "markdown":
+        return re.findall(r"^\| GPUs \| (.*) \|$", out, re.MULTILINE)[0]
+    return re.findall(r"<tr><td>GPUs</td><td>(.*?)</td></tr>", out)[0]
+
+
+@pytest.mark.parametrize("name", DESIGNS)
+@pytest.mark.parametrize("fmt_name", ["markdown", "html"])
+def test_the_overview_prints_the_figures_the_sections_print(
+    name: str, fmt_name: str, printed: dict[tuple[str, str, str], str]
+) -> None:
+    """The overview's GPUs as the summary figures print them (it printed '8208' above the
+    summary's '8,208' for moe-1.7t-nvl72), its days and cost as the projection prints them."""
+    out = printed[name, "check", fmt_name]
+    row = _overview(fmt_name, out)
+    assert row["GPUs"] == _summary_gpus(fmt_name, out)
+    (design,) = json.loads(printed[name, "check", "json"])["designs"]
+    runs = design["projections"]
+    days = max(p["training_days"] for p in runs)
+    assert row["Training days (longest workload)"] == fmt(Q_(days, "day"))
+    cost = sum(p["cost_total"] for p in runs)
+    assert row["Training cost (all workloads)"] == fmt(Q_(cost, runs[0]["currency"]))
+
+
+def test_the_overview_prints_a_small_cost_as_the_projection_does() -> None:
+    """A run costing under 10,000: the overview rounded the sum to units ('169 CNY') where the
+    projection's table and `dclint cost` print its 4 figures ('168.6 CNY')."""
+    path = str(SAMPLES / "h100-40node.yaml")
+    cheap = ["--set", "cost.gpu_price=10 USD", "--set", "site.electricity_price=0.01 CNY/kWh"]
+    page = _run("check", "--format", "markdown", *cheap, path)
+    assert _overview("markdown", page)["Training cost (all workloads)"] == "168.6 CNY"
+    assert "| llm-13b | 320 | 45% | 1.751 d | 13,445 | 13.18 | 12.97 | 168.6 CNY |" in page
+    assert "\ncost total                        168.6 CNY\n" in _run("cost", *cheap, path)
