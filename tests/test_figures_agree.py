@@ -27,6 +27,9 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_designs"
 DESIGNS = sorted(p.stem for p in SAMPLES.glob("*.yaml"))
 CHECK = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown", "html")
 COST = ("text", "json", "markdown", "html")
+# `dclint diff A B`: h100-40node against the designs whose findings carry a price or a note
+A = "h100-40node.yaml"
+PAIRED = ("broken-fabric-2to1", "broken-storage-half", "moe-1.7t-nvl72")
 
 
 def _run(*argv: str) -> str:
@@ -70,7 +73,14 @@ def printed() -> dict[tuple[str, str, str], str]:
             out[name, "check", f] = _run("check", "--format", f, path)
         for f in COST:
             out[name, "cost", f] = _run("cost", "--format", f, path)
+    for name in PAIRED:
+        for f in COST:
+            out[name, "diff", f] = _run("diff", "--format", f, str(SAMPLES / A), _path(name))
     return out
+
+
+def _path(name: str) -> str:
+    return str(SAMPLES / f"{name}.yaml")
 
 
 def impact_text(impact: dict[str, Any]) -> str:
@@ -96,6 +106,27 @@ def _firsts(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _wanted(f: dict[str, Any]) -> list[str]:
+    """What every format prints of a finding's JSON record: '(measured M, limit L)', its price
+    as dclint's formatter prints the days and money, or its note."""
+    wanted = [f"(measured {f['measured'] or '-'}, limit {f['limit'] or '-'})"]
+    if f["measured"] is None and f["limit"] is None:
+        wanted = []
+    if "impact" in f:
+        wanted.append(impact_text(f["impact"]))
+    if "impact_note" in f:
+        wanted.append(f["impact_note"])
+    return wanted
+
+
+def _finds(fmt_name: str, text: str, wanted: str) -> bool:
+    """Whether `text` prints `wanted`; Markdown and HTML may open a sentence with it (the
+    check's 'The fix saves 2.334 d, ...')."""
+    return wanted in text or (
+        fmt_name in ("markdown", "html") and wanted[:1].upper() + wanted[1:] in text
+    )
+
+
 @pytest.mark.parametrize("name", DESIGNS)
 def test_a_findings_figures_read_alike_in_every_format(
     name: str, printed: dict[tuple[str, str, str], str]
@@ -104,23 +135,32 @@ def test_a_findings_figures_read_alike_in_every_format(
     them, in every format `dclint check` writes."""
     data = json.loads(printed[name, "check", "json"])
     for f in _firsts(data):
-        wanted = [f"(measured {f['measured'] or '-'}, limit {f['limit'] or '-'})"]
-        if f["measured"] is None and f["limit"] is None:
-            wanted = []
-        if "impact" in f:
-            wanted.append(impact_text(f["impact"]))
-        if "impact_note" in f:
-            wanted.append(f["impact_note"])
-        for fmt_name in CHECK:
-            if fmt_name == "json":
-                continue
-            # Markdown and HTML write the price as a sentence: 'The fix saves 2.334 d, ...'
+        for fmt_name in CHECK[:1] + CHECK[2:]:  # JSON is where the figures come from
             text = plain(fmt_name, printed[name, "check", fmt_name])
-            if fmt_name in ("markdown", "html"):
-                text = text.replace("The fix saves", "the fix saves")
-            for w in wanted:
-                seen = w if fmt_name not in ("markdown", "html") else w[:1].upper() + w[1:]
-                assert w in text or seen in text, (name, f["rule"], fmt_name, w)
+            for w in _wanted(f):
+                assert _finds(fmt_name, text, w), (name, f["rule"], fmt_name, w)
+
+
+@pytest.mark.parametrize("name", PAIRED)
+def test_diff_prints_a_findings_figures_as_check_does(
+    name: str, printed: dict[tuple[str, str, str], str]
+) -> None:
+    """`dclint diff`'s findings carry `dclint check`'s price (or note) in every format: it
+    printed REL001 on moe-1.7t-nvl72 without '[the fix saves 2.334 d, 6,356,180 CNY]', and
+    NET001 on broken-fabric-2to1 without why it costs the run nothing."""
+    checked = json.loads(printed[name, "check", "json"])["designs"][0]["findings"]
+    new = json.loads(printed[name, "diff", "json"])["findings_new"]
+    assert new == checked  # the same records, impact and note included
+    assert any("impact" in f or "impact_note" in f for f in new)
+    # each text line is `dclint check`'s words for the finding, after its rule, path and subject
+    said = [line.split("] ", 1)[1] for line in printed[name, "check", "text"].splitlines()[:-1]]
+    lines = [f"  + {f['rule']} {f['path']} ({f['subject']}): {w}" for f, w in zip(new, said)]
+    assert set(lines) <= set(printed[name, "diff", "text"].splitlines())
+    for f in new:
+        for fmt_name in ("text", "markdown", "html"):
+            text = plain(fmt_name, printed[name, "diff", fmt_name])
+            for w in _wanted(f):
+                assert _finds(fmt_name, text, w), (name, f["rule"], fmt_name, w)
 
 
 def _text_rows(out: str) -> dict[str, list[str]]:

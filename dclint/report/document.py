@@ -16,7 +16,7 @@ from dclint.engine.findings import Finding
 from dclint.engine.rollup import measured_limit
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
-from dclint.report.text import summary_line, waiver_terms
+from dclint.report.text import finding_message, summary_line, waiver_terms
 from dclint.report.values import band, days_text, mfu_text, time_terms
 from dclint.units import Q_, fmt, fmt_factors
 
@@ -375,10 +375,9 @@ def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
             out.append(
                 Block(
                     "ul",
-                    items=[
-                        f"{f.rule} {f.subject or f.path}: {f.message}{measured_limit(f)}"
-                        for f in found
-                    ],
+                    # the words `dclint check` and `dclint diff` print: the price and an
+                    # imported element's source with the numbers (text.finding_message)
+                    items=[f"{f.rule} {f.subject or f.path}: {finding_message(f)}" for f in found],
                 )
             )
     if d.changed:  # in both, at other figures: a rack further over its limit in B
