@@ -11,6 +11,7 @@ from typing import Any
 import pint
 
 from dclint._fastq import Registry
+from dclint.figures import figures
 
 __all__ = [
     "DEFINED_UNITS",
@@ -19,6 +20,7 @@ __all__ = [
     "QuantityError",
     "days_quoted",
     "dimension_of",
+    "figures",
     "fmt",
     "fmt_apart",
     "fmt_band",
@@ -340,12 +342,7 @@ def fmt(q: pint.Quantity, unit: str | None = None, digits: int = 4) -> str:
     """Format compactly, e.g. ``132 kW``, ``171.9 L/min``; ``unit`` converts first."""
     if unit is not None:
         q = q.to(unit)
-    mag = float(q.magnitude)
-    text = f"{mag:.{digits}g}"
-    # whole numbers from 10**digits, and those that round up to it (9999.5 -> "10,000", not
-    # "1e+04"), print in full with thousands separators
-    if 1 <= abs(mag) < 1e15 and (abs(mag) >= 10**digits or "e" in text):
-        text = f"{mag:,.0f}"
+    text = figures(float(q.magnitude), digits)
     units = _unit_label(q.units)
     if units in ("", "dimensionless"):
         return text

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from dclint.cli import main
-from dclint.report.values import mfu_text, money, predicted_step, show
+from dclint.engine.findings import value_text
+from dclint.report.values import days_text, mfu_text, money, predicted_step, show
 from dclint.units import Q_, days_quoted, fmt
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_designs"
@@ -280,3 +281,15 @@ def test_the_overview_prints_a_small_cost_as_the_projection_does() -> None:
     assert _overview("markdown", page)["Training cost (all workloads)"] == "168.6 CNY"
     assert "| llm-13b | 320 | 45% | 1.751 d | 13,445 | 13.18 | 12.97 | 168.6 CNY |" in page
     assert "\ncost total                        168.6 CNY\n" in _run("cost", *cheap, path)
+
+
+@pytest.mark.parametrize("value", [9999.7, 12_345.6, 168.64, 0.0074601, 3_709_599.95])
+def test_a_number_prints_as_a_quantity_of_it_does(value: float) -> None:
+    """One print of a figure (dclint.figures): the review's tables (`show`: days, MWh, GiB),
+    its sentences (`days_text`) and a finding's plain measured value print a number as `fmt`
+    prints the quantity, which `dclint cost` and the price print. `show` printed 9,999.7 days
+    '1e+04' beside fmt's '10,000 d', and a measured 12,345.6 read '1.235e+04'."""
+    printed = fmt(Q_(value, "day"))
+    assert f"{show(value)} d" == days_text(value) == f"{value_text(value)} d" == printed
+    if value in (9999.7, 12_345.6):
+        assert printed == {9999.7: "10,000 d", 12_345.6: "12,346 d"}[value]
