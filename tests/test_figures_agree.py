@@ -31,6 +31,10 @@ COST = ("text", "json", "markdown", "html")
 # `dclint diff A B`: h100-40node against the designs whose findings carry a price or a note
 A = "h100-40node.yaml"
 PAIRED = ("broken-fabric-2to1", "broken-storage-half", "moe-1.7t-nvl72")
+# `dclint review` (its layout search on: PAR005 prices each): every sample but moe-1.7t-nvl72,
+# whose search of 1.3 million layouts takes 2.6 CPU-seconds (REL001's price on it is checked
+# in every `dclint check` format above)
+REVIEWED = tuple(n for n in DESIGNS if n != "moe-1.7t-nvl72")
 
 
 def _run(*argv: str) -> str:
@@ -74,6 +78,10 @@ def printed() -> dict[tuple[str, str, str], str]:
             out[name, "check", f] = _run("check", "--format", f, path)
         for f in COST:
             out[name, "cost", f] = _run("cost", "--format", f, path)
+    for name in REVIEWED:
+        for f in ("markdown", "html"):
+            out[name, "review", f] = _run("review", "--format", f, _path(name))
+        out[name, "search", "json"] = _run("check", "--layout-search", "--format", "json", _path(name))
     for name in PAIRED:
         for f in COST:
             out[name, "diff", f] = _run("diff", "--format", f, str(SAMPLES / A), _path(name))
@@ -293,3 +301,65 @@ def test_a_number_prints_as_a_quantity_of_it_does(value: float) -> None:
     assert f"{show(value)} d" == days_text(value) == f"{value_text(value)} d" == printed
     if value in (9999.7, 12_345.6):
         assert printed == {9999.7: "10,000 d", 12_345.6: "12,346 d"}[value]
+
+
+def _ranked(fmt_name: str, out: str) -> dict[str, tuple[str, str]]:
+    """The review's ranked defects: rule id -> (days, money) as its table prints them."""
+    rows: dict[str, tuple[str, str]] = {}
+    head = "| \\# | Design |" if fmt_name == "markdown" else "<th>Days</th><th>Money</th></tr>"
+    if head not in out:  # nothing found, nothing ranked
+        return rows
+    if fmt_name == "markdown":
+        lines = out.split(head, 1)[1].splitlines()
+        for line in lines[2:]:
+            if not line.startswith("|"):
+                break
+            cells = [c.strip() for c in line.strip("|").split(" | ")]
+            rows[cells[3].split()[0]] = (cells[6], cells[7])
+        return rows
+    table = out.split(head, 1)[1].split("</tbody>", 1)[0]
+    for tr in re.findall(r"<tr>(.*?)</tr>", table):
+        cells = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", tr)]
+        rows[cells[3].split()[0]] = (cells[6], cells[7])
+    return rows
+
+
+def _price_cells(f: dict[str, Any]) -> tuple[str, str]:
+    """A finding's days and money as the review's table should print its JSON price."""
+    impact = f.get("impact")
+    if impact is None:
+        return "-", "-"
+    currency = impact["currency"]
+    if "range" in impact:
+        days = " to ".join(fmt(Q_(d, "day")) for d in impact["range"]["days"])
+        money = " to ".join(fmt(Q_(c, currency)) for c in impact["range"]["cost"])
+        return days, money
+    return fmt(Q_(impact["days"], "day")), fmt(Q_(impact["cost"], currency))
+
+
+@pytest.mark.parametrize("name", REVIEWED)
+@pytest.mark.parametrize("fmt_name", ["markdown", "html"])
+def test_the_review_prints_the_checks_figures(
+    name: str, fmt_name: str, printed: dict[tuple[str, str, str], str]
+) -> None:
+    """The review (its layout search on) against `dclint check --layout-search --format
+    json`: each finding's measured value, limit and price or note in its entry, its days and
+    money in the ranked table; the projection's days, MFU and cost as `dclint cost` prints
+    them."""
+    out = printed[name, "review", fmt_name]
+    text = plain(fmt_name, out)
+    data = json.loads(printed[name, "search", "json"])
+    ranked = _ranked(fmt_name, out)
+    for f in _firsts(data):
+        for w in _wanted(f):
+            assert _finds(fmt_name, text, w), (name, f["rule"], w)
+        assert ranked[f["rule"]] == _price_cells(f), (name, f["rule"])
+    cost = _text_rows(printed[name, "cost", "text"])
+    for i, p in enumerate(data["designs"][0]["projections"]):
+        days, mfu = cost["training time"][i], cost["MFU"][i].split(" (", 1)[0]
+        money = cost["cost total"][i]
+        row = f"{p['workload']} | {show(p['gpus'])} | {mfu} | {days} | "
+        if fmt_name == "html":
+            row = "".join(f"<td>{c}</td>" for c in (p["workload"], show(p["gpus"]), mfu, days))
+        assert row in out, (name, row)
+        assert (f"| {money} |" if fmt_name == "markdown" else f"<td>{money}</td></tr>") in out
