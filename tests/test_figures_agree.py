@@ -196,7 +196,7 @@ def _doc_rows(fmt_name: str, out: str) -> dict[str, list[str]]:
     table = out.split("<table>", 1)[1].split("</table>", 1)[0]
     for tr in re.findall(r"<tr>(.*?)</tr>", table)[1:]:
         cells = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", tr)]
-        rows.setdefault(cells[0], cells[1:])
+        rows.setdefault(cells[0].strip(), cells[1:])
     return rows
 
 
@@ -363,3 +363,31 @@ def test_the_review_prints_the_checks_figures(
             row = "".join(f"<td>{c}</td>" for c in (p["workload"], show(p["gpus"]), mfu, days))
         assert row in out, (name, row)
         assert (f"| {money} |" if fmt_name == "markdown" else f"<td>{money}</td></tr>") in out
+
+
+def _steps(out: str) -> dict[str, str]:
+    """The review's (a check's Markdown) step table of a one-workload design: part -> its
+    time and share as `dclint cost` joins them ('263 µs (0%)')."""
+    table = out.split("| Part | Time | Share |\n|---|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    cells = [line.strip("|").split(" | ") for line in table.splitlines()]
+    return {c[0].strip(): f"{c[1].strip()} ({c[2].strip()})" for c in cells}
+
+
+@pytest.mark.parametrize("name", DESIGNS)
+def test_cost_prints_the_step_parts_as_the_review_does(
+    name: str, printed: dict[tuple[str, str, str], str]
+) -> None:
+    """A part of the predicted step reads in `dclint cost`'s Markdown and HTML as in the
+    review's step table ('263 µs'; they printed moe-1.7t-nvl72's data-parallel comm. '263 us'
+    beside the review's '263 µs'), and in the plain text with 'u' for the micro prefix."""
+    tables = {f: _doc_rows(f, printed[name, "cost", f]) for f in ("markdown", "html")}
+    text = _text_rows(printed[name, "cost", "text"])
+    if "| Part | Time | Share |" not in printed[name, "check", "markdown"]:
+        # no predicted step (a declared MFU without the model's inputs): none in cost either
+        assert text["predicted step"] == tables["markdown"]["predicted step"] == ["-"]
+        return
+    review = _steps(printed[name, "check", "markdown"])
+    for part, value in review.items():
+        assert tables["markdown"][part] == tables["html"][part] == [value], (name, part)
+        assert text[part] == [value.replace("\u00b5", "u")], (name, part)
+    assert any("\u00b5s" in v for v in review.values()) or name != "moe-1.7t-nvl72"

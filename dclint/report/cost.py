@@ -51,16 +51,17 @@ def _training(p: Any) -> str:
 
 
 def _part_row(key: str) -> Any:
-    return lambda p: _part(p, key)
+    return lambda p, micro="u": _part(p, key, micro)
 
 
-def _part(p: Any, key: str) -> str:
-    """A part of the predicted step: its seconds and share."""
+def _part(p: Any, key: str, micro: str = "u") -> str:
+    """A part of the predicted step: its seconds and share; `micro` the micro prefix ('u' in
+    the plain text, 'µ' in Markdown and HTML, as the review's step table prints it)."""
     pred = p.timing.prediction
     if pred is None or key not in pred.breakdown:
         return "-"
     seconds = pred.breakdown[key].m_as("s")
-    return f"{si(seconds, 's', micro='u')} ({seconds / pred.step_time.m_as('s'):.0%})"
+    return f"{si(seconds, 's', micro=micro)} ({seconds / pred.step_time.m_as('s'):.0%})"
 
 
 OVERHEAD = STEP_PARTS["overhead"][0]  # a row only when a calibration profile adds one
@@ -207,7 +208,13 @@ def _document(c: Costs, fmt_name: str) -> str:
     parts += [Block("p", line) for line in _blocked(c)]
     if projections:
         header = ["", *(p.workload for p in projections)]
-        rows = [[name, *(str(get(p)) for p in projections)] for name, get in _rows(projections)]
+        # a step part as the review's step table prints it ('263 µs', where this printed
+        # '263 us' in the Markdown beside the review's '263 µs' for moe-1.7t's DP comm.)
+        steps = {f"  {label}" for label, _ in STEP_PARTS.values()}
+        rows = [
+            [name, *(str(get(p, "\u00b5") if name in steps else get(p)) for p in projections)]
+            for name, get in _rows(projections)
+        ]
         parts.append(Block("table", header=header, rows=rows))
     for p in projections:
         parts.append(Block("h3", f"Assumptions for {p.workload}"))
