@@ -21,7 +21,7 @@ import pytest
 
 from dclint.cli import main
 from dclint.engine.findings import value_text
-from dclint.report.values import days_text, mfu_text, money, predicted_step, show
+from dclint.report.values import days_text, mfu_text, money, predicted_step, show, tco_rows
 from dclint.units import Q_, days_quoted, fmt
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_designs"
@@ -391,3 +391,18 @@ def test_cost_prints_the_step_parts_as_the_review_does(
         assert tables["markdown"][part] == tables["html"][part] == [value], (name, part)
         assert text[part] == [value.replace("\u00b5", "u")], (name, part)
     assert any("\u00b5s" in v for v in review.values()) or name != "moe-1.7t-nvl72"
+
+
+@pytest.mark.parametrize("name", DESIGNS)
+def test_cost_prints_the_tco_the_review_prints(
+    name: str, printed: dict[tuple[str, str, str], str]
+) -> None:
+    """`dclint cost`'s TCO in text, Markdown and HTML is the review's table (values.tco_rows)
+    of the JSON record, row for row: one formatter, where cost kept two of its own."""
+    (tco,) = json.loads(printed[name, "cost", "json"])["tco"]
+    rows = tco_rows(tco)
+    text = printed[name, "cost", "text"].split(f"\nTCO {tco['design']}: ", 1)[1]
+    assert text.splitlines() == [rows[0][1], *(f"  {k}: {v}" for k, v in rows[1:])]
+    page = printed[name, "cost", "html"].split("<th>Item</th><th>Value</th></tr>", 1)[1]
+    cells = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td></tr>", page.split("</table>", 1)[0])
+    assert [[html.unescape(c) for c in r] for r in cells] == rows
