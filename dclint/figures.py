@@ -3,7 +3,7 @@ stored finding's measured value without loading pint)."""
 
 from __future__ import annotations
 
-__all__ = ["figures"]
+__all__ = ["figures", "percent"]
 
 
 def figures(value: float, digits: int = 4) -> str:
@@ -15,3 +15,9 @@ def figures(value: float, digits: int = 4) -> str:
     if 1 <= abs(value) < 1e15 and (abs(value) >= 10**digits or "e" in text):
         text = f"{value:,.0f}"
     return text
+
+
+def percent(share: float) -> str:
+    """A share (an MFU) as a percentage to 4 figures: 0.4808 -> '48.08%', 0.45 -> '45%'. The
+    one print of an MFU: `dclint cost`, the review's tables and sentences, `dclint plan`."""
+    return f"{share * 100:.4g}%"

@@ -21,6 +21,7 @@ import pytest
 
 from dclint.cli import main
 from dclint.engine.findings import value_text
+from dclint.figures import percent
 from dclint.report.values import days_text, mfu_text, money, predicted_step, show, tco_rows
 from dclint.units import Q_, days_quoted, fmt, fmt_band
 
@@ -143,9 +144,7 @@ def _finds(fmt_name: str, text: str, wanted: str) -> bool:
 
 
 @pytest.mark.parametrize("name", EVERY)
-def test_a_findings_figures_read_alike_in_every_format(
-    name: str, printed: Printed
-) -> None:
+def test_a_findings_figures_read_alike_in_every_format(name: str, printed: Printed) -> None:
     """Measured value, limit and price (or why there is none) of each finding, as JSON holds
     them, in every format `dclint check` writes."""
     data = json.loads(printed[name, "check", "json"])
@@ -157,9 +156,7 @@ def test_a_findings_figures_read_alike_in_every_format(
 
 
 @pytest.mark.parametrize("name", PAIRED)
-def test_diff_prints_a_findings_figures_as_check_does(
-    name: str, printed: Printed
-) -> None:
+def test_diff_prints_a_findings_figures_as_check_does(name: str, printed: Printed) -> None:
     """`dclint diff`'s findings carry `dclint check`'s price (or note) in every format: it
     printed REL001 on moe-1.7t-nvl72 without '[the fix saves 2.334 d, 6,356,180 CNY]', and
     NET001 on broken-fabric-2to1 without why it costs the run nothing."""
@@ -169,7 +166,10 @@ def test_diff_prints_a_findings_figures_as_check_does(
     assert any("impact" in f or "impact_note" in f for f in new)
     # each text line is `dclint check`'s words for the finding, after its rule, path and subject
     said = [line.split("] ", 1)[1] for line in printed[name, "check", "text"].splitlines()[:-1]]
-    lines = [f"  + {f['rule']} {f['path']} ({f['subject']}): {w}" for f, w in zip(new, said)]
+    assert len(said) == len(new)
+    lines = [
+        f"  + {f['rule']} {f['path']} ({f['subject']}): {w}" for f, w in zip(new, said, strict=True)
+    ]
     assert set(lines) <= set(printed[name, "diff", "text"].splitlines())
     for f in new:
         for fmt_name in ("text", "markdown", "html"):
@@ -228,9 +228,7 @@ def _expected(p: dict[str, Any]) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("name", EVERY)
-def test_cost_prints_its_json_figures_alike_in_every_format(
-    name: str, printed: Printed
-) -> None:
+def test_cost_prints_its_json_figures_alike_in_every_format(name: str, printed: Printed) -> None:
     """`dclint cost`'s training time, energy, cost, step and its band, MFU, GPU-hours and
     goodput: JSON's value as dclint's formatter prints it is the string text, Markdown and
     HTML print, each workload's column."""
@@ -261,7 +259,9 @@ def _overview(fmt_name: str, out: str) -> dict[str, str]:
     else:
         table = out.split('<table class="overview">', 1)[1].split("</table>", 1)[0]
         header = [html.unescape(c) for c in re.findall(r"<th>(.*?)</th>", table)]
-        row = [html.unescape(re.sub("<[^>]+>", "", c)) for c in re.findall(r"<td>(.*?)</td>", table)]
+        row = [
+            html.unescape(re.sub("<[^>]+>", "", c)) for c in re.findall(r"<td>(.*?)</td>", table)
+        ]
     return dict(zip(header, row, strict=True))
 
 
@@ -354,9 +354,7 @@ def _price_cells(f: dict[str, Any]) -> tuple[str, str]:
 
 @pytest.mark.parametrize("name", REVIEWED)
 @pytest.mark.parametrize("fmt_name", ["markdown", "html"])
-def test_the_review_prints_the_checks_figures(
-    name: str, fmt_name: str, printed: Printed
-) -> None:
+def test_the_review_prints_the_checks_figures(name: str, fmt_name: str, printed: Printed) -> None:
     """The review (its layout search on) against `dclint check --layout-search --format
     json`: each finding's measured value, limit and price or note in its entry, its days and
     money in the ranked table; the projection's days, MFU and cost as `dclint cost` prints
@@ -409,13 +407,13 @@ def test_cost_prints_the_step_parts_as_the_review_does(name: str, printed: Print
         for part, value in review.get(p["workload"], {}).items():
             assert tables["markdown"][part][i] == tables["html"][part][i] == value, (name, part)
             assert text[part][i] == value.replace("\u00b5", "u"), (name, part)
-    assert any("\u00b5s" in v for t in review.values() for v in t.values()) or name != "moe-1.7t-nvl72"
+    assert (
+        any("\u00b5s" in v for t in review.values() for v in t.values()) or name != "moe-1.7t-nvl72"
+    )
 
 
 @pytest.mark.parametrize("name", EVERY)
-def test_cost_prints_the_tco_the_review_prints(
-    name: str, printed: Printed
-) -> None:
+def test_cost_prints_the_tco_the_review_prints(name: str, printed: Printed) -> None:
     """`dclint cost`'s TCO in text, Markdown and HTML is the review's table (values.tco_rows)
     of the JSON record, row for row: one formatter, where cost kept two of its own."""
     (tco,) = json.loads(printed[name, "cost", "json"])["tco"]
@@ -434,3 +432,25 @@ def test_a_band_separates_thousands_as_its_point_does() -> None:
     assert days == "1673 d (1100-2000 d)"
     assert fmt_band(9_950.0, 12_100.0) == "9900-13,000"  # as fmt prints 9900 and 13,000
     assert (fmt(Q_(9900.0, "d")), fmt(Q_(13_000.0, "d"))) == ("9900 d", "13,000 d")
+
+
+def test_a_layouts_mfu_prints_as_every_mfu_does(tmp_path: Path) -> None:
+    """A layout's predicted MFU to 4 figures, as `dclint cost` prints an MFU (dclint.figures.
+    percent), in `dclint plan`'s table and sentences and the review's: h100-40node without its
+    declared MFU at a global batch of 1,280 read '57.55%' in the review's layout table and
+    'the best layout's predicted MFU, 57.5%' in the sentence under it, and '57.5%' in plan."""
+    text = (SAMPLES / "h100-40node.yaml").read_text(encoding="utf-8")
+    assert "    mfu: 45%\n" in text and "global_batch: 960\n" in text
+    text = text.replace("    mfu: 45%\n", "").replace("global_batch: 960\n", "global_batch: 1280\n")
+    path = tmp_path / "h100-predicted.yaml"
+    path.write_text(text, encoding="utf-8")
+    best = json.loads(_run("plan", "--top", "1", "--format", "json", str(path)))["layouts"][0]
+    mfu = percent(best["mfu"])
+    assert mfu == "57.55%"
+    plan = _run("plan", "--top", "1", str(path))
+    row = plan.splitlines()[3].split()
+    assert row[0] == "1" and row[13] == mfu
+    assert f"predicts more than 49.0% MFU (up to {mfu});" in plan
+    review = _run("review", "--format", "markdown", str(path))
+    assert f"| none | {fmt(Q_(best['step_time_s'], 's'))} | {mfu} | " in review
+    assert f"the best layout's predicted MFU, {mfu}, is above 49.0%" in review

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -345,8 +346,8 @@ def test_the_note_survives_the_results_cache(
     monkeypatch.delenv("DCLINT_NO_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     outs = []
-    for fmt in ("text", "text", "json", "json"):
-        main(["check", "d.yaml", "--format", fmt])
+    for fmt_name in ("text", "text", "json", "json"):
+        main(["check", "d.yaml", "--format", fmt_name])
         outs.append(capsys.readouterr().out)
     assert outs[0] == outs[1] and outs[2] == outs[3]
     assert "[costs no training time at the workloads' read demand: " in outs[1]
@@ -413,7 +414,7 @@ def test_a_saving_under_the_floor_says_its_figures_in_every_format(
     work = tmp_path / "repo"
     work.mkdir()
     (work / ".git").mkdir()
-    text = open(FABRIC, encoding="utf-8").read()
+    text = Path(FABRIC).read_text(encoding="utf-8")
     for old, new in (
         ("rail_optimised: true", "rail_optimised: false\n    placement: packed"),
         ("uplinks: 16  # expect: NET001", "uplinks: 30"),

@@ -8,8 +8,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from dclint.engine.severity import Severity
-from dclint.figures import figures
 from dclint.errors import Problem
+from dclint.figures import figures
 
 if TYPE_CHECKING:
     from dclint.units import Quantity

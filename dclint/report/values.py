@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dclint.figures import percent
 from dclint.units import Q_, Quantity, days_quoted, figures, fmt, fmt_band
 
 __all__ = [
@@ -80,7 +81,7 @@ def mfu_text(value: Any) -> str:
     """An MFU as `dclint cost` prints it, to 4 figures: 0.4808 -> '48.08%', 0.45 -> '45%'
     (the review printed 48.1% and, for the same run, 45.0% in its layout table)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value * 100:.4g}%"
+        return percent(value)
     return show(value)
 
 
