@@ -1,10 +1,11 @@
 """One figure, the same in every format: a run's training time, energy, cost, step time and its
-band, MFU, a finding's measured value, limit and price read alike in text, JSON, SARIF,
-Markdown, HTML (and GitHub, GitLab, JUnit) for `dclint check`, `dclint cost`, `dclint failures`
-and the review. Each sample design's commands run once a format (a module fixture); JSON gives
-the machine values, dclint's own formatters (dclint.units.fmt, report.values) print them, and
-every other format must print that string. A format that rounds otherwise is a presenter's bug,
-never a tolerance here."""
+band, MFU, a finding's measured value, limit and price (or why it has none) read alike in text,
+JSON, SARIF, GitHub, GitLab, JUnit, Markdown and HTML, for `dclint check`, `cost`, `failures`,
+`diff`, `plan` and the review. Each command runs once a design and format (a module fixture that
+runs what a test asks for, once); JSON gives the machine values, dclint's own formatters
+(dclint.units.fmt, dclint.figures, report.values) print them, and every other format must print
+that string. A format that rounds otherwise is a presenter's bug, never a tolerance here. The
+sample designs run in the default tier, the reference designs in the integration tier."""
 
 from __future__ import annotations
 
@@ -454,3 +455,20 @@ def test_a_layouts_mfu_prints_as_every_mfu_does(tmp_path: Path) -> None:
     review = _run("review", "--format", "markdown", str(path))
     assert f"| none | {fmt(Q_(best['step_time_s'], 's'))} | {mfu} | " in review
     assert f"the best layout's predicted MFU, {mfu}, is above 49.0%" in review
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_failures_prints_its_json_figures(name: str, printed: Printed) -> None:
+    """`dclint failures`: each failure's worst survivor, its load against capacity and its
+    margin, as dclint's formatter prints JSON's numbers, on the failure's own text row."""
+    data = json.loads(printed[name, "failures", "json"])
+    rows = printed[name, "failures", "text"].splitlines()
+    for f in data["failures"]:
+        s = f["worst_survivor"]
+        if s is None:
+            continue
+        unit = s["unit"]
+        load, capacity = fmt(Q_(s["load"], unit)), fmt(Q_(s["capacity"], unit))
+        said = f"{s['element']} ({s['kind']}) {load} of {capacity}"
+        margin = fmt(Q_(s["margin"], unit))
+        assert any(said in r and f"  {margin}  " in r for r in rows), (name, f["element"])
