@@ -87,6 +87,8 @@ class Printed(dict[tuple[str, str, str], str]):
         path = str(PATHS[name])
         if command == "search":  # the check the review runs: PAR005's layout search on
             out = _run("check", "--layout-search", "--format", fmt_name, path)
+        elif command == "plan":  # the layouts a search ranks first
+            out = _run("plan", "--top", "5", "--format", fmt_name, path)
         elif command == "diff":
             out = _run("diff", "--format", fmt_name, str(PATHS[A]), path)
         else:
@@ -472,3 +474,42 @@ def test_failures_prints_its_json_figures(name: str, printed: Printed) -> None:
         said = f"{s['element']} ({s['kind']}) {load} of {capacity}"
         margin = fmt(Q_(s["margin"], unit))
         assert any(said in r and f"  {margin}  " in r for r in rows), (name, f["element"])
+
+
+def _plan_row(layout: dict[str, Any]) -> list[str]:
+    """A layout's step, MFU, memory, days and cost from `dclint plan`'s JSON, as dclint's
+    formatters print them."""
+    low_high = layout["days_band"]
+    band = None if low_high is None else tuple(Q_(d, "day") for d in low_high)
+    cost = layout["cost"]
+    return [
+        fmt(Q_(layout["step_time_s"], "s")),
+        percent(layout["mfu"]),
+        fmt(Q_(layout["memory_per_gpu_gib"], "GiB")),
+        days_quoted(Q_(layout["days"], "day"), band),  # type: ignore[arg-type]
+        "-" if cost is None else fmt(Q_(cost, layout["currency"])),
+    ]
+
+
+@pytest.mark.parametrize("fmt_name", ["text", "markdown", "html"])
+def test_plan_prints_its_json_figures(fmt_name: str, printed: Printed) -> None:
+    """`dclint plan`'s layouts (h100-40node, its top 5): each row's step, MFU, memory, days
+    with their band and cost, JSON's values as dclint's formatters print them, in text,
+    Markdown and HTML; the declared layout's step is `dclint cost`'s predicted step."""
+    data = json.loads(printed[A, "plan", "json"])
+    out = printed[A, "plan", fmt_name]
+    if fmt_name == "text":
+        rows = [re.split(r"\s{2,}", line.strip()) for line in out.splitlines()[3:8]]
+    elif fmt_name == "markdown":
+        rows = [line.strip("|").split(" | ") for line in out.splitlines()[4:9]]
+    else:
+        body = out.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+        rows = [re.findall(r"<td>(.*?)</td>", tr) for tr in re.findall(r"<tr>(.*?)</tr>", body)]
+    assert len(data["layouts"]) == 5
+    for rank, (layout, row) in enumerate(zip(data["layouts"], rows, strict=False), 1):
+        cells = [html.unescape(c).strip() for c in row]
+        assert cells[0] == str(rank) and cells[-5:] == _plan_row(layout), (fmt_name, rank)
+    (p,) = json.loads(printed[A, "cost", "json"])["projections"]
+    assert data["declared"]["step_time_s"] == p["step_time_predicted_s"]
+    step = fmt(Q_(p["step_time_predicted_s"], "s"))
+    assert f"(the step model's: {step} and " in plain(fmt_name, out)
