@@ -455,3 +455,29 @@ def test_a_saving_under_the_floor_says_its_figures_in_every_format(
     assert sentence in outs["markdown"] and sentence in outs["html"]
     main(["review", "d.yaml", "--select", "NET001", "--format", "markdown"])
     assert f" It {note}." in capsys.readouterr().out
+
+
+def test_a_blocked_run_prices_no_finding(capsys: pytest.CaptureFixture[str]) -> None:
+    """PAR006's example: workload llm-70b-vpp cannot run as stated (PAR003, an error), so the
+    design's projection is not meaningful, as the review says of its figures and its ranked
+    prices. `dclint check` still printed llm-70b's bubble at '[the fix saves 1.838 d, 25,770
+    USD]' in every format; the finding now says it has no price until PAR003 is fixed,
+    and the review gives the same words."""
+    from conftest import EXAMPLES
+
+    bad = str(EXAMPLES / "par006" / "bad.yaml")
+    note = (
+        "has no price until PAR003 layout-not-divisible is fixed (the design cannot run its "
+        "workload as stated)"
+    )
+    d = _check(capsys, bad)
+    found = [f for f in d["findings"] if f["rule"] == "PAR006"]  # type: ignore[attr-defined]
+    assert [f.get("impact_note") for f in found] == [note, note]
+    assert all("impact" not in f for f in found)
+    main(["check", bad])
+    assert f"(measured 88.24%, limit 50%) [{note}]\n" in capsys.readouterr().out
+    main(["check", bad, "--format", "markdown"])
+    assert f"lower pp. H{note[1:]}.\n" in capsys.readouterr().out
+    main(["review", bad, "--format", "markdown"])
+    review = capsys.readouterr().out
+    assert f" It {note}." in review and "not meaningful until PAR003" in review

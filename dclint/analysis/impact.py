@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.projection.workloads import Projection
 
-__all__ = ["MIN_DAYS", "NOTHING_SAVED", "price", "priced", "under_the_floor"]
+__all__ = ["MIN_DAYS", "NOTHING_SAVED", "price", "priced", "under_the_floor", "unpriced"]
 
 MIN_DAYS = 0.01  # an impact under this many days (and its cost) is no impact
 # a saving at most this share of the runs' wall days is float noise of subtracting two walls
@@ -49,7 +49,7 @@ NOTHING_SAVED = "costs the projected run no training time"
 
 def priced(findings: list[Finding], rules: Mapping[str, type[Rule]]) -> bool:
     """Whether any of `findings` is of a rule that prices its findings."""
-    return any(f.rule in rules and rules[f.rule].priced() for f in findings)
+    return any(_priced(f, rules) for f in findings)
 
 
 def price(
@@ -58,16 +58,29 @@ def price(
     options: dict[str, dict[str, Any]],
     rules: Mapping[str, type[Rule]],
 ) -> list[Finding]:
-    """`findings` with `impact` set on those whose fix changes the projection."""
+    """`findings` with `impact` set on those whose fix changes the projection; while an error
+    says the design cannot run its workload as stated, each priced rule's finding says it has
+    no price until that error is fixed (`unpriced`), as the review and the projection's
+    figures say they are not meaningful (it printed 'the fix saves 30.79 d' in every format
+    of `dclint check` beside the review's '-' for the same finding)."""
+    from dclint.engine.coverage import blocking
     from dclint.projection import project_workloads
 
     if not priced(findings, rules):
         return findings
+    blocker = blocking(findings, rules)
+    held = "" if blocker is None else unpriced(blocker)
+    # a blocking error itself is priced as ever: its fix is what makes the run
+    if blocker is not None and not any(blocking([f], rules) for f in findings if _priced(f, rules)):
+        return [replace(f, impact_note=held) if _priced(f, rules) else f for f in findings]
     projections = project_workloads(design)
     out = []
     for f in findings:
         impact, note = None, ""
         cls = rules.get(f.rule)
+        if held and _priced(f, rules) and blocking([f], rules) is None:
+            out.append(replace(f, impact_note=held))
+            continue
         if cls is not None and cls.priced() and projections:
             try:
                 impact, note = _impact(design, f, projections, cls, options[f.rule])
@@ -79,6 +92,11 @@ def price(
             f = replace(f, impact_note=note)
         out.append(f)
     return out
+
+
+def _priced(f: Finding, rules: Mapping[str, type[Rule]]) -> bool:
+    """Whether `f` is of a rule that prices its findings."""
+    return f.rule in rules and rules[f.rule].priced()
 
 
 def _impact(
@@ -157,6 +175,16 @@ def _impact_of(
         return Impact(Q_(days, "day"), money, currency)
     high = Q_(high_cost, currency) if has_cost else None
     return Impact(Q_(days, "day"), money, currency, Q_(high_days, "day"), high, *labels)
+
+
+def unpriced(blocker: Finding) -> str:
+    """What a priced finding says while `blocker`, an error that says the design cannot run
+    its workload as stated, stands: 'has no price until NET009 endpoints-exceed-leaf-ports is
+    fixed (the design cannot run its workload as stated)' (the review: 'It has no price ...')."""
+    return (
+        f"has no price until {blocker.rule} {blocker.name} is fixed (the design cannot run its "
+        "workload as stated)"
+    )
 
 
 def under_the_floor(impact: Impact) -> str:

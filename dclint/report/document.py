@@ -78,11 +78,9 @@ def _days_of(f: Finding, days: float) -> str:
 
 def _price(r: Ranked) -> str:
     f = r.finding
-    if f.impact is None:  # a priced rule's finding that costs the run nothing says why
+    if f.impact is None:  # a priced rule's finding that costs the run nothing says why (or
+        # that it has no price while an error blocks the run: dclint.analysis.impact.unpriced)
         return f" It {f.impact_note}." if f.impact_note else ""
-    if r.blocked is not None and r.blocked is not f:
-        b = r.blocked
-        return f" Its price is not meaningful until {b.rule} {b.name} is fixed."
     ends = f" ({f.impact.label} to {f.impact.other})" if f.impact.days_high is not None else ""
     return f" It costs {_days_of(f, r.days)} and {_money(f)} of the projected run{ends}."
 
