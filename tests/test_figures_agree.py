@@ -42,10 +42,16 @@ COST = ("text", "json", "markdown", "html")
 # `dclint diff A B`: h100-40node against the designs whose findings carry a price or a note
 A = "h100-40node"
 PAIRED = ("broken-fabric-2to1", "broken-storage-half", "moe-1.7t-nvl72")
-# `dclint review` (its layout search on: PAR005 prices each): every sample but moe-1.7t-nvl72,
-# whose search of 1.3 million layouts takes 2.6 CPU-seconds (REL001's price on it is checked
-# in every `dclint check` format above)
-REVIEWED = tuple(n for n in DESIGNS if n != "moe-1.7t-nvl72")
+# `dclint review` (its layout search on: PAR005 prices each): every sample, moe-1.7t-nvl72 (its
+# search of 1.3 million layouts takes 2.6 CPU-seconds; REL001's price on it is checked in every
+# `dclint check` format above) and the reference designs in the integration tier
+REVIEWED = [
+    *(
+        n if n != "moe-1.7t-nvl72" else pytest.param(n, marks=pytest.mark.integration)
+        for n in DESIGNS
+    ),
+    *(pytest.param(n, marks=pytest.mark.integration) for n in REFERENCES),
+]
 
 
 def _run(*argv: str) -> str:
@@ -377,6 +383,7 @@ def test_the_review_prints_the_checks_figures(name: str, fmt_name: str, printed:
         mfu = cost["MFU"][i].split(" (", 1)[0]
         if p["mfu_source"].startswith("predicted"):  # with its band, as 'MFU predicted' gives it
             mfu = cost["MFU predicted"][i]
+        blocked = json.loads(printed[name, "cost", "json"])["not_meaningful"]
         cells = [
             p["workload"],
             show(p["gpus"]),
@@ -387,6 +394,8 @@ def test_the_review_prints_the_checks_figures(name: str, fmt_name: str, printed:
             cost["memory/GPU"][i].replace(" GiB", "", 1),
             cost["cost total"][i],
         ]
+        if blocked:  # an error says the run cannot be as stated: no figure, and why
+            cells[2:] = [blocked[0]["reason"]] * 6
         row = "| " + " | ".join(cells) + " |"
         if fmt_name == "html":
             row = "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
