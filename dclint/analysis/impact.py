@@ -70,15 +70,19 @@ def price(
         return findings
     blocker = blocking(findings, rules)
     held = "" if blocker is None else unpriced(blocker)
-    # a blocking error itself is priced as ever: its fix is what makes the run
-    if blocker is not None and not any(blocking([f], rules) for f in findings if _priced(f, rules)):
-        return [replace(f, impact_note=held) if _priced(f, rules) else f for f in findings]
+
+    def on_hold(f: Finding) -> bool:
+        # a blocking error itself is priced as ever: its fix is what makes the run
+        return bool(held) and _priced(f, rules) and blocking([f], rules) is None
+
+    if held and all(on_hold(f) or not _priced(f, rules) for f in findings):
+        return [replace(f, impact_note=held) if on_hold(f) else f for f in findings]
     projections = project_workloads(design)
     out = []
     for f in findings:
         impact, note = None, ""
         cls = rules.get(f.rule)
-        if held and _priced(f, rules) and blocking([f], rules) is None:
+        if on_hold(f):
             out.append(replace(f, impact_note=held))
             continue
         if cls is not None and cls.priced() and projections:
