@@ -481,3 +481,24 @@ def test_a_blocked_run_prices_no_finding(capsys: pytest.CaptureFixture[str]) -> 
     main(["review", bad, "--format", "markdown"])
     review = capsys.readouterr().out
     assert f" It {note}." in review and "not meaningful until PAR003" in review
+
+
+def test_the_blocking_error_keeps_its_price_everywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """h100-40node at tp 16: PAR002 (tp across the 8-GPU NVLink domain) is the error that
+    blocks the run, and its fix is priced; the review's ranked table printed '-' for it while
+    its sentence and `dclint check` gave the price. Every place now gives the JSON's price."""
+    text = Path(H100).read_text(encoding="utf-8")
+    assert "    parallel: {tp: 8, pp: 1}\n" in text
+    path = tmp_path / "tp16.yaml"
+    path.write_text(text.replace("{tp: 8, pp: 1}", "{tp: 16, pp: 1}"), encoding="utf-8")
+    d = _check(capsys, str(path))
+    (f,) = [f for f in d["findings"] if f["rule"] == "PAR002"]  # type: ignore[attr-defined]
+    days, cost = fmt(Q_(f["impact"]["days"], "day")), fmt(Q_(f["impact"]["cost"], "CNY"))
+    main(["check", str(path)])
+    assert f"[the fix saves {days}, {cost}]\n" in capsys.readouterr().out
+    main(["review", str(path), "--format", "markdown"])
+    review = capsys.readouterr().out
+    assert f"| PAR002 tensor-parallel-crosses-nvlink | error | 1 | {days} | {cost} |" in review
+    assert f" It costs {days} and {cost} of the projected run." in review

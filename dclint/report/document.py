@@ -126,10 +126,10 @@ def _summary(doc: ReviewDocument) -> list[Block]:
             f"{r.finding.rule} {r.finding.name}",
             r.finding.severity,
             str(r.count),
-            _days_of(r.finding, r.days)
-            if r.finding.impact is not None and r.blocked is None
-            else "-",
-            _money(r.finding) if r.blocked is None else "-",
+            # the price the finding carries, as its sentence above gives it (on a design an
+            # error blocks only that error's own: dclint.analysis.impact.unpriced)
+            _days_of(r.finding, r.days) if r.finding.impact is not None else "-",
+            _money(r.finding),
         ]
         for i, r in enumerate(doc.ranked, start=1)
     ]
