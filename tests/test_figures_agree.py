@@ -534,3 +534,20 @@ def test_plan_prints_its_json_figures(fmt_name: str, printed: Printed) -> None:
     assert data["declared"]["step_time_s"] == p["step_time_predicted_s"]
     step = fmt(Q_(p["step_time_predicted_s"], "s"))
     assert f"(the step model's: {step} and " in plain(fmt_name, out)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_sarif_properties_carry_the_json_price(name: str, printed: Printed) -> None:
+    """A CI hook reading SARIF's properties gets JSON's machine values: each result's price
+    (`impact`) or why it has none (`impactNote`; it carried the price only, so a finding that
+    costs nothing, or has no price while an error blocks the run, read as unpriced)."""
+    findings = _firsts(json.loads(printed[name, "check", "json"]))
+    results = json.loads(printed[name, "check", "sarif"])["runs"][0]["results"]
+    assert len(results) == len(findings)
+    for f, r in zip(findings, results, strict=True):
+        props = r["properties"]
+        assert (r["ruleId"], props.get("impact"), props.get("impactNote")) == (
+            f["rule"],
+            f.get("impact"),
+            f.get("impact_note"),
+        )
