@@ -551,3 +551,29 @@ def test_sarif_properties_carry_the_json_price(name: str, printed: Printed) -> N
             f.get("impact"),
             f.get("impact_note"),
         )
+
+
+@pytest.mark.parametrize("name", PAIRED)
+@pytest.mark.parametrize("fmt_name", ["text", "markdown", "html"])
+def test_diff_quotes_the_runs_as_cost_does(name: str, fmt_name: str, printed: Printed) -> None:
+    """`dclint diff`'s B column: each workload's training time and cost, and the TCO, as
+    `dclint cost` prints them for B, in each format the comparison is written in."""
+    out = printed[name, "diff", fmt_name]
+    out = html.unescape(out) if fmt_name == "html" else plain(fmt_name, out)
+    cost = json.loads(printed[name, "cost", "json"])
+    text = _text_rows(printed[name, "cost", "text"])
+    (tco,) = cost["tco"]
+    quoted = {"TCO over 3 years": tco_rows(tco)[0][1].split(" over ", 1)[0]}
+    for i, p in enumerate(cost["projections"]):
+        quoted[f"{p['workload']} training time"] = text["training time"][i]
+        quoted[f"{p['workload']} cost"] = text["cost total"][i]
+    for label, value in quoted.items():
+        if fmt_name == "markdown":
+            row = rf"\| {re.escape(label)} \| [^|]+ \| {re.escape(value)} \| "
+            assert re.search(row, out), (name, label, value)
+        elif fmt_name == "html":
+            row = rf"<tr><td>{re.escape(label)}</td><td>[^<]+</td><td>{re.escape(value)}</td>"
+            assert re.search(row, out), (name, label, value)
+        else:
+            line = next(x for x in out.splitlines() if x.startswith(label))
+            assert f" {value} " in f"{line} " or line.endswith(value), (name, fmt_name, label)
