@@ -11,6 +11,7 @@ from typing import Any
 import pint
 
 from dclint._fastq import Registry
+from dclint.figures import figures
 
 __all__ = [
     "DEFINED_UNITS",
@@ -19,6 +20,7 @@ __all__ = [
     "QuantityError",
     "days_quoted",
     "dimension_of",
+    "figures",
     "fmt",
     "fmt_apart",
     "fmt_band",
@@ -340,12 +342,7 @@ def fmt(q: pint.Quantity, unit: str | None = None, digits: int = 4) -> str:
     """Format compactly, e.g. ``132 kW``, ``171.9 L/min``; ``unit`` converts first."""
     if unit is not None:
         q = q.to(unit)
-    mag = float(q.magnitude)
-    text = f"{mag:.{digits}g}"
-    # whole numbers from 10**digits, and those that round up to it (9999.5 -> "10,000", not
-    # "1e+04"), print in full with thousands separators
-    if 1 <= abs(mag) < 1e15 and (abs(mag) >= 10**digits or "e" in text):
-        text = f"{mag:,.0f}"
+    text = figures(float(q.magnitude), digits)
     units = _unit_label(q.units)
     if units in ("", "dimensionless"):
         return text
@@ -416,8 +413,9 @@ def days_quoted(days: pint.Quantity, low_high: tuple[Any, Any] | None = None) ->
 
 
 def _sig(x: float, digits: int, direction: Any = round) -> str:
-    """`x` to `digits` significant figures, thousands separated: 137,851 -> '140,000';
-    `direction` (round, math.floor or math.ceil) says which way the last figure goes. A
+    """`x` to `digits` significant figures, thousands separated from 10,000 as `fmt` does:
+    137,851 -> '140,000', 1,673 -> '1700'; `direction` (round, math.floor or math.ceil)
+    says which way the last figure goes. A
     trailing zero that is one of the figures is printed: 2.70 at 3 figures is '2.70', 1.04
     down at 2 is '1.0' (a band '2.70-3.17 s' says its precision; '2.7-3.17 s' read as a
     coarser low end beside a point of 2.708 s, and '1-1.7 d' as a low end of one figure)."""
@@ -428,4 +426,7 @@ def _sig(x: float, digits: int, direction: Any = round) -> str:
     rounded = direction(round(x * step, 9)) / step  # round(.., 9): 1.2 * 10 is 12, not 12.000001
     # a carry into the next power of ten (9.96 up at 2 figures: 10) keeps `digits` figures
     places = digits - 1 - math.floor(math.log10(abs(rounded)))
-    return f"{rounded:,.{max(places, 0)}f}"
+    # thousands separated from 10,000, as `fmt` (dclint.figures) prints the point beside it:
+    # '1673 d (1200-2000 d)', where it printed '1673 d (1,200-2,000 d)'
+    sep = "," if abs(rounded) >= 1e4 else ""
+    return f"{rounded:{sep}.{max(places, 0)}f}"

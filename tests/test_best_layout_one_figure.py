@@ -22,7 +22,7 @@ DECLARED = BAD[: BAD.index("  # tp 2, pp 2")].replace(
 USED = (
     "at your declared MFU 30%: your layout 9.072 s a step, 13.02 d; the best 6.632 s a step, "
     "MFU 41.04%, 9.518 d (the step model's: 6.433 s and 4.702 s a step, the best at MFU "
-    "57.9%, as dclint plan lists them)"
+    "57.88%, as dclint plan lists them)"
 )
 
 
@@ -35,7 +35,7 @@ def test_plan_finding_and_review_quote_the_same_best_layout(
     plan = capsys.readouterr().out.splitlines()
     assert USED + "." in plan
     assert (
-        "   1   2   1    1   1   1  32   4       none  on      zero2  4.702 s  57.9%"
+        "   1   2   1    1   1   1  32   4       none  on      zero2  4.702 s  57.88%"
         in "\n".join(plan)
     )
     assert main(["check", str(design), "--select", "PAR005", "--layout-search"]) == 0  # a warning

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from dclint.cli import main
 from dclint.engine.findings import Finding
 from dclint.engine.rule import Remedy, Rule
 from dclint.projection import project_workloads
+from dclint.units import Q_, fmt
 
 H100 = "sample_designs/h100-40node.yaml"
 SLOW_LUSTRE = ["--set", "storage.tiers[1].write_bandwidth=1 GB/s"]
@@ -131,8 +133,10 @@ def test_storage_below_the_demand_idles_the_gpus(
 
 
 def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Float noise (1.421e-14 d) and anything under MIN_DAYS is dropped, days and cost; at
-    MIN_DAYS the impact stays, its cost the same share of the run's."""
+    """Float noise (1.421e-14 d) and anything under MIN_DAYS is no impact, days and cost, and
+    the finding says so: float noise that it costs the run nothing, a saving under MIN_DAYS
+    its figures (it printed neither a price nor a note); at MIN_DAYS the impact stays, its cost
+    the same share of the run's."""
     from dclint.analysis import impact as priced
     from dclint.loader import load
 
@@ -150,13 +154,21 @@ def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.Monk
             return Remedy()
 
     monkeypatch.setattr(priced, "_fixed_wall", fixed)
-    for days in (1.421e-14, 0.0099):
-        saved["days"] = days
-        assert priced._impact(design, finding, projections, Fixing, {}) == (None, "")
+    (p,) = projections
+    saved["days"] = 1.421e-14
+    assert priced._impact(design, finding, projections, Fixing, {}) == (
+        None,
+        "costs the projected run no training time",
+    )
+    saved["days"] = 0.0099
+    cost = p.cost_total.m_as("CNY") * 0.0099 / p.training_time.m_as("day")
+    assert priced._impact(design, finding, projections, Fixing, {}) == (
+        None,
+        f"costs the projected run under 0.01 d: 0.0099 d, {fmt(Q_(cost, 'CNY'))}",
+    )
     saved["days"] = priced.MIN_DAYS
     kept, _ = priced._impact(design, finding, projections, Fixing, {})
     assert kept is not None and kept.days.m_as("day") == pytest.approx(0.01)
-    (p,) = projections
     share = 0.01 / p.training_time.m_as("day")
     assert kept.cost is not None
     assert kept.cost.m_as("CNY") == pytest.approx(p.cost_total.m_as("CNY") * share, rel=1e-9)
@@ -334,8 +346,8 @@ def test_the_note_survives_the_results_cache(
     monkeypatch.delenv("DCLINT_NO_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     outs = []
-    for fmt in ("text", "text", "json", "json"):
-        main(["check", "d.yaml", "--format", fmt])
+    for fmt_name in ("text", "text", "json", "json"):
+        main(["check", "d.yaml", "--format", fmt_name])
         outs.append(capsys.readouterr().out)
     assert outs[0] == outs[1] and outs[2] == outs[3]
     assert "[costs no training time at the workloads' read demand: " in outs[1]
@@ -384,3 +396,109 @@ def test_net001_fix_states_its_capital_cost(prices: list[str], capex: str) -> No
         "give each leaf switch 32 uplinks (now 16) and the spine tier 12 switches (now 6) "
         "to meet 1:1" + capex
     )
+
+
+def test_a_saving_under_the_floor_says_its_figures_in_every_format(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """broken-fabric-2to1 not rail-optimised, its leaves at 30 uplinks (1.07:1) under a spine
+    that takes them, jobs packed: the 1:1 step saves 0.00746 d, under MIN_DAYS. NET001's note
+    came only where the step ratio was exactly 1.0, so this finding printed neither a price nor
+    a note; it says what it costs, from the step model's two steps, in every format, the
+    review's sentence and read back from the results cache."""
+    from dclint.analysis.impact import MIN_DAYS
+    from dclint.loader import load
+    from dclint.projection.predict import predict
+    from dclint.projection.training import hardware_of
+
+    work = tmp_path / "repo"
+    work.mkdir()
+    (work / ".git").mkdir()
+    text = Path(FABRIC).read_text(encoding="utf-8")
+    for old, new in (
+        ("rail_optimised: true", "rail_optimised: false\n    placement: packed"),
+        ("uplinks: 16  # expect: NET001", "uplinks: 30"),
+        ("count: 6\n", "count: 12\n"),
+    ):
+        assert old in text
+        text = text.replace(old, new, 1)
+    (work / "d.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("DCLINT_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    outs = {}
+    for fmt_name in ("text", "text", "json", "json", "sarif", "markdown", "html"):
+        main(["check", "d.yaml", "--select", "NET001", "--format", fmt_name])
+        out = capsys.readouterr().out
+        assert outs.setdefault(fmt_name, out) == out  # the replay prints what the check did
+    (d,) = json.loads(outs["json"])["designs"]
+    (f,) = d["findings"]
+    (p,) = d["projections"]
+    design = load("d.yaml")
+    wl = design.workloads[0]
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    asis, flat = predict(design, wl, hw), predict(design, wl, hw, nonblocking=True)
+    assert not isinstance(asis, str) and not isinstance(flat, str)
+    ratio = flat.step_time.m_as("s") / asis.step_time.m_as("s")
+    held = p["compute_days"] + p["communication_days"] + p["checkpoint_days"]
+    days = held * (1 - ratio) * (1 + p["failure_days"] / held)
+    assert 0 < days < MIN_DAYS
+    cost = p["cost_total"] * days / p["training_days"]
+    note = f"costs the projected run under 0.01 d: {fmt(Q_(days, 'day'))}, {fmt(Q_(cost, 'CNY'))}"
+    assert "impact" not in f and f["impact_note"] == note
+    assert note.startswith("costs the projected run under 0.01 d: 0.00746 d, ")
+    assert f"(measured 1.07:1, limit 1:1) [{note}]\n" in outs["text"]
+    (result,) = json.loads(outs["sarif"])["runs"][0]["results"]
+    assert result["message"]["text"].endswith(f"(measured 1.07:1, limit 1:1) [{note}]")
+    sentence = f" Costs the projected run under 0.01 d: {note.split(': ', 1)[1]}."
+    assert sentence in outs["markdown"] and sentence in outs["html"]
+    main(["review", "d.yaml", "--select", "NET001", "--format", "markdown"])
+    assert f" It {note}." in capsys.readouterr().out
+
+
+def test_a_blocked_run_prices_no_finding(capsys: pytest.CaptureFixture[str]) -> None:
+    """PAR006's example: workload llm-70b-vpp cannot run as stated (PAR003, an error), so the
+    design's projection is not meaningful, as the review says of its figures and its ranked
+    prices. `dclint check` still printed llm-70b's bubble at '[the fix saves 1.838 d, 25,770
+    USD]' in every format; the finding now says it has no price until PAR003 is fixed,
+    and the review gives the same words."""
+    from conftest import EXAMPLES
+
+    bad = str(EXAMPLES / "par006" / "bad.yaml")
+    note = (
+        "has no price until PAR003 layout-not-divisible is fixed (the design cannot run its "
+        "workload as stated)"
+    )
+    d = _check(capsys, bad)
+    found = [f for f in d["findings"] if f["rule"] == "PAR006"]  # type: ignore[attr-defined]
+    assert [f.get("impact_note") for f in found] == [note, note]
+    assert all("impact" not in f for f in found)
+    main(["check", bad])
+    assert f"(measured 88.24%, limit 50%) [{note}]\n" in capsys.readouterr().out
+    main(["check", bad, "--format", "markdown"])
+    assert f"lower pp. H{note[1:]}.\n" in capsys.readouterr().out
+    main(["review", bad, "--format", "markdown"])
+    review = capsys.readouterr().out
+    assert f" It {note}." in review and "not meaningful until PAR003" in review
+
+
+def test_the_blocking_error_keeps_its_price_everywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """h100-40node at tp 16: PAR002 (tp across the 8-GPU NVLink domain) is the error that
+    blocks the run, and its fix is priced; the review's ranked table printed '-' for it while
+    its sentence and `dclint check` gave the price. Every place now gives the JSON's price."""
+    text = Path(H100).read_text(encoding="utf-8")
+    assert "    parallel: {tp: 8, pp: 1}\n" in text
+    path = tmp_path / "tp16.yaml"
+    path.write_text(text.replace("{tp: 8, pp: 1}", "{tp: 16, pp: 1}"), encoding="utf-8")
+    d = _check(capsys, str(path))
+    (f,) = [f for f in d["findings"] if f["rule"] == "PAR002"]  # type: ignore[attr-defined]
+    days, cost = fmt(Q_(f["impact"]["days"], "day")), fmt(Q_(f["impact"]["cost"], "CNY"))
+    main(["check", str(path)])
+    assert f"[the fix saves {days}, {cost}]\n" in capsys.readouterr().out
+    main(["review", str(path), "--format", "markdown"])
+    review = capsys.readouterr().out
+    assert f"| PAR002 tensor-parallel-crosses-nvlink | error | 1 | {days} | {cost} |" in review
+    assert f" It costs {days} and {cost} of the projected run." in review

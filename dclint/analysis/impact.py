@@ -6,12 +6,15 @@ What "met" means is the rule's own knowledge: a rule whose findings can be price
 `Rule.remedy` (dclint.engine.rule), which says how fixing a finding changes one workload's
 projected run (its running time and each checkpoint save's time scaled). Failures keep their
 share of the run. Cost items (electricity, depreciation) scale with the run's wall time. A
-finding the projection cannot price (no prediction, nothing saved) carries no impact, and
-neither does one that saves under MIN_DAYS (0.01 day, about 15 minutes: dclint's own floor,
-below what a projection of days to months resolves; a fix that changes nothing otherwise prints
-float noise such as 1.421e-14 d). Where the rule says why its fix saves a run nothing
-(`Remedy.note`: NET001's collectives that stay under the tier as placed, STO001's reads that
-meet the demand below the headroom), the finding carries that instead (`impact_note`).
+finding the projection cannot price (no prediction) carries no impact, and neither does one
+that saves under MIN_DAYS (0.01 day, about 15 minutes: dclint's own floor, below what a
+projection of days to months resolves; a fix that changes nothing otherwise prints float noise
+such as 1.421e-14 d). Such a finding still says what it costs, in its `impact_note`: why its fix
+saves a run nothing where the rule says (`Remedy.note`: NET001's collectives that stay under the
+tier as placed, STO001's reads that meet the demand below the headroom); else the figures of a
+saving under the floor ('costs the projected run under 0.01 d: 0.00746 d, 1429 CNY'), or, for
+float noise (NOISE), that it costs the run nothing: a finding whose fix touches a run never
+prints neither a price nor a note.
 
 A limit the projection does not model slows the run as it is (`Remedy.slowed`: STO001's reads
 below the demand stretch the steps by demand / bandwidth); the fix saves that slowed run less
@@ -33,14 +36,20 @@ if TYPE_CHECKING:
     from dclint.model.design import Design
     from dclint.projection.workloads import Projection
 
-__all__ = ["MIN_DAYS", "price", "priced"]
+__all__ = ["MIN_DAYS", "NOTHING_SAVED", "price", "priced", "under_the_floor", "unpriced"]
 
 MIN_DAYS = 0.01  # an impact under this many days (and its cost) is no impact
+# a saving at most this share of the runs' wall days is float noise of subtracting two walls
+# (1.421e-14 d of a 1.75-day run is 8e-15 of it; a double holds about 16 digits): dclint's own
+NOISE = 1e-9
+# what a priced finding whose fix saves the projected run nothing, and whose rule does not say
+# why, says in place of a price (Finding.impact_note)
+NOTHING_SAVED = "costs the projected run no training time"
 
 
 def priced(findings: list[Finding], rules: Mapping[str, type[Rule]]) -> bool:
     """Whether any of `findings` is of a rule that prices its findings."""
-    return any(f.rule in rules and rules[f.rule].priced() for f in findings)
+    return any(_priced(f, rules) for f in findings)
 
 
 def price(
@@ -49,16 +58,33 @@ def price(
     options: dict[str, dict[str, Any]],
     rules: Mapping[str, type[Rule]],
 ) -> list[Finding]:
-    """`findings` with `impact` set on those whose fix changes the projection."""
+    """`findings` with `impact` set on those whose fix changes the projection; while an error
+    says the design cannot run its workload as stated, each priced rule's finding says it has
+    no price until that error is fixed (`unpriced`), as the review and the projection's
+    figures say they are not meaningful (it printed 'the fix saves 30.79 d' in every format
+    of `dclint check` beside the review's '-' for the same finding)."""
+    from dclint.engine.coverage import blocking
     from dclint.projection import project_workloads
 
     if not priced(findings, rules):
         return findings
+    blocker = blocking(findings, rules)
+    held = "" if blocker is None else unpriced(blocker)
+
+    def on_hold(f: Finding) -> bool:
+        # a blocking error itself is priced as ever: its fix is what makes the run
+        return bool(held) and _priced(f, rules) and blocking([f], rules) is None
+
+    if held and all(on_hold(f) or not _priced(f, rules) for f in findings):
+        return [replace(f, impact_note=held) if on_hold(f) else f for f in findings]
     projections = project_workloads(design)
     out = []
     for f in findings:
         impact, note = None, ""
         cls = rules.get(f.rule)
+        if on_hold(f):
+            out.append(replace(f, impact_note=held))
+            continue
         if cls is not None and cls.priced() and projections:
             try:
                 impact, note = _impact(design, f, projections, cls, options[f.rule])
@@ -72,6 +98,11 @@ def price(
     return out
 
 
+def _priced(f: Finding, rules: Mapping[str, type[Rule]]) -> bool:
+    """Whether `f` is of a rule that prices its findings."""
+    return f.rule in rules and rules[f.rule].priced()
+
+
 def _impact(
     design: Design,
     f: Finding,
@@ -79,8 +110,9 @@ def _impact(
     cls: type[Rule],
     options: dict[str, Any],
 ) -> tuple[Impact | None, str]:
-    """The finding's impact, or None and why the fix saves the runs nothing where the rule
-    says (the runs' `Remedy.note`, each once; "" where it does not)."""
+    """The finding's impact, or None and its note: why the fix saves the runs nothing where the
+    rule says (the runs' `Remedy.note`, each once), else what a saving under MIN_DAYS comes to
+    (under_the_floor), or NOTHING_SAVED; "" only where no run is touched (no remedy)."""
     days = high_days = 0.0
     cost = high_cost = 0.0
     found = ranged = False
@@ -114,23 +146,57 @@ def _impact(
             other = max(0.0, as_is - _fixed_wall(p, base * ratio, remedy.checkpoint))
         high_days += other
         high_cost += p.cost_total.m_as(currency) * other / wall
-    if not found or max(days, high_days) < MIN_DAYS:
-        return None, "; ".join(notes) if found else ""
+    if not found:
+        return None, ""
     has_cost = any(p.cost_breakdown for p in projections)
+    if max(days, high_days) < MIN_DAYS:
+        if notes:  # the rule says why the fix saves nothing
+            return None, "; ".join(notes)
+        walls = sum(p.training_time.m_as("day") for p in projections)
+        if max(days, high_days) <= NOISE * walls:
+            return None, NOTHING_SAVED
+        tiny = _impact_of(days, cost, high_days, high_cost, ranged, labels, currency, has_cost)
+        return None, under_the_floor(tiny)
+    if ranged and days < MIN_DAYS:  # the low end is no impact: 0, not float noise
+        days, cost = 0.0, 0.0
+    return _impact_of(days, cost, high_days, high_cost, ranged, labels, currency, has_cost), ""
+
+
+def _impact_of(
+    days: float,
+    cost: float,
+    high_days: float,
+    high_cost: float,
+    ranged: bool,
+    labels: tuple[str, str],
+    currency: str,
+    has_cost: bool,
+) -> Impact:
+    """The Impact of days and cost saved (a range of two ends where `ranged`); no money where
+    no projection is priced."""
     money = Q_(cost, currency) if has_cost else None
     if not ranged:
-        return Impact(Q_(days, "day"), money, currency), ""
-    if days < MIN_DAYS:  # the low end is no impact: 0, not float noise
-        days, money = 0.0, Q_(0.0, currency) if has_cost else None
-    impact = Impact(
-        Q_(days, "day"),
-        money,
-        currency,
-        Q_(high_days, "day"),
-        Q_(high_cost, currency) if has_cost else None,
-        *labels,
+        return Impact(Q_(days, "day"), money, currency)
+    high = Q_(high_cost, currency) if has_cost else None
+    return Impact(Q_(days, "day"), money, currency, Q_(high_days, "day"), high, *labels)
+
+
+def unpriced(blocker: Finding) -> str:
+    """What a priced finding says while `blocker`, an error that says the design cannot run
+    its workload as stated, stands: 'has no price until NET009 endpoints-exceed-leaf-ports is
+    fixed (the design cannot run its workload as stated)' (the review: 'It has no price ...')."""
+    return (
+        f"has no price until {blocker.rule} {blocker.name} is fixed (the design cannot run its "
+        "workload as stated)"
     )
-    return impact, ""
+
+
+def under_the_floor(impact: Impact) -> str:
+    """What a finding whose fix saves under MIN_DAYS costs, with the figures Impact.text prints:
+    'costs the projected run under 0.01 d: 0.00746 d, 1429 CNY' (a finding says what its fix
+    saves, or why it saves nothing; the review writes 'It costs ...', as it writes a price)."""
+    saved = impact.text().removeprefix("the fix saves ")
+    return f"costs the projected run under {MIN_DAYS:g} d: {saved}"
 
 
 def _fixed_wall(p: Projection, running_scale: float, checkpoint_scale: float) -> float:

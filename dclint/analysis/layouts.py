@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dclint.figures import percent
 from dclint.projection.search.plan import Plan, loses_on, ordinal, set_line
 from dclint.projection.search.records import Candidate
 from dclint.units import Q_, Quantity, days_quoted, fmt
@@ -32,7 +33,7 @@ def _row(plan: Plan, rank: int, c: Candidate) -> list[str]:
     return [
         str(rank), str(c.tp), str(c.pp), str(c.vpp), str(c.cp), str(c.ep), str(c.dp),
         str(c.micro_batch), c.recompute, "on" if c.sequence_parallel else "off", c.sharding,
-        fmt(Q_(c.step_time, "s"), "s"), f"{plan.mfu(c):.1%}",
+        fmt(Q_(c.step_time, "s"), "s"), percent(plan.mfu(c)),
         fmt(Q_(c.memory, "B").to("GiB"), "GiB"), days_quoted(plan.days(c), plan.days_band(c)),
         "-" if cost is None else fmt(cost),
     ]  # fmt: skip
@@ -72,13 +73,13 @@ def ceiling_sentence(plan: Plan, top: int) -> str | None:
         verb = "predicts" if len(above) == 1 else "predict"
         parts.append(
             f"{len(above)} of the layouts listed {verb} more than {best:.1%} MFU "
-            f"(up to {top_mfu:.1%})"
+            f"(up to {percent(top_mfu)})"
         )
     declared = plan.terms.mfu
     if declared is not None and valid and plan.used_above_ceiling(valid[0]):
-        carried = f"{plan.used(valid[0])[1] * 100:.4g}%"
+        carried = percent(plan.used(valid[0])[1])
         parts.append(
-            f"your declared MFU {declared * 100:.4g}% carried to the best layout comes to "
+            f"your declared MFU {percent(declared)} carried to the best layout comes to "
             f"{carried}" + ("" if above else f", more than {best:.1%} MFU")
         )
     if not parts:
@@ -101,9 +102,9 @@ def best_ceiling_sentence(plan: Plan) -> str | None:
     top, run = plan.ceiling
     mfu = plan.used(valid[0])[1]  # as the review's table and `used_sentence` print it
     what, shown = (
-        ("predicted MFU", f"{mfu:.1%}")
+        ("predicted MFU", percent(mfu))
         if plan.terms.mfu is None
-        else ("MFU at your declared MFU", f"{mfu * 100:.4g}%")
+        else ("MFU at your declared MFU", percent(mfu))
     )
     return (
         f"outside what dclint has seen measured: the best layout's {what}, "
@@ -126,11 +127,11 @@ def used_sentence(plan: Plan) -> str | None:
     d_step, _, d_days, _ = plan.used(d)
     b_step, b_mfu, b_days, _ = plan.used(best)
     return (
-        f"at your declared MFU {plan.terms.mfu * 100:.4g}%: your layout "
+        f"at your declared MFU {percent(plan.terms.mfu)}: your layout "
         f"{fmt(Q_(d_step, 's'), 's')} a step, {fmt(d_days, 'day')}; the best "
-        f"{fmt(Q_(b_step, 's'), 's')} a step, MFU {b_mfu * 100:.4g}%, {fmt(b_days, 'day')} "
+        f"{fmt(Q_(b_step, 's'), 's')} a step, MFU {percent(b_mfu)}, {fmt(b_days, 'day')} "
         f"(the step model's: {fmt(Q_(d.step_time, 's'), 's')} and "
-        f"{fmt(Q_(best.step_time, 's'), 's')} a step, the best at MFU {plan.mfu(best):.1%}, "
+        f"{fmt(Q_(best.step_time, 's'), 's')} a step, the best at MFU {percent(plan.mfu(best))}, "
         "as dclint plan lists them)"
     )
 

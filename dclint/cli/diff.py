@@ -34,10 +34,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def checked(engine: Any, file: str) -> Any:
-    """A design's check result; a design that does not load is an error (exit 2)."""
+    """A design's check result, its findings priced as `dclint check` prices them (a finding
+    in the comparison says what it costs, as it does in the check); a design that does not
+    load is an error (exit 2)."""
+    from dclint.analysis.assess.assessment import price_design
+
     result = engine.check_file(file)
     if result.errors:
         raise LoadError(result.errors)
+    price_design(result, engine)
     return result
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from dclint.engine.severity import Severity
 from dclint.errors import Problem
+from dclint.figures import figures
 
 if TYPE_CHECKING:
     from dclint.units import Quantity
@@ -48,7 +49,7 @@ def value_text(value: Value, digits: int = 4) -> str | None:
     if isinstance(value, (int, float)):
         if float(value).is_integer() and abs(value) < 10**15:  # a count: 100,008, not 1e+05
             return f"{int(value):,}"
-        return f"{value:.{digits}g}"
+        return figures(float(value), digits)  # as a quantity's: 12,346, where it said 1.235e+04
     from dclint.units import fmt
 
     return fmt(value, digits=digits)

@@ -15,8 +15,8 @@ from dclint.report.values import (
     days_quoted,
     mfu_text,
     not_meaningful,
-    omitted_rows,
     predicted_step,
+    tco_rows,
 )
 
 __all__ = ["render_html", "render_json", "render_markdown", "render_text"]
@@ -51,16 +51,17 @@ def _training(p: Any) -> str:
 
 
 def _part_row(key: str) -> Any:
-    return lambda p: _part(p, key)
+    return lambda p, micro="u": _part(p, key, micro)
 
 
-def _part(p: Any, key: str) -> str:
-    """A part of the predicted step: its seconds and share."""
+def _part(p: Any, key: str, micro: str = "u") -> str:
+    """A part of the predicted step: its seconds and share; `micro` the micro prefix ('u' in
+    the plain text, 'µ' in Markdown and HTML, as the review's step table prints it)."""
     pred = p.timing.prediction
     if pred is None or key not in pred.breakdown:
         return "-"
     seconds = pred.breakdown[key].m_as("s")
-    return f"{si(seconds, 's', micro='u')} ({seconds / pred.step_time.m_as('s'):.0%})"
+    return f"{si(seconds, 's', micro=micro)} ({seconds / pred.step_time.m_as('s'):.0%})"
 
 
 OVERHEAD = STEP_PARTS["overhead"][0]  # a row only when a calibration profile adds one
@@ -158,32 +159,10 @@ def _table(projections: list[Any]) -> str:
 
 
 def _tco_text(t: Any) -> str:
-    from dclint.units import fmt
-
-    total = fmt(t.total) if t.items else "- (nothing priced)"  # no TCO, not a free one
-    lines = [f"TCO {t.design}: {total} over {t.period.m_as('year'):g} years, {t.gpus:,} GPUs"]
-    lines += [f"  {name}: {fmt(value)}" for name, value in t.items.items()]
-    per = t.per_gpu_year
-    if per is not None and t.items:
-        lines.append(f"  per GPU-year: {fmt(per)}")
-    if t.break_even is not None:
-        lines.append(f"  break-even: {t.break_even.m_as('month'):.1f} months")
-    lines += [f"  {label}: {names}" for label, names in omitted_rows(t.omissions)]
-    return "\n".join(lines)
-
-
-def _tco_rows(t: Any) -> list[list[str]]:
-    from dclint.units import fmt
-
-    total = fmt(t.total) if t.items else "- (nothing priced)"  # no TCO, not a free one
-    rows = [["total", f"{total} over {t.period.m_as('year'):g} years, {t.gpus:,} GPUs"]]
-    rows += [[name, fmt(value)] for name, value in t.items.items()]
-    if t.per_gpu_year is not None and t.items:
-        rows.append(["per GPU-year", fmt(t.per_gpu_year)])
-    if t.break_even is not None:
-        rows.append(["break-even", f"{t.break_even.m_as('month'):.1f} months"])
-    rows += [[label, names] for label, names in omitted_rows(t.omissions)]
-    return rows
+    """The TCO as text: the review's rows (values.tco_rows, the one formatter of a TCO),
+    'TCO h100-40node: 77,131,423 CNY over 3 years, 320 GPUs' and an indented line a row."""
+    total, *rest = tco_rows(t.as_dict())
+    return "\n".join([f"TCO {t.design}: {total[1]}", *(f"  {k}: {v}" for k, v in rest)])
 
 
 def _blocked(c: Costs) -> list[str]:
@@ -207,7 +186,13 @@ def _document(c: Costs, fmt_name: str) -> str:
     parts += [Block("p", line) for line in _blocked(c)]
     if projections:
         header = ["", *(p.workload for p in projections)]
-        rows = [[name, *(str(get(p)) for p in projections)] for name, get in _rows(projections)]
+        # a step part as the review's step table prints it ('263 µs', where this printed
+        # '263 us' in the Markdown beside the review's '263 µs' for moe-1.7t's DP comm.)
+        steps = {f"  {label}" for label, _ in STEP_PARTS.values()}
+        rows = [
+            [name, *(str(get(p, "\u00b5") if name in steps else get(p)) for p in projections)]
+            for name, get in _rows(projections)
+        ]
         parts.append(Block("table", header=header, rows=rows))
     for p in projections:
         parts.append(Block("h3", f"Assumptions for {p.workload}"))
@@ -215,7 +200,7 @@ def _document(c: Costs, fmt_name: str) -> str:
     for d in c.designs:
         parts += [Block("p", f"{d.name}: {w} not projected: {r}") for w, r in d.unprojected]
         parts.append(Block("h2", f"TCO of {d.name}"))
-        parts.append(Block("table", header=["Item", "Value"], rows=_tco_rows(d.tco)))
+        parts.append(Block("table", header=["Item", "Value"], rows=tco_rows(d.tco.as_dict())))
     return write_markdown(parts) if fmt_name == "markdown" else write_html(parts, title)
 
 

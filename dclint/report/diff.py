@@ -7,11 +7,11 @@ from typing import Any
 
 from dclint.analysis.diff import Diff, Row, Value
 from dclint.engine.findings import Finding
-from dclint.engine.rollup import measured_limit
 from dclint.escaping import finite_json, printable
 from dclint.escaping import markdown_code as code
 from dclint.escaping import markdown_text as md
 from dclint.report.compared import changed_heading, changed_lines, heading, row_cells
+from dclint.report.text import finding_message
 from dclint.report.values import not_meaningful
 from dclint.units import Quantity
 
@@ -23,10 +23,10 @@ def _finding(f: Finding) -> str:
 
 
 def _said(f: Finding) -> str:
-    """The message, its measured value and limit and an imported element's source, as `dclint
-    check` prints them (the rules give the limit there once, not in the message)."""
-    source = f" (source: {f.origin})" if f.origin else ""
-    return f.message + measured_limit(f) + source
+    """The message, its measured value and limit, what its fix saves (or why nothing) and an
+    imported element's source, as `dclint check` prints them (text.finding_message: the price
+    was left out, REL001's '[the fix saves 2.334 d, 6,356,180 CNY]' on moe-1.7t-nvl72)."""
+    return finding_message(f)
 
 
 def render_text(d: Diff) -> str:

@@ -16,7 +16,7 @@ from dclint.engine.findings import Finding
 from dclint.engine.rollup import measured_limit
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
-from dclint.report.text import summary_line, waiver_terms
+from dclint.report.text import finding_message, summary_line, waiver_terms
 from dclint.report.values import band, days_text, mfu_text, time_terms
 from dclint.units import Q_, fmt, fmt_factors
 
@@ -78,11 +78,9 @@ def _days_of(f: Finding, days: float) -> str:
 
 def _price(r: Ranked) -> str:
     f = r.finding
-    if f.impact is None:  # a priced rule's finding that costs the run nothing says why
+    if f.impact is None:  # a priced rule's finding that costs the run nothing says why (or
+        # that it has no price while an error blocks the run: dclint.analysis.impact.unpriced)
         return f" It {f.impact_note}." if f.impact_note else ""
-    if r.blocked is not None and r.blocked is not f:
-        b = r.blocked
-        return f" Its price is not meaningful until {b.rule} {b.name} is fixed."
     ends = f" ({f.impact.label} to {f.impact.other})" if f.impact.days_high is not None else ""
     return f" It costs {_days_of(f, r.days)} and {_money(f)} of the projected run{ends}."
 
@@ -128,10 +126,10 @@ def _summary(doc: ReviewDocument) -> list[Block]:
             f"{r.finding.rule} {r.finding.name}",
             r.finding.severity,
             str(r.count),
-            _days_of(r.finding, r.days)
-            if r.finding.impact is not None and r.blocked is None
-            else "-",
-            _money(r.finding) if r.blocked is None else "-",
+            # the price the finding carries, as its sentence above gives it (on a design an
+            # error blocks only that error's own: dclint.analysis.impact.unpriced)
+            _days_of(r.finding, r.days) if r.finding.impact is not None else "-",
+            _money(r.finding),
         ]
         for i, r in enumerate(doc.ranked, start=1)
     ]
@@ -375,10 +373,9 @@ def diff_blocks(d: Any, a: str, b: str, level: str = "h2") -> list[Block]:
             out.append(
                 Block(
                     "ul",
-                    items=[
-                        f"{f.rule} {f.subject or f.path}: {f.message}{measured_limit(f)}"
-                        for f in found
-                    ],
+                    # the words `dclint check` and `dclint diff` print: the price and an
+                    # imported element's source with the numbers (text.finding_message)
+                    items=[f"{f.rule} {f.subject or f.path}: {finding_message(f)}" for f in found],
                 )
             )
     if d.changed:  # in both, at other figures: a rack further over its limit in B

@@ -24,6 +24,7 @@ from dclint.analysis.grid.facility import (
 )
 from dclint.escaping import HTML_CSP, finite_data, finite_json, markdown_text, printable
 from dclint.escaping import html_text as escape
+from dclint.figures import percent
 
 __all__ = [
     "render",
@@ -94,7 +95,7 @@ class _Ceiling:
         best, run = self.run
         return [
             f"outside what dclint has seen measured: the best layouts of {self.above} of "
-            f"{self.searched} points predict more than {best:.1%} MFU (up to {self.top:.1%}), "
+            f"{self.searched} points predict more than {best:.1%} MFU (up to {percent(self.top)}), "
             f"the best MFU any calibration run of this GPU generation and class published "
             f"({run}); read their days as a ranking, not as a duration to expect"
         ]

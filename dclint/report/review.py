@@ -135,10 +135,11 @@ class Review:
             str(c["error"]),
             str(c["warning"]),
             str(c["info"]),
-            str(s.gpus) if s else "-",
+            show(s.gpus) if s else "-",  # a count as the summary's GPUs row prints it: 8,208
             show(s.it_load) if s else "-",
             days_text(max(days)) if days else "-",
-            money(round(total), currency) if total is not None else "-",
+            # the sum as the projection's cost prints ('168.6 CNY', where this printed '169')
+            money(total, currency) if total is not None else "-",
         ]
 
 

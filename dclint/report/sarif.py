@@ -144,6 +144,8 @@ def _result(
     message = finding_message(f, group, defect)
     if f.impact is not None:
         props["impact"] = f.impact.as_dict()
+    elif f.impact_note:  # why it has no price, as JSON's `impact_note` says
+        props["impactNote"] = f.impact_note
     out: dict[str, Any] = {"ruleId": f.rule, "ruleIndex": index, "level": LEVELS[f.severity]}
     if group.count > 1:
         props["count"] = group.count

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dclint.units import Q_, Quantity, days_quoted, fmt, fmt_band
+from dclint.figures import percent
+from dclint.units import Q_, Quantity, days_quoted, figures, fmt, fmt_band
 
 __all__ = [
     "MONEY_KEYS",
@@ -53,10 +54,8 @@ def show(value: Any) -> str:
         return {True: "yes", False: "no", None: "-"}[value]
     if isinstance(value, int):  # a count, thousands separated as `dclint cost` prints it: 8,192
         return f"{value:,}"
-    if isinstance(value, float) and abs(value) >= 1e4:
-        return f"{value:,.0f}"  # 2,009,000 GPU-hours reads better than 2.009e+06
-    if isinstance(value, float):
-        return f"{value:.4g}"
+    if isinstance(value, float):  # as `fmt` prints a quantity: 2,009,000 GPU-hours, 168.6
+        return figures(value)  # (9999.7 printed '1e+04' here, '10,000' in `dclint cost`)
     if isinstance(value, dict):
         return ", ".join(f"{k} = {show(v)}" for k, v in value.items()) or "-"
     if isinstance(value, (list, tuple)):
@@ -82,7 +81,7 @@ def mfu_text(value: Any) -> str:
     """An MFU as `dclint cost` prints it, to 4 figures: 0.4808 -> '48.08%', 0.45 -> '45%'
     (the review printed 48.1% and, for the same run, 45.0% in its layout table)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value * 100:.4g}%"
+        return percent(value)
     return show(value)
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "assess",
     "assess_design",
     "diagrams",
+    "price_design",
     "price_findings",
     "project",
 ]
@@ -321,10 +322,11 @@ class RunAssessment:
 def price_findings(result: RunResult, engine: Engine) -> None:
     """Set `impact` on each finding whose fix changes the projection (in place)."""
     for d in result.designs:
-        _price(d, engine)
+        price_design(d, engine)
 
 
-def _price(d: DesignResult, engine: Engine) -> None:
+def price_design(d: DesignResult, engine: Engine) -> None:
+    """Set `impact` (or `impact_note`) on each of one design's findings (in place)."""
     from dclint.analysis.impact import price, priced
 
     if d.design is not None and priced(d.findings, engine.rules):
@@ -349,7 +351,7 @@ def assess_design(result: DesignResult, engine: Engine, *, priced: bool = True) 
     """The assessment of one checked design (an editor's unsaved text, a single file):
     findings priced (unless `priced` is False), figures computed on first read."""
     if priced:
-        _price(result, engine)
+        price_design(result, engine)
     _rack_kinds(result)
     return Assessment(result, engine)
 
