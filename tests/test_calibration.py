@@ -1241,6 +1241,155 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
     ]
 
 
+def _totals() -> tuple[float, int, float, int, float, tuple[int, int, int], tuple[float, int]]:
+    """All 164 runs' mean absolute error (%) and within-15% count, the PyTorch-native 75's, the
+    Megatron dense runs' mean absolute error (%), the leave-one-source-out band coverage (all,
+    Megatron family, PyTorch-native) and llm-foundry's held-out *Large Scale* H100 rows' mean
+    absolute error (%) and within-15% count, each rounded as the docs print them."""
+    from dclint.projection.uncertainty import BAND_QUANTILE
+
+    errors = [(r, error(r)) for r in runs()]
+    every = [abs(e) for _, e in errors]
+    native = [abs(e) for r, e in errors if r.design.name in PYTORCH]
+    dense = [
+        abs(e)
+        for r, e in errors
+        if not r.moe and r.design.name != MLPERF and r.design.name not in PYTORCH
+    ]
+    inside, _, per, _ = _held_out(BAND_QUANTILE)
+    large = [abs(error(r)) for r in _validation("llm-foundry-h100-large").values()]
+    return (
+        round(100 * sum(every) / len(every), 2),
+        sum(e <= 0.15 for e in every),
+        round(100 * sum(native) / len(native), 2),
+        sum(e <= 0.15 for e in native),
+        round(100 * sum(dense) / len(dense), 2),
+        (
+            inside,
+            sum(h for k, (h, _) in per.items() if k not in PYTORCH),
+            sum(h for k, (h, _) in per.items() if k in PYTORCH),
+        ),
+        (round(100 * sum(large) / len(large), 2), sum(e <= 0.15 for e in large)),
+    )
+
+
+def test_hopper_optimism_follows_the_stack_not_the_generation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Checked and not the cause (docs/performance-model.md, PyTorch-native runs, H100 against
+    A100): a Hopper rate below MAMF's. Every PyTorch-native H100 BF16 run is over-predicted
+    (32, +2.2% to +39.7%, signed mean +9.15%), the Megatron-Core 0.8 H100 BF16 rows are under
+    on average (11, signed -4.68%), llm-foundry's A100 rows are not biased (-0.35%). So each
+    generation-level form, Hopper's BF16 matmul rate x 0.95 or x 0.90, BF16 x 0.896 with FP8
+    x 0.931 (Transformer Engine's GEMM guide on H200 NVL, below), or a sustained clock of 0.95
+    on every Hopper GEMM and attention rate (the power rule's reference raised to 700 / 0.95^3
+    W), lowers the 164 runs' and the native runs' errors and raises the Megatron dense runs'
+    (6.87%): none is adopted. And the shortest-K rows are not the most
+    over-predicted: llm-foundry's H100 models of hidden under 4,096 (760M, 1B, 3B) come out
+    +6.63% on average, the 7B to 70B +9.46% (the 30B at 8K, a miss of its own, left out)."""
+    from dclint.projection import efficiency
+
+    signed: dict[str, list[float]] = {"native": [], "mcore": [], "a100": []}
+    for r in runs():
+        if r.wl.precision != "bf16" or r.moe:
+            continue
+        if r.generation == "hopper" and r.design.name in PYTORCH:
+            signed["native"].append(error(r))
+        elif r.design.name == MCORE:
+            signed["mcore"].append(error(r))
+        elif r.generation == "ampere" and r.design.name == "llm-foundry":
+            signed["a100"].append(error(r))
+    assert {k: (len(v), round(100 * sum(v) / len(v), 2)) for k, v in signed.items()} == {
+        "native": (32, 9.15),
+        "mcore": (11, -4.68),
+        "a100": (27, -0.35),
+    }
+    assert (round(100 * min(signed["native"]), 1), round(100 * max(signed["native"]), 1)) == (
+        2.2,
+        39.7,
+    )
+
+    short_k, long_k = [], []
+    for r in runs():
+        # the 30B at 8K, a miss of its own (its micro-batch), left out
+        if (
+            r.design.name != "llm-foundry"
+            or r.generation != "hopper"
+            or "30b-h100-8gpu-8" in r.name
+        ):
+            continue
+        (short_k if _inputs(r.name)[0].hidden < 4096 else long_k).append(error(r))
+    assert [(len(v), round(100 * sum(v) / len(v), 2)) for v in (short_k, long_k)] == [
+        (12, 6.63),
+        (14, 9.46),
+    ]
+
+    assert _totals() == (9.54, 140, 8.98, 67, 6.87, (150, 79, 71), (19.24, 7))
+    bf16, fp8 = efficiency._MATMUL[("hopper", "bf16")], efficiency._MATMUL[("hopper", "fp8")]
+    got = {}
+    for name, (x_bf16, x_fp8) in {
+        "bf16 x0.95": (0.95, 1.0),
+        "bf16 x0.90": (0.90, 1.0),
+        # H200 NVL's GEMM rates in the guide over its datasheet's 835.5 and 1,670.5 dense
+        # TFLOPS, over MAMF's fractions (792.1 / 989, 1453.4 / 1979)
+        "bf16 x0.896, fp8 x0.931": (0.896, 0.931),
+    }.items():
+        monkeypatch.setitem(efficiency._MATMUL, ("hopper", "bf16"), (bf16[0] * x_bf16, *bf16[1:]))
+        monkeypatch.setitem(efficiency._MATMUL, ("hopper", "fp8"), (fp8[0] * x_fp8, *fp8[1:]))
+        got[name] = _totals()
+    monkeypatch.setitem(efficiency._MATMUL, ("hopper", "bf16"), bf16)
+    monkeypatch.setitem(efficiency._MATMUL, ("hopper", "fp8"), fp8)
+    monkeypatch.setitem(efficiency._MEASURED_AT_W, "hopper", 700.0 / 0.95**3)
+    got["clock x0.95"] = _totals()
+    assert got == {
+        "bf16 x0.95": (8.98, 143, 7.78, 68, 7.26, (150, 79, 71), (15.17, 9)),
+        "bf16 x0.90": (8.46, 142, 6.67, 68, 7.68, (148, 79, 69), (11.12, 11)),
+        "bf16 x0.896, fp8 x0.931": (8.3, 143, 6.2, 69, 8.01, (148, 78, 70), (10.82, 11)),
+        "clock x0.95": (8.46, 145, 6.58, 70, 7.51, (150, 78, 72), (14.8, 9)),
+    }
+
+
+def test_transformer_engine_gemm_guide_against_the_model_rates() -> None:
+    """Transformer Engine's GEMM profiling guide (docs/examples/gemm_profiling/
+    gemm_profiling.rst at 8f2e635; benchmarks/gemm/benchmark_gemm.py: torch.matmul of random
+    operands, 100 back-to-back calls timed with CUDA events) times a layer's 12 GEMMs (hidden
+    4,096, fused QKV 12,288, ffn 16,384, 15,872 tokens): B300 SXM BF16 13.102 ms and FP8
+    current scaling 6.812 ms (inputs pre-quantized), H200 NVL (600 W) 31.968 ms and 16.785 ms.
+    The model's rates with their tile and wave quantization (on the H200 NVL at the power
+    rule's (600 / 700)^(1/3)) put those GEMMs at 11.329, 5.760, 26.466 and 14.424 ms: the
+    published times are 1.156x, 1.183x, 1.208x and 1.164x, at both precisions and on both
+    generations, so the guide's shapes are not a Hopper BF16 effect (docs/performance-model.md,
+    PyTorch-native runs, H100 against A100)."""
+    from dclint.projection.efficiency import _MATMUL, SMS, power_clock, tile_share
+
+    tokens, hidden, qkv, ffn = 15872, 4096, 12288, 16384
+    shapes = []
+    for out, k in ((qkv, hidden), (hidden, hidden), (ffn, hidden), (hidden, ffn)):
+        # forward (tokens x out), data gradient (tokens x k), weight gradient (k x out)
+        shapes += [(tokens, out, k), (tokens, k, out), (k, out, tokens)]
+    flops = sum(2 * m * n * k for m, n, k in shapes)
+    assert round(flops / 1e12, 2) == 19.17  # the guide's "~19.17" a layer
+    nvl = power_clock("hopper", 600.0)
+    assert nvl is not None
+    got = {}
+    for part, generation, precision, clock, published in (
+        ("B300", "blackwell", "bf16", 1.0, 13.102),
+        ("B300", "blackwell", "fp8", 1.0, 6.812),
+        ("H200 NVL", "hopper", "bf16", nvl[0], 31.968),
+        ("H200 NVL", "hopper", "fp8", nvl[0], 16.785),
+    ):
+        rate = _MATMUL[(generation, precision)][0] * 1e12 * clock
+        sms = SMS[generation]
+        model = sum(2 * m * n * k / (rate * tile_share(m, n, sms)) for m, n, k in shapes)
+        got[(part, precision)] = (round(model * 1e3, 3), round(published / (model * 1e3), 3))
+    assert got == {
+        ("B300", "bf16"): (11.329, 1.156),
+        ("B300", "fp8"): (5.76, 1.183),
+        ("H200 NVL", "bf16"): (26.466, 1.208),
+        ("H200 NVL", "fp8"): (14.424, 1.164),
+    }
+
+
 def test_fsdp_scale_loss_against_the_ring_latency_of_its_collectives() -> None:
     """docs/performance-model.md, *FSDP's loss with scale, the candidates*: llm-foundry's
     large-scale H100 rows (tests/validation/, one micro-batch a step) from 128 GPUs to 256 and
