@@ -561,10 +561,10 @@ def test_pytorch_native_runs_as_measured() -> None:
     """The PyTorch-native set (TorchTitan's and torchao's tables on power-capped H100,
     llm-foundry's MPT tables on H100 and A100): mean absolute error 7.1% over 75 runs, 68
     within 15% (9.0% and 67 at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes
-    back to back, efficiency.AT_LAYER; 9.2% and 66 before llm-foundry's optimizer step as Composer runs it,
-    COMPOSER_ADAM_BYTES; 10.1% and 64 before compiled context parallel waited on each
-    collective where it is issued; 18.2% and 45 before the attention kernel, async TP,
-    blocking pipeline sends, rowwise GEMM and PyTorch context-parallel terms, 11.9% before
+    back to back, efficiency.AT_LAYER; 9.2% and 66 before llm-foundry's optimizer step as
+    Composer runs it, COMPOSER_ADAM_BYTES; 10.1% and 64 before compiled context parallel
+    waited on each collective where it is issued; 18.2% and 45 before the attention kernel,
+    async TP, blocking pipeline sends, rowwise GEMM and PyTorch context-parallel terms, 11.9% before
     TorchTitan's pipeline split,
     11.7% and 60 before PyTorch SDPA's per-pass rates and the context-parallel merges, 11.1%
     and 61 before the output layer's GEMMs ran in BF16 in Float8 runs, 10.8% and 62 before the
@@ -609,7 +609,8 @@ def test_single_settings_gain_as_the_docs_say() -> None:
     model's +18.6/+18.3, +27.3/+26.8, +18.4, +29.7, +26.8 and +20.1 (+19.3/+19.0,
     +24.2/+23.8, +18.7, +29.6, +23.9 and +17.2 at MAMF's GEMM rates, before the GEMMs ran at a
     layer's shapes back to back: Hopper's FP8 rate 0.967 of MAMF's there, its BF16 rate 0.931,
-    efficiency.AT_LAYER; rowwise +23.6 and AsyncTP +27.2 before their terms; Float8 +26.5/+26.1, tensorwise +26.1 and rowwise +19.1 before
+    efficiency.AT_LAYER; rowwise +23.6 and AsyncTP +27.2 before their terms; Float8
+    +26.5/+26.1, tensorwise +26.1 and rowwise +19.1 before
     the output layer's GEMMs ran in BF16: TorchTitan's Float8 configs filter it out;
     interleaving +26.6 before the pipeline bubble waited on the tp collectives)."""
 
@@ -1468,9 +1469,9 @@ def test_transformer_engine_gemm_guide_against_the_model_rates() -> None:
         ("H200 NVL", "fp8"): (16.232, 1.034),
     }
     generation = {"B300": "blackwell", "H200 NVL": "hopper"}
-    assert {(generation[p], f): pytest.approx(1 / r, rel=1e-12) for (p, f), (_, r) in guide.items()} == {
-        k: v for k, (v, _) in AT_LAYER.items()
-    }
+    assert {
+        (generation[p], f): pytest.approx(1 / r, rel=1e-12) for (p, f), (_, r) in guide.items()
+    } == {k: v for k, (v, _) in AT_LAYER.items()}
     assert round(MXFP8_GEMM_RATE, 3) == 0.951
 
 

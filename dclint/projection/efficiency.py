@@ -38,7 +38,8 @@ MAMF = "Bekman, Machine Learning Engineering, 'Maximum Achievable Matmul FLOPS' 
 class Efficiency:
     """Achievable fractions of a GPU's peaks, and where each comes from.
 
-    matmul: large GEMM throughput over the dense peak of the precision (measured MAMF).
+    matmul: GEMM throughput over the dense peak of the precision (measured MAMF, at a layer's
+    shapes back to back: AT_LAYER).
     attention: core attention (softmax(QK^T)V) throughput over the same peak.
     hbm: element-wise kernel bandwidth over the HBM peak.
     nvlink: collective bus bandwidth over the NVLink peak per GPU and direction.
@@ -364,8 +365,11 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
             (
                 "matmul",
                 f"{matmul_source}"
-                + (f"; x {at_layer:.3f} at a layer's shapes back to back ({GEMM_GUIDE}: "
-                   f"{reading})" if reading else "")
+                + (
+                    f"; x {at_layer:.3f} at a layer's shapes back to back ({GEMM_GUIDE}: {reading})"
+                    if reading
+                    else ""
+                )
                 + f", {fraction:.1%} of the datasheet peak",
             ),
             ("attention", attention[1]),
