@@ -71,8 +71,8 @@ def test_recovers_the_constants_the_runs_were_made_with(
     assert got["determined"] == {"compute": True, "network": True, "overhead": True}
     assert got["mean_absolute_error"]["fitted"] < 1e-8
     assert got["mean_absolute_error"]["held_out"] < 1e-8
-    # the model's own constants are 20.0% off these runs
-    assert round(got["mean_absolute_error"]["model"], 4) == 0.1997
+    # the model's own constants are 19.1% off these runs
+    assert round(got["mean_absolute_error"]["model"], 4) == 0.1907
     text = (tmp_path / "p.yaml").read_text(encoding="utf-8")
     assert "  h100-sxm:\n    compute: 0.85  #" in text
     assert "    network: 0.6  #" in text
@@ -86,7 +86,7 @@ def test_held_out_error_on_noisy_runs(tmp_path: Path, capsys: pytest.CaptureFixt
     assert (round(c["compute"], 3), round(c["network"], 3), round(c["overhead_s"], 3)) == (
         0.857,
         0.594,
-        0.064,
+        0.067,
     )
     errors = got["mean_absolute_error"]
     assert (round(errors["fitted"], 4), round(errors["held_out"], 4)) == (0.0189, 0.0283)
@@ -94,7 +94,7 @@ def test_held_out_error_on_noisy_runs(tmp_path: Path, capsys: pytest.CaptureFixt
     assert got["warning"] is None
 
 
-FITTED_HELD = (0.1868, 0.2398)  # fitted, held out
+FITTED_HELD = (0.1889, 0.2375)  # fitted, held out
 # runs the model cannot describe: half of them half again as slow as the others would be
 WILD = (1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0, 1.5, 1.0)
 
@@ -108,7 +108,7 @@ def test_a_fit_that_misses_the_runs_says_so(
     errors = got["mean_absolute_error"]
     assert (round(errors["fitted"], 4), round(errors["held_out"], 4)) == FITTED_HELD
     assert got["warning"] == (
-        "the fitted constants miss these runs by 18.7% on average, more than 15%: the step "
+        "the fitted constants miss these runs by 18.9% on average, more than 15%: the step "
         "model does not describe them (software, layout or measurement it does not see); check "
         "the runs' settings before using the profile"
     )
@@ -117,7 +117,7 @@ def test_a_fit_that_misses_the_runs_says_so(
     times = [t * (1.8 if i == 9 else 1.0) for i, t in enumerate(_measured(KNOWN))]
     assert main(["calibrate", str(SAMPLE), str(_csv(tmp_path / "one.csv", times))]) == 0
     *_, errors_line, warning = capsys.readouterr().out.splitlines()
-    assert errors_line.endswith(", held out 7.8%")
+    assert errors_line.endswith(", held out 9.1%")
     assert warning.startswith(
         "  warning: a fit to the other runs misses r10 (step time -44.4%), more than "
     )
@@ -133,7 +133,7 @@ def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         "  network  x0.6              bounds 0.1-2",
         "  overhead 50 ms a step      bounds 0-60 s",
     ]
-    assert out[-1] == "  mean absolute error: model 20.0%, fitted 0.0%, held out 0.0%"
+    assert out[-1] == "  mean absolute error: model 19.1%, fitted 0.0%, held out 0.0%"
     assert not any("warning" in line for line in out)
 
 
@@ -162,14 +162,15 @@ def test_cost_uses_the_profile_for_its_gpu(
 ) -> None:
     before = _cost(capsys, _project(tmp_path, None))
     after = _cost(capsys, _project(tmp_path, H100))
-    assert round(before["step_time_predicted_s"], 4) == 2.5184
+    assert round(before["step_time_predicted_s"], 4) == 2.6195
     # the profile's constants on the declared layout (the first generated run, 3.5536 s, was
     # generated before the straggler term: 3.5543 s with it, 3.4749 s with Transformer
-    # Engine's attention at cuDNN's rate on Hopper)
-    assert round(after["step_time_predicted_s"], 4) == 3.4749
+    # Engine's attention at cuDNN's rate on Hopper, 3.4897 s with the GEMMs at a layer's
+    # shapes back to back)
+    assert round(after["step_time_predicted_s"], 4) == 3.4897
     assert after["step_breakdown"]["overhead"] == 0.05
     assert "overhead" not in before["step_breakdown"]
-    assert (round(before["mfu_predicted"], 4), round(after["mfu_predicted"], 4)) == (0.4053, 0.2937)
+    assert (round(before["mfu_predicted"], 4), round(after["mfu_predicted"], 4)) == (0.3896, 0.2925)
     assert any(a.startswith("calibrated by ") for a in after["assumptions"])
 
 
@@ -198,8 +199,8 @@ def test_a_profile_never_changes_another_gpu(
 @pytest.mark.parametrize(
     ("gpus", "steps"),
     [
-        pytest.param(["--gpus", "64"], ("8.9647", "10.6411"), id="64-gpus"),
-        pytest.param([], ("1.8355", "2.2303"), id="320-gpus", marks=pytest.mark.integration),
+        pytest.param(["--gpus", "64"], ("9.4308", "11.1894"), id="64-gpus"),
+        pytest.param([], ("1.9291", "2.3404"), id="320-gpus", marks=pytest.mark.integration),
     ],
 )
 def test_plan_ranks_with_the_profile(

@@ -165,10 +165,12 @@ def error(run: Run) -> float:
 # layer's GEMMs run at the BF16 rate in FP8 runs and Transformer Engine's attention at cuDNN's
 # on Hopper (docs/performance-model.md, FP8): B200's 235B of 26.02 and 26.04.01 (-13.4% ->
 # -15.9%, -12.7% -> -15.3%; -16.1%, -15.5% since the pipeline bubble waits on the
-# micro-batches' communication) and Megatron-Core's 177B on 96 H100 (+13.7% -> +15.5%).
+# micro-batches' communication). Within 15% since the GEMMs run at a layer's shapes back to back
+# (efficiency.AT_LAYER, Transformer Engine's GEMM profiling guide): Megatron-Core's 177B on 96
+# H100 (+15.5% -> +9.7%), the MoE README's Mixtral 8x7B at v0.8 (+18.2% -> +12.7%) and MLPerf's
+# Llama 3.1 8B on 256 B200 (+19.5% -> +14.5%).
 MISSES = {
     "megatron-core-0.8-h100: gpt-32b",
-    "megatron-core-0.8-h100: gpt-177b-strong-96",
     "megatron-core-0.8-h100: gpt-177b-strong-4608",
     "megatron-bridge-25.11-h100: qwen3-30b-a3b-16",
     "megatron-bridge-qwen3-gb300: qwen3-30b-a3b-8-25.11",
@@ -179,15 +181,10 @@ MISSES = {
     "megatron-bridge-qwen3-b300: qwen3-235b-a22b-256-26.02",
     "megatron-bridge-qwen3-b300: qwen3-235b-a22b-256-26.04.01",
     "megatron-bridge-qwen3-h100: qwen3-30b-a3b-16-26.02",
-    # the Megatron-Core MoE README's Mixtral 8x7B at MCore v0.8 (+18.2%): the same layout's
-    # v0.9 figure, after the all-to-all dispatcher's rewrite, is +10.6%; software the model
-    # does not tell apart (docs/performance-model.md, GPT-OSS 120B and Mixtral 8x7B on H100)
-    "megatron-core-moe-h100: mixtral-8x7b-64-v0.8",
     # MLPerf's Llama 3.1 8B runs of one micro-batch a step: the model leaves out what such a
     # step spends outside its one forward and backward (docs/performance-model.md, MLPerf)
     "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche",
     "mlperf-training-blackwell: llama31-8b-512-v5.1-theia",
-    "mlperf-training-blackwell: llama31-8b-256-v5.1-uf",
 }
 
 
@@ -222,7 +219,7 @@ def test_mean_absolute_error_at_most_8_percent_on_the_megatron_dense_runs() -> N
     assert sum(errors) / len(errors) <= 0.08
 
 
-@pytest.mark.xfail(strict=True, reason="9.5% with MLPerf's 8B runs (docs/performance-model.md)")
+@pytest.mark.xfail(strict=True, reason="9.0% with MLPerf's 8B runs (docs/performance-model.md)")
 def test_mean_absolute_error_at_most_8_percent_on_every_dense_run() -> None:
     errors = [abs(error(r)) for r in runs() if not r.moe and r.design.name not in PYTORCH]
     assert len(errors) == 45
@@ -231,12 +228,13 @@ def test_mean_absolute_error_at_most_8_percent_on_every_dense_run() -> None:
 
 def test_mlperf_llama_405b_runs_to_the_tenth_of_a_percent() -> None:
     """MLPerf's Llama 3.1 405B runs, many micro-batches a step: GB200 from 256 to 2,496 GPUs
-    over-predicted by 5.7% to 7.4% (the model loses 4% per GPU over that range, the runs 6%),
-    B200 at 256 and 448 GPUs within 2%."""
+    under-predicted by 4.9% to 3.1% (the model loses 4% per GPU over that range, the runs 6%),
+    B200 at 256 and 448 GPUs by 9.6% and 8.6% (both within 2% at MAMF's rates, before the GEMMs
+    ran at a layer's shapes back to back: efficiency.AT_LAYER)."""
     got = [
         round(100 * error(r), 1) for r in runs() if r.design.name == MLPERF and "405b" in r.wl.id
     ]
-    assert got == [5.7, 6.5, 5.7, 5.8, 6.4, 6.8, 7.4, -1.2, -0.2]
+    assert got == [-4.9, -4.1, -4.9, -4.6, -4.1, -3.7, -3.1, -9.6, -8.6]
 
 
 def test_the_last_gradient_bucket_holds_the_embedding_and_runs_outside_the_passes() -> None:
@@ -245,9 +243,10 @@ def test_the_last_gradient_bucket_holds_the_embedding_and_runs_outside_the_passe
     gathered before the next forward. MLPerf's GB200 8B on 512 GPUs (tp 2, the config's 768M
     buckets): the output layer's 263M shard opens the order, each layer adds 109M; the last
     bucket holds layers 0-4, layer 5's fc1, qkv and proj, and the embedding's shard. Its
-    collectives take the data-parallel term from 8.04 ms to 12.46 ms (10.53 ms with Megatron-
-    Core's default buckets, max(4e7, 1e6 x 256)); one bucket of every parameter exposes it all,
-    as without the overlap."""
+    collectives put the data-parallel term at 11.57 ms (9.64 ms with Megatron-Core's default
+    buckets, max(4e7, 1e6 x 256); 12.46 and 10.53 ms at MAMF's GEMM rates, whose shorter
+    backward hid less); one bucket of every parameter exposes it all, as without the
+    overlap."""
     a, lay, mac, sw = _inputs("llama31-8b-512-v5.1-tyche")
     assert sw.bucket_params == 768e6 and (lay.tp, lay.dp * lay.cp) == (2, 256)
     layer = 4096 * (14336 + 2 * 14336 + 4096 + 2 * 1024 + 4096) // 2
@@ -255,9 +254,9 @@ def test_the_last_gradient_bucket_holds_the_embedding_and_runs_outside_the_passe
     assert layer == 109_051_904
     last = 5 * layer + (2 * 14336 + 4096 + 2 * 1024 + 4096) * 4096 // 2 + embedding
     assert _last_bucket(a, lay, sw.bucket_params) == last == 887_619_584
-    assert step(a, lay, mac, sw).dp == pytest.approx(12.4608e-3, abs=1e-7)
+    assert step(a, lay, mac, sw).dp == pytest.approx(11.5655e-3, abs=1e-7)
     assert step(a, lay, mac, replace(sw, bucket_params=0.0)).dp == pytest.approx(
-        10.5323e-3, abs=1e-7
+        9.6370e-3, abs=1e-7
     )
     whole = step(a, lay, mac, replace(sw, bucket_params=1e12)).dp
     assert whole == pytest.approx(step(a, lay, mac, replace(sw, overlap_dp=False)).dp, abs=1e-6)
@@ -353,45 +352,47 @@ def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]], tuple[int
 
 def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     """The band (split-conformal, 10% a side: an 80% band): bands derived without one
-    publication's runs contain the published figure of 150 of 164 runs left out (91.5%; on the
-    157 before GPT-OSS 120B's 5 and Mixtral 8x7B's 2 H100 runs joined, 146, and 133, 84.7%,
-    with the 10% and 90% quantiles interpolated between order statistics, which held the
-    Megatron family's runs 64 of 82, 78.0%; 131 before the compiled ring's exposed
-    collectives). By stack, the Megatron-family runs 79 of 89
-    (88.8%), the PyTorch-native runs 71 of 75 (94.7%): each at least 80%, the coverage issue 51
-    asks of an 80% band. Misses: llm-foundry's H100 30B at 8K, torchao's rowwise row,
-    TorchTitan's 70B without AsyncTP (4) and its 8B at 32K without context parallelism (+17.0%,
-    above the 1.0-1.167 of llm-foundry's and torchao's H100 runs; inside their 1.0-1.192 before
-    Composer's optimizer step, which moved llm-foundry's 13B at 2K on 8 H100 from +22.9% to
-    +16.7% and into its band), the Qwen3 releases on B300 (2), GB200 (2) and
-    GB300 (1), H100's 32B (-26.0%), the calibration set's lowest residual, whose class left
-    without its source falls under MIN_RUNS and takes the envelope of the others, which its own
-    run no longer widens, Qwen3 30B on 16 H100 (+99.6%), above the band of the other 12 Hopper
-    MoE runs (0.975-1.413), and three of megatron-bridge-qwen3-h100's five (-2.4%, -1.3%,
-    -0.1%), under the band of the other 9 (1.0-1.997: every one of them over-predicted, the band
-    widened to hold 1). 68 of the 164 left-out runs are judged by the envelope (their class
-    without their source under MIN_RUNS: Narayanan's A100 runs, MLPerf's Blackwell dense,
-    Megatron-Core 0.8's H100 dense, llm-foundry's A100; and TorchTitan's 4 rows with context
-    parallel above 2, outside the domain), 67 of them inside; a class band judges the other 96
-    and holds 83 (86.5%), also at least 80%."""
+    publication's runs contain the published figure of 147 of 164 runs left out (89.6%; 150
+    at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back,
+    efficiency.AT_LAYER; on the 157 before GPT-OSS 120B's 5 and Mixtral 8x7B's 2 H100 runs
+    joined, 146, and 133, 84.7%, with the 10% and 90% quantiles interpolated between order
+    statistics, which held the Megatron family's runs 64 of 82, 78.0%; 131 before the compiled
+    ring's exposed collectives). By stack, the Megatron-family runs 77 of 89 (86.5%), the
+    PyTorch-native runs 70 of 75 (93.3%): each at least 80%, the coverage issue 51 asks of an
+    80% band. Misses: llm-foundry's H100 30B at 8K, torchao's rowwise row, TorchTitan's 70B
+    without AsyncTP (-8.7%, under the 1.0-1.121 of llm-foundry's and torchao's H100 runs), its
+    8B at 32K without context parallelism (+16.0%) and its 405B at CP 2 (+12.3%), both above
+    that band, the Qwen3 releases on B300 (2), GB200 (1) and GB300 (1), B200's 235B of 25.11
+    on 64 GPUs (+4.0%, above the 0.784-1.032 of the other Blackwell MoE runs), GB200's Llama 3.1
+    405B of 25.11 (-10.6%, under the 0.904-1.635 of the other Blackwell dense runs), H100's
+    32B (-27.7%), the calibration set's lowest residual, whose class left without its source
+    falls under MIN_RUNS and takes the envelope of the others, which its own run no longer
+    widens, Qwen3 30B on 16 H100 (+98.6%), above the band of the other 12 Hopper MoE runs
+    (0.973-1.408), and four of megatron-bridge-qwen3-h100's five (-2.7%, -1.6%, -0.6%,
+    -0.1%), under the band of the other 9 (1.0-1.986: every one of them over-predicted, the
+    band widened to hold 1). 68 of the 164 left-out runs are judged by the envelope (their
+    class without their source under MIN_RUNS: Narayanan's A100 runs, MLPerf's Blackwell
+    dense, Megatron-Core 0.8's H100 dense, llm-foundry's A100; and TorchTitan's 4 rows with
+    context parallel above 2, outside the domain), 67 of them inside; a class band judges the
+    other 96 and holds 80 (83.3%), also at least 80%."""
     from dclint.projection.uncertainty import BAND_QUANTILE
 
     inside, total, per, banded = _held_out(BAND_QUANTILE)
-    assert (inside, total) == (150, 164)
-    assert banded == (83, 96)
+    assert (inside, total) == (147, 164)
+    assert banded == (80, 96)
     assert per == {  # the coverage table of docs/performance-model.md
         "llm-foundry": (53, 54),
         "torchao-float8-h100": (2, 3),
-        "torchtitan-h100": (16, 18),
-        "megatron-bridge-25.11-b200": (3, 3),
-        "megatron-bridge-25.11-gb200": (5, 5),
+        "torchtitan-h100": (15, 18),
+        "megatron-bridge-25.11-b200": (2, 3),
+        "megatron-bridge-25.11-gb200": (4, 5),
         "megatron-bridge-25.11-h100": (4, 5),
         "megatron-bridge-gpt-oss-h100": (5, 5),
         "megatron-bridge-qwen3-b200": (5, 5),
         "megatron-bridge-qwen3-b300": (3, 5),
-        "megatron-bridge-qwen3-gb200": (5, 7),
+        "megatron-bridge-qwen3-gb200": (6, 7),
         "megatron-bridge-qwen3-gb300": (9, 10),
-        "megatron-bridge-qwen3-h100": (2, 5),
+        "megatron-bridge-qwen3-h100": (1, 5),
         "megatron-core-0.8-h100": (10, 11),
         "megatron-core-moe-h100": (2, 2),
         "mlperf-training-blackwell": (16, 16),
@@ -400,7 +401,7 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     megatron = [per[k] for k in per if k not in PYTORCH]
     native = [per[k] for k in per if k in PYTORCH]
     counts = [(sum(h for h, _ in s), sum(n for _, n in s)) for s in (megatron, native)]
-    assert counts == [(79, 89), (71, 75)]
+    assert counts == [(77, 89), (70, 75)]
     for hits, runs_ in (*counts, (inside, total), banded):  # the 80% the band is for
         assert hits / runs_ >= 1 - 2 * BAND_QUANTILE
 
@@ -410,7 +411,7 @@ def test_the_conformal_rank_is_the_finite_sample_one(monkeypatch: pytest.MonkeyP
     between them, 81.8%), of 30 the 28th and 3rd (26 of 31, 83.9%); under 9 runs no finite
     band, and such a class takes the envelope, saying why. Hopper MoE, 7 runs (Qwen3 alone)
     until GPT-OSS 120B's 5 and Mixtral 8x7B's 2 H100 runs joined, now has 14: the largest and
-    smallest of its ratios, 0.975-1.997."""
+    smallest of its ratios, 0.973-1.986."""
     import dclint.projection.uncertainty as uncertainty
     from dclint.projection.uncertainty import MIN_RUNS, band, conformal_rank, derive
 
@@ -423,14 +424,14 @@ def test_the_conformal_rank_is_the_finite_sample_one(monkeypatch: pytest.MonkeyP
     assert derive(("x", False, r - 1) for r in ratios[:8]) == {}
     hopper_moe = band("hopper", True, "megatron-core", 64)
     assert hopper_moe.outside == ()
-    assert (hopper_moe.low_factor, hopper_moe.high_factor, hopper_moe.runs) == (0.975, 1.997, 14)
+    assert (hopper_moe.low_factor, hopper_moe.high_factor, hopper_moe.runs) == (0.973, 1.986, 14)
     # a class with a domain and no band row (under MIN_RUNS): the envelope, and why
     monkeypatch.delitem(uncertainty.BANDS, ("hopper", True))
     under = band("hopper", True, "megatron-core", 64)
     assert under.outside == (
         "the hopper MoE calibration runs are under the 9 a conformal 80% band needs",
     )
-    assert (under.low_factor, under.high_factor) == (0.74, 1.997)
+    assert (under.low_factor, under.high_factor) == (0.722, 1.986)
 
 
 def test_every_point_estimate_lies_inside_its_band() -> None:
@@ -458,19 +459,19 @@ def _inputs(suffix: str) -> tuple[Arch, Layout, Machine, Software]:
 
 def test_the_expert_all_to_all_overlap_hides_under_the_paired_micro_batch() -> None:
     """H100's Qwen3 235B (ep 32 at the recipe's expert tp 1: 32 GPUs, 4 nodes): Megatron-Bridge's
-    recipe overlaps the all-to-alls (moe_a2a_overlap); exposed they were 15.21 s of a 27.46 s
+    recipe overlaps the all-to-alls (moe_a2a_overlap); exposed they were 15.21 s of a 27.58 s
     step (the pipeline bubble waits on a micro-batch's share of them too), overlapped what
     exceeds a layer's forward and backward (the 4 local experts' host time included), the 2%
     SM share and the unpaired warm-up and cool-down chunks ((v - 1) p = 24 of m v = 512)
-    stay: 7.53 s.
+    stay: 7.50 s.
     A dense run's step does not depend on the setting."""
     a, lay, mac, sw = _inputs("h100: qwen3-235b-a22b-256")
     assert sw.overlap_ep
     on, off = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, overlap_ep=False))
     assert off.ep == pytest.approx(15.2099, abs=1e-4)
-    assert on.ep == pytest.approx(7.5323, abs=1e-4)
-    assert on.time == pytest.approx(19.6727, abs=1e-4)
-    assert off.time == pytest.approx(27.456, abs=1e-3)
+    assert on.ep == pytest.approx(7.5013, abs=1e-4)
+    assert on.time == pytest.approx(19.769, abs=1e-4)
+    assert off.time == pytest.approx(27.584, abs=1e-3)
     assert on.compute == off.compute
     a, lay, mac, sw = _inputs("h100: llama3-70b-64")
     assert step(a, lay, mac, sw) == step(a, lay, mac, replace(sw, overlap_ep=True))
@@ -478,23 +479,23 @@ def test_the_expert_all_to_all_overlap_hides_under_the_paired_micro_batch() -> N
 
 def test_small_experts_pay_their_own_wave_quantization(monkeypatch: pytest.MonkeyPatch) -> None:
     """Transformer Engine runs a grouped GEMM as one cuBLAS GEMM an expert over 4 streams: H100's
-    Qwen3 30B (16 local experts of 768) computes 7.5177 s a step with its experts graphed (no
-    host time), 7.4803 s were all 16 experts' tiles pooled in one wave schedule."""
+    Qwen3 30B (16 local experts of 768) computes 7.6177 s a step with its experts graphed (no
+    host time), 7.5790 s were all 16 experts' tiles pooled in one wave schedule."""
     import dclint.projection.step.model as step_module
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
     sw = replace(sw, graphed_experts=True)
-    assert step(a, lay, mac, sw).compute == pytest.approx(7.5177, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(7.6177, abs=1e-4)
     monkeypatch.setattr(step_module, "GEMM_STREAMS", 10**6)
-    assert step(a, lay, mac, sw).compute == pytest.approx(7.4803, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(7.5790, abs=1e-4)
 
 
 def test_eager_experts_wait_for_the_host() -> None:
     """Eager dropless experts (no full-iteration graph): a pass takes at least the host time of
     its local experts' GEMMs, 2 x 74 us forward and 4 x 74 us backward an expert, overlapped
     with the GEMMs themselves. H100's Qwen3 30B (16 local experts) has 2.368 ms forward, 4.736 ms
-    backward of host work a layer against 0.44 ms and 0.93 ms of expert GEMMs; the step grows
-    from 7.5177 s of compute to 11.9251 s. The full-iteration graph removes the term."""
+    backward of host work a layer against 0.45 ms and 0.96 ms of expert GEMMs; the step grows
+    from 7.6177 s of compute to 11.9893 s. The full-iteration graph removes the term."""
     from dclint.projection.step.model import _layer_pass
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
@@ -502,14 +503,14 @@ def test_eager_experts_wait_for_the_host() -> None:
         _layer_pass(a, lay, mac, sw),
         _layer_pass(a, lay, mac, replace(sw, graphed_experts=True)),
     )
-    assert step(a, lay, mac, sw).compute == pytest.approx(11.9251, abs=1e-4)
-    assert eager.fwd - graphed.fwd == pytest.approx(2.368e-3 - 0.4388e-3, abs=1e-7)
-    assert eager.bwd - graphed.bwd == pytest.approx(4.736e-3 - 0.9264e-3, abs=1e-7)
+    assert step(a, lay, mac, sw).compute == pytest.approx(11.9893, abs=1e-4)
+    assert eager.fwd - graphed.fwd == pytest.approx(2.368e-3 - 0.4538e-3, abs=1e-7)
+    assert eager.bwd - graphed.bwd == pytest.approx(4.736e-3 - 0.9580e-3, abs=1e-7)
 
 
 def test_the_host_term_recomputed_and_hidden() -> None:
     """Full recomputation issues the eager experts' GEMMs again: H100's Qwen3 30B pays the
-    forward's 1.9292 ms of host time a layer twice. One large local expert a GPU (the
+    forward's 1.9142 ms of host time a layer twice. One large local expert a GPU (the
     moe-1.7t sample: 128 experts over ep 128) issues its 2 forward GEMMs in 148 us, under
     their own time on the GPU: nothing added."""
     from dclint.loader import load
@@ -519,8 +520,8 @@ def test_the_host_term_recomputed_and_hidden() -> None:
     full = replace(lay, recompute="full")
     graphed = replace(sw, graphed_experts=True)
     eager, captured = _layer_pass(a, full, mac, sw), _layer_pass(a, full, mac, graphed)
-    assert eager.fwd - captured.fwd == pytest.approx(1.9292e-3, abs=1e-7)
-    assert eager.rec - captured.rec == pytest.approx(1.9292e-3, abs=1e-7)
+    assert eager.fwd - captured.fwd == pytest.approx(1.9142e-3, abs=1e-7)
+    assert eager.rec - captured.rec == pytest.approx(1.9142e-3, abs=1e-7)
     design = load(ROOT / "sample_designs" / "moe-1.7t-nvl72.yaml")
     hw = hardware_of(design, design.workloads[0].platform)
     assert not isinstance(hw, str)
@@ -558,27 +559,28 @@ def _native(stem: str, wid: str) -> Run:
 
 def test_pytorch_native_runs_as_measured() -> None:
     """The PyTorch-native set (TorchTitan's and torchao's tables on power-capped H100,
-    llm-foundry's MPT tables on H100 and A100): mean absolute error 9.0% over 75 runs, 67
-    within 15% (9.2% and 66 before llm-foundry's optimizer step as Composer runs it,
-    COMPOSER_ADAM_BYTES; 10.1% and 64 before compiled context parallel waited on each
-    collective where it is issued; 18.2% and 45 before the attention kernel, async TP,
-    blocking pipeline sends, rowwise GEMM and PyTorch context-parallel terms, 11.9% before
+    llm-foundry's MPT tables on H100 and A100): mean absolute error 7.1% over 75 runs, 68
+    within 15% (9.0% and 67 at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes
+    back to back, efficiency.AT_LAYER; 9.2% and 66 before llm-foundry's optimizer step as
+    Composer runs it, COMPOSER_ADAM_BYTES; 10.1% and 64 before compiled context parallel
+    waited on each collective where it is issued; 18.2% and 45 before the attention kernel,
+    async TP, blocking pipeline sends, rowwise GEMM and PyTorch context-parallel terms, 11.9% before
     TorchTitan's pipeline split,
     11.7% and 60 before PyTorch SDPA's per-pass rates and the context-parallel merges, 11.1%
     and 61 before the output layer's GEMMs ran in BF16 in Float8 runs, 10.8% and 62 before the
     pipeline bubble waited on the micro-batches' tp, cp and ep communication and the
-    backward's last dK, dV send was exposed); A100's 27 at 5.1%, H100's 48 at 11.2% (11.5%,
-    13.0%, 14.4%, 15.4%, 14.1%)
+    backward's last dK, dV send was exposed); A100's 27 at 5.1%, H100's 48 at 8.3% (11.2%,
+    11.5%, 13.0%, 14.4%, 15.4%, 14.1%)
     (docs/performance-model.md, PyTorch-native runs)."""
     native = [r for r in runs() if r.design.name in PYTORCH]
     errors = [abs(error(r)) for r in native]
     assert len(errors) == 75
-    assert round(100 * sum(errors) / len(errors), 1) == 9.0
-    assert sum(e <= 0.15 for e in errors) == 67
+    assert round(100 * sum(errors) / len(errors), 1) == 7.1
+    assert sum(e <= 0.15 for e in errors) == 68
     a100 = [abs(error(r)) for r in native if r.generation == "ampere"]
     assert (len(a100), round(100 * sum(a100) / len(a100), 1)) == (27, 5.1)
     h100 = [abs(error(r)) for r in native if r.generation == "hopper"]
-    assert (len(h100), round(100 * sum(h100) / len(h100), 1)) == (48, 11.2)
+    assert (len(h100), round(100 * sum(h100) / len(h100), 1)) == (48, 8.3)
 
 
 def test_torchtitan_and_torchao_rows_as_the_docs_tables() -> None:
@@ -591,11 +593,11 @@ def test_torchtitan_and_torchao_rows_as_the_docs_tables() -> None:
         if r.design.name in ("torchtitan-h100", "torchao-float8-h100")
     ]
     assert got == [
-        5.0, 8.3, 5.1, 6.6, 9.2, 5.0,  # 8B FSDP, compile, Float8 on 8 and 128 GPUs
-        17.0, 9.4, 47.2, 54.2,  # 8B at 32K to 256K
-        -7.6, 3.8,  # 70B, AsyncTP
-        9.5, 10.9, 8.7, 13.4, 5.8, 15.8,  # 405B, TorchTitan's 15 / 16 x 6 / 15 split
-        11.9, 10.8, 19.1,  # torchao: bf16, tensorwise, rowwise
+        1.6, 4.1, 3.6, 3.2, 5.0, 3.5,  # 8B FSDP, compile, Float8 on 8 and 128 GPUs
+        16.0, 8.8, 46.7, 54.0,  # 8B at 32K to 256K
+        -8.7, 2.3,  # 70B, AsyncTP
+        7.4, 8.7, 7.1, 12.3, 5.2, 15.4,  # 405B, TorchTitan's 15 / 16 x 6 / 15 split
+        7.7, 9.3, 17.5,  # torchao: bf16, tensorwise, rowwise
     ]  # fmt: skip
 
 
@@ -604,8 +606,11 @@ def test_single_settings_gain_as_the_docs_say() -> None:
     (docs/performance-model.md): torch.compile on 8B (8 and 128 GPUs; published +15.7%,
     +16.2%), Float8 over compile (+28.0%, +28.6%), AsyncTP on 70B (+5.7%), interleaved 1F1B on
     405B (+28.0%), torchao's tensorwise Float8 and rowwise over bf16 (+25.0%, +10.1%): the
-    model's +19.3/+19.0, +24.2/+23.8, +18.7, +29.6, +23.9 and +17.2 (rowwise +23.6 and AsyncTP
-    +27.2 before their terms; Float8 +26.5/+26.1, tensorwise +26.1 and rowwise +19.1 before
+    model's +18.6/+18.3, +27.3/+26.8, +18.4, +29.7, +26.8 and +20.1 (+19.3/+19.0,
+    +24.2/+23.8, +18.7, +29.6, +23.9 and +17.2 at MAMF's GEMM rates, before the GEMMs ran at a
+    layer's shapes back to back: Hopper's FP8 rate 0.967 of MAMF's there, its BF16 rate 0.931,
+    efficiency.AT_LAYER; rowwise +23.6 and AsyncTP +27.2 before their terms; Float8
+    +26.5/+26.1, tensorwise +26.1 and rowwise +19.1 before
     the output layer's GEMMs ran in BF16: TorchTitan's Float8 configs filter it out;
     interleaving +26.6 before the pipeline bubble waited on the tp collectives)."""
 
@@ -628,15 +633,16 @@ def test_single_settings_gain_as_the_docs_say() -> None:
         for a, b in (("", "-compile"), ("-compile", "-compile-float8"))
         for n in (8, 128)
     ]
-    assert got == [19.3, 19.0, 24.2, 23.8]
-    assert gain(tt, "llama31-70b-256-2d", "llama31-70b-256-2d-asynctp") == 18.7
-    assert gain(tt, "llama31-405b-512-1f1b", "llama31-405b-512-interleaved") == 29.6
-    assert gain(ao, "llama3-8b-bf16", "llama3-8b-tensorwise-fp8-all-gather") == 23.9
-    assert gain(ao, "llama3-8b-bf16", "llama3-8b-rowwise") == 17.2
+    assert got == [18.6, 18.3, 27.3, 26.8]
+    assert gain(tt, "llama31-70b-256-2d", "llama31-70b-256-2d-asynctp") == 18.4
+    assert gain(tt, "llama31-405b-512-1f1b", "llama31-405b-512-interleaved") == 29.7
+    assert gain(ao, "llama3-8b-bf16", "llama3-8b-tensorwise-fp8-all-gather") == 26.8
+    assert gain(ao, "llama3-8b-bf16", "llama3-8b-rowwise") == 20.1
 
 
-@pytest.mark.xfail(strict=True, reason="9.2% (docs/performance-model.md, PyTorch-native runs)")
 def test_mean_absolute_error_at_most_8_percent_on_the_pytorch_native_runs() -> None:
+    """Issue 51's 8% on the PyTorch-native runs: 7.1% since the GEMMs run at a layer's shapes
+    back to back (efficiency.AT_LAYER; 9.0% at MAMF's rates, an expected failure until then)."""
     errors = [abs(error(r)) for r in runs() if r.design.name in PYTORCH]
     assert sum(errors) / len(errors) <= 0.08
 
@@ -684,7 +690,7 @@ def test_fsdp_throughput_a_gpu_falls_from_8_to_128_gpus() -> None:
         )
         for n in ("fsdp", "fsdp-compile", "fsdp-compile-float8")
     ]
-    assert got == [-1.2, -1.5, -1.8]
+    assert got == [-1.2, -1.4, -1.8]
 
 
 # llm-foundry's MPT-30B at 4,096 tokens on 8 GPUs (README at b2a43a147, the H100 80GB BF16 and
@@ -696,11 +702,11 @@ MPT_30B_4K_PARAMETERS = 29989894144
 
 
 def test_mpt_30b_8k_miss_is_its_micro_batch_not_its_sequence() -> None:
-    """The 30B at 8K is over-predicted on both GPUs (+39.7%, +31.7%), the same model at 4K and
-    the same micro-batch of 1 is not (+13.1%, -2.5%, as the 2K rows at +13.8% and -4.0%): from
-    4K to 8K the table's throughput a GPU falls 23.2% and 29.5%, the model's 5.1% and 4.7%,
+    """The 30B at 8K is over-predicted on both GPUs (+33.8%, +31.7%), the same model at 4K and
+    the same micro-batch of 1 is not (+8.0%, -2.5%, as the 2K rows at +8.1% and -4.0%): from
+    4K to 8K the table's throughput a GPU falls 23.2% and 29.5%, the model's 4.9% and 4.7%,
     while the 13B from 4K to 32K on the same Triton kernel and head width (128) falls as the
-    model gives it (-58.1% and -50.6% published, -56.9% and -52.9% predicted). What the 8K row has
+    model gives it (-58.1% and -50.6% published, -55.7% and -52.9% predicted). What the 8K row has
     that no other 30B row on 8 GPUs has: 8,192 tokens a micro-batch (6,144 at 512-2K, 4,096 at
     4K), the most memory of the three in dclint's own estimate (docs/performance-model.md,
     llm-foundry's 30B at 8K: memory, not modelled)."""
@@ -726,11 +732,11 @@ def test_mpt_30b_8k_miss_is_its_micro_batch_not_its_sequence() -> None:
             held = est.weights + est.gradients + est.optimizer + est.activations
             memory[wl.sequence_length] = round(float(held.m_as("GiB")), 1)
     assert got == {
-        "h100": (13.1, 13.8, 39.7, -23.2, -5.1),
+        "h100": (8.0, 8.1, 33.8, -23.2, -4.9),
         "a100": (-2.5, -4.0, 31.7, -29.5, -4.7),
     }
     assert memory == {2048: 68.5, 4096: 66.6, 8192: 70.5}
-    for gpu, published, predicted in (("h100", -58.1, -56.9), ("a100", -50.6, -52.9)):
+    for gpu, published, predicted in (("h100", -58.1, -55.7), ("a100", -50.6, -52.9)):
         short = _native("llm-foundry", f"mpt-13b-{gpu}-8gpu-4096")
         long = _native("llm-foundry", f"mpt-13b-{gpu}-8gpu-32768")
         pub = float(long.wl.tokens_per_second / short.wl.tokens_per_second)
@@ -742,13 +748,14 @@ def test_405b_from_8k_to_32k_is_slower_a_token() -> None:
     """TorchTitan's Llama 3.1 405B on 512 H100 (tp 8, pp 8, FSDP 8, 1F1B, 8 micro-batches
     of 32,768 tokens): 100 tokens/s a GPU at 8,192 (Table 5) and 76 at 32,768 (Table 6),
     -24%. Attention's quadratic cost, FSDP gathering once a step under PP: the model gives
-    -24.5% (-23.7% regathering every micro-batch, which costs the 8K run more; -25.1% and
+    -24.2% (-23.4% regathering every micro-batch, which costs the 8K run more; -24.5% and
+    -23.7% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back; -25.1% and
     -24.2% before PyTorch SDPA's per-pass rates, -26.1% and -25.1% before the output layer's
     BF16 GEMMs, -25.8% and -24.9% before the pipeline bubble waited on the tp collectives)."""
     short = _native("torchtitan-h100", "llama31-405b-512-1f1b")
     long = _native("torchtitan-h100", "llama31-405b-512-cp1-32k")
     change = float(prediction(long).tokens_per_second / prediction(short).tokens_per_second)
-    assert round(100 * (change - 1), 1) == -24.5
+    assert round(100 * (change - 1), 1) == -24.2
     zero3 = [
         r.wl.model_copy(
             update={
@@ -762,7 +769,7 @@ def test_405b_from_8k_to_32k_is_slower_a_token() -> None:
     regather = float(
         prediction(long, zero3[1]).tokens_per_second / prediction(short, zero3[0]).tokens_per_second
     )
-    assert round(100 * (regather - 1), 1) == -23.7
+    assert round(100 * (regather - 1), 1) == -23.4
 
 
 def test_hsdp_shards_inside_a_node_and_all_reduces_across() -> None:
@@ -829,18 +836,20 @@ def test_asynctp_gain_against_the_published_pairs() -> None:
     +10). The model hides the forward passes' collectives only (pytorch/pytorch#149946); it
     gave +27.2 on Table 4's pair hiding every pass. Each June 2025 pair within 6 points of
     the published; Table 4's, an older release of the same layout the June benchmark measured
-    at +16, 13.0 points above."""
+    at +16, 12.7 points above."""
     got = _asynctp_gains()
-    assert got == [18.7, 14.6, 18.7, 10.3, 6.1]
+    assert got == [18.4, 14.0, 18.4, 10.2, 6.3]
     published = [5.7, 9.0, 16.0, 10.0, 10.0]
     assert all(abs(g - p) <= 6.0 for g, p in zip(got[1:], published[1:], strict=True))
     mean = sum(abs(g - p) for g, p in zip(got, published, strict=True)) / len(got)
-    assert round(mean, 1) == 5.1
+    assert round(mean, 1) == 4.8
 
 
 def test_rowwise_and_tensorwise_gains_against_torchao() -> None:
     """torchao's Llama 3 8B table: tensorwise with FP8 all-gather +25.0% over bf16, rowwise
-    +10.1%. The model: +23.9% (within 2 points) and +17.2% (7.1 points above: the rowwise
+    +10.1%. The model: +26.8% (within 2 points) and +20.1% (10.0 points above; +23.9% and
+    +17.2% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back, where
+    Hopper's FP8 rate is 0.967 of MAMF's and its BF16 0.931: the rowwise
     GEMM's measured 90-100% and the backward's rescaling pass are what is sourced; the FP8
     rate is the one without fast accumulation, the backward's; the forward's fast-accumulation
     margin, unpublished, is not modelled and would raise both)."""
@@ -849,30 +858,33 @@ def test_rowwise_and_tensorwise_gains_against_torchao() -> None:
     tensorwise = _native(ao, "llama3-8b-tensorwise-fp8-all-gather")
     rowwise = _native(ao, "llama3-8b-rowwise")
     got = [round(100 * (_tokens(r) / _tokens(bf16) - 1), 1) for r in (tensorwise, rowwise)]
-    assert got == [23.9, 17.2]
+    assert got == [26.8, 20.1]
     assert abs(got[0] - 25.0) <= 2.0
-    assert round(got[1] - 10.1, 1) == 7.1
+    assert round(got[1] - 10.1, 1) == 10.0
 
 
 def test_interleaving_gains() -> None:
-    """Interleaved 1F1B: TorchTitan's 405B pair (published +28.0%) +29.6% in the model (+26.6%
-    before the bubble waited on the micro-batches' tp collectives); over the 17 Megatron dense
-    runs that interleave, the published vpp against vpp 1 averages +7.7% (+7.3% before)
+    """Interleaved 1F1B: TorchTitan's 405B pair (published +28.0%) +29.7% in the model (+29.6% at
+    MAMF's GEMM rates; +26.6% before the bubble waited on the micro-batches' tp collectives);
+    over the 17 Megatron dense runs that interleave, the published vpp against vpp 1 averages
+    +7.8% (+7.7% at MAMF's rates, +7.3% before)
     (docs/performance-model.md, Limits)."""
     tt = "torchtitan-h100"
     one, two = _native(tt, "llama31-405b-512-1f1b"), _native(tt, "llama31-405b-512-interleaved")
-    assert round(100 * (_tokens(two) / _tokens(one) - 1), 1) == 29.6
+    assert round(100 * (_tokens(two) / _tokens(one) - 1), 1) == 29.7
     gains = [
         _tokens(r) / _tokens(r, _declared(r, parallel={"vpp": 1})) - 1
         for r in runs()
         if not r.native and not r.moe and r.wl.parallel.vpp > 1
     ]
-    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (17, 7.7)
+    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (17, 7.8)
 
 
 def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
-    """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +40.6% on
-    average (+16.5% to +53.7%), MoE 28 runs +10.3% (+0.7% to +28.0%; +44.0% and +13.5% before
+    """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +42.3% on
+    average (+18.2% to +54.8%), MoE 28 runs +11.4% (+0.8% to +29.6%; +40.6% and +10.3% at
+    MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back, where
+    Blackwell's FP8 rate is 0.846 of MAMF's and its BF16 0.865; +44.0% and +13.5% before
     the output layer's GEMMs ran at the BF16 rate in FP8 runs, +14.7% MoE, +1.5% to +36.1%,
     before MXFP8's GEMMs ran at MXFP8_GEMM_RATE). Held against the
     published same-layout pairs in test_fp8_gains_against_the_published_same_layout_pairs
@@ -894,7 +906,7 @@ def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
                 round(100 * max(gains), 1),
             )
         )
-    assert out == [(21, 40.6, 16.5, 53.7), (28, 10.3, 0.7, 28.0)]
+    assert out == [(21, 42.3, 18.2, 54.8), (28, 11.4, 0.8, 29.6)]
 
 
 def _validation(stem: str) -> dict[str, Run]:
@@ -961,11 +973,11 @@ def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
     """Why Blackwell dense keeps MLPerf's 8B runs of one micro-batch a step in its band
     (docs/performance-model.md, Residual bands): a domain rule "Megatron-family steps of one
     micro-batch a step per data-parallel rank are outside the calibration domain" would catch
-    10 runs, 7 of them within 13.4%, and leave Blackwell dense 0.987-1.132 on 14 runs, which
+    10 runs, 8 of them within 14.5%, and leave Blackwell dense 0.894-1.02 on 14 runs, which
     holds none of DGX Cloud Benchmarking's 18 held-out GB200 runs (8 to 128 micro-batches a
-    step, inside such a rule's domain: +14.9% to +25.3%); the band of all 21 holds all 18.
+    step, inside such a rule's domain: +2.7% to +13.2%); the band of all 21 holds all 18.
     The PyTorch-native runs of one micro-batch a step (35 inside NATIVE_CP_MAX) come out from
-    -7.6% to +19.1%: the regime alone is not where the model fails."""
+    -8.7% to +17.5%: the regime alone is not where the model fails."""
     from dclint.projection.uncertainty import BANDS, derive
 
     single = {
@@ -975,44 +987,46 @@ def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
         "narayanan-2021-a100: gpt-1.7b": 4.6,
         "narayanan-2021-a100: gpt-3.6b": 4.0,
         "narayanan-2021-a100: gpt-7.5b": 1.3,
-        "mlperf-training-blackwell: llama31-8b-72-v5.1-tyche": 13.4,
-        "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche": 65.9,
-        "mlperf-training-blackwell: llama31-8b-72-v5.1-theia": -1.8,
-        "mlperf-training-blackwell: llama31-8b-512-v5.1-theia": 70.5,
-        "mlperf-training-blackwell: llama31-8b-8-v5.1-uf": 7.5,
-        "mlperf-training-blackwell: llama31-8b-64-v5.1-uf": 3.5,
-        "mlperf-training-blackwell: llama31-8b-256-v5.1-uf": 19.5,
+        "mlperf-training-blackwell: llama31-8b-72-v5.1-tyche": 5.5,
+        "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche": 59.7,
+        "mlperf-training-blackwell: llama31-8b-72-v5.1-theia": -8.6,
+        "mlperf-training-blackwell: llama31-8b-512-v5.1-theia": 63.5,
+        "mlperf-training-blackwell: llama31-8b-8-v5.1-uf": -0.8,
+        "mlperf-training-blackwell: llama31-8b-64-v5.1-uf": -0.8,
+        "mlperf-training-blackwell: llama31-8b-256-v5.1-uf": 14.5,
     }
     ruled = derive(
         (r.generation, r.moe, error(r))
         for r in runs()
         if not r.native and r.in_domain and r.name not in single
     )
-    assert ruled[("blackwell", False)] == (0.987, 1.132, 14)
+    assert ruled[("blackwell", False)] == (0.894, 1.02, 14)
     assert ("ampere", False) not in ruled  # 7 runs left, under MIN_RUNS: the envelope
     held_out = [r for r in _validation("dgxc-benchmarking").values() if r.generation == "blackwell"]
     assert len(held_out) == 18 and all(r.micro_batches >= 8 for r in held_out)
     ratios = sorted(round(1 + error(r), 3) for r in held_out)
-    assert (ratios[0], ratios[-1]) == (1.149, 1.253)
+    assert (ratios[0], ratios[-1]) == (1.027, 1.132)
     low, high, _ = ruled[("blackwell", False)]
     assert sum(low <= x <= high for x in ratios) == 0
     low, high, _ = BANDS[("blackwell", False)]
     assert sum(low <= x <= high for x in ratios) == 18
     native = [error(r) for r in runs() if r.native and r.in_domain and r.micro_batches == 1]
     assert len(native) == 35
-    assert (round(100 * min(native), 1), round(100 * max(native), 1)) == (-7.6, 19.1)
+    assert (round(100 * min(native), 1), round(100 * max(native), 1)) == (-8.7, 17.5)
 
 
 def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
     """DGX Cloud Benchmarking's BF16 and FP8 runs of one layout and release (NeMo 25.04.01,
     delayed scaling; tests/validation/dgxc-benchmarking.yaml): FP8 over BF16, published and in
     the model (%). On GB200 Llama 3.1 405B (128 to 512 GPUs) and Nemotron-4 340B (weak and
-    strong scaling) the published gains are +43.9 to +53.4, mean +49.0; the model's +44.3 to
-    +53.3, mean +50.2 (+48.4 to +57.0, mean +54.4, before the output layer's GEMMs ran at the
-    BF16 rate in FP8 runs): within 4 points of each, not the +20-25% of torchao's MXFP8 on
-    B200. On H100 (405B, 512 GPUs) the model's gain is 11.3 points below the published +52.2.
-    Every GB200 run of the set, BF16 and FP8, is over-predicted (+14.9% to +25.3%): the
-    release's GB200 step is slower than the model at either precision."""
+    strong scaling) the published gains are +43.9 to +53.4, mean +49.0; the model's +46.4 to
+    +54.4, mean +51.5 (+44.3 to +53.3, mean +50.2, at MAMF's GEMM rates, before the GEMMs ran
+    at a layer's shapes back to back, where Blackwell's FP8 rate is 0.846 of MAMF's and its
+    BF16 0.865; +48.4 to +57.0, mean +54.4, before the output layer's GEMMs ran at the BF16
+    rate in FP8 runs): within 5.3 points of each (4 before), not the +20-25% of torchao's
+    MXFP8 on B200. On H100 (405B, 512 GPUs) the model's gain is 7.0 points below the published
+    +52.2 (11.3 before). Every GB200 run of the set, BF16 and FP8, is over-predicted (+2.7% to
+    +13.2%; +14.9% to +25.3% at MAMF's rates)."""
     rs = _validation("dgxc-benchmarking")
     got = []
     for wid, bf16 in rs.items():
@@ -1025,29 +1039,29 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
         model = _tokens(fp8) / _tokens(bf16) - 1
         got.append((wid.removesuffix("-bf16"), round(100 * published, 1), round(100 * model, 1)))
     assert got == [
-        ("gb200-llama31-405b-128", 52.5, 53.3),
-        ("gb200-llama31-405b-256", 53.4, 53.3),
-        ("gb200-llama31-405b-512", 52.3, 52.4),
-        ("gb200-nemotron4-340b-128", 47.6, 49.9),
-        ("gb200-nemotron4-340b-256", 44.4, 48.4),
-        ("gb200-nemotron4-340b-512", 43.9, 44.3),
-        ("gb200-nemotron4-340b-128-gbs512", 49.6, 50.8),
-        ("gb200-nemotron4-340b-256-gbs512", 47.9, 50.6),
-        ("gb200-nemotron4-340b-512-gbs512", 49.4, 49.1),
-        ("h100-llama31-405b-512", 52.2, 40.9),
+        ("gb200-llama31-405b-128", 52.5, 54.3),
+        ("gb200-llama31-405b-256", 53.4, 54.4),
+        ("gb200-llama31-405b-512", 52.3, 53.5),
+        ("gb200-nemotron4-340b-128", 47.6, 51.1),
+        ("gb200-nemotron4-340b-256", 44.4, 49.7),
+        ("gb200-nemotron4-340b-512", 43.9, 46.4),
+        ("gb200-nemotron4-340b-128-gbs512", 49.6, 52.0),
+        ("gb200-nemotron4-340b-256-gbs512", 47.9, 51.7),
+        ("gb200-nemotron4-340b-512-gbs512", 49.4, 50.5),
+        ("h100-llama31-405b-512", 52.2, 45.2),
     ]
     gb200 = [(p, m) for k, p, m in got if k.startswith("gb200")]
-    assert all(abs(m - p) <= 4.0 for p, m in gb200)
+    assert round(max(abs(m - p) for p, m in gb200), 1) == 5.3
     assert (
         round(sum(p for p, _ in gb200) / len(gb200), 1),
         round(sum(m for _, m in gb200) / len(gb200), 1),
-    ) == (49.0, 50.2)
+    ) == (49.0, 51.5)
     errors = [round(100 * error(r), 1) for r in rs.values()]
     assert errors == [
-        14.9, 15.6, 16.7, 16.7, 15.6, 15.7,  # GB200 405B, bf16 and fp8 at 128, 256, 512
-        23.4, 25.3, 20.9, 24.3, 22.0, 22.3,  # GB200 340B, weak scaling
-        20.0, 21.0, 21.1, 23.3, 22.4, 22.2,  # GB200 340B, global batch 512
-        2.5, -5.1,  # H100 405B
+        2.7, 4.0, 4.3, 5.0, 3.4, 4.3,  # GB200 405B, bf16 and fp8 at 128, 256, 512
+        10.5, 13.2, 8.5, 12.6, 10.0, 11.9,  # GB200 340B, weak scaling
+        7.3, 9.0, 8.4, 11.2, 9.7, 10.5,  # GB200 340B, global batch 512
+        -2.6, -7.0,  # H100 405B
     ]  # fmt: skip
 
 
@@ -1055,8 +1069,8 @@ def test_mxfp8_against_current_scaling_at_the_published_layouts() -> None:
     """Megatron-Bridge 25.11's table gives MXFP8 in parentheses at the FP8-CS rows' layouts:
     Llama 3 8B on GB200 and B200, Llama 3.1 405B on B200, -5.5%, -3.6%, -5.6% (29,789 against
     31,508; 29,521 against 30,624; 624 against 661 tokens/s/GPU). The model gives MXFP8
-    -0.6%, -0.6%, -1.8% with its GEMMs at MXFP8_GEMM_RATE (Transformer Engine's GEMM
-    profiling guide), +1.6%, +1.6%, +0.7% without: the published sign, 3 to 5 points short
+    -0.9%, -0.9%, -2.0% with its GEMMs at MXFP8_GEMM_RATE (Transformer Engine's GEMM
+    profiling guide), +1.4%, +1.4%, +0.7% without: the published sign, 3 to 5 points short
     (its recipe bytes make MXFP8's casts the cheaper: no second amax read)."""
     got = []
     for stem, wid in (
@@ -1069,15 +1083,16 @@ def test_mxfp8_against_current_scaling_at_the_published_layouts() -> None:
         got.append(round(100 * (_tokens(run, mx) / _tokens(run) - 1), 1))
         assert any("MXFP8 GEMMs at 0.951" in n for n in prediction(run, mx).assumptions)
         assert not any("MXFP8 GEMMs" in n for n in prediction(run).assumptions)
-    assert got == [-0.6, -0.6, -1.8]
+    assert got == [-0.9, -0.9, -2.0]
     published = [29789 / 31508 - 1, 29521 / 30624 - 1, 624 / 661 - 1]
     assert [round(100 * p, 1) for p in published] == [-5.5, -3.6, -5.6]
 
 
 def test_tp_overlap_gain_on_the_megatron_runs() -> None:
     """Transformer Engine's TP overlap (userbuffers, every pass hidden) over exposed TP
-    collectives on the 23 Megatron dense runs with tp > 1 that overlap: +19.4% on average
-    (+18.2% before the pipeline bubble waited on the exposed collectives)."""
+    collectives on the 23 Megatron dense runs with tp > 1 that overlap: +18.3% on average
+    (+19.4% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back;
+    +18.2% before the pipeline bubble waited on the exposed collectives)."""
     gains = [
         _tokens(r) / _tokens(r, _declared(r, software={"overlap_tp": False})) - 1
         for r in runs()
@@ -1086,7 +1101,7 @@ def test_tp_overlap_gain_on_the_megatron_runs() -> None:
         and r.wl.parallel.tp > 1
         and r.wl.software_in_effect.overlap_tp
     ]
-    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (23, 19.4)
+    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (23, 18.3)
 
 
 def test_fsdp_sm_share_held_against_the_scaling_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1138,34 +1153,35 @@ def test_fsdp_sm_share_held_against_the_scaling_pairs(monkeypatch: pytest.Monkey
             )
         )
     assert table == [
-        (0.02, 2.3, 0.4, 2.2),
-        (0.10, 1.3, 0.1, 2.1),
-        (0.15, 0.8, -0.1, 2.1),
-        (0.20, 0.2, -0.3, 2.2),
-        (0.30, -0.9, -0.7, 2.4),
+        (0.02, 2.3, 0.7, 1.9),
+        (0.10, 1.4, 0.3, 1.9),
+        (0.15, 0.8, 0.1, 1.9),
+        (0.20, 0.2, -0.1, 2.0),
+        (0.30, -0.9, -0.5, 2.3),
     ]
 
 
 def test_flash_attention_in_triton_takes_its_published_slowdown() -> None:
     """llm-foundry's attn_impl triton: FlashAttention-2 is 1.3-1.5x faster forward and about 2x
     backward (Dao 2023, sec. 4.1): MPT 7B at 32K on H100 spends 71.2 ms in a layer's attention
-    forward instead of FlashAttention-2's 50.8, and its step takes 36.88 s instead of 26.14
-    (Transformer Engine's fused attention, cuDNN's on Hopper, 32.6 ms and 21.14 s; 36.86, 26.12
-    and 21.12 s before Composer's optimizer step)."""
+    forward instead of FlashAttention-2's 50.8, and its step takes 37.53 s instead of 26.80
+    (Transformer Engine's fused attention, cuDNN's on Hopper, 32.6 ms and 21.80 s; 36.88, 26.14
+    and 21.14 s at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back;
+    36.86, 26.12 and 21.12 s before Composer's optimizer step)."""
     from dclint.projection.step.model import _layer_pass
 
     a, lay, mac, sw = _inputs("llm-foundry: mpt-7b-h100-8gpu-32768")
     assert sw.attention_kernel == "triton"
     flash = replace(sw, attention_kernel="flash")
     assert round(_layer_pass(a, lay, mac, flash).attn_fwd * 1e3, 1) == 32.6
-    assert round(step(a, lay, mac, flash).time, 2) == 21.14
+    assert round(step(a, lay, mac, flash).time, 2) == 21.80
     mac = replace(mac, fused_attention=(1.0, 1.0, 1.0))  # FlashAttention-2's rate
     slow, fast = _layer_pass(a, lay, mac, sw), _layer_pass(a, lay, mac, flash)
     assert slow.attn_fwd / fast.attn_fwd == pytest.approx(1.4)
     assert slow.attn_bwd / fast.attn_bwd == pytest.approx(2.0)
     assert fast.attn_fwd == pytest.approx(50.822e-3, abs=1e-6)
-    assert step(a, lay, mac, sw).time == pytest.approx(36.876, abs=1e-3)
-    assert step(a, lay, mac, flash).time == pytest.approx(26.142, abs=1e-3)
+    assert step(a, lay, mac, sw).time == pytest.approx(37.534, abs=1e-3)
+    assert step(a, lay, mac, flash).time == pytest.approx(26.800, abs=1e-3)
     run = _native("llm-foundry", "mpt-7b-h100-8gpu-32768")
     assert any("FlashAttention's Triton" in n for n in prediction(run).assumptions)
 
@@ -1174,14 +1190,15 @@ def test_async_tp_hides_the_forward_passes_collectives_only() -> None:
     """TorchTitan's 70B (tp 8, full AC): the TP collectives take 6.722 s a step blocking; PyTorch's
     async TP hides the forward's and the recomputation's, 3.361 s stays (the backward's two
     passes); hiding every pass under the GEMMs, as Transformer Engine's userbuffers, would leave
-    2.190 s. A Megatron run's overlap_tp is not async TP."""
+    2.037 s (2.190 s at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
+    back and hid more). A Megatron run's overlap_tp is not async TP."""
     a, lay, mac, sw = _inputs("torchtitan-h100: llama31-70b-256-2d-asynctp")
     assert (sw.overlap_tp, sw.async_tp) == (True, True)
     parts = [
         step(a, lay, mac, s).tp
         for s in (sw, replace(sw, async_tp=False), replace(sw, overlap_tp=False))
     ]
-    assert [round(p, 3) for p in parts] == [3.361, 2.19, 6.722]
+    assert [round(p, 3) for p in parts] == [3.361, 2.037, 6.722]
     assert not _inputs("h100: llama3-70b-64")[3].async_tp
     run = _native("torchtitan-h100", "llama31-70b-256-2d-asynctp")
     assert any("pytorch/pytorch#149946" in n for n in prediction(run).assumptions)
@@ -1189,15 +1206,15 @@ def test_async_tp_hides_the_forward_passes_collectives_only() -> None:
 
 def test_rowwise_gemms_run_below_tensorwise() -> None:
     """torchao rowwise on 8B: the forward GEMMs at 0.95 of the tensor-wise rate and the backward's
-    outputs rescaled in a pass of their own: a layer's forward 6.925 ms against tensorwise's
-    6.742, its backward 16.809 against 15.533 (the amax bytes included)."""
+    outputs rescaled in a pass of their own: a layer's forward 7.026 ms against tensorwise's
+    6.838, its backward 17.002 against 15.727 (the amax bytes included)."""
     from dclint.projection.step.model import _layer_pass
 
     a, lay, mac, sw = _inputs("torchao-float8-h100: llama3-8b-rowwise")
     rowwise = _layer_pass(a, lay, mac, sw)
     tensorwise = _layer_pass(a, lay, mac, replace(sw, fp8_recipe="tensorwise"))
-    assert (round(rowwise.fwd * 1e3, 3), round(tensorwise.fwd * 1e3, 3)) == (6.925, 6.742)
-    assert (round(rowwise.bwd * 1e3, 3), round(tensorwise.bwd * 1e3, 3)) == (16.809, 15.533)
+    assert (round(rowwise.fwd * 1e3, 3), round(tensorwise.fwd * 1e3, 3)) == (7.026, 6.838)
+    assert (round(rowwise.bwd * 1e3, 3), round(tensorwise.bwd * 1e3, 3)) == (17.002, 15.727)
 
 
 def test_torchtitan_a100_runs_outside_the_calibration() -> None:
@@ -1518,16 +1535,18 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
     the table's sweep.py states: 1B, 3B, 7B, 70B) are over-predicted more than the Triton rows
     (13B, 30B), so the calibration file's H100 optimism is not the Triton kernel's; and every
     model's error grows from 128 to 512 GPUs (published throughput a GPU falls 4.9% for the
-    70B, 9.7% for the 1B; the model's 0.4% and 1.6%)."""
+    70B, 9.7% for the 1B; the model's 0.3% and 1.6%). Mean absolute error 13.58%, 9 within
+    15% (19.24% and 7 at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
+    back: efficiency.AT_LAYER)."""
     rs = _validation("llm-foundry-h100-large")
     got = {wid: round(100 * error(run), 1) for wid, run in rs.items()}
     assert list(got.values()) == [
-        18.4, 15.4, 13.0,  # 70B, flash
-        13.9, 12.4, 10.0,  # 30B, triton
-        8.8, 8.2, 6.4,  # 13B, triton
-        30.7, 26.2, 22.5,  # 7B, flash
-        29.1, 24.2, 21.3,  # 3B, flash
-        34.7, 27.5, 23.6,  # 1B, flash
+        11.8, 8.9, 6.7,  # 70B, flash
+        7.9, 6.6, 4.3,  # 30B, triton
+        3.4, 2.8, 1.1,  # 13B, triton
+        24.7, 20.3, 16.8,  # 7B, flash
+        23.6, 18.9, 16.1,  # 3B, flash
+        29.4, 22.5, 18.7,  # 1B, flash
     ]  # fmt: skip
     flash = [
         abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "flash"
@@ -1536,15 +1555,15 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
         abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "triton"
     ]
     assert (len(flash), len(triton)) == (12, 6)
-    assert round(sum(flash) / 12, 1) == 23.9 and round(sum(triton) / 6, 1) == 9.9
-    assert round(sum(abs(e) for e in got.values()) / 18, 2) == 19.24
-    assert sum(abs(e) <= 15 for e in got.values()) == 7
-    # the band each prediction carries (Hopper PyTorch-native, 1.0-1.167) holds 8 of them
+    assert round(sum(flash) / 12, 1) == 18.2 and round(sum(triton) / 6, 1) == 4.4
+    assert round(sum(abs(e) for e in got.values()) / 18, 2) == 13.58
+    assert sum(abs(e) <= 15 for e in got.values()) == 9
+    # the band each prediction carries (Hopper PyTorch-native, 1.0-1.124) holds 9 of them
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {(round(b.low_factor, 3), round(b.high_factor, 3)) for b in bands.values()} == {
-        (1.0, 1.167)
+        (1.0, 1.124)
     }
-    assert sum(b.low_factor <= 1 + error(rs[w]) <= b.high_factor for w, b in bands.items()) == 8
+    assert sum(b.low_factor <= 1 + error(rs[w]) <= b.high_factor for w, b in bands.items()) == 9
 
     def fall(m: str, tps: Callable[[Run], float]) -> float:
         # throughput a GPU at 512 GPUs over 128, minus one (%)
@@ -1559,9 +1578,224 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
         return float(prediction(r).tokens_per_second.m_as("token/s"))
 
     assert [(fall(m, published), fall(m, model)) for m in ("70b", "1b")] == [
-        (-4.9, -0.4),
+        (-4.9, -0.3),
         (-9.7, -1.6),
     ]
+
+
+def _totals() -> tuple[
+    float, int, float, int, float, tuple[int, int, int], tuple[float, int], tuple[float, int]
+]:
+    """All 164 runs' mean absolute error (%) and within-15% count, the PyTorch-native 75's, the
+    Megatron dense runs' mean absolute error (%), the leave-one-source-out band coverage (all,
+    Megatron family, PyTorch-native), and two held-out sets' mean absolute error (%) and
+    within-15% count: llm-foundry's *Large Scale* H100 rows and DGX Cloud Benchmarking's 20;
+    each rounded as the docs print them."""
+    from dclint.projection.uncertainty import BAND_QUANTILE
+
+    errors = [(r, error(r)) for r in runs()]
+    every = [abs(e) for _, e in errors]
+    native = [abs(e) for r, e in errors if r.design.name in PYTORCH]
+    dense = [
+        abs(e)
+        for r, e in errors
+        if not r.moe and r.design.name != MLPERF and r.design.name not in PYTORCH
+    ]
+    inside, _, per, _ = _held_out(BAND_QUANTILE)
+    held = [
+        [abs(error(r)) for r in _validation(stem).values()]
+        for stem in ("llm-foundry-h100-large", "dgxc-benchmarking")
+    ]
+    large, dgxc = ((round(100 * sum(v) / len(v), 2), sum(e <= 0.15 for e in v)) for v in held)
+    return (
+        round(100 * sum(every) / len(every), 2),
+        sum(e <= 0.15 for e in every),
+        round(100 * sum(native) / len(native), 2),
+        sum(e <= 0.15 for e in native),
+        round(100 * sum(dense) / len(dense), 2),
+        (
+            inside,
+            sum(h for k, (h, _) in per.items() if k not in PYTORCH),
+            sum(h for k, (h, _) in per.items() if k in PYTORCH),
+        ),
+        large,
+        dgxc,
+    )
+
+
+def test_hopper_optimism_follows_the_stack_not_the_generation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Checked and not the cause (docs/performance-model.md, PyTorch-native runs, H100 against
+    A100): a Hopper rate below the guide's. With the GEMMs at a layer's shapes back to back
+    (efficiency.AT_LAYER) the PyTorch-native H100 BF16 runs are still over-predicted on
+    average (32, -1.1% to +33.8%, signed mean +5.27%; +2.2% to +39.7%, +9.15% at MAMF's
+    rates), the Megatron-Core 0.8 H100 BF16 rows under (11, signed -8.45%; -4.68%),
+    llm-foundry's A100 rows not biased (-0.35%). So each further generation-level form
+    measured at MAMF's rates (AT_LAYER emptied), Hopper's BF16 matmul rate x 0.95 or x 0.90,
+    or a sustained clock of 0.95 on every Hopper GEMM and attention rate (the power rule's
+    reference raised to 700 / 0.95^3 W), lowers the 164 runs' and the native runs' errors and
+    raises the Megatron dense runs' (6.87%): none is adopted. And the shortest-K rows are not
+    the most over-predicted: llm-foundry's H100 models of hidden under 4,096 (760M, 1B, 3B)
+    come out +3.07% on average, the 7B to 70B +5.46% (the 30B at 8K, a miss of its own, left
+    out)."""
+    from dclint.projection import efficiency
+
+    signed: dict[str, list[float]] = {"native": [], "mcore": [], "a100": []}
+    for r in runs():
+        if r.wl.precision != "bf16" or r.moe:
+            continue
+        if r.generation == "hopper" and r.design.name in PYTORCH:
+            signed["native"].append(error(r))
+        elif r.design.name == MCORE:
+            signed["mcore"].append(error(r))
+        elif r.generation == "ampere" and r.design.name == "llm-foundry":
+            signed["a100"].append(error(r))
+    assert {k: (len(v), round(100 * sum(v) / len(v), 2)) for k, v in signed.items()} == {
+        "native": (32, 5.27),
+        "mcore": (11, -8.45),
+        "a100": (27, -0.35),
+    }
+    assert (round(100 * min(signed["native"]), 1), round(100 * max(signed["native"]), 1)) == (
+        -1.1,
+        33.8,
+    )
+
+    short_k, long_k = [], []
+    for r in runs():
+        # the 30B at 8K, a miss of its own (its micro-batch), left out
+        if (
+            r.design.name != "llm-foundry"
+            or r.generation != "hopper"
+            or "30b-h100-8gpu-8" in r.name
+        ):
+            continue
+        (short_k if _inputs(r.name)[0].hidden < 4096 else long_k).append(error(r))
+    assert [(len(v), round(100 * sum(v) / len(v), 2)) for v in (short_k, long_k)] == [
+        (12, 3.07),
+        (14, 5.46),
+    ]
+
+    # the probes, each against MAMF's rates (the model before AT_LAYER)
+    monkeypatch.setattr(efficiency, "AT_LAYER", {})
+    bf16 = efficiency._MATMUL[("hopper", "bf16")]
+    got = {}
+    for factor in (0.95, 0.90):
+        monkeypatch.setitem(efficiency._MATMUL, ("hopper", "bf16"), (bf16[0] * factor, *bf16[1:]))
+        got[f"bf16 x{factor:.2f}"] = _totals()
+    monkeypatch.setitem(efficiency._MATMUL, ("hopper", "bf16"), bf16)
+    monkeypatch.setitem(efficiency._MEASURED_AT_W, "hopper", 700.0 / 0.95**3)
+    got["clock x0.95"] = _totals()
+    assert got == {
+        "bf16 x0.95": (8.98, 143, 7.78, 68, 7.26, (150, 79, 71), (15.17, 9), (18.49, 3)),
+        "bf16 x0.90": (8.46, 142, 6.67, 68, 7.68, (148, 79, 69), (11.12, 11), (18.69, 3)),
+        "clock x0.95": (8.46, 145, 6.58, 70, 7.51, (150, 78, 72), (14.8, 9), (18.65, 3)),
+    }
+
+
+def test_gemms_at_a_layers_shapes_measured_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """efficiency.AT_LAYER, Transformer Engine's GEMM profiling guide on H200 NVL (its clock
+    from its datasheet) and B300, adopted on both generations and every precision the guide
+    measured, against MAMF's rates alone, each generation alone, and the H200 NVL read at the
+    power rule's clock (docs/performance-model.md, GEMMs at a layer's shapes): 164 runs' MAE
+    and within 15%, native, Megatron dense, leave-one-source-out (all, Megatron, native),
+    llm-foundry *Large Scale* and DGX Cloud held out (MAE, within 15%). Adopted, every total
+    improves but the Megatron dense mean (6.87% -> 6.98%, under the 8% its test asks) and
+    the leave-one-source-out coverage (150 -> 147 of 164; 77 of 89 and 70 of 75, each over
+    80%); the power-rule reading takes the Megatron dense mean to 8.45%, over 8%."""
+    from dclint.projection import efficiency
+    from dclint.projection.efficiency import power_clock
+
+    full = dict(efficiency.AT_LAYER)
+    got = {"adopted": _totals()}
+    for name, part in (
+        ("MAMF", {}),
+        ("Hopper alone", {k: v for k, v in full.items() if k[0] == "hopper"}),
+        ("Blackwell alone", {k: v for k, v in full.items() if k[0] == "blackwell"}),
+    ):
+        monkeypatch.setattr(efficiency, "AT_LAYER", part)
+        got[name] = _totals()
+    clock = power_clock("hopper", 600.0)
+    assert clock is not None and round(clock[0], 3) == 0.95
+    monkeypatch.setitem(
+        efficiency._GUIDE_PARTS,
+        "H200 NVL",
+        ("hopper", {"bf16": 989.0 * clock[0], "fp8": 1979.0 * clock[0]}),
+    )
+    rule = efficiency._at_layer()
+    assert {k: round(v[0], 3) for k, v in rule.items() if k[0] == "hopper"} == {
+        ("hopper", "bf16"): 0.828,
+        ("hopper", "fp8"): 0.859,
+    }
+    monkeypatch.setattr(efficiency, "AT_LAYER", rule)
+    got["power rule"] = _totals()
+    assert got == {
+        "adopted": (8.53, 144, 7.14, 68, 6.98, (147, 77, 70), (13.58, 9), (7.8, 20)),
+        "MAMF": (9.54, 140, 8.98, 67, 6.87, (150, 79, 71), (19.24, 7), (18.55, 3)),
+        "Hopper alone": (8.7, 143, 7.14, 68, 7.54, (148, 78, 70), (13.58, 9), (18.65, 3)),
+        "Blackwell alone": (9.36, 141, 8.98, 67, 6.31, (150, 79, 71), (19.24, 7), (7.7, 20)),
+        "power rule": (8.1, 140, 5.85, 71, 8.45, (148, 79, 69), (8.06, 16), (8.51, 20)),
+    }
+
+
+def _gemm_guide() -> dict[tuple[str, str], tuple[float, float]]:
+    """Transformer Engine's GEMM profiling guide against the model at MAMF's rates: (part,
+    precision) -> (the model's time of the layer's 12 GEMMs in ms, the published time over
+    it), counted here from the guide's shapes, independently of efficiency.py."""
+    from dclint.projection.efficiency import _MATMUL, SMS, tile_share
+
+    tokens, hidden, qkv, ffn = 15872, 4096, 12288, 16384
+    shapes = []
+    for out, k in ((qkv, hidden), (hidden, hidden), (ffn, hidden), (hidden, ffn)):
+        # forward (tokens x out), data gradient (tokens x k), weight gradient (k x out)
+        shapes += [(tokens, out, k), (tokens, k, out), (k, out, tokens)]
+    flops = sum(2 * m * n * k for m, n, k in shapes)
+    assert round(flops / 1e12, 2) == 19.17  # the guide's "~19.17" a layer
+    got = {}
+    for part, generation, precision, clock, published in (
+        ("B300", "blackwell", "bf16", 1.0, 13.102),
+        ("B300", "blackwell", "fp8", 1.0, 6.812),
+        ("B300", "blackwell", "fp4", 1.0, 3.764),
+        # the NVL's clock from its datasheet: 835.5 and 1,670.5 dense TFLOPS against the
+        # SXM parts' 989 and 1,979
+        ("H200 NVL", "hopper", "bf16", 835.5 / 989.0, 31.968),
+        ("H200 NVL", "hopper", "fp8", 1670.5 / 1979.0, 16.785),
+    ):
+        rate = _MATMUL[(generation, precision)][0] * 1e12 * clock
+        sms = SMS[generation]
+        model = sum(2 * m * n * k / (rate * tile_share(m, n, sms)) for m, n, k in shapes)
+        got[(part, precision)] = (model * 1e3, published / (model * 1e3))
+    return got
+
+
+def test_transformer_engine_gemm_guide_against_the_model_rates() -> None:
+    """Transformer Engine's GEMM profiling guide (docs/examples/gemm_profiling/
+    gemm_profiling.rst at 8f2e635; benchmarks/gemm/benchmark_gemm.py: 100 back-to-back calls
+    timed with CUDA events, inputs pre-quantized) times a layer's 12 GEMMs (hidden 4,096, fused
+    QKV 12,288, ffn 16,384, 15,872 tokens): B300 SXM BF16 13.102 ms, FP8 current scaling 6.812
+    ms and NVFP4 3.764 ms, H200 NVL (600 W) 31.968 ms and 16.785 ms. MAMF's rates with their
+    tile and wave quantization (B300 at B200's rates, as the model runs it; the H200 NVL at
+    its datasheet's 835.5 and 1,670.5 dense TFLOPS against the SXM's 989 and 1,979) put those
+    GEMMs at 11.329, 5.760, 2.880, 29.759 and 16.232 ms: the published times are 1.156x,
+    1.183x, 1.307x, 1.074x and 1.034x, and efficiency.AT_LAYER, the factor the model's GEMM
+    rates take at a layer's shapes back to back, is their inverse (and MXFP8_GEMM_RATE the
+    guide's 6.812 / 7.161)."""
+    from dclint.projection.efficiency import AT_LAYER, MXFP8_GEMM_RATE
+
+    guide = _gemm_guide()
+    got = {k: (round(ms, 3), round(r, 3)) for k, (ms, r) in guide.items()}
+    assert got == {
+        ("B300", "bf16"): (11.329, 1.156),
+        ("B300", "fp8"): (5.76, 1.183),
+        ("B300", "fp4"): (2.88, 1.307),
+        ("H200 NVL", "bf16"): (29.759, 1.074),
+        ("H200 NVL", "fp8"): (16.232, 1.034),
+    }
+    generation = {"B300": "blackwell", "H200 NVL": "hopper"}
+    assert {
+        (generation[p], f): pytest.approx(1 / r, rel=1e-12) for (p, f), (_, r) in guide.items()
+    } == {k: v for k, (v, _) in AT_LAYER.items()}
+    assert round(MXFP8_GEMM_RATE, 3) == 0.951
 
 
 def test_fsdp_scale_loss_against_the_ring_latency_of_its_collectives() -> None:
@@ -1651,9 +1885,11 @@ def test_compiled_context_parallel_waits_on_each_collective_where_it_is_issued()
     collective is waited on where it is issued and Inductor's overlap passes are off by
     default, so the compiled ring exposes every all-gather (forward, recomputed forward,
     backward) and every one of the backward's c dK, dV sends: on the 405B at CP 8, 31.783 s a
-    step against 11.826 s eager, and the CP rows of Table 6 at +13.4%, +5.8% and +15.8% (they
-    were +26.4%, +26.7% and +39.5% with the eager overlap); the 8B rows, whose ring stays on
-    NVLink, move less (+11.3% -> +9.4%, +51.6% -> +47.2%, +60.1% -> +54.2%)."""
+    step against 11.826 s eager, and the CP rows of Table 6 at +12.3%, +5.2% and +15.4% (they
+    were +26.4%, +26.7% and +39.5% with the eager overlap, +13.4%, +5.8% and +15.8% at MAMF's
+    GEMM rates, before the GEMMs ran at a layer's shapes back to back); the 8B rows, whose ring
+    stays on NVLink, move less (+11.3% -> +9.4%, +51.6% -> +47.2%, +60.1% -> +54.2%; +8.8%,
+    +46.7% and +54.0% now)."""
     from dclint.projection.collectives import group_time
     from dclint.projection.step.model import ACT, _layer_pass
 
@@ -1674,17 +1910,17 @@ def test_compiled_context_parallel_waits_on_each_collective_where_it_is_issued()
         if r.design.name == "torchtitan-h100" and (r.wl.parallel.cp or 1) > 1
     }
     assert rows == {
-        "llama31-8b-8-cp2-64k": 9.4,
-        "llama31-8b-8-cp4-128k": 47.2,
-        "llama31-8b-8-cp8-256k": 54.2,
-        "llama31-405b-512-cp2-64k": 13.4,
-        "llama31-405b-512-cp4-128k": 5.8,
-        "llama31-405b-512-cp8-256k": 15.8,
+        "llama31-8b-8-cp2-64k": 8.8,
+        "llama31-8b-8-cp4-128k": 46.7,
+        "llama31-8b-8-cp8-256k": 54.0,
+        "llama31-405b-512-cp2-64k": 12.3,
+        "llama31-405b-512-cp4-128k": 5.2,
+        "llama31-405b-512-cp8-256k": 15.4,
     }
 
 
 def test_pytorch_context_parallel_beyond_2_ranks_is_outside_the_domain() -> None:
-    """TorchTitan's runs at CP 4 and 8 (8B: +47.2%, +54.2%; 405B: +5.8%, +15.8%) are outside
+    """TorchTitan's runs at CP 4 and 8 (8B: +46.7%, +54.0%; 405B: +5.2%, +15.4%) are outside
     the PyTorch-native calibration domain: their prediction takes the envelope and says why,
     and they are left out of NATIVE_BANDS; at CP 2 the class's band."""
     from dclint.projection.uncertainty import ENVELOPE, NATIVE_BANDS, NATIVE_CP_MAX
@@ -1767,8 +2003,8 @@ def test_pytorch_context_parallel_merges_each_step_in_fp32(
     """PyTorch's ring attention merges each step's output into an fp32 running output (10 B an
     element of the local n x q / t output) and accumulates dQ, dK and dV in fp32 (30 B), c - 1
     steps a pass: on 8B at cp 8 (n = 32,768, q = 4,096, 2.4 TB/s at 80%) 4.89 ms a layer's
-    forward and 14.68 ms its backward; the row's step 38.00 s without them (+57.4%), 38.78 s
-    with them (+54.2%)."""
+    forward and 14.68 ms its backward; the row's step 38.06 s without them (+57.1%), 38.84 s
+    with them (+54.0%)."""
     import dclint.projection.step.model as step_module
     from dclint.projection.step.model import _layer_pass
 
@@ -1784,4 +2020,4 @@ def test_pytorch_context_parallel_merges_each_step_in_fp32(
         4.89,
         14.68,
     )
-    assert (round(step(a, lay, mac, sw).time, 2), round(with_them, 2)) == (38.0, 38.78)
+    assert (round(step(a, lay, mac, sw).time, 2), round(with_them, 2)) == (38.06, 38.84)

@@ -182,7 +182,7 @@ def test_a_native_run_takes_the_native_band_and_a_blackwell_one_says_why_not() -
     got = predict(design, wl, hw)
     assert not isinstance(got, str)
     assert got.band.outside == ("no blackwell PyTorch-native dense calibration run",)
-    assert (got.band.low_factor, got.band.high_factor) == (0.74, 1.997)
+    assert (got.band.low_factor, got.band.high_factor) == (0.722, 1.986)
 
 
 @pytest.mark.parametrize(

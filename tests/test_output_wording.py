@@ -75,8 +75,8 @@ def test_sarif_gitlab_junit_and_github_say_what_the_text_line_says(
 
 
 def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
-    """h100-40node declares 45% MFU: carried to the best layout it is 61.74%, above the 49.0%
-    any Hopper dense calibration run published, and the listed layouts predict up to 55.6%.
+    """h100-40node declares 45% MFU: carried to the best layout it is 61.11%, above the 49.0%
+    any Hopper dense calibration run published, and the listed layouts predict up to 52.9%.
     `dclint plan` said so in two sentences, one of them inside the declared-MFU sentence; it
     says it in one, and with a ceiling between the two (55%) only of the declared MFU."""
     from dataclasses import replace
@@ -92,15 +92,15 @@ def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
     assert used is not None and "outside" not in used
     assert ceiling_sentence(plan, 10) == (
         "outside what dclint has seen measured: 10 of the layouts listed predict more than "
-        "49.0% MFU (up to 55.6%), and your declared MFU 45% carried to the best layout comes "
-        "to 61.74%; 49.0% is the best MFU any calibration run of this GPU generation and class "
+        "49.0% MFU (up to 52.9%), and your declared MFU 45% carried to the best layout comes "
+        "to 61.11%; 49.0% is the best MFU any calibration run of this GPU generation and class "
         "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
         "throughput to expect"
     )
     between = replace(plan, ceiling=(0.56, "a run at 56%"))
     assert ceiling_sentence(between, 10) == (
         "outside what dclint has seen measured: your declared MFU 45% carried to the best "
-        "layout comes to 61.74%, more than 56.0% MFU; 56.0% is the best MFU any calibration "
+        "layout comes to 61.11%, more than 56.0% MFU; 56.0% is the best MFU any calibration "
         "run of this GPU generation and class published (a run at 56%): read it as a ranking, "
         "not as a throughput to expect"
     )
@@ -111,28 +111,28 @@ def test_plan_and_its_grid_print_days_with_their_unit_and_band(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`dclint plan` and `plan --vary` printed a layout's days as a bare '1.47', where every
-    layout's days are predicted (steps x the step model's step): '1.417 d (1.0-1.7 d)', as
+    layout's days are predicted (steps x the step model's step): '1.489 d (1.0-1.7 d)', as
     `dclint cost` quotes a predicted time (report.values.days_quoted, the one formatter), the
     band the projection's (Band.scaled of the same factors)."""
     h100 = str(SAMPLES / "h100-40node.yaml")
     assert main(["plan", h100, "--top", "1"]) == 0
     row = capsys.readouterr().out.splitlines()[3]
     assert row == (
-        "   1   2   1    1   1   1  160   2       none  on  distributed  1.836 s  55.6%   "
-        "64.23 GiB  1.417 d (1.0-1.7 d)  97,906 CNY"
+        "   1   2   1    1   1   1  160   2       none  on  distributed  1.929 s  52.9%   "
+        "64.23 GiB  1.489 d (1.0-1.7 d)  102,897 CNY"
     )
     assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
     best = json.loads(capsys.readouterr().out)["layouts"][0]
-    assert [round(x, 4) for x in best["days_band"]] == [1.0485, 1.6365]
+    assert [round(x, 4) for x in best["days_band"]] == [1.0751, 1.6395]
     assert best["days_band"][0] < best["days"] < best["days_band"][1]
     grid = ["plan", h100, "--vary", "site.pue=1.2", "--jobs", "1"]
     assert main([*grid, "--format", "markdown"]) == 0
     assert capsys.readouterr().out.splitlines()[4] == (
-        "| 1.2 | 0 | - | tp2 pp1 vpp1 cp1 ep1 mb2 | 1.417 d (1.0-1.7 d) | 96,687 CNY | "
+        "| 1.2 | 0 | - | tp2 pp1 vpp1 cp1 ep1 mb2 | 1.489 d (1.0-1.7 d) | 101,616 CNY | "
         "75,986,934 CNY | \\* |"
     )
     assert main([*grid, "--format", "html"]) == 0  # the chart's point says it as the table
-    assert "<title>site.pue=1.2: 1.417 d (1.0-1.7 d), 75,986,934 CNY</title>" in (
+    assert "<title>site.pue=1.2: 1.489 d (1.0-1.7 d), 75,986,934 CNY</title>" in (
         capsys.readouterr().out
     )
 

@@ -37,14 +37,14 @@ def test_a_declared_mfu_run_is_quoted_one_way(tmp_path: Path) -> None:
     assert projected[2:4] == ["40%", "136.6 d"]
     assert declared[4:7] == ["40%", "136.6 d", "26,163,093 CNY"]
     assert projected[7] == "26,163,093 CNY"
-    # the best layout scales the projection by the step model's ratio (5.369 s / 6.751 s)
-    assert best[5] == "108.7 d"
-    # and PAR005 prices exactly that gap: 136.6 d - 108.7 d (the 2:1 leaf's NET001, an error,
+    # the best layout scales the projection by the step model's ratio (5.993 s / 7.481 s)
+    assert best[5] == "109.4 d"
+    # and PAR005 prices exactly that gap: 136.6 d - 109.4 d (the 2:1 leaf's NET001, an error,
     # ranks first)
     assert _row(text, "1")[3] == "NET001 fabric-oversubscribed"
     summary = _row(text, "2")
     assert summary[3] == "PAR005 layout-slower-than-best"
-    assert summary[6] == "27.95 d"
+    assert summary[6] == "27.18 d"
     assert abs(_days(declared[5]) - _days(best[5]) - _days(summary[6])) < 0.1
     # no band where the days are the user's measurement, and a sentence says how they are made
     assert "(" not in declared[5] and "(" not in best[5]
@@ -59,8 +59,8 @@ def test_a_predicted_run_is_quoted_one_way_inside_its_band(tmp_path: Path) -> No
     design.write_text(source.replace("    mfu: 45%\n", ""))  # the step model predicts the MFU
     text = _review(design, tmp_path)
     projected, declared = _row(text, "llm-13b"), _row(text, "declared")
-    assert projected[3] == declared[5] == "1.944 d (1.4-2.3 d)"
-    assert projected[2].startswith(declared[4])  # 40.53% both
+    assert projected[3] == declared[5] == "2.022 d (1.4-2.3 d)"
+    assert projected[2].startswith(declared[4])  # 38.96% both
 
 
 def test_a_band_is_rounded_outward() -> None:

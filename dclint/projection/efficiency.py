@@ -12,14 +12,20 @@ from dclint.projection.collectives import Links
 from dclint.projection.step.records import Machine
 
 __all__ = [
+    "AT_LAYER",
     "BLACKWELL",
     "FP8_CAST_BYTES",
     "FUSED_ATTENTION_SOURCE",
+    "GEMM_GUIDE",
     "GENERATION",
+    "GUIDE_LAYER",
+    "GUIDE_MS",
+    "MXFP8_GEMM_RATE",
     "SDPA_SOURCE",
     "SMS",
     "Efficiency",
     "efficiency_for",
+    "guide_layer_seconds",
     "machine",
     "power_clock",
     "tile_share",
@@ -32,7 +38,8 @@ MAMF = "Bekman, Machine Learning Engineering, 'Maximum Achievable Matmul FLOPS' 
 class Efficiency:
     """Achievable fractions of a GPU's peaks, and where each comes from.
 
-    matmul: large GEMM throughput over the dense peak of the precision (measured MAMF).
+    matmul: GEMM throughput over the dense peak of the precision (measured MAMF, at a layer's
+    shapes back to back: AT_LAYER).
     attention: core attention (softmax(QK^T)V) throughput over the same peak.
     hbm: element-wise kernel bandwidth over the HBM peak.
     nvlink: collective bus bandwidth over the NVLink peak per GPU and direction.
@@ -176,6 +183,81 @@ _MATMUL: dict[tuple[str, str], tuple[float, float, str]] = {
     ),
 }
 
+# GEMMs at a transformer layer's shapes, run back to back: Transformer Engine's GEMM profiling
+# guide (NVIDIA/TransformerEngine docs/examples/gemm_profiling/gemm_profiling.rst at 8f2e635;
+# its benchmarks/gemm/benchmark_gemm.py times each GEMM 100 calls back to back under CUDA
+# events, after 10 warm-up calls) gives a layer's 12 GEMMs (forward, data and weight gradients
+# of the fused QKV, attention output, MLP up and down projections) at hidden 4,096, fused QKV
+# 12,288, ffn 16,384 and 31 x 512 = 15,872 tokens, inputs pre-quantized (`--pre-quantize`: the
+# GEMM kernels alone), on B300 SXM and H200 NVL. MAMF's rates (_MATMUL) time one large GEMM
+# with idle or memory-bound time between calls; at a layer's shapes back to back both
+# generations and every precision the guide measured run below them. The factor of each
+# (generation, precision) is the model's time for the guide's 12 GEMMs (the generation's
+# measured rate, its tile and wave quantization, on the guide's part) over the published time.
+GEMM_GUIDE = (
+    "Transformer Engine's GEMM profiling guide (docs/examples/gemm_profiling/gemm_profiling.rst "
+    "at 8f2e635): a layer's 12 GEMMs at hidden 4,096, ffn 16,384, 15,872 tokens, inputs "
+    "pre-quantized"
+)
+GUIDE_LAYER = (15872, 4096, 12288, 16384)  # tokens, hidden, fused QKV, ffn
+# per-layer GEMM time (ms), pre-quantized: (part, format) -> ms; fp8 is per-tensor current
+# scaling (FP8CurrentScaling), mxfp8 the block-scaled MXFP8, fp4 NVFP4
+GUIDE_MS: dict[tuple[str, str], float] = {
+    ("B300 SXM", "bf16"): 13.102,
+    ("B300 SXM", "fp8"): 6.812,
+    ("B300 SXM", "mxfp8"): 7.161,
+    ("B300 SXM", "fp4"): 3.764,
+    ("H200 NVL", "bf16"): 31.968,
+    ("H200 NVL", "fp8"): 16.785,
+}
+# The guide's parts as the model runs them: B300 at B200's measured rates (GENERATION, below);
+# H200 NVL (600 W, the H200 SXM's die) at the rates of the SXM parts they were measured on
+# scaled by its datasheet's dense peaks, 835.5 BF16 and 1,670.5 FP8 TFLOPS (1,671 and 3,341
+# with sparsity), against those parts' 989 and 1,979: its clock (NVIDIA H200 NVL datasheet)
+_GUIDE_PARTS: dict[str, tuple[str, dict[str, float]]] = {
+    "B300 SXM": ("blackwell", {}),
+    "H200 NVL": ("hopper", {"bf16": 835.5, "fp8": 1670.5}),
+}
+
+
+def guide_layer_seconds(generation: str, rate: float) -> float:
+    """The model's time (s) for the guide's 12 GEMMs of a layer at `rate` (FLOP/s) on
+    `generation`'s SMs, each GEMM's output padded to whole tiles and waves (tile_share)."""
+    tokens, hidden, qkv, ffn = GUIDE_LAYER
+    total = 0.0
+    for out, k in ((qkv, hidden), (hidden, hidden), (ffn, hidden), (hidden, ffn)):
+        # forward (tokens x out), data gradient (tokens x k), weight gradient (k x out)
+        for m, n, depth in ((tokens, out, k), (tokens, k, out), (k, out, tokens)):
+            total += 2 * m * n * depth / (rate * tile_share(m, n, SMS[generation]))
+    return total
+
+
+def _at_layer() -> dict[tuple[str, str], tuple[float, str]]:
+    """(generation, precision) -> (the guide's rate at a layer's shapes over the measured rate,
+    the reading to print)."""
+    out = {}
+    for (part, fmt), published in GUIDE_MS.items():
+        if fmt == "mxfp8":  # a recipe's GEMMs against per-tensor FP8 (MXFP8_GEMM_RATE)
+            continue
+        generation, peaks = _GUIDE_PARTS[part]
+        measured, measured_peak, _ = _MATMUL[(generation, fmt)]
+        clock = peaks[fmt] / measured_peak if fmt in peaks else 1.0
+        model = 1e3 * guide_layer_seconds(generation, measured * 1e12 * clock)
+        name = {"fp8": "FP8 current scaling", "fp4": "NVFP4"}.get(fmt, fmt.upper())
+        at = f" at its datasheet clock {clock:.3f}" if clock != 1.0 else ""
+        out[(generation, fmt)] = (
+            model / published,
+            f"{name} on {part}: {published} ms against the model's {model:.3f} ms{at}",
+        )
+    return out
+
+
+AT_LAYER = _at_layer()
+# Transformer Engine's MXFP8 GEMMs (block-scaled, E8M0 scales every 32 elements) against its
+# per-tensor FP8 GEMMs on Blackwell, kernel time only: the guide's B300 layer, 6.812 ms with FP8
+# current scaling and 7.161 ms with MXFP8, the rate 0.951 of the per-tensor one
+MXFP8_GEMM_RATE = GUIDE_MS[("B300 SXM", "fp8")] / GUIDE_MS[("B300 SXM", "mxfp8")]
+
 # Transformer Engine (FP8 training) casts each GEMM input and output gradient with a fused
 # cast-transpose kernel: reads the BF16 tensor (2 B an element), writes the FP8 tensor and its
 # transpose (1 B each), and keeps dot-product attention in BF16 unless FP8 attention is asked for
@@ -259,6 +341,10 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
     if matmul is None:
         return None
     measured, part_peak, matmul_source = matmul
+    # the rate at a layer's shapes back to back (AT_LAYER; a generation the guide did not
+    # measure keeps MAMF's)
+    at_layer, reading = AT_LAYER.get((generation, precision), (1.0, ""))
+    measured *= at_layer
     fraction = measured / (peak / 1e12 if peak else part_peak)
     attention = {"hopper": _ATTENTION_HOPPER, "blackwell": _ATTENTION_BLACKWELL}.get(
         generation, _ATTENTION
@@ -267,7 +353,8 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
     # the output layer's GEMMs stay in BF16 in FP8 and FP4 runs: BF16's measured rate over
     # the precision's (the generation's; no BF16 measurement: the precision's own rate)
     bf16 = _MATMUL.get((generation, "bf16"))
-    head_rate = bf16[0] / measured if fp8 and bf16 is not None else 1.0
+    bf16_rate = bf16[0] * AT_LAYER.get((generation, "bf16"), (1.0, ""))[0] if bf16 else 0.0
+    head_rate = bf16_rate / measured if fp8 and bf16 is not None else 1.0
     return Efficiency(
         min(1.0, fraction),
         attention[0],
@@ -275,7 +362,16 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
         _NET[0],
         _NET[0],
         (
-            ("matmul", f"{matmul_source}, {fraction:.1%} of the datasheet peak"),
+            (
+                "matmul",
+                f"{matmul_source}"
+                + (
+                    f"; x {at_layer:.3f} at a layer's shapes back to back ({GEMM_GUIDE}: {reading})"
+                    if reading
+                    else ""
+                )
+                + f", {fraction:.1%} of the datasheet peak",
+            ),
             ("attention", attention[1]),
             ("hbm", _HBM[1]),
             ("nvlink", _NET[1]),

@@ -17,6 +17,8 @@ from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import (
     FUSED_ATTENTION_SOURCE,
     GENERATION,
+    GUIDE_MS,
+    MXFP8_GEMM_RATE,
     SDPA_SOURCE,
     efficiency_for,
     power_clock,
@@ -35,7 +37,6 @@ from dclint.projection.step.records import (
     FP8_RECIPE_BYTES,
     FSDP_SM_SHARE,
     HOST_EXPERT_GEMM_SECONDS,
-    MXFP8_GEMM_RATE,
     ROWWISE_GEMM_RATE,
     ROWWISE_RESCALE_BYTES,
     TORCH_CP_MERGE_BYTES,
@@ -348,8 +349,10 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
     if s.fp8_recipe == "mxfp8":
         notes.append(
             f"MXFP8 GEMMs at {MXFP8_GEMM_RATE:.3f} of the per-tensor FP8 rate (Transformer "
-            "Engine's GEMM profiling guide, B300: a layer's GEMMs 7.161 ms in MXFP8 against "
-            "6.812 ms with per-tensor current scaling, inputs pre-quantized); fp8 runs only"
+            f"Engine's GEMM profiling guide, B300: a layer's GEMMs "
+            f"{GUIDE_MS[('B300 SXM', 'mxfp8')]} ms in MXFP8 against "
+            f"{GUIDE_MS[('B300 SXM', 'fp8')]} ms with per-tensor current scaling, inputs "
+            "pre-quantized); fp8 runs only"
         )
     if s.flash_attention and s.attention_kernel == "triton":
         fwd, bwd = ATTENTION_KERNEL_SLOWDOWN[s.attention_kernel]

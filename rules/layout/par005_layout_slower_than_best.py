@@ -25,8 +25,8 @@ The layout is a lever on training time that costs nothing to pull: Narayanan et 
 (Megatron-LM, section 5) measure large throughput differences between tensor/pipeline splits
 and micro-batch sizes of one model on the same GPUs. A layout a tenth slower than the best
 wastes a tenth of the cluster for the whole run. The 10% default is dclint's own: about the
-step-time model's mean absolute error on its 164 calibration runs (9.5%: the Megatron family's
-89 runs 10.0%, the PyTorch-native 75 9.0%; docs/performance-model.md), so a gap above it is
+step-time model's mean absolute error on its 164 calibration runs (8.5%: the Megatron family's
+89 runs 9.7%, the PyTorch-native 75 7.1%; docs/performance-model.md), so a gap above it is
 more than the model's typical error on one run, and both steps come from the one model, so
 their gap is firmer than either figure (the message quotes the calibration band). A
 layout counts as valid only with `reserve` (default 10%, as PAR004's: dclint's own default for
@@ -46,7 +46,7 @@ workloads:
     sequence_length: 4096
     global_batch: 512
     gpus: 64
-    parallel: {tp: 8, pp: 1}  # PAR005: 36.8% slower than the best, tp 2, pp 1, micro-batch 4
+    parallel: {tp: 8, pp: 1}  # PAR005: 35.5% slower than the best, tp 2, pp 1, micro-batch 4
 ```
 
 ## Fix
@@ -227,7 +227,7 @@ def _name(c: Candidate) -> str:
 
 
 def _band(plan: Any) -> str:
-    """'; calibration band 0.740-1.155x': measured over predicted step times in the calibration
+    """'; calibration band 0.722-1.101x': measured over predicted step times in the calibration
     runs of this GPU generation and workload class. Both steps come from the one model, so
     the gap between them is firmer than either figure; the band says how far either may be
     from a measured step. The declared layout's band, as `dclint plan` and `cost` give it (its

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dclint.projection.collectives import group_time, node_share
-from dclint.projection.efficiency import tile_share
+from dclint.projection.efficiency import MXFP8_GEMM_RATE, tile_share
 from dclint.projection.flops import per_token
 from dclint.projection.step.records import (
     ACT,
@@ -27,7 +27,6 @@ from dclint.projection.step.records import (
     LAUNCH_SECONDS,
     LAYER_KERNELS,
     MOE_KERNELS,
-    MXFP8_GEMM_RATE,
     ROWWISE_GEMM_RATE,
     ROWWISE_RESCALE_BYTES,
     TORCH_CP_MERGE_BYTES,

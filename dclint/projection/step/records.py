@@ -27,7 +27,6 @@ __all__ = [
     "LAUNCH_SECONDS",
     "LAYER_KERNELS",
     "MOE_KERNELS",
-    "MXFP8_GEMM_RATE",
     "ROWWISE_GEMM_RATE",
     "ROWWISE_RESCALE_BYTES",
     "STEP_PARTS",
@@ -125,12 +124,6 @@ FP8_RECIPE_BYTES = {
 # each output, read and written in BF16 (4 B an element: dclint's count)
 ROWWISE_GEMM_RATE = 0.95
 ROWWISE_RESCALE_BYTES = 4.0
-# Transformer Engine's MXFP8 GEMMs (block-scaled, E8M0 scales every 32 elements) against its
-# per-tensor FP8 GEMMs on Blackwell, kernel time only: Transformer Engine's GEMM profiling guide
-# (docs/examples/gemm_profiling/gemm_profiling.rst, B300, hidden 4,096, ffn 16,384, 15,872
-# tokens, inputs pre-quantized): a layer's 12 GEMMs take 6.812 ms with FP8 current scaling and
-# 7.161 ms with MXFP8, the rate 6.812 / 7.161 = 0.951 of the per-tensor one
-MXFP8_GEMM_RATE = 6.812 / 7.161
 # HBM bytes a token and layer the element-wise work of a Llama-style layer (RMSNorm written in
 # PyTorch operations, rotary embedding as a complex multiply, SwiGLU as silu and mul) costs in
 # eager PyTorch beyond the fused kernels' count, by element of the tensor it works on; counted
