@@ -540,17 +540,19 @@ def test_plan_prints_its_json_figures(fmt_name: str, printed: Printed) -> None:
 def test_sarif_properties_carry_the_json_price(name: str, printed: Printed) -> None:
     """A CI hook reading SARIF's properties gets JSON's machine values: each result's price
     (`impact`) or why it has none (`impactNote`; it carried the price only, so a finding that
-    costs nothing, or has no price while an error blocks the run, read as unpriced)."""
+    costs nothing, or has no price while an error blocks the run, read as unpriced), and a
+    saving under the pricing floor's figures (`impactUnderFloor`)."""
     findings = _firsts(json.loads(printed[name, "check", "json"]))
     results = json.loads(printed[name, "check", "sarif"])["runs"][0]["results"]
     assert len(results) == len(findings)
     for f, r in zip(findings, results, strict=True):
         props = r["properties"]
-        assert (r["ruleId"], props.get("impact"), props.get("impactNote")) == (
-            f["rule"],
-            f.get("impact"),
-            f.get("impact_note"),
-        )
+        assert (
+            r["ruleId"],
+            props.get("impact"),
+            props.get("impactNote"),
+            props.get("impactUnderFloor"),
+        ) == (f["rule"], f.get("impact"), f.get("impact_note"), f.get("impact_under_floor"))
 
 
 @pytest.mark.parametrize("name", PAIRED)
