@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULTS",
     "EP_DISPATCHERS",
     "FP8_RECIPES",
+    "TORCHAO_FP8_RECIPES",
     "FULL_ITERATION",
     "KERNELS",
     "MOVED_KEYS",
@@ -49,6 +50,9 @@ FP8_RECIPES: tuple[str, ...] = (
     "tensorwise",
     "rowwise",
 )
+# the recipes torchao's Float8 training runs (TorchTitan's float8 converter); the others are
+# Transformer Engine's
+TORCHAO_FP8_RECIPES: tuple[str, ...] = ("tensorwise", "rowwise")
 PresetName = Literal[
     "megatron-lm-2021",
     "megatron-core-0.8",
