@@ -161,7 +161,11 @@ def _impact(
         return None, under_the_floor(tiny), tiny
     if ranged and days < MIN_DAYS:  # the low end is no impact: 0, not float noise
         days, cost = 0.0, 0.0
-    return _impact_of(days, cost, high_days, high_cost, ranged, labels, currency, has_cost), "", None
+    return (
+        _impact_of(days, cost, high_days, high_cost, ranged, labels, currency, has_cost),
+        "",
+        None,
+    )
 
 
 def _impact_of(
