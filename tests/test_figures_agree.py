@@ -540,17 +540,19 @@ def test_plan_prints_its_json_figures(fmt_name: str, printed: Printed) -> None:
 def test_sarif_properties_carry_the_json_price(name: str, printed: Printed) -> None:
     """A CI hook reading SARIF's properties gets JSON's machine values: each result's price
     (`impact`) or why it has none (`impactNote`; it carried the price only, so a finding that
-    costs nothing, or has no price while an error blocks the run, read as unpriced)."""
+    costs nothing, or has no price while an error blocks the run, read as unpriced), and a
+    saving under the pricing floor's figures (`impactUnderFloor`)."""
     findings = _firsts(json.loads(printed[name, "check", "json"]))
     results = json.loads(printed[name, "check", "sarif"])["runs"][0]["results"]
     assert len(results) == len(findings)
     for f, r in zip(findings, results, strict=True):
         props = r["properties"]
-        assert (r["ruleId"], props.get("impact"), props.get("impactNote")) == (
-            f["rule"],
-            f.get("impact"),
-            f.get("impact_note"),
-        )
+        assert (
+            r["ruleId"],
+            props.get("impact"),
+            props.get("impactNote"),
+            props.get("impactUnderFloor"),
+        ) == (f["rule"], f.get("impact"), f.get("impact_note"), f.get("impact_under_floor"))
 
 
 @pytest.mark.parametrize("name", PAIRED)
@@ -577,3 +579,39 @@ def test_diff_quotes_the_runs_as_cost_does(name: str, fmt_name: str, printed: Pr
         else:
             line = next(x for x in out.splitlines() if x.startswith(label))
             assert f" {value} " in f"{line} " or line.endswith(value), (name, fmt_name, label)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_assumptions_print_microseconds_as_their_format_does(name: str, printed: Printed) -> None:
+    """A projection's assumption line prints a figure in microseconds as the rest of its format
+    does: 'us' in the plain text (as JSON holds the line), 'µs' in `dclint cost`'s Markdown and
+    HTML, the check's HTML assumptions table and the review's appendix, as their step tables
+    print a part ('263 µs').
+    moe-1.7t-nvl72's '74 us a GEMM' printed 'us' in all of them."""
+    from dclint.projection.step.records import HOST_EXPERT_GEMM_SECONDS
+
+    cost = json.loads(printed[name, "cost", "json"])
+    lines = [a for p in cost["projections"] for a in p["assumptions"]]
+    micro = [a for a in lines if re.search(r"\d us\b", a)]
+    gemm = f", {HOST_EXPERT_GEMM_SECONDS * 1e6:.0f} us a GEMM ("
+    assert any(gemm in a for a in micro) or name != "moe-1.7t-nvl72"
+    docs = {
+        "cost markdown": plain("markdown", printed[name, "cost", "markdown"]),
+        "cost html": plain("html", printed[name, "cost", "html"]),
+        "check html": plain("html", printed[name, "check", "html"]),
+    }
+    if name == "moe-1.7t-nvl72":  # the review's appendix (PWR001 alone: no layout search)
+        review = _run("review", "--select", "PWR001", "--format", "markdown", str(PATHS[name]))
+        docs["review markdown"] = plain("markdown", review)
+    for line in micro:
+        assert line in printed[name, "cost", "text"], (name, line)
+        signed = re.sub(r"(\d) us\b", "\\1 \u00b5s", line)
+        # the check's table gives a labelled line's head in its own cell
+        head, _, rest = signed.partition(": ")
+        cell = rest if len(head) <= 40 else signed
+        for where, text in docs.items():
+            table = where in ("check html", "review markdown")
+            assert (cell if table else signed) in text, (name, where, line)
+            assert line not in text, (name, where, line)
+    signed_gemm = gemm.replace(" us ", " \u00b5s ")
+    assert all(signed_gemm in t for t in docs.values()) or name != "moe-1.7t-nvl72"

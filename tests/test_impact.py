@@ -159,15 +159,24 @@ def test_impact_under_a_hundredth_of_a_day_is_no_impact(monkeypatch: pytest.Monk
     assert priced._impact(design, finding, projections, Fixing, {}) == (
         None,
         "costs the projected run no training time",
+        None,
     )
     saved["days"] = 0.0099
     cost = p.cost_total.m_as("CNY") * 0.0099 / p.training_time.m_as("day")
-    assert priced._impact(design, finding, projections, Fixing, {}) == (
+    none, note, tiny = priced._impact(design, finding, projections, Fixing, {})
+    assert (none, note) == (
         None,
         f"costs the projected run under 0.01 d: 0.0099 d, {fmt(Q_(cost, 'CNY'))}",
     )
+    assert tiny is not None  # the note's figures, for a tool (impact_under_floor)
+    assert tiny.as_dict() == {
+        "days": pytest.approx(0.0099, rel=1e-9),
+        "cost": pytest.approx(cost, rel=1e-9),
+        "currency": "CNY",
+    }
     saved["days"] = priced.MIN_DAYS
-    kept, _ = priced._impact(design, finding, projections, Fixing, {})
+    kept, _, under = priced._impact(design, finding, projections, Fixing, {})
+    assert under is None
     assert kept is not None and kept.days.m_as("day") == pytest.approx(0.01)
     share = 0.01 / p.training_time.m_as("day")
     assert kept.cost is not None
@@ -448,9 +457,17 @@ def test_a_saving_under_the_floor_says_its_figures_in_every_format(
     note = f"costs the projected run under 0.01 d: {fmt(Q_(days, 'day'))}, {fmt(Q_(cost, 'CNY'))}"
     assert "impact" not in f and f["impact_note"] == note
     assert note.startswith("costs the projected run under 0.01 d: 0.00746 d, ")
+    # the note's figures for a tool, as `impact` carries a price (JSON and SARIF, the replay's)
+    assert f["impact_under_floor"] == {
+        "days": pytest.approx(days, rel=1e-9),
+        "cost": pytest.approx(cost, rel=1e-9),
+        "currency": "CNY",
+    }
     assert f"(measured 1.07:1, limit 1:1) [{note}]\n" in outs["text"]
     (result,) = json.loads(outs["sarif"])["runs"][0]["results"]
     assert result["message"]["text"].endswith(f"(measured 1.07:1, limit 1:1) [{note}]")
+    assert result["properties"]["impactNote"] == note
+    assert result["properties"]["impactUnderFloor"] == f["impact_under_floor"]
     sentence = f" Costs the projected run under 0.01 d: {note.split(': ', 1)[1]}."
     assert sentence in outs["markdown"] and sentence in outs["html"]
     main(["review", "d.yaml", "--select", "NET001", "--format", "markdown"])

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import EXAMPLES, SAMPLES
+from conftest import EXAMPLES, ROOT, SAMPLES
 from dclint.cli import main
 from dclint.report.github import escape_data
 from dclint.units import Q_, fmt_apart
@@ -153,3 +153,50 @@ def test_a_layouts_band_is_the_projections_band() -> None:
     best = plan.result.valid[0]
     days = plan.days(best)
     assert plan.days_band(best) == (days * band.low_factor, days * band.high_factor)
+
+
+def _fp8_lines(path: str, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    """Each workload's 'step model: ...' assumption line, as `dclint cost` prints it."""
+    main(["cost", "--isolated", path, "--format", "json"])
+    return {
+        p["workload"]: next(a for a in p["assumptions"] if a.startswith("step model: "))
+        for p in json.loads(capsys.readouterr().out)["projections"]
+    }
+
+
+def test_an_fp8_runs_assumptions_name_the_software_that_casts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """torchao's Float8 runs under TorchTitan (tests/calibration/torchao-float8-h100.yaml)
+    printed 'fp8 Transformer Engine: FP8 GEMM operands cast with their transpose' though no
+    Transformer Engine runs them: each says torchao's recipe, the bytes the step model charges
+    its casts (the cast-transpose's and the recipe's amax read) and the FP8 all-gather where
+    declared; a Transformer Engine run (moe-1.7t-nvl72, Megatron-Core's recipe) keeps its
+    line, and a bf16 run has none."""
+    from dclint.projection.efficiency import FP8_CAST_BYTES
+    from dclint.projection.step.records import FP8_RECIPE_BYTES
+
+    lines = _fp8_lines(str(ROOT / "tests" / "calibration" / "torchao-float8-h100.yaml"), capsys)
+    assert "; fp8 " not in lines["llama3-8b-bf16"]
+    for workload, recipe, gather in (
+        (
+            "llama3-8b-tensorwise-fp8-all-gather",
+            "tensorwise",
+            "; FSDP all-gathers the weights in FP8 (enable_fsdp_float8_all_gather)",
+        ),
+        ("llama3-8b-rowwise", "rowwise", ""),
+    ):
+        line = lines[workload]
+        assert "Transformer Engine: FP8 GEMM operands" not in line
+        assert (
+            f"; fp8 torchao Float8 training, {recipe} scaling: the converted Linear layers' GEMM "
+            f"operands cast to FP8 with their transpose ({FP8_CAST_BYTES:g} B an element, and "
+            f"{FP8_RECIPE_BYTES[recipe]:g} B for the amax: torchao float8 {recipe} scaling, "
+            f"below); attention in BF16 (torchao converts nn.Linear modules only){gather}; "
+            "fp8 output layer "
+        ) in line, workload
+    (te,) = _fp8_lines(str(SAMPLES / "moe-1.7t-nvl72.yaml"), capsys).values()
+    assert (
+        f"; fp8 Transformer Engine: FP8 GEMM operands cast with their transpose "
+        f"({FP8_CAST_BYTES:g} B an element); attention in BF16; fp8 output layer "
+    ) in te

@@ -12,9 +12,10 @@ projection of days to months resolves; a fix that changes nothing otherwise prin
 such as 1.421e-14 d). Such a finding still says what it costs, in its `impact_note`: why its fix
 saves a run nothing where the rule says (`Remedy.note`: NET001's collectives that stay under the
 tier as placed, STO001's reads that meet the demand below the headroom); else the figures of a
-saving under the floor ('costs the projected run under 0.01 d: 0.00746 d, 1429 CNY'), or, for
-float noise (NOISE), that it costs the run nothing: a finding whose fix touches a run never
-prints neither a price nor a note.
+saving under the floor ('costs the projected run under 0.01 d: 0.00746 d, 1429 CNY', and for a
+tool the same days and money as `impact` carries them, `impact_under_floor`), or, for float
+noise (NOISE), that it costs the run nothing: a finding whose fix touches a run never prints
+neither a price nor a note.
 
 A limit the projection does not model slows the run as it is (`Remedy.slowed`: STO001's reads
 below the demand stretch the steps by demand / bandwidth); the fix saves that slowed run less
@@ -80,20 +81,20 @@ def price(
     projections = project_workloads(design)
     out = []
     for f in findings:
-        impact, note = None, ""
+        impact, note, tiny = None, "", None
         cls = rules.get(f.rule)
         if on_hold(f):
             out.append(replace(f, impact_note=held))
             continue
         if cls is not None and cls.priced() and projections:
             try:
-                impact, note = _impact(design, f, projections, cls, options[f.rule])
+                impact, note, tiny = _impact(design, f, projections, cls, options[f.rule])
             except Exception:  # a report must not fail because pricing did
-                impact, note = None, ""
+                impact, note, tiny = None, "", None
         if impact is not None:
             f = replace(f, impact=impact)
         elif note:
-            f = replace(f, impact_note=note)
+            f = replace(f, impact_note=note, impact_under_floor=tiny)
         out.append(f)
     return out
 
@@ -109,10 +110,11 @@ def _impact(
     projections: list[Projection],
     cls: type[Rule],
     options: dict[str, Any],
-) -> tuple[Impact | None, str]:
+) -> tuple[Impact | None, str, Impact | None]:
     """The finding's impact, or None and its note: why the fix saves the runs nothing where the
     rule says (the runs' `Remedy.note`, each once), else what a saving under MIN_DAYS comes to
-    (under_the_floor), or NOTHING_SAVED; "" only where no run is touched (no remedy)."""
+    (under_the_floor, with that saving as an Impact for the tools: `impact_under_floor`), or
+    NOTHING_SAVED; "" only where no run is touched (no remedy)."""
     days = high_days = 0.0
     cost = high_cost = 0.0
     found = ranged = False
@@ -147,19 +149,23 @@ def _impact(
         high_days += other
         high_cost += p.cost_total.m_as(currency) * other / wall
     if not found:
-        return None, ""
+        return None, "", None
     has_cost = any(p.cost_breakdown for p in projections)
     if max(days, high_days) < MIN_DAYS:
         if notes:  # the rule says why the fix saves nothing
-            return None, "; ".join(notes)
+            return None, "; ".join(notes), None
         walls = sum(p.training_time.m_as("day") for p in projections)
         if max(days, high_days) <= NOISE * walls:
-            return None, NOTHING_SAVED
+            return None, NOTHING_SAVED, None
         tiny = _impact_of(days, cost, high_days, high_cost, ranged, labels, currency, has_cost)
-        return None, under_the_floor(tiny)
+        return None, under_the_floor(tiny), tiny
     if ranged and days < MIN_DAYS:  # the low end is no impact: 0, not float noise
         days, cost = 0.0, 0.0
-    return _impact_of(days, cost, high_days, high_cost, ranged, labels, currency, has_cost), ""
+    return (
+        _impact_of(days, cost, high_days, high_cost, ranged, labels, currency, has_cost),
+        "",
+        None,
+    )
 
 
 def _impact_of(

@@ -367,6 +367,8 @@ def _finding(d: Any) -> _Stored:
     impact = None
     if "impact" in d:
         impact = _Impact(_str(d, "impact_text"), _dict(d["impact"]))
+    # a saving under the pricing floor: its figures as JSON gave them (its words are the note)
+    under = _Impact("", _dict(d["impact_under_floor"])) if "impact_under_floor" in d else None
     data = {k: v for k, v in d.items() if k not in ("tags", "refs", "impact_text")}
     for name in ("measured", "limit"):  # what Finding.numbers gives: read by SARIF
         number, unit = data.get(f"{name}_value"), data.get(f"{name}_unit")
@@ -389,6 +391,7 @@ def _finding(d: Any) -> _Stored:
         refs=_strings(d.get("refs")),
         impact=impact,  # type: ignore[arg-type]  # what a report reads of an Impact
         impact_note=_str(d, "impact_note", optional=True) or "",
+        impact_under_floor=under,  # type: ignore[arg-type]  # what a report reads of an Impact
         origin=_str(d, "origin", optional=True),
         shown=(_str(d, "measured", optional=True), _str(d, "limit", optional=True)),
         data=data,

@@ -155,6 +155,9 @@ class Finding:
     # why a finding of a rule that prices its findings carries no impact (the fix saves the
     # projected run nothing, and the rule says why: Remedy.note)
     impact_note: str = field(default="", compare=False)
+    # what the fix saves where that is under the pricing floor (dclint.analysis.impact's
+    # MIN_DAYS): no price, the figures `impact_note` prints, as `impact` would carry them
+    impact_under_floor: Impact | None = field(default=None, compare=False)
     origin: str | None = field(default=None, compare=False)  # an imported element's source
     changes: tuple[Any, ...] = field(default=(), compare=False)  # engine.rule.Change: its fixes
 
@@ -199,6 +202,11 @@ class Finding:
             "fix": self.fix,
             **({"impact": self.impact.as_dict()} if self.impact is not None else {}),
             **({"impact_note": self.impact_note} if self.impact_note else {}),
+            **(
+                {"impact_under_floor": self.impact_under_floor.as_dict()}
+                if self.impact_under_floor is not None
+                else {}
+            ),
             **({"origin": self.origin} if self.origin else {}),
         }
 

@@ -27,6 +27,7 @@ __all__ = [
     "PRESETS",
     "PRESET_SOURCES",
     "SHARDING_KINDS",
+    "TORCHAO_FP8_RECIPES",
     "Fp8Recipe",
     "PresetName",
     "Settings",
@@ -49,6 +50,9 @@ FP8_RECIPES: tuple[str, ...] = (
     "tensorwise",
     "rowwise",
 )
+# the recipes torchao's Float8 training runs (TorchTitan's float8 converter); the others are
+# Transformer Engine's
+TORCHAO_FP8_RECIPES: tuple[str, ...] = ("tensorwise", "rowwise")
 PresetName = Literal[
     "megatron-lm-2021",
     "megatron-core-0.8",

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
-from dclint.model.software import FULL_ITERATION
+from dclint.model.software import FULL_ITERATION, TORCHAO_FP8_RECIPES
 from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import (
     FUSED_ATTENTION_SOURCE,
@@ -285,9 +285,13 @@ def inputs(
             f"fp8_recipe mxfp8 needs Blackwell tensor cores (block scaling in hardware); "
             f"'{hw.gpu_key}' has none: the step is predicted as if it ran"
         )
+    torchao = wl.precision == "fp8" and settings.fp8_recipe in TORCHAO_FP8_RECIPES
     notes.append(
         f"step model: {settings.describe()}; efficiencies "
-        + "; ".join(f"{k} {v}" for k, v in eff.sources)
+        + "; ".join(
+            f"{k} {_torchao_fp8(settings, layout, machine) if k == 'fp8' and torchao else v}"
+            for k, v in eff.sources
+        )
     )
     notes.extend(_software_notes(settings, layout, arch))
     if arch.experts and settings.cuda_graphs != FULL_ITERATION:
@@ -301,6 +305,27 @@ def inputs(
     if arch.experts and layout.ep > 1 and not settings.overlap_ep:
         notes.append(_exposed_all_to_all(layout, settings, links.domain))
     return arch, layout, machine, software(settings)
+
+
+def _torchao_fp8(s: Settings, layout: Layout, machine: Machine) -> str:
+    """What torchao's Float8 training does in an fp8 run of its recipes, as the step model
+    charges it, in place of the efficiencies' Transformer Engine line (Megatron-Core's and
+    NeMo's recipes): the Linear layers' GEMM operands cast to FP8 with their transpose
+    (Machine.fp8_cast_bytes), the amax read the recipe adds (FP8_RECIPE_BYTES, its own
+    line), attention in BF16 (torchao converts nn.Linear modules only), and the FSDP
+    all-gather in FP8 where the workload declares it."""
+    gather = (
+        "; FSDP all-gathers the weights in FP8 (enable_fsdp_float8_all_gather)"
+        if s.fp8_all_gather and layout.torch_fsdp and layout.dp * layout.cp > 1
+        else ""
+    )
+    return (
+        f"torchao Float8 training, {s.fp8_recipe} scaling: the converted Linear layers' GEMM "
+        f"operands cast to FP8 with their transpose ({machine.fp8_cast_bytes:g} B an element, "
+        f"and {FP8_RECIPE_BYTES[s.fp8_recipe]:g} B for the amax: torchao float8 "
+        f"{s.fp8_recipe} scaling, below); attention in BF16 (torchao converts nn.Linear "
+        f"modules only){gather}"
+    )
 
 
 def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
@@ -334,7 +359,7 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             f" + {EAGER_SWIGLU_BYTES} x f bytes a token and layer beyond the fused kernels "
             "(dclint's count of TorchTitan's llama3 model code)"
         )
-    if s.fp8_recipe in ("tensorwise", "rowwise"):
+    if s.fp8_recipe in TORCHAO_FP8_RECIPES:
         notes.append(
             f"torchao float8 {s.fp8_recipe} scaling: {FP8_RECIPE_BYTES[s.fp8_recipe]:g} B an "
             "element beyond the cast-transpose for the amax (dclint's own count)"

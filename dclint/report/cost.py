@@ -14,6 +14,7 @@ from dclint.report.values import (
     band,
     days_quoted,
     mfu_text,
+    micro_signed,
     not_meaningful,
     predicted_step,
     tco_rows,
@@ -196,7 +197,7 @@ def _document(c: Costs, fmt_name: str) -> str:
         parts.append(Block("table", header=header, rows=rows))
     for p in projections:
         parts.append(Block("h3", f"Assumptions for {p.workload}"))
-        parts.append(Block("ul", items=list(p.assumptions)))
+        parts.append(Block("ul", items=[micro_signed(a) for a in p.assumptions]))
     for d in c.designs:
         parts += [Block("p", f"{d.name}: {w} not projected: {r}") for w, r in d.unprojected]
         parts.append(Block("h2", f"TCO of {d.name}"))

@@ -21,7 +21,7 @@ from dclint.report.assumptions import (
     assumptions,
     projection_assumptions,
 )
-from dclint.report.values import days_text, money, not_meaningful, show
+from dclint.report.values import days_text, micro_signed, money, not_meaningful, show
 
 __all__ = [
     "OVERVIEW_COLUMNS",
@@ -230,5 +230,7 @@ def merged_assumptions(
             value = distinct.pop()
         else:
             value = "; ".join(f"{name}: {v}" for name, v in values.items())
-        rows.append([item, value, default, source])
+        # the micro sign in every cell, as the review's step table prints a part (its formats
+        # are Markdown, HTML and the documents made from them: none plain text)
+        rows.append([micro_signed(c) for c in (item, value, default, source)])
     return ["Assumption", "In effect", "Default", "Source"], rows

@@ -146,6 +146,8 @@ def _result(
         props["impact"] = f.impact.as_dict()
     elif f.impact_note:  # why it has no price, as JSON's `impact_note` says
         props["impactNote"] = f.impact_note
+        if f.impact_under_floor is not None:  # its figures, as JSON's `impact_under_floor`
+            props["impactUnderFloor"] = f.impact_under_floor.as_dict()
     out: dict[str, Any] = {"ruleId": f.rule, "ruleIndex": index, "level": LEVELS[f.severity]}
     if group.count > 1:
         props["count"] = group.count

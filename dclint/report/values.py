@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from dclint.figures import percent
@@ -19,6 +20,7 @@ __all__ = [
     "days_text",
     "left_out",
     "mfu_text",
+    "micro_signed",
     "money",
     "not_meaningful",
     "omitted_rows",
@@ -41,6 +43,16 @@ PROJECTION_COLUMNS = (
     "Cost",
 )
 MONEY_KEYS = {"total", "per_gpu_year", "items", "cost_total", "cost_breakdown"}
+# a figure in microseconds as the projection's assumption lines write it, in plain ASCII as
+# `dclint cost`'s text prints a step part ('74 us a GEMM', svg.si's micro 'u')
+_MICROSECONDS = re.compile(r"(\d) us\b")
+
+
+def micro_signed(text: str) -> str:
+    """An assumption line as Markdown, HTML and the review print it: its microseconds with the
+    micro sign, as their step tables print a step part ('263 µs'): '74 us a GEMM' -> '74 µs a
+    GEMM'. The plain text keeps 'us'."""
+    return _MICROSECONDS.sub("\\1 \u00b5s", text)
 
 
 def show(value: Any) -> str:
