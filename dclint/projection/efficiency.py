@@ -195,8 +195,8 @@ _MATMUL: dict[tuple[str, str], tuple[float, float, str]] = {
 # (generation, precision) is the model's time for the guide's 12 GEMMs (the generation's
 # measured rate, its tile and wave quantization, on the guide's part) over the published time.
 GEMM_GUIDE = (
-    "Transformer Engine's GEMM profiling guide (docs/examples/gemm_profiling/gemm_profiling.rst "
-    "at 8f2e635): a layer's 12 GEMMs at hidden 4,096, ffn 16,384, 15,872 tokens, inputs "
+    "Transformer Engine's GEMM profiling guide (gemm_profiling.rst at 8f2e635): a layer's"
+    " 12 GEMMs at hidden 4,096, ffn 16,384, 15,872 tokens, inputs "
     "pre-quantized"
 )
 GUIDE_LAYER = (15872, 4096, 12288, 16384)  # tokens, hidden, fused QKV, ffn
