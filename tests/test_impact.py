@@ -402,7 +402,7 @@ def test_a_saving_under_the_floor_says_its_figures_in_every_format(
     tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """broken-fabric-2to1 not rail-optimised, its leaves at 30 uplinks (1.07:1) under a spine
-    that takes them, jobs packed: the 1:1 step saves 0.00746 d, under MIN_DAYS. NET001's note
+    that takes them, jobs packed: the 1:1 step saves 0.006732 d (0.00746 d at MAMF's GEMM rates), under MIN_DAYS. NET001's note
     came only where the step ratio was exactly 1.0, so this finding printed neither a price nor
     a note; it says what it costs, from the step model's two steps, in every format, the
     review's sentence and read back from the results cache."""
@@ -447,7 +447,7 @@ def test_a_saving_under_the_floor_says_its_figures_in_every_format(
     cost = p["cost_total"] * days / p["training_days"]
     note = f"costs the projected run under 0.01 d: {fmt(Q_(days, 'day'))}, {fmt(Q_(cost, 'CNY'))}"
     assert "impact" not in f and f["impact_note"] == note
-    assert note.startswith("costs the projected run under 0.01 d: 0.00746 d, ")
+    assert note.startswith("costs the projected run under 0.01 d: 0.006732 d, 1289 CNY")
     assert f"(measured 1.07:1, limit 1:1) [{note}]\n" in outs["text"]
     (result,) = json.loads(outs["sarif"])["runs"][0]["results"]
     assert result["message"]["text"].endswith(f"(measured 1.07:1, limit 1:1) [{note}]")

@@ -76,7 +76,7 @@ def test_sarif_gitlab_junit_and_github_say_what_the_text_line_says(
 
 def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
     """h100-40node declares 45% MFU: carried to the best layout it is 61.11%, above the 49.0%
-    any Hopper dense calibration run published, and the listed layouts predict up to 52.9%.
+    any Hopper dense calibration run published, and the listed layouts predict up to 52.91%.
     `dclint plan` said so in two sentences, one of them inside the declared-MFU sentence; it
     says it in one, and with a ceiling between the two (55%) only of the declared MFU."""
     from dataclasses import replace
@@ -92,7 +92,7 @@ def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
     assert used is not None and "outside" not in used
     assert ceiling_sentence(plan, 10) == (
         "outside what dclint has seen measured: 10 of the layouts listed predict more than "
-        "49.0% MFU (up to 52.9%), and your declared MFU 45% carried to the best layout comes "
+        "49.0% MFU (up to 52.91%), and your declared MFU 45% carried to the best layout comes "
         "to 61.11%; 49.0% is the best MFU any calibration run of this GPU generation and class "
         "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
         "throughput to expect"
@@ -118,7 +118,7 @@ def test_plan_and_its_grid_print_days_with_their_unit_and_band(
     assert main(["plan", h100, "--top", "1"]) == 0
     row = capsys.readouterr().out.splitlines()[3]
     assert row == (
-        "   1   2   1    1   1   1  160   2       none  on  distributed  1.929 s  52.9%   "
+        "   1   2   1    1   1   1  160   2       none  on  distributed  1.929 s  52.91%   "
         "64.23 GiB  1.489 d (1.0-1.7 d)  102,897 CNY"
     )
     assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
