@@ -22,7 +22,7 @@ DECLARED = BAD[: BAD.index("  # tp 2, pp 2")].replace(
 USED = (
     "at your declared MFU 30%: your layout 9.072 s a step, 13.02 d; the best 6.694 s a step, "
     "MFU 40.66%, 9.607 d (the step model's: 6.709 s and 4.95 s a step, the best at MFU "
-    "55.0%, as dclint plan lists them)"
+    "54.98%, as dclint plan lists them)"
 )
 
 
@@ -35,7 +35,7 @@ def test_plan_finding_and_review_quote_the_same_best_layout(
     plan = capsys.readouterr().out.splitlines()
     assert USED + "." in plan
     assert (
-        "   1   2   1    1   1   1  32   4       none  on      zero2  4.95 s  55.0%"
+        "   1   2   1    1   1   1  32   4       none  on      zero2  4.95 s  54.98%"
         in "\n".join(plan)
     )
     assert main(["check", str(design), "--select", "PAR005", "--layout-search"]) == 0  # a warning
@@ -77,7 +77,7 @@ def test_plan_json_carries_both(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_a_declared_mfu_carried_above_what_calibration_measured_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """h100-40node declares 45% where the step model predicts 39.0% for its layout: carried
+    """h100-40node declares 45% where the step model predicts 38.96% for its layout: carried
     to the best layout, the declared MFU gives 61.11%, above the 49.0% any H100 dense
     calibration run published. plan, its JSON and the review say so, each once."""
     h100 = str(SAMPLES / "h100-40node.yaml")
@@ -85,9 +85,9 @@ def test_a_declared_mfu_carried_above_what_calibration_measured_says_so(
     out = capsys.readouterr().out
     assert (
         "MFU 61.11%, 1.289 d (the step model's: 2.62 s and 1.929 s a step, the best at MFU "
-        "52.9%, as dclint plan lists them).\n\n"
+        "52.91%, as dclint plan lists them).\n\n"
         "outside what dclint has seen measured: 1 of the layouts listed predicts more than "
-        "49.0% MFU (up to 52.9%), and your declared MFU 45% carried to the best layout comes "
+        "49.0% MFU (up to 52.91%), and your declared MFU 45% carried to the best layout comes "
         "to 61.11%; 49.0% is the best MFU any calibration run of this GPU generation and class "
         "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
         "throughput to expect.\n"

@@ -921,21 +921,28 @@ def _validation(stem: str) -> dict[str, Run]:
     return out
 
 
-def test_the_band_holds_the_validation_runs() -> None:
+def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """The runs of tests/validation/ (no band is derived from them) inside the band their
-    prediction carries: DGX Cloud Benchmarking's 18 GB200 runs (+14.9% to +25.3%, the Blackwell
-    dense band 0.987-1.66) and 2 H100 runs (+2.5%, -5.1%, Hopper dense 0.74-1.155) all 20
+    prediction carries: DGX Cloud Benchmarking's 18 GB200 runs (+2.7% to +13.2%, the Blackwell
+    dense band 0.904-1.597) and 2 H100 runs (-2.6%, -7.0%, Hopper dense 0.722-1.101) all 20
     (8 with the interpolated 10-90% quantiles, 0.998-1.195, which missed the 12 Nemotron-4
-    runs); TorchTitan's 6 A100 runs all 6, outside the domain (no TorchTitan run on A100 in the
-    calibration set): the envelope; TorchTitan's 2 H200 runs (+7.8%, +9.5%) both, in the
-    Hopper PyTorch-native band (1.0-1.167); its 12 June 2025 async-TP runs on H100 5 (the
-    Float8 tensorwise 70B and 8B async rows under the band, the rowwise rows above it);
-    llm-foundry's 10 FP8 runs on H100 all 10 (+1.1% to +14.9%); torchao's 4 B200 runs at 750 W
-    none, outside the domain (+121% to +175%, above the envelope's 1.997); KempnerForge's 14
-    H200 runs 11 (the 6 on 1 to 4 GPUs in the envelope) and its 11 weak-scaling runs 4 (the 13B
-    from 32 GPUs); llm-foundry's 18 large-scale H100 runs 8. Every file of tests/validation/: 66
-    of 97 runs, 68%, under the 80% the bands are held to on the calibration runs."""
-    got = {}
+    runs, at MAMF's GEMM rates); TorchTitan's 6 A100 runs all 6, outside the domain (no
+    TorchTitan run on A100 in the calibration set): the envelope; TorchTitan's 2 H200 runs
+    (+5.9%, +7.6%) both, in the Hopper PyTorch-native band (1.0-1.124); its 12 June 2025
+    async-TP runs on H100 5 (the Float8 tensorwise 70B and 8B async rows under the band, the
+    rowwise rows above it); llm-foundry's 10 FP8 runs on H100 7 (-0.6% to +14.7%: the 3B and
+    350M at 32K above, the 1B at 512 under); torchao's 4 B200 runs at 750 W none, outside the
+    domain (+101% to +155%, above the envelope's 1.986); KempnerForge's 14 H200 runs 10 (the 6
+    on 1 to 4 GPUs in the envelope) and its 11 weak-scaling runs none (every run from 32 GPUs
+    under-predicted, under the band's 1.0); llm-foundry's 18 large-scale H100 runs 9. Every file
+    of tests/validation/: 59 of 97 runs, 61%, under the 80% the bands are held to on the
+    calibration runs; their mean absolute error 14.71%, 75 within 15%. Before the GEMMs ran at a
+    layer's shapes back to back (MAMF's GEMM rates and the bands derived under them: Blackwell
+    dense 0.987-1.66, Hopper dense 0.74-1.155, Hopper PyTorch-native 1.0-1.167, the envelope
+    0.74-1.997), 66 of 97, 68%: llm-foundry's FP8 runs 10, KempnerForge's 11 and 4,
+    llm-foundry's large-scale runs 8, the rest as now; mean absolute error 19.30%, 55 within
+    15%."""
+    got, errors = {}, []
     for stem in (
         "llm-foundry-h100-large",
         "dgxc-benchmarking",
@@ -950,23 +957,31 @@ def test_the_band_holds_the_validation_runs() -> None:
         hits, outside = 0, 0
         for run in _validation(stem).values():
             b = prediction(run).band
+            errors.append(abs(error(run)))
             hits += b.low_factor <= 1 + error(run) <= b.high_factor
             outside += bool(b.outside)
         got[stem] = (hits, len(_validation(stem)), outside)
     assert got == {
-        "llm-foundry-h100-large": (8, 18, 0),
+        "llm-foundry-h100-large": (9, 18, 0),
         "dgxc-benchmarking": (20, 20, 0),
         "torchtitan-a100": (6, 6, 6),
         "torchtitan-h200": (2, 2, 0),
         "torchtitan-asynctp-h100": (5, 12, 0),
-        "llm-foundry-h100-fp8": (10, 10, 0),
+        "llm-foundry-h100-fp8": (7, 10, 0),
         "torchao-mx-b200": (0, 4, 4),
-        "kempnerforge-h200": (11, 14, 6),
-        "kempnerforge-h200-scaling": (4, 11, 0),
+        "kempnerforge-h200": (10, 14, 6),
+        "kempnerforge-h200-scaling": (0, 11, 0),
     }
     assert {p.stem for p in (ROOT / "tests" / "validation").glob("*.yaml")} == set(got)
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
-    assert (hits, total, round(100 * hits / total)) == (66, 97, 68)
+    assert (hits, total, round(100 * hits / total)) == (59, 97, 61)
+    # the 97's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
+    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (14.71, 75)
+    from dclint.projection import efficiency
+
+    monkeypatch.setattr(efficiency, "AT_LAYER", {})
+    mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
+    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (19.3, 55)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
@@ -1239,21 +1254,23 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     on 4 and 8 hosts of 8 H200 (benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md; FSDP2,
     compile, Float8 tensorwise with FP8 all-gather, local batch 2, torchtitan e7c0cae), two
     runs no band, ceiling or constant is derived from: predicted over published - 1 (%), 32
-    and 64 GPUs, both inside the band they carry (Hopper PyTorch-native, 1.0-1.167). The
-    model's H200 at 700 W runs the same workload 1.323x as fast as the H100 96 GB at 500 W of
-    the calibration's TorchTitan rows, 1.086x from the power alone and 1.237x from the HBM
-    bandwidth alone (published, across the two studies' stacks and scales: 10,938 on 32 H200
-    over 8,380 on 128 H100, 1.305x); and published throughput a GPU falls
-    1.7% from 32 to 64 GPUs, the model's 0.2%. PAR004's memory a GPU, 46.95 and 44.85 GiB,
-    against the published 47.96 and 46.97."""
+    and 64 GPUs, +5.9% and +7.6% (+7.8%, +9.5% at MAMF's GEMM rates, before the GEMMs ran at a
+    layer's shapes back to back), both inside the band they carry (Hopper PyTorch-native,
+    1.0-1.124; 1.0-1.167 before). The model's H200 at 700 W runs the same workload 1.32x as
+    fast as the H100 96 GB at 500 W of the calibration's TorchTitan rows (1.323x at MAMF's
+    rates), 1.087x from the power alone and 1.233x from the HBM bandwidth alone (1.086x,
+    1.237x) (published, across the two studies' stacks and scales: 10,938 on 32 H200 over
+    8,380 on 128 H100, 1.305x); and published throughput a GPU falls 1.7% from 32 to 64 GPUs,
+    the model's 0.2%. PAR004's memory a GPU, 46.95 and 44.85 GiB, against the published 47.96
+    and 46.97."""
     rs = _validation("torchtitan-h200")
     got = [round(100 * error(r), 1) for r in rs.values()]
-    assert got == [7.8, 9.5]
-    assert round(sum(abs(g) for g in got) / len(got), 2) == 8.65
+    assert got == [5.9, 7.6]
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 6.75
     bands = [prediction(r).band for r in rs.values()]
     assert [(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands] == [
-        (1.0, 1.167, ()),
-        (1.0, 1.167, ()),
+        (1.0, 1.124, ()),
+        (1.0, 1.124, ()),
     ]
     teton = _native("torchtitan-h100", "llama31-8b-128-fsdp-compile-float8")
 
@@ -1265,7 +1282,7 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
         return float(r.wl.tokens_per_second.m_as("token/s")) / r.wl.gpus
 
     small, big = rs.values()
-    assert round(per_gpu(small) / per_gpu(Run(small.design, small.wl, teton.hw)), 3) == 1.323
+    assert round(per_gpu(small) / per_gpu(Run(small.design, small.wl, teton.hw)), 3) == 1.32
     # of which the power alone (the H200 limited to the H100's 500 W) and the memory alone
     # (the H200 at the H100's 2.4 TB/s)
     hw = small.hw
@@ -1278,7 +1295,7 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     )
     assert [
         round(per_gpu(small) / per_gpu(Run(small.design, small.wl, h)), 3) for h in (power, memory)
-    ] == [1.086, 1.237]
+    ] == [1.087, 1.233]
     assert round(published(small) / published(teton), 3) == 1.305
     assert round(100 * (published(big) / published(small) - 1), 1) == -1.7
     assert round(100 * (per_gpu(big) / per_gpu(small) - 1), 1) == -0.2
@@ -1296,24 +1313,27 @@ def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
     test_asynctp_gain_against_the_published_pairs'): predicted over published - 1 (%), 70B on
     256 GPUs (FSDP 32, TP 8, full AC) then 8B on 64 (FSDP 8, TP 8, per-op SAC), BF16, Float8
     tensorwise and rowwise, vanilla then async TP. Without the rowwise rows, each within 10%
-    (mean absolute 4.51%); the rowwise rows, whose vanilla baseline the benchmark itself calls
-    low (pytorch/torchtitan#1207: rowwise under TP slower than BF16 on 8B), +22% to +38%
-    (torchao's rowwise row without TP, a calibration run, +19.1%; the rowwise AsyncTP gains,
-    70B and 8B, are the model's 17.7 and 5.8 points against 4.2 and 5.6 published). The band
-    each carries (Hopper PyTorch-native, 1.0-1.167) holds 5 of the 12: the Float8 tensorwise
-    70B rows and 8B async row lie under it, the rowwise rows above it. The model's Float8
-    tensorwise gain over BF16 under TP 8 falls short of the published at each pair (70B +23.3,
-    +27.6 against +35.6, +44.5; 8B +12.0, +7.7 against +16.0, +15.8)."""
+    (mean absolute 3.1%; 4.51% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes
+    back to back); the rowwise rows, whose vanilla baseline the benchmark itself calls low
+    (pytorch/torchtitan#1207: rowwise under TP slower than BF16 on 8B), +21% to +36% (+22% to
+    +38%) (torchao's rowwise row without TP, a calibration run, +17.5%, +19.1%; the rowwise
+    AsyncTP gains, 70B and 8B, are the model's 17.5 and 6.0 points, 17.7 and 5.8, against 4.2
+    and 5.6 published). All 12, mean absolute 12.06% (13.44%), 8 within 15%. The band each
+    carries (Hopper PyTorch-native, 1.0-1.124; 1.0-1.167 before) holds 5 of the 12: the Float8
+    tensorwise 70B rows and 8B async row lie under it, the rowwise rows above it. The model's
+    Float8 tensorwise gain over BF16 under TP 8 falls short of the published at each pair (70B
+    +26.3, +31.2 against +35.6, +44.5; 8B +14.0, +9.9 against +16.0, +15.8; at MAMF's rates
+    +23.3, +27.6 and +12.0, +7.7)."""
     rs = _validation("torchtitan-asynctp-h100")
     got = {wid: round(100 * error(r), 1) for wid, r in rs.items()}
     assert list(got.values()) == [
-        4.0, 9.2, -5.4, -3.5, 22.3, 38.2,  # 70B: bf16, tensorwise, rowwise; vanilla, async
-        5.1, 5.6, 1.5, -1.8, 32.2, 32.5,  # 8B
+        0.4, 4.8, -6.5, -4.9, 20.9, 36.3,  # 70B: bf16, tensorwise, rowwise; vanilla, async
+        2.4, 2.7, 0.6, -2.5, 31.1, 31.6,  # 8B
     ]  # fmt: skip
     plain = [abs(e) for w, e in got.items() if "rowwise" not in w]
     assert len(plain) == 8 and max(plain) <= 10
-    assert round(sum(plain) / 8, 2) == 4.51
-    assert round(sum(abs(e) for e in got.values()) / 12, 2) == 13.44
+    assert round(sum(plain) / 8, 2) == 3.1
+    assert round(sum(abs(e) for e in got.values()) / 12, 2) == 12.06
     assert sum(abs(e) <= 15 for e in got.values()) == 8
 
     def gain(size: str, tps: Callable[[Run], float]) -> float:
@@ -1325,8 +1345,8 @@ def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
         return float(r.wl.tokens_per_second.m_as("token/s"))
 
     assert [(gain(s, _tokens), gain(s, published)) for s in ("70b-256", "8b-64")] == [
-        (17.7, 4.2),
-        (5.8, 5.6),
+        (17.5, 4.2),
+        (6.0, 5.6),
     ]
     # Float8 tensorwise over BF16 under TP 8 (vanilla, async): the model's gain short of the
     # published at each pair (its TP all-gathers in BF16; TorchTitan's Float8 TP gathers FP8)
@@ -1346,11 +1366,11 @@ def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
         for s in ("70b-256", "8b-64")
         for tps in (_tokens, published)
     ]
-    assert fp8 == [[23.3, 27.6], [35.6, 44.5], [12.0, 7.7], [16.0, 15.8]]
+    assert fp8 == [[26.3, 31.2], [35.6, 44.5], [14.0, 9.9], [16.0, 15.8]]
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
-    } == {(1.0, 1.167, ())}
+    } == {(1.0, 1.124, ())}
     inside = [w for w, b in bands.items() if b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert inside == [
         "llama31-70b-256-tp8-bf16-vanilla",
@@ -1367,22 +1387,29 @@ def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
     layers under Composer's amp_fp8, delayed scaling), 10 runs on 8 GPUs no band, ceiling or
     constant is derived from: predicted over published - 1 (%), in the file's order (3B at
     32K, 8K, 2K, 512; 1B at 32K, 8K, 512; 350M at 32K, 16K, 512). All within 15% (mean
-    absolute 8.63%), all in the band they carry (Hopper PyTorch-native, 1.0-1.167); the
-    512-token rows closest (+1.1% to +6.7%). FP8 over BF16 at the 3B's 8K layout, which the
-    BF16 table ran identically (micro-batch 3, 6 a step): +15.5% published, +16.5% in the
-    model; the 1B at 8K (micro-batch 2 in FP8, 3 in BF16) +9.8% and +11.3%."""
+    absolute 7.77%; 8.63% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back
+    to back); 7 in the band they carry (Hopper PyTorch-native, 1.0-1.124): the 3B and 350M at
+    32K (+13.2%, +14.7%) lie above it, the 1B at 512 (-0.6%) under it (at MAMF's rates all 10
+    in the band of then, 1.0-1.167); the 512-token rows closest (-0.6% to +4.8%; +1.1% to
+    +6.7%). FP8 over BF16 at the 3B's 8K layout, which the BF16 table ran identically
+    (micro-batch 3, 6 a step): +15.5% published, +18.7% in the model (+16.5%); the 1B at 8K
+    (micro-batch 2 in FP8, 3 in BF16) +9.8% and +13.0% (+11.3%): the FP8 rate's factor (x0.967)
+    above BF16's (x0.931) raises the model's FP8 gains."""
     rs = _validation("llm-foundry-h100-fp8")
     got = [round(100 * error(r), 1) for r in rs.values()]
-    assert got == [13.6, 7.6, 7.8, 6.7, 9.4, 9.9, 1.1, 14.9, 12.5, 2.8]
-    assert round(sum(abs(g) for g in got) / len(got), 2) == 8.63
-    bands = [prediction(r).band for r in rs.values()]
-    assert {(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands} == {
-        (1.0, 1.167, ())
-    }
-    assert all(
-        b.low_factor <= 1 + error(r) <= b.high_factor
-        for b, r in zip(bands, rs.values(), strict=True)
-    )
+    assert got == [13.2, 6.6, 6.2, 4.8, 9.0, 9.0, -0.6, 14.7, 12.1, 1.5]
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 7.77
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 10
+    bands = {w: prediction(r).band for w, r in rs.items()}
+    assert {
+        (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
+    } == {(1.0, 1.124, ())}
+    outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
+    assert outside == [
+        "mpt-3b-h100-8gpu-32768-fp8",
+        "mpt-1b-h100-8gpu-512-fp8",
+        "mpt-350m-h100-8gpu-32768-fp8",
+    ]
 
     def published(r: Run) -> float:
         assert r.wl.tokens_per_second is not None
@@ -1393,7 +1420,7 @@ def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
         fp8 = rs[f"mpt-{size}-h100-8gpu-8192-fp8"]
         bf16 = _native("llm-foundry", f"mpt-{size}-h100-8gpu-8192")
         gains.append(tuple(round(100 * (f(fp8) / f(bf16) - 1), 1) for f in (published, _tokens)))
-    assert gains == [(15.5, 16.5), (9.8, 11.3)]
+    assert gains == [(15.5, 18.7), (9.8, 13.0)]
     three, bf16 = rs["mpt-3b-h100-8gpu-8192-fp8"], _native("llm-foundry", "mpt-3b-h100-8gpu-8192")
     assert (three.wl.micro_batch, three.wl.global_batch) == (
         bf16.wl.micro_batch,
@@ -1407,20 +1434,21 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
     batch 1, sequence 8,192, compile, FSDP2, per-op SAC), four runs no band, ceiling or
     constant is derived from, outside the calibration domain (no Blackwell PyTorch-native
     run): predicted over published - 1 (%), BF16, tensorwise with FP8 all-gather, mxfp8_cublas,
-    rowwise: +121% to +175%, none inside the envelope the prediction carries (0.74-1.997). The
-    same workload on H100 at 500 W (torchao's H100 table, a calibration run) published 6,150 a
-    GPU: the B200 at 750 W ran it 1.351x as fast, the model 2.669x. Over BF16 the published
-    gains are +25.4% (tensorwise), +20.0% (MXFP8), +4.0% (rowwise); the model's +36.4%, +34.2%,
-    +29.1%. Not the power limit (the model's BF16 at 1000 W: 19,709 a GPU); NeMo's Llama 3 8B
-    in FP8 on B200 (Megatron-Bridge 25.11, a calibration run) published 2.94x this table's
-    Float8 row a GPU."""
+    rowwise: +101% to +155% (+121% to +175% at MAMF's GEMM rates, before the GEMMs ran at a
+    layer's shapes back to back), none inside the envelope the prediction carries (0.722-1.986;
+    0.74-1.997 before). The same workload on H100 at 500 W (torchao's H100 table, a calibration
+    run) published 6,150 a GPU: the B200 at 750 W ran it 1.351x as fast, the model 2.527x
+    (2.669x). Over BF16 the published gains are +25.4% (tensorwise), +20.0% (MXFP8), +4.0%
+    (rowwise); the model's +38.3%, +35.9%, +31.3% (+36.4%, +34.2%, +29.1%). Not the power limit
+    (the model's BF16 at 1000 W: 18,005 a GPU; 19,709); NeMo's Llama 3 8B in FP8 on B200
+    (Megatron-Bridge 25.11, a calibration run) published 2.94x this table's Float8 row a GPU."""
     rs = _validation("torchao-mx-b200")
     got = [round(100 * error(r), 1) for r in rs.values()]
-    assert got == [121.1, 140.5, 147.3, 174.5]
-    assert round(sum(abs(g) for g in got) / len(got), 2) == 145.85
+    assert got == [101.5, 122.3, 128.2, 154.5]
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 126.62
     bands = [prediction(r).band for r in rs.values()]
     assert {(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands} == {
-        (0.74, 1.997, ("no blackwell PyTorch-native dense calibration run",))
+        (0.722, 1.986, ("no blackwell PyTorch-native dense calibration run",))
     }
     assert not any(
         b.low_factor <= 1 + error(r) <= b.high_factor
@@ -1437,7 +1465,7 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
         bf16.wl.global_batch,
         bf16.wl.sequence_length,
     )
-    assert [round(f(bf16) / f(h100), 3) for f in (published, _tokens)] == [1.351, 2.669]
+    assert [round(f(bf16) / f(h100), 3) for f in (published, _tokens)] == [1.351, 2.527]
     gains = [
         (
             round(100 * (published(r) / published(bf16) - 1), 1),
@@ -1446,12 +1474,12 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
         for w, r in rs.items()
         if w != "llama3-8b-bf16"
     ]
-    assert gains == [(25.4, 36.4), (20.0, 34.2), (4.0, 29.1)]
+    assert gains == [(25.4, 38.3), (20.0, 35.9), (4.0, 31.3)]
     # not the power limit: at B200's 1000 W the model's BF16 figure a GPU
     hw = bf16.hw
     assert hw.platform is not None
     full = replace(hw, platform=hw.platform.model_copy(update={"gpu_power_limit": None}))
-    assert round(_tokens(Run(bf16.design, bf16.wl, full)) / bf16.wl.gpus) == 19709
+    assert round(_tokens(Run(bf16.design, bf16.wl, full)) / bf16.wl.gpus) == 18005
     # NeMo's Llama 3 8B in FP8 on B200 (a calibration run) a GPU over this table's Float8 row
     nemo = _native("megatron-bridge-25.11-b200", "llama3-8b-8")
     tensorwise = rs["llama3-8b-tensorwise-fp8-all-gather"]
@@ -1464,49 +1492,60 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     benchmarks/mfu_scaling report of 2026-04-05, git 01b461a): 14 runs of Llama-3-style 7B, 13B
     and 70B on 1 to 32 H200, 4 a node (FSDP2, TP with sequence parallelism, compile, full
     recomputation, sequence 4,096), no band, ceiling or constant derived from them: predicted
-    over published - 1 (%), in the report's order. Mean absolute 10.74%, 9 within 15%; 11 in
-    the band they carry (the six runs on 1 to 4 GPUs outside the domain, the envelope; the
-    7B TP 4 runs on 16 and 32 GPUs above the Hopper PyTorch-native band, the 70B under it).
-    The 7B at TP 4 loses throughput a GPU with nodes that the model does not: +12.3%, +17.0%,
-    +22.9% at 8, 16 and 32 GPUs; the TP 2 runs on one node +22.6% and +24.2%."""
+    over published - 1 (%), in the report's order. Mean absolute 9.25%, 10 within 15% (10.74%
+    and 9 at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back); 10 in
+    the band they carry (11 at MAMF's rates in the band of then): the six runs on 1 to 4 GPUs
+    outside the domain, in the envelope; the 7B TP 4 runs on 16 and 32 GPUs above the Hopper
+    PyTorch-native band (1.0-1.124), the 70B and the 13B FSDP 8 on 8 GPUs (-4.4%; +0.2% at
+    MAMF's rates, inside) under it. The 7B at TP 4 loses throughput a GPU with nodes that the
+    model does not: +8.4%, +13.0%, +18.8% at 8, 16 and 32 GPUs (+12.3%, +17.0%, +22.9%); the
+    TP 2 runs on one node +17.2% and +18.7% (+22.6%, +24.2%)."""
     rs = _validation("kempnerforge-h200")
     got = {w: round(100 * error(r), 1) for w, r in rs.items()}
     assert list(got.values()) == [
-        -15.0, -5.8, 22.6, -6.9, 4.2, 24.2,  # 1 node: 1, 2, 4 GPUs
-        12.3, 0.2, 5.6, 17.0, 4.4, 22.9, 6.3, -2.9,  # 2 to 8 nodes
+        -19.1, -10.3, 17.2, -11.5, 0.3, 18.7,  # 1 node: 1, 2, 4 GPUs
+        8.4, -4.4, 1.5, 13.0, 0.6, 18.8, 2.4, -3.3,  # 2 to 8 nodes
     ]  # fmt: skip
-    assert round(sum(abs(e) for e in got.values()) / 14, 2) == 10.74
-    # within 15%, unrounded: the one-GPU 7B is -15.02%
-    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 9
+    assert round(sum(abs(e) for e in got.values()) / 14, 2) == 9.25
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 10
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert [w for w, b in bands.items() if b.outside] == list(rs)[:6]
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
-    assert outside == ["10-7b-16gpu-tp4-fsdp4", "12-7b-32gpu-tp4-fsdp8", "14-70b-32gpu-tp4-fsdp8"]
+    assert outside == [
+        "08-13b-8gpu-fsdp8",
+        "10-7b-16gpu-tp4-fsdp4",
+        "12-7b-32gpu-tp4-fsdp8",
+        "14-70b-32gpu-tp4-fsdp8",
+    ]
 
 
 def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     """tests/validation/kempnerforge-h200-scaling.yaml: KempnerForge's weak scaling of its 13B
     and 70B from 8 to 160 H200 (benchmarks/weak_scaling_160gpu, 2026-06-30, git 3ad9d9a; TP 4 x
     FSDP, compile, full recomputation, sequence 4,096): predicted over published - 1 (%), 13B
-    then 70B by GPU count. The 13B within 3.3% at every count; the 70B 8.2% to 10.9% under
-    from 32 GPUs on, and +76.4% on 8 (the point the report calls memory-bound, 128.5 of 141 GB,
-    and leaves out of its baseline). Throughput a GPU from 32 to 160 GPUs: published -3.1%
-    (13B) and -8.4% (70B), the model's -1.5% and -10.0%. The band (Hopper PyTorch-native,
-    1.0-1.167) holds the four 13B runs from 32 GPUs, none of the under-predicted 70B."""
+    then 70B by GPU count. The 13B under by 0.4% to 3.2% from 32 GPUs on and 7.0% on 8 (at
+    MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back, within 3.3% at
+    every count, +0.4% to +3.3% from 32 GPUs); the 70B 8.6% to 11.3% under from 32 GPUs on
+    (8.2% to 10.9%), and +69.2% on 8 (+76.4%; the point the report calls memory-bound, 128.5
+    of 141 GB, and leaves out of its baseline). Mean absolute 12.12% (12.27%), 10 within 15%.
+    Throughput a GPU from 32 to 160 GPUs: published -3.1% (13B) and -8.4% (70B), the model's
+    -1.5% and -9.9% (-1.5%, -10.0%). The band (Hopper PyTorch-native, 1.0-1.124) holds none:
+    every run from 32 GPUs is under-predicted, under its 1.0 (at MAMF's rates the band of then,
+    1.0-1.167, held the four 13B runs from 32 GPUs)."""
     rs = _validation("kempnerforge-h200-scaling")
     got = [round(100 * error(r), 1) for r in rs.values()]
     assert got == [
-        -3.3, 0.4, 1.6, 3.3, 2.1,  # 13B: 8, 32, 64, 128, 160 GPUs
-        76.4, -8.2, -9.8, -9.2, -10.9, -9.8,  # 70B: 8, 32, 64, 96, 128, 160
+        -7.0, -3.2, -2.1, -0.4, -1.6,  # 13B: 8, 32, 64, 128, 160 GPUs
+        69.2, -8.6, -10.2, -9.6, -11.3, -10.1,  # 70B: 8, 32, 64, 96, 128, 160
     ]  # fmt: skip
-    assert round(sum(abs(g) for g in got) / len(got), 2) == 12.27
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 12.12
     assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 10
-    inside = [
-        w
-        for w, r in rs.items()
-        if (b := prediction(r).band).low_factor <= 1 + error(r) <= b.high_factor
-    ]
-    assert inside == [f"13b-{g:03d}gpu-tp4-fsdp{g // 4}" for g in (32, 64, 128, 160)]
+    bands = {w: prediction(r).band for w, r in rs.items()}
+    assert {
+        (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
+    } == {(1.0, 1.124, ())}
+    inside = [w for w, b in bands.items() if b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
+    assert inside == []
 
     def per_gpu(r: Run, tps: Callable[[Run], float]) -> float:
         return tps(r) / r.wl.gpus
@@ -1524,7 +1563,7 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
                 for f in (published, _tokens)
             )
         )
-    assert falls == [(-3.1, -1.5), (-8.4, -10.0)]
+    assert falls == [(-3.1, -1.5), (-8.4, -9.9)]
 
 
 def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:

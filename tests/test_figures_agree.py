@@ -463,7 +463,7 @@ def test_a_layouts_mfu_prints_as_every_mfu_does(tmp_path: Path) -> None:
     percent), in `dclint plan`'s table and sentences and the review's: h100-40node without its
     declared MFU at a global batch of 1,280 read '57.55%' in the review's layout table and
     'the best layout's predicted MFU, 57.5%' in the sentence under it, and '57.5%' in plan (at
-    MAMF's GEMM rates; 54.68% at a layer's shapes)."""
+    MAMF's GEMM rates; 54.68% everywhere at the GEMM rates of a layer's shapes)."""
     text = (SAMPLES / "h100-40node.yaml").read_text(encoding="utf-8")
     assert "    mfu: 45%\n" in text and "global_batch: 960\n" in text
     text = text.replace("    mfu: 45%\n", "").replace("global_batch: 960\n", "global_batch: 1280\n")

@@ -411,10 +411,11 @@ def test_a_saving_under_the_floor_says_its_figures_in_every_format(
     tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """broken-fabric-2to1 not rail-optimised, its leaves at 30 uplinks (1.07:1) under a spine
-    that takes them, jobs packed: the 1:1 step saves 0.006732 d, under MIN_DAYS. NET001's note
-    came only where the step ratio was exactly 1.0, so this finding printed neither a price nor
-    a note; it says what it costs, from the step model's two steps, in every format, the
-    review's sentence and read back from the results cache."""
+    that takes them, jobs packed: the 1:1 step saves 0.006732 d (0.00746 d at MAMF's GEMM
+    rates), under MIN_DAYS. NET001's note came only where the step ratio was exactly 1.0, so
+    this finding printed neither a price nor a note; it says what it costs, from the step
+    model's two steps, in every format, the review's sentence and read back from the results
+    cache."""
     from dclint.analysis.impact import MIN_DAYS
     from dclint.loader import load
     from dclint.projection.predict import predict

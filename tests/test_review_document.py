@@ -147,7 +147,7 @@ def test_layout_and_headroom(two: str) -> None:
     )
     # the review recommends the best layout: it says, as `dclint plan` does of the layouts it
     # lists, that its MFU is above any calibration run's of its GPU class (it did not): the MFU
-    # its table gives, the declared 45% carried to the best layout (the model's 52.9% before)
+    # its table gives, the declared 45% carried to the best layout (the model's 52.91% before)
     assert (
         "Outside what dclint has seen measured: the best layout's MFU at your declared MFU, "
         "61.11%, is above 49.0%, the best MFU any calibration run of this GPU generation and "

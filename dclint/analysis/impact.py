@@ -12,10 +12,10 @@ projection of days to months resolves; a fix that changes nothing otherwise prin
 such as 1.421e-14 d). Such a finding still says what it costs, in its `impact_note`: why its fix
 saves a run nothing where the rule says (`Remedy.note`: NET001's collectives that stay under the
 tier as placed, STO001's reads that meet the demand below the headroom); else the figures of a
-saving under the floor ('costs the projected run under 0.01 d: 0.00746 d, 1429 CNY', and for a
+saving under the floor ('costs the projected run under 0.01 d: 0.006732 d, 1289 CNY', and for a
 tool the same days and money as `impact` carries them, `impact_under_floor`), or, for float
-noise (NOISE), that it costs the run nothing: a finding whose fix touches a run never prints
-neither a price nor a note.
+noise (NOISE), that it costs the run nothing: a finding whose fix touches a run always prints
+a price or a note.
 
 A limit the projection does not model slows the run as it is (`Remedy.slowed`: STO001's reads
 below the demand stretch the steps by demand / bandwidth); the fix saves that slowed run less
@@ -199,7 +199,7 @@ def unpriced(blocker: Finding) -> str:
 
 def under_the_floor(impact: Impact) -> str:
     """What a finding whose fix saves under MIN_DAYS costs, with the figures Impact.text prints:
-    'costs the projected run under 0.01 d: 0.00746 d, 1429 CNY' (a finding says what its fix
+    'costs the projected run under 0.01 d: 0.006732 d, 1289 CNY' (a finding says what its fix
     saves, or why it saves nothing; the review writes 'It costs ...', as it writes a price)."""
     saved = impact.text().removeprefix("the fix saves ")
     return f"costs the projected run under {MIN_DAYS:g} d: {saved}"
