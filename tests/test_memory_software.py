@@ -198,3 +198,62 @@ def test_fsdp_without_resharding_keeps_the_gathered_weights(
     assert got.weights.m_as("B") == pytest.approx(2 * local / (1 if whole else dp), rel=1e-12)
     assert (got.gradients + got.optimizer).m_as("B") == pytest.approx(16 * local / dp, rel=1e-12)
     assert ("gathered bf16 weights" in " ".join(got.notes)) is whole
+
+
+LLAMA8_NO_RECOMPUTE = """
+name: mem
+racks:
+  - {{id: 'r01', platform: dgx-h100}}
+fabrics:
+  - {{id: compute, kind: compute}}
+workloads:
+  - id: w
+    model: {{parameters: 8.03e09, layers: 32, hidden_size: 4096, attention_heads: 32,
+            query_groups: 8, ffn_hidden_size: 14336, vocab_size: 128256, swiglu: true,
+            dropout: false}}
+    tokens: 1e12
+    sequence_length: 8192
+    global_batch: 8
+    micro_batch: 1
+    precision: {precision}
+    recompute: none
+    gpus: 8
+    software: {software}
+"""
+
+
+@pytest.mark.parametrize(
+    ("precision", "software", "per_sbh", "note"),
+    [
+        # BF16: norms' inputs 4, QKV and first MLP inputs 2 x 2; Q 2q, K and V 4k, the
+        # attention output 2q, SwiGLU's two inputs 4f, the second MLP input 2f, over h
+        ("bf16", "{preset: torchtitan}", 8 + 26, ""),
+        # torchao's Float8Linear saves input_hp: BF16's bytes (pytorch/ao float8_linear.py)
+        ("fp8", "{preset: torchtitan}", 8 + 26, "GEMM inputs saved in BF16"),
+        ("fp8", "{preset: torchtitan, fp8_recipe: rowwise}", 8 + 26, "GEMM inputs saved in BF16"),
+        # Transformer Engine saves the FP8 copies: QKV and first MLP inputs 1 B (8 - 2), the
+        # second MLP input f/h = 3.5 less, the projection's FP8 copy q/h = 1 more (delayed)
+        ("fp8", "{preset: megatron-core}", 6 + 23.5, "GEMM inputs saved in FP8"),
+        # NVFP4's saved inputs at FP8's byte (dclint's own)
+        ("fp4", "{preset: megatron-core}", 6 + 23.5, "GEMM inputs saved quantized"),
+    ],
+)
+def test_torchao_float8_saves_the_bf16_gemm_inputs(
+    precision: str, software: str, per_sbh: float, note: str
+) -> None:
+    """The activations a layer keeps without recomputation: Transformer Engine saves its GEMM
+    inputs in FP8, torchao's Float8 training the BF16 ones (matmul_with_hp_or_float8_args,
+    ctx.save_for_backward(input_hp, weight_hp_t)), so a torchao Float8 layer keeps BF16's."""
+    wl = load_text(LLAMA8_NO_RECOMPUTE.format(precision=precision, software=software)).workloads[0]
+    assert shape_of(wl).per_layer == 8192 * 4096 * per_sbh
+    notes = " ".join(memory_per_gpu(wl).notes)
+    said = [
+        saved
+        for saved in (
+            "GEMM inputs saved in BF16",
+            "GEMM inputs saved in FP8",
+            "GEMM inputs saved quantized",
+        )
+        if saved in notes
+    ]
+    assert said == ([note] if note else []), notes

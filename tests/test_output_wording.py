@@ -174,7 +174,7 @@ def test_an_fp8_runs_assumptions_name_the_software_that_casts(
     declared; a Transformer Engine run (moe-1.7t-nvl72, Megatron-Core's recipe) keeps its
     line, and a bf16 run has none."""
     from dclint.projection.efficiency import FP8_CAST_BYTES
-    from dclint.projection.step.records import FP8_RECIPE_BYTES
+    from dclint.projection.step.records import FP8_RECIPE_BYTES, FSDP_FP8_GATHER_BYTES
 
     lines = _fp8_lines(str(ROOT / "tests" / "calibration" / "torchao-float8-h100.yaml"), capsys)
     assert "; fp8 " not in lines["llama3-8b-bf16"]
@@ -182,7 +182,8 @@ def test_an_fp8_runs_assumptions_name_the_software_that_casts(
         (
             "llama3-8b-tensorwise-fp8-all-gather",
             "tensorwise",
-            "; FSDP all-gathers the weights in FP8 (enable_fsdp_float8_all_gather)",
+            f"; FSDP all-gathers the weights in FP8, {FSDP_FP8_GATHER_BYTES:g} B a parameter "
+            "(enable_fsdp_float8_all_gather)",
         ),
         ("llama3-8b-rowwise", "rowwise", ""),
     ):
@@ -200,3 +201,37 @@ def test_an_fp8_runs_assumptions_name_the_software_that_casts(
         f"; fp8 Transformer Engine: FP8 GEMM operands cast with their transpose "
         f"({FP8_CAST_BYTES:g} B an element); attention in BF16; fp8 output layer "
     ) in te
+
+
+@pytest.mark.parametrize(
+    ("software", "recipe_line"),
+    [
+        ("", ""),  # Megatron-Core's preset: delayed scaling, no bytes beyond the cast
+        (
+            "    software: {preset: nemo-25.11}\n",  # its fp8_recipe current, read in FP4 too
+            "; and 2 B an element for fp8_recipe current's scaling",
+        ),
+    ],
+)
+def test_an_fp4_runs_assumptions_say_what_the_model_charges_for_fp4(
+    capsys: pytest.CaptureFixture[str], tmp_path: object, software: str, recipe_line: str
+) -> None:
+    """An FP4 run (moe-1.7t-nvl72 at fp4) printed FP8's line, 'fp8 Transformer Engine: FP8
+    GEMM operands cast with their transpose': it names NVFP4 and the bytes the step model
+    charges its casts, FP8's cast-transpose (dclint's own) and the declared fp8_recipe's scaling
+    bytes, which the step model reads in FP4 runs too (FP8_RECIPE_BYTES)."""
+    from pathlib import Path
+
+    from dclint.projection.efficiency import FP8_CAST_BYTES
+
+    text = (SAMPLES / "moe-1.7t-nvl72.yaml").read_text(encoding="utf-8")
+    assert text.count("    precision: fp8\n") == 1
+    path = Path(str(tmp_path)) / "fp4.yaml"
+    path.write_text(text.replace("    precision: fp8\n", "    precision: fp4\n" + software))
+    (line,) = _fp8_lines(str(path), capsys).values()
+    assert "; fp8 " not in line
+    assert (
+        "; fp4 Transformer Engine NVFP4: GEMM operands cast with their transpose, charged at "
+        f"FP8's {FP8_CAST_BYTES:g} B an element (dclint's own: NVFP4's 4-bit elements and their "
+        f"E4M3 scales not counted apart); attention in BF16{recipe_line}; fp4 output layer "
+    ) in line

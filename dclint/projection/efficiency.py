@@ -268,6 +268,13 @@ _FP8 = (
     "Transformer Engine: FP8 GEMM operands cast with their transpose (4 B an element); "
     "attention in BF16"
 )
+# FP4 (Transformer Engine's NVFP4) runs are charged FP8's cast-transpose bytes: dclint's own, no
+# NVFP4 count (its 4-bit elements, an E4M3 scale a 16-element block and a per-tensor amax)
+_FP4 = (
+    f"Transformer Engine NVFP4: GEMM operands cast with their transpose, charged at FP8's "
+    f"{FP8_CAST_BYTES:g} B an element (dclint's own: NVFP4's 4-bit elements and their E4M3 "
+    "scales not counted apart); attention in BF16"
+)
 # The output layer (logits) is no Transformer Engine module in Megatron-Core (GPTModel's
 # output_layer is tensor_parallel.ColumnParallelLinear, a BF16 matmul outside fp8_autocast),
 # and TorchTitan's Float8 and MX configs leave it out of the conversion (filter_fqns
@@ -378,8 +385,8 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
             ("network", _NET[1]),
             ("tiles", f"{SMS[generation]} SMs (vendor whitepaper), tile and wave quantization"),
             ("overlapped communication", _SM_SHARE[2]),
-            *((("fp8", _FP8),) if fp8 else ()),
-            *((("fp8 output layer", _HEAD),) if head_rate != 1.0 else ()),
+            *(((precision, _FP4 if precision == "fp4" else _FP8),) if fp8 else ()),
+            *(((f"{precision} output layer", _HEAD),) if head_rate != 1.0 else ()),
         ),
         SMS[generation],
         _SM_SHARE[0],

@@ -53,7 +53,14 @@ Conventions:
   than delayed scaling: it sets `save_original_input` on `linear_proj` ("the output of the
   fused core_attn is saved by itself, and linear_proj also saves the quantized tensor of this
   output ... to avoid the extra memory usage", megatron/core/transformer/attention.py), and
-  the projection saves the attention's own BF16 output (`fp8_proj_copy`).
+  the projection saves the attention's own BF16 output (`fp8_proj_copy`). torchao's Float8
+  training (fp8 runs of its recipes, tensorwise and rowwise: TorchTitan's float8 converter)
+  saves the high-precision inputs instead: its autograd function casts to FP8 inside the
+  forward and keeps the BF16 input and weight for the backward (pytorch/ao torchao/float8/
+  float8_linear.py, `matmul_with_hp_or_float8_args.forward`: `ctx.save_for_backward(input_hp,
+  weight_hp_t)`, at 890e0ac8 and 0afa4c1; since 2ec9bc15d, January 2025, before which the
+  tensorwise path saved its FP8 casts), so its activations are BF16's (`saves_quantized`).
+  torch.compile's partitioner may choose other tensors to save (pytorch/ao#1850); not modelled.
   Sequence parallelism is on by default when tp > 1,
   as Megatron-Core training recipes run it.
 - In flight: stage k of pp holds min(pp - k, micro-batches) micro-batches of its layers;
@@ -87,6 +94,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dclint.model.defaults import DEFAULT_TOP_K
+from dclint.model.software import TORCHAO_FP8_RECIPES
 from dclint.model.workload import Workload
 from dclint.projection.layout_checks import framework_split
 from dclint.units import Q_, Quantity
@@ -116,6 +124,7 @@ __all__ = [
     "logit_bytes",
     "memory_per_gpu",
     "model_widths",
+    "saves_quantized",
     "stage_activations",
     "stage_bytes",
     "stage_layers",
@@ -129,7 +138,8 @@ FUSED_LOGIT_BYTES = 2.0  # Transformer Engine's cross-entropy: the gradient over
 FP8_WEIGHT_BYTES = 1.0  # an FP8 parameter (fp8_param_gather) on a GPU without the transpose
 # FP8 recipes whose parameters Transformer Engine keeps as one per-tensor-scaled FP8 copy
 PER_TENSOR_FP8 = ("delayed", "current")
-# precisions whose GEMM inputs Transformer Engine saves quantized for the backward (module doc)
+# precisions whose GEMM inputs Transformer Engine saves quantized for the backward (module doc);
+# torchao's Float8 recipes save the BF16 inputs (`saves_quantized`)
 FP8_SAVED = ("fp8", "fp4")
 # Transformer Engine's FP8 recipes under which Megatron-Core's attention output projection
 # saves its original BF16 input, not an FP8 copy (`fp8_proj_copy`): all but delayed scaling
@@ -463,6 +473,14 @@ def fp8_proj_copy(wl: Workload) -> bool:
     )
 
 
+def saves_quantized(wl: Workload) -> bool:
+    """Whether the GEMMs save their inputs quantized for the backward (module doc): Transformer
+    Engine's FP8 and FP4 runs do; torchao's Float8 recipes save the BF16 inputs."""
+    if wl.precision not in FP8_SAVED:
+        return False
+    return not (wl.precision == "fp8" and wl.software_in_effect.fp8_recipe in TORCHAO_FP8_RECIPES)
+
+
 def logit_bytes(wl: Workload) -> float:
     """Bytes a logit keeps for the loss's backward (module doc)."""
     return FUSED_LOGIT_BYTES if wl.software_in_effect.fused_cross_entropy else LOGIT_BYTES
@@ -486,7 +504,7 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
         per_layer = layer_activations(
             s, wl.micro_batch, m.hidden_size, heads, p.tp, p.sequence_parallel_on,
             wl.recompute, sw.flash_attention, model_widths(wl),
-            m.dropout, wl.precision in FP8_SAVED, sw.selective_recompute == "op",
+            m.dropout, saves_quantized(wl), sw.selective_recompute == "op",
             fp8_proj_copy(wl),
         )  # fmt: skip
         if m.vocab_size:
@@ -628,9 +646,20 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
         notes.append("logits kept in bf16 only (Transformer Engine's fused cross-entropy)")
     if not wl.model.dropout:
         notes.append("no dropout masks (model.dropout false)")
-    if wl.precision in FP8_SAVED:
+    if saves_quantized(wl):
         proj = "" if fp8_proj_copy(wl) else "; the attention output projection's in BF16"
-        notes.append(f"GEMM inputs saved in FP8 for the backward (Transformer Engine{proj})")
+        if wl.precision == "fp4":
+            notes.append(
+                "GEMM inputs saved quantized for the backward, at FP8's 1 B an element "
+                f"(Transformer Engine's NVFP4: dclint's own byte{proj})"
+            )
+        else:
+            notes.append(f"GEMM inputs saved in FP8 for the backward (Transformer Engine{proj})")
+    elif wl.precision in FP8_SAVED:
+        notes.append(
+            "GEMM inputs saved in BF16 for the backward (torchao's Float8Linear keeps the "
+            "high-precision input: matmul_with_hp_or_float8_args, pytorch/ao 0afa4c1)"
+        )
     if activations < 0:
         notes.append("activations not estimated: model layers and hidden_size not declared")
     else:

@@ -35,6 +35,7 @@ from dclint.projection.step.records import (
     EAGER_ROTARY_BYTES,
     EAGER_SWIGLU_BYTES,
     FP8_RECIPE_BYTES,
+    FSDP_FP8_GATHER_BYTES,
     FSDP_SM_SHARE,
     HOST_EXPERT_GEMM_SECONDS,
     ROWWISE_GEMM_RATE,
@@ -290,6 +291,7 @@ def inputs(
         f"step model: {settings.describe()}; efficiencies "
         + "; ".join(
             f"{k} {_torchao_fp8(settings, layout, machine) if k == 'fp8' and torchao else v}"
+            + (_fp4_recipe(settings) if k == "fp4" else "")
             for k, v in eff.sources
         )
     )
@@ -315,7 +317,8 @@ def _torchao_fp8(s: Settings, layout: Layout, machine: Machine) -> str:
     line), attention in BF16 (torchao converts nn.Linear modules only), and the FSDP
     all-gather in FP8 where the workload declares it."""
     gather = (
-        "; FSDP all-gathers the weights in FP8 (enable_fsdp_float8_all_gather)"
+        f"; FSDP all-gathers the weights in FP8, {FSDP_FP8_GATHER_BYTES:g} B a parameter "
+        "(enable_fsdp_float8_all_gather)"
         if s.fp8_all_gather and layout.torch_fsdp and layout.dp * layout.cp > 1
         else ""
     )
@@ -326,6 +329,17 @@ def _torchao_fp8(s: Settings, layout: Layout, machine: Machine) -> str:
         f"{s.fp8_recipe} scaling, below); attention in BF16 (torchao converts nn.Linear "
         f"modules only){gather}"
     )
+
+
+def _fp4_recipe(s: Settings) -> str:
+    """What an FP4 run's step is charged beyond the efficiencies' NVFP4 line: the step model
+    reads the declared fp8_recipe in FP4 runs too (its amax bytes, FP8_RECIPE_BYTES, and
+    MXFP8's GEMM rate)."""
+    extra = FP8_RECIPE_BYTES[s.fp8_recipe]
+    out = f"; and {extra:g} B an element for fp8_recipe {s.fp8_recipe}'s scaling" if extra else ""
+    if s.fp8_recipe == "mxfp8":
+        out += f"; GEMMs at MXFP8's {MXFP8_GEMM_RATE:.3f} of the rate (fp8_recipe mxfp8)"
+    return out
 
 
 def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:

@@ -33,11 +33,11 @@ from dclint.projection.layout_checks import (
     ZERO_PP,
 )
 from dclint.projection.memory import (
-    FP8_SAVED,
     fp8_proj_copy,
     layer_weight_bytes,
     logit_bytes,
     memory_per_gpu,
+    saves_quantized,
 )
 from dclint.projection.predict import inputs
 from dclint.projection.search.layouts import SearchTooLarge, search, zero3_gather
@@ -339,7 +339,7 @@ def question(
             int(wl.parallel.account_for_loss_in_pipeline_split),
         ),
         PIPELINE_ZERO[wl.software_in_effect.framework],
-        (wl.model.dropout, wl.precision in FP8_SAVED, fp8_proj_copy(wl)),
+        (wl.model.dropout, saves_quantized(wl), fp8_proj_copy(wl)),
         wl.software_in_effect.activation_offload_layers,
         logit_bytes(wl),
         layer_weight_bytes(wl, hw.blackwell),

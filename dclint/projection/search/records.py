@@ -47,7 +47,8 @@ class Space:
     # the highest ZeRO stage the workload's framework runs with pp > 1 (DeepSpeed: 1)
     pipeline_zero: int = 3
     # (dropout masks stored, GEMM inputs saved in FP8, the attention output projection's FP8
-    # copy kept): dclint.projection.memory's activations (layer_activations, fp8_proj_copy)
+    # copy kept): dclint.projection.memory's activations (layer_activations, saves_quantized,
+    # fp8_proj_copy)
     saved: tuple[bool, bool, bool] = (True, False, True)
     # layers whose activations the software offloads to host memory (with pp 1 only)
     offload: int = 0

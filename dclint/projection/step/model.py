@@ -21,6 +21,7 @@ from dclint.projection.step.records import (
     EAGER_ROTARY_BYTES,
     EAGER_SWIGLU_BYTES,
     FP8_RECIPE_BYTES,
+    FSDP_FP8_GATHER_BYTES,
     FSDP_SM_SHARE,
     GEMM_STREAMS,
     HOST_EXPERT_GEMM_SECONDS,
@@ -699,7 +700,7 @@ def _torch_fsdp(
     t, links, blocks = lay.tp, mac.links, max(1.0, x.per_layer)
     group = lay.shard_group if 0 < lay.shard_group < ranks else ranks
     share = (group - 1) / group
-    weight_bytes = 1.0 if (sw.fp8_all_gather and mac.fp8_cast_bytes) else ACT
+    weight_bytes = FSDP_FP8_GATHER_BYTES if (sw.fp8_all_gather and mac.fp8_cast_bytes) else ACT
     calls = max(1, round(blocks))  # one collective a block
     gather = group_time(links, share * local * weight_bytes, group, t, calls=calls)
     reduce = group_time(links, share * local * sw.grad_bytes, group, t, calls=calls)

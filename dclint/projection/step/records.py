@@ -21,6 +21,7 @@ __all__ = [
     "EAGER_ROTARY_BYTES",
     "EAGER_SWIGLU_BYTES",
     "FP8_RECIPE_BYTES",
+    "FSDP_FP8_GATHER_BYTES",
     "FSDP_SM_SHARE",
     "GEMM_STREAMS",
     "HOST_EXPERT_GEMM_SECONDS",
@@ -109,6 +110,13 @@ FP8_RECIPE_BYTES = {
     "tensorwise": 2.0,
     "rowwise": 4.0,
 }
+# Bytes a parameter PyTorch FSDP all-gathers with torchao's FP8 all-gather
+# (`software.fp8_all_gather`, TorchTitan's enable_fsdp_float8_all_gather): the weight's shard is
+# cast to float8 before the gather and only the float8 data goes over the wire, its scale as
+# metadata (pytorch/ao torchao/float8/fsdp_utils.py, WeightWithDynamicFloat8CastTensor.
+# fsdp_pre_all_gather, at 890e0ac8 and 0afa4c1: `return (float8_tensor._data,),
+# (float8_tensor._scale,)`), 1 B an element of e4m3 against bf16's 2 (ACT)
+FSDP_FP8_GATHER_BYTES = 1.0
 # torchao's rowwise float8 recipe (pytorch/ao torchao/float8, recipe "rowwise"). Its forward GEMMs
 # run PyTorch's CUTLASS row-wise scaled GEMM, which "most shapes" run at "90-100% of tensor-wise
 # efficiency" with fast accumulation, "a long tail down to 50%" (pytorch/pytorch#147971, the
