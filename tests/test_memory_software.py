@@ -231,6 +231,12 @@ workloads:
         # torchao's Float8Linear saves input_hp: BF16's bytes (pytorch/ao float8_linear.py)
         ("fp8", "{preset: torchtitan}", 8 + 26, "GEMM inputs saved in BF16"),
         ("fp8", "{preset: torchtitan, fp8_recipe: rowwise}", 8 + 26, "GEMM inputs saved in BF16"),
+        # TorchTitan's MXFP8 is torchao's MX linear: mx_mm saves input_hp too
+        ("fp8", "{preset: torchtitan, fp8_recipe: mxfp8}", 8 + 26, "GEMM inputs saved in BF16"),
+        ("bf16", "{preset: torchtitan, fp8_recipe: mxfp8}", 8 + 26, ""),  # no FP8, no note
+        # Transformer Engine's MXFP8 under Megatron-Core saves the FP8 copies (current
+        # scaling's condition: no projection copy, q/h = 1 less)
+        ("fp8", "{preset: megatron-core, fp8_recipe: mxfp8}", 6 + 22.5, "GEMM inputs saved in FP8"),
         # Transformer Engine saves the FP8 copies: QKV and first MLP inputs 1 B (8 - 2), the
         # second MLP input f/h = 3.5 less, the projection's FP8 copy q/h = 1 more (delayed)
         ("fp8", "{preset: megatron-core}", 6 + 23.5, "GEMM inputs saved in FP8"),

@@ -59,7 +59,10 @@ Conventions:
   forward and keeps the BF16 input and weight for the backward (pytorch/ao torchao/float8/
   float8_linear.py, `matmul_with_hp_or_float8_args.forward`: `ctx.save_for_backward(input_hp,
   weight_hp_t)`, at 890e0ac8 and 0afa4c1; since 2ec9bc15d, January 2025, before which the
-  tensorwise path saved its FP8 casts), so its activations are BF16's (`saves_quantized`).
+  tensorwise path saved its FP8 casts), so its activations are BF16's (`saves_quantized`);
+  so does its MX linear, which TorchTitan runs for `fp8_recipe: mxfp8` (torchao/prototype/
+  mx_formats/mx_linear.py, `mx_mm.forward`: `ctx.save_for_backward(input_hp, weight_hp)`, at
+  e4e681be6).
   torch.compile's partitioner may choose other tensors to save (pytorch/ao#1850); not modelled.
   Sequence parallelism is on by default when tp > 1,
   as Megatron-Core training recipes run it.
@@ -475,10 +478,18 @@ def fp8_proj_copy(wl: Workload) -> bool:
 
 def saves_quantized(wl: Workload) -> bool:
     """Whether the GEMMs save their inputs quantized for the backward (module doc): Transformer
-    Engine's FP8 and FP4 runs do; torchao's Float8 recipes save the BF16 inputs."""
-    if wl.precision not in FP8_SAVED:
-        return False
-    return not (wl.precision == "fp8" and wl.software_in_effect.fp8_recipe in TORCHAO_FP8_RECIPES)
+    Engine's FP8 and FP4 runs do; torchao's Float8 and MX linears save the BF16 inputs."""
+    return wl.precision in FP8_SAVED and not _torchao_linear(wl)
+
+
+def _torchao_linear(wl: Workload) -> bool:
+    """An fp8 run of torchao's linears: its Float8 recipes, or MXFP8 under TorchTitan (torchao's
+    MX linear: TorchTitan runs no Transformer Engine)."""
+    sw = wl.software_in_effect
+    return wl.precision == "fp8" and (
+        sw.fp8_recipe in TORCHAO_FP8_RECIPES
+        or (sw.fp8_recipe == "mxfp8" and sw.framework == "torchtitan")
+    )
 
 
 def logit_bytes(wl: Workload) -> float:
@@ -655,11 +666,14 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
             )
         else:
             notes.append(f"GEMM inputs saved in FP8 for the backward (Transformer Engine{proj})")
-    elif wl.precision in FP8_SAVED:
-        notes.append(
-            "GEMM inputs saved in BF16 for the backward (torchao's Float8Linear keeps the "
-            "high-precision input: matmul_with_hp_or_float8_args, pytorch/ao 0afa4c1)"
+    elif _torchao_linear(wl):
+        what = (
+            "MX linear keeps the high-precision input: mx_mm, pytorch/ao e4e681be6"
+            if wl.software_in_effect.fp8_recipe == "mxfp8"
+            else "Float8Linear keeps the high-precision input: matmul_with_hp_or_float8_args, "
+            "pytorch/ao 0afa4c1"
         )
+        notes.append(f"GEMM inputs saved in BF16 for the backward (torchao's {what})")
     if activations < 0:
         notes.append("activations not estimated: model layers and hidden_size not declared")
     else:
