@@ -78,7 +78,7 @@ def test_a_declared_mfu_carried_above_what_calibration_measured_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """h100-40node declares 45% where the step model predicts 38.96% for its layout: carried
-    to the best layout, the declared MFU gives 61.11%, above the 49.0% any H100 dense
+    to the best layout, the declared MFU gives 61.11%, above the 49% any H100 dense
     calibration run published. plan, its JSON and the review say so, each once."""
     h100 = str(SAMPLES / "h100-40node.yaml")
     assert main(["plan", h100, "--top", "1"]) == 0
@@ -87,8 +87,8 @@ def test_a_declared_mfu_carried_above_what_calibration_measured_says_so(
         "MFU 61.11%, 1.289 d (the step model's: 2.62 s and 1.929 s a step, the best at MFU "
         "52.91%, as dclint plan lists them).\n\n"
         "outside what dclint has seen measured: 1 of the layouts listed predicts more than "
-        "49.0% MFU (up to 52.91%), and your declared MFU 45% carried to the best layout comes "
-        "to 61.11%; 49.0% is the best MFU any calibration run of this GPU generation and class "
+        "49% MFU (up to 52.91%), and your declared MFU 45% carried to the best layout comes "
+        "to 61.11%; 49% is the best MFU any calibration run of this GPU generation and class "
         "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
         "throughput to expect.\n"
     ) in out
@@ -102,6 +102,6 @@ def test_a_declared_mfu_carried_above_what_calibration_measured_says_so(
     review = tmp_path / "r.md"
     assert main(["review", h100, "-o", str(review)]) in (0, 1)
     text = review.read_text(encoding="utf-8")
-    said = "the best layout's MFU at your declared MFU, 61.11%, is above 49.0%"
+    said = "the best layout's MFU at your declared MFU, 61.11%, is above 49%"
     assert text.count(said) == 1
     assert text.count("outside what dclint has seen measured: 61.11%") == 0

@@ -75,7 +75,7 @@ def test_sarif_gitlab_junit_and_github_say_what_the_text_line_says(
 
 
 def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
-    """h100-40node declares 45% MFU: carried to the best layout it is 61.11%, above the 49.0%
+    """h100-40node declares 45% MFU: carried to the best layout it is 61.11%, above the 49%
     any Hopper dense calibration run published, and the listed layouts predict up to 52.91%.
     `dclint plan` said so in two sentences, one of them inside the declared-MFU sentence; it
     says it in one, and with a ceiling between the two (55%) only of the declared MFU."""
@@ -92,16 +92,16 @@ def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
     assert used is not None and "outside" not in used
     assert ceiling_sentence(plan, 10) == (
         "outside what dclint has seen measured: 10 of the layouts listed predict more than "
-        "49.0% MFU (up to 52.91%), and your declared MFU 45% carried to the best layout comes "
-        "to 61.11%; 49.0% is the best MFU any calibration run of this GPU generation and class "
+        "49% MFU (up to 52.91%), and your declared MFU 45% carried to the best layout comes "
+        "to 61.11%; 49% is the best MFU any calibration run of this GPU generation and class "
         "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
         "throughput to expect"
     )
-    between = replace(plan, ceiling=(0.56, "a run at 56%"))
+    between = replace(plan, ceiling=(0.5612, "a run at 56.12%"))
     assert ceiling_sentence(between, 10) == (
         "outside what dclint has seen measured: your declared MFU 45% carried to the best "
-        "layout comes to 61.11%, more than 56.0% MFU; 56.0% is the best MFU any calibration "
-        "run of this GPU generation and class published (a run at 56%): read it as a ranking, "
+        "layout comes to 61.11%, more than 56.12% MFU; 56.12% is the best MFU any calibration "
+        "run of this GPU generation and class published (a run at 56.12%): read it as a ranking, "
         "not as a throughput to expect"
     )
     assert ceiling_sentence(replace(plan, ceiling=(0.62, "a run at 62%")), 10) is None

@@ -215,3 +215,25 @@ def test_html_needs_no_numpy(
     assert code == 0
     assert captured.err == ""
     assert captured.out.count('class="diagram ') == 3  # power, cooling, fabric
+
+
+def test_a_long_token_may_break_in_its_table_cell(tmp_path: Path) -> None:
+    """A token of 40 characters or more (dclint.report.html.LONG: a path, an id) is written in a
+    table cell as a span that may break anywhere, a shorter one as it was; the printed check is
+    tests/test_review_pdf.py's test_check_html_report_prints_at_size_with_long_names."""
+    from dclint.report.html import LONG, STYLE, cell
+
+    assert LONG == 40
+    assert cell("at " + "a_b/" * 10 + " x") == f'at <span class="long">{"a_b/" * 10}</span> x'
+    assert cell("x" * 39 + " <" + "y" * 38) == "x" * 39 + " &lt;" + "y" * 38  # none is 40 long
+    assert "span.long{overflow-wrap:anywhere}" in STYLE
+    assert "grid-template-columns:max-content minmax(0,1fr)" in STYLE  # dl.meta's values
+    workload = "w" * 60
+    text = (SAMPLES / "h100-40node.yaml").read_text(encoding="utf-8")
+    design = tmp_path / "long.yaml"
+    design.write_text(text.replace("id: llm-13b\n", f"id: {workload}\n", 1), encoding="utf-8")
+    out = tmp_path / "check.html"
+    assert main(["check", str(design), "--format", "html", "-o", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert f'<tr><td><span class="long">{workload}</span></td><td>320</td>' in html
+    assert f"<td>{workload}</td>" not in html

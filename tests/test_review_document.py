@@ -150,7 +150,7 @@ def test_layout_and_headroom(two: str) -> None:
     # its table gives, the declared 45% carried to the best layout (the model's 52.91% before)
     assert (
         "Outside what dclint has seen measured: the best layout's MFU at your declared MFU, "
-        "61.11%, is above 49.0%, the best MFU any calibration run of this GPU generation and "
+        "61.11%, is above 49%, the best MFU any calibration run of this GPU generation and "
         "class published (megatron-core-0.8-h100: gpt-16b); read it as a ranking, not as a "
         "throughput to expect."
     ) in layout

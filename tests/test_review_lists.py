@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from integration.hall import GPU_RACKS, MAPPING, hall_dump
@@ -64,3 +65,25 @@ def test_the_table_under_the_figures_names_every_one(review: dict[str, str], fmt
         assert f"| Power one-line | 2 x 9 feeds of rpp-a, rpp-b | {every} |" in text
         md_racks = racks.replace("[", "\\[").replace("]", "\\]")
         assert f"| Power one-line | {md_racks} | A\\[01-04\\], B\\[01-04\\] |" in text
+
+
+def test_a_long_id_in_the_table_may_break(tmp_path: Path) -> None:
+    """An id of 40 characters or more (dclint.report.html.LONG) in the table under the figures
+    may break anywhere (span.long), or the table would be wider than the page and Chromium
+    would print every page smaller; the shorter ones stay unbroken (span.id)."""
+    dump = hall_dump()
+    long = "A01-a_" + "x" * 54
+    for feed in dump["dcim/power-feeds"]:
+        if feed["rack"] is not None and feed["rack"]["name"] != "N01":
+            feed["amperage"] = 32  # as the fixture's: every GPU rack's feeds over
+        if feed["name"] == "A01-a":
+            feed["name"] = long
+    (tmp_path / "dump.json").write_text(json.dumps(dump), encoding="utf-8")
+    (tmp_path / "map.yaml").write_text(MAPPING, encoding="utf-8")
+    args = ["import", "netbox", "--from-file", str(tmp_path / "dump.json")]
+    assert main([*args, "--map", str(tmp_path / "map.yaml"), "-o", str(tmp_path / "h.yaml")]) == 0
+    target = tmp_path / "review.html"
+    main(["review", str(tmp_path / "h.yaml"), "-o", str(target), "--today", "2026-12-06"])
+    every = [long, *A_FEEDS[1:], *(f[:-1] + "b" for f in A_FEEDS)]
+    ids = ", ".join(f'<span class="{"long" if i == long else "id"}">{i}</span>' for i in every)
+    assert f"<td>2 x 9 feeds of rpp-a, rpp-b</td><td>{ids}</td>" in target.read_text("utf-8")

@@ -178,3 +178,68 @@ def test_the_crossing_check_catches_a_split_figure(tmp_path: Path) -> None:
     pdf = tmp_path / "split.pdf"
     html_to_pdf(html, str(pdf))
     assert crossing(raster(pdf, tmp_path)) == [1, 2]  # a top rule alone, then a bottom alone
+
+
+# a design whose own names are long unbreakable tokens: its file 120 characters deep, and a
+# workload id of 60 (underscores and slashes give Chromium no place to break a line)
+WORKLOAD = ("llm_13b_pretraining_" * 3)[:60]
+
+
+def _long_named(tmp_path: Path) -> Path:
+    deep = tmp_path
+    while len(str(deep)) < 120:
+        deep /= "a_deeply_nested_directory"
+    deep.mkdir(parents=True)
+    text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text(encoding="utf-8")
+    assert "id: llm-13b\n" in text
+    design = deep / "h100-40node.yaml"
+    design.write_text(text.replace("id: llm-13b\n", f"id: {WORKLOAD}\n", 1), encoding="utf-8")
+    assert len(str(design)) >= 120 + len("/h100-40node.yaml") and len(WORKLOAD) == 60
+    return design
+
+
+def test_long_names_wrap_and_the_pages_print_at_size(tmp_path: Path) -> None:
+    """A long path or id wraps in its table cell or line (dclint.report.html.cell, LONG; the
+    page's overflow-wrap): unwrapped, Chromium printed every page smaller to fit the widest
+    table (some 6,700 words under 9 pt, 26 pages printed on 15)."""
+    _need_tools()
+    design = _long_named(tmp_path)
+    pdf = tmp_path / "review.pdf"
+    assert main(["review", str(design), "-o", str(pdf), "--today", "2026-12-02"]) == 0
+    meta = info(pdf)
+    width, height = (float(x) for x in meta["Page size"].split()[0:3:2])
+    assert (round(width), round(height)) == tuple(round(x) for x in PAPER["A4"])
+    text = words(pdf, tmp_path)
+    # the long names are printed, broken over lines where they do not fit
+    joined = "".join(w for _, _, _, w in text)
+    assert joined.count(WORKLOAD) >= 5 and joined.count(str(design)) >= 2
+    small = [(n, w, round(h / EM_PER_BOX, 1)) for n, _, h, w in text if h < 9 * EM_PER_BOX - 0.15]
+    assert small == []
+
+
+def _check_printed(design: Path, work: Path) -> list[tuple[int, float, float, str]]:
+    """The words of check's HTML report on `design`, printed by Chromium (A4)."""
+    from dclint.report.pdf import html_to_pdf
+
+    work.mkdir()
+    page = work / "check.html"
+    assert main(["check", str(design), "--format", "html", "-o", str(page)]) == 0
+    pdf = work / "check.pdf"
+    html_to_pdf(page.read_text(encoding="utf-8"), str(pdf))
+    return words(pdf, work)
+
+
+def test_check_html_report_prints_at_size_with_long_names(tmp_path: Path) -> None:
+    """check's HTML report of the same design prints at the scale the sample's does: its 10 pt
+    text ('File:', 'Verdict:') reads the same on both pages (9.8 pt: the report's overview
+    table is a little wider than A4's text width). Unwrapped, the command line's path (a grid
+    column at least as wide as its longest token, dl.meta) printed it at 6.7 pt."""
+    _need_tools()
+    sample = _check_printed(ROOT / "sample_designs" / "h100-40node.yaml", tmp_path / "sample")
+    text = _check_printed(_long_named(tmp_path), tmp_path / "long")
+    assert "".join(w for _, _, _, w in text).count(WORKLOAD) >= 3
+
+    def sizes(found: list[tuple[int, float, float, str]]) -> set[float]:
+        return {round(h / EM_PER_BOX, 1) for _, _, h, w in found if w in ("File:", "Verdict:")}
+
+    assert sizes(text) == sizes(sample) == {9.8}

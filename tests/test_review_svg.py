@@ -47,3 +47,19 @@ def test_compact_ids() -> None:
     assert compact(["r01", "r02", "r62"]) == "r[01-02,62]"
     assert compact([f"x{i}" for i in range(1000)]) == "x[0-999]"
     assert compact(["a", "b", "c", "d", "e", "f"]) == "a, b, c, d and 2 more"
+
+
+def test_a_chart_title_past_the_chart_is_cut_with_a_mark() -> None:
+    """A chart's drawn title takes at most TITLE_MOST (88) characters, the 88th an ellipsis;
+    its <title> keeps it whole. Uncut, the SVG clipped it unmarked at the chart's edge (a
+    60-character workload id: 'Predicted step of ..., 2.62 s (1.89-2')."""
+    from dclint.report.svg import TITLE_MOST, Part, stacked
+
+    assert TITLE_MOST == 88
+    title = f"Predicted step of {'w' * 60}, 2.62 s (1.89-2.89 s): where the time goes"
+    chart = stacked(title, [Part("compute", 2.0)], "s", "c")
+    drawn = title[:87] + "\u2026"
+    assert f'<title id="c-t">{title}</title>' in chart
+    assert f'font-weight="bold">{drawn}</text>' in chart
+    shorter = "x" * 88  # as long as it may be: drawn whole
+    assert f'font-weight="bold">{shorter}</text>' in stacked(shorter, [], "s", "d")

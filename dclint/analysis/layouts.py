@@ -72,7 +72,7 @@ def ceiling_sentence(plan: Plan, top: int) -> str | None:
         top_mfu = max(plan.mfu(c) for c in above)
         verb = "predicts" if len(above) == 1 else "predict"
         parts.append(
-            f"{len(above)} of the layouts listed {verb} more than {best:.1%} MFU "
+            f"{len(above)} of the layouts listed {verb} more than {percent(best)} MFU "
             f"(up to {percent(top_mfu)})"
         )
     declared = plan.terms.mfu
@@ -80,12 +80,12 @@ def ceiling_sentence(plan: Plan, top: int) -> str | None:
         carried = percent(plan.used(valid[0])[1])
         parts.append(
             f"your declared MFU {percent(declared)} carried to the best layout comes to "
-            f"{carried}" + ("" if above else f", more than {best:.1%} MFU")
+            f"{carried}" + ("" if above else f", more than {percent(best)} MFU")
         )
     if not parts:
         return None
     return (
-        "outside what dclint has seen measured: " + ", and ".join(parts) + f"; {best:.1%} is "
+        "outside what dclint has seen measured: " + ", and ".join(parts) + f"; {percent(best)} is "
         f"the best MFU any calibration run of this GPU generation and class published ({run}): "
         f"read {'them' if above else 'it'} as a ranking, not as a throughput to expect"
     )
@@ -108,7 +108,7 @@ def best_ceiling_sentence(plan: Plan) -> str | None:
     )
     return (
         f"outside what dclint has seen measured: the best layout's {what}, "
-        f"{shown}, is above {top:.1%}, the best MFU any calibration run "
+        f"{shown}, is above {percent(top)}, the best MFU any calibration run "
         f"of this GPU generation and class published ({run}); read it as a ranking, not as a "
         "throughput to expect"
     )

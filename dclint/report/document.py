@@ -744,10 +744,12 @@ def _lines(esc: Callable[[str], str], text: str) -> str:
 
 
 def _html_table(esc: Callable[[str], str], b: Block) -> str:
+    from dclint.report.html import cell  # a long token in a cell may break (LONG)
+
     head = ""
     if any(b.header):
         head = "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in b.header) + "</tr></thead>"
-    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in b.rows)
+    body = "".join("<tr>" + "".join(f"<td>{cell(c)}</td>" for c in row) + "</tr>" for row in b.rows)
     return f"<table>{head}<tbody>{body}</tbody></table>"
 
 

@@ -95,7 +95,8 @@ class _Ceiling:
         best, run = self.run
         return [
             f"outside what dclint has seen measured: the best layouts of {self.above} of "
-            f"{self.searched} points predict more than {best:.1%} MFU (up to {percent(self.top)}), "
+            f"{self.searched} points predict more than {percent(best)} MFU "
+            f"(up to {percent(self.top)}), "
             f"the best MFU any calibration run of this GPU generation and class published "
             f"({run}); read their days as a ranking, not as a duration to expect"
         ]

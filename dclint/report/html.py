@@ -4,6 +4,8 @@ findings (one defect on many racks rolled up) and projection; the assumptions on
 
 from __future__ import annotations
 
+import re
+
 from dclint.analysis.assess.assessment import RunAssessment
 from dclint.engine.rollup import Rollup, impact_note_sentence, impact_sentence, measured_limit
 from dclint.escaping import HTML_CSP, html_text
@@ -30,11 +32,12 @@ from dclint.report.values import (
 from dclint.report.view import View
 from dclint.units import Quantity
 
-__all__ = ["CSP", "STYLE", "design_section", "escape", "render", "section"]
+__all__ = ["CSP", "LONG", "STYLE", "cell", "design_section", "escape", "render", "section"]
 
 CSP = HTML_CSP  # dclint.escaping's: every HTML page dclint writes carries it
 STYLE = """
-body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;color:#1a202c;padding:0 1em}
+body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;color:#1a202c;padding:0 1em;
+overflow-wrap:break-word}span.long{overflow-wrap:anywhere}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7fafc;padding:.3em .5em;margin:.3em 0}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #cbd5e0;
 padding:.25em .6em;text-align:left;vertical-align:top}th{background:#edf2f7}
@@ -42,7 +45,8 @@ padding:.25em .6em;text-align:left;vertical-align:top}th{background:#edf2f7}
 .fails td:nth-child(2),.does-not-load td:nth-child(2){color:#c53030;font-weight:bold}
 figure{margin:1em 0;overflow-x:auto}figure svg{max-width:100%;height:auto}
 section.design{margin-bottom:3em}span.id{white-space:nowrap}nav ol{columns:2}details{margin:.3em 0}
-dl.meta{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.meta dd{margin:0}
+dl.meta{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2em 1em}
+dl.meta dd{margin:0}
 @page{size:A4;margin:14mm}
 @media print{body{margin:0;max-width:none;font-size:10pt}
 section.design{break-before:page}figure,tr,li{break-inside:avoid}
@@ -58,9 +62,32 @@ def escape(text: str) -> str:
     return html_text(text)
 
 
+# A token (a run without a blank: a path, an id, a URL) this many characters long or longer is
+# written in a table cell as <span class="long">, which may break between any two characters
+# (overflow-wrap:anywhere): a table is at least as wide as its cells' longest unbreakable
+# tokens, and Chromium prints every page smaller to fit a table wider than the page (a
+# 48-character path in the assumptions table did: 21,877 words under 9 pt in the PDF review).
+# dclint's own threshold: above the longest token the samples' tables print (34 characters,
+# an option name), so their layout is as before; 40 characters of 9 pt text take about 40% of
+# an A4 page's text width. Elsewhere (paragraphs, lists) the page's overflow-wrap:break-word
+# breaks a token only where it does not fit its line, and the metadata's values (dl.meta, the
+# command line's paths) take a grid column that may be narrower than their longest token.
+LONG = 40
+_LONG = re.compile(rf"(\S{{{LONG},}})")
+
+
+def cell(text: str) -> str:
+    """A table cell's text, escaped, each token of `LONG` or more characters free to break."""
+    parts = _LONG.split(text)  # odd places: the long tokens
+    return "".join(
+        f'<span class="long">{escape(p)}</span>' if i % 2 else escape(p)
+        for i, p in enumerate(parts)
+    )
+
+
 def _table(header: list[str] | tuple[str, ...], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(f"<td>{cell(c)}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
@@ -175,10 +202,14 @@ def _design(r: Review, n: int | str) -> str:
     if over:  # whole lists: a table continues across pages where a figure would clip
         head = "".join(f"<th>{escape(h)}</th>" for h in OVER_HEADER)
         body = "".join(
-            f"<tr><td>{escape(a)}</td><td>{escape(b)}</td><td>"
+            f"<tr><td>{cell(a)}</td><td>{cell(b)}</td><td>"
             # an id is never split at its hyphen across lines: a reader (and pdftotext)
-            # reads 'A02-b', not 'A02-' and 'b'
-            + ", ".join(f'<span class="id">{escape(i)}</span>' for i in ids.split(", "))
+            # reads 'A02-b', not 'A02-' and 'b'; but one of `LONG` characters or more may
+            # break anywhere (`cell`), or it would widen the table past the page
+            + ", ".join(
+                f'<span class="id">{escape(i)}</span>' if len(i) < LONG else cell(i)
+                for i in ids.split(", ")
+            )
             + "</td></tr>"
             for a, b, ids in over
         )
@@ -209,8 +240,8 @@ def _overview(items: list[Review]) -> str:
     classes = [r.verdict.replace(" ", "-") for r in items]
     head = "".join(f"<th>{escape(h)}</th>" for h in OVERVIEW_COLUMNS)
     body = "".join(
-        f'<tr class="{c}"><td><a href="#d{n}">{escape(row[0])}</a></td>'
-        + "".join(f"<td>{escape(x)}</td>" for x in row[1:])
+        f'<tr class="{c}"><td><a href="#d{n}">{cell(row[0])}</a></td>'
+        + "".join(f"<td>{cell(x)}</td>" for x in row[1:])
         + "</tr>"
         for n, (row, c) in enumerate(zip(rows, classes, strict=True))
     )
