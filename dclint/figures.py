@@ -18,6 +18,7 @@ def figures(value: float, digits: int = 4) -> str:
 
 
 def percent(share: float) -> str:
-    """A share (an MFU) as a percentage to 4 figures: 0.4808 -> '48.08%', 0.45 -> '45%'. The
-    one print of an MFU: `dclint cost`, the review's tables and sentences, `dclint plan`."""
-    return f"{share * 100:.4g}%"
+    """A share (an MFU) as a percentage to 4 figures, as `figures` prints a number: 0.4808 ->
+    '48.08%', 0.45 -> '45%', 100 -> '10,000%'. The one print of an MFU: `dclint cost`, the
+    review's tables and sentences, `dclint plan`."""
+    return f"{figures(share * 100)}%"

@@ -316,16 +316,35 @@ def test_the_overview_prints_a_small_cost_as_the_projection_does() -> None:
     assert "\ncost total                        168.6 CNY\n" in _run("cost", *cheap, path)
 
 
-@pytest.mark.parametrize("value", [9999.7, 12_345.6, 168.64, 0.0074601, 3_709_599.95])
-def test_a_number_prints_as_a_quantity_of_it_does(value: float) -> None:
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (9999.7, "10,000 d"),
+        (12_345.6, "12,346 d"),
+        (168.64, "168.6 d"),
+        (0.0074601, "0.00746 d"),
+        (3_709_599.95, "3,709,600 d"),
+    ],
+)
+def test_a_number_prints_as_a_quantity_of_it_does(value: float, expected: str) -> None:
     """One print of a figure (dclint.figures): the review's tables (`show`: days, MWh, GiB),
     its sentences (`days_text`) and a finding's plain measured value print a number as `fmt`
     prints the quantity, which `dclint cost` and the price print. `show` printed 9,999.7 days
     '1e+04' beside fmt's '10,000 d', and a measured 12,345.6 read '1.235e+04'."""
     printed = fmt(Q_(value, "day"))
     assert f"{show(value)} d" == days_text(value) == f"{value_text(value)} d" == printed
-    if value in (9999.7, 12_345.6):
-        assert printed == {9999.7: "10,000 d", 12_345.6: "12,346 d"}[value]
+    assert printed == expected
+
+
+def test_the_micro_sign_and_a_whole_percent_print_as_words_and_figures_do() -> None:
+    """'us' becomes 'µs' only as a unit after a figure, never inside a word ('2 us-east-1', a
+    region in a source, read '2 µs-east-1'); a share of 100 prints '10,000%' as `figures`
+    prints 10,000 ('1e+04%' before)."""
+    from dclint.figures import percent
+    from dclint.report.values import micro_signed
+
+    assert micro_signed("74 us a GEMM; 2 us-east-1; 5 us.") == "74 µs a GEMM; 2 us-east-1; 5 µs."
+    assert (percent(100.0), percent(0.4808), percent(0.45)) == ("10,000%", "48.08%", "45%")
 
 
 def _ranked(fmt_name: str, out: str) -> list[tuple[str, str, str]]:

@@ -520,3 +520,37 @@ def test_the_blocking_error_keeps_its_price_everywhere(
     review = capsys.readouterr().out
     assert f"| PAR002 tensor-parallel-crosses-nvlink | error | 1 | {days} | {cost} |" in review
     assert f" It costs {days} and {cost} of the projected run." in review
+
+
+def test_a_ranged_saving_under_the_floor_keeps_no_float_noise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ranged saving (NET001 without a placement: as placed, or spread) under MIN_DAYS whose
+    low end is float noise prints that end as 0, as a ranged saving above the floor does: the
+    note read 'under 0.01 d: 1.421e-14 d, 2.7e-12 CNY (as placed) to 0.005 d, ...' and
+    `impact_under_floor` carried the noise."""
+    from dclint.analysis import impact as priced
+    from dclint.loader import load
+
+    design = load(H100)
+    projections = project_workloads(design)
+    finding = Finding("f.yaml", 1, 1, "NET001", "n", "error", "m", "p", "s")
+
+    def fixed(p: Any, running: float, _checkpoint: float) -> float:
+        return float(p.training_time.m_as("day")) - (1.421e-14 if running == 1.0 else 0.005)
+
+    class Ranged(Rule):
+        @classmethod
+        def remedy(cls, *_: Any) -> Remedy:  # type: ignore[override]
+            return Remedy(alternative=(1.0, 0.5), label="as placed", other="spread")
+
+    monkeypatch.setattr(priced, "_fixed_wall", fixed)
+    (p,) = projections
+    none, note, tiny = priced._impact(design, finding, projections, Ranged, {})
+    high = p.cost_total.m_as("CNY") * 0.005 / p.training_time.m_as("day")
+    assert none is None and tiny is not None
+    assert note == (
+        f"costs the projected run under 0.01 d: 0 d, 0 CNY (as placed) to 0.005 d, "
+        f"{fmt(Q_(high, 'CNY'))} (spread)"
+    )
+    assert (tiny.days.m_as("day"), tiny.cost is not None and tiny.cost.m_as("CNY")) == (0.0, 0.0)

@@ -63,3 +63,20 @@ def test_a_chart_title_past_the_chart_is_cut_with_a_mark() -> None:
     assert f'font-weight="bold">{drawn}</text>' in chart
     shorter = "x" * 88  # as long as it may be: drawn whole
     assert f'font-weight="bold">{shorter}</text>' in stacked(shorter, [], "s", "d")
+
+
+def test_a_long_workload_id_is_cut_before_the_step_figure() -> None:
+    """The step chart's title cuts a long workload id, not the step's figure at its end: with a
+    66-character id the title cut at TITLE_MOST ended '..., 2\u2026' (the review of a design
+    whose workload id is that long)."""
+    from dclint.report.charts import step_title
+
+    step = "2.62 s (1.89-2.89 s)"
+    assert step_title("w" * 19, step) == (
+        f"Predicted step of {'w' * 19}, 2.62 s (1.89-2.89 s): where the time goes"
+    )
+    title = step_title("w" * 66, step)
+    assert title == (
+        f"Predicted step of {'w' * 26}\u2026, 2.62 s (1.89-2.89 s): where the time goes"
+    )
+    assert len(title) == 88

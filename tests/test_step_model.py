@@ -457,3 +457,20 @@ def test_the_seed_moe_names_the_setting_that_explains_the_operators_step() -> No
         "folding at expert_tp 1 numbers the ep ranks next to each other"
     ]
     assert not [n for n in tuned_notes if n.startswith("expert all-to-all not overlapped")]
+
+
+def test_an_fp4_run_takes_no_fp8_recipes_gemm_rate() -> None:
+    """An FP4 run's GEMM rate is NVFP4's, already block-scaled (efficiency.AT_LAYER, the guide's
+    NVFP4 layer): its declared fp8_recipe adds its scaling bytes but not MXFP8's or rowwise's
+    GEMM rate. mxfp8 divided an FP4 run's GEMMs by MXFP8_GEMM_RATE (0.951) a second time, and
+    rowwise by ROWWISE_GEMM_RATE: the same step as the recipe's bytes declared as cast bytes."""
+    from dclint.projection.step.records import FP8_RECIPE_BYTES
+
+    lay = Layout(tp=8, pp=1, dp=4, global_batch=64)
+    fp4 = replace(H100, fp8_cast_bytes=4.0, fp4=True)
+    for recipe in ("mxfp8", "rowwise"):
+        declared = step(GPT, lay, fp4, Software(fp8_recipe=recipe))
+        as_bytes = replace(fp4, fp8_cast_bytes=4.0 + FP8_RECIPE_BYTES[recipe])
+        assert declared.time == step(GPT, lay, as_bytes, Software(fp8_recipe="delayed")).time
+        fp8 = step(GPT, lay, replace(fp4, fp4=False), Software(fp8_recipe=recipe))
+        assert fp8.time > declared.time  # an FP8 run keeps its recipe's GEMM rate

@@ -157,6 +157,8 @@ def _impact(
         walls = sum(p.training_time.m_as("day") for p in projections)
         if max(days, high_days) <= NOISE * walls:
             return None, NOTHING_SAVED, None
+        if ranged and days <= NOISE * walls:  # the low end saves nothing: 0, not float noise
+            days, cost = 0.0, 0.0
         tiny = _impact_of(days, cost, high_days, high_cost, ranged, labels, currency, has_cost)
         return None, under_the_floor(tiny), tiny
     if ranged and days < MIN_DAYS:  # the low end is no impact: 0, not float noise

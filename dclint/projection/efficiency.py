@@ -65,6 +65,7 @@ class Efficiency:
     fused_attention: tuple[float, float, float] = (1.0, 1.0, 1.0)
     # the output layer's GEMM rate over `matmul`'s: BF16 in FP8 and FP4 runs (Machine.head_rate)
     head_rate: float = 1.0
+    fp4: bool = False  # an FP4 run (Machine.fp4)
 
 
 # Element-wise kernels stream at best like a copy kernel; a large device copy reaches ~90% of
@@ -194,12 +195,12 @@ _MATMUL: dict[tuple[str, str], tuple[float, float, str]] = {
 # generations and every precision the guide measured run below them. The factor of each
 # (generation, precision) is the model's time for the guide's 12 GEMMs (the generation's
 # measured rate, its tile and wave quantization, on the guide's part) over the published time.
-GEMM_GUIDE = (
-    "Transformer Engine's GEMM profiling guide (gemm_profiling.rst at 8f2e635): a layer's"
-    " 12 GEMMs at hidden 4,096, ffn 16,384, 15,872 tokens, inputs "
-    "pre-quantized"
-)
 GUIDE_LAYER = (15872, 4096, 12288, 16384)  # tokens, hidden, fused QKV, ffn
+GEMM_GUIDE = (
+    "Transformer Engine's GEMM profiling guide (gemm_profiling.rst at 8f2e635): a layer's 12 "
+    f"GEMMs at hidden {GUIDE_LAYER[1]:,}, ffn {GUIDE_LAYER[3]:,}, {GUIDE_LAYER[0]:,} tokens, "
+    "inputs pre-quantized"
+)
 # per-layer GEMM time (ms), pre-quantized: (part, format) -> ms; fp8 is per-tensor current
 # scaling (FP8CurrentScaling), mxfp8 the block-scaled MXFP8, fp4 NVFP4
 GUIDE_MS: dict[tuple[str, str], float] = {
@@ -218,6 +219,14 @@ _GUIDE_PARTS: dict[str, tuple[str, dict[str, float]]] = {
     "B300 SXM": ("blackwell", {}),
     "H200 NVL": ("hopper", {"bf16": 835.5, "fp8": 1670.5}),
 }
+
+
+# B300's FP4 tensor cores are rated above B200's (the catalog's dense fp4 peaks): at the rate
+# measured on B300, B200 and GB200 run FP4 no faster than that, an upper bound for them
+_FP4_CAVEAT = (
+    "; every Blackwell part takes this B300 rate, whose FP4 peak is above B200's: an upper "
+    "bound for B200 and GB200 (no FP4 run calibrates it)"
+)
 
 
 def guide_layer_seconds(generation: str, rate: float) -> float:
@@ -247,7 +256,8 @@ def _at_layer() -> dict[tuple[str, str], tuple[float, str]]:
         at = f" at its datasheet clock {clock:.3f}" if clock != 1.0 else ""
         out[(generation, fmt)] = (
             model / published,
-            f"{name} on {part}: {published} ms against the model's {model:.3f} ms{at}",
+            f"{name} on {part}: {published} ms against the model's {model:.3f} ms{at}"
+            + (_FP4_CAVEAT if fmt == "fp4" else ""),
         )
     return out
 
@@ -316,7 +326,8 @@ _MEASURED_AT_W: dict[str, float] = {"ampere": 400.0, "hopper": 700.0, "blackwell
 _POWER_CLOCK = (
     "dclint's own relation: sustained clock as the cube root of the power (dynamic power C V^2 f, "
     "V following f); NVIDIA's datasheets of one die at two powers agree within 2-4% (H100 NVL "
-    "400 W against SXM 700 W: 0.845, the rule 0.830)"
+    "400 W against SXM 700 W: 0.845, the rule 0.830), and not always (H200 NVL 600 W: 0.845, "
+    "the rule 0.950)"
 )
 
 
@@ -395,6 +406,7 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
         _SDPA_HOPPER[0] if generation == "hopper" else (1.0, 1.0, 1.0),
         _FUSED_HOPPER[0] if generation == "hopper" else (1.0, 1.0, 1.0),
         head_rate,
+        precision == "fp4",
     )
 
 
@@ -419,4 +431,5 @@ def machine(
         sdpa=eff.sdpa,
         fused_attention=eff.fused_attention,
         head_rate=eff.head_rate,
+        fp4=eff.fp4,
     )

@@ -333,13 +333,10 @@ def _torchao_fp8(s: Settings, layout: Layout, machine: Machine) -> str:
 
 def _fp4_recipe(s: Settings) -> str:
     """What an FP4 run's step is charged beyond the efficiencies' NVFP4 line: the step model
-    reads the declared fp8_recipe in FP4 runs too (its amax bytes, FP8_RECIPE_BYTES, and
-    MXFP8's GEMM rate)."""
+    reads the declared fp8_recipe's amax bytes in FP4 runs too (FP8_RECIPE_BYTES); not an FP8
+    recipe's GEMM rate (the NVFP4 rate is already block-scaled: Machine.fp4)."""
     extra = FP8_RECIPE_BYTES[s.fp8_recipe]
-    out = f"; and {extra:g} B an element for fp8_recipe {s.fp8_recipe}'s scaling" if extra else ""
-    if s.fp8_recipe == "mxfp8":
-        out += f"; GEMMs at MXFP8's {MXFP8_GEMM_RATE:.3f} of the rate (fp8_recipe mxfp8)"
-    return out
+    return f"; and {extra:g} B an element for fp8_recipe {s.fp8_recipe}'s scaling" if extra else ""
 
 
 def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 from dclint.analysis.diagrams import Graph, over_text
 from dclint.model.ranges import compact
 from dclint.report.review import Review
-from dclint.report.svg import ROWS_MOST, Bar, Part, hbars, stacked
+from dclint.report.svg import ROWS_MOST, TITLE_MOST, Bar, Part, hbars, stacked
 from dclint.report.values import predicted_step
 from dclint.units import Quantity, fmt
 
@@ -168,6 +168,17 @@ def _numbers(r: Review, shown: set[str]) -> list[Bar]:
     return out
 
 
+def step_title(workload: str, step: str) -> str:
+    """The step chart's title, its workload id cut (with an ellipsis) so that the whole title
+    fits TITLE_MOST and the step's figure is drawn whole: cut at its end, a long id took the
+    figure with it ('..., 2.6\u2026')."""
+    head, tail = "Predicted step of ", f", {step}: where the time goes"
+    room = max(8, TITLE_MOST - len(head) - len(tail))
+    if len(workload) > room:
+        workload = workload[: room - 1] + "\u2026"
+    return f"{head}{workload}{tail}"
+
+
 def _bars(title: str, bars: list[Bar], unit: str, chart_id: str) -> list[tuple[str, str]]:
     """(title, svg) of `bars` as one chart, or as several of ROWS_MOST rows each ("(2 of 3)")
     so that each prints on a page at full size."""
@@ -199,10 +210,7 @@ def charts(
     for i, p in enumerate(r.projections):
         parts = p.get("step_parts") or []
         if parts:
-            title = (
-                f"Predicted step of {p.get('workload', '')}, {predicted_step(p)}: "
-                "where the time goes"
-            )
+            title = step_title(str(p.get("workload", "")), predicted_step(p))
             chart = stacked(title, [Part(n, v) for n, v in parts], "s", f"{prefix}-step{i}")
             out.append((title, chart))
     if cost:

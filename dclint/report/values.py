@@ -45,7 +45,7 @@ PROJECTION_COLUMNS = (
 MONEY_KEYS = {"total", "per_gpu_year", "items", "cost_total", "cost_breakdown"}
 # a figure in microseconds as the projection's assumption lines write it, in plain ASCII as
 # `dclint cost`'s text prints a step part ('74 us a GEMM', svg.si's micro 'u')
-_MICROSECONDS = re.compile(r"(\d) us\b")
+_MICROSECONDS = re.compile(r"(\d) us(?![\w-])")  # not 'us-east-1'
 
 
 def micro_signed(text: str) -> str:

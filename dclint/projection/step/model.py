@@ -304,10 +304,10 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     attn_fwd = slow_fwd * attn / attn_rate
     attn_bwd = slow_bwd * (2.5 if sw.flash_attention else 2.0) * attn / attn_rate
     fwd_gemm, bwd_gemm = fwd_g / flops_rate, bwd_g / flops_rate
-    if mac.fp8_cast_bytes and sw.fp8_recipe == "mxfp8":
+    if mac.fp8_cast_bytes and not mac.fp4 and sw.fp8_recipe == "mxfp8":
         # Transformer Engine's MXFP8 GEMMs at MXFP8_GEMM_RATE of the per-tensor FP8 rate
         fwd_gemm, bwd_gemm = fwd_gemm / MXFP8_GEMM_RATE, bwd_gemm / MXFP8_GEMM_RATE
-    if mac.fp8_cast_bytes and sw.fp8_recipe == "rowwise":
+    if mac.fp8_cast_bytes and not mac.fp4 and sw.fp8_recipe == "rowwise":
         # torchao's rowwise recipe: the forward GEMMs run PyTorch's CUTLASS row-wise scaled
         # GEMM (ROWWISE_GEMM_RATE of cuBLAS's tensor-wise rate); the backward's, without fast
         # accumulation, cuBLAS's tensor-wise GEMM and the scales applied to each output in

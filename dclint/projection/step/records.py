@@ -344,6 +344,9 @@ class Machine:
     # they stay in BF16 (Megatron-Core's output layer is not a Transformer Engine module;
     # TorchTitan's Float8 configs filter it out), the measured BF16 over the precision's rate
     head_rate: float = 1.0
+    # an FP4 run: its GEMM rate is already NVFP4's block-scaled one (efficiency.AT_LAYER), so an
+    # FP8 recipe's GEMM rates (MXFP8_GEMM_RATE, ROWWISE_GEMM_RATE) do not apply to it
+    fp4: bool = False
 
 
 @dataclass(frozen=True, slots=True)
