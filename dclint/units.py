@@ -20,7 +20,6 @@ __all__ = [
     "QuantityError",
     "days_quoted",
     "dimension_of",
-    "figures",
     "fmt",
     "fmt_apart",
     "fmt_band",

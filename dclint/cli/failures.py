@@ -111,15 +111,13 @@ def _margin(s: Any) -> str:
 
 def _text(name: str, peak: bool, table: Any) -> str:
     from dclint.calc.failures.play import most_severe_first
+    from dclint.report.values import failure_outcomes
 
     basis = "peak (catalog max_power)" if peak else "design IT load"
     failures = most_severe_first(table.failures)
-    over = sum(1 for f in failures if f.overloaded)
-    lost = sum(1 for f in failures if f.racks_lost)
     out = [
         f"Single failures of {name}: {len(failures)} played, racks at their {basis}; "
-        f"{over} overload{'s' * (over == 1)} a survivor, {lost} leave{'s' * (lost == 1)} racks "
-        "without supply or cooling; worst first",
+        f"{failure_outcomes(failures)}; worst first",
         "",
     ]
     rows = [("failure", "worst survivor", "margin", "racks lost", "what moves where")]

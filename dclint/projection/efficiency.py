@@ -263,6 +263,14 @@ def _at_layer() -> dict[tuple[str, str], tuple[float, str]]:
 
 
 AT_LAYER = _at_layer()
+
+
+def _at_layer_of(generation: str, precision: str) -> tuple[float, str]:
+    """AT_LAYER's factor and reading; 1.0 and '' where the guide measured no such GEMM (a
+    generation or precision that keeps MAMF's rate)."""
+    return AT_LAYER.get((generation, precision), (1.0, ""))
+
+
 # Transformer Engine's MXFP8 GEMMs (block-scaled, E8M0 scales every 32 elements) against its
 # per-tensor FP8 GEMMs on Blackwell, kernel time only: the guide's B300 layer, 6.812 ms with FP8
 # current scaling and 7.161 ms with MXFP8, the rate 0.951 of the per-tensor one
@@ -361,7 +369,7 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
     measured, part_peak, matmul_source = matmul
     # the rate at a layer's shapes back to back (AT_LAYER; a generation the guide did not
     # measure keeps MAMF's)
-    at_layer, reading = AT_LAYER.get((generation, precision), (1.0, ""))
+    at_layer, reading = _at_layer_of(generation, precision)
     measured *= at_layer
     fraction = measured / (peak / 1e12 if peak else part_peak)
     attention = {"hopper": _ATTENTION_HOPPER, "blackwell": _ATTENTION_BLACKWELL}.get(
@@ -371,8 +379,9 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
     # the output layer's GEMMs stay in BF16 in FP8 and FP4 runs: BF16's measured rate over
     # the precision's (the generation's; no BF16 measurement: the precision's own rate)
     bf16 = _MATMUL.get((generation, "bf16"))
-    bf16_rate = bf16[0] * AT_LAYER.get((generation, "bf16"), (1.0, ""))[0] if bf16 else 0.0
-    head_rate = bf16_rate / measured if fp8 and bf16 is not None else 1.0
+    head_rate = 1.0
+    if fp8 and bf16 is not None:
+        head_rate = bf16[0] * _at_layer_of(generation, "bf16")[0] / measured
     return Efficiency(
         min(1.0, fraction),
         attention[0],

@@ -17,7 +17,7 @@ from dclint.engine.rollup import measured_limit
 from dclint.report.fixes import fix_words, fix_yaml
 from dclint.report.review import Review, merged_assumptions, reviews
 from dclint.report.text import finding_message, summary_line, waiver_terms
-from dclint.report.values import band, days_text, mfu_text, time_terms
+from dclint.report.values import band, days_text, failure_outcomes, mfu_text, time_terms
 from dclint.units import Q_, fmt, fmt_factors
 
 __all__ = [
@@ -250,15 +250,12 @@ def _fmea(part: DesignPart) -> list[Block]:
     if not part.failures:
         return []
     fails = part.failures  # the most severe first, as `dclint failures` lists them
-    over = sum(1 for f in fails if f.overloaded)
-    lost = sum(1 for f in fails if f.racks_lost)
     out = [
         Block("h3", "Single failures (FMEA)"),
         Block(
             "p",
             f"{len(fails)} single failures of the power and cooling plant played, racks at their "
-            f"peak: {over} overload{'s' * (over == 1)} a survivor, {lost} "
-            f"leave{'s' * (lost == 1)} racks without supply or cooling."
+            f"peak: {failure_outcomes(fails)}."
             + (
                 f" The {FMEA_ROWS} most severe are listed; `dclint failures` lists all."
                 if len(fails) > FMEA_ROWS

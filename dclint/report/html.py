@@ -139,15 +139,11 @@ def _cost(review: Review) -> tuple[dict[str, float], str, str]:
                     v = v.m_as(currency) if currency else v.magnitude
                 if isinstance(v, (int, float)):
                     out[str(k)] = float(v)
+            if p is not review.tco:
+                return out, currency, f"Cost breakdown of {p.get('workload', '')}"
             years = p.get("period_years")
-            what = (
-                f"TCO over {years:g} years by item"
-                if p is review.tco and isinstance(years, (int, float))
-                else "TCO by item"
-                if p is review.tco
-                else f"Cost breakdown of {p.get('workload', '')}"
-            )
-            return out, currency, what
+            over = f" over {years:g} years" if isinstance(years, (int, float)) else ""
+            return out, currency, f"TCO{over} by item"
     return {}, "", ""
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dclint.figures import percent
-from dclint.units import Q_, Quantity, days_quoted, figures, fmt, fmt_band
+from dclint.figures import figures, percent
+from dclint.units import Q_, Quantity, days_quoted, fmt, fmt_band
 
 __all__ = [
     "MONEY_KEYS",
@@ -18,6 +18,7 @@ __all__ = [
     "days_band",
     "days_quoted",
     "days_text",
+    "failure_outcomes",
     "left_out",
     "mfu_text",
     "micro_signed",
@@ -46,6 +47,17 @@ MONEY_KEYS = {"total", "per_gpu_year", "items", "cost_total", "cost_breakdown"}
 # a figure in microseconds as the projection's assumption lines write it, in plain ASCII as
 # `dclint cost`'s text prints a step part ('74 us a GEMM', svg.si's micro 'u')
 _MICROSECONDS = re.compile(r"(\d) us(?![\w-])")  # not 'us-east-1'
+
+
+def failure_outcomes(failures: Any) -> str:
+    """What single failures do, as `dclint failures` and the review's FMEA say it: '3
+    overload a survivor, 1 leaves racks without supply or cooling'."""
+    over = sum(1 for f in failures if f.overloaded)
+    lost = sum(1 for f in failures if f.racks_lost)
+    return (
+        f"{over} overload{'s' * (over == 1)} a survivor, {lost} leave{'s' * (lost == 1)} racks "
+        "without supply or cooling"
+    )
 
 
 def micro_signed(text: str) -> str:
