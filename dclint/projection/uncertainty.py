@@ -1,44 +1,60 @@
-"""How far a predicted step may be from the measured one: a band per GPU generation and class.
+"""How far a predicted step may be from the measured one: a band per GPU generation.
 
-The band is an 80% prediction interval from the calibration residuals (tests/test_calibration.py,
-the table in docs/performance-model.md) of the runs of one GPU generation and workload class
-(dense or MoE): for every published run, the measured step time over the predicted one (=
-predicted throughput over published throughput). It is split-conformal prediction's interval
-(Vovk, Gammerman & Shafer 2005, "Algorithmic Learning in a Random World"; Lei, G'Sell, Rinaldo,
-Tibshirani & Wasserman 2018, JASA 113, "Distribution-free predictive inference for regression";
-Angelopoulos & Bates 2021, arXiv 2107.07511, "A gentle introduction to conformal prediction"),
-two-sided with BAND_QUANTILE of the miss on each side: of a class's n ratios sorted, `high_factor`
-is the k-th smallest and `low_factor` the k-th largest, k = ceil((n + 1)(1 - BAND_QUANTILE))
-(`conformal_rank`). A new run exchangeable with the class's runs then lies above the high factor
-with probability at most BAND_QUANTILE, below the low one likewise, inside with probability at
-least 1 - 2 BAND_QUANTILE = 80%, whatever the residuals' distribution; the 10% and 90% quantiles
-interpolated between order statistics, used before, contain it with probability about
-0.8 (n - 1)/(n + 1), under 80% for the few runs of a class (65% at n = 10, 75% at 30). When k
-exceeds n the interval is unbounded: a class of fewer than MIN_RUNS runs (9 at 80%) takes the
-envelope. Both factors are widened to hold 1 so the point estimate is always inside its band,
-and rounded outward to 3 places; MFU moves the other way (MFU / high_factor to MFU /
-low_factor).
+The band is an 80% prediction interval for a new publication's run, from the calibration
+residuals (tests/test_calibration.py, the table in docs/performance-model.md): for every
+published run, the measured step time over the predicted one (= predicted throughput over
+published throughput), its logarithm grouped by publication (one design file of
+tests/calibration/: one software release, one machine, one accounting).
 
-Runs of one publication share a software release, a machine and an accounting, so they are not
-exchangeable with each other: the band is tested leave-one-source-out, bands derived without one
-publication's runs holding the runs left out (`tests/test_calibration.py`: 150 of 164, 91.5%;
-the Megatron-family runs 79 of 89, 88.8%, the PyTorch-native 71 of 75, 94.7%; on the 157 runs
-before GPT-OSS 120B's and Mixtral 8x7B's H100 runs joined, with the interpolated 10-90%
-quantiles, 133, 64 and 69), a class the other publications do not cover taking their envelope.
+Runs of one publication share their errors, so they are not exchangeable with each other, nor
+with a new publication's runs: a band of run-level quantiles (split-conformal per class, used
+before) held 89.6% of calibration runs left out one publication at a time but 61% of runs from
+publications outside the calibration set (tests/validation/). The exchangeable unit is the
+publication, and there are few (16: 8 Hopper, 7 Blackwell, 2 Ampere, one spanning two), too
+few for a distribution-free quantile over publications (a conformal 80% band over publications
+needs 9 of them in a class). So the band is the random-effects prediction interval of a
+meta-analysis (Higgins, Thompson & Spiegelhalter 2009, J. R. Stat. Soc. A 172, "A re-evaluation
+of random-effects meta-analysis", eq. 12), with DerSimonian & Laird's between-publication
+variance (1986, Controlled Clinical Trials 7, "Meta-analysis in clinical trials"), on the
+publications of one GPU generation:
+
+- each publication i has the mean y_i of its n_i log ratios; s² is the pooled within-
+  publication variance of the log ratios (their deviations from their publication's mean,
+  over sum(n_i - 1) degrees of freedom), and v_i = s² / n_i;
+- τ², the variance between publications, is DerSimonian and Laird's moment estimate
+  max(0, (Q - (m - 1)) / (Σw - Σw² / Σw)), w_i = 1 / v_i, Q = Σ w_i (y_i - ȳ_w)²;
+- μ, the mean over publications, weights each by 1 / (v_i + τ²), with variance se² = 1 / Σ
+  of those weights;
+- a new publication's run lies within μ ± t · sqrt(τ² + se² + s²), t the (1 - BAND_QUANTILE)
+  quantile of Student's t on m - 2 degrees of freedom (Higgins et al.'s interval is for a new
+  publication's mean; adding s², a run's spread about its publication's mean, is dclint's own
+  step, since a prediction is of one run).
+
+The band is exp of that interval, widened to hold 1 (the point estimate is always inside its
+band) and rounded outward to 3 places; MFU moves the other way (MFU / high_factor to MFU /
+low_factor). It needs MIN_SOURCES publications (t on m - 2 degrees of freedom); a generation
+with fewer takes the interval of every generation's publications pooled (POOLED), saying so.
+Dense and MoE, Megatron-family and PyTorch-native runs of a generation share its band: split
+further, a class has 1 to 6 publications, and its interval is either undefined or too wide to
+help (docs/performance-model.md, Residual bands, the methods compared).
+
+The band is tested leave-one-publication-out on the calibration set (bands derived without one
+publication's runs holding the runs left out: `tests/test_calibration.py`) and scored, never
+fitted, on tests/validation/'s runs.
 
 A prediction outside the calibration domain of its class (a framework no calibration run of
-the class used, a GPU count outside the class's runs, a generation or class with no run) takes
-the envelope of every calibration residual, at least as wide as the class's band, and its
-`source` says why; so does PyTorch's context parallel beyond the rings the model holds
-(`native_cp_outside`), whose calibration runs are left out of the class's band. The test suite
-recomputes the tables from the calibration runs (`derive`, `derive_domains`) and fails when
-they no longer match them, so they cannot drift from the model.
+its generation and class used, a GPU count outside the class's runs, a generation or class with
+no run) takes the envelope of every calibration residual, at least as wide as its generation's
+band, and its `source` says why; so does PyTorch's context parallel beyond the rings the model
+holds (`native_cp_outside`), whose calibration runs are left out of the bands and domains. The
+test suite recomputes the tables from the calibration runs (`derive`, `derive_domains`) and
+fails when they no longer match them, so they cannot drift from the model.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,20 +64,21 @@ __all__ = [
     "CEILINGS",
     "DOMAINS",
     "ENVELOPE",
-    "MIN_RUNS",
-    "NATIVE_BANDS",
+    "MIN_SOURCES",
     "NATIVE_DOMAINS",
     "NATIVE_FRAMEWORKS",
+    "POOLED",
     "Band",
     "band",
     "band_for_gpu",
     "ceiling",
-    "conformal_rank",
     "derive",
     "derive_ceilings",
     "derive_domains",
+    "interval",
     "native",
     "native_cp_outside",
+    "t_quantile",
 ]
 
 
@@ -106,45 +123,119 @@ _SOURCE = "dclint's calibration residuals (docs/performance-model.md)"
 # coverage issue 51 asks for, chosen before its leave-one-source-out coverage was seen).
 BAND_QUANTILE = 0.10
 
+# the publications a generation's interval needs: Student's t on m - 2 degrees of freedom
+# (Higgins et al. 2009) has none under 3; a generation with fewer takes POOLED
+MIN_SOURCES = 3
 
-def conformal_rank(n: int, q: float = BAND_QUANTILE) -> int:
-    """Split-conformal prediction's rank: of n calibration scores, the k-th smallest bounds a
-    new exchangeable score from above with probability at least 1 - q, k = ceil((n + 1)(1 - q))
-    (Lei et al. 2018, split conformal; Angelopoulos & Bates 2021, section 1). k > n: no finite
-    bound."""
-    return math.ceil(round((n + 1) * (1 - q), 9))  # round: 1 - q is inexact in binary
-
-
-# a class with fewer calibration runs has no finite band (conformal_rank exceeds its runs: 9 at
-# 10% a side); its predictions take the envelope
-MIN_RUNS = next(n for n in range(1, 10_000) if conformal_rank(n) <= n)
-
-# (generation, MoE) -> (low factor, high factor, runs): of measured / predicted step time over
-# the calibration runs of that class, the conformal_rank-th largest and smallest (a two-sided
-# 1 - 2 x BAND_QUANTILE split-conformal interval), widened to hold 1, rounded outward to 3
-# places. Regenerate with `derive` (the calibration test prints the expected table when it
-# fails).
-BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
-    ("ampere", False): (0.959, 1.046, 10),
-    ("blackwell", False): (0.904, 1.597, 21),
-    ("blackwell", True): (0.784, 1.041, 30),
-    ("hopper", False): (0.722, 1.101, 14),
-    ("hopper", True): (0.973, 1.986, 14),
+# generation -> (low factor, high factor, runs, publications): exp of the random-effects
+# prediction interval of the log ratios (measured over predicted step time) of the generation's
+# calibration runs inside their domain, widened to hold 1, rounded outward to 3 places.
+# Regenerate with `derive` (the calibration test prints the expected table when it fails).
+BANDS: dict[str, tuple[float, float, int, int]] = {
+    "blackwell": (0.774, 1.186, 51, 7),
+    "hopper": (0.864, 1.253, 72, 8),
 }
 
+# the same interval over every generation's runs: the band of a generation whose runs come from
+# fewer than MIN_SOURCES publications
+POOLED: tuple[float, float, int, int] = (0.842, 1.182, 160, 16)
+
 # the smallest and largest residual of every calibration run (and 1, rounded outward): the band
-# of predictions outside the calibration domain, and of a class under MIN_RUNS
+# of predictions outside the calibration domain
 ENVELOPE: tuple[float, float, int] = (0.722, 1.986, 164)
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularized incomplete beta function (modified Lentz;
+    Press, Teukolsky, Vetterling & Flannery, Numerical Recipes, 3rd ed., section 6.4)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for num in (
+            m * (b - m) * x / ((a - 1.0 + 2 * m) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 1.0 + 2 * m)),
+        ):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _beta_regularized(a: float, b: float, x: float) -> float:
+    """I_x(a, b), the regularized incomplete beta function (Numerical Recipes 6.4)."""
+    if x <= 0.0 or x >= 1.0:
+        return max(0.0, min(1.0, x))
+    front = math.exp(
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student's t quantile of probability p (0.5 < p < 1) on df degrees of freedom: the root
+    of its distribution function, P(T <= t) = 1 - I_{df / (df + t²)}(df / 2, 1 / 2) / 2, by
+    bisection below the Cauchy quantile tan(π (p - 1/2)), which bounds it for every df >= 1."""
+    low, high = 0.0, math.tan(math.pi * (p - 0.5))
+    for _ in range(200):
+        mid = (low + high) / 2
+        if 1.0 - _beta_regularized(df / 2, 0.5, df / (df + mid * mid)) / 2 < p:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def interval(
+    publications: Sequence[Sequence[float]], q: float = BAND_QUANTILE
+) -> tuple[float, float] | None:
+    """The random-effects prediction interval (low, high) of a new publication's run, in the
+    log ratios' own scale, from each publication's log ratios (the module's docstring gives the
+    estimator); None under MIN_SOURCES publications."""
+    m = len(publications)
+    if m < MIN_SOURCES:
+        return None
+    means = [sum(g) / len(g) for g in publications]
+    df_within = sum(len(g) - 1 for g in publications)
+    s2 = (
+        sum((x - y) ** 2 for g, y in zip(publications, means, strict=True) for x in g) / df_within
+        if df_within
+        else 0.0
+    )
+    if s2 > 0:
+        w = [len(g) / s2 for g in publications]  # 1 / v_i, v_i = s² / n_i
+        sw = sum(w)
+        fixed = sum(wi * y for wi, y in zip(w, means, strict=True)) / sw
+        spread = sum(wi * (y - fixed) ** 2 for wi, y in zip(w, means, strict=True))
+        tau2 = max(0.0, (spread - (m - 1)) / (sw - sum(wi * wi for wi in w) / sw))
+        ws = [1.0 / (s2 / len(g) + tau2) for g in publications]
+    else:  # no within-publication spread: equal weights, τ² the publications' sample variance
+        mean = sum(means) / m
+        tau2 = sum((y - mean) ** 2 for y in means) / (m - 1)
+        ws = [1.0] * m
+    mu = sum(wi * y for wi, y in zip(ws, means, strict=True)) / sum(ws)
+    se2 = 1.0 / sum(ws) if s2 > 0 else tau2 / m
+    half = t_quantile(1.0 - q, m - 2) * math.sqrt(tau2 + se2 + s2)
+    return mu - half, mu + half
+
 
 # Frameworks whose runs form a calibration stack of their own: PyTorch-native training (FSDP,
 # eager or compiled kernels, torchao Float8), whose residuals differ from Megatron-Core's (the
 # model over-predicts them on H100: docs/performance-model.md, PyTorch-native runs). A run of
-# such a framework takes NATIVE_BANDS; every other framework BANDS (Megatron-Core's runs).
+# such a framework is inside the domain NATIVE_DOMAINS gives; every other framework's, DOMAINS
+# (Megatron-Core's runs). Both stacks' publications make their generation's band.
 NATIVE_FRAMEWORKS = frozenset({"torchtitan", "llm-foundry"})
 
 
 def native(framework: str | None) -> bool:
-    """Whether a framework's predictions take the PyTorch-native bands."""
+    """Whether a framework's predictions take the PyTorch-native domains."""
     return framework in NATIVE_FRAMEWORKS
 
 
@@ -153,7 +244,7 @@ def native(framework: str | None) -> bool:
 # 8B runs at CP 4 and 8 (one host) take about twice the attention time the model gives each
 # further block, a cost no public source explains, while its 405B runs at CP 4 and 8 come out
 # within 16% (docs/performance-model.md, PyTorch-native runs): such predictions take the
-# envelope, and those runs are left out of NATIVE_BANDS and NATIVE_DOMAINS (not ENVELOPE).
+# envelope, and those runs are left out of BANDS, POOLED and NATIVE_DOMAINS (not ENVELOPE).
 NATIVE_CP_MAX = 2
 # No such rule for Megatron-family steps of one micro-batch (MLPerf's 8B runs that set Blackwell
 # dense's top): without them the band would hold none of the held-out GB200 runs
@@ -171,14 +262,10 @@ def native_cp_outside(framework: str | None, cp: int) -> str:
     )
 
 
-# (generation, MoE) -> (low factor, high factor, runs) of the PyTorch-native calibration runs
-# (tests/calibration/torchtitan-h100.yaml, torchao-float8-h100.yaml, llm-foundry.yaml) inside
-# the context-parallel domain above, as BANDS. Regenerate with
-# `derive` on those runs (the calibration test prints the table when it fails).
-NATIVE_BANDS: dict[tuple[str, bool], tuple[float, float, int]] = {
-    ("ampere", False): (0.873, 1.082, 27),
-    ("hopper", False): (1.0, 1.124, 44),
-}
+# (generation, MoE) -> (frameworks, fewest GPUs, most GPUs) of the PyTorch-native calibration
+# runs (tests/calibration/torchtitan-h100.yaml, torchao-float8-h100.yaml, llm-foundry.yaml)
+# inside the context-parallel domain above: their domain, as DOMAINS. Regenerate with
+# `derive_domains` on those runs (the calibration test prints the table when it fails).
 NATIVE_DOMAINS: dict[tuple[str, bool], tuple[tuple[str, ...], int, int]] = {
     ("ampere", False): (("llm-foundry",), 8, 128),
     ("hopper", False): (("llm-foundry", "torchtitan"), 8, 512),
@@ -241,20 +328,29 @@ def ceiling(gpu_key: str, moe: bool) -> tuple[float, str] | None:
 
 
 def derive(
-    residuals: Iterable[tuple[str, bool, float]], q: float = BAND_QUANTILE
-) -> dict[tuple[str, bool], tuple[float, float, int]]:
-    """The band table from (generation, MoE, predicted / published throughput - 1) per run:
-    of each class's n ratios sorted, the conformal_rank(n, q)-th largest and smallest, widened
-    to hold 1 and rounded outward; a class whose rank exceeds n has no row."""
-    ratios: dict[tuple[str, bool], list[float]] = {}
-    for generation, moe, error in residuals:
-        ratios.setdefault((generation, moe), []).append(1.0 + error)
-    out = {}
-    for key, r in sorted(ratios.items()):
-        xs, k = sorted(r), conformal_rank(len(r), q)
-        if k <= len(xs):
-            out[key] = (*_outward(xs[len(xs) - k], xs[k - 1]), len(r))
-    return out
+    residuals: Iterable[tuple[str, str, float]], q: float = BAND_QUANTILE
+) -> tuple[dict[str, tuple[float, float, int, int]], tuple[float, float, int, int] | None]:
+    """The band table and the pooled band from (generation, publication, predicted /
+    published throughput - 1) per calibration run inside its domain: per generation, and over
+    all, exp of `interval` on the log ratios grouped by publication, widened to hold 1 and
+    rounded outward, with its runs and publications; a generation (or the pool) under
+    MIN_SOURCES publications has no row (None)."""
+    per: dict[str, dict[str, list[float]]] = {}
+    every: dict[str, list[float]] = {}
+    for generation, source, error in residuals:
+        x = math.log(1.0 + error)
+        per.setdefault(generation, {}).setdefault(source, []).append(x)
+        every.setdefault(source, []).append(x)
+
+    def row(groups: dict[str, list[float]]) -> tuple[float, float, int, int] | None:
+        got = interval(list(groups.values()), q)
+        if got is None:
+            return None
+        runs = sum(len(g) for g in groups.values())
+        return (*_outward(math.exp(got[0]), math.exp(got[1])), runs, len(groups))
+
+    table = {g: r for g, groups in sorted(per.items()) if (r := row(groups)) is not None}
+    return table, row(every)
 
 
 def _outward(low: float, high: float) -> tuple[float, float]:
@@ -276,14 +372,16 @@ def band(
     gpus: int | None = None,
     cp: int = 1,
 ) -> Band:
-    """The band of a GPU generation ("ampere", "hopper", "blackwell") and workload class, for
-    a run of `framework` on `gpus` GPUs (None: not checked) with context parallelism `cp`:
-    the class's calibrated band, or, outside the class's calibration domain, the envelope of
-    every calibration run, saying why."""
+    """The band of a GPU generation ("ampere", "hopper", "blackwell") for a run of a workload
+    class (dense or MoE) of `framework` on `gpus` GPUs (None: not checked) with context
+    parallelism `cp`: inside the class's calibration domain, the generation's interval (or,
+    for a generation of under MIN_SOURCES publications, every generation's pooled); outside
+    it, the envelope of every calibration run, saying why."""
     kind = "MoE" if moe else "dense"
     pct = f"{1 - 2 * BAND_QUANTILE:.0%}"
     stack = native(framework)
-    got = (NATIVE_BANDS if stack else BANDS).get((generation, moe))
+    own = BANDS.get(generation)
+    got = own or POOLED
     outside: list[str] = []
     domain = (NATIVE_DOMAINS if stack else DOMAINS).get((generation, moe))
     if stack:
@@ -291,11 +389,6 @@ def band(
     if domain is None:
         outside.append(f"no {generation} {kind} calibration run")
     else:
-        if got is None:
-            outside.append(
-                f"the {generation} {kind} calibration runs are under the {MIN_RUNS} "
-                f"a conformal {pct} band needs"
-            )
         frameworks, fewest, most = domain
         if framework is not None and framework not in frameworks:
             outside.append(
@@ -310,18 +403,23 @@ def band(
     ring = native_cp_outside(framework, cp)
     if ring:
         outside.append(ring)
-    if not outside and got is not None:
-        low, high, runs = got
+    if not outside:
+        low, high, runs, sources = got
+        what = (
+            f"{runs} {generation} calibration runs of {sources} publications"
+            if own
+            else f"all {runs} calibration runs of {sources} publications (the {generation} "
+            f"runs come from under the {MIN_SOURCES} publications a generation's interval needs)"
+        )
         return Band(
             low,
             high,
-            f"an {pct} interval (split-conformal) of measured over predicted step time on "
-            f"{runs} {generation} {kind} calibration runs, {_SOURCE}",
+            f"an {pct} prediction interval (random effects over publications) of measured over "
+            f"predicted step time on {what}, {_SOURCE}",
             runs,
         )
     low, high, runs = ENVELOPE
-    if got is not None:
-        low, high = min(low, got[0]), max(high, got[1])
+    low, high = min(low, got[0]), max(high, got[1])
     return Band(
         low,
         high,
