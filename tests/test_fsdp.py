@@ -15,6 +15,7 @@ from dclint.model.workload import Workload
 from dclint.projection.hardware import hardware_of
 from dclint.projection.predict import inputs, predict
 from dclint.projection.step.model import Arch, Layout, Machine, Software, step
+from dclint.projection.uncertainty import BANDS, ENVELOPE
 
 DESIGN = """
 name: fsdp
@@ -162,17 +163,29 @@ def test_op_level_selective_recomputation_repeats_half_the_gemms() -> None:
     assert op.hardware_flops > op.model_flops
 
 
-def test_a_native_run_takes_the_native_band_and_a_blackwell_one_says_why_not() -> None:
-    design, wl = _wl()
-    hw = hardware_of(design, wl.platform)
-    assert not isinstance(hw, str)
-    got = predict(design, wl, hw)
-    assert not isinstance(got, str)
-    assert got.band.source.startswith(
-        "an 80% interval (split-conformal) of measured over predicted step time on 44 hopper "
-        "PyTorch-native dense calibration runs"
+def test_either_stack_on_hopper_takes_its_band_and_blackwell_native_says_why() -> None:
+    """A generation's band holds every publication of it, Megatron-family and PyTorch-native
+    alike: the same 8B on 8 H100 under TorchTitan and under Megatron-Core takes the one Hopper
+    band, inside the domain. On B200 no PyTorch-native calibration run exists, so the
+    TorchTitan run is outside the domain, takes the envelope (widened to hold Blackwell's
+    band) and says why."""
+    bands = []
+    for software in ("{preset: torchtitan}", "{preset: megatron-core}"):
+        design, wl = _wl(software)
+        hw = hardware_of(design, wl.platform)
+        assert not isinstance(hw, str)
+        got = predict(design, wl, hw)
+        assert not isinstance(got, str)
+        bands.append(got.band)
+    native, megatron = bands
+    assert native == megatron
+    assert not native.outside
+    low, high, runs, sources = BANDS["hopper"]
+    assert (native.low_factor, native.high_factor, native.runs) == (low, high, runs)
+    assert native.source.startswith(
+        "an 80% prediction interval (random effects over publications) of measured over "
+        f"predicted step time on {runs} hopper calibration runs of {sources} publications"
     )
-    assert not got.band.outside
     text = DESIGN.format(software="{preset: torchtitan}", parallel="{}", gpus=8, batch=16,
                          swiglu="swiglu: true").replace("dgx-h100", "dgx-b200")  # fmt: skip
     design = load_text(text)
@@ -182,7 +195,15 @@ def test_a_native_run_takes_the_native_band_and_a_blackwell_one_says_why_not() -
     got = predict(design, wl, hw)
     assert not isinstance(got, str)
     assert got.band.outside == ("no blackwell PyTorch-native dense calibration run",)
-    assert (got.band.low_factor, got.band.high_factor) == (0.722, 1.986)
+    assert got.band.runs == 0
+    assert (got.band.low_factor, got.band.high_factor) == (
+        min(ENVELOPE[0], BANDS["blackwell"][0]),
+        max(ENVELOPE[1], BANDS["blackwell"][1]),
+    )
+    assert got.band.source.startswith(
+        "outside the calibration domain (no blackwell PyTorch-native dense calibration run): "
+        f"the envelope of all {ENVELOPE[2]} calibration runs"
+    )
 
 
 @pytest.mark.parametrize(

@@ -73,7 +73,8 @@ class Prediction:
 
     @property
     def step_time_band(self) -> tuple[Quantity, Quantity]:
-        """(low, high) step time: the calibration residuals of the GPU generation and class."""
+        """(low, high) step time: the calibration band of the GPU generation (the envelope
+        outside the calibration domain of its class)."""
         low, high = self.band.step_time(self.step_time.m_as("s"))
         return Q_(low, "s"), Q_(high, "s")
 

@@ -227,11 +227,11 @@ def _name(c: Candidate) -> str:
 
 
 def _band(plan: Any) -> str:
-    """'; calibration band 0.722-1.101x': measured over predicted step times in the calibration
-    runs of this GPU generation and workload class. Both steps come from the one model, so
-    the gap between them is firmer than either figure; the band says how far either may be
-    from a measured step. The declared layout's band, as `dclint plan` and `cost` give it (its
-    GPU count and context parallelism: PyTorch's beyond 2 ranks takes the envelope)."""
+    """'; calibration band 0.864-1.253x' (Hopper's): measured over predicted step times, the 80%
+    prediction interval over the publications of this GPU generation's calibration runs. Both steps
+    come from the one model, so the gap between them is firmer than either figure; the band says how
+    far either may be from a measured step. The declared layout's band, as `dclint plan` and `cost`
+    give it (its GPU count and context parallelism: PyTorch's beyond 2 ranks takes the envelope)."""
     b = plan.band(plan.declared)
     if b is None:
         return ""
