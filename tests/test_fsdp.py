@@ -183,8 +183,9 @@ def test_either_stack_on_hopper_takes_its_band_and_blackwell_native_says_why() -
     low, high, runs, sources = BANDS["hopper"]
     assert (native.low_factor, native.high_factor, native.runs) == (low, high, runs)
     assert native.source.startswith(
-        "an 80% prediction interval (random effects over publications) of measured over "
-        f"predicted step time on {runs} hopper calibration runs of {sources} publications"
+        "an 80% prediction interval for a run of a new publication, measured over predicted "
+        f"step time (random effects over the {runs} in-domain calibration runs of {sources} "
+        "Hopper publications)"
     )
     text = DESIGN.format(software="{preset: torchtitan}", parallel="{}", gpus=8, batch=16,
                          swiglu="swiglu: true").replace("dgx-h100", "dgx-b200")  # fmt: skip
@@ -194,14 +195,14 @@ def test_either_stack_on_hopper_takes_its_band_and_blackwell_native_says_why() -
     assert not isinstance(hw, str)
     got = predict(design, wl, hw)
     assert not isinstance(got, str)
-    assert got.band.outside == ("no blackwell PyTorch-native dense calibration run",)
+    assert got.band.outside == ("no Blackwell PyTorch-native dense calibration run",)
     assert got.band.runs == 0
     assert (got.band.low_factor, got.band.high_factor) == (
         min(ENVELOPE[0], BANDS["blackwell"][0]),
         max(ENVELOPE[1], BANDS["blackwell"][1]),
     )
     assert got.band.source.startswith(
-        "outside the calibration domain (no blackwell PyTorch-native dense calibration run): "
+        "outside the calibration domain (no Blackwell PyTorch-native dense calibration run): "
         f"the envelope of all {ENVELOPE[2]} calibration runs"
     )
 

@@ -222,7 +222,7 @@ def test_json_projection_keys_from_the_step_model() -> None:
     )
     assert band["mfu"] == pytest.approx([d["mfu_predicted"] / 1.986, d["mfu_predicted"] / 0.722])
     assert band["in_domain"] is False
-    assert band["outside"] == ["8,192 GPUs: the blackwell MoE calibration runs span 8 to 256"]
+    assert band["outside"] == ["8,192 GPUs: the Blackwell MoE calibration runs span 8 to 256"]
     assert band["source"].startswith("outside the calibration domain (8,192 GPUs: the ")
     # and the assumptions every format prints say so in the same words
     assert f"band of the predicted step: {band['source']}" in d["assumptions"]

@@ -221,7 +221,8 @@ def _step_dict(t: Timing) -> dict[str, Any]:
 
 def _band_dict(t: Timing) -> dict[str, Any] | None:
     """The predicted step time and MFU as (low, high) from the calibration residuals of the
-    GPU generation and workload class (dclint.projection.uncertainty), and where they come from."""
+    GPU generation (dclint.projection.uncertainty; the envelope outside the calibration domain
+    of the workload's class), and where they come from."""
     pred = t.prediction
     if pred is None:
         return None
