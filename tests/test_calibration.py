@@ -15,6 +15,7 @@ publication leaves out.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -412,7 +413,7 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     (+14.5%), above the 0.793-1.105 of the other Blackwell publications, Qwen3 30B on 16 H100 of
     25.11 and 26.02 (+98.6%, +40.8%), the Qwen3 releases on B300 twice (+29.2%, -26.6%) and GB300
     once (-25.7%), llm-foundry's MPT-30B at 8K on H100 and A100 (+33.8%, +31.7%). On runs of
-    publications outside the calibration set the run-level bands held 61%, these 91%
+    publications outside the calibration set the run-level bands held 62%, these 91%
     (test_the_band_holds_the_validation_runs)."""
     from dclint.projection.uncertainty import BAND_QUANTILE
 
@@ -575,12 +576,13 @@ def _split_conformal(
     return out
 
 
-def test_the_run_level_bands_before_held_61_percent_of_new_publications_runs() -> None:
+def test_the_run_level_bands_before_held_62_percent_of_new_publications_runs() -> None:
     """What the random-effects bands replace, recomputed: the run-level split-conformal bands
     per stack, generation and class held 147 of the 164 calibration runs left out one
-    publication at a time, as the random-effects bands do, but 59 of the 97 runs of
-    tests/validation/ (61%) against their 88 (91%): the runs of one publication share their
-    errors, and a new publication's runs are not exchangeable with the calibration runs."""
+    publication at a time, as the random-effects bands do, but 67 of the 108 runs of
+    tests/validation/ (62%; 59 of the 97 before Llama 3's and Grok 1's runs joined) against
+    their 98 (91%; 88 of 97): the runs of one publication share their errors, and a new
+    publication's runs are not exchangeable with the calibration runs."""
     from dclint.projection.uncertainty import envelope
 
     def key(r: Run) -> tuple[bool, str, bool]:
@@ -606,7 +608,7 @@ def test_the_run_level_bands_before_held_61_percent_of_new_publications_runs() -
             ratios.setdefault(key(r), []).append(1 + e)
     bands, wide = _split_conformal(ratios), envelope(e for _, e in errors)
     assert bands[(True, "hopper", False)] == (1.0, 1.124)
-    held, now = 0, 0
+    held, now, widths = 0, 0, []
     for stem in sorted(p.stem for p in (ROOT / "tests" / "validation").glob("*.yaml")):
         for r in _validation(stem).values():
             got, ratio = prediction(r).band, 1 + error(r)
@@ -614,7 +616,9 @@ def test_the_run_level_bands_before_held_61_percent_of_new_publications_runs() -
             low, high = own or wide[:2]
             held += low <= ratio <= high
             now += got.low_factor <= ratio <= got.high_factor
-    assert (held, now) == (59, 88)
+            widths.append(high / low)
+    # and the median width of their bands (docs/performance-model.md's table: x1.12)
+    assert (held, now, round(statistics.median(widths), 2)) == (67, 98, 1.12)
 
 
 _Band = tuple[float, float] | None
@@ -687,9 +691,10 @@ def _methods() -> dict[
 def test_the_band_methods_compared() -> None:
     """docs/performance-model.md's table of band methods (Residual bands): for each, the
     calibration runs held leave one publication out (of 164), the tests/validation/ runs held
-    (of 97; scored for every method before the choice) and the median width (high over low)
-    of the held-out runs' bands. A run outside its domain, or whose groupings give no band,
-    takes the envelope. The adopted method's figures are uncertainty.band's (147, 88)."""
+    (of 108; the first 97 scored for every method before the choice, Llama 3's 3 and Grok 1's
+    8 after it) and the median width (high over low) of the held-out runs' bands. A run outside
+    its domain, or whose groupings give no band, takes the envelope. The adopted method's
+    figures are uncertainty.band's (147, 98)."""
     from dclint.projection.uncertainty import envelope
 
     def group(r: Run, grouping: str) -> tuple[object, ...]:
@@ -738,15 +743,14 @@ def test_the_band_methods_compared() -> None:
             low, high = (None if outside else band_of(method, errors, r, memo)) or wide
             held += low <= 1 + e <= high
             widths.append(high / low)
-        widths.sort()
-        got[method] = (loso, held, round((widths[48]), 2))
+        got[method] = (loso, held, round(statistics.median(widths), 2))
     assert got == {
-        "symmetric per class": (144, 62, 1.18),
-        "symmetric per generation": (130, 74, 1.26),
-        "CDF pooling per generation, then all": (153, 80, 1.38),
-        "random effects per class, then generation, then all": (148, 87, 1.42),
-        "random effects centred at 1 per generation, then all": (152, 84, 1.45),
-        "random effects per generation, then all (adopted)": (147, 88, 1.45),
+        "symmetric per class": (144, 72, 1.18),
+        "symmetric per generation": (130, 83, 1.26),
+        "CDF pooling per generation, then all": (153, 90, 1.38),
+        "random effects per class, then generation, then all": (148, 95, 1.42),
+        "random effects centred at 1 per generation, then all": (152, 94, 1.45),
+        "random effects per generation, then all (adopted)": (147, 98, 1.45),
     }
 
 
@@ -1249,15 +1253,19 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     runs at 750 W none, outside the domain (+101% to +155%, above the envelope's 1.986);
     KempnerForge's 14 H200 runs all 14 (the 6 on 1 to 4 GPUs in the envelope) and its 11
     weak-scaling runs 10 (not the 70B on 8 GPUs, +69.2%); llm-foundry's 18 large-scale H100
-    runs 17 (not the 1B on 512 GPUs, +29.4%). Every file of tests/validation/: 88 of 97 runs,
-    91%, at least the 80% the bands are for; their mean absolute error 14.71%, 75 within 15%.
-    The run-level split-conformal bands per generation, stack and class (Hopper dense
-    0.722-1.101, Hopper PyTorch-native 1.0-1.124, Blackwell dense 0.904-1.597) held 59 of 97,
-    61%: every Hopper PyTorch-native calibration run but three is over-predicted, so that band
-    began at 1.0 and missed every run the model under-predicts (KempnerForge's weak scaling:
-    none of 11). Before the GEMMs ran at a layer's shapes back to back (MAMF's GEMM rates, and
-    the run-level bands derived under them), 66 of 97, 68%; mean absolute error 19.30%, 55
-    within 15%."""
+    runs 17 (not the 1B on 512 GPUs, +29.4%); Meta's Llama 3 405B on 8,192 and 16,384 H100 2
+    of 3, outside the domain (-5.4%, -9.8% in the envelope; the 131K-token row at CP 16,
+    -35.2%, under it: test_validation_llama3.py); DGX Cloud Benchmarking's Grok 1 314B MoE runs
+    on GB200 and H100 all 8 (the 512-GPU runs in the envelope: test_validation_grok1.py).
+    Every file of tests/validation/: 98 of 108 runs, 91%, at least the 80% the bands are for;
+    their mean absolute error 14.38%, 83 within 15% (on the 97 before Llama 3's and Grok 1's
+    runs joined: 88, 14.71%, 75). The run-level split-conformal bands per generation, stack and
+    class (Hopper dense 0.722-1.101, Hopper PyTorch-native 1.0-1.124, Blackwell dense
+    0.904-1.597) held 59 of the 97, 61%: every Hopper PyTorch-native calibration run but three
+    is over-predicted, so that band began at 1.0 and missed every run the model under-predicts
+    (KempnerForge's weak scaling: none of 11). At MAMF's GEMM rates, before the GEMMs ran at a
+    layer's shapes back to back: mean absolute error 19.06%, 59 within 15% (19.30% and 55 on
+    the 97; the run-level bands of then held 66 of the 97, 68%)."""
     got, errors = {}, []
     for stem in (
         "llm-foundry-h100-large",
@@ -1269,6 +1277,8 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
         "torchao-mx-b200",
         "kempnerforge-h200",
         "kempnerforge-h200-scaling",
+        "llama3-405b-h100",
+        "dgxc-benchmarking-grok1",
     ):
         hits, outside = 0, 0
         for run in _validation(stem).values():
@@ -1287,17 +1297,19 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
         "torchao-mx-b200": (0, 4, 4),
         "kempnerforge-h200": (14, 14, 6),
         "kempnerforge-h200-scaling": (10, 11, 0),
+        "llama3-405b-h100": (2, 3, 3),
+        "dgxc-benchmarking-grok1": (8, 8, 4),
     }
     assert {p.stem for p in (ROOT / "tests" / "validation").glob("*.yaml")} == set(got)
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
-    assert (hits, total, round(100 * hits / total)) == (88, 97, 91)
-    # the 97's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
-    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (14.71, 75)
+    assert (hits, total, round(100 * hits / total)) == (98, 108, 91)
+    # the 108's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
+    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (14.38, 83)
     from dclint.projection import efficiency
 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
-    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (19.3, 55)
+    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (19.06, 59)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:

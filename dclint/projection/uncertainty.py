@@ -6,13 +6,13 @@ published run, the measured step time over the predicted one (= predicted throug
 published throughput), its logarithm grouped by publication (one design file of
 tests/calibration/: one software release, one machine, one accounting).
 
-Runs of one publication share their errors, so they are not exchangeable with each other, nor
-with a new publication's runs: a band of run-level quantiles (split-conformal per class, used
-before) held 89.6% of calibration runs left out one publication at a time but 61% of runs from
-publications outside the calibration set (tests/validation/). The exchangeable unit is the
-publication, and there are few (16: 8 Hopper, 7 Blackwell, 2 Ampere, one spanning two), too
-few for a distribution-free quantile over publications (a conformal 80% band over publications
-needs 9 of them in a class). So the band is the random-effects prediction interval of a
+Runs of one publication share their errors, so they are not exchangeable with each other, nor with a
+new publication's runs: a band of run-level quantiles (split-conformal per class, used before) held
+89.6% of calibration runs left out one publication at a time but 62% of runs from publications
+outside the calibration set (tests/validation/; this band, 91%). The exchangeable unit is the
+publication, and there are few (16: 8 Hopper, 7 Blackwell, 2 Ampere, one spanning two), too few for
+a distribution-free quantile over publications (a conformal 80% band over publications needs 9 of
+them in a class). So the band is the random-effects prediction interval of a
 meta-analysis (Higgins, Thompson & Spiegelhalter 2009, J. R. Stat. Soc. A 172, "A re-evaluation
 of random-effects meta-analysis", eq. 12), with DerSimonian & Laird's between-publication
 variance (1986, Controlled Clinical Trials 7, "Meta-analysis in clinical trials"), on the
