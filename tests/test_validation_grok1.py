@@ -22,7 +22,7 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     NeMo 25.04.00, BF16 and FP8 (delayed scaling), sequence 8,192, global batch 2 x the GPUs;
     GB200 tp 4, ep 8, expert tp 4, CUDA graphs; H100 tp 4, pp 8, cp 2, vp 8, ep 8, expert tp 1.
     Predicted over published - 1 (%): GB200 BF16 on 128, 256 and 512 GPUs +2.9, +3.8, +2.9, FP8
-    +15.3, +13.8, +13.2; H100 on 512 BF16 -17.8, FP8 -5.8; mean absolute error 9.44%, 6 of 8
+    +15.3, +13.8, +13.2; H100 on 512 BF16 -17.8, FP8 -5.9; mean absolute error 9.45%, 6 of 8
     within 15%. Every run inside the band it carries: the Blackwell band 0.774-1.186 at 128 and
     256 GPUs; at 512 the envelope 0.722-1.986, outside the domain (the MoE calibration runs of
     either generation stop at 256 GPUs). What they show: the FP8 gain over BF16 at one layout is
@@ -41,10 +41,10 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
         "gb200-grok1-314b-512-bf16": 2.9,
         "gb200-grok1-314b-512-fp8": 13.2,
         "h100-grok1-314b-512-bf16": -17.8,
-        "h100-grok1-314b-512-fp8": -5.8,
+        "h100-grok1-314b-512-fp8": -5.9,
     }
     errors = [abs(error(r)) for r in rs.values()]
-    assert round(100 * sum(errors) / len(errors), 2) == 9.44
+    assert round(100 * sum(errors) / len(errors), 2) == 9.45
     assert sum(e <= 0.15 for e in errors) == 6
     beyond = ("512 GPUs: the Blackwell MoE calibration runs span 8 to 256",)
     hopper = ("512 GPUs: the Hopper MoE calibration runs span 16 to 256",)
