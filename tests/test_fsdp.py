@@ -183,9 +183,9 @@ def test_either_stack_on_hopper_takes_its_band_and_blackwell_native_says_why() -
     low, high, runs, sources = BANDS["hopper"]
     assert (native.low_factor, native.high_factor, native.runs) == (low, high, runs)
     assert native.source.startswith(
-        "an 80% prediction interval for a run of a new publication, measured over predicted "
-        f"step time (random effects over the {runs} in-domain calibration runs of {sources} "
-        "Hopper publications)"
+        "an 80% prediction interval of measured over predicted step time, for a run on a setup "
+        f"other than dclint's calibration sources (random effects over {runs} runs from "
+        f"{sources} published Hopper benchmarks)"
     )
     text = DESIGN.format(software="{preset: torchtitan}", parallel="{}", gpus=8, batch=16,
                          swiglu="swiglu: true").replace("dgx-h100", "dgx-b200")  # fmt: skip

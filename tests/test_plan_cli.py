@@ -349,10 +349,11 @@ def test_plan_counts_the_ramp_up_and_evaluations_as_cost_does(
         "its steps) + evaluations (0.7917 d), x checkpoints and failures (the declared run's "
         "+1.62%), as `dclint cost` counts them; cost: GPU-days x that run's cost a GPU-day",
         # and where the days' band comes from, as cost's assumptions say it
-        "days' band: an 80% prediction interval for a run of a new publication, measured over "
-        "predicted step time (random effects over the 160 in-domain calibration runs of all 16 "
-        "publications: the Ampere runs come from fewer than the 3 publications a generation's "
-        "own interval needs), dclint's calibration residuals (docs/performance-model.md)",
+        "days' band: an 80% prediction interval of measured over predicted step time, for a "
+        "run on a setup other than dclint's calibration sources (random effects over 160 runs "
+        "from all 16 published benchmarks: the Ampere runs come from fewer than the 3 a "
+        "generation's own interval needs), dclint's calibration residuals "
+        "(docs/performance-model.md)",
     ]
     plan = _plan(str(path))
     (proj,) = project_workloads(load(str(path)))

@@ -337,11 +337,11 @@ def test_the_appendix_keeps_every_line_of_the_projection_and_the_tco(tmp_path: P
     assert len(rows) == 15 + 2  # the 15 lines `dclint cost` prints, the TCO's 2
     item = "| projection of bloom-176b"
     assert (  # where the band of the predicted step comes from, once, with the assumptions
-        f"{item}: band of the predicted step | an 80% prediction interval for a run of a new "
-        "publication, measured over predicted step time (random effects over the 160 in-domain "
-        "calibration runs of all 16 publications: the Ampere runs come from fewer than the 3 "
-        "publications a generation's own interval needs), dclint's calibration residuals "
-        "(docs/performance-model.md) | - | dclint.projection |"
+        f"{item}: band of the predicted step | an 80% prediction interval of measured over "
+        "predicted step time, for a run on a setup other than dclint's calibration sources "
+        "(random effects over 160 runs from all 16 published benchmarks: the Ampere runs come "
+        "from fewer than the 3 a generation's own interval needs), dclint's calibration "
+        "residuals (docs/performance-model.md) | - | dclint.projection |"
     ) in rows
     assert (
         f"{item}: evaluations | one every 1,000 steps, 12 min each, 95 in 95,151 steps: "

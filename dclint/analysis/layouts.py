@@ -158,10 +158,10 @@ def days_sentence(plan: Plan) -> str:
 
 def band_sentence(plan: Plan, top: int) -> str | None:
     """Where the days' bands of the `top` layouts come from, each band once: 'days' band: an 80%
-    prediction interval for a run of a new publication, measured over predicted step time (random
-    effects over the 72 in-domain calibration runs of 8 Hopper publications), ...', and for a layout
-    outside the calibration domain (its GPU count, PyTorch context parallel beyond 2) why it is the
-    envelope, as `dclint cost`'s assumptions say it; None without a band."""
+    prediction interval of measured over predicted step time, for a run on a setup other than
+    dclint's calibration sources (random effects over 72 runs from 8 published Hopper benchmarks),
+    ...', and for a layout outside the calibration domain (its GPU count, PyTorch context parallel
+    beyond 2) why it is the envelope, as `dclint cost`'s assumptions say it; None without a band."""
     said: list[str] = []
     for c in plan.result.valid[:top]:
         band = plan.band(c)

@@ -447,17 +447,17 @@ def band(
     if not outside:
         low, high, runs, sources = got
         what = (
-            f"the {runs} in-domain calibration runs of {sources} {name} publications"
+            f"{runs} runs from {sources} published {name} benchmarks"
             if own
-            else f"the {runs} in-domain calibration runs of all {sources} publications: the "
-            f"{name} runs come from fewer than the {MIN_SOURCES} publications a generation's "
-            "own interval needs"
+            else f"{runs} runs from all {sources} published benchmarks: the {name} runs come "
+            f"from fewer than the {MIN_SOURCES} a generation's own interval needs"
         )
         return Band(
             low,
             high,
-            f"an {pct} prediction interval for a run of a new publication, measured over "
-            f"predicted step time (random effects over {what}), {_SOURCE}",
+            f"an {pct} prediction interval of measured over predicted step time, for a run on a "
+            f"setup other than dclint's calibration sources (random effects over {what}), "
+            f"{_SOURCE}",
             runs,
         )
     low, high, runs = ENVELOPE
