@@ -609,7 +609,7 @@ def test_the_run_level_bands_before_held_62_percent_of_new_publications_runs() -
     bands, wide = _split_conformal(ratios), envelope(e for _, e in errors)
     assert bands[(True, "hopper", False)] == (1.0, 1.124)
     held, now, widths = 0, 0, []
-    for stem in sorted(p.stem for p in (ROOT / "tests" / "validation").glob("*.yaml")):
+    for stem in _validation_stems():
         for r in _validation(stem).values():
             got, ratio = prediction(r).band, 1 + error(r)
             own = None if got.outside else bands.get(key(r))
@@ -726,7 +726,7 @@ def test_the_band_methods_compared() -> None:
     after = {"llama3-405b-h100", "dgxc-benchmarking-grok1"}  # added after the choice
     validation = [
         (r, error(r), bool(prediction(r).band.outside), stem not in after)
-        for stem in sorted(p.stem for p in (ROOT / "tests" / "validation").glob("*.yaml"))
+        for stem in _validation_stems()
         for r in _validation(stem).values()
     ]
     got, before = {}, {}
@@ -1249,8 +1249,15 @@ def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
     assert out == [(21, 42.3, 18.2, 54.8), (28, 11.4, 0.8, 29.6)]
 
 
+def _validation_stems() -> list[str]:
+    """Every file of tests/validation/, by name."""
+    return sorted(p.stem for p in (ROOT / "tests" / "validation").glob("*.yaml"))
+
+
+@cache
 def _validation(stem: str) -> dict[str, Run]:
-    """The runs of tests/validation/<stem>.yaml (held to their figures, not calibrated on)."""
+    """The runs of tests/validation/<stem>.yaml (held to their figures, not calibrated on),
+    loaded once a test session (read only: callers copy a workload to vary it)."""
     path = ROOT / "tests" / "validation" / f"{stem}.yaml"
     design = load_text(path.read_text(encoding="utf-8"), str(path))
     out = {}
@@ -1320,7 +1327,7 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
         "llama3-405b-h100": (2, 3, 3),
         "dgxc-benchmarking-grok1": (8, 8, 4),
     }
-    assert {p.stem for p in (ROOT / "tests" / "validation").glob("*.yaml")} == set(got)
+    assert set(_validation_stems()) == set(got)
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
     assert (hits, total, round(100 * hits / total)) == (98, 108, 91)
     # the 108's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
