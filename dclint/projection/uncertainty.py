@@ -373,7 +373,7 @@ def derive(
 ) -> tuple[dict[str, tuple[float, float, int, int]], tuple[float, float, int, int] | None]:
     """The band table and the pooled band from (generation, publication, predicted /
     published throughput - 1) per calibration run inside its domain: per generation, and over
-    all, exp of `interval` on the log ratios grouped by publication, widened to hold 1 and
+    all, exp of `fit`'s interval on the log ratios grouped by publication, widened to hold 1 and
     rounded outward, with its runs and publications; a generation (or the pool) under
     MIN_SOURCES publications has no row (None)."""
     per: dict[str, dict[str, list[float]]] = {}
@@ -384,11 +384,11 @@ def derive(
         every.setdefault(source, []).append(x)
 
     def row(groups: dict[str, list[float]]) -> tuple[float, float, int, int] | None:
-        got = interval(list(groups.values()), q)
+        got = fit(list(groups.values()), q)
         if got is None:
             return None
-        runs = sum(len(g) for g in groups.values())
-        return (*_outward(math.exp(got[0]), math.exp(got[1])), runs, len(groups))
+        low, high = got.interval()
+        return (*_outward(math.exp(low), math.exp(high)), got.runs, got.publications)
 
     table = {g: r for g, groups in sorted(per.items()) if (r := row(groups)) is not None}
     return table, row(every)
