@@ -82,6 +82,13 @@ SelectiveRecompute = Literal["core-attention", "op"]
 # backend (the FlashAttention-2 kernels PyTorch bundles, at their rate measured per pass)
 AttentionKernel = Literal["flash", "triton", "sdpa"]
 ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa")
+# how context parallelism moves K and V, by Transformer Engine's names (DotProductAttention's
+# cp_comm_type, Megatron-Core's --cp-comm-type, default p2p): p2p, a ring of K and V chunks
+# (Transformer Engine's AttnFuncWithCPAndKVP2P; under TorchTitan, PyTorch's context parallel,
+# itself a ring); all_gather, the query groups' K and V all-gathered once a layer pass and
+# the local query chunks' attention run against them (AttnFuncWithCPAndKVAllGather, "Refer
+# section 3.3.2 of The Llama 3 Herd of Models"). TE's a2a (Ulysses) is not modelled.
+CpCommType = Literal["p2p", "all_gather"]
 _ATTENTION_PHRASE = {
     "flash": "flash attention",
     "triton": "flash attention in Triton",
@@ -118,6 +125,9 @@ class Settings:
     # class, cuDNN's on Hopper), triton (FlashAttention in Triton) or sdpa (PyTorch SDPA's flash
     # backend)
     attention_kernel: str = "flash"
+    # context parallelism's communication (CpCommType): p2p (a ring; every framework's
+    # default) or all_gather
+    cp_comm_type: str = "p2p"
     # data-parallel sharding as the framework runs it ("": parallel.zero_stage's, Megatron-
     # Core's distributed optimizer or ZeRO); fsdp / hsdp: PyTorch FSDP (Sharding below)
     sharding: str = ""
@@ -187,6 +197,8 @@ class Settings:
             parts.append("FP8 parameter all-gather")
         if self.selective_recompute == "op":
             parts.append("op-level selective recomputation")
+        if self.cp_comm_type == "all_gather":
+            parts.append("context parallel K and V all-gathered (cp_comm_type all_gather)")
         if self.ddp_bucket_size:
             parts.append(f"gradient buckets of {self.ddp_bucket_size:,} parameters")
         name = f"preset {self.preset}" if self.preset else "dclint's default software"
@@ -502,6 +514,16 @@ class Software(Strict):
         "Triton implementation, llm-foundry's attn_impl: triton: 1.4x slower forward and 2x "
         "slower backward, Dao 2023, FlashAttention-2 sec. 4.1) or sdpa (PyTorch SDPA's flash "
         "backend, TorchTitan's: FlashAttention-2 at its H100 rate per pass, Shah et al. 2024)",
+    )
+    cp_comm_type: CpCommType | None = Field(
+        None,
+        description="How context parallelism moves K and V (Transformer Engine's cp_comm_type, "
+        "Megatron-Core's --cp-comm-type): p2p, the default, a ring of K and V chunks under the "
+        "attention (Transformer Engine's p2p; with preset torchtitan, PyTorch's context "
+        "parallel); all_gather, the query groups' K and V all-gathered from the cp ranks before "
+        "the local attention and dK, dV reduce-scattered after it, exposed (Transformer "
+        "Engine's all_gather: 'The all-gather is not async, and cannot be overlapped'; Llama 3's "
+        "context parallelism, Dubey et al. 2024, sec. 3.3.2)",
     )
     sharding: Sharding | None = Field(
         None,

@@ -418,7 +418,15 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             "receive before the next stage computation (torch.distributed.pipelining, "
             "Schedule1F1B)"
         )
-    if s.framework == "torchtitan" and layout.cp > 1:
+    if s.cp_comm_type == "all_gather" and layout.cp > 1:
+        notes.append(
+            "context parallel as Transformer Engine's cp_comm_type all_gather (Llama 3's, Dubey "
+            "et al. 2024, sec. 3.3.2): the query groups' K and V all-gathered from the cp ranks "
+            "in each forward and again in the backward, dK and dV reduce-scattered, each exposed "
+            "('The all-gather is not async, and cannot be overlapped'); the rank's two sequence "
+            "chunks attend to the gathered K and V up to their positions, no ring merge"
+        )
+    if s.framework == "torchtitan" and s.cp_comm_type == "p2p" and layout.cp > 1:
         hidden = (
             "every all-gather and send waited on where it is issued, exposed (torch.compile "
             "traces the ring: a traced functional collective waits at once, and Inductor's "
@@ -489,10 +497,12 @@ def software(s: Settings) -> Software:
         s.attention_kernel,
         # TorchTitan's tensor-parallel overlap is PyTorch's async TP
         s.overlap_tp and s.framework == "torchtitan",
-        s.framework == "torchtitan",  # PyTorch's context parallel
+        # PyTorch's context parallel: TorchTitan's ring
+        s.framework == "torchtitan" and s.cp_comm_type == "p2p",
         float(s.ddp_bucket_size),
         # llm-foundry's optimizer: Composer's DecoupledAdamW, unfused, after clipping by norm
         COMPOSER_ADAM_BYTES if s.framework == "llm-foundry" else ADAM_BYTES,
+        cp_all_gather=s.cp_comm_type == "all_gather",
     )
 
 

@@ -289,17 +289,21 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     slow_fwd, slow_bwd = (
         ATTENTION_KERNEL_SLOWDOWN[sw.attention_kernel] if sw.flash_attention else (1.0, 1.0)
     )
+    # a rank's attention work in k equal shares, one under the causal mask's diagonal: a
+    # ring's c steps, the first causal; with K and V all-gathered (dclint's split by work),
+    # the two triangles of the rank's two chunks (a 2c-th of the sequence each) of 2c shares
+    k = 2 * c if sw.cp_all_gather and c > 1 else c
     if sw.flash_attention and sw.attention_kernel == "sdpa":
         # PyTorch SDPA's FlashAttention-2 at its rate per pass (Machine.sdpa); a cp rank runs
-        # one causal block of its c (the first ring step) and c - 1 without the mask
+        # one share of its k with the causal mask, k - 1 without
         causal_fwd, full_fwd, sdpa_bwd = mac.sdpa
-        slow_fwd *= (causal_fwd + (c - 1) * full_fwd) / c
+        slow_fwd *= (causal_fwd + (k - 1) * full_fwd) / k
         slow_bwd *= sdpa_bwd
     if sw.flash_attention and sw.attention_kernel == "flash":
         # Transformer Engine's fused attention at cuDNN's rate per pass where it runs cuDNN
         # (Machine.fused_attention), the passes of a cp rank as above
         causal_fwd, full_fwd, fused_bwd = mac.fused_attention
-        slow_fwd *= (causal_fwd + (c - 1) * full_fwd) / c
+        slow_fwd *= (causal_fwd + (k - 1) * full_fwd) / k
         slow_bwd *= fused_bwd
     attn_fwd = slow_fwd * attn / attn_rate
     attn_bwd = slow_bwd * (2.5 if sw.flash_attention else 2.0) * attn / attn_rate
@@ -476,11 +480,24 @@ def _pp_sends(a: Arch, lay: Layout, mac: Machine, sw: Software, pas: _Pass) -> f
 
 
 def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
-    """Context parallel: ring exchange of K and V chunks, forward once, backward twice."""
+    """Context parallel: ring exchange of K and V chunks, forward once, backward twice; or
+    (cp_all_gather) K and V all-gathered each pass and dK, dV reduce-scattered."""
     t, c, n, links = lay.tp, lay.cp, x.n, mac.links
     cp = 0.0
     if c <= 1:
         return cp
+    forward = 1 + (1 if lay.recompute == "full" else 0)  # forward and recomputed passes
+    if sw.cp_all_gather:
+        # Transformer Engine's AttnFuncWithCPAndKVAllGather (cp_comm_type "all_gather", v1.10
+        # on; v1.11's docstring: "Refer section 3.3.2 of The Llama 3 Herd of Models"): the
+        # forward all-gathers the rank's K and V, query groups wide (gather_along_first_dim,
+        # one NCCL all-gather each), the backward gathers them again and reduce-scatters the
+        # whole sequence's dK and dV in their dtype (reduce_scatter_along_first_dim, one
+        # each); all exposed ("The all-gather is not async, and cannot be overlapped",
+        # DotProductAttention's docstring, v1.11; Llama 3: "exposed" and "negligible")
+        chunk = n * 2 * a.kv * ACT / t
+        one = group_time(links, (c - 1) * chunk, c, t, calls=2)
+        return x.m * x.per_layer * (forward + 2) * one
     if sw.torch_cp:
         # PyTorch's context parallel (torch.distributed.tensor.experimental, as TorchTitan runs
         # it): K and V reach SDPA repeated to the query heads (TorchTitan's repeat_kv), so the
@@ -492,7 +509,6 @@ def _cp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         chunk = n * 2 * a.q * ACT / t
         gather = group_time(links, (c - 1) * chunk, c, t)
         grads = group_time(links, 2 * chunk, c, t)
-        forward = 1 + (1 if lay.recompute == "full" else 0)
         if sw.kernels == "compiled":
             # torch.compile traces the ring into the block's graph (TorchTitan compiles each
             # block, fullgraph): a traced functional collective is waited on where it is issued

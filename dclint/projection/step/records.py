@@ -306,6 +306,9 @@ class Software:
     # HBM bytes the optimizer step moves a (sharded) parameter: ADAM_BYTES (a fused Adam), or
     # COMPOSER_ADAM_BYTES (Composer's unfused DecoupledAdamW with gradient clipping)
     optimizer_bytes: float = ADAM_BYTES
+    # context parallelism as Transformer Engine's cp_comm_type "all_gather" runs it (model.
+    # _cp_comm): the query groups' K and V all-gathered, dK and dV reduce-scattered, exposed
+    cp_all_gather: bool = False
 
 
 @dataclass(frozen=True, slots=True)
