@@ -145,6 +145,13 @@ def test_llama3_405b_context_parallel_as_published() -> None:
         0.012,
     )
     assert (round(gathered.compute, 3), round(ring.compute, 3)) == (10.428, 10.432)
+    # the assumptions say so, and do not call the exposed collectives overlapped
+    said = prediction(long).assumptions
+    (settings,) = (a for a in said if a.startswith("step model: preset torchtitan ("))
+    assert "communication overlapped: DP, PP; " in settings
+    assert "context parallel K and V all-gathered (cp_comm_type all_gather)" in settings
+    assert sum("cp_comm_type all_gather (Llama 3's" in a for a in said) == 1
+    assert not any("PyTorch's context parallel" in a for a in said)
     # three collectives a layer pass (all-gather forward, all-gather and reduce-scatter
     # backward), each of the 15 peers' K and V, query groups wide, over 16 ranks 8 apart
     kv = lay.micro_batch * a.seq / lay.cp * 2 * a.kv * ACT / lay.tp

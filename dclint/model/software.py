@@ -157,7 +157,12 @@ class Settings:
 
     def describe(self) -> str:
         """One phrase for a prediction's assumptions: the settings the step model honours."""
-        over = [k for k in ("tp", "dp", "pp", "cp", "ep") if getattr(self, f"overlap_{k}")]
+        # the all-gather context parallel runs exposed whatever overlap_cp says
+        over = [
+            k
+            for k in ("tp", "dp", "pp", "cp", "ep")
+            if getattr(self, f"overlap_{k}") and (k != "cp" or self.cp_comm_type == "p2p")
+        ]
         parts = [
             _ATTENTION_PHRASE[self.attention_kernel]
             if self.flash_attention
