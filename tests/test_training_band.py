@@ -119,6 +119,28 @@ def test_a_searched_layout_carries_the_band_of_its_own_context_parallelism() -> 
     assert lay.row(cp2).days_band != declared.scaled(lay.row(cp2).days)
 
 
+def test_context_parallel_by_all_gather_is_outside_the_native_domain_at_any_size() -> None:
+    """The PyTorch-native calibration's context parallel runs are all rings (TorchTitan's), so
+    a native run that all-gathers K and V (cp_comm_type all_gather, Llama 3's) is outside the
+    domain at CP 2 too, where a ring of 2 is inside it; a Megatron run is judged by its own
+    domain whatever its cp_comm_type, and CP 1 is no context parallelism at all."""
+    from dclint.projection.uncertainty import BANDS, ENVELOPE, band_for_gpu
+
+    ring2 = band_for_gpu("h100-sxm", False, "torchtitan", 64, 2, "p2p")
+    gather2 = band_for_gpu("h100-sxm", False, "torchtitan", 64, 2, "all_gather")
+    gather1 = band_for_gpu("h100-sxm", False, "torchtitan", 64, 1, "all_gather")
+    megatron = band_for_gpu("h100-sxm", False, "megatron-core", 64, 2, "all_gather")
+    hopper = BANDS["hopper"][:2]
+    assert (ring2.low_factor, ring2.high_factor, ring2.outside) == (*hopper, ())
+    assert (gather1.low_factor, gather1.high_factor, gather1.outside) == (*hopper, ())
+    assert (megatron.low_factor, megatron.high_factor, megatron.outside) == (*hopper, ())
+    assert (gather2.low_factor, gather2.high_factor) == ENVELOPE[:2]
+    assert gather2.outside == (
+        "context parallel 2 by all-gather of K and V: no PyTorch-native calibration run "
+        "all-gathers them (the calibration's context parallel runs are rings)",
+    )
+
+
 def test_plan_says_where_its_days_bands_come_from() -> None:
     """Under its table `dclint plan` names each band the listed layouts carry, once, as
     `dclint cost`'s assumptions do: TorchTitan's 8B at 128K on 8 H100, whose best layouts

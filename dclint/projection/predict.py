@@ -556,5 +556,12 @@ def predict(
     if domain is not None and domain > machine.links.domain:
         machine = replace(machine, links=replace(machine.links, domain=domain))
     framework = wl.software_in_effect.framework
-    band = band_for_gpu(hw.family, arch.experts > 0, framework, wl.gpus, layout.cp)
+    band = band_for_gpu(
+        hw.family,
+        arch.experts > 0,
+        framework,
+        wl.gpus,
+        layout.cp,
+        wl.software_in_effect.cp_comm_type,
+    )
     return run(arch, layout, machine, sw, wl.gpus, causal, notes, band)

@@ -292,10 +292,19 @@ NATIVE_CP_MAX = 2
 # (docs/performance-model.md, Residual bands; test_no_domain_rule_for_steps_of_one_micro_batch).
 
 
-def native_cp_outside(framework: str | None, cp: int) -> str:
+def native_cp_outside(framework: str | None, cp: int, comm: str = "p2p") -> str:
     """Why a run's context parallelism is outside the PyTorch-native calibration domain (""
-    inside it): a native framework's ring of more than NATIVE_CP_MAX ranks."""
-    if not native(framework) or cp <= NATIVE_CP_MAX:
+    inside it): a native framework's ring of more than NATIVE_CP_MAX ranks, or any context
+    parallelism of a native framework that all-gathers K and V (`comm`, the software's
+    cp_comm_type: no PyTorch-native calibration run does)."""
+    if not native(framework) or cp <= 1:
+        return ""
+    if comm == "all_gather":
+        return (
+            f"context parallel {cp} by all-gather of K and V: no PyTorch-native calibration "
+            "run all-gathers them (the calibration's context parallel runs are rings)"
+        )
+    if cp <= NATIVE_CP_MAX:
         return ""
     return (
         f"PyTorch context parallel {cp}: calibrated on rings of up to {NATIVE_CP_MAX} ranks; "
@@ -412,12 +421,13 @@ def band(
     framework: str | None = None,
     gpus: int | None = None,
     cp: int = 1,
+    cp_comm: str = "p2p",
 ) -> Band:
-    """The band of a GPU generation ("ampere", "hopper", "blackwell") for a run of a workload
-    class (dense or MoE) of `framework` on `gpus` GPUs (None: not checked) with context
-    parallelism `cp`: inside the class's calibration domain, the generation's interval (or,
-    for a generation of under MIN_SOURCES publications, every generation's pooled); outside
-    it, the envelope of every calibration run, saying why."""
+    """The band of a GPU generation ("ampere", "hopper", "blackwell") for a run of a workload class
+    (dense or MoE) of `framework` on `gpus` GPUs (None: not checked) with context parallelism `cp`
+    (communicated as `cp_comm`, the software's cp_comm_type): inside the class's calibration domain,
+    the generation's interval (or, for a generation of under MIN_SOURCES publications, every
+    generation's pooled); outside it, the envelope of every calibration run, saying why."""
     kind = "MoE" if moe else "dense"
     pct = f"{1 - 2 * BAND_QUANTILE:.0%}"
     name = generation.capitalize()  # "Hopper"
@@ -441,7 +451,7 @@ def band(
             outside.append(
                 f"{gpus:,} GPUs: the {name} {kind} calibration runs span {fewest:,} to {most:,}"
             )
-    ring = native_cp_outside(framework, cp)
+    ring = native_cp_outside(framework, cp, cp_comm)
     if ring:
         outside.append(ring)
     if not outside:
@@ -479,8 +489,9 @@ def band_for_gpu(
     framework: str | None = None,
     gpus: int | None = None,
     cp: int = 1,
+    cp_comm: str = "p2p",
 ) -> Band:
     """The band of a catalog GPU (its generation as dclint.projection.efficiency maps it)."""
     from dclint.projection.efficiency import GENERATION
 
-    return band(GENERATION.get(gpu_key, gpu_key), moe, framework, gpus, cp)
+    return band(GENERATION.get(gpu_key, gpu_key), moe, framework, gpus, cp, cp_comm)

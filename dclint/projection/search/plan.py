@@ -154,15 +154,19 @@ class Plan:
     # (dclint.projection.uncertainty.CEILINGS); None: no calibration run of the class
     ceiling: tuple[float, str] | None = None
     terms: RunTerms = RunTerms()
-    # what picks the step model's calibration band, (GPU, MoE, framework): a layout's days are
-    # predicted, so they carry the band uncertainty.band_for_gpu gives its GPU count and context
-    # parallelism, as the projection picks its prediction's; None: no band
-    band_of: tuple[str, bool, str | None] | None = None
+    # what picks the step model's calibration band, (GPU, MoE, framework, cp_comm_type): a
+    # layout's days are predicted, so they carry the band uncertainty.band_for_gpu gives its GPU
+    # count and context parallelism, as the projection picks its prediction's; None: no band
+    band_of: tuple[str, bool, str | None, str] | None = None
 
     def band(self, c: Candidate) -> Band | None:
         """`c`'s calibration band (its GPU count and context parallelism decide whether it is
         inside the calibration domain); None without one."""
-        return None if self.band_of is None else band_for_gpu(*self.band_of, c.world, c.cp)
+        return (
+            None
+            if self.band_of is None
+            else band_for_gpu(*self.band_of[:3], c.world, c.cp, self.band_of[3])
+        )
 
     def days_band(self, c: Candidate) -> tuple[Quantity, Quantity] | None:
         """`c`'s days' calibration band, (low, high) in days: its days x the band's factors
@@ -278,7 +282,7 @@ class Question:
     limit: float | None
     ceiling: tuple[float, str] | None = None
     terms: RunTerms = RunTerms()
-    band_of: tuple[str, bool, str | None] | None = None
+    band_of: tuple[str, bool, str | None, str] | None = None
 
     @property
     def key(self) -> tuple[Space, str, float | None]:
@@ -378,7 +382,12 @@ def question(
         limit,
         ceiling(hw.family, bool(arch.experts)),
         terms,
-        (hw.family, bool(arch.experts), wl.software_in_effect.framework),
+        (
+            hw.family,
+            bool(arch.experts),
+            wl.software_in_effect.framework,
+            wl.software_in_effect.cp_comm_type,
+        ),
     )
 
 
