@@ -580,8 +580,8 @@ def test_the_run_level_bands_before_held_63_percent_of_new_publications_runs() -
     """What the random-effects bands replace, recomputed: the run-level split-conformal bands
     per stack, generation and class held 147 of the 164 calibration runs left out one
     publication at a time, as the random-effects bands do, but 68 of the 108 runs of
-    tests/validation/ (63%; 59 of the 97 before Llama 3's and Grok 1's runs joined) against
-    their 99 (92%; 88 of 97): the runs of one publication share their errors, and a new
+    tests/validation/ (63%; 60 of the 97 before Llama 3's and Grok 1's runs joined, 62%)
+    against their 99 (92%; 89 of 97): the runs of one publication share their errors, and a new
     publication's runs are not exchangeable with the calibration runs."""
     from dclint.projection.uncertainty import envelope
 
@@ -694,7 +694,10 @@ def test_the_band_methods_compared() -> None:
     (of 108; the first 97 scored for every method before the choice, Llama 3's 3 and Grok 1's
     8 after it) and the median width (high over low) of the held-out runs' bands. A run outside
     its domain, or whose groupings give no band, takes the envelope. The adopted method's
-    figures are uncertainty.band's (147, 99)."""
+    figures are uncertainty.band's (147, 99). Scored again since llm-foundry's large-scale
+    FlashAttention-2 rows were declared at FlashAttention-2's rates (the held-out counts of
+    the choice were 72, 83, 90, 95, 94, 98 of 108 and 62, 74, 80, 87, 84, 88 of 97: the
+    adopted method led on both then, and leads on both now)."""
     from dclint.projection.uncertainty import envelope
 
     def group(r: Run, grouping: str) -> tuple[object, ...]:
@@ -750,13 +753,13 @@ def test_the_band_methods_compared() -> None:
     assert got == {
         "symmetric per class": (144, 73, 1.18),
         "symmetric per generation": (130, 84, 1.26),
-        "CDF pooling per generation, then all": (153, 91, 1.38),
+        "CDF pooling per generation, then all": (153, 94, 1.38),
         "random effects per class, then generation, then all": (148, 96, 1.42),
-        "random effects centred at 1 per generation, then all": (152, 95, 1.45),
+        "random effects centred at 1 per generation, then all": (152, 96, 1.45),
         "random effects per generation, then all (adopted)": (147, 99, 1.45),
     }
     # the 97 held-out runs scored before the choice
-    assert list(before.values()) == [62, 74, 80, 87, 84, 88]
+    assert list(before.values()) == [63, 75, 84, 88, 86, 89]
     # the adopted row is uncertainty.band's: the leave-one-out count of _held_out
     from dclint.projection.uncertainty import BAND_QUANTILE
 
@@ -1280,20 +1283,21 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     runs at 750 W none, outside the domain (+101% to +155%, above the envelope's 1.986);
     KempnerForge's 14 H200 runs all 14 (the 6 on 1 to 4 GPUs in the envelope) and its 11
     weak-scaling runs 10 (not the 70B on 8 GPUs, +69.2%); llm-foundry's 18 large-scale H100
-    runs 17 (not the 1B on 512 GPUs, +29.4%); Meta's Llama 3 405B on 8,192 and 16,384 H100 all
-    3, outside the domain, in the envelope (-5.4%, -9.8%; the 131K-token row at CP 16 +9.2%
-    with its K and V all-gathered as the paper says, -35.2% under PyTorch's ring before:
-    test_validation_llama3.py); DGX Cloud Benchmarking's Grok 1 314B MoE runs on GB200 and
-    H100 all 8 (the 512-GPU runs in the envelope: test_validation_grok1.py). Every file of
-    tests/validation/: 99 of 108 runs, 92%, at least the 80% the bands are for; their mean
-    absolute error 14.14%, 84 within 15% (on the 97 before Llama 3's and Grok 1's
-    runs joined: 88, 14.71%, 75). The run-level split-conformal bands per generation, stack and
+    runs all 18 (the 1B on 512 GPUs, +24.2%, too); Meta's Llama 3 405B on 8,192 and 16,384 H100 2
+    of 3, outside the domain (-5.4%, -9.8% in the envelope; the 131K-token row at CP 16,
+    -35.2%, under it: test_validation_llama3.py); DGX Cloud Benchmarking's Grok 1 314B MoE runs
+    on GB200 and H100 all 8 (the 512-GPU runs in the envelope: test_validation_grok1.py).
+    Every file of tests/validation/: 99 of 108 runs, 92%, at least the 80% the bands are for;
+    their mean absolute error 13.99%, 87 within 15% (on the 97 before Llama 3's and Grok 1's
+    runs joined: 89, 14.28%, 79). The run-level split-conformal bands per generation, stack and
     class (Hopper dense 0.722-1.101, Hopper PyTorch-native 1.0-1.124, Blackwell dense
-    0.904-1.597) held 59 of the 97, 61%: every Hopper PyTorch-native calibration run but three
+    0.904-1.597) held 60 of the 97, 62%: every Hopper PyTorch-native calibration run but three
     is over-predicted, so that band began at 1.0 and missed every run the model under-predicts
     (KempnerForge's weak scaling: none of 11). At MAMF's GEMM rates, before the GEMMs ran at a
-    layer's shapes back to back: mean absolute error 18.84%, 60 within 15% (19.30% and 55 on
-    the 97; the run-level bands of then held 66 of the 97, 68%)."""
+    layer's shapes back to back: mean absolute error 18.63%, 60 within 15% (18.82% and 56 on
+    the 97; the run-level bands of then held 67 of the 97, 69%). (Before llm-foundry's
+    large-scale FlashAttention-2 rows were declared at FlashAttention-2's rates rather than
+    cuDNN's: 98 of 108, 14.38%, 83; MAMF's 19.06%, 59.)"""
     got, errors = {}, []
     for stem in (
         "llm-foundry-h100-large",
@@ -1316,7 +1320,7 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
             outside += bool(b.outside)
         got[stem] = (hits, len(_validation(stem)), outside)
     assert got == {
-        "llm-foundry-h100-large": (17, 18, 0),
+        "llm-foundry-h100-large": (18, 18, 0),
         "dgxc-benchmarking": (20, 20, 0),
         "torchtitan-a100": (6, 6, 6),
         "torchtitan-h200": (2, 2, 0),
@@ -1332,12 +1336,12 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
     assert (hits, total, round(100 * hits / total)) == (99, 108, 92)
     # the 108's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
-    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (14.14, 84)
+    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (13.99, 87)
     from dclint.projection import efficiency
 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
-    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (18.84, 60)
+    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (18.63, 60)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
@@ -1938,41 +1942,44 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
     """tests/validation/llm-foundry-h100-large.yaml: llm-foundry's "H100 80GB BF16 (Large
     Scale, >= 128 GPUs)" table (README at 5e85bd62d), 18 runs no band, ceiling or constant is
     derived from: predicted over published - 1 (%), in the file's order (70B, 30B, 13B, 7B,
-    3B, 1B; 512, 256, 128 GPUs each). The rows that ran FlashAttention-2 (attn_impl flash, as
-    the table's sweep.py states: 1B, 3B, 7B, 70B) are over-predicted more than the Triton rows
-    (13B, 30B), so the calibration file's H100 optimism is not the Triton kernel's; and every
-    model's error grows from 128 to 512 GPUs (published throughput a GPU falls 4.9% for the
-    70B, 9.7% for the 1B; the model's 0.3% and 1.6%). Mean absolute error 13.58%, 9 within
-    15% (19.24% and 7 at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
-    back: efficiency.AT_LAYER)."""
+    3B, 1B; 512, 256, 128 GPUs each). The rows that ran FlashAttention-2 (attn_impl flash with
+    flash-attn 2.4.2, as the table's sweep.py states: 1B, 3B, 7B, 70B) are declared at its
+    measured H100 rates (attention_kernel sdpa; as flash, cuDNN's 1.6x faster kernels, they
+    came out 1.6 to 5.2 points higher, 18.2% mean absolute error against 14.7%). They are still
+    over-predicted more than the Triton rows (13B, 30B), the three without checkpointing most;
+    and every model's error grows from 128 to 512 GPUs (published throughput a GPU falls 4.9%
+    for the 70B, 9.7% for the 1B; the model's 0.3% and 1.5%). Mean absolute error 11.25%, 13
+    within 15% (16.68% and 8 at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes
+    back to back: efficiency.AT_LAYER)."""
     rs = _validation("llm-foundry-h100-large")
     got = {wid: round(100 * error(run), 1) for wid, run in rs.items()}
     assert list(got.values()) == [
-        11.8, 8.9, 6.7,  # 70B, flash
+        10.0, 7.3, 5.1,  # 70B, FlashAttention-2
         7.9, 6.6, 4.3,  # 30B, triton
         3.4, 2.8, 1.1,  # 13B, triton
-        24.7, 20.3, 16.8,  # 7B, flash
-        23.6, 18.9, 16.1,  # 3B, flash
-        29.4, 22.5, 18.7,  # 1B, flash
+        21.5, 17.2, 13.8,  # 7B, FlashAttention-2
+        19.3, 14.6, 12.0,  # 3B, FlashAttention-2
+        24.2, 17.5, 13.9,  # 1B, FlashAttention-2
     ]  # fmt: skip
-    flash = [
-        abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "flash"
+    flash2 = [
+        abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "sdpa"
     ]
     triton = [
         abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "triton"
     ]
-    assert (len(flash), len(triton)) == (12, 6)
-    assert round(sum(flash) / 12, 1) == 18.2 and round(sum(triton) / 6, 1) == 4.4
-    assert round(sum(abs(e) for e in got.values()) / 18, 2) == 13.58
-    assert sum(abs(e) <= 15 for e in got.values()) == 9
-    # the band each prediction carries (Hopper, 0.864-1.253) holds 17 of them, all but the 1B
-    # on 512 GPUs (+29.4%); the run-level Hopper PyTorch-native band of before (1.0-1.124) held 9
+    assert (len(flash2), len(triton)) == (12, 6)
+    assert round(sum(flash2) / 12, 1) == 14.7 and round(sum(triton) / 6, 1) == 4.4
+    assert round(sum(abs(e) for e in got.values()) / 18, 2) == 11.25
+    assert sum(abs(e) <= 15 for e in got.values()) == 13
+    # the band each prediction carries (Hopper, 0.864-1.253) holds all 18 (the 1B on 512 GPUs,
+    # +24.2%, too); the run-level Hopper PyTorch-native band of before (1.0-1.124) held 10
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {(round(b.low_factor, 3), round(b.high_factor, 3)) for b in bands.values()} == {
         (0.864, 1.253)
     }
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
-    assert outside == ["mpt-1b-h100-512gpu-2048"]
+    assert outside == []
+    assert sum(1.0 <= 1 + error(r) <= 1.124 for r in rs.values()) == 10
 
     def fall(m: str, tps: Callable[[Run], float]) -> float:
         # throughput a GPU at 512 GPUs over 128, minus one (%)
@@ -1988,7 +1995,7 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
 
     assert [(fall(m, published), fall(m, model)) for m in ("70b", "1b")] == [
         (-4.9, -0.3),
-        (-9.7, -1.6),
+        (-9.7, -1.5),
     ]
 
 
@@ -2096,9 +2103,9 @@ def test_hopper_optimism_follows_the_stack_not_the_generation(
     monkeypatch.setitem(efficiency._MEASURED_AT_W, "hopper", 700.0 / 0.95**3)
     got["clock x0.95"] = _totals()
     assert got == {
-        "bf16 x0.95": (8.98, 143, 7.78, 68, 7.26, (146, 73, 73), (15.17, 9), (18.49, 3)),
-        "bf16 x0.90": (8.46, 142, 6.67, 68, 7.68, (146, 72, 74), (11.12, 11), (18.69, 3)),
-        "clock x0.95": (8.46, 145, 6.58, 70, 7.51, (147, 74, 73), (14.8, 9), (18.65, 3)),
+        "bf16 x0.95": (8.98, 143, 7.78, 68, 7.26, (146, 73, 73), (12.77, 10), (18.49, 3)),
+        "bf16 x0.90": (8.46, 142, 6.67, 68, 7.68, (146, 72, 74), (8.88, 14), (18.69, 3)),
+        "clock x0.95": (8.46, 145, 6.58, 70, 7.51, (147, 74, 73), (12.29, 12), (18.65, 3)),
     }
 
 
@@ -2140,11 +2147,11 @@ def test_gemms_at_a_layers_shapes_measured_whole(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(efficiency, "AT_LAYER", rule)
     got["power rule"] = _totals()
     assert got == {
-        "adopted": (8.53, 144, 7.14, 68, 6.98, (147, 74, 73), (13.58, 9), (7.8, 20)),
-        "MAMF": (9.54, 140, 8.98, 67, 6.87, (148, 75, 73), (19.24, 7), (18.55, 3)),
-        "Hopper alone": (8.7, 143, 7.14, 68, 7.54, (146, 73, 73), (13.58, 9), (18.65, 3)),
-        "Blackwell alone": (9.36, 141, 8.98, 67, 6.31, (149, 76, 73), (19.24, 7), (7.7, 20)),
-        "power rule": (8.1, 140, 5.85, 71, 8.45, (147, 73, 74), (8.06, 16), (8.51, 20)),
+        "adopted": (8.53, 144, 7.14, 68, 6.98, (147, 74, 73), (11.24, 13), (7.8, 20)),
+        "MAMF": (9.54, 140, 8.98, 67, 6.87, (148, 75, 73), (16.68, 8), (18.55, 3)),
+        "Hopper alone": (8.7, 143, 7.14, 68, 7.54, (146, 73, 73), (11.24, 13), (18.65, 3)),
+        "Blackwell alone": (9.36, 141, 8.98, 67, 6.31, (149, 76, 73), (16.68, 8), (7.7, 20)),
+        "power rule": (8.1, 140, 5.85, 71, 8.45, (147, 73, 74), (6.36, 17), (8.51, 20)),
     }
 
 
