@@ -1898,26 +1898,28 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     then 70B by GPU count. The 13B under by 0.4% to 3.2% from 32 GPUs on and 7.0% on 8 (at
     MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back, within 3.3% at
     every count, +0.4% to +3.3% from 32 GPUs); the 70B 8.6% to 11.3% under from 32 GPUs on
-    (8.2% to 10.9%), and +69.2% on 8 (+76.4%; the point the report calls memory-bound, 128.5
-    of 141 GB, and leaves out of its baseline). Mean absolute 12.12% (12.27%), 10 within 15%.
+    (8.2% to 10.9%), and +3.5% on 8 (+3.9%) as its pre-flight log ran it, micro-batch 1 with 8
+    a step and no compile (+69.2%, +76.4%, at the driver's micro-batch 2 compiled; the point
+    the report calls memory-bound, 128.5 of 141 GB, and leaves out of its baseline). Mean
+    absolute 6.15% (5.68%), 11 within 15%.
     Throughput a GPU from 32 to 160 GPUs: published -3.1% (13B) and -8.4% (70B), the model's
-    -1.5% and -9.9% (-1.5%, -10.0%). The band (Hopper, 0.864-1.253) holds 10, all but the 70B
-    on 8 GPUs; the run-level Hopper PyTorch-native band of before (1.0-1.124) held none: every
+    -1.5% and -9.9% (-1.5%, -10.0%). The band (Hopper, 0.864-1.253) holds all 11; the
+    run-level Hopper PyTorch-native band of before (1.0-1.124) held 1, the 70B on 8 GPUs: every
     run from 32 GPUs is under-predicted, under its 1.0."""
     rs = _validation("kempnerforge-h200-scaling")
     got = [round(100 * error(r), 1) for r in rs.values()]
     assert got == [
         -7.0, -3.2, -2.1, -0.4, -1.6,  # 13B: 8, 32, 64, 128, 160 GPUs
-        69.2, -8.6, -10.2, -9.6, -11.3, -10.1,  # 70B: 8, 32, 64, 96, 128, 160
+        3.5, -8.6, -10.2, -9.6, -11.3, -10.1,  # 70B: 8, 32, 64, 96, 128, 160
     ]  # fmt: skip
-    assert round(sum(abs(g) for g in got) / len(got), 2) == 12.12
-    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 10
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 6.15
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 11
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
     } == {(0.864, 1.253, ())}
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
-    assert outside == ["70b-008gpu-tp4-fsdp2"]
+    assert outside == []
 
     def per_gpu(r: Run, tps: Callable[[Run], float]) -> float:
         return tps(r) / r.wl.gpus
