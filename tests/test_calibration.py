@@ -27,7 +27,7 @@ from dclint.loader import load_text
 from dclint.model.design import Design
 from dclint.model.software import Sharding
 from dclint.model.workload import Workload
-from dclint.projection.efficiency import GENERATION
+from dclint.projection.efficiency import GENERATION, SDPA_SOURCE
 from dclint.projection.hardware import Hardware, hardware_of
 from dclint.projection.predict import Prediction, inputs, predict
 from dclint.projection.step.model import Arch, Layout, Machine, Software, _last_bucket, step
@@ -1946,7 +1946,7 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
     derived from: predicted over published - 1 (%), in the file's order (70B, 30B, 13B, 7B,
     3B, 1B; 512, 256, 128 GPUs each). The rows that ran FlashAttention-2 (attn_impl flash with
     flash-attn 2.4.2, as the table's sweep.py states: 1B, 3B, 7B, 70B) are declared at its
-    measured H100 rates (attention_kernel sdpa; as flash, cuDNN's 1.6x faster kernels, they
+    measured H100 rates (attention_kernel flash2; as flash, cuDNN's 1.6x faster kernels, they
     came out 1.6 to 5.2 points higher, 18.2% mean absolute error against 14.7%). They are still
     over-predicted more than the Triton rows (13B, 30B), the three without checkpointing most;
     and every model's error grows from 128 to 512 GPUs (published throughput a GPU falls 4.9%
@@ -1964,13 +1964,20 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
         24.2, 17.5, 13.9,  # 1B, FlashAttention-2
     ]  # fmt: skip
     flash2 = [
-        abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "sdpa"
+        abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "flash2"
     ]
     triton = [
         abs(e) for w, e in got.items() if rs[w].wl.software_in_effect.attention_kernel == "triton"
     ]
     assert (len(flash2), len(triton)) == (12, 6)
     assert round(sum(flash2) / 12, 1) == 14.7 and round(sum(triton) / 6, 1) == 4.4
+    # flash2 names the flash-attn package's own FlashAttention-2 kernels, which PyTorch SDPA's
+    # flash backend bundles: the same step as sdpa, a different note in the assumptions
+    one = rs["mpt-1b-h100-512gpu-2048"]
+    as_sdpa = prediction(one, _declared(one, software={"attention_kernel": "sdpa"}))
+    assert as_sdpa.step_time == prediction(one).step_time
+    notes = [n for n in prediction(one).assumptions if n.startswith("core attention in")]
+    assert notes == [f"core attention in the flash-attn package's FlashAttention-2: {SDPA_SOURCE}"]
     assert round(sum(abs(e) for e in got.values()) / 18, 2) == 11.25
     assert sum(abs(e) <= 15 for e in got.values()) == 13
     # the band each prediction carries (Hopper, 0.864-1.253) holds all 18 (the 1B on 512 GPUs,

@@ -80,8 +80,8 @@ SelectiveRecompute = Literal["core-attention", "op"]
 # kernels on Hopper and later, where Transformer Engine prefers them), FlashAttention's Triton
 # implementation (flash_attn_triton, llm-foundry's attn_impl: triton), or PyTorch SDPA's flash
 # backend (the FlashAttention-2 kernels PyTorch bundles, at their rate measured per pass)
-AttentionKernel = Literal["flash", "triton", "sdpa"]
-ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa")
+AttentionKernel = Literal["flash", "triton", "sdpa", "flash2"]
+ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa", "flash2")
 # how context parallelism moves K and V, by Transformer Engine's names (DotProductAttention's
 # cp_comm_type, Megatron-Core's --cp-comm-type, default p2p): p2p, a ring of K and V chunks
 # (Transformer Engine's AttnFuncWithCPAndKVP2P; under TorchTitan, PyTorch's context parallel,
@@ -93,6 +93,7 @@ _ATTENTION_PHRASE = {
     "flash": "flash attention",
     "triton": "flash attention in Triton",
     "sdpa": "flash attention (PyTorch SDPA's FlashAttention-2)",
+    "flash2": "flash attention (the flash-attn package's FlashAttention-2)",
 }
 
 
@@ -122,8 +123,8 @@ class Settings:
     fp8_all_gather: bool = False
     selective_recompute: str = "core-attention"
     # core attention's kernel: flash (Transformer Engine's fused attention: FlashAttention-2-
-    # class, cuDNN's on Hopper), triton (FlashAttention in Triton) or sdpa (PyTorch SDPA's flash
-    # backend)
+    # class, cuDNN's on Hopper), triton (FlashAttention in Triton), sdpa (PyTorch SDPA's flash
+    # backend) or flash2 (the flash-attn package's FlashAttention-2 kernels: sdpa's rates)
     attention_kernel: str = "flash"
     # context parallelism's communication (CpCommType): p2p (a ring; every framework's
     # default) or all_gather
@@ -518,7 +519,9 @@ class Software(Strict):
         "their measured H100 rate, Shah et al. 2024), triton (FlashAttention's "
         "Triton implementation, llm-foundry's attn_impl: triton: 1.4x slower forward and 2x "
         "slower backward, Dao 2023, FlashAttention-2 sec. 4.1) or sdpa (PyTorch SDPA's flash "
-        "backend, TorchTitan's: FlashAttention-2 at its H100 rate per pass, Shah et al. 2024)",
+        "backend, TorchTitan's: FlashAttention-2 at its H100 rate per pass, Shah et al. 2024) or "
+        "flash2 (the flash-attn package's own FlashAttention-2 kernels, llm-foundry's attn_impl: "
+        "flash with flash-attn 2: sdpa's rates)",
     )
     cp_comm_type: CpCommType | None = Field(
         None,

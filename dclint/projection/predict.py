@@ -261,12 +261,17 @@ def inputs(
             attention_eff=machine.attention_eff * factor,
         )
         notes.append(note)
-    if settings.flash_attention and settings.attention_kernel == "sdpa":
+    if settings.flash_attention and settings.attention_kernel in ("sdpa", "flash2"):
+        kernel = (
+            "PyTorch SDPA's flash backend (FlashAttention-2)"
+            if settings.attention_kernel == "sdpa"
+            else "the flash-attn package's FlashAttention-2"
+        )
         notes.append(
-            f"core attention in PyTorch SDPA's flash backend (FlashAttention-2): {SDPA_SOURCE}"
+            f"core attention in {kernel}: {SDPA_SOURCE}"
             if machine.sdpa != (1.0, 1.0, 1.0)
-            else "core attention in PyTorch SDPA's flash backend (FlashAttention-2): no "
-            f"per-pass measurement on '{hw.gpu_key}', the generation's attention rate"
+            else f"core attention in {kernel}: no per-pass measurement on '{hw.gpu_key}', the "
+            "generation's attention rate"
         )
     if (
         settings.flash_attention

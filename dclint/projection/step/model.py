@@ -293,9 +293,9 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     # ring's c steps, the first causal; with K and V all-gathered (dclint's split by work),
     # the two triangles of the rank's two chunks (a 2c-th of the sequence each) of 2c shares
     k = 2 * c if sw.cp_all_gather and c > 1 else c
-    if sw.flash_attention and sw.attention_kernel == "sdpa":
-        # PyTorch SDPA's FlashAttention-2 at its rate per pass (Machine.sdpa); a cp rank runs
-        # one share of its k with the causal mask, k - 1 without
+    if sw.flash_attention and sw.attention_kernel in ("sdpa", "flash2"):
+        # FlashAttention-2 (PyTorch SDPA's or the flash-attn package's) at its rate per pass
+        # (Machine.sdpa); a cp rank runs one share of its k with the causal mask, k - 1 without
         causal_fwd, full_fwd, sdpa_bwd = mac.sdpa
         slow_fwd *= (causal_fwd + (k - 1) * full_fwd) / k
         slow_bwd *= sdpa_bwd

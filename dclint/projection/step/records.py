@@ -150,10 +150,14 @@ ROWWISE_RESCALE_BYTES = 4.0
 # "sdpa": PyTorch SDPA's flash backend, the FlashAttention-2 kernels PyTorch bundles, at the
 # generation's rate here and at FlashAttention-2's rate measured per pass where one is published
 # (Machine.sdpa: Hopper's, efficiency.py)
+# "flash2": the flash-attn package's own FlashAttention-2 kernels (flash_attn_func,
+# flash_attn_varlen_func: llm-foundry's attn_impl: flash with flash-attn 2.x), the kernels
+# PyTorch SDPA's flash backend bundles: sdpa's rates
 ATTENTION_KERNEL_SLOWDOWN: dict[str, tuple[float, float]] = {
     "flash": (1.0, 1.0),
     "triton": (1.4, 2.0),
     "sdpa": (1.0, 1.0),
+    "flash2": (1.0, 1.0),
 }
 # PyTorch's context parallel (torch.distributed.tensor.experimental._attention): each ring step
 # after the first merges its attention output into the running one and, in the backward, adds
