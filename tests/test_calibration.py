@@ -576,13 +576,15 @@ def _split_conformal(
     return out
 
 
-def test_the_run_level_bands_before_held_63_percent_of_new_publications_runs() -> None:
+def test_the_run_level_bands_before_held_65_percent_of_new_publications_runs() -> None:
     """What the random-effects bands replace, recomputed: the run-level split-conformal bands
     per stack, generation and class held 147 of the 164 calibration runs left out one
-    publication at a time, as the random-effects bands do, but 68 of the 108 runs of
-    tests/validation/ (63%; 60 of the 97 before Llama 3's and Grok 1's runs joined, 62%)
-    against their 99 (92%; 89 of 97): the runs of one publication share their errors, and a new
-    publication's runs are not exchangeable with the calibration runs."""
+    publication at a time, as the random-effects bands do, but 70 of the 108 runs of
+    tests/validation/ (65%; 61 of the 97 before Llama 3's and Grok 1's runs joined, 63%)
+    against their 101 (94%; 90 of 97): the runs of one publication share their errors, and a
+    new publication's runs are not exchangeable with the calibration runs. (When the
+    random-effects bands were chosen, before issue 51's fourth round re-declared four held-out
+    publications' settings as their sources ran them: 67 of 108 and 59 of 97.)"""
     from dclint.projection.uncertainty import envelope
 
     def key(r: Run) -> tuple[bool, str, bool]:
@@ -618,7 +620,7 @@ def test_the_run_level_bands_before_held_63_percent_of_new_publications_runs() -
             now += got.low_factor <= ratio <= got.high_factor
             widths.append(high / low)
     # and the median width of their bands (docs/performance-model.md's table: x1.12)
-    assert (held, now, round(statistics.median(widths), 2)) == (68, 99, 1.12)
+    assert (held, now, round(statistics.median(widths), 2)) == (70, 101, 1.12)
 
 
 _Band = tuple[float, float] | None
@@ -694,10 +696,11 @@ def test_the_band_methods_compared() -> None:
     (of 108; the first 97 scored for every method before the choice, Llama 3's 3 and Grok 1's
     8 after it) and the median width (high over low) of the held-out runs' bands. A run outside
     its domain, or whose groupings give no band, takes the envelope. The adopted method's
-    figures are uncertainty.band's (147, 99). Scored again since llm-foundry's large-scale
-    FlashAttention-2 rows were declared at FlashAttention-2's rates (the held-out counts of
-    the choice were 72, 83, 90, 95, 94, 98 of 108 and 62, 74, 80, 87, 84, 88 of 97: the
-    adopted method led on both then, and leads on both now)."""
+    figures are uncertainty.band's (147, 101). Scored again since issue 51's fourth round
+    re-declared held-out settings as their sources ran them (llm-foundry's large-scale
+    FlashAttention-2 rows, KempnerForge's 70B on 8 H200, Llama 3's all-gather context
+    parallel): the held-out counts of the choice were 72, 83, 90, 95, 94, 98 of 108 and 62,
+    74, 80, 87, 84, 88 of 97; the adopted method led on both then, and leads on both now."""
     from dclint.projection.uncertainty import envelope
 
     def group(r: Run, grouping: str) -> tuple[object, ...]:
@@ -751,15 +754,15 @@ def test_the_band_methods_compared() -> None:
             widths.append(high / low)
         got[method] = (loso, held, round(statistics.median(widths), 2))
     assert got == {
-        "symmetric per class": (144, 73, 1.18),
-        "symmetric per generation": (130, 84, 1.26),
-        "CDF pooling per generation, then all": (153, 94, 1.38),
-        "random effects per class, then generation, then all": (148, 96, 1.42),
-        "random effects centred at 1 per generation, then all": (152, 96, 1.45),
-        "random effects per generation, then all (adopted)": (147, 99, 1.45),
+        "symmetric per class": (144, 75, 1.18),
+        "symmetric per generation": (130, 86, 1.26),
+        "CDF pooling per generation, then all": (153, 96, 1.38),
+        "random effects per class, then generation, then all": (148, 98, 1.42),
+        "random effects centred at 1 per generation, then all": (152, 98, 1.45),
+        "random effects per generation, then all (adopted)": (147, 101, 1.45),
     }
     # the 97 held-out runs scored before the choice
-    assert list(before.values()) == [63, 75, 84, 88, 86, 89]
+    assert list(before.values()) == [64, 76, 85, 89, 87, 90]
     # the adopted row is uncertainty.band's: the leave-one-out count of _held_out
     from dclint.projection.uncertainty import BAND_QUANTILE
 
@@ -1282,22 +1285,24 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     rows above +31% above the band); llm-foundry's 10 FP8 runs on H100 all 10; torchao's 4 B200
     runs at 750 W none, outside the domain (+101% to +155%, above the envelope's 1.986);
     KempnerForge's 14 H200 runs all 14 (the 6 on 1 to 4 GPUs in the envelope) and its 11
-    weak-scaling runs 10 (not the 70B on 8 GPUs, +69.2%); llm-foundry's 18 large-scale H100
-    runs all 18 (the 1B on 512 GPUs, +24.2%, too); Meta's Llama 3 405B on 8,192 and 16,384 H100 2
-    of 3, outside the domain (-5.4%, -9.8% in the envelope; the 131K-token row at CP 16,
-    -35.2%, under it: test_validation_llama3.py); DGX Cloud Benchmarking's Grok 1 314B MoE runs
-    on GB200 and H100 all 8 (the 512-GPU runs in the envelope: test_validation_grok1.py).
-    Every file of tests/validation/: 99 of 108 runs, 92%, at least the 80% the bands are for;
-    their mean absolute error 13.99%, 87 within 15% (on the 97 before Llama 3's and Grok 1's
-    runs joined: 89, 14.28%, 79). The run-level split-conformal bands per generation, stack and
-    class (Hopper dense 0.722-1.101, Hopper PyTorch-native 1.0-1.124, Blackwell dense
-    0.904-1.597) held 60 of the 97, 62%: every Hopper PyTorch-native calibration run but three
-    is over-predicted, so that band began at 1.0 and missed every run the model under-predicts
-    (KempnerForge's weak scaling: none of 11). At MAMF's GEMM rates, before the GEMMs ran at a
-    layer's shapes back to back: mean absolute error 18.63%, 60 within 15% (18.82% and 56 on
-    the 97; the run-level bands of then held 67 of the 97, 69%). (Before llm-foundry's
-    large-scale FlashAttention-2 rows were declared at FlashAttention-2's rates rather than
-    cuDNN's: 98 of 108, 14.38%, 83; MAMF's 19.06%, 59.)"""
+    weak-scaling runs all 11 (the 70B on 8 GPUs +3.5% as its log ran it, micro-batch 1 without
+    compile; +69.2% as the driver script gives it); llm-foundry's 18 large-scale H100 runs all
+    18 (the 1B on 512 GPUs, +24.2%, too; its FlashAttention-2 rows at that kernel's rates,
+    attention_kernel flash2); Meta's Llama 3 405B on 8,192 and 16,384 H100 all 3, outside the
+    domain, in the envelope (-5.4%, -9.8%; the 131K-token row at CP 16 +9.2% with its K and V
+    all-gathered as the paper says, -35.2% under PyTorch's ring: test_validation_llama3.py);
+    DGX Cloud Benchmarking's Grok 1 314B MoE runs on GB200 and H100 all 8 (the 512-GPU runs in
+    the envelope: test_validation_grok1.py). Every file of tests/validation/: 101 of 108 runs,
+    94%, at least the 80% the bands are for; their mean absolute error 13.14%, 89 within 15%
+    (on the 97 before Llama 3's and Grok 1's runs joined: 90, 13.60%, 80). The run-level
+    split-conformal bands per generation, stack and class (Hopper dense 0.722-1.101, Hopper
+    PyTorch-native 1.0-1.124, Blackwell dense 0.904-1.597) held 61 of the 97, 63%: every Hopper
+    PyTorch-native calibration run but three is over-predicted, so that band began at 1.0 and
+    missed every run the model under-predicts (KempnerForge's weak scaling: 1 of 11, the one
+    over-predicted). At MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
+    back: mean absolute error 17.75%, 62 within 15% (18.08% and 57 on the 97). Before issue
+    51's fourth round re-declared those three publications' settings as their sources ran
+    them: 98 of 108 in band, 14.38%, 83 within 15% (MAMF's 19.06%, 59)."""
     got, errors = {}, []
     for stem in (
         "llm-foundry-h100-large",
@@ -1328,20 +1333,20 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
         "llm-foundry-h100-fp8": (10, 10, 0),
         "torchao-mx-b200": (0, 4, 4),
         "kempnerforge-h200": (14, 14, 6),
-        "kempnerforge-h200-scaling": (10, 11, 0),
+        "kempnerforge-h200-scaling": (11, 11, 0),
         "llama3-405b-h100": (3, 3, 3),
         "dgxc-benchmarking-grok1": (8, 8, 4),
     }
     assert set(_validation_stems()) == set(got)
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
-    assert (hits, total, round(100 * hits / total)) == (99, 108, 92)
+    assert (hits, total, round(100 * hits / total)) == (101, 108, 94)
     # the 108's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
-    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (13.99, 87)
+    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (13.14, 89)
     from dclint.projection import efficiency
 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
-    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (18.63, 60)
+    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (17.75, 62)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
