@@ -29,6 +29,7 @@ from dclint.projection.step.records import (
     LAYER_KERNELS,
     MOE_KERNELS,
     ROWWISE_GEMM_RATE,
+    ROWWISE_INPUT_BYTES,
     ROWWISE_RESCALE_BYTES,
     TORCH_CP_MERGE_BYTES,
     Arch,
@@ -315,10 +316,16 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         # torchao's rowwise recipe: the forward GEMMs run PyTorch's CUTLASS row-wise scaled
         # GEMM (ROWWISE_GEMM_RATE of cuBLAS's tensor-wise rate); the backward's, without fast
         # accumulation, cuBLAS's tensor-wise GEMM and the scales applied to each output in
-        # a separate pass (ROWWISE_RESCALE_BYTES an output element)
+        # a separate pass (ROWWISE_RESCALE_BYTES an output element); each Linear casts its
+        # own input row-wise forward and column-wise backward (ROWWISE_INPUT_BYTES an input
+        # element, half a pass): TorchTitan's wq, wk and wv each x, wo the attention output,
+        # w1 (and w3) each x, w2 the activation
         fwd_gemm /= ROWWISE_GEMM_RATE
         grads = n * (h + q / t + h * routed + f / et * routed) + weights
         cast_bwd += ROWWISE_RESCALE_BYTES * grads / bytes_rate
+        inputs = n * (3 * h + q / t + ((2 if a.swiglu else 1) * h + f / et) * routed)
+        cast_fwd += ROWWISE_INPUT_BYTES / 2 * inputs / bytes_rate
+        cast_bwd += ROWWISE_INPUT_BYTES / 2 * inputs / bytes_rate
     fwd = fwd_gemm + attn_fwd + memory + cast_fwd
     bwd = bwd_gemm + attn_bwd + 2 * memory + cast_bwd
     if sw.torch_cp and c > 1:
@@ -451,6 +458,18 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
             per = group_time(links, 4 * (t - 1) / t * n * h * ACT, t, 1)
             back = group_time(links, 4 * 2 * (t - 1) / t * n * h * ACT, t, 1, calls=4 * 2)
             fwd_gemm = x.fwd_g / flops_rate
+            if mac.fp8_cast_bytes and sw.fp8_recipe == "rowwise":
+                # torchao's rowwise recipe under TorchTitan's plain TP (no float8 TP for
+                # rowwise: the all-gather moves BF16, torchtitan 820504e parallelize_llama.py)
+                # casts after the all-gather, so no scaled matmul takes the gathered tensor
+                # as its A and the pass fuses none (micro_pipeline_tp.py fuse_all_gather_
+                # matmul; pytorch/pytorch#149990: "the all-gather-matmul patterns were NOT
+                # being fused"): the two all-gathers stay blocking NCCL collectives, only the
+                # reduce-scatters run under the GEMMs (fused_scaled_matmul_reduce_scatter)
+                half = group_time(links, 2 * (t - 1) / t * n * h * ACT, t, 1)
+                gathers = group_time(links, 2 * (t - 1) / t * n * h * ACT, t, 1, calls=2)
+                exposed = gathers + max(0.0, half - fwd_gemm)
+                return x.m * x.per_layer * (forward * exposed + back)
             tp = x.m * x.per_layer * (forward * max(0.0, per - fwd_gemm) + back)
             return tp
         # NCCL's latency per collective unless Transformer Engine's userbuffers run them

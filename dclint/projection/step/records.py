@@ -29,6 +29,7 @@ __all__ = [
     "LAYER_KERNELS",
     "MOE_KERNELS",
     "ROWWISE_GEMM_RATE",
+    "ROWWISE_INPUT_BYTES",
     "ROWWISE_RESCALE_BYTES",
     "STEP_PARTS",
     "STRAGGLER_GPUS",
@@ -132,6 +133,23 @@ FSDP_FP8_GATHER_BYTES = 1.0
 # each output, read and written in BF16 (4 B an element: dclint's count)
 ROWWISE_GEMM_RATE = 0.95
 ROWWISE_RESCALE_BYTES = 4.0
+# torchao's rowwise recipe casts each converted Linear's BF16 input twice, row-wise scaled in the
+# forward and column-wise scaled (along the tokens) in the backward for the weight gradient
+# (torchao/float8/float8_linear.py matmul_with_hp_or_float8_args at 6243040: input_hp saved,
+# hp_tensor_to_float8_dynamic with axiswise_dim -1 forward and dim 1 backward), every Linear
+# its own input (TorchTitan's Llama: wq, wk and wv each cast the same x, w1 and w3 each h):
+# work that grows with the input (M x K), not the output width N. Its size is what torchao's
+# per-shape rowwise table gives (torchao/float8/README.md "Rowwise scaling",
+# docs/static/fp8-rowwise-perf.png added in fdddb2cf, 2025-06-06: LayerNorm -> Linear ->
+# Sigmoid forward and backward against bfloat16 by forward M, K, N on H100, PyTorch
+# 2.8.0a0+git48807d5): at M 16,384 and 32,768, K 8,192 to 32,768 the rowwise layer breaks
+# even with bfloat16 between N 2,048 (0.83-0.93) and 4,096 (1.07-1.16), where the layer's
+# element-wise work cancels; at that N the model's own GEMM rates, backward rescaling and
+# output-gradient casts leave 18 B an input element unexplained (dclint's derivation at the
+# model's H100 rates: tests/test_calibration.py test_rowwise_input_bytes_from_torchao_table).
+# Charged half in the forward pass, half in the backward. torchao's own auto filter (
+# _auto_filter_for_rowwise, pytorch/ao#2410, from the same table) leaves N <= 2,048 in BF16
+ROWWISE_INPUT_BYTES = 18.0
 # HBM bytes a token and layer the element-wise work of a Llama-style layer (RMSNorm written in
 # PyTorch operations, rotary embedding as a complex multiply, SwiGLU as silu and mul) costs in
 # eager PyTorch beyond the fused kernels' count, by element of the tensor it works on; counted
