@@ -39,6 +39,7 @@ from dclint.projection.step.records import (
     FSDP_SM_SHARE,
     HOST_EXPERT_GEMM_SECONDS,
     ROWWISE_GEMM_RATE,
+    ROWWISE_INPUT_BYTES,
     ROWWISE_RESCALE_BYTES,
     TORCH_CP_MERGE_BYTES,
 )
@@ -386,7 +387,12 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             f"torchao rowwise GEMMs: forward on PyTorch's CUTLASS row-wise kernel at "
             f"{ROWWISE_GEMM_RATE:g} of cuBLAS's tensor-wise FP8 rate (pytorch/pytorch#147971: most "
             "shapes at 90-100%), backward on cuBLAS with the scales applied in a separate pass, "
-            f"{ROWWISE_RESCALE_BYTES:g} B an output element (pytorch/ao#1325); fp8 runs only"
+            f"{ROWWISE_RESCALE_BYTES:g} B an output element (pytorch/ao#1325); each Linear's "
+            f"input cast row-wise forward and column-wise backward, {ROWWISE_INPUT_BYTES:g} B an "
+            "input element (dclint's derivation from torchao's per-shape rowwise table, H100: "
+            "narrow outputs such as TorchTitan's wk and wv cost more than they gain); under "
+            "async TP only the reduce-scatters fuse, the all-gathers move BF16 before the cast "
+            "and stay blocking (pytorch/pytorch#149990); fp8 runs only"
         )
     if s.fp8_recipe == "mxfp8":
         notes.append(
