@@ -1305,12 +1305,12 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     the envelope: test_validation_grok1.py). Every file of tests/validation/: 104 of 108 runs,
     96%, at least the 80% the bands are for; their mean absolute error 12.03%, 93 within 15%
     (on the 97 before Llama 3's and Grok 1's runs joined: 93, 12.36%, 84; before the rowwise
-    input casts and async TP's unfused all-gathers: 101, 13.14%, 89 and 90, 13.60%, 80). The run-level
-    split-conformal bands per generation, stack and class (Hopper dense 0.722-1.101, Hopper
-    PyTorch-native 1.0-1.121, Blackwell dense 0.904-1.597) held 61 of the 97, 63%: every Hopper
-    PyTorch-native calibration run but three is over-predicted, so that band began at 1.0 and
-    missed every run the model under-predicts (KempnerForge's weak scaling: 1 of 11, the one
-    over-predicted). At MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
+    input casts and async TP's unfused all-gathers: 101, 13.14%, 89 and 90, 13.60%, 80). The
+    run-level split-conformal bands per generation, stack and class (Hopper dense 0.722-1.101,
+    Hopper PyTorch-native 1.0-1.121, Blackwell dense 0.904-1.597) held 61 of the 97, 63%:
+    every Hopper PyTorch-native calibration run but three is over-predicted, so that band began
+    at 1.0 and missed every run the model under-predicts (KempnerForge's weak scaling: 1 of 11,
+    the one over-predicted). At MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
     back: mean absolute error 16.52%, 66 within 15% (16.71% and 61 on the 97; 17.75%, 62 and
     18.08%, 57 before the rowwise terms). Before issue
     51's fourth round re-declared those three publications' settings as their sources ran
