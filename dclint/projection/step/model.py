@@ -458,7 +458,7 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
             per = group_time(links, 4 * (t - 1) / t * n * h * ACT, t, 1)
             back = group_time(links, 4 * 2 * (t - 1) / t * n * h * ACT, t, 1, calls=4 * 2)
             fwd_gemm = x.fwd_g / flops_rate
-            if mac.fp8_cast_bytes and sw.fp8_recipe == "rowwise":
+            if mac.fp8_cast_bytes and not mac.fp4 and sw.fp8_recipe == "rowwise":
                 # torchao's rowwise recipe under TorchTitan's plain TP (no float8 TP for
                 # rowwise: the all-gather moves BF16, torchtitan 820504e parallelize_llama.py)
                 # casts after the all-gather, so no scaled matmul takes the gathered tensor
