@@ -55,6 +55,8 @@ def _wl(
         ("gb200-nvl72", "fp8", "{preset: nemo-25.11, fp8_param_gather: false}", 2.0),
         ("gb200-nvl72", "bf16", "{preset: nemo-25.11}", 2.0),  # bf16 runs keep bf16 weights
         ("gb200-nvl72", "fp8", "{preset: nemo-25.11, fp8_recipe: mxfp8}", 2.0),  # not per-tensor
+        # NeMo 2.0's performance scripts gather FP8 weights too (bf16_with_fp8_mixed)
+        ("gb200-nvl72", "fp8", "{preset: nemo-2}", 1.0),
     ],
 )
 def test_fp8_parameters_weigh_one_byte_on_blackwell(
@@ -77,6 +79,8 @@ def test_fused_cross_entropy_keeps_the_bf16_logits_only() -> None:
         6 * logits
     )
     assert shape_of(_wl(software="{preset: megatron-core}")).logits == 6 * logits
+    # NeMo 2.0's performance scripts set cross_entropy_fusion_impl "te" too
+    assert shape_of(_wl(software="{preset: nemo-2}")).logits == 2 * logits
 
 
 LLAMA8 = """

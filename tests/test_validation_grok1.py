@@ -112,7 +112,7 @@ def test_dgxc_grok1_h100_expert_tp_is_the_published_folding() -> None:
         steps.append((round(folded, 3), round(float(prediction(r, preset).step_time.m_as("s")), 3)))
         for name in ("fp8_param_gather", "fused_cross_entropy"):
             plain = r.wl.model_copy(
-                update={"software": r.wl.software.model_copy(update={name: None})}
+                update={"software": r.wl.software.model_copy(update={name: False})}
             )
             assert prediction(r, plain).step_time == prediction(r).step_time, name
     assert steps == [(19.381, 18.39), (14.268, 13.202)]

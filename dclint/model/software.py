@@ -244,8 +244,19 @@ PRESETS: dict[str, Settings] = {
     # NeMo 2.0 performance recipes (NeMo scripts/performance/llm): Megatron-Core with TP
     # overlap (userbuffers), overlapped gradient reduce and parameter gather, bf16 gradient
     # reduction (grad_reduce_in_fp32 False), FP8 delayed scaling, MoE parallel folding
-    # (expert_tensor_parallel_size set per recipe)
-    "nemo-2": Settings(grad_reduce_in_fp32=False, moe_parallel_folding=True, preset="nemo-2"),
+    # (expert_tensor_parallel_size set per recipe); FP8 weights gathered in FP8 and
+    # Transformer Engine's fused cross-entropy: at NeMo 6f2c6fd, 7a8f1cc and b4148d2 (the
+    # 25.04 containers), scripts/performance/utils.py set_primary_perf_configs takes
+    # bf16_with_fp8_mixed() for fp8 (recipes/precision/mixed_precision.py: "cfg.fp8_param_gather
+    # = True") and sets cross_entropy_fusion_impl "te" over GPTConfig's
+    # cross_entropy_loss_fusion True
+    "nemo-2": Settings(
+        grad_reduce_in_fp32=False,
+        moe_parallel_folding=True,
+        fp8_param_gather=True,
+        fused_cross_entropy=True,
+        preset="nemo-2",
+    ),
     # NeMo Framework 25.11 container, Megatron-Bridge performance recipes (scripts/performance:
     # set_basic_perf_overrides, the models' perf configs set ddp.grad_reduce_in_fp32 False; the
     # performance summary's FP8 rows use current scaling, FP8-CS, whose precision config,
