@@ -576,11 +576,12 @@ def _split_conformal(
     return out
 
 
-def test_the_run_level_bands_before_held_65_percent_of_new_publications_runs() -> None:
+def test_the_run_level_bands_before_held_66_percent_of_new_publications_runs() -> None:
     """What the random-effects bands replace, recomputed: the run-level split-conformal bands
     per stack, generation and class held 147 of the 164 calibration runs left out one
-    publication at a time, as the random-effects bands do, but 70 of the 108 runs of
-    tests/validation/ (65%; 61 of the 97 before Llama 3's and Grok 1's runs joined, 63%)
+    publication at a time, as the random-effects bands do, but 71 of the 108 runs of
+    tests/validation/ (66%; 70 before the all-to-all dispatcher's expert-tp collectives were
+    charged exposed; 61 of the 97 before Llama 3's and Grok 1's runs joined, 63%)
     against their 101 (94%; 90 of 97): the runs of one publication share their errors, and a
     new publication's runs are not exchangeable with the calibration runs. (When the
     random-effects bands were chosen, before issue 51's fourth round re-declared four held-out
@@ -620,7 +621,7 @@ def test_the_run_level_bands_before_held_65_percent_of_new_publications_runs() -
             now += got.low_factor <= ratio <= got.high_factor
             widths.append(high / low)
     # and the median width of their bands (docs/performance-model.md's table: x1.12)
-    assert (held, now, round(statistics.median(widths), 2)) == (70, 101, 1.12)
+    assert (held, now, round(statistics.median(widths), 2)) == (71, 101, 1.12)
 
 
 _Band = tuple[float, float] | None
@@ -755,9 +756,9 @@ def test_the_band_methods_compared() -> None:
         got[method] = (loso, held, round(statistics.median(widths), 2))
     assert got == {
         "symmetric per class": (144, 75, 1.18),
-        "symmetric per generation": (130, 86, 1.26),
+        "symmetric per generation": (130, 87, 1.26),
         "CDF pooling per generation, then all": (153, 96, 1.38),
-        "random effects per class, then generation, then all": (148, 98, 1.42),
+        "random effects per class, then generation, then all": (148, 100, 1.42),
         "random effects centred at 1 per generation, then all": (152, 98, 1.45),
         "random effects per generation, then all (adopted)": (147, 101, 1.45),
     }
@@ -1293,14 +1294,17 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     all-gathered as the paper says, -35.2% under PyTorch's ring: test_validation_llama3.py);
     DGX Cloud Benchmarking's Grok 1 314B MoE runs on GB200 and H100 all 8 (the 512-GPU runs in
     the envelope: test_validation_grok1.py). Every file of tests/validation/: 101 of 108 runs,
-    94%, at least the 80% the bands are for; their mean absolute error 13.14%, 89 within 15%
-    (on the 97 before Llama 3's and Grok 1's runs joined: 90, 13.60%, 80). The run-level
+    94%, at least the 80% the bands are for; their mean absolute error 12.85%, 90 within 15%
+    (13.14% and 89 before the all-to-all dispatcher's expert-tp all-gathers and reduce-scatters
+    were charged exposed, Grok 1 on GB200; on the 97 before Llama 3's and Grok 1's runs joined:
+    90, 13.60%, 80). The run-level
     split-conformal bands per generation, stack and class (Hopper dense 0.722-1.101, Hopper
     PyTorch-native 1.0-1.124, Blackwell dense 0.904-1.597) held 61 of the 97, 63%: every Hopper
     PyTorch-native calibration run but three is over-predicted, so that band began at 1.0 and
     missed every run the model under-predicts (KempnerForge's weak scaling: 1 of 11, the one
     over-predicted). At MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
-    back: mean absolute error 17.75%, 62 within 15% (18.08% and 57 on the 97). Before issue
+    back: mean absolute error 17.17%, 68 within 15% (17.75% and 62 before the expert-tp
+    collectives were charged; 18.08% and 57 on the 97). Before issue
     51's fourth round re-declared those three publications' settings as their sources ran
     them: 98 of 108 in band, 14.38%, 83 within 15% (MAMF's 19.06%, 59)."""
     got, errors = {}, []
@@ -1341,12 +1345,12 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
     assert (hits, total, round(100 * hits / total)) == (101, 108, 94)
     # the 108's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
-    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (13.14, 89)
+    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (12.85, 90)
     from dclint.projection import efficiency
 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
-    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (17.75, 62)
+    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (17.17, 68)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
