@@ -577,7 +577,7 @@ def _split_conformal(
     return out
 
 
-def test_the_run_level_bands_before_held_65_percent_of_new_publications_runs() -> None:
+def test_the_run_level_bands_before_held_66_percent_of_new_publications_runs() -> None:
     """What the random-effects bands replace, recomputed: the run-level split-conformal bands
     per stack, generation and class held 148 of the 164 calibration runs left out one
     publication at a time (the random-effects bands 147), but 70 of the 108 runs of

@@ -313,6 +313,9 @@ def inputs(
         )
     if arch.experts and layout.ep > 1 and not settings.overlap_ep:
         notes.append(_exposed_all_to_all(layout, settings, links.domain))
+    expert_tp = settings.expert_tp or layout.tp
+    if arch.experts and expert_tp > 1:
+        notes.append(_expert_tp_collectives(expert_tp, settings.ep_dispatcher))
     return arch, layout, machine, software(settings)
 
 
@@ -482,6 +485,24 @@ def _exposed_all_to_all(lay: Layout, s: Settings, domain: int) -> str:
         "--overlap-moe-expert-parallel-comm (software.overlap_ep: true, Megatron-Bridge's "
         "moe_a2a_overlap) runs it under the paired micro-batch's compute, and MoE parallel "
         "folding at expert_tp 1 numbers the ep ranks next to each other"
+    )
+
+
+def _expert_tp_collectives(expert_tp: int, dispatcher: str) -> str:
+    """How the step model times the expert-tp collectives of the token dispatcher."""
+    if dispatcher != "alltoall":
+        return (
+            f"expert tp {expert_tp} with the flex dispatcher: the dispatch sends each routed "
+            f"token to the {expert_tp} expert-tp ranks of its expert (Megatron-Core's "
+            "MoEFlexTokenDispatcher, top-k and experts x expert tp over the tp x ep group); "
+            "the step model times the all-to-all at one copy"
+        )
+    return (
+        f"expert tp {expert_tp}: Megatron-Core's all-to-all dispatcher all-gathers the routed "
+        f"tokens over the {expert_tp} expert-tp ranks after the dispatch and reduce-scatters "
+        "them before the combine (their backward: a reduce-scatter and an all-gather), "
+        "blocking NCCL calls on the compute stream outside the userbuffers and the "
+        "all-to-all overlap: charged exposed, BF16, in the tensor-parallel term"
     )
 
 

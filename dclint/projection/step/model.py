@@ -445,7 +445,7 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
     parallelism, 2 all-reduces of twice that without), forward, backward and recomputation."""
     t, h, n, links = lay.tp, float(a.hidden), x.n, mac.links
     flops_rate = mac.peak * mac.matmul_eff
-    tp = 0.0
+    tp = _etp_comm(a, lay, mac, sw, x)
     if t > 1:
         forward = 1 + (1 if lay.recompute == "full" else 0)  # forward and recomputed passes
         passes = forward + 2
@@ -469,15 +469,35 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
                 half = group_time(links, 2 * (t - 1) / t * n * h * ACT, t, 1)
                 gathers = group_time(links, 2 * (t - 1) / t * n * h * ACT, t, 1, calls=2)
                 exposed = gathers + max(0.0, half - fwd_gemm)
-                return x.m * x.per_layer * (forward * exposed + back)
-            tp = x.m * x.per_layer * (forward * max(0.0, per - fwd_gemm) + back)
+                return tp + x.m * x.per_layer * (forward * exposed + back)
+            tp += x.m * x.per_layer * (forward * max(0.0, per - fwd_gemm) + back)
             return tp
         # NCCL's latency per collective unless Transformer Engine's userbuffers run them
         calls = 0 if sw.overlap_tp else 4 * passes
         one = group_time(links, 4 * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
         hidden_under = (x.fwd_g + x.bwd_g) / flops_rate if sw.overlap_tp else 0.0
-        tp = x.m * x.per_layer * _overlapped(mac, one, hidden_under, t)
+        tp += x.m * x.per_layer * _overlapped(mac, one, hidden_under, t)
     return tp
+
+
+def _etp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
+    """Expert tensor parallel under Megatron-Core's all-to-all token dispatcher: after the
+    dispatch all-to-all the routed tokens are all-gathered over the expert-tp group, and
+    reduce-scattered over it before the combine (MoEAlltoAllTokenDispatcher at 64cb6bd:
+    gather_from_sequence_parallel_region / reduce_scatter_to_sequence_parallel_region on
+    the expert-tp group; dispatch_postprocess / combine_preprocess from core_v0.13 on),
+    their backward a reduce-scatter and an all-gather: blocking NCCL calls on the compute
+    stream, outside Transformer Engine's userbuffers and outside the combined 1F1B's
+    communication stream (the MLP node runs them): exposed. A rank holds n / t tokens,
+    top-k copies of each after the all-to-all, et x that after the gather."""
+    et = _expert_tp(a, lay, sw)
+    if not a.experts or et <= 1 or sw.node_dedup:
+        return 0.0
+    forward = 1 + (1 if lay.recompute == "full" else 0)  # forward and recomputed passes
+    calls = 2 * (forward + 1)  # an all-gather and a reduce-scatter a pass
+    gathered = (et - 1) * x.n * x.routed / lay.tp * float(a.hidden) * ACT
+    one = group_time(mac.links, calls * gathered, et, 1, calls=calls)
+    return x.m * x.per_layer * one
 
 
 def _pp_sends(a: Arch, lay: Layout, mac: Machine, sw: Software, pas: _Pass) -> float:
