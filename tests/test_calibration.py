@@ -400,22 +400,23 @@ def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]], tuple[int
 
 
 def test_the_80_percent_band_holds_leave_one_source_out() -> None:
-    """The band (the random-effects prediction interval over publications, 10% a side: an
-    80% band): bands derived without one publication's runs contain the published figure of
-    146 of 164 runs left out (89.0%; 147 before the step was timed on the stage that binds; the
-    run-level split-conformal bands per generation, stack and class used before held 147, 150 at
-    MAMF's GEMM rates). By stack, the Megatron-family runs 73 of 89 (82.0%; 77 before), the
-    PyTorch-native runs 73 of 75 (97.3%; 70): each at least 80%, the coverage issue 51 asks of an
-    80% band. A generation's own band judged 123 runs and held 106 (86.2%); the pooled band the 37 A100 runs (Ampere has 2 publications, 1 left without the run's
-    own, under MIN_SOURCES) and held 36; the envelope TorchTitan's 4 rows at context parallel above
-    2, all inside. Misses (predicted over published - 1): Megatron-Core 0.8's H100 runs 7 of 11
-    (-10.3% to -27.7%, under the 0.904-1.249 of the other Hopper publications: their micro-batch and
-    interleaving are assumed), MLPerf's 8B on 512 GB200 and GB300 (+59.7%, +63.5%) and on 256 B200
-    (+14.5%), above the 0.805-1.142 of the other Blackwell publications, Qwen3 30B on 16 H100 of
-    25.11 and 26.02 (+98.6%, +40.8%), the Qwen3 releases on B300 twice (+36.6%, -22.5%), GB300
-    once (-25.7%) and B200 once (the 30B of 26.04.01, -21.5%, under the 0.798-1.24 of the others
-    since their 235B rows moved up), llm-foundry's MPT-30B at 8K on H100 and A100 (+33.8%, +31.7%). On runs of
-    publications outside the calibration set the run-level bands held 63%, these 92%
+    """The band (the random-effects prediction interval over publications, 10% a side: an 80% band):
+    bands derived without one publication's runs contain the published figure of 146 of 164 runs
+    left out (89.0%; 147 before the step was timed on the stage that binds; the run-level
+    split-conformal bands per generation, stack and class used before held 147, 150 at MAMF's GEMM
+    rates). By stack, the Megatron-family runs 73 of 89 (82.0%; 77 before), the PyTorch-native runs
+    73 of 75 (97.3%; 70): each at least 80%, the coverage issue 51 asks of an 80% band. A
+    generation's own band judged 123 runs and held 106 (86.2%); the pooled band the 37 A100 runs
+    (Ampere has 2 publications, 1 left without the run's own, under MIN_SOURCES) and held 36; the
+    envelope TorchTitan's 4 rows at context parallel above 2, all inside. Misses (predicted over
+    published - 1): Megatron-Core 0.8's H100 runs 7 of 11 (-10.3% to -27.7%, under the 0.904-1.249
+    of the other Hopper publications: their micro-batch and interleaving are assumed), MLPerf's 8B
+    on 512 GB200 and GB300 (+59.7%, +63.5%) and on 256 B200 (+14.5%), above the 0.805-1.142 of the
+    other Blackwell publications, Qwen3 30B on 16 H100 of 25.11 and 26.02 (+98.6%, +40.8%), the
+    Qwen3 releases on B300 twice (+36.6%, -22.5%), GB300 once (-25.7%) and B200 once (the 30B of
+    26.04.01, -21.5%, under the 0.798-1.24 of the others since their 235B rows moved up),
+    llm-foundry's MPT-30B at 8K on H100 and A100 (+33.8%, +31.7%). On runs of publications outside
+    the calibration set the run-level bands held 63%, these 92%
     (test_the_band_holds_the_validation_runs)."""
     from dclint.projection.uncertainty import BAND_QUANTILE
 
@@ -1430,20 +1431,19 @@ def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
 
 
 def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
-    """DGX Cloud Benchmarking's BF16 and FP8 runs of one layout and release (NeMo 25.04.01,
-    delayed scaling; tests/validation/dgxc-benchmarking.yaml): FP8 over BF16, published and in
-    the model (%). On GB200 Llama 3.1 405B (128 to 512 GPUs) and Nemotron-4 340B (weak and
-    strong scaling) the published gains are +43.9 to +53.4, mean +49.0; the model's +46.4 to
-    +57.6, mean +52.6 (+46.4 to +54.4, mean +51.5, before the step was timed on the pipeline
-    stage that binds: the 405B's FP8 step binds on the last stage, whose output layer runs at
-    the BF16 rate, its BF16 step on a middle one; +44.3 to +53.3, mean +50.2, at MAMF's GEMM rates, before the GEMMs ran
-    at a layer's shapes back to back, where Blackwell's FP8 rate is 0.846 of MAMF's and its
-    BF16 0.865; +48.4 to +57.0, mean +54.4, before the output layer's GEMMs ran at the BF16
-    rate in FP8 runs): within 5.3 points of each (4 before), not the +20-25% of torchao's
-    MXFP8 on B200. On H100 (405B, 512 GPUs) the model's gain is 4.6 points below the published
-    +52.2 (7.0 before the binding stage, 11.3 before that). Every GB200 run of the set, BF16
-    and FP8, is over-predicted (+4.9% to +13.2%, +2.7% before the binding stage; +14.9% to
-    +25.3% at MAMF's rates then)."""
+    """DGX Cloud Benchmarking's BF16 and FP8 runs of one layout and release (NeMo 25.04.01, delayed
+    scaling; tests/validation/dgxc-benchmarking.yaml): FP8 over BF16, published and in the model
+    (%). On GB200 Llama 3.1 405B (128 to 512 GPUs) and Nemotron-4 340B (weak and strong scaling) the
+    published gains are +43.9 to +53.4, mean +49.0; the model's +46.4 to +57.6, mean +52.6 (+46.4 to
+    +54.4, mean +51.5, before the step was timed on the pipeline stage that binds: the 405B's FP8
+    step binds on the last stage, whose output layer runs at the BF16 rate, its BF16 step on a
+    middle one; +44.3 to +53.3, mean +50.2, at MAMF's GEMM rates, before the GEMMs ran at a layer's
+    shapes back to back, where Blackwell's FP8 rate is 0.846 of MAMF's and its BF16 0.865; +48.4 to
+    +57.0, mean +54.4, before the output layer's GEMMs ran at the BF16 rate in FP8 runs): within 5.3
+    points of each (4 before), not the +20-25% of torchao's MXFP8 on B200. On H100 (405B, 512 GPUs)
+    the model's gain is 4.6 points below the published +52.2 (7.0 before the binding stage, 11.3
+    before that). Every GB200 run of the set, BF16 and FP8, is over-predicted (+4.9% to +13.2%,
+    +2.7% before the binding stage; +14.9% to +25.3% at MAMF's rates then)."""
     rs = _validation("dgxc-benchmarking")
     got = []
     for wid, bf16 in rs.items():
@@ -1507,10 +1507,11 @@ def test_mxfp8_against_current_scaling_at_the_published_layouts() -> None:
 
 
 def test_tp_overlap_gain_on_the_megatron_runs() -> None:
-    """Transformer Engine's TP overlap (userbuffers, every pass hidden) over exposed TP
-    collectives on the 23 Megatron dense runs with tp > 1 that overlap: +18.7% on average
-    (+18.3% before the step was timed on the pipeline stage that binds; +19.4% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back;
-    +18.2% before the pipeline bubble waited on the exposed collectives)."""
+    """Transformer Engine's TP overlap (userbuffers, every pass hidden) over exposed TP collectives
+    on the 23 Megatron dense runs with tp > 1 that overlap: +18.7% on average (+18.3% before the
+    step was timed on the pipeline stage that binds; +19.4% at MAMF's GEMM rates, before the GEMMs
+    ran at a layer's shapes back to back; +18.2% before the pipeline bubble waited on the exposed
+    collectives)."""
     gains = [
         _tokens(r) / _tokens(r, _declared(r, software={"overlap_tp": False})) - 1
         for r in runs()

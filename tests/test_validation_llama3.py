@@ -40,18 +40,18 @@ def _published(r: Run) -> float:
 
 
 def test_llama3_405b_table_4_runs_outside_the_calibration() -> None:
-    """Predicted over published BF16 MFU - 1 (%): -1.6% on 8,192 GPUs, -6.4% on 16,384 at 8K
-    tokens, +10.4% on 16,384 at 131,072 tokens (CP 16, K and V all-gathered); mean absolute
-    error 6.14% (-5.4%, -9.8%, +9.2%, 8.14%, before the step was timed on the pipeline stage
-    that binds: 126 layers + the embedding and the loss over pp 16, 8 layers on a middle stage,
-    not 7.875 and the output layer). Against the TFLOPs/GPU column (430, 400, 380 over 989):
-    -2.7%, -5.1%, +9.2% (the MFU column rounds 400 / 989 = 40.4% to 41%). Each carries the envelope 0.722-1.986,
-    outside the domain for its GPU count (the Hopper PyTorch-native dense runs span 8 to 512
-    GPUs) and, at CP 16, for a native framework's context parallel beyond 2 ranks (the rule
-    reads the framework and cp, not the communication); it holds all three: (hits, runs,
-    outside) = (3, 3, 3). Published MFU falls 4.7% from 8,192 to
-    16,384 GPUs (the same 16M tokens a step: 16 micro-batches a rank instead of 32); the
-    model's 9.2%, the bubble at 15 / (8 x 16) of a pipeline's passes instead of 15 / (8 x 32)."""
+    """Predicted over published BF16 MFU - 1 (%): -1.6% on 8,192 GPUs, -6.4% on 16,384 at 8K tokens,
+    +10.4% on 16,384 at 131,072 tokens (CP 16, K and V all-gathered); mean absolute error 6.14%
+    (-5.4%, -9.8%, +9.2%, 8.14%, before the step was timed on the pipeline stage that binds: 126
+    layers + the embedding and the loss over pp 16, 8 layers on a middle stage, not 7.875 and the
+    output layer). Against the TFLOPs/GPU column (430, 400, 380 over 989): -2.7%, -5.1%, +9.2% (the
+    MFU column rounds 400 / 989 = 40.4% to 41%). Each carries the envelope 0.722-1.986, outside the
+    domain for its GPU count (the Hopper PyTorch-native dense runs span 8 to 512 GPUs) and, at CP
+    16, for a native framework's context parallel beyond 2 ranks (the rule reads the framework and
+    cp, not the communication); it holds all three: (hits, runs, outside) = (3, 3, 3). Published MFU
+    falls 4.7% from 8,192 to 16,384 GPUs (the same 16M tokens a step: 16 micro-batches a rank
+    instead of 32); the model's 9.2%, the bubble at 15 / (8 x 16) of a pipeline's passes instead of
+    15 / (8 x 32)."""
     rs = _validation(STEM)
     assert tuple(rs) == ROWS
     got = {w: _pct(error(r)) for w, r in rs.items()}
