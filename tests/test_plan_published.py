@@ -166,7 +166,11 @@ def test_nvidia_llama31_405b_pipelines_rank_in_the_top_few(flags: bool) -> None:
     tp 8 x pp 16 is the fourth pair since Transformer Engine's attention runs at cuDNN's rate
     on Hopper: its best layout 22.14 s a step against the third pair's 22.04 s (2.3% above
     the best pair's 21.64 s; 22.07 s, 22.03 s and 21.58 s before the pipeline bubble waited
-    on each micro-batch's tensor-parallel collectives)."""
+    on each micro-batch's tensor-parallel collectives). With the embedding and the loss counted,
+    each stage that can bind timed with its own layers (a middle stage's 128 / pp, the last's
+    one fewer and the output layer), the recipe's two pipelines are the best two pairs: tp 8 x
+    pp 16 19.84 s a step, tp 8 x pp 8 19.87 s (before, timed on 126 / pp layers and the output
+    layer: third at 20.90 s behind tp 8 x pp 4's 20.22 s and tp 8 x pp 8's 20.26 s)."""
     text = DGXC.read_text(encoding="utf-8")
     assert FLAGS in text and GRADS in text
     design = load_text(text if flags else text.replace(FLAGS, "").replace(GRADS, ""))
@@ -174,7 +178,7 @@ def test_nvidia_llama31_405b_pipelines_rank_in_the_top_few(flags: bool) -> None:
     assert not isinstance(plan, str), plan
     pairs = _pairs(plan.result.valid)
     assert pairs.index((8, 8)) < TOP_FEW, pairs[:TOP_FEW]
-    assert pairs.index((8, 16)) == (2 if flags else 3), pairs[: TOP_FEW + 1]
+    assert pairs.index((8, 16)) == (0 if flags else 3), pairs[: TOP_FEW + 1]
     ends = {(c.pp, c.first_layers, c.last_layers) for c in plan.result.valid if c.pp in (8, 16)}
     assert ends == ({(8, 0, 0), (16, 0, 0)} if flags else {(8, 15, 15), (16, 7, 7)})
     if flags:

@@ -170,7 +170,7 @@ def test_cost_text_shows_the_predicted_step(capsys: pytest.CaptureFixture[str]) 
     assert main(["cost", "sample_designs/h100-40node.yaml"]) == 0
     out = capsys.readouterr().out
     assert "MFU                               45% (declared)" in out
-    assert "predicted step                    2.62 s (2.25-3.27 s)" in out
+    assert "predicted step                    2.62 s (2.26-3.28 s)" in out
     assert "  data-parallel comm.             151 ms (6%)" in out
 
 

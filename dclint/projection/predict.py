@@ -185,10 +185,11 @@ def _busiest_stage(wl: Workload) -> float:
     """Layers of the stage with the most when first or last stage layers are declared, or
     when the framework splits layers that do not divide over its stages itself (TorchTitan:
     layout_checks.framework_split, a rank holding virtual stages r, r + pp, ...); 0: an even
-    split, layers / pp."""
+    split, layers / pp, or the embedding and the loss counted in it (`_split_slots`: the step
+    model times each stage that can bind)."""
     p, layers = wl.parallel, wl.model.layers
     ends = [v for v in (p.first_stage_layers, p.last_stage_layers) if v is not None]
-    if layers is None or p.pp == 1:
+    if layers is None or p.pp == 1 or any(_split_slots(wl)):
         return 0.0
     stages = p.pp * p.vpp
     split = framework_split(wl.software_in_effect.framework, layers, stages)
@@ -199,6 +200,20 @@ def _busiest_stage(wl: Workload) -> float:
     others = p.pp - len(ends)
     middle = [(layers - sum(ends)) / others] if others > 0 else []
     return float(max(*ends, *middle)) if len(ends) + len(middle) > 1 else float(ends[0])
+
+
+def _split_slots(wl: Workload) -> tuple[int, int]:
+    """(embedding, loss) counted as one layer each in an even pipeline split (Megatron-Core's
+    account_for_*_in_pipeline_split; it refuses them with declared first or last stage
+    layers, which then decide)."""
+    p = wl.parallel
+    declared = p.first_stage_layers is not None or p.last_stage_layers is not None
+    if wl.model.layers is None or p.pp == 1 or declared:
+        return (0, 0)
+    return (
+        int(p.account_for_embedding_in_pipeline_split),
+        int(p.account_for_loss_in_pipeline_split),
+    )
 
 
 def inputs(
@@ -242,6 +257,7 @@ def inputs(
         wl.recompute,
         p.sharding >= 3 or torch_fsdp,  # ZeRO-3 / FSDP: parameters sharded
         stage_layers=_busiest_stage(wl),
+        split_slots=_split_slots(wl),
         # FSDP's default: reshard after forward unless pipelined (TorchTitan); ZeRO-3 always
         reshard=(p.pp == 1 if reshard is None else reshard) if torch_fsdp else True,
         shard_group=settings.shard_group if settings.sharding == "hsdp" else 0,

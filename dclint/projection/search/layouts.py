@@ -448,8 +448,9 @@ def _inner(
                     continue
                 for i, rec in enumerate(RECOMPUTE):
                     lay = Layout(
-                        tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec, stage_layers=busiest
-                    )
+                        tp, pp, cp, dp, ep, vpp, mb, batch, sp, True, rec, stage_layers=busiest,
+                        split_slots=slots,  # each stage that can bind timed (model._stages)
+                    )  # fmt: skip
                     timed: dict[bool, tuple[Step, float]] = {}  # the step and its time
                     acts: list[float] | None = None  # each stage's activations
                     for zero, opt, reason in optimizers:
@@ -510,7 +511,7 @@ def _inner(
                                 step = timer(
                                     Layout(
                                         tp, pp, cp, dp, ep, vpp, mb, batch, sp, False, rec,
-                                        stage_layers=busiest,
+                                        stage_layers=busiest, split_slots=slots,
                                     )
                                 )  # fmt: skip
                             timed[dist] = step, step.time

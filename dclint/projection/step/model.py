@@ -7,7 +7,7 @@ and each constant's source are in docs/performance-model.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dclint.projection.collectives import group_time, node_share
 from dclint.projection.efficiency import MXFP8_GEMM_RATE, tile_share
@@ -70,8 +70,47 @@ def _count_args(a: Arch) -> tuple[int, float, float, float, float, float, float,
 
 
 def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) -> Step:
-    """Time of one step on the busiest (last) pipeline stage, and the FLOPs it does: one
-    function a cost term, each reading the layer pass (`_layer_pass`) they share."""
+    """Time of one step on the pipeline stage that binds, and the FLOPs it does: the busiest
+    (last) stage, or, with the embedding and the loss counted in the split, the slowest of the
+    stages that can bind (`_stages`)."""
+    stages = _stages(a, lay)
+    if len(stages) == 1:
+        return _stage_step(a, stages[0], mac, sw, causal)
+    return max((_stage_step(a, s, mac, sw, causal) for s in stages), key=_seconds)
+
+
+def _seconds(st: Step) -> float:
+    return st.time
+
+
+def _stages(a: Arch, lay: Layout) -> tuple[Layout, ...]:
+    """The stages that can bind, each with its own layers and whether it holds the output layer
+    and the loss (Layout.head). With the embedding and the loss counted as layers in the even
+    split (Layout.split_slots), Megatron-Core gives each of the pp x vpp virtual stages
+    (layers + slots) / (pp x vpp) of them, the embedding the first virtual stage's first and the
+    loss the last one's last (get_num_layers_to_build and get_transformer_layer_offset,
+    megatron/core/transformer/transformer_block.py and transformer_layer.py, core_r0.13.0): a
+    pipeline rank holds (layers + slots) / pp, the first one layer fewer and the embedding
+    (its lookup not charged), the last one fewer and the output layer and the loss, the
+    middle ones layers only. Without them `lay` alone: the busiest stage's layers
+    (stage_layers; 0: layers / pp) and the head, as before."""
+    embedding, loss = lay.split_slots
+    if lay.pp == 1 or not (embedding or loss) or lay.stage_layers:
+        return (lay,)
+    per = (a.layers + embedding + loss) / lay.pp
+    plain = replace(lay, split_slots=(0, 0), head=False)
+    out = [replace(plain, stage_layers=per - embedding)]
+    if lay.pp > 2:
+        out.append(replace(plain, stage_layers=per))
+    out.append(replace(plain, stage_layers=per - loss, head=True))
+    # a stage of no layers (a split PAR003 rejects) is left out; the model has no such stage
+    kept = tuple(s for s in out if s.stage_layers > 0)
+    return kept or (replace(lay, split_slots=(0, 0)),)
+
+
+def _stage_step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool) -> Step:
+    """One stage's step: one function a cost term, each reading the layer pass (`_layer_pass`)
+    they share."""
     x = _layer_pass(a, lay, mac, sw)
     return _step(
         lay,
@@ -158,10 +197,16 @@ class Stepper:
         self._dp: dict[tuple[object, ...], _DpShared] = {}
 
     def __call__(self, lay: Layout) -> Step:
+        stages = _stages(self.a, lay)
+        if len(stages) == 1:
+            return self._stage(stages[0])
+        return max((self._stage(s) for s in stages), key=_seconds)
+
+    def _stage(self, lay: Layout) -> Step:
         a, mac, sw = self.a, self.mac, self.sw
         shape = (
             lay.tp, lay.pp, lay.cp, lay.dp, lay.ep, lay.micro_batch, lay.global_batch,
-            lay.sequence_parallel, lay.stage_layers,
+            lay.sequence_parallel, lay.stage_layers, lay.head,
         )  # fmt: skip
         key = (*shape, lay.recompute)
         x = self._passes.get(key)
@@ -196,7 +241,7 @@ class Stepper:
 
 @dataclass(frozen=True, slots=True)
 class _Pass:
-    """One layer and one micro-batch on a GPU of the last stage: what the cost terms share."""
+    """One layer and one micro-batch on a GPU of the stage timed: what the cost terms share."""
 
     n: float  # tokens a GPU holds per micro-batch
     m: int  # micro-batches a step
@@ -211,7 +256,7 @@ class _Pass:
     fwd: float  # s, forward
     bwd: float  # s, backward
     rec: float  # s, recomputation
-    mb: float  # s, one micro-batch through the last stage, no recompute
+    mb: float  # s, one micro-batch through the stage, no recompute
     # what the recomputation of another policy reads (`_recomputed`)
     gemm_rate: float  # FLOP/s of the GEMMs
     memory: float  # s, element-wise work (and unfused scores), forward
@@ -358,9 +403,9 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     per_layer = lay.stage_layers or a.layers / p
     # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
     accumulate = 8 * (a.dense_params / t + a.expert_params / (e * et)) / p / bytes_rate
-    mb = (
-        per_layer * (fwd + bwd) + head + accumulate
-    )  # one micro-batch through the last stage, no recompute
+    # one micro-batch through the stage, no recompute; the output layer and the loss on the
+    # stage that holds them
+    mb = per_layer * (fwd + bwd) + (head if lay.head else 0.0) + accumulate
     return _Pass(
         n,
         m,

@@ -273,6 +273,11 @@ class Layout:
     # PyTorch FSDP's per-block collectives (FSDP_SM_SHARE); False: ZeRO-3 as before
     torch_fsdp: bool = False
     stage_layers: float = 0.0  # layers of the busiest stage when stages are uneven; 0: layers/pp
+    # (embedding, loss) each counted as one layer in an even pipeline split (Megatron-Core's
+    # account_for_*_in_pipeline_split): the step is timed on each stage that can bind (the
+    # first, a middle and the last, `model._stages`) and is the slowest one's
+    split_slots: tuple[int, int] = (0, 0)
+    head: bool = True  # the stage timed holds the output layer and the loss
 
 
 @dataclass(frozen=True, slots=True)
