@@ -119,26 +119,54 @@ def test_a_searched_layout_carries_the_band_of_its_own_context_parallelism() -> 
     assert lay.row(cp2).days_band != declared.scaled(lay.row(cp2).days)
 
 
-def test_context_parallel_by_all_gather_is_outside_the_native_domain_at_any_size() -> None:
-    """The PyTorch-native calibration's context parallel runs are all rings (TorchTitan's), so
-    a native run that all-gathers K and V (cp_comm_type all_gather, Llama 3's) is outside the
-    domain at CP 2 too, where a ring of 2 is inside it; a Megatron run is judged by its own
-    domain whatever its cp_comm_type, and CP 1 is no context parallelism at all."""
+def test_context_parallel_by_all_gather_is_outside_the_domain_at_any_size() -> None:
+    """Every calibration run with context parallelism is a ring (TorchTitan's, Transformer
+    Engine's p2p), so a run that all-gathers K and V (cp_comm_type all_gather, Llama 3's) is
+    outside the domain at CP 2 too, whatever its framework, where a ring of 2 is inside it; CP 1
+    is no context parallelism at all."""
     from dclint.projection.uncertainty import BANDS, ENVELOPE, band_for_gpu
 
-    ring2 = band_for_gpu("h100-sxm", False, "torchtitan", 64, 2, "p2p")
-    gather2 = band_for_gpu("h100-sxm", False, "torchtitan", 64, 2, "all_gather")
-    gather1 = band_for_gpu("h100-sxm", False, "torchtitan", 64, 1, "all_gather")
-    megatron = band_for_gpu("h100-sxm", False, "megatron-core", 64, 2, "all_gather")
     hopper = BANDS["hopper"][:2]
-    assert (ring2.low_factor, ring2.high_factor, ring2.outside) == (*hopper, ())
-    assert (gather1.low_factor, gather1.high_factor, gather1.outside) == (*hopper, ())
-    assert (megatron.low_factor, megatron.high_factor, megatron.outside) == (*hopper, ())
-    assert (gather2.low_factor, gather2.high_factor) == ENVELOPE[:2]
-    assert gather2.outside == (
-        "context parallel 2 by all-gather of K and V: no PyTorch-native calibration run "
-        "all-gathers them (the calibration's context parallel runs are rings)",
+    for framework in ("torchtitan", "megatron-core"):
+        ring2 = band_for_gpu("h100-sxm", False, framework, 64, 2, "p2p")
+        gather1 = band_for_gpu("h100-sxm", False, framework, 64, 1, "all_gather")
+        gather2 = band_for_gpu("h100-sxm", False, framework, 64, 2, "all_gather")
+        assert (ring2.low_factor, ring2.high_factor, ring2.outside) == (*hopper, ())
+        assert (gather1.low_factor, gather1.high_factor, gather1.outside) == (*hopper, ())
+        assert (gather2.low_factor, gather2.high_factor) == ENVELOPE[:2]
+        assert gather2.outside == (
+            "context parallel 2 by all-gather of K and V: no calibration run all-gathers them "
+            "(the calibration's context parallel runs are rings)",
+        )
+
+
+def test_a_searched_layout_carries_the_band_of_its_declared_cp_comm_type() -> None:
+    """`dclint plan` picks each layout's band with the workload's cp_comm_type, as `dclint
+    cost` does: TorchTitan's 8B at 128K on 8 H100 declared with all-gather context parallel
+    gives its CP 2 layouts the envelope (no calibration run all-gathers K and V), where the
+    ring's CP 2 layouts keep the Hopper band."""
+    from dclint.loader import load
+    from dclint.projection.search.plan import plan_layouts
+    from dclint.projection.uncertainty import BANDS, ENVELOPE
+
+    design = load(SAMPLES.parent / "tests" / "calibration" / "torchtitan-h100.yaml")
+    wl = next(w for w in design.workloads if w.id == "llama31-8b-8-cp4-128k")
+    assert wl.software is not None
+    gather = wl.model_copy(
+        update={"software": wl.software.model_copy(update={"cp_comm_type": "all_gather"})}
     )
+    swapped = design.model_copy(
+        update={"workloads": [gather if w is wl else w for w in design.workloads]}
+    )
+    bands = []
+    for d, w in ((design, wl), (swapped, gather)):
+        found = plan_layouts(d, w, "time", None, reserve=0.1)
+        assert not isinstance(found, str)
+        cp2 = next(c for c in found.result.valid if c.cp == 2)
+        got = found.band(cp2)
+        assert got is not None
+        bands.append((got.low_factor, got.high_factor, bool(got.outside)))
+    assert bands == [(*BANDS["hopper"][:2], False), (*ENVELOPE[:2], True)]
 
 
 def test_plan_says_where_its_days_bands_come_from() -> None:

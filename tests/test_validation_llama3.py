@@ -74,8 +74,8 @@ def test_llama3_405b_table_4_runs_outside_the_calibration() -> None:
         (f"16,384 {span}",),
         (
             f"16,384 {span}",
-            "context parallel 16 by all-gather of K and V: no PyTorch-native calibration run "
-            "all-gathers them (the calibration's context parallel runs are rings)",
+            "context parallel 16 by all-gather of K and V: no calibration run all-gathers them "
+            "(the calibration's context parallel runs are rings)",
         ),
     ]
     held = [w for w, b in bands.items() if b.low_factor <= 1 + error(rs[w]) <= b.high_factor]

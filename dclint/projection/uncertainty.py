@@ -293,18 +293,18 @@ NATIVE_CP_MAX = 2
 
 
 def native_cp_outside(framework: str | None, cp: int, comm: str = "p2p") -> str:
-    """Why a run's context parallelism is outside the PyTorch-native calibration domain (""
-    inside it): a native framework's ring of more than NATIVE_CP_MAX ranks, or any context
-    parallelism of a native framework that all-gathers K and V (`comm`, the software's
-    cp_comm_type: no PyTorch-native calibration run does)."""
-    if not native(framework) or cp <= 1:
+    """Why a run's context parallelism is outside the calibration domain ("" inside it): any
+    context parallelism that all-gathers K and V (`comm`, the software's cp_comm_type: no
+    calibration run of any framework does, every one with context parallelism is a ring), or a
+    PyTorch-native framework's ring of more than NATIVE_CP_MAX ranks."""
+    if cp <= 1:
         return ""
     if comm == "all_gather":
         return (
-            f"context parallel {cp} by all-gather of K and V: no PyTorch-native calibration "
-            "run all-gathers them (the calibration's context parallel runs are rings)"
+            f"context parallel {cp} by all-gather of K and V: no calibration run all-gathers "
+            "them (the calibration's context parallel runs are rings)"
         )
-    if cp <= NATIVE_CP_MAX:
+    if not native(framework) or cp <= NATIVE_CP_MAX:
         return ""
     return (
         f"PyTorch context parallel {cp}: calibrated on rings of up to {NATIVE_CP_MAX} ranks; "
