@@ -21,6 +21,7 @@ __all__ = [
     "GUIDE_LAYER",
     "GUIDE_MS",
     "MXFP8_GEMM_RATE",
+    "SDPA_BLACKWELL",
     "SDPA_SOURCE",
     "SMS",
     "Efficiency",
@@ -93,6 +94,20 @@ _ATTENTION_BLACKWELL = (
     0.551,
     "Zadouri, Dao et al. 2026 (FlashAttention-4): cuDNN 9.13 at about 1,241 TFLOPS on B200 "
     "(FlashAttention-4's 1,613 over its up-to-1.3x lead)",
+)
+# PyTorch SDPA on Blackwell runs cuDNN's kernels, not FlashAttention-2: TorchTitan puts
+# SDPBackend.CUDNN_ATTENTION first on compute capability 10.0 ("Add CuDNN on B200 w/ highest
+# priority", ScaledDotProductAttention._init_backend, torchtitan/models/attention.py at
+# 6fc499f, the commit of torchao's B200 benchmarks; cuDNN first on every GPU in torchtitan/
+# models/common/attention.py at bcc09297a), and PyTorch's own order puts cuDNN first on sm90
+# and sm100 once its cuDNN is recent enough (check_prefer_cudnn_attention, aten/src/ATen/
+# native/transformers/cuda/sdp_utils.cpp; "[cuDNN][SDPA] Enable cuDNN SDPA by default for SM
+# 9.0, SM 10.0", pytorch/pytorch#162073, September 2025). So an sdpa kernel on Blackwell takes
+# the generation's cuDNN rate.
+SDPA_BLACKWELL = (
+    "on Blackwell cuDNN's kernels (TorchTitan puts SDPBackend.CUDNN_ATTENTION first on sm100, "
+    "torchtitan/models/attention.py at 6fc499f; PyTorch's own order puts cuDNN first on sm100 "
+    "since pytorch/pytorch#162073), at the generation's cuDNN rate"
 )
 _ATTENTION_HOPPER = (
     0.35,
@@ -335,7 +350,7 @@ _POWER_CLOCK = (
     "dclint's own relation: sustained clock as the cube root of the power (dynamic power C V^2 f, "
     "V following f); NVIDIA's datasheets of one die at two powers agree within 2-4% (H100 NVL "
     "400 W against SXM 700 W: 0.845, the rule 0.830), and not always (H200 NVL 600 W: 0.845, "
-    "the rule 0.950)"
+    "the rule 0.950; B100 700 W against B200 1000 W: 0.778, the rule 0.888)"
 )
 
 

@@ -19,6 +19,7 @@ from dclint.projection.efficiency import (
     GENERATION,
     GUIDE_MS,
     MXFP8_GEMM_RATE,
+    SDPA_BLACKWELL,
     SDPA_SOURCE,
     efficiency_for,
     power_clock,
@@ -284,12 +285,17 @@ def inputs(
             if settings.attention_kernel == "sdpa"
             else "the flash-attn package's FlashAttention-2"
         )
-        notes.append(
-            f"core attention in {kernel}: {SDPA_SOURCE}"
-            if machine.sdpa != (1.0, 1.0, 1.0)
-            else f"core attention in {kernel}: no per-pass measurement on '{hw.gpu_key}', the "
-            "generation's attention rate"
-        )
+        if machine.sdpa != (1.0, 1.0, 1.0):
+            notes.append(f"core attention in {kernel}: {SDPA_SOURCE}")
+        elif settings.attention_kernel == "sdpa" and (
+            GENERATION.get(hw.family, hw.family) == "blackwell"
+        ):
+            notes.append(f"core attention in PyTorch SDPA: {SDPA_BLACKWELL}")
+        else:
+            notes.append(
+                f"core attention in {kernel}: no per-pass measurement on '{hw.gpu_key}', the "
+                "generation's attention rate"
+            )
     if (
         settings.flash_attention
         and settings.attention_kernel == "flash"
