@@ -1326,14 +1326,16 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     outside the domain, in the envelope (-1.6%, -6.4%; the 131K-token row at CP 16 +10.4% with its K
     and V all-gathered as the paper says, -35.2% under PyTorch's ring: test_validation_llama3.py);
     DGX Cloud Benchmarking's Grok 1 314B MoE runs on GB200 and H100 all 8 (the 512-GPU runs in the
-    envelope: test_validation_grok1.py). Every file of tests/validation/: 104 of 108 runs, 96%, at
-    least the 80% the bands are for; their mean absolute error 11.81%, 94 within 15% (on the 97
+    envelope: test_validation_grok1.py). Every file of tests/validation/: 103 of 108 runs, 95%, at
+    least the 80% the bands are for (104 before Transformer Engine's FP8 casts as the code runs
+    them narrowed Hopper's band: llm-foundry's 1B on 512 H100, +24.2%, above 1.24); their mean
+    absolute error 11.73%, 94 within 15% (11.81% before the casts; on the 97
     before Llama 3's and Grok 1's runs joined: 93, 12.51%, 84). The run-level split-conformal bands
     per generation, stack and class (Hopper dense 0.722-1.101, Hopper PyTorch-native 1.0-1.121,
     Blackwell dense 0.904-1.597) hold 61 of the 97, 63%: every Hopper PyTorch-native calibration run
     but three is over-predicted, so that band begins at 1.0 and misses every run the model
     under-predicts (KempnerForge's weak scaling: 1 of 11, the one over-predicted). At MAMF's GEMM
-    rates, before the GEMMs ran at a layer's shapes back to back: mean absolute error 16.12%, 71
+    rates, before the GEMMs ran at a layer's shapes back to back: mean absolute error 16.0%, 71
     within 15% (16.92% and 60 on the 97). Before issue 51's fourth round (its steps:
     docs/performance-model.md, Residual bands): 98 of 108 in band, 14.38%, 83 within 15% (MAMF's
     19.06%, 59)."""
@@ -1896,7 +1898,8 @@ def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
     layers under Composer's amp_fp8, delayed scaling), 10 runs on 8 GPUs no band, ceiling or
     constant is derived from: predicted over published - 1 (%), in the file's order (3B at
     32K, 8K, 2K, 512; 1B at 32K, 8K, 512; 350M at 32K, 16K, 512). All within 15% (mean
-    absolute 7.77%; 8.63% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
+    absolute 7.08%, 7.77% before te.Linear's cast of the MLP's second GEMM input was charged;
+    8.63% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
     back); all 10 in the band they carry (Hopper, 0.865-1.24; 7 in the run-level Hopper
     PyTorch-native band of before, 1.0-1.124, whose top the 3B and 350M at 32K, +13.2% and +14.7%,
     lay above and whose 1.0 the 1B at 512, -0.6%, lay under); the 512-token rows closest (-0.6% to

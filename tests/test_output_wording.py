@@ -173,7 +173,7 @@ def test_an_fp8_runs_assumptions_name_the_software_that_casts(
     its casts (the cast-transpose's and the recipe's amax read) and the FP8 all-gather where
     declared; a Transformer Engine run (moe-1.7t-nvl72, Megatron-Core's recipe) keeps its
     line, and a bf16 run has none."""
-    from dclint.projection.efficiency import FP8_CAST_BYTES
+    from dclint.projection.efficiency import FP8_CAST_BYTES, FP8_TRANSPOSE_BYTES
     from dclint.projection.step.records import FP8_RECIPE_BYTES, FSDP_FP8_GATHER_BYTES
 
     lines = _fp8_lines(str(ROOT / "tests" / "calibration" / "torchao-float8-h100.yaml"), capsys)
@@ -199,7 +199,10 @@ def test_an_fp8_runs_assumptions_name_the_software_that_casts(
     (te,) = _fp8_lines(str(SAMPLES / "moe-1.7t-nvl72.yaml"), capsys).values()
     assert (
         f"; fp8 Transformer Engine: FP8 GEMM operands cast with their transpose "
-        f"({FP8_CAST_BYTES:g} B an element); attention in BF16; fp8 output layer "
+        f"({FP8_CAST_BYTES:g} B an element; {FP8_CAST_BYTES - FP8_TRANSPOSE_BYTES:g} B on "
+        "Blackwell under delayed or current scaling, which write no transpose there), the MLP's "
+        "second GEMM input and an MoE layer's routed tokens cast too (Megatron-Core's "
+        "TERowParallelLinear and TEGroupedMLP); attention in BF16; fp8 output layer "
     ) in te
 
 

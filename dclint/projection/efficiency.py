@@ -297,8 +297,11 @@ FP8_CAST_BYTES = 4.0
 # 1.55 ms at 4 B.
 FP8_TRANSPOSE_BYTES = 1.0
 _FP8 = (
-    "Transformer Engine: FP8 GEMM operands cast with their transpose (4 B an element); "
-    "attention in BF16"
+    f"Transformer Engine: FP8 GEMM operands cast with their transpose ({FP8_CAST_BYTES:g} B an "
+    f"element; {FP8_CAST_BYTES - FP8_TRANSPOSE_BYTES:g} B on Blackwell under delayed or current "
+    "scaling, which write no transpose there), the MLP's second GEMM input and an MoE layer's "
+    "routed tokens cast too (Megatron-Core's TERowParallelLinear and TEGroupedMLP); attention "
+    "in BF16"
 )
 # FP4 (Transformer Engine's NVFP4) runs are charged FP8's cast-transpose bytes: dclint's own, no
 # NVFP4 count (its 4-bit elements, an E4M3 scale a 16-element block and a per-tensor amax)
