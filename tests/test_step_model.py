@@ -384,7 +384,8 @@ def test_the_seed_moe_on_256_dgx_h100_at_ep_64() -> None:
     21.88 s with 24.7% communication, the expert all-to-all 3.75 s, the tensor-parallel term
     1.64 s with expert tp 4's exposed all-gathers and reduce-scatters of the routed tokens
     (21.61 s and 25.0% before Transformer Engine's FP8 casts of the experts' routed tokens, the
-    MLP's second GEMM input and Blackwell's transpose were charged as it runs them; 20.19 s and 20.1% before they were charged; 19.80 s and 20.5% at MAMF's GEMM rates,
+    MLP's second GEMM input and Blackwell's transpose were charged as it runs them; 20.19 s and
+    20.1% before they were charged; 19.80 s and 20.5% at MAMF's GEMM rates,
     before the GEMMs ran at a layer's shapes back to back: efficiency.AT_LAYER)
     (docs/performance-model.md, Three practitioner claims)."""
     from pathlib import Path

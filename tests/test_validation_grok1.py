@@ -26,7 +26,8 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     +3.9, +2.5, +2.0; H100 on 512 BF16 -17.8, FP8 -6.5 (FP8 +4.7, +3.3, +2.7 and -5.9 before
     Transformer Engine's casts were charged as it runs them: no FP8 transpose on Blackwell, the
     MLP's second GEMM input and the experts' casts); mean absolute error 5.28%, 7 of 8 within
-    15% (5.47% before the casts; before the expert-tp all-gathers and reduce-scatters of the all-to-all dispatcher were
+    15% (5.47% before the casts; before the expert-tp all-gathers and reduce-scatters of the
+    all-to-all dispatcher were
     charged exposed, `_etp_comm`: GB200 BF16 +2.9, +3.8, +2.9, FP8 +15.3, +13.8, +13.2; 9.45%,
     6 of 8). Every run inside the band it carries: the Blackwell band 0.77-1.202 at 128 and
     256 GPUs; at 512 the envelope 0.722-1.907, outside the domain (the MoE calibration runs of
@@ -103,7 +104,8 @@ def test_dgxc_grok1_h100_expert_tp_is_the_published_folding() -> None:
     grok1/launch.sh) is declared over the preset, whose expert tp is the tp (4): with it the
     predicted H100 steps are 19.381 s (BF16) and 14.370 s (FP8), without it 19.332 s and
     14.363 s (14.268 s and 14.144 s before the experts' FP8 casts were charged: the routed
-    tokens cast after expert tp 4's all-gather), expert tp 4's all-gathers and reduce-scatters of the routed tokens charged exposed
+    tokens cast after expert tp 4's all-gather), expert tp 4's all-gathers and reduce-scatters of
+    the routed tokens charged exposed
     (18.390 s and 13.202 s before they were). It lengthens the step the model gives, moving
     BF16 further from the published 15.933 s; the other settings declared over the preset
     (fp8_param_gather, fused_cross_entropy) move no step."""
