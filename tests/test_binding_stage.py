@@ -34,8 +34,8 @@ def test_126_layers_and_two_slots_on_pp_8() -> None:
 
 def test_the_step_is_the_slowest_stage() -> None:
     """The step is the slowest stage's, every term of it: MLPerf's GB200 run binds on the last
-    stage (15 layers and the FP8 run's BF16 output layer: 19.341 s against a middle stage's
-    19.333 s), the University of Florida's B200 run on a middle one (29.567 s against 29.324 s);
+    stage (15 layers and the FP8 run's BF16 output layer: 19.311 s against a middle stage's
+    19.301 s), the University of Florida's B200 run on a middle one (29.565 s against 29.322 s);
     the first stage, a layer short and no output layer, never binds."""
     seconds = {}
     for name in (MLPERF_GB200, MLPERF_B200):
@@ -45,8 +45,8 @@ def test_the_step_is_the_slowest_stage() -> None:
         assert got == max(stages, key=lambda st: st.time)
         seconds[name] = [round(st.time, 3) for st in stages]
     assert seconds == {
-        MLPERF_GB200: [18.238, 19.333, 19.341],
-        MLPERF_B200: [27.908, 29.567, 29.324],
+        MLPERF_GB200: [18.208, 19.301, 19.311],
+        MLPERF_B200: [27.906, 29.565, 29.322],
     }
 
 

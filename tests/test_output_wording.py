@@ -123,7 +123,7 @@ def test_plan_and_its_grid_print_days_with_their_unit_and_band(
     )
     assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
     best = json.loads(capsys.readouterr().out)["layouts"][0]
-    assert [round(x, 4) for x in best["days_band"]] == [1.288, 1.8628]
+    assert [round(x, 4) for x in best["days_band"]] == [1.288, 1.8464]
     assert best["days_band"][0] < best["days"] < best["days_band"][1]
     grid = ["plan", h100, "--vary", "site.pue=1.2", "--jobs", "1"]
     assert main([*grid, "--format", "markdown"]) == 0
@@ -173,7 +173,7 @@ def test_an_fp8_runs_assumptions_name_the_software_that_casts(
     its casts (the cast-transpose's and the recipe's amax read) and the FP8 all-gather where
     declared; a Transformer Engine run (moe-1.7t-nvl72, Megatron-Core's recipe) keeps its
     line, and a bf16 run has none."""
-    from dclint.projection.efficiency import FP8_CAST_BYTES
+    from dclint.projection.efficiency import FP8_CAST_BYTES, FP8_TRANSPOSE_BYTES
     from dclint.projection.step.records import FP8_RECIPE_BYTES, FSDP_FP8_GATHER_BYTES
 
     lines = _fp8_lines(str(ROOT / "tests" / "calibration" / "torchao-float8-h100.yaml"), capsys)
@@ -199,7 +199,10 @@ def test_an_fp8_runs_assumptions_name_the_software_that_casts(
     (te,) = _fp8_lines(str(SAMPLES / "moe-1.7t-nvl72.yaml"), capsys).values()
     assert (
         f"; fp8 Transformer Engine: FP8 GEMM operands cast with their transpose "
-        f"({FP8_CAST_BYTES:g} B an element); attention in BF16; fp8 output layer "
+        f"({FP8_CAST_BYTES:g} B an element; {FP8_CAST_BYTES - FP8_TRANSPOSE_BYTES:g} B on "
+        "Blackwell under delayed or current scaling, which write no transpose there), the MLP's "
+        "second GEMM input and an MoE layer's routed tokens cast too (Megatron-Core's "
+        "TERowParallelLinear and TEGroupedMLP); attention in BF16; fp8 output layer "
     ) in te
 
 

@@ -209,12 +209,14 @@ LLAMA = Arch(32, 4096, 32, 8, 14336, 128256, 8192, swiglu=True, dense_params=8.0
 
 def test_current_scaling_reads_each_cast_tensor_once_more_than_delayed() -> None:
     """Current scaling takes the amax of the BF16 tensor before casting it: 2 B an element of
-    every cast operand (forward: the attention output; backward: each GEMM's output gradient)."""
+    every cast operand (forward: the attention output and the MLP's second GEMM input, which
+    Megatron-Core's TERowParallelLinear casts after its own SwiGLU; backward: each GEMM's
+    output gradient)."""
     lay = Layout(tp=1, dp=8, micro_batch=1, global_batch=64)
     delayed = step(LLAMA, lay, FP8, Software(fp8_recipe="delayed"))
     current = step(LLAMA, lay, FP8, Software(fp8_recipe="current"))
-    n, q, kv, h, mlp_in = 8192, 4096, 1024, 4096, 2 * 14336
-    elements = n * q + n * ((q + 2 * kv) + h + mlp_in + h)
+    n, q, kv, h, f, mlp_in = 8192, 4096, 1024, 4096, 14336, 2 * 14336
+    elements = n * (q + f) + n * ((q + 2 * kv) + h + mlp_in + h)
     m, layers = 8, 32
     extra = FP8_RECIPE_BYTES["current"] * elements / (3.35e12 * 0.8) * layers * m
     assert FP8_RECIPE_BYTES["current"] == 2.0

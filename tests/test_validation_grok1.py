@@ -23,11 +23,14 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     NeMo 25.04.00, BF16 and FP8 (delayed scaling), sequence 8,192, global batch 2 x the GPUs;
     GB200 tp 4, ep 8, expert tp 4, CUDA graphs; H100 tp 4, pp 8, cp 2, vp 8, ep 8, expert tp 1.
     Predicted over published - 1 (%): GB200 BF16 on 128, 256 and 512 GPUs -3.5, -2.6, -3.4, FP8
-    +4.7, +3.3, +2.7; H100 on 512 BF16 -17.8, FP8 -5.9; mean absolute error 5.47%, 7 of 8 within
-    15% (before the expert-tp all-gathers and reduce-scatters of the all-to-all dispatcher were
+    +3.9, +2.5, +2.0; H100 on 512 BF16 -17.8, FP8 -6.5 (FP8 +4.7, +3.3, +2.7 and -5.9 before
+    Transformer Engine's casts were charged as it runs them: no FP8 transpose on Blackwell, the
+    MLP's second GEMM input and the experts' casts); mean absolute error 5.28%, 7 of 8 within
+    15% (5.47% before the casts; before the expert-tp all-gathers and reduce-scatters of the
+    all-to-all dispatcher were
     charged exposed, `_etp_comm`: GB200 BF16 +2.9, +3.8, +2.9, FP8 +15.3, +13.8, +13.2; 9.45%,
-    6 of 8). Every run inside the band it carries: the Blackwell band 0.791-1.211 at 128 and
-    256 GPUs; at 512 the envelope 0.722-1.986, outside the domain (the MoE calibration runs of
+    6 of 8). Every run inside the band it carries: the Blackwell band 0.77-1.202 at 128 and
+    256 GPUs; at 512 the envelope 0.722-1.907, outside the domain (the MoE calibration runs of
     either generation stop at 256 GPUs). What they show: the FP8 gain over BF16 at one layout is
     predicted 1.50x on GB200 where 1.38-1.42x is published (1.55x before), and 1.36x on H100
     where 1.19x is (the FP8 misses of issue 51, on MoE runs too); H100 BF16 is under-predicted,
@@ -38,16 +41,16 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     got = {k: round(100 * error(r), 1) for k, r in rs.items()}
     assert got == {
         "gb200-grok1-314b-128-bf16": -3.5,
-        "gb200-grok1-314b-128-fp8": 4.7,
+        "gb200-grok1-314b-128-fp8": 3.9,
         "gb200-grok1-314b-256-bf16": -2.6,
-        "gb200-grok1-314b-256-fp8": 3.3,
+        "gb200-grok1-314b-256-fp8": 2.5,
         "gb200-grok1-314b-512-bf16": -3.4,
-        "gb200-grok1-314b-512-fp8": 2.7,
+        "gb200-grok1-314b-512-fp8": 2.0,
         "h100-grok1-314b-512-bf16": -17.8,
-        "h100-grok1-314b-512-fp8": -5.9,
+        "h100-grok1-314b-512-fp8": -6.5,
     }
     errors = [abs(error(r)) for r in rs.values()]
-    assert round(100 * sum(errors) / len(errors), 2) == 5.47
+    assert round(100 * sum(errors) / len(errors), 2) == 5.28
     assert sum(e <= 0.15 for e in errors) == 7
     beyond = ("512 GPUs: the Blackwell MoE calibration runs span 8 to 256",)
     hopper = ("512 GPUs: the Hopper MoE calibration runs span 16 to 256",)
@@ -56,14 +59,14 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
         for k, b in ((k, prediction(r).band) for k, r in rs.items())
     }
     assert bands == {
-        "gb200-grok1-314b-128-bf16": (0.791, 1.211, ()),
-        "gb200-grok1-314b-128-fp8": (0.791, 1.211, ()),
-        "gb200-grok1-314b-256-bf16": (0.791, 1.211, ()),
-        "gb200-grok1-314b-256-fp8": (0.791, 1.211, ()),
-        "gb200-grok1-314b-512-bf16": (0.722, 1.986, beyond),
-        "gb200-grok1-314b-512-fp8": (0.722, 1.986, beyond),
-        "h100-grok1-314b-512-bf16": (0.722, 1.986, hopper),
-        "h100-grok1-314b-512-fp8": (0.722, 1.986, hopper),
+        "gb200-grok1-314b-128-bf16": (0.77, 1.202, ()),
+        "gb200-grok1-314b-128-fp8": (0.77, 1.202, ()),
+        "gb200-grok1-314b-256-bf16": (0.77, 1.202, ()),
+        "gb200-grok1-314b-256-fp8": (0.77, 1.202, ()),
+        "gb200-grok1-314b-512-bf16": (0.722, 1.907, beyond),
+        "gb200-grok1-314b-512-fp8": (0.722, 1.907, beyond),
+        "h100-grok1-314b-512-bf16": (0.722, 1.907, hopper),
+        "h100-grok1-314b-512-fp8": (0.722, 1.907, hopper),
     }
     held = [k for k, r in rs.items() if bands[k][0] <= 1 + error(r) <= bands[k][1]]
     assert held == list(rs)
@@ -80,7 +83,7 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
             "h100-grok1-314b-512",
         )
     ]
-    assert gains == [(1.383, 1.499), (1.415, 1.5), (1.41, 1.5), (1.186, 1.358)]
+    assert gains == [(1.383, 1.488), (1.415, 1.489), (1.41, 1.489), (1.186, 1.349)]
     # H100 BF16: the predicted computation alone against the published step (15.933 s)
     h100 = prediction(rs["h100-grok1-314b-512-bf16"])
     assert round(float(h100.breakdown["compute"].m_as("s")), 1) == 18.6
@@ -99,8 +102,10 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
 def test_dgxc_grok1_h100_expert_tp_is_the_published_folding() -> None:
     """The H100 rows' expert tp 1 (MoE parallel folding, published in the README's layout and
     grok1/launch.sh) is declared over the preset, whose expert tp is the tp (4): with it the
-    predicted H100 steps are 19.381 s (BF16) and 14.268 s (FP8), without it 19.332 s and
-    14.144 s, expert tp 4's all-gathers and reduce-scatters of the routed tokens charged exposed
+    predicted H100 steps are 19.381 s (BF16) and 14.370 s (FP8), without it 19.332 s and
+    14.363 s (14.268 s and 14.144 s before the experts' FP8 casts were charged: the routed
+    tokens cast after expert tp 4's all-gather), expert tp 4's all-gathers and reduce-scatters of
+    the routed tokens charged exposed
     (18.390 s and 13.202 s before they were). It lengthens the step the model gives, moving
     BF16 further from the published 15.933 s; the other settings declared over the preset
     (fp8_param_gather, fused_cross_entropy) move no step."""
@@ -119,7 +124,7 @@ def test_dgxc_grok1_h100_expert_tp_is_the_published_folding() -> None:
                 update={"software": r.wl.software.model_copy(update={name: False})}
             )
             assert prediction(r, plain).step_time == prediction(r).step_time, name
-    assert steps == [(19.381, 19.332), (14.268, 14.144)]
+    assert steps == [(19.381, 19.332), (14.37, 14.363)]
 
 
 def test_the_expert_tp_collectives_run_exposed_as_the_dispatcher_runs_them() -> None:

@@ -15,6 +15,7 @@ __all__ = [
     "AT_LAYER",
     "BLACKWELL",
     "FP8_CAST_BYTES",
+    "FP8_TRANSPOSE_BYTES",
     "FUSED_ATTENTION_SOURCE",
     "GEMM_GUIDE",
     "GENERATION",
@@ -60,6 +61,9 @@ class Efficiency:
     nvlink_sm_share: float = 0.0
     network_sm_share: float = 0.0
     fp8_cast_bytes: float = 0.0  # HBM bytes an element of a GEMM operand's cast to FP8
+    # of those, the FP8 transpose's, which per-tensor recipes do not write on this GPU
+    # (FP8_TRANSPOSE_BYTES on Blackwell in FP8 runs; 0 elsewhere)
+    fp8_transpose_free: float = 0.0
     # PyTorch SDPA's flash backend per pass over `attention` (causal forward, forward, backward)
     sdpa: tuple[float, float, float] = (1.0, 1.0, 1.0)
     # Transformer Engine's fused attention (cuDNN) per pass over `attention`, the same passes
@@ -297,9 +301,22 @@ MXFP8_GEMM_RATE = GUIDE_MS[("B300 SXM", "fp8")] / GUIDE_MS[("B300 SXM", "mxfp8")
 # (NVTE_FP8_DPA off by default). Counted from Transformer Engine's design (its
 # `cast_transpose` kernels and `fp8_dpa` recipe flag, default False).
 FP8_CAST_BYTES = 4.0
+# Of those, the FP8 transpose's write (1 B an element), which Transformer Engine's per-tensor
+# quantizers (delayed and current scaling) skip where FP8 GEMMs take any layout, compute
+# capability 10.x (TE bee4649, the version NeMo 25.04's manifest names, and v2.9:
+# transformer_engine/pytorch/csrc/extensions/quantizer.cpp, `create_transpose =
+# columnwise_usage && !non_tn_fp8_gemm_supported()`; util.cpp: `major >= 10`): 3 B an element on
+# Blackwell. MXFP8 and NVFP4 still write their column-wise copy. The GEMM profiling guide's B300
+# layer (gemm_profiling.rst at 8f2e635) agrees: delayed scaling with its casts 7.802 ms against
+# 6.812 ms pre-quantized, 0.99 ms of casts for 2.48e9 elements, 1.16 ms at 3 B and 80% of 8 TB/s,
+# 1.55 ms at 4 B.
+FP8_TRANSPOSE_BYTES = 1.0
 _FP8 = (
-    "Transformer Engine: FP8 GEMM operands cast with their transpose (4 B an element); "
-    "attention in BF16"
+    f"Transformer Engine: FP8 GEMM operands cast with their transpose ({FP8_CAST_BYTES:g} B an "
+    f"element; {FP8_CAST_BYTES - FP8_TRANSPOSE_BYTES:g} B on Blackwell under delayed or current "
+    "scaling, which write no transpose there), the MLP's second GEMM input and an MoE layer's "
+    "routed tokens cast too (Megatron-Core's TERowParallelLinear and TEGroupedMLP); attention "
+    "in BF16"
 )
 # FP4 (Transformer Engine's NVFP4) runs are charged FP8's cast-transpose bytes: dclint's own, no
 # NVFP4 count (its 4-bit elements, an E4M3 scale a 16-element block and a per-tensor amax)
@@ -427,6 +444,7 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
         _SM_SHARE[0],
         _SM_SHARE[1],
         FP8_CAST_BYTES if fp8 else 0.0,
+        FP8_TRANSPOSE_BYTES if precision == "fp8" and generation == BLACKWELL else 0.0,
         _SDPA_HOPPER[0] if generation == "hopper" else (1.0, 1.0, 1.0),
         _FUSED_HOPPER[0] if generation == "hopper" else (1.0, 1.0, 1.0),
         head_rate,
@@ -452,6 +470,7 @@ def machine(
         eff.network_sm_share,
         attention_peak,
         eff.fp8_cast_bytes,
+        fp8_transpose_free=eff.fp8_transpose_free,
         sdpa=eff.sdpa,
         fused_attention=eff.fused_attention,
         head_rate=eff.head_rate,

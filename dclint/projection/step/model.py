@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from dclint.model.software import TORCHAO_FP8_RECIPES
 from dclint.projection.collectives import group_time, node_share
 from dclint.projection.efficiency import MXFP8_GEMM_RATE, tile_share
 from dclint.projection.flops import per_token
+from dclint.projection.memory import PER_TENSOR_FP8
 from dclint.projection.step.records import (
     ACT,
     ADAM_BYTES,
@@ -324,12 +326,26 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         )
     attn_rate = (mac.attention_peak or mac.peak) * mac.attention_eff
     memory = (elementwise + scores) / bytes_rate
-    # FP8: GEMM inputs and output gradients cast with their transposes. Transformer Engine's
-    # LayerNormLinear and LayerNormMLP write the norm's and the activation's outputs in FP8
-    # directly (no extra pass): the forward casts only the attention output (projection input)
-    cast = mac.fp8_cast_bytes + (FP8_RECIPE_BYTES[sw.fp8_recipe] if mac.fp8_cast_bytes else 0.0)
-    cast_fwd = cast * n * (q / t) / bytes_rate
-    cast_bwd = cast * n * ((q + 2 * kv) / t + h + mlp_in * routed / t + h) / bytes_rate
+    # FP8: GEMM inputs and output gradients cast with their transposes (none on Blackwell for
+    # Transformer Engine's per-tensor recipes: Machine.fp8_transpose_free). Megatron-Core's
+    # layer (gpt_layer_specs: Megatron-Core 0.8, TE 1.x; Megatron-Bridge 25.11+ and NeMo
+    # 25.04, TE 2.x) builds the QKV and the MLP's first GEMM as TELayerNormColumnParallelLinear,
+    # which writes the norm's output in FP8 directly; the attention projection and the MLP's
+    # second GEMM are TERowParallelLinear, after core attention and after Megatron-Core's own
+    # SwiGLU (bias_swiglu_impl, BF16 out): each casts its input (no file's Megatron-Core builds
+    # Transformer Engine's LayerNormMLP, whose activation writes FP8). An MoE layer's
+    # TEGroupedMLP, after TENorm, the router and the permutation, casts the routed tokens (the
+    # expert-tp group's, all-gathered) into its first GEMM, and the backward casts each routed
+    # row's output gradient of its second. torchao's recipes cast as their own terms say (below)
+    te_fp8 = mac.fp8_cast_bytes and sw.fp8_recipe not in TORCHAO_FP8_RECIPES
+    free = mac.fp8_transpose_free if sw.fp8_recipe in PER_TENSOR_FP8 else 0.0
+    cast = mac.fp8_cast_bytes - free
+    cast += FP8_RECIPE_BYTES[sw.fp8_recipe] if mac.fp8_cast_bytes else 0.0
+    expert_in = h * routed * et / t if a.experts else 0.0  # the experts' rows, all-gathered
+    fc2_in = f * routed / t if te_fp8 else 0.0
+    cast_fwd = cast * n * (q / t + fc2_in + (expert_in if te_fp8 else 0.0)) / bytes_rate
+    fc2_grad = expert_in if (a.experts and te_fp8) else h
+    cast_bwd = cast * n * ((q + 2 * kv) / t + h + mlp_in * routed / t + fc2_grad) / bytes_rate
     # flash attention's backward recomputes the scores: 2.5x its forward FLOPs (Dao 2023);
     # the kernel's own rate forward and backward (ATTENTION_KERNEL_SLOWDOWN)
     slow_fwd, slow_bwd = (

@@ -360,6 +360,10 @@ class Machine:
     # Engine's cast-transpose reads the BF16 tensor (2 B) and writes the FP8 tensor and its FP8
     # transpose (1 B each), for every GEMM input in the forward and output gradient in the backward
     fp8_cast_bytes: float = 0.0
+    # of those, the FP8 transpose's write, which Transformer Engine's per-tensor recipes
+    # (delayed, current) skip on a GPU whose FP8 GEMMs take any layout (Blackwell:
+    # efficiency.FP8_TRANSPOSE_BYTES); 0: every recipe writes it
+    fp8_transpose_free: float = 0.0
     # seconds a step beyond the model's terms, from a calibration profile (0: none)
     overhead: float = 0.0
     # PyTorch SDPA's flash backend (attention_kernel "sdpa"), time over attention_eff's for
