@@ -293,12 +293,14 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     # streams (GEMM_STREAMS): at most that many share a wave of tiles
     together = min(groups, float(GEMM_STREAMS))
     moe = bool(a.experts)  # the MLP GEMMs are the local experts' (one or more)
-    for i, (out, inp, r, grp, expert) in enumerate((
-        ((q + 2 * kv) / t, h, n, 1.0, False),
-        (h, q / t, n, 1.0, False),
-        (mlp_in / et, h, rows, groups, moe),
-        (h, f / et, rows, groups, moe),
-    )):
+    for i, (out, inp, r, grp, expert) in enumerate(
+        (
+            ((q + 2 * kv) / t, h, n, 1.0, False),
+            (h, q / t, n, 1.0, False),
+            (mlp_in / et, h, rows, groups, moe),
+            (h, f / et, rows, groups, moe),
+        )
+    ):
         flops = 2 * r * out * inp * grp
         tog = together if grp > 1 else grp
         f_g = flops / tile_share(r, out, mac.sms, tog)
