@@ -156,6 +156,14 @@ class Settings:
         """Bytes a gradient element is reduced in: fp32 4, else the parameters' 16 bits."""
         return 4.0 if self.grad_reduce_in_fp32 else 2.0
 
+    def _overlapped(self, kind: str) -> str:
+        """A kind of communication the step model overlaps, as describe() names it: under
+        torchao's rowwise recipe TorchTitan's async TP fuses only the reduce-scatters
+        (pytorch/pytorch#149990)."""
+        if kind == "tp" and self.framework == "torchtitan" and self.fp8_recipe == "rowwise":
+            return "TP reduce-scatters"
+        return kind.upper()
+
     def describe(self) -> str:
         """One phrase for a prediction's assumptions: the settings the step model honours."""
         # the all-gather context parallel runs exposed whatever overlap_cp says
@@ -168,7 +176,7 @@ class Settings:
             _ATTENTION_PHRASE[self.attention_kernel]
             if self.flash_attention
             else "unfused attention",
-            ("communication overlapped: " + ", ".join(o.upper() for o in over))
+            ("communication overlapped: " + ", ".join(self._overlapped(o) for o in over))
             if over
             else "no communication overlapped",
             f"gradients reduced in {'fp32' if self.grad_reduce_in_fp32 else '16-bit'}",

@@ -324,7 +324,7 @@ def inputs(
             for k, v in eff.sources
         )
     )
-    notes.extend(_software_notes(settings, layout, arch))
+    notes.extend(_software_notes(settings, layout, arch, fp8=wl.precision == "fp8"))
     if arch.experts and settings.cuda_graphs != FULL_ITERATION:
         local = arch.experts // max(1, layout.ep)
         notes.append(
@@ -371,10 +371,12 @@ def _fp4_recipe(s: Settings) -> str:
     return f"; and {extra:g} B an element for fp8_recipe {s.fp8_recipe}'s scaling" if extra else ""
 
 
-def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
+def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) -> list[str]:
     """The assumptions behind the PyTorch-native terms a workload's settings turn on, each
     with its source or as dclint's own (docs/performance-model.md, Software)."""
     notes: list[str] = []
+    # TorchTitan's tensor-parallel overlap is PyTorch's async TP (the step model's async_tp)
+    async_tp = s.overlap_tp and s.framework == "torchtitan" and layout.tp > 1
     if layout.torch_fsdp and layout.dp * layout.cp > 1:
         when = (
             "gathered for every micro-batch's forward and backward and reduce-scattered every "
@@ -415,9 +417,14 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             f"{ROWWISE_RESCALE_BYTES:g} B an output element (pytorch/ao#1325); each Linear's "
             f"input cast row-wise forward and column-wise backward, {ROWWISE_INPUT_BYTES:g} B an "
             "input element (dclint's derivation from torchao's per-shape rowwise table, H100: "
-            "narrow outputs such as TorchTitan's wk and wv cost more than they gain); under "
-            "async TP only the reduce-scatters fuse, the all-gathers move BF16 before the cast "
-            "and stay blocking (pytorch/pytorch#149990); fp8 runs only"
+            "narrow outputs such as TorchTitan's wk and wv cost more than they gain)"
+            + (
+                "; under async TP only the reduce-scatters fuse, the all-gathers move BF16 "
+                "before the cast and stay blocking (pytorch/pytorch#149990)"
+                if async_tp
+                else ""
+            )
+            + "; fp8 runs only"
         )
     if s.fp8_recipe == "mxfp8":
         notes.append(
@@ -441,7 +448,15 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch) -> list[str]:
             "the gradients by norm; composer/optim/decoupled_weight_decay.py, v0.16) where a "
             f"fused Adam moves {ADAM_BYTES:g} B"
         )
-    if s.overlap_tp and s.framework == "torchtitan" and layout.tp > 1:
+    if async_tp and fp8 and s.fp8_recipe == "rowwise":
+        notes.append(
+            "async tensor parallelism (PyTorch's micro-pipeline TP) under torchao's rowwise "
+            "recipe: the forward and recomputed passes' reduce-scatters run on the copy engines, "
+            "each under the matmul it is fused with (wo's, w2's); their all-gathers stay "
+            "blocking (pytorch/pytorch#149990), as do the backward's collectives (no "
+            "matmul-reduce-scatter pattern in the backward graph, pytorch/pytorch#149946)"
+        )
+    elif async_tp:
         notes.append(
             "async tensor parallelism (PyTorch's micro-pipeline TP): the forward and recomputed "
             "passes' all-gathers and reduce-scatters run on the copy engines under their GEMMs; "

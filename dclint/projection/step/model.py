@@ -264,6 +264,9 @@ class _Pass:
     memory: float  # s, element-wise work (and unfused scores), forward
     cast_fwd: float  # s, FP8 casts, forward
     scores_time: float  # s, the unfused attention scores' bytes (0 with flash attention)
+    # GEMM FLOPs of the forward's two output projections (attention's wo, the MLP's w2) over
+    # their tile shares: the matmuls async TP fuses a reduce-scatter with
+    proj_fwd_g: tuple[float, float] = (0.0, 0.0)
 
 
 def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
@@ -287,15 +290,18 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     rows = n * routed / groups * et / t
     fwd_g = bwd_g = 0.0
     exp_fwd_g = exp_bwd_g = 0.0
+    proj_fwd_g: list[float] = []
     # the local experts' GEMMs are one cuBLAS GEMM each, on Transformer Engine's compute
     # streams (GEMM_STREAMS): at most that many share a wave of tiles
     together = min(groups, float(GEMM_STREAMS))
     moe = bool(a.experts)  # the MLP GEMMs are the local experts' (one or more)
-    for out, inp, r, grp, expert in (
-        ((q + 2 * kv) / t, h, n, 1.0, False),
-        (h, q / t, n, 1.0, False),
-        (mlp_in / et, h, rows, groups, moe),
-        (h, f / et, rows, groups, moe),
+    for i, (out, inp, r, grp, expert) in enumerate(
+        (
+            ((q + 2 * kv) / t, h, n, 1.0, False),
+            (h, q / t, n, 1.0, False),
+            (mlp_in / et, h, rows, groups, moe),
+            (h, f / et, rows, groups, moe),
+        )
     ):
         flops = 2 * r * out * inp * grp
         tog = together if grp > 1 else grp
@@ -303,6 +309,8 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         b_g = flops / tile_share(r, inp, mac.sms, tog) + flops / tile_share(inp, out, mac.sms, tog)
         fwd_g += f_g
         bwd_g += b_g
+        if i % 2:  # wo, w2
+            proj_fwd_g.append(f_g)
         if expert:
             exp_fwd_g += f_g
             exp_bwd_g += b_g
@@ -441,6 +449,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         memory,
         cast_fwd,
         scores_time,
+        (proj_fwd_g[0], proj_fwd_g[1]),
     )
 
 
@@ -477,6 +486,7 @@ def _recomputed(x: _Pass, recompute: str, sw: Software) -> _Pass:
     return _Pass(
         x.n, x.m, x.routed, x.per_layer, x.fwd_g, x.bwd_g, x.attn, x.attn_rate, x.attn_fwd,
         x.attn_bwd, x.fwd, x.bwd, rec, x.mb, x.gemm_rate, x.memory, x.cast_fwd, x.scores_time,
+        x.proj_fwd_g,
     )  # fmt: skip
 
 
@@ -526,10 +536,14 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
                 # as its A and the pass fuses none (micro_pipeline_tp.py fuse_all_gather_
                 # matmul; pytorch/pytorch#149990: "the all-gather-matmul patterns were NOT
                 # being fused"): the two all-gathers stay blocking NCCL collectives, only the
-                # reduce-scatters run under the GEMMs (fused_scaled_matmul_reduce_scatter)
-                half = group_time(links, 2 * (t - 1) / t * n * h * ACT, t, 1)
+                # reduce-scatters run, each under the matmul it is fused with (fuse_matmul_
+                # reduce_scatter -> fused_scaled_matmul_reduce_scatter: wo's and w2's, at
+                # ROWWISE_GEMM_RATE as their forward runs)
+                one = group_time(links, (t - 1) / t * n * h * ACT, t, 1)
                 gathers = group_time(links, 2 * (t - 1) / t * n * h * ACT, t, 1, calls=2)
-                exposed = gathers + max(0.0, half - fwd_gemm)
+                exposed = gathers + sum(
+                    max(0.0, one - g / (flops_rate * ROWWISE_GEMM_RATE)) for g in x.proj_fwd_g
+                )
                 return tp + x.m * x.per_layer * (forward * exposed + back)
             tp += x.m * x.per_layer * (forward * max(0.0, per - fwd_gemm) + back)
             return tp

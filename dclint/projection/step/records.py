@@ -141,15 +141,17 @@ ROWWISE_RESCALE_BYTES = 4.0
 # work that grows with the input (M x K), not the output width N. Its size is what torchao's
 # per-shape rowwise table gives (torchao/float8/README.md "Rowwise scaling",
 # docs/static/fp8-rowwise-perf.png added in fdddb2cf, 2025-06-06: LayerNorm -> Linear ->
-# Sigmoid forward and backward against bfloat16 by forward M, K, N on H100, PyTorch
-# 2.8.0a0+git48807d5): at M 16,384 and 32,768, K 8,192 to 32,768 the rowwise layer breaks
-# even with bfloat16 between N 2,048 (0.83-0.93) and 4,096 (1.07-1.16), where the layer's
-# element-wise work cancels; at that N the model's own GEMM rates, backward rescaling and
-# output-gradient casts leave 18 B an input element unexplained (dclint's derivation at the
-# model's H100 rates: tests/test_calibration.py test_rowwise_input_bytes_from_torchao_table).
+# Sigmoid forward and backward against bfloat16 by forward M, K, N on "NVIDIA H100", PyTorch
+# 2.8.0a0+git48807d5): at each of the table's 10 crossings at M 16,384 and 32,768 (K 2,048 to
+# 32,768; K 1,024 never breaks even) the layer's element-wise work cancels, and the model's
+# own GEMM rates, backward rescaling and output-gradient casts leave 16.0-22.3 B an input
+# element unexplained, 19.05 on average, at the H100 torchao's calibration rows declare
+# (Grand Teton's 500 W, 2.4 TB/s). Smaller M leave more (M 8,192: 22.1 on average, M 4,096:
+# 41.0), fixed per-kernel costs the per-byte term does not model, so they are left out
+# (dclint's derivation: tests/test_calibration.py test_rowwise_input_bytes_from_torchao_table).
 # Charged half in the forward pass, half in the backward. torchao's own auto filter (
 # _auto_filter_for_rowwise, pytorch/ao#2410, from the same table) leaves N <= 2,048 in BF16
-ROWWISE_INPUT_BYTES = 18.0
+ROWWISE_INPUT_BYTES = 19.0
 # HBM bytes a token and layer the element-wise work of a Llama-style layer (RMSNorm written in
 # PyTorch operations, rotary embedding as a complex multiply, SwiGLU as silu and mul) costs in
 # eager PyTorch beyond the fused kernels' count, by element of the tensor it works on; counted
