@@ -17,6 +17,7 @@ from dclint.projection.step.records import (
     ADAM_BYTES,
     ATTENTION_KERNEL_SLOWDOWN,
     CROSS_ENTROPY_BYTES,
+    FUSED_CROSS_ENTROPY_BYTES,
     EAGER_NORM_BYTES,
     EAGER_ROTARY_BYTES,
     EAGER_SWIGLU_BYTES,
@@ -50,6 +51,7 @@ __all__ = [
     "Step",
     "Stepper",
     "bubble_fraction",
+    "stage_steps",
     "step",
 ]
 
@@ -79,6 +81,16 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     return max((_stage_step(a, s, mac, sw, causal) for s in stages), key=_seconds)
 
 
+def stage_steps(
+    a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True
+) -> tuple[tuple[str, Layout, Step], ...]:
+    """Each stage that can bind (`_stages`), named "first", "middle" or "last", with its
+    step; `step` is the slowest of them (the first of equals), to the bit. One stage,
+    named "", when the stages are not told apart."""
+    named = _named_stages(a, lay)
+    return tuple((name, s, _stage_step(a, s, mac, sw, causal)) for name, s in named)
+
+
 def _seconds(st: Step) -> float:
     return st.time
 
@@ -94,18 +106,23 @@ def _stages(a: Arch, lay: Layout) -> tuple[Layout, ...]:
     (its lookup not charged), the last one fewer and the output layer and the loss, the
     middle ones layers only. Without them `lay` alone: the busiest stage's layers
     (stage_layers; 0: layers / pp) and the head, as before."""
+    return tuple(s for _, s in _named_stages(a, lay))
+
+
+def _named_stages(a: Arch, lay: Layout) -> tuple[tuple[str, Layout], ...]:
+    """`_stages`, each named "first", "middle" or "last" ("" when there is one)."""
     embedding, loss = lay.split_slots
     if lay.pp == 1 or not (embedding or loss) or lay.stage_layers:
-        return (lay,)
+        return (("", lay),)
     per = (a.layers + embedding + loss) / lay.pp
     plain = replace(lay, split_slots=(0, 0), head=False)
-    out = [replace(plain, stage_layers=per - embedding)]
+    out = [("first", replace(plain, stage_layers=per - embedding))]
     if lay.pp > 2:
-        out.append(replace(plain, stage_layers=per))
-    out.append(replace(plain, stage_layers=per - loss, head=True))
+        out.append(("middle", replace(plain, stage_layers=per)))
+    out.append(("last", replace(plain, stage_layers=per - loss, head=True)))
     # a stage of no layers (a split PAR003 rejects) is left out; the model has no such stage
-    kept = tuple(s for s in out if s.stage_layers > 0)
-    return kept or (replace(lay, split_slots=(0, 0)),)
+    kept = tuple((n, s) for n, s in out if s.stage_layers > 0)
+    return kept or (("", replace(lay, split_slots=(0, 0))),)
 
 
 def _stage_step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool) -> Step:
@@ -395,11 +412,12 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     )
     logits = 2 * n * h * a.vocab / t
     vt = a.vocab / t
+    loss_bytes = FUSED_CROSS_ENTROPY_BYTES if sw.fused_cross_entropy else CROSS_ENTROPY_BYTES
     head = (
         logits / tile_share(n, vt, mac.sms)
         + logits / tile_share(n, h, mac.sms)
         + logits / tile_share(h, vt, mac.sms)
-    ) / (flops_rate * mac.head_rate) + CROSS_ENTROPY_BYTES * n * a.vocab / t / bytes_rate
+    ) / (flops_rate * mac.head_rate) + loss_bytes * n * a.vocab / t / bytes_rate
     per_layer = lay.stage_layers or a.layers / p
     # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
     accumulate = 8 * (a.dense_params / t + a.expert_params / (e * et)) / p / bytes_rate
