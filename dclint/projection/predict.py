@@ -568,6 +568,7 @@ def software(s: Settings) -> Software:
         COMPOSER_ADAM_BYTES if s.framework == "llm-foundry" else ADAM_BYTES,
         cp_all_gather=s.cp_comm_type == "all_gather",
         fused_cross_entropy=bool(s.fused_cross_entropy),
+        moe_sequence_parallel=s.framework == "megatron-core",
     )
 
 

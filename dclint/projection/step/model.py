@@ -505,7 +505,8 @@ def _overlapped(mac: Machine, comm: float, under: float, span: int) -> float:
 
 def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
     """Tensor parallel: 4 collectives of (t-1)/t x n h bytes a pass (2 AG + 2 RS with sequence
-    parallelism, 2 all-reduces of twice that without), forward, backward and recomputation."""
+    parallelism, 2 all-reduces of twice that without), forward, backward and recomputation;
+    2 (attention's) in an MoE layer under Megatron-Core (Software.moe_sequence_parallel)."""
     t, h, n, links = lay.tp, float(a.hidden), x.n, mac.links
     flops_rate = mac.peak * mac.matmul_eff
     tp = _etp_comm(a, lay, mac, sw, x)
@@ -535,9 +536,16 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
                 return tp + x.m * x.per_layer * (forward * exposed + back)
             tp += x.m * x.per_layer * (forward * max(0.0, per - fwd_gemm) + back)
             return tp
+        # an MoE layer under Megatron-Core has attention's two a pass only: MoELayer takes the
+        # sequence-parallel split input (it refuses tp without sequence parallelism), the
+        # router and the dispatcher run on the rank's own tokens, and the expert tp group's
+        # all-gather and reduce-scatter are _etp_comm's (moe_layer.py and token_dispatcher.py,
+        # core_v0.13.0; the model holds no shared expert, whose SharedExpertMLP is a dense MLP
+        # on the tp group and would bring the other two back)
+        each = 2 if a.experts and sw.moe_sequence_parallel else 4
         # NCCL's latency per collective unless Transformer Engine's userbuffers run them
-        calls = 0 if sw.overlap_tp else 4 * passes
-        one = group_time(links, 4 * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
+        calls = 0 if sw.overlap_tp else each * passes
+        one = group_time(links, each * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
         hidden_under = (x.fwd_g + x.bwd_g) / flops_rate if sw.overlap_tp else 0.0
         tp += x.m * x.per_layer * _overlapped(mac, one, hidden_under, t)
     return tp

@@ -348,6 +348,10 @@ class Software:
     # the loss as Transformer Engine's fused cross-entropy computes it (model._layer_pass's
     # head): FUSED_CROSS_ENTROPY_BYTES a logit, not Megatron's fp32 CROSS_ENTROPY_BYTES
     fused_cross_entropy: bool = False
+    # MoE layers as Megatron-Core builds them (MoELayer, core_v0.13.0 / 0.14.0): the layer's
+    # input reaches the router and the all-to-all or flex dispatcher sequence-parallel split,
+    # so its MLP half has no tp collective (model._tp_comm); only attention's two a pass
+    moe_sequence_parallel: bool = False
 
 
 @dataclass(frozen=True, slots=True)
