@@ -607,13 +607,20 @@ def _seconds(st: Step) -> float:
     return st.time
 
 
+def _stage_seconds(seconds: float) -> str:
+    """A stage's step to 4 figures at least (the stages differ by a percent or so)."""
+    places = 2 if seconds >= 10 else 3 if seconds >= 1 else 4
+    return f"{seconds:.{places}f}"
+
+
 def _stage_note(staged: tuple[tuple[str, Layout, Step], ...], layout: Layout) -> str:
     """Which pipeline stage the step was timed on, when the embedding or the loss takes a
     layer's place in the split (`stage_steps`: the stages differ)."""
     name, lay, got = max(staged, key=lambda x: x[2].time)
     which = "a middle one" if name == "middle" and layout.pp > 3 else f"the {name} one"
     each = ", ".join(
-        f"{n} {s.time:.4g} s" + (" with the output layer and the loss" if stage.head else "")
+        f"{n} {_stage_seconds(s.time)} s"
+        + (" with the output layer and the loss" if stage.head else "")
         for n, stage, s in staged
     )
     embedding, loss = layout.split_slots

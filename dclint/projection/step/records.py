@@ -351,7 +351,7 @@ class Software:
     # MoE layers as Megatron-Core builds them (MoELayer, core_v0.13.0 / 0.14.0): the layer's
     # input reaches the router and the all-to-all or flex dispatcher sequence-parallel split,
     # so its MLP half has no tp collective (model._tp_comm); only attention's two a pass
-    moe_sequence_parallel: bool = False
+    moe_sequence_parallel: bool = True
 
 
 @dataclass(frozen=True, slots=True)
