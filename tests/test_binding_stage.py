@@ -114,7 +114,8 @@ def test_no_stage_note_without_uneven_stages() -> None:
             "account_for_loss_in_pipeline_split": False,
         }
     )
-    assert _stage_notes(Run(run.design, run.wl.model_copy(update={"parallel": plain}), run.hw)) == []
+    even = Run(run.design, run.wl.model_copy(update={"parallel": plain}), run.hw)
+    assert _stage_notes(even) == []
     ends = run.wl.parallel.model_copy(update={"first_stage_layers": 15, "last_stage_layers": 15})
     declared = Run(run.design, run.wl.model_copy(update={"parallel": ends}), run.hw)
     assert _split_slots(declared.wl) == (0, 0)

@@ -26,7 +26,8 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     +6.0, +4.6, +4.0; H100 on 512 BF16 -16.2, FP8 -3.4; mean absolute error 5.15%, 7 of 8 within
     15% (-3.5, -2.6, -3.4, +4.7, +3.3, +2.7, -17.8, -5.9 and 5.47% before the MoE layers lost
     the dense MLP's two tp collectives a pass and the head was charged Transformer Engine's
-    fused cross-entropy, which the preset declares; before the expert-tp all-gathers and reduce-scatters of the all-to-all dispatcher were
+    fused cross-entropy, which the preset declares; before the expert-tp all-gathers and
+    reduce-scatters of the all-to-all dispatcher were
     charged exposed, `_etp_comm`: GB200 BF16 +2.9, +3.8, +2.9, FP8 +15.3, +13.8, +13.2; 9.45%,
     6 of 8). Every run inside the band it carries: the Blackwell band 0.813-1.242 at 128 and
     256 GPUs; at 512 the envelope 0.722-2.091, outside the domain (the MoE calibration runs of

@@ -616,7 +616,7 @@ def _stage_seconds(seconds: float) -> str:
 def _stage_note(staged: tuple[tuple[str, Layout, Step], ...], layout: Layout) -> str:
     """Which pipeline stage the step was timed on, when the embedding or the loss takes a
     layer's place in the split (`stage_steps`: the stages differ)."""
-    name, lay, got = max(staged, key=lambda x: x[2].time)
+    name, lay, _ = max(staged, key=lambda x: x[2].time)
     which = "a middle one" if name == "middle" and layout.pp > 3 else f"the {name} one"
     each = ", ".join(
         f"{n} {_stage_seconds(s.time)} s"
