@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from test_calibration import Run, _run_inputs, runs
 
-from dclint.projection.predict import _split_slots
-from dclint.projection.step.model import Stepper, _stage_step, _stages, step
+from dclint.projection.predict import _split_slots, predict
+from dclint.projection.step.model import Stepper, _stage_step, _stages, stage_steps, step
 
 MLPERF_GB200 = "mlperf-training-blackwell: llama31-405b-256-v5.0-tyche"
 MLPERF_B200 = "mlperf-training-blackwell: llama31-405b-256-v5.1-uf"
@@ -33,10 +33,12 @@ def test_126_layers_and_two_slots_on_pp_8() -> None:
 
 
 def test_the_step_is_the_slowest_stage() -> None:
-    """The step is the slowest stage's, every term of it: MLPerf's GB200 run binds on the last
-    stage (15 layers and the FP8 run's BF16 output layer: 19.311 s against a middle stage's
-    19.301 s), the University of Florida's B200 run on a middle one (29.565 s against 29.322 s);
-    the first stage, a layer short and no output layer, never binds."""
+    """The step is the slowest stage's, every term of it: MLPerf's GB200 run binds on a middle
+    stage (16 layers: 19.333 s against the last stage's 19.244 s, 15 layers and the FP8 run's
+    BF16 output layer with Transformer Engine's fused cross-entropy; the last bound, 19.341 s,
+    when the loss was charged Megatron's unfused 52 B a logit), the University of Florida's
+    B200 run on a middle one too (29.567 s against 29.199 s; 29.324 s unfused); the first
+    stage, a layer short and no output layer, never binds."""
     seconds = {}
     for name in (MLPERF_GB200, MLPERF_B200):
         a, lay, mac, sw = _run_inputs(_run(name))
@@ -45,8 +47,8 @@ def test_the_step_is_the_slowest_stage() -> None:
         assert got == max(stages, key=lambda st: st.time)
         seconds[name] = [round(st.time, 3) for st in stages]
     assert seconds == {
-        MLPERF_GB200: [18.208, 19.301, 19.311],
-        MLPERF_B200: [27.906, 29.565, 29.322],
+        MLPERF_GB200: [18.238, 19.333, 19.244],
+        MLPERF_B200: [27.908, 29.567, 29.199],
     }
 
 
@@ -79,3 +81,45 @@ def test_declared_ends_decide_over_the_flags() -> None:
     assert _split_slots(run.wl) == (1, 1)
     parallel = run.wl.parallel.model_copy(update={"first_stage_layers": 14})
     assert _split_slots(run.wl.model_copy(update={"parallel": parallel})) == (0, 0)
+
+
+def _stage_notes(run: Run) -> list[str]:
+    got = predict(run.design, run.wl, run.hw, causal=run.wl.causal_attention)
+    assert not isinstance(got, str)
+    return [n for n in got.assumptions if n.startswith("step timed on")]
+
+
+def test_the_assumptions_name_the_stage_timed() -> None:
+    """One note says which stage the step was timed on and what each stage takes, as
+    stage_steps names them: the University of Florida's B200 run on a middle one."""
+    run = _run(MLPERF_B200)
+    a, lay, mac, sw = _run_inputs(run)
+    named = [(n, s.stage_layers, s.head) for n, s, _ in stage_steps(a, lay, mac, sw)]
+    assert named == [("first", 15.0, False), ("middle", 16.0, False), ("last", 15.0, True)]
+    assert _stage_notes(run) == [
+        "step timed on the slowest pipeline stage: a middle one, 16 layers (first 27.91 s, "
+        "middle 29.57 s, last 29.20 s with the output layer and the loss); the embedding and "
+        "the loss counted in the pipeline split"
+    ]
+
+
+def test_no_stage_note_without_uneven_stages() -> None:
+    """An even split without the flags (one stage timed, layers / pp with the output layer)
+    says nothing of stages; declared first and last stage layers say the busiest stage's
+    layers were timed with the output layer and the loss."""
+    run = _run(MLPERF_B200)
+    plain = run.wl.parallel.model_copy(
+        update={
+            "account_for_embedding_in_pipeline_split": False,
+            "account_for_loss_in_pipeline_split": False,
+        }
+    )
+    even = Run(run.design, run.wl.model_copy(update={"parallel": plain}), run.hw)
+    assert _stage_notes(even) == []
+    ends = run.wl.parallel.model_copy(update={"first_stage_layers": 15, "last_stage_layers": 15})
+    declared = Run(run.design, run.wl.model_copy(update={"parallel": ends}), run.hw)
+    assert _split_slots(declared.wl) == (0, 0)
+    assert _stage_notes(declared) == [
+        "step timed on the busiest pipeline stage's 16 layers with the output layer and the "
+        "loss (layers declared: first stage 15, last stage 15)"
+    ]

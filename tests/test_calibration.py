@@ -30,7 +30,15 @@ from dclint.model.workload import Workload
 from dclint.projection.efficiency import GENERATION, SDPA_SOURCE
 from dclint.projection.hardware import Hardware, hardware_of
 from dclint.projection.predict import Prediction, inputs, predict
-from dclint.projection.step.model import Arch, Layout, Machine, Software, _last_bucket, step
+from dclint.projection.step.model import (
+    Arch,
+    Layout,
+    Machine,
+    Software,
+    _last_bucket,
+    stage_steps,
+    step,
+)
 
 DESIGNS = ROOT / "tests" / "calibration"
 # design file -> the preset its publication's software is
@@ -170,11 +178,15 @@ def error(run: Run) -> float:
 # layers and the head, not 11.75 and the head; docs/performance-model.md, The binding
 # pipeline stage). Within 15% since the GEMMs run at a layer's shapes back to back
 # (efficiency.AT_LAYER, Transformer Engine's GEMM profiling guide): Megatron-Core's 177B on 96
-# H100 (+15.5% -> +9.7%), the MoE README's Mixtral 8x7B at v0.8 (+18.2% -> +12.7%); MLPerf's
-# Llama 3.1 8B on 256 B200 too (+19.5% -> +14.5%), out again at +15.0% since Transformer
-# Engine's casts are charged as it runs them on Blackwell (no FP8 transpose: 3 B an element; the
-# MLP's second GEMM input cast: docs/performance-model.md, FP8 casts as the code runs them).
+# H100 (+15.5% -> +9.7%), the MoE README's Mixtral 8x7B at v0.8 (+18.2% -> +12.7%) and MLPerf's
+# Llama 3.1 8B on 256 B200 (+19.5% -> +14.5%). Out of 15% since the head is charged Transformer
+# Engine's fused cross-entropy (FUSED_CROSS_ENTROPY_BYTES, 10 B a logit, not the unfused 52,
+# where the preset declares it): MLPerf's 8B on 256 B200 (+14.5% -> +16.6%) and H100's Qwen3
+# 235B of 25.11 (+11.4% -> +15.3%, then +18.6% once its MoE layers lost the dense MLP's two tp
+# collectives a pass, model._tp_comm).
 MISSES = {
+    "megatron-bridge-25.11-h100: qwen3-235b-a22b-256",
+    "mlperf-training-blackwell: llama31-8b-256-v5.1-uf",
     "megatron-core-0.8-h100: gpt-32b",
     "megatron-core-0.8-h100: gpt-177b-strong-4608",
     "megatron-bridge-25.11-h100: qwen3-30b-a3b-16",
@@ -224,29 +236,29 @@ def test_mean_absolute_error_at_most_8_percent_on_the_megatron_dense_runs() -> N
 
 
 def test_mean_absolute_error_on_every_dense_run() -> None:
-    """8.05%, above the 8% it was held to: 7.99% before Transformer Engine's FP8 casts were
-    charged as Megatron-Core runs them (8.96% before the step model timed the stage that binds
-    when the embedding and the loss count in the pipeline split). Of the casts, the MLP's second
-    GEMM input (TERowParallelLinear after Megatron-Core's own SwiGLU) alone gives 8.11%, the
-    transpose Blackwell's per-tensor recipes do not write alone 7.99%: the dense FP8 runs the
-    model under-predicts (Megatron-Bridge's H100 Llama 3 8B and 70B, -10.2% and -5.7% before)
-    lose more, MLPerf's 8B runs of one micro-batch a step (+60%) gain; the sourced cast is kept
-    and the miss reported (docs/performance-model.md, FP8 casts as the code runs them)."""
+    """8.12%, above the 8% the Megatron-family dense runs were held to: 7.99% before the head was
+    charged Transformer Engine's fused cross-entropy where the preset declares it (10 B a logit,
+    FUSED_CROSS_ENTROPY_BYTES, not Megatron's unfused 52), which moves MLPerf's Llama 3.1 8B runs
+    up by about 2 points (the Megatron-family runs above: 6.57% -> 6.47%); 8.96% before the step
+    model timed the stage that binds when the embedding and the loss count in the pipeline split
+    (MLPerf's and Megatron-Bridge's Llama 3.1 405B runs)."""
     errors = [abs(error(r)) for r in runs() if not r.moe and r.design.name not in PYTORCH]
     assert len(errors) == 45
-    assert round(100 * sum(errors) / len(errors), 2) == 8.05
+    assert round(100 * sum(errors) / len(errors), 2) == 8.12
 
 
 def test_mlperf_llama_405b_runs_to_the_tenth_of_a_percent() -> None:
     """MLPerf's Llama 3.1 405B runs, many micro-batches a step: GB200 from 256 to 2,496 GPUs
-    from -0.9% to +0.9% (the model loses 4% per GPU over that range, the runs 6%), B200 at 256
-    and 448 GPUs under-predicted by 6.5% and 5.5%. Before the step was timed on the stage that
+    from -0.9% to +1.0% (the model loses 4% per GPU over that range, the runs 6%), B200 at 256
+    and 448 GPUs under-predicted by 6.5% and 5.5% (-0.9% to +0.9% on GB200 before the head was
+    charged Transformer Engine's fused cross-entropy, FUSED_CROSS_ENTROPY_BYTES). Before the step
+    was timed on the stage that
     binds (126 layers + the embedding and the loss over pp 8: 16 layers on the middle stages,
     15 and the head on the last, not 15.75 and the head): -4.9% to -3.1%, -9.6% and -8.6%."""
     got = [
         round(100 * error(r), 1) for r in runs() if r.design.name == MLPERF and "405b" in r.wl.id
     ]
-    assert got == [-0.7, 0.1, -0.7, -0.5, 0.1, 0.4, 1.1, -6.5, -5.5]
+    assert got == [-0.9, -0.0, -0.8, -0.6, -0.0, 0.4, 1.0, -6.5, -5.5]
 
 
 def test_the_last_gradient_bucket_holds_the_embedding_and_runs_outside_the_passes() -> None:
@@ -352,9 +364,9 @@ def test_uncertainty_bands_are_the_calibration_residuals() -> None:
             round(f.t, 3),
         )
     assert table == {
-        "hopper": (8, 72, 1.036, 0.053, 0.11, 1.44),
-        "blackwell": (7, 51, 0.962, 0.063, 0.133, 1.476),
-        "all": (16, 160, 0.998, 0.054, 0.111, 1.345),
+        "hopper": (8, 72, 1.06, 0.065, 0.115, 1.44),
+        "blackwell": (7, 51, 1.005, 0.04, 0.135, 1.476),
+        "all": (16, 160, 1.027, 0.05, 0.114, 1.345),
     }
     means = {
         name: round(math.exp(sum(x) / len(x)), 3)
@@ -410,30 +422,31 @@ def _held_out(q: float) -> tuple[int, int, dict[str, tuple[int, int]], tuple[int
 
 def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     """The band (the random-effects prediction interval over publications, 10% a side: an 80% band):
-    bands derived without one publication's runs contain the published figure of 146 of 164 runs
-    left out (89.0%; 147 before the step was timed on the stage that binds; the run-level
-    split-conformal bands per generation, stack and class used before held 147, 150 at MAMF's GEMM
-    rates). By stack, the Megatron-family runs 73 of 89 (82.0%; 77 before), the PyTorch-native runs
-    73 of 75 (97.3%; 70): each at least 80%, the coverage issue 51 asks of an 80% band. A
-    generation's own band judged 123 runs and held 106 (86.2%); the pooled band the 37 A100 runs
-    (Ampere has 2 publications, 1 left without the run's own, under MIN_SOURCES) and held 36; the
-    envelope TorchTitan's 4 rows at context parallel above 2, all inside. Misses (predicted over
-    published - 1): Megatron-Core 0.8's H100 runs 7 of 11 (-10.3% to -27.7%, under the 0.902-1.246
-    of the other Hopper publications: their micro-batch and interleaving are assumed), MLPerf's 8B
-    on 512 GB200 and GB300 (+59.7%, +63.5%) and on 256 B200 (+14.5%), above the 0.805-1.142 of the
-    other Blackwell publications, Qwen3 30B on 16 H100 of 25.11 and 26.02 (+98.6%, +40.8%), the
-    Qwen3 releases on B300 twice (+36.6%, -22.5%), GB300 once (-25.7%) and B200 once (the 30B of
-    26.04.01, -21.5%, under the 0.798-1.24 of the others since their 235B rows moved up),
-    llm-foundry's MPT-30B at 8K on H100 and A100 (+33.8%, +31.7%). On runs of publications outside
-    the calibration set the run-level bands held 63%, these 92%
+    bands derived without one publication's runs contain the published figure of 148 of 164 runs
+    left out (90.2%; 146 before the head was charged Transformer Engine's fused cross-entropy
+    where the preset declares it and the MoE layers lost the dense MLP's tp collectives, 147
+    before the step was timed on the stage that binds; the run-level split-conformal bands per
+    generation, stack and class used before held 147, 150 at MAMF's GEMM rates). By stack, the
+    Megatron-family runs 74 of 89 (83.1%; 73 before), the PyTorch-native runs 74 of 75 (98.7%;
+    73): each at least 80%, the coverage issue 51 asks of an 80% band. A generation's own band
+    judged 123 runs and held 108 (87.8%); the pooled band the 37 A100 runs (Ampere has 2
+    publications, 1 left without the run's own, under MIN_SOURCES) and held 36; the envelope
+    TorchTitan's 4 rows at context parallel above 2, all inside. Misses (predicted over
+    published - 1): Megatron-Core 0.8's H100 runs 7 of 11 (-10.3% to -27.7%, under the
+    0.908-1.268 of the other Hopper publications: their micro-batch and interleaving are
+    assumed), MLPerf's 8B on 512 GB200 and GB300 (+62.2%, +66.2%), above the 0.824-1.184 of the
+    other Blackwell publications, Qwen3 30B on 16 H100 of 25.11 and 26.02 (+109.0%, +45.8%), the
+    Qwen3 releases on B300 twice (+40.8%, -19.4%), GB300 once (the 30B of 25.11, -24.0%) and B200
+    once (the 30B of 26.04.01, -19.8%), llm-foundry's MPT-30B at 8K on A100 (+31.7%). On runs of
+    publications outside the calibration set the run-level bands held 63%, these 97%
     (test_the_band_holds_the_validation_runs)."""
     from dclint.projection.uncertainty import BAND_QUANTILE
 
     inside, total, per, banded = _held_out(BAND_QUANTILE)
-    assert (inside, total) == (146, 164)
-    assert banded == (106, 123)
+    assert (inside, total) == (148, 164)
+    assert banded == (108, 123)
     assert per == {  # the coverage table of docs/performance-model.md
-        "llm-foundry": (52, 54),
+        "llm-foundry": (53, 54),
         "torchao-float8-h100": (3, 3),
         "torchtitan-h100": (18, 18),
         "megatron-bridge-25.11-b200": (3, 3),
@@ -447,19 +460,19 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
         "megatron-bridge-qwen3-h100": (4, 5),
         "megatron-core-0.8-h100": (4, 11),
         "megatron-core-moe-h100": (2, 2),
-        "mlperf-training-blackwell": (13, 16),
+        "mlperf-training-blackwell": (14, 16),
         "narayanan-2021-a100": (10, 10),
     }
     megatron = [per[k] for k in per if k not in PYTORCH]
     native = [per[k] for k in per if k in PYTORCH]
     counts = [(sum(h for h, _ in s), sum(n for _, n in s)) for s in (megatron, native)]
-    assert counts == [(73, 89), (73, 75)]
+    assert counts == [(74, 89), (74, 75)]
     # the bands of the other publications that the misses meet
     from dclint.projection.uncertainty import derive
 
     for source, generation, band_ in (
-        ("megatron-core-0.8-h100", "hopper", (0.903, 1.237)),
-        ("mlperf-training-blackwell", "blackwell", (0.785, 1.122)),
+        ("megatron-core-0.8-h100", "hopper", (0.908, 1.268)),
+        ("mlperf-training-blackwell", "blackwell", (0.824, 1.184)),
     ):
         bands, _ = derive(
             (r.generation, r.design.name, error(r))
@@ -483,12 +496,12 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
                 classes[(r.native, r.generation, r.moe)] = (hits + hit, n + 1)
     assert classes == {
         (False, "ampere", False): (10, 10),
-        (False, "blackwell", False): (18, 21),
+        (False, "blackwell", False): (19, 21),
         (False, "blackwell", True): (26, 30),
         (False, "hopper", False): (7, 14),
         (False, "hopper", True): (12, 14),
         (True, "ampere", False): (26, 27),
-        (True, "hopper", False): (43, 44),
+        (True, "hopper", False): (44, 44),
     }
     for hits, runs_ in (*counts, (inside, total), banded):  # the 80% the band is for
         assert hits / runs_ >= 1 - 2 * BAND_QUANTILE
@@ -518,8 +531,8 @@ def test_the_random_effects_interval_by_hand(monkeypatch: pytest.MonkeyPatch) ->
     hopper = band("hopper", True, "megatron-core", 64)
     assert (hopper.outside, hopper.low_factor, hopper.high_factor, hopper.runs) == (
         (),
-        0.865,
-        1.24,
+        0.872,
+        1.288,
         72,
     )
     monkeypatch.delitem(uncertainty.BANDS, "hopper")
@@ -588,13 +601,14 @@ def _split_conformal(
     return out
 
 
-def test_the_run_level_bands_before_held_67_percent_of_new_publications_runs() -> None:
+def test_the_run_level_bands_before_held_68_percent_of_new_publications_runs() -> None:
     """What the random-effects bands replace, recomputed: the run-level split-conformal bands
-    per stack, generation and class hold 151 of the 164 calibration runs left out one
-    publication at a time (the random-effects bands 146), but 74 of the 110 runs of
-    tests/validation/ (67%; 72 of the 108 before TorchTitan's 2 GB200 runs joined, 61 of the
-    97 before Llama 3's and Grok 1's runs joined, 63%) against their 106 (96%; 104 of 108, 93 of
-    97): the runs of one publication share their errors, and a
+    per stack, generation and class hold 153 of the 164 calibration runs left out one
+    publication at a time (the random-effects bands 148), but 73 of the 108 runs of
+    tests/validation/ (68%; 72 and 104 before the head was charged Transformer Engine's fused
+    cross-entropy and the MoE layers lost the dense MLP's tp collectives; 61 of the 97 before
+    Llama 3's and Grok 1's runs joined, 63%) against their 105 (97%; 93 of 97): the runs of one
+    publication share their errors, and a
     new publication's runs are not exchangeable with the calibration runs. (When the
     random-effects bands were chosen, before issue 51's fourth round: 147 and 147 of 164, 67 of
     108 and 59 of 97 against 98 and 88.)"""
@@ -616,7 +630,7 @@ def test_the_run_level_bands_before_held_67_percent_of_new_publications_runs() -
             if r.design.name == source:
                 low, high = (bands.get(key(r)) if r.in_domain else None) or wide[:2]
                 inside += low <= 1 + e <= high
-    assert inside == 151
+    assert inside == 153
     ratios = {}
     for r, e in errors:
         if r.in_domain:
@@ -633,7 +647,7 @@ def test_the_run_level_bands_before_held_67_percent_of_new_publications_runs() -
             now += got.low_factor <= ratio <= got.high_factor
             widths.append(high / low)
     # and the median width of their bands (docs/performance-model.md's table: x1.12)
-    assert (held, now, round(statistics.median(widths), 2)) == (74, 106, 1.12)
+    assert (held, now, round(statistics.median(widths), 2)) == (73, 105, 1.12)
 
 
 _Band = tuple[float, float] | None
@@ -706,19 +720,20 @@ def _methods() -> dict[
 def test_the_band_methods_compared() -> None:
     """docs/performance-model.md's table of band methods (Residual bands): for each, the
     calibration runs held leave one publication out (of 164), the tests/validation/ runs held
-    (of 110; the first 97 scored for every method before the choice, Llama 3's 3, Grok 1's 8
-    and TorchTitan GB200's 2 after it: both GB200 runs take the envelope under every method, +2
-    on each row of the 108) and the median width (high over low) of the held-out runs' bands. A
-    run outside its domain, or whose groupings give no band, takes the envelope. The adopted
-    method's figures are uncertainty.band's (146, 106). Scored again after issue 51's fourth round
+    (of 108; the first 97 scored for every method before the choice, Llama 3's 3 and Grok 1's
+    8 after it) and the median width (high over low) of the held-out runs' bands. A run outside
+    its domain, or whose groupings give no band, takes the envelope. The adopted method's
+    figures are uncertainty.band's (148, 105). Scored again after issue 51's fourth round
     (three held-out publications' settings declared as their sources ran them; torchao's
     rowwise input casts and async TP's unfused all-gathers; the all-to-all dispatcher's expert-tp
     collectives exposed; the step timed on the binding pipeline stage, which moved the bands):
     when the choice was made the rows read 144, 130, 153, 148, 152, 147 of 164 left out, 72,
     83, 90, 95, 94, 98 of 108 and 62, 74, 80, 87, 84, 88 of 97; the adopted method led the
-    held-out counts then and, level with the method centred at 1 on the 108, leads them now,
-    while left out one publication at a time it now holds 146, fewer than the others but the
-    symmetric ones."""
+    held-out counts then and leads them now (105 of 108, 94 of 97, since the head was charged
+    Transformer Engine's fused cross-entropy and the MoE layers lost the dense MLP's tp
+    collectives; 104, level with the method centred at 1, and 93 before), while left out one
+    publication at a time it holds 148 (146 before), fewer than the others but the symmetric
+    ones."""
     from dclint.projection.uncertainty import envelope
 
     def group(r: Run, grouping: str) -> tuple[object, ...]:
@@ -773,15 +788,15 @@ def test_the_band_methods_compared() -> None:
             widths.append(high / low)
         got[method] = (loso, held, round(statistics.median(widths), 2))
     assert got == {
-        "symmetric per class": (140, 74, 1.17),
-        "symmetric per generation": (129, 91, 1.24),
-        "CDF pooling per generation, then all": (149, 98, 1.3),
-        "random effects per class, then generation, then all": (147, 105, 1.4),
-        "random effects centred at 1 per generation, then all": (152, 104, 1.45),
-        "random effects per generation, then all (adopted)": (146, 106, 1.45),
+        "symmetric per class": (140, 67, 1.17),
+        "symmetric per generation": (129, 88, 1.26),
+        "CDF pooling per generation, then all": (151, 101, 1.41),
+        "random effects per class, then generation, then all": (149, 104, 1.4),
+        "random effects centred at 1 per generation, then all": (151, 103, 1.48),
+        "random effects per generation, then all (adopted)": (148, 105, 1.48),
     }
     # the 97 held-out runs scored before the choice
-    assert list(before.values()) == [63, 80, 85, 92, 91, 92]
+    assert list(before.values()) == [56, 77, 90, 93, 92, 94]
     # the adopted row is uncertainty.band's: the leave-one-out count of _held_out
     from dclint.projection.uncertainty import BAND_QUANTILE
 
@@ -796,7 +811,7 @@ def test_the_band_methods_compared() -> None:
             by_class.setdefault(group(r, "class"), []).append((r.design.name, math.log(1 + e)))
     bands = {k: make(v) for k, v in by_class.items()}
     assert sum(b is None for b in bands.values()) == 3
-    assert bands[(False, "blackwell", False)] == (0.634, 1.718)
+    assert bands[(False, "blackwell", False)] == (0.634, 1.75)
 
 
 def test_every_point_estimate_lies_inside_its_band() -> None:
@@ -824,46 +839,43 @@ def _inputs(suffix: str) -> tuple[Arch, Layout, Machine, Software]:
 
 def test_the_expert_all_to_all_overlap_hides_under_the_paired_micro_batch() -> None:
     """H100's Qwen3 235B (ep 32 at the recipe's expert tp 1: 32 GPUs, 4 nodes): Megatron-Bridge's
-    recipe overlaps the all-to-alls (moe_a2a_overlap); exposed they were 15.53 s of a 26.47 s
-    step on the stage that binds (a middle one of 12 layers, 13 ms above the last's 26.45 s:
-    11 layers and the output layer, the embedding and the loss counted in the split; 14.24 s of
-    26.00 s on the last before Transformer Engine's FP8 casts were charged as it runs them,
-    15.21 s of 27.58 s on 11.75 layers and the output layer before that) (the pipeline bubble waits
-    on a micro-batch's share of them too), overlapped what
-    exceeds a layer's forward and backward (the 4 local experts' host time included), the 2%
-    SM share and the unpaired warm-up and cool-down chunks ((v - 1) p = 24 of m v = 512)
-    stay: 6.60 s on the last stage, which binds with the overlap (7.02 s, 7.50 s before).
+    recipe overlaps the all-to-alls (moe_a2a_overlap); exposed they would be 15.53 s of a 25.42 s
+    step on the stage that binds then (a middle one: 12 layers; the embedding and the loss
+    counted in the split; 14.24 s of 26.00 s on the last stage's 11 layers and the output layer
+    before the head was charged Transformer Engine's fused cross-entropy, 15.21 s of 27.58 s on
+    11.75 layers and the output layer before the binding stage was timed) (the pipeline bubble
+    waits on a micro-batch's share of them too), overlapped what exceeds a layer's forward and
+    backward (the 4 local experts' host time included), the 2% SM share and the unpaired
+    warm-up and cool-down chunks ((v - 1) p = 24 of m v = 512) stay: 7.02 s on the last stage,
+    which binds with the overlap (7.50 s).
     A dense run's step does not depend on the setting."""
     a, lay, mac, sw = _inputs("h100: qwen3-235b-a22b-256")
     assert sw.overlap_ep
     on, off = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, overlap_ep=False))
     assert off.ep == pytest.approx(15.5335, abs=1e-4)
-    assert on.ep == pytest.approx(6.6026, abs=1e-4)
-    assert on.time == pytest.approx(18.7113, abs=1e-4)
-    assert off.time == pytest.approx(26.466, abs=1e-3)
-    # the overlap moves the binding stage (the last with it, a middle one without), not a
-    # stage's compute
-    assert (round(on.compute, 4), round(off.compute, 4)) == (10.8203, 9.4487)
-    from dclint.projection.step.model import Stepper, _stages
-
-    both = Stepper(a, mac, sw), Stepper(a, mac, replace(sw, overlap_ep=False))
-    with_, without = ([round(s._stage(st).compute, 3) for st in _stages(a, lay)] for s in both)
-    assert with_ == without == [8.705, 9.449, 10.82]
+    assert on.ep == pytest.approx(7.0225, abs=1e-4)
+    assert on.time == pytest.approx(17.5483, abs=1e-4)
+    assert off.time == pytest.approx(25.423, abs=1e-3)
+    # each stage's compute is the same either way; the stage that binds is not
+    staged = [stage_steps(a, lay, mac, s) for s in (sw, replace(sw, overlap_ep=False))]
+    assert [[n for n, _, _ in got] for got in staged] == [["first", "middle", "last"]] * 2
+    assert [s.compute for _, _, s in staged[0]] == [s.compute for _, _, s in staged[1]]
+    assert (on.compute, off.compute) == (staged[0][2][2].compute, staged[1][1][2].compute)
     a, lay, mac, sw = _inputs("h100: llama3-70b-64")
     assert step(a, lay, mac, sw) == step(a, lay, mac, replace(sw, overlap_ep=True))
 
 
 def test_small_experts_pay_their_own_wave_quantization(monkeypatch: pytest.MonkeyPatch) -> None:
     """Transformer Engine runs a grouped GEMM as one cuBLAS GEMM an expert over 4 streams: H100's
-    Qwen3 30B (16 local experts of 768) computes 7.6177 s a step with its experts graphed (no
-    host time), 7.5790 s were all 16 experts' tiles pooled in one wave schedule."""
+    Qwen3 30B (16 local experts of 768) computes 6.9935 s a step with its experts graphed (no
+    host time), 6.9548 s were all 16 experts' tiles pooled in one wave schedule."""
     import dclint.projection.step.model as step_module
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
     sw = replace(sw, graphed_experts=True)
-    assert step(a, lay, mac, sw).compute == pytest.approx(8.1369, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(6.9935, abs=1e-4)
     monkeypatch.setattr(step_module, "GEMM_STREAMS", 10**6)
-    assert step(a, lay, mac, sw).compute == pytest.approx(8.0982, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(6.9548, abs=1e-4)
 
 
 def test_eager_experts_wait_for_the_host() -> None:
@@ -871,7 +883,7 @@ def test_eager_experts_wait_for_the_host() -> None:
     its local experts' GEMMs, 2 x 74 us forward and 4 x 74 us backward an expert, overlapped
     with the GEMMs themselves. H100's Qwen3 30B (16 local experts) has 2.368 ms forward, 4.736 ms
     backward of host work a layer against 0.45 ms and 0.96 ms of expert GEMMs; the step grows
-    from 7.6177 s of compute to 11.9893 s. The full-iteration graph removes the term."""
+    from 6.9935 s of compute to 11.3651 s. The full-iteration graph removes the term."""
     from dclint.projection.step.model import _layer_pass
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
@@ -879,7 +891,7 @@ def test_eager_experts_wait_for_the_host() -> None:
         _layer_pass(a, lay, mac, sw),
         _layer_pass(a, lay, mac, replace(sw, graphed_experts=True)),
     )
-    assert step(a, lay, mac, sw).compute == pytest.approx(12.5085, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(11.3651, abs=1e-4)
     assert eager.fwd - graphed.fwd == pytest.approx(2.368e-3 - 0.4538e-3, abs=1e-7)
     assert eager.bwd - graphed.bwd == pytest.approx(4.736e-3 - 0.9580e-3, abs=1e-7)
 
@@ -1265,8 +1277,11 @@ def test_interleaving_gains() -> None:
 
 
 def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
-    """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +44.0% on
-    average (+18.2% to +60.5%), MoE 28 runs +11.4% (+0.8% to +29.5%; +42.3%, +18.2% to +54.8%
+    """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +44.4% on
+    average (+18.5% to +61.3%), MoE 28 runs +11.8% (+0.9% to +30.5%; +44.0%, +18.2% to +60.5%
+    and +11.4%, +0.8% to +29.5% before the head was charged Transformer Engine's fused
+    cross-entropy, whose smaller share of the step leaves more to the GEMMs; +42.3%, +18.2% to
+    +54.8%
     and +29.6% before the step was timed on the pipeline stage that binds: the Llama 3.1 405B
     runs' FP8 step binds on the last stage, whose output layer runs at the BF16 rate, their
     BF16 step on a middle one; +40.6% and +10.3% at
@@ -1293,7 +1308,7 @@ def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
                 round(100 * max(gains), 1),
             )
         )
-    assert out == [(21, 44.0, 18.7, 60.5), (28, 8.2, -0.9, 25.0)]
+    assert out == [(21, 44.4, 18.5, 61.3), (28, 11.8, 0.9, 30.5)]
 
 
 def _validation_stems() -> list[str]:
@@ -1319,17 +1334,17 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     """The runs of tests/validation/ (no band is derived from them; every band method compared
     in docs/performance-model.md was scored on them before the choice, so they no longer test
     it cleanly) inside the band their prediction carries: DGX Cloud Benchmarking's 18 GB200 runs
-    (+4.9% to +13.2%, the Blackwell band 0.77-1.202) and 2 H100 runs (-0.7%, -3.7%, the Hopper band
-    0.865-1.24) all 20; TorchTitan's 6 A100 runs all 6, outside the domain (no TorchTitan run on
+    (+4.9% to +13.8%, the Blackwell band 0.813-1.242) and 2 H100 runs (-0.7%, -3.7%, the Hopper band
+    0.872-1.288) all 20; TorchTitan's 6 A100 runs all 6, outside the domain (no TorchTitan run on
     A100 in the calibration set): the envelope; TorchTitan's 2 H200 runs (+5.9%, +7.6%) both; its 12
     June 2025 async-TP runs on H100 all 12 (the rowwise rows -11.3% to -7.7%; 9 before torchao's
     rowwise recipe cast each Linear's input, ROWWISE_INPUT_BYTES, and its async TP fused only the
     reduce-scatters: the three rowwise rows at +31% and above lay above the band); llm-foundry's 10
-    FP8 runs on H100 all 10; torchao's 4 B200 runs at 750 W none, outside the domain (+101% to
-    +128%, above the envelope's 1.986); TorchTitan's 2 GB200 runs of 2026 (Llama 3 8B, BF16
-    -2.0%, MXFP8 +9.7%) both, outside the domain, in the envelope; KempnerForge's 14 H200 runs
-    all 14 (the 6 on 1 to 4 GPUs in the envelope) and its 11 weak-scaling runs all 11 (the 70B
-    on 8 GPUs +3.5% as its log ran it,
+    FP8 runs on H100 all 10; torchao's 4 B200 runs at 750 W 1, outside the domain (+101.5% inside
+    the envelope's 2.091 since the head was charged Transformer Engine's fused cross-entropy, which
+    widened it from 1.986; +122% to +128% above it); KempnerForge's 14 H200 runs all 14 (the 6 on 1
+    to 4 GPUs in
+    the envelope) and its 11 weak-scaling runs all 11 (the 70B on 8 GPUs +3.5% as its log ran it,
     micro-batch 1 without compile; +69.2% as the driver script gives it); llm-foundry's 18
     large-scale H100 runs 17 (the 1B on 512 GPUs, +24.2%, above Hopper's 1.24; its FlashAttention-2
     rows at that
@@ -1337,18 +1352,20 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     outside the domain, in the envelope (-1.6%, -6.4%; the 131K-token row at CP 16 +10.4% with its K
     and V all-gathered as the paper says, -35.2% under PyTorch's ring: test_validation_llama3.py);
     DGX Cloud Benchmarking's Grok 1 314B MoE runs on GB200 and H100 all 8 (the 512-GPU runs in the
-    envelope: test_validation_grok1.py). Every file of tests/validation/: 106 of 110 runs, 96%, at
-    least the 80% the bands are for; their mean absolute error 11.70%, 96 within 15% (104 of 108,
-    11.81% and 94 before TorchTitan's GB200 runs joined; on the 97
+    envelope: test_validation_grok1.py). Every file of tests/validation/: 105 of 108 runs, 97%, at
+    least the 80% the bands are for; their mean absolute error 11.84%, 94 within 15% (104, 11.81%,
+    94 before the head was charged Transformer Engine's fused cross-entropy, 10 B a logit, and the
+    MoE layers lost the dense MLP's tp collectives; on the 97
     before Llama 3's and Grok 1's runs joined: 93, 12.51%, 84). The run-level split-conformal bands
     per generation, stack and class (Hopper dense 0.722-1.101, Hopper PyTorch-native 1.0-1.121,
     Blackwell dense 0.904-1.597) hold 61 of the 97, 63%: every Hopper PyTorch-native calibration run
     but three is over-predicted, so that band begins at 1.0 and misses every run the model
     under-predicts (KempnerForge's weak scaling: 1 of 11, the one over-predicted). At MAMF's GEMM
-    rates, before the GEMMs ran at a layer's shapes back to back: mean absolute error 16.10%, 72
-    within 15% (16.12% and 71 on the 108; 16.92% and 60 on the 97). Before issue 51's fourth
-    round (its steps: docs/performance-model.md, Residual bands): 98 of 108 in band, 14.38%, 83
-    within 15% (MAMF's 19.06%, 59)."""
+    rates, before the GEMMs ran at a layer's shapes back to back: mean absolute error 16.22%, 70
+    within 15% (16.12% and 71 before the fused cross-entropy and the MoE tp change; 16.92% and 60
+    on the 97). Before issue 51's fourth round (its steps:
+    docs/performance-model.md, Residual bands): 98 of 108 in band, 14.38%, 83 within 15% (MAMF's
+    19.06%, 59)."""
     got, errors = {}, []
     for stem in (
         "llm-foundry-h100-large",
@@ -1378,8 +1395,7 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
         "torchtitan-h200": (2, 2, 0),
         "torchtitan-asynctp-h100": (12, 12, 0),
         "llm-foundry-h100-fp8": (10, 10, 0),
-        "torchao-mx-b200": (0, 4, 4),
-        "torchtitan-gb200": (2, 2, 2),
+        "torchao-mx-b200": (1, 4, 4),
         "kempnerforge-h200": (14, 14, 6),
         "kempnerforge-h200-scaling": (11, 11, 0),
         "llama3-405b-h100": (3, 3, 3),
@@ -1387,29 +1403,31 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     }
     assert set(_validation_stems()) == set(got)
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
-    assert (hits, total, round(100 * hits / total)) == (106, 110, 96)
-    # the 110's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
-    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (11.7, 96)
+    assert (hits, total, round(100 * hits / total)) == (105, 108, 97)
+    # the 108's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
+    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (11.84, 94)
     from dclint.projection import efficiency
 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
-    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (16.1, 72)
+    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (16.22, 70)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
     """Why Blackwell keeps MLPerf's 8B runs of one micro-batch a step in its band
     (docs/performance-model.md, Residual bands): a domain rule "Megatron-family steps of one
     micro-batch a step per data-parallel rank are outside the calibration domain" would catch
-    10 runs, 7 of them within 15%, and leave Blackwell's band 0.809-1.109 on 44 runs, which
-    holds 14 of DGX Cloud Benchmarking's 18 held-out GB200 runs (8 to 128 micro-batches a step,
-    inside such a rule's domain: +4.9% to +13.4%); the band of all 51 holds all 18 (0.828-1.121
-    and 16 before Transformer Engine's FP8 casts were charged as it runs them). Left out one
-    publication at a time, the rule would hold 149 of 164 calibration runs (146 without), the
-    ten runs taking the others' envelope. (Before the step was timed on the pipeline stage that
-    binds: 0.813-1.082, 7 of the 18, 149 against 147.) The PyTorch-native runs of one micro-batch
-    a step (35 inside NATIVE_CP_MAX) come out from -8.7% to +17.5%: the regime alone is not
-    where the model fails."""
+    10 runs, 7 of them within 15% (MLPerf's 8B on 256 B200 +16.6%), and leave Blackwell's band
+    0.845-1.154 on 44 runs, which holds all 18 of DGX Cloud Benchmarking's held-out GB200 runs
+    (8 to 128 micro-batches a step, inside such a rule's domain: +4.9% to +13.8%), as the band
+    of all 51 does. Left out one publication at a time, the rule would hold 150 of 164
+    calibration runs (148 without), the ten runs taking the others' envelope. (Before the head
+    was charged Transformer Engine's fused cross-entropy and the MoE layers lost the dense
+    MLP's tp collectives: 0.828-1.121, 16 of the 18, 149 against 146, the case for leaving the
+    rule out; it now rests on the held-out runs alone, which neither band misses. Before the
+    step was timed on the pipeline stage that binds: 0.813-1.082, 7 of the 18, 149 against
+    147.) The PyTorch-native runs of one micro-batch a step (35 inside NATIVE_CP_MAX) come out
+    from -8.7% to +16.0%: the regime alone is not where the model fails."""
     from dclint.projection.uncertainty import BANDS, derive
 
     single = {
@@ -1419,26 +1437,26 @@ def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
         "narayanan-2021-a100: gpt-1.7b": 4.6,
         "narayanan-2021-a100: gpt-3.6b": 4.0,
         "narayanan-2021-a100: gpt-7.5b": 1.3,
-        "mlperf-training-blackwell: llama31-8b-72-v5.1-tyche": 5.2,
-        "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche": 60.4,
-        "mlperf-training-blackwell: llama31-8b-72-v5.1-theia": -8.9,
-        "mlperf-training-blackwell: llama31-8b-512-v5.1-theia": 63.2,
-        "mlperf-training-blackwell: llama31-8b-8-v5.1-uf": -1.1,
-        "mlperf-training-blackwell: llama31-8b-64-v5.1-uf": -0.4,
-        "mlperf-training-blackwell: llama31-8b-256-v5.1-uf": 15.0,
+        "mlperf-training-blackwell: llama31-8b-72-v5.1-tyche": 7.8,
+        "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche": 62.2,
+        "mlperf-training-blackwell: llama31-8b-72-v5.1-theia": -6.6,
+        "mlperf-training-blackwell: llama31-8b-512-v5.1-theia": 66.2,
+        "mlperf-training-blackwell: llama31-8b-8-v5.1-uf": 1.8,
+        "mlperf-training-blackwell: llama31-8b-64-v5.1-uf": 1.0,
+        "mlperf-training-blackwell: llama31-8b-256-v5.1-uf": 16.6,
     }
     ruled, _ = derive(
         (r.generation, r.design.name, error(r))
         for r in runs()
         if r.in_domain and (r.native or r.name not in single)
     )
-    assert ruled["blackwell"] == (0.809, 1.109, 44, 7)
+    assert ruled["blackwell"] == (0.845, 1.154, 44, 7)
     held_out = [r for r in _validation("dgxc-benchmarking").values() if r.generation == "blackwell"]
     assert len(held_out) == 18 and all(r.micro_batches >= 8 for r in held_out)
     ratios = sorted(round(1 + error(r), 3) for r in held_out)
-    assert (ratios[0], ratios[-1]) == (1.049, 1.134)
+    assert (ratios[0], ratios[-1]) == (1.049, 1.138)
     low, high, _, _ = ruled["blackwell"]
-    assert sum(low <= x <= high for x in ratios) == 14
+    assert sum(low <= x <= high for x in ratios) == 18
     low, high, _, _ = BANDS["blackwell"]
     assert sum(low <= x <= high for x in ratios) == 18
     # leave one publication out with the rule: the ten runs take the others' envelope
@@ -1459,7 +1477,7 @@ def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
                 ruled_in = r.in_domain and r.name not in single
                 low, high = (bands.get(r.generation) or pooled)[:2] if ruled_in else wide[:2]
                 inside += low <= 1 + e <= high
-    assert inside == 149  # 146 without the rule
+    assert inside == 150  # 148 without the rule
     native = [error(r) for r in runs() if r.native and r.in_domain and r.micro_batches == 1]
     assert len(native) == 35
     assert (round(100 * min(native), 1), round(100 * max(native), 1)) == (-8.7, 16.0)
@@ -1469,16 +1487,20 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
     """DGX Cloud Benchmarking's BF16 and FP8 runs of one layout and release (NeMo 25.04.01, delayed
     scaling; tests/validation/dgxc-benchmarking.yaml): FP8 over BF16, published and in the model
     (%). On GB200 Llama 3.1 405B (128 to 512 GPUs) and Nemotron-4 340B (weak and strong scaling) the
-    published gains are +43.9 to +53.4, mean +49.0; the model's +46.4 to +57.6, mean +52.6 (+46.4 to
-    +54.4, mean +51.5, before the step was timed on the pipeline stage that binds: the 405B's FP8
+    published gains are +43.9 to +53.4, mean +49.0; the model's +46.6 to +57.6, mean +52.8 (+46.4
+    to +57.6, mean +52.6, before the head was charged Transformer Engine's fused cross-entropy;
+    +46.4 to +54.4, mean +51.5, before the step was timed on the pipeline stage that binds: the
+    405B's FP8
     step binds on the last stage, whose output layer runs at the BF16 rate, its BF16 step on a
     middle one; +44.3 to +53.3, mean +50.2, at MAMF's GEMM rates, before the GEMMs ran at a layer's
     shapes back to back, where Blackwell's FP8 rate is 0.846 of MAMF's and its BF16 0.865; +48.4 to
-    +57.0, mean +54.4, before the output layer's GEMMs ran at the BF16 rate in FP8 runs): within 5.3
-    points of each (4 before), not the +20-25% of torchao's MXFP8 on B200. On H100 (405B, 512 GPUs)
+    +57.0, mean +54.4, before the output layer's GEMMs ran at the BF16 rate in FP8 runs): within 5.6
+    points of each (5.3 before the fused cross-entropy, 4 before the binding stage), not the +20-25%
+    of torchao's MXFP8 on B200. On H100 (405B, 512 GPUs)
     the model's gain is 4.6 points below the published +52.2 (7.0 before the binding stage, 11.3
-    before that). Every GB200 run of the set, BF16 and FP8, is over-predicted (+4.9% to +13.2%,
-    +2.7% before the binding stage; +14.9% to +25.3% at MAMF's rates then)."""
+    before that). Every GB200 run of the set, BF16 and FP8, is over-predicted (+4.9% to +13.8%;
+    +4.9% to +13.2% before the fused cross-entropy, +2.7% before the binding stage; +14.9% to
+    +25.3% at MAMF's rates then)."""
     rs = _validation("dgxc-benchmarking")
     got = []
     for wid, bf16 in rs.items():
@@ -1491,29 +1513,29 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
         model = _tokens(fp8) / _tokens(bf16) - 1
         got.append((wid.removesuffix("-bf16"), round(100 * published, 1), round(100 * model, 1)))
     assert got == [
-        ("gb200-llama31-405b-128", 52.5, 57.7),
-        ("gb200-llama31-405b-256", 53.4, 57.8),
-        ("gb200-llama31-405b-512", 52.3, 56.8),
-        ("gb200-nemotron4-340b-128", 47.6, 51.5),
+        ("gb200-llama31-405b-128", 52.5, 57.6),
+        ("gb200-llama31-405b-256", 53.4, 57.6),
+        ("gb200-llama31-405b-512", 52.3, 56.6),
+        ("gb200-nemotron4-340b-128", 47.6, 51.4),
         ("gb200-nemotron4-340b-256", 44.4, 50.0),
-        ("gb200-nemotron4-340b-512", 43.9, 46.7),
+        ("gb200-nemotron4-340b-512", 43.9, 46.6),
         ("gb200-nemotron4-340b-128-gbs512", 49.6, 52.3),
-        ("gb200-nemotron4-340b-256-gbs512", 47.9, 52.1),
-        ("gb200-nemotron4-340b-512-gbs512", 49.4, 50.9),
-        ("h100-llama31-405b-512", 52.2, 47.2),
+        ("gb200-nemotron4-340b-256-gbs512", 47.9, 52.0),
+        ("gb200-nemotron4-340b-512-gbs512", 49.4, 50.8),
+        ("h100-llama31-405b-512", 52.2, 47.6),
     ]
     gb200 = [(p, m) for k, p, m in got if k.startswith("gb200")]
     assert round(max(abs(m - p) for p, m in gb200), 1) == 5.6
     assert (
         round(sum(p for p, _ in gb200) / len(gb200), 1),
         round(sum(m for _, m in gb200) / len(gb200), 1),
-    ) == (49.0, 52.9)
+    ) == (49.0, 52.8)
     errors = [round(100 * error(r), 1) for r in rs.values()]
     assert errors == [
-        4.9, 8.6, 6.5, 9.6, 5.6, 8.8,  # GB200 405B, bf16 and fp8 at 128, 256, 512
-        10.5, 13.4, 8.5, 12.8, 10.0, 12.2,  # GB200 340B, weak scaling
-        7.3, 9.2, 8.4, 11.4, 9.7, 10.8,  # GB200 340B, global batch 512
-        -0.7, -4.0,  # H100 405B
+        4.9, 8.4, 6.5, 9.5, 5.6, 8.7,  # GB200 405B, bf16 and fp8 at 128, 256, 512
+        10.9, 13.8, 8.9, 13.1, 10.4, 12.5,  # GB200 340B, weak scaling
+        7.7, 9.6, 8.8, 11.8, 10.1, 11.1,  # GB200 340B, global batch 512
+        -0.7, -3.7,  # H100 405B
     ]  # fmt: skip
 
 
@@ -1521,9 +1543,10 @@ def test_mxfp8_against_current_scaling_at_the_published_layouts() -> None:
     """Megatron-Bridge 25.11's table gives MXFP8 in parentheses at the FP8-CS rows' layouts:
     Llama 3 8B on GB200 and B200, Llama 3.1 405B on B200, -5.5%, -3.6%, -5.6% (29,789 against
     31,508; 29,521 against 30,624; 624 against 661 tokens/s/GPU). The model gives MXFP8
-    -0.9%, -0.9%, -2.1% (-2.0% before the step was timed on the pipeline stage that binds)
-    with its GEMMs at MXFP8_GEMM_RATE (Transformer Engine's GEMM
-    profiling guide), +1.4%, +1.4%, +0.7% without: the published sign, 3 to 5 points short
+    -1.0%, -0.9%, -2.2% (-0.9%, -0.9%, -2.1% before the head was charged Transformer Engine's
+    fused cross-entropy; -2.0% for the 405B before the step was timed on the pipeline stage that
+    binds) with its GEMMs at MXFP8_GEMM_RATE (Transformer Engine's GEMM
+    profiling guide), +1.5%, +1.4%, +0.7% without: the published sign, 3 to 5 points short
     (its recipe bytes make MXFP8's casts the cheaper: no second amax read)."""
     got = []
     for stem, wid in (
@@ -1536,15 +1559,16 @@ def test_mxfp8_against_current_scaling_at_the_published_layouts() -> None:
         got.append(round(100 * (_tokens(run, mx) / _tokens(run) - 1), 1))
         assert any("MXFP8 GEMMs at 0.951" in n for n in prediction(run, mx).assumptions)
         assert not any("MXFP8 GEMMs" in n for n in prediction(run).assumptions)
-    assert got == [-1.4, -1.4, -2.3]
+    assert got == [-1.0, -0.9, -2.2]
     published = [29789 / 31508 - 1, 29521 / 30624 - 1, 624 / 661 - 1]
     assert [round(100 * p, 1) for p in published] == [-5.5, -3.6, -5.6]
 
 
 def test_tp_overlap_gain_on_the_megatron_runs() -> None:
     """Transformer Engine's TP overlap (userbuffers, every pass hidden) over exposed TP collectives
-    on the 23 Megatron dense runs with tp > 1 that overlap: +18.7% on average (+18.3% before the
-    step was timed on the pipeline stage that binds; +19.4% at MAMF's GEMM rates, before the GEMMs
+    on the 23 Megatron dense runs with tp > 1 that overlap: +18.8% on average (+18.7% before the
+    head was charged Transformer Engine's fused cross-entropy, +18.3% before the step was timed on
+    the pipeline stage that binds; +19.4% at MAMF's GEMM rates, before the GEMMs
     ran at a layer's shapes back to back; +18.2% before the pipeline bubble waited on the exposed
     collectives)."""
     gains = [
@@ -1555,7 +1579,7 @@ def test_tp_overlap_gain_on_the_megatron_runs() -> None:
         and r.wl.parallel.tp > 1
         and r.wl.software_in_effect.overlap_tp
     ]
-    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (23, 18.7)
+    assert (len(gains), round(100 * sum(gains) / len(gains), 1)) == (23, 18.8)
 
 
 def test_fsdp_sm_share_held_against_the_scaling_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1915,7 +1939,7 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     Float8 tensorwise with FP8 all-gather, local batch 2, torchtitan e7c0cae), two runs no band,
     ceiling or constant is derived from: predicted over published - 1 (%), 32 and 64 GPUs, +5.9% and
     +7.6% (+7.8%, +9.5% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
-    back), both inside the band they carry (Hopper, 0.865-1.24; the run-level Hopper PyTorch-native
+    back), both inside the band they carry (Hopper, 0.872-1.288; the run-level Hopper PyTorch-native
     band of before, 1.0-1.124, held both too). The model's H200 at 700 W runs the same workload
     1.32x as fast as the H100 96 GB at 500 W of the calibration's TorchTitan rows (1.323x at MAMF's
     rates), 1.087x from the power alone and 1.233x from the HBM bandwidth alone (1.086x, 1.237x)
@@ -1928,8 +1952,8 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     assert round(sum(abs(g) for g in got) / len(got), 2) == 6.75
     bands = [prediction(r).band for r in rs.values()]
     assert [(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands] == [
-        (0.865, 1.24, ()),
-        (0.865, 1.24, ()),
+        (0.872, 1.288, ()),
+        (0.872, 1.288, ()),
     ]
     teton = _native("torchtitan-h100", "llama31-8b-128-fsdp-compile-float8")
 
@@ -1974,18 +1998,13 @@ def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
     tensorwise and rowwise, vanilla then async TP. Without the rowwise rows, each within 10%
     (mean absolute 3.1%; 4.51% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes
     back to back); the rowwise rows, whose vanilla baseline the benchmark itself calls low
-    (pytorch/torchtitan#1207: rowwise under TP slower than BF16 on 8B), -11.3% to -7.7%
-    (-10.8% to -7.2% at MAMF's rates; -9.4% to -6.3% before each async reduce-scatter was
-    budgeted against the one matmul it is fused with, wo's or w2's, rather than all the
-    forward's GEMMs, and with 18 B, not 19, an input element of the rowwise casts; torchao's
-    rowwise row without TP, a calibration run, +2.5%). The rowwise AsyncTP gains, 70B and 8B,
-    are the model's 4.0 and 1.5 points (4.0 and 1.4 at MAMF's rates; 6.0 and 3.7 under the
-    whole-forward budget) against 4.2 and 5.6 published: the 8B's gain 4.1 points short (its
-    reduce-scatters exposed beyond a wo GEMM of 512 inputs a rank and a w2 of 1,792). All 12,
-    mean absolute 4.99% (5.72%), all 12 within 15%. The band each carries (Hopper,
-    0.865-1.251) holds all 12 (the run-level Hopper PyTorch-native band of before, 1.0-1.121,
-    holds 5, the rows the model over-predicts; the other 7, every rowwise row among them, lie
-    under it). The model's
+    (pytorch/torchtitan#1207: rowwise under TP slower than BF16 on 8B), +21% to +36% (+22% to
+    +38%) (torchao's rowwise row without TP, a calibration run, +17.5%, +19.1%; the rowwise
+    AsyncTP gains, 70B and 8B, are the model's 17.5 and 6.0 points, 17.7 and 5.8, against 4.2
+    and 5.6 published). All 12, mean absolute 12.06% (13.44%), 8 within 15%. The band each
+    carries (Hopper, 0.872-1.288) holds 9 of the 12: the rowwise rows at +31% and above lie
+    above it (the run-level Hopper PyTorch-native band of before, 1.0-1.124, held 5: the Float8
+    tensorwise 70B rows and 8B async row lay under it, every rowwise row above). The model's
     Float8 tensorwise gain over BF16 under TP 8 falls short of the published at each pair (70B
     +26.3, +31.2 against +35.6, +44.5; 8B +14.0, +9.9 against +16.0, +15.8; at MAMF's rates
     +23.3, +27.6 and +12.0, +7.7)."""
@@ -2033,7 +2052,7 @@ def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
-    } == {(0.865, 1.24, ())}
+    } == {(0.872, 1.288, ())}
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == []
     assert sum(1.0 <= 1 + error(r) <= 1.121 for r in rs.values()) == 5
@@ -2045,13 +2064,11 @@ def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
     layers under Composer's amp_fp8, delayed scaling), 10 runs on 8 GPUs no band, ceiling or
     constant is derived from: predicted over published - 1 (%), in the file's order (3B at
     32K, 8K, 2K, 512; 1B at 32K, 8K, 512; 350M at 32K, 16K, 512). All within 15% (mean
-    absolute 7.08%, 7.77% before te.Linear's cast of the MLP's second GEMM input was charged;
-    8.63% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
-    back); all 10 in the band they carry (Hopper, 0.865-1.24; 7 in the run-level Hopper
-    PyTorch-native band of before, 1.0-1.124, whose top the 3B and 350M at 32K, +12.5% and +14.2%,
-    lay above and whose 1.0 the 1B at 512, -2.6%, lay under); the 512-token rows closest (-2.6% to
-    +2.9%; -0.6% to +4.8% before the second GEMM input cast; +1.1% to +6.7%). FP8 over BF16 at the
-    3B's 8K layout, which the BF16 table ran
+    absolute 7.77%; 8.63% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
+    back); all 10 in the band they carry (Hopper, 0.872-1.288; 7 in the run-level Hopper
+    PyTorch-native band of before, 1.0-1.124, whose top the 3B and 350M at 32K, +13.2% and +14.7%,
+    lay above and whose 1.0 the 1B at 512, -0.6%, lay under); the 512-token rows closest (-0.6% to
+    +4.8%; +1.1% to +6.7%). FP8 over BF16 at the 3B's 8K layout, which the BF16 table ran
     identically (micro-batch 3, 6 a step): +15.5% published, +18.7% in the model (+16.5%); the 1B at
     8K (micro-batch 2 in FP8, 3 in BF16) +9.8% and +13.0% (+11.3%): the FP8 rate's factor (x0.967)
     above BF16's (x0.931) raises the model's FP8 gains."""
@@ -2063,7 +2080,7 @@ def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
-    } == {(0.865, 1.24, ())}
+    } == {(0.872, 1.288, ())}
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == []
 
@@ -2092,8 +2109,10 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
     run): predicted over published - 1 (%), BF16, tensorwise with FP8 all-gather, mxfp8_cublas,
     rowwise: +101% to +128% (+121% to +147% at MAMF's GEMM rates, before the GEMMs ran at a
     layer's shapes back to back; rowwise +155%, +175% before each converted Linear's input
-    cast, ROWWISE_INPUT_BYTES), none inside the envelope the prediction carries (0.722-1.907;
-    0.74-1.997 before). The same workload on H100 at 500 W (torchao's H100 table, a calibration
+    cast, ROWWISE_INPUT_BYTES), the BF16 row alone inside the envelope the prediction carries
+    (0.722-2.091; none inside 0.722-1.986 before the head was charged Transformer Engine's fused
+    cross-entropy, which moved the calibration runs' largest residual, nor 0.74-1.997 before). The
+    same workload on H100 at 500 W (torchao's H100 table, a calibration
     run) published 6,150 a GPU: the B200 at 750 W ran it 1.351x as fast, the model 2.527x
     (2.669x). Over BF16 the published gains are +25.4% (tensorwise), +20.0% (MXFP8), +4.0%
     (rowwise); the model's +38.3%, +35.9%, +17.1% (+36.4%, +34.2%, +14.1%; rowwise +17.7%,
@@ -2107,12 +2126,12 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
     assert round(sum(abs(g) for g in got) / len(got), 2) == 119.3
     bands = [prediction(r).band for r in rs.values()]
     assert {(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands} == {
-        (0.722, 1.907, ("no Blackwell PyTorch-native dense calibration run",))
+        (0.722, 2.091, ("no Blackwell PyTorch-native dense calibration run",))
     }
-    assert not any(
+    assert [
         b.low_factor <= 1 + error(r) <= b.high_factor
         for b, r in zip(bands, rs.values(), strict=True)
-    )
+    ] == [True, False, False, False]
 
     def published(r: Run) -> float:
         assert r.wl.tokens_per_second is not None
@@ -2154,7 +2173,7 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     published - 1 (%), in the report's order. Mean absolute 9.25%, 10 within 15% (10.74% and 9 at
     MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back); all 14 in the band
     they carry: the six runs on 1 to 4 GPUs outside the domain, in the envelope, the other 8 in the
-    Hopper band (0.865-1.24). The run-level Hopper PyTorch-native band of before (1.0-1.124) held
+    Hopper band (0.872-1.288). The run-level Hopper PyTorch-native band of before (1.0-1.124) held
     10: the 7B TP 4 runs on 16 and 32 GPUs lay above it, the 70B and the 13B FSDP 8 on 8 GPUs
     (-4.4%) under its 1.0. The 7B at TP 4 loses throughput a GPU with nodes that the model does not:
     +8.4%, +13.0%, +18.8% at 8, 16 and 32 GPUs (+12.3%, +17.0%, +22.9%); the TP 2 runs on one node
@@ -2170,7 +2189,7 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert [w for w, b in bands.items() if b.outside] == list(rs)[:6]
     assert {(b.low_factor, b.high_factor) for w, b in bands.items() if not b.outside} == {
-        (0.865, 1.24)
+        (0.872, 1.288)
     }
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == []
@@ -2188,7 +2207,7 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     the report calls memory-bound, 128.5 of 141 GB, and leaves out of its baseline). Mean
     absolute 6.15% (5.68%), 11 within 15%.
     Throughput a GPU from 32 to 160 GPUs: published -3.1% (13B) and -8.4% (70B), the model's
-    -1.5% and -9.9% (-1.5%, -10.0%). The band (Hopper, 0.865-1.24) holds all 11; the
+    -1.5% and -9.9% (-1.5%, -10.0%). The band (Hopper, 0.872-1.288) holds all 11; the
     run-level Hopper PyTorch-native band of before (1.0-1.124) held 1, the 70B on 8 GPUs: every
     run from 32 GPUs is under-predicted, under its 1.0."""
     rs = _validation("kempnerforge-h200-scaling")
@@ -2202,7 +2221,7 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
-    } == {(0.865, 1.24, ())}
+    } == {(0.872, 1.288, ())}
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == []
 
@@ -2265,13 +2284,11 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
     assert notes == [f"core attention in the flash-attn package's FlashAttention-2: {SDPA_SOURCE}"]
     assert round(sum(abs(e) for e in got.values()) / 18, 2) == 11.25
     assert sum(abs(e) <= 15 for e in got.values()) == 13
-    # the band each prediction carries (Hopper, 0.865-1.24) holds 17 of 18: the 1B on 512 GPUs,
-    # +24.2%, lies above it (inside 0.865-1.251, the band before Transformer Engine's FP8 casts
-    # were charged as it runs them, docs/performance-model.md); the run-level Hopper PyTorch-native
-    # band of before (1.0-1.124) held 10
+    # the band each prediction carries (Hopper, 0.872-1.288) holds all 18 (the 1B on 512 GPUs,
+    # +24.2%, too); the run-level Hopper PyTorch-native band of before (1.0-1.124) held 10
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {(round(b.low_factor, 3), round(b.high_factor, 3)) for b in bands.values()} == {
-        (0.865, 1.24)
+        (0.872, 1.288)
     }
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == ["mpt-1b-h100-512gpu-2048"]
@@ -2347,8 +2364,9 @@ def test_hopper_optimism_follows_the_stack_not_the_generation(
     measured at MAMF's rates (AT_LAYER emptied), Hopper's BF16 matmul rate x 0.95 or x 0.90,
     or a sustained clock of 0.95 on every Hopper GEMM and attention rate (the power rule's
     reference raised to 700 / 0.95^3 W), lowers the 164 runs' and the native runs' errors and
-    raises the Megatron dense runs' (7.47% at MAMF's rates; 6.87% before the step was timed on
-    the pipeline stage that binds): none is adopted. And the shortest-K rows are not
+    raises the Megatron dense runs' (7.55% at MAMF's rates; 7.47% before the head was charged
+    Transformer Engine's fused cross-entropy, 6.87% before the step was timed on the pipeline
+    stage that binds): none is adopted. And the shortest-K rows are not
     the most over-predicted: llm-foundry's H100 models of hidden under 4,096 (760M, 1B, 3B)
     come out +3.07% on average, the 7B to 70B +5.46% (the 30B at 8K, a miss of its own, left
     out)."""
@@ -2400,9 +2418,9 @@ def test_hopper_optimism_follows_the_stack_not_the_generation(
     monkeypatch.setitem(efficiency._MEASURED_AT_W, "hopper", 700.0 / 0.95**3)
     got["clock x0.95"] = _totals()
     assert got == {
-        "bf16 x0.95": (9.46, 146, 7.58, 69, 7.89, (147, 74, 73), (12.77, 10), (19.52, 2)),
-        "bf16 x0.90": (8.94, 145, 6.47, 69, 8.31, (146, 73, 73), (8.88, 14), (19.64, 2)),
-        "clock x0.95": (8.92, 148, 6.39, 71, 7.96, (148, 75, 73), (12.29, 12), (19.66, 2)),
+        "bf16 x0.95": (10.25, 140, 7.58, 69, 7.95, (147, 74, 73), (12.77, 10), (19.75, 2)),
+        "bf16 x0.90": (9.72, 139, 6.47, 69, 8.38, (147, 73, 74), (8.88, 14), (19.86, 2)),
+        "clock x0.95": (9.68, 142, 6.39, 71, 8.04, (148, 75, 73), (12.29, 12), (19.89, 2)),
     }
 
 
@@ -2413,12 +2431,14 @@ def test_gemms_at_a_layers_shapes_measured_whole(monkeypatch: pytest.MonkeyPatch
     power rule's clock (docs/performance-model.md, GEMMs at a layer's shapes): 164 runs' MAE
     and within 15%, native, Megatron dense, leave-one-source-out (all, Megatron, native),
     llm-foundry *Large Scale* and DGX Cloud held out (MAE, within 15%). Adopted, every total
-    improves but the leave-one-source-out coverage of the bands (148 -> 146 of 164; 73 of 89
-    and 73 of 75, each over 80%). When it was adopted, before the step was timed on the
+    improves and the leave-one-source-out coverage of the bands holds (148 of 164 either way;
+    76 of 89 and 72 of 75 -> 74 and 74, each over 80%; 148 -> 146 before the head was charged
+    Transformer Engine's fused cross-entropy and the MoE layers lost the dense MLP's tp
+    collectives). When it was adopted, before the step was timed on the
     pipeline stage that binds, the Megatron dense mean rose too (6.87% -> 6.98%, under the 8%
-    its test asks; now 7.47% -> 6.57%), the coverage went 148 -> 147 (with the run-level bands
+    its test asks; now 7.55% -> 6.46%), the coverage went 148 -> 147 (with the run-level bands
     of before, 150 -> 147), and the power-rule reading took the Megatron dense mean to 8.45%,
-    over 8% (now 7.88%)."""
+    over 8% (now 7.79%)."""
     from dclint.projection import efficiency
     from dclint.projection.efficiency import power_clock
 
@@ -2446,11 +2466,11 @@ def test_gemms_at_a_layers_shapes_measured_whole(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(efficiency, "AT_LAYER", rule)
     got["power rule"] = _totals()
     assert got == {
-        "adopted": (8.42, 146, 6.95, 69, 6.64, (146, 73, 73), (11.24, 13), (8.65, 20)),
-        "MAMF": (10.02, 143, 8.79, 68, 7.49, (148, 75, 73), (16.68, 8), (19.7, 2)),
-        "Hopper alone": (9.17, 146, 6.95, 69, 8.07, (147, 74, 73), (11.24, 13), (19.61, 2)),
-        "Blackwell alone": (9.27, 143, 8.79, 68, 6.05, (147, 74, 73), (16.68, 8), (8.74, 20)),
-        "power rule": (7.97, 141, 5.69, 71, 7.97, (146, 72, 74), (6.36, 17), (9.36, 20)),
+        "adopted": (8.73, 145, 6.95, 69, 6.46, (148, 74, 74), (11.24, 13), (8.83, 20)),
+        "MAMF": (10.82, 137, 8.79, 68, 7.55, (148, 76, 72), (16.68, 8), (19.93, 2)),
+        "Hopper alone": (9.95, 140, 6.95, 69, 8.15, (147, 74, 73), (11.24, 13), (19.83, 2)),
+        "Blackwell alone": (9.6, 142, 8.79, 68, 5.87, (149, 76, 73), (16.68, 8), (8.93, 20)),
+        "power rule": (8.2, 141, 5.69, 71, 7.79, (147, 73, 74), (6.36, 17), (9.55, 20)),
     }
 
 

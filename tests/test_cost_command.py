@@ -212,7 +212,7 @@ def test_a_predicted_mfu_is_printed_once_the_same(
     assert main(["cost", str(design)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "MFU                               38.96% (predicted)" in out
-    assert "MFU predicted                     38.96% (31-46%)" in out
+    assert "MFU predicted                     38.96% (30-45%)" in out
 
 
 def test_costs_look_up_the_projection_at_call_time() -> None:

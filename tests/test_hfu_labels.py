@@ -38,7 +38,7 @@ def test_bloom_hfu_is_its_mfu_on_hardware_flops(
     assert _rows(capsys.readouterr().out) == {
         "MFU": "48.08% (declared)",
         "HFU at the MFU": "48.08%",
-        "MFU predicted": "58.58% (49-70%) (declared -18%)",
+        "MFU predicted": "58.58% (48-68%) (declared -18%)",
         "HFU predicted": "58.58%",
         "MFU/HFU counted": "exact count, non-causal attention; hardware FLOPs",
     }
@@ -52,7 +52,7 @@ def test_h100_hfu_adds_the_recomputation(capsys: pytest.CaptureFixture[str]) -> 
     assert _rows(capsys.readouterr().out) == {
         "MFU": "45% (declared)",
         "HFU at the MFU": "45.92%",
-        "MFU predicted": "38.96% (31-46%) (declared +16%)",
+        "MFU predicted": "38.96% (30-45%) (declared +16%)",
         "HFU predicted": "39.76%",
         "MFU/HFU counted": "exact count, causal attention; model FLOPs",
     }

@@ -15,7 +15,7 @@ from dclint.units import fmt_factors
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = str(ROOT / "rules" / "layout" / "examples" / "par005" / "bad.yaml")
-BAND = "calibration band 0.865-1.240x"
+BAND = "calibration band 0.872-1.288x"
 
 
 def test_the_band_is_the_hopper_calibration_band() -> None:
@@ -47,7 +47,7 @@ def test_par005_quotes_the_band_in_every_format(
 
 def test_the_default_gap_is_about_the_models_mean_absolute_error() -> None:
     """PAR005's doc: the 10% default is about the step model's mean absolute error on its 164
-    calibration runs, 8.4% (Megatron family 9.7% over 89, PyTorch-native 7.0% over 75)."""
+    calibration runs, 8.7% (Megatron family 10.2% over 89, PyTorch-native 7.0% over 75)."""
     from test_calibration import PYTORCH, error, runs
 
     errors = [(r.design.name in PYTORCH, abs(error(r))) for r in runs()]
@@ -55,4 +55,4 @@ def test_the_default_gap_is_about_the_models_mean_absolute_error() -> None:
     megatron = [e for native, e in errors if not native]
     native = [e for native, e in errors if native]
     got = [(len(s), round(100 * sum(s) / len(s), 1)) for s in (every, megatron, native)]
-    assert got == [(164, 8.4), (89, 9.7), (75, 7.0)]
+    assert got == [(164, 8.7), (89, 10.2), (75, 7.0)]

@@ -27,7 +27,14 @@ from dclint.projection.efficiency import (
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.layout_checks import framework_split
 from dclint.projection.memory import expert_parameters
-from dclint.projection.step.model import Arch, Layout, Machine, Software, Step, step
+from dclint.projection.step.model import (
+    Arch,
+    Layout,
+    Machine,
+    Software,
+    Step,
+    stage_steps,
+)
 from dclint.projection.step.records import (
     ADAM_BYTES,
     ATTENTION_KERNEL_SLOWDOWN,
@@ -264,6 +271,15 @@ def inputs(
         shard_group=settings.shard_group if settings.sharding == "hsdp" else 0,
         torch_fsdp=torch_fsdp,
     )
+    ends = (p.first_stage_layers, p.last_stage_layers)
+    if layout.stage_layers and p.pp > 1 and ends != (None, None):
+        declared = ", ".join(
+            f"{w} stage {n}" for w, n in zip(("first", "last"), ends, strict=True) if n is not None
+        )
+        notes.append(
+            f"step timed on the busiest pipeline stage's {layout.stage_layers:g} layers with the"
+            f" output layer and the loss (layers declared: {declared})"
+        )
     links = _links(design, hw, eff.nvlink, eff.network, notes)
     machine = gpu_machine(
         peak.m_as("FLOP/s"), hw.gpu.hbm_bandwidth.m_as("B/s"), eff, links, attention_peak
@@ -572,6 +588,8 @@ def software(s: Settings) -> Software:
         # llm-foundry's optimizer: Composer's DecoupledAdamW, unfused, after clipping by norm
         COMPOSER_ADAM_BYTES if s.framework == "llm-foundry" else ADAM_BYTES,
         cp_all_gather=s.cp_comm_type == "all_gather",
+        fused_cross_entropy=bool(s.fused_cross_entropy),
+        moe_sequence_parallel=s.framework == "megatron-core",
     )
 
 
@@ -586,7 +604,10 @@ def run(
     band: Band,
 ) -> Prediction:
     """The step's quantities from the model's inputs."""
-    st = step(arch, layout, machine, sw, causal)
+    staged = stage_steps(arch, layout, machine, sw, causal)
+    st = max((got for _, _, got in staged), key=_seconds)  # the one `step` returns
+    if len(staged) > 1:
+        notes = [*notes, _stage_note(staged, layout)]
     seconds = st.time
     denominator = seconds * gpus * machine.peak
     tokens = layout.global_batch * arch.seq
@@ -600,6 +621,34 @@ def run(
         float(tokens),
         tuple(notes),
         band,
+    )
+
+
+def _seconds(st: Step) -> float:
+    return st.time
+
+
+def _stage_seconds(seconds: float) -> str:
+    """A stage's step to 4 figures at least (the stages differ by a percent or so)."""
+    places = 2 if seconds >= 10 else 3 if seconds >= 1 else 4
+    return f"{seconds:.{places}f}"
+
+
+def _stage_note(staged: tuple[tuple[str, Layout, Step], ...], layout: Layout) -> str:
+    """Which pipeline stage the step was timed on, when the embedding or the loss takes a
+    layer's place in the split (`stage_steps`: the stages differ)."""
+    name, lay, _ = max(staged, key=lambda x: x[2].time)
+    which = "a middle one" if name == "middle" and layout.pp > 3 else f"the {name} one"
+    each = ", ".join(
+        f"{n} {_stage_seconds(s.time)} s"
+        + (" with the output layer and the loss" if stage.head else "")
+        for n, stage, s in staged
+    )
+    embedding, loss = layout.split_slots
+    counted = " and ".join(w for w, on in (("the embedding", embedding), ("the loss", loss)) if on)
+    return (
+        f"step timed on the slowest pipeline stage: {which}, {lay.stage_layers:g} layers"
+        f" ({each}); {counted} counted in the pipeline split"
     )
 
 

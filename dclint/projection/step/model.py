@@ -25,6 +25,7 @@ from dclint.projection.step.records import (
     FP8_RECIPE_BYTES,
     FSDP_FP8_GATHER_BYTES,
     FSDP_SM_SHARE,
+    FUSED_CROSS_ENTROPY_BYTES,
     GEMM_STREAMS,
     HOST_EXPERT_GEMM_SECONDS,
     LAUNCH_SECONDS,
@@ -52,6 +53,7 @@ __all__ = [
     "Step",
     "Stepper",
     "bubble_fraction",
+    "stage_steps",
     "step",
 ]
 
@@ -81,6 +83,16 @@ def step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True) 
     return max((_stage_step(a, s, mac, sw, causal) for s in stages), key=_seconds)
 
 
+def stage_steps(
+    a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool = True
+) -> tuple[tuple[str, Layout, Step], ...]:
+    """Each stage that can bind (`_stages`), named "first", "middle" or "last", with its
+    step; `step` is the slowest of them (the first of equals), to the bit. One stage,
+    named "", when the stages are not told apart."""
+    named = _named_stages(a, lay)
+    return tuple((name, s, _stage_step(a, s, mac, sw, causal)) for name, s in named)
+
+
 def _seconds(st: Step) -> float:
     return st.time
 
@@ -96,18 +108,23 @@ def _stages(a: Arch, lay: Layout) -> tuple[Layout, ...]:
     (its lookup not charged), the last one fewer and the output layer and the loss, the
     middle ones layers only. Without them `lay` alone: the busiest stage's layers
     (stage_layers; 0: layers / pp) and the head, as before."""
+    return tuple(s for _, s in _named_stages(a, lay))
+
+
+def _named_stages(a: Arch, lay: Layout) -> tuple[tuple[str, Layout], ...]:
+    """`_stages`, each named "first", "middle" or "last" ("" when there is one)."""
     embedding, loss = lay.split_slots
     if lay.pp == 1 or not (embedding or loss) or lay.stage_layers:
-        return (lay,)
+        return (("", lay),)
     per = (a.layers + embedding + loss) / lay.pp
     plain = replace(lay, split_slots=(0, 0), head=False)
-    out = [replace(plain, stage_layers=per - embedding)]
+    out = [("first", replace(plain, stage_layers=per - embedding))]
     if lay.pp > 2:
-        out.append(replace(plain, stage_layers=per))
-    out.append(replace(plain, stage_layers=per - loss, head=True))
+        out.append(("middle", replace(plain, stage_layers=per)))
+    out.append(("last", replace(plain, stage_layers=per - loss, head=True)))
     # a stage of no layers (a split PAR003 rejects) is left out; the model has no such stage
-    kept = tuple(s for s in out if s.stage_layers > 0)
-    return kept or (replace(lay, split_slots=(0, 0)),)
+    kept = tuple((n, s) for n, s in out if s.stage_layers > 0)
+    return kept or (("", replace(lay, split_slots=(0, 0))),)
 
 
 def _stage_step(a: Arch, lay: Layout, mac: Machine, sw: Software, causal: bool) -> Step:
@@ -419,11 +436,12 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     )
     logits = 2 * n * h * a.vocab / t
     vt = a.vocab / t
+    loss_bytes = FUSED_CROSS_ENTROPY_BYTES if sw.fused_cross_entropy else CROSS_ENTROPY_BYTES
     head = (
         logits / tile_share(n, vt, mac.sms)
         + logits / tile_share(n, h, mac.sms)
         + logits / tile_share(h, vt, mac.sms)
-    ) / (flops_rate * mac.head_rate) + CROSS_ENTROPY_BYTES * n * a.vocab / t / bytes_rate
+    ) / (flops_rate * mac.head_rate) + loss_bytes * n * a.vocab / t / bytes_rate
     per_layer = lay.stage_layers or a.layers / p
     # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
     accumulate = 8 * (a.dense_params / t + a.expert_params / (e * et)) / p / bytes_rate
@@ -513,7 +531,8 @@ def _overlapped(mac: Machine, comm: float, under: float, span: int) -> float:
 
 def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
     """Tensor parallel: 4 collectives of (t-1)/t x n h bytes a pass (2 AG + 2 RS with sequence
-    parallelism, 2 all-reduces of twice that without), forward, backward and recomputation."""
+    parallelism, 2 all-reduces of twice that without), forward, backward and recomputation;
+    2 (attention's) in an MoE layer under Megatron-Core (Software.moe_sequence_parallel)."""
     t, h, n, links = lay.tp, float(a.hidden), x.n, mac.links
     flops_rate = mac.peak * mac.matmul_eff
     tp = _etp_comm(a, lay, mac, sw, x)
@@ -547,9 +566,16 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
                 return tp + x.m * x.per_layer * (forward * exposed + back)
             tp += x.m * x.per_layer * (forward * max(0.0, per - fwd_gemm) + back)
             return tp
+        # an MoE layer under Megatron-Core has attention's two a pass only: MoELayer takes the
+        # sequence-parallel split input (it refuses tp without sequence parallelism), the
+        # router and the dispatcher run on the rank's own tokens, and the expert tp group's
+        # all-gather and reduce-scatter are _etp_comm's (moe_layer.py and token_dispatcher.py,
+        # core_v0.13.0; the model holds no shared expert, whose SharedExpertMLP is a dense MLP
+        # on the tp group and would bring the other two back)
+        each = 2 if a.experts and sw.moe_sequence_parallel else 4
         # NCCL's latency per collective unless Transformer Engine's userbuffers run them
-        calls = 0 if sw.overlap_tp else 4 * passes
-        one = group_time(links, 4 * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
+        calls = 0 if sw.overlap_tp else each * passes
+        one = group_time(links, each * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
         hidden_under = (x.fwd_g + x.bwd_g) / flops_rate if sw.overlap_tp else 0.0
         tp += x.m * x.per_layer * _overlapped(mac, one, hidden_under, t)
     return tp

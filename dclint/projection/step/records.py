@@ -23,6 +23,7 @@ __all__ = [
     "FP8_RECIPE_BYTES",
     "FSDP_FP8_GATHER_BYTES",
     "FSDP_SM_SHARE",
+    "FUSED_CROSS_ENTROPY_BYTES",
     "GEMM_STREAMS",
     "HOST_EXPERT_GEMM_SECONDS",
     "LAUNCH_SECONDS",
@@ -77,6 +78,14 @@ ACT = 2.0  # bytes per activation element (bf16)
 # cross_entropy.py): forward cast bf16 -> fp32 (6), max (4), subtract (8), exp (8), sum (4),
 # divide (8); backward scale by the loss gradient (8) and cast back to bf16 (6)
 CROSS_ENTROPY_BYTES = 52.0
+# HBM bytes a bf16 logit costs in Transformer Engine's fused cross-entropy (Megatron-Core's
+# cross_entropy_fusion_impl "te": parallel_cross_entropy(logits, labels, 0.0, False, tp_group),
+# reduce_loss False), transformer_engine/pytorch/triton/cross_entropy.py, v2.2 to v2.9 (70f5366):
+# forward, online_softmax_kernel reads the logit for the row's max and sum (2) and
+# cross_entropy_kernel reads it again and writes the gradient over it (2 + 2); backward,
+# element_mul_kernel scales it in place by the per-token grad_output (2 + 2; skipped only when
+# grad_output is the scalar 1.0, which a per-token loss never is). dclint's count of the kernels.
+FUSED_CROSS_ENTROPY_BYTES = 10.0
 
 # Stragglers. MegaScale (Jiang et al., NSDI 2024, sec. 6.3) found hosts that ran the same forward
 # computation about 10% slower than the others, in every job they joined; removing them from its
@@ -338,6 +347,13 @@ class Software:
     # context parallelism as Transformer Engine's cp_comm_type "all_gather" runs it (model.
     # _cp_comm): the query groups' K and V all-gathered, dK and dV reduce-scattered, exposed
     cp_all_gather: bool = False
+    # the loss as Transformer Engine's fused cross-entropy computes it (model._layer_pass's
+    # head): FUSED_CROSS_ENTROPY_BYTES a logit, not Megatron's fp32 CROSS_ENTROPY_BYTES
+    fused_cross_entropy: bool = False
+    # MoE layers as Megatron-Core builds them (MoELayer, core_v0.13.0 / 0.14.0): the layer's
+    # input reaches the router and the all-to-all or flex dispatcher sequence-parallel split,
+    # so its MLP half has no tp collective (model._tp_comm); only attention's two a pass
+    moe_sequence_parallel: bool = True
 
 
 @dataclass(frozen=True, slots=True)
