@@ -47,8 +47,8 @@ def test_the_step_is_the_slowest_stage() -> None:
         assert got == max(stages, key=lambda st: st.time)
         seconds[name] = [round(st.time, 3) for st in stages]
     assert seconds == {
-        MLPERF_GB200: [18.238, 19.333, 19.244],
-        MLPERF_B200: [27.908, 29.567, 29.199],
+        MLPERF_GB200: [18.208, 19.301, 19.214],
+        MLPERF_B200: [27.906, 29.565, 29.197],
     }
 
 
@@ -98,7 +98,7 @@ def test_the_assumptions_name_the_stage_timed() -> None:
     assert named == [("first", 15.0, False), ("middle", 16.0, False), ("last", 15.0, True)]
     assert _stage_notes(run) == [
         "step timed on the slowest pipeline stage: a middle one, 16 layers (first 27.91 s, "
-        "middle 29.57 s, last 29.20 s with the output layer and the loss); the embedding and "
+        "middle 29.56 s, last 29.20 s with the output layer and the loss); the embedding and "
         "the loss counted in the pipeline split"
     ]
 

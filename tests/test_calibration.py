@@ -200,7 +200,6 @@ MISSES = {
     # step spends outside its one forward and backward (docs/performance-model.md, MLPerf)
     "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche",
     "mlperf-training-blackwell: llama31-8b-512-v5.1-theia",
-    "mlperf-training-blackwell: llama31-8b-256-v5.1-uf",
 }
 
 
@@ -244,7 +243,7 @@ def test_mean_absolute_error_on_every_dense_run() -> None:
     (MLPerf's and Megatron-Bridge's Llama 3.1 405B runs)."""
     errors = [abs(error(r)) for r in runs() if not r.moe and r.design.name not in PYTORCH]
     assert len(errors) == 45
-    assert round(100 * sum(errors) / len(errors), 2) == 8.12
+    assert round(100 * sum(errors) / len(errors), 2) == 8.16
 
 
 def test_mlperf_llama_405b_runs_to_the_tenth_of_a_percent() -> None:
@@ -258,7 +257,7 @@ def test_mlperf_llama_405b_runs_to_the_tenth_of_a_percent() -> None:
     got = [
         round(100 * error(r), 1) for r in runs() if r.design.name == MLPERF and "405b" in r.wl.id
     ]
-    assert got == [-0.9, -0.0, -0.8, -0.6, -0.0, 0.4, 1.0, -6.5, -5.5]
+    assert got == [-0.7, 0.2, -0.6, -0.4, 0.2, 0.5, 1.2, -6.5, -5.5]
 
 
 def test_the_last_gradient_bucket_holds_the_embedding_and_runs_outside_the_passes() -> None:
@@ -364,9 +363,9 @@ def test_uncertainty_bands_are_the_calibration_residuals() -> None:
             round(f.t, 3),
         )
     assert table == {
-        "hopper": (8, 72, 1.06, 0.065, 0.115, 1.44),
-        "blackwell": (7, 51, 1.005, 0.04, 0.135, 1.476),
-        "all": (16, 160, 1.027, 0.05, 0.114, 1.345),
+        "hopper": (8, 72, 1.054, 0.061, 0.113, 1.44),
+        "blackwell": (7, 51, 0.986, 0.054, 0.136, 1.476),
+        "all": (16, 160, 1.017, 0.053, 0.113, 1.345),
     }
     means = {
         name: round(math.exp(sum(x) / len(x)), 3)
@@ -443,36 +442,36 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     from dclint.projection.uncertainty import BAND_QUANTILE
 
     inside, total, per, banded = _held_out(BAND_QUANTILE)
-    assert (inside, total) == (148, 164)
-    assert banded == (108, 123)
-    assert per == {  # the coverage table of docs/performance-model.md
-        "llm-foundry": (53, 54),
-        "torchao-float8-h100": (3, 3),
-        "torchtitan-h100": (18, 18),
+    assert (inside, total) == (147, 164)
+    assert banded == (107, 123)
+    assert per == {
+        "llm-foundry": (52, 54),
         "megatron-bridge-25.11-b200": (3, 3),
         "megatron-bridge-25.11-gb200": (5, 5),
         "megatron-bridge-25.11-h100": (4, 5),
         "megatron-bridge-gpt-oss-h100": (5, 5),
         "megatron-bridge-qwen3-b200": (4, 5),
-        "megatron-bridge-qwen3-b300": (3, 5),
+        "megatron-bridge-qwen3-b300": (4, 5),
         "megatron-bridge-qwen3-gb200": (7, 7),
         "megatron-bridge-qwen3-gb300": (9, 10),
         "megatron-bridge-qwen3-h100": (4, 5),
         "megatron-core-0.8-h100": (4, 11),
         "megatron-core-moe-h100": (2, 2),
-        "mlperf-training-blackwell": (14, 16),
+        "mlperf-training-blackwell": (13, 16),
         "narayanan-2021-a100": (10, 10),
+        "torchao-float8-h100": (3, 3),
+        "torchtitan-h100": (18, 18),
     }
     megatron = [per[k] for k in per if k not in PYTORCH]
     native = [per[k] for k in per if k in PYTORCH]
     counts = [(sum(h for h, _ in s), sum(n for _, n in s)) for s in (megatron, native)]
-    assert counts == [(74, 89), (74, 75)]
+    assert counts == [(74, 89), (73, 75)]
     # the bands of the other publications that the misses meet
     from dclint.projection.uncertainty import derive
 
     for source, generation, band_ in (
-        ("megatron-core-0.8-h100", "hopper", (0.908, 1.268)),
-        ("mlperf-training-blackwell", "blackwell", (0.824, 1.184)),
+        ("megatron-core-0.8-h100", "hopper", (0.909, 1.258)),
+        ("mlperf-training-blackwell", "blackwell", (0.805, 1.16)),
     ):
         bands, _ = derive(
             (r.generation, r.design.name, error(r))
@@ -495,13 +494,13 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
                 hit = low <= 1 + error(r) <= high
                 classes[(r.native, r.generation, r.moe)] = (hits + hit, n + 1)
     assert classes == {
-        (False, "ampere", False): (10, 10),
-        (False, "blackwell", False): (19, 21),
-        (False, "blackwell", True): (26, 30),
+        (True, "hopper", False): (43, 44),
+        (True, "ampere", False): (26, 27),
+        (False, "blackwell", False): (18, 21),
+        (False, "blackwell", True): (27, 30),
         (False, "hopper", False): (7, 14),
         (False, "hopper", True): (12, 14),
-        (True, "ampere", False): (26, 27),
-        (True, "hopper", False): (44, 44),
+        (False, "ampere", False): (10, 10),
     }
     for hits, runs_ in (*counts, (inside, total), banded):  # the 80% the band is for
         assert hits / runs_ >= 1 - 2 * BAND_QUANTILE
@@ -532,7 +531,7 @@ def test_the_random_effects_interval_by_hand(monkeypatch: pytest.MonkeyPatch) ->
     assert (hopper.outside, hopper.low_factor, hopper.high_factor, hopper.runs) == (
         (),
         0.872,
-        1.288,
+        1.274,
         72,
     )
     monkeypatch.delitem(uncertainty.BANDS, "hopper")
@@ -601,17 +600,15 @@ def _split_conformal(
     return out
 
 
-def test_the_run_level_bands_before_held_68_percent_of_new_publications_runs() -> None:
+def test_the_run_level_bands_before_held_66_percent_of_new_publications_runs() -> None:
     """What the random-effects bands replace, recomputed: the run-level split-conformal bands
-    per stack, generation and class hold 153 of the 164 calibration runs left out one
-    publication at a time (the random-effects bands 148), but 73 of the 108 runs of
-    tests/validation/ (68%; 72 and 104 before the head was charged Transformer Engine's fused
-    cross-entropy and the MoE layers lost the dense MLP's tp collectives; 61 of the 97 before
-    Llama 3's and Grok 1's runs joined, 63%) against their 105 (97%; 93 of 97): the runs of one
-    publication share their errors, and a
-    new publication's runs are not exchangeable with the calibration runs. (When the
-    random-effects bands were chosen, before issue 51's fourth round: 147 and 147 of 164, 67 of
-    108 and 59 of 97 against 98 and 88.)"""
+    per stack, generation and class hold 151 of the 164 calibration runs left out one
+    publication at a time (the random-effects bands 147), but 73 of the 110 runs of
+    tests/validation/ (66%; 60 of the 97 before Llama 3's, Grok 1's and TorchTitan GB200's runs
+    joined, 62%) against their 106 (96%; 93 of 97): the runs of one publication share their
+    errors, and a new publication's runs are not exchangeable with the calibration runs. (When
+    the random-effects bands were chosen, before issue 51's fourth round: 147 and 147 of 164,
+    67 of 108 and 59 of 97 against 98 and 88.)"""
     from dclint.projection.uncertainty import envelope
 
     def key(r: Run) -> tuple[bool, str, bool]:
@@ -630,7 +627,7 @@ def test_the_run_level_bands_before_held_68_percent_of_new_publications_runs() -
             if r.design.name == source:
                 low, high = (bands.get(key(r)) if r.in_domain else None) or wide[:2]
                 inside += low <= 1 + e <= high
-    assert inside == 153
+    assert inside == 151
     ratios = {}
     for r, e in errors:
         if r.in_domain:
@@ -647,7 +644,7 @@ def test_the_run_level_bands_before_held_68_percent_of_new_publications_runs() -
             now += got.low_factor <= ratio <= got.high_factor
             widths.append(high / low)
     # and the median width of their bands (docs/performance-model.md's table: x1.12)
-    assert (held, now, round(statistics.median(widths), 2)) == (73, 105, 1.12)
+    assert (held, now, round(statistics.median(widths), 2)) == (73, 106, 1.12)
 
 
 _Band = tuple[float, float] | None
@@ -723,17 +720,15 @@ def test_the_band_methods_compared() -> None:
     (of 108; the first 97 scored for every method before the choice, Llama 3's 3 and Grok 1's
     8 after it) and the median width (high over low) of the held-out runs' bands. A run outside
     its domain, or whose groupings give no band, takes the envelope. The adopted method's
-    figures are uncertainty.band's (148, 105). Scored again after issue 51's fourth round
+    figures are uncertainty.band's (147, 106). Scored again after issue 51's fourth round
     (three held-out publications' settings declared as their sources ran them; torchao's
     rowwise input casts and async TP's unfused all-gathers; the all-to-all dispatcher's expert-tp
-    collectives exposed; the step timed on the binding pipeline stage, which moved the bands):
-    when the choice was made the rows read 144, 130, 153, 148, 152, 147 of 164 left out, 72,
-    83, 90, 95, 94, 98 of 108 and 62, 74, 80, 87, 84, 88 of 97; the adopted method led the
-    held-out counts then and leads them now (105 of 108, 94 of 97, since the head was charged
-    Transformer Engine's fused cross-entropy and the MoE layers lost the dense MLP's tp
-    collectives; 104, level with the method centred at 1, and 93 before), while left out one
-    publication at a time it holds 148 (146 before), fewer than the others but the symmetric
-    ones."""
+    collectives exposed; the step timed on the binding pipeline stage; Transformer Engine's FP8
+    casts as the code runs them; the fused loss and the MoE layers' tp collectives, which moved
+    the bands; TorchTitan's 2 GB200 runs added): when the choice was made the rows read 144,
+    130, 153, 148, 152, 147 of 164 left out, 72, 83, 90, 95, 94, 98 of 108 and 62, 74, 80, 87,
+    84, 88 of 97; the adopted method held the most held-out runs then and holds the most now
+    (106 of 110, 93 of 97)."""
     from dclint.projection.uncertainty import envelope
 
     def group(r: Run, grouping: str) -> tuple[object, ...]:
@@ -788,15 +783,15 @@ def test_the_band_methods_compared() -> None:
             widths.append(high / low)
         got[method] = (loso, held, round(statistics.median(widths), 2))
     assert got == {
-        "symmetric per class": (140, 67, 1.17),
-        "symmetric per generation": (129, 88, 1.26),
-        "CDF pooling per generation, then all": (151, 101, 1.41),
-        "random effects per class, then generation, then all": (149, 104, 1.4),
-        "random effects centred at 1 per generation, then all": (151, 103, 1.48),
-        "random effects per generation, then all (adopted)": (148, 105, 1.48),
+        "symmetric per class": (141, 65, 1.17),
+        "symmetric per generation": (129, 90, 1.26),
+        "CDF pooling per generation, then all": (151, 102, 1.4),
+        "random effects per class, then generation, then all": (147, 104, 1.4),
+        "random effects centred at 1 per generation, then all": (151, 104, 1.46),
+        "random effects per generation, then all (adopted)": (147, 106, 1.46),
     }
     # the 97 held-out runs scored before the choice
-    assert list(before.values()) == [56, 77, 90, 93, 92, 94]
+    assert list(before.values()) == [52, 77, 89, 91, 91, 93]
     # the adopted row is uncertainty.band's: the leave-one-out count of _held_out
     from dclint.projection.uncertainty import BAND_QUANTILE
 
@@ -811,7 +806,7 @@ def test_the_band_methods_compared() -> None:
             by_class.setdefault(group(r, "class"), []).append((r.design.name, math.log(1 + e)))
     bands = {k: make(v) for k, v in by_class.items()}
     assert sum(b is None for b in bands.values()) == 3
-    assert bands[(False, "blackwell", False)] == (0.634, 1.75)
+    assert bands[(False, "blackwell", False)] == (0.633, 1.753)
 
 
 def test_every_point_estimate_lies_inside_its_band() -> None:
@@ -853,9 +848,9 @@ def test_the_expert_all_to_all_overlap_hides_under_the_paired_micro_batch() -> N
     assert sw.overlap_ep
     on, off = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, overlap_ep=False))
     assert off.ep == pytest.approx(15.5335, abs=1e-4)
-    assert on.ep == pytest.approx(7.0225, abs=1e-4)
-    assert on.time == pytest.approx(17.5483, abs=1e-4)
-    assert off.time == pytest.approx(25.423, abs=1e-3)
+    assert on.ep == pytest.approx(6.6026, abs=1e-4)
+    assert on.time == pytest.approx(17.5783, abs=1e-4)
+    assert off.time == pytest.approx(25.920, abs=1e-3)
     # each stage's compute is the same either way; the stage that binds is not
     staged = [stage_steps(a, lay, mac, s) for s in (sw, replace(sw, overlap_ep=False))]
     assert [[n for n, _, _ in got] for got in staged] == [["first", "middle", "last"]] * 2
@@ -873,9 +868,9 @@ def test_small_experts_pay_their_own_wave_quantization(monkeypatch: pytest.Monke
 
     a, lay, mac, sw = _inputs("h100: qwen3-30b-a3b-16")
     sw = replace(sw, graphed_experts=True)
-    assert step(a, lay, mac, sw).compute == pytest.approx(6.9935, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(7.5128, abs=1e-4)
     monkeypatch.setattr(step_module, "GEMM_STREAMS", 10**6)
-    assert step(a, lay, mac, sw).compute == pytest.approx(6.9548, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(7.474, abs=1e-4)
 
 
 def test_eager_experts_wait_for_the_host() -> None:
@@ -891,7 +886,7 @@ def test_eager_experts_wait_for_the_host() -> None:
         _layer_pass(a, lay, mac, sw),
         _layer_pass(a, lay, mac, replace(sw, graphed_experts=True)),
     )
-    assert step(a, lay, mac, sw).compute == pytest.approx(11.3651, abs=1e-4)
+    assert step(a, lay, mac, sw).compute == pytest.approx(11.8844, abs=1e-4)
     assert eager.fwd - graphed.fwd == pytest.approx(2.368e-3 - 0.4538e-3, abs=1e-7)
     assert eager.bwd - graphed.bwd == pytest.approx(4.736e-3 - 0.9580e-3, abs=1e-7)
 
@@ -1308,7 +1303,7 @@ def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
                 round(100 * max(gains), 1),
             )
         )
-    assert out == [(21, 44.4, 18.5, 61.3), (28, 11.8, 0.9, 30.5)]
+    assert out == [(21, 44.4, 19.1, 61.3), (28, 8.6, -0.9, 25.8)]
 
 
 def _validation_stems() -> list[str]:
@@ -1333,39 +1328,35 @@ def _validation(stem: str) -> dict[str, Run]:
 def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """The runs of tests/validation/ (no band is derived from them; every band method compared
     in docs/performance-model.md was scored on them before the choice, so they no longer test
-    it cleanly) inside the band their prediction carries: DGX Cloud Benchmarking's 18 GB200 runs
-    (+4.9% to +13.8%, the Blackwell band 0.813-1.242) and 2 H100 runs (-0.7%, -3.7%, the Hopper band
-    0.872-1.288) all 20; TorchTitan's 6 A100 runs all 6, outside the domain (no TorchTitan run on
-    A100 in the calibration set): the envelope; TorchTitan's 2 H200 runs (+5.9%, +7.6%) both; its 12
-    June 2025 async-TP runs on H100 all 12 (the rowwise rows -11.3% to -7.7%; 9 before torchao's
-    rowwise recipe cast each Linear's input, ROWWISE_INPUT_BYTES, and its async TP fused only the
-    reduce-scatters: the three rowwise rows at +31% and above lay above the band); llm-foundry's 10
-    FP8 runs on H100 all 10; torchao's 4 B200 runs at 750 W 1, outside the domain (+101.5% inside
-    the envelope's 2.091 since the head was charged Transformer Engine's fused cross-entropy, which
-    widened it from 1.986; +122% to +128% above it); KempnerForge's 14 H200 runs all 14 (the 6 on 1
-    to 4 GPUs in
-    the envelope) and its 11 weak-scaling runs all 11 (the 70B on 8 GPUs +3.5% as its log ran it,
-    micro-batch 1 without compile; +69.2% as the driver script gives it); llm-foundry's 18
-    large-scale H100 runs 17 (the 1B on 512 GPUs, +24.2%, above Hopper's 1.24; its FlashAttention-2
-    rows at that
-    kernel's rates, attention_kernel flash2); Meta's Llama 3 405B on 8,192 and 16,384 H100 all 3,
-    outside the domain, in the envelope (-1.6%, -6.4%; the 131K-token row at CP 16 +10.4% with its K
-    and V all-gathered as the paper says, -35.2% under PyTorch's ring: test_validation_llama3.py);
-    DGX Cloud Benchmarking's Grok 1 314B MoE runs on GB200 and H100 all 8 (the 512-GPU runs in the
-    envelope: test_validation_grok1.py). Every file of tests/validation/: 105 of 108 runs, 97%, at
-    least the 80% the bands are for; their mean absolute error 11.84%, 94 within 15% (104, 11.81%,
-    94 before the head was charged Transformer Engine's fused cross-entropy, 10 B a logit, and the
-    MoE layers lost the dense MLP's tp collectives; on the 97
-    before Llama 3's and Grok 1's runs joined: 93, 12.51%, 84). The run-level split-conformal bands
-    per generation, stack and class (Hopper dense 0.722-1.101, Hopper PyTorch-native 1.0-1.121,
-    Blackwell dense 0.904-1.597) hold 61 of the 97, 63%: every Hopper PyTorch-native calibration run
-    but three is over-predicted, so that band begins at 1.0 and misses every run the model
-    under-predicts (KempnerForge's weak scaling: 1 of 11, the one over-predicted). At MAMF's GEMM
-    rates, before the GEMMs ran at a layer's shapes back to back: mean absolute error 16.22%, 70
-    within 15% (16.12% and 71 before the fused cross-entropy and the MoE tp change; 16.92% and 60
-    on the 97). Before issue 51's fourth round (its steps:
-    docs/performance-model.md, Residual bands): 98 of 108 in band, 14.38%, 83 within 15% (MAMF's
-    19.06%, 59)."""
+    it cleanly) inside the band their prediction carries: DGX Cloud Benchmarking's 18 GB200
+    runs (+4.9% to +14.0%, the Blackwell band 0.792-1.229) and 2 H100 runs (-0.7%, -4.0%, the
+    Hopper band 0.872-1.274) all 20; TorchTitan's 6 A100 runs all 6, outside the domain (no
+    TorchTitan run on A100 in the calibration set): the envelope; TorchTitan's 2 H200 runs
+    (+5.9%, +7.6%) both; its 12 June 2025 async-TP runs on H100 all 12 (the rowwise rows -11.3%
+    to -7.7%; 9 before torchao's rowwise recipe cast each Linear's input, ROWWISE_INPUT_BYTES,
+    and its async TP fused only the reduce-scatters: the three rowwise rows at +31% and above
+    lay above the band); llm-foundry's 10 FP8 runs on H100 all 10; torchao's 4 B200 runs at
+    750 W none, outside the domain (+101.5% to +126.9%, above the envelope's 2.003);
+    TorchTitan's 2 GB200 runs of 2026 (-2.0%, +7.8%) both, outside the domain, in the envelope;
+    KempnerForge's 14 H200 runs all 14 (the 6 on 1 to 4 GPUs in the envelope) and its 11
+    weak-scaling runs all 11 (the 70B on 8 GPUs +3.5% as its log ran it, micro-batch 1 without
+    compile; +69.2% as the driver script gives it); llm-foundry's 18 large-scale H100 runs all
+    18 (the 1B on 512 GPUs, +24.2%, too; its FlashAttention-2 rows at that kernel's rates,
+    attention_kernel flash2); Meta's Llama 3 405B on 8,192 and 16,384 H100 all 3, outside the
+    domain, in the envelope (-1.6%, -6.4%; the 131K-token row at CP 16 +10.4% with its K and V
+    all-gathered as the paper says, -35.2% under PyTorch's ring: test_validation_llama3.py);
+    DGX Cloud Benchmarking's Grok 1 314B MoE runs on GB200 and H100 all 8 (the 512-GPU runs in
+    the envelope: test_validation_grok1.py). Every file of tests/validation/: 106 of 110 runs,
+    96%, at least the 80% the bands are for; their mean absolute error 11.71%, 96 within 15%
+    (on the 97 before Llama 3's, Grok 1's and TorchTitan GB200's runs joined: 93, 12.58%, 84).
+    The run-level split-conformal bands per generation, stack and class (Hopper dense
+    0.722-1.101, Hopper PyTorch-native 1.0-1.121, Blackwell dense 0.904-1.597) hold 60 of the
+    97, 62%: every Hopper PyTorch-native calibration run but three is over-predicted, so that
+    band begins at 1.0 and misses every run the model under-predicts (KempnerForge's weak
+    scaling: 1 of 11, the one over-predicted). At MAMF's GEMM rates, before the GEMMs ran at a
+    layer's shapes back to back: mean absolute error 16.13%, 71 within 15% (16.96% and 60 on the
+    97). Before issue 51's fourth round (its steps: docs/performance-model.md, Residual bands):
+    98 of 108 in band, 14.38%, 83 within 15% (MAMF's 19.06%, 59)."""
     got, errors = {}, []
     for stem in (
         "llm-foundry-h100-large",
@@ -1389,13 +1380,14 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
             outside += bool(b.outside)
         got[stem] = (hits, len(_validation(stem)), outside)
     assert got == {
-        "llm-foundry-h100-large": (17, 18, 0),
+        "llm-foundry-h100-large": (18, 18, 0),
         "dgxc-benchmarking": (20, 20, 0),
         "torchtitan-a100": (6, 6, 6),
         "torchtitan-h200": (2, 2, 0),
         "torchtitan-asynctp-h100": (12, 12, 0),
         "llm-foundry-h100-fp8": (10, 10, 0),
-        "torchao-mx-b200": (1, 4, 4),
+        "torchao-mx-b200": (0, 4, 4),
+        "torchtitan-gb200": (2, 2, 2),
         "kempnerforge-h200": (14, 14, 6),
         "kempnerforge-h200-scaling": (11, 11, 0),
         "llama3-405b-h100": (3, 3, 3),
@@ -1403,28 +1395,25 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     }
     assert set(_validation_stems()) == set(got)
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
-    assert (hits, total, round(100 * hits / total)) == (105, 108, 97)
+    assert (hits, total, round(100 * hits / total)) == (106, 110, 96)
     # the 108's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
-    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (11.84, 94)
+    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (11.71, 96)
     from dclint.projection import efficiency
 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
-    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (16.22, 70)
+    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (16.13, 71)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
     """Why Blackwell keeps MLPerf's 8B runs of one micro-batch a step in its band
     (docs/performance-model.md, Residual bands): a domain rule "Megatron-family steps of one
     micro-batch a step per data-parallel rank are outside the calibration domain" would catch
-    10 runs, 7 of them within 15% (MLPerf's 8B on 256 B200 +16.6%), and leave Blackwell's band
-    0.845-1.154 on 44 runs, which holds all 18 of DGX Cloud Benchmarking's held-out GB200 runs
-    (8 to 128 micro-batches a step, inside such a rule's domain: +4.9% to +13.8%), as the band
-    of all 51 does. Left out one publication at a time, the rule would hold 150 of 164
-    calibration runs (148 without), the ten runs taking the others' envelope. (Before the head
-    was charged Transformer Engine's fused cross-entropy and the MoE layers lost the dense
-    MLP's tp collectives: 0.828-1.121, 16 of the 18, 149 against 146, the case for leaving the
-    rule out; it now rests on the held-out runs alone, which neither band misses. Before the
+    10 runs, 7 of them within 15% (MLPerf's 8B on 256 B200 +17.1%), and leave Blackwell's band
+    0.828-1.136 on 44 runs, which holds 17 of DGX Cloud Benchmarking's 18 held-out GB200 runs
+    (8 to 128 micro-batches a step, inside such a rule's domain: +4.9% to +14.0%), where the
+    band of all 51 holds all 18. Left out one publication at a time, the rule would hold 149 of
+    164 calibration runs (147 without), the ten runs taking the others' envelope. (Before the
     step was timed on the pipeline stage that binds: 0.813-1.082, 7 of the 18, 149 against
     147.) The PyTorch-native runs of one micro-batch a step (35 inside NATIVE_CP_MAX) come out
     from -8.7% to +16.0%: the regime alone is not where the model fails."""
@@ -1437,26 +1426,26 @@ def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
         "narayanan-2021-a100: gpt-1.7b": 4.6,
         "narayanan-2021-a100: gpt-3.6b": 4.0,
         "narayanan-2021-a100: gpt-7.5b": 1.3,
-        "mlperf-training-blackwell: llama31-8b-72-v5.1-tyche": 7.8,
-        "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche": 62.2,
-        "mlperf-training-blackwell: llama31-8b-72-v5.1-theia": -6.6,
-        "mlperf-training-blackwell: llama31-8b-512-v5.1-theia": 66.2,
-        "mlperf-training-blackwell: llama31-8b-8-v5.1-uf": 1.8,
-        "mlperf-training-blackwell: llama31-8b-64-v5.1-uf": 1.0,
-        "mlperf-training-blackwell: llama31-8b-256-v5.1-uf": 16.6,
+        "mlperf-training-blackwell: llama31-8b-72-v5.1-tyche": 7.5,
+        "mlperf-training-blackwell: llama31-8b-512-v5.1-tyche": 63.0,
+        "mlperf-training-blackwell: llama31-8b-72-v5.1-theia": -6.9,
+        "mlperf-training-blackwell: llama31-8b-512-v5.1-theia": 66.0,
+        "mlperf-training-blackwell: llama31-8b-8-v5.1-uf": 1.4,
+        "mlperf-training-blackwell: llama31-8b-64-v5.1-uf": 1.5,
+        "mlperf-training-blackwell: llama31-8b-256-v5.1-uf": 17.1,
     }
     ruled, _ = derive(
         (r.generation, r.design.name, error(r))
         for r in runs()
         if r.in_domain and (r.native or r.name not in single)
     )
-    assert ruled["blackwell"] == (0.845, 1.154, 44, 7)
+    assert ruled["blackwell"] == (0.828, 1.136, 44, 7)
     held_out = [r for r in _validation("dgxc-benchmarking").values() if r.generation == "blackwell"]
     assert len(held_out) == 18 and all(r.micro_batches >= 8 for r in held_out)
     ratios = sorted(round(1 + error(r), 3) for r in held_out)
-    assert (ratios[0], ratios[-1]) == (1.049, 1.138)
+    assert (ratios[0], ratios[-1]) == (1.049, 1.14)
     low, high, _, _ = ruled["blackwell"]
-    assert sum(low <= x <= high for x in ratios) == 18
+    assert sum(low <= x <= high for x in ratios) == 17
     low, high, _, _ = BANDS["blackwell"]
     assert sum(low <= x <= high for x in ratios) == 18
     # leave one publication out with the rule: the ten runs take the others' envelope
@@ -1477,7 +1466,7 @@ def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
                 ruled_in = r.in_domain and r.name not in single
                 low, high = (bands.get(r.generation) or pooled)[:2] if ruled_in else wide[:2]
                 inside += low <= 1 + e <= high
-    assert inside == 150  # 148 without the rule
+    assert inside == 149  # 148 without the rule
     native = [error(r) for r in runs() if r.native and r.in_domain and r.micro_batches == 1]
     assert len(native) == 35
     assert (round(100 * min(native), 1), round(100 * max(native), 1)) == (-8.7, 16.0)
@@ -1513,29 +1502,27 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
         model = _tokens(fp8) / _tokens(bf16) - 1
         got.append((wid.removesuffix("-bf16"), round(100 * published, 1), round(100 * model, 1)))
     assert got == [
-        ("gb200-llama31-405b-128", 52.5, 57.6),
-        ("gb200-llama31-405b-256", 53.4, 57.6),
-        ("gb200-llama31-405b-512", 52.3, 56.6),
-        ("gb200-nemotron4-340b-128", 47.6, 51.4),
-        ("gb200-nemotron4-340b-256", 44.4, 50.0),
-        ("gb200-nemotron4-340b-512", 43.9, 46.6),
-        ("gb200-nemotron4-340b-128-gbs512", 49.6, 52.3),
-        ("gb200-nemotron4-340b-256-gbs512", 47.9, 52.0),
-        ("gb200-nemotron4-340b-512-gbs512", 49.4, 50.8),
-        ("h100-llama31-405b-512", 52.2, 47.6),
+        ("gb200-llama31-405b-128", 52.5, 57.8),
+        ("gb200-llama31-405b-256", 53.4, 57.9),
+        ("gb200-llama31-405b-512", 52.3, 56.9),
+        ("gb200-nemotron4-340b-128", 47.6, 51.7),
+        ("gb200-nemotron4-340b-256", 44.4, 50.3),
+        ("gb200-nemotron4-340b-512", 43.9, 47.0),
+        ("gb200-nemotron4-340b-128-gbs512", 49.6, 52.6),
+        ("gb200-nemotron4-340b-256-gbs512", 47.9, 52.4),
+        ("gb200-nemotron4-340b-512-gbs512", 49.4, 51.2),
+        ("h100-llama31-405b-512", 52.2, 47.2),
     ]
     gb200 = [(p, m) for k, p, m in got if k.startswith("gb200")]
-    assert round(max(abs(m - p) for p, m in gb200), 1) == 5.6
+    assert round(max(abs(m - p) for p, m in gb200), 1) == 5.9
     assert (
         round(sum(p for p, _ in gb200) / len(gb200), 1),
         round(sum(m for _, m in gb200) / len(gb200), 1),
-    ) == (49.0, 52.8)
+    ) == (49.0, 53.1)
     errors = [round(100 * error(r), 1) for r in rs.values()]
     assert errors == [
-        4.9, 8.4, 6.5, 9.5, 5.6, 8.7,  # GB200 405B, bf16 and fp8 at 128, 256, 512
-        10.9, 13.8, 8.9, 13.1, 10.4, 12.5,  # GB200 340B, weak scaling
-        7.7, 9.6, 8.8, 11.8, 10.1, 11.1,  # GB200 340B, global batch 512
-        -0.7, -3.7,  # H100 405B
+        4.9, 8.6, 6.5, 9.6, 5.6, 8.8, 10.9, 14.0, 8.9, 13.4,
+        10.4, 12.8, 7.7, 9.9, 8.8, 12.0, 10.1, 11.4, -0.7, -4.0,
     ]  # fmt: skip
 
 
@@ -1559,7 +1546,7 @@ def test_mxfp8_against_current_scaling_at_the_published_layouts() -> None:
         got.append(round(100 * (_tokens(run, mx) / _tokens(run) - 1), 1))
         assert any("MXFP8 GEMMs at 0.951" in n for n in prediction(run, mx).assumptions)
         assert not any("MXFP8 GEMMs" in n for n in prediction(run).assumptions)
-    assert got == [-1.0, -0.9, -2.2]
+    assert got == [-1.5, -1.5, -2.4]
     published = [29789 / 31508 - 1, 29521 / 30624 - 1, 624 / 661 - 1]
     assert [round(100 * p, 1) for p in published] == [-5.5, -3.6, -5.6]
 
@@ -1939,7 +1926,7 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     Float8 tensorwise with FP8 all-gather, local batch 2, torchtitan e7c0cae), two runs no band,
     ceiling or constant is derived from: predicted over published - 1 (%), 32 and 64 GPUs, +5.9% and
     +7.6% (+7.8%, +9.5% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
-    back), both inside the band they carry (Hopper, 0.872-1.288; the run-level Hopper PyTorch-native
+    back), both inside the band they carry (Hopper, 0.872-1.274; the run-level Hopper PyTorch-native
     band of before, 1.0-1.124, held both too). The model's H200 at 700 W runs the same workload
     1.32x as fast as the H100 96 GB at 500 W of the calibration's TorchTitan rows (1.323x at MAMF's
     rates), 1.087x from the power alone and 1.233x from the HBM bandwidth alone (1.086x, 1.237x)
@@ -1952,8 +1939,8 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     assert round(sum(abs(g) for g in got) / len(got), 2) == 6.75
     bands = [prediction(r).band for r in rs.values()]
     assert [(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands] == [
-        (0.872, 1.288, ()),
-        (0.872, 1.288, ()),
+        (0.872, 1.274, ()),
+        (0.872, 1.274, ()),
     ]
     teton = _native("torchtitan-h100", "llama31-8b-128-fsdp-compile-float8")
 
@@ -2002,7 +1989,7 @@ def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
     +38%) (torchao's rowwise row without TP, a calibration run, +17.5%, +19.1%; the rowwise
     AsyncTP gains, 70B and 8B, are the model's 17.5 and 6.0 points, 17.7 and 5.8, against 4.2
     and 5.6 published). All 12, mean absolute 12.06% (13.44%), 8 within 15%. The band each
-    carries (Hopper, 0.872-1.288) holds 9 of the 12: the rowwise rows at +31% and above lie
+    carries (Hopper, 0.872-1.274) holds 9 of the 12: the rowwise rows at +31% and above lie
     above it (the run-level Hopper PyTorch-native band of before, 1.0-1.124, held 5: the Float8
     tensorwise 70B rows and 8B async row lay under it, every rowwise row above). The model's
     Float8 tensorwise gain over BF16 under TP 8 falls short of the published at each pair (70B
@@ -2052,7 +2039,7 @@ def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
-    } == {(0.872, 1.288, ())}
+    } == {(0.872, 1.274, ())}
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == []
     assert sum(1.0 <= 1 + error(r) <= 1.121 for r in rs.values()) == 5
@@ -2065,7 +2052,7 @@ def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
     constant is derived from: predicted over published - 1 (%), in the file's order (3B at
     32K, 8K, 2K, 512; 1B at 32K, 8K, 512; 350M at 32K, 16K, 512). All within 15% (mean
     absolute 7.77%; 8.63% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
-    back); all 10 in the band they carry (Hopper, 0.872-1.288; 7 in the run-level Hopper
+    back); all 10 in the band they carry (Hopper, 0.872-1.274; 7 in the run-level Hopper
     PyTorch-native band of before, 1.0-1.124, whose top the 3B and 350M at 32K, +13.2% and +14.7%,
     lay above and whose 1.0 the 1B at 512, -0.6%, lay under); the 512-token rows closest (-0.6% to
     +4.8%; +1.1% to +6.7%). FP8 over BF16 at the 3B's 8K layout, which the BF16 table ran
@@ -2080,7 +2067,7 @@ def test_llm_foundry_h100_fp8_runs_outside_the_calibration() -> None:
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
-    } == {(0.872, 1.288, ())}
+    } == {(0.872, 1.274, ())}
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == []
 
@@ -2110,7 +2097,7 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
     rowwise: +101% to +128% (+121% to +147% at MAMF's GEMM rates, before the GEMMs ran at a
     layer's shapes back to back; rowwise +155%, +175% before each converted Linear's input
     cast, ROWWISE_INPUT_BYTES), the BF16 row alone inside the envelope the prediction carries
-    (0.722-2.091; none inside 0.722-1.986 before the head was charged Transformer Engine's fused
+    (0.722-2.003; none inside 0.722-1.986 before the head was charged Transformer Engine's fused
     cross-entropy, which moved the calibration runs' largest residual, nor 0.74-1.997 before). The
     same workload on H100 at 500 W (torchao's H100 table, a calibration
     run) published 6,150 a GPU: the B200 at 750 W ran it 1.351x as fast, the model 2.527x
@@ -2122,16 +2109,16 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
     (Megatron-Bridge 25.11, a calibration run) published 2.94x this table's Float8 row a GPU."""
     rs = _validation("torchao-mx-b200")
     got = [round(100 * error(r), 1) for r in rs.values()]
-    assert got == [101.5, 122.3, 125.2, 128.2]
-    assert round(sum(abs(g) for g in got) / len(got), 2) == 119.3
+    assert got == [101.5, 122.3, 125.2, 126.9]
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 118.97
     bands = [prediction(r).band for r in rs.values()]
     assert {(round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands} == {
-        (0.722, 2.091, ("no Blackwell PyTorch-native dense calibration run",))
+        (0.722, 2.003, ("no Blackwell PyTorch-native dense calibration run",))
     }
     assert [
         b.low_factor <= 1 + error(r) <= b.high_factor
         for b, r in zip(bands, rs.values(), strict=True)
-    ] == [True, False, False, False]
+    ] == [False, False, False, False]
 
     def published(r: Run) -> float:
         assert r.wl.tokens_per_second is not None
@@ -2152,7 +2139,7 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
         for w, r in rs.items()
         if w != "llama3-8b-bf16"
     ]
-    assert gains == [(25.4, 38.3), (20.0, 34.1), (4.0, 17.7)]
+    assert gains == [(25.4, 38.3), (20.0, 34.1), (4.0, 17.1)]
     # not the power limit: at B200's 1000 W the model's BF16 figure a GPU
     hw = bf16.hw
     assert hw.platform is not None
@@ -2173,7 +2160,7 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     published - 1 (%), in the report's order. Mean absolute 9.25%, 10 within 15% (10.74% and 9 at
     MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back); all 14 in the band
     they carry: the six runs on 1 to 4 GPUs outside the domain, in the envelope, the other 8 in the
-    Hopper band (0.872-1.288). The run-level Hopper PyTorch-native band of before (1.0-1.124) held
+    Hopper band (0.872-1.274). The run-level Hopper PyTorch-native band of before (1.0-1.124) held
     10: the 7B TP 4 runs on 16 and 32 GPUs lay above it, the 70B and the 13B FSDP 8 on 8 GPUs
     (-4.4%) under its 1.0. The 7B at TP 4 loses throughput a GPU with nodes that the model does not:
     +8.4%, +13.0%, +18.8% at 8, 16 and 32 GPUs (+12.3%, +17.0%, +22.9%); the TP 2 runs on one node
@@ -2189,7 +2176,7 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert [w for w, b in bands.items() if b.outside] == list(rs)[:6]
     assert {(b.low_factor, b.high_factor) for w, b in bands.items() if not b.outside} == {
-        (0.872, 1.288)
+        (0.872, 1.274)
     }
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == []
@@ -2207,7 +2194,7 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     the report calls memory-bound, 128.5 of 141 GB, and leaves out of its baseline). Mean
     absolute 6.15% (5.68%), 11 within 15%.
     Throughput a GPU from 32 to 160 GPUs: published -3.1% (13B) and -8.4% (70B), the model's
-    -1.5% and -9.9% (-1.5%, -10.0%). The band (Hopper, 0.872-1.288) holds all 11; the
+    -1.5% and -9.9% (-1.5%, -10.0%). The band (Hopper, 0.872-1.274) holds all 11; the
     run-level Hopper PyTorch-native band of before (1.0-1.124) held 1, the 70B on 8 GPUs: every
     run from 32 GPUs is under-predicted, under its 1.0."""
     rs = _validation("kempnerforge-h200-scaling")
@@ -2221,7 +2208,7 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
-    } == {(0.872, 1.288, ())}
+    } == {(0.872, 1.274, ())}
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
     assert outside == []
 
@@ -2284,14 +2271,14 @@ def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:
     assert notes == [f"core attention in the flash-attn package's FlashAttention-2: {SDPA_SOURCE}"]
     assert round(sum(abs(e) for e in got.values()) / 18, 2) == 11.25
     assert sum(abs(e) <= 15 for e in got.values()) == 13
-    # the band each prediction carries (Hopper, 0.872-1.288) holds all 18 (the 1B on 512 GPUs,
+    # the band each prediction carries (Hopper, 0.872-1.274) holds all 18 (the 1B on 512 GPUs,
     # +24.2%, too); the run-level Hopper PyTorch-native band of before (1.0-1.124) held 10
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {(round(b.low_factor, 3), round(b.high_factor, 3)) for b in bands.values()} == {
-        (0.872, 1.288)
+        (0.872, 1.274)
     }
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
-    assert outside == ["mpt-1b-h100-512gpu-2048"]
+    assert outside == []
     assert sum(1.0 <= 1 + error(r) <= 1.121 for r in rs.values()) == 10
 
     def fall(m: str, tps: Callable[[Run], float]) -> float:
@@ -2418,9 +2405,9 @@ def test_hopper_optimism_follows_the_stack_not_the_generation(
     monkeypatch.setitem(efficiency._MEASURED_AT_W, "hopper", 700.0 / 0.95**3)
     got["clock x0.95"] = _totals()
     assert got == {
-        "bf16 x0.95": (10.25, 140, 7.58, 69, 7.95, (147, 74, 73), (12.77, 10), (19.75, 2)),
-        "bf16 x0.90": (9.72, 139, 6.47, 69, 8.38, (147, 73, 74), (8.88, 14), (19.86, 2)),
-        "clock x0.95": (9.68, 142, 6.39, 71, 8.04, (148, 75, 73), (12.29, 12), (19.89, 2)),
+        "bf16 x0.95": (10.06, 143, 7.57, 69, 7.97, (147, 74, 73), (12.77, 10), (19.89, 2)),
+        "bf16 x0.90": (9.54, 142, 6.46, 69, 8.39, (147, 73, 74), (8.88, 14), (20.0, 2)),
+        "clock x0.95": (9.52, 145, 6.38, 71, 8.05, (148, 75, 73), (12.29, 12), (20.03, 2)),
     }
 
 
@@ -2466,11 +2453,11 @@ def test_gemms_at_a_layers_shapes_measured_whole(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(efficiency, "AT_LAYER", rule)
     got["power rule"] = _totals()
     assert got == {
-        "adopted": (8.73, 145, 6.95, 69, 6.46, (148, 74, 74), (11.24, 13), (8.83, 20)),
-        "MAMF": (10.82, 137, 8.79, 68, 7.55, (148, 76, 72), (16.68, 8), (19.93, 2)),
-        "Hopper alone": (9.95, 140, 6.95, 69, 8.15, (147, 74, 73), (11.24, 13), (19.83, 2)),
-        "Blackwell alone": (9.6, 142, 8.79, 68, 5.87, (149, 76, 73), (16.68, 8), (8.93, 20)),
-        "power rule": (8.2, 141, 5.69, 71, 7.79, (147, 73, 74), (6.36, 17), (9.55, 20)),
+        "adopted": (8.74, 145, 6.94, 69, 6.48, (147, 74, 73), (11.24, 13), (8.95, 20)),
+        "MAMF": (10.63, 140, 8.78, 68, 7.56, (148, 76, 72), (16.68, 8), (20.07, 2)),
+        "Hopper alone": (9.78, 143, 6.94, 69, 8.16, (147, 74, 73), (11.24, 13), (19.97, 2)),
+        "Blackwell alone": (9.59, 142, 8.78, 68, 5.89, (149, 76, 73), (16.68, 8), (9.05, 20)),
+        "power rule": (8.24, 141, 5.7, 71, 7.83, (147, 73, 74), (6.36, 17), (9.67, 20)),
     }
 
 

@@ -111,7 +111,7 @@ def test_plan_and_its_grid_print_days_with_their_unit_and_band(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`dclint plan` and `plan --vary` printed a layout's days as a bare '1.47', where every
-    layout's days are predicted (steps x the step model's step): '1.489 d (1.2-2.0 d)', as
+    layout's days are predicted (steps x the step model's step): '1.489 d (1.2-1.9 d)', as
     `dclint cost` quotes a predicted time (report.values.days_quoted, the one formatter), the
     band the projection's (Band.scaled of the same factors)."""
     h100 = str(SAMPLES / "h100-40node.yaml")
@@ -119,20 +119,20 @@ def test_plan_and_its_grid_print_days_with_their_unit_and_band(
     row = capsys.readouterr().out.splitlines()[3]
     assert row == (
         "   1   2   1    1   1   1  160   2       none  on  distributed  1.929 s  52.91%   "
-        "64.23 GiB  1.489 d (1.2-2.0 d)  102,897 CNY"
+        "64.23 GiB  1.489 d (1.2-1.9 d)  102,897 CNY"
     )
     assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
     best = json.loads(capsys.readouterr().out)["layouts"][0]
-    assert [round(x, 4) for x in best["days_band"]] == [1.2985, 1.9179]
+    assert [round(x, 4) for x in best["days_band"]] == [1.2985, 1.8971]
     assert best["days_band"][0] < best["days"] < best["days_band"][1]
     grid = ["plan", h100, "--vary", "site.pue=1.2", "--jobs", "1"]
     assert main([*grid, "--format", "markdown"]) == 0
     assert capsys.readouterr().out.splitlines()[4] == (
-        "| 1.2 | 0 | - | tp2 pp1 vpp1 cp1 ep1 mb2 | 1.489 d (1.2-2.0 d) | 101,616 CNY | "
+        "| 1.2 | 0 | - | tp2 pp1 vpp1 cp1 ep1 mb2 | 1.489 d (1.2-1.9 d) | 101,616 CNY | "
         "75,986,934 CNY | \\* |"
     )
     assert main([*grid, "--format", "html"]) == 0  # the chart's point says it as the table
-    assert "<title>site.pue=1.2: 1.489 d (1.2-2.0 d), 75,986,934 CNY</title>" in (
+    assert "<title>site.pue=1.2: 1.489 d (1.2-1.9 d), 75,986,934 CNY</title>" in (
         capsys.readouterr().out
     )
 
