@@ -322,10 +322,11 @@ PRESETS: dict[str, Settings] = {
     # TorchTitan (Liang et al. 2025, arXiv 2410.06511, and its docs/performance.md): FSDP2
     # (fully_shard, reshard_after_forward as FSDP's default: not under pipeline parallelism),
     # gradients reduced in fp32 (mixed_precision_reduce float32), eager PyTorch unless
-    # compile is on (its config's default), PyTorch SDPA's flash backend, torchao Float8
-    # tensorwise for fp8 runs, op-level selective activation checkpointing, TP collectives
-    # blocking unless AsyncTP (enable_async_tensor_parallel, with compile: overlap_tp); no
-    # CUDA graphs
+    # compile is on (its config's default), PyTorch SDPA (its flash backend; cuDNN's kernels on
+    # Blackwell, which TorchTitan and PyTorch put first on sm100: efficiency.SDPA_BLACKWELL),
+    # torchao Float8 tensorwise for fp8 runs, op-level selective activation checkpointing, TP
+    # collectives blocking unless AsyncTP (enable_async_tensor_parallel, with compile:
+    # overlap_tp); no CUDA graphs
     "torchtitan": Settings(
         overlap_tp=False,
         overlap_pp=False,
