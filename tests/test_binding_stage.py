@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from test_calibration import Run, _run_inputs, runs
 
-from dclint.projection.predict import _split_slots, predict
+from dclint.projection.memory import split_slots
+from dclint.projection.predict import predict
 from dclint.projection.step.model import Stepper, _stage_step, _stages, stage_steps, step
 
 MLPERF_GB200 = "mlperf-training-blackwell: llama31-405b-256-v5.0-tyche"
@@ -83,9 +84,9 @@ def test_declared_ends_decide_over_the_flags() -> None:
     """Megatron-Core refuses the flags with declared first or last stage layers; dclint lets
     the declared layers decide, as PAR004's memory does."""
     run = _run(MLPERF_GB200)
-    assert _split_slots(run.wl) == (1, 1)
+    assert split_slots(run.wl) == (1, 1)
     parallel = run.wl.parallel.model_copy(update={"first_stage_layers": 14})
-    assert _split_slots(run.wl.model_copy(update={"parallel": parallel})) == (0, 0)
+    assert split_slots(run.wl.model_copy(update={"parallel": parallel})) == (0, 0)
 
 
 def _stage_notes(run: Run) -> list[str]:
@@ -123,7 +124,7 @@ def test_no_stage_note_without_uneven_stages() -> None:
     assert _stage_notes(even) == []
     ends = run.wl.parallel.model_copy(update={"first_stage_layers": 15, "last_stage_layers": 15})
     declared = Run(run.design, run.wl.model_copy(update={"parallel": ends}), run.hw)
-    assert _split_slots(declared.wl) == (0, 0)
+    assert split_slots(declared.wl) == (0, 0)
     assert _stage_notes(declared) == [
         "step timed on the busiest pipeline stage's 16 layers with the output layer and the "
         "loss (layers declared: first stage 15, last stage 15)"

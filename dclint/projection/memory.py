@@ -128,6 +128,7 @@ __all__ = [
     "memory_per_gpu",
     "model_widths",
     "saves_quantized",
+    "split_slots",
     "stage_activations",
     "stage_bytes",
     "stage_layers",
@@ -540,13 +541,15 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
         layer_weight_bytes(wl, blackwell),
         sw.shard_group if sw.sharding == "hsdp" else 0,
         keeps_gathered(wl),
-        _slots(wl),
+        split_slots(wl),
     )
 
 
-def _slots(wl: Workload) -> tuple[int, int]:
-    """(embedding, loss) counted as pipeline layers where they decide the split: as
-    `stage_layers` takes them, not with declared uneven first and last stages."""
+def split_slots(wl: Workload) -> tuple[int, int]:
+    """(embedding, loss) counted as pipeline layers where they decide the split (Megatron-Core's
+    account_for_*_in_pipeline_split): as `stage_layers` takes them and the step model times
+    its stages, not with declared uneven first and last stages (which Megatron-Core refuses
+    beside the flags, and which then decide)."""
     p = wl.parallel
     if p.pp == 1 or _framework_ends(wl) != (None, None):
         return (0, 0)

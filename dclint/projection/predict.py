@@ -26,7 +26,7 @@ from dclint.projection.efficiency import (
 )
 from dclint.projection.efficiency import machine as gpu_machine
 from dclint.projection.layout_checks import framework_split
-from dclint.projection.memory import expert_parameters
+from dclint.projection.memory import expert_parameters, split_slots
 from dclint.projection.step.model import (
     Arch,
     Layout,
@@ -193,11 +193,11 @@ def _busiest_stage(wl: Workload) -> float:
     """Layers of the stage with the most when first or last stage layers are declared, or
     when the framework splits layers that do not divide over its stages itself (TorchTitan:
     layout_checks.framework_split, a rank holding virtual stages r, r + pp, ...); 0: an even
-    split, layers / pp, or the embedding and the loss counted in it (`_split_slots`: the step
+    split, layers / pp, or the embedding and the loss counted in it (`split_slots`: the step
     model times each stage that can bind)."""
     p, layers = wl.parallel, wl.model.layers
     ends = [v for v in (p.first_stage_layers, p.last_stage_layers) if v is not None]
-    if layers is None or p.pp == 1 or any(_split_slots(wl)):
+    if layers is None or p.pp == 1 or any(split_slots(wl)):
         return 0.0
     stages = p.pp * p.vpp
     split = framework_split(wl.software_in_effect.framework, layers, stages)
@@ -208,20 +208,6 @@ def _busiest_stage(wl: Workload) -> float:
     others = p.pp - len(ends)
     middle = [(layers - sum(ends)) / others] if others > 0 else []
     return float(max(*ends, *middle)) if len(ends) + len(middle) > 1 else float(ends[0])
-
-
-def _split_slots(wl: Workload) -> tuple[int, int]:
-    """(embedding, loss) counted as one layer each in an even pipeline split (Megatron-Core's
-    account_for_*_in_pipeline_split; it refuses them with declared first or last stage
-    layers, which then decide)."""
-    p = wl.parallel
-    declared = p.first_stage_layers is not None or p.last_stage_layers is not None
-    if wl.model.layers is None or p.pp == 1 or declared:
-        return (0, 0)
-    return (
-        int(p.account_for_embedding_in_pipeline_split),
-        int(p.account_for_loss_in_pipeline_split),
-    )
 
 
 def inputs(
@@ -265,7 +251,7 @@ def inputs(
         wl.recompute,
         p.sharding >= 3 or torch_fsdp,  # ZeRO-3 / FSDP: parameters sharded
         stage_layers=_busiest_stage(wl),
-        split_slots=_split_slots(wl),
+        split_slots=split_slots(wl),
         # FSDP's default: reshard after forward unless pipelined (TorchTitan); ZeRO-3 always
         reshard=(p.pp == 1 if reshard is None else reshard) if torch_fsdp else True,
         shard_group=settings.shard_group if settings.sharding == "hsdp" else 0,
@@ -605,9 +591,10 @@ def run(
 ) -> Prediction:
     """The step's quantities from the model's inputs."""
     staged = stage_steps(arch, layout, machine, sw, causal)
-    st = max((got for _, _, got in staged), key=_seconds)  # the one `step` returns
+    binding = max(staged, key=lambda named: named[2].time)  # the stage `step` returns
+    st = binding[2]
     if len(staged) > 1:
-        notes = [*notes, _stage_note(staged, layout)]
+        notes = [*notes, _stage_note(staged, binding, layout)]
     seconds = st.time
     denominator = seconds * gpus * machine.peak
     tokens = layout.global_batch * arch.seq
@@ -624,20 +611,21 @@ def run(
     )
 
 
-def _seconds(st: Step) -> float:
-    return st.time
-
-
 def _stage_seconds(seconds: float) -> str:
     """A stage's step to 4 figures at least (the stages differ by a percent or so)."""
     places = 2 if seconds >= 10 else 3 if seconds >= 1 else 4
     return f"{seconds:.{places}f}"
 
 
-def _stage_note(staged: tuple[tuple[str, Layout, Step], ...], layout: Layout) -> str:
-    """Which pipeline stage the step was timed on, when the embedding or the loss takes a
-    layer's place in the split (`stage_steps`: the stages differ)."""
-    name, lay, _ = max(staged, key=lambda x: x[2].time)
+def _stage_note(
+    staged: tuple[tuple[str, Layout, Step], ...],
+    binding: tuple[str, Layout, Step],
+    layout: Layout,
+) -> str:
+    """Which pipeline stage the step was timed on (`binding`, the slowest of `staged`), when
+    the embedding or the loss takes a layer's place in the split (`stage_steps`: the stages
+    differ)."""
+    name, lay, _ = binding
     which = "a middle one" if name == "middle" and layout.pp > 3 else f"the {name} one"
     each = ", ".join(
         f"{n} {_stage_seconds(s.time)} s"
