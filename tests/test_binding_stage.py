@@ -104,7 +104,7 @@ def test_the_assumptions_name_the_stage_timed() -> None:
     assert named == [("first", 15.0, False), ("middle", 16.0, False), ("last", 15.0, True)]
     assert _stage_notes(run) == [
         "step timed on the slowest pipeline stage: a middle one, 16 layers (first 27.91 s, "
-        "middle 29.56 s, last 29.20 s with the output layer and the loss); the embedding and "
+        "middle 29.56 s, last 29.2 s with the output layer and the loss); the embedding and "
         "the loss counted in the pipeline split"
     ]
 

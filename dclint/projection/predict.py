@@ -52,7 +52,7 @@ from dclint.projection.step.records import (
     TORCH_CP_MERGE_BYTES,
 )
 from dclint.projection.uncertainty import Band, band_for_gpu
-from dclint.units import Q_, Quantity
+from dclint.units import Q_, Quantity, fmt
 
 if TYPE_CHECKING:
     from dclint.model.design import Design
@@ -611,12 +611,6 @@ def run(
     )
 
 
-def _stage_seconds(seconds: float) -> str:
-    """A stage's step to 4 figures at least (the stages differ by a percent or so)."""
-    places = 2 if seconds >= 10 else 3 if seconds >= 1 else 4
-    return f"{seconds:.{places}f}"
-
-
 def _stage_note(
     staged: tuple[tuple[str, Layout, Step], ...],
     binding: tuple[str, Layout, Step],
@@ -628,7 +622,7 @@ def _stage_note(
     name, lay, _ = binding
     which = "a middle one" if name == "middle" and layout.pp > 3 else f"the {name} one"
     each = ", ".join(
-        f"{n} {_stage_seconds(s.time)} s"
+        f"{n} {fmt(Q_(s.time, 's'))}"  # the binding stage's as the predicted step prints
         + (" with the output layer and the loss" if stage.head else "")
         for n, stage, s in staged
     )
