@@ -21,6 +21,9 @@ Conventions:
   parallelism) keeps each block's gathered bf16 weights from its forward to its backward
   (PyTorch's fully_shard docs: "keeps the unsharded parameters in memory after forward"), and
   under pipeline parallelism to the step's last backward: the weights are counted whole.
+  A model built in bf16 before sharding (`software.param_dtype` bf16, KempnerForge's
+  build_parallel_model at 01b461a) keeps no fp32 copy: bf16 gradients (a gradient takes its
+  parameter's dtype) and AdamW's two bf16 moments, 2 + 2 + 4 B a parameter.
 - Where the vocabulary and hidden size are known, the parameters hold two vocabulary x hidden
   matrices (the input embedding and an untied output layer, as Llama 3; at most half the dense
   parameters): the first pipeline stage holds the embedding and the last the output layer
@@ -87,6 +90,13 @@ Conventions:
   the fp32 copy the vocab-parallel cross-entropy keeps (6 B a logit); Transformer Engine's
   fused cross-entropy (`software.fused_cross_entropy`) writes the gradient over the bf16
   logits (transformer_engine/pytorch/triton/cross_entropy.py, v2.9): 2 B a logit.
+  llm-foundry's default loss_fn, fused_crossentropy (llmfoundry/models/mpt/modeling_mpt.py,
+  v0.3.0), is flash-attn's CrossEntropyLoss: it saves the bf16 logits and, inplace_backward
+  False, writes a bf16 gradient beside them (flash-attn v1.0.9 losses/cross_entropy.py): 4 B.
+  A loss run a sequence chunk at a time (`software.loss_chunks` n, TorchTitan's
+  ChunkedLossWrapper, torchtitan/components/loss.py at bcc09297a) holds one chunk's logits,
+  1/n of them, beside the wrapper's bf16 chunks of the hidden states and its fp32 gradient
+  accumulator, 6 B an element of s b h.
 - The stages that can bind are each checked: the first (most micro-batches in flight, the
   embedding), the first middle one (with uneven stages) and the last (output layer, logits).
   MoE routing buffers are not counted.
