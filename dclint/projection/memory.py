@@ -113,6 +113,9 @@ from dclint.projection.layout_checks import framework_split
 from dclint.units import Q_, Quantity
 
 __all__ = [
+    "BF16_GRAD_BYTES",
+    "BF16_OPTIMIZER_BYTES",
+    "CHUNK_BUFFER_BYTES",
     "FP8_SAVED",
     "FP8_WEIGHT_BYTES",
     "FUSED_LOGIT_BYTES",
@@ -122,6 +125,7 @@ __all__ = [
     "PER_TENSOR_FP8",
     "SAVE_ORIGINAL_PROJ",
     "WEIGHT_BYTES",
+    "XENTROPY_LOGIT_BYTES",
     "MemoryEstimate",
     "Shape",
     "StageStates",
@@ -135,6 +139,7 @@ __all__ = [
     "layer_activations",
     "layer_weight_bytes",
     "logit_bytes",
+    "loss_bytes",
     "memory_per_gpu",
     "model_widths",
     "saves_quantized",
@@ -144,6 +149,7 @@ __all__ = [
     "stage_layers",
     "stage_states",
     "stage_terms",
+    "state_bytes",
 ]
 
 WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2.0, 4.0, 12.0
