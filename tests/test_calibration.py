@@ -1123,7 +1123,7 @@ def test_mpt_30b_8k_miss_is_its_micro_batch_not_its_sequence() -> None:
         "h100": (8.0, 8.1, 33.8, -23.2, -4.9),
         "a100": (-2.5, -4.0, 31.7, -29.5, -4.7),
     }
-    assert memory == {2048: 68.5, 4096: 66.6, 8192: 70.5}
+    assert memory == {2048: 67.9, 4096: 66.2, 8192: 69.7}
     for gpu, published, predicted in (("h100", -58.1, -55.7), ("a100", -50.6, -52.9)):
         short = _native("llm-foundry", f"mpt-13b-{gpu}-8gpu-4096")
         long = _native("llm-foundry", f"mpt-13b-{gpu}-8gpu-32768")

@@ -89,6 +89,8 @@ ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa", "flash2")
 # the local query chunks' attention run against them (AttnFuncWithCPAndKVAllGather, "Refer
 # section 3.3.2 of The Llama 3 Herd of Models"). TE's a2a (Ulysses) is not modelled.
 CpCommType = Literal["p2p", "all_gather"]
+# the dtype the parameters are kept in (Settings.param_dtype)
+ParamDtype = Literal["fp32", "bf16"]
 _ATTENTION_PHRASE = {
     "flash": "flash attention",
     "triton": "flash attention in Triton",
@@ -145,6 +147,13 @@ class Settings:
     # Megatron-Core's cross_entropy_loss_fusion with cross_entropy_fusion_impl "te": Transformer
     # Engine's parallel_cross_entropy writes the gradient over the bf16 logits
     fused_cross_entropy: bool = False
+    # TorchTitan's ChunkedLossWrapper (num_chunks): the output layer and the loss run a chunk
+    # of the sequence at a time, forward and backward; 1: the whole micro-batch's logits at once
+    loss_chunks: int = 1
+    # the dtype the parameters are kept in: fp32 (bf16 compute copies, fp32 master weights and
+    # Adam moments), or bf16 (a model built in bf16 before sharding, KempnerForge: bf16
+    # parameters, gradients and AdamW states, no fp32 copy)
+    param_dtype: str = "fp32"
     # Megatron-Core's DistributedDataParallelConfig.bucket_size (parameters a gradient bucket
     # holds); 0: its default, max(4e7, 1e6 x the data-parallel group's ranks)
     ddp_bucket_size: int = 0
@@ -580,6 +589,23 @@ class Software(Strict):
         "cross_entropy_loss_fusion with cross_entropy_fusion_impl te, as Megatron-Bridge's "
         "performance recipes set it): the gradient is written over the bf16 logits, so PAR004 "
         "counts 2 B a logit instead of 6 (the bf16 logits and an fp32 copy)",
+    )
+    loss_chunks: PositiveInt | None = Field(
+        None,
+        description="The output layer and the loss run a chunk of the micro-batch's sequence at "
+        "a time, each chunk's forward and backward before the next (TorchTitan's "
+        "ChunkedLossWrapper, num_chunks, default 8 where a config sets the wrapper; default "
+        "here: 1, the whole logits at once): PAR004 counts one chunk's logits and the "
+        "wrapper's bf16 copy of the hidden states and fp32 gradient accumulator (6 B an "
+        "element of sequence x micro-batch x hidden)",
+    )
+    param_dtype: ParamDtype | None = Field(
+        None,
+        description="The dtype the parameters are kept in (default fp32: bf16 compute copies "
+        "beside fp32 master weights and Adam moments); bf16: a model built in bf16 before "
+        "sharding (KempnerForge: Transformer(...).to(dtype=param_dtype), then fully_shard), "
+        "whose gradients and AdamW moments are bf16 too: PAR004 counts 2 + 2 + 4 B a "
+        "parameter instead of 2 + 4 + 12",
     )
     ddp_bucket_size: PositiveInt | None = Field(
         None,

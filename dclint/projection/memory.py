@@ -21,6 +21,9 @@ Conventions:
   parallelism) keeps each block's gathered bf16 weights from its forward to its backward
   (PyTorch's fully_shard docs: "keeps the unsharded parameters in memory after forward"), and
   under pipeline parallelism to the step's last backward: the weights are counted whole.
+  A model built in bf16 before sharding (`software.param_dtype` bf16, KempnerForge's
+  build_parallel_model at 01b461a) keeps no fp32 copy: bf16 gradients (a gradient takes its
+  parameter's dtype) and AdamW's two bf16 moments, 2 + 2 + 4 B a parameter.
 - Where the vocabulary and hidden size are known, the parameters hold two vocabulary x hidden
   matrices (the input embedding and an untied output layer, as Llama 3; at most half the dense
   parameters): the first pipeline stage holds the embedding and the last the output layer
@@ -87,6 +90,13 @@ Conventions:
   the fp32 copy the vocab-parallel cross-entropy keeps (6 B a logit); Transformer Engine's
   fused cross-entropy (`software.fused_cross_entropy`) writes the gradient over the bf16
   logits (transformer_engine/pytorch/triton/cross_entropy.py, v2.9): 2 B a logit.
+  llm-foundry's default loss_fn, fused_crossentropy (llmfoundry/models/mpt/modeling_mpt.py,
+  v0.3.0), is flash-attn's CrossEntropyLoss: it saves the bf16 logits and, inplace_backward
+  False, writes a bf16 gradient beside them (flash-attn v1.0.9 losses/cross_entropy.py): 4 B.
+  A loss run a sequence chunk at a time (`software.loss_chunks` n, TorchTitan's
+  ChunkedLossWrapper, torchtitan/components/loss.py at bcc09297a) holds one chunk's logits,
+  1/n of them, beside the wrapper's bf16 chunks of the hidden states and its fp32 gradient
+  accumulator, 6 B an element of s b h.
 - The stages that can bind are each checked: the first (most micro-batches in flight, the
   embedding), the first middle one (with uneven stages) and the last (output layer, logits).
   MoE routing buffers are not counted.
@@ -103,6 +113,9 @@ from dclint.projection.layout_checks import framework_split
 from dclint.units import Q_, Quantity
 
 __all__ = [
+    "BF16_GRAD_BYTES",
+    "BF16_OPTIMIZER_BYTES",
+    "CHUNK_BUFFER_BYTES",
     "FP8_SAVED",
     "FP8_WEIGHT_BYTES",
     "FUSED_LOGIT_BYTES",
@@ -112,6 +125,7 @@ __all__ = [
     "PER_TENSOR_FP8",
     "SAVE_ORIGINAL_PROJ",
     "WEIGHT_BYTES",
+    "XENTROPY_LOGIT_BYTES",
     "MemoryEstimate",
     "Shape",
     "StageStates",
@@ -125,6 +139,7 @@ __all__ = [
     "layer_activations",
     "layer_weight_bytes",
     "logit_bytes",
+    "loss_bytes",
     "memory_per_gpu",
     "model_widths",
     "saves_quantized",
@@ -134,11 +149,20 @@ __all__ = [
     "stage_layers",
     "stage_states",
     "stage_terms",
+    "state_bytes",
 ]
 
 WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2.0, 4.0, 12.0
 LOGIT_BYTES = 6.0  # bf16 logits and the fp32 copy the loss keeps
 FUSED_LOGIT_BYTES = 2.0  # Transformer Engine's cross-entropy: the gradient over the bf16 logits
+# llm-foundry's default loss (loss_fn fused_crossentropy: flash-attn's xentropy kernel): the bf16
+# logits it keeps and the bf16 gradient its backward writes beside them (inplace_backward False)
+XENTROPY_LOGIT_BYTES = 4.0
+# TorchTitan's ChunkedLossWrapper beside its chunk's logits: the hidden states' bf16 chunks and
+# the fp32 gradient accumulator, bytes an element of sequence x micro-batch x hidden
+CHUNK_BUFFER_BYTES = 6.0
+# a bf16 model (software.param_dtype bf16): bf16 gradients and AdamW's two bf16 moments
+BF16_GRAD_BYTES, BF16_OPTIMIZER_BYTES = 2.0, 4.0
 FP8_WEIGHT_BYTES = 1.0  # an FP8 parameter (fp8_param_gather) on a GPU without the transpose
 # FP8 recipes whose parameters Transformer Engine keeps as one per-tensor-scaled FP8 copy
 PER_TENSOR_FP8 = ("delayed", "current")
@@ -203,6 +227,8 @@ class Shape:
     # or 1, where no uneven first and last stages are declared: the first stage's first chunk
     # and the last stage's last chunk hold a layer fewer (_in_flight)
     slots: tuple[int, int] = (0, 0)
+    # bytes of a parameter's optimizer states (fp32 master and Adam moments 12; bf16 model 4)
+    optimizer_bytes: float = OPTIMIZER_BYTES
 
 
 def expert_parameters(wl: Workload) -> float:
@@ -404,7 +430,7 @@ def stage_states(sh: Shape, stage: int, n: float) -> StageStates:
         layers_local / dense_dp + expert_local / expert_dp
     ) + WEIGHT_BYTES * (ends_local / dense_dp)
     gradients, gradients_sharded = sh.grad_bytes * params, sh.grad_bytes * sharded
-    optimizer, optimizer_sharded = OPTIMIZER_BYTES * params, OPTIMIZER_BYTES * sharded
+    optimizer, optimizer_sharded = sh.optimizer_bytes * params, sh.optimizer_bytes * sharded
     return (weights, weights_sharded, gradients, gradients_sharded, optimizer, optimizer_sharded)
 
 
@@ -494,8 +520,38 @@ def _torchao_linear(wl: Workload) -> bool:
 
 
 def logit_bytes(wl: Workload) -> float:
-    """Bytes a logit keeps for the loss's backward (module doc)."""
-    return FUSED_LOGIT_BYTES if wl.software_in_effect.fused_cross_entropy else LOGIT_BYTES
+    """Bytes a logit of the micro-batch keeps for the loss's backward (module doc): a chunk's
+    share where the loss runs chunk by chunk (`software.loss_chunks`)."""
+    sw = wl.software_in_effect
+    if sw.fused_cross_entropy:
+        kept = FUSED_LOGIT_BYTES
+    elif sw.framework == "llm-foundry":
+        kept = XENTROPY_LOGIT_BYTES
+    else:
+        kept = LOGIT_BYTES
+    return kept / sw.loss_chunks
+
+
+def loss_bytes(wl: Workload) -> float:
+    """Bytes the last stage holds for one micro-batch's loss: its logits (`logit_bytes`) and,
+    where the loss runs in chunks, the wrapper's buffers (module doc); 0 where the vocabulary
+    or hidden size is unknown."""
+    m, p = wl.model, wl.parallel
+    if not (m.vocab_size and m.hidden_size):
+        return 0.0
+    tokens = wl.sequence_length / p.cp * wl.micro_batch
+    chunked = CHUNK_BUFFER_BYTES * m.hidden_size if wl.software_in_effect.loss_chunks > 1 else 0
+    return tokens * (logit_bytes(wl) * m.vocab_size / p.tp + chunked)
+
+
+def state_bytes(wl: Workload) -> tuple[float, float]:
+    """Bytes a parameter's gradient and optimizer states keep (module doc): fp32 main gradients
+    (bf16 with grad_reduce_in_fp32 false) and fp32 master weights and moments; a bf16 model's
+    bf16 gradients and moments."""
+    sw = wl.software_in_effect
+    if sw.param_dtype == "bf16":
+        return BF16_GRAD_BYTES, BF16_OPTIMIZER_BYTES
+    return (GRAD_BYTES if sw.grad_reduce_in_fp32 else GRAD_BYTES / 2), OPTIMIZER_BYTES
 
 
 def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
@@ -519,8 +575,7 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
             m.dropout, saves_quantized(wl), sw.selective_recompute == "op",
             fp8_proj_copy(wl),
         )  # fmt: skip
-        if m.vocab_size:
-            logits = logit_bytes(wl) * s * wl.micro_batch * m.vocab_size / p.tp
+        logits = loss_bytes(wl)
     return Shape(
         m.layers or p.pp,
         dense,
@@ -535,13 +590,14 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
         micro_batches,
         per_layer,
         logits,
-        GRAD_BYTES if sw.grad_reduce_in_fp32 else GRAD_BYTES / 2,
+        state_bytes(wl)[0],
         sw.expert_tp,
         sw.activation_offload_layers,
         layer_weight_bytes(wl, blackwell),
         sw.shard_group if sw.sharding == "hsdp" else 0,
         keeps_gathered(wl),
         split_slots(wl),
+        state_bytes(wl)[1],
     )
 
 
@@ -645,7 +701,12 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
         notes.append(f"ZeRO stage {zero}: {what} sharded over dp x cp = {dp * p.cp}")
     else:
         notes.append("no data-parallel sharding (distributed optimizer off)")
-    if not wl.software_in_effect.grad_reduce_in_fp32:
+    sw = wl.software_in_effect
+    if sw.param_dtype == "bf16":
+        notes.append(
+            "bf16 parameters, gradients and AdamW moments, no fp32 copy (param_dtype bf16)"
+        )
+    elif not sw.grad_reduce_in_fp32:
         notes.append("gradients in bf16 (grad_reduce_in_fp32 false)")
     if sh.offload:
         notes.append(
@@ -656,8 +717,18 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
         notes.append(
             f"layer weights in FP8, {sh.layer_weight_bytes:g} B a parameter (fp8_param_gather)"
         )
-    if wl.software_in_effect.fused_cross_entropy and sh.logits:
+    if sw.fused_cross_entropy and sh.logits:
         notes.append("logits kept in bf16 only (Transformer Engine's fused cross-entropy)")
+    elif sw.framework == "llm-foundry" and sh.logits:
+        notes.append(
+            "logits kept in bf16 and their bf16 gradient (llm-foundry's fused_crossentropy: "
+            "flash-attn's xentropy)"
+        )
+    if sw.loss_chunks > 1 and sh.logits:
+        notes.append(
+            f"the loss a sequence chunk at a time: one of {sw.loss_chunks} chunks' logits and "
+            "the hidden states' copies (software.loss_chunks: TorchTitan's ChunkedLossWrapper)"
+        )
     if not wl.model.dropout:
         notes.append("no dropout masks (model.dropout false)")
     if saves_quantized(wl):

@@ -15,7 +15,11 @@ declared `recompute`, TorchTitan's op-level policy under `software.selective_rec
 sequence parallelism on by default when tp > 1, as Megatron-Core training recipes run it, and
 said so in the finding). What the software states counts too: FP8 parameters
 (`software.fp8_param_gather`: 1 B a layer weight on Blackwell, 2 on Hopper), Transformer
-Engine's fused cross-entropy (`software.fused_cross_entropy`: bf16 logits only), activations
+Engine's fused cross-entropy (`software.fused_cross_entropy`: bf16 logits only), llm-foundry's
+default loss (flash-attn's cross-entropy: the bf16 logits and their bf16 gradient, 4 B a logit),
+a loss run a sequence chunk at a time (`software.loss_chunks`, TorchTitan's ChunkedLossWrapper:
+one chunk's logits and the wrapper's buffers), a model built in bf16 (`software.param_dtype:
+bf16`, KempnerForge's: bf16 gradients and AdamW moments, 8 B a parameter), activations
 offloaded to host memory. docs/performance-model.md gives the table of terms. The attention scores
 (Korthikanti's 5 a s / h term) count only with `software.flash_attention: false`: flash
 attention, which the step model assumes too, never stores them. The finding names the stage
@@ -39,20 +43,28 @@ fragmentation, which no public source gives as a share: no published sum replace
 against (Narayanan et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100, NVIDIA's Llama 3.1
 405B recipe on 512 H100 with bf16 gradients as Megatron-Bridge runs it) and the 66
 Megatron-Bridge and MLPerf recipe layouts of tests/calibration/ (GB200's 25.11 Llama 3.1 405B,
-the tightest, needs 88.2% of the device). FP8 runs save each GEMM's input in FP8, but
+the tightest, needs 88.2% of the device). Of the runs of tests/calibration/ and tests/validation/
+that their publishers ran, it flags one, Meta's Llama 3 405B at 8K on 8,192 H100 (76.6 GiB),
+whose schedule's micro-batches a round are not published; the estimates against the peaks
+TorchTitan and KempnerForge publish are tabled in docs/performance-model.md (Memory,
+Published peaks). FP8 runs save each GEMM's input in FP8, but
 Megatron-Core's attention output projection, under a recipe other than delayed scaling, saves
 the attention's own bf16 output (`save_original_input`, megatron/core/transformer/
 attention.py, core_v0.14.0). FP8 parameters: Transformer Engine keeps an FP8 weight's transpose
 where FP8 GEMMs take the TN layout only (transformer_engine/pytorch/csrc/quantizer.cpp, v2.9);
 the fused cross-entropy writes the gradient over the logits (transformer_engine/pytorch/triton/
 cross_entropy.py); op-level recomputation saves every other matmul's output
-(torchtitan/distributed/activation_checkpoint.py, v0.2.2).
+(torchtitan/distributed/activation_checkpoint.py, v0.2.2); the chunked loss
+(torchtitan/components/loss.py, ChunkedLossWrapper, bcc09297a); llm-foundry's loss
+(llmfoundry/models/mpt/modeling_mpt.py v0.3.0, flash-attn v1.0.9 losses/cross_entropy.py);
+the bf16 model (KempnerForge kempnerforge/distributed/parallel.py, 01b461a).
 
 Sources: Megatron-LM distributed optimizer; Rajbhandari et al., "ZeRO: Memory Optimizations
 Toward Training Trillion Parameter Models", SC 2020; Narayanan et al., "Efficient Large-Scale
 Language Model Training on GPU Clusters Using Megatron-LM", SC 2021; Meta, "The Llama 3 Herd of
 Models", 2024; NVIDIA Megatron-Bridge and MLPerf recipes (tests/calibration/); Transformer
-Engine v2.9; Megatron-Core core_v0.14.0; torchtitan v0.2.2.
+Engine v2.9; Megatron-Core core_v0.14.0; torchtitan v0.2.2 and bcc09297a; llm-foundry v0.3.0;
+flash-attn v1.0.9; KempnerForge 01b461a.
 
 ## Example
 ```yaml
