@@ -22,6 +22,7 @@ __all__ = [
     "EP_DISPATCHERS",
     "FP8_RECIPES",
     "FULL_ITERATION",
+    "GRADIENT_SYNCS",
     "KERNELS",
     "MOVED_KEYS",
     "PRESETS",
@@ -29,6 +30,7 @@ __all__ = [
     "SHARDING_KINDS",
     "TORCHAO_FP8_RECIPES",
     "Fp8Recipe",
+    "GradientSync",
     "PresetName",
     "Settings",
     "Sharding",
@@ -89,6 +91,12 @@ ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa", "flash2")
 # the local query chunks' attention run against them (AttnFuncWithCPAndKVAllGather, "Refer
 # section 3.3.2 of The Llama 3 Herd of Models"). TE's a2a (Ulysses) is not modelled.
 CpCommType = Literal["p2p", "all_gather"]
+# when PyTorch FSDP reduce-scatters the gradients of a step of several micro-batches: after
+# every micro-batch's backward (FSDP2 and FSDP1 as they run by default; TorchTitan, Composer),
+# or after the last one's only, the others accumulating unsharded gradients (FSDP2's
+# set_requires_gradient_sync(False), FSDP1's no_sync(): KempnerForge, Accelerate's FSDP)
+GradientSync = Literal["every-micro-batch", "last-micro-batch"]
+GRADIENT_SYNCS: tuple[str, ...] = ("every-micro-batch", "last-micro-batch")
 _ATTENTION_PHRASE = {
     "flash": "flash attention",
     "triton": "flash attention in Triton",
@@ -136,6 +144,10 @@ class Settings:
     # None: FSDP's default (True without pipeline parallelism, False with it, as TorchTitan
     # sets it); True: parameters regathered every micro-batch; False: once a step
     reshard_after_forward: bool | None = None
+    # PyTorch FSDP's gradient reduce-scatter (GradientSync); "": every micro-batch when
+    # resharding, once a step when not (FSDP2 under pipeline parallelism: PyTorch's pipeline
+    # stages sync on the last backward)
+    gradient_sync: str = ""
     # transformer layers whose activations go to host memory (Megatron-Core's
     # --cpu-offloading-num-layers, activations only); 0: none
     activation_offload_layers: int = 0
@@ -206,7 +218,11 @@ class Settings:
                 if re is False
                 else "resharded after forward unless pipelined"
             )
-            parts.append(f"{kind}{group}, parameters {when}")
+            synced = {
+                "every-micro-batch": ", gradients reduce-scattered every micro-batch",
+                "last-micro-batch": ", gradients reduce-scattered on the last micro-batch only",
+            }.get(self.gradient_sync, "")
+            parts.append(f"{kind}{group}, parameters {when}{synced}")
         if self.fp8_all_gather:
             parts.append("FP8 parameter all-gather")
         if self.selective_recompute == "op":
@@ -557,6 +573,17 @@ class Software(Strict):
         None,
         description="Data-parallel sharding as PyTorch FSDP runs it (kind fsdp or hsdp, the "
         "shard group, reshard_after_forward); default: parallel.zero_stage's",
+    )
+    gradient_sync: GradientSync | None = Field(
+        None,
+        description="When PyTorch FSDP reduce-scatters the gradients of a step of several "
+        "micro-batches: every-micro-batch (FSDP2 and FSDP1 as they run unless told otherwise: "
+        "TorchTitan, Composer / llm-foundry) or last-micro-batch (FSDP2's "
+        "set_requires_gradient_sync(False), FSDP1's no_sync() on the others, which keep "
+        "unsharded gradients between micro-batches, in FSDP2 in the reduce dtype: "
+        "KempnerForge, Hugging Face Accelerate's FSDP); default: every micro-batch when "
+        "resharding after the forward, once a step when not (PyTorch's pipeline stages sync "
+        "on the last backward)",
     )
     activation_offload_layers: PositiveInt | None = Field(
         None,
