@@ -324,7 +324,8 @@ PRESETS: dict[str, Settings] = {
     # Hugging Face Accelerate with DeepSpeed ZeRO-3 (accelerate's DeepSpeedPlugin): the
     # DeepSpeed engine's overlap_comm and prefetch, PyTorch SDPA (flash) attention through
     # transformers, eager PyTorch element-wise kernels, fp32 gradient reduction in bf16 runs
-    # (DeepSpeed's bf16 optimizer keeps fp32 gradients)
+    # (DeepSpeed's bf16 optimizer keeps fp32 gradients); ZeRO 2 and 3 reduce every micro-batch
+    # (Accelerator.no_sync skips the model's no_sync under them, src/accelerate/accelerator.py)
     "accelerate-deepspeed": Settings(
         overlap_tp=False,
         overlap_pp=False,
@@ -342,7 +343,10 @@ PRESETS: dict[str, Settings] = {
     # Blackwell, which TorchTitan and PyTorch put first on sm100: efficiency.SDPA_BLACKWELL),
     # torchao Float8 tensorwise for fp8 runs, op-level selective activation checkpointing, TP
     # collectives blocking unless AsyncTP (enable_async_tensor_parallel, with compile:
-    # overlap_tp); no CUDA graphs
+    # overlap_tp); no CUDA graphs. Gradients reduce-scattered every micro-batch (gradient_sync
+    # unset): torchtitan/train.py at 820504e and e7c0cae runs forward_backward_step for each
+    # micro-batch and never calls set_requires_gradient_sync (pytorch/torchtitan#1710, closed
+    # unmerged); 9dec370 has no gradient accumulation; under PP, PyTorch's stages sync once
     "torchtitan": Settings(
         overlap_tp=False,
         overlap_pp=False,
@@ -356,7 +360,10 @@ PRESETS: dict[str, Settings] = {
     ),
     # MosaicML llm-foundry / Composer (scripts/train/benchmarking/README.md): PyTorch FSDP
     # FULL_SHARD (parameters regathered every micro-batch), eager PyTorch with flash attention,
-    # fp32 gradient reduction (amp_bf16 keeps fp32 parameters and gradients), no TP or PP
+    # fp32 gradient reduction (amp_bf16 keeps fp32 parameters and gradients), no TP or PP;
+    # gradients reduce-scattered every micro-batch (gradient_sync unset): Composer's
+    # _train_microbatch (composer/trainer/trainer.py, v0.13.0 to v0.17.2) takes no_sync only
+    # for a DistributedDataParallel model, and FSDP wraps the model's children
     "llm-foundry": Settings(
         overlap_tp=False,
         overlap_pp=False,
