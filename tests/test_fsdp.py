@@ -151,6 +151,15 @@ def test_under_pipeline_parallelism_the_default_syncs_once_a_step() -> None:
     assert _dp("{preset: torchtitan, gradient_sync: every-micro-batch}", 64, pp, 16) > once
 
 
+def test_zero_3_reduces_every_micro_batch_whatever_gradient_sync_says() -> None:
+    """`parallel.zero_stage: 3` without PyTorch FSDP (DeepSpeed's or Megatron-Core's ZeRO-3)
+    keeps its per-micro-batch reduce-scatter: DeepSpeed's ZeRO 2 and 3 reduce every backward
+    (Accelerate's no_sync leaves them alone); the setting is PyTorch FSDP's."""
+    zero3 = "{zero_stage: 3}"
+    base = _dp("{preset: megatron-core}", 1024, zero3)
+    assert base == _dp("{preset: megatron-core, gradient_sync: last-micro-batch}", 1024, zero3)
+
+
 def test_fsdp_over_the_network_loses_more_a_gpu_than_over_nvlink() -> None:
     """8 GPUs gather over NVLink, 128 over the network: NCCL's kernels hold their SMs longer
     (FSDP_SM_SHARE on every leg), so throughput a GPU falls."""
