@@ -111,6 +111,55 @@ def test_gathering_once_a_step_costs_less_than_every_micro_batch() -> None:
     assert once.compute == every.compute
 
 
+def test_gradient_sync_follows_the_gathering_unless_declared() -> None:
+    """`software.gradient_sync`: unset in every preset (TorchTitan and Composer sync every
+    micro-batch; PyTorch's pipeline stages once a step), declared it reaches the step model;
+    anything else is a load error."""
+    for preset in ("torchtitan", "llm-foundry", "accelerate-deepspeed"):
+        assert _wl(f"{{preset: {preset}}}")[1].software_in_effect.gradient_sync == ""
+    sw = _inputs("{preset: torchtitan, gradient_sync: last-micro-batch}")[3]
+    assert sw.gradient_sync == "last-micro-batch"
+    with pytest.raises(LoadError):
+        _wl("{preset: torchtitan, gradient_sync: never}")
+
+
+def _dp(software: str, batch: int, parallel: str = "{}", gpus: int = 128) -> float:
+    a, lay, mac, sw = _inputs(software, parallel=parallel, gpus=gpus, batch=batch)
+    return step(a, lay, mac, sw).dp
+
+
+def test_syncing_on_the_last_micro_batch_saves_a_reduce_scatter_a_micro_batch() -> None:
+    """Resharding FSDP over 128 GPUs (micro-batch 2, the network legs exposed): with one
+    micro-batch a step the two settings are the same step; with m, syncing on the last only
+    saves m - 1 times what one micro-batch's reduce-scatter adds to its backward, so the
+    saving at 4 micro-batches is 3 times the saving at 2."""
+    every, last = "{preset: torchtitan}", "{preset: torchtitan, gradient_sync: last-micro-batch}"
+    assert _dp(every, 256) == _dp(last, 256)  # one micro-batch a step
+    saved = {m: _dp(every, 256 * m) - _dp(last, 256 * m) for m in (2, 4)}
+    assert saved[2] > 0
+    assert saved[4] == pytest.approx(3 * saved[2], rel=1e-12)
+    declared = "{preset: torchtitan, gradient_sync: every-micro-batch}"
+    assert _dp(declared, 1024) == _dp(every, 1024)
+
+
+def test_under_pipeline_parallelism_the_default_syncs_once_a_step() -> None:
+    """Not resharding (pp 2): unset is the last micro-batch's sync; every-micro-batch declared
+    reduce-scatters each of the 4 micro-batches, the gathers still once a step."""
+    pp = "{pp: 2}"
+    once = _dp("{preset: torchtitan}", 64, pp, 16)
+    assert once == _dp("{preset: torchtitan, gradient_sync: last-micro-batch}", 64, pp, 16)
+    assert _dp("{preset: torchtitan, gradient_sync: every-micro-batch}", 64, pp, 16) > once
+
+
+def test_zero_3_reduces_every_micro_batch_whatever_gradient_sync_says() -> None:
+    """`parallel.zero_stage: 3` without PyTorch FSDP (DeepSpeed's or Megatron-Core's ZeRO-3)
+    keeps its per-micro-batch reduce-scatter: DeepSpeed's ZeRO 2 and 3 reduce every backward
+    (Accelerate's no_sync leaves them alone); the setting is PyTorch FSDP's."""
+    zero3 = "{zero_stage: 3}"
+    base = _dp("{preset: megatron-core}", 1024, zero3)
+    assert base == _dp("{preset: megatron-core, gradient_sync: last-micro-batch}", 1024, zero3)
+
+
 def test_fsdp_over_the_network_loses_more_a_gpu_than_over_nvlink() -> None:
     """8 GPUs gather over NVLink, 128 over the network: NCCL's kernels hold their SMs longer
     (FSDP_SM_SHARE on every leg), so throughput a GPU falls."""

@@ -22,6 +22,7 @@ __all__ = [
     "EP_DISPATCHERS",
     "FP8_RECIPES",
     "FULL_ITERATION",
+    "GRADIENT_SYNCS",
     "KERNELS",
     "MOVED_KEYS",
     "PRESETS",
@@ -29,6 +30,7 @@ __all__ = [
     "SHARDING_KINDS",
     "TORCHAO_FP8_RECIPES",
     "Fp8Recipe",
+    "GradientSync",
     "PresetName",
     "Settings",
     "Sharding",
@@ -91,6 +93,12 @@ ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa", "flash2")
 CpCommType = Literal["p2p", "all_gather"]
 # the dtype the parameters are kept in (Settings.param_dtype)
 ParamDtype = Literal["fp32", "bf16"]
+# when PyTorch FSDP reduce-scatters the gradients of a step of several micro-batches: after
+# every micro-batch's backward (FSDP2 and FSDP1 as they run by default; TorchTitan, Composer),
+# or after the last one's only, the others accumulating unsharded gradients (FSDP2's
+# set_requires_gradient_sync(False), FSDP1's no_sync(): KempnerForge, Accelerate's FSDP)
+GradientSync = Literal["every-micro-batch", "last-micro-batch"]
+GRADIENT_SYNCS: tuple[str, ...] = ("every-micro-batch", "last-micro-batch")
 _ATTENTION_PHRASE = {
     "flash": "flash attention",
     "triton": "flash attention in Triton",
@@ -138,6 +146,10 @@ class Settings:
     # None: FSDP's default (True without pipeline parallelism, False with it, as TorchTitan
     # sets it); True: parameters regathered every micro-batch; False: once a step
     reshard_after_forward: bool | None = None
+    # PyTorch FSDP's gradient reduce-scatter (GradientSync); "": every micro-batch when
+    # resharding, once a step when not (FSDP2 under pipeline parallelism: PyTorch's pipeline
+    # stages sync on the last backward)
+    gradient_sync: str = ""
     # transformer layers whose activations go to host memory (Megatron-Core's
     # --cpu-offloading-num-layers, activations only); 0: none
     activation_offload_layers: int = 0
@@ -215,7 +227,11 @@ class Settings:
                 if re is False
                 else "resharded after forward unless pipelined"
             )
-            parts.append(f"{kind}{group}, parameters {when}")
+            synced = {
+                "every-micro-batch": ", gradients reduce-scattered every micro-batch",
+                "last-micro-batch": ", gradients reduce-scattered on the last micro-batch only",
+            }.get(self.gradient_sync, "")
+            parts.append(f"{kind}{group}, parameters {when}{synced}")
         if self.fp8_all_gather:
             parts.append("FP8 parameter all-gather")
         if self.selective_recompute == "op":
@@ -317,7 +333,8 @@ PRESETS: dict[str, Settings] = {
     # Hugging Face Accelerate with DeepSpeed ZeRO-3 (accelerate's DeepSpeedPlugin): the
     # DeepSpeed engine's overlap_comm and prefetch, PyTorch SDPA (flash) attention through
     # transformers, eager PyTorch element-wise kernels, fp32 gradient reduction in bf16 runs
-    # (DeepSpeed's bf16 optimizer keeps fp32 gradients)
+    # (DeepSpeed's bf16 optimizer keeps fp32 gradients); ZeRO 2 and 3 reduce every micro-batch
+    # (Accelerator.no_sync skips the model's no_sync under them, src/accelerate/accelerator.py)
     "accelerate-deepspeed": Settings(
         overlap_tp=False,
         overlap_pp=False,
@@ -335,7 +352,10 @@ PRESETS: dict[str, Settings] = {
     # Blackwell, which TorchTitan and PyTorch put first on sm100: efficiency.SDPA_BLACKWELL),
     # torchao Float8 tensorwise for fp8 runs, op-level selective activation checkpointing, TP
     # collectives blocking unless AsyncTP (enable_async_tensor_parallel, with compile:
-    # overlap_tp); no CUDA graphs
+    # overlap_tp); no CUDA graphs. Gradients reduce-scattered every micro-batch (gradient_sync
+    # unset): torchtitan/train.py at 820504e and e7c0cae runs forward_backward_step for each
+    # micro-batch and never calls set_requires_gradient_sync (pytorch/torchtitan#1710, closed
+    # unmerged); 9dec370 has no gradient accumulation; under PP, PyTorch's stages sync once
     "torchtitan": Settings(
         overlap_tp=False,
         overlap_pp=False,
@@ -349,7 +369,10 @@ PRESETS: dict[str, Settings] = {
     ),
     # MosaicML llm-foundry / Composer (scripts/train/benchmarking/README.md): PyTorch FSDP
     # FULL_SHARD (parameters regathered every micro-batch), eager PyTorch with flash attention,
-    # fp32 gradient reduction (amp_bf16 keeps fp32 parameters and gradients), no TP or PP
+    # fp32 gradient reduction (amp_bf16 keeps fp32 parameters and gradients), no TP or PP;
+    # gradients reduce-scattered every micro-batch (gradient_sync unset): Composer's
+    # _train_microbatch (composer/trainer/trainer.py, v0.13.0 to v0.17.2) takes no_sync only
+    # for a DistributedDataParallel model, and FSDP wraps the model's children
     "llm-foundry": Settings(
         overlap_tp=False,
         overlap_pp=False,
@@ -566,6 +589,17 @@ class Software(Strict):
         None,
         description="Data-parallel sharding as PyTorch FSDP runs it (kind fsdp or hsdp, the "
         "shard group, reshard_after_forward); default: parallel.zero_stage's",
+    )
+    gradient_sync: GradientSync | None = Field(
+        None,
+        description="When PyTorch FSDP reduce-scatters the gradients of a step of several "
+        "micro-batches: every-micro-batch (FSDP2 and FSDP1 as they run unless told otherwise: "
+        "TorchTitan, Composer / llm-foundry) or last-micro-batch (FSDP2's "
+        "set_requires_gradient_sync(False), FSDP1's no_sync() on the others, which keep "
+        "unsharded gradients between micro-batches, in FSDP2 in the reduce dtype: "
+        "KempnerForge, Hugging Face Accelerate's FSDP); default: every micro-batch when "
+        "resharding after the forward, once a step when not (PyTorch's pipeline stages sync "
+        "on the last backward)",
     )
     activation_offload_layers: PositiveInt | None = Field(
         None,

@@ -150,6 +150,7 @@ __all__ = [
     "stage_states",
     "stage_terms",
     "state_bytes",
+    "unsynced_grad_bytes",
 ]
 
 WEIGHT_BYTES, GRAD_BYTES, OPTIMIZER_BYTES = 2.0, 4.0, 12.0
@@ -229,6 +230,10 @@ class Shape:
     slots: tuple[int, int] = (0, 0)
     # bytes of a parameter's optimizer states (fp32 master and Adam moments 12; bf16 model 4)
     optimizer_bytes: float = OPTIMIZER_BYTES
+    # PyTorch FSDP's gradients accumulated unsharded between micro-batches when it syncs on the
+    # last only (unsynced_grad_bytes): bytes a parameter, read where a step has several
+    # micro-batches; 0: reduce-scattered every micro-batch, the gradients held sharded
+    unsynced_grad_bytes: float = 0.0
 
 
 def expert_parameters(wl: Workload) -> float:
@@ -430,6 +435,8 @@ def stage_states(sh: Shape, stage: int, n: float) -> StageStates:
         layers_local / dense_dp + expert_local / expert_dp
     ) + WEIGHT_BYTES * (ends_local / dense_dp)
     gradients, gradients_sharded = sh.grad_bytes * params, sh.grad_bytes * sharded
+    if sh.unsynced_grad_bytes and sh.micro_batches > 1:  # accumulated whole until the last sync
+        gradients_sharded = sh.unsynced_grad_bytes * params
     optimizer, optimizer_sharded = sh.optimizer_bytes * params, sh.optimizer_bytes * sharded
     return (weights, weights_sharded, gradients, gradients_sharded, optimizer, optimizer_sharded)
 
@@ -598,7 +605,25 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
         keeps_gathered(wl),
         split_slots(wl),
         state_bytes(wl)[1],
+        unsynced_grad_bytes(wl),
     )
+
+
+def unsynced_grad_bytes(wl: Workload) -> float:
+    """Bytes a parameter of the gradients PyTorch FSDP accumulates unsharded between
+    micro-batches when it is declared to reduce-scatter after the last one only
+    (`software.gradient_sync` last-micro-batch): FSDP2 keeps each micro-batch's unsharded
+    gradient, cast to the reduce dtype (FSDPParam.to_accumulated_grad_if_needed: fp32 4 B, bf16
+    2 B); 0 where it syncs every micro-batch, shards no gradients, or the sync is not declared.
+    Not counted by default under pipeline parallelism, where the step model reduces once a step
+    as PyTorch's pipeline stages do: Meta's Llama 3 paper (section 3.3.2) says its FSDP shards
+    the gradients, and which way a stack accumulates them there is not published."""
+    sw = wl.software_in_effect
+    if sw.sharding not in ("fsdp", "hsdp") or sw.gradient_sync != "last-micro-batch":
+        return 0.0
+    if _data_parallel(wl) * wl.parallel.cp == 1:  # nothing to shard: no FSDP
+        return 0.0
+    return GRAD_BYTES if sw.grad_reduce_in_fp32 else GRAD_BYTES / 2
 
 
 def split_slots(wl: Workload) -> tuple[int, int]:
@@ -716,6 +741,11 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
     if sh.layer_weight_bytes != WEIGHT_BYTES:
         notes.append(
             f"layer weights in FP8, {sh.layer_weight_bytes:g} B a parameter (fp8_param_gather)"
+        )
+    if sh.unsynced_grad_bytes and sh.micro_batches > 1 and zero >= 2:
+        notes.append(
+            f"gradients accumulated unsharded between the {sh.micro_batches} micro-batches, "
+            f"{sh.unsynced_grad_bytes:g} B a parameter (PyTorch FSDP syncing on the last only)"
         )
     if sw.fused_cross_entropy and sh.logits:
         notes.append("logits kept in bf16 only (Transformer Engine's fused cross-entropy)")

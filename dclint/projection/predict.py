@@ -380,11 +380,19 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
     # TorchTitan's tensor-parallel overlap is PyTorch's async TP (the step model's async_tp)
     async_tp = s.overlap_tp and s.framework == "torchtitan" and layout.tp > 1
     if layout.torch_fsdp and layout.dp * layout.cp > 1:
+        sync = s.gradient_sync or ("every-micro-batch" if layout.reshard else "")
+        reduced = (
+            "reduce-scattered every micro-batch"
+            if sync == "every-micro-batch"
+            else "reduce-scattered after the last micro-batch only (gradient_sync "
+            "last-micro-batch: set_requires_gradient_sync(False) on the others)"
+            if sync
+            else "reduce-scattered once"
+        )
         when = (
-            "gathered for every micro-batch's forward and backward and reduce-scattered every "
-            "micro-batch"
+            f"gathered for every micro-batch's forward and backward, gradients {reduced}"
             if layout.reshard
-            else "gathered once a step and reduce-scattered once (reshard_after_forward false: "
+            else f"gathered once a step, gradients {reduced} (reshard_after_forward false: "
             "FSDP2 under pipeline parallelism, as TorchTitan runs it)"
         )
         group = (
@@ -576,6 +584,7 @@ def software(s: Settings) -> Software:
         cp_all_gather=s.cp_comm_type == "all_gather",
         fused_cross_entropy=bool(s.fused_cross_entropy),
         moe_sequence_parallel=s.framework == "megatron-core",
+        gradient_sync=s.gradient_sync,
     )
 
 

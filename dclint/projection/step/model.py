@@ -849,10 +849,14 @@ def _torch_fsdp(
     prefetched under the current block's compute. Exposed: what exceeds the pass's compute,
     the first block's gather and the last block's reduce-scatter of each phase, and the SMs
     NCCL's kernels hold while they run (FSDP_SM_SHARE, on every leg, NVLink or network).
-    Resharding: 2 gathers and a reduce-scatter every micro-batch; not (FSDP2 under pipeline
-    parallelism: TorchTitan's reshard_after_forward False, gradient sync on the last
-    micro-batch): one gather and one reduce-scatter a step. HSDP: sharded over shard groups of
-    `shard_group` ranks, the gradient shards all-reduced across the groups."""
+    Resharding: 2 gathers every micro-batch; not (FSDP2 under pipeline parallelism:
+    TorchTitan's reshard_after_forward False): one gather a step. The gradients are
+    reduce-scattered after every micro-batch's backward (gradient sync every micro-batch), or
+    after the last one's only (`Software.gradient_sync` last-micro-batch: FSDP2's
+    set_requires_gradient_sync(False) on the others, FSDP1's no_sync(); by default when not
+    resharding, as PyTorch's pipeline stages sync on the last backward). HSDP: sharded over
+    shard groups of `shard_group` ranks, the gradient shards all-reduced across the groups
+    (skipped with the reduce-scatter when the sync is)."""
     t, links, blocks = lay.tp, mac.links, max(1.0, x.per_layer)
     group = lay.shard_group if 0 < lay.shard_group < ranks else ranks
     share = (group - 1) / group
@@ -874,9 +878,14 @@ def _torch_fsdp(
         first = comm / blocks  # the first block's gather, the last block's reduction
         return max(0.0, comm - first - under) + first + FSDP_SM_SHARE * min(comm, under)
 
-    if lay.reshard:
-        return x.m * (hidden(gather, fwd) + hidden(gather + reduce, bwd))
-    return hidden(gather, fwd) + hidden(reduce, bwd)
+    sync = sw.gradient_sync or ("every-micro-batch" if lay.reshard else "last-micro-batch")
+    every = sync == "every-micro-batch"
+    regather = gather if lay.reshard else 0.0  # the backward's gather, when resharded
+    # the last micro-batch's backward gathers (when resharding) and reduces; the others'
+    # gather (when resharding) and reduce when the gradients sync every micro-batch
+    others = hidden(regather + (reduce if every else 0.0), bwd)
+    gathers = x.m if lay.reshard else 1
+    return gathers * hidden(gather, fwd) + hidden(regather + reduce, bwd) + (x.m - 1) * others
 
 
 def _flops(a: Arch, lay: Layout, causal: bool, op: bool = False) -> tuple[float, float]:

@@ -354,6 +354,10 @@ class Software:
     # input reaches the router and the all-to-all or flex dispatcher sequence-parallel split,
     # so its MLP half has no tp collective (model._tp_comm); only attention's two a pass
     moe_sequence_parallel: bool = True
+    # PyTorch FSDP's gradient sync (model._torch_fsdp): "every-micro-batch" (FSDP2 and FSDP1 as
+    # they run by default), "last-micro-batch" (set_requires_gradient_sync(False) on the others,
+    # no_sync()); "": the layout's (every micro-batch when resharding, once a step when not)
+    gradient_sync: str = ""
 
 
 @dataclass(frozen=True, slots=True)
