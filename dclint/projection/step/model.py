@@ -314,13 +314,11 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     # streams (GEMM_STREAMS): at most that many share a wave of tiles
     together = min(groups, float(GEMM_STREAMS))
     moe = bool(a.experts)  # the MLP GEMMs are the local experts' (one or more)
-    for i, (out, inp, r, grp, expert) in enumerate(
-        (
-            ((q + 2 * kv) / t, h, n, 1.0, False),
-            (h, q / t, n, 1.0, False),
-            (mlp_in / et, h, rows, groups, moe),
-            (h, f / et, rows, groups, moe),
-        )
+    for out, inp, r, grp, expert in (
+        ((q + 2 * kv) / t, h, n, 1.0, False),
+        (h, q / t, n, 1.0, False),
+        (mlp_in / et, h, rows, groups, moe),
+        (h, f / et, rows, groups, moe),
     ):
         flops = 2 * r * out * inp * grp
         tog = together if grp > 1 else grp
@@ -367,9 +365,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     # attention.py, ffn.py at b2a43a147, submit_benchmarks.py setting fc_type te for fp8 on
     # H100) casts the QKV's and the first MLP GEMM's BF16 inputs too
     # (Software.fp8_cast_every_input). torchao's recipes cast as their own terms say (below)
-    te_fp8 = (
-        mac.fp8_cast_bytes and sw.fp8_recipe not in TORCHAO_FP8_RECIPES and not sw.torchao_mx
-    )
+    te_fp8 = mac.fp8_cast_bytes and sw.fp8_recipe not in TORCHAO_FP8_RECIPES and not sw.torchao_mx
     free = mac.fp8_transpose_free if sw.fp8_recipe in PER_TENSOR_FP8 else 0.0
     cast = mac.fp8_cast_bytes - free
     cast += FP8_RECIPE_BYTES[sw.fp8_recipe] if mac.fp8_cast_bytes else 0.0
