@@ -42,7 +42,7 @@ def test_plan_finding_and_review_quote_the_same_best_layout(
     finding = capsys.readouterr().out
     assert (
         "35.5% slower than the best (6.709 s against 4.95 s a step, predicted; calibration "
-        "band 0.872-1.274x; at your declared MFU 30%: 9.072 s against 6.694 s); "
+        "band 0.871-1.273x; at your declared MFU 30%: 9.072 s against 6.694 s); "
     ) in finding
     assert "[the fix saves 3.414 d]" in finding  # 13.02 d - 9.607 d
     review = tmp_path / "r.md"

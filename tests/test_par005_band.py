@@ -15,7 +15,7 @@ from dclint.units import fmt_factors
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = str(ROOT / "rules" / "layout" / "examples" / "par005" / "bad.yaml")
-BAND = "calibration band 0.872-1.274x"
+BAND = "calibration band 0.871-1.273x"
 
 
 def test_the_band_is_the_hopper_calibration_band() -> None:

@@ -46,6 +46,7 @@ from dclint.projection.step.records import (
     FSDP_FP8_GATHER_BYTES,
     FSDP_SM_SHARE,
     HOST_EXPERT_GEMM_SECONDS,
+    MX_CAST_BYTES,
     ROWWISE_GEMM_RATE,
     ROWWISE_INPUT_BYTES,
     ROWWISE_RESCALE_BYTES,
@@ -318,11 +319,19 @@ def inputs(
             f"'{hw.gpu_key}' has none: the step is predicted as if it ran"
         )
     torchao = wl.precision == "fp8" and settings.fp8_recipe in TORCHAO_FP8_RECIPES
+    torchao_mx = (
+        wl.precision == "fp8" and settings.fp8_recipe == "mxfp8" and software(settings).torchao_mx
+    )
+
+    def fp8_line(k: str, v: str) -> str:
+        if k == "fp8" and torchao:
+            return _torchao_fp8(settings, layout, machine)
+        return _TORCHAO_MX if k == "fp8" and torchao_mx else v
+
     notes.append(
         f"step model: {settings.describe()}; efficiencies "
         + "; ".join(
-            f"{k} {_torchao_fp8(settings, layout, machine) if k == 'fp8' and torchao else v}"
-            + (_fp4_recipe(settings) if k == "fp4" else "")
+            f"{k} {fp8_line(k, v)}" + (_fp4_recipe(settings) if k == "fp4" else "")
             for k, v in eff.sources
         )
     )
@@ -363,6 +372,17 @@ def _torchao_fp8(s: Settings, layout: Layout, machine: Machine) -> str:
         f"{s.fp8_recipe} scaling, below); attention in BF16 (torchao converts nn.Linear "
         f"modules only){gather}"
     )
+
+
+# what torchao's MX linear casts, in place of the efficiencies' Transformer Engine line
+_TORCHAO_MX = (
+    "torchao MX linear (mxfp8_cublas, torchao/prototype/mx_formats/mx_linear.py at "
+    "d8bb51f63): each converted Linear casts its input and weight along the rows forward, and "
+    "its output gradient along rows and columns, its weight and saved input along columns "
+    f"backward, {MX_CAST_BYTES:.3g} B an element a cast (read BF16, write e4m3 and an E8M0 "
+    "scale every 32: dclint's count); TorchTitan's wq, wk and wv each cast x; attention in "
+    "BF16 (torchao converts nn.Linear modules only)"
+)
 
 
 def _fp4_recipe(s: Settings) -> str:
@@ -451,6 +471,14 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
             f"kernel's time forward and {bwd:g}x backward (Dao 2023, FlashAttention-2 sec. 4.1: "
             "1.3-1.5x faster forward, about 2x backward)"
         )
+    if s.framework == "llm-foundry" and fp8:
+        notes.append(
+            "llm-foundry FP8 (fc_type te: llmfoundry/models/layers/fc.py, attention.py and "
+            "ffn.py at b2a43a147): every attention and FFN Linear a Transformer Engine "
+            "te.Linear after PyTorch's own LayerNorm, so the QKV's and the first FFN GEMM's "
+            "BF16 inputs are cast to FP8 with their transpose too (no LayerNormLinear writes "
+            "them in FP8, as Megatron-Core's layer does)"
+        )
     if s.framework == "llm-foundry":
         notes.append(
             f"optimizer step as Composer runs it: {COMPOSER_ADAM_BYTES:g} B of HBM traffic a "
@@ -469,8 +497,10 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
     elif async_tp:
         notes.append(
             "async tensor parallelism (PyTorch's micro-pipeline TP): the forward and recomputed "
-            "passes' all-gathers and reduce-scatters run on the copy engines under their GEMMs; "
-            "the backward's stay blocking (no matmul-reduce-scatter pattern in the backward graph, "
+            "passes' all-gathers and reduce-scatters run on the copy engines, each under the "
+            "matmuls it is fused with (an all-gather under QKV's or the MLP's first GEMMs, a "
+            "reduce-scatter under wo's or w2's: micro_pipeline_tp.py); the backward's stay "
+            "blocking (no matmul-reduce-scatter pattern in the backward graph, "
             "pytorch/pytorch#149946)"
         )
     if not s.overlap_pp and s.framework == "torchtitan" and layout.pp > 1:
@@ -585,6 +615,10 @@ def software(s: Settings) -> Software:
         fused_cross_entropy=bool(s.fused_cross_entropy),
         moe_sequence_parallel=s.framework == "megatron-core",
         gradient_sync=s.gradient_sync,
+        # llm-foundry's fc_type te: each Linear a te.Linear after PyTorch's own norm
+        fp8_cast_every_input=s.framework == "llm-foundry",
+        # TorchTitan's MXFP8 is torchao's MX linear (TorchTitan runs no Transformer Engine)
+        torchao_mx=s.fp8_recipe == "mxfp8" and s.framework == "torchtitan",
     )
 
 

@@ -26,11 +26,13 @@ from dclint.projection.step.records import (
     FSDP_FP8_GATHER_BYTES,
     FSDP_SM_SHARE,
     FUSED_CROSS_ENTROPY_BYTES,
+    FUSED_CROSS_ENTROPY_GATHER_BYTES,
     GEMM_STREAMS,
     HOST_EXPERT_GEMM_SECONDS,
     LAUNCH_SECONDS,
     LAYER_KERNELS,
     MOE_KERNELS,
+    MX_CAST_BYTES,
     ROWWISE_GEMM_RATE,
     ROWWISE_INPUT_BYTES,
     ROWWISE_RESCALE_BYTES,
@@ -281,9 +283,9 @@ class _Pass:
     memory: float  # s, element-wise work (and unfused scores), forward
     cast_fwd: float  # s, FP8 casts, forward
     scores_time: float  # s, the unfused attention scores' bytes (0 with flash attention)
-    # GEMM FLOPs of the forward's two output projections (attention's wo, the MLP's w2) over
-    # their tile shares: the matmuls async TP fuses a reduce-scatter with
-    proj_fwd_g: tuple[float, float] = (0.0, 0.0)
+    # GEMM FLOPs of the forward's four GEMMs (QKV, attention's wo, the MLP's first and w2)
+    # over their tile shares: the matmuls async TP fuses a collective with, each its own
+    gemms_fwd_g: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
 def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
@@ -307,18 +309,16 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     rows = n * routed / groups * et / t
     fwd_g = bwd_g = 0.0
     exp_fwd_g = exp_bwd_g = 0.0
-    proj_fwd_g: list[float] = []
+    gemms_fwd_g: list[float] = []
     # the local experts' GEMMs are one cuBLAS GEMM each, on Transformer Engine's compute
     # streams (GEMM_STREAMS): at most that many share a wave of tiles
     together = min(groups, float(GEMM_STREAMS))
     moe = bool(a.experts)  # the MLP GEMMs are the local experts' (one or more)
-    for i, (out, inp, r, grp, expert) in enumerate(
-        (
-            ((q + 2 * kv) / t, h, n, 1.0, False),
-            (h, q / t, n, 1.0, False),
-            (mlp_in / et, h, rows, groups, moe),
-            (h, f / et, rows, groups, moe),
-        )
+    for out, inp, r, grp, expert in (
+        ((q + 2 * kv) / t, h, n, 1.0, False),
+        (h, q / t, n, 1.0, False),
+        (mlp_in / et, h, rows, groups, moe),
+        (h, f / et, rows, groups, moe),
     ):
         flops = 2 * r * out * inp * grp
         tog = together if grp > 1 else grp
@@ -326,8 +326,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         b_g = flops / tile_share(r, inp, mac.sms, tog) + flops / tile_share(inp, out, mac.sms, tog)
         fwd_g += f_g
         bwd_g += b_g
-        if i % 2:  # wo, w2
-            proj_fwd_g.append(f_g)
+        gemms_fwd_g.append(f_g)
         if expert:
             exp_fwd_g += f_g
             exp_bwd_g += b_g
@@ -361,14 +360,19 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     # Transformer Engine's LayerNormMLP, whose activation writes FP8). An MoE layer's
     # TEGroupedMLP, after TENorm, the router and the permutation, casts the routed tokens (the
     # expert-tp group's, all-gathered) into its first GEMM, and the backward casts each routed
-    # row's output gradient of its second. torchao's recipes cast as their own terms say (below)
-    te_fp8 = mac.fp8_cast_bytes and sw.fp8_recipe not in TORCHAO_FP8_RECIPES
+    # row's output gradient of its second. llm-foundry's FP8 (fc_type te: every Linear of its
+    # attention and FFN a te.Linear, after PyTorch's LayerNorm; llmfoundry/models/layers/fc.py,
+    # attention.py, ffn.py at b2a43a147, submit_benchmarks.py setting fc_type te for fp8 on
+    # H100) casts the QKV's and the first MLP GEMM's BF16 inputs too
+    # (Software.fp8_cast_every_input). torchao's recipes cast as their own terms say (below)
+    te_fp8 = mac.fp8_cast_bytes and sw.fp8_recipe not in TORCHAO_FP8_RECIPES and not sw.torchao_mx
     free = mac.fp8_transpose_free if sw.fp8_recipe in PER_TENSOR_FP8 else 0.0
     cast = mac.fp8_cast_bytes - free
     cast += FP8_RECIPE_BYTES[sw.fp8_recipe] if mac.fp8_cast_bytes else 0.0
     expert_in = h * routed * et / t if a.experts else 0.0  # the experts' rows, all-gathered
     fc2_in = f * routed / t if te_fp8 else 0.0
-    cast_fwd = cast * n * (q / t + fc2_in + (expert_in if te_fp8 else 0.0)) / bytes_rate
+    norm_out = 2 * h / sp if (te_fp8 and sw.fp8_cast_every_input) else 0.0
+    cast_fwd = cast * n * (q / t + fc2_in + (expert_in if te_fp8 else 0.0) + norm_out) / bytes_rate
     fc2_grad = expert_in if (a.experts and te_fp8) else h
     cast_bwd = cast * n * ((q + 2 * kv) / t + h + mlp_in * routed / t + fc2_grad) / bytes_rate
     # flash attention's backward recomputes the scores: 2.5x its forward FLOPs (Dao 2023);
@@ -412,6 +416,14 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         inputs = n * (3 * h + q / t + ((2 if a.swiglu else 1) * h + f / et) * routed)
         cast_fwd += ROWWISE_INPUT_BYTES / 2 * inputs / bytes_rate
         cast_bwd += ROWWISE_INPUT_BYTES / 2 * inputs / bytes_rate
+    if mac.fp8_cast_bytes and not mac.fp4 and sw.torchao_mx:
+        # torchao's MX linear (MX_CAST_BYTES a cast): forward, each Linear's input (TorchTitan's
+        # wq, wk and wv each x, w1 and w3 each h) and its weight along the rows; backward, the
+        # output gradient along rows and columns, the weight and the saved input along columns
+        inputs = n * (3 * h + q / t + ((2 if a.swiglu else 1) * h + f / et) * routed)
+        outputs = n * ((q + 2 * kv) / t + h + (mlp_in / et + h) * routed)
+        cast_fwd = MX_CAST_BYTES * (inputs + weights) / bytes_rate
+        cast_bwd = MX_CAST_BYTES * (inputs + weights + 2 * outputs) / bytes_rate
     fwd = fwd_gemm + attn_fwd + memory + cast_fwd
     bwd = bwd_gemm + attn_bwd + 2 * memory + cast_bwd
     if sw.torch_cp and c > 1:
@@ -467,7 +479,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         memory,
         cast_fwd,
         scores_time,
-        (proj_fwd_g[0], proj_fwd_g[1]),
+        (gemms_fwd_g[0], gemms_fwd_g[1], gemms_fwd_g[2], gemms_fwd_g[3]),
     )
 
 
@@ -504,7 +516,7 @@ def _recomputed(x: _Pass, recompute: str, sw: Software) -> _Pass:
     return _Pass(
         x.n, x.m, x.routed, x.per_layer, x.fwd_g, x.bwd_g, x.attn, x.attn_rate, x.attn_fwd,
         x.attn_bwd, x.fwd, x.bwd, rec, x.mb, x.gemm_rate, x.memory, x.cast_fwd, x.scores_time,
-        x.proj_fwd_g,
+        x.gemms_fwd_g,
     )  # fmt: skip
 
 
@@ -535,7 +547,7 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
     2 (attention's) in an MoE layer under Megatron-Core (Software.moe_sequence_parallel)."""
     t, h, n, links = lay.tp, float(a.hidden), x.n, mac.links
     flops_rate = mac.peak * mac.matmul_eff
-    tp = _etp_comm(a, lay, mac, sw, x)
+    tp = _etp_comm(a, lay, mac, sw, x) + _loss_gather(lay, mac, sw, x)
     if t > 1:
         forward = 1 + (1 if lay.recompute == "full" else 0)  # forward and recomputed passes
         passes = forward + 2
@@ -543,11 +555,13 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
             # PyTorch's async TP fuses all-gather -> matmul and matmul -> reduce-scatter in
             # the forward graph only (pytorch/pytorch#149946: no such pattern in the backward,
             # whose reduce-scatters take a sum of matmuls): each forward pass's collectives
-            # run on the copy engines under its GEMMs (no SMs taken); the backward's two
-            # passes stay blocking NCCL collectives with their latency
-            per = group_time(links, 4 * (t - 1) / t * n * h * ACT, t, 1)
+            # run on the copy engines (no SMs taken), each under the matmuls it is fused with
+            # (micro_pipeline_tp.py: fuse_all_gather_matmul, the gathered input's consumers,
+            # QKV's wq, wk, wv and the MLP's w1, w3, into one fused_all_gather_matmul;
+            # fuse_matmul_reduce_scatter, its producer, wo or w2); the backward's two passes
+            # stay blocking NCCL collectives with their latency
+            one = group_time(links, (t - 1) / t * n * h * ACT, t, 1)
             back = group_time(links, 4 * 2 * (t - 1) / t * n * h * ACT, t, 1, calls=4 * 2)
-            fwd_gemm = x.fwd_g / flops_rate
             if mac.fp8_cast_bytes and not mac.fp4 and sw.fp8_recipe == "rowwise":
                 # torchao's rowwise recipe under TorchTitan's plain TP (no float8 TP for
                 # rowwise: the all-gather moves BF16, torchtitan 820504e parallelize_llama.py)
@@ -558,14 +572,14 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
                 # reduce-scatters run, each under the matmul it is fused with (fuse_matmul_
                 # reduce_scatter -> fused_scaled_matmul_reduce_scatter: wo's and w2's, at
                 # ROWWISE_GEMM_RATE as their forward runs)
-                one = group_time(links, (t - 1) / t * n * h * ACT, t, 1)
                 gathers = group_time(links, 2 * (t - 1) / t * n * h * ACT, t, 1, calls=2)
                 exposed = gathers + sum(
-                    max(0.0, one - g / (flops_rate * ROWWISE_GEMM_RATE)) for g in x.proj_fwd_g
+                    max(0.0, one - g / (flops_rate * ROWWISE_GEMM_RATE))
+                    for g in x.gemms_fwd_g[1::2]
                 )
                 return tp + x.m * x.per_layer * (forward * exposed + back)
-            tp += x.m * x.per_layer * (forward * max(0.0, per - fwd_gemm) + back)
-            return tp
+            exposed = sum(max(0.0, one - g / flops_rate) for g in x.gemms_fwd_g)
+            return tp + x.m * x.per_layer * (forward * exposed + back)
         # an MoE layer under Megatron-Core has attention's two a pass only: MoELayer takes the
         # sequence-parallel split input (it refuses tp without sequence parallelism), the
         # router and the dispatcher run on the rank's own tokens, and the expert tp group's
@@ -579,6 +593,18 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         hidden_under = (x.fwd_g + x.bwd_g) / flops_rate if sw.overlap_tp else 0.0
         tp += x.m * x.per_layer * _overlapped(mac, one, hidden_under, t)
     return tp
+
+
+def _loss_gather(lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
+    """Transformer Engine's fused cross-entropy at tp > 1, on the stage that holds the loss:
+    each micro-batch's forward all-gathers every rank's per-token max, sum and target logit
+    over the tp group (FUSED_CROSS_ENTROPY_GATHER_BYTES a token from each rank), one blocking
+    NCCL all-gather; exposed."""
+    t = lay.tp
+    if t <= 1 or not lay.head or not sw.fused_cross_entropy:
+        return 0.0
+    gathered = (t - 1) * x.n * FUSED_CROSS_ENTROPY_GATHER_BYTES
+    return x.m * group_time(mac.links, gathered, t, 1, calls=1)
 
 
 def _etp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:

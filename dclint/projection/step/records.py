@@ -24,11 +24,13 @@ __all__ = [
     "FSDP_FP8_GATHER_BYTES",
     "FSDP_SM_SHARE",
     "FUSED_CROSS_ENTROPY_BYTES",
+    "FUSED_CROSS_ENTROPY_GATHER_BYTES",
     "GEMM_STREAMS",
     "HOST_EXPERT_GEMM_SECONDS",
     "LAUNCH_SECONDS",
     "LAYER_KERNELS",
     "MOE_KERNELS",
+    "MX_CAST_BYTES",
     "ROWWISE_GEMM_RATE",
     "ROWWISE_INPUT_BYTES",
     "ROWWISE_RESCALE_BYTES",
@@ -86,6 +88,13 @@ CROSS_ENTROPY_BYTES = 52.0
 # element_mul_kernel scales it in place by the per-token grad_output (2 + 2; skipped only when
 # grad_output is the scalar 1.0, which a per-token loss never is). dclint's count of the kernels.
 FUSED_CROSS_ENTROPY_BYTES = 10.0
+# Bytes a token each tp rank contributes to the one all-gather Transformer Engine's fused
+# cross-entropy runs at tp > 1: cross_entropy_forward all-gathers the rank's m_d_X_y (the row's
+# max, sum of exponentials and target logit: 3 fp32 a token, torch.zeros(n_rows * 3,
+# dtype=torch.float32)) over the tp group with dist.all_gather_into_tensor, a blocking NCCL call
+# between online_softmax_kernel and cross_entropy_kernel, forward only (the backward has no
+# collective): transformer_engine/pytorch/triton/cross_entropy.py at v2.2, v2.5 and v2.9
+FUSED_CROSS_ENTROPY_GATHER_BYTES = 3 * 4.0
 
 # Stragglers. MegaScale (Jiang et al., NSDI 2024, sec. 6.3) found hosts that ran the same forward
 # computation about 10% slower than the others, in every job they joined; removing them from its
@@ -161,6 +170,15 @@ ROWWISE_RESCALE_BYTES = 4.0
 # Charged half in the forward pass, half in the backward. torchao's own auto filter (
 # _auto_filter_for_rowwise, pytorch/ao#2410, from the same table) leaves N <= 2,048 in BF16
 ROWWISE_INPUT_BYTES = 19.0
+# torchao's MX linear (torchao/prototype/mx_formats/mx_linear.py at d8bb51f63, recipe
+# "mxfp8_cublas": MXLinearConfig with gemm_kernel_choice CUBLAS and mxfp8_cast_kernel_choice
+# CUDA, block_size 32) casts afresh for each of a Linear's three GEMMs: mx_mm.forward casts the
+# input and the weight along their rows (MXTensor.to_mx); mx_mm.backward casts the output
+# gradient along its rows and, with the CUDA dim-1 kernel (mxfp8_quantize_cuda, colwise), the
+# weight, the output gradient and the saved BF16 input along their columns. Each cast reads the
+# BF16 tensor (2 B) and writes its e4m3 elements (1 B) and an E8M0 scale every 32 (1 / 32 B):
+# dclint's count of the code's operations, no fusion with a neighbouring kernel assumed
+MX_CAST_BYTES = 2 + 1 + 1 / 32
 # HBM bytes a token and layer the element-wise work of a Llama-style layer (RMSNorm written in
 # PyTorch operations, rotary embedding as a complex multiply, SwiGLU as silu and mul) costs in
 # eager PyTorch beyond the fused kernels' count, by element of the tensor it works on; counted
@@ -358,6 +376,14 @@ class Software:
     # they run by default), "last-micro-batch" (set_requires_gradient_sync(False) on the others,
     # no_sync()); "": the layout's (every micro-batch when resharding, once a step when not)
     gradient_sync: str = ""
+    # every FP8 GEMM's input cast by its own Transformer Engine Linear, the QKV's and the MLP's
+    # first GEMM's too (llm-foundry's fc_type te: te.Linear after a separate norm, model.
+    # _layer_pass); False: Megatron-Core's, whose norm writes those two inputs in FP8
+    fp8_cast_every_input: bool = False
+    # fp8_recipe mxfp8 as torchao's MX linear (TorchTitan's mx converter), not Transformer
+    # Engine's: each Linear's input, weight and output gradient cast as mx_mm does (model.
+    # _layer_pass, MX_CAST_BYTES)
+    torchao_mx: bool = False
 
 
 @dataclass(frozen=True, slots=True)
