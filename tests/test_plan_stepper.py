@@ -61,9 +61,8 @@ def test_each_candidate_is_timed_and_weighed_as_its_layout_alone(which: str) -> 
         ends = (c.first_layers, c.last_layers) if c.first_layers else None
         memory = memory_bytes(
             a, lay, OPTIMIZERS.index(c.optimizer), sw.flash_attention, space.split_ends, ends,
-            sw.grad_bytes, sw.expert_tp, space.saved, space.offload, space.logit_bytes,
-            space.layer_weight_bytes, space.op_recompute, c.shard_group,
-            c.reshard is False,
+            space.terms, sw.expert_tp, space.saved, space.offload, space.layer_weight_bytes,
+            space.op_recompute, c.shard_group, c.reshard is False,
         )  # fmt: skip
         assert c.memory == memory, c
     if which == "uneven":

@@ -35,6 +35,7 @@ __all__ = [
     "Settings",
     "Sharding",
     "Software",
+    "gradient_sync_in_effect",
 ]
 
 FULL_ITERATION = "full-iteration"
@@ -99,6 +100,18 @@ ParamDtype = Literal["fp32", "bf16"]
 # set_requires_gradient_sync(False), FSDP1's no_sync(): KempnerForge, Accelerate's FSDP)
 GradientSync = Literal["every-micro-batch", "last-micro-batch"]
 GRADIENT_SYNCS: tuple[str, ...] = ("every-micro-batch", "last-micro-batch")
+
+
+def gradient_sync_in_effect(declared: str, pp: int) -> str:
+    """When PyTorch FSDP reduce-scatters a step's gradients, as the step model times it and
+    PAR004 holds them: as declared, else after the last micro-batch under pipeline parallelism
+    (torch.distributed.pipelining's PipelineStage.backward_maybe_with_nosync turns the sync
+    and the resharding off on every backward but the last, the gradients accumulating
+    unsharded) and after every micro-batch without it (fully_shard's default, with or without
+    reshard_after_forward)."""
+    return declared or ("last-micro-batch" if pp > 1 else "every-micro-batch")
+
+
 _ATTENTION_PHRASE = {
     "flash": "flash attention",
     "triton": "flash attention in Triton",
@@ -597,9 +610,9 @@ class Software(Strict):
         "TorchTitan, Composer / llm-foundry) or last-micro-batch (FSDP2's "
         "set_requires_gradient_sync(False), FSDP1's no_sync() on the others, which keep "
         "unsharded gradients between micro-batches, in FSDP2 in the reduce dtype: "
-        "KempnerForge, Hugging Face Accelerate's FSDP); default: every micro-batch when "
-        "resharding after the forward, once a step when not (PyTorch's pipeline stages sync "
-        "on the last backward)",
+        "KempnerForge, Hugging Face Accelerate's FSDP); default: the last micro-batch under "
+        "pipeline parallelism (PyTorch's pipeline stages sync on the last backward), every "
+        "micro-batch without it",
     )
     activation_offload_layers: PositiveInt | None = Field(
         None,

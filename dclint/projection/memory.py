@@ -107,7 +107,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dclint.model.defaults import DEFAULT_TOP_K
-from dclint.model.software import TORCHAO_FP8_RECIPES
+from dclint.model.software import TORCHAO_FP8_RECIPES, gradient_sync_in_effect
 from dclint.model.workload import Workload
 from dclint.projection.layout_checks import framework_split
 from dclint.units import Q_, Quantity
@@ -116,6 +116,7 @@ __all__ = [
     "BF16_GRAD_BYTES",
     "BF16_OPTIMIZER_BYTES",
     "CHUNK_BUFFER_BYTES",
+    "DEFAULT_TERMS",
     "FP8_SAVED",
     "FP8_WEIGHT_BYTES",
     "FUSED_LOGIT_BYTES",
@@ -130,6 +131,7 @@ __all__ = [
     "Shape",
     "StageStates",
     "StageTerms",
+    "StateTerms",
     "activation_bytes",
     "at_zero",
     "embedding_parameters",
@@ -140,6 +142,8 @@ __all__ = [
     "layer_weight_bytes",
     "logit_bytes",
     "loss_bytes",
+    "loss_held",
+    "loss_token_bytes",
     "memory_per_gpu",
     "model_widths",
     "saves_quantized",
@@ -150,6 +154,7 @@ __all__ = [
     "stage_states",
     "stage_terms",
     "state_bytes",
+    "state_terms",
     "unsynced_grad_bytes",
 ]
 
@@ -547,8 +552,61 @@ def loss_bytes(wl: Workload) -> float:
     if not (m.vocab_size and m.hidden_size):
         return 0.0
     tokens = wl.sequence_length / p.cp * wl.micro_batch
-    chunked = CHUNK_BUFFER_BYTES * m.hidden_size if wl.software_in_effect.loss_chunks > 1 else 0
-    return tokens * (logit_bytes(wl) * m.vocab_size / p.tp + chunked)
+    return loss_held(logit_bytes(wl), loss_token_bytes(wl), m.vocab_size, p.tp, tokens)
+
+
+def loss_token_bytes(wl: Workload) -> float:
+    """Bytes a token the chunked loss's wrapper keeps beside its chunk's logits (module doc):
+    the hidden states' bf16 chunks and the fp32 gradient accumulator; 0 unchunked."""
+    hidden = wl.model.hidden_size or 0
+    return CHUNK_BUFFER_BYTES * hidden if wl.software_in_effect.loss_chunks > 1 else 0.0
+
+
+def loss_held(logit: float, per_token: float, vocab: float, tp: int, tokens: float) -> float:
+    """Bytes a micro-batch's loss holds on the last stage: `logit` bytes a logit of the `tp`
+    shard of `vocab` and `per_token` more, for each of `tokens` (PAR004's estimate and the
+    layout search's, one formula)."""
+    return tokens * (logit * vocab / tp + per_token)
+
+
+@dataclass(frozen=True, slots=True)
+class StateTerms:
+    """What the memory estimate reads from the workload's software beyond its layout, as plain
+    numbers, so that the layout search holds each candidate as PAR004 holds the declared one:
+    gradient and optimizer bytes a parameter (`state_bytes`), a logit's bytes and the chunked
+    loss's a token (`logit_bytes`, `loss_token_bytes`), and the unsharded gradients PyTorch FSDP
+    accumulates where it syncs on the last micro-batch (`unsynced_grad_bytes`, resolved a
+    layout by its pipeline: `gradient_sync` as declared, "" unset; 0 bytes: not FSDP)."""
+
+    grad_bytes: float = GRAD_BYTES
+    optimizer_bytes: float = OPTIMIZER_BYTES
+    logit_bytes: float = LOGIT_BYTES
+    loss_token_bytes: float = 0.0
+    accumulated_grad_bytes: float = 0.0
+    gradient_sync: str = ""
+
+    def unsynced(self, pp: int, ranks: int) -> float:
+        """`unsynced_grad_bytes` of a layout of `pp` stages and `ranks` data-parallel ranks
+        (dp x cp: at 1, nothing is sharded, FSDP or not)."""
+        if ranks == 1 or gradient_sync_in_effect(self.gradient_sync, pp) != "last-micro-batch":
+            return 0.0
+        return self.accumulated_grad_bytes
+
+
+DEFAULT_TERMS = StateTerms()  # Megatron-Core's fp32 states and unfused loss, synced every step
+
+
+def state_terms(wl: Workload) -> StateTerms:
+    """The workload's `StateTerms`."""
+    sw = wl.software_in_effect
+    fsdp = sw.sharding in ("fsdp", "hsdp")
+    return StateTerms(
+        *state_bytes(wl),
+        logit_bytes(wl),
+        loss_token_bytes(wl),
+        (GRAD_BYTES if sw.grad_reduce_in_fp32 else GRAD_BYTES / 2) if fsdp else 0.0,
+        sw.gradient_sync,
+    )
 
 
 def state_bytes(wl: Workload) -> tuple[float, float]:
@@ -611,19 +669,12 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
 
 def unsynced_grad_bytes(wl: Workload) -> float:
     """Bytes a parameter of the gradients PyTorch FSDP accumulates unsharded between
-    micro-batches when it is declared to reduce-scatter after the last one only
-    (`software.gradient_sync` last-micro-batch): FSDP2 keeps each micro-batch's unsharded
-    gradient, cast to the reduce dtype (FSDPParam.to_accumulated_grad_if_needed: fp32 4 B, bf16
-    2 B); 0 where it syncs every micro-batch, shards no gradients, or the sync is not declared.
-    Not counted by default under pipeline parallelism, where the step model reduces once a step
-    as PyTorch's pipeline stages do: Meta's Llama 3 paper (section 3.3.2) says its FSDP shards
-    the gradients, and which way a stack accumulates them there is not published."""
-    sw = wl.software_in_effect
-    if sw.sharding not in ("fsdp", "hsdp") or sw.gradient_sync != "last-micro-batch":
-        return 0.0
-    if _data_parallel(wl) * wl.parallel.cp == 1:  # nothing to shard: no FSDP
-        return 0.0
-    return GRAD_BYTES if sw.grad_reduce_in_fp32 else GRAD_BYTES / 2
+    micro-batches where it reduce-scatters after the last one only (`software.gradient_sync`
+    last-micro-batch, and by default under pipeline parallelism, as the step model times it:
+    software.gradient_sync_in_effect): FSDP2 keeps each micro-batch's unsharded gradient, cast
+    to the reduce dtype (FSDPParam.to_accumulated_grad_if_needed: fp32 4 B, bf16 2 B); 0 where
+    it syncs every micro-batch, or shards nothing."""
+    return state_terms(wl).unsynced(wl.parallel.pp, _data_parallel(wl) * wl.parallel.cp)
 
 
 def split_slots(wl: Workload) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
-from dclint.model.software import FULL_ITERATION, TORCHAO_FP8_RECIPES
+from dclint.model.software import FULL_ITERATION, TORCHAO_FP8_RECIPES, gradient_sync_in_effect
 from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import (
     FUSED_ATTENTION_SOURCE,
@@ -400,20 +400,26 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
     # TorchTitan's tensor-parallel overlap is PyTorch's async TP (the step model's async_tp)
     async_tp = s.overlap_tp and s.framework == "torchtitan" and layout.tp > 1
     if layout.torch_fsdp and layout.dp * layout.cp > 1:
-        sync = s.gradient_sync or ("every-micro-batch" if layout.reshard else "")
+        sync = gradient_sync_in_effect(s.gradient_sync, layout.pp)
         reduced = (
             "reduce-scattered every micro-batch"
             if sync == "every-micro-batch"
-            else "reduce-scattered after the last micro-batch only (gradient_sync "
-            "last-micro-batch: set_requires_gradient_sync(False) on the others)"
-            if sync
-            else "reduce-scattered once"
+            else "reduce-scattered after the last micro-batch only, accumulated unsharded "
+            "until then ("
+            + (
+                "gradient_sync last-micro-batch: set_requires_gradient_sync(False) on the others)"
+                if s.gradient_sync
+                else "PyTorch's pipeline stages: backward_maybe_with_nosync)"
+            )
         )
         when = (
             f"gathered for every micro-batch's forward and backward, gradients {reduced}"
             if layout.reshard
             else f"gathered once a step, gradients {reduced} (reshard_after_forward false: "
             "FSDP2 under pipeline parallelism, as TorchTitan runs it)"
+            if layout.pp > 1
+            else f"gathered for every micro-batch's forward, kept for its backward, gradients "
+            f"{reduced} (reshard_after_forward false)"
         )
         group = (
             f"; HSDP: sharded over groups of {layout.shard_group}, gradients all-reduced across"

@@ -58,14 +58,16 @@ from dclint.projection.layout_checks import (
     Check,
 )
 from dclint.projection.memory import (
-    LOGIT_BYTES,
+    DEFAULT_TERMS,
     WEIGHT_BYTES,
     Shape,
+    StateTerms,
     activation_bytes,
     at_zero,
     embedding_parameters,
     in_flight,
     layer_activations,
+    loss_held,
     stage_bytes,
     stage_layers,
     stage_states,
@@ -127,20 +129,20 @@ def memory_bytes(
     flash: bool = True,
     split_ends: tuple[int, int] = (0, 0),
     ends: tuple[int, int] | None = None,
-    grad_bytes: float = 4.0,
+    terms: StateTerms = DEFAULT_TERMS,
     expert_tp: int = 0,
     saved: tuple[bool, bool, bool] = (True, False, True),
     offload: int = 0,
-    logit_bytes: float = LOGIT_BYTES,
     layer_weight_bytes: float = WEIGHT_BYTES,
     op: bool = False,
     shard_group: int = 0,
     keep_gathered: bool = False,
 ) -> float:
     """Bytes on a GPU of the stage that binds, layers split evenly: dclint.projection.memory's
-    stage model on the search's floats (tests/test_plan_search.py compares the two)."""
+    stage model on the search's floats (tests/test_plan_search.py compares the two), with the
+    workload's `terms` (memory.state_terms) as PAR004 reads them."""
     shape, stages = _memory_shape(
-        a, lay, flash, split_ends, ends, grad_bytes, expert_tp, saved, offload, logit_bytes,
+        a, lay, flash, split_ends, ends, terms, expert_tp, saved, offload,
         layer_weight_bytes, op, shard_group, keep_gathered,
     )  # fmt: skip
     return _binding(shape, stages, zero)
@@ -157,11 +159,10 @@ def _memory_shape(
     flash: bool,
     split_ends: tuple[int, int],
     ends: tuple[int, int] | None,
-    grad_bytes: float,
+    terms: StateTerms,
     expert_tp: int,
     saved: tuple[bool, bool, bool],
     offload: int,
-    logit_bytes: float,
     layer_weight_bytes: float,
     op: bool,
     shard_group: int,
@@ -171,8 +172,8 @@ def _memory_shape(
     stage."""
     per_layer = _per_layer(a, lay, flash, saved, op)
     shape = _shape(
-        a, lay, per_layer, embedding_parameters(a.vocab, a.hidden, a.dense_params), grad_bytes,
-        expert_tp, offload, logit_bytes, layer_weight_bytes, shard_group, keep_gathered,
+        a, lay, per_layer, embedding_parameters(a.vocab, a.hidden, a.dense_params), terms,
+        expert_tp, offload, layer_weight_bytes, shard_group, keep_gathered,
         (0, 0) if ends else split_ends,
     )  # fmt: skip
     return shape, stage_layers(a.layers, lay.pp, *(ends or (None, None)), *map(bool, split_ends))
@@ -197,10 +198,9 @@ def _shape(
     lay: Layout,
     per_layer: float,
     embedding: float,
-    grad_bytes: float,
+    terms: StateTerms,
     expert_tp: int,
     offload: int,
-    logit_bytes: float,
     layer_weight_bytes: float,
     shard_group: int,
     keep_gathered: bool,
@@ -209,6 +209,7 @@ def _shape(
     """`slots`: the embedding and loss counted as pipeline layers (memory.Shape.slots), where
     no uneven first and last stages are taken."""
     t, c, b = lay.tp, lay.cp, lay.micro_batch
+    tokens = a.seq / c * b
     return Shape(
         a.layers,
         a.dense_params,
@@ -222,14 +223,16 @@ def _shape(
         lay.vpp,
         max(1, lay.global_batch // (lay.dp * b)),
         per_layer,
-        logit_bytes * a.seq / c * b * a.vocab / t,
-        grad_bytes,
+        loss_held(terms.logit_bytes, terms.loss_token_bytes, a.vocab, t, tokens),
+        terms.grad_bytes,
         expert_tp,
         offload,
         layer_weight_bytes,
         shard_group,
         keep_gathered,
         slots if lay.pp > 1 else (0, 0),
+        terms.optimizer_bytes,
+        terms.unsynced(lay.pp, lay.dp * c),
     )
 
 
@@ -407,7 +410,7 @@ def _inner(
     stages = stage_layers(a.layers, pp, *(ends or (None, None)), *map(bool, space.split_ends))
     embedding = embedding_parameters(a.vocab, a.hidden, a.dense_params)
     unit = _shape(
-        a, base, 0.0, embedding, sw.grad_bytes, sw.expert_tp, space.offload, space.logit_bytes,
+        a, base, 0.0, embedding, space.terms, sw.expert_tp, space.offload,
         space.layer_weight_bytes, 0, False,
     )  # fmt: skip
     states = [(*stage_states(unit, stage, n), 0.0) for stage, n in stages]
@@ -468,7 +471,10 @@ def _inner(
                                 )
                                 activations[mb, sp, rec] = per_layer
                             # memory.stage_activations of _shape(lay)'s
-                            logits = space.logit_bytes * a.seq / cp * mb * a.vocab / tp
+                            logits = loss_held(
+                                space.terms.logit_bytes, space.terms.loss_token_bytes, a.vocab,
+                                tp, a.seq / cp * mb,
+                            )  # fmt: skip
                             if offload and pp == 1:
                                 # pp 1: the one stage is the last
                                 args = (pp, vpp, micro_batches, slots, offload)
@@ -564,9 +570,9 @@ def _torch_fsdp(
     timer = timer or Stepper(a, mac, sw, space.causal)
     for reshard, group in fsdp_variants(space, lay):
         memory = memory_bytes(
-            a, lay, 3, sw.flash_attention, space.split_ends, ends, sw.grad_bytes, sw.expert_tp,
-            space.saved, space.offload, space.logit_bytes, space.layer_weight_bytes,
-            space.op_recompute, group, not reshard,
+            a, lay, 3, sw.flash_attention, space.split_ends, ends, space.terms, sw.expert_tp,
+            space.saved, space.offload, space.layer_weight_bytes, space.op_recompute, group,
+            not reshard,
         )  # fmt: skip
         if MEMORY.broken(memory, space.usable_bytes):
             rejected[MEMORY.message] += 1

@@ -35,9 +35,9 @@ from dclint.projection.layout_checks import (
 from dclint.projection.memory import (
     fp8_proj_copy,
     layer_weight_bytes,
-    logit_bytes,
     memory_per_gpu,
     saves_quantized,
+    state_terms,
 )
 from dclint.projection.predict import inputs
 from dclint.projection.search.layouts import SearchTooLarge, search, zero3_gather
@@ -345,7 +345,7 @@ def question(
         PIPELINE_ZERO[wl.software_in_effect.framework],
         (wl.model.dropout, saves_quantized(wl), fp8_proj_copy(wl)),
         wl.software_in_effect.activation_offload_layers,
-        logit_bytes(wl),
+        state_terms(wl),
         layer_weight_bytes(wl, hw.blackwell),
         wl.software_in_effect.selective_recompute == "op",
         layout.torch_fsdp,

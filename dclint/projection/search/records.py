@@ -6,7 +6,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from dclint.projection.layout_checks import CHECKS
-from dclint.projection.memory import LOGIT_BYTES, WEIGHT_BYTES
+from dclint.projection.memory import DEFAULT_TERMS, WEIGHT_BYTES, StateTerms
 from dclint.projection.step.model import Arch, Machine, Software, Step
 
 __all__ = [
@@ -52,8 +52,9 @@ class Space:
     saved: tuple[bool, bool, bool] = (True, False, True)
     # layers whose activations the software offloads to host memory (with pp 1 only)
     offload: int = 0
-    # bytes a logit keeps for the loss (dclint.projection.memory.logit_bytes)
-    logit_bytes: float = LOGIT_BYTES
+    # what the memory estimate reads from the software (dclint.projection.memory.state_terms):
+    # gradient, optimizer and logit bytes, the chunked loss's, FSDP's accumulated gradients
+    terms: StateTerms = DEFAULT_TERMS
     # bytes of a transformer layer's weight (FP8 parameters: memory.layer_weight_bytes)
     layer_weight_bytes: float = WEIGHT_BYTES
     # selective recomputation by TorchTitan's op-level policy (memory.layer_activations)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from dclint.model.software import TORCHAO_FP8_RECIPES
+from dclint.model.software import TORCHAO_FP8_RECIPES, gradient_sync_in_effect
 from dclint.projection.collectives import group_time, node_share
 from dclint.projection.efficiency import MXFP8_GEMM_RATE, tile_share
 from dclint.projection.flops import per_token
@@ -876,11 +876,13 @@ def _torch_fsdp(
     the first block's gather and the last block's reduce-scatter of each phase, and the SMs
     NCCL's kernels hold while they run (FSDP_SM_SHARE, on every leg, NVLink or network).
     Resharding: 2 gathers every micro-batch; not (FSDP2 under pipeline parallelism:
-    TorchTitan's reshard_after_forward False): one gather a step. The gradients are
+    TorchTitan's reshard_after_forward False): one gather a step, or one a micro-batch
+    without a pipeline (fully_shard reshards after each backward). The gradients are
     reduce-scattered after every micro-batch's backward (gradient sync every micro-batch), or
     after the last one's only (`Software.gradient_sync` last-micro-batch: FSDP2's
-    set_requires_gradient_sync(False) on the others, FSDP1's no_sync(); by default when not
-    resharding, as PyTorch's pipeline stages sync on the last backward). HSDP: sharded over
+    set_requires_gradient_sync(False) on the others, FSDP1's no_sync(); by default under
+    pipeline parallelism, as PyTorch's pipeline stages sync on the last backward:
+    software.gradient_sync_in_effect). HSDP: sharded over
     shard groups of `shard_group` ranks, the gradient shards all-reduced across the groups
     (skipped with the reduce-scatter when the sync is)."""
     t, links, blocks = lay.tp, mac.links, max(1.0, x.per_layer)
@@ -904,13 +906,16 @@ def _torch_fsdp(
         first = comm / blocks  # the first block's gather, the last block's reduction
         return max(0.0, comm - first - under) + first + FSDP_SM_SHARE * min(comm, under)
 
-    sync = sw.gradient_sync or ("every-micro-batch" if lay.reshard else "last-micro-batch")
-    every = sync == "every-micro-batch"
+    every = gradient_sync_in_effect(sw.gradient_sync, lay.pp) == "every-micro-batch"
     regather = gather if lay.reshard else 0.0  # the backward's gather, when resharded
     # the last micro-batch's backward gathers (when resharding) and reduces; the others'
     # gather (when resharding) and reduce when the gradients sync every micro-batch
     others = hidden(regather + (reduce if every else 0.0), bwd)
-    gathers = x.m if lay.reshard else 1
+    # each micro-batch's forward gathers, but where FSDP keeps the weights from the forward
+    # to the backward under a pipeline, whose stages do not reshard after the backward
+    # either (PipelineStage.backward_maybe_with_nosync: set_reshard_after_backward(False)):
+    # once a step. Without a pipeline fully_shard reshards after every backward.
+    gathers = x.m if (lay.reshard or lay.pp == 1) else 1
     return gathers * hidden(gather, fwd) + hidden(regather + reduce, bwd) + (x.m - 1) * others
 
 
