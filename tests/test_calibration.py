@@ -603,13 +603,14 @@ def _split_conformal(
 def test_the_run_level_bands_before_held_66_percent_of_new_publications_runs() -> None:
     """What the random-effects bands replace, recomputed: the run-level split-conformal bands
     per stack, generation and class hold 151 of the 164 calibration runs left out one
-    publication at a time (the random-effects bands 147), but 76 of the 110 runs of
-    tests/validation/ (69%; 63 of the 97 before Llama 3's, Grok 1's and TorchTitan GB200's runs
-    joined, 65%) against their 105 (95%; 92 of 97): the runs of one publication share their
+    publication at a time (the random-effects bands 147), but 75 of the 110 runs of
+    tests/validation/ (68%; 62 of the 97 before Llama 3's, Grok 1's and TorchTitan GB200's runs
+    joined, 64%) against their 103 (94%; 90 of 97): the runs of one publication share their
     errors, and a new publication's runs are not exchangeable with the calibration runs. (When
     the random-effects bands were chosen, before issue 51's fourth round: 147 and 147 of 164,
     67 of 108 and 59 of 97 against 98 and 88; before KempnerForge's gradient sync was declared
-    as it ran, 73 of 110 and 60 of 97 against 106 and 93.)"""
+    as it ran, 73 of 110 and 60 of 97 against 106 and 93; before its TP plan was, tp_plan
+    per-projection, 76 of 110 and 63 of 97 against 105 and 92.)"""
     from dclint.projection.uncertainty import envelope
 
     def key(r: Run) -> tuple[bool, str, bool]:
@@ -645,7 +646,7 @@ def test_the_run_level_bands_before_held_66_percent_of_new_publications_runs() -
             now += got.low_factor <= ratio <= got.high_factor
             widths.append(high / low)
     # and the median width of their bands (docs/performance-model.md's table: x1.12)
-    assert (held, now, round(statistics.median(widths), 2)) == (76, 105, 1.12)
+    assert (held, now, round(statistics.median(widths), 2)) == (75, 103, 1.12)
 
 
 _Band = tuple[float, float] | None
@@ -729,8 +730,9 @@ def test_the_band_methods_compared() -> None:
     the bands; TorchTitan's 2 GB200 runs added): when the choice was made the rows read 144,
     130, 153, 148, 152, 147 of 164 left out, 72, 83, 90, 95, 94, 98 of 108 and 62, 74, 80, 87,
     84, 88 of 97; the adopted method held the most held-out runs then and holds the most now
-    (105 of 110, 92 of 97; 106 and 93, and the rows 65, 90, 102, 104, 104 and 52, 77, 89, 91, 91
-    of the other methods, before KempnerForge's gradient sync was declared as it ran)."""
+    (103 of 110, 90 of 97; 106 and 93, and the rows 65, 90, 102, 104, 104 and 52, 77, 89, 91, 91
+    of the other methods, before KempnerForge's gradient sync was declared as it ran; 105 and
+    92, the rows 63, 84, 100, 104, 102 and 50, 71, 87, 91, 89, before its TP plan was)."""
     from dclint.projection.uncertainty import envelope
 
     def group(r: Run, grouping: str) -> tuple[object, ...]:
@@ -785,15 +787,15 @@ def test_the_band_methods_compared() -> None:
             widths.append(high / low)
         got[method] = (loso, held, round(statistics.median(widths), 2))
     assert got == {
-        "symmetric per class": (141, 63, 1.17),
-        "symmetric per generation": (129, 84, 1.26),
-        "CDF pooling per generation, then all": (151, 100, 1.4),
-        "random effects per class, then generation, then all": (147, 104, 1.4),
+        "symmetric per class": (141, 62, 1.17),
+        "symmetric per generation": (129, 85, 1.26),
+        "CDF pooling per generation, then all": (151, 101, 1.4),
+        "random effects per class, then generation, then all": (147, 98, 1.4),
         "random effects centred at 1 per generation, then all": (151, 102, 1.46),
-        "random effects per generation, then all (adopted)": (147, 105, 1.46),
+        "random effects per generation, then all (adopted)": (147, 103, 1.46),
     }
     # the 97 held-out runs scored before the choice
-    assert list(before.values()) == [50, 71, 87, 91, 89, 92]
+    assert list(before.values()) == [49, 72, 88, 85, 89, 90]
     # the adopted row is uncertainty.band's: the leave-one-out count of _held_out
     from dclint.projection.uncertainty import BAND_QUANTILE
 
@@ -1340,31 +1342,33 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     lay above the band); llm-foundry's 10 FP8 runs on H100 all 10; torchao's 4 B200 runs at
     750 W none, outside the domain (+101.5% to +126.9%, above the envelope's 2.003);
     TorchTitan's 2 GB200 runs of 2026 (-2.0%, +7.8%) both, outside the domain, in the envelope;
-    KempnerForge's 14 H200 runs all 14 (the 6 on 1 to 4 GPUs in the envelope) and 10 of its 11
-    weak-scaling runs (the 70B on 8 GPUs +34.7% as its log ran it, micro-batch 1 without
-    compile, above the band: its gradients synced on the last micro-batch as KempnerForge runs
-    them, gradient_sync last-micro-batch; +3.5% and all 11 syncing every micro-batch, the
-    model's before the setting); llm-foundry's 18 large-scale H100 runs all
+    KempnerForge's 14 H200 runs all 14 (the 6 on 1 to 4 GPUs in the envelope) and 8 of its 11
+    weak-scaling runs (the 13B on 8, 32 and 64 GPUs under the band, -19.5%, -14.6%, -13.3%, with
+    the TP collectives of KempnerForge's plan, tp_plan per-projection; 10 of 11 under Megatron's
+    count, the 70B on 8 GPUs, +34.7% then and +23.0% now as its log ran it, micro-batch 1
+    without compile, above the band, the 13B inside; all 11 syncing every micro-batch, the
+    model's before gradient_sync last-micro-batch); llm-foundry's 18 large-scale H100 runs all
     18 (the 1B on 512 GPUs, +24.2%, too; its FlashAttention-2 rows at that kernel's rates,
     attention_kernel flash2); Meta's Llama 3 405B on 8,192 and 16,384 H100 all 3, outside the
     domain, in the envelope (-1.6%, -6.4%; the 131K-token row at CP 16 +10.4% with its K and V
     all-gathered as the paper says, -35.2% under PyTorch's ring: test_validation_llama3.py);
     DGX Cloud Benchmarking's Grok 1 314B MoE runs on GB200 and H100 all 8 (the 512-GPU runs in
-    the envelope: test_validation_grok1.py). Every file of tests/validation/: 105 of 110 runs,
-    95%, at least the 80% the bands are for; their mean absolute error 12.43%, 91 within 15%
-    (on the 97 before Llama 3's, Grok 1's and TorchTitan GB200's runs joined: 92, 13.4%, 79).
-    Before KempnerForge's 25 runs declared their gradient sync as they ran it (gradient_sync
-    last-micro-batch, docs/performance-model.md, PyTorch FSDP as FSDP): 106 of 110, 11.71%, 96
-    within 15% (93, 12.58%, 84 on the 97).
+    the envelope: test_validation_grok1.py). Every file of tests/validation/: 103 of 110 runs,
+    94%, at least the 80% the bands are for; their mean absolute error 12.2%, 96 within 15%
+    (on the 97 before Llama 3's, Grok 1's and TorchTitan GB200's runs joined: 90, 13.13%, 84).
+    Before KempnerForge's 25 runs declared their TP plan as they ran it (tp_plan per-projection,
+    docs/performance-model.md): 105 of 110, 12.43%, 91 within 15% (92, 13.4%, 79 on the 97);
+    before they declared their gradient sync (gradient_sync last-micro-batch, PyTorch FSDP as
+    FSDP): 106 of 110, 11.71%, 96 within 15% (93, 12.58%, 84 on the 97).
     The run-level split-conformal bands per generation, stack and class (Hopper dense
-    0.722-1.101, Hopper PyTorch-native 1.0-1.121, Blackwell dense 0.904-1.597) hold 63 of the
-    97, 65%: every Hopper PyTorch-native calibration run but three is over-predicted, so that
+    0.722-1.101, Hopper PyTorch-native 1.0-1.121, Blackwell dense 0.904-1.597) hold 62 of the
+    97, 64%: every Hopper PyTorch-native calibration run but three is over-predicted, so that
     band begins at 1.0 and misses every run the model under-predicts (KempnerForge's weak
-    scaling: 4 of 11, its 13B from 32 GPUs). At MAMF's GEMM rates, before the GEMMs ran at a
-    layer's shapes back to back: mean absolute error 17.22%, 64 within 15% (18.2% and 53 on the
-    97; 16.13%, 71 before the gradient sync was declared). Before issue 51's fourth round (its
-    steps: docs/performance-model.md, Residual bands): 98 of 108 in band, 14.38%, 83 within 15%
-    (MAMF's 19.06%, 59)."""
+    scaling: 5 of 11, its 70B from 32 GPUs). At MAMF's GEMM rates, before the GEMMs ran at a
+    layer's shapes back to back: mean absolute error 16.31%, 72 within 15% (17.22%, 64 before
+    the TP plan was declared; 16.13%, 71 before the gradient sync was). Before issue 51's
+    fourth round (its steps: docs/performance-model.md, Residual bands): 98 of 108 in band,
+    14.38%, 83 within 15% (MAMF's 19.06%, 59)."""
     got, errors = {}, []
     for stem in (
         "llm-foundry-h100-large",
@@ -1397,20 +1401,20 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
         "torchao-mx-b200": (0, 4, 4),
         "torchtitan-gb200": (2, 2, 2),
         "kempnerforge-h200": (14, 14, 6),
-        "kempnerforge-h200-scaling": (10, 11, 0),
+        "kempnerforge-h200-scaling": (8, 11, 0),
         "llama3-405b-h100": (3, 3, 3),
         "dgxc-benchmarking-grok1": (8, 8, 4),
     }
     assert set(_validation_stems()) == set(got)
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
-    assert (hits, total, round(100 * hits / total)) == (105, 110, 95)
+    assert (hits, total, round(100 * hits / total)) == (103, 110, 94)
     # the 108's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
-    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (12.43, 91)
+    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (12.2, 96)
     from dclint.projection import efficiency
 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
-    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (17.22, 64)
+    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (16.31, 72)
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
@@ -2165,24 +2169,27 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     benchmarks/mfu_scaling report of 2026-04-05, git 01b461a): 14 runs of Llama-3-style 7B, 13B
     and 70B on 1 to 32 H200, 4 a node (FSDP2, TP with sequence parallelism, compile, full
     recomputation, sequence 4,096; gradient_sync last-micro-batch, as KempnerForge's
-    maybe_no_sync runs it), no band, ceiling or constant derived from them: predicted over
-    published - 1 (%), in the report's order. Mean absolute 11.34%, 8 within 15% (13.36% and 8 at
-    MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back); all 14 in the band
-    they carry: the six runs on 1 to 4 GPUs outside the domain, in the envelope, the other 8 in the
-    Hopper band (0.872-1.274). The run-level Hopper PyTorch-native band of before (1.0-1.121) held
-    10: the 7B TP 4 runs on 16 and 32 GPUs and the 70B lay above it, the 13B FSDP 8 on 8 GPUs
-    (-2.8%) under its 1.0. The 7B at TP 4 loses throughput a GPU with nodes that the model does not:
-    +9.9%, +15.3%, +21.5% at 8, 16 and 32 GPUs (+13.9%, +19.4%, +25.9%); the TP 2 runs on one node
-    +17.2% and +19.0% (+22.6%, +24.4%). Syncing every micro-batch (TorchTitan's way, the model's
-    before the setting): mean absolute 9.25%, 10 within 15%, the 70B -3.3% (+19.2% as run)."""
+    maybe_no_sync runs it; tp_plan per-projection: each of q, k, v, gate and up all-gathers its
+    own input, the logits all-gathered, as kempnerforge/distributed/tensor_parallel.py builds
+    it), no band, ceiling or constant derived from them: predicted over published - 1 (%), in
+    the report's order. Mean absolute 9.61%, 12 within 15% (8.41% at MAMF's GEMM rates, before
+    the GEMMs ran at a layer's shapes back to back); all 14 in the band they carry: the six runs
+    on 1 to 4 GPUs outside the domain, in the envelope, the other 8 in the Hopper band
+    (0.872-1.274). The 7B at TP 4 loses throughput a GPU with nodes that the model does not:
+    -17.9%, -9.6%, -4.8%, +0.5% on 4, 8, 16 and 32 GPUs; the TP 2 runs on one node +7.5% and
+    +9.1%. Under Megatron's plan (tp_plan megatron, four TP collectives a layer's pass for
+    seven): mean absolute 11.34%, 8 within 15%; the TP 2 runs +17.2% and +19.0%, the TP 4 7B
+    +0.3%, +9.9%, +15.3%, +21.5%, the 13B at TP 4 +3.7%, +3.7%, +6.1%, the 70B +19.2%.
+    Syncing every micro-batch as well (TorchTitan's way, the model's before gradient_sync):
+    mean absolute 9.25%, 10 within 15%, the 70B -3.3%."""
     rs = _validation("kempnerforge-h200")
     got = {w: round(100 * error(r), 1) for w, r in rs.items()}
     assert list(got.values()) == [
-        -19.1, -9.8, 17.2, -11.2, 0.3, 19.0,  # 1 node: 1, 2, 4 GPUs
-        9.9, -2.8, 3.7, 15.3, 3.7, 21.5, 6.1, 19.2,  # 2 to 8 nodes
+        -19.1, -9.8, 7.5, -11.2, -17.9, 9.1,  # 1 node: 1, 2, 4 GPUs
+        -9.6, -2.8, -12.0, -4.8, -11.8, 0.5, -9.7, 8.7,  # 2 to 8 nodes
     ]  # fmt: skip
-    assert round(sum(abs(e) for e in got.values()) / 14, 2) == 11.34
-    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 8
+    assert round(sum(abs(e) for e in got.values()) / 14, 2) == 9.61
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 12
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert [w for w, b in bands.items() if b.outside] == list(rs)[:6]
     assert {(b.low_factor, b.high_factor) for w, b in bands.items() if not b.outside} == {
@@ -2192,39 +2199,63 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     assert outside == []
 
 
+def test_kempnerforge_rows_run_their_own_tp_plan() -> None:
+    """KempnerForge's 25 rows declare the TP plan its code builds (tp_plan per-projection:
+    kempnerforge/distributed/tensor_parallel.py at 01b461a, ColwiseParallel(input_layouts=
+    Shard(1)) on q, k, v, gate and up), and those with tp > 1 say so in their assumptions with
+    the count the step model charges: 7 collectives a layer's pass for Megatron's 4 (a SwiGLU
+    MLP). Every preset keeps Megatron's plan (Megatron-Core's fused QKV and fc1; TorchTitan's
+    PrepareModuleInput on attention and feed_forward, parallelize_llama.py at 9dec370, 820504e
+    and e7c0cae; llm-foundry and DeepSpeed run no TP)."""
+    from dclint.model.software import DEFAULTS, PRESETS
+
+    assert {s.tp_plan for s in (DEFAULTS, *PRESETS.values())} == {"megatron"}
+    named = {}
+    for stem in ("kempnerforge-h200", "kempnerforge-h200-scaling"):
+        for w, r in _validation(stem).items():
+            assert r.wl.software_in_effect.tp_plan == "per-projection"
+            notes = [a for a in prediction(r).assumptions if a.startswith("tensor parallel per")]
+            named[w] = (r.wl.parallel.tp, len(notes))
+            if notes:
+                assert "7 collectives a layer's pass where Megatron's plan has 4" in notes[0]
+    assert {v for v in named.values()} == {(1, 0), (2, 1), (4, 1)}
+    assert sum(tp > 1 for tp, _ in named.values()) == 21  # 10 of the 14, all 11 weak-scaling
+
+
 def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     """tests/validation/kempnerforge-h200-scaling.yaml: KempnerForge's weak scaling of its 13B
     and 70B from 8 to 160 H200 (benchmarks/weak_scaling_160gpu, 2026-06-30, git 3ad9d9a; TP 4 x
     FSDP, compile, full recomputation, sequence 4,096; gradient_sync last-micro-batch, as
-    KempnerForge's maybe_no_sync runs it): predicted over published - 1 (%), 13B then 70B by GPU
-    count. The 13B within +0.3% to +3.7% from 32 GPUs on and -5.0% on 8 (at MAMF's GEMM rates,
-    before the GEMMs ran at a layer's shapes back to back, +4.2% to +7.7%, -1.2%); the 70B
-    +12.7% to +15.5% from 32 GPUs on (+15.2% to +18.0%), and +34.7% on 8 (+38.0%) as its
-    pre-flight log ran it, micro-batch 1 with 8 a step and no compile (+76.3%, +84.2%, at the
-    driver's micro-batch 2 compiled; the point the report calls memory-bound, 128.5 of 141 GB,
-    and leaves out of its baseline: 70.6 GB of it the unsharded fp32 gradients the last-
-    micro-batch sync keeps). Mean absolute 10.77% (13.31%), 8 within 15% (5). Syncing every
-    micro-batch (the model's before the setting): the 13B -7.0% to -0.4%, the 70B -8.6% to
-    -11.3% from 32 GPUs and +3.5% on 8; 6.15%, 11 within 15%.
+    KempnerForge's maybe_no_sync runs it; tp_plan per-projection, its TP plan): predicted over
+    published - 1 (%), 13B then 70B by GPU count. The 13B -14.6% to -11.6% from 32 GPUs on and
+    -19.5% on 8 (at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back,
+    -11.8% to -8.7%, -16.7%); the 70B +2.7% to +5.9% from 32 GPUs on (+4.8% to +8.0%), and
+    +23.0% on 8 (+25.7%) as its pre-flight log ran it, micro-batch 1 with 8 a step and no
+    compile (the point the report calls memory-bound, 128.5 of 141 GB, and leaves out of its
+    baseline: 70.6 GB of it the unsharded fp32 gradients the last-micro-batch sync keeps). Mean
+    absolute 10.63% (10.5%), 9 within 15%. Under Megatron's plan (tp_plan megatron): the 13B
+    +0.3% to +3.7% from 32 GPUs and -5.0% on 8, the 70B +12.7% to +15.5% and +34.7% on 8;
+    10.77%, 8 within 15%. Syncing every micro-batch as well (the model's before gradient_sync):
+    the 13B -7.0% to -0.4%, the 70B -8.6% to -11.3% from 32 GPUs and +3.5% on 8; 6.15%, 11
+    within 15%.
     Throughput a GPU from 32 to 160 GPUs: published -3.1% (13B) and -8.4% (70B), the model's
-    -1.0% and -6.1% (-1.0%, -6.2%; -1.5% and -9.9% syncing every micro-batch). The band (Hopper,
-    0.872-1.274) holds 10 of the 11, not the 70B on 8 GPUs; the run-level Hopper PyTorch-native
-    band of before (1.0-1.121) held 4, the 13B from 32 GPUs: the 13B on 8 GPUs is under its 1.0,
-    every 70B above its 1.121."""
+    -0.9% and -5.6% (-1.0% and -6.1% under Megatron's plan; -1.5% and -9.9% syncing every
+    micro-batch). The band (Hopper, 0.872-1.274) holds 8 of the 11: the 13B on 8, 32 and 64
+    GPUs lie under it (10 of 11 under Megatron's plan, not the 70B on 8 GPUs)."""
     rs = _validation("kempnerforge-h200-scaling")
     got = [round(100 * error(r), 1) for r in rs.values()]
     assert got == [
-        -5.0, 0.3, 1.7, 3.7, 2.4,  # 13B: 8, 32, 64, 128, 160 GPUs
-        34.7, 12.7, 13.5, 15.3, 13.7, 15.5,  # 70B: 8, 32, 64, 96, 128, 160
+        -19.5, -14.6, -13.3, -11.6, -12.7,  # 13B: 8, 32, 64, 128, 160 GPUs
+        23.0, 2.7, 3.8, 5.6, 4.2, 5.9,  # 70B: 8, 32, 64, 96, 128, 160
     ]  # fmt: skip
-    assert round(sum(abs(g) for g in got) / len(got), 2) == 10.77
-    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 8
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 10.63
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 9
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
     } == {(0.872, 1.274, ())}
     outside = [w for w, b in bands.items() if not b.low_factor <= 1 + error(rs[w]) <= b.high_factor]
-    assert outside == ["70b-008gpu-tp4-fsdp2"]
+    assert outside == ["13b-008gpu-tp4-fsdp2", "13b-032gpu-tp4-fsdp8", "13b-064gpu-tp4-fsdp16"]
 
     def per_gpu(r: Run, tps: Callable[[Run], float]) -> float:
         return tps(r) / r.wl.gpus
@@ -2242,7 +2273,7 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
                 for f in (published, _tokens)
             )
         )
-    assert falls == [(-3.1, -1.0), (-8.4, -6.1)]
+    assert falls == [(-3.1, -0.9), (-8.4, -5.6)]
 
 
 def test_llm_foundry_h100_large_scale_runs_outside_the_calibration() -> None:

@@ -358,6 +358,10 @@ class Software:
     # they run by default), "last-micro-batch" (set_requires_gradient_sync(False) on the others,
     # no_sync()); "": the layout's (every micro-batch when resharding, once a step when not)
     gradient_sync: str = ""
+    # where the tp layers all-gather their sequence-parallel input (model._tp_comm): "megatron"
+    # (once for attention's projections, once for the MLP's) or "per-projection" (each
+    # column-parallel projection for itself, the output head's logits all-gathered)
+    tp_plan: str = "megatron"
 
 
 @dataclass(frozen=True, slots=True)
