@@ -507,8 +507,9 @@ def test_a_per_projection_plan_gathers_each_projections_input() -> None:
     """tp_plan per-projection (KempnerForge's DTensor plan, kempnerforge/distributed/
     tensor_parallel.py at 01b461a): q, k, v, gate and up each all-gather the sequence-sharded
     input, 5 all-gathers and 2 reduce-scatters a forward where Megatron's plan has 2 and 2 (the
-    backward: 5 reduce-scatters and 2 all-gathers), each (t-1)/t x n h x 2 B; the head's
-    logits all-gathered once a micro-batch; the loss over the whole vocabulary on each rank."""
+    backward: 5 reduce-scatters and 2 all-gathers), each (t-1)/t x n h x 2 B, in every pass
+    but a compiled recomputation; the head's logits all-gathered once a micro-batch; the loss
+    over the whole vocabulary on each rank."""
     lay = Layout(tp=4, dp=1, micro_batch=1, global_batch=2, sequence_parallel=True)
     lay = replace(lay, recompute="full")
     sw = Software(overlap_tp=False)
@@ -536,3 +537,12 @@ def test_a_per_projection_plan_gathers_each_projections_input() -> None:
     gelu = replace(LLAMA, swiglu=False)
     plain_mlp = step(gelu, lay, H100, replace(sw, tp_plan="per-projection"))
     assert plain_mlp.tp == pytest.approx(m * 32 * layer(6) + m * logits)
+    # compiled, the full recomputation re-runs what the backward needs: one all-gather for q,
+    # k and v and one for gate and up (AOTAutograd's partition of the CSE'd joint graph), 4
+    compiled = replace(sw, tp_plan="per-projection", kernels="compiled")
+    size = (7 * 3 + 4) * (t - 1) / t * n * h * 2
+    again = group_time(LINKS, size, t, 1, calls=7 * 3 + 4)
+    assert step(LLAMA, lay, H100, compiled).tp == pytest.approx(m * 32 * again + m * logits)
+    # Megatron's plan compiled is as before: 4 a pass, the recomputation's too
+    megatron_compiled = step(LLAMA, lay, H100, replace(sw, kernels="compiled"))
+    assert megatron_compiled.tp == pytest.approx(m * 32 * layer(4))

@@ -483,9 +483,11 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
             "plan: ColwiseParallel(input_layouts=Shard(1)) on q, k, v, gate and up): each "
             f"column-parallel projection all-gathers the sequence-sharded input itself, {each} "
             f"collectives a layer's pass where Megatron's plan has {megatron}, blocking; "
-            "torch.compile merges their uses but still runs them (pytorch/pytorch#146045); the "
-            "output head's logits all-gathered over the vocabulary each micro-batch "
-            "(output_layouts Replicate()) and the loss computed over all of it on every rank"
+            "torch.compile merges their uses but still runs them (pytorch/pytorch#146045), "
+            f"though a compiled full recomputation re-runs only the {megatron} the backward "
+            "needs (AOTAutograd's partition of the deduplicated graph); the output head's "
+            "logits all-gathered over the vocabulary each micro-batch (output_layouts "
+            "Replicate()) and the loss computed over all of it on every rank"
         )
     if not s.overlap_pp and s.framework == "torchtitan" and layout.pp > 1:
         notes.append(

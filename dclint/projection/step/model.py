@@ -578,9 +578,16 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         # core_v0.13.0; the model holds no shared expert, whose SharedExpertMLP is a dense MLP
         # on the tp group and would bring the other two back)
         each = tp_collectives(a, lay, sw)
+        total = each * passes
+        if forward > 1 and sw.kernels == "compiled":
+            # a compiled full recomputation re-runs what the backward needs of the forward
+            # (AOTAutograd's min-cut partition of the CSE'd joint graph): one all-gather for
+            # q, k and v and one for gate and up, the repeats the CSE left without users not
+            # among them (pytorch/pytorch#146045): Megatron's plan's count for that pass
+            total -= each - tp_collectives(a, lay, sw, plan="megatron")
         # NCCL's latency per collective unless Transformer Engine's userbuffers run them
-        calls = 0 if sw.overlap_tp else each * passes
-        one = group_time(links, each * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
+        calls = 0 if sw.overlap_tp else total
+        one = group_time(links, total * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
         hidden_under = (x.fwd_g + x.bwd_g) / flops_rate if sw.overlap_tp else 0.0
         tp += x.m * x.per_layer * _overlapped(mac, one, hidden_under, t)
         if lay.head and _per_projection(lay, sw):
@@ -598,7 +605,7 @@ def _per_projection(lay: Layout, sw: Software) -> bool:
     return sw.tp_plan == "per-projection" and lay.sequence_parallel and lay.tp > 1
 
 
-def tp_collectives(a: Arch, lay: Layout, sw: Software) -> int:
+def tp_collectives(a: Arch, lay: Layout, sw: Software, plan: str = "") -> int:
     """Tensor-parallel collectives of (t-1)/t x n h bytes a layer's pass (an all-reduce counting
     two). Megatron's plan (`Software.tp_plan` megatron): 4, an all-gather before attention's
     fused QKV and one before the MLP's fc1, a reduce-scatter after each output projection (the
@@ -612,9 +619,10 @@ def tp_collectives(a: Arch, lay: Layout, sw: Software) -> int:
     them: AOTAutograd's CSE points the users at one all-gather but keeps the others, exempt
     from dead-code elimination while torch._functorch.config.unsafe_allow_optimization_of_
     collectives is False, its default (pytorch/pytorch#146045, open: "they are still
-    executed"; KempnerForge does not set it)."""
+    executed"; KempnerForge does not set it); a compiled full recomputation re-runs only
+    what the backward needs of them (`_tp_comm`). `plan`: that plan's count instead of sw's."""
     each = 2 if a.experts and sw.moe_sequence_parallel else 4
-    if _per_projection(lay, sw):
+    if (plan or sw.tp_plan) == "per-projection" and lay.sequence_parallel and lay.tp > 1:
         each += 2 + (0 if a.experts and sw.moe_sequence_parallel else (1 if a.swiglu else 0))
     return each
 
