@@ -498,3 +498,51 @@ def test_an_fp4_run_takes_no_fp8_recipes_gemm_rate() -> None:
         assert declared.time == step(GPT, lay, as_bytes, Software(fp8_recipe=same)).time
         fp8 = step(GPT, lay, replace(fp4, fp4=False), Software(fp8_recipe=recipe))
         assert fp8.time > declared.time  # an FP8 run keeps its recipe's GEMM rate
+
+
+LLAMA = Arch(32, 4096, 32, 8, 14336, 128256, 4096, swiglu=True, dense_params=8.03e9)
+
+
+def test_a_per_projection_plan_gathers_each_projections_input() -> None:
+    """tp_plan per-projection (KempnerForge's DTensor plan, kempnerforge/distributed/
+    tensor_parallel.py at 01b461a): q, k, v, gate and up each all-gather the sequence-sharded
+    input, 5 all-gathers and 2 reduce-scatters a forward where Megatron's plan has 2 and 2 (the
+    backward: 5 reduce-scatters and 2 all-gathers), each (t-1)/t x n h x 2 B, in every pass
+    but a compiled recomputation; the head's logits all-gathered once a micro-batch; the loss
+    over the whole vocabulary on each rank."""
+    lay = Layout(tp=4, dp=1, micro_batch=1, global_batch=2, sequence_parallel=True)
+    lay = replace(lay, recompute="full")
+    sw = Software(overlap_tp=False)
+    megatron = step(LLAMA, lay, H100, sw)
+    per = step(LLAMA, lay, H100, replace(sw, tp_plan="per-projection"))
+    n, h, v, t, m = 4096, 4096, 128256, 4, 2
+    passes = 4  # forward, recomputed forward, backward (twice a forward's collectives)
+
+    def layer(each: int) -> float:
+        size = each * passes * (t - 1) / t * n * h * 2
+        return group_time(LINKS, size, t, 1, calls=each * passes)
+
+    logits = group_time(LINKS, (t - 1) / t * n * v * 2, t, 1, calls=1)
+    assert megatron.tp == pytest.approx(m * 32 * layer(4))
+    assert per.tp == pytest.approx(m * 32 * layer(7) + m * logits)
+    # Megatron's fp32 cross-entropy, 52 B a logit, over v rather than v / t
+    loss = 52 * n * v * (1 - 1 / t) / (3.35e12 * 0.8)
+    assert per.compute - megatron.compute == pytest.approx(m * loss)
+    # without sequence parallelism both plans all-reduce the same two outputs a pass
+    plain = replace(lay, sequence_parallel=False)
+    assert step(LLAMA, plain, H100, replace(sw, tp_plan="per-projection")) == step(
+        LLAMA, plain, H100, sw
+    )
+    # a plain (not gated) MLP gathers once for up, as fc1 does: 6 a pass
+    gelu = replace(LLAMA, swiglu=False)
+    plain_mlp = step(gelu, lay, H100, replace(sw, tp_plan="per-projection"))
+    assert plain_mlp.tp == pytest.approx(m * 32 * layer(6) + m * logits)
+    # compiled, the full recomputation re-runs what the backward needs: one all-gather for q,
+    # k and v and one for gate and up (AOTAutograd's partition of the CSE'd joint graph), 4
+    compiled = replace(sw, tp_plan="per-projection", kernels="compiled")
+    size = (7 * 3 + 4) * (t - 1) / t * n * h * 2
+    again = group_time(LINKS, size, t, 1, calls=7 * 3 + 4)
+    assert step(LLAMA, lay, H100, compiled).tp == pytest.approx(m * 32 * again + m * logits)
+    # Megatron's plan compiled is as before: 4 a pass, the recomputation's too
+    megatron_compiled = step(LLAMA, lay, H100, replace(sw, kernels="compiled"))
+    assert megatron_compiled.tp == pytest.approx(m * 32 * layer(4))

@@ -112,6 +112,13 @@ def gradient_sync_in_effect(declared: str, pp: int) -> str:
     return declared or ("last-micro-batch" if pp > 1 else "every-micro-batch")
 
 
+# where a tensor-parallel layer's sequence-parallel input is all-gathered (Settings.tp_plan):
+# megatron, once for attention's projections and once for the MLP's (Megatron-Core's fused
+# QKV and fc1 ColumnParallelLinear; TorchTitan's PrepareModuleInput on attention and
+# feed_forward), or per-projection, by each column-parallel projection for itself (a DTensor
+# plan of ColwiseParallel(input_layouts=Shard(1)) on q, k, v, gate and up: KempnerForge's)
+TpPlan = Literal["megatron", "per-projection"]
+TP_PLANS: tuple[str, ...] = ("megatron", "per-projection")
 _ATTENTION_PHRASE = {
     "flash": "flash attention",
     "triton": "flash attention in Triton",
@@ -163,6 +170,11 @@ class Settings:
     # resharding, once a step when not (FSDP2 under pipeline parallelism: PyTorch's pipeline
     # stages sync on the last backward)
     gradient_sync: str = ""
+    # where the tensor-parallel layers all-gather their sequence-parallel input (TpPlan):
+    # megatron (every preset's: Megatron-Core's sequence parallelism, TorchTitan's
+    # PrepareModuleInput) or per-projection (each column-parallel projection for itself, the
+    # output head's logits all-gathered: KempnerForge's plan)
+    tp_plan: str = "megatron"
     # transformer layers whose activations go to host memory (Megatron-Core's
     # --cpu-offloading-num-layers, activations only); 0: none
     activation_offload_layers: int = 0
@@ -245,6 +257,8 @@ class Settings:
                 "last-micro-batch": ", gradients reduce-scattered on the last micro-batch only",
             }.get(self.gradient_sync, "")
             parts.append(f"{kind}{group}, parameters {when}{synced}")
+        if self.tp_plan == "per-projection":
+            parts.append("tensor parallel per projection (each gathers its own input)")
         if self.fp8_all_gather:
             parts.append("FP8 parameter all-gather")
         if self.selective_recompute == "op":
@@ -613,6 +627,21 @@ class Software(Strict):
         "KempnerForge, Hugging Face Accelerate's FSDP); default: the last micro-batch under "
         "pipeline parallelism (PyTorch's pipeline stages sync on the last backward), every "
         "micro-batch without it",
+    )
+    tp_plan: TpPlan | None = Field(
+        None,
+        description="Where the tensor-parallel layers all-gather their sequence-parallel "
+        "input: megatron, the default and every preset's (once for attention's projections and "
+        "once for the MLP's: Megatron-Core's sequence parallelism, TorchTitan's "
+        "PrepareModuleInput on attention and feed_forward: two all-gathers and two "
+        "reduce-scatters a layer's pass), or per-projection (a DTensor plan with "
+        "ColwiseParallel(input_layouts=Shard(1)) on each of q, k, v, gate and up, as "
+        "KempnerForge's kempnerforge/distributed/tensor_parallel.py builds it: five "
+        "all-gathers and two reduce-scatters a forward, five reduce-scatters and two "
+        "all-gathers a backward, none removed by torch.compile; and the output head's "
+        "logits all-gathered, output_layouts Replicate(), the loss over the whole "
+        "vocabulary on each rank). Only with sequence parallelism: without it both plans "
+        "all-reduce twice a pass",
     )
     activation_offload_layers: PositiveInt | None = Field(
         None,

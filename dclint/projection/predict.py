@@ -34,6 +34,7 @@ from dclint.projection.step.model import (
     Software,
     Step,
     stage_steps,
+    tp_collectives,
 )
 from dclint.projection.step.records import (
     ADAM_BYTES,
@@ -509,6 +510,21 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
             "blocking (no matmul-reduce-scatter pattern in the backward graph, "
             "pytorch/pytorch#149946)"
         )
+    if s.tp_plan == "per-projection" and layout.tp > 1 and layout.sequence_parallel:
+        sw = software(s)
+        each = tp_collectives(arch, layout, sw)
+        megatron = tp_collectives(arch, layout, replace(sw, tp_plan="megatron"))
+        notes.append(
+            f"tensor parallel per projection (tp_plan per-projection, KempnerForge's DTensor "
+            "plan: ColwiseParallel(input_layouts=Shard(1)) on q, k, v, gate and up): each "
+            f"column-parallel projection all-gathers the sequence-sharded input itself, {each} "
+            f"collectives a layer's pass where Megatron's plan has {megatron}, blocking; "
+            "torch.compile merges their uses but still runs them (pytorch/pytorch#146045), "
+            f"though a compiled full recomputation re-runs only the {megatron} the backward "
+            "needs (AOTAutograd's partition of the deduplicated graph); the output head's "
+            "logits all-gathered over the vocabulary each micro-batch (output_layouts "
+            "Replicate()) and the loss computed over all of it on every rank"
+        )
     if not s.overlap_pp and s.framework == "torchtitan" and layout.pp > 1:
         notes.append(
             "pipeline sends blocking: PyTorch's pipeline schedules wait on each batched send and "
@@ -625,6 +641,7 @@ def software(s: Settings) -> Software:
         fp8_cast_every_input=s.framework == "llm-foundry",
         # TorchTitan's MXFP8 is torchao's MX linear (TorchTitan runs no Transformer Engine)
         torchao_mx=s.fp8_recipe == "mxfp8" and s.framework == "torchtitan",
+        tp_plan=s.tp_plan,
     )
 
 

@@ -57,6 +57,7 @@ __all__ = [
     "bubble_fraction",
     "stage_steps",
     "step",
+    "tp_collectives",
 ]
 
 
@@ -449,11 +450,15 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     logits = 2 * n * h * a.vocab / t
     vt = a.vocab / t
     loss_bytes = FUSED_CROSS_ENTROPY_BYTES if sw.fused_cross_entropy else CROSS_ENTROPY_BYTES
+    # the loss over the vocabulary's share (vocab-parallel cross-entropy, TorchTitan's loss
+    # parallel), or over all of it on each rank when the head all-gathers the logits
+    # (per-projection's output_layouts Replicate(): _tp_comm)
+    shared = 1 if _per_projection(lay, sw) else t
     head = (
         logits / tile_share(n, vt, mac.sms)
         + logits / tile_share(n, h, mac.sms)
         + logits / tile_share(h, vt, mac.sms)
-    ) / (flops_rate * mac.head_rate) + loss_bytes * n * a.vocab / t / bytes_rate
+    ) / (flops_rate * mac.head_rate) + loss_bytes * n * a.vocab / shared / bytes_rate
     per_layer = lay.stage_layers or a.layers / p
     # weight gradients accumulate into fp32 main gradients: read + write 4 B a local parameter
     accumulate = 8 * (a.dense_params / t + a.expert_params / (e * et)) / p / bytes_rate
@@ -542,9 +547,9 @@ def _overlapped(mac: Machine, comm: float, under: float, span: int) -> float:
 
 
 def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
-    """Tensor parallel: 4 collectives of (t-1)/t x n h bytes a pass (2 AG + 2 RS with sequence
-    parallelism, 2 all-reduces of twice that without), forward, backward and recomputation;
-    2 (attention's) in an MoE layer under Megatron-Core (Software.moe_sequence_parallel)."""
+    """Tensor parallel: `tp_collectives` of (t-1)/t x n h bytes a pass (4 under Megatron's plan:
+    2 AG + 2 RS with sequence parallelism, 2 all-reduces of twice that without), forward,
+    backward and recomputation; under the per-projection plan, the head's logits gathered."""
     t, h, n, links = lay.tp, float(a.hidden), x.n, mac.links
     flops_rate = mac.peak * mac.matmul_eff
     tp = _etp_comm(a, lay, mac, sw, x) + _loss_gather(lay, mac, sw, x)
@@ -586,12 +591,25 @@ def _tp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> floa
         # all-gather and reduce-scatter are _etp_comm's (moe_layer.py and token_dispatcher.py,
         # core_v0.13.0; the model holds no shared expert, whose SharedExpertMLP is a dense MLP
         # on the tp group and would bring the other two back)
-        each = 2 if a.experts and sw.moe_sequence_parallel else 4
+        each = tp_collectives(a, lay, sw)
+        total = each * passes
+        if forward > 1 and sw.kernels == "compiled":
+            # a compiled full recomputation re-runs what the backward needs of the forward
+            # (AOTAutograd's min-cut partition of the CSE'd joint graph): one all-gather for
+            # q, k and v and one for gate and up, the repeats the CSE left without users not
+            # among them (pytorch/pytorch#146045): Megatron's plan's count for that pass
+            total -= each - tp_collectives(a, lay, sw, plan="megatron")
         # NCCL's latency per collective unless Transformer Engine's userbuffers run them
-        calls = 0 if sw.overlap_tp else each * passes
-        one = group_time(links, each * passes * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
+        calls = 0 if sw.overlap_tp else total
+        one = group_time(links, total * (t - 1) / t * n * h * ACT, t, 1, calls=calls)
         hidden_under = (x.fwd_g + x.bwd_g) / flops_rate if sw.overlap_tp else 0.0
         tp += x.m * x.per_layer * _overlapped(mac, one, hidden_under, t)
+        if lay.head and _per_projection(lay, sw):
+            # the output head's ColwiseParallel(output_layouts=Replicate()): each micro-batch's
+            # logits all-gathered over the vocabulary in the forward (their gradient is sliced
+            # back, Replicate -> Shard(-1), with no collective), blocking
+            logits = (t - 1) / t * n * float(a.vocab) * ACT
+            tp += x.m * group_time(links, logits, t, 1, calls=1)
     return tp
 
 
@@ -605,6 +623,32 @@ def _loss_gather(lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
         return 0.0
     gathered = (t - 1) * x.n * FUSED_CROSS_ENTROPY_GATHER_BYTES
     return x.m * group_time(mac.links, gathered, t, 1, calls=1)
+def _per_projection(lay: Layout, sw: Software) -> bool:
+    """The tp layers gather their input per projection (`Software.tp_plan`): only with sequence
+    parallelism, without which both plans all-reduce the same two outputs a pass."""
+    return sw.tp_plan == "per-projection" and lay.sequence_parallel and lay.tp > 1
+
+
+def tp_collectives(a: Arch, lay: Layout, sw: Software, plan: str = "") -> int:
+    """Tensor-parallel collectives of (t-1)/t x n h bytes a layer's pass (an all-reduce counting
+    two). Megatron's plan (`Software.tp_plan` megatron): 4, an all-gather before attention's
+    fused QKV and one before the MLP's fc1, a reduce-scatter after each output projection (the
+    backward: as many, the other way); 2 (attention's) in an MoE layer under Megatron-Core
+    (Software.moe_sequence_parallel). The per-projection plan (kempnerforge/distributed/
+    tensor_parallel.py at 01b461a, _build_block_tp_plan) adds 2 + 1 (2 + 0 in a plain MLP): q,
+    k and v each all-gather the sequence-sharded input, and the MLP's gate and up, where one
+    gather serves each (TorchTitan's PrepareModuleInput on attention and feed_forward,
+    parallelize_llama.py at 9dec370, 820504e, e7c0cae); the backward of each Redistribute
+    Shard(1) -> Replicate reduce-scatters its Partial gradient. torch.compile does not remove
+    them: AOTAutograd's CSE points the users at one all-gather but keeps the others, exempt
+    from dead-code elimination while torch._functorch.config.unsafe_allow_optimization_of_
+    collectives is False, its default (pytorch/pytorch#146045, open: "they are still
+    executed"; KempnerForge does not set it); a compiled full recomputation re-runs only
+    what the backward needs of them (`_tp_comm`). `plan`: that plan's count instead of sw's."""
+    each = 2 if a.experts and sw.moe_sequence_parallel else 4
+    if (plan or sw.tp_plan) == "per-projection" and lay.sequence_parallel and lay.tp > 1:
+        each += 2 + (0 if a.experts and sw.moe_sequence_parallel else (1 if a.swiglu else 0))
+    return each
 
 
 def _etp_comm(a: Arch, lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:

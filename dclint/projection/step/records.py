@@ -384,6 +384,10 @@ class Software:
     # Engine's: each Linear's input, weight and output gradient cast as mx_mm does (model.
     # _layer_pass, MX_CAST_BYTES)
     torchao_mx: bool = False
+    # where the tp layers all-gather their sequence-parallel input (model._tp_comm): "megatron"
+    # (once for attention's projections, once for the MLP's) or "per-projection" (each
+    # column-parallel projection for itself, the output head's logits all-gathered)
+    tp_plan: str = "megatron"
 
 
 @dataclass(frozen=True, slots=True)
