@@ -96,7 +96,9 @@ Conventions:
   A loss run a sequence chunk at a time (`software.loss_chunks` n, TorchTitan's
   ChunkedLossWrapper, torchtitan/components/loss.py at bcc09297a) holds one chunk's logits,
   1/n of them, beside the wrapper's bf16 chunks of the hidden states and its fp32 gradient
-  accumulator, 6 B an element of s b h.
+  accumulator, 6 B an element of s b h; under PyTorch FSDP the wrapper keeps the output
+  layer gathered and its gradient unsynced across the chunks: its bf16 weight and its
+  gradient in the reduce dtype, 2 + 4 B a parameter of the layer (StateTerms.head_bytes).
 - The stages that can bind are each checked: the first (most micro-batches in flight, the
   embedding), the first middle one (with uneven stages) and the last (output layer, logits).
   MoE routing buffers are not counted.
@@ -584,6 +586,20 @@ class StateTerms:
     loss_token_bytes: float = 0.0
     accumulated_grad_bytes: float = 0.0
     gradient_sync: str = ""
+    chunked: bool = False  # software.loss_chunks > 1
+
+    def head_bytes(self, embedding: float, tp: int, ranks: int, keep_gathered: bool) -> float:
+        """Bytes the chunked loss holds of the output layer on the last stage under PyTorch
+        FSDP: ChunkedLossWrapper turns the output layer's resharding and gradient sync off
+        across its chunks (torchtitan/components/loss.py: set_reshard_after_forward(False),
+        set_reshard_after_backward(False), set_requires_gradient_sync(False) until the last
+        chunk), so its gathered bf16 weight (unless already counted whole) and its unsharded
+        gradient, accumulated in the reduce dtype, stay through the loss: of `embedding`
+        parameters (vocabulary x hidden) over `tp`; 0 without FSDP sharding or chunks."""
+        if not self.chunked or not self.accumulated_grad_bytes or ranks == 1:
+            return 0.0
+        weight = 0.0 if keep_gathered else WEIGHT_BYTES
+        return (weight + self.accumulated_grad_bytes) * embedding / tp
 
     def unsynced(self, pp: int, ranks: int) -> float:
         """`unsynced_grad_bytes` of a layout of `pp` stages and `ranks` data-parallel ranks
@@ -606,6 +622,7 @@ def state_terms(wl: Workload) -> StateTerms:
         loss_token_bytes(wl),
         (GRAD_BYTES if sw.grad_reduce_in_fp32 else GRAD_BYTES / 2) if fsdp else 0.0,
         sw.gradient_sync,
+        sw.loss_chunks > 1,
     )
 
 
@@ -641,6 +658,10 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
             fp8_proj_copy(wl),
         )  # fmt: skip
         logits = loss_bytes(wl)
+        if m.vocab_size:
+            head = embedding_parameters(m.vocab_size, m.hidden_size, dense)
+            ranks = dp * p.cp
+            logits += state_terms(wl).head_bytes(head, p.tp, ranks, keeps_gathered(wl))
     return Shape(
         m.layers or p.pp,
         dense,

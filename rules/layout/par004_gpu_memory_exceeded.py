@@ -44,10 +44,12 @@ against (Narayanan et al. 2021 Table 1 on A100 80GB, Llama 3 405B on H100, NVIDI
 405B recipe on 512 H100 with bf16 gradients as Megatron-Bridge runs it) and the 66
 Megatron-Bridge and MLPerf recipe layouts of tests/calibration/ (GB200's 25.11 Llama 3.1 405B,
 the tightest, needs 88.2% of the device). Of the runs of tests/calibration/ and tests/validation/
-that their publishers ran, it flags one, Meta's Llama 3 405B at 8K on 8,192 H100 (76.6 GiB),
-whose schedule's micro-batches a round are not published; the estimates against the peaks
-TorchTitan and KempnerForge publish are tabled in docs/performance-model.md (Memory,
-Published peaks). FP8 runs save each GEMM's input in FP8, but
+that their publishers ran, it flags five: Meta's three Llama 3 405B rows (81.6-88.3 GiB, with
+the fp32 gradients the paper accumulates over micro-batches), whose schedule's micro-batches a
+round are not published, and TorchTitan's two Llama 3 8B runs on GB200 (168.0 GiB), whose own
+published reserved peaks (174.5, 179.9 GiB) are above what the reserve leaves; the estimates
+against the peaks TorchTitan and KempnerForge publish are tabled in docs/performance-model.md
+(Memory, Published peaks). FP8 runs save each GEMM's input in FP8, but
 Megatron-Core's attention output projection, under a recipe other than delayed scaling, saves
 the attention's own bf16 output (`save_original_input`, megatron/core/transformer/
 attention.py, core_v0.14.0). FP8 parameters: Transformer Engine keeps an FP8 weight's transpose

@@ -223,7 +223,8 @@ def _shape(
         lay.vpp,
         max(1, lay.global_batch // (lay.dp * b)),
         per_layer,
-        loss_held(terms.logit_bytes, terms.loss_token_bytes, a.vocab, t, tokens),
+        loss_held(terms.logit_bytes, terms.loss_token_bytes, a.vocab, t, tokens)
+        + terms.head_bytes(embedding, t, lay.dp * c, keep_gathered),
         terms.grad_bytes,
         expert_tp,
         offload,
@@ -474,7 +475,7 @@ def _inner(
                             logits = loss_held(
                                 space.terms.logit_bytes, space.terms.loss_token_bytes, a.vocab,
                                 tp, a.seq / cp * mb,
-                            )  # fmt: skip
+                            ) + space.terms.head_bytes(embedding, tp, dp * cp, False)  # fmt: skip
                             if offload and pp == 1:
                                 # pp 1: the one stage is the last
                                 args = (pp, vpp, micro_batches, slots, offload)

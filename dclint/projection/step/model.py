@@ -623,6 +623,8 @@ def _loss_gather(lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
         return 0.0
     gathered = (t - 1) * x.n * FUSED_CROSS_ENTROPY_GATHER_BYTES
     return x.m * group_time(mac.links, gathered, t, 1, calls=1)
+
+
 def _per_projection(lay: Layout, sw: Software) -> bool:
     """The tp layers gather their input per projection (`Software.tp_plan`): only with sequence
     parallelism, without which both plans all-reduce the same two outputs a pass."""
