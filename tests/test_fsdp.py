@@ -151,6 +151,44 @@ def test_under_pipeline_parallelism_the_default_syncs_once_a_step() -> None:
     assert _dp("{preset: torchtitan, gradient_sync: every-micro-batch}", 64, pp, 16) > once
 
 
+def test_without_a_pipeline_not_resharding_syncs_and_gathers_every_micro_batch() -> None:
+    """pp 1 with reshard_after_forward false: fully_shard still reshards after each backward
+    and syncs after each (its defaults; only PyTorch's pipeline stages turn both off), so unset
+    is every-micro-batch and each micro-batch's forward gathers again; only the backward's
+    regather is saved against resharding (8 micro-batches a step on 128 GPUs)."""
+    keep = "{preset: torchtitan, sharding: {kind: fsdp, reshard_after_forward: false}"
+    unset, every = _dp(keep + "}", 2048), _dp(keep + ", gradient_sync: every-micro-batch}", 2048)
+    last = _dp(keep + ", gradient_sync: last-micro-batch}", 2048)
+    assert unset == every > last
+    resharding = _dp("{preset: torchtitan}", 2048)
+    assert resharding > unset
+    # each micro-batch's forward gathers: not resharding costs more with more micro-batches
+    assert _dp(keep + "}", 4096) > unset
+
+
+def test_a_declared_sync_without_pytorch_fsdp_says_it_is_not_read() -> None:
+    """ZeRO-3 alone (Megatron-Core's) keeps its reduce-scatter a micro-batch, and the
+    assumptions say the declared gradient_sync was not read."""
+    design, wl = _wl(
+        "{preset: megatron-core, gradient_sync: last-micro-batch}", "{zero_stage: 3}", 128, 1024
+    )
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    got = predict(design, wl, hw)
+    assert not isinstance(got, str)
+    said = [a for a in got.assumptions if a.startswith("gradient_sync")]
+    assert said == [
+        "gradient_sync last-micro-batch not read: it is PyTorch FSDP's, and this layout shards "
+        "nothing with it (ZeRO-3 without PyTorch FSDP reduces every micro-batch)"
+    ]
+    design, wl = _wl("{preset: torchtitan, gradient_sync: last-micro-batch}", gpus=128, batch=1024)
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    got = predict(design, wl, hw)
+    assert not isinstance(got, str)
+    assert not any(a.startswith("gradient_sync") for a in got.assumptions)
+
+
 def test_zero_3_reduces_every_micro_batch_whatever_gradient_sync_says() -> None:
     """`parallel.zero_stage: 3` without PyTorch FSDP (DeepSpeed's or Megatron-Core's ZeRO-3)
     keeps its per-micro-batch reduce-scatter: DeepSpeed's ZeRO 2 and 3 reduce every backward

@@ -400,6 +400,11 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
     notes: list[str] = []
     # TorchTitan's tensor-parallel overlap is PyTorch's async TP (the step model's async_tp)
     async_tp = s.overlap_tp and s.framework == "torchtitan" and layout.tp > 1
+    if s.gradient_sync and not (layout.torch_fsdp and layout.dp * layout.cp > 1):
+        notes.append(
+            f"gradient_sync {s.gradient_sync} not read: it is PyTorch FSDP's, and this layout "
+            "shards nothing with it (ZeRO-3 without PyTorch FSDP reduces every micro-batch)"
+        )
     if layout.torch_fsdp and layout.dp * layout.cp > 1:
         sync = gradient_sync_in_effect(s.gradient_sync, layout.pp)
         reduced = (
