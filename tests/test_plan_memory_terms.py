@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from dclint.loader import load
-from dclint.projection.memory import _framework_ends, memory_per_gpu
-from dclint.projection.search.layouts import memory_bytes
+from dclint.projection.memory import memory_per_gpu
+from dclint.projection.search.layouts import memory_bytes, uneven_split
 from dclint.projection.search.plan import question
 from dclint.projection.search.records import OPTIMIZERS
 from dclint.projection.step.model import Layout
@@ -50,12 +50,11 @@ def test_the_search_holds_the_declared_layout_as_par004(
     assert not isinstance(q, str), q
     space, c = q.space, q.declared
     ends = (c.first_layers, c.last_layers) if c.first_layers else None
-    if ends is None and _framework_ends(wl) != (None, None):
-        # TorchTitan's own split of 126 layers over 8 stages (15 / 16 x 6 / 15), which PAR004
-        # holds; the search itself takes undeclared splits as even (its candidates carry
-        # declared first and last stages only), a gap of its own
-        first, last = _framework_ends(wl)
-        ends = (first or 0, last or 0)
+    if ends is None and not space.split_extra:
+        # the search's own uneven split where pp does not divide the layers (TorchTitan's 126
+        # over 8: 15 / 16 x 6 / 15, the framework's split PAR004 holds); the declared candidate
+        # carries declared first and last stages only
+        ends = uneven_split(space.arch.layers, c.pp)
     busiest = max(*ends, -(-space.arch.layers // c.pp)) if ends else 0.0
     torch_fsdp = c.reshard is not None
     lay = Layout(
