@@ -2122,7 +2122,7 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
     batch 1, sequence 8,192, compile, FSDP2, per-op SAC), four runs no band, ceiling or
     constant is derived from, outside the calibration domain (no Blackwell PyTorch-native
     run): predicted over published - 1 (%), BF16, tensorwise with FP8 all-gather, mxfp8_cublas,
-    rowwise: +101% to +128% (+121% to +147% at MAMF's GEMM rates, before the GEMMs ran at a
+    rowwise: +101.5% to +126.9% (+121.1% to +142.6% at MAMF's GEMM rates, before the GEMMs ran at a
     layer's shapes back to back; rowwise +155%, +175% before each converted Linear's input
     cast, ROWWISE_INPUT_BYTES), the BF16 row alone inside the envelope the prediction carries
     (0.722-2.003; none inside 0.722-1.986 before the head was charged Transformer Engine's fused
