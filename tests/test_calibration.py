@@ -585,6 +585,24 @@ def test_the_random_effects_fit_by_hand() -> None:
             fit([[0.0], [0.1], [0.2]], q)
 
 
+def _printed(text: str) -> str:
+    """`text` with its line breaks and runs of spaces as single spaces (prose wraps anywhere)."""
+    return " ".join(text.split())
+
+
+def _method_rows() -> list[list[str]]:
+    """docs/performance-model.md's table of band methods (Residual bands), one list of cells a
+    row (bold removed), in its order: the run-level bands before, then _methods()'s."""
+    lines = (ROOT / "docs" / "performance-model.md").read_text().splitlines()
+    start = next(i for i, t in enumerate(lines) if t.startswith("| method (a run outside"))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip().strip("*") for c in line.split("|")[1:-1]])
+    return rows
+
+
 def _split_conformal(
     ratios: dict[tuple[bool, str, bool], list[float]],
 ) -> dict[tuple[bool, str, bool], tuple[float, float]]:
@@ -646,6 +664,16 @@ def test_the_run_level_bands_before_held_68_percent_of_new_publications_runs() -
             widths.append(high / low)
     # and the median width of their bands (docs/performance-model.md's table: x1.12)
     assert (held, now, round(statistics.median(widths), 2)) == (74, 105, 1.12)
+    # the table's first row and the held-out paragraph print these figures
+    pct = round(100 * held / len(widths))
+    row = _method_rows()[0][-4:]  # the last four cells: a method's name may hold an escaped |
+    width = f"x{round(statistics.median(widths), 2)}"
+    assert (row[0], row[2], row[3]) == (str(inside), f"{held} ({pct}%)", width)
+    docs = _printed((ROOT / "docs" / "performance-model.md").read_text())
+    assert (
+        f"holds {now} ({round(100 * now / len(widths))}%; the run-level bands before held" in docs
+    )
+    assert f"the run-level bands before held {held}, {pct}%)" in docs
 
 
 _Band = tuple[float, float] | None
@@ -719,8 +747,9 @@ def test_the_band_methods_compared() -> None:
     """docs/performance-model.md's table of band methods (Residual bands): for each, the
     calibration runs held leave one publication out (of 164), the tests/validation/ runs held
     (of 110; the first 97 scored for every method before the choice, Llama 3's 3, Grok 1's 8
-    and TorchTitan GB200's 2 after it) and the median width (high over low) of the held-out runs' bands. A run outside
-    its domain, or whose groupings give no band, takes the envelope. The adopted method's
+    and TorchTitan GB200's 2 after it) and the median width (high over low) of the held-out
+    runs' bands, each as docs/performance-model.md's table prints it. A run outside its
+    domain, or whose groupings give no band, takes the envelope. The adopted method's
     figures are uncertainty.band's (147, 105). Scored again after issue 51's fourth round
     (three held-out publications' settings declared as their sources ran them; torchao's
     rowwise input casts and async TP's unfused all-gathers; the all-to-all dispatcher's expert-tp
@@ -795,6 +824,17 @@ def test_the_band_methods_compared() -> None:
     }
     # the 97 held-out runs scored before the choice
     assert list(before.values()) == [50, 79, 88, 91, 90, 92]
+    # docs/performance-model.md's table prints these figures, row for row
+    printed = [(row[-4].split()[0], *row[-3:]) for row in _method_rows()[1:]]
+    assert printed == [
+        (
+            str(loso),
+            f"{before[m]} ({round(100 * before[m] / 97)}%)",
+            f"{held} ({round(100 * held / len(validation))}%)",
+            f"x{width}",
+        )
+        for m, (loso, held, width) in got.items()
+    ]
     # the adopted row is uncertainty.band's: the leave-one-out count of _held_out
     from dclint.projection.uncertainty import BAND_QUANTILE
 
@@ -1421,6 +1461,19 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
     assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (16.0, 74)
+    # docs/performance-model.md's held-out paragraph and this docstring print these figures
+    mae, within = round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)
+    at_mamf, mamf_within = round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)
+    docs = _printed((ROOT / "docs" / "performance-model.md").read_text())
+    assert f"the band each prediction carries holds {hits} ({round(100 * hits / total)}%;" in docs
+    assert (
+        f"mean absolute error of {mae}%, {within} within 15% ({at_mamf}%, {mamf_within}, at MAMF's"
+        in docs
+    )
+    own = _printed(test_the_band_holds_the_validation_runs.__doc__ or "")
+    assert f"{hits} of {total} runs, {round(100 * hits / total)}%" in own
+    assert f"mean absolute error {mae}%, {within} within 15%" in own
+    assert f"mean absolute error {at_mamf}%, {mamf_within} within 15%" in own
 
 
 def test_no_domain_rule_for_steps_of_one_micro_batch() -> None:
