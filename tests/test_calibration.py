@@ -367,6 +367,17 @@ def test_uncertainty_bands_are_the_calibration_residuals() -> None:
         "blackwell": (7, 51, 0.986, 0.054, 0.136, 1.476),
         "all": (16, 160, 1.016, 0.052, 0.113, 1.345),
     }
+    # docs/performance-model.md's table (Residual bands) prints the bands and these fits
+    rows = {row[0].split(",")[0]: row[1:9] for row in _docs_table("| generation | low | high |")}
+    for name, g, (low, high, _, _) in (
+        ("Hopper", "hopper", BANDS["hopper"]),
+        ("Blackwell", "blackwell", BANDS["blackwell"]),
+        ("all", "all", POOLED),
+    ):
+        pubs, n, mu, tau, s, t = table[g]
+        cells = [low, high, n, pubs, mu, tau, s, f"{t} ({pubs - 2} df)"]
+        assert rows[name] == [str(c) for c in cells], name
+    assert rows["outside a class's domain"][:3] == [*map(str, ENVELOPE[:2]), f"all {ENVELOPE[2]}"]
     means = {
         name: round(math.exp(sum(x) / len(x)), 3)
         for g in ("hopper", "blackwell")
