@@ -2598,6 +2598,16 @@ def test_gemms_at_a_layers_shapes_measured_whole(monkeypatch: pytest.MonkeyPatch
         "Blackwell alone": (9.53, 142, 8.65, 68, 5.89, (149, 76, 73), (16.68, 8), (9.05, 20)),
         "power rule": (8.25, 141, 5.72, 71, 7.83, (147, 73, 74), (6.36, 17), (9.66, 20)),
     }
+    # docs/performance-model.md's table (Constants) prints each row's leave-one-out now
+    names = {
+        "MAMF's (before)": "MAMF",
+        "the guide's, both generations (adopted)": "adopted",
+        "the guide's, Hopper alone": "Hopper alone",
+        "the guide's, Blackwell alone": "Blackwell alone",
+        "the guide's, the NVL at the power rule's clock": "power rule",
+    }
+    printed = {names[row[0]]: row[4].split("now ")[1] for row in _docs_table("| GEMM rates |")}
+    assert printed == {k: "{} ({}, {})".format(*v[5]) for k, v in got.items()}
 
 
 def _gemm_guide() -> dict[tuple[str, str], tuple[float, float]]:
