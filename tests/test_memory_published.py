@@ -165,8 +165,9 @@ def test_estimate_against_the_published_peak(
     file: str, workload: str, blackwell: bool, published: float, estimate: float
 ) -> None:
     """Each estimate, pinned, and never above the published peak: TorchTitan's reserved peak
-    and KempnerForge's allocated peak are what the run held, and the estimate leaves out what
-    the docs list (KempnerForge's unsynced micro-batches' fp32 unsharded gradients first)."""
+    and KempnerForge's allocated peak are what the run held (KempnerForge's unsynced
+    micro-batches' fp32 unsharded gradients counted, memory.unsynced_grad_bytes), and the
+    estimate leaves out what the docs list (one GPU's run 01; the TP rows' whole logits)."""
     got = _gib(file, workload, blackwell)
     assert got == estimate
     assert got < published

@@ -51,7 +51,7 @@ def test_torchao_b200_gap_is_not_the_power_law(monkeypatch: pytest.MonkeyPatch) 
     same Blackwell GPU at two powers give (B100 700 W 1.75 PFLOPS dense BF16 against B200
     1,000 W 2.25: ln(0.778) / ln(0.7) = 0.705, 0.817 at 750 W) and a clock linear in the power
     (0.75). Predicted over published - 1 (%), BF16, tensorwise, MXFP8, rowwise: +101.5 to
-    +128.2, +85.5 to +114.6, +73.5 to +104.0: no power law closes the gap, so the law stays
+    +126.9, +85.5 to +113.5, +73.5 to +103.0: no power law closes the gap, so the law stays
     the cube root (docs/performance-model.md, GPUs as deployed)."""
     import math
 
