@@ -36,6 +36,7 @@ __all__ = [
     "Sharding",
     "Software",
     "gradient_sync_in_effect",
+    "vocabulary_shards",
 ]
 
 FULL_ITERATION = "full-iteration"
@@ -102,6 +103,16 @@ GradientSync = Literal["every-micro-batch", "last-micro-batch"]
 GRADIENT_SYNCS: tuple[str, ...] = ("every-micro-batch", "last-micro-batch")
 
 
+def vocabulary_shards(tp_plan: str, tp: int, sequence_parallel: bool) -> int:
+    """The tp ranks the output layer's logits and the loss are split over: tp, but 1 under the
+    per-projection plan with sequence parallelism, whose output head is a ColwiseParallel with
+    Replicate output (the logits all-gathered, the loss over the whole vocabulary on every
+    rank: KempnerForge's); the step model's loss and PAR004's logits read the same count."""
+    if tp_plan == "per-projection" and sequence_parallel and tp > 1:
+        return 1
+    return tp
+
+
 def gradient_sync_in_effect(declared: str, pp: int) -> str:
     """When PyTorch FSDP reduce-scatters a step's gradients, as the step model times it and
     PAR004 holds them: as declared, else after the last micro-batch under pipeline parallelism
@@ -166,9 +177,9 @@ class Settings:
     # None: FSDP's default (True without pipeline parallelism, False with it, as TorchTitan
     # sets it); True: parameters regathered every micro-batch; False: once a step
     reshard_after_forward: bool | None = None
-    # PyTorch FSDP's gradient reduce-scatter (GradientSync); "": every micro-batch when
-    # resharding, once a step when not (FSDP2 under pipeline parallelism: PyTorch's pipeline
-    # stages sync on the last backward)
+    # PyTorch FSDP's gradient reduce-scatter (GradientSync); "": gradient_sync_in_effect's
+    # default, the last micro-batch under pipeline parallelism (PyTorch's pipeline stages sync
+    # on the last backward), every micro-batch without it
     gradient_sync: str = ""
     # where the tensor-parallel layers all-gather their sequence-parallel input (TpPlan):
     # megatron (every preset's: Megatron-Core's sequence parallelism, TorchTitan's

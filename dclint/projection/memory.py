@@ -109,7 +109,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dclint.model.defaults import DEFAULT_TOP_K
-from dclint.model.software import TORCHAO_FP8_RECIPES, gradient_sync_in_effect
+from dclint.model.software import (
+    TORCHAO_FP8_RECIPES,
+    gradient_sync_in_effect,
+    vocabulary_shards,
+)
 from dclint.model.workload import Workload
 from dclint.projection.layout_checks import framework_split
 from dclint.units import Q_, Quantity
@@ -554,7 +558,8 @@ def loss_bytes(wl: Workload) -> float:
     if not (m.vocab_size and m.hidden_size):
         return 0.0
     tokens = wl.sequence_length / p.cp * wl.micro_batch
-    return loss_held(logit_bytes(wl), loss_token_bytes(wl), m.vocab_size, p.tp, tokens)
+    shards = vocabulary_shards(wl.software_in_effect.tp_plan, p.tp, p.sequence_parallel_on)
+    return loss_held(logit_bytes(wl), loss_token_bytes(wl), m.vocab_size, shards, tokens)
 
 
 def loss_token_bytes(wl: Workload) -> float:
@@ -564,11 +569,11 @@ def loss_token_bytes(wl: Workload) -> float:
     return CHUNK_BUFFER_BYTES * hidden if wl.software_in_effect.loss_chunks > 1 else 0.0
 
 
-def loss_held(logit: float, per_token: float, vocab: float, tp: int, tokens: float) -> float:
-    """Bytes a micro-batch's loss holds on the last stage: `logit` bytes a logit of the `tp`
-    shard of `vocab` and `per_token` more, for each of `tokens` (PAR004's estimate and the
-    layout search's, one formula)."""
-    return tokens * (logit * vocab / tp + per_token)
+def loss_held(logit: float, per_token: float, vocab: float, shards: int, tokens: float) -> float:
+    """Bytes a micro-batch's loss holds on the last stage: `logit` bytes a logit of the share
+    of `vocab` a rank holds (over `shards`: software.vocabulary_shards) and `per_token` more,
+    for each of `tokens` (PAR004's estimate and the layout search's, one formula)."""
+    return tokens * (logit * vocab / shards + per_token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -587,19 +592,24 @@ class StateTerms:
     accumulated_grad_bytes: float = 0.0
     gradient_sync: str = ""
     chunked: bool = False  # software.loss_chunks > 1
+    tp_plan: str = "megatron"  # software.tp_plan (vocabulary_shards)
 
-    def head_bytes(self, embedding: float, tp: int, ranks: int, keep_gathered: bool) -> float:
+    def head_bytes(
+        self, embedding: float, tp: int, ranks: int, keep_gathered: bool, unsynced: bool
+    ) -> float:
         """Bytes the chunked loss holds of the output layer on the last stage under PyTorch
         FSDP: ChunkedLossWrapper turns the output layer's resharding and gradient sync off
         across its chunks (torchtitan/components/loss.py: set_reshard_after_forward(False),
         set_reshard_after_backward(False), set_requires_gradient_sync(False) until the last
         chunk), so its gathered bf16 weight (unless already counted whole) and its unsharded
-        gradient, accumulated in the reduce dtype, stay through the loss: of `embedding`
-        parameters (vocabulary x hidden) over `tp`; 0 without FSDP sharding or chunks."""
+        gradient, accumulated in the reduce dtype (unless `unsynced`: the stage's gradients
+        are counted unsharded already), stay through the loss: of `embedding` parameters
+        (vocabulary x hidden) over `tp`; 0 without FSDP sharding or chunks."""
         if not self.chunked or not self.accumulated_grad_bytes or ranks == 1:
             return 0.0
         weight = 0.0 if keep_gathered else WEIGHT_BYTES
-        return (weight + self.accumulated_grad_bytes) * embedding / tp
+        gradient = 0.0 if unsynced else self.accumulated_grad_bytes
+        return (weight + gradient) * embedding / tp
 
     def unsynced(self, pp: int, ranks: int) -> float:
         """`unsynced_grad_bytes` of a layout of `pp` stages and `ranks` data-parallel ranks
@@ -620,9 +630,10 @@ def state_terms(wl: Workload) -> StateTerms:
         *state_bytes(wl),
         logit_bytes(wl),
         loss_token_bytes(wl),
-        (GRAD_BYTES if sw.grad_reduce_in_fp32 else GRAD_BYTES / 2) if fsdp else 0.0,
+        sw.grad_bytes if fsdp else 0.0,
         sw.gradient_sync,
         sw.loss_chunks > 1,
+        sw.tp_plan,
     )
 
 
@@ -660,8 +671,9 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
         logits = loss_bytes(wl)
         if m.vocab_size:
             head = embedding_parameters(m.vocab_size, m.hidden_size, dense)
-            ranks = dp * p.cp
-            logits += state_terms(wl).head_bytes(head, p.tp, ranks, keeps_gathered(wl))
+            terms, ranks = state_terms(wl), dp * p.cp
+            unsynced = bool(terms.unsynced(p.pp, ranks)) and micro_batches > 1
+            logits += terms.head_bytes(head, p.tp, ranks, keeps_gathered(wl), unsynced)
     return Shape(
         m.layers or p.pp,
         dense,
@@ -827,9 +839,15 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
             "flash-attn's xentropy)"
         )
     if sw.loss_chunks > 1 and sh.logits:
+        head = (
+            ", the output layer kept gathered with its gradient unsynced across the chunks"
+            if state_terms(wl).head_bytes(1.0, 1, dp * p.cp, False, False)
+            else ""
+        )
         notes.append(
             f"the loss a sequence chunk at a time: one of {sw.loss_chunks} chunks' logits and "
-            "the hidden states' copies (software.loss_chunks: TorchTitan's ChunkedLossWrapper)"
+            f"the hidden states' copies{head} (software.loss_chunks: TorchTitan's "
+            "ChunkedLossWrapper)"
         )
     if not wl.model.dropout:
         notes.append("no dropout masks (model.dropout false)")

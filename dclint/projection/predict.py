@@ -407,8 +407,11 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
         )
     if layout.torch_fsdp and layout.dp * layout.cp > 1:
         sync = gradient_sync_in_effect(s.gradient_sync, layout.pp)
+        one = layout.global_batch // (layout.dp * layout.micro_batch) <= 1
         reduced = (
-            "reduce-scattered every micro-batch"
+            "reduce-scattered once (one micro-batch a step)"
+            if one
+            else "reduce-scattered every micro-batch"
             if sync == "every-micro-batch"
             else "reduce-scattered after the last micro-batch only, accumulated unsharded "
             "until then ("

@@ -227,8 +227,9 @@ def _name(c: Candidate) -> str:
 
 
 def _band(plan: Any) -> str:
-    """'; calibration band 0.871-1.273x' (Hopper's): measured over predicted step times, the 80%
-    prediction interval over the publications of this GPU generation's calibration runs. Both steps
+    """'; calibration band <low>-<high>x' (the GPU generation's, uncertainty.BANDS): measured
+    over predicted step times, the 80% prediction interval over the publications of this GPU
+    generation's calibration runs. Both steps
     come from the one model, so the gap between them is firmer than either figure; the band says how
     far either may be from a measured step. The declared layout's band, as `dclint plan` and `cost`
     give it (its GPU count and context parallelism: PyTorch's beyond 2 ranks takes the envelope)."""

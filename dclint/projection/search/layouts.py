@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from operator import attrgetter
 
+from dclint.model.software import vocabulary_shards
 from dclint.projection.collectives import group_time
 from dclint.projection.layout_checks import (
     BATCH_MB_DP,
@@ -210,6 +211,9 @@ def _shape(
     no uneven first and last stages are taken."""
     t, c, b = lay.tp, lay.cp, lay.micro_batch
     tokens = a.seq / c * b
+    micro_batches = max(1, lay.global_batch // (lay.dp * b))
+    unsynced = terms.unsynced(lay.pp, lay.dp * c)
+    shards = vocabulary_shards(terms.tp_plan, t, lay.sequence_parallel)
     return Shape(
         a.layers,
         a.dense_params,
@@ -221,10 +225,12 @@ def _shape(
         lay.dp,
         lay.ep,
         lay.vpp,
-        max(1, lay.global_batch // (lay.dp * b)),
+        micro_batches,
         per_layer,
-        loss_held(terms.logit_bytes, terms.loss_token_bytes, a.vocab, t, tokens)
-        + terms.head_bytes(embedding, t, lay.dp * c, keep_gathered),
+        loss_held(terms.logit_bytes, terms.loss_token_bytes, a.vocab, shards, tokens)
+        + terms.head_bytes(
+            embedding, t, lay.dp * c, keep_gathered, bool(unsynced) and micro_batches > 1
+        ),
         terms.grad_bytes,
         expert_tp,
         offload,
@@ -233,7 +239,7 @@ def _shape(
         keep_gathered,
         slots if lay.pp > 1 else (0, 0),
         terms.optimizer_bytes,
-        terms.unsynced(lay.pp, lay.dp * c),
+        unsynced,
     )
 
 
@@ -472,10 +478,12 @@ def _inner(
                                 )
                                 activations[mb, sp, rec] = per_layer
                             # memory.stage_activations of _shape(lay)'s
+                            # an FSDP workload's layouts are _torch_fsdp's: no head term
+                            shards = vocabulary_shards(space.terms.tp_plan, tp, sp)
                             logits = loss_held(
                                 space.terms.logit_bytes, space.terms.loss_token_bytes, a.vocab,
-                                tp, a.seq / cp * mb,
-                            ) + space.terms.head_bytes(embedding, tp, dp * cp, False)  # fmt: skip
+                                shards, a.seq / cp * mb,
+                            )  # fmt: skip
                             if offload and pp == 1:
                                 # pp 1: the one stage is the last
                                 args = (pp, vpp, micro_batches, slots, offload)

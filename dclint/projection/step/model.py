@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from dclint.model.software import TORCHAO_FP8_RECIPES, gradient_sync_in_effect
+from dclint.model.software import (
+    TORCHAO_FP8_RECIPES,
+    gradient_sync_in_effect,
+    vocabulary_shards,
+)
 from dclint.projection.collectives import group_time, node_share
 from dclint.projection.efficiency import MXFP8_GEMM_RATE, tile_share
 from dclint.projection.flops import per_token
@@ -627,8 +631,9 @@ def _loss_gather(lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
 
 def _per_projection(lay: Layout, sw: Software) -> bool:
     """The tp layers gather their input per projection (`Software.tp_plan`): only with sequence
-    parallelism, without which both plans all-reduce the same two outputs a pass."""
-    return sw.tp_plan == "per-projection" and lay.sequence_parallel and lay.tp > 1
+    parallelism, without which both plans all-reduce the same two outputs a pass
+    (software.vocabulary_shards, which PAR004's logits read too)."""
+    return vocabulary_shards(sw.tp_plan, lay.tp, lay.sequence_parallel) != lay.tp
 
 
 def tp_collectives(a: Arch, lay: Layout, sw: Software, plan: str = "") -> int:

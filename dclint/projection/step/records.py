@@ -374,7 +374,8 @@ class Software:
     moe_sequence_parallel: bool = True
     # PyTorch FSDP's gradient sync (model._torch_fsdp): "every-micro-batch" (FSDP2 and FSDP1 as
     # they run by default), "last-micro-batch" (set_requires_gradient_sync(False) on the others,
-    # no_sync()); "": the layout's (every micro-batch when resharding, once a step when not)
+    # no_sync()); "": software.gradient_sync_in_effect's default (the last micro-batch under
+    # pipeline parallelism, every micro-batch without it)
     gradient_sync: str = ""
     # every FP8 GEMM's input cast by its own Transformer Engine Linear, the QKV's and the MLP's
     # first GEMM's too (llm-foundry's fc_type te: te.Linear after a separate norm, model.
