@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from dclint.loader import load
+from dclint.projection.hardware import hardware_of
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.search.layouts import memory_bytes, uneven_split
-from dclint.projection.search.plan import question
+from dclint.projection.search.plan import plan_layouts, question
 from dclint.projection.search.records import OPTIMIZERS
 from dclint.projection.step.model import Layout
 
@@ -71,3 +72,28 @@ def test_the_search_holds_the_declared_layout_as_par004(
     )  # fmt: skip
     par004 = memory_per_gpu(wl).total.m_as("B")
     assert (round(par004 / 2**30, 2), round(searched / 2**30, 2)) == (gib, gib)
+
+
+# Megatron-Bridge recipes (bf16 gradient reduction, Transformer Engine's fused loss): the
+# search's own candidate of the declared layout, through its inline path (not memory_bytes)
+RECIPES = [
+    ("calibration/megatron-bridge-25.11-h100.yaml", "llama3-70b-64", 63.51),
+    ("calibration/megatron-bridge-25.11-b200.yaml", "llama31-405b-128", 128.38),
+]
+
+
+@pytest.mark.parametrize(("file", "workload", "gib"), RECIPES)
+def test_the_searched_candidate_of_a_recipe_holds_its_memory_as_par004(
+    file: str, workload: str, gib: float
+) -> None:
+    design = load(str(HERE / file))
+    wl = next(w for w in design.workloads if w.id == workload)
+    software = wl.software_in_effect
+    assert software.fused_cross_entropy and not software.grad_reduce_in_fp32
+    plan = plan_layouts(design, wl)
+    assert not isinstance(plan, str), plan
+    (searched,) = [c for c in plan.result.valid if c.key == plan.declared.key]
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    par004 = memory_per_gpu(wl, hw.blackwell).total.m_as("B")
+    assert (round(par004 / 2**30, 2), round(searched.memory / 2**30, 2)) == (gib, gib)
