@@ -305,3 +305,24 @@ def test_every_new_preset_predicts_and_names_itself(preset: str) -> None:
     assert not isinstance(got, str), got
     assert any(f"preset {preset} (" in note for note in got.assumptions)
     assert got.step_time.m_as("s") > 0
+
+
+def test_per_projection_under_async_tp_says_it_is_not_modelled() -> None:
+    """The step model's async-TP branch budgets Megatron's plan's 4 collectives a pass: a
+    per-projection plan declared with async TP says so, where the blocking plan names its 7."""
+
+    def said(software: str) -> list[str]:
+        design, wl = _wl(software, "{tp: 4}")
+        hw = hardware_of(design, wl.platform)
+        assert not isinstance(hw, str)
+        got = predict(design, wl, hw)
+        assert not isinstance(got, str)
+        heads = ("tp_plan per-projection", "tensor parallel per projection")
+        return [a[:60] for a in got.assumptions if a.startswith(heads)]
+
+    assert said("{preset: torchtitan, tp_plan: per-projection, overlap_tp: true}") == [
+        "tp_plan per-projection under async TP: not modelled (no sour"
+    ]
+    assert said("{preset: torchtitan, tp_plan: per-projection}") == [
+        "tensor parallel per projection (tp_plan per-projection, Kemp"
+    ]

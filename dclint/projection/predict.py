@@ -523,10 +523,16 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
         each = tp_collectives(arch, layout, sw)
         megatron = tp_collectives(arch, layout, replace(sw, tp_plan="megatron"))
         notes.append(
-            f"tensor parallel per projection (tp_plan per-projection, KempnerForge's DTensor "
-            "plan: ColwiseParallel(input_layouts=Shard(1)) on q, k, v, gate and up): each "
-            f"column-parallel projection all-gathers the sequence-sharded input itself, {each} "
-            f"collectives a layer's pass where Megatron's plan has {megatron}, blocking; "
+            # model._tp_comm's async branch budgets Megatron's plan's collectives
+            f"tp_plan per-projection under async TP: not modelled (no source says how "
+            f"PyTorch's micro-pipelining fuses the extra all-gathers); timed with Megatron's "
+            f"plan's {megatron} collectives a layer's pass, each under its matmuls, and the "
+            "loss over the whole vocabulary"
+            if async_tp
+            else f"tensor parallel per projection (tp_plan per-projection, KempnerForge's "
+            "DTensor plan: ColwiseParallel(input_layouts=Shard(1)) on q, k, v, gate and up): "
+            f"each column-parallel projection all-gathers the sequence-sharded input itself, "
+            f"{each} collectives a layer's pass where Megatron's plan has {megatron}, blocking; "
             "torch.compile merges their uses but still runs them (pytorch/pytorch#146045), "
             f"though a compiled full recomputation re-runs only the {megatron} the backward "
             "needs (AOTAutograd's partition of the deduplicated graph); the output head's "
