@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from dclint.loader import load
+from dclint.model.design import Design
+from dclint.model.workload import Workload
 from dclint.projection.hardware import hardware_of
 from dclint.projection.memory import memory_per_gpu
 from dclint.projection.search.layouts import memory_bytes, uneven_split
@@ -41,12 +43,20 @@ CASES = [
 ]
 
 
+def _declared(file: str, workload: str) -> tuple[Design, Workload, float]:
+    """The design, its workload and PAR004's estimate for it (bytes), on its own GPU."""
+    design = load(str(HERE / file))
+    wl = next(w for w in design.workloads if w.id == workload)
+    hw = hardware_of(design, wl.platform)
+    assert not isinstance(hw, str)
+    return design, wl, memory_per_gpu(wl, hw.blackwell).total.m_as("B")
+
+
 @pytest.mark.parametrize(("file", "workload", "gib"), CASES)
 def test_the_search_holds_the_declared_layout_as_par004(
     file: str, workload: str, gib: float
 ) -> None:
-    design = load(str(HERE / file))
-    wl = next(w for w in design.workloads if w.id == workload)
+    design, wl, par004 = _declared(file, workload)
     q = question(design, wl)
     assert not isinstance(q, str), q
     space, c = q.space, q.declared
@@ -70,7 +80,6 @@ def test_the_search_holds_the_declared_layout_as_par004(
         space.offload, space.layer_weight_bytes, space.op_recompute, c.shard_group,
         c.reshard is False,
     )  # fmt: skip
-    par004 = memory_per_gpu(wl).total.m_as("B")
     assert (round(par004 / 2**30, 2), round(searched / 2**30, 2)) == (gib, gib)
 
 
@@ -86,14 +95,10 @@ RECIPES = [
 def test_the_searched_candidate_of_a_recipe_holds_its_memory_as_par004(
     file: str, workload: str, gib: float
 ) -> None:
-    design = load(str(HERE / file))
-    wl = next(w for w in design.workloads if w.id == workload)
+    design, wl, par004 = _declared(file, workload)
     software = wl.software_in_effect
     assert software.fused_cross_entropy and not software.grad_reduce_in_fp32
     plan = plan_layouts(design, wl)
     assert not isinstance(plan, str), plan
     (searched,) = [c for c in plan.result.valid if c.key == plan.declared.key]
-    hw = hardware_of(design, wl.platform)
-    assert not isinstance(hw, str)
-    par004 = memory_per_gpu(wl, hw.blackwell).total.m_as("B")
     assert (round(par004 / 2**30, 2), round(searched.memory / 2**30, 2)) == (gib, gib)

@@ -36,6 +36,7 @@ __all__ = [
     "Sharding",
     "Software",
     "gradient_sync_in_effect",
+    "per_projection",
     "vocabulary_shards",
 ]
 
@@ -103,14 +104,19 @@ GradientSync = Literal["every-micro-batch", "last-micro-batch"]
 GRADIENT_SYNCS: tuple[str, ...] = ("every-micro-batch", "last-micro-batch")
 
 
+def per_projection(tp_plan: str, tp: int, sequence_parallel: bool) -> bool:
+    """Whether the per-projection TP plan is in effect: declared, at tp > 1, with sequence
+    parallelism (without it both plans all-reduce the same two outputs a pass); the step
+    model's collectives, the assumptions and `vocabulary_shards` read this one test."""
+    return tp_plan == "per-projection" and sequence_parallel and tp > 1
+
+
 def vocabulary_shards(tp_plan: str, tp: int, sequence_parallel: bool) -> int:
     """The tp ranks the output layer's logits and the loss are split over: tp, but 1 under the
-    per-projection plan with sequence parallelism, whose output head is a ColwiseParallel with
-    Replicate output (the logits all-gathered, the loss over the whole vocabulary on every
-    rank: KempnerForge's); the step model's loss and PAR004's logits read the same count."""
-    if tp_plan == "per-projection" and sequence_parallel and tp > 1:
-        return 1
-    return tp
+    per-projection plan, whose output head is a ColwiseParallel with Replicate output (the
+    logits all-gathered, the loss over the whole vocabulary on every rank: KempnerForge's);
+    the step model's loss and PAR004's logits read the same count."""
+    return 1 if per_projection(tp_plan, tp, sequence_parallel) else tp
 
 
 def gradient_sync_in_effect(declared: str, pp: int) -> str:

@@ -611,6 +611,28 @@ class StateTerms:
         gradient = 0.0 if unsynced else self.accumulated_grad_bytes
         return (weight + gradient) * embedding / tp
 
+    def loss_stage_bytes(
+        self,
+        vocab: float,
+        embedding: float,
+        tp: int,
+        sequence_parallel: bool,
+        pp: int,
+        ranks: int,
+        micro_batches: int,
+        tokens: float,
+        keep_gathered: bool,
+    ) -> float:
+        """Bytes the last stage holds for a micro-batch's loss, PAR004's (`shape_of`) and the
+        layout search's alike: its logits over the vocabulary shards a rank holds
+        (`loss_held`, software.vocabulary_shards) and the chunked loss's output layer
+        (`head_bytes`, whose gradient is counted already where the stage's gradients
+        accumulate unsharded over several micro-batches)."""
+        unsynced = bool(self.unsynced(pp, ranks)) and micro_batches > 1
+        shards = vocabulary_shards(self.tp_plan, tp, sequence_parallel)
+        held = loss_held(self.logit_bytes, self.loss_token_bytes, vocab, shards, tokens)
+        return held + self.head_bytes(embedding, tp, ranks, keep_gathered, unsynced)
+
     def unsynced(self, pp: int, ranks: int) -> float:
         """`unsynced_grad_bytes` of a layout of `pp` stages and `ranks` data-parallel ranks
         (dp x cp: at 1, nothing is sharded, FSDP or not)."""
@@ -644,7 +666,7 @@ def state_bytes(wl: Workload) -> tuple[float, float]:
     sw = wl.software_in_effect
     if sw.param_dtype == "bf16":
         return BF16_GRAD_BYTES, BF16_OPTIMIZER_BYTES
-    return (GRAD_BYTES if sw.grad_reduce_in_fp32 else GRAD_BYTES / 2), OPTIMIZER_BYTES
+    return sw.grad_bytes, OPTIMIZER_BYTES
 
 
 def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
@@ -660,6 +682,7 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
         micro_batches = max(1, wl.global_batch // (dp * wl.micro_batch))
     per_layer, logits = None, 0.0
     s = wl.sequence_length / p.cp
+    terms, ranks = state_terms(wl), dp * p.cp
     if m.layers and m.hidden_size:
         heads = m.attention_heads or max(1, m.hidden_size // 128)
         per_layer = layer_activations(
@@ -668,12 +691,12 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
             m.dropout, saves_quantized(wl), sw.selective_recompute == "op",
             fp8_proj_copy(wl),
         )  # fmt: skip
-        logits = loss_bytes(wl)
         if m.vocab_size:
-            head = embedding_parameters(m.vocab_size, m.hidden_size, dense)
-            terms, ranks = state_terms(wl), dp * p.cp
-            unsynced = bool(terms.unsynced(p.pp, ranks)) and micro_batches > 1
-            logits += terms.head_bytes(head, p.tp, ranks, keeps_gathered(wl), unsynced)
+            logits = terms.loss_stage_bytes(
+                m.vocab_size, embedding_parameters(m.vocab_size, m.hidden_size, dense), p.tp,
+                p.sequence_parallel_on, p.pp, ranks, micro_batches, s * wl.micro_batch,
+                keeps_gathered(wl),
+            )  # fmt: skip
     return Shape(
         m.layers or p.pp,
         dense,
@@ -688,15 +711,15 @@ def shape_of(wl: Workload, blackwell: bool = False) -> Shape:
         micro_batches,
         per_layer,
         logits,
-        state_bytes(wl)[0],
+        terms.grad_bytes,
         sw.expert_tp,
         sw.activation_offload_layers,
         layer_weight_bytes(wl, blackwell),
         sw.shard_group if sw.sharding == "hsdp" else 0,
         keeps_gathered(wl),
         split_slots(wl),
-        state_bytes(wl)[1],
-        unsynced_grad_bytes(wl),
+        terms.optimizer_bytes,
+        terms.unsynced(p.pp, ranks),
     )
 
 
@@ -839,9 +862,9 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
             "flash-attn's xentropy)"
         )
     if sw.loss_chunks > 1 and sh.logits:
-        head = (
+        head = (  # StateTerms.head_bytes: PyTorch FSDP sharding over more than one rank
             ", the output layer kept gathered with its gradient unsynced across the chunks"
-            if state_terms(wl).head_bytes(1.0, 1, dp * p.cp, False, False)
+            if sw.sharding in ("fsdp", "hsdp") and dp * p.cp > 1
             else ""
         )
         notes.append(

@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 
 from dclint.model.defaults import DEFAULT_TOP_K
 from dclint.model.resolve import topology_of
-from dclint.model.software import FULL_ITERATION, TORCHAO_FP8_RECIPES, gradient_sync_in_effect
+from dclint.model.software import (
+    FULL_ITERATION,
+    TORCHAO_FP8_RECIPES,
+    gradient_sync_in_effect,
+    per_projection,
+)
 from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import (
     FUSED_ATTENTION_SOURCE,
@@ -518,7 +523,7 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
             "blocking (no matmul-reduce-scatter pattern in the backward graph, "
             "pytorch/pytorch#149946)"
         )
-    if s.tp_plan == "per-projection" and layout.tp > 1 and layout.sequence_parallel:
+    if per_projection(s.tp_plan, layout.tp, layout.sequence_parallel):
         sw = software(s)
         each = tp_collectives(arch, layout, sw)
         megatron = tp_collectives(arch, layout, replace(sw, tp_plan="megatron"))

@@ -210,10 +210,7 @@ def _shape(
     """`slots`: the embedding and loss counted as pipeline layers (memory.Shape.slots), where
     no uneven first and last stages are taken."""
     t, c, b = lay.tp, lay.cp, lay.micro_batch
-    tokens = a.seq / c * b
     micro_batches = max(1, lay.global_batch // (lay.dp * b))
-    unsynced = terms.unsynced(lay.pp, lay.dp * c)
-    shards = vocabulary_shards(terms.tp_plan, t, lay.sequence_parallel)
     return Shape(
         a.layers,
         a.dense_params,
@@ -227,9 +224,16 @@ def _shape(
         lay.vpp,
         micro_batches,
         per_layer,
-        loss_held(terms.logit_bytes, terms.loss_token_bytes, a.vocab, shards, tokens)
-        + terms.head_bytes(
-            embedding, t, lay.dp * c, keep_gathered, bool(unsynced) and micro_batches > 1
+        terms.loss_stage_bytes(
+            a.vocab,
+            embedding,
+            t,
+            lay.sequence_parallel,
+            lay.pp,
+            lay.dp * c,
+            micro_batches,
+            a.seq / c * b,
+            keep_gathered,
         ),
         terms.grad_bytes,
         expert_tp,
@@ -239,7 +243,7 @@ def _shape(
         keep_gathered,
         slots if lay.pp > 1 else (0, 0),
         terms.optimizer_bytes,
-        unsynced,
+        terms.unsynced(lay.pp, lay.dp * c),
     )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from dclint.model.software import (
     TORCHAO_FP8_RECIPES,
     gradient_sync_in_effect,
-    vocabulary_shards,
+    per_projection,
 )
 from dclint.projection.collectives import group_time, node_share
 from dclint.projection.efficiency import MXFP8_GEMM_RATE, tile_share
@@ -629,11 +629,10 @@ def _loss_gather(lay: Layout, mac: Machine, sw: Software, x: _Pass) -> float:
     return x.m * group_time(mac.links, gathered, t, 1, calls=1)
 
 
-def _per_projection(lay: Layout, sw: Software) -> bool:
-    """The tp layers gather their input per projection (`Software.tp_plan`): only with sequence
-    parallelism, without which both plans all-reduce the same two outputs a pass
-    (software.vocabulary_shards, which PAR004's logits read too)."""
-    return vocabulary_shards(sw.tp_plan, lay.tp, lay.sequence_parallel) != lay.tp
+def _per_projection(lay: Layout, sw: Software, plan: str = "") -> bool:
+    """The tp layers gather their input per projection (`Software.tp_plan`, or `plan`):
+    software.per_projection, which PAR004's logits read too."""
+    return per_projection(plan or sw.tp_plan, lay.tp, lay.sequence_parallel)
 
 
 def tp_collectives(a: Arch, lay: Layout, sw: Software, plan: str = "") -> int:
@@ -652,9 +651,10 @@ def tp_collectives(a: Arch, lay: Layout, sw: Software, plan: str = "") -> int:
     collectives is False, its default (pytorch/pytorch#146045, open: "they are still
     executed"; KempnerForge does not set it); a compiled full recomputation re-runs only
     what the backward needs of them (`_tp_comm`). `plan`: that plan's count instead of sw's."""
-    each = 2 if a.experts and sw.moe_sequence_parallel else 4
-    if (plan or sw.tp_plan) == "per-projection" and lay.sequence_parallel and lay.tp > 1:
-        each += 2 + (0 if a.experts and sw.moe_sequence_parallel else (1 if a.swiglu else 0))
+    moe = bool(a.experts) and sw.moe_sequence_parallel  # attention's two only
+    each = 2 if moe else 4
+    if _per_projection(lay, sw, plan):
+        each += 2 + (0 if moe else (1 if a.swiglu else 0))
     return each
 
 
