@@ -75,8 +75,8 @@ def test_sarif_gitlab_junit_and_github_say_what_the_text_line_says(
 
 
 def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
-    """h100-40node declares 45% MFU: carried to the best layout it is 61.11%, above the 49%
-    any Hopper dense calibration run published, and the listed layouts predict up to 52.91%.
+    """h100-40node declares 45% MFU: carried to the best layout it is 61.06%, above the 49%
+    any Hopper dense calibration run published, and the listed layouts predict up to 52.77%.
     `dclint plan` said so in two sentences, one of them inside the declared-MFU sentence; it
     says it in one, and with a ceiling between the two (55%) only of the declared MFU."""
     from dataclasses import replace
@@ -92,15 +92,15 @@ def test_plan_says_outside_what_dclint_has_seen_measured_once() -> None:
     assert used is not None and "outside" not in used
     assert ceiling_sentence(plan, 10) == (
         "outside what dclint has seen measured: 10 of the layouts listed predict more than "
-        "49% MFU (up to 52.91%), and your declared MFU 45% carried to the best layout comes "
-        "to 61.11%; 49% is the best MFU any calibration run of this GPU generation and class "
+        "49% MFU (up to 52.77%), and your declared MFU 45% carried to the best layout comes "
+        "to 61.06%; 49% is the best MFU any calibration run of this GPU generation and class "
         "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
         "throughput to expect"
     )
     between = replace(plan, ceiling=(0.5612, "a run at 56.12%"))
     assert ceiling_sentence(between, 10) == (
         "outside what dclint has seen measured: your declared MFU 45% carried to the best "
-        "layout comes to 61.11%, more than 56.12% MFU; 56.12% is the best MFU any calibration "
+        "layout comes to 61.06%, more than 56.12% MFU; 56.12% is the best MFU any calibration "
         "run of this GPU generation and class published (a run at 56.12%): read it as a ranking, "
         "not as a throughput to expect"
     )
@@ -118,12 +118,12 @@ def test_plan_and_its_grid_print_days_with_their_unit_and_band(
     assert main(["plan", h100, "--top", "1"]) == 0
     row = capsys.readouterr().out.splitlines()[3]
     assert row == (
-        "   1   2   1    1   1   1  160   2       none  on  distributed  1.929 s  52.91%   "
-        "64.23 GiB  1.489 d (1.2-1.9 d)  102,897 CNY"
+        "   1   2   1    1   1   1  160   2       none  on  distributed  1.934 s  52.77%   "
+        "64.23 GiB  1.493 d (1.2-1.9 d)  103,161 CNY"
     )
     assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
     best = json.loads(capsys.readouterr().out)["layouts"][0]
-    assert [round(x, 4) for x in best["days_band"]] == [1.297, 1.8956]
+    assert [round(x, 4) for x in best["days_band"]] == [1.2988, 1.896]
     assert best["days_band"][0] < best["days"] < best["days_band"][1]
     grid = ["plan", h100, "--vary", "site.pue=1.2", "--jobs", "1"]
     assert main([*grid, "--format", "markdown"]) == 0

@@ -143,18 +143,18 @@ def test_cost_names_and_times_the_step_parts_as_the_review_does(
     the same time (svg.si; 'us' for the micro prefix in the plain text)."""
     assert main(["cost", H100]) == 0
     lines = capsys.readouterr().out.splitlines()
-    i = lines.index("  compute                         2.29 s (87%)")
+    i = lines.index("  compute                         2.3 s (88%)")
     assert lines[i : i + 11] == [
-        "  compute                         2.29 s (87%)",
+        "  compute                         2.3 s (88%)",
         "  recompute                       0 s (0%)",
         "  tensor-parallel comm.           176 ms (7%)",
         "  pipeline bubble                 0 s (0%)",
         "  pipeline sends                  0 s (0%)",
-        "  data-parallel comm.             151 ms (6%)",
+        "  data-parallel comm.             150 ms (6%)",
         "  context-parallel comm.          0 s (0%)",
         "  expert all-to-all               0 s (0%)",
         "  optimizer                       455 us (0%)",
-        "  stragglers                      494 us (0%)",
+        "  stragglers                      495 us (0%)",
         "compute                           1.736 d",
     ]
 

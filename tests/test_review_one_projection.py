@@ -59,8 +59,8 @@ def test_a_predicted_run_is_quoted_one_way_inside_its_band(tmp_path: Path) -> No
     design.write_text(source.replace("    mfu: 45%\n", ""))  # the step model predicts the MFU
     text = _review(design, tmp_path)
     projected, declared = _row(text, "llm-13b"), _row(text, "declared")
-    assert projected[3] == declared[5] == "2.022 d (1.7-2.6 d)"
-    assert projected[2].startswith(declared[4])  # 38.96% both
+    assert projected[3] == declared[5] == "2.026 d (1.7-2.6 d)"
+    assert projected[2].startswith(declared[4])  # 38.89% both
 
 
 def test_a_band_is_rounded_outward() -> None:

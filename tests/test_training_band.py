@@ -39,12 +39,12 @@ def test_every_printer_prints_the_projections_band(capsys: pytest.CaptureFixture
     printed = _printed(capsys)
     # the review's plan table gives the best layout's band too (1.471 d), from the plan
     assert {name: found[:1] for name, found in printed.items()} == {
-        name: ["2.022 d (1.7-2.6 d)"] for name in printed
+        name: ["2.026 d (1.7-2.6 d)"] for name in printed
     }
     assert main(["cost", H100, *PREDICTED, "--format", "json"]) == 0
     (p,) = json.loads(capsys.readouterr().out)["projections"]
     low, high = p["training_days_band"]
-    assert (round(low, 3), round(high, 3)) == (1.761, 2.574)  # 2.022 d x 0.871 and x 1.273
+    assert (round(low, 3), round(high, 3)) == (1.762, 2.573)  # 2.026 d x 0.87 and x 1.27
 
 
 def test_the_band_has_one_source(
@@ -59,7 +59,7 @@ def test_the_band_has_one_source(
     monkeypatch.setattr(Projection, "training_band", property(stand_in))
     printed = _printed(capsys)
     assert {name: found[:1] for name, found in printed.items()} == {
-        name: ["2.022 d (1.0-3.0 d)"] for name in printed
+        name: ["2.026 d (1.0-3.0 d)"] for name in printed
     }
 
 
@@ -73,12 +73,12 @@ def test_the_review_layout_rows_scale_by_the_same_band(
     monkeypatch.setattr(Band, "scaled", lambda band, value: (value * 0.5, value * 2))
     printed = _printed(capsys)
     assert {name: found[:1] for name, found in printed.items()} == {
-        name: ["2.022 d (1.0-4.1 d)"] for name in printed
+        name: ["2.026 d (1.0-4.1 d)"] for name in printed
     }
     main(["review", H100, *PREDICTED, "--format", "markdown"])
     rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| declared | tp 8")]
     assert [r.split(" | ")[-2:] for r in rows] == [
-        ["2.022 d (1.0-4.1 d)", "139,726 CNY (69,000-280,000 CNY) |"]
+        ["2.026 d (1.0-4.1 d)", "139,979 CNY (69,000-280,000 CNY) |"]
     ]
 
 

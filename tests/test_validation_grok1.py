@@ -43,18 +43,9 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     throughput within 2% published (0.0% BF16, +2.0% FP8) and the model's +0.1%."""
     rs = _validation("dgxc-benchmarking-grok1")
     got = {k: round(100 * error(r), 1) for k, r in rs.items()}
-    assert got == {
-        "gb200-grok1-314b-128-bf16": -2.7,
-        "gb200-grok1-314b-128-fp8": 5.2,
-        "gb200-grok1-314b-256-bf16": -1.8,
-        "gb200-grok1-314b-256-fp8": 3.8,
-        "gb200-grok1-314b-512-bf16": -2.6,
-        "gb200-grok1-314b-512-fp8": 3.2,
-        "h100-grok1-314b-512-bf16": -16.2,
-        "h100-grok1-314b-512-fp8": -4.1,
-    }
+    assert got == {'gb200-grok1-314b-128-bf16': -2.7, 'gb200-grok1-314b-128-fp8': 5.2, 'gb200-grok1-314b-256-bf16': -1.8, 'gb200-grok1-314b-256-fp8': 3.8, 'gb200-grok1-314b-512-bf16': -2.6, 'gb200-grok1-314b-512-fp8': 3.2, 'h100-grok1-314b-512-bf16': -16.3, 'h100-grok1-314b-512-fp8': -4.2}
     errors = [abs(error(r)) for r in rs.values()]
-    assert round(100 * sum(errors) / len(errors), 2) == 4.95
+    assert round(100 * sum(errors) / len(errors), 2) == 4.98
     assert sum(e <= 0.15 for e in errors) == 7
     beyond = ("512 GPUs: the Blackwell MoE calibration runs span 8 to 256",)
     hopper = ("512 GPUs: the Hopper MoE calibration runs span 16 to 256",)
@@ -87,10 +78,10 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
             "h100-grok1-314b-512",
         )
     ]
-    assert gains == [(1.383, 1.495), (1.415, 1.495), (1.41, 1.495), (1.186, 1.358)]
+    assert gains == [(1.383, 1.495), (1.415, 1.495), (1.41, 1.495), (1.186, 1.357)]
     # H100 BF16: the predicted computation alone against the published step (15.933 s)
     h100 = prediction(rs["h100-grok1-314b-512-bf16"])
-    assert round(float(h100.breakdown["compute"].m_as("s")), 1) == 18.3
+    assert round(float(h100.breakdown["compute"].m_as("s")), 1) == 18.4
     assert round(float(h100.step_time.m_as("s")), 1) == 19.0
     assert round(float(h100.mfu.m_as("")), 3) == 0.454
     # weak scaling, 128 to 512 GB200: a GPU's throughput, published and predicted (%)
@@ -134,7 +125,7 @@ def test_dgxc_grok1_h100_expert_tp_is_the_published_folding() -> None:
             )
             moved.append(round(float(prediction(r, plain).step_time.m_as("s")) - folded, 3))
         assert moved == [0.0, 0.265], precision
-    assert steps == [(19.019, 18.97), (14.008, 14.001)]
+    assert steps == [(19.038, 18.989), (14.027, 14.021)]
 
 
 def test_the_expert_tp_collectives_run_exposed_as_the_dispatcher_runs_them() -> None:

@@ -55,15 +55,11 @@ def test_llama3_405b_table_4_runs_outside_the_calibration() -> None:
     rs = _validation(STEM)
     assert tuple(rs) == ROWS
     got = {w: _pct(error(r)) for w, r in rs.items()}
-    assert got == {
-        "llama3-405b-8192-8k": -1.6,
-        "llama3-405b-16384-8k": -6.4,
-        "llama3-405b-16384-128k": 10.4,
-    }
-    assert round(sum(abs(error(r)) for r in rs.values()) / 3 * 100, 2) == 6.14
+    assert got == {'llama3-405b-8192-8k': -1.7, 'llama3-405b-16384-8k': -6.4, 'llama3-405b-16384-128k': 9.9}
+    assert round(sum(abs(error(r)) for r in rs.values()) / 3 * 100, 2) == 6.01
     mfu = {w: float(prediction(r).mfu.m_as("")) for w, r in rs.items()}
-    assert [round(100 * m, 2) for m in mfu.values()] == [42.3, 38.39, 41.96]
-    assert [_pct(mfu[w] * 989 / TFLOPS[w] - 1) for w in ROWS] == [-2.7, -5.1, 9.2]
+    assert [round(100 * m, 2) for m in mfu.values()] == [42.27, 38.37, 41.77]
+    assert [_pct(mfu[w] * 989 / TFLOPS[w] - 1) for w in ROWS] == [-2.8, -5.1, 8.7]
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {w: (round(b.low_factor, 3), round(b.high_factor, 3)) for w, b in bands.items()} == {
         w: (0.722, 2.003) for w in ROWS
@@ -113,7 +109,7 @@ def test_llama3_405b_what_the_unpublished_settings_move() -> None:
         assert not isinstance(got, str)
         return _pct(float(got.mfu.m_as("")) / _published(r) - 1)
 
-    assert [flat(r) for r in rs.values()] == [-1.6, -6.4, 10.4]
+    assert [flat(r) for r in rs.values()] == [-1.7, -6.4, 9.9]
 
 
 def test_llama3_405b_context_parallel_as_published() -> None:
@@ -144,12 +140,8 @@ def test_llama3_405b_context_parallel_as_published() -> None:
     assert sw.cp_all_gather and not sw.torch_cp and lay.cp == 16
     gathered = step(a, lay, mac, sw, False)
     ring = step(a, lay, mac, replace(sw, cp_all_gather=False), False)
-    assert (round(gathered.cp, 3), round(gathered.time, 3), round(ring.cp, 3)) == (
-        0.71,
-        13.99,
-        0.012,
-    )
-    assert (round(gathered.compute, 3), round(ring.compute, 3)) == (10.258, 10.263)
+    assert (round(gathered.cp, 3), round(gathered.time, 3), round(ring.cp, 3)) == (0.71, 14.052, 0.012)
+    assert (round(gathered.compute, 3), round(ring.compute, 3)) == (10.313, 10.318)
     # the assumptions say so, and do not call the exposed collectives overlapped
     said = prediction(long).assumptions
     (settings,) = (a for a in said if a.startswith("step model: preset torchtitan ("))
@@ -168,14 +160,14 @@ def test_llama3_405b_context_parallel_as_published() -> None:
     stages = [(s.stage_layers, s.head) for s in _stages(a, lay)]
     assert (micro_batches, stages) == (16, [(7.0, False), (8.0, False), (7.0, True)])
     assert gathered.cp == pytest.approx(16 * 8 * 3 * one, rel=1e-12)
-    assert _pct(gathered.time / ring.time * (1 + error(long)) - 1) == 17.0
+    assert _pct(gathered.time / ring.time * (1 + error(long)) - 1) == 16.4
 
     p2p = long.wl.software.model_copy(update={"cp_comm_type": "p2p"})
     got = predict(long.design, long.wl.model_copy(update={"software": p2p}), long.hw, causal=False)
     assert not isinstance(got, str)
     assert _pct(float(got.mfu.m_as("")) / _published(long) - 1) == -35.1
     torch = step(a, lay, mac, replace(sw, cp_all_gather=False, torch_cp=True), False)
-    assert (round(torch.cp, 3), round(torch.time, 3)) == (8.937, 23.813)
+    assert (round(torch.cp, 3), round(torch.time, 3)) == (8.883, 23.815)
     assert torch.time == got.step_time.m_as("s")
     # Transformer Engine's a2a (Ulysses) is not modelled: refused where the file is read
     with pytest.raises(ValidationError, match="cp_comm_type"):
@@ -210,4 +202,4 @@ def test_llama3_405b_at_mamf_rates(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     rs = _validation(STEM)
-    assert [_pct(error(r)) for r in rs.values()] == [2.4, -2.8, 12.6]
+    assert [_pct(error(r)) for r in rs.values()] == [2.3, -2.8, 12.1]

@@ -168,18 +168,18 @@ def test_sweep_table(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
 
 def test_sweep_quotes_the_days_as_dclint_cost_does(capsys: pytest.CaptureFixture[str]) -> None:
     """The sweep printed the days to one decimal and without their band ('2.0' and '1.8' where
-    `dclint cost` prints '2.022 d (1.7-2.6 d)' and '1.751 d'): the same figure, printed the
+    `dclint cost` prints '2.026 d (1.7-2.6 d)' and '1.751 d'): the same figure, printed the
     same, with the calibration band where the MFU is predicted."""
     h100 = str(SAMPLES / "h100-40node.yaml")
     assert main(["cost", h100, "--set", "workloads.llm-13b.mfu=null"]) == 0
-    assert "training time                     2.022 d (1.7-2.6 d)\n" in capsys.readouterr().out
+    assert "training time                     2.026 d (1.7-2.6 d)\n" in capsys.readouterr().out
     sweep = ["check", h100, "--select", "PWR001", "--sweep", "site.pue=1.2,1.4"]
     assert main([*sweep, "--set", "workloads.llm-13b.mfu=null"]) == 0
     assert capsys.readouterr().out == (
         f"Sweep of site.pue on {h100}\n"
         "site.pue  findings         llm-13b days  llm-13b cost\n"
-        "1.2              0  2.022 d (1.7-2.6 d)   137,986 CNY\n"
-        "1.4              0  2.022 d (1.7-2.6 d)   139,726 CNY\n"
+        "1.2              0  2.026 d (1.7-2.6 d)   138,237 CNY\n"
+        "1.4              0  2.026 d (1.7-2.6 d)   139,979 CNY\n"
     )
     assert main([*sweep, "--format", "json"]) == 0  # mfu: 45% declared: no band
     rows = json.loads(capsys.readouterr().out)["sweeps"][0]["rows"]

@@ -6,12 +6,14 @@ calibration tests (tests/test_calibration.py) use these values unchanged for eve
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from dclint.projection.collectives import Links
 from dclint.projection.step.records import Machine
 
 __all__ = [
+    "ATTENTION_LENGTHS",
     "AT_LAYER",
     "BLACKWELL",
     "FP8_CAST_BYTES",
@@ -28,6 +30,7 @@ __all__ = [
     "Efficiency",
     "efficiency_for",
     "guide_layer_seconds",
+    "length_factors",
     "machine",
     "power_clock",
     "tile_share",
@@ -71,6 +74,9 @@ class Efficiency:
     # the output layer's GEMM rate over `matmul`'s: BF16 in FP8 and FP4 runs (Machine.head_rate)
     head_rate: float = 1.0
     fp4: bool = False  # an FP4 run (Machine.fp4)
+    # the two kernels' measured rates by sequence length (length_factors); (): none published
+    sdpa_lengths: tuple[tuple[float, ...], ...] = ()
+    fused_lengths: tuple[tuple[float, ...], ...] = ()
 
 
 # Element-wise kernels stream at best like a copy kernel; a large device copy reaches ~90% of
@@ -127,7 +133,9 @@ _FA2_H100 = _ATTENTION_HOPPER[0] * 989.0  # TFLOPS: 35% of H100 SXM's dense BF16
 _SDPA_HOPPER: tuple[tuple[float, float, float], str] = (
     (_FA2_H100 / 335.0, _FA2_H100 / 370.0, _FA2_H100 / 322.0),
     "Shah et al. 2024 (FlashAttention-3, sec. 4.1): FlashAttention-2 measured on H100 at "
-    "335 TFLOPS forward with the causal mask, 370 without, 322 backward (head dim 128, 16K)",
+    "335 TFLOPS forward with the causal mask, 370 without, 322 backward (head dim 128, 16K); "
+    "at a run's sequence length its rate by length (Fig. 5 and 6, 512 to 16K tokens: 298, 362 "
+    "and 291 at 2K), interpolated in log length",
 )
 SDPA_SOURCE = _SDPA_HOPPER[1]
 # Transformer Engine runs core attention in cuDNN's fused kernels on Hopper and later when both
@@ -144,9 +152,43 @@ _FUSED_HOPPER: tuple[tuple[float, float, float], str] = (
     (_FA2_H100 / 539.0, _FA2_H100 / 595.0, _FA2_H100 / 516.0),
     "Transformer Engine's fused attention in cuDNN on Hopper (get_attention_backend prefers it "
     "on sm90+), measured on H100 at 539 TFLOPS forward with the causal mask, 595 without, 516 "
-    "backward (Shah et al. 2024, FlashAttention-3 sec. 4.1: head dim 128, 16K)",
+    "backward (Shah et al. 2024, FlashAttention-3 sec. 4.1: head dim 128, 16K); at a run's "
+    "sequence length its rate by length (Fig. 5 and 6, 512 to 16K tokens: 484, 617 and 465 at "
+    "2K), interpolated in log length",
 )
 FUSED_ATTENTION_SOURCE = _FUSED_HOPPER[1]
+# The same benchmarks by sequence length (Shah et al. 2024, FlashAttention-3, sec. 4.1, Fig. 5
+# forward and Fig. 6 backward: H100 80GB SXM5, head dim 128, hidden 2,048, batch x length 16K
+# tokens): TFLOPS at 512, 1K, 2K, 4K, 8K and 16K tokens, for the causal forward, the forward
+# without the mask and the backward. The kernels run below their 16K rate on shorter
+# sequences (FlashAttention-2's causal forward 298 TFLOPS at 2K against 335 at 16K). A pass
+# at another length takes the 16K factor (`_SDPA_HOPPER`, `_FUSED_HOPPER`) times the 16K rate
+# over the rate at its length, interpolated in log length and held at the ends
+# (`length_factors`); a context-parallel rank's kernels see its sequence share
+ATTENTION_LENGTHS: tuple[int, ...] = (512, 1024, 2048, 4096, 8192, 16384)
+_FA2_H100_BY_LENGTH: tuple[tuple[float, ...], ...] = (
+    (191.0, 260.0, 298.0, 319.0, 333.0, 335.0),
+    (309.0, 350.0, 362.0, 368.0, 370.0, 370.0),
+    (214.0, 260.0, 291.0, 310.0, 318.0, 322.0),
+)
+_CUDNN_H100_BY_LENGTH: tuple[tuple[float, ...], ...] = (
+    (315.0, 410.0, 484.0, 518.0, 529.0, 539.0),
+    (497.0, 574.0, 617.0, 609.0, 600.0, 595.0),
+    (305.0, 408.0, 465.0, 499.0, 518.0, 516.0),
+)
+
+def length_factors(rates: tuple[tuple[float, ...], ...], length: float) -> tuple[float, ...]:
+    """Each pass's time at `length` tokens over its time at 16K, from `rates` (TFLOPS by pass
+    at ATTENTION_LENGTHS): interpolated in log length, held at 512 and 16K. No rates: 1."""
+    if not rates:
+        return (1.0, 1.0, 1.0)
+    lengths = ATTENTION_LENGTHS
+    x = min(max(float(length), lengths[0]), lengths[-1])
+    i = 0
+    while i < len(lengths) - 2 and x >= lengths[i + 1]:
+        i += 1
+    w = math.log(x / lengths[i]) / math.log(lengths[i + 1] / lengths[i])
+    return tuple(row[-1] / (row[i] + (row[i + 1] - row[i]) * w) for row in rates)
 
 # Overlapped communication is not free: NCCL moves NVLink traffic with SM load/store loops and
 # reduces on SMs, so the GEMMs it runs under lose that share of the GPU; over InfiniBand the NIC
@@ -449,6 +491,8 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
         _FUSED_HOPPER[0] if generation == "hopper" else (1.0, 1.0, 1.0),
         head_rate,
         precision == "fp4",
+        _FA2_H100_BY_LENGTH if generation == "hopper" else (),
+        _CUDNN_H100_BY_LENGTH if generation == "hopper" else (),
     )
 
 
@@ -475,4 +519,6 @@ def machine(
         fused_attention=eff.fused_attention,
         head_rate=eff.head_rate,
         fp4=eff.fp4,
+        sdpa_lengths=eff.sdpa_lengths,
+        fused_lengths=eff.fused_lengths,
     )

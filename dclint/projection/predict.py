@@ -305,6 +305,13 @@ def inputs(
                 f"core attention in {kernel}: no per-pass measurement on '{hw.gpu_key}', the "
                 "generation's attention rate"
             )
+    if settings.flash_attention and software(settings).varlen_padding:
+        notes.append(
+            "llm-foundry's attn_impl flash gathers q, k and v out of their padding before "
+            "flash-attn's varlen kernel and scatters the output back (flash_attn_fn, "
+            "bert_padding): q, k and v read and written forward, their gradients scattered "
+            "into zeros backward, the output the other way round (VARLEN_PAD_PASSES)"
+        )
     if (
         settings.flash_attention
         and settings.attention_kernel == "flash"
@@ -661,6 +668,8 @@ def software(s: Settings) -> Software:
         # TorchTitan's MXFP8 is torchao's MX linear (TorchTitan runs no Transformer Engine)
         torchao_mx=s.fp8_recipe == "mxfp8" and s.framework == "torchtitan",
         tp_plan=s.tp_plan,
+        # llm-foundry's attn_impl flash: flash_attn_varlen_func on unpadded q, k and v
+        varlen_padding=s.framework == "llm-foundry" and s.attention_kernel == "flash2",
     )
 
 

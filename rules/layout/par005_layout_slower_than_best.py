@@ -46,7 +46,7 @@ workloads:
     sequence_length: 4096
     global_batch: 512
     gpus: 64
-    parallel: {tp: 8, pp: 1}  # PAR005: 35.5% slower than the best, tp 2, pp 1, micro-batch 4
+    parallel: {tp: 8, pp: 1}  # PAR005: 35.4% slower than the best, tp 2, pp 1, micro-batch 4
 ```
 
 ## Fix

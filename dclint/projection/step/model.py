@@ -15,7 +15,7 @@ from dclint.model.software import (
     per_projection,
 )
 from dclint.projection.collectives import group_time, node_share
-from dclint.projection.efficiency import MXFP8_GEMM_RATE, tile_share
+from dclint.projection.efficiency import MXFP8_GEMM_RATE, length_factors, tile_share
 from dclint.projection.flops import per_token
 from dclint.projection.memory import PER_TENSOR_FP8
 from dclint.projection.step.records import (
@@ -41,6 +41,7 @@ from dclint.projection.step.records import (
     ROWWISE_INPUT_BYTES,
     ROWWISE_RESCALE_BYTES,
     TORCH_CP_MERGE_BYTES,
+    VARLEN_PAD_PASSES,
     Arch,
     Layout,
     Machine,
@@ -392,15 +393,18 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     if sw.flash_attention and sw.attention_kernel in ("sdpa", "flash2"):
         # FlashAttention-2 (PyTorch SDPA's or the flash-attn package's) at its rate per pass
         # (Machine.sdpa); a cp rank runs one share of its k with the causal mask, k - 1 without
+        # at the rank's sequence share (length_factors: the rate by length where measured)
         causal_fwd, full_fwd, sdpa_bwd = mac.sdpa
-        slow_fwd *= (causal_fwd + (k - 1) * full_fwd) / k
-        slow_bwd *= sdpa_bwd
+        lc, lf, lb = length_factors(mac.sdpa_lengths, s / c)
+        slow_fwd *= (causal_fwd * lc + (k - 1) * full_fwd * lf) / k
+        slow_bwd *= sdpa_bwd * lb
     if sw.flash_attention and sw.attention_kernel == "flash":
         # Transformer Engine's fused attention at cuDNN's rate per pass where it runs cuDNN
         # (Machine.fused_attention), the passes of a cp rank as above
         causal_fwd, full_fwd, fused_bwd = mac.fused_attention
-        slow_fwd *= (causal_fwd + (k - 1) * full_fwd) / k
-        slow_bwd *= fused_bwd
+        lc, lf, lb = length_factors(mac.fused_lengths, s / c)
+        slow_fwd *= (causal_fwd * lc + (k - 1) * full_fwd * lf) / k
+        slow_bwd *= fused_bwd * lb
     attn_fwd = slow_fwd * attn / attn_rate
     attn_bwd = slow_bwd * (2.5 if sw.flash_attention else 2.0) * attn / attn_rate
     fwd_gemm, bwd_gemm = fwd_g / flops_rate, bwd_g / flops_rate
@@ -431,6 +435,13 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         cast_bwd = MX_CAST_BYTES * (inputs + weights + 2 * outputs) / bytes_rate
     fwd = fwd_gemm + attn_fwd + memory + cast_fwd
     bwd = bwd_gemm + attn_bwd + 2 * memory + cast_bwd
+    if sw.varlen_padding and sw.flash_attention:
+        # q, k and v gathered out of their padding and the output scattered back, each pass
+        # (VARLEN_PAD_PASSES: llm-foundry's flash_attn_fn around flash_attn_varlen_func)
+        qkv, out = n * (q + 2 * kv) / t * ACT, n * q / t * ACT
+        (qkv_fwd, out_fwd), (out_bwd, qkv_bwd) = VARLEN_PAD_PASSES
+        fwd += (qkv_fwd * qkv + out_fwd * out) / bytes_rate
+        bwd += (out_bwd * out + qkv_bwd * qkv) / bytes_rate
     if sw.torch_cp and c > 1:
         # PyTorch's context parallel merges each ring step's output into the running fp32 one
         # and accumulates dQ, dK and dV in fp32 (TORCH_CP_MERGE_BYTES), c - 1 steps a pass

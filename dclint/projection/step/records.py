@@ -222,6 +222,17 @@ TORCH_CP_MERGE_BYTES = (10.0, 30.0)
 # FSDP's per-block collectives whatever they cross (Megatron-Core's bucketed gradient
 # reduction keeps Calculon's 2% over the network; docs/performance-model.md, FSDP)
 FSDP_SM_SHARE = 0.15
+# llm-foundry's attn_impl flash with flash-attn 2.x (llmfoundry/models/layers/attention.py,
+# flash_attn_fn, at 5e85bd62d; flash_attn/bert_padding.py at v2.4.2) runs the varlen kernel on
+# unpadded tokens: q, k and v each gathered out of the (b, s) layout before it
+# (index_first_axis: torch.gather, each element read and written) and the output scattered
+# back into a zero-filled (b, s) tensor after it (pad_input: the zeros written, the output
+# read and written); backward, the output's gradient gathered (read and written) and q's, k's
+# and v's gradients each scattered into zeros (written, read, written). HBM passes of an
+# element at the activations' width (ACT), dclint's count of the code's operations, no fusion:
+# forward (of q, k and v's elements, of the output's), backward (of the output gradient's, of
+# q's, k's and v's gradients')
+VARLEN_PAD_PASSES = ((2.0, 3.0), (2.0, 3.0))
 EAGER_NORM_BYTES = 2 * (36 - 4)  # x h
 EAGER_ROTARY_BYTES = 20 - 4  # x (q + kv) / t
 EAGER_SWIGLU_BYTES = 10 - 6  # x f / t
@@ -389,6 +400,10 @@ class Software:
     # (once for attention's projections, once for the MLP's) or "per-projection" (each
     # column-parallel projection for itself, the output head's logits all-gathered)
     tp_plan: str = "megatron"
+    # core attention called through flash-attn's varlen interface with q, k and v gathered out
+    # of their padding and the output scattered back (llm-foundry's attn_impl flash with
+    # flash-attn 2.x: VARLEN_PAD_PASSES); False: the kernel reads the layer's tensors in place
+    varlen_padding: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,6 +442,11 @@ class Machine:
     # cuDNN's kernels where Transformer Engine prefers them and their rate is published per
     # pass (efficiency.py: Hopper); (1, 1, 1) where attention_eff is already that kernel's
     fused_attention: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    # the two kernels' rates by sequence length, TFLOPS by pass (causal forward, forward,
+    # backward) at efficiency.ATTENTION_LENGTHS, where measured (Hopper); (): the 16K factors
+    # above at every length
+    sdpa_lengths: tuple[tuple[float, ...], ...] = ()
+    fused_lengths: tuple[tuple[float, ...], ...] = ()
     # the output layer's GEMMs (logits) at this share of the matmul rate: in FP8 and FP4 runs
     # they stay in BF16 (Megatron-Core's output layer is not a Transformer Engine module;
     # TorchTitan's Float8 configs filter it out), the measured BF16 over the precision's rate
