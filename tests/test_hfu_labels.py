@@ -49,7 +49,13 @@ def test_bloom_hfu_is_its_mfu_on_hardware_flops(
 
 def test_h100_hfu_adds_the_recomputation(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cost", H100]) == 0
-    assert _rows(capsys.readouterr().out) == {'MFU': '45% (declared)', 'HFU at the MFU': '45.92%', 'MFU predicted': '38.89% (30-45%) (declared +16%)', 'HFU predicted': '39.68%', 'MFU/HFU counted': 'exact count, causal attention; model FLOPs'}
+    assert _rows(capsys.readouterr().out) == {
+        "MFU": "45% (declared)",
+        "HFU at the MFU": "45.92%",
+        "MFU predicted": "38.89% (30-45%) (declared +16%)",
+        "HFU predicted": "39.68%",
+        "MFU/HFU counted": "exact count, causal attention; model FLOPs",
+    }
     d = _json(H100, capsys)
     assert d["hfu"] == pytest.approx(0.4592, abs=5e-5)
     assert d["hfu_predicted"] == pytest.approx(0.3968, abs=5e-5)

@@ -32,7 +32,7 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     reduce-scatters of the all-to-all dispatcher were
     charged exposed, `_etp_comm`: GB200 BF16 +2.9, +3.8, +2.9, FP8 +15.3, +13.8, +13.2; 9.45%,
     6 of 8). Every run inside the band it carries: the Blackwell band 0.792-1.229 at 128 and
-    256 GPUs; at 512 the envelope 0.722-2.003, outside the domain (the MoE calibration runs of
+    256 GPUs; at 512 the envelope 0.722-1.995, outside the domain (the MoE calibration runs of
     either generation stop at 256 GPUs). What they show: the FP8 gain over BF16 at one layout is
     predicted 1.495x on GB200 where 1.38-1.42x is published (1.51x before f6d8ad6, 1.50x before
     the fused cross-entropy, 1.55x before the expert-tp collectives), and 1.358x on H100 (1.37x
@@ -43,7 +43,16 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     throughput within 2% published (0.0% BF16, +2.0% FP8) and the model's +0.1%."""
     rs = _validation("dgxc-benchmarking-grok1")
     got = {k: round(100 * error(r), 1) for k, r in rs.items()}
-    assert got == {'gb200-grok1-314b-128-bf16': -2.7, 'gb200-grok1-314b-128-fp8': 5.2, 'gb200-grok1-314b-256-bf16': -1.8, 'gb200-grok1-314b-256-fp8': 3.8, 'gb200-grok1-314b-512-bf16': -2.6, 'gb200-grok1-314b-512-fp8': 3.2, 'h100-grok1-314b-512-bf16': -16.3, 'h100-grok1-314b-512-fp8': -4.2}
+    assert got == {
+        "gb200-grok1-314b-128-bf16": -2.7,
+        "gb200-grok1-314b-128-fp8": 5.2,
+        "gb200-grok1-314b-256-bf16": -1.8,
+        "gb200-grok1-314b-256-fp8": 3.8,
+        "gb200-grok1-314b-512-bf16": -2.6,
+        "gb200-grok1-314b-512-fp8": 3.2,
+        "h100-grok1-314b-512-bf16": -16.3,
+        "h100-grok1-314b-512-fp8": -4.2,
+    }
     errors = [abs(error(r)) for r in rs.values()]
     assert round(100 * sum(errors) / len(errors), 2) == 4.98
     assert sum(e <= 0.15 for e in errors) == 7
@@ -58,10 +67,10 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
         "gb200-grok1-314b-128-fp8": (0.792, 1.229, ()),
         "gb200-grok1-314b-256-bf16": (0.792, 1.229, ()),
         "gb200-grok1-314b-256-fp8": (0.792, 1.229, ()),
-        "gb200-grok1-314b-512-bf16": (0.722, 2.003, beyond),
-        "gb200-grok1-314b-512-fp8": (0.722, 2.003, beyond),
-        "h100-grok1-314b-512-bf16": (0.722, 2.003, hopper),
-        "h100-grok1-314b-512-fp8": (0.722, 2.003, hopper),
+        "gb200-grok1-314b-512-bf16": (0.722, 1.995, beyond),
+        "gb200-grok1-314b-512-fp8": (0.722, 1.995, beyond),
+        "h100-grok1-314b-512-bf16": (0.722, 1.995, hopper),
+        "h100-grok1-314b-512-fp8": (0.722, 1.995, hopper),
     }
     held = [k for k, r in rs.items() if bands[k][0] <= 1 + error(r) <= bands[k][1]]
     assert held == list(rs)

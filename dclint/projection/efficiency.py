@@ -177,6 +177,7 @@ _CUDNN_H100_BY_LENGTH: tuple[tuple[float, ...], ...] = (
     (305.0, 408.0, 465.0, 499.0, 518.0, 516.0),
 )
 
+
 def length_factors(rates: tuple[tuple[float, ...], ...], length: float) -> tuple[float, ...]:
     """Each pass's time at `length` tokens over its time at 16K, from `rates` (TFLOPS by pass
     at ATTENTION_LENGTHS): interpolated in log length, held at 512 and 16K. No rates: 1."""
@@ -189,6 +190,7 @@ def length_factors(rates: tuple[tuple[float, ...], ...], length: float) -> tuple
         i += 1
     w = math.log(x / lengths[i]) / math.log(lengths[i + 1] / lengths[i])
     return tuple(row[-1] / (row[i] + (row[i + 1] - row[i]) * w) for row in rates)
+
 
 # Overlapped communication is not free: NCCL moves NVLink traffic with SM load/store loops and
 # reduces on SMs, so the GEMMs it runs under lose that share of the GPU; over InfiniBand the NIC
