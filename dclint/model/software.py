@@ -85,8 +85,8 @@ SelectiveRecompute = Literal["core-attention", "op"]
 # kernels on Hopper and later, where Transformer Engine prefers them), FlashAttention's Triton
 # implementation (flash_attn_triton, llm-foundry's attn_impl: triton), or PyTorch SDPA's flash
 # backend (the FlashAttention-2 kernels PyTorch bundles, at their rate measured per pass)
-AttentionKernel = Literal["flash", "triton", "sdpa", "flash2"]
-ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa", "flash2")
+AttentionKernel = Literal["flash", "triton", "sdpa", "flash2", "cudnn"]
+ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa", "flash2", "cudnn")
 # how context parallelism moves K and V, by Transformer Engine's names (DotProductAttention's
 # cp_comm_type, Megatron-Core's --cp-comm-type, default p2p): p2p, a ring of K and V chunks
 # (Transformer Engine's AttnFuncWithCPAndKVP2P; under TorchTitan, PyTorch's context parallel,
@@ -141,6 +141,7 @@ _ATTENTION_PHRASE = {
     "triton": "flash attention in Triton",
     "sdpa": "flash attention (PyTorch SDPA's FlashAttention-2)",
     "flash2": "flash attention (the flash-attn package's FlashAttention-2)",
+    "cudnn": "flash attention (PyTorch SDPA's cuDNN attention)",
 }
 
 
@@ -617,7 +618,9 @@ class Software(Strict):
         "slower backward, Dao 2023, FlashAttention-2 sec. 4.1) or sdpa (PyTorch SDPA's flash "
         "backend, TorchTitan's: FlashAttention-2 at its H100 rate per pass, Shah et al. 2024) or "
         "flash2 (the flash-attn package's own FlashAttention-2 kernels, llm-foundry's attn_impl: "
-        "flash with flash-attn 2: sdpa's rates)",
+        "flash with flash-attn 2: sdpa's rates) or cudnn (PyTorch SDPA's cuDNN backend, first "
+        "on Hopper and Blackwell once PyTorch's cuDNN is above 9.15: cuDNN's kernels at flash's "
+        "rates)",
     )
     cp_comm_type: CpCommType | None = Field(
         None,

@@ -18,6 +18,7 @@ __all__ = [
     "BLACKWELL",
     "FP8_CAST_BYTES",
     "FP8_TRANSPOSE_BYTES",
+    "CUDNN_SDPA_SOURCE",
     "FUSED_ATTENTION_SOURCE",
     "GEMM_GUIDE",
     "GENERATION",
@@ -150,13 +151,20 @@ SDPA_SOURCE = _SDPA_HOPPER[1]
 # above); on Ampere Transformer Engine keeps FlashAttention-2 (the preference is sm90+).
 _FUSED_HOPPER: tuple[tuple[float, float, float], str] = (
     (_FA2_H100 / 539.0, _FA2_H100 / 595.0, _FA2_H100 / 516.0),
-    "Transformer Engine's fused attention in cuDNN on Hopper (get_attention_backend prefers it "
-    "on sm90+), measured on H100 at 539 TFLOPS forward with the causal mask, 595 without, 516 "
-    "backward (Shah et al. 2024, FlashAttention-3 sec. 4.1: head dim 128, 16K); at a run's "
+    "cuDNN's kernels measured on H100 at 539 TFLOPS forward with the causal mask, 595 without, "
+    "516 backward (Shah et al. 2024, FlashAttention-3 sec. 4.1: head dim 128, 16K); at a run's "
     "sequence length its rate by length (Fig. 5 and 6, 512 to 16K tokens: 484, 617 and 465 at "
     "2K), interpolated in log length",
 )
-FUSED_ATTENTION_SOURCE = _FUSED_HOPPER[1]
+FUSED_ATTENTION_SOURCE = (
+    "Transformer Engine's fused attention in cuDNN on Hopper (get_attention_backend prefers it "
+    f"on sm90+): {_FUSED_HOPPER[1]}"
+)
+# PyTorch SDPA's cuDNN backend (attention_kernel cudnn) runs the same kernels
+CUDNN_SDPA_SOURCE = (
+    "PyTorch SDPA's cuDNN attention (first on sm90 and sm100 once PyTorch's cuDNN is above "
+    f"9.15: check_prefer_cudnn_attention, pytorch/pytorch#174200): {_FUSED_HOPPER[1]}"
+)
 # The same benchmarks by sequence length (Shah et al. 2024, FlashAttention-3, sec. 4.1, Fig. 5
 # forward and Fig. 6 backward: H100 80GB SXM5, head dim 128, hidden 2,048, batch x length 16K
 # tokens): TFLOPS at 512, 1K, 2K, 4K, 8K and 16K tokens, for the causal forward, the forward

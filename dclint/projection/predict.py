@@ -20,6 +20,7 @@ from dclint.model.software import (
 )
 from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import (
+    CUDNN_SDPA_SOURCE,
     FUSED_ATTENTION_SOURCE,
     GENERATION,
     GUIDE_MS,
@@ -314,10 +315,13 @@ def inputs(
         )
     if (
         settings.flash_attention
-        and settings.attention_kernel == "flash"
+        and settings.attention_kernel in ("flash", "cudnn")
         and machine.fused_attention != (1.0, 1.0, 1.0)
     ):
-        notes.append(f"core attention in {FUSED_ATTENTION_SOURCE}")
+        source = (
+            FUSED_ATTENTION_SOURCE if settings.attention_kernel == "flash" else CUDNN_SDPA_SOURCE
+        )
+        notes.append(f"core attention in {source}")
     profile = design.calibration
     entry = profile.gpus.get(hw.gpu_key) if profile is not None else None
     if profile is not None and entry is not None:  # a profile changes only the GPUs it holds

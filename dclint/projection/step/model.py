@@ -398,7 +398,7 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
         lc, lf, lb = length_factors(mac.sdpa_lengths, s / c)
         slow_fwd *= (causal_fwd * lc + (k - 1) * full_fwd * lf) / k
         slow_bwd *= sdpa_bwd * lb
-    if sw.flash_attention and sw.attention_kernel == "flash":
+    if sw.flash_attention and sw.attention_kernel in ("flash", "cudnn"):
         # Transformer Engine's fused attention at cuDNN's rate per pass where it runs cuDNN
         # (Machine.fused_attention), the passes of a cp rank as above
         causal_fwd, full_fwd, fused_bwd = mac.fused_attention

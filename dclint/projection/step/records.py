@@ -200,11 +200,16 @@ MX_CAST_BYTES = 2 + 1 + 1 / 32
 # "flash2": the flash-attn package's own FlashAttention-2 kernels (flash_attn_func,
 # flash_attn_varlen_func: llm-foundry's attn_impl: flash with flash-attn 2.x), the kernels
 # PyTorch SDPA's flash backend bundles: sdpa's rates
+# "cudnn": PyTorch SDPA's cuDNN backend (SDPBackend.CUDNN_ATTENTION), which PyTorch puts first
+# on sm90 and sm100 once the runtime cuDNN is above 9.15 (check_prefer_cudnn_attention,
+# aten/src/ATen/native/transformers/cuda/sdp_utils.cpp; pytorch/pytorch#174200): cuDNN's
+# fused attention kernels, the ones Transformer Engine's fused attention runs: flash's rates
 ATTENTION_KERNEL_SLOWDOWN: dict[str, tuple[float, float]] = {
     "flash": (1.0, 1.0),
     "triton": (1.4, 2.0),
     "sdpa": (1.0, 1.0),
     "flash2": (1.0, 1.0),
+    "cudnn": (1.0, 1.0),
 }
 # PyTorch's context parallel (torch.distributed.tensor.experimental._attention): each ring step
 # after the first merges its attention output into the running one and, in the backward, adds
