@@ -43,6 +43,7 @@ from dclint.projection.step.model import (
     tp_collectives,
 )
 from dclint.projection.step.records import (
+    ADAM_BF16_BYTES,
     ADAM_BYTES,
     ATTENTION_KERNEL_SLOWDOWN,
     COMPOSER_ADAM_BYTES,
@@ -517,6 +518,12 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
             "the gradients by norm; composer/optim/decoupled_weight_decay.py, v0.16) where a "
             f"fused Adam moves {ADAM_BYTES:g} B"
         )
+    if s.framework != "llm-foundry" and s.param_dtype == "bf16":
+        notes.append(
+            f"optimizer step on a bf16 model (param_dtype bf16): {ADAM_BF16_BYTES:g} B of HBM "
+            "traffic a parameter (AdamW's moments in the parameters' dtype, no fp32 master "
+            f"weight) where a fused Adam on fp32 state moves {ADAM_BYTES:g} B"
+        )
     if async_tp and fp8 and s.fp8_recipe == "rowwise":
         notes.append(
             "async tensor parallelism (PyTorch's micro-pipeline TP) under torchao's rowwise "
@@ -662,7 +669,11 @@ def software(s: Settings) -> Software:
         s.framework == "torchtitan" and s.cp_comm_type == "p2p",
         float(s.ddp_bucket_size),
         # llm-foundry's optimizer: Composer's DecoupledAdamW, unfused, after clipping by norm
-        COMPOSER_ADAM_BYTES if s.framework == "llm-foundry" else ADAM_BYTES,
+        COMPOSER_ADAM_BYTES
+        if s.framework == "llm-foundry"
+        else ADAM_BF16_BYTES
+        if s.param_dtype == "bf16"
+        else ADAM_BYTES,
         cp_all_gather=s.cp_comm_type == "all_gather",
         fused_cross_entropy=bool(s.fused_cross_entropy),
         moe_sequence_parallel=s.framework == "megatron-core",

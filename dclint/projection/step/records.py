@@ -13,6 +13,7 @@ from dclint.projection.collectives import Links
 
 __all__ = [
     "ACT",
+    "ADAM_BF16_BYTES",
     "ADAM_BYTES",
     "ATTENTION_KERNEL_SLOWDOWN",
     "COMPOSER_ADAM_BYTES",
@@ -67,6 +68,11 @@ STEP_PARTS: dict[str, tuple[str, str]] = {
 }
 
 ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 copy written
+# A model built in bf16 (software.param_dtype bf16, KempnerForge's): PyTorch's fused AdamW on
+# bf16 parameters keeps its two moments in the parameters' dtype (torch.optim.AdamW's state,
+# torch.zeros_like(p)); the step reads the parameter, its bf16 gradient and both moments and
+# writes the parameter and both moments, 2 B each, no master weight and no copy: dclint's count
+ADAM_BF16_BYTES = 14.0
 # Composer's DecoupledAdamW (composer/optim/decoupled_weight_decay.py, v0.16: llm-foundry's
 # `decoupled_adamw`), a loop over the parameters, one kernel an operation on fp32 tensors:
 # exp_avg.mul_ (8 B) .add_(grad) (12), exp_avg_sq.mul_ (8) .addcmul_(grad, grad) (12), sqrt
