@@ -434,7 +434,7 @@ def test_the_80_percent_band_holds_leave_one_source_out() -> None:
     """The band (the random-effects prediction interval over publications, 10% a side: an 80% band):
     bands derived without one publication's runs contain the published figure of 147 of 164 runs
     left out (89.6%; the run-level split-conformal bands per generation, stack and class used
-    before held 150: test_the_run_level_bands_before_held_71_percent_of_new_publications_runs).
+    before held 150: test_the_run_level_bands_before_hold_fewer_of_new_publications_runs).
     By stack, the Megatron-family runs 74 of 89 (83.1%), the PyTorch-native runs 73 of 75
     (97.3%): each at least 80%, the coverage issue 51 asks of an 80% band. A generation's own
     band judged 123 runs and held 107 (87.0%); the pooled band the 37 A100 runs (Ampere has 2
@@ -638,7 +638,7 @@ def _split_conformal(
     return out
 
 
-def test_the_run_level_bands_before_held_71_percent_of_new_publications_runs() -> None:
+def test_the_run_level_bands_before_hold_fewer_of_new_publications_runs() -> None:
     """What the random-effects bands replace, recomputed: the run-level split-conformal bands
     per stack, generation and class hold 150 of the 164 calibration runs left out one
     publication at a time (the random-effects bands 147), but 78 of the 110 runs of
@@ -684,7 +684,7 @@ def test_the_run_level_bands_before_held_71_percent_of_new_publications_runs() -
             now += got.low_factor <= ratio <= got.high_factor
             widths.append(high / low)
     # and the median width of their bands (docs/performance-model.md's table: x1.12)
-    assert (held, now, round(statistics.median(widths), 2)) == (78, 105, 1.12)
+    assert (held, now, round(statistics.median(widths), 2)) == (79, 105, 1.12)
     # the table's first row and the held-out paragraph print these figures
     pct = round(100 * held / len(widths))
     row = _method_rows()[0][-4:]  # the last four cells: a method's name may hold an escaped |
@@ -836,15 +836,15 @@ def test_the_band_methods_compared() -> None:
             widths.append(high / low)
         got[method] = (loso, held, round(statistics.median(widths), 2))
     assert got == {
-        "symmetric per class": (142, 65, 1.17),
+        "symmetric per class": (142, 66, 1.17),
         "symmetric per generation": (130, 96, 1.26),
-        "CDF pooling per generation, then all": (151, 103, 1.4),
+        "CDF pooling per generation, then all": (151, 104, 1.4),
         "random effects per class, then generation, then all": (147, 104, 1.41),
         "random effects centred at 1 per generation, then all": (151, 105, 1.46),
         "random effects per generation, then all (adopted)": (147, 105, 1.46),
     }
     # the 97 held-out runs scored before the choice
-    assert list(before.values()) == [52, 83, 90, 91, 92, 92]
+    assert list(before.values()) == [53, 83, 91, 91, 92, 92]
     # docs/performance-model.md's table prints these figures, row for row
     printed = [(row[-4].split()[0], *row[-3:]) for row in _method_rows()[1:]]
     assert printed == [
@@ -1432,7 +1432,7 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     12.58%, 84 on the 97). The run-level split-conformal bands per generation, stack and class,
     recomputed (Hopper dense 0.722-1.101, Hopper PyTorch-native 0.996-1.114, Blackwell dense
     0.935-1.63), hold 78 of the 110, 71% (65 of the 97;
-    test_the_run_level_bands_before_held_71_percent_of_new_publications_runs): every Hopper
+    test_the_run_level_bands_before_hold_fewer_of_new_publications_runs): every Hopper
     PyTorch-native calibration run but four is over-predicted, so that band begins at 0.996 and
     misses the runs the model under-predicts (KempnerForge's weak scaling: 5 of 11, its 70B from
     32 GPUs). At MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back: mean
@@ -1479,12 +1479,12 @@ def test_the_band_holds_the_validation_runs(monkeypatch: pytest.MonkeyPatch) -> 
     hits, total = (sum(v[i] for v in got.values()) for i in (0, 1))
     assert (hits, total, round(100 * hits / total)) == (105, 110, 95)
     # the 110's mean absolute error (%) and runs within 15%, then at MAMF's rates (AT_LAYER emptied)
-    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (11.51, 99)
+    assert (round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)) == (11.31, 101)
     from dclint.projection import efficiency
 
     monkeypatch.setattr(efficiency, "AT_LAYER", {})
     mamf = [abs(error(r)) for stem in got for r in _validation(stem).values()]
-    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (15.54, 78)
+    assert (round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)) == (15.43, 78)
     # docs/performance-model.md's held-out paragraph and this docstring print these figures
     mae, within = round(100 * sum(errors) / total, 2), sum(e <= 0.15 for e in errors)
     at_mamf, mamf_within = round(100 * sum(mamf) / total, 2), sum(e <= 0.15 for e in mamf)
@@ -2288,11 +2288,11 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     rs = _validation("kempnerforge-h200")
     got = {w: round(100 * error(r), 1) for w, r in rs.items()}
     assert list(got.values()) == [
-        -19.5, -10.2, 8.8, -11.7, -15.2, 10.4,  # 1 node: 1, 2, 4 GPUs
-        -6.6, -3.3, -9.4, -1.8, -9.2, 3.8, -7.0, 10.9,  # 2 to 8 nodes
+        -14.6, -5.2, 14.4, -6.8, -11.9, 15.7,  # 1 node: 1, 2, 4 GPUs
+        -3.4, 0.7, -6.6, 1.4, -6.5, 7.0, -4.3, 12.3,  # 2 to 8 nodes
     ]  # fmt: skip
-    assert round(sum(abs(e) for e in got.values()) / 14, 2) == 9.13
-    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 12
+    assert round(sum(abs(e) for e in got.values()) / 14, 2) == 7.91
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 13
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert [w for w, b in bands.items() if b.outside] == list(rs)[:6]
     assert {(b.low_factor, b.high_factor) for w, b in bands.items() if not b.outside} == {
@@ -2349,11 +2349,11 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     rs = _validation("kempnerforge-h200-scaling")
     got = [round(100 * error(r), 1) for r in rs.values()]
     assert got == [
-        -17.0, -12.1, -10.8, -9.0, -10.1,  # 13B: 8, 32, 64, 128, 160 GPUs
-        22.9, 4.8, 5.8, 7.6, 6.2, 7.9,  # 70B: 8, 32, 64, 96, 128, 160
+        -14.5, -9.6, -8.2, -6.5, -7.5,  # 13B: 8, 32, 64, 128, 160 GPUs
+        24.7, 6.1, 7.1, 8.8, 7.4, 9.1,  # 70B: 8, 32, 64, 96, 128, 160
     ]  # fmt: skip
-    assert round(sum(abs(g) for g in got) / len(got), 2) == 10.38
-    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 9
+    assert round(sum(abs(g) for g in got) / len(got), 2) == 9.95
+    assert sum(abs(error(r)) <= 0.15 for r in rs.values()) == 10
     bands = {w: prediction(r).band for w, r in rs.items()}
     assert {
         (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) for b in bands.values()
