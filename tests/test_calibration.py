@@ -2281,7 +2281,7 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     (0.870-1.270). The 7B at TP 4 loses throughput a GPU with nodes that the model does not:
     -15.2%, -6.6%, -1.8%, +3.8% on 4, 8, 16 and 32 GPUs; the TP 2 runs on one node +8.8% and
     +10.4%. Compiled, the full recomputation re-runs 4 of the 7 a pass, what the backward
-    needs (8.96% against 9.61% charging it 7, at 7a808da). Under Megatron's plan (tp_plan
+    needs (9.13% against 9.75% charging it 7). Under Megatron's plan (tp_plan
     megatron, four TP collectives a layer's pass for seven): mean absolute 11.18%, 9 within
     15%; the TP 2 runs +16.6% and +18.4%, the TP 4 7B -0.1%, +9.4%, +14.8%, +21.1%, the 13B at
     TP 4 +3.3%, +3.3%, +5.7%, the 70B +19.1%.
