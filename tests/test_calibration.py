@@ -1057,7 +1057,7 @@ def test_single_settings_gain_as_the_docs_say() -> None:
     (docs/performance-model.md): torch.compile on 8B (8 and 128 GPUs; published +15.7%,
     +16.2%), Float8 over compile (+28.0%, +28.6%), AsyncTP on 70B (+5.7%), interleaved 1F1B on
     405B (+28.0%), torchao's tensorwise Float8 and rowwise over bf16 (+25.0%, +10.1%): the
-    model's +18.6/+18.3, +27.3/+26.8, +12.0, +29.7, +26.8 and +4.7 (AsyncTP +18.4 before each
+    model's +18.5/+18.3, +27.3/+26.8, +12.0, +29.7, +26.8 and +4.7 (AsyncTP +18.4 before each
     of its collectives was budgeted against the matmuls it is fused with; rowwise +5.4 at 18 B an
     input element of its casts, +20.1 before each converted Linear's input cast,
     ROWWISE_INPUT_BYTES; +19.3/+19.0,
