@@ -1580,9 +1580,9 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
     the last stage, whose output layer runs at the BF16 rate, its BF16 step on a middle one),
     not the +20-25% of torchao's MXFP8 on B200. On H100 (405B, 512 GPUs) the model's +47.1 is
     5.1 points below the published +52.2 (5.0 before the attention rates by sequence length;
-    9.7 at MAMF's rates; 4.6 before f6d8ad6, 7.0 before the binding stage). Every GB200 run of the set, BF16 and FP8, is over-predicted (+4.9% to
-    +14.0%; +4.9% to +13.8% before f6d8ad6, +2.7% before the binding stage; +14.9% to +25.3%
-    at MAMF's rates then)."""
+    9.7 at MAMF's rates; 4.6 before f6d8ad6, 7.0 before the binding stage). Every GB200 run of
+    the set, BF16 and FP8, is over-predicted (+4.9% to +14.0%; +4.9% to +13.8% before f6d8ad6,
+    +2.7% before the binding stage; +14.9% to +25.3% at MAMF's rates then)."""
     rs = _validation("dgxc-benchmarking")
     got = []
     for wid, bf16 in rs.items():

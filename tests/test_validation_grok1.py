@@ -109,7 +109,8 @@ def test_dgxc_grok1_h100_expert_tp_is_the_published_folding() -> None:
     predicted H100 steps are 19.038 s (BF16) and 14.027 s (FP8), without it 18.989 s and
     14.021 s (19.019 s, 14.008 s, 18.970 s and 14.001 s before the attention kernels ran at
     their rate for the sequence length; 19.018 s and 14.007 s, 18.969 s and 14.0 s before the
-    fused loss's tp all-gather was charged), expert tp 4's all-gathers and reduce-scatters of the routed tokens charged exposed
+    fused loss's tp all-gather was charged), expert tp 4's all-gathers and reduce-scatters of
+    the routed tokens charged exposed
     (19.381 s and 14.268 s, 19.332 s and 14.144 s before the MoE layers lost the dense MLP's two
     tp collectives a pass and the head was charged Transformer Engine's fused cross-entropy;
     18.390 s and 13.202 s before the expert-tp collectives were charged). It lengthens the step
