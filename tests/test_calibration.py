@@ -170,7 +170,7 @@ def error(run: Run) -> float:
 # +93%, +38%; the same model runs 1.7x faster from 26.02.01 with HybridEP over two nodes, which
 # the model follows within 6%), the 30B of 25.11 on GB300 and of 26.04.01 on GB200 and B200
 # (slower than the host term gives: one constant for every release and CPU), and B300's 235B
-# (+37% at micro-batch 1 with the overlap, -22% at micro-batch 2 without); see
+# (+39% at micro-batch 1 with the overlap, -21% at micro-batch 2 without); see
 # docs/performance-model.md, MoE throughput across NeMo releases. B200's 235B of 26.02 and
 # 26.04.01, out of 15% since the output layer's GEMMs ran at the BF16 rate in FP8 runs
 # (-17.6%, -17.0%), are back within since the step is timed on the stage that binds when the
