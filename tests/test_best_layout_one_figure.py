@@ -1,6 +1,6 @@
 """One best layout, one set of figures: where the design declares its MFU, the review scaled the
 best layout to that MFU (6.698 s a step, 9.614 d) while PAR005 and `dclint plan` quoted only the
-step model's (4.95 s). All three now read `Plan.used` and label the two: the step model's,
+step model's (4.964 s). All three now read `Plan.used` and label the two: the step model's,
 and at your declared MFU."""
 
 from __future__ import annotations
