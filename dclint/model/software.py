@@ -701,7 +701,8 @@ class Software(Strict):
         "beside fp32 master weights and Adam moments); bf16: a model built in bf16 before "
         "sharding (KempnerForge: Transformer(...).to(dtype=param_dtype), then fully_shard), "
         "whose gradients and AdamW moments are bf16 too: PAR004 counts 2 + 2 + 4 B a "
-        "parameter instead of 2 + 4 + 12",
+        "parameter instead of 2 + 4 + 12, and under the torchtitan preset the step model's "
+        "AdamW step moves 14 B a parameter instead of 30",
     )
     ddp_bucket_size: PositiveInt | None = Field(
         None,

@@ -124,55 +124,19 @@ _ATTENTION_HOPPER = (
     0.35,
     "Shah et al. 2024 (FlashAttention-3): FlashAttention-2 at 35% of H100 peak",
 )
-# PyTorch SDPA's flash backend runs the FlashAttention-2 kernels PyTorch bundles. The
-# FlashAttention-3 paper's benchmarks (Shah et al. 2024, sec. 4.1, H100 80GB SXM5, head dim 128,
-# 16K tokens) measure FlashAttention-2 per pass: 335 TFLOPS forward with the causal mask, 370
-# without it, 322 backward, against the 35% (346 TFLOPS) of the abstract: the time factors
-# of each pass over that rate (Machine.sdpa; PyTorch's context parallel runs one causal block
-# and c - 1 unmasked ones a rank). No per-pass figure for the other generations: their rate
-_FA2_H100 = _ATTENTION_HOPPER[0] * 989.0  # TFLOPS: 35% of H100 SXM's dense BF16 peak
-_SDPA_HOPPER: tuple[tuple[float, float, float], str] = (
-    (_FA2_H100 / 335.0, _FA2_H100 / 370.0, _FA2_H100 / 322.0),
-    "Shah et al. 2024 (FlashAttention-3, sec. 4.1): FlashAttention-2 measured on H100 at "
-    "335 TFLOPS forward with the causal mask, 370 without, 322 backward (head dim 128, 16K); "
-    "at a run's sequence length its rate by length (Fig. 5 and 6, 512 to 16K tokens: 298, 362 "
-    "and 291 at 2K), interpolated in log length",
-)
-SDPA_SOURCE = _SDPA_HOPPER[1]
-# Transformer Engine runs core attention in cuDNN's fused kernels on Hopper and later when both
-# they and FlashAttention support the call ("Disabling FlashAttention to give FusedAttention
-# preference on Hopper+ for performance reasons": get_attention_backend, transformer_engine/
-# pytorch/attention/dot_product_attention/utils.py; NeMo's docs: "Transformer Engine prefers
-# cuDNN flash attention on Hopper+ architectures"). The FlashAttention-3 paper measures cuDNN on
-# the same H100 and shapes as FlashAttention-2 above (Shah et al. 2024, sec. 4.1, head dim 128,
-# 16K): 539 TFLOPS forward with the causal mask, 595 without, 516 backward, 1.6x
-# FlashAttention-2 in each pass. The time factors of each pass over `attention`'s rate
-# (Machine.fused_attention). Blackwell's rate is already cuDNN's (FlashAttention-4's figure
-# above); on Ampere Transformer Engine keeps FlashAttention-2 (the preference is sm90+).
-_FUSED_HOPPER: tuple[tuple[float, float, float], str] = (
-    (_FA2_H100 / 539.0, _FA2_H100 / 595.0, _FA2_H100 / 516.0),
-    "cuDNN's kernels measured on H100 at 539 TFLOPS forward with the causal mask, 595 without, "
-    "516 backward (Shah et al. 2024, FlashAttention-3 sec. 4.1: head dim 128, 16K); at a run's "
-    "sequence length its rate by length (Fig. 5 and 6, 512 to 16K tokens: 484, 617 and 465 at "
-    "2K), interpolated in log length",
-)
-FUSED_ATTENTION_SOURCE = (
-    "Transformer Engine's fused attention in cuDNN on Hopper (get_attention_backend prefers it "
-    f"on sm90+): {_FUSED_HOPPER[1]}"
-)
-# PyTorch SDPA's cuDNN backend (attention_kernel cudnn) runs the same kernels
-CUDNN_SDPA_SOURCE = (
-    "PyTorch SDPA's cuDNN attention (first on sm90 and sm100 once PyTorch's cuDNN is above "
-    f"9.15: check_prefer_cudnn_attention, pytorch/pytorch#174200): {_FUSED_HOPPER[1]}"
-)
-# The same benchmarks by sequence length (Shah et al. 2024, FlashAttention-3, sec. 4.1, Fig. 5
-# forward and Fig. 6 backward: H100 80GB SXM5, head dim 128, hidden 2,048, batch x length 16K
-# tokens): TFLOPS at 512, 1K, 2K, 4K, 8K and 16K tokens, for the causal forward, the forward
-# without the mask and the backward. The kernels run below their 16K rate on shorter
-# sequences (FlashAttention-2's causal forward 298 TFLOPS at 2K against 335 at 16K). A pass
-# at another length takes the 16K factor (`_SDPA_HOPPER`, `_FUSED_HOPPER`) times the 16K rate
-# over the rate at its length, interpolated in log length and held at the ends
-# (`length_factors`); a context-parallel rank's kernels see its sequence share
+# The FlashAttention-3 paper's benchmarks (Shah et al. 2024, sec. 4.1, Fig. 5 forward and Fig. 6
+# backward: H100 80GB SXM5, head dim 128, hidden 2,048, batch x length 16K tokens) measure
+# FlashAttention-2 (the kernels PyTorch SDPA's flash backend bundles) and cuDNN's fused attention
+# (Transformer Engine's on Hopper) per pass and sequence length: TFLOPS at 512, 1K, 2K, 4K, 8K
+# and 16K tokens, for the causal forward, the forward without the mask and the backward. At 16K
+# FlashAttention-2 runs 335, 370 and 322 against the 35% (346 TFLOPS) of the abstract that
+# Hopper's attention efficiency is, and cuDNN 539, 595 and 516, 1.6x FlashAttention-2 in each
+# pass. A pass takes the time factor of its 16K rate over that efficiency (Machine.sdpa,
+# Machine.fused_attention; PyTorch's context parallel runs one causal block and c - 1 unmasked
+# ones a rank), times the 16K rate over the rate at the rank's sequence share (length_factors:
+# interpolated in log length, held at 512 and 16K). Most passes run below their 16K rate on
+# shorter sequences (FlashAttention-2's causal forward 298 TFLOPS at 2K); cuDNN's unmasked
+# forward peaks at 2K (617). No per-pass figure for the other generations: their rate
 ATTENTION_LENGTHS: tuple[int, ...] = (512, 1024, 2048, 4096, 8192, 16384)
 _FA2_H100_BY_LENGTH: tuple[tuple[float, ...], ...] = (
     (191.0, 260.0, 298.0, 319.0, 333.0, 335.0),
@@ -183,6 +147,55 @@ _CUDNN_H100_BY_LENGTH: tuple[tuple[float, ...], ...] = (
     (315.0, 410.0, 484.0, 518.0, 529.0, 539.0),
     (497.0, 574.0, 617.0, 609.0, 600.0, 595.0),
     (305.0, 408.0, 465.0, 499.0, 518.0, 516.0),
+)
+_FA2_H100 = _ATTENTION_HOPPER[0] * 989.0  # TFLOPS: 35% of H100 SXM's dense BF16 peak
+
+
+def _rates_text(rates: tuple[tuple[float, ...], ...]) -> str:
+    """'335 TFLOPS forward with the causal mask, ...' at 16K and the rates at 2K, from `rates`."""
+    at = {n: tuple(f"{row[i]:g}" for row in rates) for i, n in enumerate(ATTENTION_LENGTHS)}
+    c16, f16, b16 = at[16384]
+    c2, f2, b2 = at[2048]
+    return (
+        f"{c16} TFLOPS forward with the causal mask, {f16} without, {b16} backward (head dim 128, "
+        f"16K); at a run's sequence length its rate by length (Fig. 5 and 6, 512 to 16K tokens: "
+        f"{c2}, {f2} and {b2} at 2K), interpolated in log length"
+    )
+
+
+def _factors(rates: tuple[tuple[float, ...], ...]) -> tuple[float, float, float]:
+    """Each pass's time at its 16K rate over Hopper's attention efficiency's."""
+    causal, full, backward = (_FA2_H100 / row[-1] for row in rates)
+    return causal, full, backward
+
+
+_SDPA_HOPPER: tuple[tuple[float, float, float], str] = (
+    _factors(_FA2_H100_BY_LENGTH),
+    "Shah et al. 2024 (FlashAttention-3, sec. 4.1): FlashAttention-2 measured on H100 at "
+    + _rates_text(_FA2_H100_BY_LENGTH),
+)
+SDPA_SOURCE = _SDPA_HOPPER[1]
+# Transformer Engine runs core attention in cuDNN's fused kernels on Hopper and later when both
+# they and FlashAttention support the call ("Disabling FlashAttention to give FusedAttention
+# preference on Hopper+ for performance reasons": get_attention_backend, transformer_engine/
+# pytorch/attention/dot_product_attention/utils.py; NeMo's docs: "Transformer Engine prefers
+# cuDNN flash attention on Hopper+ architectures"), at cuDNN's rates above. Blackwell's rate is
+# already cuDNN's (FlashAttention-4's figure above); on Ampere Transformer Engine keeps
+# FlashAttention-2 (the preference is sm90+).
+_FUSED_HOPPER: tuple[tuple[float, float, float], str] = (
+    _factors(_CUDNN_H100_BY_LENGTH),
+    "cuDNN's kernels measured on H100 at "
+    + _rates_text(_CUDNN_H100_BY_LENGTH)
+    + " (Shah et al. 2024, FlashAttention-3 sec. 4.1)",
+)
+FUSED_ATTENTION_SOURCE = (
+    "Transformer Engine's fused attention in cuDNN on Hopper (get_attention_backend prefers it "
+    f"on sm90+): {_FUSED_HOPPER[1]}"
+)
+# PyTorch SDPA's cuDNN backend (attention_kernel cudnn) runs the same kernels
+CUDNN_SDPA_SOURCE = (
+    "PyTorch SDPA's cuDNN attention (first on sm90 and sm100 once PyTorch's cuDNN is above "
+    f"9.15: check_prefer_cudnn_attention, pytorch/pytorch#174200): {_FUSED_HOPPER[1]}"
 )
 
 

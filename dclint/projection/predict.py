@@ -518,7 +518,7 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
             "the gradients by norm; composer/optim/decoupled_weight_decay.py, v0.16) where a "
             f"fused Adam moves {ADAM_BYTES:g} B"
         )
-    if s.framework != "llm-foundry" and s.param_dtype == "bf16":
+    if s.framework == "torchtitan" and s.param_dtype == "bf16":
         notes.append(
             f"optimizer step on a bf16 model (param_dtype bf16): {ADAM_BF16_BYTES:g} B of HBM "
             "traffic a parameter (AdamW's moments in the parameters' dtype, no fp32 master "
@@ -672,7 +672,7 @@ def software(s: Settings) -> Software:
         COMPOSER_ADAM_BYTES
         if s.framework == "llm-foundry"
         else ADAM_BF16_BYTES
-        if s.param_dtype == "bf16"
+        if s.param_dtype == "bf16" and s.framework == "torchtitan"
         else ADAM_BYTES,
         cp_all_gather=s.cp_comm_type == "all_gather",
         fused_cross_entropy=bool(s.fused_cross_entropy),

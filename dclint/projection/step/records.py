@@ -71,7 +71,9 @@ ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 co
 # A model built in bf16 (software.param_dtype bf16, KempnerForge's): PyTorch's fused AdamW on
 # bf16 parameters keeps its two moments in the parameters' dtype (torch.optim.AdamW's state,
 # torch.zeros_like(p)); the step reads the parameter, its bf16 gradient and both moments and
-# writes the parameter and both moments, 2 B each, no master weight and no copy: dclint's count
+# writes the parameter and both moments, 2 B each, no master weight and no copy: dclint's count.
+# Under the torchtitan preset only (PyTorch FSDP2 and torch.optim): Megatron-Core's and
+# DeepSpeed's optimizers keep fp32 main weights whatever the model's dtype, Composer's is its own
 ADAM_BF16_BYTES = 14.0
 # Composer's DecoupledAdamW (composer/optim/decoupled_weight_decay.py, v0.16: llm-foundry's
 # `decoupled_adamw`), a loop over the parameters, one kernel an operation on fp32 tensors:

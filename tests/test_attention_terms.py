@@ -1,0 +1,135 @@
+"""The step model's attention and optimizer terms of issue 51's sixth round, each held to the
+figures it is built from: Hopper's attention kernels at their rate for the run's sequence
+length (the FlashAttention-3 paper's Fig. 5 and 6), llm-foundry's padding copies around
+flash-attn's varlen kernel (VARLEN_PAD_PASSES), SDPA's cuDNN backend (attention_kernel
+cudnn) and AdamW on a bf16 model (ADAM_BF16_BYTES). docs/performance-model.md, *Attention by
+sequence length*, *llm-foundry's flash path*, *Held out: KempnerForge on H200*."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_calibration import _declared, _run_inputs, _validation, prediction
+
+from dclint.projection.efficiency import (
+    _CUDNN_H100_BY_LENGTH,
+    _FA2_H100_BY_LENGTH,
+    ATTENTION_LENGTHS,
+    CUDNN_SDPA_SOURCE,
+    FUSED_ATTENTION_SOURCE,
+    length_factors,
+)
+from dclint.projection.predict import software
+from dclint.projection.step.model import _layer_pass, step
+from dclint.projection.step.records import ACT, ADAM_BF16_BYTES, ADAM_BYTES, VARLEN_PAD_PASSES
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "performance-model.md"
+
+
+def test_the_rate_at_a_length_is_the_figure_measured_there() -> None:
+    """At 2K FlashAttention-2 runs 298, 362 and 291 TFLOPS against 335, 370 and 322 at 16K:
+    each pass takes 16K's rate over 2K's longer. Below 512 tokens the 512 figures hold, above
+    16K the 16K ones; between two lengths the rate is interpolated in log length (3K: 0.585 of
+    the way from 2K to 4K, 298 + 0.585 x 21 = 310.3 TFLOPS causal forward)."""
+    assert [round(f, 4) for f in length_factors(_FA2_H100_BY_LENGTH, 2048)] == [
+        round(335 / 298, 4),
+        round(370 / 362, 4),
+        round(322 / 291, 4),
+    ]
+    assert [round(f, 4) for f in length_factors(_CUDNN_H100_BY_LENGTH, 2048)] == [
+        round(539 / 484, 4),
+        round(595 / 617, 4),  # cuDNN's unmasked forward peaks at 2K: below 1
+        round(516 / 465, 4),
+    ]
+    assert [round(f, 4) for f in length_factors(_FA2_H100_BY_LENGTH, 300)] == [
+        round(335 / 191, 4),
+        round(370 / 309, 4),
+        round(322 / 214, 4),
+    ]
+    assert length_factors(_FA2_H100_BY_LENGTH, 32768) == (1.0, 1.0, 1.0)
+    assert round(length_factors(_FA2_H100_BY_LENGTH, 3072)[0], 4) == 1.0797  # 335 / 310.28
+    assert length_factors((), 2048) == (1.0, 1.0, 1.0)  # no rates by length: the one rate
+
+
+def test_the_docs_table_is_the_codes() -> None:
+    """docs/performance-model.md's table of the rates by length prints the code's figures."""
+    text = DOCS.read_text(encoding="utf-8")
+    header = "| tokens | " + " | ".join(
+        f"{n // 1024}K" if n >= 1024 else str(n) for n in ATTENTION_LENGTHS
+    )
+    assert header + " |" in text
+    for name, rates in (
+        ("FlashAttention-2", _FA2_H100_BY_LENGTH),
+        ("cuDNN", _CUDNN_H100_BY_LENGTH),
+    ):
+        row = re.search(rf"^\| {name} \| (.*) \|$", text, re.M)
+        assert row is not None, name
+        cells = [c.strip() for c in row.group(1).split("|")]
+        assert cells == [
+            ", ".join(f"{rates[p][i]:g}" for p in range(3)) for i in range(len(ATTENTION_LENGTHS))
+        ]
+
+
+def test_sdpa_on_cudnn_is_timed_as_transformer_engines_fused_attention() -> None:
+    """KempnerForge's runs declare attention_kernel cudnn (torch 2.11 with cuDNN 9.19 puts SDPA's
+    cuDNN backend first on sm90): on Hopper the step is the one `flash` gives, with its own
+    note; as FlashAttention-2 (sdpa) run 01 takes longer (3.663 s against 3.856 s)."""
+    run = _validation("kempnerforge-h200")["01-7b-1gpu-single"]
+    assert run.wl.software_in_effect.attention_kernel == "cudnn"
+    cudnn = prediction(run)
+    flash = prediction(run, _declared(run, software={"attention_kernel": "flash"}))
+    sdpa = prediction(run, _declared(run, software={"attention_kernel": "sdpa"}))
+    assert cudnn.step_time == flash.step_time
+    assert round(cudnn.step_time.m_as("s"), 3) == 3.663
+    assert round(sdpa.step_time.m_as("s"), 3) == 3.856
+    notes = [n for n in cudnn.assumptions if n.startswith("core attention in")]
+    assert notes == [f"core attention in {CUDNN_SDPA_SOURCE}"]
+    assert [n for n in flash.assumptions if n.startswith("core attention in")] == [
+        f"core attention in {FUSED_ATTENTION_SOURCE}"
+    ]
+
+
+def test_adamw_on_a_bf16_model_moves_14_bytes_a_parameter() -> None:
+    """Under the torchtitan preset a bf16 model's AdamW step moves ADAM_BF16_BYTES a parameter,
+    the fp32 optimizer's ADAM_BYTES otherwise: run 01's term 14/30 of what fp32 state costs, and
+    named in the assumptions. Megatron-Core keeps fp32 main weights: param_dtype bf16 does not
+    change its optimizer's bytes."""
+    assert (ADAM_BF16_BYTES, ADAM_BYTES) == (14.0, 30.0)
+    run = _validation("kempnerforge-h200")["01-7b-1gpu-single"]
+    a, lay, mac, sw = _run_inputs(run)
+    assert sw.optimizer_bytes == ADAM_BF16_BYTES
+    bf16, fp32 = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, optimizer_bytes=ADAM_BYTES))
+    assert bf16.optimizer / fp32.optimizer == pytest.approx(14 / 30)
+    assert round(bf16.optimizer, 4) == 0.0293
+    notes = prediction(run).assumptions
+    assert sum(n.startswith("optimizer step on a bf16 model") for n in notes) == 1
+    declared = _declared(run, software={"preset": "megatron-core", "param_dtype": "bf16"})
+    assert declared.software_in_effect.param_dtype == "bf16"
+    assert software(declared.software_in_effect).optimizer_bytes == ADAM_BYTES
+    megatron = prediction(run, declared)
+    assert not [n for n in megatron.assumptions if n.startswith("optimizer step on a bf16")]
+
+
+def test_llm_foundrys_flash_path_pays_its_padding_copies() -> None:
+    """flash2 under the llm-foundry preset: q, k and v gathered out of their padding and the
+    output scattered back, VARLEN_PAD_PASSES HBM passes at the activations' width: forward
+    2 x (q + 2 kv) + 3 x q elements a token, backward 2 x q + 3 x (q + 2 kv); MPT's 1B (q = kv
+    = 2,048) on 512 H100, 12 sequences of 2,048 a micro-batch."""
+    assert VARLEN_PAD_PASSES == ((2.0, 3.0), (2.0, 3.0))
+    run = _validation("llm-foundry-h100-large")["mpt-1b-h100-512gpu-2048"]
+    a, lay, mac, sw = _run_inputs(run)
+    assert sw.varlen_padding
+    on, off = (
+        _layer_pass(a, lay, mac, sw),
+        _layer_pass(a, lay, mac, replace(sw, varlen_padding=False)),
+    )
+    n, rate = 12 * 2048, mac.hbm * mac.hbm_eff
+    qkv, out = n * (a.q + 2 * a.kv) * ACT, n * a.q * ACT
+    assert on.fwd - off.fwd == pytest.approx((2 * qkv + 3 * out) / rate)
+    assert on.bwd - off.bwd == pytest.approx((2 * out + 3 * qkv) / rate)
+    # the full recomputation re-runs the forward: the copies once more, as the code does
+    assert on.rec - off.rec == pytest.approx(0.0)  # no recomputation in this run
+    assert lay.recompute == "none"
