@@ -25,6 +25,7 @@ __all__ = [
     "GUIDE_LAYER",
     "GUIDE_MS",
     "MXFP8_GEMM_RATE",
+    "NARROW_HEAD",
     "SDPA_BLACKWELL",
     "SDPA_SOURCE",
     "SMS",
@@ -78,6 +79,9 @@ class Efficiency:
     # the two kernels' measured rates by sequence length (length_factors); (): none published
     sdpa_lengths: tuple[tuple[float, ...], ...] = ()
     fused_lengths: tuple[tuple[float, ...], ...] = ()
+    # the same at head dim NARROW_HEAD (); (): head dim 128's for every head dim
+    sdpa_lengths_narrow: tuple[tuple[float, ...], ...] = ()
+    fused_lengths_narrow: tuple[tuple[float, ...], ...] = ()
 
 
 # Element-wise kernels stream at best like a copy kernel; a large device copy reaches ~90% of
@@ -148,6 +152,21 @@ _CUDNN_H100_BY_LENGTH: tuple[tuple[float, ...], ...] = (
     (497.0, 574.0, 617.0, 609.0, 600.0, 595.0),
     (305.0, 408.0, 465.0, 499.0, 518.0, 516.0),
 )
+# The same figures' head dim 64 panels (Fig. 5 and 6, head dim 64, the same lengths): both
+# kernels run slower there (cuDNN's unmasked forward 413 TFLOPS at 16K against 595). A model of
+# head dim 64 or less takes them, any other head dim head dim 128's; the time factors stay over
+# head dim 128's 16K rates, the ones Hopper's per-pass factors are built on
+_FA2_H100_HD64_BY_LENGTH: tuple[tuple[float, ...], ...] = (
+    (180.0, 229.0, 262.0, 284.0, 295.0, 299.0),
+    (282.0, 306.0, 318.0, 321.0, 322.0, 324.0),
+    (198.0, 238.0, 264.0, 279.0, 287.0, 291.0),
+)
+_CUDNN_H100_HD64_BY_LENGTH: tuple[tuple[float, ...], ...] = (
+    (225.0, 288.0, 334.0, 363.0, 379.0, 388.0),
+    (335.0, 373.0, 395.0, 408.0, 412.0, 413.0),
+    (266.0, 348.0, 395.0, 417.0, 432.0, 433.0),
+)
+NARROW_HEAD = 64  # the head dim of the narrow panels: a head this wide or narrower takes them
 _FA2_H100 = _ATTENTION_HOPPER[0] * 989.0  # TFLOPS: 35% of H100 SXM's dense BF16 peak
 
 
@@ -199,18 +218,27 @@ CUDNN_SDPA_SOURCE = (
 )
 
 
-def length_factors(rates: tuple[tuple[float, ...], ...], length: float) -> tuple[float, ...]:
-    """Each pass's time at `length` tokens over its time at 16K, from `rates` (TFLOPS by pass
-    at ATTENTION_LENGTHS): interpolated in log length, held at 512 and 16K. No rates: 1."""
+def length_factors(
+    rates: tuple[tuple[float, ...], ...],
+    length: float,
+    panel: tuple[tuple[float, ...], ...] = (),
+) -> tuple[float, ...]:
+    """Each pass's time at `length` tokens over its time at `rates`' 16K rate (TFLOPS by pass
+    at ATTENTION_LENGTHS), at `panel`'s rates where given (another head dim's) or `rates`':
+    interpolated in log length, held at 512 and 16K. No rates: 1."""
     if not rates:
         return (1.0, 1.0, 1.0)
+    measured = panel or rates
     lengths = ATTENTION_LENGTHS
     x = min(max(float(length), lengths[0]), lengths[-1])
     i = 0
     while i < len(lengths) - 2 and x >= lengths[i + 1]:
         i += 1
     w = math.log(x / lengths[i]) / math.log(lengths[i + 1] / lengths[i])
-    return tuple(row[-1] / (row[i] + (row[i + 1] - row[i]) * w) for row in rates)
+    return tuple(
+        base[-1] / (row[i] + (row[i + 1] - row[i]) * w)
+        for base, row in zip(rates, measured, strict=True)
+    )
 
 
 # Overlapped communication is not free: NCCL moves NVLink traffic with SM load/store loops and
@@ -516,6 +544,8 @@ def efficiency_for(gpu_key: str, precision: str, peak: float | None = None) -> E
         precision == "fp4",
         _FA2_H100_BY_LENGTH if generation == "hopper" else (),
         _CUDNN_H100_BY_LENGTH if generation == "hopper" else (),
+        _FA2_H100_HD64_BY_LENGTH if generation == "hopper" else (),
+        _CUDNN_H100_HD64_BY_LENGTH if generation == "hopper" else (),
     )
 
 
@@ -544,4 +574,6 @@ def machine(
         fp4=eff.fp4,
         sdpa_lengths=eff.sdpa_lengths,
         fused_lengths=eff.fused_lengths,
+        sdpa_lengths_narrow=eff.sdpa_lengths_narrow,
+        fused_lengths_narrow=eff.fused_lengths_narrow,
     )

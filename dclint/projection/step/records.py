@@ -460,6 +460,9 @@ class Machine:
     # above at every length
     sdpa_lengths: tuple[tuple[float, ...], ...] = ()
     fused_lengths: tuple[tuple[float, ...], ...] = ()
+    # the same at head dim efficiency.NARROW_HEAD (64), for a model whose heads are that narrow
+    sdpa_lengths_narrow: tuple[tuple[float, ...], ...] = ()
+    fused_lengths_narrow: tuple[tuple[float, ...], ...] = ()
     # the output layer's GEMMs (logits) at this share of the matmul rate: in FP8 and FP4 runs
     # they stay in BF16 (Megatron-Core's output layer is not a Transformer Engine module;
     # TorchTitan's Float8 configs filter it out), the measured BF16 over the precision's rate
