@@ -42,7 +42,7 @@ def test_plan_finding_and_review_quote_the_same_best_layout(
     finding = capsys.readouterr().out
     assert (
         "35.4% slower than the best (6.722 s against 4.964 s a step, predicted; calibration "
-        "band 0.870-1.270x; at your declared MFU 30%: 9.072 s against 6.698 s); "
+        "band 0.869-1.267x; at your declared MFU 30%: 9.072 s against 6.698 s); "
     ) in finding
     assert "[the fix saves 3.407 d]" in finding  # 13.02 d - 9.614 d
     review = tmp_path / "r.md"

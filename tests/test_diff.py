@@ -147,7 +147,7 @@ def test_diff_quotes_a_predicted_training_time_with_its_band(
     assert main([*args, "--format", "json"]) == 0
     (days, _cost) = json.loads(capsys.readouterr().out)["projections"]
     assert "band_a" not in days
-    assert days["band_b"] == [{"value": 1.76237, "unit": "d"}, {"value": 2.572654, "unit": "d"}]
+    assert days["band_b"] == [{"value": 1.760344, "unit": "d"}, {"value": 2.566577, "unit": "d"}]
 
 
 def test_diff_says_a_projection_is_not_meaningful_while_the_design_cannot_run(

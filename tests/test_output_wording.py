@@ -123,7 +123,7 @@ def test_plan_and_its_grid_print_days_with_their_unit_and_band(
     )
     assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
     best = json.loads(capsys.readouterr().out)["layouts"][0]
-    assert [round(x, 4) for x in best["days_band"]] == [1.2988, 1.896]
+    assert [round(x, 4) for x in best["days_band"]] == [1.2973, 1.8915]
     assert best["days_band"][0] < best["days"] < best["days_band"][1]
     grid = ["plan", h100, "--vary", "site.pue=1.2", "--jobs", "1"]
     assert main([*grid, "--format", "markdown"]) == 0

@@ -170,7 +170,7 @@ def test_cost_text_shows_the_predicted_step(capsys: pytest.CaptureFixture[str]) 
     assert main(["cost", "sample_designs/h100-40node.yaml"]) == 0
     out = capsys.readouterr().out
     assert "MFU                               45% (declared)" in out
-    assert "predicted step                    2.624 s (2.28-3.34 s)" in out
+    assert "predicted step                    2.624 s (2.28-3.33 s)" in out
     assert "  data-parallel comm.             150 ms (6%)" in out
 
 

@@ -44,7 +44,7 @@ def test_every_printer_prints_the_projections_band(capsys: pytest.CaptureFixture
     assert main(["cost", H100, *PREDICTED, "--format", "json"]) == 0
     (p,) = json.loads(capsys.readouterr().out)["projections"]
     low, high = p["training_days_band"]
-    assert (round(low, 3), round(high, 3)) == (1.762, 2.573)  # 2.026 d x 0.87 and x 1.27
+    assert (round(low, 3), round(high, 3)) == (1.76, 2.567)  # 2.026 d x 0.869 and x 1.267
 
 
 def test_the_band_has_one_source(

@@ -25,8 +25,8 @@ The layout is a lever on training time that costs nothing to pull: Narayanan et 
 (Megatron-LM, section 5) measure large throughput differences between tensor/pipeline splits
 and micro-batch sizes of one model on the same GPUs. A layout a tenth slower than the best
 wastes a tenth of the cluster for the whole run. The 10% default is dclint's own: about the
-step-time model's mean absolute error on its 164 calibration runs (8.7%: the Megatron family's
-89 runs 10.2%, the PyTorch-native 75 6.8%; docs/performance-model.md), so a gap above it is
+step-time model's mean absolute error on its 164 calibration runs (8.6%: the Megatron family's
+89 runs 10.1%, the PyTorch-native 75 6.8%; docs/performance-model.md), so a gap above it is
 more than the model's typical error on one run, and both steps come from the one model, so
 their gap is firmer than either figure (the message quotes the calibration band). A
 layout counts as valid only with `reserve` (default 10%, as PAR004's: dclint's own default for
