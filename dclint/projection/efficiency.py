@@ -214,7 +214,8 @@ FUSED_ATTENTION_SOURCE = (
 # PyTorch SDPA's cuDNN backend (attention_kernel cudnn) runs the same kernels
 CUDNN_SDPA_SOURCE = (
     "PyTorch SDPA's cuDNN attention (first on sm90 and sm100 once PyTorch's cuDNN is above "
-    f"9.15: check_prefer_cudnn_attention, pytorch/pytorch#174200): {_FUSED_HOPPER[1]}"
+    "9.15: check_prefer_cudnn_attention in sdp_utils.cpp, torch 2.10 and later): "
+    f"{_FUSED_HOPPER[1]}"
 )
 
 

@@ -210,8 +210,9 @@ MX_CAST_BYTES = 2 + 1 + 1 / 32
 # PyTorch SDPA's flash backend bundles: sdpa's rates
 # "cudnn": PyTorch SDPA's cuDNN backend (SDPBackend.CUDNN_ATTENTION), which PyTorch puts first
 # on sm90 and sm100 once the runtime cuDNN is above 9.15 (check_prefer_cudnn_attention,
-# aten/src/ATen/native/transformers/cuda/sdp_utils.cpp; pytorch/pytorch#174200): cuDNN's
-# fused attention kernels, the ones Transformer Engine's fused attention runs: flash's rates
+# aten/src/ATen/native/transformers/cuda/sdp_utils.cpp, in torch 2.10 and later, as a review
+# on huggingface/transformers#48163 reads it): cuDNN's fused attention kernels, the ones
+# Transformer Engine's fused attention runs: flash's rates
 ATTENTION_KERNEL_SLOWDOWN: dict[str, tuple[float, float]] = {
     "flash": (1.0, 1.0),
     "triton": (1.4, 2.0),
