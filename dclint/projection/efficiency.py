@@ -20,6 +20,7 @@ __all__ = [
     "FP8_CAST_BYTES",
     "FP8_TRANSPOSE_BYTES",
     "FUSED_ATTENTION_SOURCE",
+    "FUSED_NARROW_SOURCE",
     "GEMM_GUIDE",
     "GENERATION",
     "GUIDE_LAYER",
@@ -27,6 +28,7 @@ __all__ = [
     "MXFP8_GEMM_RATE",
     "NARROW_HEAD",
     "SDPA_BLACKWELL",
+    "SDPA_NARROW_SOURCE",
     "SDPA_SOURCE",
     "SMS",
     "Efficiency",
@@ -170,15 +172,16 @@ NARROW_HEAD = 64  # the head dim of the narrow panels: a head this wide or narro
 _FA2_H100 = _ATTENTION_HOPPER[0] * 989.0  # TFLOPS: 35% of H100 SXM's dense BF16 peak
 
 
-def _rates_text(rates: tuple[tuple[float, ...], ...]) -> str:
-    """'335 TFLOPS forward with the causal mask, ...' at 16K and the rates at 2K, from `rates`."""
+def _rates_text(rates: tuple[tuple[float, ...], ...], head: int = 128) -> str:
+    """'335 TFLOPS forward with the causal mask, ...' at 16K and the rates at 2K, from `rates`
+    (the panel of head dim `head`)."""
     at = {n: tuple(f"{row[i]:g}" for row in rates) for i, n in enumerate(ATTENTION_LENGTHS)}
     c16, f16, b16 = at[16384]
     c2, f2, b2 = at[2048]
     return (
-        f"{c16} TFLOPS forward with the causal mask, {f16} without, {b16} backward (head dim 128, "
-        f"16K); at a run's sequence length its rate by length (Fig. 5 and 6, 512 to 16K tokens: "
-        f"{c2}, {f2} and {b2} at 2K), interpolated in log length"
+        f"{c16} TFLOPS forward with the causal mask, {f16} without, {b16} backward (head dim "
+        f"{head}, 16K); at a run's sequence length its rate by length (Fig. 5 and 6, 512 to 16K "
+        f"tokens: {c2}, {f2} and {b2} at 2K), interpolated in log length"
     )
 
 
@@ -210,6 +213,15 @@ _FUSED_HOPPER: tuple[tuple[float, float, float], str] = (
 FUSED_ATTENTION_SOURCE = (
     "Transformer Engine's fused attention in cuDNN on Hopper (get_attention_backend prefers it "
     f"on sm90+): {_FUSED_HOPPER[1]}"
+)
+# what the notes add for a model whose heads are NARROW_HEAD wide or narrower, by kernel
+SDPA_NARROW_SOURCE = (
+    f"its heads {NARROW_HEAD} wide or narrower, at the head dim {NARROW_HEAD} panel's rates: "
+    + _rates_text(_FA2_H100_HD64_BY_LENGTH, NARROW_HEAD)
+)
+FUSED_NARROW_SOURCE = (
+    f"its heads {NARROW_HEAD} wide or narrower, at the head dim {NARROW_HEAD} panel's rates: "
+    + _rates_text(_CUDNN_H100_HD64_BY_LENGTH, NARROW_HEAD)
 )
 # PyTorch SDPA's cuDNN backend (attention_kernel cudnn) runs the same kernels
 CUDNN_SDPA_SOURCE = (

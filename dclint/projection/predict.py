@@ -22,10 +22,13 @@ from dclint.projection.collectives import ECMP_COLLISION, Links
 from dclint.projection.efficiency import (
     CUDNN_SDPA_SOURCE,
     FUSED_ATTENTION_SOURCE,
+    FUSED_NARROW_SOURCE,
     GENERATION,
     GUIDE_MS,
     MXFP8_GEMM_RATE,
+    NARROW_HEAD,
     SDPA_BLACKWELL,
+    SDPA_NARROW_SOURCE,
     SDPA_SOURCE,
     efficiency_for,
     power_clock,
@@ -290,6 +293,8 @@ def inputs(
             attention_eff=machine.attention_eff * factor,
         )
         notes.append(note)
+    # the attention kernels' narrow-head panels, as the step model picks them (model._layer_pass)
+    narrow_heads = arch.q / arch.heads <= NARROW_HEAD
     if settings.flash_attention and settings.attention_kernel in ("sdpa", "flash2"):
         kernel = (
             "PyTorch SDPA's flash backend (FlashAttention-2)"
@@ -297,7 +302,8 @@ def inputs(
             else "the flash-attn package's FlashAttention-2"
         )
         if machine.sdpa != (1.0, 1.0, 1.0):
-            notes.append(f"core attention in {kernel}: {SDPA_SOURCE}")
+            narrow = f"; {SDPA_NARROW_SOURCE}" if narrow_heads else ""
+            notes.append(f"core attention in {kernel}: {SDPA_SOURCE}{narrow}")
         elif settings.attention_kernel == "sdpa" and (
             GENERATION.get(hw.family, hw.family) == "blackwell"
         ):
@@ -322,7 +328,8 @@ def inputs(
         source = (
             FUSED_ATTENTION_SOURCE if settings.attention_kernel == "flash" else CUDNN_SDPA_SOURCE
         )
-        notes.append(f"core attention in {source}")
+        narrow = f"; {FUSED_NARROW_SOURCE}" if narrow_heads else ""
+        notes.append(f"core attention in {source}{narrow}")
     profile = design.calibration
     entry = profile.gpus.get(hw.gpu_key) if profile is not None else None
     if profile is not None and entry is not None:  # a profile changes only the GPUs it holds
@@ -518,7 +525,7 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
             "the gradients by norm; composer/optim/decoupled_weight_decay.py, v0.16) where a "
             f"fused Adam moves {ADAM_BYTES:g} B"
         )
-    if s.framework == "torchtitan" and s.param_dtype == "bf16":
+    if software(s).optimizer_bytes == ADAM_BF16_BYTES:
         notes.append(
             f"optimizer step on a bf16 model (param_dtype bf16): {ADAM_BF16_BYTES:g} B of HBM "
             "traffic a parameter (AdamW's moments in the parameters' dtype, no fp32 master "
