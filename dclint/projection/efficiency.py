@@ -36,6 +36,7 @@ __all__ = [
     "guide_layer_seconds",
     "length_factors",
     "machine",
+    "narrow",
     "power_clock",
     "tile_share",
 ]
@@ -169,6 +170,13 @@ _CUDNN_H100_HD64_BY_LENGTH: tuple[tuple[float, ...], ...] = (
     (266.0, 348.0, 395.0, 417.0, 432.0, 433.0),
 )
 NARROW_HEAD = 64  # the head dim of the narrow panels: a head this wide or narrower takes them
+
+
+def narrow(head: float) -> bool:
+    """Whether attention heads `head` wide take the narrow panels (NARROW_HEAD or narrower)."""
+    return head <= NARROW_HEAD
+
+
 _FA2_H100 = _ATTENTION_HOPPER[0] * 989.0  # TFLOPS: 35% of H100 SXM's dense BF16 peak
 
 
@@ -235,13 +243,15 @@ def length_factors(
     rates: tuple[tuple[float, ...], ...],
     length: float,
     panel: tuple[tuple[float, ...], ...] = (),
+    head: float = NARROW_HEAD,
 ) -> tuple[float, ...]:
     """Each pass's time at `length` tokens over its time at `rates`' 16K rate (TFLOPS by pass
-    at ATTENTION_LENGTHS), at `panel`'s rates where given (another head dim's) or `rates`':
+    at ATTENTION_LENGTHS), at `panel`'s rates (the narrow heads' panel) where heads `head`
+    wide are `narrow` (a panel given without a width is taken), at `rates`' otherwise:
     interpolated in log length, held at 512 and 16K. No rates: 1."""
     if not rates:
         return (1.0, 1.0, 1.0)
-    measured = panel or rates
+    measured = panel if panel and narrow(head) else rates
     lengths = ATTENTION_LENGTHS
     x = min(max(float(length), lengths[0]), lengths[-1])
     i = 0

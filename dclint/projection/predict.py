@@ -26,11 +26,11 @@ from dclint.projection.efficiency import (
     GENERATION,
     GUIDE_MS,
     MXFP8_GEMM_RATE,
-    NARROW_HEAD,
     SDPA_BLACKWELL,
     SDPA_NARROW_SOURCE,
     SDPA_SOURCE,
     efficiency_for,
+    narrow,
     power_clock,
 )
 from dclint.projection.efficiency import machine as gpu_machine
@@ -247,6 +247,7 @@ def inputs(
             f"({DEFAULT_MICRO_BATCHES_PER_STAGE} x pp micro-batches a step, dclint's own default)"
         )
     settings = wl.software_in_effect
+    sw = software(settings)
     torch_fsdp = settings.sharding in ("fsdp", "hsdp")
     reshard = settings.reshard_after_forward
     layout = Layout(
@@ -294,7 +295,7 @@ def inputs(
         )
         notes.append(note)
     # the attention kernels' narrow-head panels, as the step model picks them (model._layer_pass)
-    narrow_heads = arch.q / arch.heads <= NARROW_HEAD
+    narrow_heads = narrow(arch.q / arch.heads)
     if settings.flash_attention and settings.attention_kernel in ("sdpa", "flash2"):
         kernel = (
             "PyTorch SDPA's flash backend (FlashAttention-2)"
@@ -302,8 +303,8 @@ def inputs(
             else "the flash-attn package's FlashAttention-2"
         )
         if machine.sdpa != (1.0, 1.0, 1.0):
-            narrow = f"; {SDPA_NARROW_SOURCE}" if narrow_heads else ""
-            notes.append(f"core attention in {kernel}: {SDPA_SOURCE}{narrow}")
+            panel = f"; {SDPA_NARROW_SOURCE}" if narrow_heads else ""
+            notes.append(f"core attention in {kernel}: {SDPA_SOURCE}{panel}")
         elif settings.attention_kernel == "sdpa" and (
             GENERATION.get(hw.family, hw.family) == "blackwell"
         ):
@@ -313,7 +314,7 @@ def inputs(
                 f"core attention in {kernel}: no per-pass measurement on '{hw.gpu_key}', the "
                 "generation's attention rate"
             )
-    if settings.flash_attention and software(settings).varlen_padding:
+    if settings.flash_attention and sw.varlen_padding:
         notes.append(
             "llm-foundry's attn_impl flash gathers q, k and v out of their padding before "
             "flash-attn's varlen kernel and scatters the output back (flash_attn_fn, "
@@ -328,8 +329,8 @@ def inputs(
         source = (
             FUSED_ATTENTION_SOURCE if settings.attention_kernel == "flash" else CUDNN_SDPA_SOURCE
         )
-        narrow = f"; {FUSED_NARROW_SOURCE}" if narrow_heads else ""
-        notes.append(f"core attention in {source}{narrow}")
+        panel = f"; {FUSED_NARROW_SOURCE}" if narrow_heads else ""
+        notes.append(f"core attention in {source}{panel}")
     profile = design.calibration
     entry = profile.gpus.get(hw.gpu_key) if profile is not None else None
     if profile is not None and entry is not None:  # a profile changes only the GPUs it holds
@@ -344,9 +345,7 @@ def inputs(
             f"'{hw.gpu_key}' has none: the step is predicted as if it ran"
         )
     torchao = wl.precision == "fp8" and settings.fp8_recipe in TORCHAO_FP8_RECIPES
-    torchao_mx = (
-        wl.precision == "fp8" and settings.fp8_recipe == "mxfp8" and software(settings).torchao_mx
-    )
+    torchao_mx = wl.precision == "fp8" and settings.fp8_recipe == "mxfp8" and sw.torchao_mx
 
     def fp8_line(k: str, v: str) -> str:
         if k == "fp8" and torchao:
@@ -360,7 +359,7 @@ def inputs(
             for k, v in eff.sources
         )
     )
-    notes.extend(_software_notes(settings, layout, arch, fp8=wl.precision == "fp8"))
+    notes.extend(_software_notes(settings, sw, layout, arch, fp8=wl.precision == "fp8"))
     if arch.experts and settings.cuda_graphs != FULL_ITERATION:
         local = arch.experts // max(1, layout.ep)
         notes.append(
@@ -374,7 +373,7 @@ def inputs(
     expert_tp = settings.expert_tp or layout.tp
     if arch.experts and expert_tp > 1:
         notes.append(_expert_tp_collectives(expert_tp, settings.ep_dispatcher))
-    return arch, layout, machine, software(settings)
+    return arch, layout, machine, sw
 
 
 def _torchao_fp8(s: Settings, layout: Layout, machine: Machine) -> str:
@@ -418,7 +417,9 @@ def _fp4_recipe(s: Settings) -> str:
     return f"; and {extra:g} B an element for fp8_recipe {s.fp8_recipe}'s scaling" if extra else ""
 
 
-def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) -> list[str]:
+def _software_notes(
+    s: Settings, sw: Software, layout: Layout, arch: Arch, fp8: bool = False
+) -> list[str]:
     """The assumptions behind the PyTorch-native terms a workload's settings turn on, each
     with its source or as dclint's own (docs/performance-model.md, Software)."""
     notes: list[str] = []
@@ -525,7 +526,7 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
             "the gradients by norm; composer/optim/decoupled_weight_decay.py, v0.16) where a "
             f"fused Adam moves {ADAM_BYTES:g} B"
         )
-    if software(s).optimizer_bytes == ADAM_BF16_BYTES:
+    if sw.optimizer_bytes == ADAM_BF16_BYTES:
         notes.append(
             f"optimizer step on a bf16 model (param_dtype bf16): {ADAM_BF16_BYTES:g} B of HBM "
             "traffic a parameter (AdamW's moments in the parameters' dtype, no fp32 master "
@@ -549,7 +550,6 @@ def _software_notes(s: Settings, layout: Layout, arch: Arch, fp8: bool = False) 
             "pytorch/pytorch#149946)"
         )
     if per_projection(s.tp_plan, layout.tp, layout.sequence_parallel):
-        sw = software(s)
         each = tp_collectives(arch, layout, sw)
         megatron = tp_collectives(arch, layout, replace(sw, tp_plan="megatron"))
         notes.append(

@@ -15,7 +15,7 @@ from dclint.model.software import (
     per_projection,
 )
 from dclint.projection.collectives import group_time, node_share
-from dclint.projection.efficiency import MXFP8_GEMM_RATE, NARROW_HEAD, length_factors, tile_share
+from dclint.projection.efficiency import MXFP8_GEMM_RATE, length_factors, tile_share
 from dclint.projection.flops import per_token
 from dclint.projection.memory import PER_TENSOR_FP8
 from dclint.projection.step.records import (
@@ -390,21 +390,20 @@ def _layer_pass(a: Arch, lay: Layout, mac: Machine, sw: Software) -> _Pass:
     # ring's c steps, the first causal; with K and V all-gathered (dclint's split by work),
     # the two triangles of the rank's two chunks (a 2c-th of the sequence each) of 2c shares
     k = 2 * c if sw.cp_all_gather and c > 1 else c
+    head_dim = q / a.heads  # the narrow panels' where narrow (efficiency.narrow)
     if sw.flash_attention and sw.attention_kernel in ("sdpa", "flash2"):
         # FlashAttention-2 (PyTorch SDPA's or the flash-attn package's) at its rate per pass
         # (Machine.sdpa); a cp rank runs one share of its k with the causal mask, k - 1 without
         # at the rank's sequence share (length_factors: the rate by length where measured)
         causal_fwd, full_fwd, sdpa_bwd = mac.sdpa
-        narrow = mac.sdpa_lengths_narrow if q / a.heads <= NARROW_HEAD else ()
-        lc, lf, lb = length_factors(mac.sdpa_lengths, s / c, narrow)
+        lc, lf, lb = length_factors(mac.sdpa_lengths, s / c, mac.sdpa_lengths_narrow, head_dim)
         slow_fwd *= (causal_fwd * lc + (k - 1) * full_fwd * lf) / k
         slow_bwd *= sdpa_bwd * lb
     if sw.flash_attention and sw.attention_kernel in ("flash", "cudnn"):
         # Transformer Engine's fused attention at cuDNN's rate per pass where it runs cuDNN
         # (Machine.fused_attention), the passes of a cp rank as above
         causal_fwd, full_fwd, fused_bwd = mac.fused_attention
-        narrow = mac.fused_lengths_narrow if q / a.heads <= NARROW_HEAD else ()
-        lc, lf, lb = length_factors(mac.fused_lengths, s / c, narrow)
+        lc, lf, lb = length_factors(mac.fused_lengths, s / c, mac.fused_lengths_narrow, head_dim)
         slow_fwd *= (causal_fwd * lc + (k - 1) * full_fwd * lf) / k
         slow_bwd *= fused_bwd * lb
     attn_fwd = slow_fwd * attn / attn_rate
