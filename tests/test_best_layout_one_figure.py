@@ -21,7 +21,7 @@ DECLARED = BAD[: BAD.index("  # tp 2, pp 2")].replace(
 )
 USED = (
     "at your declared MFU 30%: your layout 9.072 s a step, 13.02 d; the best 6.698 s a step, "
-    "MFU 40.63%, 9.614 d (the step model's: 6.722 s and 4.964 s a step, the best at MFU "
+    "MFU 40.63%, 9.614 d (the step model's: 6.723 s and 4.964 s a step, the best at MFU "
     "54.83%, as dclint plan lists them)"
 )
 
@@ -41,7 +41,7 @@ def test_plan_finding_and_review_quote_the_same_best_layout(
     assert main(["check", str(design), "--select", "PAR005", "--layout-search"]) == 0  # a warning
     finding = capsys.readouterr().out
     assert (
-        "35.4% slower than the best (6.722 s against 4.964 s a step, predicted; calibration "
+        "35.4% slower than the best (6.723 s against 4.964 s a step, predicted; calibration "
         "band 0.869-1.267x; at your declared MFU 30%: 9.072 s against 6.698 s); "
     ) in finding
     assert "[the fix saves 3.407 d]" in finding  # 13.02 d - 9.614 d
@@ -84,7 +84,7 @@ def test_a_declared_mfu_carried_above_what_calibration_measured_says_so(
     assert main(["plan", h100, "--top", "1"]) == 0
     out = capsys.readouterr().out
     assert (
-        "MFU 61.06%, 1.29 d (the step model's: 2.624 s and 1.934 s a step, the best at MFU "
+        "MFU 61.06%, 1.29 d (the step model's: 2.625 s and 1.934 s a step, the best at MFU "
         "52.77%, as dclint plan lists them).\n\n"
         "outside what dclint has seen measured: 1 of the layouts listed predicts more than "
         "49% MFU (up to 52.77%), and your declared MFU 45% carried to the best layout comes "

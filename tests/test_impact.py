@@ -247,7 +247,7 @@ def test_ecmp_and_spread_placement_reach_the_step_model() -> None:
     notes: list[str] = []
     got = inputs(*design_with("fabrics[0].routing=ecmp", "fabrics[0].placement=spread"), notes)
     assert not isinstance(got, str)
-    assert got[2].links == Links(72, 720e9, 40e9, ((32, 2.0),), 1.4, 576)
+    assert got[2].links == Links(72, 720e9, 40e9, ((32, 2.0),), 1.4, 576, 282e9)
     assert any("(Gangidi et al., SIGCOMM 2024" in n for n in notes)
     adaptive, ecmp = design_with(), design_with("fabrics[0].routing=ecmp")
     for nonblocking in (False, True):

@@ -150,7 +150,7 @@ def test_cost_names_and_times_the_step_parts_as_the_review_does(
         "  tensor-parallel comm.           176 ms (7%)",
         "  pipeline bubble                 0 s (0%)",
         "  pipeline sends                  0 s (0%)",
-        "  data-parallel comm.             150 ms (6%)",
+        "  data-parallel comm.             151 ms (6%)",
         "  context-parallel comm.          0 s (0%)",
         "  expert all-to-all               0 s (0%)",
         "  optimizer                       455 us (0%)",

@@ -54,18 +54,18 @@ def test_summary_ranks_by_class_then_severity_then_days_then_money(two: str) -> 
     assert table == [
         f"| 1 | broken-fabric-2to1 | {perf} | NET001 fabric-oversubscribed | error | 1 | - | - |",
         f"| 2 | broken-fabric-2to1 | {perf} | PAR005 layout-slower-than-best | warning | 1 "
-        "| 27.18 d | 5,204,899 CNY |",
+        "| 27.18 d | 5,204,892 CNY |",
         f"| 3 | h100-40node | {perf} | PAR005 layout-slower-than-best | warning | 1 | 0.4605 d "
-        "| 31,819 CNY |",
+        "| 31,823 CNY |",
     ]
     # the days each costs as the finding's own line prints them, in the same document
-    assert "**The fix saves 27.18 d, 5,204,899 CNY.**" in two
-    assert "**The fix saves 0.4605 d, 31,819 CNY.**" in two
+    assert "**The fix saves 27.18 d, 5,204,892 CNY.**" in two
+    assert "**The fix saves 0.4605 d, 31,823 CNY.**" in two
     top = [x for x in body if x[:3] in ("1. ", "2. ", "3. ")]
     assert len(top) == 3  # the top three, each with its figures, where, and its fix in words
     assert top[1].endswith(
         "broken-fabric-2to1.yaml:130 (PAR005 layout-slower-than-best). Fix: "
-        "run the best layout: the design change below. It costs 27.18 d and 5,204,899 CNY of the "
+        "run the best layout: the design change below. It costs 27.18 d and 5,204,892 CNY of the "
         "projected run."
     )
     # the 2:1 fabric costs its rail-optimised run nothing, and its item says why
@@ -155,7 +155,7 @@ def test_layout_and_headroom(two: str) -> None:
         "throughput to expect."
     ) in layout
     # the gap as PAR005's finding in the same document states it (it said 37% beside 36.6%)
-    assert "on 320 GPUs, 35.7% slower than the best (2.624 s against 1.934 s a step" in h100
+    assert "on 320 GPUs, 35.7% slower than the best (2.625 s against 1.934 s a step" in h100
     rows = [x for x in layout if x.startswith(("| declared", "| best"))]
     assert [r.split(" | ")[:2] for r in rows] == [
         ["| declared", "tp 8, pp 1, vpp 1, cp 1, ep 1, dp 40, mb 1"],
@@ -395,7 +395,7 @@ def test_the_step_table_names_the_predicted_step(two: str) -> None:
         "Training time of llm-13b, 1.751 d: compute 1.736 d, checkpoints 0.002194 d, failures "
         "0.0128 d; a step of 2.268 s at MFU 45% (declared)."
     ) in h100
-    assert "Predicted step of llm-13b, 2.624 s (2.28-3.33 s):" in h100
+    assert "Predicted step of llm-13b, 2.625 s (2.28-3.33 s):" in h100
     # the declared MFU as the projection's table prints it (the layout table printed 45.0%)
     assert (
         "| declared | tp 8, pp 1, vpp 1, cp 1, ep 1, dp 40, mb 1 | selective | 2.268 s | 45% |"

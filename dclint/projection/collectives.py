@@ -28,11 +28,13 @@ arrive, under the network transfer ("communications via IB and NVLink are fully 
 DeepSeek-V3, sec. 3.2.2), so the dispatch is never slower than the plain all-to-all.
 
 Latency (alpha-beta): NCCL's own cost model (src/graph/tuning.cc, ncclTopoTuneModel and
-ncclTopoGetAlgoTime) gives a ring collective of `steps` steps, `inter` of them between NVLink
-domains, the latency base + (steps - inter) x NVLink step + inter x network step for each
-protocol (LL, LL128, Simple), and the time latency + bytes / (bus bandwidth x the protocol's
-share of it); NCCL runs the protocol that is fastest, and so does `group_time` when told how
-many collectives (`calls`) the bytes are split into.
+ncclTopoGetAlgoTime, v2.23.4-1 to v2.30.7-1) gives a ring collective of `steps` steps, `inter`
+of them between NVLink domains, the latency base + (steps - inter) x NVLink step + inter x
+network step for each protocol (LL, LL128, Simple), the NVLink step floored at the host's
+network overhead when the ring leaves the domain and the network step NCCL's Tree one when the
+ring has one rank a domain; and the time latency + bytes / (bus bandwidth x the protocol's
+share of it, LL's capped); NCCL runs the protocol that is fastest, and so does `group_time`
+when told how many collectives (`calls`) the bytes are split into.
 """
 
 from __future__ import annotations
@@ -50,14 +52,28 @@ __all__ = [
     "tier_load",
 ]
 
-# NCCL src/graph/tuning.cc, Ring row of baseLat and hwLat (microseconds), protocols LL, LL128,
-# Simple; LL carries 8 bytes of data in 16 (flags) and runs at 1/4 of the bus bandwidth across
-# nodes, LL128 120 bytes in 128 (x 0.92), Simple all of it; a multi-node LL's NVLink step x 1.8
-RING_BASE_US = (3.6, 10.0, 8.4)
-RING_NVLINK_STEP_US = (0.47, 1.9, 3.4)
-RING_NET_STEP_US = (2.7, 4.0, 9.6)
-PROTOCOL_BW_SHARE = (0.25, 0.92, 1.0)
-LL_MULTINODE_NVLINK = 1.8
+# NCCL src/graph/tuning.cc, unchanged from v2.23.4-1 to v2.30.7-1 (the NCCL of the calibration
+# and validation runs from 2025 on; the 2023-24 runs' 2.18-2.22 give every published run's
+# figure within 0.01 points but NCCLX's Llama 3; 2021's ran 2.17 or older: the table in
+# docs/performance-model.md, *Latency*), microseconds, protocols LL, LL128, Simple: baseLat's
+# Ring row; hwLat's Ring row
+# over NVLink and across the network (NCCL_HW_NET); and hwLat's NET Tree row, which a ring of
+# one rank a node pays at each network step ("With ppn=1 latencies are fully exposed, use the
+# Tree network latency", 2.23.4 on). The NVLink steps of a ring that leaves the node are
+# floored at the host's network overhead (getNetOverhead: 1 us on x86 Intel and on other
+# hosts, 2 on AMD x86, which no design states), x 3 for Simple.
+RING_BASE_US = (6.6, 14.0, 8.4)
+RING_NVLINK_STEP_US = (0.6, 1.9, 3.4)
+RING_NET_STEP_US = (2.7, 4.0, 14.0)
+RING_NET_STEP_ONE_A_NODE_US = (5.0, 8.5, 14.0)
+NET_OVERHEAD_US = (1.0, 1.0, 3.0)
+# LL carries 8 bytes of data in 16 (flags): NCCL's Ring/LL bus bandwidth x 1/2 (2.21.5-1 on;
+# 1/4 or 1/3 before), capped at llMaxBws (GB/s): by GPU generation inside one node (Ampere 87.7,
+# Hopper 141, Blackwell 2 x 141: LL_MAX_NODE_GBS), by node count across nodes on x86 Intel and
+# other hosts (39.0 on 2 nodes, 20.4 on more); LL128 120 bytes in 128 (x 0.92), Simple all of it
+PROTOCOL_BW_SHARE = (0.5, 0.92, 1.0)
+LL_MAX_NODE_GBS = {"ampere": 87.7, "hopper": 141.0, "blackwell": 282.0}
+LL_MAX_NODES_GBS = (39.0, 20.4)
 # Gangidi et al., 'RDMA over Ethernet for Distributed AI Training at Meta Scale' (SIGCOMM 2024):
 # hashing on the destination queue pair too (E-ECMP) with NCCL's QP scaling improved AllReduce
 # by up to 40% over baseline ECMP, whose few long RoCE flows collide on the same uplinks: a
@@ -75,6 +91,8 @@ class Links:
     hash collisions; 1.0 where the fabric routes adaptively (InfiniBand).
     spread: 0 when a job's nodes are packed in rank order under the switch groups (a
     topology-aware scheduler); else the GPUs of the fabric its nodes are spread over.
+    ll_max: NCCL's cap on LL's bus bandwidth inside one node (B/s; `LL_MAX_NODE_GBS` of the
+    GPU's generation), 0 for none (a GPU of no known generation).
     """
 
     domain: int
@@ -83,6 +101,7 @@ class Links:
     tiers: tuple[tuple[int, float], ...] = ()
     collision: float = 1.0
     spread: int = 0
+    ll_max: float = 0.0
 
 
 def ring_all_reduce_bytes(size: float, ranks: int) -> float:
@@ -144,10 +163,13 @@ def ring_latency(links: Links, members: int, stride: int, ring: int = 1) -> tupl
     local = members if span <= links.domain else max(1, min(members, links.domain // stride))
     nodes = -(-members // local)
     steps, inter = ring * (members - 1), ring * (nodes - 1)
+    net = RING_NET_STEP_ONE_A_NODE_US if local == 1 else RING_NET_STEP_US
     out = []
     for p, base in enumerate(RING_BASE_US):
-        nvl = RING_NVLINK_STEP_US[p] * (LL_MULTINODE_NVLINK if p == 0 and nodes > 1 else 1.0)
-        out.append((base + (steps - inter) * nvl + inter * RING_NET_STEP_US[p]) * 1e-6)
+        nvl = RING_NVLINK_STEP_US[p]
+        if nodes > 1:
+            nvl = max(nvl, NET_OVERHEAD_US[p])
+        out.append((base + (steps - inter) * nvl + inter * net[p]) * 1e-6)
     return tuple(out)
 
 
@@ -188,6 +210,12 @@ def group_time(
     if calls <= 0 or members <= 1:
         return bandwidth
     lat = ring_latency(links, members, stride, ring)
-    return min(
-        calls * a + bandwidth / share for a, share in zip(lat, PROTOCOL_BW_SHARE, strict=True)
-    )
+    times = [calls * a + bandwidth / share for a, share in zip(lat, PROTOCOL_BW_SHARE, strict=True)]
+    # LL's bus bandwidth capped (llMaxBws): inside one domain by the GPU's generation, across
+    # domains by their number; the bytes are bus bytes, as `size / links.nvlink` counts them
+    local = members if span <= links.domain else max(1, min(members, links.domain // stride))
+    nodes = -(-members // local)
+    cap = links.ll_max if nodes == 1 else LL_MAX_NODES_GBS[nodes > 2] * 1e9
+    if cap > 0:
+        times[0] = max(times[0], calls * lat[0] + size / cap)
+    return min(times)

@@ -18,7 +18,7 @@ from dclint.model.software import (
     gradient_sync_in_effect,
     per_projection,
 )
-from dclint.projection.collectives import ECMP_COLLISION, Links
+from dclint.projection.collectives import ECMP_COLLISION, LL_MAX_NODE_GBS, Links
 from dclint.projection.efficiency import (
     CUDNN_SDPA_SOURCE,
     FUSED_ATTENTION_SOURCE,
@@ -167,7 +167,10 @@ def _links(design: Design, hw: Hardware, eff_nvl: float, eff_net: float, notes: 
             )
         if fabric.placement == "spread":
             spread = max(1, topology_of(design).gpus)
-    return Links(max(1, domain), nvlink, nic_gbps / 8 * 1e9 * eff_net, tiers, collision, spread)
+    ll_max = LL_MAX_NODE_GBS.get(GENERATION.get(hw.family, hw.family), 0.0) * 1e9
+    return Links(
+        max(1, domain), nvlink, nic_gbps / 8 * 1e9 * eff_net, tiers, collision, spread, ll_max
+    )
 
 
 def _hashed(design: Design, fabric: Fabric) -> bool:
