@@ -169,7 +169,8 @@ def test_a_bf16_model_under_composer_moves_half_its_bytes() -> None:
     """llm-foundry's DecoupledAdamW keeps its moments as torch.zeros_like(p): a bf16 model's
     step and clipping run the same operations on bf16 tensors, 2 B an element for 4
     (COMPOSER_ADAM_BF16_BYTES, 46 of COMPOSER_ADAM_BYTES's 92), and PAR004 counts bf16
-    gradients and moments; DeepSpeed clips nothing at its defaults (a fused Adam's 30)."""
+    gradients and moments. DeepSpeed's gradient_clipping defaults to 0.0, but its ZeRO
+    optimizers take the gradients' norm and unscale them every step all the same: 30 + 12."""
     assert (COMPOSER_ADAM_BYTES, COMPOSER_ADAM_BF16_BYTES) == (92.0, 46.0)
     run = _validation("llm-foundry-h100-large")["mpt-1b-h100-512gpu-2048"]
     assert software(run.wl.software_in_effect).optimizer_bytes == COMPOSER_ADAM_BYTES
@@ -186,8 +187,14 @@ def test_a_bf16_model_under_composer_moves_half_its_bytes() -> None:
         "decoupled_weight_decay.py, v0.16) where a fused Adam on fp32 state moves 30 B"
     ]
     deepspeed = _declared(run, software={"preset": "accelerate-deepspeed"})
-    assert not deepspeed.software_in_effect.clips_grad_norm
-    assert software(deepspeed.software_in_effect).optimizer_bytes == ADAM_BYTES
+    assert software(deepspeed.software_in_effect).optimizer_bytes == ADAM_BYTES + CLIP_BYTES
+    notes = [n for n in prediction(run, deepspeed).assumptions if n.startswith("optimizer step")]
+    assert notes == [
+        "optimizer step: 42 B of HBM traffic a parameter (a fused Adam on fp32 state, 30 B; the "
+        "gradients' norm and the unscaling by DeepSpeed's loss scale, which its ZeRO optimizers "
+        "run whatever gradient_clipping says, 12 B (the norm reads each fp32 gradient, the "
+        "scale reads and writes it))"
+    ]
 
 
 def test_llm_foundrys_flash_path_pays_its_padding_copies() -> None:

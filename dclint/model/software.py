@@ -18,7 +18,6 @@ from dclint.model.types import PositiveInt, Strict
 
 __all__ = [
     "ATTENTION_KERNELS",
-    "CLIPS_GRAD_NORM",
     "DEFAULTS",
     "EP_DISPATCHERS",
     "FP8_RECIPES",
@@ -105,11 +104,6 @@ ParamDtype = Literal["fp32", "bf16"]
 # (shard_model_param.clone().float()) and DeepSpeed's bf16 and ZeRO optimizers (the partition
 # .clone().float()) keep fp32 main weights and moments whatever the model's dtype.
 STATE_IN_PARAM_DTYPE: tuple[str, ...] = ("torchtitan", "llm-foundry")
-# frameworks that clip the gradients by norm at their defaults (Settings.clips_grad_norm;
-# the bytes: step.records.CLIP_BYTES): Megatron-Core's --clip-grad 1.0, TorchTitan's
-# training.max_norm 1.0 (KempnerForge's grad_clip_norm 1.0), llm-foundry's yamls'
-# gradient_clipping by norm; DeepSpeed's gradient_clipping defaults to 0.0, off
-CLIPS_GRAD_NORM: tuple[str, ...] = ("megatron-core", "torchtitan", "llm-foundry")
 # when PyTorch FSDP reduce-scatters the gradients of a step of several micro-batches: after
 # every micro-batch's backward (FSDP2 and FSDP1 as they run by default; TorchTitan, Composer),
 # or after the last one's only, the others accumulating unsharded gradients (FSDP2's
@@ -236,11 +230,6 @@ class Settings:
         parameters' dtype (`STATE_IN_PARAM_DTYPE`). PAR004's state bytes, the step model's
         optimizer bytes and both notes read this one test."""
         return self.param_dtype == "bf16" and self.framework in STATE_IN_PARAM_DTYPE
-
-    @property
-    def clips_grad_norm(self) -> bool:
-        """Whether the framework clips the gradients by norm at its defaults (CLIPS_GRAD_NORM)."""
-        return self.framework in CLIPS_GRAD_NORM
 
     @property
     def fp32_state_note(self) -> str:

@@ -643,11 +643,15 @@ def _optimizer_note(s: Settings, total: float) -> str:
         if s.bf16_state
         else f"a fused Adam on fp32 state, {adam:g} B"
     )
+    scaling = (
+        "the gradients' norm and the unscaling by DeepSpeed's loss scale, which its ZeRO "
+        "optimizers run whatever gradient_clipping says"
+        if s.framework == "deepspeed"
+        else "clipping the gradients by norm"
+    )
     clipping = (
-        f"clipping the gradients by norm, {clip:g} B (the norm reads each {dtype} gradient, the "
-        "scale reads and writes it)"
-        if clip
-        else "no gradient clipping (DeepSpeed's gradient_clipping, default 0.0)"
+        f"{scaling}, {clip:g} B (the norm reads each {dtype} gradient, the scale reads and "
+        "writes it)"
     )
     return f"optimizer step: {total:g} B of HBM traffic a parameter ({what}; {clipping})"
 
@@ -671,15 +675,15 @@ def _expert_tp_collectives(expert_tp: int, dispatcher: str) -> str:
 
 
 def optimizer_parts(s: Settings) -> tuple[float, float]:
-    """HBM bytes the optimizer step moves a (sharded) parameter and those of the gradient
-    clipping by norm before it, where the framework clips (Settings.clips_grad_norm):
+    """HBM bytes the optimizer step moves a (sharded) parameter and those of the gradients'
+    norm and scale before it, which every framework's step runs (step.records.CLIP_BYTES):
     Composer's DecoupledAdamW under llm-foundry (COMPOSER_ADAM_BYTES, its clipping counted
     in: 0 apart), a fused AdamW elsewhere (ADAM_BYTES, CLIP_BYTES); their bf16 counts on a
     bf16 model whose optimizer keeps its state in the parameters' dtype (Settings.bf16_state)."""
     if s.framework == "llm-foundry":
         return (COMPOSER_ADAM_BF16_BYTES if s.bf16_state else COMPOSER_ADAM_BYTES), 0.0
     adam, clip = (ADAM_BF16_BYTES, CLIP_BF16_BYTES) if s.bf16_state else (ADAM_BYTES, CLIP_BYTES)
-    return adam, clip if s.clips_grad_norm else 0.0
+    return adam, clip
 
 
 def software(s: Settings) -> Software:

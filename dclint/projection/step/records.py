@@ -90,8 +90,12 @@ FP32_ELEMENT, BF16_ELEMENT = 4.0, 2.0
 # `if clip_coef < 1:` conditional"); Megatron-Core (--clip-grad 1.0, optimizer/clip_grads.py at
 # 0293807): multi_tensor_l2norm over the fp32 main grads, then multi_tensor_scale_tensor, also
 # unconditional (Megatron-LM before Transformer Engine's scale kernel, apex's multi_tensor_scale,
-# scaled only when the norm exceeded clip_grad). DeepSpeed's gradient_clipping defaults to 0.0,
-# off (runtime/constants.py): no bytes. dclint's count of the code's operations.
+# scaled only when the norm exceeded clip_grad). DeepSpeed's gradient_clipping defaults to 0.0
+# (runtime/constants.py), but its ZeRO optimizers run the same pass every step whatever it says
+# (zero/stage3.py and stage_1_and_2.py: the norm of the fp32 gradient partitions for the overflow
+# check and _global_grad_norm, then unscale_and_clip_grads multiplies each by 1 / combined_scale,
+# the loss scale, 1.0 in bf16; bf16_optimizer.py, ZeRO-1 in bf16, scales only to clip). Every
+# framework's step charges it. dclint's count of the code's operations.
 CLIP_ACCESSES = 3.0
 CLIP_BYTES = CLIP_ACCESSES * FP32_ELEMENT  # fp32 gradients (Megatron's main grads, FSDP's): 12
 CLIP_BF16_BYTES = CLIP_ACCESSES * BF16_ELEMENT  # a bf16 model's bf16 gradients: 6
@@ -408,7 +412,7 @@ class Software:
     # Megatron-Core's DDP gradient bucket, parameters (model._dp_comm); 0: its default
     bucket_params: float = 0.0
     # HBM bytes the optimizer step moves a (sharded) parameter, gradient clipping included
-    # where the stack clips (predict.optimizer_bytes): ADAM_BYTES + CLIP_BYTES (a fused Adam),
+    # (predict.optimizer_parts): ADAM_BYTES + CLIP_BYTES (a fused Adam),
     # COMPOSER_ADAM_BYTES (Composer's unfused DecoupledAdamW), their bf16 counterparts
     optimizer_bytes: float = ADAM_BYTES
     # context parallelism as Transformer Engine's cp_comm_type "all_gather" runs it (model.
