@@ -148,9 +148,9 @@ def test_adamw_on_a_bf16_model_moves_14_bytes_a_parameter() -> None:
         "reads and writes it))"
     ]
     phrase = (
-        "param_dtype bf16 under megatron-core: its optimizer keeps fp32 main weights and Adam "
-        "moments whatever the model's dtype (Megatron-Core's distributed optimizer, "
-        "DeepSpeed's bf16 and ZeRO optimizers), counted and timed as fp32 state"
+        "param_dtype bf16 under megatron-core: Megatron-Core's distributed optimizer keeps fp32 "
+        "main weights and Adam moments whatever the model's dtype, counted and timed as fp32 "
+        "state"
     )
     assert sw_bf16.fp32_state_note == phrase
     assert phrase in megatron.assumptions
@@ -195,6 +195,18 @@ def test_a_bf16_model_under_composer_moves_half_its_bytes() -> None:
         "run whatever gradient_clipping says, 12 B (the norm reads each fp32 gradient, the "
         "scale reads and writes it))"
     ]
+    # a bf16 model under DeepSpeed keeps fp32 state: counted so, and said so
+    declared = _declared(run, software={"preset": "accelerate-deepspeed", "param_dtype": "bf16"})
+    sw = declared.software_in_effect
+    assert not sw.bf16_state
+    assert state_bytes(declared) == (4.0, 12.0)
+    assert software(sw).optimizer_bytes == ADAM_BYTES + CLIP_BYTES
+    phrase = (
+        "param_dtype bf16 under deepspeed: DeepSpeed's bf16 or ZeRO optimizer keeps fp32 main "
+        "weights and Adam moments whatever the model's dtype, counted and timed as fp32 state"
+    )
+    assert sw.fp32_state_note == phrase
+    assert phrase in memory_per_gpu(declared).notes
 
 
 def test_llm_foundrys_flash_path_pays_its_padding_copies() -> None:

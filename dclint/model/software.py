@@ -104,6 +104,11 @@ ParamDtype = Literal["fp32", "bf16"]
 # (shard_model_param.clone().float()) and DeepSpeed's bf16 and ZeRO optimizers (the partition
 # .clone().float()) keep fp32 main weights and moments whatever the model's dtype.
 STATE_IN_PARAM_DTYPE: tuple[str, ...] = ("torchtitan", "llm-foundry")
+# the optimizer that keeps fp32 state, as Settings.fp32_state_note names it
+_FP32_STATE_OPTIMIZERS = {
+    "megatron-core": "Megatron-Core's distributed optimizer",
+    "deepspeed": "DeepSpeed's bf16 or ZeRO optimizer",
+}
 # when PyTorch FSDP reduce-scatters the gradients of a step of several micro-batches: after
 # every micro-batch's backward (FSDP2 and FSDP1 as they run by default; TorchTitan, Composer),
 # or after the last one's only, the others accumulating unsharded gradients (FSDP2's
@@ -237,10 +242,10 @@ class Settings:
         bf16 is declared under a framework that keeps fp32 state ("" elsewhere)."""
         if self.param_dtype != "bf16" or self.bf16_state:
             return ""
+        optimizer = _FP32_STATE_OPTIMIZERS.get(self.framework, "its optimizer")
         return (
-            f"param_dtype bf16 under {self.framework}: its optimizer keeps fp32 main weights "
-            "and Adam moments whatever the model's dtype (Megatron-Core's distributed "
-            "optimizer, DeepSpeed's bf16 and ZeRO optimizers), counted and timed as fp32 state"
+            f"param_dtype bf16 under {self.framework}: {optimizer} keeps fp32 main weights and "
+            "Adam moments whatever the model's dtype, counted and timed as fp32 state"
         )
 
     @property

@@ -682,8 +682,7 @@ def optimizer_parts(s: Settings) -> tuple[float, float]:
     bf16 model whose optimizer keeps its state in the parameters' dtype (Settings.bf16_state)."""
     if s.framework == "llm-foundry":
         return (COMPOSER_ADAM_BF16_BYTES if s.bf16_state else COMPOSER_ADAM_BYTES), 0.0
-    adam, clip = (ADAM_BF16_BYTES, CLIP_BF16_BYTES) if s.bf16_state else (ADAM_BYTES, CLIP_BYTES)
-    return adam, clip
+    return (ADAM_BF16_BYTES, CLIP_BF16_BYTES) if s.bf16_state else (ADAM_BYTES, CLIP_BYTES)
 
 
 def software(s: Settings) -> Software:
