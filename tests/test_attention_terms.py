@@ -25,9 +25,24 @@ from dclint.projection.efficiency import (
     FUSED_NARROW_SOURCE,
     length_factors,
 )
+from dclint.projection.memory import (
+    BF16_GRAD_BYTES,
+    BF16_OPTIMIZER_BYTES,
+    memory_per_gpu,
+    state_bytes,
+)
 from dclint.projection.predict import software
 from dclint.projection.step.model import _layer_pass, step
-from dclint.projection.step.records import ACT, ADAM_BF16_BYTES, ADAM_BYTES, VARLEN_PAD_PASSES
+from dclint.projection.step.records import (
+    ACT,
+    ADAM_BF16_BYTES,
+    ADAM_BYTES,
+    CLIP_BF16_BYTES,
+    CLIP_BYTES,
+    COMPOSER_ADAM_BF16_BYTES,
+    COMPOSER_ADAM_BYTES,
+    VARLEN_PAD_PASSES,
+)
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "performance-model.md"
 
@@ -88,8 +103,8 @@ def test_sdpa_on_cudnn_is_timed_as_transformer_engines_fused_attention() -> None
     flash = prediction(run, _declared(run, software={"attention_kernel": "flash"}))
     sdpa = prediction(run, _declared(run, software={"attention_kernel": "sdpa"}))
     assert cudnn.step_time == flash.step_time
-    assert round(cudnn.step_time.m_as("s"), 3) == 3.663
-    assert round(sdpa.step_time.m_as("s"), 3) == 3.856
+    assert round(cudnn.step_time.m_as("s"), 3) == 3.676
+    assert round(sdpa.step_time.m_as("s"), 3) == 3.868
     notes = [n for n in cudnn.assumptions if n.startswith("core attention in")]
     assert notes == [f"core attention in {CUDNN_SDPA_SOURCE}"]
     assert [n for n in flash.assumptions if n.startswith("core attention in")] == [
@@ -98,24 +113,100 @@ def test_sdpa_on_cudnn_is_timed_as_transformer_engines_fused_attention() -> None
 
 
 def test_adamw_on_a_bf16_model_moves_14_bytes_a_parameter() -> None:
-    """Under the torchtitan preset a bf16 model's AdamW step moves ADAM_BF16_BYTES a parameter,
-    the fp32 optimizer's ADAM_BYTES otherwise: run 01's term 14/30 of what fp32 state costs, and
-    named in the assumptions. Megatron-Core keeps fp32 main weights: param_dtype bf16 does not
-    change its optimizer's bytes."""
-    assert (ADAM_BF16_BYTES, ADAM_BYTES) == (14.0, 30.0)
+    """Under the torchtitan preset a bf16 model's AdamW step moves ADAM_BF16_BYTES a parameter
+    and its clipping by norm CLIP_BF16_BYTES, the fp32 optimizer's ADAM_BYTES and CLIP_BYTES
+    otherwise: run 01's term 20/42 of what fp32 state costs, and named in the assumptions.
+    Megatron-Core keeps fp32 main weights: param_dtype bf16 does not change its optimizer's
+    bytes, nor PAR004's state bytes, and both say so in one phrase."""
+    assert (ADAM_BF16_BYTES, ADAM_BYTES, CLIP_BF16_BYTES, CLIP_BYTES) == (14.0, 30.0, 6.0, 12.0)
     run = _validation("kempnerforge-h200")["01-7b-1gpu-single"]
     a, lay, mac, sw = _run_inputs(run)
-    assert sw.optimizer_bytes == ADAM_BF16_BYTES
-    bf16, fp32 = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, optimizer_bytes=ADAM_BYTES))
-    assert bf16.optimizer / fp32.optimizer == pytest.approx(14 / 30)
-    assert round(bf16.optimizer, 4) == 0.0293
-    notes = prediction(run).assumptions
-    assert sum(n.startswith("optimizer step on a bf16 model") for n in notes) == 1
+    assert run.wl.software_in_effect.bf16_state
+    assert sw.optimizer_bytes == ADAM_BF16_BYTES + CLIP_BF16_BYTES
+    fp32_bytes = ADAM_BYTES + CLIP_BYTES
+    bf16, fp32 = step(a, lay, mac, sw), step(a, lay, mac, replace(sw, optimizer_bytes=fp32_bytes))
+    assert bf16.optimizer / fp32.optimizer == pytest.approx(20 / 42)
+    assert round(bf16.optimizer, 4) == 0.0418
+    notes = [n for n in prediction(run).assumptions if n.startswith("optimizer step")]
+    assert notes == [
+        "optimizer step: 20 B of HBM traffic a parameter (AdamW on a bf16 model (param_dtype "
+        "bf16: moments in the parameters' dtype), 14 B, no fp32 master weight; clipping the "
+        "gradients by norm, 6 B (the norm reads each bf16 gradient, the scale reads and "
+        "writes it))"
+    ]
+    assert state_bytes(run.wl) == (BF16_GRAD_BYTES, BF16_OPTIMIZER_BYTES) == (2.0, 4.0)
     declared = _declared(run, software={"preset": "megatron-core", "param_dtype": "bf16"})
-    assert declared.software_in_effect.param_dtype == "bf16"
-    assert software(declared.software_in_effect).optimizer_bytes == ADAM_BYTES
+    fp32_model = _declared(run, software={"preset": "megatron-core", "param_dtype": "fp32"})
+    sw_bf16 = declared.software_in_effect
+    assert sw_bf16.param_dtype == "bf16"
+    assert not sw_bf16.bf16_state
+    assert software(sw_bf16).optimizer_bytes == ADAM_BYTES + CLIP_BYTES == 42.0
     megatron = prediction(run, declared)
-    assert not [n for n in megatron.assumptions if n.startswith("optimizer step on a bf16")]
+    assert [n for n in megatron.assumptions if n.startswith("optimizer step")] == [
+        "optimizer step: 42 B of HBM traffic a parameter (a fused Adam on fp32 state, 30 B; "
+        "clipping the gradients by norm, 12 B (the norm reads each fp32 gradient, the scale "
+        "reads and writes it))"
+    ]
+    phrase = (
+        "param_dtype bf16 under megatron-core: Megatron-Core's distributed optimizer keeps fp32 "
+        "main weights and Adam moments whatever the model's dtype, counted and timed as fp32 "
+        "state"
+    )
+    assert sw_bf16.fp32_state_note == phrase
+    assert phrase in megatron.assumptions
+    assert fp32_model.software_in_effect.fp32_state_note == ""
+    assert phrase not in prediction(run, fp32_model).assumptions
+    # the memory side: PAR004's state bytes for the declared bf16 model are the fp32 ones
+    assert state_bytes(declared) == state_bytes(fp32_model) == (4.0, 12.0)
+    par004 = memory_per_gpu(declared)
+    same = memory_per_gpu(fp32_model)
+    assert (par004.gradients, par004.optimizer) == (same.gradients, same.optimizer)
+    assert phrase in par004.notes
+    assert phrase not in same.notes
+
+
+def test_a_bf16_model_under_composer_moves_half_its_bytes() -> None:
+    """llm-foundry's DecoupledAdamW keeps its moments as torch.zeros_like(p): a bf16 model's
+    step and clipping run the same operations on bf16 tensors, 2 B an element for 4
+    (COMPOSER_ADAM_BF16_BYTES, 46 of COMPOSER_ADAM_BYTES's 92), and PAR004 counts bf16
+    gradients and moments. DeepSpeed's gradient_clipping defaults to 0.0, but its ZeRO
+    optimizers take the gradients' norm and unscale them every step all the same: 30 + 12."""
+    assert (COMPOSER_ADAM_BYTES, COMPOSER_ADAM_BF16_BYTES) == (92.0, 46.0)
+    run = _validation("llm-foundry-h100-large")["mpt-1b-h100-512gpu-2048"]
+    assert software(run.wl.software_in_effect).optimizer_bytes == COMPOSER_ADAM_BYTES
+    assert state_bytes(run.wl) == (4.0, 12.0)
+    bf16 = _declared(run, software={"param_dtype": "bf16"})
+    assert bf16.software_in_effect.bf16_state
+    assert software(bf16.software_in_effect).optimizer_bytes == COMPOSER_ADAM_BF16_BYTES
+    assert state_bytes(bf16) == (2.0, 4.0)
+    notes = [n for n in prediction(run, bf16).assumptions if n.startswith("optimizer step")]
+    assert notes == [
+        "optimizer step as Composer runs it on a bf16 model (param_dtype bf16: moments in the "
+        "parameters' dtype): 46 B of HBM traffic a parameter (DecoupledAdamW, one kernel an "
+        "operation on bf16 state, after clipping the gradients by norm; composer/optim/"
+        "decoupled_weight_decay.py, v0.16) where a fused Adam on fp32 state moves 30 B"
+    ]
+    deepspeed = _declared(run, software={"preset": "accelerate-deepspeed"})
+    assert software(deepspeed.software_in_effect).optimizer_bytes == ADAM_BYTES + CLIP_BYTES
+    notes = [n for n in prediction(run, deepspeed).assumptions if n.startswith("optimizer step")]
+    assert notes == [
+        "optimizer step: 42 B of HBM traffic a parameter (a fused Adam on fp32 state, 30 B; the "
+        "gradients' norm and the unscaling by DeepSpeed's loss scale, which its ZeRO optimizers "
+        "run whatever gradient_clipping says, 12 B (the norm reads each fp32 gradient, the "
+        "scale reads and writes it))"
+    ]
+    # a bf16 model under DeepSpeed keeps fp32 state: counted so, and said so
+    declared = _declared(run, software={"preset": "accelerate-deepspeed", "param_dtype": "bf16"})
+    sw = declared.software_in_effect
+    assert not sw.bf16_state
+    assert state_bytes(declared) == (4.0, 12.0)
+    assert software(sw).optimizer_bytes == ADAM_BYTES + CLIP_BYTES
+    phrase = (
+        "param_dtype bf16 under deepspeed: DeepSpeed's bf16 or ZeRO optimizer keeps fp32 main "
+        "weights and Adam moments whatever the model's dtype, counted and timed as fp32 state"
+    )
+    assert sw.fp32_state_note == phrase
+    assert phrase in memory_per_gpu(declared).notes
 
 
 def test_llm_foundrys_flash_path_pays_its_padding_copies() -> None:

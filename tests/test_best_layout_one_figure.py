@@ -1,6 +1,6 @@
 """One best layout, one set of figures: where the design declares its MFU, the review scaled the
-best layout to that MFU (6.698 s a step, 9.614 d) while PAR005 and `dclint plan` quoted only the
-step model's (4.964 s). All three now read `Plan.used` and label the two: the step model's,
+best layout to that MFU (6.699 s a step, 9.614 d) while PAR005 and `dclint plan` quoted only the
+step model's (4.965 s). All three now read `Plan.used` and label the two: the step model's,
 and at your declared MFU."""
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ DECLARED = BAD[: BAD.index("  # tp 2, pp 2")].replace(
     "    parallel: {tp: 8, pp: 1}  # expect: PAR005\n    mfu: 30%\n",
 )
 USED = (
-    "at your declared MFU 30%: your layout 9.072 s a step, 13.02 d; the best 6.698 s a step, "
-    "MFU 40.63%, 9.614 d (the step model's: 6.723 s and 4.964 s a step, the best at MFU "
-    "54.83%, as dclint plan lists them)"
+    "at your declared MFU 30%: your layout 9.072 s a step, 13.02 d; the best 6.699 s a step, "
+    "MFU 40.63%, 9.614 d (the step model's: 6.723 s and 4.965 s a step, the best at MFU "
+    "54.82%, as dclint plan lists them)"
 )
 
 
@@ -35,21 +35,21 @@ def test_plan_finding_and_review_quote_the_same_best_layout(
     plan = capsys.readouterr().out.splitlines()
     assert USED + "." in plan
     assert (
-        "   1   2   1    1   1   1  32   4       none  on      zero2  4.964 s  54.83%"
+        "   1   2   1    1   1   1  32   4       none  on      zero2  4.965 s  54.82%"
         in "\n".join(plan)
     )
     assert main(["check", str(design), "--select", "PAR005", "--layout-search"]) == 0  # a warning
     finding = capsys.readouterr().out
     assert (
-        "35.4% slower than the best (6.723 s against 4.964 s a step, predicted; calibration "
-        "band 0.869-1.267x; at your declared MFU 30%: 9.072 s against 6.698 s); "
+        "35.4% slower than the best (6.723 s against 4.965 s a step, predicted; calibration "
+        "band 0.868-1.265x; at your declared MFU 30%: 9.072 s against 6.699 s); "
     ) in finding
-    assert "[the fix saves 3.407 d]" in finding  # 13.02 d - 9.614 d
+    assert "[the fix saves 3.406 d]" in finding  # 13.02 d - 9.614 d
     review = tmp_path / "r.md"
     assert main(["review", str(design), "-o", str(review)]) in (0, 1)
     text = review.read_text(encoding="utf-8")
     assert (
-        "| best | tp 2, pp 1, vpp 1, cp 1, ep 1, dp 32, mb 4 | none | 6.698 s | 40.63% | "
+        "| best | tp 2, pp 1, vpp 1, cp 1, ep 1, dp 32, mb 4 | none | 6.699 s | 40.63% | "
         "9.614 d | - |"
     ) in text
     assert f"as the findings price the gap): {USED}." in text
@@ -68,8 +68,8 @@ def test_plan_json_carries_both(tmp_path: Path, capsys: pytest.CaptureFixture[st
     data = json.loads(capsys.readouterr().out)
     assert data["declared_mfu"] == pytest.approx(0.30)
     best, mine = data["layouts"][0], data["declared"]
-    assert round(best["step_time_s"], 3) == 4.964
-    assert round(best["at_declared_mfu"]["step_time_s"], 3) == 6.698
+    assert round(best["step_time_s"], 3) == 4.965
+    assert round(best["at_declared_mfu"]["step_time_s"], 3) == 6.699
     assert round(best["at_declared_mfu"]["days"], 3) == 9.614
     assert mine["at_declared_mfu"]["mfu"] == pytest.approx(0.30, rel=1e-9)
 
@@ -77,7 +77,7 @@ def test_plan_json_carries_both(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_a_declared_mfu_carried_above_what_calibration_measured_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """h100-40node declares 45% where the step model predicts 38.89% for its layout: carried
+    """h100-40node declares 45% where the step model predicts 38.88% for its layout: carried
     to the best layout, the declared MFU gives 61.06%, above the 49% any H100 dense
     calibration run published. plan, its JSON and the review say so, each once."""
     h100 = str(SAMPLES / "h100-40node.yaml")
@@ -85,9 +85,9 @@ def test_a_declared_mfu_carried_above_what_calibration_measured_says_so(
     out = capsys.readouterr().out
     assert (
         "MFU 61.06%, 1.29 d (the step model's: 2.625 s and 1.934 s a step, the best at MFU "
-        "52.77%, as dclint plan lists them).\n\n"
+        "52.76%, as dclint plan lists them).\n\n"
         "outside what dclint has seen measured: 1 of the layouts listed predicts more than "
-        "49% MFU (up to 52.77%), and your declared MFU 45% carried to the best layout comes "
+        "49% MFU (up to 52.76%), and your declared MFU 45% carried to the best layout comes "
         "to 61.06%; 49% is the best MFU any calibration run of this GPU generation and class "
         "published (megatron-core-0.8-h100: gpt-16b): read them as a ranking, not as a "
         "throughput to expect.\n"

@@ -205,14 +205,14 @@ def test_a_predicted_mfu_is_printed_once_the_same(
 ) -> None:
     # h100-40node without its declared MFU: the MFU used is the prediction, and `cost`
     # printed it as 39.47% in one row and 39.5% in the next (40.53% since Hopper attention ran
-    # at cuDNN's rate, 38.89% since its GEMMs ran at a layer's shapes back to back)
+    # at cuDNN's rate, 38.88% since its GEMMs ran at a layer's shapes back to back)
     text = (ROOT / "sample_designs" / "h100-40node.yaml").read_text(encoding="utf-8")
     design = tmp_path / "h100.yaml"
     design.write_text(text.replace("    mfu: 45%\n", ""), encoding="utf-8")
     assert main(["cost", str(design)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert "MFU                               38.89% (predicted)" in out
-    assert "MFU predicted                     38.89% (30-45%)" in out
+    assert "MFU                               38.88% (predicted)" in out
+    assert "MFU predicted                     38.88% (30-45%)" in out
 
 
 def test_costs_look_up_the_projection_at_call_time() -> None:

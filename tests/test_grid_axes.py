@@ -108,12 +108,12 @@ def test_a_set_beside_a_swept_path_still_applies(capsys: pytest.CaptureFixture[s
 def test_the_grid_says_when_its_days_rest_on_an_mfu_no_run_has_measured(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The best layout at each point predicts 52.77% MFU on H100, above the 49% of any
+    """The best layout at each point predicts 52.76% MFU on H100, above the 49% of any
     calibration run of its class: `dclint plan` says to read it as a ranking, the grid printed
     its 1.49 days as a duration; it now says it under the table (text, Markdown, HTML)."""
     line = (
         "outside what dclint has seen measured: the best layouts of 2 of 2 points predict more "
-        "than 49% MFU (up to 52.77%), the best MFU any calibration run of this GPU generation "
+        "than 49% MFU (up to 52.76%), the best MFU any calibration run of this GPU generation "
         "and class published (megatron-core-0.8-h100: gpt-16b); read their days as a ranking, "
         "not as a duration to expect"
     )

@@ -52,7 +52,7 @@ def test_h100_hfu_adds_the_recomputation(capsys: pytest.CaptureFixture[str]) -> 
     assert _rows(capsys.readouterr().out) == {
         "MFU": "45% (declared)",
         "HFU at the MFU": "45.92%",
-        "MFU predicted": "38.89% (30-45%) (declared +16%)",
+        "MFU predicted": "38.88% (30-45%) (declared +16%)",
         "HFU predicted": "39.68%",
         "MFU/HFU counted": "exact count, causal attention; model FLOPs",
     }

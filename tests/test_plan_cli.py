@@ -333,7 +333,7 @@ def test_the_search_keeps_the_configured_reserve_and_checks_the_flags(
 def test_plan_counts_the_ramp_up_and_evaluations_as_cost_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """BLOOM as run (ramp-up 0.7703 d, 95 evaluations 0.7917 d in `dclint cost`): plan folded
+    """BLOOM as run (ramp-up 0.7706 d, 95 evaluations 0.7917 d in `dclint cost`): plan folded
     both into one overhead factor on the steps, so a layout twice as fast halved the
     evaluations too; they are their own terms, named with cost's figures, and the evaluations
     are the same days on every layout."""
@@ -345,15 +345,13 @@ def test_plan_counts_the_ramp_up_and_evaluations_as_cost_does(
     path.write_text(BLOOM_RUN, encoding="utf-8")
     assert main(["plan", str(path), "--workload", "bloom-176b", "--top", "1"]) == 0
     assert capsys.readouterr().out.splitlines()[-2:] == [
-        "days: steps x predicted step, + batch ramp-up (the declared run's 0.7703 d, 0.73% of "
-        "its steps) + evaluations (0.7917 d), x checkpoints and failures (the declared run's "
-        "+1.62%), as `dclint cost` counts them; cost: GPU-days x that run's cost a GPU-day",
-        # and where the days' band comes from, as cost's assumptions say it
-        "days' band: an 80% prediction interval of measured over predicted step time, for a "
-        "run on a setup other than dclint's calibration sources (random effects over 160 runs "
-        "from all 16 published benchmarks: the Ampere runs come from fewer than the 3 a "
-        "generation's own interval needs), dclint's calibration residuals "
-        "(docs/performance-model.md)",
+        "days: steps x predicted step, + batch ramp-up (the declared run's 0.7706 d, 0.73% of its "
+        "steps) + evaluations (0.7917 d), x checkpoints and failures (the declared run's +1.62%), "
+        "as `dclint cost` counts them; cost: GPU-days x that run's cost a GPU-day",
+        "days' band: an 80% prediction interval of measured over predicted step time, for a run "
+        "on a setup other than dclint's calibration sources (random effects over 160 runs from "
+        "all 16 published benchmarks: the Ampere runs come from fewer than the 3 a generation's "
+        "own interval needs), dclint's calibration residuals (docs/performance-model.md)",
     ]
     plan = _plan(str(path))
     (proj,) = project_workloads(load(str(path)))

@@ -159,7 +159,7 @@ def test_plan_apply_writes_the_best_layouts_sharding(
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
         "t.yaml: workload w: layout set to tp 1, pp 1, vpp 1, cp 1, ep 1, micro-batch 1, "
-        f"recompute none, software.sharding {HSDP} (the declared one was 18.1% slower a step, "
+        f"recompute none, software.sharding {HSDP} (the declared one was 18.0% slower a step, "
         "predicted)"
     )
     stale = (

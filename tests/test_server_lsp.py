@@ -345,7 +345,7 @@ async def test_hover_on_a_workload_shows_step_time_mfu_and_memory(client: Langua
         f"- memory a GPU {cost['memory/GPU']}",
     ]
     assert value.splitlines()[1] == (
-        "- predicted step 2.625 s (2.28-3.33 s), MFU predicted 38.89% (30-45%) (HFU 39.68%)"
+        "- predicted step 2.625 s (2.27-3.33 s), MFU predicted 38.88% (30-45%) (HFU 39.68%)"
     )
     # step time and MFU agree: 6 x 13e9 parameters x 960 x 4096 tokens a step over 320 GPUs
     # at the H100 SXM's 989 dense BF16 TFLOP/s is the step time at 100% MFU (within 10%: the

@@ -15,7 +15,13 @@ from dclint.projection.memory import memory_per_gpu
 from dclint.projection.predict import inputs
 from dclint.projection.search.layouts import memory_bytes
 from dclint.projection.step.model import Arch, Layout, Machine, Software, step
-from dclint.projection.step.records import FP8_RECIPE_BYTES, LAUNCH_SECONDS, LAYER_KERNELS
+from dclint.projection.step.records import (
+    ADAM_BYTES,
+    CLIP_BYTES,
+    FP8_RECIPE_BYTES,
+    LAUNCH_SECONDS,
+    LAYER_KERNELS,
+)
 
 DESIGN = """
 name: software
@@ -303,9 +309,22 @@ def test_the_megatron_lm_2021_preset_runs_unfused_serial_attention_and_communica
     new_in = inputs(design, design.workloads[0], hw, [])
     old_in = inputs(old, old.workloads[0], hw, [])
     assert not isinstance(new_in, str) and not isinstance(old_in, str)
-    assert new_in[3] == Software(fp8_recipe="delayed")
+    # Megatron-Core clips the gradients by norm (--clip-grad 1.0), as Megatron-LM of 2021 did
+    clipped = ADAM_BYTES + CLIP_BYTES
+    assert new_in[3] == Software(fp8_recipe="delayed", optimizer_bytes=clipped)
     assert old_in[3] == Software(
-        False, False, False, False, False, 2.0, True, "delayed", 0, False, False
+        False,
+        False,
+        False,
+        False,
+        False,
+        2.0,
+        True,
+        "delayed",
+        0,
+        False,
+        False,
+        optimizer_bytes=clipped,
     )
     a, lay, mac = new_in[:3]
     assert step(a, lay, mac, old_in[3]).tp > step(a, lay, mac, new_in[3]).tp

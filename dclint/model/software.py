@@ -28,6 +28,7 @@ __all__ = [
     "PRESETS",
     "PRESET_SOURCES",
     "SHARDING_KINDS",
+    "STATE_IN_PARAM_DTYPE",
     "TORCHAO_FP8_RECIPES",
     "Fp8Recipe",
     "GradientSync",
@@ -96,6 +97,18 @@ ATTENTION_KERNELS: tuple[str, ...] = ("flash", "triton", "sdpa", "flash2", "cudn
 CpCommType = Literal["p2p", "all_gather"]
 # the dtype the parameters are kept in (Settings.param_dtype)
 ParamDtype = Literal["fp32", "bf16"]
+# frameworks whose optimizer keeps its state in the parameters' dtype (Settings.bf16_state):
+# TorchTitan's torch.optim.AdamW (torch/optim/adamw.py: exp_avg = torch.zeros_like(p)) and
+# Composer's DecoupledAdamW, a torch.optim.AdamW subclass with the same zeros_like state
+# (composer/optim/decoupled_weight_decay.py, v0.16). Megatron-Core's distributed optimizer
+# (shard_model_param.clone().float()) and DeepSpeed's bf16 and ZeRO optimizers (the partition
+# .clone().float()) keep fp32 main weights and moments whatever the model's dtype.
+STATE_IN_PARAM_DTYPE: tuple[str, ...] = ("torchtitan", "llm-foundry")
+# the optimizer that keeps fp32 state, as Settings.fp32_state_note names it
+_FP32_STATE_OPTIMIZERS = {
+    "megatron-core": "Megatron-Core's distributed optimizer",
+    "deepspeed": "DeepSpeed's bf16 or ZeRO optimizer",
+}
 # when PyTorch FSDP reduce-scatters the gradients of a step of several micro-batches: after
 # every micro-batch's backward (FSDP2 and FSDP1 as they run by default; TorchTitan, Composer),
 # or after the last one's only, the others accumulating unsharded gradients (FSDP2's
@@ -207,13 +220,33 @@ class Settings:
     loss_chunks: int = 1
     # the dtype the parameters are kept in: fp32 (bf16 compute copies, fp32 master weights and
     # Adam moments), or bf16 (a model built in bf16 before sharding, KempnerForge: bf16
-    # parameters, gradients and AdamW states, no fp32 copy)
+    # parameters, gradients and AdamW states, no fp32 copy, where bf16_state says so)
     param_dtype: str = "fp32"
     # Megatron-Core's DistributedDataParallelConfig.bucket_size (parameters a gradient bucket
     # holds); 0: its default, max(4e7, 1e6 x the data-parallel group's ranks)
     ddp_bucket_size: int = 0
     framework: str = "megatron-core"
     preset: str = ""  # the preset the settings came from ("": none)
+
+    @property
+    def bf16_state(self) -> bool:
+        """Whether a bf16 model (param_dtype bf16) keeps its gradients and AdamW moments in
+        bf16, no fp32 copy: under the frameworks whose optimizer keeps state in the
+        parameters' dtype (`STATE_IN_PARAM_DTYPE`). PAR004's state bytes, the step model's
+        optimizer bytes and both notes read this one test."""
+        return self.param_dtype == "bf16" and self.framework in STATE_IN_PARAM_DTYPE
+
+    @property
+    def fp32_state_note(self) -> str:
+        """The phrase PAR004's notes and a prediction's assumptions share where param_dtype
+        bf16 is declared under a framework that keeps fp32 state ("" elsewhere)."""
+        if self.param_dtype != "bf16" or self.bf16_state:
+            return ""
+        optimizer = _FP32_STATE_OPTIMIZERS.get(self.framework, "its optimizer")
+        return (
+            f"param_dtype bf16 under {self.framework}: {optimizer} keeps fp32 main weights and "
+            "Adam moments whatever the model's dtype, counted and timed as fp32 state"
+        )
 
     @property
     def grad_bytes(self) -> float:
@@ -699,10 +732,16 @@ class Software(Strict):
         None,
         description="The dtype the parameters are kept in (default fp32: bf16 compute copies "
         "beside fp32 master weights and Adam moments); bf16: a model built in bf16 before "
-        "sharding (KempnerForge: Transformer(...).to(dtype=param_dtype), then fully_shard), "
-        "whose gradients and AdamW moments are bf16 too: PAR004 counts 2 + 2 + 4 B a "
-        "parameter instead of 2 + 4 + 12, and under the torchtitan preset the step model's "
-        "AdamW step moves 14 B a parameter instead of 30",
+        "sharding (KempnerForge: Transformer(...).to(dtype=param_dtype), then fully_shard). "
+        "Under the torchtitan and llm-foundry frameworks, whose optimizers keep their state in "
+        "the parameters' dtype (torch.optim.AdamW, Composer's DecoupledAdamW), the gradients "
+        "and AdamW moments are bf16 too: PAR004 counts 2 + 2 + 4 B a parameter instead of 2 + "
+        "4 + 12, and the step model's optimizer step and gradient clipping move bf16 bytes "
+        "(docs/performance-model.md: ADAM_BF16_BYTES, CLIP_BF16_BYTES, "
+        "COMPOSER_ADAM_BF16_BYTES). Under "
+        "megatron-core and deepspeed, whose optimizers keep fp32 main weights and moments "
+        "whatever the model's dtype, state is counted and timed as fp32, and the prediction's "
+        "assumptions and PAR004's notes say so",
     )
     ddp_bucket_size: PositiveInt | None = Field(
         None,

@@ -22,8 +22,11 @@ Conventions:
   (PyTorch's fully_shard docs: "keeps the unsharded parameters in memory after forward"), and
   under pipeline parallelism to the step's last backward: the weights are counted whole.
   A model built in bf16 before sharding (`software.param_dtype` bf16, KempnerForge's
-  build_parallel_model at 01b461a) keeps no fp32 copy: bf16 gradients (a gradient takes its
-  parameter's dtype) and AdamW's two bf16 moments, 2 + 2 + 4 B a parameter.
+  build_parallel_model at 01b461a) keeps no fp32 copy where its optimizer keeps state in the
+  parameters' dtype (Settings.bf16_state: torch.optim's AdamW under torchtitan, Composer's
+  DecoupledAdamW under llm-foundry): bf16 gradients (a gradient takes its parameter's dtype)
+  and AdamW's two bf16 moments, 2 + 2 + 4 B a parameter. Megatron-Core's distributed
+  optimizer and DeepSpeed's keep fp32 main weights and moments whatever the model's dtype.
 - Where the vocabulary and hidden size are known, the parameters hold two vocabulary x hidden
   matrices (the input embedding and an untied output layer, as Llama 3; at most half the dense
   parameters): the first pipeline stage holds the embedding and the last the output layer
@@ -173,7 +176,8 @@ XENTROPY_LOGIT_BYTES = 4.0
 # TorchTitan's ChunkedLossWrapper beside its chunk's logits: the hidden states' bf16 chunks and
 # the fp32 gradient accumulator, bytes an element of sequence x micro-batch x hidden
 CHUNK_BUFFER_BYTES = 6.0
-# a bf16 model (software.param_dtype bf16): bf16 gradients and AdamW's two bf16 moments
+# a bf16 model whose optimizer keeps state in its dtype (Settings.bf16_state): bf16 gradients
+# and AdamW's two bf16 moments
 BF16_GRAD_BYTES, BF16_OPTIMIZER_BYTES = 2.0, 4.0
 FP8_WEIGHT_BYTES = 1.0  # an FP8 parameter (fp8_param_gather) on a GPU without the transpose
 # FP8 recipes whose parameters Transformer Engine keeps as one per-tensor-scaled FP8 copy
@@ -662,9 +666,9 @@ def state_terms(wl: Workload) -> StateTerms:
 def state_bytes(wl: Workload) -> tuple[float, float]:
     """Bytes a parameter's gradient and optimizer states keep (module doc): fp32 main gradients
     (bf16 with grad_reduce_in_fp32 false) and fp32 master weights and moments; a bf16 model's
-    bf16 gradients and moments."""
+    bf16 gradients and moments where its optimizer keeps them so (Settings.bf16_state)."""
     sw = wl.software_in_effect
-    if sw.param_dtype == "bf16":
+    if sw.bf16_state:
         return BF16_GRAD_BYTES, BF16_OPTIMIZER_BYTES
     return sw.grad_bytes, OPTIMIZER_BYTES
 
@@ -834,12 +838,15 @@ def _estimate(wl: Workload, sh: Shape, stage: int, n: float) -> MemoryEstimate:
     else:
         notes.append("no data-parallel sharding (distributed optimizer off)")
     sw = wl.software_in_effect
-    if sw.param_dtype == "bf16":
+    if sw.bf16_state:
         notes.append(
             "bf16 parameters, gradients and AdamW moments, no fp32 copy (param_dtype bf16)"
         )
-    elif not sw.grad_reduce_in_fp32:
-        notes.append("gradients in bf16 (grad_reduce_in_fp32 false)")
+    else:
+        if sw.fp32_state_note:
+            notes.append(sw.fp32_state_note)
+        if not sw.grad_reduce_in_fp32:
+            notes.append("gradients in bf16 (grad_reduce_in_fp32 false)")
     if sh.offload:
         notes.append(
             f"activations of {sh.offload} layers offloaded to host memory, one in transit "

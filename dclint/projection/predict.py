@@ -49,6 +49,9 @@ from dclint.projection.step.records import (
     ADAM_BF16_BYTES,
     ADAM_BYTES,
     ATTENTION_KERNEL_SLOWDOWN,
+    CLIP_BF16_BYTES,
+    CLIP_BYTES,
+    COMPOSER_ADAM_BF16_BYTES,
     COMPOSER_ADAM_BYTES,
     EAGER_NORM_BYTES,
     EAGER_ROTARY_BYTES,
@@ -522,19 +525,9 @@ def _software_notes(
             "BF16 inputs are cast to FP8 with their transpose too (no LayerNormLinear writes "
             "them in FP8, as Megatron-Core's layer does)"
         )
-    if s.framework == "llm-foundry":
-        notes.append(
-            f"optimizer step as Composer runs it: {COMPOSER_ADAM_BYTES:g} B of HBM traffic a "
-            "parameter (DecoupledAdamW, one kernel an operation on fp32 state, after clipping "
-            "the gradients by norm; composer/optim/decoupled_weight_decay.py, v0.16) where a "
-            f"fused Adam moves {ADAM_BYTES:g} B"
-        )
-    if sw.optimizer_bytes == ADAM_BF16_BYTES:
-        notes.append(
-            f"optimizer step on a bf16 model (param_dtype bf16): {ADAM_BF16_BYTES:g} B of HBM "
-            "traffic a parameter (AdamW's moments in the parameters' dtype, no fp32 master "
-            f"weight) where a fused Adam on fp32 state moves {ADAM_BYTES:g} B"
-        )
+    notes.append(_optimizer_note(s, sw.optimizer_bytes))
+    if s.fp32_state_note:
+        notes.append(s.fp32_state_note)
     if async_tp and fp8 and s.fp8_recipe == "rowwise":
         notes.append(
             "async tensor parallelism (PyTorch's micro-pipeline TP) under torchao's rowwise "
@@ -634,6 +627,38 @@ def _exposed_all_to_all(lay: Layout, s: Settings, domain: int) -> str:
     )
 
 
+def _optimizer_note(s: Settings, total: float) -> str:
+    """The optimizer step's HBM bytes a parameter as the step model charges them (`total`, the
+    software record's: optimizer_parts), with what they count."""
+    adam, clip = optimizer_parts(s)
+    dtype = "bf16" if s.bf16_state else "fp32"
+    model = " on a bf16 model (param_dtype bf16: moments in the parameters' dtype)"
+    if s.framework == "llm-foundry":
+        return (
+            f"optimizer step as Composer runs it{model if s.bf16_state else ''}: {total:g} B "
+            f"of HBM traffic a parameter (DecoupledAdamW, one kernel an operation on {dtype} "
+            "state, after clipping the gradients by norm; composer/optim/"
+            f"decoupled_weight_decay.py, v0.16) where a fused Adam on fp32 state moves "
+            f"{ADAM_BYTES:g} B"
+        )
+    what = (
+        f"AdamW{model}, {adam:g} B, no fp32 master weight"
+        if s.bf16_state
+        else f"a fused Adam on fp32 state, {adam:g} B"
+    )
+    scaling = (
+        "the gradients' norm and the unscaling by DeepSpeed's loss scale, which its ZeRO "
+        "optimizers run whatever gradient_clipping says"
+        if s.framework == "deepspeed"
+        else "clipping the gradients by norm"
+    )
+    clipping = (
+        f"{scaling}, {clip:g} B (the norm reads each {dtype} gradient, the scale reads and "
+        "writes it)"
+    )
+    return f"optimizer step: {total:g} B of HBM traffic a parameter ({what}; {clipping})"
+
+
 def _expert_tp_collectives(expert_tp: int, dispatcher: str) -> str:
     """How the step model times the expert-tp collectives of the token dispatcher."""
     if dispatcher != "alltoall":
@@ -650,6 +675,17 @@ def _expert_tp_collectives(expert_tp: int, dispatcher: str) -> str:
         "blocking NCCL calls on the compute stream outside the userbuffers and the "
         "all-to-all overlap: charged exposed, BF16, in the tensor-parallel term"
     )
+
+
+def optimizer_parts(s: Settings) -> tuple[float, float]:
+    """HBM bytes the optimizer step moves a (sharded) parameter and those of the gradients'
+    norm and scale before it, which every framework's step runs (step.records.CLIP_BYTES):
+    Composer's DecoupledAdamW under llm-foundry (COMPOSER_ADAM_BYTES, its clipping counted
+    in: 0 apart), a fused AdamW elsewhere (ADAM_BYTES, CLIP_BYTES); their bf16 counts on a
+    bf16 model whose optimizer keeps its state in the parameters' dtype (Settings.bf16_state)."""
+    if s.framework == "llm-foundry":
+        return (COMPOSER_ADAM_BF16_BYTES if s.bf16_state else COMPOSER_ADAM_BYTES), 0.0
+    return (ADAM_BF16_BYTES, CLIP_BF16_BYTES) if s.bf16_state else (ADAM_BYTES, CLIP_BYTES)
 
 
 def software(s: Settings) -> Software:
@@ -678,12 +714,7 @@ def software(s: Settings) -> Software:
         # PyTorch's context parallel: TorchTitan's ring
         s.framework == "torchtitan" and s.cp_comm_type == "p2p",
         float(s.ddp_bucket_size),
-        # llm-foundry's optimizer: Composer's DecoupledAdamW, unfused, after clipping by norm
-        COMPOSER_ADAM_BYTES
-        if s.framework == "llm-foundry"
-        else ADAM_BF16_BYTES
-        if s.param_dtype == "bf16" and s.framework == "torchtitan"
-        else ADAM_BYTES,
+        sum(optimizer_parts(s)),
         cp_all_gather=s.cp_comm_type == "all_gather",
         fused_cross_entropy=bool(s.fused_cross_entropy),
         moe_sequence_parallel=s.framework == "megatron-core",

@@ -16,6 +16,9 @@ __all__ = [
     "ADAM_BF16_BYTES",
     "ADAM_BYTES",
     "ATTENTION_KERNEL_SLOWDOWN",
+    "CLIP_BF16_BYTES",
+    "CLIP_BYTES",
+    "COMPOSER_ADAM_BF16_BYTES",
     "COMPOSER_ADAM_BYTES",
     "CROSS_ENTROPY_BYTES",
     "EAGER_NORM_BYTES",
@@ -72,17 +75,41 @@ ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 co
 # bf16 parameters keeps its two moments in the parameters' dtype (torch.optim.AdamW's state,
 # torch.zeros_like(p)); the step reads the parameter, its bf16 gradient and both moments and
 # writes the parameter and both moments, 2 B each, no master weight and no copy: dclint's count.
-# Under the torchtitan preset only (PyTorch FSDP2 and torch.optim): Megatron-Core's and
-# DeepSpeed's optimizers keep fp32 main weights whatever the model's dtype, Composer's is its own
+# Where the optimizer keeps state in the parameters' dtype only (Settings.bf16_state: the
+# torchtitan preset's torch.optim; llm-foundry's below): Megatron-Core's distributed optimizer
+# (distrib_optimizer.py: shard_model_param.clone().float()) and DeepSpeed's bf16 and ZeRO
+# optimizers (bf16_optimizer.py: the fp32 partition .clone().float()) keep fp32 main weights
 ADAM_BF16_BYTES = 14.0
+# bytes of an fp32 and of a bf16 element of the optimizer's tensors
+FP32_ELEMENT, BF16_ELEMENT = 4.0, 2.0
+# Gradient clipping by norm, as each stack runs it at its defaults: the norm reads every
+# gradient once and the scale multiplies every gradient in place (a read and a write), 3
+# accesses an element of the gradient's dtype. torch.nn.utils.clip_grad_norm_ (TorchTitan's
+# training.max_norm 1.0, KempnerForge's grad_clip_norm 1.0 at 01b461a, Composer's FSDP):
+# _foreach_norm, then _foreach_mul_ by the clamped coefficient, unconditionally ("avoids a
+# `if clip_coef < 1:` conditional"); Megatron-Core (--clip-grad 1.0, optimizer/clip_grads.py at
+# 0293807): multi_tensor_l2norm over the fp32 main grads, then multi_tensor_scale_tensor, also
+# unconditional (Megatron-LM before Transformer Engine's scale kernel, apex's multi_tensor_scale,
+# scaled only when the norm exceeded clip_grad). DeepSpeed's gradient_clipping defaults to 0.0
+# (runtime/constants.py), but its ZeRO optimizers run the same pass every step whatever it says
+# (zero/stage3.py and stage_1_and_2.py: the norm of the fp32 gradient partitions for the overflow
+# check and _global_grad_norm, then unscale_and_clip_grads multiplies each by 1 / combined_scale,
+# the loss scale, 1.0 in bf16; bf16_optimizer.py, ZeRO-1 in bf16, scales only to clip). Every
+# framework's step charges it. dclint's count of the code's operations.
+CLIP_ACCESSES = 3.0
+CLIP_BYTES = CLIP_ACCESSES * FP32_ELEMENT  # fp32 gradients (Megatron's main grads, FSDP's): 12
+CLIP_BF16_BYTES = CLIP_ACCESSES * BF16_ELEMENT  # a bf16 model's bf16 gradients: 6
 # Composer's DecoupledAdamW (composer/optim/decoupled_weight_decay.py, v0.16: llm-foundry's
 # `decoupled_adamw`), a loop over the parameters, one kernel an operation on fp32 tensors:
 # exp_avg.mul_ (8 B) .add_(grad) (12), exp_avg_sq.mul_ (8) .addcmul_(grad, grad) (12), sqrt
 # (8), / a scalar (8), .add_(eps) (8), param.addcdiv_ (16): 80 B a parameter at weight decay
-# 0 (the mpt-*.yaml's); and the yamls' gradient_clipping by norm, FSDP's clip_grad_norm_
-# (PyTorch 2.1): the norm reads each gradient (4) and every gradient is multiplied by the
-# clamped coefficient (8). dclint's count of the code's operations.
-COMPOSER_ADAM_BYTES = 92.0
+# 0 (the mpt-*.yaml's); dclint's count of the code's operations
+DECOUPLED_ADAMW_BYTES = 80.0
+# and the yamls' gradient_clipping by norm (FSDP's clip_grad_norm_, PyTorch 2.1: CLIP_BYTES): 92
+COMPOSER_ADAM_BYTES = DECOUPLED_ADAMW_BYTES + CLIP_BYTES
+# a bf16 model under Composer: DecoupledAdamW keeps its moments as torch.zeros_like(p), so the
+# same operations and the clipping run on bf16 tensors, each element 2 B instead of 4: 46
+COMPOSER_ADAM_BF16_BYTES = COMPOSER_ADAM_BYTES * BF16_ELEMENT / FP32_ELEMENT
 ACT = 2.0  # bytes per activation element (bf16)
 # HBM bytes a logit costs in Megatron's vocab-parallel cross-entropy (megatron/core/tensor_parallel/
 # cross_entropy.py): forward cast bf16 -> fp32 (6), max (4), subtract (8), exp (8), sum (4),
@@ -384,8 +411,9 @@ class Software:
     torch_cp: bool = False
     # Megatron-Core's DDP gradient bucket, parameters (model._dp_comm); 0: its default
     bucket_params: float = 0.0
-    # HBM bytes the optimizer step moves a (sharded) parameter: ADAM_BYTES (a fused Adam), or
-    # COMPOSER_ADAM_BYTES (Composer's unfused DecoupledAdamW with gradient clipping)
+    # HBM bytes the optimizer step moves a (sharded) parameter, gradient clipping included
+    # (predict.optimizer_parts): ADAM_BYTES + CLIP_BYTES (a fused Adam),
+    # COMPOSER_ADAM_BYTES (Composer's unfused DecoupledAdamW), their bf16 counterparts
     optimizer_bytes: float = ADAM_BYTES
     # context parallelism as Transformer Engine's cp_comm_type "all_gather" runs it (model.
     # _cp_comm): the query groups' K and V all-gathered, dK and dV reduce-scattered, exposed
