@@ -9,6 +9,7 @@ import pytest
 
 from dclint.projection.collectives import (
     ECMP_COLLISION,
+    RING_ALL_REDUCE_PLATEAU,
     Links,
     group_time,
     ring_all_reduce_bytes,
@@ -303,12 +304,20 @@ def test_ring_latency_is_nccls_tuning_model() -> None:
     assert ring_latency(LINKS, 128, 8) == pytest.approx(
         ((6.6 + 127 * 5.0) * US, (14.0 + 127 * 8.5) * US, (8.4 + 127 * 14.0) * US)
     )
-    # 16 ranks, 4 a domain (4 apart): 15 steps, 3 between domains; LL's NVLink step floored
+    # 16 ranks, 4 a domain (2 apart): 15 steps, 3 between domains; LL's NVLink step floored
     # at the 1 us network overhead, Simple's 3.4 above its 3
     assert ring_latency(LINKS, 16, 2) == pytest.approx(
         ((6.6 + 12 * 1.0 + 3 * 2.7) * US, (14.0 + 12 * 1.9 + 3 * 4.0) * US,
          (8.4 + 12 * 3.4 + 3 * 14.0) * US)
     )  # fmt: skip
+    # the same ranks' all-reduce: 30 steps, 6 between domains, Simple's latency x 1.4 across
+    # nodes (ncclTopoGetAlgoTime's ring plateau); inside one domain, none
+    assert RING_ALL_REDUCE_PLATEAU == 1.4
+    assert ring_latency(LINKS, 16, 2, ring=2) == pytest.approx(
+        ((6.6 + 24 * 1.0 + 6 * 2.7) * US, (14.0 + 24 * 1.9 + 6 * 4.0) * US,
+         (8.4 + 24 * 3.4 + 6 * 14.0) * 1.4 * US)
+    )  # fmt: skip
+    assert ring_latency(LINKS, 8, 1, ring=2)[2] == pytest.approx((8.4 + 14 * 3.4) * US)
 
 
 def test_collectives_pay_their_latency_on_the_fastest_protocol() -> None:

@@ -100,13 +100,14 @@ ParamDtype = Literal["fp32", "bf16"]
 # frameworks whose optimizer keeps its state in the parameters' dtype (Settings.bf16_state):
 # TorchTitan's torch.optim.AdamW (torch/optim/adamw.py: exp_avg = torch.zeros_like(p)) and
 # Composer's DecoupledAdamW, a torch.optim.AdamW subclass with the same zeros_like state
-# (composer/optim/decoupled_weight_decay.py, v0.16). Megatron-Core's distributed optimizer
-# (shard_model_param.clone().float()) and DeepSpeed's bf16 and ZeRO optimizers (the partition
-# .clone().float()) keep fp32 main weights and moments whatever the model's dtype.
+# (composer/optim/decoupled_weight_decay.py, v0.16). Megatron's mixed-precision optimizers
+# (the distributed one's shard_model_param.clone().float()) and DeepSpeed's bf16 and ZeRO
+# optimizers (the partition .clone().float()) keep fp32 main weights and moments whatever the
+# model's dtype.
 STATE_IN_PARAM_DTYPE: tuple[str, ...] = ("torchtitan", "llm-foundry")
 # the optimizer that keeps fp32 state, as Settings.fp32_state_note names it
 _FP32_STATE_OPTIMIZERS = {
-    "megatron-core": "Megatron-Core's distributed optimizer",
+    "megatron-core": "Megatron's mixed-precision optimizer",
     "deepspeed": "DeepSpeed's bf16 or ZeRO optimizer",
 }
 # when PyTorch FSDP reduce-scatters the gradients of a step of several micro-batches: after
@@ -735,8 +736,8 @@ class Software(Strict):
         "sharding (KempnerForge: Transformer(...).to(dtype=param_dtype), then fully_shard). "
         "Under the torchtitan and llm-foundry frameworks, whose optimizers keep their state in "
         "the parameters' dtype (torch.optim.AdamW, Composer's DecoupledAdamW), the gradients "
-        "and AdamW moments are bf16 too: PAR004 counts 2 + 2 + 4 B a parameter instead of 2 + "
-        "4 + 12, and the step model's optimizer step and gradient clipping move bf16 bytes "
+        "and AdamW moments are bf16 too: PAR004 counts bf16 gradients and moments (no fp32 "
+        "master weight), and the step model's optimizer step and gradient clipping move bf16 bytes "
         "(docs/performance-model.md: ADAM_BF16_BYTES, CLIP_BF16_BYTES, "
         "COMPOSER_ADAM_BF16_BYTES). Under "
         "megatron-core and deepspeed, whose optimizers keep fp32 main weights and moments "

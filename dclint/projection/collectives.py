@@ -32,7 +32,8 @@ ncclTopoGetAlgoTime, v2.23.4-1 to v2.30.7-1) gives a ring collective of `steps` 
 of them between NVLink domains, the latency base + (steps - inter) x NVLink step + inter x
 network step for each protocol (LL, LL128, Simple), the NVLink step floored at the host's
 network overhead when the ring leaves the domain and the network step NCCL's Tree one when the
-ring has one rank a domain; and the time latency + bytes / (bus bandwidth x the protocol's
+ring has one rank a domain, a Simple all-reduce's across nodes x 1.4 (the ring's plateau);
+and the time latency + bytes / (bus bandwidth x the protocol's
 share of it, LL's capped); NCCL runs the protocol that is fastest, and so does `group_time`
 when told how many collectives (`calls`) the bytes are split into.
 """
@@ -52,9 +53,10 @@ __all__ = [
     "tier_load",
 ]
 
-# NCCL src/graph/tuning.cc, unchanged from v2.23.4-1 to v2.30.7-1 (the NCCL of the calibration
-# and validation runs from 2025 on; the 2023-24 runs' 2.18-2.22 give every published run's
-# figure within 0.01 points but NCCLX's Llama 3; 2021's ran 2.17 or older: the table in
+# NCCL src/graph/tuning.cc, unchanged from v2.23.4-1 to v2.30.7-1 but Blackwell's LL cap (the
+# NCCL of the calibration and validation runs from 2025 on; the 2023-24 runs' 2.18-2.22 give
+# every published run's figure within 0.01 points but NCCLX's Llama 3; 2021's ran 2.17 or
+# older: the table in
 # docs/performance-model.md, *Latency*), microseconds, protocols LL, LL128, Simple: baseLat's
 # Ring row; hwLat's Ring row
 # over NVLink and across the network (NCCL_HW_NET); and hwLat's NET Tree row, which a ring of
@@ -66,13 +68,21 @@ RING_BASE_US = (6.6, 14.0, 8.4)
 RING_NVLINK_STEP_US = (0.6, 1.9, 3.4)
 RING_NET_STEP_US = (2.7, 4.0, 14.0)
 RING_NET_STEP_ONE_A_NODE_US = (5.0, 8.5, 14.0)
-NET_OVERHEAD_US = (1.0, 1.0, 3.0)
+NET_OVERHEAD = 1.0  # getNetOverhead, x86 Intel and other hosts (us)
+NET_OVERHEAD_US = (NET_OVERHEAD, NET_OVERHEAD, 3 * NET_OVERHEAD)
+# ncclTopoGetAlgoTime ("Plateau effect of ring", v2.18.1-1 to v2.30.7-1): a Simple ring
+# all-reduce of a communicator across nodes, of at least 64 bytes a channel and rank, pays its
+# latency x 1.4 (x 1.9 below compute capability 8.0, no catalog GPU)
+RING_ALL_REDUCE_PLATEAU = 1.4
+SIMPLE = 2  # the Simple protocol's index in the per-protocol tuples
 # LL carries 8 bytes of data in 16 (flags): NCCL's Ring/LL bus bandwidth x 1/2 (2.21.5-1 on;
 # 1/4 or 1/3 before), capped at llMaxBws (GB/s): by GPU generation inside one node (Ampere 87.7,
-# Hopper 141, Blackwell 2 x 141: LL_MAX_NODE_GBS), by node count across nodes on x86 Intel and
-# other hosts (39.0 on 2 nodes, 20.4 on more); LL128 120 bytes in 128 (x 0.92), Simple all of it
+# Hopper 141, Blackwell 2 x 141 from v2.25.1-1: LL_MAX_NODE_GBS; 2.23 and 2.24 gave sm100
+# Hopper's 141), by node count across nodes on x86 Intel and other hosts (39.0 on 2 nodes, 20.4
+# on more); LL128 120 bytes in 128 (x 0.92), Simple all of it
 PROTOCOL_BW_SHARE = (0.5, 0.92, 1.0)
-LL_MAX_NODE_GBS = {"ampere": 87.7, "hopper": 141.0, "blackwell": 282.0}
+_LL_MAX_HOPPER = 141.0
+LL_MAX_NODE_GBS = {"ampere": 87.7, "hopper": _LL_MAX_HOPPER, "blackwell": 2 * _LL_MAX_HOPPER}
 LL_MAX_NODES_GBS = (39.0, 20.4)
 # Gangidi et al., 'RDMA over Ethernet for Distributed AI Training at Meta Scale' (SIGCOMM 2024):
 # hashing on the destination queue pair too (E-ECMP) with NCCL's QP scaling improved AllReduce
@@ -169,7 +179,10 @@ def ring_latency(links: Links, members: int, stride: int, ring: int = 1) -> tupl
         nvl = RING_NVLINK_STEP_US[p]
         if nodes > 1:
             nvl = max(nvl, NET_OVERHEAD_US[p])
-        out.append((base + (steps - inter) * nvl + inter * net[p]) * 1e-6)
+        lat = (base + (steps - inter) * nvl + inter * net[p]) * 1e-6
+        if p == SIMPLE and ring == 2 and nodes > 1:
+            lat *= RING_ALL_REDUCE_PLATEAU
+        out.append(lat)
     return tuple(out)
 
 

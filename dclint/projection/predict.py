@@ -60,6 +60,7 @@ from dclint.projection.step.records import (
     FSDP_FP8_GATHER_BYTES,
     FSDP_SM_SHARE,
     HOST_EXPERT_GEMM_SECONDS,
+    MEGATRON_CLIP_BYTES,
     MX_CAST_BYTES,
     ROWWISE_GEMM_RATE,
     ROWWISE_INPUT_BYTES,
@@ -638,24 +639,31 @@ def _optimizer_note(s: Settings, total: float) -> str:
             f"optimizer step as Composer runs it{model if s.bf16_state else ''}: {total:g} B "
             f"of HBM traffic a parameter (DecoupledAdamW, one kernel an operation on {dtype} "
             "state, after clipping the gradients by norm; composer/optim/"
-            f"decoupled_weight_decay.py, v0.16) where a fused Adam on fp32 state moves "
-            f"{ADAM_BYTES:g} B"
+            "decoupled_weight_decay.py, v0.16) where a fused Adam on fp32 state after "
+            f"torch's clipping moves {ADAM_BYTES + CLIP_BYTES:g} B"
         )
     what = (
         f"AdamW{model}, {adam:g} B, no fp32 master weight"
         if s.bf16_state
         else f"a fused Adam on fp32 state, {adam:g} B"
     )
-    scaling = (
-        "the gradients' norm and the unscaling by DeepSpeed's loss scale, which its ZeRO "
-        "optimizers run whatever gradient_clipping says"
-        if s.framework == "deepspeed"
-        else "clipping the gradients by norm"
-    )
-    clipping = (
-        f"{scaling}, {clip:g} B (the norm reads each {dtype} gradient, the scale reads and "
-        "writes it)"
-    )
+    if s.framework == "megatron-core":
+        clipping = (
+            f"the gradients' norm, {clip:g} B (it reads each fp32 main gradient; Megatron-Core "
+            "scales them only when the norm exceeds clip_grad)"
+        )
+    elif s.framework == "deepspeed":
+        clipping = (
+            "the gradients' norm and the unscaling by DeepSpeed's loss scale, which its ZeRO "
+            f"optimizers run whatever gradient_clipping says, at least {clip:g} B (the norm "
+            "reads each gradient, the scale reads and writes it; the norm's fp64 copies not "
+            "counted)"
+        )
+    else:
+        clipping = (
+            f"clipping the gradients by norm, {clip:g} B (the norm reads each {dtype} "
+            "gradient, the scale reads and writes it)"
+        )
     return f"optimizer step: {total:g} B of HBM traffic a parameter ({what}; {clipping})"
 
 
@@ -679,13 +687,17 @@ def _expert_tp_collectives(expert_tp: int, dispatcher: str) -> str:
 
 def optimizer_parts(s: Settings) -> tuple[float, float]:
     """HBM bytes the optimizer step moves a (sharded) parameter and those of the gradients'
-    norm and scale before it, which every framework's step runs (step.records.CLIP_BYTES):
+    clipping before it, as each framework runs it (step.records, CLIP_BYTES's comment):
     Composer's DecoupledAdamW under llm-foundry (COMPOSER_ADAM_BYTES, its clipping counted
-    in: 0 apart), a fused AdamW elsewhere (ADAM_BYTES, CLIP_BYTES); their bf16 counts on a
-    bf16 model whose optimizer keeps its state in the parameters' dtype (Settings.bf16_state)."""
+    in: 0 apart), a fused AdamW elsewhere (ADAM_BYTES) after the norm alone under Megatron-Core
+    (MEGATRON_CLIP_BYTES: it scales only when clipping) and the norm and the scale elsewhere
+    (CLIP_BYTES); their bf16 counts on a bf16 model whose optimizer keeps its state in the
+    parameters' dtype (Settings.bf16_state)."""
     if s.framework == "llm-foundry":
         return (COMPOSER_ADAM_BF16_BYTES if s.bf16_state else COMPOSER_ADAM_BYTES), 0.0
-    return (ADAM_BF16_BYTES, CLIP_BF16_BYTES) if s.bf16_state else (ADAM_BYTES, CLIP_BYTES)
+    if s.bf16_state:
+        return ADAM_BF16_BYTES, CLIP_BF16_BYTES
+    return ADAM_BYTES, MEGATRON_CLIP_BYTES if s.framework == "megatron-core" else CLIP_BYTES
 
 
 def software(s: Settings) -> Software:

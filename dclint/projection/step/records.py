@@ -33,6 +33,7 @@ __all__ = [
     "HOST_EXPERT_GEMM_SECONDS",
     "LAUNCH_SECONDS",
     "LAYER_KERNELS",
+    "MEGATRON_CLIP_BYTES",
     "MOE_KERNELS",
     "MX_CAST_BYTES",
     "ROWWISE_GEMM_RATE",
@@ -83,32 +84,37 @@ ADAM_BF16_BYTES = 14.0
 # bytes of an fp32 and of a bf16 element of the optimizer's tensors
 FP32_ELEMENT, BF16_ELEMENT = 4.0, 2.0
 # Gradient clipping by norm, as each stack runs it at its defaults: the norm reads every
-# gradient once and the scale multiplies every gradient in place (a read and a write), 3
-# accesses an element of the gradient's dtype. torch.nn.utils.clip_grad_norm_ (TorchTitan's
-# training.max_norm 1.0, KempnerForge's grad_clip_norm 1.0 at 01b461a, Composer's FSDP):
-# _foreach_norm, then _foreach_mul_ by the clamped coefficient, unconditionally ("avoids a
-# `if clip_coef < 1:` conditional"); Megatron-Core (--clip-grad 1.0, optimizer/clip_grads.py at
-# 0293807): multi_tensor_l2norm over the fp32 main grads, then multi_tensor_scale_tensor, also
-# unconditional (Megatron-LM before Transformer Engine's scale kernel, apex's multi_tensor_scale,
-# scaled only when the norm exceeded clip_grad). DeepSpeed's gradient_clipping defaults to 0.0
-# (runtime/constants.py), but its ZeRO optimizers run the same pass every step whatever it says
-# (zero/stage3.py and stage_1_and_2.py: the norm of the fp32 gradient partitions for the overflow
-# check and _global_grad_norm, then unscale_and_clip_grads multiplies each by 1 / combined_scale,
-# the loss scale, 1.0 in bf16; bf16_optimizer.py, ZeRO-1 in bf16, scales only to clip). Every
-# framework's step charges it. dclint's count of the code's operations.
-CLIP_ACCESSES = 3.0
-CLIP_BYTES = CLIP_ACCESSES * FP32_ELEMENT  # fp32 gradients (Megatron's main grads, FSDP's): 12
-CLIP_BF16_BYTES = CLIP_ACCESSES * BF16_ELEMENT  # a bf16 model's bf16 gradients: 6
+# gradient once (CLIP_NORM_ACCESSES) and the scale multiplies every gradient in place, a read
+# and a write (CLIP_SCALE_ACCESSES), each access an element of the gradient's dtype.
+# torch.nn.utils.clip_grad_norm_ (TorchTitan's training.max_norm 1.0, KempnerForge's
+# grad_clip_norm 1.0 at 01b461a, Composer's FSDP): _foreach_norm, then _foreach_mul_ by the
+# clamped coefficient, unconditionally ("avoids a `if clip_coef < 1:` conditional"): both.
+# Megatron-Core (--clip-grad 1.0, optimizer/clip_grads.py): multi_tensor_l2norm over the fp32
+# main grads every step, but the scale (multi_tensor_scale) only when the norm exceeds
+# clip_grad (`if clip_coeff < 1.0`, core_r0.8.0 to core_v0.16: the presets' Megatron-Core, and
+# Megatron-LM v2.5 of 2021), which a step past the first few seldom does: the norm alone
+# (core_v0.17.0's multi_tensor_scale_tensor scales every step: 8 B a parameter more there, not
+# charged). DeepSpeed's gradient_clipping defaults to 0.0 (runtime/constants.py), but its
+# ZeRO optimizers take the gradients' norm every step whatever it says and unscale_and_clip_grads
+# multiplies each fp32 partition by 1 / combined_scale (zero/stage3.py, stage_1_and_2.py); the
+# norm goes through an fp64 copy of each 16-bit gradient (g.double().norm(2);
+# get_grad_norm_direct) and the gradients are flattened to fp32 partitions first, more than
+# the 12 B counted here: a lower bound. dclint's count of the code's operations.
+CLIP_NORM_ACCESSES, CLIP_SCALE_ACCESSES = 1.0, 2.0
+CLIP_ACCESSES = CLIP_NORM_ACCESSES + CLIP_SCALE_ACCESSES
+CLIP_BYTES = CLIP_ACCESSES * FP32_ELEMENT  # fp32 gradients (FSDP's, DeepSpeed's partitions)
+CLIP_BF16_BYTES = CLIP_ACCESSES * BF16_ELEMENT  # a bf16 model's bf16 gradients
+MEGATRON_CLIP_BYTES = CLIP_NORM_ACCESSES * FP32_ELEMENT  # the norm over fp32 main grads
 # Composer's DecoupledAdamW (composer/optim/decoupled_weight_decay.py, v0.16: llm-foundry's
 # `decoupled_adamw`), a loop over the parameters, one kernel an operation on fp32 tensors:
 # exp_avg.mul_ (8 B) .add_(grad) (12), exp_avg_sq.mul_ (8) .addcmul_(grad, grad) (12), sqrt
 # (8), / a scalar (8), .add_(eps) (8), param.addcdiv_ (16): 80 B a parameter at weight decay
 # 0 (the mpt-*.yaml's); dclint's count of the code's operations
 DECOUPLED_ADAMW_BYTES = 80.0
-# and the yamls' gradient_clipping by norm (FSDP's clip_grad_norm_, PyTorch 2.1: CLIP_BYTES): 92
+# and the yamls' gradient_clipping by norm (FSDP's clip_grad_norm_, PyTorch 2.1: CLIP_BYTES)
 COMPOSER_ADAM_BYTES = DECOUPLED_ADAMW_BYTES + CLIP_BYTES
 # a bf16 model under Composer: DecoupledAdamW keeps its moments as torch.zeros_like(p), so the
-# same operations and the clipping run on bf16 tensors, each element 2 B instead of 4: 46
+# same operations and the clipping run on bf16 tensors, each element 2 B instead of 4
 COMPOSER_ADAM_BF16_BYTES = COMPOSER_ADAM_BYTES * BF16_ELEMENT / FP32_ELEMENT
 ACT = 2.0  # bytes per activation element (bf16)
 # HBM bytes a logit costs in Megatron's vocab-parallel cross-entropy (megatron/core/tensor_parallel/
@@ -412,9 +418,10 @@ class Software:
     # Megatron-Core's DDP gradient bucket, parameters (model._dp_comm); 0: its default
     bucket_params: float = 0.0
     # HBM bytes the optimizer step moves a (sharded) parameter, gradient clipping included
-    # (predict.optimizer_parts): ADAM_BYTES + CLIP_BYTES (a fused Adam),
+    # (predict.optimizer_parts): ADAM_BYTES + MEGATRON_CLIP_BYTES (Megatron-Core's, dclint's
+    # default software), ADAM_BYTES + CLIP_BYTES (a fused Adam after torch's clipping),
     # COMPOSER_ADAM_BYTES (Composer's unfused DecoupledAdamW), their bf16 counterparts
-    optimizer_bytes: float = ADAM_BYTES
+    optimizer_bytes: float = ADAM_BYTES + MEGATRON_CLIP_BYTES
     # context parallelism as Transformer Engine's cp_comm_type "all_gather" runs it (model.
     # _cp_comm): the query groups' K and V all-gathered, dK and dV reduce-scattered, exposed
     cp_all_gather: bool = False
