@@ -41,6 +41,7 @@ from dclint.projection.step.records import (
     CLIP_BYTES,
     COMPOSER_ADAM_BF16_BYTES,
     COMPOSER_ADAM_BYTES,
+    MEGATRON_CLIP_BYTES,
     VARLEN_PAD_PASSES,
 )
 
@@ -117,8 +118,10 @@ def test_adamw_on_a_bf16_model_moves_14_bytes_a_parameter() -> None:
     and its clipping by norm CLIP_BF16_BYTES, the fp32 optimizer's ADAM_BYTES and CLIP_BYTES
     otherwise: run 01's term 20/42 of what fp32 state costs, and named in the assumptions.
     Megatron-Core keeps fp32 main weights: param_dtype bf16 does not change its optimizer's
-    bytes, nor PAR004's state bytes, and both say so in one phrase."""
+    bytes (ADAM_BYTES and its norm's MEGATRON_CLIP_BYTES: it scales only when clipping), nor
+    PAR004's state bytes, and both say so in one phrase."""
     assert (ADAM_BF16_BYTES, ADAM_BYTES, CLIP_BF16_BYTES, CLIP_BYTES) == (14.0, 30.0, 6.0, 12.0)
+    assert MEGATRON_CLIP_BYTES == 4.0
     run = _validation("kempnerforge-h200")["01-7b-1gpu-single"]
     a, lay, mac, sw = _run_inputs(run)
     assert run.wl.software_in_effect.bf16_state
@@ -140,15 +143,15 @@ def test_adamw_on_a_bf16_model_moves_14_bytes_a_parameter() -> None:
     sw_bf16 = declared.software_in_effect
     assert sw_bf16.param_dtype == "bf16"
     assert not sw_bf16.bf16_state
-    assert software(sw_bf16).optimizer_bytes == ADAM_BYTES + CLIP_BYTES == 42.0
+    assert software(sw_bf16).optimizer_bytes == ADAM_BYTES + MEGATRON_CLIP_BYTES == 34.0
     megatron = prediction(run, declared)
     assert [n for n in megatron.assumptions if n.startswith("optimizer step")] == [
-        "optimizer step: 42 B of HBM traffic a parameter (a fused Adam on fp32 state, 30 B; "
-        "clipping the gradients by norm, 12 B (the norm reads each fp32 gradient, the scale "
-        "reads and writes it))"
+        "optimizer step: 34 B of HBM traffic a parameter (a fused Adam on fp32 state, 30 B; "
+        "the gradients' norm, 4 B (it reads each fp32 main gradient; Megatron-Core scales them "
+        "only when the norm exceeds clip_grad))"
     ]
     phrase = (
-        "param_dtype bf16 under megatron-core: Megatron-Core's distributed optimizer keeps fp32 "
+        "param_dtype bf16 under megatron-core: Megatron's mixed-precision optimizer keeps fp32 "
         "main weights and Adam moments whatever the model's dtype, counted and timed as fp32 "
         "state"
     )
@@ -183,8 +186,9 @@ def test_a_bf16_model_under_composer_moves_half_its_bytes() -> None:
     assert notes == [
         "optimizer step as Composer runs it on a bf16 model (param_dtype bf16: moments in the "
         "parameters' dtype): 46 B of HBM traffic a parameter (DecoupledAdamW, one kernel an "
-        "operation on bf16 state, after clipping the gradients by norm; composer/optim/"
-        "decoupled_weight_decay.py, v0.16) where a fused Adam on fp32 state moves 30 B"
+        "operation on bf16 state, after clipping the gradients by norm; "
+        "composer/optim/decoupled_weight_decay.py, v0.16) where a fused Adam on fp32 state after "
+        "torch's clipping moves 42 B"
     ]
     deepspeed = _declared(run, software={"preset": "accelerate-deepspeed"})
     assert software(deepspeed.software_in_effect).optimizer_bytes == ADAM_BYTES + CLIP_BYTES
@@ -192,8 +196,8 @@ def test_a_bf16_model_under_composer_moves_half_its_bytes() -> None:
     assert notes == [
         "optimizer step: 42 B of HBM traffic a parameter (a fused Adam on fp32 state, 30 B; the "
         "gradients' norm and the unscaling by DeepSpeed's loss scale, which its ZeRO optimizers "
-        "run whatever gradient_clipping says, 12 B (the norm reads each fp32 gradient, the "
-        "scale reads and writes it))"
+        "run whatever gradient_clipping says, at least 12 B (the norm reads each gradient, the "
+        "scale reads and writes it; the norm's fp64 copies not counted))"
     ]
     # a bf16 model under DeepSpeed keeps fp32 state: counted so, and said so
     declared = _declared(run, software={"preset": "accelerate-deepspeed", "param_dtype": "bf16"})

@@ -21,8 +21,8 @@ DECLARED = BAD[: BAD.index("  # tp 2, pp 2")].replace(
 )
 USED = (
     "at your declared MFU 30%: your layout 9.072 s a step, 13.02 d; the best 6.699 s a step, "
-    "MFU 40.63%, 9.614 d (the step model's: 6.723 s and 4.965 s a step, the best at MFU "
-    "54.82%, as dclint plan lists them)"
+    "MFU 40.63%, 9.614 d (the step model's: 6.723 s and 4.964 s a step, the best at MFU "
+    "54.83%, as dclint plan lists them)"
 )
 
 
@@ -35,14 +35,14 @@ def test_plan_finding_and_review_quote_the_same_best_layout(
     plan = capsys.readouterr().out.splitlines()
     assert USED + "." in plan
     assert (
-        "   1   2   1    1   1   1  32   4       none  on      zero2  4.965 s  54.82%"
+        "   1   2   1    1   1   1  32   4       none  on      zero2  4.964 s  54.83%"
         in "\n".join(plan)
     )
     assert main(["check", str(design), "--select", "PAR005", "--layout-search"]) == 0  # a warning
     finding = capsys.readouterr().out
     assert (
-        "35.4% slower than the best (6.723 s against 4.965 s a step, predicted; calibration "
-        "band 0.868-1.265x; at your declared MFU 30%: 9.072 s against 6.699 s); "
+        "35.4% slower than the best (6.723 s against 4.964 s a step, predicted; calibration "
+        "band 0.868-1.266x; at your declared MFU 30%: 9.072 s against 6.699 s); "
     ) in finding
     assert "[the fix saves 3.406 d]" in finding  # 13.02 d - 9.614 d
     review = tmp_path / "r.md"
@@ -68,7 +68,7 @@ def test_plan_json_carries_both(tmp_path: Path, capsys: pytest.CaptureFixture[st
     data = json.loads(capsys.readouterr().out)
     assert data["declared_mfu"] == pytest.approx(0.30)
     best, mine = data["layouts"][0], data["declared"]
-    assert round(best["step_time_s"], 3) == 4.965
+    assert round(best["step_time_s"], 3) == 4.964
     assert round(best["at_declared_mfu"]["step_time_s"], 3) == 6.699
     assert round(best["at_declared_mfu"]["days"], 3) == 9.614
     assert mine["at_declared_mfu"]["mfu"] == pytest.approx(0.30, rel=1e-9)

@@ -142,12 +142,12 @@ def test_diff_quotes_a_predicted_training_time_with_its_band(
     assert main(args) == 0
     out = capsys.readouterr().out
     assert re.search(
-        r"^llm-13b training time +1\.751 d +2\.026 d \(1\.7-2\.6 d\) +\+0\.2754 d$", out, re.M
+        r"^llm-13b training time +1\.751 d +2\.026 d \(1\.7-2\.6 d\) +\+0\.2753 d$", out, re.M
     )
     assert main([*args, "--format", "json"]) == 0
     (days, _cost) = json.loads(capsys.readouterr().out)["projections"]
     assert "band_a" not in days
-    assert days["band_b"] == [{"value": 1.75867, "unit": "d"}, {"value": 2.563039, "unit": "d"}]
+    assert days["band_b"] == [{"value": 1.758589, "unit": "d"}, {"value": 2.564946, "unit": "d"}]
 
 
 def test_diff_says_a_projection_is_not_meaningful_while_the_design_cannot_run(

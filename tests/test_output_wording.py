@@ -119,11 +119,11 @@ def test_plan_and_its_grid_print_days_with_their_unit_and_band(
     row = capsys.readouterr().out.splitlines()[3]
     assert row == (
         "   1   2   1    1   1   1  160   2       none  on  distributed  1.934 s  52.76%   "
-        "64.23 GiB  1.493 d (1.2-1.9 d)  103,180 CNY"
+        "64.23 GiB  1.493 d (1.2-1.9 d)  103,174 CNY"
     )
     assert main(["plan", h100, "--top", "1", "--format", "json"]) == 0
     best = json.loads(capsys.readouterr().out)["layouts"][0]
-    assert [round(x, 4) for x in best["days_band"]] == [1.2961, 1.8889]
+    assert [round(x, 4) for x in best["days_band"]] == [1.296, 1.8902]
     assert best["days_band"][0] < best["days"] < best["days_band"][1]
     grid = ["plan", h100, "--vary", "site.pue=1.2", "--jobs", "1"]
     assert main([*grid, "--format", "markdown"]) == 0

@@ -16,7 +16,7 @@ from dclint.units import fmt_factors
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = str(ROOT / "rules" / "layout" / "examples" / "par005" / "bad.yaml")
-BAND = "calibration band 0.868-1.265x"
+BAND = "calibration band 0.868-1.266x"
 
 
 def test_the_band_is_the_hopper_calibration_band() -> None:

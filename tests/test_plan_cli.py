@@ -333,7 +333,7 @@ def test_the_search_keeps_the_configured_reserve_and_checks_the_flags(
 def test_plan_counts_the_ramp_up_and_evaluations_as_cost_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """BLOOM as run (ramp-up 0.7706 d, 95 evaluations 0.7917 d in `dclint cost`): plan folded
+    """BLOOM as run (ramp-up 0.7704 d, 95 evaluations 0.7917 d in `dclint cost`): plan folded
     both into one overhead factor on the steps, so a layout twice as fast halved the
     evaluations too; they are their own terms, named with cost's figures, and the evaluations
     are the same days on every layout."""
@@ -345,7 +345,7 @@ def test_plan_counts_the_ramp_up_and_evaluations_as_cost_does(
     path.write_text(BLOOM_RUN, encoding="utf-8")
     assert main(["plan", str(path), "--workload", "bloom-176b", "--top", "1"]) == 0
     assert capsys.readouterr().out.splitlines()[-2:] == [
-        "days: steps x predicted step, + batch ramp-up (the declared run's 0.7706 d, 0.73% of its "
+        "days: steps x predicted step, + batch ramp-up (the declared run's 0.7704 d, 0.73% of its "
         "steps) + evaluations (0.7917 d), x checkpoints and failures (the declared run's +1.62%), "
         "as `dclint cost` counts them; cost: GPU-days x that run's cost a GPU-day",
         "days' band: an 80% prediction interval of measured over predicted step time, for a run "

@@ -153,7 +153,7 @@ def test_cost_names_and_times_the_step_parts_as_the_review_does(
         "  data-parallel comm.             151 ms (6%)",
         "  context-parallel comm.          0 s (0%)",
         "  expert all-to-all               0 s (0%)",
-        "  optimizer                       637 us (0%)",
+        "  optimizer                       515 us (0%)",
         "  stragglers                      495 us (0%)",
         "compute                           1.736 d",
     ]

@@ -66,7 +66,7 @@ def test_step_drawn_when_the_projection_has_one(capsys: pytest.CaptureFixture[st
     # the parts are the predicted step's, which the caption names with its band (the step the
     # training days use is the declared MFU's, 7.36 s: the caption said 'Training step')
     assert (
-        "Predicted step of llama-70b-pretrain, 7.481 s (5.91-9.19 s):\n\n| Part | Time | Share |\n"
+        "Predicted step of llama-70b-pretrain, 7.481 s (5.92-9.20 s):\n\n| Part | Time | Share |\n"
     ) in out
     assert re.search(r"^\| compute \| [\d.]+ m?s \| \d+% \|$", out, re.M)
 

@@ -17,10 +17,10 @@ from dclint.projection.search.layouts import memory_bytes
 from dclint.projection.step.model import Arch, Layout, Machine, Software, step
 from dclint.projection.step.records import (
     ADAM_BYTES,
-    CLIP_BYTES,
     FP8_RECIPE_BYTES,
     LAUNCH_SECONDS,
     LAYER_KERNELS,
+    MEGATRON_CLIP_BYTES,
 )
 
 DESIGN = """
@@ -309,8 +309,9 @@ def test_the_megatron_lm_2021_preset_runs_unfused_serial_attention_and_communica
     new_in = inputs(design, design.workloads[0], hw, [])
     old_in = inputs(old, old.workloads[0], hw, [])
     assert not isinstance(new_in, str) and not isinstance(old_in, str)
-    # Megatron-Core clips the gradients by norm (--clip-grad 1.0), as Megatron-LM of 2021 did
-    clipped = ADAM_BYTES + CLIP_BYTES
+    # Megatron takes the gradients' norm every step (--clip-grad 1.0) and scales them only when
+    # clipping, Megatron-LM of 2021 as Megatron-Core to 0.16
+    clipped = ADAM_BYTES + MEGATRON_CLIP_BYTES
     assert new_in[3] == Software(fp8_recipe="delayed", optimizer_bytes=clipped)
     assert old_in[3] == Software(
         False,

@@ -31,8 +31,8 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     fused cross-entropy, which the preset declares; before the expert-tp all-gathers and
     reduce-scatters of the all-to-all dispatcher were
     charged exposed, `_etp_comm`: GB200 BF16 +2.9, +3.8, +2.9, FP8 +15.3, +13.8, +13.2; 9.45%,
-    6 of 8). Every run inside the band it carries: the Blackwell band 0.791-1.228 at 128 and
-    256 GPUs; at 512 the envelope 0.721-1.994, outside the domain (the MoE calibration runs of
+    6 of 8). Every run inside the band it carries: the Blackwell band 0.792-1.229 at 128 and
+    256 GPUs; at 512 the envelope 0.721-1.995, outside the domain (the MoE calibration runs of
     either generation stop at 256 GPUs). What they show: the FP8 gain over BF16 at one layout is
     predicted 1.495x on GB200 where 1.38-1.42x is published (1.51x before f6d8ad6, 1.50x before
     the fused cross-entropy, 1.55x before the expert-tp collectives), and 1.357x on H100 (1.37x
@@ -45,13 +45,13 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     got = {k: round(100 * error(r), 1) for k, r in rs.items()}
     assert got == {
         "gb200-grok1-314b-128-bf16": -2.7,
-        "gb200-grok1-314b-128-fp8": 5.1,
+        "gb200-grok1-314b-128-fp8": 5.2,
         "gb200-grok1-314b-256-bf16": -1.8,
         "gb200-grok1-314b-256-fp8": 3.8,
-        "gb200-grok1-314b-512-bf16": -2.7,
+        "gb200-grok1-314b-512-bf16": -2.6,
         "gb200-grok1-314b-512-fp8": 3.2,
         "h100-grok1-314b-512-bf16": -16.3,
-        "h100-grok1-314b-512-fp8": -4.3,
+        "h100-grok1-314b-512-fp8": -4.2,
     }
     errors = [abs(error(r)) for r in rs.values()]
     assert round(100 * sum(errors) / len(errors), 2) == 4.98
@@ -63,14 +63,14 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
         for k, b in ((k, prediction(r).band) for k, r in rs.items())
     }
     assert bands == {
-        "gb200-grok1-314b-128-bf16": (0.791, 1.228, ()),
-        "gb200-grok1-314b-128-fp8": (0.791, 1.228, ()),
-        "gb200-grok1-314b-256-bf16": (0.791, 1.228, ()),
-        "gb200-grok1-314b-256-fp8": (0.791, 1.228, ()),
-        "gb200-grok1-314b-512-bf16": (0.721, 1.994, beyond),
-        "gb200-grok1-314b-512-fp8": (0.721, 1.994, beyond),
-        "h100-grok1-314b-512-bf16": (0.721, 1.994, hopper),
-        "h100-grok1-314b-512-fp8": (0.721, 1.994, hopper),
+        "gb200-grok1-314b-128-bf16": (0.792, 1.229, ()),
+        "gb200-grok1-314b-128-fp8": (0.792, 1.229, ()),
+        "gb200-grok1-314b-256-bf16": (0.792, 1.229, ()),
+        "gb200-grok1-314b-256-fp8": (0.792, 1.229, ()),
+        "gb200-grok1-314b-512-bf16": (0.721, 1.995, beyond),
+        "gb200-grok1-314b-512-fp8": (0.721, 1.995, beyond),
+        "h100-grok1-314b-512-bf16": (0.721, 1.995, hopper),
+        "h100-grok1-314b-512-fp8": (0.721, 1.995, hopper),
     }
     held = [k for k, r in rs.items() if bands[k][0] <= 1 + error(r) <= bands[k][1]]
     assert held == list(rs)
@@ -94,7 +94,7 @@ def test_dgxc_grok1_moe_runs_outside_the_calibration() -> None:
     assert round(float(h100.step_time.m_as("s")), 1) == 19.0
     assert round(float(h100.mfu.m_as("")), 3) == 0.454
     # weak scaling, 128 to 512 GB200: a GPU's throughput, published and predicted (%)
-    for precision, published, predicted in (("bf16", 0.0, 0.1), ("fp8", 2.0, 0.2)):
+    for precision, published, predicted in (("bf16", 0.0, 0.1), ("fp8", 2.0, 0.1)):
         small, big = (rs[f"gb200-grok1-314b-{n}-{precision}"] for n in (128, 512))
         per = [
             round(100 * (f(big) / big.wl.gpus / (f(small) / small.wl.gpus) - 1), 1)
@@ -136,7 +136,7 @@ def test_dgxc_grok1_h100_expert_tp_is_the_published_folding() -> None:
             )
             moved.append(round(float(prediction(r, plain).step_time.m_as("s")) - folded, 3))
         assert moved == [0.0, 0.265], precision
-    assert steps == [(19.042, 18.993), (14.03, 14.024)]
+    assert steps == [(19.04, 18.991), (14.029, 14.022)]
 
 
 def test_the_expert_tp_collectives_run_exposed_as_the_dispatcher_runs_them() -> None:
@@ -169,7 +169,7 @@ def test_the_expert_tp_collectives_run_exposed_as_the_dispatcher_runs_them() -> 
     by_hand = 8 * 64 * group_time(mac.links, 4 * gathered, 4, 1, calls=4)
     assert plain.tp - flex.tp == pytest.approx(by_hand, rel=1e-12)
     assert round(by_hand, 3) == 0.468
-    assert round(plain.time, 3) == 7.531
+    assert round(plain.time, 3) == 7.528
     assert step(a, lay, mac, replace(sw, overlap_ep=True)).tp == plain.tp
     # at expert tp 1 (MoE parallel folding) there is no expert-tp collective
     folded = replace(sw, expert_tp=1, moe_folding=True)

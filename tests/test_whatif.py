@@ -178,8 +178,8 @@ def test_sweep_quotes_the_days_as_dclint_cost_does(capsys: pytest.CaptureFixture
     assert capsys.readouterr().out == (
         f"Sweep of site.pue on {h100}\n"
         "site.pue  findings         llm-13b days  llm-13b cost\n"
-        "1.2              0  2.026 d (1.7-2.6 d)   138,264 CNY\n"
-        "1.4              0  2.026 d (1.7-2.6 d)   140,007 CNY\n"
+        "1.2              0  2.026 d (1.7-2.6 d)   138,258 CNY\n"
+        "1.4              0  2.026 d (1.7-2.6 d)   140,001 CNY\n"
     )
     assert main([*sweep, "--format", "json"]) == 0  # mfu: 45% declared: no band
     rows = json.loads(capsys.readouterr().out)["sweeps"][0]["rows"]
