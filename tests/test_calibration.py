@@ -2218,9 +2218,10 @@ def test_torchao_mx_b200_runs_outside_the_calibration() -> None:
     (0.721-1.994; none inside 0.722-1.986 before the head was charged Transformer Engine's fused
     cross-entropy, which moved the calibration runs' largest residual, nor 0.74-1.997 before). The
     same workload on H100 at 500 W (torchao's H100 table, a calibration
-    run) published 6,150 a GPU: the B200 at 750 W ran it 1.351x as fast, the model 2.527x
+    run) published 6,150 a GPU: the B200 at 750 W ran it 1.351x as fast, the model 2.534x
     (2.669x). Over BF16 the published gains are +25.4% (tensorwise), +20.0% (MXFP8), +4.0%
-    (rowwise); the model's +38.3%, +26.5%, +17.1% (MXFP8 +34.1% with Transformer Engine's cast
+    (rowwise); the model's +38.1%, +26.4%, +17.0% (+38.3%, +26.5%, +17.1% before gradient
+    clipping was charged; MXFP8 +34.1% with Transformer Engine's cast
     terms, before TorchTitan's mxfp8 cast as torchao's MX linear does: each Linear's input,
     weight and output gradient, MX_CAST_BYTES, the row +125.2% -> +112.5%, the four's mean
     absolute 118.97% -> 115.8%; +36.4%, +34.2%, +14.1%; rowwise +17.7%,
@@ -2283,11 +2284,13 @@ def test_kempnerforge_h200_runs_outside_the_calibration() -> None:
     it), on cuDNN's attention (attention_kernel cudnn: torch 2.11 with cuDNN 9.19 puts SDPA's
     cuDNN backend first on sm90) with AdamW on their bf16 model (ADAM_BF16_BYTES), no band,
     ceiling or constant derived from them: predicted over published - 1 (%), in the report's
-    order. Mean absolute 7.94%, 13 within 15% (7.45% at MAMF's GEMM rates, before the GEMMs ran
+    order. Mean absolute 7.92%, 13 within 15% (7.91% at fef8168, before NCCL 2.23's ring latency
+    and gradient clipping; 7.45% at MAMF's GEMM rates, before the GEMMs ran
     at a layer's shapes back to back); all 14 in the band they carry: the six runs on 1 to 4
     GPUs outside the domain, in the envelope, the other 8 in the Hopper band (0.868-1.265). The
-    7B at TP 4 loses throughput a GPU with nodes that the model does not: -11.9%, -3.4%, +1.4%,
-    +7.0% on 4, 8, 16 and 32 GPUs; the TP 2 runs on one node +14.4% and +15.7%. On
+    7B at TP 4 loses throughput a GPU with nodes that the model does not: -12.1%, -3.5%, +1.3%,
+    +6.9% on 4, 8, 16 and 32 GPUs; the TP 2 runs on one node +14.1% and +15.5% (-11.9%, -3.4%,
+    +1.4%, +7.0%; +14.4%, +15.7% at fef8168). On
     FlashAttention-2's kernels with the fp32 optimizer's bytes (b23d062): 9.13%, 12 within 15%
     (8.96%, 13, at 7a808da, before the attention kernels ran at their rate for the sequence
     length). The rest at b23d062: compiled, the full recomputation re-runs 4 of the 7 a pass,
@@ -2343,20 +2346,21 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     FSDP, compile, full recomputation, sequence 4,096; gradient_sync last-micro-batch, as
     KempnerForge's maybe_no_sync runs it; tp_plan per-projection, its TP plan): predicted over
     published - 1 (%), 13B then 70B by GPU count, on cuDNN's attention with AdamW on their bf16
-    model (kempnerforge-h200.yaml's header). The 13B -9.6% to -6.5% from 32 GPUs on and -14.5%
+    model (kempnerforge-h200.yaml's header). The 13B -9.6% to -6.6% from 32 GPUs on and -14.5%
     on 8 (at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back, -6.4% to
-    -3.3%, -11.4%); the 70B +6.1% to +9.1% from 32 GPUs on (+8.4% to +11.3%), and +24.7% on 8
-    (+27.4%) as its pre-flight log ran it, micro-batch 1 with 8 a step and no compile (the
+    -3.8%, -11.4%); the 70B +5.9% to +8.4% from 32 GPUs on (+8.2% to +10.6%), and +24.5% on 8
+    (+27.3%) as its pre-flight log ran it (at fef8168, before NCCL 2.23's ring latency and
+    gradient clipping: the 13B -9.6% to -6.5%, the 70B +6.1% to +9.1% and +24.7%), micro-batch 1 with 8 a step and no compile (the
     point the report calls memory-bound, 128.5 of 141 GB, and leaves out of its baseline: 70.6
     GB of it the unsharded fp32 gradients the last-micro-batch sync keeps; not compiled, its
-    recomputation re-runs all 7 collectives a pass). Mean absolute 9.93%, 10 within 15%
-    (10.38%, 9, on FlashAttention-2's kernels with the fp32 optimizer's bytes, b23d062; 10.32%
+    recomputation re-runs all 7 collectives a pass). Mean absolute 9.79%, 10 within 15%
+    (9.95% at fef8168, before NCCL 2.23's ring latency and gradient clipping; 10.38%, 9, on FlashAttention-2's kernels with the fp32 optimizer's bytes, b23d062; 10.32%
     at 7a808da). At b23d062, under Megatron's plan (tp_plan megatron): the 13B -0.1% to +3.3%
     from 32 GPUs and -5.4% on 8, the 70B +12.5% to +15.4% and +34.5% on 8; 10.61%, 8 within
     15%. Syncing every micro-batch as well (the model's before gradient_sync): the 13B -7.3% to
     -0.7%, the 70B -8.7% to -11.3% from 32 GPUs and +3.4% on 8; 6.31%, 11 within 15%.
     Throughput a GPU from 32 to 160 GPUs: published -3.1% (13B) and -8.4% (70B), the model's
-    -0.9% and -5.8% (-5.7% at b23d062; there -1.0% and -6.1% under Megatron's plan, -1.5% and
+    -1.3% and -6.3% (-0.9% and -5.8% at fef8168; -5.7% at b23d062; there -1.0% and -6.1% under Megatron's plan, -1.5% and
     -9.9% syncing every micro-batch). The band (Hopper, 0.868-1.265) holds 10 of the 11, not the
     13B on 8 GPUs (10 of 11 under Megatron's plan at b23d062 too, not the 70B on 8 GPUs)."""
     rs = _validation("kempnerforge-h200-scaling")
