@@ -44,7 +44,7 @@ def test_llama3_405b_table_4_runs_outside_the_calibration() -> None:
     +9.4% on 16,384 at 131,072 tokens (CP 16, K and V all-gathered); mean absolute error 5.9%
     (-5.4%, -9.8%, +9.2%, 8.14%, before the step was timed on the pipeline stage that binds: 126
     layers + the embedding and the loss over pp 16, 8 layers on a middle stage, not 7.875 and the
-    output layer). Against the TFLOPs/GPU column (430, 400, 380 over 989): -2.8%, -5.2%, +8.2% (the
+    output layer). Against the TFLOPs/GPU column (430, 400, 380 over 989): -2.8%, -5.3%, +8.2% (the
     MFU column rounds 400 / 989 = 40.4% to 41%). Each carries the envelope 0.721-1.994, outside the
     domain for its GPU count (the Hopper PyTorch-native dense runs span 8 to 512 GPUs) and, at CP
     16, for a native framework's context parallel beyond 2 ranks (the rule reads the framework and
