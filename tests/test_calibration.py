@@ -1349,7 +1349,9 @@ def test_interleaving_gains() -> None:
 
 def test_blackwell_fp8_gains_at_a_fixed_layout() -> None:
     """FP8 over BF16 at each Blackwell calibration run's layout: dense 21 runs +44.4% on
-    average (+18.5% to +61.3%), MoE 28 runs +11.8% (+0.9% to +30.5%; +44.0%, +18.2% to +60.5%
+    average (+19.1% to +61.3%), MoE 28 runs +8.6% (-0.9% to +25.8%; +18.5% to +61.3% and +11.8%,
+    +0.9% to +30.5%, before f6d8ad6 re-derived issue 51's fourth round's last merges together;
+    +44.0%, +18.2% to +60.5%
     and +11.4%, +0.8% to +29.5% before the head was charged Transformer Engine's fused
     cross-entropy, whose smaller share of the step leaves more to the GEMMs; +42.3%, +18.2% to
     +54.8%
