@@ -1021,8 +1021,8 @@ def test_pytorch_native_runs_as_measured() -> None:
     11.7% and 60 before PyTorch SDPA's per-pass rates and the context-parallel merges, 11.1%
     and 61 before the output layer's GEMMs ran in BF16 in Float8 runs, 10.8% and 62 before the
     pipeline bubble waited on the micro-batches' tp, cp and ep communication and the
-    backward's last dK, dV send was exposed); A100's 27 at 5.1%, H100's 48 at 7.7% (7.8% at fef8168, before NCCL 2.23's ring latency and
-    gradient clipping; 8.0% before
+    backward's last dK, dV send was exposed); A100's 27 at 5.1%, H100's 48 at 7.7% (7.8% at fef8168,
+    before NCCL 2.23's ring latency and gradient clipping; 8.0% before
     async TP's collectives were each budgeted against the matmuls they are fused with; 8.3%, 11.2%,
     11.5%, 13.0%, 14.4%, 15.4%, 14.1%)
     (docs/performance-model.md, PyTorch-native runs)."""
@@ -1583,17 +1583,17 @@ def test_fp8_gains_against_the_published_same_layout_pairs() -> None:
     scaling; tests/validation/dgxc-benchmarking.yaml): FP8 over BF16, published and in the model
     (%). On GB200 Llama 3.1 405B (128 to 512 GPUs) and Nemotron-4 340B (weak and strong scaling) the
     published gains are +43.9 to +53.4, mean +49.0; the model's +46.9 to +57.9, mean +53.0,
-    within 5.8 points of each (+47.0 to +57.9, mean +53.1, within 5.9, at fef8168; +44.8 to +56.7, mean +51.8, within 4.6, at MAMF's GEMM rates,
-    before the GEMMs ran at a layer's shapes back to back, where Blackwell's FP8 rate is 0.846
-    of MAMF's and its BF16 0.865; +46.6 to +57.6, mean +52.8, within 5.6, before f6d8ad6
-    re-derived issue 51's fourth round's last merges together; +46.4 to +54.4, mean +51.5,
-    before the step was timed on the pipeline stage that binds: the 405B's FP8 step binds on
-    the last stage, whose output layer runs at the BF16 rate, its BF16 step on a middle one),
-    not the +20-25% of torchao's MXFP8 on B200. On H100 (405B, 512 GPUs) the model's +47.1 is
-    5.1 points below the published +52.2 (5.0 before the attention rates by sequence length;
-    9.7 at MAMF's rates; 4.6 before f6d8ad6, 7.0 before the binding stage). Every GB200 run of
-    the set, BF16 and FP8, is over-predicted (+4.9% to +13.6%; +4.9% to +14.0% at fef8168,
-    before NCCL 2.23's ring latency and gradient clipping; +4.9% to +13.8% before f6d8ad6,
+    within 5.8 points of each (+47.0 to +57.9, mean +53.1, within 5.9, at fef8168; +44.8 to +56.7,
+    mean +51.8, within 4.6, at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
+    back, where Blackwell's FP8 rate is 0.846 of MAMF's and its BF16 0.865; +46.6 to +57.6, mean
+    +52.8, within 5.6, before f6d8ad6 re-derived issue 51's fourth round's last merges together;
+    +46.4 to +54.4, mean +51.5, before the step was timed on the pipeline stage that binds: the
+    405B's FP8 step binds on the last stage, whose output layer runs at the BF16 rate, its BF16 step
+    on a middle one), not the +20-25% of torchao's MXFP8 on B200. On H100 (405B, 512 GPUs) the
+    model's +47.1 is 5.1 points below the published +52.2 (5.0 before the attention rates by
+    sequence length; 9.7 at MAMF's rates; 4.6 before f6d8ad6, 7.0 before the binding stage). Every
+    GB200 run of the set, BF16 and FP8, is over-predicted (+4.9% to +13.6%; +4.9% to +14.0% at
+    fef8168, before NCCL 2.23's ring latency and gradient clipping; +4.9% to +13.8% before f6d8ad6,
     +2.7% before the binding stage; +14.9% to +25.3% at MAMF's rates then)."""
     rs = _validation("dgxc-benchmarking")
     got = []
@@ -2035,14 +2035,15 @@ def test_torchtitan_h200_runs_outside_the_calibration() -> None:
     and 8 hosts of 8 H200 (benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md; FSDP2, compile,
     Float8 tensorwise with FP8 all-gather, local batch 2, torchtitan e7c0cae), two runs no band,
     ceiling or constant is derived from: predicted over published - 1 (%), 32 and 64 GPUs, +5.6% and
-    +7.2% (+7.3% at fef8168, before NCCL 2.23's ring latency and gradient clipping; +7.8%, +9.5% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
-    back), both inside the band they carry (Hopper, 0.868-1.265; the run-level Hopper PyTorch-native
-    band of before, 1.0-1.121, held both too). The model's H200 at 700 W runs the same workload
-    1.32x as fast as the H100 96 GB at 500 W of the calibration's TorchTitan rows (1.323x at MAMF's
-    rates), 1.087x from the power alone and 1.233x from the HBM bandwidth alone (1.086x, 1.237x)
-    (published, across the two studies' stacks and scales: 10,938 on 32 H200 over 8,380 on 128 H100,
-    1.305x); and published throughput a GPU falls 1.7% from 32 to 64 GPUs, the model's 0.1%.
-    PAR004's memory a GPU, 46.95 and 44.85 GiB, against the published 47.96 and 46.97."""
+    +7.2% (+7.3% at fef8168, before NCCL 2.23's ring latency and gradient clipping; +7.8%, +9.5% at
+    MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back), both inside the band
+    they carry (Hopper, 0.868-1.265; the run-level Hopper PyTorch-native band of before, 1.0-1.121,
+    held both too). The model's H200 at 700 W runs the same workload 1.32x as fast as the H100 96 GB
+    at 500 W of the calibration's TorchTitan rows (1.323x at MAMF's rates), 1.087x from the power
+    alone and 1.233x from the HBM bandwidth alone (1.086x, 1.237x) (published, across the two
+    studies' stacks and scales: 10,938 on 32 H200 over 8,380 on 128 H100, 1.305x); and published
+    throughput a GPU falls 1.7% from 32 to 64 GPUs, the model's 0.1%. PAR004's memory a GPU, 46.95
+    and 44.85 GiB, against the published 47.96 and 46.97."""
     rs = _validation("torchtitan-h200")
     got = [round(100 * error(r), 1) for r in rs.values()]
     assert got == [5.6, 7.2]
@@ -2101,9 +2102,9 @@ def test_torchtitan_asynctp_h100_runs_outside_the_calibration() -> None:
     3.24% at 7a808da, 3.1% at a4d3cff;
     4.53% at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back); the
     rowwise rows, whose vanilla baseline the benchmark itself calls low (pytorch/torchtitan#1207:
-    rowwise under TP slower than BF16 on 8B), -11.4% to -7.9%; all 12 5.11% (5.12% at fef8168, 5.08% at 7a808da,
-    4.99% at a4d3cff), 12 within 15%, all 12 in the Hopper band 0.868-1.265 they carry (4 in
-    the run-level Hopper PyTorch-native band of before, 1.0-1.121). The rowwise AsyncTP gains,
+    rowwise under TP slower than BF16 on 8B), -11.4% to -7.9%; all 12 5.11% (5.12% at fef8168, 5.08%
+    at 7a808da, 4.99% at a4d3cff), 12 within 15%, all 12 in the Hopper band 0.868-1.265 they carry
+    (4 in the run-level Hopper PyTorch-native band of before, 1.0-1.121). The rowwise AsyncTP gains,
     70B and 8B, are the model's 4.0 and 1.5 points against 4.2 and 5.6 published. Before
     torchao's rowwise input
     casts (issue 51's fourth round): the rowwise rows +21% to +36%, all 12 mean absolute 12.06%,
@@ -2358,19 +2359,21 @@ def test_kempnerforge_h200_weak_scaling_outside_the_calibration() -> None:
     on 8 (at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to back, -6.4% to
     -3.8%, -11.4%); the 70B +5.9% to +8.4% from 32 GPUs on (+8.2% to +10.6%), and +24.5% on 8
     (+27.3%) as its pre-flight log ran it (at fef8168, before NCCL 2.23's ring latency and
-    gradient clipping: the 13B -9.6% to -6.5%, the 70B +6.1% to +9.1% and +24.7%), micro-batch 1 with 8 a step and no compile (the
-    point the report calls memory-bound, 128.5 of 141 GB, and leaves out of its baseline: 70.6
-    GB of it the unsharded fp32 gradients the last-micro-batch sync keeps; not compiled, its
-    recomputation re-runs all 7 collectives a pass). Mean absolute 9.79%, 10 within 15%
-    (9.95% at fef8168, before NCCL 2.23's ring latency and gradient clipping; 10.38%, 9, on FlashAttention-2's kernels with the fp32 optimizer's bytes, b23d062; 10.32%
-    at 7a808da). At b23d062, under Megatron's plan (tp_plan megatron): the 13B -0.1% to +3.3%
+    gradient clipping: the 13B -9.6% to -6.5%, the 70B +6.1% to +9.1% and +24.7%), micro-batch 1
+    with 8 a step and no compile (the point the report calls memory-bound, 128.5 of 141 GB, and
+    leaves out of its baseline: 70.6 GB of it the unsharded fp32 gradients the last-micro-batch sync
+    keeps; not compiled, its recomputation re-runs all 7 collectives a pass). Mean absolute 9.79%,
+    10 within 15% (9.95% at fef8168, before NCCL 2.23's ring latency and gradient clipping; 10.38%,
+    9, on FlashAttention-2's kernels with the fp32 optimizer's bytes, b23d062; 10.32% at 7a808da).
+    At b23d062, under Megatron's plan (tp_plan megatron): the 13B -0.1% to +3.3%
     from 32 GPUs and -5.4% on 8, the 70B +12.5% to +15.4% and +34.5% on 8; 10.61%, 8 within
     15%. Syncing every micro-batch as well (the model's before gradient_sync): the 13B -7.3% to
     -0.7%, the 70B -8.7% to -11.3% from 32 GPUs and +3.4% on 8; 6.31%, 11 within 15%.
     Throughput a GPU from 32 to 160 GPUs: published -3.1% (13B) and -8.4% (70B), the model's
-    -1.3% and -6.3% (-0.9% and -5.8% at fef8168; -5.7% at b23d062; there -1.0% and -6.1% under Megatron's plan, -1.5% and
-    -9.9% syncing every micro-batch). The band (Hopper, 0.868-1.265) holds 10 of the 11, not the
-    13B on 8 GPUs (10 of 11 under Megatron's plan at b23d062 too, not the 70B on 8 GPUs)."""
+    -1.3% and -6.3% (-0.9% and -5.8% at fef8168; -5.7% at b23d062; there -1.0% and -6.1% under
+    Megatron's plan, -1.5% and -9.9% syncing every micro-batch). The band (Hopper, 0.868-1.265)
+    holds 10 of the 11, not the 13B on 8 GPUs (10 of 11 under Megatron's plan at b23d062 too, not
+    the 70B on 8 GPUs)."""
     rs = _validation("kempnerforge-h200-scaling")
     got = [round(100 * error(r), 1) for r in rs.values()]
     assert got == [-14.5, -9.6, -8.3, -6.6, -7.9, 24.5, 5.9, 6.8, 8.4, 6.8, 8.4]  # fmt: skip
@@ -2537,8 +2540,8 @@ def test_hopper_optimism_follows_the_stack_not_the_generation(
     Transformer Engine's fused cross-entropy, 6.87% before the step was timed on the pipeline
     stage that binds): none is adopted. And the shortest-K rows are not
     the most over-predicted: llm-foundry's H100 models of hidden under 4,096 (760M, 1B, 3B)
-    come out +3.06% on average, the 7B to 70B +5.42% (+3.07% and +5.46% at fef8168; the 30B at 8K, a miss of its own, left
-    out)."""
+    come out +3.06% on average, the 7B to 70B +5.42% (+3.07% and +5.46% at fef8168; the 30B at 8K, a
+    miss of its own, left out)."""
     from dclint.projection import efficiency
 
     signed: dict[str, list[float]] = {"native": [], "mcore": [], "a100": []}

@@ -36,7 +36,8 @@ def test_torchtitan_gb200_runs_outside_the_calibration(monkeypatch: pytest.Monke
         b = prediction(r).band
         assert (round(b.low_factor, 3), round(b.high_factor, 3), b.outside) == envelope
         assert b.low_factor <= 1 + error(r) <= b.high_factor
-    # the MXFP8 gain over BF16: published +28.1%, the model's +34.4% (+34.5% at fef8168, +41.0% before the MX casts)
+    # the MXFP8 gain over BF16: published +28.1%, the model's +34.4% (+34.5% at fef8168, +41.0%
+    # before the MX casts)
     bf16, mxfp8 = rs["llama3-8b-bf16"], rs["llama3-8b-mxfp8"]
     published = [float(r.wl.tokens_per_second.m_as("token/s")) for r in (bf16, mxfp8)]  # type: ignore[union-attr]
     assert round(100 * (published[1] / published[0] - 1), 1) == 28.1
