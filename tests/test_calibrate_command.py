@@ -166,7 +166,9 @@ def test_cost_uses_the_profile_for_its_gpu(
     # the profile's constants on the declared layout (the first generated run, 3.5536 s, was
     # generated before the straggler term: 3.5543 s with it, 3.4749 s with Transformer
     # Engine's attention at cuDNN's rate on Hopper, 3.4897 s with the GEMMs at a layer's
-    # shapes back to back, 3.4953 s with the attention rates by sequence length)
+    # shapes back to back, 3.4953 s with the attention rates by sequence length, 3.4958 s with
+    # NCCL 2.23's ring latency and gradient clipping at 3b82313, 3.4957 s with Megatron's
+    # clipping as its norm alone and NCCL's ring plateau)
     assert round(after["step_time_predicted_s"], 4) == 3.4957
     assert after["step_breakdown"]["overhead"] == 0.05
     assert "overhead" not in before["step_breakdown"]

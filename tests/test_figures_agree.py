@@ -483,8 +483,8 @@ def test_a_layouts_mfu_prints_as_every_mfu_does(tmp_path: Path) -> None:
     percent), in `dclint plan`'s table and sentences and the review's: h100-40node without its
     declared MFU at a global batch of 1,280 read '57.55%' in the review's layout table and
     'the best layout's predicted MFU, 57.5%' in the sentence under it, and '57.5%' in plan (at
-    MAMF's GEMM rates; 54.54% everywhere now, 54.68% before the attention rates by sequence
-    length); the
+    MAMF's GEMM rates; 54.53% everywhere now, 54.54% at fef8168, 54.68% before the attention rates
+    by sequence length); the
     calibration ceiling beside it read '49.0%'."""
     text = (SAMPLES / "h100-40node.yaml").read_text(encoding="utf-8")
     assert "    mfu: 45%\n" in text and "global_batch: 960\n" in text

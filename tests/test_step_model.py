@@ -442,15 +442,15 @@ def test_the_seed_moe_on_256_dgx_h100_at_ep_64() -> None:
 
 def test_the_seed_moe_names_the_setting_that_explains_the_operators_step() -> None:
     """The 1.7T MoE on NVL72 (operator: 2.3 s a step, 9.4% communication). As written (no
-    all-to-all overlap, no folding) the model gives 3.400 s with the expert all-to-all 26% of
+    all-to-all overlap, no folding) the model gives 3.415 s with the expert all-to-all 26% of
     it and expert tp 4's all-gathers and reduce-scatters of the routed tokens exposed in the
     tensor-parallel term (0.175 s of its 0.193 s, attention's collectives the rest: an MoE
     layer has no tp collective of its own), and the assumptions say both and name the
     published settings; with them (Megatron-Core's --overlap-moe-expert-parallel-comm, MoE
-    parallel folding at expert tp 1, as Megatron-Bridge's MoE recipes run) 2.523 s (+9.7%)
-    with 6.3% communication (3.422 s and 2.545 s, 6.9%, with the dense MLP's two tp
-    collectives a pass in each MoE layer; 3.208 s, 28%, before the expert-tp collectives were
-    charged; 2.974 s, 30%,
+    parallel folding at expert tp 1, as Megatron-Bridge's MoE recipes run) 2.521 s (+9.6%)
+    with 6.3% communication (3.400 s and 2.523 s before f6d8ad6; 3.422 s and 2.545 s, 6.9%, with the
+    dense MLP's two tp collectives a pass in each MoE layer; 3.208 s, 28%, before the expert-tp
+    collectives were charged; 2.974 s, 30%,
     and 2.303 s, 7.7%, at MAMF's GEMM rates, before the GEMMs ran at a layer's shapes back to
     back, Blackwell's FP8 rate there 0.846 of MAMF's: efficiency.AT_LAYER; 2.714 s and
     2.213 s before the output layer's GEMMs ran at the BF16 rate in FP8 runs; 2.769 s, 32%, and
