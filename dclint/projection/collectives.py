@@ -46,6 +46,7 @@ from functools import lru_cache
 __all__ = [
     "ECMP_COLLISION",
     "Links",
+    "domain_split",
     "group_time",
     "node_share",
     "ring_all_reduce_bytes",
@@ -119,12 +120,20 @@ def ring_all_reduce_bytes(size: float, ranks: int) -> float:
     return 2.0 * (ranks - 1) / ranks * size
 
 
+def domain_split(links: Links, members: int, stride: int) -> tuple[int, int]:
+    """A collective's members `stride` apart that share an NVLink domain, and the domains it
+    visits: all of them in one when they span no more than a domain."""
+    if members * stride <= links.domain:
+        return members, 1
+    local = max(1, min(members, links.domain // stride))
+    return local, -(-members // local)
+
+
 def node_share(links: Links, members: int, stride: int, experts: int, k: int) -> float:
     """Network bytes of a node-deduplicated dispatch over those of an all-to-all among
     `members` ranks `stride` apart, `experts` spread over them and `k` routed a token (module
     doc); 1 inside one NVLink domain."""
-    local = max(1, min(members, links.domain // stride))
-    domains = -(-members // local)
+    _, domains = domain_split(links, members, stride)
     if domains <= 1 or k <= 0:
         return 1.0
     elsewhere = experts - experts / domains  # experts on the other domains than a given one
@@ -142,8 +151,7 @@ def tier_load(links: Links, members: int, stride: int, all_to_all: bool = False)
     span = members * stride
     if span <= links.domain:
         return 0.0
-    local = max(1, min(members, links.domain // stride))
-    nodes = -(-members // local)  # domains the group visits
+    local, nodes = domain_split(links, members, stride)  # nodes: the domains the group visits
     worst = 0.0
     for under, ratio in links.tiers:
         if links.spread:
@@ -169,9 +177,7 @@ def ring_latency(links: Links, members: int, stride: int, ring: int = 1) -> tupl
     """Seconds of latency of one ring collective of `members` ranks `stride` apart, per
     protocol (LL, LL128, Simple): `ring` 1 for a reduce-scatter or an all-gather (members - 1
     steps), 2 for an all-reduce (NCCL's tuning model, module doc)."""
-    span = members * stride
-    local = members if span <= links.domain else max(1, min(members, links.domain // stride))
-    nodes = -(-members // local)
+    local, nodes = domain_split(links, members, stride)
     steps, inter = ring * (members - 1), ring * (nodes - 1)
     net = RING_NET_STEP_ONE_A_NODE_US if local == 1 else RING_NET_STEP_US
     out = []
@@ -205,11 +211,10 @@ def group_time(
     `ring_latency`), each paying its latency, on the fastest protocol. An all-to-all with
     `dedup` < 1 (`node_share`) sends that share of its cross-domain bytes over the network
     and forwards the remote copies over NVLink under that transfer."""
-    span = members * stride
-    if span <= links.domain:
+    local, nodes = domain_split(links, members, stride)  # members sharing a domain, domains
+    if nodes == 1:
         bandwidth = size / links.nvlink
     else:
-        local = max(1, min(members, links.domain // stride))  # members sharing a domain
         load = tier_load(links, members, stride, all_to_all) if links.tiers else 0.0
         if all_to_all:
             inside = local / members
@@ -226,8 +231,6 @@ def group_time(
     times = [calls * a + bandwidth / share for a, share in zip(lat, PROTOCOL_BW_SHARE, strict=True)]
     # LL's bus bandwidth capped (llMaxBws): inside one domain by the GPU's generation, across
     # domains by their number; the bytes are bus bytes, as `size / links.nvlink` counts them
-    local = members if span <= links.domain else max(1, min(members, links.domain // stride))
-    nodes = -(-members // local)
     cap = links.ll_max if nodes == 1 else LL_MAX_NODES_GBS[nodes > 2] * 1e9
     if cap > 0:
         times[0] = max(times[0], calls * lat[0] + size / cap)
