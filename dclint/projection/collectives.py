@@ -33,9 +33,9 @@ of them between NVLink domains, the latency base + (steps - inter) x NVLink step
 network step for each protocol (LL, LL128, Simple), the NVLink step floored at the host's
 network overhead when the ring leaves the domain and the network step NCCL's Tree one when the
 ring has one rank a domain, a Simple all-reduce's across nodes x 1.4 (the ring's plateau);
-and the time latency + bytes / (bus bandwidth x the protocol's
-share of it, LL's capped); NCCL runs the protocol that is fastest, and so does `group_time`
-when told how many collectives (`calls`) the bytes are split into.
+and the time latency + bytes / (bus bandwidth x the protocol's share of it, LL's capped); NCCL
+runs the protocol that is fastest, and so does `group_time` when told how many collectives
+(`calls`) the bytes are split into.
 """
 
 from __future__ import annotations
@@ -57,14 +57,13 @@ __all__ = [
 # NCCL src/graph/tuning.cc, unchanged from v2.23.4-1 to v2.30.7-1 but Blackwell's LL cap (the
 # NCCL of the calibration and validation runs from 2025 on; the 2023-24 runs' 2.18-2.22 give
 # every published run's figure within 0.01 points but NCCLX's Llama 3; 2021's ran 2.17 or
-# older: the table in
-# docs/performance-model.md, *Latency*), microseconds, protocols LL, LL128, Simple: baseLat's
-# Ring row; hwLat's Ring row
-# over NVLink and across the network (NCCL_HW_NET); and hwLat's NET Tree row, which a ring of
-# one rank a node pays at each network step ("With ppn=1 latencies are fully exposed, use the
-# Tree network latency", 2.23.4 on). The NVLink steps of a ring that leaves the node are
-# floored at the host's network overhead (getNetOverhead: 1 us on x86 Intel and on other
-# hosts, 2 on AMD x86, which no design states), x 3 for Simple.
+# older: the table in docs/performance-model.md, *Latency*), microseconds, protocols LL, LL128,
+# Simple: baseLat's Ring row; hwLat's Ring row over NVLink and across the network
+# (NCCL_HW_NET); and hwLat's NET Tree row, which a ring of one rank a node pays at each network
+# step ("With ppn=1 latencies are fully exposed, use the Tree network latency", 2.23.4 on).
+# The NVLink steps of a ring that leaves the node are floored at the host's network overhead
+# (getNetOverhead: 1 us on x86 Intel and on other hosts, 2 on AMD x86, which no design
+# states), x 3 for Simple.
 RING_BASE_US = (6.6, 14.0, 8.4)
 RING_NVLINK_STEP_US = (0.6, 1.9, 3.4)
 RING_NET_STEP_US = (2.7, 4.0, 14.0)

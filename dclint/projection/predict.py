@@ -526,7 +526,7 @@ def _software_notes(
             "BF16 inputs are cast to FP8 with their transpose too (no LayerNormLinear writes "
             "them in FP8, as Megatron-Core's layer does)"
         )
-    notes.append(_optimizer_note(s, sw.optimizer_bytes))
+    notes.append(_optimizer_note(s))
     if s.fp32_state_note:
         notes.append(s.fp32_state_note)
     if async_tp and fp8 and s.fp8_recipe == "rowwise":
@@ -628,10 +628,11 @@ def _exposed_all_to_all(lay: Layout, s: Settings, domain: int) -> str:
     )
 
 
-def _optimizer_note(s: Settings, total: float) -> str:
-    """The optimizer step's HBM bytes a parameter as the step model charges them (`total`, the
-    software record's: optimizer_parts), with what they count."""
+def _optimizer_note(s: Settings) -> str:
+    """The optimizer step's HBM bytes a parameter as the step model charges them
+    (optimizer_parts, whose sum is the software record's), with what they count."""
     adam, clip = optimizer_parts(s)
+    total = adam + clip
     dtype = "bf16" if s.bf16_state else "fp32"
     model = " on a bf16 model (param_dtype bf16: moments in the parameters' dtype)"
     if s.framework == "llm-foundry":

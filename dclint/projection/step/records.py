@@ -77,9 +77,8 @@ ADAM_BYTES = 30.0  # fp32 master weight, grad, two moments read+written, bf16 co
 # torch.zeros_like(p)); the step reads the parameter, its bf16 gradient and both moments and
 # writes the parameter and both moments, 2 B each, no master weight and no copy: dclint's count.
 # Where the optimizer keeps state in the parameters' dtype only (Settings.bf16_state: the
-# torchtitan preset's torch.optim; llm-foundry's below): Megatron-Core's distributed optimizer
-# (distrib_optimizer.py: shard_model_param.clone().float()) and DeepSpeed's bf16 and ZeRO
-# optimizers (bf16_optimizer.py: the fp32 partition .clone().float()) keep fp32 main weights
+# torchtitan preset's torch.optim; llm-foundry's below; the frameworks that keep fp32 main
+# weights: software.STATE_IN_PARAM_DTYPE's comment)
 ADAM_BF16_BYTES = 14.0
 # bytes of an fp32 and of a bf16 element of the optimizer's tensors
 FP32_ELEMENT, BF16_ELEMENT = 4.0, 2.0
